@@ -1,0 +1,53 @@
+# Two commands for a fresh machine: `make run` (the demo table) and `make test`.
+# Everything else they need is installed by `make setup`, from pinned versions in this repository.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup system run run-headless test test-fast bench lint mpy-check flash clean
+
+setup: $(STAMP) system
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+# Debian packages the tests and the demo use (Xvfb for the Kivy app, Chromium for the director
+# page, PostgreSQL for the station, tmux for the virtual boxes). Installed only when missing,
+# and only where we may (root with apt); otherwise the affected tests skip and say why.
+system:
+	@bash scripts/setup-system.sh
+
+run: setup
+	$(PY) -m tablet_app.demo
+
+run-headless: setup
+	$(PY) -m tablet_app.demo --headless
+
+test: setup mpy-check
+	$(PY) -m pytest -q tests
+
+# The engine and codec tests only: seconds, for the edit-test loop.
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow and not ui" tests
+
+mpy-check: $(STAMP)
+	@bash scripts/mpy-check.sh
+
+bench: setup
+	mkdir -p build
+	$(PY) -m bench | tee build/bench-latest.txt
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+flash: $(STAMP)
+	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N]"; exit 2; }
+	bash scripts/flash.sh "$(PORT)" "$(SEAT)"
+
+clean:
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis
