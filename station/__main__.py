@@ -1,0 +1,101 @@
+"""`python -m station --db PATH --port N`: run the results station.
+
+With no options it works for a club: SQLite file station.db in the current directory, port
+8080 on every interface, today's event `club-YYYY-MM-DD`. Tables become known either from the
+scoring program (Data Connector InitializeEvent) or with `--tables A:1-12`; their keys are
+printed, and shown on the director page.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import signal
+import sys
+import threading
+
+from .server import Station, StationConfig, make_server
+from .store import Store, StoreError
+
+
+def parse_tables(spec: str) -> tuple[str, list[int]]:
+    """`A:1-12` or `B:1,3,5-7` -> ("A", [1..12])."""
+    m = re.match(r"^([A-Z]{1,3}):([0-9,\- ]+)$", spec)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{spec!r}: expected SECTION:TABLES, e.g. A:1-12")
+    tables: list[int] = []
+    for part in m.group(2).replace(" ", "").split(","):
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            raise argparse.ArgumentTypeError(f"{spec!r}: bad table range {part!r}")
+        tables.extend(range(int(lo), int(hi or lo) + 1))
+    return m.group(1), tables
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m station", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--db", default="station.db",
+                   help="SQLite file (default station.db) or a postgresql://user@host/dbname URL")
+    p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
+    p.add_argument("--host", default="0.0.0.0", help="interface to listen on (default all)")
+    p.add_argument("--event", default=None,
+                   help="event id the tablets use in their keys (default: the last one used, "
+                        "else club-<today>)")
+    p.add_argument("--tables", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
+                   help="register tables and print their keys, e.g. --tables A:1-12 (repeatable)")
+    p.add_argument("--late-minutes", type=float, default=10.0,
+                   help="a table with a board in progress and no news for this long shows as late (default 10)")
+    p.add_argument("--dc-licence-key", default="",
+                   help="licence key the scoring program must send (default: the director token)")
+    p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
+    p.add_argument("--access-log", action="store_true", help="log every request to stderr")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        store = Store(args.db)
+    except (StoreError, OSError, Exception) as e:  # the message must reach the club's scorer
+        print(f"station: cannot open database {args.db!r}: {e}", file=sys.stderr)
+        return 2
+    event = args.event or store.setting("event") or f"club-{datetime.date.today().isoformat()}"
+    store.set_setting("event", event)
+    config = StationConfig(db=args.db, host=args.host, port=args.port, event=event,
+                           director_token=store.ensure_secret("director_token"),
+                           dc_licence_key=args.dc_licence_key, late_minutes=args.late_minutes,
+                           extra={"access_log": args.access_log})
+    station = Station(store, config)
+    for section, tables in args.tables:
+        for t, key in station.register_tables(event, section, tables).items():
+            print(f"table {event}/{section}/{t}  key {key}")
+    if args.no_serve:
+        return 0
+    try:
+        server = make_server(station)
+    except OSError as e:
+        print(f"station: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 2
+    port = server.server_address[1]
+    print(f"station: event {event}, database {args.db}", flush=True)
+    print(f"station: listening on http://{args.host}:{port}/  (Data Connector: /dc-scoringprogram)", flush=True)
+    print(f"station: director page http://<this computer>:{port}/director?token={config.director_token}",
+          flush=True)
+    print(f"station: Data Connector licence key: {config.dc_licence_key or config.director_token}", flush=True)
+
+    def stop(*_: object) -> None:
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    finally:
+        server.server_close()
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

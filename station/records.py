@@ -1,0 +1,203 @@
+"""Validation of what tablets send (docs/interfaces.md section 3): pure functions, no I/O.
+
+A bad item gets a `RecordError` naming the field; the station then stores nothing. The station
+re-computes the Law 77 score with the project's one scorer (shared_rules.scoring) and refuses a
+record whose score disagrees: a wrong score must be corrected at the table, not downstream.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+SEATS = ("N", "E", "S", "W")
+VULS = ("None", "NS", "EW", "All")
+KINDS = ("result", "td_call", "auction")
+TD_STATUSES = ("launched", "in_progress", "resolved", "deferred")
+PHASES = ("bidding", "playing", "entering_result")
+ADJUSTED_KINDS = ("artificial", "assigned", "weighted", "split")
+ARTIFICIAL = ("avg-", "avg", "avg+")
+CONTRACT_RE = re.compile(r"^(PASS|[1-7](C|D|H|S|NT)(X|XX)?)$")
+CALL_RE = re.compile(r"^(PASS|X|XX|[1-7](C|D|H|S|NT))$")
+LEAD_RE = re.compile(r"^[SHDC]([2-9]|T|10|J|Q|K|A)$")
+SECTION_RE = re.compile(r"^([A-Z])\1{0,2}$")  # A-Z, AA-ZZ, AAA-ZZZ, as Bridgemate sections
+EVENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+MAX_ITEM_BYTES = 256 * 1024  # a record with a long auction log is a few kB
+
+
+class RecordError(ValueError):
+    """The item is malformed; the message says which field and why."""
+
+
+def _int(rec: dict, name: str, lo: int, hi: int, nullable: bool = False) -> int | None:
+    v = rec.get(name)
+    if v is None and nullable:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise RecordError(f"{name}: expected an integer {lo}..{hi}{' or null' if nullable else ''}, got {v!r}")
+    return v
+
+
+def _str(rec: dict, name: str, pattern: re.Pattern | None = None, choices: tuple = (),
+         nullable: bool = False) -> str | None:
+    v = rec.get(name)
+    if v is None and nullable:
+        return None
+    if not isinstance(v, str) or (pattern is not None and not pattern.match(v)) or \
+            (choices and v not in choices):
+        want = f"one of {', '.join(choices)}" if choices else "a valid string"
+        raise RecordError(f"{name}: expected {want}, got {v!r}")
+    return v
+
+
+def _bool(rec: dict, name: str, default: bool | None = None) -> bool:
+    v = rec.get(name, default)
+    if not isinstance(v, bool):
+        raise RecordError(f"{name}: expected true or false, got {v!r}")
+    return v
+
+
+def _place(rec: dict) -> tuple[str, str, int]:
+    event = _str(rec, "event", EVENT_RE)
+    section = _str(rec, "section", SECTION_RE)
+    table = _int(rec, "table", 1, 999)
+    assert event is not None and section is not None and table is not None
+    return event, section, table
+
+
+def _calls(calls: Any, field: str) -> None:
+    if not isinstance(calls, list):
+        raise RecordError(f"{field}: expected a list of calls")
+    for i, c in enumerate(calls):
+        if not isinstance(c, dict):
+            raise RecordError(f"{field}[{i}]: expected an object")
+        _str(c, "seat", choices=SEATS)
+        call = c.get("call")
+        if not isinstance(call, str) or not CALL_RE.match(call):
+            raise RecordError(f"{field}[{i}].call: expected PASS, X, XX or 1C..7NT, got {call!r}")
+        for flag in ("alerted", "stop"):
+            if flag in c and not isinstance(c[flag], bool):
+                raise RecordError(f"{field}[{i}].{flag}: expected true or false")
+        think = c.get("think")
+        if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float)) or think < 0):
+            raise RecordError(f"{field}[{i}].think: expected seconds >= 0 or null")
+        if "explanation" in c and not isinstance(c["explanation"], str):
+            raise RecordError(f"{field}[{i}].explanation: expected a string")
+
+
+def _irregularities(irr: Any, n_calls: int) -> None:
+    if not isinstance(irr, list):
+        raise RecordError("irregularities: expected a list")
+    for i, x in enumerate(irr):
+        if not isinstance(x, dict) or not isinstance(x.get("kind"), str):
+            raise RecordError(f"irregularities[{i}]: expected an object with a kind")
+        if "index" in x:
+            idx = x["index"]
+            if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < max(n_calls, 1):
+                raise RecordError(f"irregularities[{i}].index: expected a position in auction")
+        if "skipped" in x and (not isinstance(x["skipped"], list) or any(s not in SEATS for s in x["skipped"])):
+            raise RecordError(f"irregularities[{i}].skipped: expected a list of seats")
+
+
+def expected_key(kind: str, rec: dict) -> str:
+    e, s, t = rec["event"], rec["section"], rec["table"]
+    if kind == "result":
+        return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/{rec['revision']}"
+    if kind == "td_call":
+        return f"{e}/{s}/{t}/td/{rec['call']}/{rec['status']}"
+    return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/auction/{rec['seq']}"
+
+
+def law77_score(contract: str, declarer: str | None, tricks: int | None, vulnerability: str) -> int | None:
+    """The Law 77 score from North-South's side, by the project's one scorer; None while the
+    scoring package (issue 5, another part) is not installed: the tablet's score is then kept
+    as sent."""
+    try:
+        from shared_rules.scoring import score
+    except ImportError:
+        return None
+    return int(score(contract, declarer or "N", tricks or 0, vulnerability))
+
+
+def validate_item(kind: Any, key: Any, payload: Any) -> dict:
+    """Check one item. Returns the routing facts (event, section, table_no, round_no, board,
+    revision) or raises RecordError."""
+    if kind not in KINDS:
+        raise RecordError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
+    if not isinstance(key, str) or not key or len(key) > 200:
+        raise RecordError("key: expected a non-empty string of at most 200 characters")
+    if not isinstance(payload, dict):
+        raise RecordError("payload: expected a JSON object")
+    if payload.get("key", key) != key:
+        raise RecordError("payload.key differs from the item key")
+    event, section, table = _place(payload)
+    round_no = board = revision = None
+    if kind == "result":
+        round_no = _int(payload, "round", 1, 99)
+        board = _int(payload, "board", 1, 999)
+        _int(payload, "ns_pair", 0, 9999)
+        _int(payload, "ew_pair", 0, 9999)
+        _str(payload, "dealer", choices=SEATS)
+        vul = _str(payload, "vulnerability", choices=VULS)
+        adjusted = payload.get("adjusted")
+        if adjusted is not None:
+            if not isinstance(adjusted, dict) or adjusted.get("kind") not in ADJUSTED_KINDS:
+                raise RecordError(f"adjusted: expected null or an object with kind one of {', '.join(ADJUSTED_KINDS)}")
+            if adjusted["kind"] == "artificial":
+                for side in ("ns", "ew"):
+                    if adjusted.get(side) not in ARTIFICIAL:
+                        raise RecordError(f"adjusted.{side}: expected one of {', '.join(ARTIFICIAL)}")
+        contract = _str(payload, "contract", CONTRACT_RE, nullable=adjusted is not None)
+        played = contract not in (None, "PASS")
+        declarer = _str(payload, "declarer", choices=SEATS, nullable=not played)
+        tricks = _int(payload, "tricks", 0, 13, nullable=not played)
+        if not played and (declarer is not None or tricks is not None):
+            raise RecordError("declarer and tricks must be null when the board was passed out or not played")
+        _str(payload, "lead", LEAD_RE, nullable=True)
+        score_ns = payload.get("score_ns")
+        if adjusted is None or score_ns is not None:
+            if not isinstance(score_ns, int) or isinstance(score_ns, bool):
+                raise RecordError(f"score_ns: expected an integer, got {score_ns!r}")
+        if adjusted is None:
+            assert contract is not None and vul is not None
+            try:
+                want = law77_score(contract, declarer, tricks, vul)
+            except ValueError as e:
+                raise RecordError(f"contract/tricks: {e}") from e
+            if want is not None and want != score_ns:
+                raise RecordError(f"score_ns: {score_ns} does not match Law 77 ({contract} by {declarer}, "
+                                  f"{tricks} tricks, vulnerable {vul}: {want})")
+        _bool(payload, "ew_confirmed", False)
+        auction = payload.get("auction", [])
+        _calls(auction, "auction")
+        _irregularities(payload.get("irregularities", []), len(auction))
+        if not isinstance(payload.get("td_calls", []), list):
+            raise RecordError("td_calls: expected a list")
+        _str(payload, "entered_at")
+        parts = key.rsplit("/", 1)
+        if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
+            raise RecordError("key: a result key ends with /<revision>, revision 1, 2, ...")
+        revision = int(parts[1])
+        want_key = expected_key(kind, {**payload, "revision": revision})
+    elif kind == "td_call":
+        round_no = _int(payload, "round", 0, 99)
+        board = _int(payload, "board", 1, 999, nullable=True)
+        _int(payload, "call", 1, 9999)
+        _str(payload, "status", choices=TD_STATUSES)
+        _str(payload, "at")
+        if "note" in payload and not isinstance(payload["note"], str):
+            raise RecordError("note: expected a string")
+        want_key = expected_key(kind, payload)
+    else:
+        round_no = _int(payload, "round", 1, 99)
+        board = _int(payload, "board", 1, 999)
+        _int(payload, "seq", 1, 10**6)
+        _str(payload, "phase", choices=PHASES)
+        calls = payload.get("calls", [])
+        _calls(calls, "calls")
+        _irregularities(payload.get("irregularities", []), len(calls))
+        _str(payload, "at")
+        want_key = expected_key(kind, payload)
+    if key != want_key:
+        raise RecordError(f"key: expected {want_key!r} for this {kind}, got {key!r}")
+    return {"event": event, "section": section, "table_no": table, "round_no": round_no,
+            "board": board, "revision": revision}

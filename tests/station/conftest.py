@@ -1,0 +1,198 @@
+"""Fixtures for the station tests: a real station process on 127.0.0.1, SQLite or a real
+PostgreSQL server started here, and a tiny HTTP client."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import pathlib
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PG_BIN = pathlib.Path(os.environ.get("PG_BIN", "/usr/lib/postgresql/15/bin"))
+EVENT = "club-2026-11-22"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class StationProcess:
+    """`python -m station` as the club runs it, in its own process (so tests can kill it)."""
+
+    def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None):
+        self.db, self.tmp, self.extra = db, tmp, extra or []
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+        self.out = b""
+
+    def start(self) -> StationProcess:
+        cmd = [sys.executable, "-m", "station", "--db", self.db, "--port", str(self.port),
+               "--host", "127.0.0.1", "--event", EVENT, "--tables", "A:1-4", *self.extra]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        lines = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline().decode()
+            if not line:
+                raise RuntimeError("station exited: " + "".join(lines))
+            lines.append(line)
+            if "listening on" in line:
+                break
+        text = "".join(lines)
+        self.keys = dict(re.findall(r"table (\S+)  key (\S+)", text))
+        self.token = ""
+        while "director page" not in text:
+            line = self.proc.stdout.readline().decode()
+            lines.append(line)
+            text = "".join(lines)
+        self.token = re.search(r"token=(\S+)", text).group(1)
+        self.startup_text = text
+        # Drain the rest of stdout in the background so the station never blocks on a full pipe.
+        import threading
+
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+        return self
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict | None = None) -> tuple[int, dict | str]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            resp = conn.getresponse()
+            data = resp.read().decode()
+            if resp.getheader("Content-Type", "").startswith("application/json"):
+                return resp.status, json.loads(data)
+            return resp.status, data
+        finally:
+            conn.close()
+
+    def table_headers(self, table: str = f"{EVENT}/A/1", key: str | None = None) -> dict:
+        return {"X-Table": table, "Authorization": f"Bearer {key if key is not None else self.keys[table]}",
+                "Content-Type": "application/json"}
+
+    def post_item(self, kind: str, payload: dict, table: str | None = None, key: str | None = None):
+        table = table or f"{payload['event']}/{payload['section']}/{payload['table']}"
+        body = json.dumps({"kind": kind, "key": payload["key"], "payload": payload}).encode()
+        return self.request("POST", "/api/v1/items", body, self.table_headers(table, key))
+
+
+class PostgresServer:
+    def __init__(self):
+        self.dir = pathlib.Path(tempfile.mkdtemp(prefix="station-pg-"))
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+
+    def _run(self, args: list[str]) -> None:
+        cmd = ["runuser", "-u", "postgres", "--", *args] if self.as_root else args
+        subprocess.run(cmd, check=True, capture_output=True, timeout=120)
+
+    def start(self) -> PostgresServer:
+        if self.as_root:
+            shutil.chown(self.dir, "postgres", "postgres")
+        data = self.dir / "data"
+        self._run([str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                   "--no-sync", "-E", "UTF8"])
+        self._run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l", str(self.dir / "log"), "-o",
+                   f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on", "start"])
+        return self
+
+    def new_database(self) -> str:
+        import psycopg
+
+        name = "station_" + uuid.uuid4().hex[:10]
+        with psycopg.connect(self.url("postgres"), autocommit=True) as c:
+            c.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def url(self, db: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
+
+    def stop(self) -> None:
+        try:
+            self._run([str(PG_BIN / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "stop"])
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    if not (PG_BIN / "initdb").exists():
+        pytest.skip(f"PostgreSQL server binaries not found in {PG_BIN}: install Debian's postgresql "
+                    "(scripts/setup-system.sh) to run the PostgreSQL station tests")
+    if os.geteuid() == 0 and shutil.which("runuser") is None:
+        pytest.skip("running as root without runuser: cannot start PostgreSQL as the postgres user")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("psycopg not installed: run `make setup`")
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "station.db")
+    return request.getfixturevalue("postgres").new_database()
+
+
+@pytest.fixture
+def station(db_url, tmp_path):
+    st = StationProcess(db_url, tmp_path).start()
+    yield st
+    st.stop()
+
+
+@pytest.fixture
+def sqlite_station(tmp_path):
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path).start()
+    yield st
+    st.stop()
+
+
+def result_record(table: int = 1, round_no: int = 1, board: int = 1, revision: int = 1, **over) -> dict:
+    rec = {"event": EVENT, "section": "A", "table": table, "round": round_no, "board": board,
+           "ns_pair": table, "ew_pair": table + 10, "dealer": "N", "vulnerability": "None",
+           "contract": "4H", "declarer": "S", "tricks": 10, "lead": "SA", "score_ns": 420,
+           "ew_confirmed": True, "adjusted": None,
+           "auction": [{"seat": "N", "call": "1H", "alerted": False, "stop": False, "think": 3.2},
+                       {"seat": "E", "call": "PASS", "think": 1.0},
+                       {"seat": "S", "call": "4H", "stop": True, "think": 5.0},
+                       {"seat": "W", "call": "PASS", "think": 2.0},
+                       {"seat": "N", "call": "PASS", "think": 1.0},
+                       {"seat": "E", "call": "PASS", "think": 1.0}],
+           "irregularities": [], "td_calls": [], "entered_at": "2026-11-22T19:45:12Z"}
+    rec.update(over)
+    rec["key"] = f"{EVENT}/A/{rec['table']}/{rec['round']}/{rec['board']}/{revision}"
+    return rec
