@@ -1,0 +1,75 @@
+# The 38 calls as one-byte indexes, so the box never builds call strings in its poll loop.
+# 0 pass, 1 double, 2 redouble, 3.. the 35 bids in rank order (1C = 3, 7NT = 37): a bid is
+# sufficient exactly when its index is >= the lowest sufficient bid's index (Law 18D/27: rank
+# order is level first, then C < D < H < S < NT).
+PASS = 0
+DOUBLE = 1
+REDOUBLE = 2
+FIRST_BID = 3
+COUNT = 38
+NONE = 255  # "no call" in byte arrays
+
+DENOMS = ("C", "D", "H", "S", "NT")
+
+_NAMES = ["P", "X", "XX"]
+for _lv in range(1, 8):
+    for _d in DENOMS:
+        _NAMES.append(str(_lv) + _d)
+NAMES = tuple(_NAMES)
+del _NAMES
+
+
+def bid(level, denom):
+    """Index of the bid `level` (1..7) in denomination index `denom` (0=C .. 4=NT)."""
+    return FIRST_BID + (level - 1) * 5 + denom
+
+
+def is_bid(c):
+    return FIRST_BID <= c < COUNT
+
+
+def level(c):
+    return (c - FIRST_BID) // 5 + 1
+
+
+def denom(c):
+    return (c - FIRST_BID) % 5
+
+
+def name(c):
+    if 0 <= c < COUNT:
+        return NAMES[c]
+    return "?"
+
+
+def parse(text):
+    """Call index from its name ("1NT", "P", "PASS", "X", "XX"); -1 when it is not a call."""
+    t = text.strip().upper()
+    if t in ("PASS", "P"):
+        return PASS
+    if t in ("X", "DBL"):
+        return DOUBLE
+    if t in ("XX", "RDBL"):
+        return REDOUBLE
+    if t[1:] == "N":
+        t = t + "T"
+    for i in range(FIRST_BID, COUNT):
+        if NAMES[i] == t:
+            return i
+    return -1
+
+
+def is_jump(c, lowest):
+    """FSB L116B: a stop is required before opening at the 2-level or higher, or a jump bid.
+
+    With `lowest` the lowest sufficient bid index (or NONE), a bid is a jump when its level
+    exceeds the lowest level at which its denomination would be sufficient (the engine's
+    inferred definition, auction-laws.md section 2). At the start of the auction lowest is 1C,
+    so any bid at the 2-level or higher counts, which is FSB L116B1.
+    """
+    if not is_bid(c) or lowest == NONE or not is_bid(lowest):
+        return False
+    need = level(lowest)
+    if denom(c) < denom(lowest):
+        need += 1
+    return level(c) > need

@@ -1,0 +1,155 @@
+# The rp2 backend (Raspberry Pi Pico class boards): UART (with an RS-485 driver-enable pin when
+# the pin map gives one), the keypad matrix, an SSD1306 OLED or plain LEDs, a buzzer. Every pin
+# comes from /pinmap.json (hardware/pinmap.json in the repository): change the wiring there,
+# not here.
+import json
+import time
+
+import keypad
+from machine import I2C, PWM, UART, Pin
+
+
+def load_pinmap(path="/pinmap.json"):
+    with open(path) as f:
+        return json.load(f)
+
+
+class Serial:
+    def __init__(self, cfg):
+        self.uart = UART(cfg["id"], baudrate=cfg.get("baud", 115200), tx=Pin(cfg["tx"]),
+                         rx=Pin(cfg["rx"]), bits=8, parity=None, stop=1, rxbuf=512)
+        de = cfg.get("de", -1)
+        self.de = Pin(de, Pin.OUT, value=0) if de is not None and de >= 0 else None
+
+    def readinto(self, buf):
+        if not self.uart.any():
+            return 0
+        return self.uart.readinto(buf) or 0
+
+    def write(self, data):
+        if self.de is None:
+            return self.uart.write(data) or 0
+        # RS-485 half duplex: drive the bus only while our bytes are on it (SPEC.md section 1)
+        self.de.value(1)
+        n = self.uart.write(data) or 0
+        self.uart.flush()
+        self.de.value(0)
+        return n
+
+
+class Display:
+    """OLED when one answers on I2C, else nothing but the LEDs (the box still works)."""
+
+    def __init__(self, cfg, leds):
+        self.oled = None
+        self.leds = leds
+        if cfg and cfg.get("kind") == "ssd1306":
+            try:
+                import ssd1306
+
+                i2c = I2C(cfg.get("i2c", 0), sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]),
+                          freq=cfg.get("freq", 400000))
+                if cfg.get("addr", 0x3C) in i2c.scan():
+                    self.oled = ssd1306.SSD1306(i2c, cfg.get("addr", 0x3C), cfg.get("width", 128),
+                                                cfg.get("height", 64))
+            except OSError:
+                self.oled = None
+
+    def show(self, lines, page=-1):
+        if self.oled is None:
+            return
+        rows = self.oled.height // 8
+        head = 4
+        body = len(lines) - head
+        room = rows - head
+        if page < 0:
+            first = max(0, body - room)  # follow the auction: its last rows
+        else:
+            first = min(page * room, max(0, body - 1))
+        self.oled.lines(lines[:head] + lines[head + first:head + first + room])
+
+    def indicate(self, turn, stop, alert, link):
+        if self.leds:
+            self.leds.set(turn, stop, alert, link)
+
+
+class Leds:
+    def __init__(self, cfg):
+        self.pins = []
+        for name in ("turn", "stop", "alert", "link"):
+            n = cfg.get(name, -1) if cfg else -1
+            self.pins.append(Pin(n, Pin.OUT, value=0) if n is not None and n >= 0 else None)
+
+    def set(self, turn, stop, alert, link):
+        v = (turn, stop, alert, link)
+        for i in range(4):
+            if self.pins[i] is not None:
+                self.pins[i].value(1 if v[i] else 0)
+
+
+class Buzzer:
+    def __init__(self, cfg):
+        self.pwm = None
+        self.until = 0
+        if cfg and cfg.get("pin", -1) >= 0:
+            self.pwm = PWM(Pin(cfg["pin"]))
+            self.pwm.freq(cfg.get("freq", 2700))
+            self.pwm.duty_u16(0)
+
+    def beep(self, ms=60):
+        if self.pwm is not None:
+            self.pwm.duty_u16(32768)
+            self.until = time.ticks_add(time.ticks_ms(), ms)
+
+    def tick(self, now):
+        if self.until and time.ticks_diff(now, self.until) >= 0:
+            self.pwm.duty_u16(0)
+            self.until = 0
+
+
+class Keys:
+    def __init__(self, cfg):
+        on_low = cfg.get("active_low", True)
+        pull = Pin.PULL_UP if on_low else Pin.PULL_DOWN
+        rows = [Pin(n, Pin.OUT) for n in cfg["rows"]]
+        cols = [Pin(n, Pin.IN, pull) for n in cfg["cols"]]
+        self.matrix = keypad.Matrix(rows, cols, keypad.codes_from_layout(cfg["keys"]),
+                                    cfg.get("debounce_ms", 20), on_low)
+        self.eof = False
+
+    def get(self):
+        return self.matrix.get()
+
+
+def seat_from_jumpers(cfg):
+    if not cfg:
+        return -1
+    pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in cfg.get("pins", ())]
+    if len(pins) != 2:
+        return -1
+    return (0 if pins[0].value() else 2) + (0 if pins[1].value() else 1)
+
+
+class Hal:
+    def __init__(self, pinmap_path="/pinmap.json"):
+        pm = load_pinmap(pinmap_path)
+        self.pinmap = pm
+        self.serial = Serial(pm["uart"])
+        self.keys = Keys(pm["keypad"])
+        self.leds = Leds(pm.get("leds"))
+        self.display = Display(pm.get("display"), self.leds)
+        self.buzzer = Buzzer(pm.get("buzzer"))
+        self.ticks_ms = time.ticks_ms
+        self.ticks_diff = time.ticks_diff
+        self.ticks_add = time.ticks_add
+
+    def wait(self, ms):
+        """One scan of the keypad, then a short sleep: the UART has its own receive buffer."""
+        now = time.ticks_ms()
+        self.keys.matrix.scan(now, time.ticks_diff)
+        self.buzzer.tick(now)
+        if ms > 0:
+            time.sleep_ms(1 if ms > 1 else ms)
+
+    def close(self):
+        pass

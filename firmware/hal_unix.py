@@ -1,0 +1,202 @@
+# The unix backend: the box's UART is a pseudo-terminal, its keypad is the terminal (or key
+# tokens on stdin, one per line, when stdin is not a terminal, so tests and the demo can press
+# keys), its display is drawn in the terminal and, with --screen-file, written to a file a
+# program can read (replaced atomically by rename on every change).
+import os
+import select
+import sys
+import termios
+import time
+
+import keys
+
+_VMIN = 6
+_VTIME = 5
+
+
+def _raw_nonblocking(fd):
+    termios.setraw(fd)
+    a = termios.tcgetattr(fd)
+    a[6][_VMIN] = 0   # read() returns what is there, possibly nothing: never blocks the loop
+    a[6][_VTIME] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, a)
+
+
+def _isatty(fd):
+    try:
+        termios.tcgetattr(fd)
+        return True
+    except OSError:
+        return False
+
+
+class Serial:
+    """The box's UART on a pseudo-terminal. Reopens the path when it goes away (a pulled cable on
+    a real pty is the other end closing), so the firmware loop never dies of it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.f = None
+        self.open()
+
+    def open(self):
+        try:
+            self.f = open(self.path, "r+b")
+            _raw_nonblocking(self.f.fileno())
+        except OSError:
+            self.f = None
+
+    def readinto(self, buf):
+        if self.f is None:
+            return 0
+        try:
+            n = self.f.readinto(buf)
+        except OSError:
+            self.close()
+            return 0
+        return n or 0
+
+    def write(self, data):
+        if self.f is None:
+            self.open()
+            if self.f is None:
+                return 0
+        try:
+            return self.f.write(data) or 0
+        except OSError:
+            self.close()
+            return 0
+
+    def close(self):
+        if self.f is not None:
+            try:
+                self.f.close()
+            except OSError:
+                pass
+        self.f = None
+
+
+class Keys:
+    """Keys from stdin: single keystrokes on a terminal, tokens one per line otherwise."""
+
+    def __init__(self):
+        self.tty = _isatty(0)
+        self.eof = False
+        if self.tty:
+            self.saved = termios.tcgetattr(0)
+            termios.setraw(0)
+        self.pending = bytearray(32)  # key codes waiting to be handed out (a token line may hold several)
+        self.head = 0
+        self.tail = 0
+
+    def restore(self):
+        if self.tty:
+            termios.tcsetattr(0, termios.TCSANOW, self.saved)
+
+    def _push(self, code):
+        if code and self.tail - self.head < len(self.pending):
+            self.pending[self.tail % len(self.pending)] = code
+            self.tail += 1
+
+    def fill(self):
+        """Called when stdin is readable."""
+        if self.tty:
+            ch = sys.stdin.read(1)
+            if ch == "\x03":  # Ctrl-C in raw mode
+                raise KeyboardInterrupt
+            self._push(keys.KEYSTROKES.get(ch.lower() if len(ch) == 1 and ch.isalpha() else ch, 0))
+            return
+        line = sys.stdin.readline()
+        if not line:
+            self.eof = True
+            return
+        for tok in line.split():
+            if tok.startswith("#"):
+                break
+            self._push(keys.from_token(tok))
+
+    def get(self):
+        if self.head == self.tail:
+            return keys.NONE
+        code = self.pending[self.head % len(self.pending)]
+        self.head += 1
+        return code
+
+
+class Display:
+    def __init__(self, screen_file=None, draw=True):
+        self.screen_file = screen_file
+        self.draw = draw
+
+    def show(self, lines):
+        text = "\n".join(lines) + "\n"
+        if self.screen_file:
+            tmp = self.screen_file + ".tmp"
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.rename(tmp, self.screen_file)
+        if self.draw:
+            # home, clear, draw: a whole small screen per change, like the OLED's frame buffer
+            sys.stdout.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
+
+
+class Buzzer:
+    def __init__(self, draw):
+        self.draw = draw
+
+    def beep(self, ms=60):
+        if self.draw:
+            sys.stdout.write("\x07")
+
+
+class Hal:
+    """Everything the application needs from the board, unix flavour."""
+
+    def __init__(self, port, screen_file=None, draw=None):
+        if draw is None:
+            draw = _isatty(1)
+        self.serial = Serial(port)
+        self.keys = Keys()
+        self.display = Display(screen_file, draw)
+        self.buzzer = Buzzer(draw)
+        self.poller = select.poll()
+        self._registered = None
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.ticks_ms = time.ticks_ms
+        self.ticks_diff = time.ticks_diff
+        self.ticks_add = time.ticks_add
+
+    def _sync_serial(self):
+        f = self.serial.f
+        if f is not self._registered:
+            if self._registered is not None:
+                try:
+                    self.poller.unregister(self._registered)
+                except (OSError, KeyError):
+                    pass
+            if f is not None:
+                self.poller.register(f, select.POLLIN)
+            self._registered = f
+
+    def wait(self, ms):
+        """Sleep until a byte or a key arrives, at most `ms`. Allocation-free (ipoll)."""
+        if self.serial.f is None:
+            self.serial.open()
+        self._sync_serial()
+        for obj, ev in self.poller.ipoll(ms):
+            if obj is sys.stdin:
+                if ev & select.POLLIN:
+                    self.keys.fill()
+                elif ev & (select.POLLHUP | select.POLLERR):
+                    self.keys.eof = True
+                if self.keys.eof:
+                    self.poller.unregister(sys.stdin)
+            elif ev & (select.POLLHUP | select.POLLERR) and not ev & select.POLLIN:
+                # the other end of the pty is gone: back off, reopen on the next write/wait
+                self.serial.close()
+                self._sync_serial()
+                time.sleep_ms(ms)
+
+    def close(self):
+        self.keys.restore()
+        self.serial.close()

@@ -1,0 +1,92 @@
+# The box's display as text lines, the same for every backend: the rp2 OLED shows a window of
+# them (header plus the last auction rows, or the page picked in review), the unix backend shows
+# them all in the terminal and in the screen file. Runs only when something changed, never in
+# the idle poll loop.
+import calls
+import entry as E
+import view as V
+
+WIDTH = 16  # the OLED's built-in 8x8 font: 128 px / 8
+VULS = ("-", "NS", "EW", "All")
+AUCTION_HEAD = "N   E   S   W"
+HEADER_LINES = 4
+HIDDEN = 0x3F  # a call behind the screen, not visible to this seat  # lines before the auction table; the OLED keeps them and scrolls the rest
+
+
+def call_cell(view, i):
+    c = view.auction[i]
+    f = view.flags[i]
+    s = calls.name(c) if c != HIDDEN else "--"
+    # one mark per call so a cell stays 4 characters: * alerted, ! stop shown, + both
+    if f & V.F_ALERT and f & V.F_STOP:
+        return s + "+"
+    if f & V.F_ALERT:
+        return s + "*"
+    if f & V.F_STOP:
+        return s + "!"
+    return s
+
+
+def status_line(view, now, ticks_diff):
+    if not view.known:
+        return "waiting for tablet"
+    if view.phase == V.WAITING:
+        return "waiting for board"
+    if view.phase == V.FROZEN:
+        return "DIRECTOR: wait"
+    if view.phase == V.ENDED:
+        return "AUCTION OVER"
+    left = view.stop_left_ms(now, ticks_diff)
+    if view.turn == view.seat:
+        if left > 0:
+            return "STOP %d YOUR TURN" % ((left + 999) // 1000)
+        return "YOUR TURN"
+    if view.turn < 4:
+        if left > 0:
+            return "STOP %d  %s to call" % ((left + 999) // 1000, V.SEATS[view.turn])
+        return "%s to call" % V.SEATS[view.turn]
+    return ""
+
+
+def selection_line(view, ent):
+    if ent.sel != calls.NONE:
+        s = "> " + calls.name(ent.sel) + " OK?"
+        if view.lowest != calls.NONE and calls.is_jump(ent.sel, view.lowest) and not ent.stop_given:
+            s = s + " STOP?"
+        return s
+    if ent.level:
+        return "> %d_" % ent.level
+    if view.my_turn() and view.lowest != calls.NONE and calls.is_bid(view.lowest):
+        return "> min " + calls.name(view.lowest)
+    return ">"
+
+
+def lines(view, ent, now, ticks_diff):
+    out = []
+    head = V.SEATS[view.seat] if view.seat < 4 else "?"
+    if view.known and view.board:
+        head = "%s Bd%d D%s V%s" % (head, view.board, V.SEATS[view.dealer], VULS[view.vul & 3])
+    out.append(head[:WIDTH])
+    out.append(status_line(view, now, ticks_diff)[:WIDTH])
+    note = E.NOTES[ent.note]
+    sel = selection_line(view, ent)
+    if note and note != "review":
+        sel = sel + " " + note if len(sel) + len(note) < WIDTH else note
+    out.append(sel[:WIDTH])
+    out.append(AUCTION_HEAD)
+    if view.n:
+        row = " " * 4 * view.dealer
+        col = view.dealer
+        for i in range(view.n):
+            cell = call_cell(view, i)
+            row = row + (cell + "    ")[:4]
+            col += 1
+            if col == 4:
+                out.append(row.rstrip())
+                row = ""
+                col = 0
+        if row:
+            out.append(row.rstrip())
+    if view.msg:
+        out.append(view.msg[:WIDTH])
+    return out

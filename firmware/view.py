@@ -1,0 +1,83 @@
+# What the tablet last told this box (the "state" message), in preallocated fields, plus the
+# checks the box makes before sending a call. The tablet is the authority: the box only refuses
+# what the tablet's own data (turn, lowest sufficient bid, allowed calls, stop lock) refuses.
+import calls
+
+SEATS = "NESW"
+NO_SEAT = 255
+MAX_CALLS = 320  # the longest legal auction has 319 calls
+
+# phases of the board as the tablet reports them
+WAITING = 0   # no board yet (box just booted, tablet not heard)
+AUCTION = 1
+ENDED = 2     # final pass made (or passed out)
+FROZEN = 3    # the director is handling an irregularity: no calls from any box
+
+# reasons a call is refused (or flagged) by the box
+OK = 0
+NOT_TURN = 1
+INSUFFICIENT = 2
+NOT_ALLOWED = 3
+STOP_WAIT = 4
+NO_AUCTION = 5
+
+# flags per call in the auction as shown to this seat
+F_ALERT = 1
+F_STOP = 2
+
+
+class BoxView:
+    def __init__(self, seat):
+        self.seat = seat
+        self.auction = bytearray(MAX_CALLS)
+        self.flags = bytearray(MAX_CALLS)
+        self.allowed = bytearray(calls.COUNT)
+        self.reset()
+
+    def reset(self):
+        self.known = False       # False until the first state message after boot
+        self.version = 0         # tablet's state counter: the box ignores stale states
+        self.board = 0
+        self.dealer = 0
+        self.vul = 0             # 0 none, 1 NS, 2 EW, 3 both
+        self.phase = WAITING
+        self.turn = NO_SEAT
+        self.lowest = calls.FIRST_BID
+        self.has_allowed = False
+        self.prevent = False     # `prevent` policy: the box refuses irregular calls itself
+        self.stop_lock = False   # the box enforces the stop wait (else shows a countdown only)
+        self.stop_deadline = 0   # ticks_ms when the stop wait ends, 0 when none
+        self.n = 0
+        self.msg = ""
+
+    def my_turn(self):
+        return self.phase == AUCTION and self.turn == self.seat
+
+    def stop_left_ms(self, now, ticks_diff):
+        if not self.stop_deadline:
+            return 0
+        left = ticks_diff(self.stop_deadline, now)
+        if left <= 0:
+            self.stop_deadline = 0
+            return 0
+        return left
+
+    def check(self, call, now, ticks_diff):
+        """Why this call would be irregular now, from the tablet's data; OK when it is not."""
+        if self.phase != AUCTION:
+            return NO_AUCTION
+        if self.turn != self.seat:
+            return NOT_TURN
+        if calls.is_bid(call) and self.lowest != calls.NONE and call < self.lowest:
+            return INSUFFICIENT
+        if calls.is_bid(call) and self.lowest == calls.NONE:
+            return INSUFFICIENT  # 7NT (or 7NTXX) stands: no bid is sufficient
+        if self.has_allowed and not self.allowed[call]:
+            return NOT_ALLOWED
+        if self.stop_left_ms(now, ticks_diff) > 0:
+            return STOP_WAIT
+        return OK
+
+    def seat_of(self, i):
+        """Seat index of the i-th call of the auction."""
+        return (self.dealer + i) % 4
