@@ -38,11 +38,11 @@ class BoxApp:
         kind = self.entry.press(k, self.view, now, self.hal.ticks_diff)
         if kind:
             code = self.entry.out_call if kind == E.EV_CALL else 0xFF
+            if kind == E.EV_CALL and self.store is not None:
+                # kept before it is sent: a reboot in between must not lose it
+                self.store.add(code, self.view.n, self.view.board)
             if not self.ep.submit(_KIND[kind], code, now):
-                self.entry.note = E.N_STOP_WAIT if False else E.N_NO_AUCTION
-                self.view.msg = "wait: queue full"
-            elif kind == E.EV_CALL and self.store is not None:
-                self.store.add(code, self.view.n, now)
+                self.entry.note = E.N_QUEUE_FULL
             if kind == E.EV_CALL:
                 self.hal.buzzer.beep(30)
         self.dirty = True
@@ -86,7 +86,12 @@ class BoxApp:
         v.msg = d["message"]
         self.state_count += 1
         if self.store is not None:
-            self.store.reconcile(self)
+            self.store.reconcile(self, now)
+        self.dirty = True
+
+    def resend_call(self, code, now):
+        """A kept call from before a reboot whose place in the auction is still open."""
+        self.ep.submit(M.CALL, code, now)
         self.dirty = True
 
     # -- the loop --------------------------------------------------------------------------
@@ -115,6 +120,8 @@ class BoxApp:
         if up != self.link_up:
             self.link_up = up
             self.dirty = True
+        if self.store is not None and self.store.restored:
+            self.store.tick(self, now)
         if self.view.stop_deadline:
             s = self.view.stop_left_ms(now, hal.ticks_diff) // 1000
             if s != self.stop_shown_s:

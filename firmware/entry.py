@@ -29,10 +29,11 @@ N_ALERT_SENT = 10
 N_UNDO_SENT = 11
 N_TD_SENT = 12
 N_REVIEW = 13
+N_QUEUE_FULL = 14
 
 NOTES = ("", "level first", "select a call", "NOT YOUR TURN", "INSUFFICIENT",
          "not allowed now", "STOP: wait", "no auction", "sent", "STOP shown",
-         "alert sent", "wrong card: TD", "TD called", "review")
+         "alert sent", "wrong card: TD", "TD called", "review", "WAIT: link busy")
 
 _REFUSAL_NOTE = (N_NONE, N_NOT_TURN, N_INSUFFICIENT, N_NOT_ALLOWED, N_STOP_WAIT, N_NO_AUCTION)
 

@@ -1,0 +1,68 @@
+# Entry point of the box. On a board (rp2) MicroPython runs /main.py at boot: the seat comes from
+# /config.json (written by scripts/flash.sh) or the seat jumpers. On the unix port:
+#   micropython firmware/main.py --seat N --port /dev/pts/7 [--screen-file F] [--store F] [--bus]
+#                                 [--no-draw]
+# (firmware/README.md has the details.)
+import sys
+
+SEATS = "NESW"
+
+
+def _arg(argv, name, default=None):
+    for i in range(len(argv) - 1):
+        if argv[i] == name:
+            return argv[i + 1]
+    return default
+
+
+def main_unix(argv):
+    here = argv[0].rsplit("/", 1)[0] if "/" in argv[0] else "."
+    sys.path.append(here + "/..")  # the repository root: the `protocol` package
+    import app
+    import hal_unix
+    import store
+
+    seat = SEATS.find(_arg(argv, "--seat", "").upper() or "?")
+    port = _arg(argv, "--port")
+    if seat < 0 or not port:
+        print("usage: micropython firmware/main.py --seat N|E|S|W --port /dev/pts/N "
+              "[--screen-file PATH] [--store PATH] [--bus] [--no-draw]")
+        sys.exit(2)
+    draw = False if "--no-draw" in argv else None
+    hal = hal_unix.Hal(port, _arg(argv, "--screen-file"), draw)
+    path = _arg(argv, "--store")
+    box = app.BoxApp(hal, seat, "--bus" in argv, store.Store(path) if path else None)
+    try:
+        box.run()
+    except KeyboardInterrupt:
+        pass
+
+
+def main_rp2():
+    import json
+
+    import app
+    import hal_rp2
+    import store
+
+    hal = hal_rp2.Hal("/pinmap.json")
+    seat = -1
+    bus = False
+    try:
+        with open("/config.json") as f:
+            cfg = json.load(f)
+        seat = SEATS.find(cfg.get("seat", "?"))
+        bus = bool(cfg.get("bus", False))
+    except (OSError, ValueError):
+        pass
+    if seat < 0:
+        seat = hal_rp2.seat_from_jumpers(hal.pinmap.get("seat_jumpers"))
+    if seat < 0:
+        seat = 0
+    app.BoxApp(hal, seat, bus, store.Store("/outbox.bin")).run()
+
+
+if sys.platform == "linux" or sys.platform == "darwin":
+    main_unix(sys.argv)
+else:
+    main_rp2()

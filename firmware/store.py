@@ -1,0 +1,100 @@
+# Calls made on this box but not yet seen in the tablet's auction, kept in a small file (the
+# board's flash; a file beside the virtual box on unix), so a box that reboots with a call still
+# in flight neither loses it nor sends it twice. After a reboot the tablet sends the auction back
+# (SPEC.md section 4); a kept call whose place in that auction is filled was delivered before the
+# reboot and is dropped; one whose place is still open, with the box still in turn, is sent again.
+# Only calls are kept: stop, alert, undo, review and TD requests are momentary and a player
+# repeats them if the box restarted under his hand.
+import calls
+import view as V
+
+MAX = 8
+REC = 4  # code u8, board u8, auction index u16
+SETTLE_MS = 300  # the auction must stand this long after a reboot before a kept call is resent
+
+
+class Store:
+    def __init__(self, path):
+        self.path = path
+        self.code = bytearray(MAX)
+        self.board = bytearray(MAX)
+        self.index = [0] * MAX
+        self.k = 0
+        self.restored = False
+        self.settle_at = 0
+
+    def _save(self):
+        b = bytearray(self.k * REC)
+        for i in range(self.k):
+            b[i * REC] = self.code[i]
+            b[i * REC + 1] = self.board[i]
+            b[i * REC + 2] = self.index[i] >> 8
+            b[i * REC + 3] = self.index[i] & 0xFF
+        tmp = self.path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(b)
+        import os
+
+        os.rename(tmp, self.path)
+
+    def restore(self, app):
+        try:
+            with open(self.path, "rb") as f:
+                b = f.read()
+        except OSError:
+            return
+        k = 0
+        for i in range(0, len(b) - REC + 1, REC):
+            if k < MAX and b[i] < calls.COUNT:
+                self.code[k] = b[i]
+                self.board[k] = b[i + 1]
+                self.index[k] = (b[i + 2] << 8) | b[i + 3]
+                k += 1
+        self.k = k
+        self.restored = k > 0
+
+    def add(self, code, index, board):
+        if self.k == MAX:
+            self._drop(0)
+        self.code[self.k] = code
+        self.board[self.k] = board & 0xFF
+        self.index[self.k] = index
+        self.k += 1
+        self._save()
+
+    def _drop(self, i):
+        for j in range(i, self.k - 1):
+            self.code[j] = self.code[j + 1]
+            self.board[j] = self.board[j + 1]
+            self.index[j] = self.index[j + 1]
+        self.k -= 1
+
+    def reconcile(self, app, now):
+        """After each STATE: forget kept calls the auction now holds (or that belong to another
+        board); after a reboot, once the auction has stood still SETTLE_MS, resend the rest."""
+        v = app.view
+        changed = False
+        i = 0
+        while i < self.k:
+            if self.board[i] != v.board & 0xFF or v.n > self.index[i] or v.phase != V.AUCTION:
+                self._drop(i)
+                changed = True
+            else:
+                i += 1
+        if changed:
+            self._save()
+        if self.restored:
+            self.settle_at = app.hal.ticks_add(now, SETTLE_MS) or 1
+
+    def tick(self, app, now):
+        if not self.restored or not self.settle_at:
+            return
+        if app.hal.ticks_diff(now, self.settle_at) < 0:
+            return
+        self.restored = False
+        self.settle_at = 0
+        v = app.view
+        for i in range(self.k):
+            if self.index[i] == v.n and v.my_turn():
+                app.resend_call(self.code[i], now)
+                return

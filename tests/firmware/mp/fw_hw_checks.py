@@ -1,0 +1,155 @@
+# Keypad debounce with fake pins, the display layout, and the pin map data file.
+import json
+
+import calls
+import entry as E
+import keypad
+import keys as K
+import render
+import view as V
+
+
+def diff(a, b):
+    return a - b
+
+
+class Out:
+    def __init__(self):
+        self.v = 1
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+
+
+class In:
+    """Column input: reads low when the active row (driven low) has the key pressed."""
+
+    def __init__(self, rows, col, pressed):
+        self.rows = rows
+        self.col = col
+        self.pressed = pressed  # set of (row, col)
+
+    def value(self):
+        for r in range(len(self.rows)):
+            if self.rows[r].v == 0 and (r, self.col) in self.pressed:
+                return 0
+        return 1
+
+
+def make_matrix():
+    rows = [Out(), Out()]
+    pressed = set()
+    cols = [In(rows, 0, pressed), In(rows, 1, pressed)]
+    codes = keypad.codes_from_layout([["1", "C"], ["OK", ""]])
+    return keypad.Matrix(rows, cols, codes, 20, True), pressed
+
+
+def test_keypad_bounce_shorter_than_debounce_gives_no_key():
+    m, pressed = make_matrix()
+    t = 0
+    for _ in range(5):  # 5 ms of chatter
+        pressed.add((0, 1))
+        m.scan(t, diff)
+        t += 1
+        pressed.discard((0, 1))
+        m.scan(t, diff)
+        t += 1
+    for _ in range(40):
+        m.scan(t, diff)
+        t += 1
+    assert m.get() == K.NONE
+
+
+def test_keypad_stable_press_gives_one_key_and_holding_repeats_nothing():
+    m, pressed = make_matrix()
+    pressed.add((1, 0))
+    for t in range(0, 200, 2):
+        m.scan(t, diff)
+    assert m.get() == K.OK
+    assert m.get() == K.NONE
+    pressed.discard((1, 0))
+    for t in range(200, 260, 2):
+        m.scan(t, diff)
+    pressed.add((0, 0))
+    for t in range(260, 300, 2):
+        m.scan(t, diff)
+    assert m.get() == K.L1
+
+
+def test_keypad_empty_position_gives_nothing():
+    m, pressed = make_matrix()
+    pressed.add((1, 1))
+    for t in range(0, 100, 2):
+        m.scan(t, diff)
+    assert m.get() == K.NONE
+
+
+def pinmap(root):
+    with open(root + "/hardware/pinmap.json") as f:
+        return json.load(f)
+
+
+def test_pin_map_has_every_key_once_and_no_gpio_twice():
+    import sys
+
+    root = sys.path[1]
+    pm = pinmap(root)
+    codes = keypad.codes_from_layout(pm["keypad"]["keys"])
+    present = set(c for c in codes if c)
+    assert present == set(range(1, K.COUNT)), sorted(present)
+    used = [pm["uart"]["tx"], pm["uart"]["rx"], pm["uart"]["de"], pm["display"]["sda"],
+            pm["display"]["scl"], pm["buzzer"]["pin"]]
+    used += pm["keypad"]["rows"] + pm["keypad"]["cols"] + pm["seat_jumpers"]["pins"]
+    used += [pm["leds"][k] for k in pm["leds"]]
+    assert len(used) == len(set(used)), used
+    assert len(pm["keypad"]["rows"]) * len(pm["keypad"]["cols"]) == len(codes)
+
+
+def view_with(auction, dealer=0, seat=0, turn=0):
+    v = V.BoxView(seat)
+    v.known = True
+    v.phase = V.AUCTION
+    v.board = 3
+    v.dealer = dealer
+    v.vul = 2
+    v.turn = turn
+    for i in range(len(auction)):
+        c, f = auction[i]
+        v.auction[i] = calls.parse(c)
+        v.flags[i] = f
+    v.n = len(auction)
+    return v
+
+
+def test_display_rows_start_under_the_dealer_and_mark_alerts_and_stops():
+    v = view_with([("1C", 0), ("P", 0), ("2D", V.F_STOP | V.F_ALERT), ("X", 0), ("P", V.F_ALERT)],
+                  dealer=1, seat=2, turn=2)
+    ent = E.CallEntry()
+    lines = render.lines(v, ent, 0, diff)
+    assert lines[0] == "S Bd3 DE VEW", lines
+    assert lines[1] == "YOUR TURN"
+    head = lines.index(render.AUCTION_HEAD)
+    assert lines[head + 1] == "    1C  P   2D+", lines
+    assert lines[head + 2] == "X   P*", lines
+    assert all(len(x) <= render.WIDTH for x in lines)
+
+
+def test_display_shows_selection_only_and_stop_hint_for_a_jump():
+    v = view_with([("1C", 0)], dealer=0, seat=1, turn=1)
+    v.lowest = calls.parse("1D")
+    ent = E.CallEntry()
+    ent.press(K.from_token("3"), v, 0, diff)
+    ent.press(K.from_token("D"), v, 0, diff)
+    lines = render.lines(v, ent, 0, diff)
+    assert lines[2] == "> 3D OK? STOP?", lines
+
+
+def test_display_stop_countdown_on_the_next_box():
+    v = view_with([("2S", V.F_STOP)], dealer=0, seat=1, turn=1)
+    v.stop_deadline = 7500
+    lines = render.lines(v, E.CallEntry(), 1000, diff)
+    assert lines[1] == "STOP 7 YOUR TURN", lines
+    lines = render.lines(v, E.CallEntry(), 8000, diff)
+    assert lines[1] == "YOUR TURN", lines
