@@ -1,0 +1,64 @@
+"""Scoring configuration: edition and jurisdiction as data (spec section 7), not if-chains.
+
+`RULES["fsb-2007"]` (Sweden, 2007 laws + FSB supplements) and `RULES["dbf-2017"]` (Denmark,
+2017 laws) are the presets; a club derives its own with `dataclasses.replace`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+
+@dataclass(frozen=True)
+class ArtificialScores:
+    """Artificial adjusted scores: pairs percentages and team IMPs per category."""
+
+    pct: dict[str, float]  # "avg+", "avg", "avg-" -> percent of the board top
+    imps: dict[str, float]  # "avg+", "avg", "avg-" -> IMPs
+    law: str
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    name: str
+    edition: int
+    artificial: ArtificialScores
+    session_cap_12C2c: bool = True  # 12C2(c): beyond 60% / below 40% use the session score
+    decimals: int = 1  # FSB 98C: one decimal for board matchpoints and the final result
+    fewer_results: str = "neuberg"  # FSB 98C: Neuberg by computer; "fsb-plus-one" = manual FSB 99A1
+    fouled_method: str = "neuberg"  # "neuberg" | "fsb-plus-one" (FSB 99A1 manual rule)
+    fouled_small_group_rule: bool = False  # FSB 99A1 60/65-55/70-60-50 for tiny groups
+    fouled_small_group_min_tables: int = 7  # FSB 99A1 "at least seven tables" (spec 8.1)
+    fouled_lone_result_min_pct: float | None = 60.0  # FSB 99A1: 60% or own average if higher
+    fouled_penalty_pct: float = 10.0  # FSB 99A2: 10% of the board's maximum
+    bye_team_vp: float | None = None  # FSB 96B: the RA's figure (18 on the 25-0 scale)
+    weighting_by_td: bool = True  # 2017 §12C1c: the TD may weight; 2007 FSB: committee/LK only
+    knockout_average_split: bool = True  # 2007 L86B / 2017 §12C4
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+_ARTIFICIAL_2007: Final = ArtificialScores(
+    pct={"avg+": 60.0, "avg": 50.0, "avg-": 40.0},
+    imps={"avg+": 3.0, "avg": 0.0, "avg-": -3.0},
+    law="2007 L12C2 (pairs: at most 40 / 50 / at least 60 percent), 2007 L86A (+3 / -3 IMPs)",
+)
+_ARTIFICIAL_2017: Final = ArtificialScores(
+    pct={"avg+": 60.0, "avg": 50.0, "avg-": 40.0},
+    imps={"avg+": 3.0, "avg": 0.0, "avg-": -3.0},
+    law="2017 §12C2a (pairs 40 / 50 / 60 percent), §12C2b (+3 / -3 IMPs)",
+)
+
+RULES: Final[dict[str, ScoringRules]] = {
+    "fsb-2007": ScoringRules(
+        name="fsb-2007", edition=2007, artificial=_ARTIFICIAL_2007, bye_team_vp=18.0,
+        weighting_by_td=False,  # 2007 L12C1c (S07): only an appeals committee and LK weight
+    ),
+    "dbf-2017": ScoringRules(name="dbf-2017", edition=2017, artificial=_ARTIFICIAL_2017),
+}
+
+
+def get_rules(name: str) -> ScoringRules:
+    try:
+        return RULES[name]
+    except KeyError:
+        raise ValueError(f"unknown scoring rules {name!r}; known: {', '.join(sorted(RULES))}") from None

@@ -1,0 +1,97 @@
+"""IMPs (2007 L78B / 2017 §78B), cross-IMPs, Butler and victory points (L78D)."""
+import pytest
+
+from shared_rules.scoring.imps import IMP_BOUNDS, butler, butler_datum, cross_imps, imp, team_board
+from shared_rules.scoring.vp import TableScale, WbfContinuousScale, round_imps_favouring, victory_points
+
+# The printed L78B table: (from, to, IMPs).
+L78B = [(0, 10, 0), (20, 40, 1), (50, 80, 2), (90, 120, 3), (130, 160, 4), (170, 210, 5), (220, 260, 6),
+        (270, 310, 7), (320, 360, 8), (370, 420, 9), (430, 490, 10), (500, 590, 11), (600, 740, 12),
+        (750, 890, 13), (900, 1090, 14), (1100, 1290, 15), (1300, 1490, 16), (1500, 1740, 17),
+        (1750, 1990, 18), (2000, 2240, 19), (2250, 2490, 20), (2500, 2990, 21), (3000, 3490, 22),
+        (3500, 3990, 23), (4000, 15000, 24)]
+
+
+def test_2017_s78B_every_multiple_of_ten_up_to_15000_matches_the_printed_table_both_signs():
+    for low, high, imps in L78B:
+        for diff in range(low, high + 1, 10):
+            assert imp(diff) == imps, diff
+            assert imp(-diff) == -imps, diff
+
+
+@pytest.mark.parametrize("diff,expected", [(10, 0), (20, 1), (170, 5), (570, 11), (740, 12), (-80, -2),
+                                           (3990, 23), (4000, 24), (10760, 24)])
+def test_2007_L78B_spec_appendix_a(diff, expected):
+    assert imp(diff) == expected
+
+
+def test_2007_L78B_scale_has_24_steps():
+    assert len(IMP_BOUNDS) == 24
+
+
+def test_2007_L78B_team_board_is_ns_table1_minus_ns_table2():
+    assert team_board(620, -100) == 12
+    assert team_board(-100, 620) == -12
+
+
+def test_L78D_cross_imps_average_against_every_other_table():
+    # 620 vs 620 (0), vs 170 (+10); 170 vs 620 twice (-10 each).
+    assert cross_imps([620, 620, 170]) == [5.0, 5.0, -10.0]
+    assert cross_imps([620, 620, 170], average=False) == [10.0, 10.0, -20.0]
+
+
+def test_L78D_butler_datum_drops_top_and_bottom_and_rounds_to_ten():
+    scores = [620, 620, 650, 170, -100, -100, 620]
+    # drop 650 and -100: (620 + 620 + 170 - 100 + 620) / 5 = 386 -> 390
+    assert butler_datum(scores) == 390
+    assert butler(scores) == [imp(230), imp(230), imp(260), imp(-220), imp(-490), imp(-490), imp(230)]
+    assert butler_datum([100, 200], trim=0) == 150
+
+
+def test_L78D_butler_rejects_impossible_trim():
+    with pytest.raises(ValueError):
+        butler_datum([100, 200], trim=1)
+
+
+def test_L78D_wbf_continuous_vp_is_symmetric_monotone_and_capped():
+    scale = WbfContinuousScale()
+    previous = 10.0
+    for margin in range(0, 80):
+        a, b = victory_points(margin, 0, 16, scale)
+        assert a + b == pytest.approx(20.0)
+        assert a >= previous
+        previous = a
+    assert victory_points(0, 0, 16, scale) == (10.0, 10.0)
+    assert victory_points(1, 0, 16, scale) == (10.31, 9.69)
+    assert victory_points(60, 0, 16, scale) == (20.0, 0.0)  # blitz at 15 * sqrt(16) = 60 IMPs
+    assert victory_points(0, 75, 16, scale) == (0.0, 20.0)
+
+
+def test_L78D_table_scale_configurable_25_0():
+    # A made-up club table: 0-2 draw, 3+ 16-14, 10+ 20-10, 30+ 25-0 with a 25-(-)? style loser list.
+    scale = TableScale(steps=(3, 10, 30), winner=(16, 20, 25), maximum=25, loser=(14, 10, 0))
+    assert victory_points(2, 0, 10, scale) == (12.5, 12.5)
+    assert victory_points(3, 0, 10, scale) == (16, 14)
+    assert victory_points(0, 31, 10, scale) == (0, 25)
+
+
+def test_L78D_table_scale_rejects_bad_tables():
+    with pytest.raises(ValueError):
+        TableScale(steps=(3, 10), winner=(16,), maximum=25)
+    with pytest.raises(ValueError):
+        TableScale(steps=(10, 3), winner=(16, 20), maximum=25)
+
+
+def test_A07_weighted_imps_rounded_in_favour_of_the_non_offending_side_for_vp():
+    assert round_imps_favouring(3.667, non_offending_is_a=True) == 4
+    assert round_imps_favouring(3.667, non_offending_is_a=False) == 3
+
+
+def test_2007_L78C_aggregate_sums_points_ew_negated_and_skips_unplayed():
+    from shared_rules.scoring import aggregate
+
+    rows = [{"ns_pair": 1, "ew_pair": 2, "score_ns": 620}, {"ns_pair": 2, "ew_pair": 1, "score_ns": -100},
+            {"ns_pair": 1, "ew_pair": 3, "score_ns": None}]
+    assert aggregate(rows) == {1: 720, 2: -720}
+    with pytest.raises(ValueError):
+        aggregate([{"ns_pair": 1, "ew_pair": 2, "score_ns": "620"}])
