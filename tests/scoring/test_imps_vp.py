@@ -95,3 +95,23 @@ def test_2007_L78C_aggregate_sums_points_ew_negated_and_skips_unplayed():
     assert aggregate(rows) == {1: 720, 2: -720}
     with pytest.raises(ValueError):
         aggregate([{"ns_pair": 1, "ew_pair": 2, "score_ns": "620"}])
+
+
+def test_2007_L78B_team_match_totals_quotient_inputs_and_vp():
+    from shared_rules.scoring.teams import team_match
+
+    out = team_match([(620, -100), (-100, 620), (420, 420), (None, 50)], adjustments={3: (3, -3)},
+                     scale=WbfContinuousScale())
+    assert out["boards"] == [(12.0, -12.0), (-12.0, 12.0), (0.0, 0.0), (3.0, -3.0)]
+    assert out["home_imps"] == 3.0 and out["away_imps"] == -3.0
+    assert out["home_won"] == 15.0 and out["home_lost"] == 12.0
+    assert out["home_boards_won"] == 2 and out["away_boards_won"] == 1
+    assert out["vp"][0] > 10 > out["vp"][1]
+
+
+def test_2007_L12C1e_team_match_non_balancing_adjustment_and_missing_board():
+    from shared_rules.scoring.teams import team_match
+
+    out = team_match([(790, 620), (None, 100)], adjustments={0: (-11, 6)})
+    assert out["boards"] == [(-11.0, 6.0), None]
+    assert out["home_imps"] == -11.0 and out["away_imps"] == 6.0
