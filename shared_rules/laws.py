@@ -1,0 +1,283 @@
+"""Per-edition rule tables: the decision trees of the auction laws as plain data.
+
+Everything the two editions do differently is here, keyed by edition, so the engine (table.py)
+has no `if edition == ...` branches. Sources: 2007 = Swedish 2007 Laws (S07), 2017 = Danish 2017
+Laws (D17); see /work/shared/specs/auction-laws.md §4-§6 for the decision trees transcribed here.
+
+Obligation words: "next_turn" = must pass at his next turn, "rest" = must pass for the rest of
+the auction.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+# Law references that exist in both editions, possibly under other numbers (spec §1.2).
+REFS: Final[dict[int, dict[str, str]]] = {
+    2007: {
+        "awareness": "2007 L23",
+        "withdrawn_ui": "2007 L16D",
+        "oot_ui": "2007 L16D2",
+        "end_bid": "2007 L22A2",
+        "end_passed_out": "2007 L22A1",
+        "deprived": "2007 L17E2, L34",
+        "deemed_pass": "2007 L28A",
+        "in_turn_calls": "2007 L28B",
+        "accept_oot": "2007 L29A",
+        "cancel_oot": "2007 L29B",
+        "artificial_pass": "2007 L30C",
+        "simultaneous": "2007 L33",
+        "change_of_call": "2007 L25",
+        "unintended": "2007 L25A1, FSB L112D",
+        "unintended_after_end": "2007 L25A3, L22B2",
+        "lho_withdraws": "2007 L25A4, FSB L112D",
+        "change_accepted": "2007 L25B1",
+        "change_cancelled": "2007 L25B2",
+        "insufficient_bid": "2007 L27",
+        "ib_accept": "2007 L27A1",
+        "ib_replace": "2007 L27B",
+        "ib_b1a": "2007 L27B1(a)",
+        "ib_b1b": "2007 L27B1(b)",
+        "ib_b2": "2007 L27B2",
+        "ib_b3": "2007 L27B3",
+        "ib_b4": "2007 L27B4",
+        "ib_premature": "2007 L27C",
+        "ib_review": "2007 L27D",
+        "inadmissible_double": "2007 L36",
+        "inadm_lho": "2007 L36A",
+        "inadm_cancel": "2007 L36B",
+        "inadm_oot": "2007 L36B4",
+        "required_to_pass": "2007 L37",
+        "rtp_lho": "2007 L37A",
+        "rtp_cancel": "2007 L37B",
+        "above_seven": "2007 L38",
+        "a7_lho": "2007 L38B, L38D",
+        "a7_cancel": "2007 L38B, L38C",
+        "after_final_pass": "2007 L39",
+        "afp_cancel": "2007 L39A",
+        "afp_no_further": "2007 L39B",
+        "afp_lead": "2007 L39C",
+        "repeat": "2007 L31A1, L32B1",
+        "no_double": "2007 L30B2(b)",
+        "oot_inadmissible": "2007 L32 intro, L36",
+    },
+    2017: {
+        "awareness": "2017 L72C",
+        "withdrawn_ui": "2017 L16C",
+        "oot_ui": "2017 L16C2",
+        "end_bid": "2017 L22A",
+        "end_passed_out": "2017 L22B",
+        "deprived": "2017 L17D3, L34",
+        "deemed_pass": "2017 L28A",
+        "in_turn_calls": "2017 L28B",
+        "accept_oot": "2017 L29A",
+        "cancel_oot": "2017 L29B",
+        "artificial_pass": "2017 L30C",
+        "simultaneous": "2017 L33",
+        "change_of_call": "2017 L25",
+        "unintended": "2017 L25A1-A4",
+        "unintended_after_end": "2017 L25A5, L17D2",
+        "lho_withdraws": "2017 L25A6",
+        "change_accepted": "2017 L25B1",
+        "change_cancelled": "2017 L25B2",
+        "insufficient_bid": "2017 L27",
+        "ib_accept": "2017 L27A1",
+        "ib_replace": "2017 L27B",
+        "ib_b1a": "2017 L27B1(a)",
+        "ib_b1b": "2017 L27B1(b), L23A",
+        "ib_b2": "2017 L27B2",
+        "ib_b3": "2017 L27B3",
+        "ib_b4": "2017 L27B4",
+        "ib_premature": "2017 L27C",
+        "ib_review": "2017 L27D",
+        "inadmissible_double": "2017 L36",
+        "inadm_lho": "2017 L36A",
+        "inadm_cancel": "2017 L36B",
+        "inadm_oot": "2017 L36B4",
+        "required_to_pass": "2017 L37",
+        "rtp_lho": "2017 L37A",
+        "rtp_cancel": "2017 L37B",
+        "above_seven": "2017 L38",
+        "a7_lho": "2017 L38B, L38D",
+        "a7_cancel": "2017 L38B, L38C",
+        "after_final_pass": "2017 L39",
+        "afp_cancel": "2017 L39A",
+        "afp_no_further": "2017 L39B",
+        "afp_lead": "2017 L39C",
+        "repeat": "2017 L31A1, L32A1",
+        "no_double": "",
+        "oot_inadmissible": "2017 L32 intro, L36",
+    },
+}
+
+# Law 26 lead restrictions, by edition (spec §5.4). `kind` names what declarer may do.
+LEAD: Final[dict[int, dict[str, str]]] = {
+    2007: {
+        "suit": "require_or_prohibit_suit",  # 2007 L26A2: withdrawn call related to specific suit(s)
+        "suit_law": "2007 L26A2",
+        "other": "prohibit_any_suit",  # 2007 L26B
+        "other_law": "2007 L26B",
+    },
+    2017: {
+        "suit": "prohibit_unshown_suit",  # 2017 L26B: one suit the offender has not shown
+        "suit_law": "2017 L26B",
+        "other": "prohibit_unshown_suit",
+        "other_law": "2017 L26B",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What follows when a TD answers a judgement question (or a watched call is made)."""
+
+    partner: str | None  # offender's partner must pass: "next_turn" | "rest" | None
+    lead: bool  # a Law 26 lead restriction may follow
+    law: str
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A judgement the TD makes on the offender's next call (comparable? same denomination?)."""
+
+    question: str  # "comparable" (2017 L23A) | "same_denomination" (2007 L31A2)
+    law: str
+    yes: Outcome
+    no: Outcome
+
+
+@dataclass(frozen=True)
+class OotRule:
+    """Consequences of a cancelled call out of rotation (L29B -> L30/L31/L32)."""
+
+    law: str
+    offender: str | None = None  # offender must pass: "next_turn" | "rest"
+    partner: str | None = None  # offender's partner must pass at once: "next_turn" | "rest"
+    partner_no_double: bool = False  # 2007 L30B2(b)
+    lead: bool = False  # L26 may apply at once
+    watch_rho: bool = False  # L31A/L32 at RHO's turn: RHO's call decides (repeat or free call)
+    after_rho_active: Deferred | Outcome | None = None  # used when watch_rho and RHO makes an active call
+    deferred: Deferred | None = None  # judgement on the offender's next call
+
+
+_C17 = "comparable"
+_SD07 = "same_denomination"
+
+# OOT[edition][(call kind, position, phase)]; call kind: pass | bid | double; position: rho |
+# partner | lho (the seat whose turn it was, seen from the offender); phase: before_bid | after_bid
+# (only 2007 L30 distinguishes it; 2017 rows use "any").
+OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
+    2007: {
+        ("pass", "rho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
+        ("pass", "partner", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
+        ("pass", "lho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
+        ("pass", "rho", "after_bid"): OotRule("2007 L30B1", offender="next_turn"),
+        ("pass", "partner", "after_bid"): OotRule("2007 L30B2", offender="rest", partner_no_double=True),
+        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender="next_turn"),  # cannot arise: see §6.3
+        ("bid", "rho", "any"): OotRule(
+            "2007 L31A",
+            watch_rho=True,
+            after_rho_active=Deferred(
+                _SD07,
+                "2007 L31A2",
+                yes=Outcome("next_turn", False, "2007 L31A2(a)"),
+                no=Outcome("rest", True, "2007 L31A2(b)"),
+            ),
+        ),
+        ("bid", "partner", "any"): OotRule("2007 L31B", partner="rest", lead=True),
+        ("bid", "lho", "any"): OotRule("2007 L31B", partner="rest", lead=True),
+        ("double", "partner", "any"): OotRule("2007 L32A", partner="rest", lead=True),
+        ("double", "lho", "any"): OotRule("2007 L32A", partner="rest", lead=True),  # not addressed (§10.3)
+        ("double", "rho", "any"): OotRule(
+            "2007 L32B", watch_rho=True, after_rho_active=Outcome("rest", True, "2007 L32B2")
+        ),
+    },
+    2017: {
+        ("pass", "rho", "any"): OotRule("2017 L30A", offender="next_turn"),
+        ("pass", "partner", "any"): OotRule(
+            "2017 L30B1",
+            deferred=Deferred(
+                _C17,
+                "2017 L30B1(b), L23A",
+                yes=Outcome(None, False, "2017 L30B1(b)(i)"),
+                no=Outcome("next_turn", True, "2017 L30B1(b)(ii)"),
+            ),
+        ),
+        ("bid", "rho", "any"): OotRule(
+            "2017 L31A",
+            watch_rho=True,
+            after_rho_active=Deferred(
+                _C17,
+                "2017 L31A2, L23A",
+                yes=Outcome(None, False, "2017 L31A2(a)"),
+                no=Outcome("next_turn", True, "2017 L31A2(b)"),
+            ),
+        ),
+        ("bid", "partner", "any"): OotRule(
+            "2017 L31B",
+            deferred=Deferred(
+                _C17,
+                "2017 L31B2, L23A",
+                yes=Outcome(None, False, "2017 L31A2(a)"),
+                no=Outcome("next_turn", True, "2017 L31A2(b)"),
+            ),
+        ),
+        ("double", "rho", "any"): OotRule(
+            "2017 L32A",
+            watch_rho=True,
+            after_rho_active=Deferred(
+                _C17,
+                "2017 L32A2, L23A",
+                yes=Outcome(None, False, "2017 L32A2(a)"),
+                no=Outcome("next_turn", True, "2017 L32A2(b)"),
+            ),
+        ),
+        ("double", "partner", "any"): OotRule(
+            "2017 L32B",
+            deferred=Deferred(
+                _C17,
+                "2017 L32B2, L23A",
+                yes=Outcome(None, False, "2017 L32A2(a)"),
+                no=Outcome("next_turn", True, "2017 L32A2(b)"),
+            ),
+        ),
+    },
+}
+# 2017 L30B1 / L31B / L32B cover "partner's turn, or LHO's turn when the offender has not called".
+OOT[2017][("pass", "lho", "any")] = OOT[2017][("pass", "partner", "any")]
+OOT[2017][("bid", "lho", "any")] = OOT[2017][("bid", "partner", "any")]
+OOT[2017][("double", "lho", "any")] = OOT[2017][("double", "partner", "any")]
+
+
+def oot_rule(edition: int, kind: str, position: str, bid_made: bool) -> OotRule:
+    table = OOT[edition]
+    phase = "after_bid" if bid_made else "before_bid"
+    rule = table.get((kind, position, phase)) or table.get((kind, position, "any"))
+    if rule is None:  # defensive: every (kind, position) has a row in both editions
+        raise KeyError(f"no Law 30-32 row for {edition} {kind} at {position}'s turn")
+    return rule
+
+
+# Insufficient bid replacement judgements (L27B1), by edition: the questions the TD is asked.
+IB_QUESTIONS: Final[dict[int, dict[str, str]]] = {
+    2007: {
+        "b1a": "lowest sufficient bid in the same denomination, and neither bid artificial (TD: incontrovertibly)",
+        "b1b": "the replacement has the same meaning as, or a more precise meaning than, the insufficient bid",
+        "none": "neither: Law 27B2/B3 applies",
+    },
+    2017: {
+        "b1a": "lowest sufficient bid showing the same denomination(s) as the insufficient bid",
+        "b1b": "the replacement is a comparable call (Law 23A)",
+        "none": "neither: Law 27B2/B3 applies",
+    },
+}
+# 2007 B1(a) is only possible for the lowest sufficient bid in the same strain; 2017 B1(a) for any
+# sufficient bid (which denominations a bid shows is the TD's judgement).
+IB_B1A_SAME_STRAIN_ONLY: Final[dict[int, bool]] = {2007: True, 2017: False}
+
+# Does Law 26 follow an intended change of call (L25B)? 2017 says so (L25B1, B2: "L26 may apply");
+# 2007 L25B is silent and the L26 preamble may reach the accepted change (spec §10.3 #10).
+CHANGE_LEAD: Final[dict[int, dict[str, bool]]] = {
+    2007: {"accept": True, "cancel": False},
+    2017: {"accept": True, "cancel": True},
+}

@@ -1,0 +1,194 @@
+"""Regulation profiles: one TOML file per jurisdiction, loaded into frozen data.
+
+Everything that differs between editions and jurisdictions (the Laws edition, the stop procedure,
+who alerts and when alerting stops, screens, the irregularity policy) lives in the files next to
+this module, not in code. `load(name)` validates a file completely and raises `ProfileError` with a
+message naming the file and the field; nothing half-loaded ever reaches the engine.
+"""
+from __future__ import annotations
+
+import pathlib
+import re
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+HERE = pathlib.Path(__file__).resolve().parent
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
+EDITIONS = (2007, 2017)
+POLICIES = ("record", "prevent")
+STOP_TRIGGERS = ("opening_two_level", "jump")
+ENFORCEMENTS = ("lock", "warn", "none")
+ALERTERS = ("partner", "self")
+
+
+class ProfileError(ValueError):
+    """An unknown profile name or a malformed profile file."""
+
+
+@dataclass(frozen=True)
+class StopRules:
+    enabled: bool
+    triggers: tuple[str, ...]
+    wait_s: float
+    tolerance_s: float
+    long_thought_s: float
+    enforcement: str
+    law: str
+
+
+@dataclass(frozen=True)
+class AlertRules:
+    enabled: bool
+    by: tuple[str, ...]
+    cutoff_level: int | None
+    cutoff_exempts_opening: bool
+    law: str
+
+
+@dataclass(frozen=True)
+class ScreenRules:
+    enabled: bool
+    tray_delay_s: float
+    screenmates: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    edition: int
+    policy: str
+    stop: StopRules
+    alert: AlertRules
+    screens: ScreenRules
+    simultaneous_window_s: float
+    sources: tuple[str, ...]
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in HERE.glob("*.toml"))
+
+
+def load(name: str) -> Profile:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ProfileError(f"profile name must be one of {', '.join(names())}, not {name!r}")
+    path = HERE / f"{name}.toml"
+    if not path.is_file():
+        raise ProfileError(f"unknown profile {name!r}: known profiles are {', '.join(names())}")
+    return load_file(path)
+
+
+def load_file(path: pathlib.Path) -> Profile:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ProfileError(f"profile file {path.name}: cannot be read as TOML: {exc}") from exc
+    return parse(data, where=path.name)
+
+
+class _Reader:
+    def __init__(self, data: Any, where: str, section: str = "") -> None:
+        if not isinstance(data, dict):
+            raise ProfileError(f"profile {where}: [{section}] must be a table")
+        self.data, self.where, self.section = data, where, section
+        self.used: set[str] = set()
+
+    def _fail(self, key: str, msg: str) -> ProfileError:
+        dotted = f"{self.section}.{key}" if self.section else key
+        return ProfileError(f"profile {self.where}: {dotted} {msg}")
+
+    def get(self, key: str, kind: type | tuple[type, ...]) -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            raise self._fail(key, "is missing")
+        value = self.data[key]
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise self._fail(key, f"must not be true/false (got {value!r})")
+        if not isinstance(value, kind):
+            raise self._fail(key, f"has the wrong type ({type(value).__name__})")
+        return value
+
+    def number(self, key: str, low: float = 0.0) -> float:
+        value = float(self.get(key, (int, float)))
+        if not value >= low or value > 3600:
+            raise self._fail(key, f"must be a number from {low} to 3600 (got {value!r})")
+        return value
+
+    def choice(self, key: str, allowed: tuple[Any, ...]) -> Any:
+        value = self.get(key, (str, int))
+        if value not in allowed:
+            raise self._fail(key, f"must be one of {', '.join(map(str, allowed))} (got {value!r})")
+        return value
+
+    def choices(self, key: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
+        values = self.get(key, list)
+        if any(v not in allowed for v in values) or len(set(values)) != len(values):
+            raise self._fail(key, f"must list distinct values from {', '.join(allowed)} (got {values!r})")
+        return tuple(values)
+
+    def sub(self, key: str) -> _Reader:
+        self.used.add(key)
+        if key not in self.data:
+            raise self._fail(key, "is missing")
+        return _Reader(self.data[key], self.where, key)
+
+    def done(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            raise self._fail(extra[0], "is not a known field")
+
+
+def parse(data: Any, where: str = "<profile>") -> Profile:
+    top = _Reader(data, where)
+    name = top.get("name", str)
+    title = top.get("title", str)
+    edition = top.choice("edition", EDITIONS)
+    policy = top.choice("policy", POLICIES)
+    window = top.number("simultaneous_window_s")
+    sources = tuple(top.get("sources", list))
+    if not all(isinstance(s, str) for s in sources):
+        raise ProfileError(f"profile {where}: sources must be a list of strings")
+
+    s = top.sub("stop")
+    stop = StopRules(
+        enabled=s.get("enabled", bool),
+        triggers=s.choices("triggers", STOP_TRIGGERS),
+        wait_s=s.number("wait_s"),
+        tolerance_s=s.number("tolerance_s"),
+        long_thought_s=s.number("long_thought_s"),
+        enforcement=s.choice("enforcement", ENFORCEMENTS),
+        law=s.get("law", str),
+    )
+    s.done()
+    if stop.tolerance_s > stop.wait_s:
+        raise ProfileError(f"profile {where}: stop.tolerance_s must not exceed stop.wait_s")
+
+    a = top.sub("alert")
+    cutoff = a.get("cutoff_level", int)
+    if not 0 <= cutoff <= 7:
+        raise ProfileError(f"profile {where}: alert.cutoff_level must be 0 (none) or a level 1..7")
+    alert = AlertRules(
+        enabled=a.get("enabled", bool),
+        by=a.choices("by", ALERTERS),
+        cutoff_level=cutoff or None,
+        cutoff_exempts_opening=a.get("cutoff_exempts_opening", bool),
+        law=a.get("law", str),
+    )
+    a.done()
+    if alert.enabled and not alert.by:
+        raise ProfileError(f"profile {where}: alert.by must name who alerts when alerting is enabled")
+
+    sc = top.sub("screens")
+    mates = sc.get("screenmates", list)
+    flat = [seat for pair in mates if isinstance(pair, list) and len(pair) == 2 for seat in pair]
+    if len(mates) != 2 or sorted(flat) != ["E", "N", "S", "W"]:
+        raise ProfileError(f"profile {where}: screens.screenmates must be two pairs covering N, E, S, W")
+    screens = ScreenRules(
+        enabled=sc.get("enabled", bool),
+        tray_delay_s=sc.number("tray_delay_s"),
+        screenmates=tuple((str(p[0]), str(p[1])) for p in mates),
+    )
+    sc.done()
+    top.done()
+    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources)

@@ -1,0 +1,53 @@
+"""Replay a whole table log: validate it, fold its events through a Table, return the final state.
+
+A log is {"profile": name, "board": n, "events": [...], "policy"?: "record"|"prevent"}; other
+top-level keys are metadata and are ignored. Any problem raises LogError naming the event.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from shared_rules.profiles import ProfileError
+from shared_rules.table import EventError, Table
+
+
+class LogError(ValueError):
+    """A malformed log or an event the table cannot take; the message says which and why."""
+
+
+def open_table(log: Any) -> Table:
+    if not isinstance(log, dict):
+        raise LogError(f"a log must be a JSON object, not {type(log).__name__}")
+    for key in ("profile", "board", "events"):
+        if key not in log:
+            raise LogError(f"the log has no {key!r}")
+    if not isinstance(log["profile"], str):
+        raise LogError("profile must be a profile name (a string)")
+    board = log["board"]
+    if isinstance(board, bool) or not isinstance(board, int):
+        raise LogError(f"board must be a whole number from 1 up (got {board!r})")
+    if not isinstance(log["events"], list):
+        raise LogError("events must be a list")
+    policy = log.get("policy")
+    if policy is not None and policy not in ("record", "prevent"):
+        raise LogError(f"policy must be 'record' or 'prevent' (got {policy!r})")
+    try:
+        return Table(log["profile"], board, policy)
+    except (ProfileError, EventError) as exc:
+        raise LogError(str(exc)) from exc
+
+
+def replay(log: dict[str, Any]) -> dict[str, Any]:
+    table = open_table(log)
+    apply = table._apply  # the lean path: the state dict is built once, at the end
+    for i, event in enumerate(log["events"]):
+        try:
+            apply(event)
+        except EventError as exc:
+            raise LogError(f"event {i} ({_short(event)}): {exc}") from exc
+    return table.state()
+
+
+def _short(event: Any) -> str:
+    text = repr(event)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,50 @@
+"""`python -m shared_rules replay LOG.json` (or `-` for stdin): print the replayed state as JSON.
+
+Exit codes: 0 done; 1 the log is malformed or an event cannot be applied (stderr says which);
+2 usage error or unreadable file. Never a traceback for bad input.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from shared_rules.replay import LogError, replay
+
+USAGE = "usage: python -m shared_rules replay LOG.json | -   (reads the log from stdin with -)"
+
+
+def _read(path: str, stdin: TextIO) -> str:
+    if path == "-":
+        return stdin.read()
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(USAGE, file=sys.stderr if len(argv) != 1 else out)
+        return 0 if argv in (["-h"], ["--help"]) else 2
+    try:
+        text = _read(argv[0], stdin or sys.stdin)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"error: cannot read {argv[0]}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        log: Any = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        print(f"error: {argv[0]} is not valid JSON: {exc}", file=sys.stderr)
+        return 1
+    try:
+        state = replay(log)
+    except LogError as exc:
+        print(f"error: {argv[0]}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        json.dump(state, out, indent=2)
+        out.write("\n")
+        out.flush()
+    except BrokenPipeError:  # e.g. piped into `head`: the reader has gone, nothing to report
+        return 0
+    return 0

@@ -1,0 +1,1059 @@
+"""The table during the auction: a fold over events that applies Laws 17-39 of the selected edition.
+
+`Table(profile, board, policy)` takes events one at a time (`apply`), answers what an event would
+be without changing anything (`check`), and gives the full state on request (`state`). The state
+dict is built only on request: the per-call path only updates a few integers, so replaying a log
+is fast (bench/bench_engine.py).
+
+Events (docs/table-log.md is the catalogue):
+  {"t": 6.0, "seat": "E", "call": "3S", "stop": true}      a call (stop: a stop was shown first)
+  {"t": 7.0, "seat": "W", "alert": true}                   an alert
+  {"t": 9.0, "td": "<pending kind>", "choice": "<option id>", "call": "2H"}   a TD decision
+  {"t": 9.0, "td": "correct_call", "seat": "E", "call": "1H"}   TD allows an unintended call to be
+                                                            corrected (L25A) without a pending decision
+
+What the Law leaves to people is an explicit event: the LHO accepts by calling (L25B1, L27A1,
+L29A), the player in turn calls over an out-of-turn call (L28B), the offender chooses his
+replacement, the TD answers judgement questions (comparable? unintended? same denomination?).
+The engine freezes the table (`pending`) until that input arrives (L9B2: nobody acts until the TD
+has explained the rectification), except for the calls the Law itself gives a meaning to.
+
+Edition differences are data in laws.py; jurisdiction differences are data in profiles/*.toml.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from shared_rules import auction, boards, laws, profiles
+from shared_rules.calls import (
+    CALL_CODE,
+    DOUBLE,
+    MAX_LEGAL_RANK,
+    PASS,
+    REDOUBLE,
+    SEAT_INDEX,
+    SEATS,
+    STRAINS,
+    call_name,
+    is_jump,
+    level,
+    lho,
+    min_level,
+    opponents,
+    partner,
+    rho,
+    strain,
+)
+
+BIDDING, ENDED, PASSED_OUT, AWAITING = "bidding", "ended", "passed_out", "awaiting_td"
+_POSITION = {1: "lho", 2: "partner", 3: "rho"}  # (turn - offender) mod 4 -> whose turn it was
+_EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice"}
+
+
+class EventError(ValueError):
+    """An event the table cannot take in its current state; nothing was changed."""
+
+
+class Rec:
+    """One call as made at the table."""
+
+    __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed")
+
+    def __init__(self, seat: int, code: int, t: float, think: float, stop: bool) -> None:
+        self.seat = seat
+        self.code = code
+        self.t = t
+        self.think = think
+        self.stop = stop
+        self.alerted_by: int | None = None
+        self.alert_t: float | None = None
+        self.in_rotation = True
+        self.deemed = False
+
+
+class Option:
+    __slots__ = ("id", "label", "law", "needs_call")
+
+    def __init__(self, id_: str, label: str, law: str, needs_call: bool = False) -> None:
+        self.id, self.label, self.law, self.needs_call = id_, label, law, needs_call
+
+
+class Pending:
+    """A decision the table waits for. `asks`: who acts next ("lho": the offender's LHO may call
+    over the irregularity, which the Law gives a meaning; "td": only the TD can answer)."""
+
+    __slots__ = ("kind", "law", "seat", "asks", "options", "rec", "ctx", "irregularity")
+
+    def __init__(
+        self, kind: str, law: str, seat: int, asks: str, options: list[Option], rec: Rec | None,
+        irregularity: dict[str, Any] | None, **ctx: Any,
+    ) -> None:
+        self.kind, self.law, self.seat, self.asks = kind, law, seat, asks
+        self.options, self.rec, self.ctx, self.irregularity = options, rec, ctx, irregularity
+
+
+def parse_call(value: Any) -> int:
+    code = CALL_CODE.get(value) if isinstance(value, str) else None
+    if code is None:
+        raise EventError(f"call must be one of 1C..7NT, P, X, XX (got {value!r})")
+    return code
+
+
+class Table:
+    def __init__(self, profile: str, board: int, policy: str | None = None) -> None:
+        self.profile = profiles.load(profile)
+        try:
+            self.dealer = SEAT_INDEX[boards.dealer(board)]
+            self.vulnerability = boards.vulnerability(board)
+        except ValueError as exc:
+            raise EventError(str(exc)) from exc
+        if policy is not None and policy not in profiles.POLICIES:
+            raise EventError(f"policy must be 'record' or 'prevent' (got {policy!r})")
+        self.board = board
+        self.edition = self.profile.edition
+        self.policy = policy or self.profile.policy
+        self.refs = laws.REFS[self.edition]
+        stop = self.profile.stop
+        self._stop_open = stop.enabled and "opening_two_level" in stop.triggers
+        self._stop_jump = stop.enabled and "jump" in stop.triggers
+        self._calls: list[Rec] = []
+        self._turn: int | None = self.dealer
+        self._turn_t = 0.0
+        self._last_t = 0.0
+        self._status = BIDDING
+        self._last_bid = -1
+        self._last_np = 0  # code of the last non-pass call (0 = none yet; bids are >= 0 but see _has_np)
+        self._last_np_seat = -1
+        self._has_np = False
+        self._npass = 0
+        self._called = 0  # bitmask of seats with a standing call
+        self._must_pass: dict[int, tuple[str, str]] = {}
+        self._repeat: dict[int, tuple[int, str]] = {}
+        self._no_double: dict[int, str] = {}
+        self._deferred: dict[int, tuple[laws.Deferred, Rec]] = {}
+        self._watch: dict[int, tuple[int, laws.OotRule, Rec]] = {}
+        self._pending: Pending | None = None
+        self._stop_from: tuple[float, int] | None = None
+        self._irregs: list[dict[str, Any]] = []
+        self._timing: list[dict[str, Any]] = []
+        self._withdrawn: list[dict[str, Any]] = []
+        self._leads: list[dict[str, Any]] = []
+        self._reviews: list[dict[str, Any]] = []
+        self._refused: list[dict[str, Any]] = []
+
+    # ------------------------------------------------------------------ public API
+    def apply(self, event: dict[str, Any]) -> dict[str, Any]:
+        self._apply(event)
+        return self.state()
+
+    def check(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """What a call event would be, without changing anything: None for a regular call, else
+        {"kind", "law", "seat", "call", "action"}; "action" is "refuse" under the prevent policy and
+        "record" otherwise. Malformed events raise EventError, as apply would."""
+        kind, seat, code, _t = self._validate(event)
+        if kind != "call" or self._pending is not None:
+            return None
+        found = self._classify(seat, code)
+        if found is None or found[0] == "deemed":
+            return None
+        return {
+            "kind": found[0], "law": self._kind_law(found[0]), "seat": SEATS[seat], "call": call_name(code),
+            "action": "refuse" if self.policy == "prevent" else "record",
+        }
+
+    # ------------------------------------------------------------------ validation
+    def _validate(self, ev: Any) -> tuple[str, int, int, float]:
+        if not isinstance(ev, dict):
+            raise EventError(f"an event must be a JSON object, not {type(ev).__name__}")
+        extra = set(ev) - _EVENT_KEYS
+        if extra:
+            raise EventError(f"unknown event field(s): {', '.join(sorted(map(str, extra)))}")
+        t = ev.get("t")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+            raise EventError(f"t must be a non-negative number of seconds (got {t!r})")
+        if t < self._last_t:
+            raise EventError(f"t={t} is earlier than the previous event (t={self._last_t}): events must be in time order")
+        kinds = [k for k in ("call", "alert") if k in ev]
+        if "td" in ev:
+            if "alert" in ev:
+                raise EventError("a td event cannot also be an alert")
+            kind = "td"
+        elif len(kinds) != 1:
+            raise EventError("an event must have exactly one of 'call', 'alert', 'td'")
+        else:
+            kind = kinds[0]
+        seat = -1
+        if "seat" in ev:
+            if ev["seat"] not in SEAT_INDEX:
+                raise EventError(f"seat must be one of N, E, S, W (got {ev['seat']!r})")
+            seat = SEAT_INDEX[ev["seat"]]
+        elif kind != "td":
+            raise EventError(f"a {kind} event needs a seat")
+        if "stop" in ev and (kind != "call" or not isinstance(ev["stop"], bool)):
+            raise EventError("stop must be true/false, and only on a call event")
+        if kind == "alert" and ev["alert"] is not True:
+            raise EventError("alert must be true")
+        if "choice" in ev and kind != "td":
+            raise EventError("choice belongs to a td event")
+        code = 0
+        if kind == "call" or (kind == "td" and "call" in ev):
+            code = parse_call(ev["call"])
+        if kind == "td":
+            if not isinstance(ev["td"], str):
+                raise EventError("td must name the decision (a string)")
+            if ev["td"] != "correct_call" and not isinstance(ev.get("choice"), str):
+                raise EventError("a td event needs a choice (one of the pending decision's option ids)")
+        return kind, seat, code, float(t)
+
+    def _apply(self, ev: Any) -> None:
+        kind, seat, code, t = self._validate(ev)
+        if kind == "call":
+            self._on_call(Rec(seat, code, t, t - self._turn_t, bool(ev.get("stop", False))))
+        elif kind == "alert":
+            self._on_alert(seat, t)
+        else:
+            self._on_td(ev, seat, code, t)
+        self._last_t = t
+
+    # ------------------------------------------------------------------ classification
+    def _admissible(self, seat: int, code: int) -> bool:
+        # L19A1 / L19B1 (both editions)
+        if not self._has_np or not opponents(self._last_np_seat, seat):
+            return False
+        return self._last_np >= 0 if code == DOUBLE else self._last_np == DOUBLE
+
+    def _in_turn(self, s: int, code: int) -> tuple[str, Any] | None:
+        """§6.0 step 3, in the spec's order (L38, L36 before L37 per L37A, L37, L27)."""
+        if code >= 0:
+            if code > MAX_LEGAL_RANK:
+                return ("bid_above_seven", False)
+            if s in self._must_pass:
+                return ("call_when_required_to_pass", None)
+            if code <= self._last_bid:
+                return ("insufficient_bid", None)
+        elif code != PASS:
+            if not self._admissible(s, code):
+                return ("inadmissible_double", False)
+            if s in self._must_pass:
+                return ("call_when_required_to_pass", None)
+            if s in self._no_double:
+                return ("restricted_call", None)
+        if s in self._repeat and self._repeat[s][0] != code:
+            return ("repeat_not_made", None)
+        return None
+
+    def _classify(self, s: int, code: int) -> tuple[str, Any] | None:
+        if self._status != BIDDING:
+            return ("call_after_final_pass", None)
+        turn = self._turn
+        assert turn is not None
+        if s == turn:
+            return self._in_turn(s, code)
+        if turn == rho(s) and turn in self._must_pass:
+            # L28A: RHO is required to pass, so this call is in rotation after a deemed pass --
+            # unless that pass would itself end the auction (then the call comes after it, L39).
+            if self._npass == (2 if self._has_np else 3):
+                return ("call_after_final_pass", None)
+            found = self._in_turn(s, code)
+            return ("deemed", None) if found is None else found
+        if turn == lho(s) and self._called >> s & 1:
+            return ("change_of_call", None)  # 2007 L30B3/L31B fn; 2017 L30B2, L31C, L32C
+        if code > MAX_LEGAL_RANK:
+            return ("bid_above_seven", True)
+        if code < PASS and not self._admissible(s, code):
+            return ("inadmissible_double", True)
+        return ("call_out_of_rotation", _POSITION[(turn - s) & 3])
+
+    def _kind_law(self, kind: str) -> str:
+        r = self.refs
+        return {
+            "call_after_final_pass": r["after_final_pass"],
+            "bid_above_seven": r["above_seven"],
+            "call_when_required_to_pass": r["required_to_pass"],
+            "insufficient_bid": r["insufficient_bid"],
+            "inadmissible_double": r["inadmissible_double"],
+            "change_of_call": r["change_of_call"],
+            "call_out_of_rotation": f"{self.edition} L28-L32",
+            "restricted_call": r["no_double"] or f"{self.edition} L10",
+            "repeat_not_made": r["repeat"],
+            "simultaneous_calls": r["simultaneous"],
+        }[kind]
+
+    # ------------------------------------------------------------------ calls
+    def _on_call(self, rec: Rec) -> None:
+        if self._pending is not None:
+            self._pending_call(rec)
+            return
+        found = self._classify(rec.seat, rec.code)
+        if found is None:
+            self._stand(rec)
+            return
+        kind, extra = found
+        if kind == "deemed":
+            deemed = Rec(rho(rec.seat), PASS, rec.t, rec.t - self._turn_t, False)
+            deemed.deemed = True
+            self._stand(deemed)  # L28A: the call is in rotation after a deemed pass
+            rec.think = 0.0
+            self._stand(rec)
+            return
+        if self.policy == "prevent":
+            self._refused.append({
+                "t": rec.t, "seat": SEATS[rec.seat], "call": call_name(rec.code), "kind": kind,
+                "law": self._kind_law(kind),
+            })
+            return
+        self._raise(kind, extra, rec)
+
+    def _stand(self, rec: Rec) -> None:
+        """A call that stands (legal, accepted, or deemed): the per-call hot path."""
+        s, code = rec.seat, rec.code
+        if self._stop_from is not None:
+            if self._stop_from[1] == s:
+                self._check_stop_wait(rec)
+            self._stop_from = None
+        if code >= 0:
+            if (self._stop_open and self._last_bid < 0 and code >= 5) or (
+                self._stop_jump and is_jump(code, self._last_bid)
+            ):
+                if not rec.stop:
+                    self._timing.append({
+                        "kind": "stop_missing", "seat": SEATS[s], "t": rec.t, "call": call_name(code),
+                        "law": self.profile.stop.law,
+                    })
+            self._last_bid = code
+        if rec.stop and self.profile.stop.enabled:
+            self._stop_from = (rec.t, lho(s))
+        self._calls.append(rec)
+        self._called |= 1 << s
+        if code == PASS:
+            self._npass += 1
+        else:
+            self._npass = 0
+            self._has_np = True
+            self._last_np = code
+            self._last_np_seat = s
+        if self._must_pass:
+            ob = self._must_pass.get(s)
+            if ob is not None and ob[0] == "next_turn" and code == PASS:
+                del self._must_pass[s]
+        if self._no_double:
+            self._no_double.pop(s, None)
+        if self._repeat:
+            self._repeat.pop(s, None)
+        self._turn = lho(s)
+        self._turn_t = rec.t
+        if self._watch and s in self._watch:
+            self._watched(s, code, rec.t)
+        if self._npass >= 3 and self._npass == (3 if self._has_np else 4):
+            self._end_check(rec.t)
+        if self._deferred and s in self._deferred and rec.in_rotation and not rec.deemed:
+            self._ask_deferred(s, rec)
+
+    def _check_stop_wait(self, rec: Rec) -> None:
+        assert self._stop_from is not None
+        waited = rec.t - self._stop_from[0]
+        stop = self.profile.stop
+        if waited < stop.wait_s - stop.tolerance_s:
+            self._timing.append({
+                "kind": "stop_wait_short", "seat": SEATS[rec.seat], "t": rec.t, "waited": round(waited, 3),
+                "wait": stop.wait_s, "law": stop.law,
+            })
+        elif waited > stop.long_thought_s:
+            self._timing.append({
+                "kind": "long_thought_after_stop", "seat": SEATS[rec.seat], "t": rec.t,
+                "waited": round(waited, 3), "threshold": stop.long_thought_s, "law": f"{stop.law}, {self.edition} L16B1",
+            })
+
+    def _end_check(self, t: float) -> None:
+        """L22 with the deprived-player rule (2007 L17E2/L34, 2017 L17D3/L34; spec §4.6)."""
+        tail = self._calls[-4:]
+        seats = {r.seat for r in tail}
+        if len(seats) == 4:
+            self._status = ENDED if self._has_np else PASSED_OUT
+            self._turn = None
+            return
+        anchor = tail[0].seat
+        deprived = next(x for x in ((anchor + k) & 3 for k in range(1, 4)) if x not in seats)
+        passes = self._calls[-3:]
+        cut = next((i for i, r in enumerate(passes) if not r.in_rotation), None)
+        if cut is None:
+            cut = next(i for i, r in enumerate(passes) if r.seat != (anchor + 1 + i) & 3)
+        first = len(self._calls) - 3 + cut
+        offender = self._calls[first]
+        law = self.refs["deprived"]
+        self._irregs.append({
+            "kind": "call_out_of_rotation", "seat": SEATS[offender.seat], "law": law, "t": offender.t,
+            "call": "P", "deprived": SEATS[deprived], "ruling": law, "resolution": "auction_continues",
+        })
+        for r in self._calls[first:]:
+            self._withdraw(r, "passes after a deprived player's turn are cancelled", law)
+        del self._calls[first:]
+        self._rebuild()
+        self._turn = deprived
+        self._turn_t = t
+
+    def _rebuild(self) -> None:
+        self._last_bid, self._has_np, self._npass, self._called = -1, False, 0, 0
+        for r in self._calls:
+            self._called |= 1 << r.seat
+            if r.code == PASS:
+                self._npass += 1
+            else:
+                self._npass = 0
+                self._has_np, self._last_np, self._last_np_seat = True, r.code, r.seat
+                if r.code >= 0:
+                    self._last_bid = r.code
+
+    def _reopen(self, seat: int, t: float) -> None:
+        """Take back `seat`'s last call, which must be the last standing call (L25A, L36A...)."""
+        rec = self._calls.pop()
+        assert rec.seat == seat
+        self._rebuild()
+        self._status = BIDDING
+        self._turn = seat
+        self._turn_t = t
+
+    # ------------------------------------------------------------------ bookkeeping helpers
+    def _withdraw(self, rec: Rec, reason: str, law: str) -> None:
+        self._withdrawn.append({
+            "seat": SEATS[rec.seat], "call": call_name(rec.code), "t": rec.t, "reason": reason, "law": law,
+        })
+
+    def _oblige(self, seat: int, how: str, law: str) -> None:
+        old = self._must_pass.get(seat)
+        if old is None or (old[0] == "next_turn" and how == "rest"):
+            self._must_pass[seat] = (how, law)
+
+    def _review(self, seat: int, law: str, reason: str) -> None:
+        self._reviews.append({"seat": SEATS[seat], "law": law, "reason": reason})
+
+    def _lead(self, offender: int, withdrawn: Rec, law_hint: str) -> None:
+        """Record a Law 26 lead restriction candidate; it applies if the offender defends."""
+        table = laws.LEAD[self.edition]
+        suit_call = 0 <= withdrawn.code <= MAX_LEGAL_RANK and strain(withdrawn.code) < 4
+        kind = table["suit"] if suit_call else table["other"]
+        law = table["suit_law"] if suit_call else table["other_law"]
+        if self.edition == 2017:
+            shown = {strain(r.code) for r in self._calls if r.seat == offender and 0 <= r.code and strain(r.code) < 4}
+            suits = [STRAINS[i] for i in range(4) if i not in shown]
+        else:
+            suits = [STRAINS[strain(withdrawn.code)]] if suit_call else ["C", "D", "H", "S"]
+        self._leads.append({
+            "offender": SEATS[offender], "leader": SEATS[partner(offender)], "kind": kind, "suits": suits,
+            "withdrawn": call_name(withdrawn.code), "law": law, "because": law_hint,
+        })
+
+    def _irregularity(self, kind: str, rec: Rec, law: str, **extra: Any) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "kind": kind, "seat": SEATS[rec.seat], "law": law, "t": rec.t, "call": call_name(rec.code),
+            "ruling": None, "resolution": None,
+        }
+        entry.update(extra)
+        self._irregs.append(entry)
+        return entry
+
+    def _resolve(self, p: Pending, resolution: str, ruling: str) -> None:
+        if p.irregularity is not None:
+            p.irregularity["resolution"] = resolution
+            p.irregularity["ruling"] = ruling
+
+    # ------------------------------------------------------------------ raising irregularities
+    def _raise(self, kind: str, extra: Any, rec: Rec) -> None:
+        r = self.refs
+        x = rec.seat
+        turn = self._turn if self._turn is not None else x
+        ed = self.edition
+        unintended = Option("unintended", "TD: the call was unintended and is replaced by the intended call", r["unintended"], True)
+        if kind == "insufficient_bid":
+            entry = self._irregularity(kind, rec, r["insufficient_bid"])
+            opts = [
+                Option("accept", "LHO accepts the insufficient bid (by calling)", r["ib_accept"]),
+                Option("replace", "the offender replaces it (TD then rules under L27B)", r["ib_replace"], True),
+                unintended,
+            ]
+            self._pend(Pending(kind, r["insufficient_bid"], x, "lho", opts, rec, entry, b3=False))
+        elif kind == "call_out_of_rotation":
+            position = extra
+            entry = self._irregularity(kind, rec, f"{ed} L28-L32", position=position, turn=SEATS[turn])
+            opts = [
+                Option("accept", "LHO accepts the call out of rotation (by calling)", r["accept_oot"]),
+                Option("cancel", "not accepted: the call is cancelled and the Law 30-32 rectification applies", r["cancel_oot"]),
+            ]
+            if rec.code == PASS:
+                opts.append(Option("cancel_artificial", "not accepted, and TD: the pass was artificial or passed an artificial call", r["artificial_pass"]))
+            self._pend(Pending(kind, f"{ed} L29", x, "lho", opts, rec, entry, turn=turn, position=position))
+        elif kind == "change_of_call":
+            entry = self._irregularity(kind, rec, r["change_of_call"], replaces=call_name(self._calls[-1].code))
+            opts = [
+                Option("unintended", "TD: the first call was unintended; the new call replaces it", r["unintended"]),
+                Option("accept", "LHO accepts the change (by calling)", r["change_accepted"]),
+                Option("cancel", "the change is cancelled; the first call stands", r["change_cancelled"]),
+            ]
+            self._pend(Pending(kind, r["change_of_call"], x, "lho", opts, rec, entry))
+        elif kind == "inadmissible_double":
+            oot = bool(extra)
+            entry = self._irregularity(kind, rec, r["inadmissible_double"], out_of_rotation=oot)
+            opts = [Option("cancel", "the double/redouble is cancelled; offender's partner must pass for the rest of the auction",
+                           r["inadm_oot"] if oot else r["inadm_cancel"])]
+            if not oot:
+                opts.append(unintended)
+            self._pend(Pending(kind, r["inadmissible_double"], x, "lho", opts, rec, entry, turn=turn, oot=oot))
+        elif kind == "call_when_required_to_pass":
+            entry = self._irregularity(kind, rec, r["required_to_pass"], obligation=self._must_pass[x][1])
+            opts = [Option("cancel", "the call is replaced by a pass; both players of the side pass for the rest", r["rtp_cancel"])]
+            self._pend(Pending(kind, r["required_to_pass"], x, "lho", opts, rec, entry))
+        elif kind == "bid_above_seven":
+            entry = self._irregularity(kind, rec, r["above_seven"], out_of_rotation=bool(extra))
+            opts = [Option("cancel", "the bid is cancelled and replaced by a pass; both players of the side pass for the rest", r["a7_cancel"])]
+            self._pend(Pending(kind, r["above_seven"], x, "lho", opts, rec, entry, oot=bool(extra), turn=turn))
+        elif kind == "call_after_final_pass":
+            entry = self._irregularity(kind, rec, r["after_final_pass"])
+            opts = [Option("cancel", "the call is cancelled", r["afp_cancel"])]
+            if self._calls and self._calls[-1].seat == x:
+                opts.append(Option("unintended", "TD: the final pass was unintended; the auction reopens with the intended call",
+                                   r["unintended_after_end"], True))
+            self._pend(Pending(kind, r["after_final_pass"], x, "lho", opts, rec, entry))
+        else:  # restricted_call, repeat_not_made: the Laws are silent (spec §10.3 #8); the TD decides
+            law = self._kind_law(kind)
+            entry = self._irregularity(kind, rec, law)
+            opts = [Option("stand", "TD: the call stands", law), Option("cancel", "TD: the call is cancelled; the player calls again", law)]
+            self._pend(Pending(kind, law, x, "td", opts, rec, entry))
+
+    def _pend(self, p: Pending) -> None:
+        self._pending = p
+        if p.rec is not None and p.asks == "lho":
+            self._turn_t = p.rec.t  # the LHO's thinking starts when he sees the irregularity
+
+    # ------------------------------------------------------------------ calls while a decision waits
+    def _pending_call(self, rec: Rec) -> None:
+        p = self._pending
+        assert p is not None
+        r = self.refs
+        off = p.seat
+        if p.asks == "lho" and p.kind == "call_out_of_rotation" and rec.seat == p.ctx["turn"] and p.rec is not None \
+                and rec.t - p.rec.t <= self.profile.simultaneous_window_s:
+            # L33: a call made simultaneously with the call of the player in turn counts as made after it.
+            oot = p.rec
+            self._irregs.remove(p.irregularity)  # type: ignore[arg-type]
+            self._irregularity("simultaneous_calls", oot, r["simultaneous"], ruling=r["simultaneous"], resolution="reordered")
+            self._pending = None
+            self._on_call(rec)
+            oot.think = oot.t - self._turn_t
+            self._on_call(oot)
+            return
+        if p.asks != "lho":
+            raise EventError(f"the table waits for the TD ({p.kind}, {p.law}): no call now (L9B2)")
+        kind = p.kind
+        x = p.rec
+        assert x is not None
+        if rec.seat == lho(off):
+            self._pending = None
+            if kind == "insufficient_bid":
+                self._resolve(p, "accepted", r["ib_accept"])
+                self._stand(x)
+                self._on_call(rec)
+            elif kind == "call_out_of_rotation":
+                self._resolve(p, "accepted", r["accept_oot"])
+                x.in_rotation = False
+                self._stand(x)
+                self._on_call(rec)
+            elif kind == "change_of_call":
+                self._resolve(p, "accepted", r["change_accepted"])
+                first = self._calls[-1]
+                self._reopen(off, x.t)
+                self._withdraw(first, "changed; the change was accepted", f"{r['change_accepted']}, {r['withdrawn_ui']}")
+                if laws.CHANGE_LEAD[self.edition]["accept"]:
+                    self._lead(off, first, r["change_accepted"])
+                self._stand(x)
+                self._on_call(rec)
+            elif kind == "inadmissible_double":
+                self._resolve(p, "cancelled_with_later_calls", r["inadm_lho"])
+                self._withdraw(x, "inadmissible double/redouble", r["inadm_lho"])
+                self._withdraw(rec, "call after an inadmissible double/redouble", r["inadm_lho"])
+                self._turn = p.ctx["turn"]
+                self._turn_t = rec.t
+            elif kind == "call_when_required_to_pass":
+                self._resolve(p, "stands", r["rtp_lho"])
+                self._stand(x)  # L37A: the call and later (legal) calls stand; obligations continue
+                self._on_call(rec)
+            elif kind == "bid_above_seven":
+                self._resolve(p, "cancelled_with_later_calls", r["a7_lho"])
+                self._withdraw(x, "bid above seven", r["a7_lho"])
+                self._withdraw(rec, "call after a bid above seven", r["a7_lho"])
+                self._above_seven(p, rec.t, lead=False)
+            elif kind == "call_after_final_pass":
+                self._resolve(p, "cancelled", r["afp_no_further"])
+                self._withdraw(x, "call after the final pass", r["afp_cancel"])
+                self._withdraw(rec, "call after the final pass", r["afp_cancel"])
+            return
+        if rec.seat == off and kind == "insufficient_bid":
+            # L27C: the offender replaces the insufficient bid before the TD has ruled.
+            self._ib_replace(p, rec, r["ib_premature"])
+            return
+        if kind == "call_out_of_rotation" and rec.seat == p.ctx["turn"]:
+            # L28B: the player in turn calls; the out-of-turn call is treated as not made.
+            self._pending = None
+            self._resolve(p, "in_turn_called", r["in_turn_calls"])
+            self._withdraw(x, "out of rotation; the player in turn called over it", f"{r['in_turn_calls']}, {r['oot_ui']}")
+            self._on_call(rec)
+            return
+        raise EventError(
+            f"the table waits for a ruling on {kind} by {SEATS[off]} ({p.law}): only {SEATS[lho(off)]} may call now (L9B2)"
+        )
+
+    def _above_seven(self, p: Pending, t: float, lead: bool) -> None:
+        """L38B/C: cancelled, replaced by a pass, both players of the side pass for the rest."""
+        off = p.seat
+        x = p.rec
+        assert x is not None
+        law = self.refs["a7_cancel"]
+        if not p.ctx["oot"]:
+            pas = Rec(off, PASS, t, x.think, False)
+            self._stand(pas)
+        self._oblige(off, "rest", law)
+        self._oblige(partner(off), "rest", law)
+        if lead:
+            self._lead(off, x, law)
+            self._review(off, self.refs["awareness"], "bid above seven")
+
+    # ------------------------------------------------------------------ TD decisions
+    def _on_td(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:
+        kind = ev["td"]
+        if kind == "correct_call":
+            self._correct_call(seat, code, t, "call" in ev)
+            return
+        p = self._pending
+        if p is None:
+            raise EventError(f"no decision is pending, so the TD event {kind!r} has nothing to answer")
+        if kind != p.kind:
+            raise EventError(f"the pending decision is {p.kind!r}, not {kind!r}")
+        option = next((o for o in p.options if o.id == ev["choice"]), None)
+        if option is None:
+            raise EventError(f"{ev['choice']!r} is not an option here: {', '.join(o.id for o in p.options)}")
+        if option.needs_call and "call" not in ev:
+            raise EventError(f"option {option.id!r} needs the call (e.g. \"call\": \"2H\")")
+        call_rec = Rec(p.seat, code, t, 0.0, False) if "call" in ev else None
+        handler = getattr(self, f"_td_{p.kind}")
+        handler(p, option, call_rec, t)
+
+    def _correct_call(self, seat: int, code: int, t: float, has_call: bool) -> None:
+        """L25A (both editions; FSB L112D): the TD allows an unintended call to be replaced.
+        Allowed while the player's partner has not called after it; the LHO's call after it (if any)
+        is withdrawn (2007 L25A4 / FSB L112D, 2017 L25A6: he may then call again)."""
+        r = self.refs
+        if seat < 0 or not has_call:
+            raise EventError("correct_call needs the seat and the intended call")
+        if self._pending is not None:
+            raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
+        idx = next((i for i in range(len(self._calls) - 1, -1, -1) if self._calls[i].seat == seat), None)
+        if idx is None:
+            raise EventError(f"{SEATS[seat]} has no call to correct")
+        later = self._calls[idx + 1:]
+        if any(c.seat == partner(seat) for c in later) or len(later) > 1:
+            raise EventError(f"too late for L25A: {SEATS[partner(seat)]} has called since ({r['unintended']})")
+        law = r["unintended_after_end"] if self._status != BIDDING else r["unintended"]
+        old = self._calls[idx]
+        for c in reversed(later):
+            self._withdraw(c, "LHO's call withdrawn after a permitted correction", r["lho_withdraws"])
+            self._reopen(c.seat, t)
+        self._withdraw(old, "unintended call corrected", law)
+        self._irregularity("change_of_call", Rec(seat, code, t, 0.0, False), law, replaces=call_name(old.code),
+                           ruling=law, resolution="unintended")
+        self._reopen(seat, t)
+        self._on_call(Rec(seat, code, t, old.think, old.stop))
+
+    def _td_insufficient_bid(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        r = self.refs
+        x = p.rec
+        assert x is not None
+        if o.id == "accept":
+            self._pending = None
+            self._resolve(p, "accepted", r["ib_accept"])
+            self._stand(x)
+        elif o.id == "unintended":
+            assert call is not None
+            self._pending = None
+            self._resolve(p, "unintended", r["unintended"])
+            self._withdraw(x, "unintended call", r["unintended"])
+            call.think = x.think
+            self._on_call(call)
+        else:
+            assert call is not None
+            self._ib_replace(p, call, r["ib_replace"])
+
+    def _ib_replace(self, p: Pending, new: Rec, law: str) -> None:
+        r = self.refs
+        x = p.rec
+        assert x is not None
+        off = p.seat
+        code = new.code
+        if code > MAX_LEGAL_RANK:
+            raise EventError(f"the replacement must be a legal call (Law 27B), not {call_name(code)}")
+        if 0 <= code <= self._last_bid:
+            # L27B4: another insufficient bid; LHO may accept it, otherwise as B3.
+            self._withdraw(x, "insufficient bid, replaced by another insufficient bid", r["ib_b4"])
+            self._resolve(p, "replaced_insufficient", r["ib_b4"])
+            p.rec = new
+            p.ctx["b3"] = True
+            p.law = r["ib_b4"]
+            p.irregularity = self._irregularity("insufficient_bid", new, r["insufficient_bid"])
+            return
+        if code < PASS and (p.ctx["b3"] or not self._admissible(off, code)):
+            raise EventError(f"{r['ib_b3']}: the insufficient bid must be replaced by a sufficient bid or a pass")
+        if p.ctx["b3"]:
+            self._pending = None
+            self._resolve(p, "b3", r["ib_b3"])
+            self._withdraw(x, "insufficient bid", f"{r['ib_b3']}, {r['withdrawn_ui']}")
+            self._stand(new)
+            self._ib_penalty(off, x, r["ib_b3"])
+            return
+        opts = []
+        same = 0 <= code and code == self._lowest_in_strain(strain(x.code))
+        q = laws.IB_QUESTIONS[self.edition]
+        if code >= 0 and (same or not laws.IB_B1A_SAME_STRAIN_ONLY[self.edition]):
+            opts.append(Option("b1a", q["b1a"], r["ib_b1a"]))
+        opts.append(Option("b1b", q["b1b"], r["ib_b1b"]))
+        opts.append(Option("none", q["none"], r["ib_b3"] if code < PASS else r["ib_b2"]))
+        self._pending = Pending("insufficient_bid_judgement", law, off, "td", opts, new, p.irregularity, ib=x)
+
+    def _lowest_in_strain(self, s: int) -> int:
+        return (min_level(self._last_bid, s) - 1) * 5 + s
+
+    def _ib_penalty(self, off: int, withdrawn: Rec, law: str) -> None:
+        self._oblige(partner(off), "rest", law)
+        self._lead(off, withdrawn, law)
+        self._review(off, self.refs["awareness"], "insufficient bid not corrected under L27B1")
+
+    def _td_insufficient_bid_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        r = self.refs
+        new = p.rec
+        ib = p.ctx["ib"]
+        assert new is not None
+        self._pending = None
+        if o.id in ("b1a", "b1b"):
+            self._resolve(p, o.id, o.law)
+            self._withdraw(ib, "insufficient bid, replaced", o.law)  # L16D/L16C off here (2007 L27B1(a), 2017 L27B1)
+            self._stand(new)
+            self._review(p.seat, r["ib_review"], "insufficient bid corrected without rectification: damage review")
+            return
+        if new.code < PASS:  # L27B3: the X/XX is cancelled; the offender must bid sufficiently or pass
+            self._resolve(p, "b3", r["ib_b3"])
+            self._withdraw(ib, "insufficient bid", f"{r['ib_b3']}, {r['withdrawn_ui']}")
+            self._withdraw(new, "double/redouble replacing an insufficient bid", r["ib_b3"])
+            self._no_double[p.seat] = r["ib_b3"]
+            self._turn_t = t
+            self._ib_penalty(p.seat, ib, r["ib_b3"])
+            return
+        self._resolve(p, "b2", r["ib_b2"])
+        self._withdraw(ib, "insufficient bid", f"{r['ib_b2']}, {r['withdrawn_ui']}")
+        self._stand(new)
+        self._ib_penalty(p.seat, ib, r["ib_b2"])
+
+    def _td_call_out_of_rotation(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        r = self.refs
+        x = p.rec
+        assert x is not None
+        off = x.seat
+        self._pending = None
+        if o.id == "accept":
+            self._resolve(p, "accepted", r["accept_oot"])
+            x.in_rotation = False
+            self._stand(x)
+            return
+        what = "double" if x.code < PASS else ("pass" if x.code == PASS and o.id == "cancel" else "bid")
+        rule = laws.oot_rule(self.edition, what, p.ctx["position"], self._last_bid >= 0)
+        self._resolve(p, "cancelled", rule.law)
+        self._withdraw(x, "call out of rotation, cancelled", f"{r['cancel_oot']}, {rule.law}, {r['withdrawn_ui']}")
+        self._turn_t = t
+        if rule.offender:
+            self._oblige(off, rule.offender, rule.law)
+        if rule.partner:
+            self._oblige(partner(off), rule.partner, rule.law)
+        if rule.partner_no_double:
+            self._no_double[partner(off)] = r["no_double"]
+        if rule.lead:
+            self._lead(off, x, rule.law)
+        if rule.watch_rho:
+            self._watch[rho(off)] = (off, rule, x)
+        if rule.deferred:
+            self._deferred[off] = (rule.deferred, x)
+        if rule.offender or rule.partner or rule.lead:
+            self._review(off, r["awareness"], f"call out of rotation ({rule.law})")
+
+    def _watched(self, s: int, code: int, t: float) -> None:
+        """L31A / L32 (RHO's turn): RHO's call decides what the offender must do."""
+        off, rule, withdrawn = self._watch.pop(s)
+        if code == PASS:
+            self._repeat[off] = (withdrawn.code, self.refs["repeat"])
+            return
+        after = rule.after_rho_active
+        if isinstance(after, laws.Outcome):
+            if after.partner:
+                self._oblige(partner(off), after.partner, after.law)
+            if after.lead:
+                self._lead(off, withdrawn, after.law)
+            self._review(off, self.refs["awareness"], f"call out of rotation ({after.law})")
+        elif isinstance(after, laws.Deferred):
+            self._deferred[off] = (after, withdrawn)
+
+    def _ask_deferred(self, s: int, rec: Rec) -> None:
+        deferred, withdrawn = self._deferred.pop(s)
+        if deferred.question == "comparable":
+            yes = f"TD: {call_name(rec.code)} is comparable to the cancelled {call_name(withdrawn.code)} (Law 23A)"
+            no = "TD: not comparable"
+        else:
+            yes = f"TD: {call_name(rec.code)} is in the same denomination as the cancelled {call_name(withdrawn.code)}"
+            no = "TD: another denomination (or the cancelled call was an artificial pass)"
+        opts = [Option("yes", yes, deferred.yes.law), Option("no", no, deferred.no.law)]
+        self._pending = Pending("oot_judgement", deferred.law, s, "td", opts, rec, None,
+                                deferred=deferred, withdrawn=withdrawn)
+
+    def _td_oot_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        deferred: laws.Deferred = p.ctx["deferred"]
+        withdrawn: Rec = p.ctx["withdrawn"]
+        outcome = deferred.yes if o.id == "yes" else deferred.no
+        self._pending = None
+        for irr in reversed(self._irregs):
+            if irr["kind"] == "call_out_of_rotation" and irr["seat"] == SEATS[p.seat]:
+                irr["ruling"] = f"{irr['ruling']}; {outcome.law}"
+                break
+        if outcome.partner:
+            self._oblige(partner(p.seat), outcome.partner, outcome.law)
+        if outcome.lead:
+            self._lead(p.seat, withdrawn, outcome.law)
+        if outcome.partner or outcome.lead:
+            self._review(p.seat, self.refs["awareness"], f"call out of rotation ({outcome.law})")
+        elif self.edition == 2017:
+            self._review(p.seat, "2017 L23C", "comparable call: damage review")
+
+    def _td_change_of_call(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        r = self.refs
+        x = p.rec
+        assert x is not None
+        off = p.seat
+        self._pending = None
+        first = self._calls[-1]
+        if o.id == "unintended":
+            self._resolve(p, "unintended", r["unintended"])
+            self._reopen(off, t)
+            self._withdraw(first, "unintended call corrected", r["unintended"])
+            x.think = first.think
+            self._on_call(x)
+        elif o.id == "accept":
+            self._resolve(p, "accepted", r["change_accepted"])
+            self._reopen(off, t)
+            self._withdraw(first, "changed; the change was accepted", f"{r['change_accepted']}, {r['withdrawn_ui']}")
+            if laws.CHANGE_LEAD[self.edition]["accept"]:
+                self._lead(off, first, r["change_accepted"])
+            self._stand(x)
+        else:
+            self._resolve(p, "cancelled", r["change_cancelled"])
+            self._withdraw(x, "change of call cancelled; the first call stands", f"{r['change_cancelled']}, {r['withdrawn_ui']}")
+            if laws.CHANGE_LEAD[self.edition]["cancel"]:
+                self._lead(off, x, r["change_cancelled"])
+
+    def _td_inadmissible_double(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        r = self.refs
+        x = p.rec
+        assert x is not None
+        off = p.seat
+        self._pending = None
+        if o.id == "unintended":
+            assert call is not None
+            self._resolve(p, "unintended", r["unintended"])
+            self._withdraw(x, "unintended call", r["unintended"])
+            call.think = x.think
+            self._on_call(call)
+            return
+        law = r["inadm_oot"] if p.ctx["oot"] else r["inadm_cancel"]
+        self._resolve(p, "cancelled", law)
+        self._withdraw(x, "inadmissible double/redouble", f"{law}, {r['withdrawn_ui']}")
+        self._oblige(partner(off), "rest", law)
+        self._lead(off, x, law)
+        self._review(off, r["awareness"], "inadmissible double/redouble")
+        self._turn = p.ctx["turn"]
+        self._turn_t = t
+
+    def _td_call_when_required_to_pass(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        r = self.refs
+        x = p.rec
+        assert x is not None
+        off = p.seat
+        self._pending = None
+        law = r["rtp_cancel"]
+        self._resolve(p, "replaced_by_pass", law)
+        self._withdraw(x, "call by a player required to pass", f"{law}, {r['withdrawn_ui']}")
+        self._stand(Rec(off, PASS, t, x.think, False))
+        self._oblige(off, "rest", law)
+        self._oblige(partner(off), "rest", law)
+        self._lead(off, x, law)
+        self._review(off, r["awareness"], "call when required to pass")
+
+    def _td_bid_above_seven(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        assert p.rec is not None
+        self._pending = None
+        self._resolve(p, "replaced_by_pass", self.refs["a7_cancel"])
+        self._withdraw(p.rec, "bid above seven", self.refs["a7_cancel"])
+        self._above_seven(p, t, lead=True)
+
+    def _td_call_after_final_pass(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        r = self.refs
+        x = p.rec
+        assert x is not None
+        off = p.seat
+        self._pending = None
+        if o.id == "unintended":
+            assert call is not None
+            law = r["unintended_after_end"]
+            self._resolve(p, "unintended", law)
+            last = self._calls[-1]
+            self._withdraw(last, "unintended final pass corrected", law)
+            self._reopen(off, t)
+            call.think = last.think
+            self._on_call(call)
+            return
+        self._withdraw(x, "call after the final pass", r["afp_cancel"])
+        decl = auction.declarer([(c.seat, c.code) for c in self._calls])
+        defender = decl is not None and opponents(decl, off)
+        if defender and x.code != PASS:
+            self._resolve(p, "cancelled", r["afp_lead"])
+            self._lead(off, x, r["afp_lead"])
+        else:
+            self._resolve(p, "cancelled", r["afp_no_further"])
+
+    def _td_stand_or_cancel(self, p: Pending, o: Option) -> None:
+        x = p.rec
+        assert x is not None
+        self._pending = None
+        self._resolve(p, o.id, p.law)
+        if o.id == "stand":
+            self._repeat.pop(x.seat, None)
+            self._no_double.pop(x.seat, None)
+            self._stand(x)
+        else:
+            self._withdraw(x, f"{p.kind.replace('_', ' ')}: cancelled by the TD", p.law)
+
+    def _td_restricted_call(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        self._td_stand_or_cancel(p, o)
+
+    def _td_repeat_not_made(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        self._td_stand_or_cancel(p, o)
+
+    # ------------------------------------------------------------------ alerts
+    def _on_alert(self, seat: int, t: float) -> None:
+        """An alert names the last call of the alerter's partner, or his own if that is later
+        (self-alert). Who may alert, and when alerting stops, is profile data (FSB L115B)."""
+        idx = next((i for i in range(len(self._calls) - 1, -1, -1)
+                    if self._calls[i].seat in (seat, partner(seat)) and not self._calls[i].deemed), None)
+        if idx is None:
+            raise EventError(f"{SEATS[seat]} alerted, but neither {SEATS[seat]} nor partner has made a call to alert")
+        target = self._calls[idx]
+        rules = self.profile.alert
+        who = "self" if target.seat == seat else "partner"
+        base = {"seat": SEATS[seat], "t": t, "call": call_name(target.code), "of": SEATS[target.seat]}
+        if who not in rules.by:
+            self._timing.append({"kind": "alert_by_wrong_player", **base, "law": rules.law,
+                                 "expected": "partner" if "partner" in rules.by else "self"})
+        if not rules.enabled:
+            self._timing.append({"kind": "alert_not_permitted", **base, "law": rules.law})
+        elif rules.cutoff_level is not None and not self.profile.screens.enabled:
+            first_bid = next((i for i, c in enumerate(self._calls) if 0 <= c.code), None)
+            exempt = rules.cutoff_exempts_opening and idx == first_bid
+            if not exempt and any(0 <= c.code and level(c.code) >= rules.cutoff_level for c in self._calls[: idx + 1]):
+                self._timing.append({"kind": "alert_not_permitted", **base, "law": rules.law,
+                                     "cutoff": f"{rules.cutoff_level}C"})
+        if idx < len(self._calls) - 1:
+            self._timing.append({"kind": "alert_late", **base, "law": f"{self.edition} L21B1(a)",
+                                 "after": SEATS[self._calls[idx + 1].seat]})
+        if target.alerted_by is None:
+            target.alerted_by = seat
+            target.alert_t = t
+
+    # ------------------------------------------------------------------ state
+    def status(self) -> str:
+        return AWAITING if self._pending is not None else self._status
+
+    def state(self) -> dict[str, Any]:
+        pairs = [(c.seat, c.code) for c in self._calls]
+        status = self.status()
+        ended = self._status == ENDED
+        decl = auction.declarer(pairs) if ended else None
+        turn = self._turn if status == BIDDING else None
+        calls = []
+        for c in self._calls:
+            d: dict[str, Any] = {
+                "seat": SEATS[c.seat], "call": call_name(c.code), "alerted": c.alerted_by is not None,
+                "stop": c.stop, "think": round(c.think, 3), "t": c.t,
+            }
+            if c.alerted_by is not None:
+                d["alerted_by"] = SEATS[c.alerted_by]
+                d["alert_t"] = c.alert_t
+            if not c.in_rotation:
+                d["in_rotation"] = False
+            if c.deemed:
+                d["deemed"] = True
+            calls.append(d)
+        obligations: list[dict[str, Any]] = []
+        for s in range(4):
+            if s in self._must_pass:
+                how, law = self._must_pass[s]
+                obligations.append({"seat": SEATS[s], "must_pass": "rest_of_auction" if how == "rest" else "next_turn", "law": law})
+            if s in self._repeat:
+                code, law = self._repeat[s]
+                obligations.append({"seat": SEATS[s], "must_repeat": call_name(code), "law": law})
+            if s in self._no_double:
+                obligations.append({"seat": SEATS[s], "may_not_double": True, "law": self._no_double[s]})
+        leads = []
+        for lr in self._leads:
+            d = dict(lr)
+            d["active"] = None if self._status == BIDDING else (decl is not None and opponents(decl, SEAT_INDEX[lr["offender"]]))
+            leads.append(d)
+        legal: list[str] = []
+        if turn is not None:
+            if turn in self._must_pass:
+                legal = ["P"]
+            elif turn in self._repeat:
+                legal = [call_name(self._repeat[turn][0])]
+            else:
+                legal = auction.legal_calls(pairs, turn, no_double=turn in self._no_double)
+        lock = None
+        if turn is not None and self._stop_from is not None and self._stop_from[1] == turn:
+            lock = self._stop_from[0] + self.profile.stop.wait_s
+        p = self._pending
+        pending = None
+        if p is not None:
+            pending = {
+                "kind": p.kind, "law": p.law, "seat": SEATS[p.seat], "asks": p.asks,
+                "call": call_name(p.rec.code) if p.rec is not None else None,
+                "options": [
+                    {"id": o.id, "label": o.label, "law": o.law, **({"needs_call": True} if o.needs_call else {})}
+                    for o in p.options
+                ],
+            }
+            if p.kind == "call_out_of_rotation":
+                pending["in_turn"] = SEATS[p.ctx["turn"]]
+        return {
+            "board": self.board, "dealer": SEATS[self.dealer], "vulnerability": self.vulnerability,
+            "profile": self.profile.name, "edition": self.edition, "policy": self.policy,
+            "status": status,
+            "calls": calls,
+            "contract": auction.contract(pairs) if ended else None,
+            "declarer": SEATS[decl] if decl is not None else None,
+            "next": SEATS[turn] if turn is not None else None,
+            "lowest_bid": call_name(self._last_bid + 1) if self._last_bid < MAX_LEGAL_RANK else None,
+            "legal_calls": legal,
+            "stop_lock_until": lock,
+            "stop_enforcement": self.profile.stop.enforcement if self.profile.stop.enabled else "none",
+            "pending": pending,
+            "irregularities": [dict(i) for i in self._irregs],
+            "obligations": obligations,
+            "lead_restrictions": leads,
+            "timing": [dict(x) for x in self._timing],
+            "withdrawn": [dict(w) for w in self._withdrawn],
+            "reviews": [dict(r) for r in self._reviews],
+            "refused": [dict(r) for r in self._refused],
+        }
+
+
+__all__ = ["Table", "EventError", "parse_call", "DOUBLE", "REDOUBLE"]
