@@ -88,5 +88,5 @@ def lines(view, ent, now, ticks_diff):
         if row:
             out.append(row.rstrip())
     if view.msg:
-        out.append(view.msg[:WIDTH])
+        out.append(("~ " + view.msg)[:WIDTH])  # "~" keeps it apart from the auction rows
     return out
