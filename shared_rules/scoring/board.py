@@ -83,6 +83,10 @@ def score_board(
     """
     rules = RULES[rules] if isinstance(rules, str) else rules
     big_n = len(results) if expected is None else expected
+    if not results:
+        return []
+    if isinstance(big_n, bool) or not isinstance(big_n, int) or big_n < 1:
+        raise ValueError(f"expected number of results must be a whole number from 1 up, not {expected!r}")
     values = [side_values(r, rules, vulnerability) for r in results]
     present = sum(v is not None for v in values)
     if present > big_n:

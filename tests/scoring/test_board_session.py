@@ -183,3 +183,13 @@ def test_FSB95_equal_totals_share_the_place():
     ranking = rank({"a": {"mp": 10, "pct": 55.0}, "b": {"mp": 10, "pct": 55.0}, "c": {"mp": 12, "pct": 60.0},
                     "d": {"mp": 5, "pct": 40.0}})
     assert [(r["pair"], r["place"]) for r in ranking] == [("c", "1"), ("a", "2-3"), ("b", "2-3"), ("d", "4")]
+
+
+def test_board_edge_cases_empty_single_and_bad_expected():
+    assert score_board([]) == []
+    single = score_board(records([420]))
+    assert single[0]["top"] == 0 and single[0]["ns_mp"] == 0 and single[0]["ns_pct"] == 50.0
+    with pytest.raises(ValueError):
+        score_board(records([420, 170]), expected=0)
+    with pytest.raises(ValueError):
+        score_board(records([420, 170]), expected=1)
