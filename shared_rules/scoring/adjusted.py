@@ -117,8 +117,10 @@ def _side(spec: Any, vulnerability: str | None, rules: ScoringRules) -> SideValu
     if "artificial" in spec:
         return artificial_pct(spec["artificial"], rules)
     if "pct" in spec:
-        return artificial_pct(spec["pct"], rules) if not isinstance(spec["pct"], str) else artificial_pct(
-            float(spec["pct"]), rules)
+        pct = spec["pct"]
+        if isinstance(pct, bool) or not isinstance(pct, (int, float)):
+            raise AdjustedError(f"pct must be a number 0-100, not {pct!r}")
+        return artificial_pct(pct, rules)
     if "outcomes" in spec:
         return _weighted(spec["outcomes"], vulnerability)
     return Distribution(((Fraction(1), _outcome_score(spec, vulnerability)),))
