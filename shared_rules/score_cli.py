@@ -11,11 +11,11 @@ import sys
 
 from shared_rules.scoring.score_table import (
     check_tricks,
-    declarer_score,
     is_vulnerable,
     parse_contract,
     parse_declarer,
     parse_vulnerability,
+    score_breakdown,
 )
 
 _VUL_WORDS = {"None": "nobody vulnerable", "NS": "NS vulnerable", "EW": "EW vulnerable", "All": "both vulnerable"}
@@ -58,7 +58,7 @@ def _score(args: argparse.Namespace) -> dict[str, object]:
     vul = parse_vulnerability(args.vul)
     if contract.passed_out:
         return {"contract": "PASS", "declarer": None, "tricks": None, "vulnerability": vul,
-                "result": None, "declarer_score": 0, "score_ns": 0, "score_ew": 0,
+                "result": None, "declarer_score": 0, "score_ns": 0, "score_ew": 0, "breakdown": [],
                 "text": f"Passed out, {_VUL_WORDS[vul]}: NS 0, EW 0 (2007 L77 / 2017 §77)"}
     if args.declarer is None or args.tricks is None:
         raise ValueError("give the declarer (N, E, S or W) and the tricks taken (0-13) after the contract")
@@ -68,12 +68,17 @@ def _score(args: argparse.Namespace) -> dict[str, object]:
     except ValueError:
         raise ValueError(f"tricks taken must be a whole number 0-13, not {args.tricks!r}") from None
     check_tricks(tricks)
-    points = declarer_score(contract, tricks, is_vulnerable(vul, declarer))
+    items = score_breakdown(contract, tricks, is_vulnerable(vul, declarer))
+    points = sum(p for _, p in items)
     ns = points if declarer in ("N", "S") else -points
     result = _result_words(tricks, contract.level)
     text = f"{contract} by {declarer}, {tricks} tricks, {_VUL_WORDS[vul]}: NS {ns:+d} ({contract}{result}, EW {-ns:+d})"
+    to = "declarer" if points > 0 else "the defenders"
+    detail = " + ".join(f"{label} {abs(p)}" for label, p in items)
+    text += f"\n  {detail} = {abs(points)} to {to} (2007 L77 / 2017 §77)"
     return {"contract": str(contract), "declarer": declarer, "tricks": tricks, "vulnerability": vul,
-            "result": result, "declarer_score": points, "score_ns": ns, "score_ew": -ns, "text": text}
+            "result": result, "declarer_score": points, "score_ns": ns, "score_ew": -ns,
+            "breakdown": [{"item": label, "points": p} for label, p in items], "text": text}
 
 
 def main(argv: list[str]) -> int:

@@ -113,29 +113,55 @@ def trick_score(contract: Contract) -> int:
     return value * (1 << contract.doubled)
 
 
-def declarer_score(contract: Contract, tricks: int, vulnerable: bool) -> int:
-    """Law 77 score for declarer's side (negative: the defenders score it)."""
+def score_breakdown(contract: Contract, tricks: int, vulnerable: bool) -> list[tuple[str, int]]:
+    """The items of the Law 77 score for declarer's side, as a TD reads them out.
+
+    Undertricks are negative (the defenders score them). A passed-out board has no items.
+    """
     if contract.passed_out:
-        return 0  # 2007 L77 last line, 2017 §77 "Passspil": both sides score 0
+        return []  # 2007 L77 last line, 2017 §77 "Passspil": both sides score 0
     need = contract.level + 6
+    stake = ("", " doubled", " redoubled")[contract.doubled]
     if tricks >= need:
         made = trick_score(contract)
-        total = made + (_GAME_BONUS[vulnerable] if made >= _GAME_THRESHOLD else _PART_SCORE_BONUS)
-        # Slam bonuses need the slam bid (2007 L77 "bjuden och hemspelad").
-        total += _SLAM_BONUS.get(contract.level, {}).get(vulnerable, 0)
-        total += _INSULT.get(contract.doubled, 0)
-        over = tricks - need
-        if contract.doubled:
-            total += over * _DOUBLED_OVERTRICK[vulnerable] * contract.doubled
+        items = [(f"trick score {contract.level}{'NT' if contract.strain == 'N' else contract.strain}{stake}", made)]
+        if made >= _GAME_THRESHOLD:
+            items.append(("game bonus" + (" vulnerable" if vulnerable else ""), _GAME_BONUS[vulnerable]))
         else:
-            total += over * _TRICK_VALUE[contract.strain]
-        return total
+            items.append(("part-score bonus", _PART_SCORE_BONUS))
+        # Slam bonuses need the slam bid (2007 L77 "bjuden och hemspelad").
+        if contract.level in _SLAM_BONUS:
+            name = "small slam" if contract.level == 6 else "grand slam"
+            items.append((f"{name} bonus", _SLAM_BONUS[contract.level][vulnerable]))
+        if contract.doubled:
+            items.append(("for making a doubled contract" if contract.doubled == 1
+                          else "for making a redoubled contract", _INSULT[contract.doubled]))
+        over = tricks - need
+        if over:
+            each = (_DOUBLED_OVERTRICK[vulnerable] * contract.doubled if contract.doubled
+                    else _TRICK_VALUE[contract.strain])
+            items.append((f"{over} overtrick{'s' if over > 1 else ''} x {each}", over * each))
+        return items
     down = need - tricks
     if not contract.doubled:
-        return -down * _UNDOUBLED_DOWN[vulnerable]
+        each = _UNDOUBLED_DOWN[vulnerable]
+        return [(f"{down} undertrick{'s' if down > 1 else ''} x {each}", -down * each)]
     first, second_third, later = _DOUBLED_DOWN[vulnerable]
-    penalty = first + second_third * min(down - 1, 2) + later * max(down - 3, 0)
-    return -penalty * contract.doubled  # redoubled = twice the doubled penalty
+    items = [(f"1st undertrick{stake}", -first * contract.doubled)]
+    if down >= 2:
+        n = min(down - 1, 2)
+        items.append((f"{'2nd' if n == 1 else '2nd-3rd'} undertrick{'s' if n > 1 else ''}{stake}",
+                      -second_third * n * contract.doubled))
+    if down >= 4:
+        n = down - 3
+        items.append((f"4th{' and later' if n > 1 else ''} undertrick{'s' if n > 1 else ''}{stake}",
+                      -later * n * contract.doubled))  # redoubled = twice the doubled penalty
+    return items
+
+
+def declarer_score(contract: Contract, tricks: int, vulnerable: bool) -> int:
+    """Law 77 score for declarer's side (negative: the defenders score it)."""
+    return sum(points for _, points in score_breakdown(contract, tricks, vulnerable))
 
 
 def score(contract: str, declarer: str, tricks: int, vulnerability: str) -> int:

@@ -16,7 +16,10 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 def test_2007_L77_cli_prints_score_from_north_souths_side():
     proc = run_cli("4HX", "S", "10", "--vul", "NS")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "4HX by S, 10 tricks, NS vulnerable: NS +790 (4HX=, EW -790)"
+    first, second = proc.stdout.strip().splitlines()
+    assert first == "4HX by S, 10 tricks, NS vulnerable: NS +790 (4HX=, EW -790)"
+    assert second.strip() == ("trick score 4H doubled 240 + game bonus vulnerable 500 + for making a doubled "
+                              "contract 50 = 790 to declarer (2007 L77 / 2017 §77)")
     assert proc.stderr == ""
 
 
@@ -25,6 +28,7 @@ def test_2007_L77_cli_json_for_scripts():
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["score_ns"] == 300 and out["declarer_score"] == -300 and out["result"] == "-3"
+    assert out["breakdown"] == [{"item": "3 undertricks x 100", "points": -300}]
 
 
 @pytest.mark.parametrize(

@@ -139,3 +139,13 @@ def test_contract_spellings_are_accepted():
     assert str(parse_contract("2dr")) == "2DXX"
     assert str(parse_contract(" 4h x ")) == "4HX"
     assert score("4H", "S", 10, "both") == 620
+
+
+def test_2007_L77_breakdown_items_sum_to_the_score_for_every_contract():
+    from shared_rules.scoring.score_table import declarer_score, score_breakdown
+
+    for bid, stake, vul, tricks in itertools.product(ALL_BIDS, STAKES, (False, True), range(14)):
+        contract = parse_contract(bid + stake)
+        items = score_breakdown(contract, tricks, vul)
+        assert sum(p for _, p in items) == declarer_score(contract, tricks, vul)
+        assert all(label for label, _ in items)
