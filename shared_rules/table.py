@@ -294,7 +294,6 @@ class Table:
             deemed = Rec(rho(rec.seat), PASS, rec.t, rec.t - self._turn_t, False)
             deemed.deemed = True
             self._stand(deemed)  # L28A: the call is in rotation after a deemed pass
-            rec.think = 0.0
             self._stand(rec)
             return
         if self.policy == "prevent":

@@ -1,0 +1,62 @@
+"""Small helpers for the rules tests: build event lists tersely and run them through a Table."""
+from __future__ import annotations
+
+from typing import Any
+
+from shared_rules.table import Table
+
+
+def ev(spec: str | dict[str, Any], t: float) -> dict[str, Any]:
+    """'N 1H' -> call; 'S !' -> alert; 'E 3S stop' -> call with stop; dicts pass through."""
+    if isinstance(spec, dict):
+        return {"t": t, **spec}
+    parts = spec.split()
+    if parts[1] == "!":
+        return {"t": t, "seat": parts[0], "alert": True}
+    e: dict[str, Any] = {"t": t, "seat": parts[0], "call": parts[1]}
+    if len(parts) > 2 and parts[2] == "stop":
+        e["stop"] = True
+    return e
+
+
+def td(kind: str, choice: str, call: str | None = None) -> dict[str, Any]:
+    e: dict[str, Any] = {"td": kind, "choice": choice}
+    if call is not None:
+        e["call"] = call
+    return e
+
+
+def events(*specs: str | dict[str, Any], step: float = 1.0) -> list[dict[str, Any]]:
+    return [ev(s, i * step) for i, s in enumerate(specs)]
+
+
+def run(profile: str, *specs: str | dict[str, Any], board: int = 1, policy: str | None = None) -> dict[str, Any]:
+    table = Table(profile, board, policy)
+    state = table.state()
+    for e in events(*specs):
+        state = table.apply(e)
+    return state
+
+
+def calls(state: dict[str, Any]) -> list[str]:
+    return [f"{c['seat']} {c['call']}" for c in state["calls"]]
+
+
+def obligations(state: dict[str, Any]) -> dict[str, str]:
+    out = {}
+    for o in state["obligations"]:
+        if "must_pass" in o:
+            out[o["seat"]] = o["must_pass"]
+        elif "must_repeat" in o:
+            out[o["seat"]] = "repeat " + o["must_repeat"]
+        else:
+            out[o["seat"]] = "no_double"
+    return out
+
+
+def options(state: dict[str, Any]) -> list[str]:
+    return [o["id"] for o in state["pending"]["options"]] if state["pending"] else []
+
+
+def last_irregularity(state: dict[str, Any]) -> dict[str, Any]:
+    return state["irregularities"][-1]
