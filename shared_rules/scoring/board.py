@@ -79,7 +79,8 @@ def score_board(
     `{"ns_pair", "ew_pair", "ns_mp", "ew_mp", "ns_pct", "ew_pct", "top"}` with MP rounded to one
     decimal (FSB 98C); MP and pct are None where the record has no result. Artificial scores are
     marked `"ns_artificial"` / `"ew_artificial"` with their category so the session can apply
-    12C2(c). Bad adjusted blocks raise `AdjustedError` (a ValueError).
+    12C2(c). A record with `"rotated": true` (FSB 99A3a) credits its NS line to its `ew_pair`
+    and its EW line to its `ns_pair`. Bad adjusted blocks raise `AdjustedError` (a ValueError).
     """
     rules = RULES[rules] if isinstance(rules, str) else rules
     big_n = len(results) if expected is None else expected
@@ -111,8 +112,15 @@ def score_board(
     board_top = top(big_n)
     out = []
     for r, v, ns, ew in zip(results, values, ns_mp, ew_mp, strict=True):
-        row: dict[str, Any] = {"ns_pair": r.get("ns_pair"), "ew_pair": r.get("ew_pair"), "top": board_top,
+        ns_pair, ew_pair = r.get("ns_pair"), r.get("ew_pair")
+        if r.get("rotated"):
+            # FSB 99A3a: the board was played rotated; score_ns is for the board's NS hands,
+            # which the registered EW pair held, so that pair gets the NS line (and vice versa).
+            ns_pair, ew_pair = ew_pair, ns_pair
+        row: dict[str, Any] = {"ns_pair": ns_pair, "ew_pair": ew_pair, "top": board_top,
                                "ns_mp": None, "ew_mp": None, "ns_pct": None, "ew_pct": None}
+        if r.get("rotated"):
+            row["rotated"] = True
         for side, mp, value in (("ns", ns, v[0] if v else None), ("ew", ew, v[1] if v else None)):
             if mp is None:
                 continue

@@ -31,13 +31,16 @@ def score_pairs_session(
     expected: int | None = None,
     rules: ScoringRules | str = "fsb-2007",
     byes: Mapping[Hashable, int] | None = None,
+    penalties: Mapping[Hashable, float] | None = None,
 ) -> dict[str, Any]:
     """Matchpoint a whole session.
 
     `boards`: board number -> that board's result records (interfaces section 3). Pair ids must
     be unique across directions (in a Mitchell, e.g. "NS1" and "EW1"). `expected`: Neuberg's N
     for every board (default: the largest number of records on any board, spec 8.12).
-    `byes`: pair -> number of boards it sat out (FSB 96A).
+    `byes`: pair -> number of boards it sat out (FSB 96A). `penalties`: pair -> matchpoints to
+    deduct (procedural penalties, e.g. FSB 99A2 `fouled.fouling_penalty(top)`), applied to the
+    total after everything else.
 
     Returns `{"top": per-board top, "boards": {n: score_board rows}, "pairs": {pair: {"mp",
     "top", "pct", "boards"}}, "ranking": [{"place": "1" or "3-4", "pair", "mp", "pct"}]}`.
@@ -82,9 +85,14 @@ def score_pairs_session(
             bye_top = per_board_top * sat_out
             mp += to_fraction(round_half_up(mp / tp * bye_top, rules.decimals))
             tp += bye_top
+        penalty = to_fraction((penalties or {}).get(pid, 0))
+        mp -= penalty
         out_pairs[pid] = {"mp": round_half_up(mp, rules.decimals), "top": float(tp),
                           "pct": round_half_up(mp * 100 / tp, 2) if tp else 50.0,
-                          "boards": p.boards, "byes": sat_out}
+                          "boards": p.boards, "byes": sat_out, "penalty": float(penalty)}
+    for pid in penalties or {}:
+        if pid not in out_pairs:
+            raise ValueError(f"penalty for pair {pid!r}, which has no result in the session")
     for pid, sat_out in (byes or {}).items():
         if pid not in out_pairs and sat_out:
             raise ValueError(f"pair {pid!r} sat out but played no board: FSB 96A needs its own percentage")

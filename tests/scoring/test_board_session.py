@@ -145,7 +145,8 @@ def test_FSB98C_session_totals_percentages_and_shared_places():
     assert out["top"] == 6
     # NS1: board 1 420 (3), board 2 -110 (1), board 3 100 (neuberg 0 -> (0+1)*4/3-1 = 0.3)
     assert out["boards"][3][0]["ns_mp"] == 0.3
-    assert out["pairs"]["NS1"] == {"mp": 4.3, "top": 18.0, "pct": 23.89, "boards": 3, "byes": 0}
+    assert out["pairs"]["NS1"] == {"mp": 4.3, "top": 18.0, "pct": 23.89, "boards": 3, "byes": 0,
+                                    "penalty": 0.0}
     assert out["pairs"]["NS4"]["boards"] == 2 and out["pairs"]["NS4"]["top"] == 12.0
     assert len(out["ranking"]) == 8
     pcts = [r["pct"] for r in out["ranking"]]
@@ -193,3 +194,18 @@ def test_board_edge_cases_empty_single_and_bad_expected():
         score_board(records([420, 170]), expected=0)
     with pytest.raises(ValueError):
         score_board(records([420, 170]), expected=1)
+
+
+def test_FSB99A3a_rotated_board_credits_the_ns_line_to_the_registered_ew_pair():
+    rs = records([620, 170, -100])
+    rs[1]["rotated"] = True
+    rows = score_board(rs)
+    assert rows[1]["ns_pair"] == 102 and rows[1]["ew_pair"] == 2 and rows[1]["rotated"] is True
+    assert rows[1]["ns_mp"] == 2.0  # the NS line of 170 is the middle result
+
+
+def test_FSB99A2_penalty_deducted_from_the_session_total():
+    out = score_pairs_session(session_boards(), penalties={"NS1": 0.6})
+    assert out["pairs"]["NS1"]["mp"] == 3.7 and out["pairs"]["NS1"]["penalty"] == 0.6
+    with pytest.raises(ValueError):
+        score_pairs_session(session_boards(), penalties={"nobody": 1})
