@@ -1,0 +1,441 @@
+"""The table controller: the tablet's brain, with no Kivy and no serial port in it.
+
+Every input (session setup, a box event, a TD decision, a result, East-West's confirmation) is
+validated, journalled, and only then applied to the in-memory state by `_apply`, the one reducer.
+A restart replays the journal through the same reducer, so a `kill -9` at any moment comes back to
+exactly the same table: same auction, same pending TD decision, same results waiting in the outbox.
+
+Side effects that must happen exactly once (queueing a result in the outbox) happen in the live
+input method, inside the same SQLite transaction as the journal record, never in `_apply`.
+"""
+from __future__ import annotations
+
+import hmac
+import pathlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+from shared_rules import boards as board_rules
+from shared_rules.screens import Screen, screenmates_of, tray_delay, uses_screens
+from tablet_app import movement, results, views
+from tablet_app.journal import Journal
+from tablet_app.session import Session, SetupError
+
+SEATS = ("N", "E", "S", "W")
+CALL_KINDS = ("call", "alert", "stop", "undo", "review", "td", "hello")
+
+
+class Refused(ValueError):
+    """An input the table does not take; the message says why. Nothing was journalled or changed."""
+
+
+class PinError(Refused):
+    """Wrong director PIN."""
+
+
+def lho(seat: str) -> str:
+    return SEATS[(SEATS.index(seat) + 1) % 4]
+
+
+def _default_engine(profile: str, board: int, policy: str | None) -> Any:
+    from shared_rules.table import Table
+
+    return Table(profile, board, policy)
+
+
+def _default_profile(name: str) -> Any:
+    try:
+        from shared_rules import profiles
+    except ImportError:
+        return None
+    load = getattr(profiles, "load", None)
+    return load(name) if load is not None else None
+
+
+def _default_outbox(conn: Any) -> Any:
+    from tablet_app.outbox import Outbox
+
+    return Outbox(conn)
+
+
+class Controller:
+    def __init__(
+        self,
+        db_path: str | pathlib.Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        engine_factory: Callable[[str, int, str | None], Any] = _default_engine,
+        profile_loader: Callable[[str], Any] = _default_profile,
+        outbox_factory: Callable[[Any], Any] = _default_outbox,
+    ):
+        self.clock = clock
+        self.engine_factory = engine_factory
+        self.profile_loader = profile_loader
+        self.journal = Journal(db_path)
+        self.outbox = outbox_factory(self.journal.conn)
+        self.listeners: list[Callable[[], None]] = []
+        self._reset()
+        for _seq, kind, body in self.journal.records():
+            self._apply(kind, body)
+
+    # ------------------------------------------------------------------ derived state
+    def _reset(self) -> None:
+        self.session: Session | None = None
+        self.board_index = -1
+        self.board_started = 0.0
+        self.engine: Any = None
+        self.engine_events: list[dict[str, Any]] = []
+        self.estate: dict[str, Any] = {}
+        self.screen: Screen | None = None
+        self.phase = "setup"  # setup, auction, frozen, play, confirm, round_end
+        self.entry: dict[str, Any] | None = None  # tricks/lead typed by North, awaiting E-W
+        self.done: list[dict[str, Any]] = []  # boards of this round with a confirmed result
+        self.seen_box: set[tuple[str, int, int]] = set()
+        self.stop_shown: dict[str, float] = {}
+        self.log: list[dict[str, Any]] = []  # what happened, for the TD and the headless demo
+        self.td_calls: list[dict[str, Any]] = []
+        self.last_t = 0.0
+
+    @property
+    def board(self) -> int | None:
+        if self.session is None or self.board_index < 0 or self.board_index >= len(self.session.boards):
+            return None
+        return self.session.boards[self.board_index]
+
+    def _profile_name(self) -> str:
+        assert self.session is not None
+        return self.session.profile
+
+    def _start_engine(self) -> None:
+        assert self.session is not None and self.board is not None
+        self.engine = self.engine_factory(self.session.profile, self.board, self.session.policy)
+        self.estate = self.engine.state()
+        self.engine_events = []
+        self.stop_shown = {}
+        profile = self.profile_loader(self.session.profile)
+        dealer = board_rules.dealer(self.board)
+        self.screen = None
+        if profile is not None and uses_screens(profile):
+            self.screen = Screen(dealer, tray_delay(profile, 15.0), screenmates_of(profile))
+
+    def _engine_apply(self, ev: dict[str, Any]) -> None:
+        try:
+            state = self.engine.apply(ev)
+        except Exception as exc:  # the engine refused: rebuild it untouched from the journal
+            self.engine = self.engine_factory(self._profile_name(), self.board, self.session.policy if self.session else None)
+            for old in self.engine_events:
+                self.engine.apply(old)
+            raise Refused(f"the rules engine refused {ev}: {exc}") from exc
+        self.engine_events.append(ev)
+        self.estate = state
+        if self.screen is not None:
+            self.screen.observe(state, float(ev.get("t", 0.0)))
+        self._phase_from_engine()
+
+    def _phase_from_engine(self) -> None:
+        st = self.estate
+        if self.phase in ("play", "confirm", "round_end", "setup"):
+            return
+        if st.get("pending") or st.get("status") == "awaiting_td":
+            self.phase = "frozen"
+        elif st.get("status") in ("ended", "passed_out"):
+            self.phase = "play"
+        else:
+            self.phase = "auction"
+
+    # ------------------------------------------------------------------ the reducer
+    def _apply(self, kind: str, body: dict[str, Any]) -> None:
+        if kind == "setup":
+            self._reset()
+            self.session = Session.from_dict(body["session"])
+            self.phase = "auction"
+            self.log.append({"what": "setup", **body["session"]})
+        elif kind == "board":
+            self.board_index = body["index"]
+            self.board_started = body["started_at"]
+            self.phase = "auction"
+            self.entry = None
+            self.last_t = 0.0
+            self._start_engine()
+            self.log.append({"what": "board", "board": self.board})
+        elif kind == "event":
+            ev = body["ev"]
+            if "call" in ev and ev.get("seat") in self.stop_shown and "stop" not in ev:
+                ev = {**ev, "stop": True}
+            n_irr = len(self.estate.get("irregularities", []))
+            self._engine_apply(ev)  # may refuse: nothing below may have happened before it
+            box = body.get("box")
+            if box:
+                self.seen_box.add((box["seat"], box["seq"], box["box_ms"]))
+            if "call" in ev:
+                self.stop_shown.pop(ev.get("seat"), None)
+            self.last_t = max(self.last_t, float(ev.get("t", 0.0)))
+            self.log.append({"what": "event", "board": self.board, **ev})
+            for irr in self.estate.get("irregularities", [])[n_irr:]:
+                self.log.append({"what": "irregularity", "board": self.board, **irr})
+        elif kind == "stop":
+            self.stop_shown[body["seat"]] = body["t"]
+            box = body.get("box")
+            if box:
+                self.seen_box.add((box["seat"], box["seq"], box["box_ms"]))
+            self.log.append({"what": "stop", "board": self.board, "seat": body["seat"], "t": body["t"]})
+        elif kind == "refused":
+            box = body.get("box")
+            if box:
+                self.seen_box.add((box["seat"], box["seq"], box["box_ms"]))
+            self.log.append({"what": "refused", "board": self.board, **body})
+        elif kind == "td_call":
+            self.td_calls.append(body)
+            self.log.append({"what": "td_call", "board": self.board, **body})
+        elif kind == "result":
+            self.entry = {"tricks": body["tricks"], "lead": body["lead"], "entered_at": body["entered_at"]}
+            self.phase = "confirm"
+            self.log.append({"what": "result", "board": self.board, **body})
+        elif kind == "confirm":
+            if body["accepted"]:
+                self.done.append(body["record"])
+                self.log.append({"what": "confirmed", "board": self.board, "score_ns": body["record"]["score_ns"]})
+                self.entry = None
+                self.phase = "play"  # until the next 'board' or 'round_end' record
+            else:
+                self.log.append({"what": "disputed", "board": self.board})
+                self.entry = None
+                self.phase = "play"
+        elif kind == "round_end":
+            self.phase = "round_end"
+            self.board_index = len(self.session.boards) if self.session else -1
+            self.log.append({"what": "round_end"})
+        else:
+            raise ValueError(f"unknown journal record kind {kind!r}")
+
+    def _record(self, kind: str, body: dict[str, Any]) -> None:
+        """Journal first, then apply: what is in memory never runs ahead of what is on disk."""
+        self.journal.append(kind, body)
+        self._apply(kind, body)
+        for fn in list(self.listeners):
+            fn()
+
+    def _t(self) -> float:
+        t = round(self.clock() - self.board_started, 2)
+        return max(t, self.last_t)
+
+    # ------------------------------------------------------------------ inputs
+    def setup(self, session: dict[str, Any] | Session) -> None:
+        if isinstance(session, Session):
+            session.validate()
+            s = session
+        else:
+            s = Session.from_dict(session)
+        if self.phase not in ("setup", "round_end") and self.session is not None:
+            raise Refused("finish the round (or have the TD end it) before setting up a new one")
+        try:
+            self.engine_factory(s.profile, s.boards[0], s.policy)
+        except ImportError:
+            raise
+        except Exception as exc:
+            raise SetupError(f"the rules engine cannot run this setup: {exc}") from exc
+        with self.journal.transaction():
+            self._record("setup", {"session": s.to_dict()})
+            self._record("board", {"index": 0, "started_at": self.clock()})
+
+    def box_event(
+        self,
+        seat: str,
+        kind: str,
+        call: str | None = None,
+        seq: int | None = None,
+        box_ms: int | None = None,
+        stop: bool = False,
+    ) -> dict[str, Any]:
+        """Feed one event from a box. Returns {"ok": bool, "reason": str | None, "duplicate": bool}."""
+        if seat not in SEATS:
+            raise Refused(f"unknown box {seat!r}")
+        if kind not in CALL_KINDS:
+            raise Refused(f"unknown box event kind {kind!r}")
+        box = None
+        if seq is not None:
+            box = {"seat": seat, "seq": int(seq), "box_ms": int(box_ms or 0)}
+            if (seat, box["seq"], box["box_ms"]) in self.seen_box:
+                return {"ok": True, "reason": None, "duplicate": True}
+        if kind in ("hello", "review"):
+            return {"ok": True, "reason": None, "duplicate": False}
+        if self.board is None:
+            return self._refuse(seat, kind, call, box, "no board is in play")
+        t = self._t()
+        if kind == "td":
+            self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box})
+            self._queue_td_call(seat, t)
+            return {"ok": True, "reason": None, "duplicate": False}
+        if self.phase not in ("auction", "frozen"):
+            return self._refuse(seat, kind, call, box, "the auction is over")
+        if kind == "stop":
+            self._record("stop", {"seat": seat, "t": t, "box": box})
+            return {"ok": True, "reason": None, "duplicate": False}
+        if kind == "alert":
+            return self._engine_event({"t": t, "seat": seat, "alert": True}, box)
+        if kind == "undo":
+            # A call once confirmed on the box is made (Law 25 applies); the box's own undo only
+            # works before confirmation. An undo after confirmation calls the director.
+            self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box, "reason": "change_of_call"})
+            self._queue_td_call(seat, t, reason="change_of_call")
+            return {"ok": True, "reason": "director called (Law 25)", "duplicate": False}
+        # a call
+        if not call:
+            return self._refuse(seat, kind, call, box, "a call event without a call")
+        ev: dict[str, Any] = {"t": t, "seat": seat, "call": call}
+        if stop or seat in self.stop_shown:
+            ev["stop"] = True
+        pending = self.estate.get("pending")
+        if pending:
+            allowed = {"lho": lho(pending.get("seat", "N")), "offender": pending.get("seat")}.get(pending.get("asks"))
+            if allowed != seat:
+                return self._refuse(seat, kind, call, box, "the table waits for the director")
+        if self.screen is not None:
+            self.screen.advance(t)
+            if not self.screen.may_call(seat):
+                return self._refuse(seat, kind, call, box, "the tray is on the other side of the screen")
+        if self._policy() == "prevent" and hasattr(self.engine, "check"):
+            verdict = self.engine.check(ev)
+            if verdict:
+                why = verdict.get("kind", "irregular call") if isinstance(verdict, dict) else str(verdict)
+                law = verdict.get("law") if isinstance(verdict, dict) else None
+                return self._refuse(seat, kind, call, box, f"{why} ({law})" if law else why)
+        return self._engine_event(ev, box)
+
+    def _policy(self) -> str | None:
+        return self.estate.get("policy") or (self.session.policy if self.session else None)
+
+    def _engine_event(self, ev: dict[str, Any], box: dict[str, Any] | None) -> dict[str, Any]:
+        # Try the event on the live engine before journalling it: a refused event must not reach
+        # the journal (replay would fail on it). _engine_apply rebuilds the engine on refusal.
+        body = {"ev": ev, "box": box}
+        try:
+            with self.journal.transaction():
+                self._record("event", body)
+        except Refused as exc:
+            return self._refuse(ev.get("seat", ""), "call", ev.get("call"), box, str(exc))
+        return {"ok": True, "reason": None, "duplicate": False}
+
+    def _refuse(self, seat: str, kind: str, call: str | None, box: dict[str, Any] | None, reason: str) -> dict[str, Any]:
+        # Journalled for the TD's record (and so a resent refused frame is recognised), no effect.
+        self._record("refused", {"seat": seat, "kind": kind, "call": call, "reason": reason, "box": box})
+        return {"ok": False, "reason": reason, "duplicate": False}
+
+    def _queue_td_call(self, seat: str, t: float, reason: str | None = None) -> None:
+        assert self.session is not None
+        s = self.session
+        n = len(self.td_calls)
+        key = f"{s.event}/{s.section}/{s.table}/{s.round}/{self.board}/td/{n}"
+        with self.journal.transaction():
+            self.outbox.enqueue(
+                "td_call",
+                key,
+                {"kind": "td_call", "key": key, "event": s.event, "section": s.section, "table": s.table,
+                 "round": s.round, "board": self.board, "seat": seat, "t": t, "reason": reason,
+                 "at": self.clock()},
+            )
+
+    def check_pin(self, pin: str) -> bool:
+        return self.session is not None and hmac.compare_digest(str(pin).encode(), self.session.td_pin.encode())
+
+    def td_decide(self, pin: str, choice: str, call: str | None = None) -> None:
+        if not self.check_pin(pin):
+            raise PinError("wrong director PIN: nothing was changed")
+        pending = self.estate.get("pending")
+        if not pending:
+            raise Refused("there is no decision waiting for the director")
+        ids = [o.get("id") for o in pending.get("options", [])]
+        if choice not in ids:
+            raise Refused(f"{choice!r} is not one of the options: {', '.join(map(str, ids))}")
+        ev: dict[str, Any] = {"t": self._t(), "td": pending["kind"], "choice": choice}
+        if call:
+            ev["call"] = call
+        with self.journal.transaction():
+            self._record("event", {"ev": ev, "box": None})
+
+    def enter_result(self, tricks: int | None, lead: str | None = None) -> dict[str, Any]:
+        """North enters tricks (and the lead). Returns the preview East-West must confirm."""
+        if self.phase not in ("play", "confirm"):
+            raise Refused("the result can be entered when the auction is over")
+        if self.phase == "confirm":
+            raise Refused("a result is already waiting for East-West to confirm")
+        tricks, lead = results.check_entry(self.estate, tricks, lead)
+        self._record("result", {"tricks": tricks, "lead": lead, "entered_at": self.clock()})
+        return self.result_preview() or {}
+
+    def result_preview(self) -> dict[str, Any] | None:
+        if self.phase not in ("play", "confirm") or not self.estate:
+            return None
+        contract, declarer = results.contract_of(self.estate)
+        tricks = self.entry["tricks"] if self.entry else None
+        preview: dict[str, Any] = {
+            "board": self.board,
+            "contract": contract,
+            "declarer": declarer,
+            "vulnerability": self.estate.get("vulnerability"),
+            "tricks": tricks,
+            "lead": self.entry["lead"] if self.entry else None,
+            "label": results.tricks_label(contract, tricks),
+        }
+        if self.entry is not None:
+            preview["score_ns"] = results.compute_score(self.estate, tricks)
+        return preview
+
+    def ew_confirm(self, accepted: bool = True) -> dict[str, Any] | None:
+        """East-West confirm (FSB 98A): the result is journalled and queued in one transaction."""
+        if self.phase != "confirm" or self.entry is None or self.session is None or self.board is None:
+            raise Refused("there is no result waiting for East-West")
+        if not accepted:
+            self._record("confirm", {"accepted": False})
+            return None
+        rec = results.record(
+            self.session.to_dict(), self.estate, self.board, self.entry["tricks"], self.entry["lead"],
+            self.entry["entered_at"],
+        )
+        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board]
+        with self.journal.transaction():
+            self.outbox.enqueue("result", rec["key"], rec)
+            self._record("confirm", {"accepted": True, "record": rec})
+            if self.board_index + 1 < len(self.session.boards):
+                self._record("board", {"index": self.board_index + 1, "started_at": self.clock()})
+            else:
+                self._record("round_end", {})
+        return rec
+
+    def tick(self) -> bool:
+        """Let time pass: the tray moves when due. True when what the boxes see has changed."""
+        if self.screen is None or self.phase != "auction":
+            return False
+        return self.screen.advance(self._t())
+
+    # ------------------------------------------------------------------ outputs
+    def views(self) -> dict[str, dict[str, Any]]:
+        return {seat: views.box_view(self, seat) for seat in SEATS}
+
+    def tempo(self) -> list[dict[str, Any]]:
+        return views.tempo_rows(self.estate)
+
+    def next_positions(self) -> dict[str, Any] | None:
+        if self.session is None:
+            return None
+        return movement.next_positions(self.session)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a screen (Kivy or text) needs to render the table, as plain data."""
+        return {
+            "phase": self.phase,
+            "session": self.session.to_dict() if self.session else None,
+            "board": self.board,
+            "board_no": self.board_index + 1,
+            "boards": len(self.session.boards) if self.session else 0,
+            "state": self.estate,
+            "screen": self.screen.to_dict() if self.screen else None,
+            "result": self.result_preview(),
+            "done": list(self.done),
+            "next_positions": self.next_positions() if self.phase == "round_end" else None,
+            "stop_shown": dict(self.stop_shown),
+        }
+
+    def close(self) -> None:
+        self.journal.close()

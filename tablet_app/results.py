@@ -1,0 +1,102 @@
+"""Result entry: validate what North enters, compute the score, build the result record.
+
+The record is the one of docs/interfaces.md section 3. Contract and declarer come from the auction
+(the engine's state), never from a person; only tricks and the optional lead are typed (FSB 98A:
+North enters, East-West verify).
+"""
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+LEAD_RE = re.compile(r"^[SHDC](?:[AKQJT98765432]|10)$")
+
+
+class ResultError(ValueError):
+    """A result the tablet will not accept; nothing is changed."""
+
+
+def contract_of(state: dict[str, Any]) -> tuple[str, str | None]:
+    if state.get("status") == "passed_out":
+        return "PASS", None
+    contract = state.get("contract")
+    if not contract:
+        raise ResultError("the auction has not ended: there is no contract yet")
+    return str(contract), state.get("declarer")
+
+
+def check_entry(state: dict[str, Any], tricks: Any, lead: Any) -> tuple[int | None, str | None]:
+    contract, _ = contract_of(state)
+    if contract == "PASS":
+        if tricks not in (None, 0):
+            raise ResultError("a passed-out board has no tricks to enter")
+        return None, None
+    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
+        raise ResultError(f"tricks must be a whole number from 0 to 13, not {tricks!r}")
+    if lead in ("", None):
+        return tricks, None
+    if not isinstance(lead, str) or not LEAD_RE.match(lead.upper()):
+        raise ResultError(f"the lead must be a card like SA, H10 or DT, not {lead!r}")
+    return tricks, lead.upper().replace("10", "T")
+
+
+def compute_score(state: dict[str, Any], tricks: int | None) -> int:
+    from shared_rules.scoring import score
+
+    contract, declarer = contract_of(state)
+    return int(score(contract, declarer or "N", tricks or 0, state["vulnerability"]))
+
+
+def tricks_label(contract: str, tricks: int | None) -> str:
+    """`4H` with 10 tricks -> `=`, 11 -> `+1`, 8 -> `-2` (how players say it)."""
+    if contract == "PASS" or tricks is None:
+        return ""
+    level = int(contract[0])
+    diff = tricks - (level + 6)
+    return "=" if diff == 0 else f"{diff:+d}"
+
+
+def record(
+    session: dict[str, Any],
+    state: dict[str, Any],
+    board: int,
+    tricks: int | None,
+    lead: str | None,
+    entered_at: float,
+    revision: int = 1,
+) -> dict[str, Any]:
+    contract, declarer = contract_of(state)
+    key = f"{session['event']}/{session['section']}/{session['table']}/{session['round']}/{board}/{revision}"
+    return {
+        "key": key,
+        "event": session["event"],
+        "section": session["section"],
+        "table": session["table"],
+        "round": session["round"],
+        "board": board,
+        "ns_pair": session["ns_pair"],
+        "ew_pair": session["ew_pair"],
+        "dealer": state.get("dealer"),
+        "vulnerability": state.get("vulnerability"),
+        "contract": contract,
+        "declarer": declarer,
+        "tricks": tricks,
+        "lead": lead,
+        "score_ns": compute_score(state, tricks),
+        "ew_confirmed": True,
+        "adjusted": None,
+        "auction": [
+            {
+                "seat": c.get("seat"),
+                "call": c.get("call"),
+                "alerted": bool(c.get("alerted")),
+                "stop": bool(c.get("stop")),
+                "think": c.get("think"),
+            }
+            for c in state.get("calls", [])
+        ],
+        "irregularities": list(state.get("irregularities", [])),
+        "td_calls": [],
+        "entered_at": datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }

@@ -1,0 +1,96 @@
+"""What each box is shown, and the tempo table for the director, both as plain data.
+
+A box view is the Python form of the protocol's STATE message (protocol/SPEC.md section 3): the
+firmware refuses nothing the tablet's data does not refuse, so the view carries the turn, the lowest
+sufficient bid, the calls this seat may make, the stop wait and the auction as this seat may see it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES = {
+    "frozen": "Director called - wait",
+    "play": "Auction over",
+    "confirm": "E-W: confirm result",
+    "round_end": "Round over - move",
+    "setup": "Waiting for the tablet",
+}
+
+
+def box_view(ctl: Any, seat: str) -> dict[str, Any]:
+    st = ctl.estate or {}
+    phase = ctl.phase
+    if ctl.board is None or not st:
+        return {"turn": None, "over": phase == "round_end", "board": 0, "message": MESSAGES.get(phase, "")}
+    calls = st.get("calls", [])
+    screen = ctl.screen
+    shown = screen.visible_calls(seat) if screen is not None else calls
+    auction = [
+        {"call": c.get("call"), "alert": bool(c.get("alerted")), "stop": bool(c.get("stop"))} for c in shown
+    ]
+    # Behind a screen the other side's calls not yet passed on the tray are hidden (code 0x3F), so
+    # the box still counts the rotation right.
+    auction += [{"call": None, "alert": False, "stop": False}] * (len(calls) - len(shown))
+    frozen = phase == "frozen"
+    over = phase not in ("auction", "frozen")
+    turn = st.get("next") if not over else None
+    may_call = screen is None or screen.may_call(seat)
+    mine = turn == seat and not frozen and may_call
+    stop_ms = 0
+    lock = st.get("stop_lock_until")
+    if mine and lock is not None:
+        stop_ms = max(0, int(round((float(lock) - ctl._t()) * 1000)))
+    message = MESSAGES.get(phase, "")
+    for ob in st.get("obligations", []):
+        if ob.get("seat") == seat and mine:
+            message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to the end"
+    if phase == "auction" and screen is not None and not may_call:
+        message = "Tray on the other side"
+    if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
+        message = "Stop shown"
+    return {
+        "turn": turn if (screen is None or may_call) else None,
+        "frozen": frozen,
+        "over": over,
+        "prevent": (st.get("policy") == "prevent"),
+        "screens": screen is not None,
+        "lowest": st.get("lowest_bid"),
+        "allowed": list(st.get("legal_calls", [])) if mine else [],
+        "stop_ms": min(stop_ms, 65535),
+        "board": st.get("board", ctl.board),
+        "dealer": st.get("dealer"),
+        "vul": st.get("vulnerability"),
+        "auction": auction,
+        "message": message[:64],
+    }
+
+
+def tempo_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per standing call: think time and the timing flags the engine reported for it."""
+    rows: list[dict[str, Any]] = []
+    for i, c in enumerate(st.get("calls", [])):
+        rows.append(
+            {
+                "index": i,
+                "seat": c.get("seat"),
+                "call": c.get("call"),
+                "think": c.get("think"),
+                "stop": bool(c.get("stop")),
+                "alerted": bool(c.get("alerted")),
+                "flags": [],
+            }
+        )
+    for flag in st.get("timing", []):
+        idx = flag.get("index", flag.get("call_index"))
+        target = None
+        if isinstance(idx, int) and 0 <= idx < len(rows):
+            target = rows[idx]
+        else:
+            # No index from the engine: attach to the last call by that seat.
+            for r in reversed(rows):
+                if r["seat"] == flag.get("seat"):
+                    target = r
+                    break
+        if target is not None:
+            target["flags"].append(flag.get("kind"))
+    return rows

@@ -1,0 +1,47 @@
+import pytest
+
+from tests.tablet.doubles import engine_factory, outbox_factory
+
+
+class Clock:
+    """A hand-wound clock: tests decide how long each player thinks."""
+
+    def __init__(self, t: float = 1_763_800_000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, s: float) -> None:
+        self.t += s
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+SESSION = {
+    "event": "club-2026-11-22", "section": "A", "table": 3, "round": 2, "boards": [1, 2, 3],
+    "ns_pair": 1, "ew_pair": 8, "profile": "dbf-2017", "td_pin": "4321", "tables": 5,
+}
+
+
+@pytest.fixture
+def make_controller(tmp_path, clock):
+    from tablet_app.controller import Controller
+
+    made = []
+
+    def make(db=None, **kw):
+        c = Controller(db or tmp_path / "journal.db", clock=clock, engine_factory=engine_factory(),
+                       outbox_factory=outbox_factory(), **kw)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        try:
+            c.close()
+        except Exception:
+            pass

@@ -1,0 +1,213 @@
+import copy
+
+import pytest
+
+from tablet_app.controller import PinError, Refused
+from tablet_app.results import ResultError
+from tablet_app.session import SetupError
+from tests.tablet.conftest import SESSION
+from tests.tablet.doubles import outbox_items
+
+ROT = ("N", "E", "S", "W")
+
+
+def bid(ctl, clock, seat, call, think=2.0, seq=None):
+    clock.advance(think)
+    return ctl.box_event(seat, "call", call=call, seq=seq, box_ms=None if seq is None else seq * 1000)
+
+
+def auction(ctl, clock, calls, dealer="N"):
+    i = ROT.index(dealer)
+    for k, c in enumerate(calls):
+        r = bid(ctl, clock, ROT[(i + k) % 4], c)
+        assert r["ok"], r
+
+
+def test_2017_L17_L22_normal_board_contract_result_and_outbox(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    assert ctl.board == 1 and ctl.phase == "auction"
+    auction(ctl, clock, ["1H", "P", "4H", "P", "P", "P"])
+    assert ctl.phase == "play"
+    preview = ctl.enter_result(10, "SA")
+    assert preview["contract"] == "4H" and preview["declarer"] == "N"
+    assert preview["score_ns"] == 420 and preview["label"] == "="
+    assert ctl.phase == "confirm"
+    rec = ctl.ew_confirm(True)
+    assert rec["key"] == "club-2026-11-22/A/3/2/1/1"
+    assert rec["score_ns"] == 420 and rec["ew_confirmed"] and rec["lead"] == "SA"
+    assert [c["call"] for c in rec["auction"]] == ["1H", "P", "4H", "P", "P", "P"]
+    items = outbox_items(ctl.outbox)
+    assert [(k, kind) for k, kind, _ in items] == [("club-2026-11-22/A/3/2/1/1", "result")]
+    assert ctl.board == 2 and ctl.phase == "auction"
+
+
+def test_2017_L22A_passed_out_board_scores_zero(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["P", "P", "P", "P"])
+    assert ctl.phase == "play"
+    with pytest.raises(ResultError):
+        ctl.enter_result(7)
+    ctl.enter_result(None)
+    rec = ctl.ew_confirm()
+    assert rec["contract"] == "PASS" and rec["declarer"] is None and rec["score_ns"] == 0
+
+
+def test_fsb_98A_ew_dispute_sends_the_result_back_to_north(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1NT", "P", "3NT", "P", "P", "P"])
+    ctl.enter_result(8)
+    assert ctl.ew_confirm(False) is None
+    assert ctl.phase == "play" and outbox_items(ctl.outbox) == []
+    ctl.enter_result(9)
+    assert ctl.ew_confirm()["score_ns"] == 400
+
+
+def test_bad_result_entry_is_refused_and_changes_nothing(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    with pytest.raises(Refused):
+        ctl.enter_result(9)  # auction not over
+    auction(ctl, clock, ["1S", "P", "P", "P"])
+    n = ctl.journal.count()
+    for tricks, lead in [(14, None), (-1, None), ("nine", None), (True, None), (9, "ZZ"), (9, "S1")]:
+        with pytest.raises(ResultError):
+            ctl.enter_result(tricks, lead)
+    assert ctl.journal.count() == n and ctl.phase == "play"
+
+
+def test_2017_L27_insufficient_bid_freezes_table_and_td_rules_with_pin(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    auction(ctl, clock, ["1NT"])
+    r = bid(ctl, clock, "E", "1S")
+    assert r["ok"]
+    assert ctl.phase == "frozen"
+    pending = ctl.estate["pending"]
+    assert pending["kind"] == "insufficient_bid" and pending["options"]
+    views = ctl.views()
+    assert all(v["frozen"] and v["allowed"] == [] for v in views.values())
+    n = ctl.journal.count()
+    snap = copy.deepcopy(ctl.snapshot())
+    with pytest.raises(PinError, match="wrong director PIN"):
+        ctl.td_decide("0000", pending["options"][0]["id"])
+    assert ctl.journal.count() == n and ctl.snapshot() == snap
+    with pytest.raises(Refused):
+        ctl.td_decide("4321", "no-such-option")
+    assert ctl.journal.count() == n
+    ctl.td_decide("4321", pending["options"][0]["id"])
+    assert ctl.phase == "auction" and ctl.estate["pending"] is None
+
+
+def test_calls_while_frozen_are_refused_for_seats_not_asked(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    auction(ctl, clock, ["1NT"])
+    bid(ctl, clock, "E", "1S")
+    r = bid(ctl, clock, "N", "2C")
+    assert not r["ok"] and "director" in r["reason"]
+
+
+def test_prevent_policy_refuses_out_of_turn_call_before_anyone_sees_it(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "prevent"})
+    r = bid(ctl, clock, "S", "1C")
+    assert not r["ok"] and r["reason"]
+    assert ctl.estate["calls"] == [] and ctl.phase == "auction"
+    assert ctl.log[-1]["what"] == "refused"
+
+
+def test_duplicate_box_event_after_resend_is_not_applied_twice(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    assert bid(ctl, clock, "N", "1C", seq=7)["ok"]
+    again = bid(ctl, clock, "N", "1C", seq=7)
+    assert again["duplicate"]
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1C"]
+
+
+def test_stop_then_call_marks_the_call_with_the_stop(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    clock.advance(1)
+    ctl.box_event("N", "stop", seq=1, box_ms=100)
+    assert ctl.views()["N"]["message"] == "Stop shown"
+    bid(ctl, clock, "N", "2S", seq=2)
+    assert ctl.estate["calls"][0]["stop"] is True
+    assert ctl.tempo()[0]["stop"] is True and ctl.tempo()[0]["think"] is not None
+
+
+def test_alert_reaches_the_boxes_and_tempo(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1NT", "P", "2C"])
+    ctl.box_event("N", "alert")
+    assert ctl.views()["W"]["auction"][2]["alert"] is True
+    assert ctl.tempo()[2]["alerted"] is True
+
+
+def test_restart_restores_the_same_table_auction_pending_and_results(make_controller, clock, tmp_path):
+    db = tmp_path / "j.db"
+    ctl = make_controller(db)
+    ctl.setup({**SESSION, "policy": "record"})
+    auction(ctl, clock, ["P", "P", "P", "P"])
+    ctl.enter_result(None)
+    ctl.ew_confirm()
+    auction(ctl, clock, ["1NT"], dealer="E")
+    bid(ctl, clock, "S", "1S")
+    assert ctl.phase == "frozen"
+    before = copy.deepcopy(ctl.snapshot())
+    views = ctl.views()
+    items = outbox_items(ctl.outbox)
+    ctl.journal.conn.close()  # as if the process died: no orderly shutdown
+    again = make_controller(db)
+    assert again.snapshot() == before
+    assert again.views() == views
+    assert outbox_items(again.outbox) == items
+    again.td_decide("4321", again.estate["pending"]["options"][0]["id"])
+    assert again.phase == "auction"
+
+
+def test_round_end_shows_mitchell_moves(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "boards": [1]})
+    auction(ctl, clock, ["P", "P", "P", "P"])
+    ctl.enter_result(None)
+    ctl.ew_confirm()
+    assert ctl.phase == "round_end"
+    pos = ctl.snapshot()["next_positions"]
+    assert pos["ns"] == {"pair": 1, "table": 3, "seat": "NS"}
+    assert pos["ew"]["table"] == 4 and pos["boards"]["table"] == 2
+    assert all(v["turn"] is None for v in ctl.views().values())
+
+
+@pytest.mark.parametrize("bad, msg", [
+    ({"table": 0}, "table"), ({"boards": "3-1"}, "backwards"), ({"boards": []}, "at least one"),
+    ({"ew_pair": 1}, "same pair"), ({"policy": "lenient"}, "policy"), ({"td_pin": "12"}, "PIN"),
+    ({"colour": "red"}, "unknown session field"), ({"table": 9}, "does not exist"),
+])
+def test_bad_setup_is_refused_with_a_clear_message(make_controller, bad, msg):
+    ctl = make_controller()
+    with pytest.raises(SetupError, match=msg):
+        ctl.setup({**SESSION, **bad})
+    assert ctl.journal.count() == 0 and ctl.phase == "setup"
+
+
+def test_session_from_station_movement():
+    from tablet_app.session import from_station
+
+    mv = {"event": "e1", "section": "B", "tables": 4,
+          "rounds": {"2": {"3": {"ns": 3, "ew": 6, "boards": "7-9", "next": {"ns": {"table": 3}}}}}}
+    s = from_station(mv, 3, 2)
+    assert s.boards == (7, 8, 9) and s.ns_pair == 3 and s.movement == "station"
+    with pytest.raises(SetupError, match="no '4'"):
+        from_station(mv, 4, 2)
+
+
+def test_unknown_box_is_refused(make_controller):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    with pytest.raises(Refused, match="unknown box"):
+        ctl.box_event("Q", "call", call="1C")
