@@ -1,0 +1,38 @@
+# Seats and the 38 calls as one-byte codes (the same codes as firmware/calls.py): 0 pass,
+# 1 double, 2 redouble, 3 + (level-1)*5 + denom for the bids (C D H S NT = 0..4), 1C = 3 .. 7NT = 37.
+SEATS = "NESW"
+VULS = ("None", "NS", "EW", "All")
+NONE = 0xFF
+HIDDEN = 0x3F  # a call this seat may not see yet (screens)
+COUNT = 38
+
+_n = ["P", "X", "XX"]
+for _lv in range(1, 8):
+    for _d in ("C", "D", "H", "S", "NT"):
+        _n.append(str(_lv) + _d)
+NAMES = tuple(_n)
+del _n
+
+
+def code(name):
+    """Call code of "P", "PASS", "X", "XX", "1C" .. "7NT" (also "1N"); -1 when not a call."""
+    t = name.strip().upper()
+    if t == "PASS":
+        return 0
+    if len(t) == 2 and t[1] == "N":
+        t = t + "T"
+    for i in range(COUNT):
+        if NAMES[i] == t:
+            return i
+    return -1
+
+
+def name(c):
+    if 0 <= c < COUNT:
+        return NAMES[c]
+    return None
+
+
+def seat_index(s):
+    i = SEATS.find(s) if isinstance(s, str) and len(s) == 1 else -1
+    return i

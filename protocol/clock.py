@@ -1,0 +1,15 @@
+# Millisecond tick arithmetic. MicroPython's ticks wrap (period 2**30 on small ports), so every
+# comparison goes through ticks_diff; CPython callers pass plain monotonic milliseconds.
+try:
+    from time import ticks_add, ticks_diff, ticks_ms  # MicroPython
+except ImportError:  # CPython
+    import time as _time
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+    def ticks_add(a, d):
+        return a + d

@@ -1,0 +1,127 @@
+# Byte stream <-> payloads (SPEC.md section 2). The Deframer works in place on preallocated
+# buffers: feeding bytes and reading a payload allocate nothing.
+from protocol import cobs
+from protocol.crc16 import crc16
+from protocol.messages import HEADER, MAX_PAYLOAD, MAX_WIRE, MIN_PAYLOAD, put_crc, put_header
+
+
+class Deframer:
+    """Accumulates received bytes; yields CRC-checked payloads.
+
+    Use: `i = d.feed(data, i, n)` repeatedly while `i < n`; after each call, if `d.length` > 0,
+    `d.payload[0:d.length]` is a valid payload (CRC checked, CRC bytes included).
+    """
+
+    def __init__(self):
+        self.raw = bytearray(MAX_WIRE)
+        self.payload = bytearray(MAX_PAYLOAD)
+        self.n = 0
+        self.overrun = False
+        self.length = 0
+        self.frames = 0
+        self.bad_crc = 0
+        self.bad_cobs = 0
+        self.bad_size = 0
+        self.errors_seen = 0  # bumped on every discarded frame (the owner may NAK on change)
+
+    def reset(self):
+        self.n = 0
+        self.overrun = False
+        self.length = 0
+
+    def feed(self, data, start, end):
+        """Consume data[start:end] up to and including the end of the next complete frame;
+        returns the index after the last byte consumed."""
+        self.length = 0
+        raw = self.raw
+        cap = len(raw)
+        i = start
+        while i < end:
+            b = data[i]
+            i += 1
+            if b != 0:
+                if self.n < cap:
+                    raw[self.n] = b
+                    self.n += 1
+                else:
+                    self.overrun = True
+                continue
+            n = self.n
+            self.n = 0
+            if n == 0:
+                continue  # empty frame: a flush delimiter
+            if self.overrun:
+                self.overrun = False
+                self.bad_size += 1
+                self.errors_seen += 1
+                continue
+            m = cobs.decode(raw, n, self.payload)
+            if m < 0:
+                self.bad_cobs += 1
+                self.errors_seen += 1
+                continue
+            if m < MIN_PAYLOAD:
+                self.bad_size += 1
+                self.errors_seen += 1
+                continue
+            p = self.payload
+            if crc16(p, 0, m - 2) != (p[m - 2] << 8) | p[m - 1]:
+                self.bad_crc += 1
+                self.errors_seen += 1
+                continue
+            self.frames += 1
+            self.length = m
+            return i
+        return i
+
+
+class FrameWriter:
+    """Builds wire frames (leading flush 0x00 optional, COBS, trailing 0x00) in one
+    preallocated buffer; `build` returns a memoryview valid until the next build."""
+
+    def __init__(self):
+        self.scratch = bytearray(MAX_PAYLOAD)
+        self.wire = bytearray(MAX_WIRE + 1)
+        self.mv = memoryview(self.wire)
+
+    def build(self, addr, t, epoch, seq, ack, body=None, blen=0, flush=False):
+        """Frame with `body[0:blen]`; or, with body None, a body already written by the caller
+        at scratch[HEADER:HEADER+blen]."""
+        s = self.scratch
+        put_header(s, addr, t, epoch, seq, ack)
+        if body is not None:
+            for i in range(blen):
+                s[HEADER + i] = body[i]
+        n = put_crc(s, HEADER + blen)
+        w = self.wire
+        o = 0
+        if flush:
+            w[0] = 0
+            o = 1
+        o = _cobs_encode(s, n, w, o)
+        w[o] = 0
+        return self.mv[0:o + 1]
+
+
+_cobs_encode = cobs.encode
+
+
+def wire_from_payload(p):
+    """Wire bytes (COBS + delimiter) of a payload: a convenience for tests and tools."""
+    out = bytearray(cobs.max_encoded(len(p)) + 1)
+    o = cobs.encode(p, len(p), out, 0)
+    out[o] = 0
+    return bytes(out[0:o + 1])
+
+
+def payloads(data):
+    """All valid payloads in a byte string (tests, tools): a list of bytes."""
+    d = Deframer()
+    out = []
+    i = 0
+    n = len(data)
+    while i < n:
+        i = d.feed(data, i, n)
+        if d.length:
+            out.append(bytes(d.payload[0:d.length]))
+    return out

@@ -1,0 +1,348 @@
+# Frame and body layouts of SPEC.md section 2-3, and their plain-dict form (golden vectors, tests,
+# the tablet). The box's steady-state path uses only the constants and the header accessors.
+from protocol import calls
+from protocol.crc16 import crc16
+
+HEADER = 6
+CRC = 2
+MAX_BODY = 400
+MAX_PAYLOAD = HEADER + MAX_BODY + CRC
+MIN_PAYLOAD = HEADER + CRC
+MAX_WIRE = MAX_PAYLOAD + MAX_PAYLOAD // 254 + 2  # COBS overhead + delimiter
+
+FROM_BOX = 0x80
+
+# box -> tablet
+HELLO = 0x01
+ACK = 0x02
+CALL = 0x10
+STOP = 0x11
+ALERT = 0x12
+UNDO = 0x13
+REVIEW = 0x14
+TD = 0x15
+# tablet -> box
+WELCOME = 0x21
+PING = 0x22
+NAK = 0x23
+STATE = 0x30
+
+EVENT_BODY = 5
+HELLO_BODY = 6
+WELCOME_BODY = 4
+NAK_BODY = 2
+STATE_FIXED = 14  # turn flags lowest allowed(5) stop_ms(2) board dealer vul n(2)
+MAX_AUCTION = 319
+MAX_MESSAGE = 64
+
+# NAK reasons
+BAD_FRAME = 1
+OUT_OF_SEQUENCE = 2
+VERSION = 3
+NO_SESSION = 4
+MALFORMED = 5
+
+# STATE flags
+F_FROZEN = 1
+F_OVER = 2
+F_PREVENT = 4
+F_SCREENS = 8
+
+EVENT_KINDS = {CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo", REVIEW: "review", TD: "td"}
+BOX_TYPES = {HELLO: "hello", ACK: "ack", CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo",
+             REVIEW: "review", TD: "td"}
+TABLET_TYPES = {WELCOME: "welcome", PING: "ping", NAK: "nak", STATE: "state"}
+NAK_REASONS = {BAD_FRAME: "bad_frame", OUT_OF_SEQUENCE: "out_of_sequence", VERSION: "version",
+               NO_SESSION: "no_session", MALFORMED: "malformed"}
+
+
+def is_event(t):
+    return 0x10 <= t <= 0x15
+
+
+def is_reliable(t):
+    return 0x10 <= t <= 0x15 or t == STATE
+
+
+def body_ok(from_box, t, blen):
+    """Whether a body of blen bytes is well formed in length for type t in this direction."""
+    if from_box:
+        if t == HELLO:
+            return blen == HELLO_BODY
+        if t == ACK:
+            return blen == 0
+        if is_event(t):
+            return blen == EVENT_BODY
+        return False
+    if t == WELCOME:
+        return blen == WELCOME_BODY
+    if t == PING:
+        return blen == 0
+    if t == NAK:
+        return blen == NAK_BODY
+    if t == STATE:
+        return STATE_FIXED + 1 <= blen <= MAX_BODY
+    return False
+
+
+def put_header(buf, addr, t, epoch, seq, ack):
+    buf[0] = addr
+    buf[1] = t
+    buf[2] = (epoch >> 8) & 0xFF
+    buf[3] = epoch & 0xFF
+    buf[4] = seq & 0xFF
+    buf[5] = ack & 0xFF
+
+
+def put_crc(buf, n):
+    """Append the CRC over buf[0:n]; returns the payload length n + 2."""
+    c = crc16(buf, 0, n)
+    buf[n] = c >> 8
+    buf[n + 1] = c & 0xFF
+    return n + 2
+
+
+def epoch_of(p):
+    return (p[2] << 8) | p[3]
+
+
+# --- STATE body -------------------------------------------------------------------------------
+
+def encode_state(view, out=None):
+    """STATE body (bytes, or written into bytearray out: returns its length) from a view dict
+    (SPEC.md section 3). Raises ValueError on a view that cannot be encoded."""
+    turn = view.get("turn")
+    flags = 0
+    if view.get("frozen"):
+        flags |= F_FROZEN
+    if view.get("over"):
+        flags |= F_OVER
+    if view.get("prevent"):
+        flags |= F_PREVENT
+    if view.get("screens"):
+        flags |= F_SCREENS
+    lowest = view.get("lowest")
+    auction = view.get("auction") or []
+    msg = view.get("message") or ""
+    mb = msg.encode("utf-8") if isinstance(msg, str) else bytes(msg)
+    if len(mb) > MAX_MESSAGE:
+        raise ValueError("message longer than 64 bytes in UTF-8")
+    if len(auction) > MAX_AUCTION:
+        raise ValueError("auction longer than 319 calls")
+    n = STATE_FIXED + len(auction) + 1 + len(mb)
+    b = bytearray(n)
+    b[0] = calls.NONE if turn is None else _seat(turn)
+    b[1] = flags
+    b[2] = calls.NONE if lowest is None else _call(lowest)
+    for c in view.get("allowed") or []:
+        k = _call(c)
+        b[3 + (k >> 3)] |= 1 << (k & 7)
+    stop_ms = int(view.get("stop_ms") or 0)
+    if not 0 <= stop_ms <= 0xFFFF:
+        raise ValueError("stop_ms out of range 0..65535")
+    b[8] = stop_ms >> 8
+    b[9] = stop_ms & 0xFF
+    board = int(view.get("board") or 0)
+    if not 0 <= board <= 255:
+        raise ValueError("board out of range 0..255")
+    b[10] = board
+    b[11] = _seat(view.get("dealer") or "N")
+    vul = view.get("vul") or "None"
+    if vul not in calls.VULS:
+        raise ValueError("unknown vulnerability " + repr(vul))
+    b[12] = calls.VULS.index(vul)
+    b[13] = len(auction) >> 8
+    b[14] = len(auction) & 0xFF
+    i = 15
+    for e in auction:
+        c = e.get("call")
+        v = calls.HIDDEN if c is None else _call(c)
+        if e.get("alert"):
+            v |= 0x40
+        if e.get("stop"):
+            v |= 0x80
+        b[i] = v
+        i += 1
+    b[i] = len(mb)
+    b[i + 1:] = mb
+    if out is None:
+        return bytes(b)
+    out[0:n] = b
+    return n
+
+
+def decode_state(body, start=0, end=-1):
+    """View dict from a STATE body in body[start:end]; None if it is malformed (no exception:
+    garbage must change nothing)."""
+    if end < 0:
+        end = len(body)
+    n = end - start
+    if n < STATE_FIXED + 1 or n > MAX_BODY:
+        return None
+    b = body
+    s = start
+    turn = b[s]
+    if turn != calls.NONE and turn > 3:
+        return None
+    flags = b[s + 1]
+    if flags & 0xF0:
+        return None
+    lowest = b[s + 2]
+    if lowest != calls.NONE and not 3 <= lowest < calls.COUNT:
+        return None
+    if b[s + 7] & 0xC0:  # bits for codes 38, 39 do not exist
+        return None
+    dealer = b[s + 11]
+    vul = b[s + 12]
+    if dealer > 3 or vul > 3:
+        return None
+    na = (b[s + 13] << 8) | b[s + 14]
+    if na > MAX_AUCTION or s + 15 + na + 1 > end:
+        return None
+    mlen = b[s + 15 + na]
+    if s + 16 + na + mlen != end or mlen > MAX_MESSAGE:
+        return None
+    auction = []
+    for i in range(na):
+        v = b[s + 15 + i]
+        c = v & 0x3F
+        if c != calls.HIDDEN and c >= calls.COUNT:
+            return None
+        auction.append({"call": None if c == calls.HIDDEN else calls.NAMES[c],
+                        "alert": bool(v & 0x40), "stop": bool(v & 0x80)})
+    try:
+        msg = bytes(b[s + 16 + na:end]).decode("utf-8")
+    except Exception:  # UnicodeError on CPython, UnicodeError/ValueError on MicroPython
+        return None
+    allowed = []
+    for k in range(calls.COUNT):
+        if b[s + 3 + (k >> 3)] & (1 << (k & 7)):
+            allowed.append(calls.NAMES[k])
+    return {
+        "turn": None if turn == calls.NONE else calls.SEATS[turn],
+        "frozen": bool(flags & F_FROZEN), "over": bool(flags & F_OVER),
+        "prevent": bool(flags & F_PREVENT), "screens": bool(flags & F_SCREENS),
+        "lowest": None if lowest == calls.NONE else calls.NAMES[lowest],
+        "allowed": allowed,
+        "stop_ms": (b[s + 8] << 8) | b[s + 9],
+        "board": b[s + 10], "dealer": calls.SEATS[dealer], "vul": calls.VULS[vul],
+        "auction": auction, "message": msg,
+    }
+
+
+def _seat(s):
+    i = calls.seat_index(s)
+    if i < 0:
+        raise ValueError("unknown seat " + repr(s))
+    return i
+
+
+def _call(c):
+    k = calls.code(c) if isinstance(c, str) else -1
+    if k < 0:
+        raise ValueError("unknown call " + repr(c))
+    return k
+
+
+# --- whole messages as dicts (golden vectors, tests, tools) -----------------------------------
+
+def encode_payload(m):
+    """Payload bytes (header + body + CRC, before COBS) of a message dict:
+    {"type": "call", "seat": "N", "epoch": 4660, "seq": 3, "ack": 7, ...body fields}."""
+    tname = m["type"]
+    from_box = tname in BOX_TYPES.values()
+    t = _type_code(tname)
+    body = bytearray()
+    if t == HELLO:
+        body = bytearray([m["ver_min"], m["ver_max"], m["base_seq"] & 0xFF, 1 if m.get("bus") else 0,
+                          (m.get("fw", 0) >> 8) & 0xFF, m.get("fw", 0) & 0xFF])
+    elif is_event(t):
+        ms = m["box_ms"] & 0xFFFFFFFF
+        if t == CALL:
+            arg = _call(m["call"])
+        elif t in (ALERT, UNDO):
+            idx = m.get("index")
+            arg = 0xFF if idx is None else idx
+        else:
+            arg = 0xFF
+        body = bytearray([ms >> 24, (ms >> 16) & 0xFF, (ms >> 8) & 0xFF, ms & 0xFF, arg])
+    elif t == WELCOME:
+        be = m["box_epoch"]
+        body = bytearray([m["version"], m["base_seq"] & 0xFF, be >> 8, be & 0xFF])
+    elif t == NAK:
+        body = bytearray([_nak_code(m["reason"]), m.get("detail", 0)])
+    elif t == STATE:
+        body = bytearray(encode_state(m["view"]))
+    buf = bytearray(HEADER + len(body) + CRC)
+    addr = _seat(m["seat"]) | (FROM_BOX if from_box else 0)
+    put_header(buf, addr, t, m["epoch"], m["seq"], m["ack"])
+    buf[HEADER:HEADER + len(body)] = body
+    put_crc(buf, HEADER + len(body))
+    return bytes(buf)
+
+
+def decode_payload(p, n=-1):
+    """Message dict from a payload (CRC included) p[0:n]; None if anything is wrong."""
+    if n < 0:
+        n = len(p)
+    if n < MIN_PAYLOAD or n > MAX_PAYLOAD:
+        return None
+    if crc16(p, 0, n - 2) != (p[n - 2] << 8) | p[n - 1]:
+        return None
+    addr = p[0]
+    if addr & 0x7C:
+        return None
+    from_box = bool(addr & FROM_BOX)
+    t = p[1]
+    blen = n - MIN_PAYLOAD
+    if not body_ok(from_box, t, blen):
+        return None
+    m = {"type": (BOX_TYPES if from_box else TABLET_TYPES)[t], "seat": calls.SEATS[addr & 3],
+         "epoch": epoch_of(p), "seq": p[4], "ack": p[5]}
+    b = HEADER
+    if t == HELLO:
+        m["ver_min"] = p[b]
+        m["ver_max"] = p[b + 1]
+        m["base_seq"] = p[b + 2]
+        m["bus"] = bool(p[b + 3] & 1)
+        m["fw"] = (p[b + 4] << 8) | p[b + 5]
+    elif from_box and is_event(t):
+        m["box_ms"] = (p[b] << 24) | (p[b + 1] << 16) | (p[b + 2] << 8) | p[b + 3]
+        arg = p[b + 4]
+        if t == CALL:
+            if arg >= calls.COUNT:
+                return None
+            m["call"] = calls.NAMES[arg]
+        elif t in (ALERT, UNDO):
+            m["index"] = None if arg == 0xFF else arg
+    elif t == WELCOME:
+        m["version"] = p[b]
+        m["base_seq"] = p[b + 1]
+        m["box_epoch"] = (p[b + 2] << 8) | p[b + 3]
+    elif t == NAK:
+        r = p[b]
+        if r not in NAK_REASONS:
+            return None
+        m["reason"] = NAK_REASONS[r]
+        m["detail"] = p[b + 1]
+    elif t == STATE:
+        v = decode_state(p, b, n - CRC)
+        if v is None:
+            return None
+        m["view"] = v
+    return m
+
+
+def _type_code(tname):
+    for d in (BOX_TYPES, TABLET_TYPES):
+        for k in d:
+            if d[k] == tname:
+                return k
+    raise ValueError("unknown message type " + repr(tname))
+
+
+def _nak_code(r):
+    for k in NAK_REASONS:
+        if NAK_REASONS[k] == r:
+            return k
+    raise ValueError("unknown NAK reason " + repr(r))

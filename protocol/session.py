@@ -1,0 +1,487 @@
+# The session state machines of SPEC.md sections 4-6, one per end, pure (no I/O, no clock reads):
+# the caller passes received bytes and the current millisecond tick, and writes out what
+# `output(now)` returns. The box side allocates nothing in its idle loop.
+import os
+
+from protocol import VERSION_MAX, VERSION_MIN, calls
+from protocol import messages as M
+from protocol.clock import ticks_add, ticks_diff
+from protocol.framing import Deframer, FrameWriter
+
+QUEUE = 16          # box events kept until acked
+WINDOW = 4          # unacked box events in flight (go-back-N)
+RTO_MS = 40         # retransmit when an ack does not come within this
+HEARTBEAT_MS = 200  # send something at least this often (p2p)
+LINK_LOSS_MS = 1000  # no valid frame for this long: link lost
+HELLO_MS = 100      # HELLO retry while no session
+VERSION_RETRY_MS = 2000
+NAK_GAP_MS = 20     # at most one NAK per seat per this
+FLUSH_IDLE_MS = 20  # after this much silence, lead a frame with 0x00
+
+
+def new_epoch():
+    while True:
+        r = os.urandom(2)
+        e = (r[0] << 8) | r[1]
+        if e:
+            return e
+
+
+def _ahead(a, b):
+    """a >= b in 8-bit serial arithmetic."""
+    return ((a - b) & 0xFF) < 128
+
+
+class BoxEndpoint:
+    """The box side of one link. `submit` an event, feed `receive`, write `output` until None."""
+
+    def __init__(self, seat, epoch=0, bus=False, fw=1, now=0):
+        self.seat = seat if isinstance(seat, int) else calls.seat_index(seat)
+        self.epoch = epoch or new_epoch()
+        self.bus = bus
+        self.fw = fw
+        self.q_type = bytearray(QUEUE)
+        self.q_body = bytearray(QUEUE * M.EVENT_BODY)
+        self.q_first = 0        # slot of the oldest unacked event
+        self.q_count = 0
+        self.head_seq = 0       # seq of the oldest unacked event
+        self.next_seq = 0       # seq the next submitted event gets
+        self.send_seq = 0       # next seq to (re)transmit
+        self.session = False
+        self.version = 0
+        self.version_error = False
+        self.tablet_epoch = 0
+        self.rx_next = 0        # next STATE seq we accept
+        self.state = None       # the latest applied view (dict), None before the first STATE
+        self.state_seq = 0      # bumped on every applied STATE: redraw when it changes
+        self.stop_until = now
+        self.ack_due = False
+        self.granted = False
+        self.last_rx = ticks_add(now, -LINK_LOSS_MS - 1)
+        self.last_tx = ticks_add(now, -HEARTBEAT_MS - 1)
+        self.last_ev_tx = now
+        self.last_hello = ticks_add(now, -VERSION_RETRY_MS - 1)
+        self.deframer = Deframer()
+        self.writer = FrameWriter()
+        self.body = bytearray(M.HELLO_BODY)
+        self.ignored = 0        # valid frames not for us / out of place
+        self.retransmits = 0
+
+    # --- application side -------------------------------------------------------------------
+
+    def submit(self, t, arg, box_ms):
+        """Queue an event (type CALL..TD, arg = call code / index / 0xFF); returns its seq, or
+        -1 when the queue is full (the box shows "wait")."""
+        if self.q_count >= QUEUE or not M.is_event(t):
+            return -1
+        slot = (self.q_first + self.q_count) % QUEUE
+        self.q_type[slot] = t
+        o = slot * M.EVENT_BODY
+        b = self.q_body
+        ms = box_ms & 0xFFFFFFFF
+        b[o] = ms >> 24
+        b[o + 1] = (ms >> 16) & 0xFF
+        b[o + 2] = (ms >> 8) & 0xFF
+        b[o + 3] = ms & 0xFF
+        b[o + 4] = arg & 0xFF
+        self.q_count += 1
+        s = self.next_seq
+        self.next_seq = (s + 1) & 0xFF
+        return s
+
+    def pending(self):
+        return self.q_count
+
+    def linked(self, now):
+        return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
+
+    def stop_remaining(self, now):
+        d = ticks_diff(self.stop_until, now)
+        return d if d > 0 else 0
+
+    # --- bytes in ---------------------------------------------------------------------------
+
+    def receive(self, data, now, start=0, end=-1):
+        """Feed received bytes; returns the number of valid frames for this box."""
+        if end < 0:
+            end = len(data)
+        d = self.deframer
+        i = start
+        got = 0
+        while i < end:
+            i = d.feed(data, i, end)
+            if d.length:
+                if self._frame(d.payload, d.length, now):
+                    got += 1
+        return got
+
+    def _frame(self, p, n, now):
+        addr = p[0]
+        if addr & 0xFC or (addr & 3) != self.seat:
+            self.ignored += 1  # a box's frame on the bus, another seat's, or reserved bits
+            return False
+        t = p[1]
+        blen = n - M.MIN_PAYLOAD
+        if not M.body_ok(False, t, blen):
+            self.ignored += 1
+            return False
+        view = None
+        if t == M.STATE:
+            # decode fully before touching any state: a malformed body changes nothing
+            view = M.decode_state(p, M.HEADER, n - M.CRC)
+            if view is None:
+                self.ignored += 1
+                return False
+        ep = (p[2] << 8) | p[3]
+        seq = p[4]
+        ack = p[5]
+        b = M.HEADER
+        if t == M.WELCOME:
+            if (p[b + 2] << 8) | p[b + 3] != self.epoch:
+                self.ignored += 1  # a stale WELCOME for an earlier boot of this box
+                return False
+            v = p[b]
+            if v < VERSION_MIN or v > VERSION_MAX:
+                self.version_error = True
+                return False
+            self.session = True
+            self.version = v
+            self.version_error = False
+            self.tablet_epoch = ep
+            self.rx_next = p[b + 1]
+            self.last_rx = now
+            self.granted = self.bus
+            self._acked(ack)
+            self.send_seq = self.head_seq
+            return True
+        if t == M.NAK and p[b] == M.VERSION:
+            self.version_error = True
+            self.last_rx = now
+            return True
+        if not self.session:
+            self.ignored += 1
+            return False
+        if ep != self.tablet_epoch:
+            # the tablet restarted: a new session, our unacked events stay queued
+            self.session = False
+            self.last_hello = ticks_add(now, -VERSION_RETRY_MS - 1)
+            self.granted = self.bus
+            return True
+        self.last_rx = now
+        if self.bus:
+            self.granted = True
+        self._acked(ack)
+        if t == M.NAK:
+            r = p[b]
+            if r == M.NO_SESSION:
+                self.session = False
+                self.last_hello = ticks_add(now, -VERSION_RETRY_MS - 1)
+            else:
+                self.send_seq = self.head_seq
+        elif t == M.STATE:
+            if _ahead(seq, self.rx_next):
+                self.rx_next = (seq + 1) & 0xFF
+                self.state = view
+                self.state_seq += 1
+                self.stop_until = ticks_add(now, view["stop_ms"])
+            self.ack_due = True
+        return True
+
+    def _acked(self, ack):
+        d = (ack - self.head_seq) & 0xFF
+        if d == 0 or d > self.q_count:
+            return  # nothing new, or an ack of something never sent (ignored)
+        self.q_first = (self.q_first + d) % QUEUE
+        self.q_count -= d
+        self.head_seq = ack
+        if not _ahead(self.send_seq, ack):
+            self.send_seq = ack
+
+    # --- bytes out --------------------------------------------------------------------------
+
+    def output(self, now):
+        """The next frame to write (a memoryview valid until the next call), or None."""
+        if self.bus:
+            if not self.granted:
+                return None
+            self.granted = False
+            if not self.session:
+                return self._hello(now)
+            if self.q_count:
+                return self._event(self.head_seq, now)  # stop-and-wait: one per grant
+            return self._ack(now)
+        if not self.session:
+            wait = VERSION_RETRY_MS if self.version_error else HELLO_MS
+            if ticks_diff(now, self.last_hello) >= wait:
+                return self._hello(now)
+            return None
+        flying = (self.send_seq - self.head_seq) & 0xFF
+        if self.q_count and flying >= self.q_count or flying >= WINDOW:
+            # everything sendable is in flight: go back to the oldest when its ack is overdue
+            if ticks_diff(now, self.last_ev_tx) >= RTO_MS:
+                self.retransmits += 1
+                self.send_seq = self.head_seq
+                flying = 0
+        if flying < self.q_count and flying < WINDOW:
+            s = self.send_seq
+            self.send_seq = (s + 1) & 0xFF
+            return self._event(s, now)
+        if self.ack_due or ticks_diff(now, self.last_tx) >= HEARTBEAT_MS:
+            return self._ack(now)
+        return None
+
+    def _flush(self, now):
+        return ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS
+
+    def _addr(self):
+        return M.FROM_BOX | self.seat
+
+    def _hello(self, now):
+        b = self.body
+        b[0] = VERSION_MIN
+        b[1] = VERSION_MAX
+        b[2] = self.head_seq
+        b[3] = 1 if self.bus else 0
+        b[4] = (self.fw >> 8) & 0xFF
+        b[5] = self.fw & 0xFF
+        f = self.writer.build(self._addr(), M.HELLO, self.epoch, self.next_seq, self.rx_next,
+                              b, M.HELLO_BODY, self._flush(now))
+        self.last_hello = now
+        self.last_tx = now
+        return f
+
+    def _event(self, s, now):
+        k = (s - self.head_seq) & 0xFF
+        slot = (self.q_first + k) % QUEUE
+        w = self.writer
+        o = slot * M.EVENT_BODY
+        sc = w.scratch
+        qb = self.q_body
+        for i in range(M.EVENT_BODY):
+            sc[M.HEADER + i] = qb[o + i]
+        f = w.build(self._addr(), self.q_type[slot], self.epoch, s, self.rx_next, None,
+                    M.EVENT_BODY, self._flush(now))
+        self.ack_due = False
+        self.last_tx = now
+        self.last_ev_tx = now
+        return f
+
+    def _ack(self, now):
+        f = self.writer.build(self._addr(), M.ACK, self.epoch, self.next_seq, self.rx_next,
+                              None, 0, self._flush(now))
+        self.ack_due = False
+        self.last_tx = now
+        return f
+
+
+class TabletEndpoint:
+    """The tablet side of one seat's link. Events arrive in order, once, via `take_events()`."""
+
+    def __init__(self, seat, epoch=0, now=0):
+        self.seat = seat if isinstance(seat, int) else calls.seat_index(seat)
+        self.epoch = epoch or new_epoch()
+        self.session = False
+        self.box_epoch = 0
+        self.box_bus = False
+        self.box_fw = 0
+        self.version = 0
+        self.rx_next = 0
+        self.state_body = None   # bytes of the latest STATE body, None before any view
+        self.state_seq = 0       # seq of the latest STATE
+        self.state_next = 0
+        self.state_unacked = False
+        self.state_sent = False
+        self.last_state_tx = now
+        self.welcome_due = False
+        self.nak_reason = 0
+        self.nak_detail = 0
+        self.last_nak = ticks_add(now, -NAK_GAP_MS - 1)
+        self.ack_due = False
+        self.last_rx = ticks_add(now, -LINK_LOSS_MS - 1)
+        self.last_tx = ticks_add(now, -HEARTBEAT_MS - 1)
+        self.events = []
+        self.deframer = Deframer()
+        self.writer = FrameWriter()
+        self.wbody = bytearray(M.WELCOME_BODY)
+        self.errors_seen = 0
+        self.duplicates = 0
+        self.gaps = 0
+        self.ignored = 0
+        self.sessions = 0
+
+    # --- application side -------------------------------------------------------------------
+
+    def set_view(self, view):
+        """A new complete state for this seat (view dict, SPEC.md section 3); sent at once and
+        re-sent until acked. Raises ValueError for a view that cannot be encoded."""
+        body = M.encode_state(view)
+        self.state_body = body
+        if self.session:
+            self._new_state_seq()
+
+    def _new_state_seq(self):
+        self.state_seq = self.state_next
+        self.state_next = (self.state_next + 1) & 0xFF
+        self.state_unacked = True
+        self.state_sent = False
+
+    def take_events(self):
+        """Delivered events since the last call: dicts with kind, seat, epoch, seq, box_ms, call,
+        index (hello events carry version, fw, bus)."""
+        ev = self.events
+        self.events = []
+        return ev
+
+    def connected(self, now):
+        return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
+
+    def state_acked(self):
+        return self.state_body is not None and not self.state_unacked
+
+    # --- bytes in ---------------------------------------------------------------------------
+
+    def receive(self, data, now, start=0, end=-1):
+        if end < 0:
+            end = len(data)
+        d = self.deframer
+        i = start
+        got = 0
+        while i < end:
+            i = d.feed(data, i, end)
+            if d.length and self.frame(d.payload, d.length, now):
+                got += 1
+        if d.errors_seen != self.errors_seen:
+            self.errors_seen = d.errors_seen
+            self.bad_frame(now)
+        return got
+
+    def bad_frame(self, now):
+        """A garbled frame arrived on this seat's own port (p2p): ask for a resend at once."""
+        if self.session:
+            self._nak(M.BAD_FRAME, self.rx_next, now)
+
+    def _nak(self, reason, detail, now):
+        if ticks_diff(now, self.last_nak) >= NAK_GAP_MS:
+            self.nak_reason = reason
+            self.nak_detail = detail
+            self.last_nak = now
+
+    def frame(self, p, n, now):
+        """Handle one CRC-checked payload p[0:n] (the bus master dispatches by seat here)."""
+        addr = p[0]
+        if addr & 0x7C or not addr & M.FROM_BOX or (addr & 3) != self.seat:
+            self.ignored += 1
+            return False
+        t = p[1]
+        blen = n - M.MIN_PAYLOAD
+        if not M.body_ok(True, t, blen):
+            self.ignored += 1
+            if self.session:
+                self._nak(M.MALFORMED, t, now)
+            return False
+        if t == M.CALL and p[M.HEADER + 4] >= calls.COUNT:
+            self.ignored += 1
+            if self.session:
+                self._nak(M.MALFORMED, t, now)
+            return False
+        ep = (p[2] << 8) | p[3]
+        seq = p[4]
+        ack = p[5]
+        b = M.HEADER
+        if t == M.HELLO:
+            lo = max(p[b], VERSION_MIN)
+            hi = min(p[b + 1], VERSION_MAX)
+            if lo > hi:
+                self.last_nak = ticks_add(now, -NAK_GAP_MS - 1)
+                self._nak(M.VERSION, VERSION_MAX, now)
+                return True
+            new_box = not self.session or ep != self.box_epoch
+            base = p[b + 2]
+            if new_box or not _ahead(self.rx_next, base):
+                self.rx_next = base
+            # else: the same box re-HELLOs (it lost our WELCOME or we restarted its session):
+            # keep rx_next, so events we already delivered are still recognised as duplicates.
+            self.session = True
+            self.sessions += 1
+            self.box_epoch = ep
+            self.version = hi
+            self.box_bus = bool(p[b + 3] & 1)
+            self.box_fw = (p[b + 4] << 8) | p[b + 5]
+            self.last_rx = now
+            self.welcome_due = True
+            self.nak_reason = 0
+            if self.state_body is not None:
+                self._new_state_seq()
+            if new_box:
+                self.events.append({"kind": "hello", "seat": calls.SEATS[self.seat], "epoch": ep,
+                                    "seq": seq, "box_ms": None, "call": None, "index": None,
+                                    "version": hi, "fw": self.box_fw, "bus": self.box_bus})
+            return True
+        if not self.session or ep != self.box_epoch:
+            if self.session:
+                self.session = False  # the box restarted: wait for its HELLO
+            self._nak(M.NO_SESSION, 0, now)
+            return False
+        self.last_rx = now
+        if self.state_unacked and 0 < ((ack - self.state_seq) & 0xFF) < 128:
+            self.state_unacked = False
+        if M.is_event(t):
+            if seq == self.rx_next:
+                self.rx_next = (seq + 1) & 0xFF
+                ms = (p[b] << 24) | (p[b + 1] << 16) | (p[b + 2] << 8) | p[b + 3]
+                arg = p[b + 4]
+                e = {"kind": M.EVENT_KINDS[t], "seat": calls.SEATS[self.seat], "epoch": ep,
+                     "seq": seq, "box_ms": ms, "call": None, "index": None}
+                if t == M.CALL:
+                    e["call"] = calls.NAMES[arg]
+                elif t in (M.ALERT, M.UNDO) and arg != 0xFF:
+                    e["index"] = arg
+                self.events.append(e)
+            elif _ahead(self.rx_next, seq):
+                self.duplicates += 1
+            else:
+                self.gaps += 1
+                self._nak(M.OUT_OF_SEQUENCE, self.rx_next, now)
+            self.ack_due = True
+        return True
+
+    # --- bytes out --------------------------------------------------------------------------
+
+    def output(self, now, poll=False):
+        """The next frame to write, or None. With poll=True (bus master granting the seat its
+        turn) a frame is always returned (PING when there is nothing else)."""
+        if self.nak_reason:
+            r = self.nak_reason
+            self.nak_reason = 0
+            body = self.wbody
+            body[0] = r
+            body[1] = self.nak_detail
+            return self._build(M.NAK, self.state_next, body, M.NAK_BODY, now)
+        if not self.session:
+            if poll:
+                return self._build(M.PING, self.state_next, None, 0, now)
+            return None
+        if self.welcome_due:
+            self.welcome_due = False
+            body = self.wbody
+            body[0] = self.version
+            body[1] = self.state_seq if self.state_unacked else self.state_next
+            body[2] = self.box_epoch >> 8
+            body[3] = self.box_epoch & 0xFF
+            return self._build(M.WELCOME, self.state_next, body, M.WELCOME_BODY, now)
+        if self.state_unacked and (not self.state_sent or poll
+                                   or ticks_diff(now, self.last_state_tx) >= RTO_MS):
+            self.state_sent = True
+            self.last_state_tx = now
+            sb = self.state_body
+            return self._build(M.STATE, self.state_seq, sb, len(sb), now)
+        if poll or self.ack_due or ticks_diff(now, self.last_tx) >= HEARTBEAT_MS:
+            return self._build(M.PING, self.state_next, None, 0, now)
+        return None
+
+    def _build(self, t, seq, body, blen, now):
+        flush = ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS
+        f = self.writer.build(self.seat, t, self.epoch, seq, self.rx_next, body, blen, flush)
+        self.ack_due = False
+        self.last_tx = now
+        return f
