@@ -8,6 +8,7 @@ Neuberg-scaled to the board's expected number of results (FSB 98C).
 """
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -56,8 +57,19 @@ def _direction_mp(
     else:
         # A weighted score is compared outcome by outcome with the same weights, and the others
         # are compared with each of its outcomes (spec 4.5 [inferred]).
+        # Plain results are compared by bisection; only pairs involving a weighted score are
+        # compared outcome by outcome, so one weighted score on a big board stays cheap.
+        plain_sorted = sorted(sign * v.outcomes[0][1] for _, v in compared if len(v.outcomes) == 1)
+        weighted = [(j, w) for j, w in compared if len(w.outcomes) > 1]
         for i, v in compared:
-            exact = sum((_compare(v, w, sign) for j, w in compared if j != i), Fraction(0))
+            exact = Fraction(0)
+            for weight, s in v.outcomes:
+                below = bisect.bisect_left(plain_sorted, sign * s)
+                equal = bisect.bisect_right(plain_sorted, sign * s) - below
+                exact += weight * (2 * below + equal)
+            if len(v.outcomes) == 1:
+                exact -= 1  # a plain result is equal to itself once in plain_sorted
+            exact += sum((_compare(v, w, sign) for j, w in weighted if j != i), Fraction(0))
             out[i] = scale_group(exact, n, expected, method) if n < expected else exact
     for i, value in enumerate(values):
         if isinstance(value, Fixed):

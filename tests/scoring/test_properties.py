@@ -92,3 +92,29 @@ def test_L78D_wbf_vp_sum_to_twenty_and_favour_the_winner(margin, boards):
     a, b = victory_points(margin, 0, boards, WbfContinuousScale())
     assert abs(a + b - 20) < 1e-9
     assert (a > b) == (margin > 0) and (a == b) == (margin == 0)
+
+
+weights = st.lists(st.integers(1, 6), min_size=2, max_size=3)
+
+
+@SETTINGS
+@given(st.lists(scores, min_size=2, max_size=15), st.lists(st.tuples(weights, st.lists(scores, min_size=3, max_size=3)),
+                                                           min_size=1, max_size=3))
+def test_2017_s12C1c_weighted_scores_keep_each_directions_matchpoint_sum_exact(ns, weighted):
+    """With weighted scores among plain ones, every pair of results still shares 2 points."""
+    from fractions import Fraction as F
+
+    from shared_rules.scoring.adjusted import Distribution
+    from shared_rules.scoring.board import _compare, _direction_mp
+
+    values = [Distribution(((F(1), s),)) for s in ns]
+    for ws, ss in weighted:
+        total = sum(ws)
+        values.append(Distribution(tuple((F(w, total), s) for w, s in zip(ws, ss[:len(ws)], strict=True))))
+    n = len(values)
+    for sign in (1, -1):
+        mp = _direction_mp(values, sign, n)
+        assert sum(mp) == n * (n - 1)
+        # Same as the brute-force pairwise comparison.
+        brute = [sum(_compare(v, w, sign) for j, w in enumerate(values) if j != i) for i, v in enumerate(values)]
+        assert mp == brute
