@@ -73,8 +73,8 @@ class Screen:
         self.delay = float(delay)
         self.tray_side = side_of(dealer, screenmates)
         self.arrived_at = 0.0
-        # What each side was last shown of the other side: a snapshot of the standing calls at the
-        # moment the tray came to it. The side holding the tray sees the live calls.
+        # What the side without the tray sees: the standing calls at the moment the tray left it.
+        # The side holding the tray sees the live calls.
         self.snapshot: list[list[dict[str, Any]]] = [[], []]
         self.passes: list[dict[str, Any]] = []
         self._last_call_t = 0.0
@@ -98,8 +98,10 @@ class Screen:
         if due is None or due > t:
             return False
         other = 1 - self.tray_side
-        self.snapshot[other] = [dict(c) for c in self._state.get("calls", [])]
-        self.passes.append({"t": due, "to_side": other, "calls": len(self.snapshot[other])})
+        # The side giving up the tray keeps seeing what it saw; the side receiving it sees the
+        # tray's content, i.e. the standing calls (never a call withdrawn before the pass).
+        self.snapshot[self.tray_side] = [dict(c) for c in self._state.get("calls", [])]
+        self.passes.append({"t": due, "to_side": other, "calls": len(self.snapshot[self.tray_side])})
         self.tray_side = other
         self.arrived_at = due
         return True
