@@ -1,0 +1,124 @@
+"""Step 5: the live director page, rendered by a real headless Chromium."""
+import shutil
+import subprocess
+import tempfile
+import time
+from html.parser import HTMLParser
+
+import pytest
+
+from station.director import status
+from station.server import Station, StationConfig
+from station.store import Store
+
+from .conftest import EVENT, result_record
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def dump_dom(url: str) -> str:
+    if CHROMIUM is None:
+        pytest.skip("chromium not installed (scripts/setup-system.sh installs it): director page not rendered")
+    with tempfile.TemporaryDirectory() as profile:
+        out = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--dump-dom", url],
+            capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+class Rows(HTMLParser):
+    """Text of each <tr>/<li> by id or class, as the browser's DOM has it."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows: dict[str, str] = {}
+        self.classes: dict[str, str] = {}
+        self.items: list[str] = []
+        self._cur = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "tr" and a.get("id"):
+            self._cur = a["id"]
+            self.rows[self._cur] = ""
+            self.classes[self._cur] = a.get("class", "")
+        if tag == "li" and "td-call" in a.get("class", ""):
+            self._cur = f"li{len(self.items)}"
+            self.items.append(self._cur)
+            self.rows[self._cur] = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("tr", "li"):
+            self._cur = None
+
+    def handle_data(self, data):
+        if self._cur:
+            self.rows[self._cur] += data
+
+
+def parse(html: str) -> Rows:
+    p = Rows()
+    p.feed(html)
+    return p
+
+
+def auction(table, round_no, board, phase, seq=1):
+    p = {"event": EVENT, "section": "A", "table": table, "round": round_no, "board": board, "seq": seq,
+         "phase": phase, "calls": [{"seat": "N", "call": "1NT"}], "at": "2026-11-22T19:41:00Z"}
+    p["key"] = f"{EVENT}/A/{table}/{round_no}/{board}/auction/{seq}"
+    return p
+
+
+def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_station):
+    st = sqlite_station
+    assert st.post_item("auction", auction(1, 1, 1, "bidding"))[0] == 201
+    assert st.post_item("auction", auction(2, 2, 4, "bidding"))[0] == 201
+    assert st.post_item("auction", auction(2, 2, 4, "playing", seq=2))[0] == 201
+    assert st.post_item("auction", auction(3, 2, 7, "entering_result"))[0] == 201
+    call = {"event": EVENT, "section": "A", "table": 4, "round": 2, "board": 10, "call": 1,
+            "status": "launched", "at": "2026-11-22T19:42:00Z", "note": "insufficient bid",
+            "key": f"{EVENT}/A/4/td/1/launched"}
+    assert st.post_item("td_call", call)[0] == 201
+    page = parse(dump_dom(f"{st.url}/director?token={st.token}"))
+    assert "bidding" in page.rows["table-A1"] and "LATE" in page.rows["table-A1"]  # round 1, field on 2
+    assert page.classes["table-A1"].endswith("late")
+    assert "playing" in page.rows["table-A2"] and "LATE" not in page.rows["table-A2"]
+    assert "waiting for result" in page.rows["table-A3"]
+    assert [page.rows[i] for i in page.items] == [
+        "Table A4, round 2, board 10: launched at 2026-11-22T19:42:00Z — insufficient bid"]
+    assert not any(k.startswith("result") for k in page.rows)
+    # Results as they arrive: the next load shows the new result and the resolved call is gone.
+    assert st.post_item("result", result_record(table=3, round_no=2, board=7))[0] == 201
+    resolved = dict(call, status="resolved", key=f"{EVENT}/A/4/td/1/resolved")
+    assert st.post_item("td_call", resolved)[0] == 201
+    html = dump_dom(f"{st.url}/director?token={st.token}")
+    page = parse(html)
+    assert "result in" in page.rows["table-A3"]
+    assert page.items == []
+    assert "4H S" in html and "420" in html
+
+
+def test_director_page_needs_the_token(sqlite_station):
+    code, doc = sqlite_station.request("GET", "/director")
+    assert code == 403 and "token" in doc["error"]
+
+
+def test_a_quiet_table_in_the_middle_of_a_board_is_late(tmp_path):
+    store = Store(str(tmp_path / "s.db"))
+    st = Station(store, StationConfig(event=EVENT, late_minutes=10))
+    st.register_tables(EVENT, "A", [1, 2])
+    from station.records import validate_item
+
+    for p in (auction(1, 1, 1, "playing"), auction(2, 1, 4, "bidding")):
+        store.put_item(p["key"], "auction", p, **validate_item("auction", p["key"], p))
+    r = result_record(table=2, board=4)
+    store.put_item(r["key"], "result", r, **validate_item("result", r["key"], r))
+    now = time.time()
+    rows = {t["table"]: t for t in status(st, EVENT, now=now)["tables"]}
+    assert not rows[1]["late"] and rows[2]["phase"] == "result_in"
+    later = {t["table"]: t for t in status(st, EVENT, now=now + 11 * 60)["tables"]}
+    assert later[1]["late"] and later[1]["phase_label"] == "playing"
+    assert not later[2]["late"]  # between boards is not late
