@@ -202,7 +202,7 @@ class Table:
         if kind == "td":
             if not isinstance(ev["td"], str):
                 raise EventError("td must name the decision (a string)")
-            if ev["td"] != "correct_call" and not isinstance(ev.get("choice"), str):
+            if ev["td"] not in ("correct_call", "misinformation_change") and not isinstance(ev.get("choice"), str):
                 raise EventError("a td event needs a choice (one of the pending decision's option ids)")
         return kind, seat, code, float(t)
 
@@ -619,8 +619,8 @@ class Table:
     # ------------------------------------------------------------------ TD decisions
     def _on_td(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:
         kind = ev["td"]
-        if kind == "correct_call":
-            self._correct_call(seat, code, t, "call" in ev)
+        if kind in ("correct_call", "misinformation_change"):
+            self._correct_call(seat, code, t, "call" in ev, misinformation=kind == "misinformation_change")
             return
         p = self._pending
         if p is None:
@@ -636,13 +636,15 @@ class Table:
         handler = getattr(self, f"_td_{p.kind}")
         handler(p, option, call_rec, t)
 
-    def _correct_call(self, seat: int, code: int, t: float, has_call: bool) -> None:
-        """L25A (both editions; FSB L112D): the TD allows an unintended call to be replaced.
-        Allowed while the player's partner has not called after it; the LHO's call after it (if any)
-        is withdrawn (2007 L25A4 / FSB L112D, 2017 L25A6: he may then call again)."""
+    def _correct_call(self, seat: int, code: int, t: float, has_call: bool, misinformation: bool = False) -> None:
+        """L25A (both editions; FSB L112D): the TD allows an unintended call to be replaced; or
+        L21B1 (both): the TD allows a call made on misinformation (e.g. a missing alert) to be
+        changed. Either is allowed while the player's partner has not called after it and the
+        auction period lasts; the LHO's call after it (if any) is withdrawn (2007 L25A4 / FSB
+        L112D, 2017 L25A6; L21B2: he may then call again)."""
         r = self.refs
         if seat < 0 or not has_call:
-            raise EventError("correct_call needs the seat and the intended call")
+            raise EventError("this TD event needs the seat and the new call")
         if self._pending is not None:
             raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
         idx = next((i for i in range(len(self._calls) - 1, -1, -1) if self._calls[i].seat == seat), None)
@@ -650,15 +652,19 @@ class Table:
             raise EventError(f"{SEATS[seat]} has no call to correct")
         later = self._calls[idx + 1:]
         if any(c.seat == partner(seat) for c in later) or len(later) > 1:
-            raise EventError(f"too late for L25A: {SEATS[partner(seat)]} has called since ({r['unintended']})")
+            raise EventError(f"too late: {SEATS[partner(seat)]} has called since ({r['unintended']}; {self.edition} L21B1)")
         law = r["unintended_after_end"] if self._status != BIDDING else r["unintended"]
+        if misinformation:
+            law = f"{self.edition} L21B1"
+            self._review(seat, f"{self.edition} L21B3, {'L40B4' if self.edition == 2007 else 'L40B3'}",
+                         "call changed after misinformation: review damage")
         old = self._calls[idx]
         for c in reversed(later):
             self._withdraw(c, "LHO's call withdrawn after a permitted correction", r["lho_withdraws"])
             self._reopen(c.seat, t)
-        self._withdraw(old, "unintended call corrected", law)
+        self._withdraw(old, "changed after misinformation" if misinformation else "unintended call corrected", law)
         self._irregularity("change_of_call", Rec(seat, code, t, 0.0, False), law, replaces=call_name(old.code),
-                           ruling=law, resolution="unintended")
+                           ruling=law, resolution="misinformation" if misinformation else "unintended")
         self._reopen(seat, t)
         self._on_call(Rec(seat, code, t, old.think, old.stop))
 
