@@ -31,7 +31,7 @@ EVENT_BODY = 5
 HELLO_BODY = 6
 WELCOME_BODY = 4
 NAK_BODY = 2
-STATE_FIXED = 14  # turn flags lowest allowed(5) stop_ms(2) board dealer vul n(2)
+STATE_FIXED = 15  # turn flags lowest allowed(5) stop_ms(2) board dealer vul n(2)
 MAX_AUCTION = 319
 MAX_MESSAGE = 64
 

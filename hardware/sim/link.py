@@ -1,0 +1,368 @@
+"""The simulated serial link: per seat, a tablet-side and a box-side pseudo-terminal joined by a
+relay that delays every byte by its real duration at the baud rate and injects faults on demand.
+
+    with SimLink(baud=115200) as link:
+        link.tablet_ports          # {"N": "/dev/pts/7", ...}  -> LinkMaster / pyserial
+        link.box_ports             # {"N": "/dev/pts/9", ...}  -> the firmware (boxes.py)
+        link.set_faults(corrupt=0.01, drop=0.005)      # per byte, both directions
+        link.pull("E", 2.0)        # cable out for 2 s: every byte both ways is lost
+        link.flush_box("S")        # a box was restarted: the bytes it never read are gone
+        link.stats()               # bytes relayed / corrupted / dropped per seat and direction
+
+Command line: `python -m hardware.sim.link [--baud B] [--corrupt P] [--drop P] [--seats NESW]`
+prints the port paths as one JSON line, then reads commands on stdin (`pull SEAT SECONDS`,
+`faults CORRUPT DROP`, `flush SEAT`, `stats`, `quit`).
+
+Why the relay holds both slave ends open: a pty whose slave is closed returns EIO on the master
+and loses its termios settings, so a box process being killed and restarted (boxes.py reboot)
+would otherwise break the link. With the slave held, the port behaves like a UART whose far end
+is simply silent. Bytes sent to a box while its process is dead stay in the pty; a real UART
+would not keep them, so whoever restarts a box calls `flush_box(seat)`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pty
+import random
+import select
+import sys
+import termios
+import threading
+import time
+import tty
+from collections import deque
+
+SEATS = "NESW"
+BITS_PER_BYTE = 10  # 8N1: start + 8 data + stop
+CHUNK = 16          # bytes delivered together (at most ~1.4 ms early for the first of them)
+DOWN = "down"       # tablet -> box
+UP = "up"           # box -> tablet
+
+
+class _Channel:
+    """One direction of one seat: read from `src` master, deliver to `dst` master."""
+
+    def __init__(self, seat: str, direction: str, src: int, dst: int):
+        self.seat = seat
+        self.direction = direction
+        self.src = src
+        self.dst = dst
+        self.line_free = 0.0
+        self.queue: deque[tuple[float, bytes]] = deque()
+        self.relayed = 0
+        self.corrupted = 0
+        self.dropped = 0
+        self.pulled = 0
+        self.overflow = 0
+
+
+class SimLink:
+    def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
+                 drop: float = 0.0, seed: int | None = None):
+        self.seats = seats
+        self.baud = baud
+        self.byte_time = BITS_PER_BYTE / baud
+        self.corrupt = {s: corrupt for s in seats}
+        self.drop = {s: drop for s in seats}
+        self.pulled_until = {s: 0.0 for s in seats}
+        self.rng = random.Random(seed)
+        self.tablet_ports: dict[str, str] = {}
+        self.box_ports: dict[str, str] = {}
+        self._fds: list[int] = []
+        self._slaves: dict[tuple[str, str], int] = {}
+        self._channels: list[_Channel] = []
+        self._by_src: dict[int, _Channel] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake_r, self._wake_w = -1, -1
+        self._thread: threading.Thread | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> SimLink:
+        for s in self.seats:
+            tm, ts = self._pty()
+            bm, bs = self._pty()
+            self.tablet_ports[s] = os.ttyname(ts)
+            self.box_ports[s] = os.ttyname(bs)
+            self._slaves[(s, "tablet")] = ts
+            self._slaves[(s, "box")] = bs
+            down = _Channel(s, DOWN, tm, bm)
+            up = _Channel(s, UP, bm, tm)
+            self._channels += [down, up]
+            self._by_src[tm] = down
+            self._by_src[bm] = up
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._thread = threading.Thread(target=self._run, name="simlink", daemon=True)
+        self._thread.start()
+        return self
+
+    def _pty(self) -> tuple[int, int]:
+        m, s = pty.openpty()
+        tty.setraw(s)
+        attrs = termios.tcgetattr(s)
+        attrs[3] &= ~termios.ECHO
+        termios.tcsetattr(s, termios.TCSANOW, attrs)
+        os.set_blocking(m, False)
+        self._fds += [m, s]
+        return m, s
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._wake_w >= 0:
+            os.write(self._wake_w, b"x")
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        for fd in self._fds + [self._wake_r, self._wake_w]:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._fds = []
+
+    def __enter__(self) -> SimLink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- faults -------------------------------------------------------------------------------
+
+    def set_faults(self, corrupt: float | None = None, drop: float | None = None,
+                   seat: str | None = None) -> None:
+        """Per-byte probabilities (both directions) for one seat or all."""
+        with self._lock:
+            for s in (seat,) if seat else self.seats:
+                if corrupt is not None:
+                    self.corrupt[s] = corrupt
+                if drop is not None:
+                    self.drop[s] = drop
+
+    def pull(self, seat: str, seconds: float) -> None:
+        """Pull the seat's cable for `seconds`: every byte in either direction is lost."""
+        with self._lock:
+            self.pulled_until[seat] = time.monotonic() + seconds
+
+    def is_pulled(self, seat: str) -> bool:
+        return time.monotonic() < self.pulled_until[seat]
+
+    def flush_box(self, seat: str) -> None:
+        """Discard what is waiting in the box-side pty for a box process that is not running
+        (call after killing a box, before starting it again)."""
+        termios.tcflush(self._slaves[(seat, "box")], termios.TCIFLUSH)
+        with self._lock:
+            for ch in self._channels:
+                if ch.seat == seat and ch.direction == DOWN:
+                    ch.queue.clear()
+
+    def stats(self) -> dict[str, dict[str, dict[str, int]]]:
+        with self._lock:
+            out: dict[str, dict[str, dict[str, int]]] = {}
+            for ch in self._channels:
+                out.setdefault(ch.seat, {})[ch.direction] = {
+                    "relayed": ch.relayed, "corrupted": ch.corrupted, "dropped": ch.dropped,
+                    "pulled": ch.pulled, "overflow": ch.overflow}
+            return out
+
+    def idle(self) -> bool:
+        """True when no byte is in flight in the relay."""
+        with self._lock:
+            return all(not ch.queue for ch in self._channels)
+
+    # --- the relay ----------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        srcs = list(self._by_src) + [self._wake_r]
+        while not self._stop.is_set():
+            now = time.monotonic()
+            due = min((ch.queue[0][0] for ch in self._channels if ch.queue), default=now + 0.05)
+            timeout = max(0.0, min(due - now, 0.05))
+            try:
+                ready, _, _ = select.select(srcs, [], [], timeout)
+            except (OSError, ValueError):
+                return
+            now = time.monotonic()
+            for fd in ready:
+                if fd == self._wake_r:
+                    try:
+                        os.read(fd, 64)
+                    except OSError:
+                        pass
+                    continue
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""
+                if data:
+                    self._accept(self._by_src[fd], data, now)
+            self._deliver(time.monotonic())
+
+    def _accept(self, ch: _Channel, data: bytes, now: float) -> None:
+        with self._lock:
+            seat = ch.seat
+            if now < self.pulled_until[seat]:
+                ch.pulled += len(data)
+                return
+            pc, pd = self.corrupt[seat], self.drop[seat]
+            rng = self.rng
+            start = max(now, ch.line_free)
+            out = bytearray()
+            t = start
+            bt = self.byte_time
+            for b in data:
+                t += bt
+                if pd and rng.random() < pd:
+                    ch.dropped += 1
+                else:
+                    if pc and rng.random() < pc:
+                        b ^= rng.randrange(1, 256)
+                        ch.corrupted += 1
+                    out.append(b)
+                    ch.relayed += 1
+                    if len(out) >= CHUNK:
+                        ch.queue.append((t, bytes(out)))
+                        out.clear()
+            if out:
+                ch.queue.append((t, bytes(out)))
+            ch.line_free = t
+
+    def _deliver(self, now: float) -> None:
+        with self._lock:
+            for ch in self._channels:
+                q = ch.queue
+                while q and q[0][0] <= now:
+                    _, chunk = q.popleft()
+                    if now < self.pulled_until[ch.seat]:
+                        ch.pulled += len(chunk)  # the cable went out while it was on the wire
+                        continue
+                    try:
+                        n = os.write(ch.dst, chunk)
+                    except BlockingIOError:
+                        n = 0
+                    except OSError:
+                        n = 0
+                    if n < len(chunk):
+                        ch.overflow += len(chunk) - n  # nobody reading: a UART would lose them
+
+
+class EndpointBox:
+    """A box made of the protocol's own `BoxEndpoint` on CPython, on a box-side port: the
+    protocol's reference peer for LinkMaster tests and benches (the real firmware is
+    hardware/sim/boxes.py). A thread runs the endpoint; `submit` queues an event; `states`
+    records (time.monotonic(), view) for every STATE applied."""
+
+    def __init__(self, seat: str, path: str, bus: bool = False):
+        from protocol.session import BoxEndpoint
+
+        self.seat = seat
+        self.path = path
+        self.bus = bus
+        self._make = lambda: BoxEndpoint(seat, bus=bus, now=_ms())
+        self.ep = self._make()
+        self.fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self.fd)
+        self.lock = threading.Lock()
+        self.states: list[tuple[float, dict]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="box-" + seat, daemon=True)
+        self._thread.start()
+
+    def submit(self, kind: int, arg: int) -> int:
+        with self.lock:
+            return self.ep.submit(kind, arg, _ms())
+
+    def reboot(self) -> None:
+        """RAM lost: a new epoch, an empty queue, no state (what a power cycle does)."""
+        with self.lock:
+            self.ep = self._make()
+            self.states.clear()
+            termios.tcflush(self.fd, termios.TCIFLUSH)
+
+    @property
+    def view(self) -> dict | None:
+        with self.lock:
+            return self.ep.state
+
+    def pending(self) -> int:
+        with self.lock:
+            return self.ep.pending()
+
+    def linked(self) -> bool:
+        with self.lock:
+            return self.ep.linked(_ms())
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        os.close(self.fd)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self.lock:
+                now = _ms()
+                while True:
+                    f = self.ep.output(now)
+                    if f is None:
+                        break
+                    try:
+                        os.write(self.fd, bytes(f))
+                    except OSError:
+                        break
+            r, _, _ = select.select([self.fd], [], [], 0.004)
+            if r:
+                try:
+                    data = os.read(self.fd, 4096)
+                except OSError:
+                    continue
+                with self.lock:
+                    before = self.ep.state_seq
+                    self.ep.receive(data, _ms())
+                    if self.ep.state_seq != before:
+                        self.states.append((time.monotonic(), self.ep.state))
+
+
+def _ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m hardware.sim.link", description=__doc__.split("\n")[0])
+    ap.add_argument("--baud", type=int, default=115200)
+    ap.add_argument("--corrupt", type=float, default=0.0, help="per-byte corruption probability")
+    ap.add_argument("--drop", type=float, default=0.0, help="per-byte drop probability")
+    ap.add_argument("--seats", default=SEATS)
+    ap.add_argument("--seed", type=int, default=None)
+    a = ap.parse_args(argv)
+    with SimLink(a.seats, a.baud, a.corrupt, a.drop, a.seed) as link:
+        print(json.dumps({"tablet": link.tablet_ports, "box": link.box_ports, "baud": a.baud}),
+              flush=True)
+        for line in sys.stdin:
+            w = line.split()
+            if not w:
+                continue
+            try:
+                if w[0] == "pull":
+                    link.pull(w[1], float(w[2]))
+                elif w[0] == "faults":
+                    link.set_faults(float(w[1]), float(w[2]))
+                elif w[0] == "flush":
+                    link.flush_box(w[1])
+                elif w[0] == "stats":
+                    print(json.dumps(link.stats()), flush=True)
+                elif w[0] == "quit":
+                    break
+                else:
+                    print(json.dumps({"error": "unknown command " + w[0]}), flush=True)
+            except (IndexError, ValueError, KeyError) as e:
+                print(json.dumps({"error": "bad command: " + str(e)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

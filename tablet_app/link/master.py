@@ -1,0 +1,238 @@
+"""LinkMaster: the tablet's link to the four boxes (docs/interfaces.md section 5).
+
+One background thread owns the serial ports: it feeds received bytes to each seat's
+`protocol.session.TabletEndpoint`, writes what the endpoints want sent (acks, STATEs,
+retransmissions, heartbeats) and queues delivered events for `poll()`. The application thread
+only calls `poll`, `send_state` and `connected`. A port that fails (a USB-CDC box unplugged) is
+closed and re-opened every second; the protocol resynchronises on its own.
+"""
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+import serial
+
+from protocol.clock import ticks_ms
+from protocol.session import TabletEndpoint
+
+TICK_S = 0.005      # the thread wakes at least this often for retransmit/heartbeat timers
+REOPEN_S = 1.0
+
+
+@dataclass(frozen=True)
+class BoxEvent:
+    """One event from a box, delivered once and in order per box. (seat, epoch, seq) is unique:
+    the journal may use it to drop a duplicate across a tablet restart (SPEC.md section 4)."""
+    seat: str
+    kind: str            # call, stop, alert, undo, review, td, hello
+    call: str | None     # for kind == "call"
+    box_ms: int | None   # the box's millisecond tick when the key was confirmed
+    seq: int
+    epoch: int
+    index: int | None = None   # alert/undo: the auction index concerned (None: the last one)
+    t: float = 0.0             # tablet time.monotonic() at delivery
+
+
+class _Port:
+    def __init__(self, seat: str, path: str, baud: int, endpoint: TabletEndpoint):
+        self.seat = seat
+        self.path = path
+        self.baud = baud
+        self.ep = endpoint
+        self.ser: serial.Serial | None = None
+        self.next_open = 0.0
+        self.errors = 0
+
+    def open(self) -> bool:
+        try:
+            self.ser = serial.Serial(self.path, self.baud, timeout=0, write_timeout=0.5)
+            return True
+        except (serial.SerialException, OSError):
+            self.ser = None
+            self.errors += 1
+            self.next_open = time.monotonic() + REOPEN_S
+            return False
+
+    def fail(self) -> None:
+        self.errors += 1
+        try:
+            if self.ser is not None:
+                self.ser.close()
+        except (serial.SerialException, OSError):
+            pass
+        self.ser = None
+        self.next_open = time.monotonic() + REOPEN_S
+
+
+class LinkMaster:
+    """`LinkMaster({"N": "/dev/ttyACM0", ...})`; `poll(timeout)` -> list of BoxEvent;
+    `send_state(seat, view)`; `connected(seat)`; `close()` (also a context manager)."""
+
+    def __init__(self, ports: dict[str, str], baud: int = 115200, epoch: int = 0):
+        if not ports:
+            raise ValueError("LinkMaster needs at least one seat's port")
+        for seat in ports:
+            if seat not in ("N", "E", "S", "W"):
+                raise ValueError(f"unknown seat {seat!r}: expected N, E, S or W")
+        now = ticks_ms()
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self._events: deque[BoxEvent] = deque()
+        self._ports = {s: _Port(s, p, baud, TabletEndpoint(s, epoch, now)) for s, p in ports.items()}
+        self.epoch = next(iter(self._ports.values())).ep.epoch
+        for p in self._ports.values():
+            p.ep.epoch = self.epoch  # one tablet, one epoch
+        self._views: dict[str, dict] = {}
+        self._stop = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        for p in self._ports.values():
+            p.open()
+        self._thread = threading.Thread(target=self._run, name="linkmaster", daemon=True)
+        self._thread.start()
+
+    # --- application API ----------------------------------------------------------------------
+
+    def poll(self, timeout: float = 0.0) -> list[BoxEvent]:
+        """Events delivered since the last poll (waits up to `timeout` s for the first)."""
+        with self._cond:
+            if not self._events and timeout > 0:
+                self._cond.wait(timeout)
+            out = list(self._events)
+            self._events.clear()
+            return out
+
+    def send_state(self, seat: str, view: dict) -> None:
+        """Push a complete view to one box (SPEC.md section 3); re-sent until acknowledged and
+        again, by itself, to a box that reboots. ValueError for a view that cannot be encoded."""
+        port = self._port(seat)
+        with self._lock:
+            port.ep.set_view(view)
+            self._views[seat] = view
+        self._wake()
+
+    def connected(self, seat: str) -> bool:
+        port = self._port(seat)
+        with self._lock:
+            return port.ser is not None and port.ep.connected(ticks_ms())
+
+    def state_acked(self, seat: str) -> bool:
+        """Whether the box has acknowledged the latest view sent to it."""
+        port = self._port(seat)
+        with self._lock:
+            return port.ep.state_acked()
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        with self._lock:
+            return {s: {"frames": p.ep.deframer.frames, "bad_crc": p.ep.deframer.bad_crc,
+                        "bad_cobs": p.ep.deframer.bad_cobs, "bad_size": p.ep.deframer.bad_size,
+                        "duplicates": p.ep.duplicates, "gaps": p.ep.gaps,
+                        "sessions": p.ep.sessions, "port_errors": p.errors}
+                    for s, p in self._ports.items()}
+
+    def close(self) -> None:
+        self._stop.set()
+        self._wake()
+        self._thread.join(timeout=2)
+        for p in self._ports.values():
+            if p.ser is not None:
+                try:
+                    p.ser.close()
+                except (serial.SerialException, OSError):
+                    pass
+        for fd in (self._wake_r, self._wake_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def __enter__(self) -> LinkMaster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _port(self, seat: str) -> _Port:
+        try:
+            return self._ports[seat]
+        except KeyError:
+            raise ValueError(f"no box port for seat {seat!r}") from None
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except (BlockingIOError, OSError):
+            pass
+
+    # --- the I/O thread -----------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._flush_output()
+            fds = {p.ser.fileno(): p for p in self._ports.values() if p.ser is not None}
+            try:
+                ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], TICK_S)
+            except (OSError, ValueError):
+                ready = []
+                for p in fds.values():
+                    p.fail()
+            for fd in ready:
+                if fd == self._wake_r:
+                    try:
+                        os.read(fd, 256)
+                    except OSError:
+                        pass
+                    continue
+                port = fds[fd]
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    port.fail()
+                    continue
+                if data:
+                    self._received(port, data)
+            self._reopen()
+
+    def _received(self, port: _Port, data: bytes) -> None:
+        with self._cond:
+            now = ticks_ms()
+            port.ep.receive(data, now)
+            evs = port.ep.take_events()
+            if not evs:
+                return
+            t = time.monotonic()
+            for e in evs:
+                self._events.append(BoxEvent(e["seat"], e["kind"], e["call"], e["box_ms"], e["seq"],
+                                             e["epoch"], e["index"], t))
+            self._cond.notify_all()
+
+    def _flush_output(self) -> None:
+        with self._lock:
+            now = ticks_ms()
+            for p in self._ports.values():
+                if p.ser is None:
+                    continue
+                while True:
+                    f = p.ep.output(now)
+                    if f is None:
+                        break
+                    try:
+                        p.ser.write(bytes(f))
+                    except (serial.SerialException, OSError):
+                        p.fail()
+                        break
+
+    def _reopen(self) -> None:
+        t = time.monotonic()
+        for p in self._ports.values():
+            if p.ser is None and t >= p.next_open:
+                with self._lock:
+                    p.open()
