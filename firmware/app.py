@@ -6,9 +6,9 @@ import calls
 import entry as E
 import render
 import view as V
-from protocol.session import BoxEndpoint
 
 from protocol import messages as M
+from protocol.session import BoxEndpoint
 
 _KIND = (0, M.CALL, M.STOP, M.ALERT, M.UNDO, M.REVIEW, M.TD)  # indexed by entry.EV_*
 _SEATS = "NESW"
@@ -21,7 +21,7 @@ class BoxApp:
         self.seat = seat
         self.view = V.BoxView(seat)
         self.entry = E.CallEntry()
-        self.ep = BoxEndpoint(seat, bus=bus)
+        self.ep = BoxEndpoint(seat, bus=bus, now=hal.ticks_ms())
         self.store = store
         self.rx = bytearray(256)
         self.dirty = True
@@ -41,7 +41,7 @@ class BoxApp:
             if kind == E.EV_CALL and self.store is not None:
                 # kept before it is sent: a reboot in between must not lose it
                 self.store.add(code, self.view.n, self.view.board)
-            if not self.ep.submit(_KIND[kind], code, now):
+            if self.ep.submit(_KIND[kind], code, now) < 0:
                 self.entry.note = E.N_QUEUE_FULL
             if kind == E.EV_CALL:
                 self.hal.buzzer.beep(30)
@@ -101,7 +101,7 @@ class BoxApp:
         now = hal.ticks_ms()
         n = hal.serial.readinto(self.rx)
         while n:
-            self.ep.receive(self.rx, 0, n, now)
+            self.ep.receive(self.rx, now, 0, n)
             n = hal.serial.readinto(self.rx)
         k = hal.keys.get()
         while k:
@@ -113,10 +113,9 @@ class BoxApp:
             out = self.ep.output(now)
         if self.ep.state_seq != self.seen_state:
             self.seen_state = self.ep.state_seq
-            d = M.decode_state(self.ep.state_body, 0, self.ep.state_len)
-            if d is not None:
-                self.apply_state(d, now)
-        up = self.ep.connected(now)
+            if self.ep.state is not None:
+                self.apply_state(self.ep.state, now)
+        up = self.ep.linked(now)
         if up != self.link_up:
             self.link_up = up
             self.dirty = True

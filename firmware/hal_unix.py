@@ -128,7 +128,7 @@ class Display:
         self.screen_file = screen_file
         self.draw = draw
 
-    def show(self, lines):
+    def show(self, lines, page=-1):
         text = "\n".join(lines) + "\n"
         if self.screen_file:
             tmp = self.screen_file + ".tmp"

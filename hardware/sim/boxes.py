@@ -124,7 +124,8 @@ class Box:
 
 class Boxes:
     def __init__(self, ports: dict[str, str], workdir: str | os.PathLike, extra_args: list[str] | None = None,
-                 interp: str | None = None):
+                 interp: str | None = None, link=None):
+        self.link = link  # hardware.sim.link.SimLink: a restarted box must not read old bytes
         self.workdir = pathlib.Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         interp = interp or micropython_path()
@@ -163,6 +164,8 @@ class Boxes:
         """Power cycle: the process dies at once (RAM lost), the store file is its flash."""
         b = self.boxes[seat]
         b.kill()
+        if self.link is not None:
+            self.link.flush_box(seat)
         b.start()
         if wait:
             self.wait_screen(seat, lambda s: True)

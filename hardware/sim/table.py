@@ -1,0 +1,232 @@
+"""A whole simulated table for tests, the demo and the bench: the simulated link
+(hardware/sim/link.py), four real firmware boxes on MicroPython (boxes.py), the tablet's
+LinkMaster over pyserial, and a small scripted "tablet" loop that accepts calls in turn and pushes
+the state back to every box. The scripted tablet is not the laws engine (shared_rules is): it
+knows only rotation, sufficiency, double/redouble and the end of the auction, which is all the
+link and the boxes need to be exercised.
+
+    with SimTable(tmpdir) as t:
+        t.boxes.press("N", "1 NT OK")
+        t.tablet.wait_calls(1)
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from hardware.sim.boxes import Boxes
+from hardware.sim.link import SimLink
+from protocol import calls as C
+from shared_rules import boards
+from tablet_app.link import LinkMaster
+
+SEATS = "NESW"
+
+
+def partner(s: int) -> int:
+    return (s + 2) % 4
+
+
+class ScriptedTablet:
+    """Accepts the call of the seat in turn (any sufficient bid, pass, a double of an opponent's
+    bid, a redouble of an opponent's double), keeps stop and alert marks, and sends each seat
+    its view after every change. Everything received is logged in `events` (seat, kind, call).
+    """
+
+    def __init__(self, master: LinkMaster, board: int = 1, prevent: bool = True,
+                 stop_wait_ms: int = 10000):
+        self.lm = master
+        self.prevent = prevent
+        self.stop_wait_ms = stop_wait_ms
+        self.lock = threading.Condition()
+        self.events: list[tuple[str, str, str | None]] = []
+        self.rejected: list[tuple[str, str | None]] = []
+        self.history: list[tuple[int, list[str]]] = []  # finished boards: (board, calls)
+        self.delivered_at: list[float] = []  # monotonic time of each accepted call
+        self.hellos = 0
+        self._stop = threading.Event()
+        self.new_board(board, push=False)
+        self.push_all()
+        self._thread = threading.Thread(target=self._run, name="scripted-tablet", daemon=True)
+        self._thread.start()
+
+    # --- the auction --------------------------------------------------------------------------
+    def new_board(self, board: int, push: bool = True) -> None:
+        with self.lock:
+            if getattr(self, "auction", None):
+                self.history.append((self.board, [c for c, _, _ in self.auction]))
+            self.board = board
+            self.dealer = SEATS.index(boards.dealer(board))
+            self.vul = boards.vulnerability(board)
+            self.auction: list[tuple[str, bool, bool]] = []  # (call, alerted, stopped)
+            self.alert_seen: list[set[int]] = []               # seats that may see the alert
+            self.stop_pending = [False] * 4
+            self.stop_until = 0.0
+        if push:
+            self.push_all()
+
+    def turn(self) -> int | None:
+        if self.over():
+            return None
+        return (self.dealer + len(self.auction)) % 4
+
+    def over(self) -> bool:
+        a = [c for c, _, _ in self.auction]
+        if len(a) >= 4 and all(c == "P" for c in a[:4]) and len(a) == 4:
+            return True
+        return len(a) >= 4 and a[-3:] == ["P", "P", "P"] and any(c != "P" for c in a)
+
+    def lowest(self) -> str | None:
+        bids = [C.code(c) for c, _, _ in self.auction if C.code(c) >= 3]
+        if not bids:
+            return "1C"
+        return C.NAMES[max(bids) + 1] if max(bids) < 37 else None
+
+    def allowed(self, seat: int) -> list[str]:
+        if self.turn() != seat:
+            return []
+        out = ["P"]
+        last = None
+        for i in range(len(self.auction) - 1, -1, -1):
+            if self.auction[i][0] != "P":
+                last = (i, self.auction[i][0])
+                break
+        if last is not None:
+            by = (self.dealer + last[0]) % 4
+            opp = by % 2 != seat % 2
+            if opp and C.code(last[1]) >= 3:
+                out.append("X")
+            if opp and last[1] == "X":
+                out.append("XX")
+        low = self.lowest()
+        if low is not None:
+            out += list(C.NAMES[C.code(low):])
+        return out
+
+    def view(self, seat: int) -> dict:
+        turn = self.turn()
+        stop_ms = 0
+        if turn == seat and self.stop_until:
+            stop_ms = max(0, int((self.stop_until - time.monotonic()) * 1000))
+        return {
+            "turn": None if turn is None else SEATS[turn], "over": self.over(), "frozen": False,
+            "prevent": self.prevent, "lowest": self.lowest(), "allowed": self.allowed(seat),
+            "stop_ms": min(stop_ms, 65535), "board": self.board, "dealer": SEATS[self.dealer],
+            "vul": self.vul,
+            "auction": [{"call": c, "alert": a and seat in self.alert_seen[i], "stop": s}
+                        for i, (c, a, s) in enumerate(self.auction)],
+            "message": "",
+        }
+
+    def push_all(self) -> None:
+        with self.lock:
+            views = {SEATS[s]: self.view(s) for s in range(4)}
+        for s, v in views.items():
+            self.lm.send_state(s, v)
+
+    def apply(self, seat: str, kind: str, call: str | None, index: int | None = None) -> bool:
+        """One box event; returns True when the views changed."""
+        s = SEATS.index(seat)
+        with self.lock:
+            self.events.append((seat, kind, call))
+            if kind == "hello":
+                self.hellos += 1
+                return False
+            if kind == "stop":
+                self.stop_pending[s] = True
+                return False
+            if kind == "alert":
+                # FSB L115B: the caller's partner alerts; the opponents see it, the caller not
+                p = partner(s)
+                for i in range(len(self.auction) - 1, -1, -1):
+                    if (self.dealer + i) % 4 == p:
+                        c, _, st = self.auction[i]
+                        self.auction[i] = (c, True, st)
+                        self.alert_seen[i] = {s, (s + 1) % 4, (s + 3) % 4}
+                        return True
+                return False
+            if kind != "call":
+                return False  # undo, review, td: logged for the director
+            if self.turn() != s or call not in self.allowed(s):
+                self.rejected.append((seat, call))
+                return False
+            stopped = self.stop_pending[s]
+            self.stop_pending[s] = False
+            self.auction.append((call, False, stopped))
+            self.alert_seen.append(set())
+            self.stop_until = time.monotonic() + self.stop_wait_ms / 1000 if stopped else 0.0
+            self.delivered_at.append(time.monotonic())
+            self.lock.notify_all()
+            return True
+
+    def calls(self) -> list[str]:
+        with self.lock:
+            return [c for c, _, _ in self.auction]
+
+    def wait_calls(self, n: int, timeout: float = 5.0) -> list[str]:
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while len(self.auction) < n:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"tablet has {len(self.auction)} calls, wanted {n}")
+                self.lock.wait(left)
+            return [c for c, _, _ in self.auction]
+
+    # --- the loop -------------------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            changed = False
+            for e in self.lm.poll(0.05):
+                changed |= self.apply(e.seat, e.kind, e.call, e.index)
+            if changed:
+                self.push_all()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+
+
+class SimTable:
+    """Link + four firmware boxes + LinkMaster + scripted tablet, started together."""
+
+    def __init__(self, workdir, baud: int = 115200, prevent: bool = True, stop_wait_ms: int = 10000,
+                 seed: int | None = None, board: int = 1):
+        self.link = SimLink(baud=baud, seed=seed)
+        self.workdir = workdir
+        self.prevent = prevent
+        self.stop_wait_ms = stop_wait_ms
+        self.board = board
+        self.master: LinkMaster | None = None
+        self.boxes: Boxes | None = None
+        self.tablet: ScriptedTablet | None = None
+
+    def __enter__(self) -> SimTable:
+        self.link.start()
+        try:
+            self.boxes = Boxes(self.link.box_ports, self.workdir, link=self.link)
+            self.boxes.start()
+            self.master = LinkMaster(self.link.tablet_ports)
+            self.tablet = ScriptedTablet(self.master, self.board, self.prevent, self.stop_wait_ms)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def wait_all_show(self, n: int, timeout: float = 10.0) -> None:
+        """Every box shows an auction of n calls (and the tablet's calls)."""
+        want = self.tablet.calls()
+        for s in SEATS:
+            self.boxes.wait_screen(s, lambda sc: sc.plain_calls == want and len(want) == n, timeout)
+
+    def close(self) -> None:
+        if self.tablet is not None:
+            self.tablet.close()
+        if self.master is not None:
+            self.master.close()
+        if self.boxes is not None:
+            self.boxes.stop()
+        self.link.close()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
