@@ -321,18 +321,21 @@ def _poll(st: Any, command: int, event: str, session: str) -> dict:
     data_type = RESULTS if command in (POLL_NEW_RESULTS, POLL_ALL_RESULTS) else TDCALLS
     kind = "result" if data_type == RESULTS else "td_call"
     sections = session_sections(st, session)
-    items = [it for it in st.store.items(event, kind) if it["payload"]["section"] in sections]
     if command in (POLL_ALL_RESULTS, POLL_ALL_TDCALLS):
+        items = [it for it in st.store.items(event, kind) if it["payload"]["section"] in sections]
         chosen = latest_results(items) if kind == "result" else items
     else:
-        accepted = {int(r[0]) for r in st.store.query(
-            "SELECT item_id FROM dc_accepted WHERE session_guid = ? AND data_type = ?", (session, data_type))}
-        chosen = [it for it in items if it["id"] not in accepted]
+        rows = st.store.query(
+            "SELECT id, item_key, kind, received_at, payload FROM items i WHERE event = ? AND kind = ? "
+            "AND NOT EXISTS (SELECT 1 FROM dc_accepted a WHERE a.session_guid = ? AND a.data_type = ? "
+            "AND a.item_id = i.id) ORDER BY id", (event, kind, session, data_type))
+        chosen = [it for it in ({"id": int(r[0]), "key": r[1], "kind": r[2], "received_at": r[3],
+                                 "payload": json.loads(r[4])} for r in rows)
+                  if it["payload"]["section"] in sections]
         with st.store.transaction() as tx:
             tx.execute("DELETE FROM dc_polled WHERE session_guid = ? AND data_type = ?", (session, data_type))
-            for it in chosen:
-                tx.execute("INSERT INTO dc_polled (session_guid, data_type, item_id) VALUES (?, ?, ?)",
-                           (session, data_type, it["id"]))
+            tx.executemany("INSERT INTO dc_polled (session_guid, data_type, item_id) VALUES (?, ?, ?)",
+                           [(session, data_type, it["id"]) for it in chosen])
     if kind == "result":
         dtos = [result_dto(session, it["payload"]) for it in chosen]
     else:
@@ -345,9 +348,8 @@ def _accept(st: Any, session: str | None, data_type: int, last_id: int) -> int:
     with st.store.transaction() as tx:
         rows = tx.execute("SELECT item_id FROM dc_polled WHERE session_guid = ? AND data_type = ? AND item_id <= ?",
                           (session, data_type, last_id)).fetchall()
-        for (item_id,) in rows:
-            tx.execute("INSERT INTO dc_accepted (session_guid, data_type, item_id) VALUES (?, ?, ?) "
-                       "ON CONFLICT DO NOTHING", (session, data_type, item_id))
+        tx.executemany("INSERT INTO dc_accepted (session_guid, data_type, item_id) VALUES (?, ?, ?) "
+                       "ON CONFLICT DO NOTHING", [(session, data_type, r[0]) for r in rows])
         tx.execute("DELETE FROM dc_polled WHERE session_guid = ? AND data_type = ? AND item_id <= ?",
                    (session, data_type, last_id))
     return len(rows)

@@ -132,6 +132,9 @@ class Station:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out as separate writes; with Nagle on, a keep-alive client waits for
+    # a delayed ACK (~40 ms) on every reply.
+    disable_nagle_algorithm = True
     server_version = f"BiddingBoxStation/{__version__}"
     station: Station  # set on the subclass made by make_server
 
