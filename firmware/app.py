@@ -122,7 +122,8 @@ class BoxApp:
         if self.store is not None and self.store.restored:
             self.store.tick(self, now)
         if self.view.stop_deadline:
-            s = self.view.stop_left_ms(now, hal.ticks_diff) // 1000
+            # the seconds shown; reaches 0 (and redraws) in the call that ends the wait
+            s = (self.view.stop_left_ms(now, hal.ticks_diff) + 999) // 1000
             if s != self.stop_shown_s:
                 self.stop_shown_s = s
                 self.dirty = True

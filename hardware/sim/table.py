@@ -23,6 +23,14 @@ from tablet_app.link import LinkMaster
 SEATS = "NESW"
 
 
+def tokens(call: str) -> list[str]:
+    """Key presses that make `call` on a box: level, denomination, OK."""
+    c = call.upper()
+    if c in ("P", "PASS", "X", "XX"):
+        return ["P" if c == "PASS" else c, "OK"]
+    return [c[0], c[1:], "OK"]
+
+
 def partner(s: int) -> int:
     return (s + 2) % 4
 
@@ -119,10 +127,11 @@ class ScriptedTablet:
         }
 
     def push_all(self) -> None:
+        # under the lock: two pushes (the loop's, a new board's) must not cross, or a box would
+        # keep an older view
         with self.lock:
-            views = {SEATS[s]: self.view(s) for s in range(4)}
-        for s, v in views.items():
-            self.lm.send_state(s, v)
+            for s in range(4):
+                self.lm.send_state(SEATS[s], self.view(s))
 
     def apply(self, seat: str, kind: str, call: str | None, index: int | None = None) -> bool:
         """One box event; returns True when the views changed."""
@@ -208,10 +217,22 @@ class SimTable:
             self.boxes.start()
             self.master = LinkMaster(self.link.tablet_ports)
             self.tablet = ScriptedTablet(self.master, self.board, self.prevent, self.stop_wait_ms)
+            for seat in SEATS:  # every box has its session and the first state
+                self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN")),
+                                       timeout=10)
         except BaseException:
             self.close()
             raise
         return self
+
+    def call(self, seat: str, call: str, timeout: float = 10.0) -> None:
+        """Wait until `seat`'s box says it is its turn (auction up to date, no stop wait), key
+        the call, wait until the tablet has it."""
+        n = len(self.tablet.calls())
+        self.boxes.wait_screen(seat, lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == n,
+                               timeout)
+        self.boxes.press(seat, tokens(call))
+        self.tablet.wait_calls(n + 1, timeout)
 
     def wait_all_show(self, n: int, timeout: float = 10.0) -> None:
         """Every box shows an auction of n calls (and the tablet's calls)."""
