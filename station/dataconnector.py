@@ -22,6 +22,7 @@ import re
 import time
 from typing import Any
 
+from .records import at_iso, td_call_facts
 from .store import canonical, latest_results, utc_now
 
 # ScoringProgramDataConnectorCommands
@@ -305,16 +306,17 @@ def result_dto(session: str, rec: dict) -> dict:
     return dto
 
 
-def td_call_dto(session: str, call: dict, received_at: str) -> dict:
+def td_call_dto(session: str, key: str, call: dict, received_at: str) -> dict:
     # Hour/minute of the call in the venue's local time (BCS shows them to the TD).
-    at = call.get("at") or received_at
+    at = at_iso(call.get("at") or received_at)
+    status = td_call_facts(key, call)[1]
     try:
         t = time.localtime(calendar.timegm(time.strptime(at, "%Y-%m-%dT%H:%M:%SZ")))
     except ValueError:
         t = time.localtime()
     return {"SessionGuid": session, "SectionLetters": call["section"], "TableNumber": call["table"],
             "RoundNumber": max(1, int(call.get("round") or 1)), "Hour": t.tm_hour, "Minute": t.tm_min,
-            "Status": TD_STATUS_NUM[call["status"]]}
+            "Status": TD_STATUS_NUM[status]}
 
 
 def _poll(st: Any, command: int, event: str, session: str) -> dict:
@@ -339,7 +341,7 @@ def _poll(st: Any, command: int, event: str, session: str) -> dict:
     if kind == "result":
         dtos = [result_dto(session, it["payload"]) for it in chosen]
     else:
-        dtos = [td_call_dto(session, it["payload"], it["received_at"]) for it in chosen]
+        dtos = [td_call_dto(session, it["key"], it["payload"], it["received_at"]) for it in chosen]
     last = max((it["id"] for it in chosen), default=0)
     return _reply(command, data_type, raw=json.dumps(dtos), session=session, last_id=last)
 

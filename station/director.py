@@ -13,6 +13,7 @@ import html
 import time
 from typing import Any
 
+from .records import at_iso, td_call_facts
 from .store import latest_results
 
 OPEN_TD = ("launched", "in_progress", "deferred")
@@ -46,7 +47,9 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
         row = table(p["section"], p["table"])
         row["last_seen"] = it["received_at"]
         if it["kind"] == "td_call":
-            td_latest[(p["section"], p["table"], p["call"])] = {**p, "received_at": it["received_at"]}
+            ident, state = td_call_facts(it["key"], p)
+            td_latest[ident] = {**p, "status": state, "at": at_iso(p.get("at")),
+                                "note": p.get("note") or p.get("reason"), "received_at": it["received_at"]}
             continue
         if it["kind"] == "result":
             row["_results"].add((p["round"], p["board"]))

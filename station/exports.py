@@ -63,7 +63,38 @@ def _tag(name: str, value: Any) -> str:
 
 
 def _pbn_call(call: str) -> str:
-    return "Pass" if call == "PASS" else call
+    return "Pass" if call in ("P", "PASS") else call
+
+
+def _accepted(irr: dict) -> bool:
+    return bool(irr.get("accepted")) or irr.get("resolution") == "accepted"
+
+
+def irregularity_index(irr: dict, calls: list[dict]) -> int | None:
+    """Which call of the auction an irregularity is about: `index` when the tablet gives it,
+    else the offender's call as the engine records it (`seat` + `call`)."""
+    if isinstance(irr.get("index"), int):
+        return irr["index"]
+    want = _pbn_call(str(irr.get("call") or ""))
+    for i, c in enumerate(calls):
+        if c.get("seat") == irr.get("seat") and _pbn_call(c["call"]) == want:
+            return i
+    return None
+
+
+def skipped_turns(irr: dict) -> list[str]:
+    """Turns forfeited by an accepted call out of rotation (2017 L29A): from the seat whose turn
+    it was (`turn`), clockwise up to the offender."""
+    if irr.get("skipped") is not None:
+        return list(irr["skipped"])
+    turn, seat = irr.get("turn"), irr.get("seat")
+    if turn not in SEATS or seat not in SEATS:
+        return []
+    out, i = [], SEATS.index(turn)
+    while SEATS[i] != seat:
+        out.append(SEATS[i])
+        i = (i + 1) % 4
+    return out
 
 
 def _clock(seconds: float | None) -> str:
@@ -84,13 +115,15 @@ def pbn_auction(rec: dict) -> tuple[list[str], list[str], list[str], list[str]]:
     by_index: dict[int, list[dict]] = {}
     comments = []
     for irr in rec.get("irregularities") or []:
-        if "index" in irr:
-            by_index.setdefault(irr["index"], []).append(irr)
-        law = f" ({irr['law']})" if irr.get("law") else ""
+        index = irregularity_index(irr, calls)
+        if index is not None:
+            by_index.setdefault(index, []).append(irr)
+        law = irr.get("ruling") or irr.get("law")
         who = f" by {irr['seat']}" if irr.get("seat") else ""
-        at = f" at call {irr['index'] + 1}" if "index" in irr else ""
-        outcome = "" if "accepted" not in irr else (" accepted" if irr["accepted"] else " not accepted")
-        comments.append(f"{{Irregularity: {irr['kind'].replace('_', ' ')}{who}{at}{outcome}{law}}}")
+        at = f" at call {index + 1}" if index is not None else ""
+        outcome = " accepted" if _accepted(irr) else (f" {irr['resolution']}" if irr.get("resolution") else "")
+        comments.append(f"{{Irregularity: {irr['kind'].replace('_', ' ')}{who}{at}{outcome}"
+                        f"{f' ({law})' if law else ''}}}")
     slots: list[str] = []
     notes: list[str] = []
     times: list[str] = []
@@ -98,9 +131,9 @@ def pbn_auction(rec: dict) -> tuple[list[str], list[str], list[str], list[str]]:
     for i, c in enumerate(calls):
         prefix = ""
         for irr in by_index.get(i, []):
-            if irr.get("accepted") and irr["kind"] == "call_out_of_rotation":
-                slots.extend("^S" for _ in irr.get("skipped") or [])
-            if irr.get("accepted") and irr["kind"] == "insufficient_bid":
+            if _accepted(irr) and irr["kind"] == "call_out_of_rotation":
+                slots.extend("^S" for _ in skipped_turns(irr))
+            if _accepted(irr) and irr["kind"] == "insufficient_bid":
                 prefix = "^I "
         token = prefix + _pbn_call(c["call"])
         if c.get("alerted"):

@@ -17,7 +17,7 @@ PHASES = ("bidding", "playing", "entering_result")
 ADJUSTED_KINDS = ("artificial", "assigned", "weighted", "split")
 ARTIFICIAL = ("avg-", "avg", "avg+")
 CONTRACT_RE = re.compile(r"^(PASS|[1-7](C|D|H|S|NT)(X|XX)?)$")
-CALL_RE = re.compile(r"^(PASS|X|XX|[1-7](C|D|H|S|NT))$")
+CALL_RE = re.compile(r"^(PASS|P|X|XX|[1-7](C|D|H|S|NT))$")  # the engine writes a pass as "P"
 LEAD_RE = re.compile(r"^[SHDC]([2-9]|T|10|J|Q|K|A)$")
 SECTION_RE = re.compile(r"^([A-Z])\1{0,2}$")  # A-Z, AA-ZZ, AAA-ZZZ, as Bridgemate sections
 EVENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -73,7 +73,7 @@ def _calls(calls: Any, field: str) -> None:
         _str(c, "seat", choices=SEATS)
         call = c.get("call")
         if not isinstance(call, str) or not CALL_RE.match(call):
-            raise RecordError(f"{field}[{i}].call: expected PASS, X, XX or 1C..7NT, got {call!r}")
+            raise RecordError(f"{field}[{i}].call: expected P (or PASS), X, XX or 1C..7NT, got {call!r}")
         for flag in ("alerted", "stop"):
             if flag in c and not isinstance(c[flag], bool):
                 raise RecordError(f"{field}[{i}].{flag}: expected true or false")
@@ -96,6 +96,25 @@ def _irregularities(irr: Any, n_calls: int) -> None:
                 raise RecordError(f"irregularities[{i}].index: expected a position in auction")
         if "skipped" in x and (not isinstance(x["skipped"], list) or any(s not in SEATS for s in x["skipped"])):
             raise RecordError(f"irregularities[{i}].skipped: expected a list of seats")
+        for name in ("seat", "turn"):
+            if x.get(name) is not None and x[name] not in SEATS:
+                raise RecordError(f"irregularities[{i}].{name}: expected one of N, E, S, W")
+
+
+def at_iso(at: Any) -> str:
+    """A TD call's time as ISO 8601 UTC: tablets send either that or epoch seconds."""
+    if isinstance(at, (int, float)) and not isinstance(at, bool):
+        import time
+
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
+    return str(at)
+
+
+def td_call_facts(key: str, payload: dict) -> tuple[str, str]:
+    """(identity of the call, its status): a status change is a new item of the same call."""
+    if "status" in payload:
+        return key.rsplit("/", 1)[0], payload["status"]
+    return key, "launched"
 
 
 def expected_key(kind: str, rec: dict) -> str:
@@ -103,7 +122,10 @@ def expected_key(kind: str, rec: dict) -> str:
     if kind == "result":
         return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/{rec['revision']}"
     if kind == "td_call":
-        return f"{e}/{s}/{t}/td/{rec['call']}/{rec['status']}"
+        if "status" in rec:  # one item per status change
+            return f"{e}/{s}/{t}/td/{rec['call']}/{rec['status']}"
+        # The tablet's form: one item when the call is made (status "launched").
+        return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/td/{rec['call']}"
     return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/auction/{rec['seq']}"
 
 
@@ -181,12 +203,21 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
     elif kind == "td_call":
         round_no = _int(payload, "round", 0, 99)
         board = _int(payload, "board", 1, 999, nullable=True)
-        _int(payload, "call", 1, 9999)
-        _str(payload, "status", choices=TD_STATUSES)
-        _str(payload, "at")
-        if "note" in payload and not isinstance(payload["note"], str):
-            raise RecordError("note: expected a string")
-        want_key = expected_key(kind, payload)
+        if "status" in payload:
+            _int(payload, "call", 0, 9999)
+            _str(payload, "status", choices=TD_STATUSES)
+            want_key = expected_key(kind, payload)
+        else:
+            n = key.rsplit("/", 1)[-1]
+            if not n.isdigit():
+                raise RecordError("key: a TD call key ends with /td/<number>")
+            want_key = expected_key(kind, {**payload, "call": int(n)})
+        if not isinstance(payload.get("at"), (str, int, float)) or isinstance(payload.get("at"), bool):
+            raise RecordError("at: expected the time of the call")
+        for name in ("note", "reason"):
+            if payload.get(name) is not None and not isinstance(payload[name], str):
+                raise RecordError(f"{name}: expected a string")
+        _str(payload, "seat", choices=SEATS, nullable=True)
     else:
         round_no = _int(payload, "round", 1, 99)
         board = _int(payload, "board", 1, 999)

@@ -102,7 +102,12 @@ def test_td_calls_and_auction_logs_travel_with_their_own_keys(station):
     auc["key"] = f"{EVENT}/A/1/1/1/auction/1"
     assert station.post_item("auction", auc)[0] == 201
     assert station.post_item("auction", auc)[0] == 200
-    assert stored(station) == 2
+    # The tablet's own form (tablet_app.controller): one item when the call is made.
+    tablet_form = {"kind": "td_call", "key": f"{EVENT}/A/1/1/2/td/0", "event": EVENT, "section": "A",
+                   "table": 1, "round": 1, "board": 2, "seat": "E", "t": 4.2, "reason": None,
+                   "at": 1790000000.0}
+    assert station.post_item("td_call", tablet_form)[0] == 201
+    assert stored(station) == 3
 
 
 def test_an_acknowledged_result_survives_kill_9_of_the_station(db_url, tmp_path):
