@@ -7,6 +7,7 @@ message naming the file and the field; nothing half-loaded ever reaches the engi
 """
 from __future__ import annotations
 
+import functools
 import pathlib
 import re
 import tomllib
@@ -71,6 +72,15 @@ def names() -> list[str]:
 
 
 def load(name: str) -> Profile:
+    """The named profile. Files ship with the package and profiles are frozen, so each is read and
+    validated once per process (a tablet opens a Table per board; replaying logs opens thousands)."""
+    if not isinstance(name, str):
+        raise ProfileError(f"profile name must be one of {', '.join(names())}, not {name!r}")
+    return _load_cached(name)
+
+
+@functools.lru_cache(maxsize=32)
+def _load_cached(name: str) -> Profile:
     if not isinstance(name, str) or not _NAME.match(name):
         raise ProfileError(f"profile name must be one of {', '.join(names())}, not {name!r}")
     path = HERE / f"{name}.toml"

@@ -1,0 +1,80 @@
+"""`python -m shared_rules replay LOG.json | -`: the TD's replay tool, run as a real process."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from shared_rules.replay import LogError, replay
+
+ISSUE_LOG = {"profile": "fsb-2007", "board": 5,
+             "events": [{"t": 0.0, "seat": "N", "call": "1H"},
+                        {"t": 4.1, "seat": "S", "alert": True},
+                        {"t": 6.0, "seat": "E", "call": "3S", "stop": True},
+                        {"t": 17.0, "seat": "S", "call": "4H"},
+                        {"t": 19.0, "seat": "W", "call": "P"},
+                        {"t": 21.0, "seat": "N", "call": "P"},
+                        {"t": 23.0, "seat": "E", "call": "X"},
+                        {"t": 24.0, "seat": "S", "call": "P"},
+                        {"t": 25.0, "seat": "W", "call": "P"},
+                        {"t": 26.0, "seat": "N", "call": "P"}]}
+
+
+def cli(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "shared_rules", "replay", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_replay_file_prints_one_json_object(tmp_path):
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(ISSUE_LOG))
+    proc = cli(str(path))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["status"] == "ended" and out["contract"] == "4HX" and out["declarer"] == "N"
+    assert out["calls"][0] == {"seat": "N", "call": "1H", "alerted": True, "stop": False, "think": 0.0,
+                               "t": 0.0, "alerted_by": "S", "alert_t": 4.1}
+    assert out["calls"][1]["stop"] is True and out["next"] is None
+    assert out == replay(ISSUE_LOG)
+
+
+def test_replay_reads_stdin_with_dash():
+    proc = cli("-", stdin=json.dumps(ISSUE_LOG))
+    assert proc.returncode == 0 and json.loads(proc.stdout)["contract"] == "4HX"
+
+
+def test_policy_override_in_log():
+    log = {**ISSUE_LOG, "policy": "prevent", "events": [{"t": 0, "seat": "E", "call": "1C"}]}
+    out = replay(log)
+    assert out["policy"] == "prevent" and out["calls"] == [] and out["refused"][0]["kind"] == "call_out_of_rotation"
+
+
+@pytest.mark.parametrize("text,match", [
+    ("{not json", "not valid JSON"),
+    ("[]", "must be a JSON object"),
+    ('{"profile": "fsb-2007", "board": 1}', "no 'events'"),
+    ('{"profile": "xx", "board": 1, "events": []}', "unknown profile"),
+    ('{"profile": "fsb-2007", "board": 0, "events": []}', "board"),
+    ('{"profile": "fsb-2007", "board": true, "events": []}', "board"),
+    ('{"profile": "fsb-2007", "board": 1, "events": {}}', "events must be a list"),
+    ('{"profile": "fsb-2007", "board": 1, "policy": "lax", "events": []}', "policy"),
+    ('{"profile": "fsb-2007", "board": 1, "events": [{"t": 0, "seat": "N", "call": "1Q"}]}', "event 0"),
+    ('{"profile": "fsb-2007", "board": 1, "events": [{"t": 0, "seat": "N", "call": "1C"}, {"t": 1, "seat": "W", "call": "P"}, {"t": 2, "seat": "S", "call": "P"}]}', "event 2"),
+])
+def test_malformed_log_clear_error_no_traceback(text, match):
+    proc = cli("-", stdin=text)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    assert proc.stderr.startswith("error:") and any(m in proc.stderr for m in match.split("|")), proc.stderr
+
+
+def test_missing_file_and_usage(tmp_path):
+    proc = cli(str(tmp_path / "nope.json"))
+    assert proc.returncode == 2 and "cannot read" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "shared_rules", "replay"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "usage" in proc.stderr
+
+
+def test_replay_library_raises_logerror():
+    with pytest.raises(LogError, match="event 0"):
+        replay({"profile": "fsb-2007", "board": 1, "events": [{"t": "soon", "seat": "N", "call": "1C"}]})
