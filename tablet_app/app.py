@@ -1,0 +1,725 @@
+"""The table tablet's Kivy app. Widgets only render controller state and forward touches.
+
+    python -m tablet_app.app --db table.db [--lang sv] [--setup session.json] [--ports N=/dev/..,E=...]
+
+Screens: auction (readable across the table), director console (PIN-protected), tempo, result
+entry, round end. Every screen redraws from `controller.snapshot()` and `tablet_app.present`;
+every button calls one controller method.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+from typing import Any
+
+from tablet_app import i18n, present
+from tablet_app.controller import Controller, PinError, Refused
+
+FONT_DIR = pathlib.Path("/usr/share/fonts/truetype/dejavu")
+
+# Colours (RGBA 0..1): a calm light theme that reads well under club lighting.
+BG = (0.95, 0.96, 0.97, 1)
+NAVY = (0.11, 0.22, 0.37, 1)
+WHITE = (1, 1, 1, 1)
+INK = (0.10, 0.12, 0.16, 1)
+MUTED = (0.40, 0.45, 0.52, 1)
+RED_SUIT = (0.80, 0.08, 0.12, 1)
+VUL_RED = (0.78, 0.16, 0.18, 1)
+NONVUL = (0.20, 0.55, 0.33, 1)
+TURN = (1.0, 0.80, 0.25, 1)
+ALERT_BG = (0.56, 0.80, 1.0, 1)
+STOP_RED = (0.85, 0.15, 0.15, 1)
+BTN = (0.16, 0.36, 0.62, 1)
+BTN_WARN = (0.80, 0.30, 0.10, 1)
+BTN_OK = (0.16, 0.55, 0.30, 1)
+BTN_LIGHT = (0.86, 0.89, 0.93, 1)
+
+
+def _setup_kivy(width: int = 1280, height: int = 800) -> None:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    Config.set("graphics", "resizable", "1")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")
+    Config.set("kivy", "exit_on_escape", "0")
+
+
+_setup_kivy()
+
+from kivy.app import App  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.text import LabelBase  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.graphics import Color, Rectangle, RoundedRectangle  # noqa: E402
+from kivy.uix.boxlayout import BoxLayout  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.gridlayout import GridLayout  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
+from kivy.uix.widget import Widget  # noqa: E402
+
+if (FONT_DIR / "DejaVuSans.ttf").exists():
+    # The default font has no suit symbols; DejaVu Sans has all four.
+    LabelBase.register(
+        name="Roboto",
+        fn_regular=str(FONT_DIR / "DejaVuSans.ttf"),
+        fn_bold=str(FONT_DIR / "DejaVuSans-Bold.ttf"),
+    )
+
+
+def _bg(widget: Widget, color: tuple[float, ...], radius: float = 0) -> None:
+    with widget.canvas.before:
+        c = Color(*color)
+        r = RoundedRectangle(pos=widget.pos, size=widget.size, radius=[radius]) if radius else Rectangle(
+            pos=widget.pos, size=widget.size)
+    widget._bg_color = c  # type: ignore[attr-defined]
+
+    def sync(*_: Any) -> None:
+        r.pos, r.size = widget.pos, widget.size
+
+    widget.bind(pos=sync, size=sync)
+
+
+def set_bg(widget: Widget, color: tuple[float, ...]) -> None:
+    widget._bg_color.rgba = color  # type: ignore[attr-defined]
+
+
+class Panel(BoxLayout):
+    def __init__(self, color: tuple[float, ...] = WHITE, radius: float = 12, **kw: Any):
+        super().__init__(**kw)
+        _bg(self, color, radius)
+
+
+class Text(Label):
+    def __init__(self, text: str = "", size: float = 22, color: tuple[float, ...] = INK, bold: bool = False,
+                 halign: str = "left", **kw: Any):
+        super().__init__(text=text, font_size=size, color=color, bold=bold, halign=halign, valign="middle",
+                         markup=True, **kw)
+        self.bind(size=lambda *_: setattr(self, "text_size", self.size))
+
+
+class BigButton(Button):
+    def __init__(self, text: str = "", color: tuple[float, ...] = BTN, size: float = 24, **kw: Any):
+        super().__init__(text=text, font_size=size, bold=True, background_normal="", background_down="",
+                         background_color=color, color=WHITE if color not in (BTN_LIGHT, WHITE) else INK,
+                         markup=True, **kw)
+        self.base_color = color
+        self.bind(state=self._pressed)
+
+    def _pressed(self, _w: Any, state: str) -> None:
+        c = self.base_color
+        self.background_color = tuple(x * 0.8 for x in c[:3]) + (1,) if state == "down" else c
+
+
+def call_markup(call: str | None, lang: str) -> str:
+    text = present.call_text(call, lang)
+    if present.is_red(call):
+        return f"[color=cc141f]{text}[/color]"
+    return text
+
+
+class CallCell(BoxLayout):
+    """One call in the auction grid: big, with its alert and stop marks."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(orientation="vertical", padding=(6, 4), **kw)
+        _bg(self, WHITE, 10)
+        self.label = Text("", size=40, bold=True, halign="center")
+        self.mark = Text("", size=16, bold=True, halign="center", size_hint_y=0.32)
+        self.add_widget(self.label)
+        self.add_widget(self.mark)
+
+    def show(self, cell: dict[str, Any] | None, lang: str) -> None:
+        if cell is None:
+            self.opacity = 0.0
+            return
+        self.opacity = 1.0
+        if cell.get("turn"):
+            set_bg(self, TURN)
+            self.label.text = "?"
+            self.mark.text = ""
+            return
+        marks = []
+        if cell.get("alerted"):
+            marks.append(i18n.tr("alert", lang).upper())
+        if cell.get("stop"):
+            marks.append(f"[color=d92626]{i18n.tr('stop', lang)}[/color]")
+        set_bg(self, ALERT_BG if cell.get("alerted") else WHITE)
+        self.label.text = call_markup(cell.get("call"), lang) if cell.get("call") else "\u2014"
+        self.mark.text = "  ".join(marks)
+
+
+class TopBar(BoxLayout):
+    def __init__(self, app: TabletApp, **kw: Any):
+        super().__init__(size_hint_y=None, height=72, padding=(18, 10), spacing=12, **kw)
+        _bg(self, NAVY)
+        self.app = app
+        self.title = Text("", size=26, color=WHITE, bold=True)
+        self.lang = BigButton("EN", color=(0.25, 0.38, 0.56, 1), size=20, size_hint_x=None, width=90)
+        self.lang.bind(on_release=lambda *_: app.next_language())
+        self.add_widget(self.title)
+        self.add_widget(self.lang)
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.title.text = present.header(snap, lang)
+        self.lang.text = lang.upper()
+
+
+class AuctionScreen(Screen):
+    ROWS = 0  # no padding rows: the grid grows downwards from the top as the auction does
+
+    def __init__(self, app: TabletApp, **kw: Any):
+        super().__init__(name="auction", **kw)
+        self.app = app
+        root = BoxLayout(orientation="vertical")
+        _bg(root, BG)
+        self.topbar = TopBar(app)
+        root.add_widget(self.topbar)
+        body = BoxLayout(orientation="vertical", padding=(24, 14), spacing=10)
+        self.heads: dict[str, Label] = {}
+        head_row = GridLayout(cols=4, spacing=12, size_hint_y=None, height=74)
+        for seat in present.COLUMNS:
+            p = Panel(NONVUL, 12, orientation="vertical", padding=(4, 2))
+            lbl = Text("", size=28, color=WHITE, bold=True, halign="center")
+            p.add_widget(lbl)
+            self.heads[seat] = lbl
+            lbl.panel = p  # type: ignore[attr-defined]
+            head_row.add_widget(p)
+        body.add_widget(head_row)
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=0)
+        self.grid = GridLayout(cols=4, spacing=12, size_hint_y=None, row_default_height=88, row_force_default=True)
+        self.grid.bind(minimum_height=self.grid.setter("height"))
+        self.scroll.add_widget(self.grid)
+        body.add_widget(self.scroll)
+        self.status = Panel(WHITE, 12, size_hint_y=None, height=70, padding=(18, 6))
+        self.status_label = Text("", size=30, bold=True, halign="center")
+        self.status.add_widget(self.status_label)
+        body.add_widget(self.status)
+        root.add_widget(body)
+        bar = BoxLayout(size_hint_y=None, height=96, padding=(24, 10), spacing=16)
+        self.td_btn = BigButton("", BTN_WARN)
+        self.td_btn.bind(on_release=lambda *_: app.go("director"))
+        self.tempo_btn = BigButton("", BTN)
+        self.tempo_btn.bind(on_release=lambda *_: app.go("tempo"))
+        self.result_btn = BigButton("", BTN_OK)
+        self.result_btn.bind(on_release=lambda *_: app.go("result"))
+        for b in (self.td_btn, self.tempo_btn, self.result_btn):
+            bar.add_widget(b)
+        root.add_widget(bar)
+        self.add_widget(root)
+        self.cells: list[CallCell] = []
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        st = snap.get("state") or {}
+        vul = st.get("vulnerability") or "None"
+        for seat, lbl in self.heads.items():
+            text = i18n.seat_name(seat, lang)
+            if seat == st.get("dealer"):
+                text += f"  [size=18]({i18n.tr('dealer', lang)})[/size]"
+            lbl.text = text
+            red = vul == "All" or (vul != "None" and seat in vul)
+            set_bg(lbl.panel, VUL_RED if red else NONVUL)
+        rows = present.auction_grid(st.get("calls", []), st.get("dealer", "N"),
+                                    st.get("next") if snap.get("phase") == "auction" else None)
+        while len(rows) < self.ROWS:
+            rows.append([None] * 4)
+        flat = [c for r in rows for c in r]
+        while len(self.cells) < len(flat):
+            cell = CallCell()
+            self.cells.append(cell)
+            self.grid.add_widget(cell)
+        while len(self.cells) > len(flat):
+            self.grid.remove_widget(self.cells.pop())
+        for cell, data in zip(self.cells, flat, strict=True):
+            cell.show(data, lang)
+        # Newest row in view: pin the grid to the top while it fits, else scroll to the bottom.
+        needed = len(rows) * (self.grid.row_default_height + 12)
+        self.scroll.scroll_y = 1 if needed <= self.scroll.height else 0
+        self.status_label.text = present.status_line(snap, lang)
+        frozen = snap.get("phase") == "frozen"
+        set_bg(self.status, (1.0, 0.88, 0.80, 1) if frozen else WHITE)
+        self.td_btn.text = i18n.tr("director", lang)
+        self.tempo_btn.text = i18n.tr("tempo", lang)
+        self.result_btn.text = i18n.tr("result", lang)
+        self.result_btn.disabled = snap.get("phase") not in ("play", "confirm")
+        self.result_btn.opacity = 0.4 if self.result_btn.disabled else 1
+
+
+class CallPicker(GridLayout):
+    """Every call, for a replacement call the TD's option asks for."""
+
+    def __init__(self, on_pick: Any, **kw: Any):
+        super().__init__(cols=8, spacing=4, **kw)
+        calls = ["P", "X", "XX"] + [f"{lvl}{s}" for lvl in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+        for c in calls:
+            b = BigButton(present.call_text(c), BTN_LIGHT, size=18)
+            if present.is_red(c):
+                b.color = RED_SUIT
+            b.call = c  # type: ignore[attr-defined]
+            b.bind(on_release=lambda btn: on_pick(btn.call))
+            self.add_widget(b)
+
+
+class DirectorScreen(Screen):
+    def __init__(self, app: TabletApp, **kw: Any):
+        super().__init__(name="director", **kw)
+        self.app = app
+        self.pin = ""
+        self.unlocked = False
+        self.chosen: dict[str, Any] | None = None
+        root = BoxLayout(orientation="vertical")
+        _bg(root, BG)
+        self.topbar = TopBar(app)
+        root.add_widget(self.topbar)
+        body = BoxLayout(padding=(24, 16), spacing=20)
+        left = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=8, size_hint_x=0.48)
+        self.title = Text("", size=30, bold=True, size_hint_y=None, height=46)
+        self.happened_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
+        self.happened = Text("", size=22)
+        self.happened.valign = "top"
+        self.conseq_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
+        self.conseq = Text("", size=22)
+        self.conseq.valign = "top"
+        for w in (self.title, self.happened_head, self.happened, self.conseq_head, self.conseq):
+            left.add_widget(w)
+        body.add_widget(left)
+        self.side = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=10)
+        body.add_widget(self.side)
+        root.add_widget(body)
+        bar = BoxLayout(size_hint_y=None, height=84, padding=(24, 8), spacing=16)
+        self.message = Text("", size=22, bold=True, color=STOP_RED)
+        self.back = BigButton("", BTN_LIGHT, size_hint_x=None, width=220)
+        self.back.bind(on_release=lambda *_: app.go("auction"))
+        bar.add_widget(self.message)
+        bar.add_widget(self.back)
+        root.add_widget(bar)
+        self.add_widget(root)
+        self.pin_buttons: dict[str, Button] = {}
+        self.option_buttons: list[Button] = []
+        self.picker: CallPicker | None = None
+
+    # -- PIN ---------------------------------------------------------------------------------------
+    def press_digit(self, d: str) -> None:
+        if len(self.pin) < 8:
+            self.pin += d
+        self.app.refresh()
+
+    def press_clear(self) -> None:
+        self.pin = ""
+        self.app.refresh()
+
+    def press_unlock(self) -> None:
+        lang = self.app.lang
+        if self.app.controller.check_pin(self.pin):
+            self.unlocked = True
+            self.message.text = f"[color=2a8c4d]{i18n.tr('pin_ok', lang)}[/color]"
+        else:
+            self.message.text = i18n.tr("pin_wrong", lang)
+        self.pin = ""
+        self.app.refresh()
+
+    def choose(self, option: dict[str, Any]) -> None:
+        if option.get("needs_call"):
+            self.chosen = option
+            self.app.refresh()
+            return
+        self._decide(option["id"], None)
+
+    def pick_call(self, call: str) -> None:
+        if self.chosen is not None:
+            self._decide(self.chosen["id"], call)
+
+    def _decide(self, choice: str, call: str | None) -> None:
+        # The PIN was checked at sign-in; the controller checks it again (it trusts no widget).
+        try:
+            self.app.controller.td_decide(self.app.controller.session.td_pin if self.unlocked else "", choice, call)
+            self.message.text = ""
+        except PinError:
+            self.message.text = i18n.tr("pin_wrong", self.app.lang)
+        except Refused as exc:
+            self.message.text = str(exc)[:120]
+        self.chosen = None
+        if not self.app.controller.estate.get("pending"):
+            self.unlocked = False
+        self.app.refresh()
+
+    def _pin_pad(self, lang: str) -> None:
+        self.side.add_widget(Text(i18n.tr("pin_prompt", lang), size=24, bold=True, size_hint_y=None, height=40))
+        shown = Panel(BG, 8, size_hint_y=None, height=60)
+        shown.add_widget(Text("\u25cf " * len(self.pin) or " ", size=30, halign="center"))
+        self.side.add_widget(shown)
+        pad = GridLayout(cols=3, spacing=10)
+        self.pin_buttons = {}
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "unlock"):
+            if key == "clear":
+                b = BigButton(i18n.tr("clear", lang), BTN_LIGHT, size=22)
+                b.bind(on_release=lambda *_: self.press_clear())
+            elif key == "unlock":
+                b = BigButton(i18n.tr("unlock", lang), BTN_OK, size=22)
+                b.bind(on_release=lambda *_: self.press_unlock())
+            else:
+                b = BigButton(key, BTN_LIGHT, size=32)
+                b.digit = key  # type: ignore[attr-defined]
+                b.bind(on_release=lambda btn: self.press_digit(btn.digit))
+            self.pin_buttons[key] = b
+            pad.add_widget(b)
+        self.side.add_widget(pad)
+
+    def _options(self, pending: dict[str, Any], lang: str) -> None:
+        self.side.add_widget(Text(i18n.tr("options", lang), size=24, bold=True, size_hint_y=None, height=40))
+        self.option_buttons = []
+        if self.chosen is not None:
+            self.side.add_widget(Text(f"{self.chosen.get('label', '')}  [color=66727f]({self.chosen.get('law', '')})[/color]",
+                                       size=20, size_hint_y=None, height=56))
+            self.side.add_widget(Text(i18n.tr("choose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
+            self.picker = CallPicker(self.pick_call)
+            self.side.add_widget(self.picker)
+            return
+        for opt in pending.get("options", []):
+            b = BigButton(f"{opt.get('label', opt.get('id'))}\n[size=16]{opt.get('law', '')}[/size]", BTN, size=20)
+            b.halign = "center"
+            b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 20, None)))
+            b.option = opt  # type: ignore[attr-defined]
+            b.bind(on_release=lambda btn: self.choose(btn.option))
+            self.option_buttons.append(b)
+            self.side.add_widget(b)
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        st = snap.get("state") or {}
+        pending = st.get("pending")
+        self.title.text = i18n.tr("director", lang) + (f"  \u00b7  {pending.get('law', '')}" if pending else "")
+        self.happened_head.text = i18n.tr("what_happened", lang).upper()
+        lines = present.what_happened(st, lang)
+        self.happened.text = "\n".join(lines[-5:]) or i18n.tr("none", lang)
+        self.conseq_head.text = i18n.tr("consequences", lang).upper()
+        self.conseq.text = "\n".join(present.consequences(st, lang)) or i18n.tr("none", lang)
+        self.back.text = i18n.tr("back", lang)
+        self.side.clear_widgets()
+        self.option_buttons = []
+        if not pending:
+            self.side.add_widget(Text(i18n.tr("no_pending", lang), size=24, halign="center"))
+            return
+        if not self.unlocked:
+            self._pin_pad(lang)
+        else:
+            self._options(pending, lang)
+
+
+class TempoScreen(Screen):
+    def __init__(self, app: TabletApp, **kw: Any):
+        super().__init__(name="tempo", **kw)
+        self.app = app
+        root = BoxLayout(orientation="vertical")
+        _bg(root, BG)
+        self.topbar = TopBar(app)
+        root.add_widget(self.topbar)
+        self.panel = Panel(WHITE, 14, orientation="vertical", padding=(20, 12))
+        wrap = BoxLayout(padding=(24, 16))
+        wrap.add_widget(self.panel)
+        root.add_widget(wrap)
+        bar = BoxLayout(size_hint_y=None, height=84, padding=(24, 8))
+        bar.add_widget(Widget())
+        self.back = BigButton("", BTN_LIGHT, size_hint_x=None, width=220)
+        self.back.bind(on_release=lambda *_: app.go("auction"))
+        bar.add_widget(self.back)
+        root.add_widget(bar)
+        self.add_widget(root)
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        self.back.text = i18n.tr("back", lang)
+        self.panel.clear_widgets()
+        grid = GridLayout(cols=6, spacing=4, size_hint_y=None, row_default_height=44, row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for h in ("#", i18n.tr("seat", lang), i18n.tr("call", lang), i18n.tr("think", lang),
+                  f"{i18n.tr('stop', lang)} / {i18n.tr('alert', lang)}", i18n.tr("flags", lang)):
+            grid.add_widget(Text(h, size=20, bold=True, color=MUTED))
+        for row in self.app.controller.tempo():
+            think = row.get("think")
+            marks = " ".join(x for x, on in ((i18n.tr("stop", lang), row["stop"]), (i18n.tr("alert", lang), row["alerted"])) if on)
+            flags = ", ".join(str(f).replace("_", " ") for f in row["flags"])
+            long = isinstance(think, int | float) and think >= 10
+            grid.add_widget(Text(str(row["index"] + 1), size=22))
+            grid.add_widget(Text(i18n.seat_name(row["seat"], lang), size=22))
+            grid.add_widget(Text(call_markup(row["call"], lang), size=24, bold=True))
+            grid.add_widget(Text(("[b][color=cc5a1a]" if long else "") + (f"{think:.1f}" if isinstance(think, int | float) else "-")
+                                 + ("[/color][/b]" if long else ""), size=22))
+            grid.add_widget(Text(marks, size=20))
+            grid.add_widget(Text(f"[color=cc141f]{flags}[/color]" if flags else "", size=20))
+        sv = ScrollView()
+        sv.add_widget(grid)
+        self.panel.add_widget(Text(i18n.tr("tempo", lang), size=28, bold=True, size_hint_y=None, height=46))
+        self.panel.add_widget(sv)
+
+
+class ResultScreen(Screen):
+    def __init__(self, app: TabletApp, **kw: Any):
+        super().__init__(name="result", **kw)
+        self.app = app
+        self.tricks: int | None = None
+        self.suit: str | None = None
+        self.rank: str | None = None
+        self.message = ""
+        root = BoxLayout(orientation="vertical")
+        _bg(root, BG)
+        self.topbar = TopBar(app)
+        root.add_widget(self.topbar)
+        self.body = BoxLayout(orientation="vertical", padding=(24, 14), spacing=12)
+        root.add_widget(self.body)
+        self.add_widget(root)
+        self.trick_buttons: dict[int, Button] = {}
+        self.lead_buttons: dict[str, Button] = {}
+        self.enter_btn: Button | None = None
+        self.confirm_btn: Button | None = None
+        self.dispute_btn: Button | None = None
+
+    def set_tricks(self, n: int) -> None:
+        self.tricks = n
+        self.app.refresh()
+
+    def set_lead(self, key: str) -> None:
+        if key in present.SUIT:
+            self.suit = None if self.suit == key else key
+        else:
+            self.rank = None if self.rank == key else key
+        self.app.refresh()
+
+    def enter(self) -> None:
+        lead = f"{self.suit}{self.rank}" if self.suit and self.rank else None
+        try:
+            self.app.controller.enter_result(self.tricks, lead)
+            self.message = ""
+        except ValueError as exc:
+            self.message = str(exc)
+        self.app.refresh()
+
+    def confirm(self, ok: bool) -> None:
+        try:
+            rec = self.app.controller.ew_confirm(ok)
+            self.message = f"{i18n.tr('sent', self.app.lang)}: {rec['score_ns']:+d}" if rec else ""
+        except ValueError as exc:
+            self.message = str(exc)
+        self.tricks = None
+        self.suit = self.rank = None
+        self.app.refresh()
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        self.body.clear_widgets()
+        res = snap.get("result")
+        summary = Panel(WHITE, 14, size_hint_y=None, height=96, padding=(20, 8), spacing=20)
+        self.body.add_widget(summary)
+        if not res:
+            summary.add_widget(Text(self.message or present.status_line(snap, lang), size=26, bold=True))
+            back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), size=(220, 70))
+            back.bind(on_release=lambda *_: self.app.go("auction"))
+            self.body.add_widget(back)
+            self.body.add_widget(Widget())
+            return
+        contract = present.contract_text(res["contract"], res["declarer"], lang)
+        summary.add_widget(Text(f"[size=18][color=66727f]{i18n.tr('contract', lang).upper()}[/color][/size]\n{contract}",
+                                size=34, bold=True))
+        summary.add_widget(Text(f"[size=18][color=66727f]{i18n.tr('board', lang).upper()}[/color][/size]\n"
+                                f"{res['board']}  \u00b7  {i18n.vul_name(res['vulnerability'], lang)}", size=26))
+        if snap.get("phase") == "confirm":
+            self._confirm_panel(res, lang)
+        else:
+            self._entry_panel(res, lang)
+        self.body.add_widget(Text(self.message, size=22, bold=True, color=STOP_RED, size_hint_y=None, height=34))
+
+    def _entry_panel(self, res: dict[str, Any], lang: str) -> None:
+        passed = res["contract"] == "PASS"
+        if not passed:
+            self.body.add_widget(Text(i18n.tr("tricks", lang), size=22, bold=True, size_hint_y=None, height=34))
+            grid = GridLayout(cols=7, spacing=8, size_hint_y=None, height=150)
+            self.trick_buttons = {}
+            for n in range(14):
+                b = BigButton(str(n), BTN if self.tricks == n else BTN_LIGHT, size=30)
+                b.n = n  # type: ignore[attr-defined]
+                b.bind(on_release=lambda btn: self.set_tricks(btn.n))
+                self.trick_buttons[n] = b
+                grid.add_widget(b)
+            self.body.add_widget(grid)
+            self.body.add_widget(Text(i18n.tr("lead", lang), size=22, bold=True, size_hint_y=None, height=34))
+            lead = GridLayout(cols=18, spacing=6, size_hint_y=None, height=80)
+            self.lead_buttons = {}
+            for s in ("S", "H", "D", "C"):
+                b = BigButton(present.SUIT[s], BTN if self.suit == s else BTN_LIGHT, size=30)
+                if present.is_red(s) and self.suit != s:
+                    b.color = RED_SUIT
+                b.key = s  # type: ignore[attr-defined]
+                b.bind(on_release=lambda btn: self.set_lead(btn.key))
+                self.lead_buttons[s] = b
+                lead.add_widget(b)
+            lead.add_widget(Widget())
+            for r in ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"):
+                b = BigButton("10" if r == "T" else r, BTN if self.rank == r else BTN_LIGHT, size=24)
+                b.key = r  # type: ignore[attr-defined]
+                b.bind(on_release=lambda btn: self.set_lead(btn.key))
+                self.lead_buttons[r] = b
+                lead.add_widget(b)
+            self.body.add_widget(lead)
+        self.body.add_widget(Widget())
+        bar = BoxLayout(size_hint_y=None, height=90, spacing=16)
+        back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint_x=0.35)
+        back.bind(on_release=lambda *_: self.app.go("auction"))
+        self.enter_btn = BigButton(i18n.tr("enter", lang), BTN_OK)
+        self.enter_btn.disabled = not passed and self.tricks is None
+        self.enter_btn.bind(on_release=lambda *_: self.enter())
+        bar.add_widget(back)
+        bar.add_widget(self.enter_btn)
+        self.body.add_widget(bar)
+
+    def _confirm_panel(self, res: dict[str, Any], lang: str) -> None:
+        p = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=6)
+        tricks = res.get("tricks")
+        lines = []
+        if tricks is not None:
+            lines.append(f"{i18n.tr('tricks', lang)}: [b]{tricks}[/b]  ({res.get('label', '')})")
+        if res.get("lead"):
+            lead = res["lead"]
+            suit = present.SUIT[lead[0]]
+            suit = f"[color=cc141f]{suit}[/color]" if lead[0] in present.RED else suit
+            lines.append(f"{i18n.tr('lead', lang).split('(')[0].strip()}: [b]{suit}{lead[1:].replace('T', '10')}[/b]")
+        p.add_widget(Text("\n".join(lines), size=28, halign="center"))
+        score = res.get("score_ns", 0)
+        p.add_widget(Text(f"{i18n.tr('score_ns', lang)}:  [b][size=72]{score:+d}[/size][/b]", size=30, halign="center"))
+        self.body.add_widget(p)
+        bar = BoxLayout(size_hint_y=None, height=96, spacing=16)
+        self.dispute_btn = BigButton(i18n.tr("ew_dispute", lang), BTN_WARN, size_hint_x=0.4)
+        self.dispute_btn.bind(on_release=lambda *_: self.confirm(False))
+        self.confirm_btn = BigButton(i18n.tr("ew_confirm", lang), BTN_OK)
+        self.confirm_btn.bind(on_release=lambda *_: self.confirm(True))
+        bar.add_widget(self.dispute_btn)
+        bar.add_widget(self.confirm_btn)
+        self.body.add_widget(bar)
+
+
+class RoundEndScreen(Screen):
+    def __init__(self, app: TabletApp, **kw: Any):
+        super().__init__(name="round_end", **kw)
+        self.app = app
+        root = BoxLayout(orientation="vertical")
+        _bg(root, BG)
+        self.topbar = TopBar(app)
+        root.add_widget(self.topbar)
+        self.panel = Panel(WHITE, 14, orientation="vertical", padding=(30, 20), spacing=10)
+        wrap = BoxLayout(padding=(24, 16))
+        wrap.add_widget(self.panel)
+        root.add_widget(wrap)
+        self.add_widget(root)
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        self.panel.clear_widgets()
+        self.panel.add_widget(Text(i18n.tr("round_over", lang), size=36, bold=True, size_hint_y=None, height=60))
+        pos = snap.get("next_positions") or {}
+        lines = []
+        if "ns" in pos:
+            lines.append(i18n.tr("pairs_ns_go", lang, pair=pos["ns"].get("pair", ""), table=pos["ns"].get("table", "")))
+        if "ew" in pos:
+            lines.append(i18n.tr("pairs_ew_go", lang, pair=pos["ew"].get("pair", ""), table=pos["ew"].get("table", "")))
+        if "boards" in pos:
+            b = pos["boards"]
+            lines.append(i18n.tr("boards_go", lang, boards=", ".join(map(str, b.get("boards", []))), table=b.get("table", "")))
+        if not lines:
+            lines.append(i18n.tr("ask_td", lang))
+        self.panel.add_widget(Text("\n\n".join(lines), size=30))
+        done = snap.get("done") or []
+        summary = "   ".join(f"{i18n.tr('board', lang)} {r['board']}: "
+                           f"{present.contract_text(r['contract'], r['declarer'], lang)} {r['score_ns']:+d}" for r in done)
+        self.panel.add_widget(Text(summary, size=20, color=MUTED))
+
+
+class TabletApp(App):
+    title = "Bidding box - table tablet"
+
+    def __init__(self, controller: Controller, runner: Any = None, lang: str = "en", **kw: Any):
+        super().__init__(**kw)
+        self.controller = controller
+        self.runner = runner
+        self.lang = lang
+        self.last_phase: str | None = None
+        self.ready = False
+        self.screens: dict[str, Any] = {}
+
+    def build(self) -> ScreenManager:
+        Window.clearcolor = BG
+        sm = ScreenManager(transition=NoTransition())
+        for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen):
+            s = cls(self)
+            self.screens[s.name] = s
+            sm.add_widget(s)
+        self.sm = sm
+        self.controller.listeners.append(self._changed)
+        self._dirty = True
+        Clock.schedule_interval(self._tick, 0.05)
+        self.refresh()
+        return sm
+
+    def _changed(self) -> None:
+        self._dirty = True
+
+    def _tick(self, _dt: float) -> None:
+        if self.runner is not None:
+            self.runner.step(0)
+        if self.controller.tick():
+            self._dirty = True
+        if self._dirty:
+            self.refresh()
+
+    def go(self, name: str) -> None:
+        self.sm.current = name
+        self.refresh()
+
+    def next_language(self) -> None:
+        self.lang = i18n.LANGS[(i18n.LANGS.index(self.lang) + 1) % len(i18n.LANGS)]
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._dirty = False
+        snap = self.controller.snapshot()
+        phase = snap["phase"]
+        if phase != self.last_phase:
+            # The table freezes and calls the director; the end of the auction opens result entry.
+            target = {"frozen": "director", "play": "result", "confirm": "result", "round_end": "round_end",
+                      "auction": "auction"}.get(phase)
+            if target is not None and not (phase == "confirm" and self.last_phase == "play"):
+                self.sm.current = target
+            self.last_phase = phase
+        self.screens[self.sm.current].refresh(snap, self.lang)
+        self.ready = True
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", default="build/tablet.db", help="journal file (created if missing)")
+    ap.add_argument("--lang", choices=i18n.LANGS, default="en")
+    ap.add_argument("--setup", help="session setup JSON file (used when the journal has none)")
+    ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")
+    args = ap.parse_args(argv)
+    pathlib.Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    ctl = Controller(args.db)
+    if ctl.session is None and args.setup:
+        ctl.setup(json.loads(pathlib.Path(args.setup).read_text()))
+    runner = None
+    if args.ports:
+        from tablet_app.runner import TableRunner
+
+        ports = dict(p.split("=", 1) for p in args.ports.split(","))
+        runner = TableRunner(ctl, ports)
+    TabletApp(ctl, runner, args.lang).run()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,154 @@
+"""From controller state to what a screen shows: plain strings and rows, no Kivy.
+
+The Kivy screens and the headless demo both render these, so the two cannot disagree about what
+the table looks like.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from tablet_app import i18n
+
+COLUMNS = ("W", "N", "E", "S")  # the order of a printed auction diagram
+SUIT = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RED = ("D", "H")
+
+
+def call_text(call: str | None, lang: str = "en") -> str:
+    if call is None:
+        return ""
+    if call == "P":
+        return i18n.tr("pass", lang)
+    if call in ("X", "XX"):
+        return call
+    level, strain = call[0], call[1:]
+    return level + ("NT" if strain == "NT" else SUIT.get(strain, strain))
+
+
+def contract_text(contract: str | None, declarer: str | None = None, lang: str = "en") -> str:
+    if not contract:
+        return ""
+    if contract == "PASS":
+        return i18n.tr("passed_out", lang)
+    core = contract.rstrip("X")
+    doubled = contract[len(core):]
+    text = call_text(core, lang) + doubled
+    if declarer:
+        text += f" {i18n.tr('by', lang)} {i18n.seat_name(declarer, lang)}"
+    return text
+
+
+def is_red(call: str | None) -> bool:
+    return bool(call) and call[-1] in RED and call not in ("X", "XX")
+
+
+def auction_grid(calls: list[dict[str, Any]], dealer: str, next_seat: str | None) -> list[list[dict[str, Any] | None]]:
+    """Rows of four cells (W N E S). A cell is None before the dealer, else the call dict; the seat
+    in turn gets a cell `{"turn": True}` so the screen can show whose turn it is."""
+    start = COLUMNS.index(dealer)
+    cells: list[dict[str, Any] | None] = [None] * start
+    cells += [dict(c) for c in calls]
+    if next_seat is not None:
+        cells.append({"seat": next_seat, "turn": True})
+    rows = [cells[i:i + 4] for i in range(0, len(cells), 4)] or [[]]
+    for r in rows:
+        r += [None] * (4 - len(r))
+    return rows
+
+
+def status_line(snap: dict[str, Any], lang: str = "en") -> str:
+    st = snap.get("state") or {}
+    phase = snap.get("phase")
+    if snap.get("board") is None and phase != "round_end":
+        return i18n.tr("no_board", lang)
+    if phase == "frozen":
+        return i18n.tr("waits_td", lang)
+    if phase == "round_end":
+        return i18n.tr("round_over", lang)
+    if phase in ("play", "confirm"):
+        if st.get("status") == "passed_out":
+            return i18n.tr("passed_out", lang)
+        return i18n.tr("auction_over", lang, contract=contract_text(st.get("contract"), None, lang),
+                       declarer=i18n.seat_name(st.get("declarer"), lang))
+    text = i18n.tr("to_call", lang, seat=i18n.seat_name(st.get("next"), lang))
+    screen = snap.get("screen")
+    if screen:
+        seats = " + ".join(i18n.seat_name(s, lang) for s in screen["tray_seats"])
+        text += "   \u00b7   " + i18n.tr("tray_moving", lang, seats=seats)
+    return text
+
+
+def header(snap: dict[str, Any], lang: str = "en") -> str:
+    s = snap.get("session") or {}
+    st = snap.get("state") or {}
+    if snap.get("board") is None:
+        return f"{i18n.tr('table', lang)} {s.get('table', '-')}  \u00b7  {i18n.tr('round', lang)} {s.get('round', '-')}"
+    return (f"{i18n.tr('board', lang)} {snap['board']}  \u00b7  "
+            f"{i18n.tr('dealer', lang)} {i18n.seat_name(st.get('dealer'), lang)}  \u00b7  "
+            f"{i18n.vul_name(st.get('vulnerability'), lang)}  \u00b7  "
+            f"{i18n.tr('table', lang)} {s.get('section', '')}{s.get('table', '')}  \u00b7  "
+            f"{i18n.tr('round', lang)} {s.get('round', '')}")
+
+
+def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
+    out = []
+    for ob in st.get("obligations", []):
+        key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
+        line = i18n.tr(key, lang, seat=i18n.seat_name(ob.get("seat"), lang))
+        if ob.get("law"):
+            line += f"  ({ob['law']})"
+        out.append(line)
+    for lr in st.get("lead_restrictions", []):
+        kind = str(lr.get("kind", ""))
+        suits = " ".join(SUIT.get(x, x) for x in lr.get("suits", []))
+        text = i18n.tr(f"lead_{kind}", lang, suits=suits) if f"lead_{kind}" in i18n.T else kind.replace("_", " ")
+        if suits and f"lead_{kind}" not in i18n.T:
+            text += f" {suits}"
+        who = lr.get("leader") or lr.get("seat")
+        if who:
+            text = f"{i18n.seat_name(who, lang)}: {text}"
+        line = i18n.tr("lead_restriction", lang, text=text)
+        if lr.get("law"):
+            line += f"  ({lr['law']})"
+        out.append(line)
+    return out
+
+
+def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
+    lines = []
+    for irr in st.get("irregularities", []):
+        name = i18n.irregularity_name(irr.get("kind", ""), lang)
+        call = irr.get("call")
+        who = i18n.seat_name(irr.get("seat"), lang)
+        lines.append(f"{name}: {who}" + (f" {call_text(call, lang)}" if call else "") + f"  ({irr.get('law', '')})")
+    return lines
+
+
+def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
+    """The auction screen as text (the headless demo prints this)."""
+    st = snap.get("state") or {}
+    lines = [header(snap, lang)]
+    if st:
+        vul = st.get("vulnerability") or "None"
+        heads = []
+        for seat in COLUMNS:
+            h = i18n.seat_name(seat, lang)
+            if seat == st.get("dealer"):
+                h += "(D)"
+            if vul == "All" or (vul != "None" and seat in vul):
+                h += "*"
+            heads.append(f"{h:<10}")
+        lines.append("".join(heads))
+        for row in auction_grid(st.get("calls", []), st.get("dealer", "N"), st.get("next")):
+            cells = []
+            for c in row:
+                if c is None:
+                    cells.append(" " * 10)
+                elif c.get("turn"):
+                    cells.append(f"{'?':<10}")
+                else:
+                    t = call_text(c.get("call"), lang) + ("!" if c.get("alerted") else "") + (" S" if c.get("stop") else "")
+                    cells.append(f"{t:<10}")
+            lines.append("".join(cells).rstrip())
+    lines.append(status_line(snap, lang))
+    return "\n".join(lines)

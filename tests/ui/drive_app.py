@@ -1,0 +1,190 @@
+"""Runs the real Kivy tablet app (under the display in $DISPLAY) and drives it by pressing its buttons.
+
+    python tests/ui/drive_app.py OUT_DIR [SHOTS_DIR]
+
+Boxes are stood in for by controller.box_event (the link is tested end to end in tests/e2e); every
+director and result action goes through the app's own buttons. Each step records what the screen
+showed into OUT_DIR/checks.json, which the pytest side asserts on; screenshots go to SHOTS_DIR.
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+import traceback
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tablet_app.controller import Controller  # noqa: E402
+
+OUT = pathlib.Path(sys.argv[1])
+SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
+OUT.mkdir(parents=True, exist_ok=True)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_795_339_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+clock = Clock()
+ctl = Controller(OUT / "journal.db", clock=clock)
+ctl.setup({"event": "club-2026-11-22", "section": "A", "table": 3, "round": 2, "boards": [2],
+           "ns_pair": 1, "ew_pair": 8, "profile": "dbf-2017", "policy": "record", "td_pin": "4321",
+           "tables": 5})
+
+
+def box(seat: str, call: str | None = None, kind: str = "call", think: float = 3.0) -> None:
+    clock.t += think
+    ctl.box_event(seat, kind, call=call)
+
+
+from kivy.clock import Clock as KClock  # noqa: E402
+
+import tablet_app.app as A  # noqa: E402
+
+app = A.TabletApp(ctl, lang="en")
+checks: dict[str, object] = {}
+pending_shots: list[str] = []
+
+
+def cur():
+    return app.screens[app.sm.current]
+
+
+def shot(name: str) -> None:
+    """Screenshot one frame later (the new screen must be laid out and drawn first)."""
+    app.refresh()
+    pending_shots.append(name)
+
+
+def take(name: str) -> None:
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        app.sm.export_to_png(str(SHOTS / f"{name}.png"))
+    checks.setdefault("shots", []).append(name)  # type: ignore[union-attr]
+
+
+def texts(widget) -> list[str]:
+    out = []
+    for w in widget.walk():
+        t = getattr(w, "text", None)
+        if isinstance(t, str) and t:
+            out.append(t)
+    return out
+
+
+def step1(_dt):
+    box("E", "P", think=2.1)
+    box("S", "1NT", think=4.0)
+    box("W", "P", think=1.2)
+    box("N", "2C", think=6.3)
+    box("S", kind="alert", think=0.8)
+    box("E", "X", think=12.5)
+    app.refresh()
+    checks["auction_screen"] = app.sm.current
+    checks["auction_texts"] = texts(cur())
+    shot("auction")
+
+
+def step2(_dt):
+    box("S", "2D", think=3.0)
+    box("W", "2C", think=2.0)  # insufficient over 2D: the table freezes
+    app.refresh()
+    checks["frozen_screen"] = app.sm.current
+    d = app.screens["director"]
+    for k in "9999":
+        d.pin_buttons[k].trigger_action(0)
+    journal_before = ctl.journal.count()
+    d.pin_buttons["unlock"].trigger_action(0)
+    checks["wrong_pin_message"] = d.message.text
+    checks["wrong_pin_journal_unchanged"] = ctl.journal.count() == journal_before
+    checks["wrong_pin_still_locked"] = not d.unlocked and bool(d.pin_buttons)
+    for k in "4321":
+        d.pin_buttons[k].trigger_action(0)
+    d.pin_buttons["unlock"].trigger_action(0)
+    checks["options_shown"] = [b.option["id"] for b in d.option_buttons]
+    checks["director_texts"] = texts(d)
+    shot("director-console")
+
+
+def step3(_dt):
+    d = app.screens["director"]
+    replace = next(b for b in d.option_buttons if b.option["id"] == "replace")
+    replace.trigger_action(0)
+    pick = next(b for b in d.picker.children if getattr(b, "call", None) == "3C")
+    pick.trigger_action(0)
+    checks["judgement_options"] = [b.option["id"] for b in d.option_buttons]
+    none = next(b for b in d.option_buttons if b.option["id"] == "none")
+    none.trigger_action(0)
+    app.go("director")
+    checks["consequence_texts"] = texts(app.screens["director"])
+    shot("director-consequences")
+
+
+def step4(_dt):
+    app.screens["director"].back.trigger_action(0)
+    box("N", "3S", think=4.4)
+    box("E", "P", think=1.0)
+    box("S", "4S", think=5.2)
+    box("W", "P", think=1.0)
+    box("N", "P", think=1.0)
+    box("E", "P", think=1.0)
+    app.refresh()
+    checks["after_auction_screen"] = app.sm.current
+    r = app.screens["result"]
+    r.trick_buttons[10].trigger_action(0)
+    r.lead_buttons["H"].trigger_action(0)
+    r.lead_buttons["K"].trigger_action(0)
+    shot("result-entry")
+
+
+def step4b(_dt):
+    r = app.screens["result"]
+    r.enter_btn.trigger_action(0)
+    checks["confirm_texts"] = texts(r)
+    shot("result-confirm")
+
+
+def step5(_dt):
+    r = app.screens["result"]
+    r.confirm_btn.trigger_action(0)
+    checks["after_confirm_screen"] = app.sm.current
+    rows = ctl.journal.conn.execute("SELECT kind, item_key, payload FROM outbox WHERE kind='result'").fetchall()
+    checks["outbox"] = [(k, key, json.loads(p)) for k, key, p in rows]
+    app.screens["round_end"].topbar.lang.trigger_action(0)  # EN -> SV
+    checks["swedish_texts"] = texts(app.screens["round_end"])
+    shot("round-end-sv")
+
+
+def step6(_dt):
+    app.go("tempo")
+    checks["tempo_texts"] = texts(app.screens["tempo"])
+    shot("tempo-sv")
+
+
+def run(steps):
+    def go(_dt):
+        try:
+            if pending_shots:
+                take(pending_shots.pop(0))
+            else:
+                steps.pop(0)(_dt)
+        except Exception:
+            checks["error"] = traceback.format_exc()
+            steps.clear()
+            pending_shots.clear()
+        if steps or pending_shots:
+            KClock.schedule_once(go, 0.4)
+        else:
+            (OUT / "checks.json").write_text(json.dumps(checks, indent=1, ensure_ascii=False))
+            app.stop()
+    KClock.schedule_once(go, 1.5)
+
+
+run([step1, step2, step3, step4, step4b, step5, step6])
+app.run()

@@ -1,0 +1,77 @@
+"""The real Kivy tablet app under Xvfb, driven through its own buttons (tests/ui/drive_app.py)."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.ui
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def session(xvfb_display, tmp_path_factory):
+    out = tmp_path_factory.mktemp("ui")
+    env = {**os.environ, "DISPLAY": xvfb_display, "KIVY_HOME": str(out / "kivy"), "KIVY_NO_ARGS": "1"}
+    proc = subprocess.run([sys.executable, str(ROOT / "tests/ui/drive_app.py"), str(out), str(SHOTS)],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    checks_file = out / "checks.json"
+    assert checks_file.exists(), f"the app did not finish its session:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    checks = json.loads(checks_file.read_text())
+    assert "error" not in checks, checks["error"]
+    return checks
+
+
+def test_auction_screen_shows_four_columns_suit_symbols_alert_and_turn(session):
+    texts = session["auction_texts"]
+    assert session["auction_screen"] == "auction"
+    assert [t for t in texts if t in ("West", "North", "South")] == ["West", "North", "South"]
+    assert any(t.startswith("East") and "Dealer" in t for t in texts)
+    assert "2\u2663" in texts and "ALERT" in texts and "?" in texts
+    assert "South to call" in texts
+    assert any("N-S vulnerable" in t for t in texts)
+
+
+def test_2017_L27_table_freezes_and_director_console_opens_with_the_law_options(session):
+    assert session["frozen_screen"] == "director"
+    assert session["options_shown"] == ["accept", "replace", "unintended"]
+    assert any("Insufficient bid: West 2\u2663" in t for t in session["director_texts"])
+    assert any("2017 L27A1" in t for t in session["director_texts"])
+
+
+def test_wrong_pin_gives_a_clear_message_and_changes_nothing(session):
+    assert session["wrong_pin_message"] == "Wrong PIN - nothing was changed"
+    assert session["wrong_pin_journal_unchanged"] and session["wrong_pin_still_locked"]
+
+
+def test_2017_L27B2_consequences_shown_obligation_and_L26B_lead_restriction(session):
+    assert session["judgement_options"] == ["b1a", "b1b", "none"]
+    text = "\n".join(session["consequence_texts"])
+    assert "East must pass for the rest of the auction" in text and "2017 L27B2" in text
+    assert "2017 L26B" in text
+
+
+def test_fsb_98A_result_entry_confirmed_by_east_west_lands_in_the_outbox(session):
+    assert session["after_auction_screen"] == "result"
+    assert any("+620" in t for t in session["confirm_texts"])
+    [(kind, key, rec)] = session["outbox"]
+    assert kind == "result" and key == "club-2026-11-22/A/3/2/2/1"
+    assert rec["contract"] == "4S" and rec["declarer"] == "N" and rec["tricks"] == 10
+    assert rec["lead"] == "HK" and rec["score_ns"] == 620 and rec["ew_confirmed"] is True
+    assert session["after_confirm_screen"] == "round_end"
+
+
+def test_language_switch_to_swedish_round_end_and_tempo(session):
+    sv = "\n".join(session["swedish_texts"])
+    assert "Ronden är slut" in sv and "Ö-V par 8: bord 4" in sv
+    tempo = session["tempo_texts"]
+    assert "Betänketid (s)" in tempo and "13.3" in "".join(tempo)
+
+
+def test_screenshots_saved(session):
+    for name in ("auction", "director-console", "result-entry"):
+        p = SHOTS / f"{name}.png"
+        assert p.exists() and p.stat().st_size > 10_000
