@@ -15,7 +15,7 @@ import sys
 import threading
 
 from .server import Station, StationConfig, make_server
-from .store import Store, StoreError
+from .store import Store
 
 
 def parse_tables(spec: str) -> tuple[str, list[int]]:
@@ -44,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "else club-<today>)")
     p.add_argument("--tables", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
                    help="register tables and print their keys, e.g. --tables A:1-12 (repeatable)")
+    p.add_argument("--reissue", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
+                   help="give tables a new key (a lost or replaced tablet); the old key stops working")
     p.add_argument("--late-minutes", type=float, default=10.0,
                    help="a table with a board in progress and no news for this long shows as late (default 10)")
     p.add_argument("--dc-licence-key", default="",
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         store = Store(args.db)
-    except (StoreError, OSError, Exception) as e:  # the message must reach the club's scorer
+    except Exception as e:  # any failure to open: the message must reach the club's scorer
         print(f"station: cannot open database {args.db!r}: {e}", file=sys.stderr)
         return 2
     event = args.event or store.setting("event") or f"club-{datetime.date.today().isoformat()}"
@@ -67,9 +69,10 @@ def main(argv: list[str] | None = None) -> int:
                            dc_licence_key=args.dc_licence_key, late_minutes=args.late_minutes,
                            extra={"access_log": args.access_log})
     station = Station(store, config)
-    for section, tables in args.tables:
-        for t, key in station.register_tables(event, section, tables).items():
-            print(f"table {event}/{section}/{t}  key {key}")
+    for spec, reissue in [(x, False) for x in args.tables] + [(x, True) for x in args.reissue]:
+        section, tables = spec
+        for t, key in station.register_tables(event, section, tables, reissue=reissue).items():
+            print(f"table {event}/{section}/{t}  key {key}{'  (new key)' if reissue else ''}")
     if args.no_serve:
         return 0
     try:

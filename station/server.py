@@ -59,18 +59,24 @@ class Station:
     # -- table keys --------------------------------------------------------------------------
     def table_key(self, event: str, section: str, table_no: int) -> str:
         """The table's key for this event, derived from the station's secret so the TD can print
-        or show it again at any time; unguessable without the secret (HMAC-SHA256)."""
+        or show it again at any time; unguessable without the secret (HMAC-SHA256). Reissuing
+        (a lost tablet) bumps the table's generation, which changes the key."""
         secret = self.store.ensure_secret("table_key_secret").encode()
-        mac = hmac.new(secret, f"{event}/{section}/{table_no}".encode(), hashlib.sha256).digest()
+        gen = int(self.store.setting(f"keygen/{event}/{section}/{table_no}", "0") or 0)
+        msg = f"{event}/{section}/{table_no}" + (f"/{gen}" if gen else "")
+        mac = hmac.new(secret, msg.encode(), hashlib.sha256).digest()
         code = base64.b32encode(mac).decode()[:16]
         return "-".join(code[i:i + 4] for i in range(0, 16, 4))
 
-    def register_tables(self, event: str, section: str, tables: list[int]) -> dict[int, str]:
+    def register_tables(self, event: str, section: str, tables: list[int], reissue: bool = False) -> dict[int, str]:
         keys = {}
         known = set(self.store.tables_with_keys(event))
         for t in tables:
+            if reissue:
+                name = f"keygen/{event}/{section}/{t}"
+                self.store.set_setting(name, str(int(self.store.setting(name, "0") or 0) + 1))
             keys[t] = self.table_key(event, section, t)
-            if (section, t) not in known:
+            if reissue or (section, t) not in known:
                 self.store.register_table(event, section, t, keys[t])
         return keys
 

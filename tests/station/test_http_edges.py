@@ -75,3 +75,21 @@ def test_cli_prints_keys_and_explains_bad_options(tmp_path):
     nodb = subprocess.run([sys.executable, "-m", "station", "--db", str(tmp_path / "no" / "such" / "x.db"),
                            "--no-serve"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert nodb.returncode == 2 and "cannot open database" in nodb.stderr
+
+
+def test_reissued_key_replaces_the_old_one(tmp_path):
+    from .conftest import StationProcess
+
+    db = str(tmp_path / "s.db")
+    st = StationProcess(db, tmp_path).start()
+    old, other = st.keys[f"{EVENT}/A/2"], st.keys[f"{EVENT}/A/1"]
+    st.stop()
+    st2 = StationProcess(db, tmp_path, extra=["--reissue", "A:2"]).start()
+    try:
+        new = st2.keys[f"{EVENT}/A/2"]
+        assert new != old and st2.keys[f"{EVENT}/A/1"] == other  # the others keep theirs
+        rec = result_record(table=2)
+        assert st2.post_item("result", rec, key=old)[0] == 403
+        assert st2.post_item("result", rec, key=new)[0] == 201
+    finally:
+        st2.stop()
