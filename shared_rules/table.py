@@ -127,7 +127,6 @@ class Table:
         self._last_np_seat = -1
         self._has_np = False
         self._npass = 0
-        self._called = 0  # bitmask of seats with a standing call
         self._must_pass: dict[int, tuple[str, str]] = {}
         self._repeat: dict[int, tuple[int, str]] = {}
         self._no_double: dict[int, str] = {}
@@ -270,7 +269,7 @@ class Table:
                 return ("call_after_final_pass", None)
             found = self._in_turn(s, code)
             return ("deemed", None) if found is None else found
-        if turn == lho(s) and self._called >> s & 1:
+        if turn == lho(s) and self._calls and self._calls[-1].seat == s:
             return ("change_of_call", None)  # 2007 L30B3/L31B fn; 2017 L30B2, L31C, L32C
         if code > MAX_LEGAL_RANK:
             return ("bid_above_seven", True)
@@ -337,7 +336,6 @@ class Table:
         if rec.stop and self.profile.stop.enabled:
             self._stop_from = (rec.t, lho(s))
         self._calls.append(rec)
-        self._called |= 1 << s
         if code == PASS:
             self._npass += 1
         else:
@@ -406,9 +404,8 @@ class Table:
         self._turn_t = t
 
     def _rebuild(self) -> None:
-        self._last_bid, self._has_np, self._npass, self._called = -1, False, 0, 0
+        self._last_bid, self._has_np, self._npass = -1, False, 0
         for r in self._calls:
-            self._called |= 1 << r.seat
             if r.code == PASS:
                 self._npass += 1
             else:
@@ -1039,7 +1036,7 @@ class Table:
         if turn is not None and self._stop_from is not None and self._stop_from[1] == turn:
             lock = self._stop_from[0] + self.profile.stop.wait_s
         p = self._pending
-        pending = None
+        pending: dict[str, Any] | None = None
         if p is not None:
             pending = {
                 "kind": p.kind, "law": p.law, "seat": SEATS[p.seat], "asks": p.asks,
@@ -1049,8 +1046,19 @@ class Table:
                     for o in p.options
                 ],
             }
-            if p.kind == "call_out_of_rotation":
-                pending["in_turn"] = SEATS[p.ctx["turn"]]
+            # Seats whose call the Law gives a meaning to while the table waits: the LHO accepts
+            # or triggers L36A/L37A/L38/L39B, the offender replaces early (L27C), the player in turn
+            # calls over an out-of-turn call (L28B). Any other call is refused (L9B2).
+            may_call: list[str] = []
+            if p.asks == "lho":
+                may_call.append(SEATS[lho(p.seat)])
+                if p.kind == "insufficient_bid":
+                    may_call.append(SEATS[p.seat])
+                if p.kind == "call_out_of_rotation":
+                    pending["in_turn"] = SEATS[p.ctx["turn"]]
+                    if p.ctx["turn"] != lho(p.seat):
+                        may_call.append(SEATS[p.ctx["turn"]])
+            pending["may_call"] = may_call
         return {
             "board": self.board, "dealer": SEATS[self.dealer], "vulnerability": self.vulnerability,
             "profile": self.profile.name, "edition": self.edition, "policy": self.policy,

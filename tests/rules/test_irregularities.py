@@ -532,3 +532,12 @@ def test_L9B2_table_frozen_while_td_decides(profile, ed):
         table.apply({"t": 3, "td": "insufficient_bid", "choice": "replace"})
     with pytest.raises(EventError, match="pending decision is"):
         table.apply({"t": 3, "td": "change_of_call", "choice": "cancel"})
+
+
+@BOTH
+def test_pending_lists_the_seats_whose_call_the_law_gives_meaning(profile, ed):
+    assert run(profile, "N 1H", "E 1D")["pending"]["may_call"] == ["S", "E"]  # L27A1 acceptance, L27C
+    assert run(profile, "N 1S", "S 2S")["pending"]["may_call"] == ["W", "E"]  # L29A, L28B
+    assert run(profile, "N 1H", "E P", "S X")["pending"]["may_call"] == ["W"]  # L36A
+    state = run("dbf-2017", "N 1S", "W P", td("call_out_of_rotation", "cancel"), "E X", "S P", "W 2H")
+    assert state["pending"]["kind"] == "oot_judgement" and state["pending"]["may_call"] == []  # TD only
