@@ -34,6 +34,10 @@ class PinError(Refused):
     """Wrong director PIN."""
 
 
+def _box_key(box: dict[str, Any]) -> tuple[str, int, int, int]:
+    return (box["seat"], box.get("epoch", 0), box["seq"], box["box_ms"])
+
+
 def lho(seat: str) -> str:
     return SEATS[(SEATS.index(seat) + 1) % 4]
 
@@ -91,7 +95,7 @@ class Controller:
         self.phase = "setup"  # setup, auction, frozen, play, confirm, round_end
         self.entry: dict[str, Any] | None = None  # tricks/lead typed by North, awaiting E-W
         self.done: list[dict[str, Any]] = []  # boards of this round with a confirmed result
-        self.seen_box: set[tuple[str, int, int]] = set()
+        self.seen_box: set[tuple[str, int, int, int]] = set()
         self.stop_shown: dict[str, float] = {}
         self.log: list[dict[str, Any]] = []  # what happened, for the TD and the headless demo
         self.td_calls: list[dict[str, Any]] = []
@@ -117,7 +121,9 @@ class Controller:
         dealer = board_rules.dealer(self.board)
         self.screen = None
         if profile is not None and uses_screens(profile):
-            self.screen = Screen(dealer, tray_delay(profile, 15.0), screenmates_of(profile))
+            delay = self.session.tray_delay_s
+            delay = tray_delay(profile, 15.0) if delay is None else delay
+            self.screen = Screen(dealer, delay, screenmates_of(profile))
 
     def _engine_apply(self, ev: dict[str, Any]) -> None:
         try:
@@ -167,7 +173,7 @@ class Controller:
             self._engine_apply(ev)  # may refuse: nothing below may have happened before it
             box = body.get("box")
             if box:
-                self.seen_box.add((box["seat"], box["seq"], box["box_ms"]))
+                self.seen_box.add(_box_key(box))
             if "call" in ev:
                 self.stop_shown.pop(ev.get("seat"), None)
             self.last_t = max(self.last_t, float(ev.get("t", 0.0)))
@@ -178,12 +184,12 @@ class Controller:
             self.stop_shown[body["seat"]] = body["t"]
             box = body.get("box")
             if box:
-                self.seen_box.add((box["seat"], box["seq"], box["box_ms"]))
+                self.seen_box.add(_box_key(box))
             self.log.append({"what": "stop", "board": self.board, "seat": body["seat"], "t": body["t"]})
         elif kind == "refused":
             box = body.get("box")
             if box:
-                self.seen_box.add((box["seat"], box["seq"], box["box_ms"]))
+                self.seen_box.add(_box_key(box))
             self.log.append({"what": "refused", "board": self.board, **body})
         elif kind == "td_call":
             self.td_calls.append(body)
@@ -247,16 +253,22 @@ class Controller:
         seq: int | None = None,
         box_ms: int | None = None,
         stop: bool = False,
+        epoch: int | None = None,
     ) -> dict[str, Any]:
-        """Feed one event from a box. Returns {"ok": bool, "reason": str | None, "duplicate": bool}."""
+        """Feed one event from a box. Returns {"ok": bool, "reason": str | None, "duplicate": bool}.
+
+        (seat, epoch, seq, box_ms) identifies a box event: a box re-sends an event the tablet
+        journalled but had not acknowledged when it died (protocol/SPEC.md section 4); the
+        journal recognises it and it is not applied twice.
+        """
         if seat not in SEATS:
             raise Refused(f"unknown box {seat!r}")
         if kind not in CALL_KINDS:
             raise Refused(f"unknown box event kind {kind!r}")
         box = None
         if seq is not None:
-            box = {"seat": seat, "seq": int(seq), "box_ms": int(box_ms or 0)}
-            if (seat, box["seq"], box["box_ms"]) in self.seen_box:
+            box = {"seat": seat, "seq": int(seq), "box_ms": int(box_ms or 0), "epoch": int(epoch or 0)}
+            if _box_key(box) in self.seen_box:
                 return {"ok": True, "reason": None, "duplicate": True}
         if kind in ("hello", "review"):
             return {"ok": True, "reason": None, "duplicate": False}

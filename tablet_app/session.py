@@ -33,6 +33,9 @@ class Session:
     tables: int = 1  # tables in the section, for the round-end movement
     movement: str = "mitchell"
     next_positions: dict[str, Any] | None = None  # given by the station's movement
+    # The TD may lengthen or shorten the tray's minimum time on a side (WBF Code of Practice:
+    # vary it); None keeps the profile's value.
+    tray_delay_s: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -76,6 +79,11 @@ class Session:
             raise SetupError("the director PIN must be 4 to 8 digits")
         if self.movement not in MOVEMENTS:
             raise SetupError(f"movement must be one of {', '.join(MOVEMENTS)}")
+        if self.tray_delay_s is not None and not (
+            isinstance(self.tray_delay_s, int | float) and not isinstance(self.tray_delay_s, bool)
+            and 0 <= self.tray_delay_s <= 120
+        ):
+            raise SetupError("tray_delay_s must be a number of seconds from 0 to 120")
         if self.table > self.tables:
             raise SetupError(f"table {self.table} does not exist in a section of {self.tables} tables")
 

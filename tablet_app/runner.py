@@ -1,0 +1,67 @@
+"""The table loop: box events from the link into the controller, and each seat's view back out.
+
+`TableRunner(controller, ports)` opens the LinkMaster on the given serial ports (or takes one
+already open). `step(timeout)` is one turn of the loop; the Kivy app calls it from its clock, the
+headless demo and the tests from their own loops. A refused call is shown on that box's display
+for a few seconds (the reason, e.g. "insufficient bid (2017 L27)").
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tablet_app.controller import Controller, Refused
+
+NOTE_S = 4.0
+
+
+class TableRunner:
+    def __init__(self, controller: Controller, ports: dict[str, str] | None = None, link: Any = None,
+                 baud: int = 115200):
+        if link is None:
+            from tablet_app.link import LinkMaster
+
+            link = LinkMaster(ports or {}, baud)
+        self.ctl = controller
+        self.link = link
+        self.sent: dict[str, dict[str, Any]] = {}
+        self.notes: dict[str, tuple[str, float]] = {}
+        self.events: list[dict[str, Any]] = []  # what came in and what the controller said
+        self.push(force=True)  # after a restart the boxes get the replayed table at once
+
+    def step(self, timeout: float = 0.0) -> int:
+        """Poll the link once; returns the number of box events handled."""
+        events = self.link.poll(timeout)
+        for ev in events:
+            try:
+                r = self.ctl.box_event(ev.seat, ev.kind, call=ev.call, seq=ev.seq, box_ms=ev.box_ms,
+                                       epoch=getattr(ev, "epoch", 0))
+            except Refused as exc:
+                r = {"ok": False, "reason": str(exc), "duplicate": False}
+            self.events.append({"seat": ev.seat, "kind": ev.kind, "call": ev.call, **r})
+            if not r["ok"] and r.get("reason"):
+                self.notes[ev.seat] = (r["reason"], time.monotonic() + NOTE_S)
+            if ev.kind == "hello":
+                self.sent.pop(ev.seat, None)
+        self.ctl.tick()
+        self.push()
+        return len(events)
+
+    def push(self, force: bool = False) -> None:
+        now = time.monotonic()
+        for seat, view in self.ctl.views().items():
+            note = self.notes.get(seat)
+            if note is not None:
+                if note[1] > now:
+                    view = {**view, "message": note[0][:64]}
+                else:
+                    del self.notes[seat]
+            # stop_ms counts down on the box itself from receipt: a new STATE only when it starts.
+            key = {k: v for k, v in view.items() if k != "stop_ms"}
+            key["stop_on"] = bool(view.get("stop_ms"))
+            if force or self.sent.get(seat) != key:
+                self.link.send_state(seat, view)
+                self.sent[seat] = key
+
+    def close(self) -> None:
+        self.link.close()

@@ -1,0 +1,134 @@
+"""Four real firmware boxes (MicroPython) -> simulated serial link -> LinkMaster -> controller."""
+import json
+
+import pytest
+
+pytestmark = pytest.mark.micropython
+
+
+def outbox(t):
+    with t.lock:
+        rows = t.ctl.journal.conn.execute("SELECT kind, item_key, payload FROM outbox ORDER BY id").fetchall()
+    return [(k, key, json.loads(p)) for k, key, p in rows]
+
+
+def test_2017_normal_board_keyed_on_boxes_result_reaches_the_outbox(table):
+    t = table(policy="record")
+    t.auction("N", ["1NT", "P", "3NT", "P", "P", "P"])
+    t.all_boxes_show(["1NT", "P", "3NT", "P", "P", "P"])
+    assert t.state()["contract"] == "3NT" and t.state()["declarer"] == "N"
+    for s in "NESW":
+        t.boxes.wait_screen(s, lambda sc: sc.status == "AUCTION OVER")
+    with t.lock:
+        t.ctl.enter_result(9, "D4")
+        rec = t.ctl.ew_confirm()
+    assert rec["score_ns"] == 400
+    [(kind, key, payload)] = outbox(t)
+    assert kind == "result" and key == "club-2026-11-22/A/1/1/1/1" and payload["contract"] == "3NT"
+    assert [c["think"] is not None for c in payload["auction"]] == [True] * 6
+    # the next board reaches the boxes: dealer East, board 2
+    for s in "NESW":
+        t.boxes.wait_screen(s, lambda sc: "Bd2 DE" in sc.text)
+
+
+def test_2017_L22A_passed_out_board_on_boxes(table):
+    t = table()
+    t.auction("N", ["P", "P", "P", "P"])
+    assert t.state()["status"] == "passed_out"
+    with t.lock:
+        t.ctl.enter_result(None)
+        rec = t.ctl.ew_confirm()
+    assert rec["contract"] == "PASS" and rec["score_ns"] == 0
+    assert [k for _, k, _ in outbox(t)] == ["club-2026-11-22/A/1/1/1/1"]
+
+
+def test_2017_L27_insufficient_bid_record_policy_freezes_boxes_td_rules(table):
+    t = table(policy="record")
+    t.auction("N", ["1NT"])
+    t.boxes.wait_screen("E", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 1)
+    t.key("E", "1S")
+    t.wait(lambda c: c.phase == "frozen", what="table frozen")
+    for s in "NESW":
+        t.boxes.wait_screen(s, lambda sc: sc.status == "DIRECTOR: wait")
+    with t.lock:
+        assert t.ctl.estate["irregularities"][0]["kind"] == "insufficient_bid"
+        t.ctl.td_decide("2468", "replace", call="2S")
+        t.ctl.td_decide("2468", "b1a")
+    t.wait(lambda c: c.phase == "auction")
+    t.all_boxes_show(["1NT", "2S"])
+    t.call("S", "P")
+
+
+def test_2017_L27_insufficient_bid_prevent_policy_box_refuses_before_anyone_sees(table):
+    t = table(policy="prevent")
+    t.auction("N", ["1NT"])
+    t.boxes.wait_screen("E", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 1)
+    t.key("E", "1S")
+    t.boxes.wait_screen("E", lambda sc: "INSUFFICIENT" in sc.text)
+    assert t.ncalls() == 1 and t.ctl.phase == "auction"
+    assert t.boxes.screen("W").plain_calls == ["1NT"]
+    t.call("E", "2S")
+
+
+@pytest.mark.parametrize("policy", ["record", "prevent"])
+def test_2017_L28_L31_call_out_of_rotation_in_both_policies(table, policy):
+    t = table(policy=policy)
+    t.auction("N", ["1H"])
+    t.boxes.wait_screen("S", lambda sc: len(sc.calls) == 1)
+    t.key("S", "2H")  # partner's turn was East's: out of rotation
+    if policy == "prevent":
+        t.boxes.wait_screen("S", lambda sc: "NOT YOUR TURN" in sc.text)
+        assert t.ncalls() == 1 and t.ctl.phase == "auction"
+    else:
+        t.wait(lambda c: c.phase == "frozen" or c.estate.get("irregularities"), what="out of rotation caught")
+        with t.lock:
+            kinds = [i["kind"] for i in t.ctl.estate["irregularities"]]
+        assert kinds == ["call_out_of_rotation"]
+
+
+@pytest.mark.parametrize("policy", ["record", "prevent"])
+def test_2017_L36_inadmissible_double_of_partner_in_both_policies(table, policy):
+    t = table(policy=policy)
+    t.auction("N", ["1H", "P"])
+    t.boxes.wait_screen("S", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 2)
+    t.key("S", "X")  # doubling partner's bid
+    if policy == "prevent":
+        t.boxes.wait_screen("S", lambda sc: "not allowed" in sc.text)
+        assert t.ncalls() == 2
+    else:
+        t.wait(lambda c: bool(c.estate.get("irregularities")), what="inadmissible double caught")
+        with t.lock:
+            assert t.ctl.estate["irregularities"][0]["kind"] == "inadmissible_double"
+
+
+def test_fsb_L116_stop_then_jump_locks_next_box_and_alert_marks_call(table):
+    t = table(profile="fsb-2007", policy="record")
+    t.boxes.wait_screen("N", lambda sc: sc.status == "YOUR TURN")
+    t.boxes.press("N", ["STOP"])
+    t.wait(lambda c: "N" in c.stop_shown, what="stop journalled")
+    t.call("N", "2S")
+    with t.lock:
+        assert t.ctl.estate["calls"][0]["stop"] is True
+        lock = t.ctl.estate.get("stop_lock_until")
+    assert lock is not None
+    t.boxes.wait_screen("E", lambda sc: sc.status.startswith("STOP"))
+    t.boxes.press("S", ["ALERT"])  # South alerts partner's 2S
+    t.wait(lambda c: c.estate["calls"][0].get("alerted"), what="alert applied")
+    t.boxes.wait_screen("W", lambda sc: sc.calls and sc.calls[0] in ("2S+", "2S*"))
+    with t.lock:
+        row = t.ctl.tempo()[0]
+    assert row["stop"] and row["alerted"] and row["think"] is not None
+
+
+def test_wbf_screens_tray_hides_other_side_until_it_passes(table):
+    t = table(profile="wbf-screens-2017", policy="record", tray_delay_s=3.0)
+    t.auction("N", ["1C", "P"])
+    south = t.boxes.wait_screen("S", lambda sc: len(sc.calls) == 2)
+    assert south.calls == ["--", "--"]  # on the tray, not yet under the screen
+    assert t.boxes.screen("N").plain_calls == ["1C", "P"]
+    # South and West see two hidden calls until the tray passes, then the calls
+    t.boxes.wait_screen("S", lambda sc: sc.calls[:2] == ["1C", "P"], timeout=10)
+    with t.lock:
+        assert t.ctl.screen.passes and t.ctl.screen.passes[0]["to_side"] == 1
+    t.call("S", "1H")
+    assert t.boxes.screen("N").calls[:3] in (["1C", "P", "--"], ["1C", "P"])
