@@ -50,6 +50,8 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
             ident, state = td_call_facts(it["key"], p)
             td_latest[ident] = {**p, "status": state, "at": at_iso(p.get("at")),
                                 "note": p.get("note") or p.get("reason"), "received_at": it["received_at"]}
+            if row["round"] is None:  # the call is the first news from this table
+                row["round"], row["board"] = p.get("round") or None, p.get("board")
             continue
         if it["kind"] == "result":
             row["_results"].add((p["round"], p["board"]))

@@ -11,9 +11,20 @@ from station.director import status
 from station.server import Station, StationConfig
 from station.store import Store
 
-from .conftest import EVENT, result_record
+from .conftest import EVENT, ROOT, result_record
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def chromium(args: list[str]) -> subprocess.CompletedProcess:
+    if CHROMIUM is None:
+        pytest.skip("chromium not installed (scripts/setup-system.sh installs it): director page not rendered")
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--disable-dev-shm-usage", f"--user-data-dir={profile}", *args],
+            capture_output=True, text=True, timeout=60)
 
 
 def dump_dom(url: str) -> str:
@@ -90,15 +101,21 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
     assert [page.rows[i] for i in page.items] == [
         "Table A4, round 2, board 10: launched at 2026-11-22T19:42:00Z — insufficient bid"]
     assert not any(k.startswith("result") for k in page.rows)
-    # Results as they arrive: the next load shows the new result and the resolved call is gone.
+    # Results as they arrive: the next load shows the new result.
     assert st.post_item("result", result_record(table=3, round_no=2, board=7))[0] == 201
-    resolved = dict(call, status="resolved", key=f"{EVENT}/A/4/td/1/resolved")
-    assert st.post_item("td_call", resolved)[0] == 201
     html = dump_dom(f"{st.url}/director?token={st.token}")
     page = parse(html)
-    assert "result in" in page.rows["table-A3"]
-    assert page.items == []
+    assert "result in" in page.rows["table-A3"] and len(page.items) == 1
     assert "4H S" in html and "420" in html
+    # The page as the TD sees it (kept in build/screenshots for the docs).
+    shot = ROOT / "build" / "screenshots" / "station-director.png"
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    out = chromium(["--window-size=1000,640", f"--screenshot={shot}", f"{st.url}/director?token={st.token}"])
+    assert out.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The director resolves the call: it leaves the open list.
+    resolved = dict(call, status="resolved", key=f"{EVENT}/A/4/td/1/resolved")
+    assert st.post_item("td_call", resolved)[0] == 201
+    assert parse(dump_dom(f"{st.url}/director?token={st.token}")).items == []
 
 
 def test_director_page_needs_the_token(sqlite_station):
