@@ -139,3 +139,30 @@ def test_2017_L16D1_board_results_only_shown_to_a_table_that_has_played_it(sqlit
     assert st.post_item("result", result_record(table=2, board=7))[0] == 201
     code, doc = st.request("GET", "/api/v1/boards/7/results", headers=h2)
     assert code == 200 and sorted(r["table"] for r in doc["results"]) == [1, 2]
+
+
+def test_multi_hall_two_stations_on_one_postgresql_store_each_result_once(postgres, tmp_path):
+    import threading
+
+    url = postgres.new_database()
+    hall1 = StationProcess(url, tmp_path).start()
+    hall2 = StationProcess(url, tmp_path).start()
+    try:
+        assert hall1.keys == hall2.keys  # one event, one set of table keys
+        recs = [result_record(board=b) for b in range(1, 11)]
+        codes = []
+
+        def deliver(st):
+            for r in recs:
+                codes.append(st.post_item("result", r)[0])
+
+        threads = [threading.Thread(target=deliver, args=(st,)) for st in (hall1, hall2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert codes.count(201) == 10 and codes.count(200) == 10
+        assert stored(hall1) == stored(hall2) == 10
+    finally:
+        hall1.stop()
+        hall2.stop()
