@@ -91,6 +91,8 @@ class BoxApp:
 
     def resend_call(self, code, now):
         """A kept call from before a reboot whose place in the auction is still open."""
+        print("resend kept call", code, "at", self.view.n, "board", self.view.board,
+              "states", self.state_count)
         self.ep.submit(M.CALL, code, now)
         self.dirty = True
 

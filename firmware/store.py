@@ -54,6 +54,12 @@ class Store:
         self.restored = k > 0
 
     def add(self, code, index, board):
+        if self.restored:
+            # the player keyed a new call before a kept one was resent: the box was in turn at
+            # that place, so the new call is the one he means; the kept ones are void
+            self.restored = False
+            self.settle_at = 0
+            self.k = 0
         if self.k == MAX:
             self._drop(0)
         self.code[self.k] = code
@@ -83,6 +89,8 @@ class Store:
                 i += 1
         if changed:
             self._save()
+        if self.k == 0:
+            self.restored = False
         if self.restored:
             self.settle_at = app.hal.ticks_add(now, SETTLE_MS) or 1
 

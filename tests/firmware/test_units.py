@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-MODULES = ["fw_entry_checks", "fw_hw_checks"]
+MODULES = ["fw_entry_checks", "fw_hw_checks", "fw_fuzz_checks"]
 
 
 def _run(interp):
