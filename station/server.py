@@ -15,7 +15,6 @@ import hashlib
 import hmac
 import json
 import re
-import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -54,7 +53,6 @@ class Station:
     def __init__(self, store: Store, config: StationConfig):
         self.store = store
         self.config = config
-        self.started = threading.Event()
 
     # -- table keys --------------------------------------------------------------------------
     def table_key(self, event: str, section: str, table_no: int) -> str:

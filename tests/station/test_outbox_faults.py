@@ -117,7 +117,9 @@ def test_every_result_arrives_exactly_once_through_station_kills_and_dropped_rep
                   timeout=5, min_backoff=0.05, max_backoff=0.4).start()
     try:
         for _ in range(2):  # kill the station twice while the tablet is delivering
+            deadline = time.monotonic() + 30
             while d.pending() > 36 - 12 * (_ + 1):
+                assert time.monotonic() < deadline, d.last_error
                 time.sleep(0.01)
             st.kill()
             time.sleep(0.5)  # the tablet keeps trying against a dead station
