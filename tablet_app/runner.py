@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from tablet_app.controller import Controller, Refused
+from tablet_app.views import short_reason
 
 NOTE_S = 4.0
 
@@ -40,7 +41,7 @@ class TableRunner:
                 r = {"ok": False, "reason": str(exc), "duplicate": False}
             self.events.append({"seat": ev.seat, "kind": ev.kind, "call": ev.call, **r})
             if not r["ok"] and r.get("reason"):
-                self.notes[ev.seat] = (r["reason"], time.monotonic() + NOTE_S)
+                self.notes[ev.seat] = (short_reason(r["reason"]), time.monotonic() + NOTE_S)
             if ev.kind == "hello":
                 self.sent.pop(ev.seat, None)
         self.ctl.tick()

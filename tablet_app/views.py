@@ -8,13 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
+# The box display is 16 characters wide (firmware/render.py): messages fit in it.
 MESSAGES = {
-    "frozen": "Director called - wait",
-    "play": "Auction over",
-    "confirm": "E-W: confirm result",
-    "round_end": "Round over - move",
-    "setup": "Waiting for the tablet",
+    "frozen": "TD is coming",
+    "play": "",
+    "confirm": "E-W: confirm",
+    "round_end": "Move: see tablet",
+    "setup": "",
 }
+
+SHORT_REASONS = (
+    ("tray", "Tray not here"),
+    ("director", "Wait for the TD"),
+    ("auction is over", "Auction over"),
+    ("no board", "No board yet"),
+)
+
+
+def short_reason(reason: str) -> str:
+    """A refusal reason cut to what a box can show."""
+    for needle, text in SHORT_REASONS:
+        if needle in reason:
+            return text
+    return reason[:16]
 
 
 def box_view(ctl: Any, seat: str) -> dict[str, Any]:
@@ -45,7 +61,7 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
         if ob.get("seat") == seat and mine:
             message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to the end"
     if phase == "auction" and screen is not None and not may_call:
-        message = "Tray on the other side"
+        message = "Tray: other side"
     if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
         message = "Stop shown"
     return {

@@ -1,0 +1,284 @@
+"""The demo table: the tablet app and four virtual boxes, no hardware needed.
+
+    python -m tablet_app.demo              # Kivy tablet + four boxes, each in its own tmux pane
+    python -m tablet_app.demo --headless   # a scripted session that prints what happens
+
+Both run the real parts: the box firmware on the MicroPython unix port, each box behind its own
+pseudo-terminal of the simulated serial link (hardware/sim, 115200 baud timing), the tablet's
+LinkMaster over pyserial, the laws engine, the journal and the result outbox. With no display
+($DISPLAY unset) the windowed demo says so in one line and runs the headless one.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SEATS = "NESW"
+PIN = "1234"
+TMUX_SESSION = "bidding-box-demo"
+
+
+def demo_session(profile: str, policy: str | None) -> dict[str, Any]:
+    return {"event": "demo-club", "section": "A", "table": 1, "round": 1, "boards": [1, 2, 3],
+            "ns_pair": 1, "ew_pair": 2, "profile": profile, "policy": policy, "td_pin": PIN, "tables": 4}
+
+
+def fresh_db(workdir: pathlib.Path) -> pathlib.Path:
+    workdir.mkdir(parents=True, exist_ok=True)
+    db = workdir / "tablet.db"
+    for suffix in ("", "-wal", "-shm"):
+        pathlib.Path(str(db) + suffix).unlink(missing_ok=True)
+    return db
+
+
+class Loop:
+    """The table loop in a thread, with a lock for the script's own controller calls."""
+
+    def __init__(self, runner: Any):
+        self.runner = runner
+        self.lock = threading.RLock()
+        self._stop = threading.Event()
+        self._t = threading.Thread(target=self._run, daemon=True)
+        self._t.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self.lock:
+                self.runner.step(0)
+            time.sleep(0.005)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._t.join(2)
+
+
+# ---------------------------------------------------------------------------------------- headless
+def headless(args: argparse.Namespace) -> int:
+    from hardware.sim.boxes import Boxes
+    from hardware.sim.link import SimLink
+    from hardware.sim.table import tokens
+    from tablet_app import present
+    from tablet_app.controller import Controller
+    from tablet_app.link import LinkMaster
+    from tablet_app.runner import TableRunner
+
+    work = ROOT / "build" / "demo"
+    db = fresh_db(work)
+    say = print
+    say("Headless demo: four MicroPython boxes on a simulated serial link, the tablet's controller, "
+        "the laws engine (profile dbf-2017, record policy).\n")
+    link = SimLink().start()
+    boxes = Boxes(link.box_ports, work / "boxes", link=link)
+    master = None
+    loop = None
+    try:
+        boxes.start()
+        master = LinkMaster(link.tablet_ports)
+        ctl = Controller(db)
+        ctl.setup(demo_session("dbf-2017", "record"))
+        runner = TableRunner(ctl, link=master)
+        loop = Loop(runner)
+        for s in SEATS:
+            boxes.wait_screen(s, lambda sc: "Bd1 " in sc.text, timeout=15)
+
+        def wait(pred: Any, what: str, timeout: float = 15.0) -> None:
+            end = time.monotonic() + timeout
+            while True:
+                with loop.lock:
+                    if pred(ctl):
+                        return
+                if time.monotonic() > end:
+                    raise TimeoutError(what)
+                time.sleep(0.01)
+
+        def key(seat: str, call: str, note: str = "") -> None:
+            n = len(ctl.estate.get("calls", []))
+            boxes.wait_screen(seat, lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == n, 15)
+            with loop.lock:
+                before = ctl.journal.count()
+            boxes.press(seat, tokens(call))
+            wait(lambda c: c.journal.count() > before, f"{seat} {call}")
+            say(f"  box {seat} keys {present.call_text(call)}{note}")
+
+        def table() -> None:
+            with loop.lock:
+                text = present.headless_table(ctl.snapshot())
+            say("\n".join("    | " + line for line in text.splitlines()))
+
+        def box_screen(seat: str) -> None:
+            say(f"  box {seat}'s display:")
+            for line in boxes.screen(seat).lines:
+                say("    : " + line)
+
+        say("== Board 1: a normal auction ==")
+        for seat, call in [("N", "1H"), ("E", "P"), ("S", "2NT"), ("W", "P"), ("N", "4H"), ("E", "P"),
+                           ("S", "P"), ("W", "P")]:
+            key(seat, call)
+        table()
+        box_screen("E")
+        with loop.lock:
+            say("  North enters 10 tricks, lead the ace of spades; East-West confirm (FSB 98A)")
+            ctl.enter_result(10, "SA")
+            rec = ctl.ew_confirm(True)
+        say(f"  -> result {rec['key']}: {rec['contract']} by {rec['declarer']}, {rec['tricks']} tricks, "
+            f"N-S {rec['score_ns']:+d}, queued for the station\n")
+
+        say("== Board 2: an irregularity ==")
+        key("E", "1NT")
+        n = 1
+        boxes.wait_screen("S", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == n, 15)
+        boxes.press("S", tokens("1S"))
+        say("  box S keys 1\u2660 - insufficient over 1NT")
+        wait(lambda c: c.phase == "frozen", "table frozen")
+        boxes.wait_screen("W", lambda sc: sc.status == "DIRECTOR: wait", 15)
+        table()
+        box_screen("W")
+        with loop.lock:
+            st = ctl.estate
+            say("  Director console:")
+            for line in present.what_happened(st):
+                say("    what happened: " + line)
+            for o in st["pending"]["options"]:
+                say(f"    option {o['id']:<12} {o['label']}  ({o['law']})")
+            try:
+                ctl.td_decide("0000", "replace", call="2S")
+            except ValueError as exc:
+                say(f"  TD types PIN 0000 -> {exc}")
+            say("  TD (PIN 1234): the offender replaces it with 2\u2660")
+            ctl.td_decide(PIN, "replace", call="2S")
+            pending = ctl.estate["pending"]
+            if pending:
+                for o in pending["options"]:
+                    say(f"    option {o['id']:<12} {o['label']}  ({o['law']})")
+                say("  TD: 2\u2660 is the lowest sufficient bid in the same denomination (L27B1(a))")
+                ctl.td_decide(PIN, "b1a")
+            for line in present.consequences(ctl.estate):
+                say("    consequence: " + line)
+        for seat, call in [("W", "P"), ("N", "P"), ("E", "P")]:
+            key(seat, call)
+        table()
+        with loop.lock:
+            ctl.enter_result(7)
+            rec = ctl.ew_confirm(True)
+        say(f"  -> result {rec['key']}: {rec['contract']} by {rec['declarer']}, 7 tricks, N-S {rec['score_ns']:+d}\n")
+
+        say("== Board 3: passed out ==")
+        for seat in "SWNE":
+            key(seat, "P")
+        with loop.lock:
+            ctl.enter_result(None)
+            rec = ctl.ew_confirm(True)
+            say(f"  -> result {rec['key']}: passed out, N-S {rec['score_ns']:+d}\n")
+            say("== Round end ==")
+            pos = ctl.next_positions() or {}
+            say(f"  N-S pair {pos['ns']['pair']} stays at table {pos['ns']['table']}; E-W pair {pos['ew']['pair']} "
+                f"goes to table {pos['ew']['table']}; boards {pos['boards']['boards']} go to table {pos['boards']['table']}")
+            rows = ctl.journal.conn.execute("SELECT item_key, state FROM outbox ORDER BY id").fetchall()
+        say(f"  outbox (delivered to the station by tablet_app.outbox.Deliverer): {json.dumps(rows)}")
+        say(f"\nJournal: {db} - run `make run` on a machine with a display for the Kivy tablet.")
+        return 0
+    finally:
+        if loop is not None:
+            loop.stop()
+        if master is not None:
+            master.close()
+        boxes.stop()
+        link.close()
+
+
+# ---------------------------------------------------------------------------------------- windowed
+def start_tmux(box_ports: dict[str, str], work: pathlib.Path) -> str | None:
+    """Four panes, one interactive box each. Returns the attach command, or None without tmux."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        return None
+    interp = str(pathlib.Path(sys.executable).parent / "micropython")
+    if not os.path.exists(interp):
+        interp = shutil.which("micropython") or interp
+    subprocess.run([tmux, "kill-session", "-t", TMUX_SESSION], capture_output=True)
+
+    def cmd(seat: str) -> str:
+        return (f"cd {ROOT} && {interp} firmware/main.py --seat {seat} --port {box_ports[seat]} "
+                f"--store {work}/flash-{seat}.bin; read -p 'box {seat} stopped - Enter to close'")
+
+    subprocess.run([tmux, "new-session", "-d", "-s", TMUX_SESSION, "-x", "160", "-y", "48", cmd("N")], check=True)
+    for seat in "ESW":
+        subprocess.run([tmux, "split-window", "-t", TMUX_SESSION, cmd(seat)], check=True)
+        subprocess.run([tmux, "select-layout", "-t", TMUX_SESSION, "tiled"], check=True)
+    return f"tmux attach -t {TMUX_SESSION}"
+
+
+def open_terminal(attach: str) -> bool:
+    for term in ("x-terminal-emulator", "xterm", "gnome-terminal", "konsole", "xfce4-terminal"):
+        exe = shutil.which(term)
+        if exe:
+            args = [exe, "--", *attach.split()] if term == "gnome-terminal" else [exe, "-e", attach]
+            subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            return True
+    return False
+
+
+def windowed(args: argparse.Namespace) -> int:
+    from hardware.sim.link import SimLink
+    from tablet_app.controller import Controller
+    from tablet_app.link import LinkMaster
+    from tablet_app.runner import TableRunner
+
+    work = ROOT / "build" / "demo"
+    db = fresh_db(work)
+    link = SimLink().start()
+    boxes = None
+    attach = start_tmux(link.box_ports, work)
+    if attach is None:
+        from hardware.sim.boxes import Boxes
+
+        print("tmux not found: the boxes run without a terminal (screens in build/demo/boxes/screen-*.txt)")
+        boxes = Boxes(link.box_ports, work / "boxes", link=link)
+        boxes.start()
+    else:
+        shown = open_terminal(attach)
+        print(f"Four boxes run in tmux session '{TMUX_SESSION}'"
+              + ("" if shown else f": open a terminal and run `{attach}`")
+              + ". Keys on a box: 1-7, c d h s n, p x r, Enter=OK, ! stop, a alert, t director.")
+    print(f"Director PIN: {PIN}. Journal: {db}")
+    master = LinkMaster(link.tablet_ports)
+    ctl = Controller(db)
+    ctl.setup(demo_session(args.profile, None))
+    runner = TableRunner(ctl, link=master)
+    from tablet_app.app import TabletApp
+
+    try:
+        TabletApp(ctl, runner, args.lang).run()
+    finally:
+        master.close()
+        if attach is not None:
+            subprocess.run(["tmux", "kill-session", "-t", TMUX_SESSION], capture_output=True)
+        if boxes is not None:
+            boxes.stop()
+        link.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tablet_app.demo", description=__doc__.splitlines()[0])
+    ap.add_argument("--headless", action="store_true", help="scripted session, printed (no display needed)")
+    ap.add_argument("--profile", default="fsb-2007", help="regulation profile for the windowed demo")
+    ap.add_argument("--lang", default="en", choices=("en", "sv", "da"))
+    args = ap.parse_args(argv)
+    if not args.headless and not os.environ.get("DISPLAY"):
+        print("No display ($DISPLAY is unset): running the headless demo instead (make run-headless).")
+        args.headless = True
+    return headless(args) if args.headless else windowed(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
