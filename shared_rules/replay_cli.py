@@ -41,6 +41,10 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
     except LogError as exc:
         print(f"error: {argv[0]}: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a bug in the engine: still no traceback for the TD, but say so
+        print(f"error: {argv[0]}: internal error in the rules engine, please report it with this log: {exc!r}",
+              file=sys.stderr)
+        return 3
     try:
         json.dump(state, out, indent=2)
         out.write("\n")

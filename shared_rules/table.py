@@ -22,6 +22,7 @@ Edition differences are data in laws.py; jurisdiction differences are data in pr
 """
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
@@ -220,13 +221,25 @@ class Table:
                         self._last_t = t
                         return
         kind, seat, code, t = self._validate(ev)
-        if kind == "call":
-            self._on_call(Rec(seat, code, t, t - self._turn_t, bool(ev.get("stop", False))))
-        elif kind == "alert":
-            self._on_alert(seat, t)
-        else:
-            self._on_td(ev, seat, code, t)
+        # Decisions and calls while a decision is pending take the rare, careful path: if the
+        # event is refused half-way, everything is put back as it was.
+        snapshot = self._snapshot() if kind == "td" or self._pending is not None else None
+        try:
+            if kind == "call":
+                self._on_call(Rec(seat, code, t, t - self._turn_t, bool(ev.get("stop", False))))
+            elif kind == "alert":
+                self._on_alert(seat, t)
+            else:
+                self._on_td(ev, seat, code, t)
+        except EventError:
+            if snapshot is not None:
+                self.__dict__.update(snapshot)
+            raise
         self._last_t = t
+
+    def _snapshot(self) -> dict[str, Any]:
+        keep = {"profile", "refs"}
+        return copy.deepcopy({k: v for k, v in self.__dict__.items() if k not in keep})
 
     # ------------------------------------------------------------------ classification
     def _admissible(self, seat: int, code: int) -> bool:
@@ -541,7 +554,7 @@ class Table:
         r = self.refs
         off = p.seat
         if p.asks == "lho" and p.kind == "call_out_of_rotation" and rec.seat == p.ctx["turn"] and p.rec is not None \
-                and rec.t - p.rec.t <= self.profile.simultaneous_window_s:
+                and rec.t - p.rec.t <= self.profile.simultaneous_window_s and self._classify(rec.seat, rec.code) is None:
             # L33: a call made simultaneously with the call of the player in turn counts as made after it.
             oot = p.rec
             self._irregs.remove(p.irregularity)  # type: ignore[arg-type]

@@ -541,3 +541,103 @@ def test_pending_lists_the_seats_whose_call_the_law_gives_meaning(profile, ed):
     assert run(profile, "N 1H", "E P", "S X")["pending"]["may_call"] == ["W"]  # L36A
     state = run("dbf-2017", "N 1S", "W P", td("call_out_of_rotation", "cancel"), "E X", "S P", "W 2H")
     assert state["pending"]["kind"] == "oot_judgement" and state["pending"]["may_call"] == []  # TD only
+
+
+# ---------------------------------------------------------------- the TD answering for the LHO
+@BOTH
+def test_L27A1_accept_as_td_option(profile, ed):
+    state = run(profile, "N 1H", "E 1D", td("insufficient_bid", "accept"))
+    assert calls(state) == ["N 1H", "E 1D"] and state["next"] == "S"
+
+
+@BOTH
+def test_L29A_accept_as_td_option(profile, ed):
+    state = run(profile, "N 1S", "S 2S", td("call_out_of_rotation", "accept"))
+    assert calls(state) == ["N 1S", "S 2S"] and state["next"] == "W" and state["calls"][1]["in_rotation"] is False
+
+
+@BOTH
+def test_L25B1_accept_as_td_option(profile, ed):
+    state = run(profile, "N 1C", "E 1D", "E 1H", td("change_of_call", "accept"))
+    assert calls(state) == ["N 1C", "E 1H"] and state["next"] == "S"
+
+
+@BOTH
+def test_L36_with_L25A_unintended_double(profile, ed):
+    state = run(profile, "N 1H", "E P", "S X", td("inadmissible_double", "unintended", "2H"))
+    assert calls(state) == ["N 1H", "E P", "S 2H"] and state["obligations"] == []
+
+
+@BOTH
+def test_L39_unintended_final_pass_reopens(profile, ed):
+    state = run(profile, *END, "E 4S")
+    assert "unintended" in options(state)
+    state = run(profile, *END, "E 4S", td("call_after_final_pass", "unintended", "X"))
+    assert state["status"] == "bidding" and calls(state)[-1] == "E X" and state["next"] == "S"
+    assert "unintended" not in options(run(profile, *END, "W X"))  # W did not make the final pass
+
+
+@BOTH
+def test_L37_double_by_a_player_required_to_pass(profile, ed):
+    base = ["N 1H", "E 1D", td("insufficient_bid", "replace", "1NT"), td("insufficient_bid_judgement", "none"), "S 2H"]
+    state = run(profile, *base, "W X")
+    assert state["pending"]["kind"] == "call_when_required_to_pass"
+
+
+@BOTH
+def test_L28A_deemed_pass_that_would_end_the_auction(profile, ed):
+    # W must pass for the rest (L27B2). After N 2C, E P, S P it is W's turn: N calling now would
+    # follow W's deemed pass (L28A), but that pass is the third after 2C and ends the auction.
+    base = ["N 1H", "E 1D", td("insufficient_bid", "replace", "1NT"), td("insufficient_bid_judgement", "none"),
+            "S P", "W P", "N 2C", "E P", "S P"]
+    assert run(profile, *base)["next"] == "W"
+    state = run(profile, *base, "N 2H")
+    assert state["pending"]["kind"] == "call_after_final_pass"
+
+
+def test_2007_L30B2b_double_by_partner_who_may_not_double():
+    state = run("fsb-2007", "N 1S", "W P", td("call_out_of_rotation", "cancel"), "E X")
+    assert state["pending"]["kind"] == "restricted_call" and state["pending"]["law"] == "2007 L30B2(b)"
+    stand = run("fsb-2007", "N 1S", "W P", td("call_out_of_rotation", "cancel"), "E X", td("restricted_call", "stand"))
+    assert calls(stand)[-1] == "E X"
+    cancel = run("fsb-2007", "N 1S", "W P", td("call_out_of_rotation", "cancel"), "E X", td("restricted_call", "cancel"))
+    assert cancel["next"] == "E" and calls(cancel) == ["N 1S"]
+
+
+@BOTH
+def test_L38_bid_above_seven_out_of_rotation(profile, ed):
+    state = run(profile, "N 1S", "S 8NT", td("bid_above_seven", "cancel"))
+    assert calls(state) == ["N 1S"] and state["next"] == "E"
+    assert obligations(state) == {"N": "rest_of_auction", "S": "rest_of_auction"}
+
+
+@BOTH
+def test_L27B_replacement_above_seven_refused(profile, ed):
+    table = Table(profile, 1)
+    for i, s in enumerate(["N 1H", "E 1D"]):
+        seat, call = s.split()
+        table.apply({"t": i, "seat": seat, "call": call})
+    before = table.state()
+    with pytest.raises(EventError, match="legal call"):
+        table.apply({"t": 5, "td": "insufficient_bid", "choice": "replace", "call": "8C"})
+    assert table.state() == before
+
+
+@pytest.mark.parametrize("event,match", [
+    ({"t": 1, "seat": "N", "call": "1C", "stop": "yes"}, "stop must be"),
+    ({"t": 1, "seat": "N", "alert": False}, "alert must be true"),
+    ({"t": 1, "seat": "N", "call": "1C", "choice": "x"}, "choice belongs"),
+    ({"t": 1, "td": 5, "choice": "x"}, "td must name"),
+    ({"t": 1, "td": "insufficient_bid"}, "needs a choice"),
+    ({"t": 1, "td": "correct_call", "seat": "N"}, "needs the seat and the new call"),
+    ({"t": 1, "td": "correct_call", "seat": "N", "call": "1C"}, "no call to correct"),
+    ({"t": 1, "td": "x", "alert": True, "seat": "N"}, "cannot also be an alert"),
+    ({"t": float("nan"), "seat": "N", "call": "1C"}, "non-negative"),
+    ({"t": True, "seat": "N", "call": "1C"}, "non-negative"),
+])
+def test_more_bad_events(event, match):
+    table = Table("dbf-2017", 1)
+    before = table.state()
+    with pytest.raises(EventError, match=match):
+        table.apply(event)
+    assert table.state() == before
