@@ -640,8 +640,10 @@ class RoundEndScreen(Screen):
 class TabletApp(App):
     title = "Bidding box - table tablet"
 
-    def __init__(self, controller: Controller, runner: Any = None, lang: str = "en", **kw: Any):
+    def __init__(self, controller: Controller, runner: Any = None, lang: str = "en",
+                 on_ready: Any = None, **kw: Any):
         super().__init__(**kw)
+        self.on_ready = on_ready  # called once, after the first frame with the auction drawn
         self.controller = controller
         self.runner = runner
         self.lang = lang
@@ -694,6 +696,9 @@ class TabletApp(App):
                 self.sm.current = target
             self.last_phase = phase
         self.screens[self.sm.current].refresh(snap, self.lang)
+        if not self.ready and self.on_ready is not None:
+            # the frame after this refresh is the first one a player sees
+            Clock.schedule_once(lambda _dt: self.on_ready(self), 0)
         self.ready = True
 
 
@@ -706,6 +711,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lang", choices=i18n.LANGS, default="en")
     ap.add_argument("--setup", help="session setup JSON file (used when the journal has none)")
     ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")
+    ap.add_argument("--station", help="results station URL: start the outbox deliverer")
+    ap.add_argument("--table-key", default="", help="this tablet's key at the station")
+    ap.add_argument("--exit-when-ready", action="store_true",
+                    help="print 'ready' once the auction screen is drawn, then quit (bench)")
     args = ap.parse_args(argv)
     pathlib.Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     ctl = Controller(args.db)
@@ -717,7 +726,24 @@ def main(argv: list[str] | None = None) -> int:
 
         ports = dict(p.split("=", 1) for p in args.ports.split(","))
         runner = TableRunner(ctl, ports)
-    TabletApp(ctl, runner, args.lang).run()
+    deliverer = None
+    if args.station and ctl.session is not None:
+        from tablet_app.outbox import Deliverer
+
+        s = ctl.session
+        deliverer = Deliverer(args.db, args.station, f"{s.event}/{s.section}/{s.table}", args.table_key).start()
+
+    def ready(app: TabletApp) -> None:
+        print("ready", flush=True)
+        app.stop()
+
+    try:
+        TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None).run()
+    finally:
+        if deliverer is not None:
+            deliverer.stop()
+        if runner is not None:
+            runner.close()
     return 0
 
 

@@ -1,0 +1,128 @@
+"""The table tablet: app cold start to a usable auction screen, and the controller's cost per event.
+
+- Cold start: wall time from starting `python -m tablet_app.app` (a fresh process: Python, Kivy,
+  the window, the journal replay) to the first frame with the auction screen drawn, under Xvfb.
+  Median and max of several starts.
+- Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
+  in production) plus `views()` for the four boxes, i.e. what the runner does per event.
+  Median and p99 over many generated auctions; the journal-free part is shown separately.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, ".")
+
+from tablet_app.controller import Controller  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BIDS = [f"{lvl}{d}" for lvl in range(1, 8) for d in ("C", "D", "H", "S", "NT")]
+SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
+           "profile": "dbf-2017", "policy": "record", "td_pin": "1234"}
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def legal_auction(rng: random.Random) -> list[str]:
+    calls: list[str] = []
+    level = -1
+    while True:
+        if len(calls) >= 4 and calls[-3:] == ["P"] * 3 and (level >= 0 or len(calls) == 4):
+            return calls
+        if level < len(BIDS) - 1 and rng.random() < 0.45:
+            level = rng.randint(level + 1, min(len(BIDS) - 1, level + 4))
+            calls.append(BIDS[level])
+        else:
+            calls.append("P")
+
+
+def per_event(boards: int = 150) -> None:
+    rng = random.Random(7)
+    costs: list[float] = []
+    views_only: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = [1_795_339_000.0]
+        ctl = Controller(pathlib.Path(tmp) / "j.db", clock=lambda: clock[0])
+        ctl.setup({**SESSION, "boards": list(range(1, boards + 1))})
+        for _ in range(boards):
+            dealer = "NESW".index(ctl.estate["dealer"])
+            for i, call in enumerate(legal_auction(rng)):
+                clock[0] += rng.uniform(0.5, 8)
+                seat = "NESW"[(dealer + i) % 4]
+                t0 = time.perf_counter()
+                r = ctl.box_event(seat, "call", call=call)
+                ctl.views()
+                t1 = time.perf_counter()
+                ctl.views()
+                t2 = time.perf_counter()
+                assert r["ok"], r
+                costs.append(t1 - t0)
+                views_only.append(t2 - t1)
+            ctl.enter_result(None if ctl.estate["status"] == "passed_out" else 8)
+            ctl.ew_confirm(True)
+        ctl.close()
+    print(f"controller per event (box call -> engine -> journal fsync -> 4 views), {len(costs)} events: "
+          f"median {statistics.median(costs) * 1000:.2f} ms, p99 {pct(costs, 99) * 1000:.2f} ms")
+    print(f"  of which views for 4 boxes: median {statistics.median(views_only) * 1000:.3f} ms, "
+          f"p99 {pct(views_only, 99) * 1000:.3f} ms")
+
+
+def start_xvfb() -> tuple[subprocess.Popen | None, str | None]:
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        return None, None
+    r, w = os.pipe()
+    proc = subprocess.Popen([exe, "-displayfd", str(w), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    return proc, f":{number}" if number else None
+
+
+def cold_start(runs: int = 5) -> None:
+    xvfb, display = start_xvfb()
+    if display is None:
+        print("app cold start: not measured (Xvfb is not installed)")
+        return
+    times: list[float] = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            setup = pathlib.Path(tmp) / "setup.json"
+            setup.write_text(json.dumps({**SESSION, "boards": [1, 2, 3]}))
+            env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(pathlib.Path(tmp) / "kivy")}
+            for i in range(runs + 1):  # the first start also writes Kivy's config: not counted
+                t0 = time.perf_counter()
+                p = subprocess.Popen([sys.executable, "-m", "tablet_app.app", "--db", f"{tmp}/j{i}.db",
+                                      "--setup", str(setup), "--exit-when-ready"],
+                                     cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                line = p.stdout.readline() if p.stdout else ""
+                dt = time.perf_counter() - t0  # to the first drawn frame, not to the exit
+                p.wait(60)
+                if "ready" not in line:
+                    print("app cold start: the app did not come up")
+                    return
+                if i:
+                    times.append(dt)
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+    print(f"app cold start to a usable auction screen (Xvfb, software GL), {runs} starts: "
+          f"median {statistics.median(times):.2f} s, max {max(times):.2f} s")
+
+
+if __name__ == "__main__":
+    per_event()
+    cold_start()
