@@ -156,6 +156,12 @@ class Table:
             return None
         found = self._classify(seat, code)
         if found is None or found[0] == "deemed":
+            stop = self.profile.stop
+            if (stop.enforcement == "lock" and self._stop_from is not None and self._stop_from[1] == seat
+                    and _t < self._stop_from[0] + stop.wait_s - stop.tolerance_s):
+                # the profile locks the next box during the stop wait (FSB L116B)
+                return {"kind": "stop_wait_short", "law": stop.law, "seat": SEATS[seat], "call": call_name(code),
+                        "action": "refuse", "until": self._stop_from[0] + stop.wait_s}
             return None
         return {
             "kind": found[0], "law": self._kind_law(found[0]), "seat": SEATS[seat], "call": call_name(code),
@@ -1076,6 +1082,8 @@ class Table:
             "board": self.board, "dealer": SEATS[self.dealer], "vulnerability": self.vulnerability,
             "profile": self.profile.name, "edition": self.edition, "policy": self.policy,
             "status": status,
+            "status_law": self.refs["end_bid"] if self._status == ENDED else (
+                self.refs["end_passed_out"] if self._status == PASSED_OUT else None),
             "calls": calls,
             "contract": auction.contract(pairs) if ended else None,
             "declarer": SEATS[decl] if decl is not None else None,

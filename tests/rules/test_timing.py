@@ -113,3 +113,21 @@ def test_FSB_L115B_self_alert_where_partner_must_alert():
 def test_think_time_from_the_moment_the_seat_was_in_turn():
     state = play("dbf-2017", [c(1.0, "N", "1C"), c(4.0, "E", "P"), c(20.0, "S", "1H")])
     assert [x["think"] for x in state["calls"]] == [1.0, 3.0, 16.0]
+
+
+def test_FSB_L116B_lock_profile_check_refuses_inside_the_wait():
+    table = Table("fsb-2007", 1)
+    table.apply(c(0, "N", "2S", stop=True))
+    verdict = table.check(c(3, "E", "P"))
+    assert verdict["kind"] == "stop_wait_short" and verdict["action"] == "refuse" and verdict["until"] == 10.0
+    assert table.check(c(9.5, "E", "P")) is None
+    warn = Table("dbf-2017", 1)
+    warn.apply(c(0, "N", "1C"))
+    warn.apply(c(1, "E", "3S", stop=True))
+    assert warn.check(c(2, "S", "P")) is None  # dbf: warn only, the call is not refused
+
+
+@pytest.mark.parametrize("profile,law", [("fsb-2007", "2007 L22A2"), ("dbf-2017", "2017 L22A")])
+def test_end_of_auction_names_its_law(profile, law):
+    state = play(profile, [c(0, "N", "1C"), c(1, "E", "P"), c(2, "S", "P"), c(3, "W", "P")])
+    assert state["status"] == "ended" and state["status_law"] == law
