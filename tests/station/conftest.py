@@ -149,8 +149,15 @@ def postgres():
     if not (PG_BIN / "initdb").exists():
         pytest.skip(f"PostgreSQL server binaries not found in {PG_BIN}: install Debian's postgresql "
                     "(scripts/setup-system.sh) to run the PostgreSQL station tests")
-    if os.geteuid() == 0 and shutil.which("runuser") is None:
-        pytest.skip("running as root without runuser: cannot start PostgreSQL as the postgres user")
+    if os.geteuid() == 0:
+        import pwd
+
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser: cannot start PostgreSQL as the postgres user")
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no postgres OS user to run the server as")
     try:
         import psycopg  # noqa: F401
     except ImportError:
