@@ -9,14 +9,8 @@ FIRST_BID = 3
 COUNT = 38
 NONE = 255  # "no call" in byte arrays
 
-DENOMS = ("C", "D", "H", "S", "NT")
-
-_NAMES = ["P", "X", "XX"]
-for _lv in range(1, 8):
-    for _d in DENOMS:
-        _NAMES.append(str(_lv) + _d)
-NAMES = tuple(_NAMES)
-del _NAMES
+# One table of names for the box and the codec (same codes, SPEC.md section 3): RAM is scarce.
+from protocol.calls import NAMES  # noqa: E402
 
 
 def bid(level, denom):

@@ -10,6 +10,25 @@ import time
 
 import keys
 
+# Single keystrokes on a terminal (unix backend, interactive). Letters chosen so a player can
+# type a call as it reads: "3", "n", Enter.
+KEYSTROKES = {
+    "1": keys.L1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": keys.L7,
+    "c": keys.C, "d": keys.D, "h": keys.H, "s": keys.S, "n": keys.NT,
+    "p": keys.PASS, "x": keys.DBL, "r": keys.RDBL,
+    "\r": keys.OK, "\n": keys.OK, " ": keys.OK, "\x7f": keys.CLR, "\x08": keys.CLR, "\x1b": keys.CLR,
+    "!": keys.STOP, "a": keys.ALERT, "u": keys.UNDO, "v": keys.REVIEW, "t": keys.TD,
+}
+
+_ALIASES = {"PASS": keys.PASS, "DBL": keys.DBL, "RDBL": keys.RDBL, "N": keys.NT, "ENTER": keys.OK, "CANCEL": keys.CLR,
+            "ESC": keys.CLR, "BID": keys.OK}
+
+
+def token_key(tok):
+    k = keys.from_token(tok)
+    return k if k else _ALIASES.get(tok.strip().upper(), keys.NONE)
+
+
 _VMIN = 6
 _VTIME = 5
 
@@ -104,7 +123,7 @@ class Keys:
             ch = sys.stdin.read(1)
             if ch == "\x03":  # Ctrl-C in raw mode
                 raise KeyboardInterrupt
-            self._push(keys.KEYSTROKES.get(ch.lower() if len(ch) == 1 and ch.isalpha() else ch, 0))
+            self._push(KEYSTROKES.get(ch.lower() if len(ch) == 1 and ch.isalpha() else ch, 0))
             return
         line = sys.stdin.readline()
         if not line:
@@ -113,7 +132,7 @@ class Keys:
         for tok in line.split():
             if tok.startswith("#"):
                 break
-            self._push(keys.from_token(tok))
+            self._push(token_key(tok))
 
     def get(self):
         if self.head == self.tail:

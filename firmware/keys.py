@@ -21,27 +21,15 @@ REVIEW = 21  # review of the auction (Law 20B/20C)
 TD = 22      # call the director (Law 9B)
 COUNT = 23
 
+
 TOKENS = ("", "1", "2", "3", "4", "5", "6", "7", "C", "D", "H", "S", "NT",
           "P", "X", "XX", "OK", "CLR", "STOP", "ALERT", "UNDO", "REVIEW", "TD")
 
-# Single keystrokes on a terminal (unix backend, interactive). Letters chosen so a player can
-# type a call as it reads: "3", "n", Enter.
-KEYSTROKES = {
-    "1": L1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": L7,
-    "c": C, "d": D, "h": H, "s": S, "n": NT,
-    "p": PASS, "x": DBL, "r": RDBL,
-    "\r": OK, "\n": OK, " ": OK, "\x7f": CLR, "\x08": CLR, "\x1b": CLR,
-    "!": STOP, "a": ALERT, "u": UNDO, "v": REVIEW, "t": TD,
-}
-
-_ALIASES = {"PASS": PASS, "DBL": DBL, "RDBL": RDBL, "N": NT, "ENTER": OK, "CANCEL": CLR,
-            "ESC": CLR, "BID": OK}
-
-
 def from_token(tok):
-    """Key code of a token ("3", "NT", "OK", ...), NONE when unknown."""
+    """Key code of a token ("3", "NT", "OK", ...), NONE when unknown. (The unix backend adds
+    aliases such as PASS and ENTER: the board needs none, and every dict costs RAM.)"""
     t = tok.strip().upper()
     for i in range(1, COUNT):
         if TOKENS[i] == t:
             return i
-    return _ALIASES.get(t, NONE)
+    return NONE

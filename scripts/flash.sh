@@ -20,7 +20,8 @@ rm -rf "$stage"; mkdir -p "$stage/protocol"
 cp "$out"/protocol/*.mpy "$stage/protocol/"
 for f in "$out"/firmware/*.mpy; do
   [ "$(basename "$f")" = main.mpy ] && continue   # main stays .py: MicroPython runs /main.py at boot
-  [ "$(basename "$f")" = hal_unix.mpy ] && continue
+  [ "$(basename "$f")" = hal_unix.mpy ] && continue   # the unix backend
+  [ "$(basename "$f")" = manifest.mpy ] && continue   # the freeze manifest (custom images only)
   cp "$f" "$stage/"
 done
 cp firmware/main.py "$stage/main.py"

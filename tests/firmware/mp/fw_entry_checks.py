@@ -132,4 +132,8 @@ def test_stop_alert_undo_review_td_keys_send_their_events():
 
 def test_unknown_tokens_map_to_no_key():
     assert K.from_token("banana") == K.NONE
-    assert K.from_token("nt") == K.NT and K.from_token("pass") == K.PASS
+    assert K.from_token("nt") == K.NT and K.from_token(" ok ") == K.OK
+    import hal_unix
+
+    assert hal_unix.token_key("pass") == K.PASS and hal_unix.token_key("Enter") == K.OK
+    assert hal_unix.token_key("xyz") == K.NONE

@@ -1,0 +1,178 @@
+"""The box figures of issue 3, measured on the real firmware (MicroPython unix port):
+
+- latency from the confirm key on one box to every box showing the new state, p50 / p99, at
+  115200 baud over the simulated link with four boxes, beside the physical floor (the wire time
+  of the call frame plus one STATE frame: the four STATEs go out in parallel, one port each);
+- the firmware's heap in use after boot and during an auction (gc.mem_alloc on MicroPython),
+  and what its poll loop allocates over 1,000 idle loops;
+- total size of the compiled .mpy files (what `make flash` copies, and all of them);
+- a long fault soak (1% corrupted, 0.5% dropped bytes, cable pulls, box reboots): calls, lost,
+  duplicated, reordered. `--soak-calls N` (default 100,000; about 15 ms per call on 4 tables).
+
+Usage: python bench/bench_box.py [--latency-calls 300] [--soak-calls 100000] [--soak-tables 4]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hardware.sim import soak  # noqa: E402
+from hardware.sim.boxes import micropython_path  # noqa: E402
+from hardware.sim.table import SEATS, SimTable, tokens  # noqa: E402
+from protocol import messages as M  # noqa: E402
+
+BAUD = 115200
+
+
+def wire_bytes(payload_len: int) -> int:
+    # COBS adds 1 byte per 254 (at least 1), the 0x00 delimiter 1, and a leading flush 0x00 1
+    return payload_len + payload_len // 254 + 1 + 1 + 1
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, round(p / 100 * (len(xs) - 1))))
+    return xs[k]
+
+
+def latency(n_calls: int, workdir: pathlib.Path) -> dict:
+    lat: list[float] = []
+    floor: list[float] = []
+    up: list[float] = []  # confirm key -> call delivered at the tablet
+    rng = __import__("random").Random(3)
+    with SimTable(workdir, seed=3) as t:
+        board = 1
+        while len(lat) < n_calls:
+            turn = t.tablet.turn()
+            if turn is None:
+                board += 1
+                t.tablet.new_board(board)
+                continue
+            seat = SEATS[turn]
+            n = len(t.tablet.calls())
+            t.boxes.wait_screen(seat, lambda sc, n=n: sc.status == "YOUR TURN" and len(sc.calls) == n)
+            allowed = t.tablet.allowed(turn)
+            bids = [c for c in allowed if c not in ("P", "X", "XX")]
+            call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
+            keys = tokens(call)
+            t.boxes.press(seat, keys[:-1])   # the selection, then a pause, then the confirm key
+            time.sleep(0.02)
+            files = [t.boxes.boxes[s].screen_file for s in SEATS]
+            t0 = time.perf_counter()
+            t.boxes.press(seat, "OK")
+            want = n + 1
+            pending = set(range(4))
+            deadline = t0 + 5
+            while pending:
+                for i in list(pending):
+                    try:
+                        txt = files[i].read_text()
+                    except FileNotFoundError:
+                        continue
+                    if t.boxes.screen(SEATS[i]).text and len(_calls(txt)) == want:
+                        pending.discard(i)
+                if time.perf_counter() > deadline:
+                    raise TimeoutError("a box did not show the call in 5 s")
+                time.sleep(0.0002)
+            lat.append((time.perf_counter() - t0) * 1000)
+            with t.tablet.lock:
+                up.append((t.tablet.delivered_at[-1] - t0) * 1000)
+            with t.tablet.lock:
+                state = M.encode_state(t.tablet.view((turn + 1) % 4))
+            ev = wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC)
+            st = wire_bytes(M.HEADER + len(state) + M.CRC)
+            floor.append((ev + st) * 10 / BAUD * 1000)
+            t.tablet.wait_calls(want)
+    return {"n": len(lat), "p50": pct(lat, 50), "p99": pct(lat, 99), "max": max(lat),
+            "up_p50": pct(up, 50), "up_p99": pct(up, 99),
+            "floor_mean": statistics.mean(floor), "floor_max": max(floor)}
+
+
+def _calls(text: str) -> list[str]:
+    from hardware.sim.boxes import Screen
+
+    return Screen(text).calls
+
+
+def heap() -> dict:
+    subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
+    out = {}
+    for label, root in (("mpy", ROOT / "build/mpy"), ("py", ROOT)):
+        r = subprocess.run([micropython_path(), str(ROOT / "bench/mp_box_heap.py"), str(root)],
+                           capture_output=True, text=True, timeout=120, cwd=ROOT)
+        if r.returncode:
+            raise RuntimeError(r.stdout + r.stderr)
+        out[label] = json.loads(r.stdout.strip().splitlines()[-1])
+    return out
+
+
+def sizes() -> dict:
+    mpy = ROOT / "build/mpy"
+    every = {p: p.stat().st_size for p in mpy.rglob("*.mpy")}
+    every = {p: s for p, s in every.items() if p.name != "manifest.mpy"}  # build data, not code
+    flashed = {p: s for p, s in every.items() if p.name not in ("hal_unix.mpy", "main.mpy")}
+    return {"all": sum(every.values()), "n_all": len(every), "flashed": sum(flashed.values()),
+            "n_flashed": len(flashed),
+            "firmware": sum(s for p, s in every.items() if "firmware" in p.parts),
+            "protocol": sum(s for p, s in every.items() if "protocol" in p.parts)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--latency-calls", type=int, default=300)
+    ap.add_argument("--soak-calls", type=int, default=100_000)
+    ap.add_argument("--soak-tables", type=int, default=4)
+    a = ap.parse_args()
+    # The simulated link, LinkMaster and scripted tablet share this one CPython process (on a
+    # real table they are a kernel UART driver and a tablet): a short GIL switch interval keeps
+    # them from queueing behind each other for the default 5 ms.
+    sys.setswitchinterval(0.0005)
+    print(f"micropython: {micropython_path()}  baud {BAUD}, 4 boxes per table, simulated link (hardware/sim)")
+    with tempfile.TemporaryDirectory(prefix="bench_box_") as tmp:
+        tmp = pathlib.Path(tmp)
+        lat = latency(a.latency_calls, tmp / "lat")
+        print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults): "
+              f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
+              f"(goal p99 < 20 ms)")
+        print(f"  physical floor (wire time of call frame + STATE frame at {BAUD} baud): "
+              f"mean {lat['floor_mean']:.2f} ms, max {lat['floor_max']:.2f} ms; "
+              f"p50 / floor = {lat['p50'] / lat['floor_mean']:.1f}x")
+        h = heap()
+        for label in ("mpy", "py"):
+            x = h[label]
+            print(f"heap ({label} imports, MicroPython unix 64-bit): after boot {x['after_boot'] / 1024:.1f} KB, "
+                  f"during a 30-call auction {x['in_auction'] / 1024:.1f} KB (goal < 32 KB; tablet side "
+                  f"{x['tablet_retained']} B subtracted); of which module code "
+                  f"{x['modules'] / 1024:.1f} KB (0 when frozen: firmware/manifest.py), so runtime "
+                  f"objects {(x['after_boot'] - x['modules']) / 1024:.1f} KB after boot, "
+                  f"{(x['in_auction'] - x['modules']) / 1024:.1f} KB in an auction")
+        x = h["mpy"]
+        print(f"idle poll loop: {x['idle_alloc_1000']} B allocated over 1,000 loops "
+              f"(heartbeats included), {x['idle_retained_1000']} B retained after gc "
+              f"(goal: no growth); {x['idle_redraws']} redraws; link up: {x['linked']}")
+        s = sizes()
+        print(f".mpy size: flashed {s['flashed'] / 1024:.1f} KB in {s['n_flashed']} files "
+              f"(goal < 48 KB); all {s['all'] / 1024:.1f} KB in {s['n_all']} files "
+              f"(firmware {s['firmware'] / 1024:.1f} KB, protocol {s['protocol'] / 1024:.1f} KB)")
+        r = soak.run(tmp / "soak", calls=a.soak_calls, tables=a.soak_tables, corrupt=0.01, drop=0.005,
+                     pull_every=60, reboot_every=45, seed=11)
+        print(f"soak ({a.soak_tables} tables, 1% corrupt, 0.5% drop, {r.pulls} cable pulls, "
+              f"{r.reboots} reboots, {r.boards} boards, {r.seconds:.0f} s): calls {r.keyed}, "
+              f"delivered {r.delivered}, lost {r.lost}, duplicated {r.duplicated}, reordered {r.reordered}, "
+              f"boxes not showing the true auction {r.bad_screens}; "
+              f"{r.keyed / max(r.seconds, 0.001):.0f} calls/s")
+        for e in r.errors[:5]:
+            print("  soak error:", e.splitlines()[0])
+
+
+if __name__ == "__main__":
+    main()
