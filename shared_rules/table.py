@@ -1035,9 +1035,9 @@ class Table:
                 obligations.append({"seat": SEATS[s], "must_pass": "rest_of_auction" if how == "rest" else "next_turn", "law": law})
             if s in self._repeat:
                 code, law = self._repeat[s]
-                obligations.append({"seat": SEATS[s], "must_repeat": call_name(code), "law": law})
+                obligations.append({"seat": SEATS[s], "must_pass": None, "must_repeat": call_name(code), "law": law})
             if s in self._no_double:
-                obligations.append({"seat": SEATS[s], "may_not_double": True, "law": self._no_double[s]})
+                obligations.append({"seat": SEATS[s], "must_pass": None, "may_not_double": True, "law": self._no_double[s]})
         leads = []
         for lr in self._leads:
             d = dict(lr)

@@ -45,7 +45,7 @@ def calls(state: dict[str, Any]) -> list[str]:
 def obligations(state: dict[str, Any]) -> dict[str, str]:
     out = {}
     for o in state["obligations"]:
-        if "must_pass" in o:
+        if o["must_pass"]:
             out[o["seat"]] = o["must_pass"]
         elif "must_repeat" in o:
             out[o["seat"]] = "repeat " + o["must_repeat"]
