@@ -35,7 +35,10 @@ def _ahead(a, b):
 class BoxEndpoint:
     """The box side of one link. `submit` an event, feed `receive`, write `output` until None."""
 
-    def __init__(self, seat, epoch=0, bus=False, fw=1, now=0):
+    def __init__(self, seat, epoch=0, bus=False, fw=1, now=0, ver_min=VERSION_MIN,
+                 ver_max=VERSION_MAX):
+        self.ver_min = ver_min
+        self.ver_max = ver_max
         self.seat = seat if isinstance(seat, int) else calls.seat_index(seat)
         self.epoch = epoch or new_epoch()
         self.bus = bus
@@ -136,12 +139,14 @@ class BoxEndpoint:
         seq = p[4]
         ack = p[5]
         b = M.HEADER
+        if self.bus:
+            self.granted = True  # any frame for our seat is our turn to talk, session or not
         if t == M.WELCOME:
             if (p[b + 2] << 8) | p[b + 3] != self.epoch:
                 self.ignored += 1  # a stale WELCOME for an earlier boot of this box
                 return False
             v = p[b]
-            if v < VERSION_MIN or v > VERSION_MAX:
+            if v < self.ver_min or v > self.ver_max:
                 self.version_error = True
                 return False
             self.session = True
@@ -150,7 +155,6 @@ class BoxEndpoint:
             self.tablet_epoch = ep
             self.rx_next = p[b + 1]
             self.last_rx = now
-            self.granted = self.bus
             self._acked(ack)
             self.send_seq = self.head_seq
             return True
@@ -165,11 +169,8 @@ class BoxEndpoint:
             # the tablet restarted: a new session, our unacked events stay queued
             self.session = False
             self.last_hello = ticks_add(now, -VERSION_RETRY_MS - 1)
-            self.granted = self.bus
             return True
         self.last_rx = now
-        if self.bus:
-            self.granted = True
         self._acked(ack)
         if t == M.NAK:
             r = p[b]
@@ -238,8 +239,8 @@ class BoxEndpoint:
 
     def _hello(self, now):
         b = self.body
-        b[0] = VERSION_MIN
-        b[1] = VERSION_MAX
+        b[0] = self.ver_min
+        b[1] = self.ver_max
         b[2] = self.head_seq
         b[3] = 1 if self.bus else 0
         b[4] = (self.fw >> 8) & 0xFF

@@ -1,0 +1,180 @@
+"""The session state machines (SPEC.md sections 4-6) over an in-memory link with a virtual clock."""
+import pytest
+
+from protocol import messages as M
+from protocol import session as S
+from protocol.framing import payloads
+from tests.protocol.lossy import Link, soak
+
+VIEW = {"turn": "E", "lowest": "1H", "allowed": ["P", "X", "1H"], "prevent": True,
+        "auction": [{"call": "1D"}], "message": "your turn"}
+
+
+def up(seed=1, bus=False):
+    lk = Link(seed, bus=bus)
+    lk.tab.set_view(VIEW)
+    assert lk.run_until(lambda: lk.box.state is not None and lk.tab.state_acked(), 2000)
+    return lk
+
+
+def as_sent(sent):
+    return [(M.EVENT_KINDS[c], M.calls.NAMES[a] if c == M.CALL else None, ms) for c, a, ms in sent]
+
+
+def as_got(got):
+    return [(e["kind"], e["call"], e["box_ms"]) for e in got]
+
+
+def test_handshake_delivers_hello_once_and_the_full_state():
+    lk = up()
+    assert lk.box.session and lk.tab.session and lk.box.version == 1
+    assert lk.box.state["turn"] == "E" and lk.box.state["auction"][0]["call"] == "1D"
+    hellos = [e for e in lk.delivered if e["kind"] == "hello"]
+    assert len(hellos) == 1 and hellos[0]["epoch"] == lk.box.epoch
+
+
+def test_events_arrive_in_order_once_and_are_dropped_from_the_box_queue_when_acked():
+    lk = up()
+    for i in range(10):
+        lk.box.submit(M.CALL, i, 100 + i)
+    lk.box.submit(M.ALERT, 3, 200)
+    lk.box.submit(M.UNDO, 0xFF, 201)
+    assert lk.run_until(lambda: lk.box.pending() == 0, 2000)
+    got = lk.calls()
+    assert [e["call"] for e in got[:10]] == [M.calls.NAMES[i] for i in range(10)]
+    assert (got[10]["kind"], got[10]["index"]) == ("alert", 3)
+    assert (got[11]["kind"], got[11]["index"]) == ("undo", None)
+    assert [e["seq"] for e in got] == list(range(12))
+
+
+def test_a_lost_event_frame_is_retransmitted_after_the_timeout():
+    lk = up()
+    lk.cut(True)
+    lk.box.submit(M.CALL, 7, 5)
+    lk.step(5)
+    lk.cut(False)
+    assert lk.calls() == []
+    assert lk.run_until(lambda: lk.calls(), 500)
+    assert lk.box.retransmits >= 1 and lk.calls()[0]["call"] == "1NT"
+
+
+def test_a_duplicated_event_is_acknowledged_but_not_delivered_twice():
+    lk = up()
+    lk.box.submit(M.CALL, 4, 5)
+    frame = bytes(lk.box.output(lk.now))
+    lk.tab.receive(frame, lk.now)
+    lk.tab.receive(frame, lk.now)
+    lk.tab.receive(frame, lk.now)
+    evs = [e for e in lk.tab.take_events() if e["kind"] == "call"]
+    assert len(evs) == 1 and lk.tab.duplicates == 2
+    ack = payloads(bytes(lk.tab.output(lk.now)))[0]
+    assert ack[1] == M.PING and ack[5] == 1  # cumulative ack: next expected seq is 1
+
+
+def test_a_gap_is_refused_and_nakked_out_of_sequence():
+    lk = up()
+    lk.box.submit(M.CALL, 4, 5)
+    lk.box.submit(M.CALL, 5, 6)
+    lk.box.output(lk.now)  # seq 0 lost on the way
+    second = bytes(lk.box.output(lk.now))
+    lk.tab.receive(second, lk.now)
+    assert lk.tab.take_events() == [] and lk.tab.gaps == 1
+    nak = M.decode_payload(payloads(bytes(lk.tab.output(lk.now)))[0])
+    assert nak["type"] == "nak" and nak["reason"] == "out_of_sequence" and nak["detail"] == 0
+
+
+def test_state_is_latest_wins_and_resent_until_acked():
+    lk = up()
+    lk.cut(True)
+    for i in range(5):
+        lk.tab.set_view(dict(VIEW, message=f"m{i}"))
+        lk.step(10)
+    lk.step(100)
+    lk.cut(False)
+    assert lk.run_until(lambda: lk.tab.state_acked(), 1000)
+    assert lk.box.state["message"] == "m4"
+
+
+def test_box_reboot_new_epoch_gets_the_full_state_again_and_a_hello_event():
+    lk = up()
+    lk.box.submit(M.CALL, 3, 5)
+    assert lk.run_until(lambda: lk.box.pending() == 0, 1000)
+    old = lk.box.epoch
+    lk.box = S.BoxEndpoint("E", epoch=old ^ 0x5A5A, now=lk.now)
+    assert lk.run_until(lambda: lk.box.state is not None, 2000)
+    assert lk.box.state["message"] == "your turn"
+    hellos = [e for e in lk.delivered if e["kind"] == "hello"]
+    assert [h["epoch"] for h in hellos] == [old, old ^ 0x5A5A]
+    lk.box.submit(M.CALL, 9, 77)
+    assert lk.run_until(lambda: lk.box.pending() == 0, 1000)
+    last = lk.calls()[-1]
+    assert (last["epoch"], last["seq"], last["call"]) == (old ^ 0x5A5A, 0, "2D")
+
+
+def test_tablet_reboot_makes_the_box_resend_its_unacked_events_to_the_new_session():
+    lk = up()
+    lk.cut(True)
+    lk.box.submit(M.CALL, 3, 5)
+    lk.box.submit(M.STOP, 0xFF, 6)
+    lk.step(50)
+    lk.tab = S.TabletEndpoint("E", epoch=lk.tab.epoch ^ 0x1111, now=lk.now)
+    lk.tab.set_view(dict(VIEW, message="after restart"))
+    lk.cut(False)
+    assert lk.run_until(lambda: lk.box.pending() == 0 and lk.box.state["message"] == "after restart", 3000)
+    assert [e["kind"] for e in lk.calls()] == ["call", "stop"]
+
+
+def test_heartbeats_keep_an_idle_link_up_and_silence_is_link_loss():
+    lk = up()
+    lk.step(3000)
+    assert lk.box.linked(lk.now) and lk.tab.connected(lk.now)
+    lk.cut(True)
+    lk.step(S.LINK_LOSS_MS + 50)
+    assert not lk.box.linked(lk.now) and not lk.tab.connected(lk.now)
+    lk.box.submit(M.TD, 0xFF, 9)  # queued while the link is down
+    lk.cut(False)
+    assert lk.run_until(lambda: lk.box.linked(lk.now) and lk.tab.connected(lk.now), 1000)
+    assert lk.run_until(lambda: lk.box.pending() == 0, 1000)
+    assert lk.calls()[-1]["kind"] == "td"
+
+
+def test_version_negotiation_refuses_a_box_with_no_common_version():
+    lk = Link(5)
+    lk.box = S.BoxEndpoint("E", epoch=77, now=lk.now, ver_min=2, ver_max=3)
+    lk.step(300)
+    assert lk.box.version_error and not lk.box.session and not lk.tab.session
+    assert [e for e in lk.delivered if e["kind"] == "hello"] == []
+
+
+def test_version_negotiation_picks_the_highest_common_version():
+    lk = Link(5)
+    lk.box = S.BoxEndpoint("E", epoch=77, now=lk.now, ver_min=1, ver_max=4)  # tablet: 1..1
+    assert lk.run_until(lambda: lk.box.session, 1000)
+    assert lk.box.version == 1 and lk.tab.version == 1
+
+
+def test_bus_mode_box_talks_only_when_granted():
+    lk = up(bus=True)
+    lk.box.submit(M.CALL, 5, 1)
+    assert lk.box.output(lk.now) is None  # no grant yet
+    assert lk.run_until(lambda: lk.box.pending() == 0, 500)
+    assert lk.calls()[0]["call"] == "1H"
+
+
+def test_box_queue_is_bounded_and_refuses_when_full():
+    lk = up()
+    lk.cut(True)
+    seqs = [lk.box.submit(M.CALL, 0, i) for i in range(S.QUEUE + 1)]
+    assert seqs[:S.QUEUE] == list(range(S.QUEUE)) and seqs[-1] == -1
+    lk.cut(False)
+    assert lk.run_until(lambda: lk.box.pending() == 0, 2000)
+    assert len(lk.calls()) == S.QUEUE
+
+
+@pytest.mark.parametrize("bus", [False, True])
+def test_soak_2000_events_with_faults_cuts_and_reboots_lose_duplicate_or_reorder_nothing(bus):
+    ok, sent, got, lk = soak(11 + bus, 2000, corrupt=0.01, drop=0.005, bus=bus, cuts=4,
+                             box_reboots=3, tablet_reboots=3)
+    assert ok
+    assert as_got(got) == as_sent(sent)
+    assert lk.down.corrupted > 0 and lk.up.dropped > 0
