@@ -73,12 +73,15 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
             and row["phase"] != "result_in"
         row["late"] = bool((in_progress and quiet) or behind)
         row["phase_label"] = PHASE_LABEL.get(row["phase"], row["phase"])
+        if row["phase"] == "idle" and row["round"] is not None:
+            row["phase_label"] = "in progress"  # only a TD call so far
     results = [it["payload"] | {"received_at": it["received_at"]}
                for it in latest_results([i for i in items if i["kind"] == "result"])]
     results.sort(key=lambda r: r["received_at"], reverse=True)
     return {"event": event, "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
             "tables": sorted(tables.values(), key=lambda r: (r["section"], r["table"])),
             "open_td_calls": open_calls, "results": results,
+            "refusals": [r for r in getattr(st, "refusals", []) if r["event"] == event],
             "stored_keys": [it["key"] for it in items]}
 
 
@@ -113,6 +116,8 @@ def render(st: Any, event: str) -> str:
            f'<td>{"" if r.get("tricks") is None else r["tricks"]}</td>'
            f'<td>{"" if r.get("score_ns") is None else r["score_ns"]}</td><td>{e(r["received_at"])}</td></tr>'
            for r in s["results"][:200]]
+    refused = [f'<li class="refused">{e(r["at"])} table {e(r["table"])}: HTTP {r["status"]} {e(r["error"])}'
+               f'{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>' for r in s["refusals"]]
     keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(st.table_key(event, sec, t))}</code></td></tr>"
             for sec, t in st.store.tables_with_keys(event)]
     return f"""<!DOCTYPE html>
@@ -121,12 +126,13 @@ def render(st: Any, event: str) -> str:
 <style>
 body{{font-family:sans-serif;margin:1em}} table{{border-collapse:collapse}} td,th{{padding:2px 8px;border-bottom:1px solid #ddd}}
 tr.late td{{background:#fcc}} tr.bidding td.phase{{color:#06c}} tr.playing td.phase{{color:#090}}
-tr.entering_result td.phase{{color:#c60}} li.td-call{{color:#c00;font-weight:bold}}
+tr.entering_result td.phase{{color:#c60}} li.td-call{{color:#c00;font-weight:bold}} li.refused{{color:#a50}}
 </style></head><body>
 <h1>Director — {e(event)}</h1>
 <p>Updated {e(s["generated_at"])} (refreshes every 5 s). Exports:
 <a href="/export/pbn?event={e(event)}">PBN</a> · <a href="/export/usebio?event={e(event)}">USEBIO XML</a></p>
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
+{f'<h2>Refused deliveries (since the station started)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>
 <table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news (UTC)</th></tr>
 {"".join(rows)}</table>

@@ -11,6 +11,7 @@ Tablet API (docs/station.md has the full description):
 from __future__ import annotations
 
 import base64
+import collections
 import hashlib
 import hmac
 import json
@@ -22,7 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from . import __version__
 from .records import MAX_ITEM_BYTES, RecordError, validate_item
-from .store import Conflict, Store, latest_results
+from .store import Conflict, Store, latest_results, utc_now
 
 PING_TEXT = "Bridgemate dataconnector service version 5 (compatible): bidding-box results station {v}"
 MAX_DC_BYTES = 8 * 1024 * 1024  # an InitDTO with hand records for a big event
@@ -53,6 +54,7 @@ class Station:
     def __init__(self, store: Store, config: StationConfig):
         self.store = store
         self.config = config
+        self.refusals: collections.deque[dict] = collections.deque(maxlen=50)
 
     # -- table keys --------------------------------------------------------------------------
     def table_key(self, event: str, section: str, table_no: int) -> str:
@@ -94,6 +96,22 @@ class Station:
 
     def ingest(self, headers: Any, body: bytes) -> tuple[int, dict]:
         event, section, table_no = self.authenticate_table(headers)
+        try:
+            return self._ingest(event, section, table_no, body)
+        except HttpError as e:
+            # The TD must hear of a result the station refused (the tablet keeps it as rejected).
+            # Kept in memory only: a refused item is stored nowhere.
+            key = None
+            try:
+                key = json.loads(body).get("key")
+            except (ValueError, AttributeError):
+                pass
+            self.refusals.appendleft({"at": utc_now(), "table": f"{section}{table_no}", "event": event,
+                                      "key": str(key)[:200] if key else None, "status": e.status,
+                                      "error": e.message[:300]})
+            raise
+
+    def _ingest(self, event: str, section: str, table_no: int, body: bytes) -> tuple[int, dict]:
         try:
             doc = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:

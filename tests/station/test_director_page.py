@@ -107,6 +107,10 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
     page = parse(html)
     assert "result in" in page.rows["table-A3"] and len(page.items) == 1
     assert "4H S" in html and "420" in html
+    # A result the station refuses is told to the TD (and stored nowhere).
+    assert st.post_item("result", result_record(table=2, round_no=2, board=5, score_ns=999))[0] == 422
+    html = dump_dom(f"{st.url}/director?token={st.token}")
+    assert "table A2: HTTP 422 score_ns: 999 does not match Law 77" in html
     # The page as the TD sees it (kept in build/screenshots for the docs).
     shot = ROOT / "build" / "screenshots" / "station-director.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
