@@ -18,7 +18,8 @@ from .store import latest_results
 
 OPEN_TD = ("launched", "in_progress", "deferred")
 PHASE_LABEL = {"bidding": "bidding", "playing": "playing", "entering_result": "waiting for result",
-               "result_in": "result in", "idle": "not started"}
+               "result_in": "result in", "idle": "not started", "next_board": "playing (no auction log)",
+               "round_done": "round done, waiting to move"}
 
 
 def _epoch(iso: str) -> float:
@@ -65,12 +66,26 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
     rounds = [r["round"] for r in tables.values() if r["round"] is not None]
     field_round = max(rounds) if rounds else None
     late_after = st.config.late_minutes * 60
+    movement = {(r[0], int(r[1]), int(r[2])): range(int(r[3]), int(r[4]) + 1) for r in store.query(
+        "SELECT m.section, m.table_no, m.round_no, m.low_board, m.high_board FROM dc_rounds m "
+        "JOIN dc_sessions s ON s.session_guid = m.session_guid WHERE s.event = ? AND m.low_board > 0",
+        (event,))}
     for row in tables.values():
-        row["results"] = len(row.pop("_results"))
-        in_progress = row["phase"] in ("bidding", "playing", "entering_result")
+        done = row.pop("_results")
+        row["results"] = len(done)
+        boards = movement.get((row["section"], row["table"], row["round"] or 0))
+        if row["phase"] == "result_in" and boards:
+            # With the scoring program's movement the station knows what is still to play, even
+            # from a tablet that sends only results.
+            missing = [b for b in boards if (row["round"], b) not in done]
+            if missing:
+                row["phase"], row["board"] = "next_board", missing[0]
+            elif field_round is not None and row["round"] < field_round:
+                row["phase"] = "round_done"
+        in_progress = row["phase"] in ("bidding", "playing", "entering_result", "next_board")
         quiet = row["last_seen"] is not None and now - _epoch(row["last_seen"]) > late_after
         behind = field_round is not None and row["round"] is not None and row["round"] < field_round \
-            and row["phase"] != "result_in"
+            and row["phase"] not in ("result_in", "round_done")
         row["late"] = bool((in_progress and quiet) or behind)
         row["phase_label"] = PHASE_LABEL.get(row["phase"], row["phase"])
         if row["phase"] == "idle" and row["round"] is not None:

@@ -143,3 +143,31 @@ def test_a_quiet_table_in_the_middle_of_a_board_is_late(tmp_path):
     later = {t["table"]: t for t in status(st, EVENT, now=now + 11 * 60)["tables"]}
     assert later[1]["late"] and later[1]["phase_label"] == "playing"
     assert not later[2]["late"]  # between boards is not late
+
+
+def test_with_the_movement_a_table_sending_only_results_shows_what_it_plays_and_when_late(tmp_path):
+    import json
+
+    from station import dataconnector
+    from station.records import validate_item
+
+    from .test_dataconnector import init_dto
+
+    store = Store(str(tmp_path / "s.db"))
+    st = Station(store, StationConfig(event=EVENT, late_minutes=10, director_token="t"))
+    body = {"Command": dataconnector.INITIALIZE_EVENT, "ClubId": "c", "LicenceKey": "t",
+            "SerializedData": json.dumps(init_dto(tables=2, rounds=3, boards_per_round=3).to_dict())}
+    assert dataconnector.handle(st, json.dumps(body).encode())["DataType"] == dataconnector.OK
+    # Table 1 plays boards 1-3 in round 1; table 2 plays 4-6 in round 1 and 7-9 in round 2.
+    recs = [result_record(table=1, round_no=1, board=1), result_record(table=1, round_no=1, board=2)]
+    recs += [result_record(table=2, round_no=1, board=b) for b in (4, 5, 6)]
+    recs += [result_record(table=2, round_no=2, board=7)]
+    for r in recs:
+        store.put_item(r["key"], "result", r, **validate_item("result", r["key"], r))
+    rows = {t["table"]: t for t in status(st, EVENT)["tables"]}
+    assert (rows[1]["board"], rows[1]["phase"], rows[1]["late"]) == (3, "next_board", True)  # field on round 2
+    assert (rows[2]["board"], rows[2]["phase"], rows[2]["late"]) == (8, "next_board", False)
+    r = result_record(table=1, round_no=1, board=3)
+    store.put_item(r["key"], "result", r, **validate_item("result", r["key"], r))
+    rows = {t["table"]: t for t in status(st, EVENT)["tables"]}
+    assert (rows[1]["phase"], rows[1]["late"]) == ("round_done", False)
