@@ -77,7 +77,8 @@ class Deframer:
 
 class FrameWriter:
     """Builds wire frames (leading flush 0x00 optional, COBS, trailing 0x00) in one
-    preallocated buffer; `build` returns a memoryview valid until the next build."""
+    preallocated buffer: `build` returns the frame's length n; the frame is wire[0:n] until the
+    next build (`mv[0:n]` is a view of it; making that view allocates, the length does not)."""
 
     def __init__(self):
         self.scratch = bytearray(MAX_PAYLOAD)
@@ -100,7 +101,7 @@ class FrameWriter:
             o = 1
         o = _cobs_encode(s, n, w, o)
         w[o] = 0
-        return self.mv[0:o + 1]
+        return o + 1
 
 
 _cobs_encode = cobs.encode

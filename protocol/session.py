@@ -66,6 +66,7 @@ class BoxEndpoint:
         self.last_hello = ticks_add(now, -VERSION_RETRY_MS - 1)
         self.deframer = Deframer()
         self.writer = FrameWriter()
+        self.wire = self.writer.wire
         self.body = bytearray(M.HELLO_BODY)
         self.ignored = 0        # valid frames not for us / out of place
         self.retransmits = 0
@@ -202,9 +203,15 @@ class BoxEndpoint:
 
     def output(self, now):
         """The next frame to write (a memoryview valid until the next call), or None."""
+        n = self.output_n(now)
+        return self.writer.mv[0:n] if n else None
+
+    def output_n(self, now):
+        """Like output, allocation-free: the length n of the next frame, which is
+        `self.wire[0:n]` (write it with `stream.write(self.wire, n)`); 0 when there is none."""
         if self.bus:
             if not self.granted:
-                return None
+                return 0
             self.granted = False
             if not self.session:
                 return self._hello(now)
@@ -215,7 +222,7 @@ class BoxEndpoint:
             wait = VERSION_RETRY_MS if self.version_error else HELLO_MS
             if ticks_diff(now, self.last_hello) >= wait:
                 return self._hello(now)
-            return None
+            return 0
         flying = (self.send_seq - self.head_seq) & 0xFF
         if self.q_count and flying >= self.q_count or flying >= WINDOW:
             # everything sendable is in flight: go back to the oldest when its ack is overdue
@@ -229,7 +236,7 @@ class BoxEndpoint:
             return self._event(s, now)
         if self.ack_due or ticks_diff(now, self.last_tx) >= HEARTBEAT_MS:
             return self._ack(now)
-        return None
+        return 0
 
     def _flush(self, now):
         return ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS
@@ -451,6 +458,11 @@ class TabletEndpoint:
     def output(self, now, poll=False):
         """The next frame to write, or None. With poll=True (bus master granting the seat its
         turn) a frame is always returned (PING when there is nothing else)."""
+        n = self.output_n(now, poll)
+        return self.writer.mv[0:n] if n else None
+
+    def output_n(self, now, poll=False):
+        """Like output: the frame's length n (the frame is `self.writer.wire[0:n]`), or 0."""
         if self.nak_reason:
             r = self.nak_reason
             self.nak_reason = 0
@@ -461,7 +473,7 @@ class TabletEndpoint:
         if not self.session:
             if poll:
                 return self._build(M.PING, self.state_next, None, 0, now)
-            return None
+            return 0
         if self.welcome_due:
             self.welcome_due = False
             body = self.wbody
@@ -478,7 +490,7 @@ class TabletEndpoint:
             return self._build(M.STATE, self.state_seq, sb, len(sb), now)
         if poll or self.ack_due or ticks_diff(now, self.last_tx) >= HEARTBEAT_MS:
             return self._build(M.PING, self.state_next, None, 0, now)
-        return None
+        return 0
 
     def _build(self, t, seq, body, blen, now):
         flush = ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS

@@ -109,7 +109,8 @@ def test_encode_state_refuses_views_it_cannot_carry():
 def test_frame_writer_matches_the_dict_encoder_and_the_deframer_reads_it():
     w = FrameWriter()
     body = bytes([0, 1, 0xE2, 0x40, 7])
-    f = bytes(w.build(0x82, M.CALL, 0xBEEF, 4, 2, body, 5, flush=True))
+    n = w.build(0x82, M.CALL, 0xBEEF, 4, 2, body, 5, flush=True)
+    f = bytes(w.wire[:n])
     m = {"type": "call", "seat": "S", "epoch": 0xBEEF, "seq": 4, "ack": 2, "box_ms": 123456,
          "call": "1NT"}
     assert f == b"\x00" + wire_from_payload(M.encode_payload(m))
