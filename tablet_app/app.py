@@ -60,6 +60,8 @@ from kivy.uix.gridlayout import GridLayout  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
+from kivy.uix.spinner import Spinner  # noqa: E402
+from kivy.uix.textinput import TextInput  # noqa: E402
 from kivy.uix.widget import Widget  # noqa: E402
 
 if (FONT_DIR / "DejaVuSans.ttf").exists():
@@ -635,6 +637,111 @@ class RoundEndScreen(Screen):
         summary = "   ".join(f"{i18n.tr('board', lang)} {r['board']}: "
                            f"{present.contract_text(r['contract'], r['declarer'], lang)} {r['score_ns']:+d}" for r in done)
         self.panel.add_widget(Text(summary, size=20, color=MUTED))
+        self.next_btn = BigButton(i18n.tr("next_round", lang), BTN, size_hint_y=None, height=84)
+        self.next_btn.bind(on_release=lambda *_: self.next_round())
+        self.panel.add_widget(self.next_btn)
+
+    def next_round(self) -> None:
+        self.app.screens["setup"].prefill(self.app.controller.snapshot().get("session"))
+        self.app.go("setup")
+
+
+class SetupScreen(Screen):
+    """Session setup typed in at the table (the station's movement fills it when connected)."""
+
+    FIELDS = (("event", "setup_event"), ("section", "setup_section"), ("table", "table"),
+              ("round", "round"), ("tables", "setup_tables"), ("boards", "setup_boards"),
+              ("ns_pair", "setup_ns"), ("ew_pair", "setup_ew"), ("td_pin", "pin_prompt"))
+    NUMBERS = ("table", "round", "tables", "ns_pair", "ew_pair")
+
+    def __init__(self, app: TabletApp, **kw: Any):
+        super().__init__(name="setup", **kw)
+        self.app = app
+        self.message = ""
+        root = BoxLayout(orientation="vertical")
+        _bg(root, BG)
+        self.topbar = TopBar(app)
+        root.add_widget(self.topbar)
+        self.body = BoxLayout(orientation="vertical", padding=(24, 14), spacing=10)
+        root.add_widget(self.body)
+        self.add_widget(root)
+        self.inputs: dict[str, TextInput] = {}
+        self.labels: dict[str, Label] = {}
+        form = Panel(WHITE, 14, orientation="vertical", padding=(20, 12), spacing=6)
+        grid = GridLayout(cols=4, spacing=(14, 8), row_default_height=54, row_force_default=True)
+        for name, _key in self.FIELDS:
+            lbl = Text("", size=20, bold=True, color=MUTED)
+            self.labels[name] = lbl
+            ti = TextInput(multiline=False, font_size=24, password=(name == "td_pin"),
+                           input_filter="int" if name in self.NUMBERS else None,
+                           padding=(10, 12), write_tab=False)
+            self.inputs[name] = ti
+            grid.add_widget(lbl)
+            grid.add_widget(ti)
+        self.labels["profile"] = Text("", size=20, bold=True, color=MUTED)
+        grid.add_widget(self.labels["profile"])
+        try:
+            from shared_rules import profiles
+
+            names = profiles.names()
+        except Exception:  # the engine's profiles are missing: only the default is offered
+            names = ["fsb-2007"]
+        self.profile = Spinner(text=names[0] if names else "", values=names, font_size=22, background_normal="",
+                               background_color=BTN_LIGHT, color=INK)
+        grid.add_widget(self.profile)
+        self.labels["policy"] = Text("", size=20, bold=True, color=MUTED)
+        grid.add_widget(self.labels["policy"])
+        self.policy = Spinner(text="profile", values=("profile", "record", "prevent"), font_size=22,
+                              background_normal="", background_color=BTN_LIGHT, color=INK)
+        grid.add_widget(self.policy)
+        form.add_widget(grid)
+        self.body.add_widget(form)
+        self.error = Text("", size=22, bold=True, color=STOP_RED, size_hint_y=None, height=40)
+        self.body.add_widget(self.error)
+        self.start = BigButton("", BTN_OK, size_hint_y=None, height=90)
+        self.start.bind(on_release=lambda *_: self.submit())
+        self.body.add_widget(self.start)
+
+    def prefill(self, session: dict[str, Any] | None) -> None:
+        s = dict(session or {})
+        if s:
+            s["round"] = s.get("round", 0) + 1
+            s["boards"] = ""
+            s["ns_pair"] = s["ew_pair"] = ""
+        for name, _ in self.FIELDS:
+            v = s.get(name, "")
+            self.inputs[name].text = "" if v is None else str(v)
+        if s.get("profile"):
+            self.profile.text = s["profile"]
+        self.policy.text = s.get("policy") or "profile"
+
+    def values(self) -> dict[str, Any]:
+        d: dict[str, Any] = {}
+        for name, _ in self.FIELDS:
+            text = self.inputs[name].text.strip()
+            if name in self.NUMBERS:
+                d[name] = int(text) if text.isdigit() else text
+            else:
+                d[name] = text
+        d["profile"] = self.profile.text
+        d["policy"] = None if self.policy.text == "profile" else self.policy.text
+        return d
+
+    def submit(self) -> None:
+        try:
+            self.app.controller.setup(self.values())
+            self.error.text = ""
+        except ValueError as exc:  # SetupError, Refused: shown, nothing changed
+            self.error.text = str(exc)
+        self.app.refresh()
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        for name, key in self.FIELDS:
+            self.labels[name].text = i18n.tr(key, lang)
+        self.labels["profile"].text = i18n.tr("setup_profile", lang)
+        self.labels["policy"].text = i18n.tr("setup_policy", lang)
+        self.start.text = i18n.tr("setup_start", lang)
 
 
 class TabletApp(App):
@@ -654,7 +761,7 @@ class TabletApp(App):
     def build(self) -> ScreenManager:
         Window.clearcolor = BG
         sm = ScreenManager(transition=NoTransition())
-        for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen):
+        for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen, SetupScreen):
             s = cls(self)
             self.screens[s.name] = s
             sm.add_widget(s)
@@ -691,7 +798,9 @@ class TabletApp(App):
         if phase != self.last_phase:
             # The table freezes and calls the director; the end of the auction opens result entry.
             target = {"frozen": "director", "play": "result", "confirm": "result", "round_end": "round_end",
-                      "auction": "auction"}.get(phase)
+                      "auction": "auction", "setup": "setup"}.get(phase)
+            if phase == "setup":
+                self.screens["setup"].prefill(None)
             if target is not None and not (phase == "confirm" and self.last_phase == "play"):
                 self.sm.current = target
             self.last_phase = phase

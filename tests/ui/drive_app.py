@@ -186,5 +186,28 @@ def run(steps):
     KClock.schedule_once(go, 1.5)
 
 
-run([step1, step2, step3, step4, step4b, step5, step6])
+def step7(_dt):
+    app.screens["tempo"].back.trigger_action(0)
+    app.go("round_end")
+    app.screens["round_end"].next_btn.trigger_action(0)
+    checks["setup_screen"] = app.sm.current
+    su = app.screens["setup"]
+    su.inputs["boards"].text = "5-3"
+    su.inputs["ns_pair"].text = "1"
+    su.inputs["ew_pair"].text = "6"
+    journal_before = ctl.journal.count()
+    su.start.trigger_action(0)
+    checks["setup_error"] = su.error.text
+    checks["setup_error_changed_nothing"] = ctl.journal.count() == journal_before and ctl.phase == "round_end"
+    su.inputs["boards"].text = "3-5"
+    shot("setup-sv")
+
+
+def step8(_dt):
+    app.screens["setup"].start.trigger_action(0)
+    checks["after_setup_screen"] = app.sm.current
+    checks["new_round"] = [ctl.session.round, list(ctl.session.boards), ctl.session.ew_pair, ctl.board]
+
+
+run([step1, step2, step3, step4, step4b, step5, step6, step7, step8])
 app.run()

@@ -75,3 +75,10 @@ def test_screenshots_saved(session):
     for name in ("auction", "director-console", "result-entry"):
         p = SHOTS / f"{name}.png"
         assert p.exists() and p.stat().st_size > 10_000
+
+
+def test_next_round_setup_typed_in_bad_input_refused_then_starts(session):
+    assert session["setup_screen"] == "setup"
+    assert "backwards" in session["setup_error"] and session["setup_error_changed_nothing"]
+    assert session["after_setup_screen"] == "auction"
+    assert session["new_round"] == [3, [3, 4, 5], 6, 3]

@@ -1,0 +1,33 @@
+from tablet_app import i18n, present
+
+
+def test_every_string_exists_in_english_swedish_and_danish():
+    missing = [(k, lang) for k, v in i18n.T.items() for lang in i18n.LANGS if not v.get(lang)]
+    assert missing == []
+    for names in (i18n.SEAT_NAMES, i18n.VUL_NAMES):
+        assert set(names) == set(i18n.LANGS)
+
+
+def test_calls_shown_with_suit_symbols_and_red_suits_marked():
+    assert present.call_text("1H") == "1\u2665" and present.call_text("3NT") == "3NT"
+    assert present.call_text("P", "sv") == "Pass" and present.call_text("P", "da") == "Pas"
+    assert present.is_red("4D") and not present.is_red("4S") and not present.is_red("X")
+    assert present.contract_text("4HX", "S") == "4\u2665X by South"
+    assert present.contract_text("PASS") == "Passed out"
+
+
+def test_law_2_auction_grid_starts_in_the_dealers_column_and_marks_the_turn():
+    calls = [{"seat": "E", "call": "1C"}, {"seat": "S", "call": "P"}, {"seat": "W", "call": "1H"}]
+    rows = present.auction_grid(calls, "E", "N")
+    assert rows[0][:2] == [None, None] and rows[0][2]["call"] == "1C" and rows[0][3]["call"] == "P"
+    assert rows[1][0]["call"] == "1H" and rows[1][1] == {"seat": "N", "turn": True}
+
+
+def test_consequences_name_the_law_in_the_players_language():
+    st = {"obligations": [{"seat": "E", "must_pass": "rest_of_auction", "law": "2017 L27B2"}],
+          "lead_restrictions": [{"leader": "E", "kind": "prohibit_unshown_suit", "suits": ["D"], "law": "2017 L26B"}]}
+    en = present.consequences(st)
+    assert en[0] == "East must pass for the rest of the auction  (2017 L27B2)"
+    assert "declarer may prohibit the lead of \u2666" in en[1] and "2017 L26B" in en[1]
+    sv = present.consequences(st, "sv")
+    assert sv[0].startswith("Öst måste passa resten av budgivningen")
