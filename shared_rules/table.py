@@ -214,7 +214,7 @@ class Table:
 
     def _apply(self, ev: Any) -> None:
         # Fast path for the common event, a plain call: same checks as _validate, fewer steps.
-        if type(ev) is dict and "call" in ev and "td" not in ev:
+        if type(ev) is dict and self._pending is None and "call" in ev and "td" not in ev:
             n = len(ev)
             stop = ev.get("stop")
             if (n == 3 and stop is None) or (n == 4 and type(stop) is bool):
@@ -567,6 +567,9 @@ class Table:
             self._irregularity("simultaneous_calls", oot, r["simultaneous"], ruling=r["simultaneous"], resolution="reordered")
             self._pending = None
             self._on_call(rec)
+            if self._pending is not None:  # the in-turn call needs a TD judgement first (L9B2)
+                self._withdraw(oot, "simultaneous call, made while the TD was needed", r["simultaneous"])
+                return
             oot.think = oot.t - self._turn_t
             self._on_call(oot)
             return

@@ -641,3 +641,17 @@ def test_more_bad_events(event, match):
     with pytest.raises(EventError, match=match):
         table.apply(event)
     assert table.state() == before
+
+
+def test_2017_L33_simultaneous_call_when_the_in_turn_call_needs_a_judgement():
+    # W's pass at E's turn cancelled (2017 L30B1): W's next call will be judged for comparability.
+    table = Table("dbf-2017", 1)
+    for e in [{"t": 0, "seat": "N", "call": "1S"}, {"t": 1, "seat": "W", "call": "P"},
+              {"t": 2, "td": "call_out_of_rotation", "choice": "cancel"},
+              {"t": 3, "seat": "E", "call": "P"}, {"t": 4, "seat": "S", "call": "P"},
+              {"t": 5.0, "seat": "E", "call": "2C"}]:  # E calls out of turn at W's turn...
+        state = table.apply(e)
+    assert state["pending"]["kind"] == "call_out_of_rotation"
+    state = table.apply({"t": 5.2, "seat": "W", "call": "2H"})  # ...simultaneously with W
+    assert state["pending"]["kind"] == "oot_judgement" and calls(state)[-1] == "W 2H"
+    assert state["withdrawn"][-1]["call"] == "2C" and state["withdrawn"][-1]["law"] == "2017 L33"
