@@ -38,6 +38,7 @@ BITS_PER_BYTE = 10  # 8N1: start + 8 data + stop
 CHUNK = 16          # bytes delivered together (at most ~1.4 ms early for the first of them)
 DOWN = "down"       # tablet -> box
 UP = "up"           # box -> tablet
+BLOCKED_DROP_S = 0.2  # a pty that takes no bytes for this long has no reader: drop
 
 
 class _Channel:
@@ -55,6 +56,7 @@ class _Channel:
         self.dropped = 0
         self.pulled = 0
         self.overflow = 0
+        self.blocked_since = 0.0
 
 
 class SimLink:
@@ -178,6 +180,8 @@ class SimLink:
         while not self._stop.is_set():
             now = time.monotonic()
             due = min((ch.queue[0][0] for ch in self._channels if ch.queue), default=now + 0.05)
+            if any(ch.blocked_since for ch in self._channels):
+                due = min(due, now + 0.001)
             timeout = max(0.0, min(due - now, 0.05))
             try:
                 ready, _, _ = select.select(srcs, [], [], timeout)
@@ -235,18 +239,33 @@ class SimLink:
             for ch in self._channels:
                 q = ch.queue
                 while q and q[0][0] <= now:
-                    _, chunk = q.popleft()
+                    due, chunk = q[0]
                     if now < self.pulled_until[ch.seat]:
+                        q.popleft()
                         ch.pulled += len(chunk)  # the cable went out while it was on the wire
                         continue
                     try:
                         n = os.write(ch.dst, chunk)
-                    except BlockingIOError:
+                    except (BlockingIOError, InterruptedError):
                         n = 0
                     except OSError:
-                        n = 0
-                    if n < len(chunk):
-                        ch.overflow += len(chunk) - n  # nobody reading: a UART would lose them
+                        n = -1
+                    if n == len(chunk):
+                        q.popleft()
+                        ch.blocked_since = 0.0
+                        continue
+                    # The pty did not take it all: a transient (ldisc busy) or nobody reading.
+                    # Retry for a while; a reader gone for longer loses the bytes, as a UART would.
+                    if n > 0:
+                        q[0] = (due, chunk[n:])
+                    if not ch.blocked_since:
+                        ch.blocked_since = now
+                    if n < 0 or now - ch.blocked_since > BLOCKED_DROP_S:
+                        q.popleft()
+                        ch.overflow += len(chunk) - max(n, 0)
+                        ch.blocked_since = 0.0
+                        continue
+                    break
 
 
 class EndpointBox:
@@ -268,12 +287,23 @@ class EndpointBox:
         self.lock = threading.Lock()
         self.states: list[tuple[float, dict]] = []
         self._stop = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         self._thread = threading.Thread(target=self._run, name="box-" + seat, daemon=True)
         self._thread.start()
 
     def submit(self, kind: int, arg: int) -> int:
         with self.lock:
-            return self.ep.submit(kind, arg, _ms())
+            seq = self.ep.submit(kind, arg, _ms())
+        self._wake()
+        return seq
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_w, b"x")
+        except OSError:
+            pass
 
     def reboot(self) -> None:
         """RAM lost: a new epoch, an empty queue, no state (what a power cycle does)."""
@@ -297,8 +327,10 @@ class EndpointBox:
 
     def close(self) -> None:
         self._stop.set()
+        self._wake()
         self._thread.join(timeout=2)
-        os.close(self.fd)
+        for fd in (self.fd, self._wake_r, self._wake_w):
+            os.close(fd)
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -312,8 +344,13 @@ class EndpointBox:
                         os.write(self.fd, bytes(f))
                     except OSError:
                         break
-            r, _, _ = select.select([self.fd], [], [], 0.004)
-            if r:
+            r, _, _ = select.select([self.fd, self._wake_r], [], [], 0.005)
+            if self._wake_r in r:
+                try:
+                    os.read(self._wake_r, 64)
+                except OSError:
+                    pass
+            if self.fd in r:
                 try:
                     data = os.read(self.fd, 4096)
                 except OSError:

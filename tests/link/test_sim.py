@@ -1,0 +1,123 @@
+"""The simulated link itself: real ptys, byte timing at the baud rate, faults on demand."""
+import os
+import select
+import time
+
+import serial
+
+from hardware.sim.link import SimLink
+
+
+def read_for(fd, seconds, want):
+    got = bytearray()
+    end = time.monotonic() + seconds
+    while len(got) < want and time.monotonic() < end:
+        r, _, _ = select.select([fd], [], [], 0.05)
+        if r:
+            got += os.read(fd, 4096)
+    return bytes(got)
+
+
+def open_box(path):
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    return fd
+
+
+def test_bytes_cross_unchanged_both_ways_and_take_their_wire_time():
+    with SimLink("N", baud=115200) as link:
+        tab = serial.Serial(link.tablet_ports["N"], 115200, timeout=0)
+        box = open_box(link.box_ports["N"])
+        data = bytes(range(256)) * 4  # every byte value, 0x00 included: the relay is transparent
+        t0 = time.monotonic()
+        tab.write(data)
+        got = read_for(box, 3, len(data))
+        took = time.monotonic() - t0
+        assert got == data
+        # 1024 bytes at 10 bits each at 115200 baud are 88.9 ms on the wire
+        assert took >= 0.085
+        os.write(box, b"\x01\x02hello")
+        back = read_for(tab.fileno(), 2, 7)
+        assert back == b"\x01\x02hello"
+        st = link.stats()["N"]
+        assert st["down"]["relayed"] == 1024 and st["up"]["relayed"] == 7
+        tab.close()
+        os.close(box)
+
+
+def test_corruption_and_drop_rates_are_applied_per_byte_and_counted():
+    with SimLink("E", baud=2_000_000, corrupt=0.05, drop=0.03, seed=5) as link:
+        tab = serial.Serial(link.tablet_ports["E"], 2_000_000, timeout=0)
+        box = open_box(link.box_ports["E"])
+        data = bytes(20000)
+        tab.write(data)
+        st = None
+        got = b""
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            got += read_for(box, 0.2, 20000)
+            st = link.stats()["E"]["down"]
+            if st["relayed"] + st["dropped"] == 20000 and len(got) == st["relayed"]:
+                break
+        assert st["relayed"] + st["dropped"] == 20000 and len(got) == st["relayed"]
+        assert 400 <= st["dropped"] <= 800          # 3 % of 20000 = 600
+        assert 700 <= st["corrupted"] <= 1300       # 5 % of the rest
+        assert sum(1 for b in got if b) == st["corrupted"]  # every corrupted byte differs
+        tab.close()
+        os.close(box)
+
+
+def test_a_pulled_cable_loses_everything_both_ways_then_works_again():
+    with SimLink("S") as link:
+        tab = serial.Serial(link.tablet_ports["S"], 115200, timeout=0)
+        box = open_box(link.box_ports["S"])
+        link.pull("S", 0.3)
+        assert link.is_pulled("S")
+        tab.write(b"lost")
+        os.write(box, b"lost too")
+        assert read_for(box, 0.2, 1) == b"" and read_for(tab.fileno(), 0.05, 1) == b""
+        time.sleep(0.15)
+        assert not link.is_pulled("S")
+        tab.write(b"back")
+        assert read_for(box, 1, 4) == b"back"
+        assert link.stats()["S"]["down"]["pulled"] == 4
+        tab.close()
+        os.close(box)
+
+
+def test_a_box_process_can_close_and_reopen_its_port_and_flush_drops_stale_bytes():
+    with SimLink("W") as link:
+        tab = serial.Serial(link.tablet_ports["W"], 115200, timeout=0)
+        box = open_box(link.box_ports["W"])
+        os.close(box)  # the box process dies
+        tab.write(b"stale")
+        time.sleep(0.1)
+        link.flush_box("W")
+        box = open_box(link.box_ports["W"])  # restarted
+        tab.write(b"fresh")
+        assert read_for(box, 1, 5) == b"fresh"
+        tab.close()
+        os.close(box)
+
+
+def test_command_line_prints_ports_and_obeys_commands():
+    import json
+    import subprocess
+    import sys
+
+    p = subprocess.Popen([sys.executable, "-m", "hardware.sim.link", "--seats", "NE"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        ports = json.loads(p.stdout.readline())
+        assert set(ports["tablet"]) == {"N", "E"} and ports["baud"] == 115200
+        assert all(os.path.exists(v) for v in ports["box"].values())
+        p.stdin.write("pull N 1\nbogus\nstats\n")
+        p.stdin.flush()
+        assert "unknown command" in json.loads(p.stdout.readline())["error"]
+        st = json.loads(p.stdout.readline())
+        assert st["N"]["down"]["relayed"] == 0
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        assert p.wait(5) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
