@@ -60,6 +60,14 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "repeat": "2007 L31A1, L32B1",
         "no_double": "2007 L30B2(b)",
         "oot_inadmissible": "2007 L32 intro, L36",
+        "misinformation": "2007 L21B1",
+        "mi_review": "2007 L21B3, L40B4",
+        "late_alert": "2007 L21B1(a)",
+        "tempo_ui": "2007 L16B1",
+        "comparable_review": "",  # 2007 has no comparable call (L23 is awareness of damage)
+        "other_oot": "2007 L28-L32",
+        "oot": "2007 L29",
+        "td_decides": "2007 L10, L81",
     },
     2017: {
         "awareness": "2017 L72C",
@@ -107,6 +115,14 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "repeat": "2017 L31A1, L32A1",
         "no_double": "",
         "oot_inadmissible": "2017 L32 intro, L36",
+        "misinformation": "2017 L21B1",
+        "mi_review": "2017 L21B3, L40B3",
+        "late_alert": "2017 L21B1(a)",
+        "tempo_ui": "2017 L16B1",
+        "comparable_review": "2017 L23C",
+        "other_oot": "2017 L28-L32",
+        "oot": "2017 L29",
+        "td_decides": "2017 L10, L81",
     },
 }
 
@@ -117,12 +133,14 @@ LEAD: Final[dict[int, dict[str, str]]] = {
         "suit_law": "2007 L26A2",
         "other": "prohibit_any_suit",  # 2007 L26B
         "other_law": "2007 L26B",
+        "suits": "withdrawn",  # A2: the suit(s) of the withdrawn call; B: any suit
     },
     2017: {
         "suit": "prohibit_unshown_suit",  # 2017 L26B: one suit the offender has not shown
         "suit_law": "2017 L26B",
         "other": "prohibit_unshown_suit",
         "other_law": "2017 L26B",
+        "suits": "unshown",  # a suit the offender has not shown in the legal auction
     },
 }
 

@@ -305,8 +305,8 @@ class Table:
             "insufficient_bid": r["insufficient_bid"],
             "inadmissible_double": r["inadmissible_double"],
             "change_of_call": r["change_of_call"],
-            "call_out_of_rotation": f"{self.edition} L28-L32",
-            "restricted_call": r["no_double"] or f"{self.edition} L10",
+            "call_out_of_rotation": r["other_oot"],
+            "restricted_call": r["no_double"] or r["td_decides"],
             "repeat_not_made": r["repeat"],
             "simultaneous_calls": r["simultaneous"],
         }[kind]
@@ -391,7 +391,7 @@ class Table:
         elif waited > stop.long_thought_s:
             self._timing.append({
                 "kind": "long_thought_after_stop", "seat": SEATS[rec.seat], "t": rec.t,
-                "waited": round(waited, 3), "threshold": stop.long_thought_s, "law": f"{stop.law}, {self.edition} L16B1",
+                "waited": round(waited, 3), "threshold": stop.long_thought_s, "law": f"{stop.law}, {self.refs['tempo_ui']}",
             })
 
     def _end_check(self, t: float) -> None:
@@ -462,7 +462,7 @@ class Table:
         suit_call = 0 <= withdrawn.code <= MAX_LEGAL_RANK and strain(withdrawn.code) < 4
         kind = table["suit"] if suit_call else table["other"]
         law = table["suit_law"] if suit_call else table["other_law"]
-        if self.edition == 2017:
+        if table["suits"] == "unshown":
             shown = {strain(r.code) for r in self._calls if r.seat == offender and 0 <= r.code and strain(r.code) < 4}
             suits = [STRAINS[i] for i in range(4) if i not in shown]
         else:
@@ -491,7 +491,6 @@ class Table:
         r = self.refs
         x = rec.seat
         turn = self._turn if self._turn is not None else x
-        ed = self.edition
         unintended = Option("unintended", "TD: the call was unintended and is replaced by the intended call", r["unintended"], True)
         if kind == "insufficient_bid":
             entry = self._irregularity(kind, rec, r["insufficient_bid"])
@@ -503,14 +502,14 @@ class Table:
             self._pend(Pending(kind, r["insufficient_bid"], x, "lho", opts, rec, entry, b3=False))
         elif kind == "call_out_of_rotation":
             position = extra
-            entry = self._irregularity(kind, rec, f"{ed} L28-L32", position=position, turn=SEATS[turn])
+            entry = self._irregularity(kind, rec, r["other_oot"], position=position, turn=SEATS[turn])
             opts = [
                 Option("accept", "LHO accepts the call out of rotation (by calling)", r["accept_oot"]),
                 Option("cancel", "not accepted: the call is cancelled and the Law 30-32 rectification applies", r["cancel_oot"]),
             ]
             if rec.code == PASS:
                 opts.append(Option("cancel_artificial", "not accepted, and TD: the pass was artificial or passed an artificial call", r["artificial_pass"]))
-            self._pend(Pending(kind, f"{ed} L29", x, "lho", opts, rec, entry, turn=turn, position=position))
+            self._pend(Pending(kind, r["oot"], x, "lho", opts, rec, entry, turn=turn, position=position))
         elif kind == "change_of_call":
             entry = self._irregularity(kind, rec, r["change_of_call"], replaces=call_name(self._calls[-1].code))
             opts = [
@@ -684,11 +683,11 @@ class Table:
             raise EventError(f"{SEATS[seat]} has no call to correct")
         later = self._calls[idx + 1:]
         if any(c.seat == partner(seat) for c in later) or len(later) > 1:
-            raise EventError(f"too late: {SEATS[partner(seat)]} has called since ({r['unintended']}; {self.edition} L21B1)")
+            raise EventError(f"too late: {SEATS[partner(seat)]} has called since ({r['unintended']}; {r['misinformation']})")
         law = r["unintended_after_end"] if self._status != BIDDING else r["unintended"]
         if misinformation:
-            law = f"{self.edition} L21B1"
-            self._review(seat, f"{self.edition} L21B3, {'L40B4' if self.edition == 2007 else 'L40B3'}",
+            law = r["misinformation"]
+            self._review(seat, r["mi_review"],
                          "call changed after misinformation: review damage")
         old = self._calls[idx]
         for c in reversed(later):
@@ -861,8 +860,8 @@ class Table:
             self._lead(p.seat, withdrawn, outcome.law)
         if outcome.partner or outcome.lead:
             self._review(p.seat, self.refs["awareness"], f"call out of rotation ({outcome.law})")
-        elif self.edition == 2017:
-            self._review(p.seat, "2017 L23C", "comparable call: damage review")
+        elif self.refs["comparable_review"]:
+            self._review(p.seat, self.refs["comparable_review"], "comparable call: damage review")
 
     def _td_change_of_call(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         r = self.refs
@@ -1001,7 +1000,7 @@ class Table:
                 self._timing.append({"kind": "alert_not_permitted", **base, "law": rules.law,
                                      "cutoff": f"{rules.cutoff_level}C"})
         if idx < len(self._calls) - 1:
-            self._timing.append({"kind": "alert_late", **base, "law": f"{self.edition} L21B1(a)",
+            self._timing.append({"kind": "alert_late", **base, "law": self.refs["late_alert"],
                                  "after": SEATS[self._calls[idx + 1].seat]})
         if target.alerted_by is None:
             target.alerted_by = seat
