@@ -1,0 +1,168 @@
+"""LinkMaster (pyserial, real ptys) against the protocol's own box endpoint over the simulated
+link, with and without faults. Not a mock: EndpointBox is the box-side state machine the firmware
+runs; the firmware itself is tested on top by the firmware tests."""
+import time
+
+import pytest
+
+from hardware.sim.link import EndpointBox, SimLink
+from protocol import calls
+from protocol import messages as M
+from tablet_app.link import LinkMaster
+
+SEATS = "NESW"
+
+
+def wait(cond, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.005)
+    return cond()
+
+
+class Table:
+    """A tablet loop: collects events per seat and pushes a new view to every box after each."""
+
+    def __init__(self, lm):
+        self.lm = lm
+        self.got = {s: [] for s in SEATS}
+        self.hellos = {s: 0 for s in SEATS}
+        self.auction = []
+        self.version = 0
+
+    def view(self, seat):
+        return {"turn": SEATS[len(self.auction) % 4], "dealer": "N", "board": 1,
+                "auction": [{"call": c} for c in self.auction[-300:]],
+                "message": f"v{self.version}"}
+
+    def push(self):
+        self.version += 1
+        for s in SEATS:
+            self.lm.send_state(s, self.view(s))
+
+    def pump(self, timeout=0.02):
+        evs = self.lm.poll(timeout)
+        for e in evs:
+            if e.kind == "hello":
+                self.hellos[e.seat] += 1
+            else:
+                self.got[e.seat].append((e.kind, e.call, e.box_ms))
+                if e.kind == "call":
+                    self.auction.append(e.call)
+        if evs:
+            self.push()
+        return evs
+
+
+@pytest.fixture
+def table():
+    link = SimLink(seed=17).start()
+    boxes = {s: EndpointBox(s, link.box_ports[s]) for s in SEATS}
+    lm = LinkMaster(link.tablet_ports)
+    t = Table(lm)
+    t.push()
+    yield link, boxes, lm, t
+    lm.close()
+    for b in boxes.values():
+        b.close()
+    link.close()
+
+
+def test_four_boxes_connect_and_show_the_state(table):
+    link, boxes, lm, t = table
+    assert wait(lambda: (t.pump(), all(b.view for b in boxes.values()))[1], 5)
+    assert all(lm.connected(s) for s in SEATS)
+    assert t.hellos == {s: 1 for s in SEATS}
+    assert all(b.view["message"] == f"v{t.version}" for b in boxes.values())
+
+
+def test_a_full_auction_from_four_boxes_arrives_in_order_and_every_box_shows_it(table):
+    link, boxes, lm, t = table
+    auction = ["1C", "P", "1H", "P", "2NT", "X", "XX", "P", "3NT", "P", "P", "P"]
+    for i, c in enumerate(auction):
+        seat = SEATS[i % 4]
+        boxes[seat].submit(M.CALL, calls.code(c))
+        assert wait(lambda n=i + 1: (t.pump(), len(t.auction) == n)[1], 5)
+    assert t.auction == auction
+    want = [a["call"] for a in t.view("N")["auction"]]
+    assert wait(lambda: all(b.view and [a["call"] for a in b.view["auction"]] == want
+                            for b in boxes.values()), 5)
+    assert all(lm.state_acked(s) for s in SEATS)
+
+
+def test_link_loss_is_seen_on_both_ends_and_queued_events_arrive_after_the_cable_is_back(table):
+    link, boxes, lm, t = table
+    assert wait(lambda: (t.pump(), all(lm.connected(s) for s in SEATS))[1], 5)
+    link.pull("E", 1.6)
+    boxes["E"].submit(M.TD, 0xFF)
+    boxes["E"].submit(M.ALERT, 0)
+    assert wait(lambda: (t.pump(), not lm.connected("E"))[1], 3)
+    assert not boxes["E"].linked() and lm.connected("N")
+    assert t.got["E"] == []
+    assert wait(lambda: (t.pump(), len(t.got["E"]) == 2)[1], 5)
+    assert [k for k, _, _ in t.got["E"]] == ["td", "alert"] and lm.connected("E")
+
+
+def test_a_rebooted_box_gets_the_full_state_back(table):
+    link, boxes, lm, t = table
+    boxes["S"].submit(M.CALL, calls.code("1S"))
+    assert wait(lambda: (t.pump(), t.auction == ["1S"])[1], 5)
+    assert wait(lambda: boxes["S"].view and boxes["S"].view["auction"], 5)
+    boxes["S"].reboot()
+    assert boxes["S"].view is None
+    assert wait(lambda: (t.pump(), boxes["S"].view is not None)[1], 5)
+    assert [a["call"] for a in boxes["S"].view["auction"]] == ["1S"]
+    assert t.hellos["S"] == 2
+
+
+def test_bad_views_and_unknown_seats_are_refused_with_a_clear_error(table):
+    link, boxes, lm, t = table
+    with pytest.raises(ValueError, match="unknown call"):
+        lm.send_state("N", {"allowed": ["9Z"]})
+    with pytest.raises(ValueError, match="no box port"):
+        lm.send_state("Q", {})
+    with pytest.raises(ValueError, match="unknown seat"):
+        LinkMaster({"Z": "/dev/null"})
+
+
+@pytest.mark.slow
+def test_fault_soak_over_the_sim_loses_duplicates_and_reorders_nothing(table):
+    """1 % corrupted and 0.5 % dropped bytes both ways, cable pulls and box reboots (after the
+    box's queue drained: the firmware keeps its queue in flash; EndpointBox keeps it in RAM)."""
+    link, boxes, lm, t = table
+    assert wait(lambda: (t.pump(), all(lm.connected(s) for s in SEATS))[1], 5)
+    link.set_faults(corrupt=0.01, drop=0.005)
+    sent = {s: [] for s in SEATS}
+    n = 0
+    plan = {60: ("pull", "N"), 120: ("reboot", "E"), 180: ("pull", "W"), 240: ("reboot", "S")}
+    while n < 320:
+        seat = SEATS[n % 4]
+        if n in plan:
+            what, who = plan[n]
+            if what == "pull":
+                link.pull(who, 1.2)
+            else:
+                assert wait(lambda b=boxes[who]: (t.pump(), b.pending() == 0)[1], 10)
+                boxes[who].reboot()
+        b = boxes[seat]
+        kind = (M.CALL, M.CALL, M.CALL, M.ALERT, M.STOP)[n % 5]
+        arg = n % 38 if kind == M.CALL else 0xFF
+        if b.pending() < 12:
+            b.submit(kind, arg)
+            sent[seat].append((M.EVENT_KINDS[kind], calls.NAMES[arg] if kind == M.CALL else None))
+            n += 1
+        t.pump(0.003)
+    assert wait(lambda: (t.pump(), all(b.pending() == 0 for b in boxes.values()))[1], 20)
+    t.pump(0.1)
+    for s in SEATS:
+        assert [(k, c) for k, c, _ in t.got[s]] == sent[s], s
+    link.set_faults(corrupt=0.0, drop=0.0)
+    t.push()
+    final = f"v{t.version}"
+    assert wait(lambda: (t.pump(), all(b.view and b.view["message"] == final
+                                       for b in boxes.values()))[1], 10)
+    st = link.stats()
+    assert sum(st[s][d]["corrupted"] for s in SEATS for d in ("up", "down")) > 0
+    assert sum(lm.stats()[s]["bad_crc"] + lm.stats()[s]["bad_cobs"] for s in SEATS) > 0
