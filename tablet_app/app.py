@@ -274,6 +274,8 @@ class DirectorScreen(Screen):
         self.pin = ""
         self.unlocked = False
         self.chosen: dict[str, Any] | None = None
+        self.correcting: dict[str, Any] | None = None
+        self.tool_buttons: dict[str, Button] = {}
         root = BoxLayout(orientation="vertical")
         _bg(root, BG)
         self.topbar = TopBar(app)
@@ -296,7 +298,7 @@ class DirectorScreen(Screen):
         bar = BoxLayout(size_hint_y=None, height=84, padding=(24, 8), spacing=16)
         self.message = Text("", size=22, bold=True, color=STOP_RED)
         self.back = BigButton("", BTN_LIGHT, size_hint_x=None, width=220)
-        self.back.bind(on_release=lambda *_: app.go("auction"))
+        self.back.bind(on_release=lambda *_: self.leave())
         bar.add_widget(self.message)
         bar.add_widget(self.back)
         root.add_widget(bar)
@@ -404,13 +406,80 @@ class DirectorScreen(Screen):
         self.back.text = i18n.tr("back", lang)
         self.side.clear_widgets()
         self.option_buttons = []
-        if not pending:
-            self.side.add_widget(Text(i18n.tr("no_pending", lang), size=24, halign="center"))
-            return
+        calls = self.app.controller.open_td_calls()
+        if calls:
+            lines += [i18n.tr("td_called_by", lang, seat=i18n.seat_name(c.get("seat"), lang))
+                      + (f" ({i18n.tr('reason_' + c['reason'], lang)})" if c.get("reason") else "")
+                      for c in calls[-3:]]
+            self.happened.text = "\n".join(lines[-6:])
         if not self.unlocked:
+            if not pending:
+                self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center",
+                                          size_hint_y=None, height=40))
             self._pin_pad(lang)
-        else:
+        elif pending:
             self._options(pending, lang)
+        else:
+            self._tools(snap, lang)
+
+    # -- without a pending decision: the TD's own actions --------------------------------------------
+    def _tools(self, snap: dict[str, Any], lang: str) -> None:
+        self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center", size_hint_y=None, height=40))
+        self.tool_buttons: dict[str, Button] = {}
+        if snap.get("phase") not in ("auction", "play"):
+            return
+        if self.correcting is None:
+            b = BigButton(f"{i18n.tr('correct_call', lang)}\n[size=16]L25A[/size]", BTN, size=20,
+                          size_hint_y=None, height=110)
+            b.bind(on_release=lambda *_: self._start_correct())
+            self.tool_buttons["correct"] = b
+            self.side.add_widget(b)
+            self.side.add_widget(Widget())
+            return
+        if self.correcting.get("seat") is None:
+            self.side.add_widget(Text(i18n.tr("whose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
+            row = GridLayout(cols=4, spacing=10, size_hint_y=None, height=90)
+            for seat in ("N", "E", "S", "W"):
+                b = BigButton(i18n.seat_name(seat, lang), BTN_LIGHT, size=22)
+                b.seat = seat  # type: ignore[attr-defined]
+                b.bind(on_release=lambda btn: self._pick_seat(btn.seat))
+                self.tool_buttons[seat] = b
+                row.add_widget(b)
+            self.side.add_widget(row)
+            self.side.add_widget(Widget())
+            return
+        self.side.add_widget(Text(i18n.tr("choose_call", lang) + f": {i18n.seat_name(self.correcting['seat'], lang)}",
+                                  size=20, bold=True, size_hint_y=None, height=34))
+        self.picker = CallPicker(self._correct)
+        self.side.add_widget(self.picker)
+
+    def _start_correct(self) -> None:
+        self.correcting = {"seat": None}
+        self.app.refresh()
+
+    def _pick_seat(self, seat: str) -> None:
+        self.correcting = {"seat": seat}
+        self.app.refresh()
+
+    def _correct(self, call: str) -> None:
+        seat = (self.correcting or {}).get("seat")
+        self.correcting = None
+        try:
+            pin = self.app.controller.session.td_pin if self.unlocked else ""
+            self.app.controller.td_correct_call(pin, seat, call)
+            self.message.text = ""
+        except PinError:
+            self.message.text = i18n.tr("pin_wrong", self.app.lang)
+        except Refused as exc:
+            self.message.text = str(exc)[:120]
+        self.app.refresh()
+
+    def leave(self) -> None:
+        self.unlocked = False
+        self.correcting = None
+        self.chosen = None
+        self.message.text = ""
+        self.app.go("auction")
 
 
 class TempoScreen(Screen):

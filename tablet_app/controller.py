@@ -141,7 +141,7 @@ class Controller:
 
     def _phase_from_engine(self) -> None:
         st = self.estate
-        if self.phase in ("play", "confirm", "round_end", "setup"):
+        if self.phase in ("confirm", "round_end", "setup"):
             return
         if st.get("pending") or st.get("status") == "awaiting_td":
             self.phase = "frozen"
@@ -300,8 +300,12 @@ class Controller:
             ev["stop"] = True
         pending = self.estate.get("pending")
         if pending:
-            allowed = {"lho": lho(pending.get("seat", "N")), "offender": pending.get("seat")}.get(pending.get("asks"))
-            if allowed != seat:
+            # The engine names the seats whose call the Law gives a meaning to while it waits
+            # (acceptance by the LHO, L28B, L33); everyone else waits for the TD (L9B2).
+            allowed = pending.get("may_call")
+            if allowed is None:
+                allowed = [{"lho": lho(pending.get("seat", "N")), "offender": pending.get("seat")}.get(pending.get("asks"))]
+            if seat not in allowed:
                 return self._refuse(seat, kind, call, box, "the table waits for the director")
         if self.screen is not None:
             self.screen.advance(t)
@@ -365,6 +369,23 @@ class Controller:
             ev["call"] = call
         with self.journal.transaction():
             self._record("event", {"ev": ev, "box": None})
+
+    def td_correct_call(self, pin: str, seat: str, call: str) -> None:
+        """L25A (2007 L25A1-A4, FSB L112D; 2017 L25A1-A6): the TD lets a player replace an unintended
+        call (a mis-press, reported with UNDO on the box). The engine says when it is too late."""
+        if not self.check_pin(pin):
+            raise PinError("wrong director PIN: nothing was changed")
+        if seat not in SEATS:
+            raise Refused(f"unknown seat {seat!r}")
+        if self.phase not in ("auction", "play"):
+            raise Refused("a call can be corrected during the auction, or before the opening lead")
+        ev = {"t": self._t(), "td": "correct_call", "seat": seat, "call": call}
+        with self.journal.transaction():
+            self._record("event", {"ev": ev, "box": None})
+
+    def open_td_calls(self) -> list[dict[str, Any]]:
+        """Director calls of the board in play, newest last (for the console)."""
+        return [c for c in self.td_calls if c.get("board") == self.board]
 
     def enter_result(self, tricks: int | None, lead: str | None = None) -> dict[str, Any]:
         """North enters tricks (and the lead). Returns the preview East-West must confirm."""

@@ -211,3 +211,50 @@ def test_unknown_box_is_refused(make_controller):
     ctl.setup(SESSION)
     with pytest.raises(Refused, match="unknown box"):
         ctl.box_event("Q", "call", call="1C")
+
+
+def test_2017_L25A_td_corrects_an_unintended_call_reported_with_undo(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1D"])
+    r = ctl.box_event("N", "undo", seq=1, box_ms=10)
+    assert r["ok"] and ctl.open_td_calls()[-1]["reason"] == "change_of_call"
+    n = ctl.journal.count()
+    with pytest.raises(PinError):
+        ctl.td_correct_call("1111", "N", "1H")
+    assert ctl.journal.count() == n
+    ctl.td_correct_call("4321", "N", "1H")
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1H"]
+    assert ctl.estate["irregularities"][-1]["kind"] == "change_of_call"
+
+
+def test_2017_L25A_too_late_once_partner_has_called_is_refused_unchanged(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1D", "P", "1S"])
+    snap = copy.deepcopy(ctl.snapshot())
+    with pytest.raises(Refused, match="too late"):
+        ctl.td_correct_call("4321", "N", "1H")
+    assert ctl.snapshot() == snap
+
+
+def test_2017_L25A_correction_after_the_final_pass_reopens_the_auction(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H", "P", "P", "P"])
+    assert ctl.phase == "play"
+    ctl.td_correct_call("4321", "W", "X")
+    assert ctl.phase == "auction" and ctl.estate["next"] == "N"
+
+
+def test_while_frozen_only_the_seats_the_law_names_may_call(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    auction(ctl, clock, ["1NT"])
+    bid(ctl, clock, "E", "1S")
+    may = ctl.estate["pending"]["may_call"]
+    assert "S" in may  # the LHO accepts by calling (2017 L27A1)
+    for seat in "NW":
+        assert seat not in may and not bid(ctl, clock, seat, "2C")["ok"]
+    assert bid(ctl, clock, "S", "P")["ok"]
+    assert ctl.phase == "auction"

@@ -91,6 +91,24 @@ def step1(_dt):
     shot("auction")
 
 
+def step1b(_dt):
+    box("E", kind="undo", think=1.0)  # "wrong card": East meant to pass (Law 25A)
+    app.go("director")
+    d = app.screens["director"]
+    checks["undo_texts"] = texts(d)
+    for k in "4321":
+        d.pin_buttons[k].trigger_action(0)
+    d.pin_buttons["unlock"].trigger_action(0)
+    d.tool_buttons["correct"].trigger_action(0)
+    d.tool_buttons["E"].trigger_action(0)
+    next(b for b in d.picker.children if getattr(b, "call", None) == "P").trigger_action(0)
+    checks["after_correction"] = [c["call"] for c in ctl.estate["calls"]]
+    checks["correction_kind"] = ctl.estate["irregularities"][-1]["kind"]
+    d.back.trigger_action(0)
+    checks["after_correction_screen"] = app.sm.current
+    checks["director_locked_again"] = not d.unlocked
+
+
 def step2(_dt):
     box("S", "2D", think=3.0)
     box("W", "2C", think=2.0)  # insufficient over 2D: the table freezes
@@ -209,5 +227,5 @@ def step8(_dt):
     checks["new_round"] = [ctl.session.round, list(ctl.session.boards), ctl.session.ew_pair, ctl.board]
 
 
-run([step1, step2, step3, step4, step4b, step5, step6, step7, step8])
+run([step1, step1b, step2, step3, step4, step4b, step5, step6, step7, step8])
 app.run()

@@ -82,3 +82,10 @@ def test_next_round_setup_typed_in_bad_input_refused_then_starts(session):
     assert "backwards" in session["setup_error"] and session["setup_error_changed_nothing"]
     assert session["after_setup_screen"] == "auction"
     assert session["new_round"] == [3, [3, 4, 5], 6, 3]
+
+
+def test_2017_L25A_wrong_card_reported_on_box_director_corrects_it_with_pin(session):
+    assert any("Director called by East (wrong card)" in t for t in session["undo_texts"])
+    assert session["after_correction"] == ["P", "1NT", "P", "2C", "P"]
+    assert session["correction_kind"] == "change_of_call"
+    assert session["after_correction_screen"] == "auction" and session["director_locked_again"]
