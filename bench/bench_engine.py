@@ -17,7 +17,7 @@ sys.path.insert(0, ".")
 from shared_rules import auction  # noqa: E402
 from shared_rules.calls import CALL_CODE, PASS, SEATS  # noqa: E402
 from shared_rules.replay import replay  # noqa: E402
-from shared_rules.table import Table  # noqa: E402
+from shared_rules.table import EventError, Table  # noqa: E402
 
 N_AUCTIONS = 100_000
 RUNS = 3
@@ -54,6 +54,38 @@ def generate(rng: random.Random, board: int, profile: str) -> dict[str, Any]:
     return {"profile": profile, "board": board, "events": events}
 
 
+def generate_irregular(rng: random.Random, board: int, profile: str) -> dict[str, Any]:
+    """An auction with irregularities and their rulings, driven through a Table so every event in
+    the log is one the engine accepts: mostly legal calls, sometimes a call by a random seat, the
+    TD answering with a random option."""
+    table = Table(profile, board)
+    names = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+    events: list[dict[str, Any]] = []
+    t = 0.0
+    for _ in range(80):
+        st = table.state()
+        if st["status"] in ("ended", "passed_out"):
+            break
+        t += 1.0
+        e: dict[str, Any]
+        if st["pending"]:
+            opt = rng.choice(st["pending"]["options"])
+            e = {"t": t, "td": st["pending"]["kind"], "choice": opt["id"]}
+            if opt.get("needs_call"):
+                e["call"] = rng.choice(names[:12])
+        elif rng.random() < 0.06:
+            e = {"t": t, "seat": rng.choice(SEATS), "call": rng.choice(names[:15])}
+        else:
+            legal = st["legal_calls"]
+            e = {"t": t, "seat": st["next"], "call": "P" if rng.random() < 0.5 else rng.choice(legal[:8])}
+        try:
+            table.apply(e)
+        except EventError:
+            continue
+        events.append(e)
+    return {"profile": profile, "board": board, "events": events}
+
+
 def main() -> None:
     rng = random.Random(2026)
     t0 = time.perf_counter()
@@ -72,6 +104,21 @@ def main() -> None:
     print(f"replay throughput: {n_calls / med:,.0f} calls/s (median of {RUNS} runs; min {n_calls / max(times):,.0f}, "
           f"max {n_calls / min(times):,.0f}) — goal >= 50,000 calls/s")
     print(f"replay throughput: {N_AUCTIONS / med:,.0f} auctions/s; {med / N_AUCTIONS * 1e6:.1f} us per auction incl. final state")
+
+    # The rare path: auctions with irregularities, TD rulings, rolled-back refusals.
+    rng = random.Random(7)
+    irregular = [generate_irregular(rng, 1 + i % 32, PROFILES[i % 2]) for i in range(10_000)]
+    n_irr = sum(len(replay(log)["irregularities"]) for log in irregular)
+    n_ev = sum(len(log["events"]) for log in irregular)
+    times = []
+    for _ in range(RUNS):
+        t0 = time.perf_counter()
+        for log in irregular:
+            replay(log)
+        times.append(time.perf_counter() - t0)
+    med = statistics.median(times)
+    print(f"irregular corpus: 10000 auctions (fsb-2007, dbf-2017), {n_ev} events, {n_irr} irregularities: "
+          f"{n_ev / med:,.0f} events/s (median of {RUNS} runs)")
 
     # What the tablet waits for: one Table.apply (the event plus the full state dict it returns).
     lat: list[float] = []
