@@ -32,7 +32,6 @@ from shared_rules.calls import (
     DOUBLE,
     MAX_LEGAL_RANK,
     PASS,
-    REDOUBLE,
     SEAT_INDEX,
     SEATS,
     STRAINS,
@@ -1105,4 +1104,4 @@ class Table:
         }
 
 
-__all__ = ["Table", "EventError", "parse_call", "DOUBLE", "REDOUBLE"]
+__all__ = ["Table", "EventError", "Pending", "Option", "parse_call"]
