@@ -54,7 +54,7 @@ class TableRunner:
             note = self.notes.get(seat)
             if note is not None:
                 if note[1] > now:
-                    view = {**view, "message": note[0][:64]}
+                    view = {**view, "message": note[0][:14]}
                 else:
                     del self.notes[seat]
             # stop_ms counts down on the box itself from receipt: a new STATE only when it starts.

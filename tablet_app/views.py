@@ -8,18 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-# The box display is 16 characters wide (firmware/render.py): messages fit in it.
+# The box display is 16 characters wide and shows a message as "~ text" (firmware/render.py):
+# messages are at most 14 characters.
 MESSAGES = {
     "frozen": "TD is coming",
     "play": "",
     "confirm": "E-W: confirm",
-    "round_end": "Move: see tablet",
+    "round_end": "Round over",
     "setup": "",
 }
 
 SHORT_REASONS = (
     ("tray", "Tray not here"),
-    ("director", "Wait for the TD"),
+    ("director", "Wait for TD"),
     ("auction is over", "Auction over"),
     ("no board", "No board yet"),
 )
@@ -30,7 +31,7 @@ def short_reason(reason: str) -> str:
     for needle, text in SHORT_REASONS:
         if needle in reason:
             return text
-    return reason[:16]
+    return reason[:14]
 
 
 def box_view(ctl: Any, seat: str) -> dict[str, Any]:
@@ -59,9 +60,9 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     message = MESSAGES.get(phase, "")
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat and mine:
-            message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to the end"
+            message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to end"
     if phase == "auction" and screen is not None and not may_call:
-        message = "Tray: other side"
+        message = "Tray not here"
     if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
         message = "Stop shown"
     return {
@@ -77,7 +78,7 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
         "dealer": st.get("dealer"),
         "vul": st.get("vulnerability"),
         "auction": auction,
-        "message": message[:64],
+        "message": message[:14],
     }
 
 

@@ -132,3 +132,61 @@ def test_wbf_screens_tray_hides_other_side_until_it_passes(table):
         assert t.ctl.screen.passes and t.ctl.screen.passes[0]["to_side"] == 1
     t.call("S", "1H")
     assert t.boxes.screen("N").calls[:3] in (["1C", "P", "--"], ["1C", "P"])
+
+
+def _rule_l27b2(t):
+    """N 1NT, E 1S insufficient, replaced by 2S, ruled neither (2017 L27B2): West passes throughout."""
+    t.auction("N", ["1NT"])
+    t.boxes.wait_screen("E", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 1)
+    t.key("E", "1S")
+    t.wait(lambda c: c.phase == "frozen", what="frozen")
+    with t.lock:
+        t.ctl.td_decide("2468", "replace", call="2S")
+        t.ctl.td_decide("2468", "none")
+        assert t.ctl.estate["obligations"][0]["seat"] == "W"
+    t.call("S", "P")
+
+
+def test_2017_L37_call_when_required_to_pass_record_policy(table):
+    t = table(policy="record")
+    _rule_l27b2(t)
+    t.boxes.wait_screen("W", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 3)
+    t.key("W", "3C")
+    t.wait(lambda c: c.phase == "frozen", what="L37 caught")
+    with t.lock:
+        assert t.ctl.estate["pending"]["kind"] == "call_when_required_to_pass"
+
+
+def test_2017_L37_box_allows_only_pass_to_a_player_who_must_pass(table):
+    t = table(policy="record")
+    _rule_l27b2(t)
+    with t.lock:
+        view = t.ctl.views()["W"]
+        # what a prevent-policy box enforces: the tablet's allowed list holds only a pass
+        assert view["allowed"] == ["P"] and view["turn"] == "W"
+    t.boxes.wait_screen("W", lambda sc: "Pass to end" in sc.text)
+
+
+def test_2017_L25A_wrong_card_on_box_td_corrects_through_the_tablet(table):
+    t = table(policy="record")
+    t.auction("N", ["1D"])
+    t.boxes.press("N", ["UNDO"])
+    t.wait(lambda c: bool(c.open_td_calls()), what="TD called from the box")
+    with t.lock:
+        assert t.ctl.open_td_calls()[-1]["reason"] == "change_of_call"
+        t.ctl.td_correct_call("2468", "N", "1H")
+    t.all_boxes_show(["1H"])
+    [(kind, key, payload)] = [o for o in outbox(t) if o[0] == "td_call"]
+    assert payload["seat"] == "N" and payload["reason"] == "change_of_call"
+
+
+def test_2017_L39_box_refuses_a_call_after_the_final_pass(table):
+    t = table(policy="record")
+    t.auction("N", ["1C", "P", "P", "P"])
+    t.boxes.wait_screen("S", lambda sc: sc.status == "AUCTION OVER")
+    with t.lock:
+        before = t.ctl.journal.count()
+    t.key("S", "2C")
+    t.boxes.wait_screen("S", lambda sc: "no auction" in sc.text)
+    with t.lock:
+        assert t.ctl.journal.count() == before and t.ctl.phase == "play"
