@@ -276,8 +276,9 @@ class Controller:
             return self._refuse(seat, kind, call, box, "no board is in play")
         t = self._t()
         if kind == "td":
-            self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box})
-            self._queue_td_call(seat, t)
+            with self.journal.transaction():  # journalled and queued together, or neither
+                self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box})
+                self._queue_td_call(seat, t)
             return {"ok": True, "reason": None, "duplicate": False}
         if self.phase not in ("auction", "frozen"):
             return self._refuse(seat, kind, call, box, "the auction is over")
@@ -289,8 +290,10 @@ class Controller:
         if kind == "undo":
             # A call once confirmed on the box is made (Law 25 applies); the box's own undo only
             # works before confirmation. An undo after confirmation calls the director.
-            self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box, "reason": "change_of_call"})
-            self._queue_td_call(seat, t, reason="change_of_call")
+            with self.journal.transaction():
+                self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box,
+                                         "reason": "change_of_call"})
+                self._queue_td_call(seat, t, reason="change_of_call")
             return {"ok": True, "reason": "director called (Law 25)", "duplicate": False}
         # a call
         if not call:

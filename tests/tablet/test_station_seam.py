@@ -1,0 +1,28 @@
+"""Every item the controller queues passes the station's own validation (station/records.py):
+results with irregularities and TD calls, as the station will receive them."""
+import pytest
+
+from tests.tablet.conftest import SESSION
+from tests.tablet.doubles import outbox_items
+
+records = pytest.importorskip("station.records", reason="the station's record checks are not available")
+
+
+def test_queued_results_and_td_calls_are_valid_station_items(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    for seat, call in [("N", "1NT"), ("E", "1S")]:
+        clock.advance(2)
+        ctl.box_event(seat, "call", call=call)
+    ctl.td_decide("4321", "accept")
+    clock.advance(1)
+    ctl.box_event("S", "td", seq=1, box_ms=500)
+    for seat, call in [("S", "3NT"), ("W", "P"), ("N", "P"), ("E", "P")]:
+        clock.advance(2)
+        ctl.box_event(seat, "call", call=call)
+    ctl.enter_result(8, "CT")
+    ctl.ew_confirm()
+    items = outbox_items(ctl.outbox)
+    assert [kind for _, kind, _ in items] == ["td_call", "result"]
+    for key, kind, payload in items:
+        records.validate_item(kind, key, payload)  # raises RecordError on anything the station refuses
