@@ -73,6 +73,9 @@ class Nothing:
     def beep(self, ms=0):
         pass
 
+    def indicate(self, turn, stop, alert, link):
+        pass
+
     def show(self, lines, page=-1):
         pass
 

@@ -4,6 +4,7 @@
 # change.
 import calls
 import entry as E
+import keys
 import render
 import view as V
 
@@ -36,6 +37,8 @@ class BoxApp:
     # -- inputs ----------------------------------------------------------------------------
     def key(self, k, now):
         kind = self.entry.press(k, self.view, now, self.hal.ticks_diff)
+        if k == keys.OK and not kind:
+            self.hal.buzzer.beep(150)  # refused: a longer buzz than the click of a made call
         if kind:
             code = self.entry.out_call if kind == E.EV_CALL else 0xFF
             if kind == E.EV_CALL and self.store is not None:
@@ -121,6 +124,10 @@ class BoxApp:
         if up != self.link_up:
             self.link_up = up
             self.dirty = True
+            d = self.ep.deframer
+            print("link", "up" if up else "down", "at", now, "session", self.ep.session,
+                  "frames", d.frames, "bad", d.bad_crc + d.bad_cobs + d.bad_size,
+                  "ignored", self.ep.ignored, "queued", self.ep.q_count)
         if self.store is not None and self.store.restored:
             self.store.tick(self, now)
         if self.view.stop_deadline:
@@ -135,8 +142,13 @@ class BoxApp:
     def redraw(self, now):
         self.dirty = False
         lines = render.lines(self.view, self.entry, now, self.hal.ticks_diff)
-        if not self.link_up:
+        if self.ep.version_error:
+            lines[1] = "update firmware"  # the tablet speaks no protocol version we know
+        elif not self.link_up:
             lines[1] = "no link " + lines[1]
+        v = self.view
+        last_alerted = v.n > 0 and v.flags[v.n - 1] & V.F_ALERT
+        self.hal.display.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1)
         self.renders += 1
 

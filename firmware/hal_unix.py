@@ -49,50 +49,38 @@ def _isatty(fd):
         return False
 
 
+class PortGone(Exception):
+    """The pseudo-terminal behind the box's UART went away: the simulated table has ended. The
+    virtual box stops rather than reopen the path, which the system may by then have given to
+    another table's pty."""
+
+
 class Serial:
-    """The box's UART on a pseudo-terminal. Reopens the path when it goes away (a pulled cable on
-    a real pty is the other end closing), so the firmware loop never dies of it."""
+    """The box's UART on a pseudo-terminal."""
 
     def __init__(self, path):
         self.path = path
-        self.f = None
-        self.open()
-
-    def open(self):
-        try:
-            self.f = open(self.path, "r+b")
-            _raw_nonblocking(self.f.fileno())
-        except OSError:
-            self.f = None
+        self.f = open(path, "r+b")
+        _raw_nonblocking(self.f.fileno())
 
     def readinto(self, buf):
-        if self.f is None:
-            return 0
         try:
             n = self.f.readinto(buf)
         except OSError:
-            self.close()
-            return 0
+            raise PortGone(self.path)
         return n or 0
 
     def write(self, data):
-        if self.f is None:
-            self.open()
-            if self.f is None:
-                return 0
         try:
             return self.f.write(data) or 0
         except OSError:
-            self.close()
-            return 0
+            raise PortGone(self.path)
 
     def close(self):
-        if self.f is not None:
-            try:
-                self.f.close()
-            except OSError:
-                pass
-        self.f = None
+        try:
+            self.f.close()
+        except OSError:
+            pass
 
 
 class Keys:
@@ -159,6 +147,10 @@ class Display:
             sys.stdout.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
 
 
+    def indicate(self, turn, stop, alert, link):
+        pass  # the LEDs of the board; the terminal shows the same on the status line
+
+
 class Buzzer:
     def __init__(self, draw):
         self.draw = draw
@@ -171,37 +163,23 @@ class Buzzer:
 class Hal:
     """Everything the application needs from the board, unix flavour."""
 
-    def __init__(self, port, screen_file=None, draw=None):
+    def __init__(self, port, screen_file=None, draw=None, exit_on_eof=True):
         if draw is None:
             draw = _isatty(1)
         self.serial = Serial(port)
         self.keys = Keys()
         self.display = Display(screen_file, draw)
         self.buzzer = Buzzer(draw)
+        self.exit_on_eof = exit_on_eof
         self.poller = select.poll()
-        self._registered = None
         self.poller.register(sys.stdin, select.POLLIN)
+        self.poller.register(self.serial.f, select.POLLIN)
         self.ticks_ms = time.ticks_ms
         self.ticks_diff = time.ticks_diff
         self.ticks_add = time.ticks_add
 
-    def _sync_serial(self):
-        f = self.serial.f
-        if f is not self._registered:
-            if self._registered is not None:
-                try:
-                    self.poller.unregister(self._registered)
-                except (OSError, KeyError):
-                    pass
-            if f is not None:
-                self.poller.register(f, select.POLLIN)
-            self._registered = f
-
     def wait(self, ms):
         """Sleep until a byte or a key arrives, at most `ms`. Allocation-free (ipoll)."""
-        if self.serial.f is None:
-            self.serial.open()
-        self._sync_serial()
         for obj, ev in self.poller.ipoll(ms):
             if obj is sys.stdin:
                 if ev & select.POLLIN:
@@ -210,11 +188,11 @@ class Hal:
                     self.keys.eof = True
                 if self.keys.eof:
                     self.poller.unregister(sys.stdin)
+                    if self.exit_on_eof:
+                        # whoever fed the keys is gone (a test or the demo ended, or crashed)
+                        raise SystemExit(0)
             elif ev & (select.POLLHUP | select.POLLERR) and not ev & select.POLLIN:
-                # the other end of the pty is gone: back off, reopen on the next write/wait
-                self.serial.close()
-                self._sync_serial()
-                time.sleep_ms(ms)
+                raise PortGone(self.serial.path)
 
     def close(self):
         self.keys.restore()

@@ -1,7 +1,7 @@
 # Entry point of the box. On a board (rp2) MicroPython runs /main.py at boot: the seat comes from
 # /config.json (written by scripts/flash.sh) or the seat jumpers. On the unix port:
 #   micropython firmware/main.py --seat N --port /dev/pts/7 [--screen-file F] [--store F] [--bus]
-#                                 [--no-draw]
+#                                 [--no-draw] [--keep-on-eof]
 # (firmware/README.md has the details.)
 import sys
 
@@ -26,16 +26,23 @@ def main_unix(argv):
     port = _arg(argv, "--port")
     if seat < 0 or not port:
         print("usage: micropython firmware/main.py --seat N|E|S|W --port /dev/pts/N "
-              "[--screen-file PATH] [--store PATH] [--bus] [--no-draw]")
+              "[--screen-file PATH] [--store PATH] [--bus] [--no-draw] [--keep-on-eof]")
         sys.exit(2)
     draw = False if "--no-draw" in argv else None
-    hal = hal_unix.Hal(port, _arg(argv, "--screen-file"), draw)
+    try:
+        hal = hal_unix.Hal(port, _arg(argv, "--screen-file"), draw, "--keep-on-eof" not in argv)
+    except OSError as e:
+        print("cannot open", port, e)
+        sys.exit(3)
     path = _arg(argv, "--store")
     box = app.BoxApp(hal, seat, "--bus" in argv, store.Store(path) if path else None)
     try:
         box.run()
     except KeyboardInterrupt:
         pass
+    except hal_unix.PortGone:
+        print("serial port", port, "went away: box stops")
+        sys.exit(3)
 
 
 def main_rp2():

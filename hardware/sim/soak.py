@@ -108,6 +108,12 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
             _check_screens(t, board, out)
         except TimeoutError as e:
             out.errors.append(f"seed {seed}: {e}")
+            out.errors.append(f"seed {seed}: tablet turn {t.tablet.turn()} board {t.tablet.board} "
+                              f"calls {t.tablet.calls()}; link master {t.master.stats()}; "
+                              f"sim {t.link.stats()}; connected "
+                              f"{ {s: t.master.connected(s) for s in SEATS} }")
+            for s in SEATS:
+                out.errors.append(f"seed {seed} box {s} log: {t.boxes.log(s)[-600:]}")
         finally:
             time.sleep(0.3)  # late duplicates, if any, would arrive now
             _tally(t, keyed, out)
