@@ -10,6 +10,7 @@ input method, inside the same SQLite transaction as the journal record, never in
 """
 from __future__ import annotations
 
+import datetime
 import hmac
 import pathlib
 import time
@@ -100,6 +101,8 @@ class Controller:
         self.log: list[dict[str, Any]] = []  # what happened, for the TD and the headless demo
         self.td_calls: list[dict[str, Any]] = []
         self.last_t = 0.0
+        self.progress_seq = 0  # "auction" items queued for the board in play
+        self.progress_step: str | None = None
 
     @property
     def board(self) -> int | None:
@@ -152,6 +155,27 @@ class Controller:
 
     # ------------------------------------------------------------------ the reducer
     def _apply(self, kind: str, body: dict[str, Any]) -> None:
+        before = self.phase
+        self._apply_record(kind, body)
+        # The station's director page follows each table's progress from "auction" items. Which
+        # changes produce one is decided here, for replay and live alike, so the item numbers a
+        # restarted tablet uses continue where they were; only the live path queues (_record).
+        step = None
+        if kind == "board":
+            step = "bidding"
+        elif kind == "event" and self.phase == "frozen" and before != "frozen":
+            step = "bidding"
+        elif kind == "event" and self.phase == "play" and before in ("auction", "frozen"):
+            step = "playing"
+        elif kind == "result":
+            step = "entering_result"
+        if step is not None:
+            self.progress_seq += 1
+            self.progress_step = step
+        else:
+            self.progress_step = None
+
+    def _apply_record(self, kind: str, body: dict[str, Any]) -> None:
         if kind == "setup":
             self._reset()
             self.session = Session.from_dict(body["session"])
@@ -160,6 +184,7 @@ class Controller:
         elif kind == "board":
             self.board_index = body["index"]
             self.board_started = body["started_at"]
+            self.progress_seq = 0
             self.phase = "auction"
             self.entry = None
             self.last_t = 0.0
@@ -217,8 +242,11 @@ class Controller:
 
     def _record(self, kind: str, body: dict[str, Any]) -> None:
         """Journal first, then apply: what is in memory never runs ahead of what is on disk."""
-        self.journal.append(kind, body)
-        self._apply(kind, body)
+        with self.journal.transaction():
+            self.journal.append(kind, body)
+            self._apply(kind, body)
+            if self.progress_step is not None:
+                self._queue_progress(self.progress_step, self.clock())
         for fn in list(self.listeners):
             fn()
 
@@ -340,6 +368,20 @@ class Controller:
         # Journalled for the TD's record (and so a resent refused frame is recognised), no effect.
         self._record("refused", {"seat": seat, "kind": kind, "call": call, "reason": reason, "box": box})
         return {"ok": False, "reason": reason, "duplicate": False}
+
+    def _queue_progress(self, phase: str, at: float) -> None:
+        assert self.session is not None and self.board is not None
+        s = self.session
+        key = f"{s.event}/{s.section}/{s.table}/{s.round}/{self.board}/auction/{self.progress_seq}"
+        st = self.estate
+        self.outbox.enqueue("auction", key, {
+            "event": s.event, "section": s.section, "table": s.table, "round": s.round, "board": self.board,
+            "seq": self.progress_seq, "phase": phase,
+            "calls": [{"seat": c.get("seat"), "call": c.get("call"), "alerted": bool(c.get("alerted")),
+                       "stop": bool(c.get("stop")), "think": c.get("think")} for c in st.get("calls", [])],
+            "irregularities": list(st.get("irregularities", [])),
+            "at": datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        })
 
     def _queue_td_call(self, seat: str, t: float, reason: str | None = None) -> None:
         assert self.session is not None

@@ -182,8 +182,11 @@ def headless(args: argparse.Namespace) -> int:
             pos = ctl.next_positions() or {}
             say(f"  N-S pair {pos['ns']['pair']} stays at table {pos['ns']['table']}; E-W pair {pos['ew']['pair']} "
                 f"goes to table {pos['ew']['table']}; boards {pos['boards']['boards']} go to table {pos['boards']['table']}")
-            rows = ctl.journal.conn.execute("SELECT item_key, state FROM outbox ORDER BY id").fetchall()
-        say(f"  outbox (delivered to the station by tablet_app.outbox.Deliverer): {json.dumps(rows)}")
+            rows = ctl.journal.conn.execute(
+                "SELECT item_key, state FROM outbox WHERE kind = 'result' ORDER BY id").fetchall()
+            kinds = dict(ctl.journal.conn.execute("SELECT kind, COUNT(*) FROM outbox GROUP BY kind").fetchall())
+        say(f"  outbox, results (delivered to the station by tablet_app.outbox.Deliverer): {json.dumps(rows)}")
+        say(f"  outbox, all items by kind: {json.dumps(kinds, sort_keys=True)}")
         say(f"\nJournal: {db} - run `make run` on a machine with a display for the Kivy tablet.")
         return 0
     finally:

@@ -23,7 +23,7 @@ def test_2017_normal_board_keyed_on_boxes_result_reaches_the_outbox(table):
         t.ctl.enter_result(9, "D4")
         rec = t.ctl.ew_confirm()
     assert rec["score_ns"] == 400
-    [(kind, key, payload)] = outbox(t)
+    [(kind, key, payload)] = [o for o in outbox(t) if o[0] == "result"]
     assert kind == "result" and key == "club-2026-11-22/A/1/1/1/1" and payload["contract"] == "3NT"
     assert [c["think"] is not None for c in payload["auction"]] == [True] * 6
     # the next board reaches the boxes: dealer East, board 2
@@ -39,7 +39,7 @@ def test_2017_L22A_passed_out_board_on_boxes(table):
         t.ctl.enter_result(None)
         rec = t.ctl.ew_confirm()
     assert rec["contract"] == "PASS" and rec["score_ns"] == 0
-    assert [k for _, k, _ in outbox(t)] == ["club-2026-11-22/A/1/1/1/1"]
+    assert [k for kind, k, _ in outbox(t) if kind == "result"] == ["club-2026-11-22/A/1/1/1/1"]
 
 
 def test_2017_L27_insufficient_bid_record_policy_freezes_boxes_td_rules(table):

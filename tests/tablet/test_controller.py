@@ -37,7 +37,7 @@ def test_2017_L17_L22_normal_board_contract_result_and_outbox(make_controller, c
     assert rec["key"] == "club-2026-11-22/A/3/2/1/1"
     assert rec["score_ns"] == 420 and rec["ew_confirmed"] and rec["lead"] == "SA"
     assert [c["call"] for c in rec["auction"]] == ["1H", "P", "4H", "P", "P", "P"]
-    items = outbox_items(ctl.outbox)
+    items = [i for i in outbox_items(ctl.outbox) if i[1] == "result"]
     assert [(k, kind) for k, kind, _ in items] == [("club-2026-11-22/A/3/2/1/1", "result")]
     assert ctl.board == 2 and ctl.phase == "auction"
 
@@ -60,7 +60,7 @@ def test_fsb_98A_ew_dispute_sends_the_result_back_to_north(make_controller, cloc
     auction(ctl, clock, ["1NT", "P", "3NT", "P", "P", "P"])
     ctl.enter_result(8)
     assert ctl.ew_confirm(False) is None
-    assert ctl.phase == "play" and outbox_items(ctl.outbox) == []
+    assert ctl.phase == "play" and [i for i in outbox_items(ctl.outbox) if i[1] == "result"] == []
     ctl.enter_result(9)
     assert ctl.ew_confirm()["score_ns"] == 400
 
@@ -258,3 +258,17 @@ def test_while_frozen_only_the_seats_the_law_names_may_call(make_controller, clo
         assert seat not in may and not bid(ctl, clock, seat, "2C")["ok"]
     assert bid(ctl, clock, "S", "P")["ok"]
     assert ctl.phase == "auction"
+
+
+def test_progress_items_for_the_station_director_page(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    auction(ctl, clock, ["1NT"])
+    bid(ctl, clock, "E", "1S")
+    ctl.td_decide("4321", "accept")
+    auction(ctl, clock, ["P", "P", "P"], dealer="S")
+    ctl.enter_result(7)
+    ctl.ew_confirm()
+    prog = [(k.split("/", 4)[4], p["phase"], len(p["calls"])) for k, kind, p in outbox_items(ctl.outbox) if kind == "auction"]
+    assert prog == [("1/auction/1", "bidding", 0), ("1/auction/2", "bidding", 1), ("1/auction/3", "playing", 5),
+                    ("1/auction/4", "entering_result", 5), ("2/auction/1", "bidding", 0)]
