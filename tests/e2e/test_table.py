@@ -1,5 +1,6 @@
 """Four real firmware boxes (MicroPython) -> simulated serial link -> LinkMaster -> controller."""
 import json
+import time
 
 import pytest
 
@@ -190,3 +191,41 @@ def test_2017_L39_box_refuses_a_call_after_the_final_pass(table):
     t.boxes.wait_screen("S", lambda sc: "no auction" in sc.text)
     with t.lock:
         assert t.ctl.journal.count() == before and t.ctl.phase == "play"
+
+
+def test_tablet_restart_resynchronises_boxes_and_a_call_made_meanwhile_arrives_once(rig, tmp_path):
+    """The tablet process dies (journal left as it was, serial ports dropped); a box keys a call
+    while it is down; the restarted tablet replays its journal, the boxes reconnect and get the
+    same table, and the call made meanwhile is applied exactly once."""
+    from tablet_app.link import LinkMaster
+    from tests.e2e.conftest import SESSION
+    from tests.e2e.harness import E2ETable
+
+    db = tmp_path / "restart.db"
+    t = E2ETable(rig, db, {**SESSION, "policy": "record"})
+    t.auction("N", ["1C", "P"])
+    t.close()  # the tablet stops: no more polling, no more states
+    rig.master.close()
+    t.boxes.wait_screen("S", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 2)
+    t.key("S", "1H")  # keyed while the tablet is down: kept on the box until acknowledged
+    time.sleep(0.3)
+    rig.master = LinkMaster(rig.link.tablet_ports)
+    from tablet_app.controller import Controller
+    from tablet_app.runner import TableRunner
+
+    ctl = Controller(db)  # replay
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P"]
+    runner = TableRunner(ctl, link=rig.master)
+    deadline = time.monotonic() + 10
+    while len(ctl.estate["calls"]) < 3 and time.monotonic() < deadline:
+        runner.step(0.02)
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
+    for _ in range(50):  # let any re-sent copy arrive: it must not be applied again
+        runner.step(0.01)
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
+    for s in "NESW":
+        end = time.monotonic() + 10
+        while t.boxes.screen(s).plain_calls != ["1C", "P", "1H"]:
+            runner.step(0.01)
+            assert time.monotonic() < end, t.boxes.screen(s).text
+    ctl.close()
