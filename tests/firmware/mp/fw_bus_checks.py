@@ -1,0 +1,52 @@
+# RS-485 bus mode (SPEC.md section 1) on the real box application: the box transmits only in
+# reply to a frame addressed to its seat, one frame per grant, and a call keyed between grants
+# waits for the next grant.
+import app as A
+import keys as K
+from fw_fuzz_checks import VIEW, Clock, Hal
+
+from protocol.session import TabletEndpoint
+
+SEAT = 2
+
+
+def grant(box, tab, clock):
+    """The master polls this seat once; returns the box's reply bytes (possibly empty)."""
+    clock.t += 1
+    f = tab.output(clock.t, True)
+    box.hal.serial.rx += bytes(f)
+    box.step(0)
+    reply = bytes(box.hal.serial.tx)
+    box.hal.serial.tx = bytearray()
+    if reply:
+        tab.receive(reply, clock.t)
+    return reply
+
+
+def test_bus_box_is_silent_until_granted_and_sends_one_frame_per_grant():
+    clock = Clock()
+    box = A.BoxApp(Hal(clock), SEAT, True)
+    for _ in range(500):  # half a second without a grant: not one byte on the bus
+        clock.t += 1
+        box.step(0)
+    assert len(box.hal.serial.tx) == 0
+    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "S"
+    tab.set_view(view)
+    for _ in range(20):
+        r = grant(box, tab, clock)
+        assert r.count(b"\0") <= 2  # one frame (with its optional leading flush delimiter)
+    assert box.view.known and box.view.turn == SEAT
+    tab.take_events()
+    for k in (K.L1, K.NT, K.OK):
+        box.key(k, clock.t)
+    for _ in range(50):
+        clock.t += 1
+        box.step(0)
+    assert len(box.hal.serial.tx) == 0  # keyed, but no grant yet
+    got = []
+    for _ in range(10):
+        grant(box, tab, clock)
+        got += [e["call"] for e in tab.take_events() if e["kind"] == "call"]
+    assert got == ["1NT"]
