@@ -156,9 +156,10 @@ def main() -> None:
                   f"objects {(x['after_boot'] - x['modules']) / 1024:.1f} KB after boot, "
                   f"{(x['in_auction'] - x['modules']) / 1024:.1f} KB in an auction")
         x = h["mpy"]
-        print(f"idle poll loop: {x['idle_alloc_1000']} B allocated over 1,000 loops "
-              f"(heartbeats included), {x['idle_retained_1000']} B retained after gc "
-              f"(goal: no growth); {x['idle_redraws']} redraws; link up: {x['linked']}")
+        print(f"idle poll loop: {x['idle_alloc_1000']} B allocated by the box over 1,000 loops "
+              f"(5 heartbeat frames each way included: the endpoint's frame memoryview), "
+              f"{x['idle_retained_1000']} B heap growth after gc (second round of 1,000; goal: no "
+              f"growth); {x['idle_redraws']} redraws; link up: {x['linked']}")
         s = sizes()
         print(f".mpy size: flashed {s['flashed'] / 1024:.1f} KB in {s['n_flashed']} files "
               f"(goal < 48 KB); all {s['all'] / 1024:.1f} KB in {s['n_all']} files "

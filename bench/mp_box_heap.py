@@ -155,22 +155,29 @@ tab.take_events()
 gc.collect()
 in_auction = gc.mem_alloc() - BASE - tab_cost
 
-# 1,000 idle poll loops, 1 ms apart: heartbeats (ACK / PING) flow, nothing else happens.
-gc.collect()
-retained0 = gc.mem_alloc()
-alloc = 0
+
+def idle_round():
+    """1,000 idle poll loops, 1 ms apart: heartbeats (ACK / PING) flow, nothing else happens.
+    Returns (bytes the box's step() allocated, heap growth after a collection)."""
+    gc.collect()
+    retained0 = gc.mem_alloc()
+    alloc = 0
+    gc.disable()
+    for _ in range(1000):
+        clock.t += 1
+        pump_tablet()
+        a = gc.mem_alloc()
+        box.step(0)
+        alloc += gc.mem_alloc() - a
+    gc.enable()
+    tab.take_events()
+    gc.collect()
+    return alloc, gc.mem_alloc() - retained0
+
+
 redraws0 = box.renders
-gc.disable()
-for _ in range(1000):
-    clock.t += 1
-    pump_tablet()
-    a = gc.mem_alloc()
-    box.step(0)
-    alloc += gc.mem_alloc() - a
-gc.enable()
-tab.take_events()
-gc.collect()
-retained = gc.mem_alloc() - retained0
+idle_round()  # warm-up: first heartbeats, the tablet's lists reach their size
+alloc, retained = idle_round()
 print('{"modules": %d, "after_boot": %d, "in_auction": %d, "idle_alloc_1000": %d, "idle_retained_1000": %d, '  # noqa: UP031
       '"idle_redraws": %d, "linked": %s, "tablet_retained": %d}'
       % (MODULES, after_boot, in_auction, alloc, retained, box.renders - redraws0,
