@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import sys
 from typing import Any
 
 from tablet_app import i18n, present
@@ -895,9 +896,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="print 'ready' once the auction screen is drawn, then quit (bench)")
     args = ap.parse_args(argv)
     pathlib.Path(args.db).parent.mkdir(parents=True, exist_ok=True)
-    ctl = Controller(args.db)
-    if ctl.session is None and args.setup:
-        ctl.setup(json.loads(pathlib.Path(args.setup).read_text()))
+    from tablet_app.journal import JournalError
+    from tablet_app.session import SetupError
+
+    try:
+        ctl = Controller(args.db)
+        if ctl.session is None and args.setup:
+            ctl.setup(json.loads(pathlib.Path(args.setup).read_text()))
+    except (JournalError, SetupError, OSError, json.JSONDecodeError) as exc:
+        print(f"tablet: {exc}", file=sys.stderr)
+        return 2
     runner = None
     if args.ports:
         from tablet_app.runner import TableRunner

@@ -20,7 +20,7 @@ from typing import Any
 from shared_rules import boards as board_rules
 from shared_rules.screens import Screen, screenmates_of, tray_delay, uses_screens
 from tablet_app import movement, results, views
-from tablet_app.journal import Journal
+from tablet_app.journal import Journal, JournalError
 from tablet_app.session import Session, SetupError
 
 SEATS = ("N", "E", "S", "W")
@@ -81,8 +81,15 @@ class Controller:
         self.outbox = outbox_factory(self.journal.conn)
         self.listeners: list[Callable[[], None]] = []
         self._reset()
-        for _seq, kind, body in self.journal.records():
-            self._apply(kind, body)
+        for seq, kind, body in self.journal.records():
+            try:
+                self._apply(kind, body)
+            except (KeyError, TypeError, ValueError) as exc:
+                # Never guess past a record we cannot apply: the TD must know the table is not
+                # what was played (e.g. a journal from a newer version, or a damaged file).
+                raise JournalError(
+                    f"{db_path}: journal record {seq} ({kind}) cannot be replayed: {exc}"
+                ) from exc
 
     # ------------------------------------------------------------------ derived state
     def _reset(self) -> None:

@@ -1,4 +1,5 @@
 import copy
+import json
 
 import pytest
 
@@ -272,3 +273,16 @@ def test_progress_items_for_the_station_director_page(make_controller, clock):
     prog = [(k.split("/", 4)[4], p["phase"], len(p["calls"])) for k, kind, p in outbox_items(ctl.outbox) if kind == "auction"]
     assert prog == [("1/auction/1", "bidding", 0), ("1/auction/2", "bidding", 1), ("1/auction/3", "playing", 5),
                     ("1/auction/4", "entering_result", 5), ("2/auction/1", "bidding", 0)]
+
+
+def test_a_damaged_journal_is_reported_with_the_record_never_guessed_past(make_controller, clock, tmp_path):
+    from tablet_app.journal import JournalError
+
+    db = tmp_path / "bad.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1C"])
+    bad = json.dumps({"ev": {"t": 9, "seat": "N", "call": "9Z"}})
+    ctl.journal.conn.execute("INSERT INTO journal (kind, body) VALUES ('event', ?)", (bad,))
+    with pytest.raises(JournalError, match=r"journal record 4 \(event\) cannot be replayed"):
+        make_controller(db)
