@@ -229,3 +229,19 @@ def test_tablet_restart_resynchronises_boxes_and_a_call_made_meanwhile_arrives_o
             runner.step(0.01)
             assert time.monotonic() < end, t.boxes.screen(s).text
     ctl.close()
+
+
+def test_2017_dbf_stop_wait_too_short_is_flagged_for_the_tempo_view(table):
+    t = table(policy="record")  # dbf-2017: the stop wait is warned about, not locked
+    t.boxes.wait_screen("N", lambda sc: sc.status == "YOUR TURN")
+    t.boxes.press("N", ["STOP"])
+    t.wait(lambda c: "N" in c.stop_shown, what="stop journalled")
+    t.call("N", "2S")
+    t.boxes.wait_screen("E", lambda sc: "STOP" in sc.status and len(sc.calls) == 1)
+    t.key("E", "P")  # at once, inside the ten seconds
+    t.wait(lambda c: len(c.estate["calls"]) == 2, what="East's pass")
+    with t.lock:
+        rows = t.ctl.tempo()
+        kinds = [f["kind"] for f in t.ctl.estate["timing"]]
+    assert "stop_wait_short" in kinds
+    assert "stop_wait_short" in rows[1]["flags"] and rows[0]["stop"]
