@@ -251,3 +251,63 @@ class SimTable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m hardware.sim.table`: a table for people. The link, the tablet's LinkMaster and
+    the scripted tablet run here; each box runs in its own terminal (printed commands), or all
+    four in one tmux window with --tmux. Ctrl-C ends it."""
+    import argparse
+    import shlex
+    import shutil
+    import subprocess
+
+    from hardware.sim.boxes import ROOT, micropython_path
+
+    ap = argparse.ArgumentParser(prog="python -m hardware.sim.table", description=main.__doc__)
+    ap.add_argument("--board", type=int, default=1)
+    ap.add_argument("--detect", action="store_true", help="detect policy (the box sends irregular calls)")
+    ap.add_argument("--stop-wait", type=float, default=10.0, help="stop wait in seconds (FSB L116B)")
+    ap.add_argument("--tmux", action="store_true", help="start the four boxes in a tmux window")
+    a = ap.parse_args(argv)
+    with SimLink() as link:
+        lm = LinkMaster(link.tablet_ports)
+        tab = ScriptedTablet(lm, a.board, not a.detect, int(a.stop_wait * 1000))
+        cmds = {s: [micropython_path(), str(ROOT / "firmware/main.py"), "--seat", s, "--port",
+                    link.box_ports[s]] for s in SEATS}
+        if a.tmux and shutil.which("tmux"):
+            session = "boxes"
+            subprocess.run(["tmux", "new-session", "-d", "-s", session, shlex.join(cmds["N"])], check=True)
+            for s in "ESW":
+                subprocess.run(["tmux", "split-window", "-t", session, shlex.join(cmds[s])], check=True)
+            subprocess.run(["tmux", "select-layout", "-t", session, "tiled"], check=True)
+            print(f"boxes in tmux session '{session}': tmux attach -t {session}")
+        else:
+            print("run each box in its own terminal:")
+            for s in SEATS:
+                print("  " + shlex.join(cmds[s]))
+        print("keys: 1-7 level, c d h s n denomination, p x r, Enter = OK, Backspace = clear, "
+              "! stop, a alert, u undo, v review, t TD. Ctrl-C here ends the table.", flush=True)
+        try:
+            last = None
+            while True:
+                time.sleep(0.5)
+                with tab.lock:
+                    now = (tab.board, tuple(c for c, _, _ in tab.auction))
+                    over = tab.over()
+                if now != last:
+                    print(f"board {now[0]}: {' '.join(now[1]) or '-'}", flush=True)
+                    last = now
+                if over:
+                    time.sleep(3)
+                    tab.new_board(tab.board + 1)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            tab.close()
+            lm.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
