@@ -838,7 +838,8 @@ class TabletApp(App):
         self.sm = sm
         self.controller.listeners.append(self._changed)
         self._dirty = True
-        Clock.schedule_interval(self._tick, 0.05)
+        # Box events wait in the link for at most one tick before they are journalled: keep it short.
+        Clock.schedule_interval(self._tick, 0.02)
         self.refresh()
         return sm
 
