@@ -54,7 +54,7 @@ def latency(n_calls: int, workdir: pathlib.Path) -> dict:
         while len(lat) < n_calls:
             turn = t.tablet.turn()
             if turn is None:
-                board += 1
+                board = board % 32 + 1  # a club set of 32 boards (the STATE carries u8)
                 t.tablet.new_board(board)
                 continue
             seat = SEATS[turn]

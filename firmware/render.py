@@ -29,9 +29,9 @@ def call_cell(view, i):
 
 def status_line(view, now, ticks_diff):
     if not view.known:
-        return "waiting for tablet"
+        return "wait for tablet"
     if view.phase == V.WAITING:
-        return "waiting for board"
+        return "wait for board"
     if view.phase == V.FROZEN:
         return "DIRECTOR: wait"
     if view.phase == V.ENDED:
@@ -39,7 +39,8 @@ def status_line(view, now, ticks_diff):
     left = view.stop_left_ms(now, ticks_diff)
     if view.turn == view.seat:
         if left > 0:
-            return "STOP %d YOUR TURN" % ((left + 999) // 1000)
+            s = "STOP %d YOUR TURN" % ((left + 999) // 1000)
+            return s if len(s) <= WIDTH else s.replace(" ", "", 1)
         return "YOUR TURN"
     if view.turn < 4:
         if left > 0:

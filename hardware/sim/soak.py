@@ -72,7 +72,7 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
                 turn = t.tablet.turn()
                 if turn is None:
                     _check_screens(t, board, out)
-                    board += 1
+                    board = board % 32 + 1  # a club set of 32 boards (the STATE carries u8)
                     t.tablet.new_board(board)
                     out.boards += 1
                     continue

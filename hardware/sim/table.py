@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                     last = now
                 if over:
                     time.sleep(3)
-                    tab.new_board(tab.board + 1)
+                    tab.new_board(tab.board % 32 + 1)
         except KeyboardInterrupt:
             pass
         finally:

@@ -153,3 +153,26 @@ def test_display_stop_countdown_on_the_next_box():
     assert lines[1] == "STOP 7 YOUR TURN", lines
     lines = render.lines(v, E.CallEntry(), 8000, diff)
     assert lines[1] == "YOUR TURN", lines
+
+
+def test_display_director_wait_auction_over_and_screened_calls():
+    v = view_with([("1C", 0), ("P", 0)], dealer=0, seat=0, turn=2)
+    v.auction[1] = render.HIDDEN  # behind the screen for this seat
+    v.phase = V.FROZEN
+    lines = render.lines(v, E.CallEntry(), 0, diff)
+    assert lines[1] == "DIRECTOR: wait"
+    assert lines[lines.index(render.AUCTION_HEAD) + 1] == "1C  --", lines
+    v.phase = V.ENDED
+    assert render.lines(v, E.CallEntry(), 0, diff)[1] == "AUCTION OVER"
+    v.known = False
+    assert render.lines(v, E.CallEntry(), 0, diff)[1] == "wait for tablet"
+
+
+def test_director_pending_refuses_every_call():
+    v = view_with([("1C", 0)], dealer=0, seat=1, turn=1)
+    v.phase = V.FROZEN
+    v.prevent = False
+    ent = E.CallEntry()
+    for t in ("P", "OK"):
+        assert ent.press(K.from_token(t), v, 0, diff) == E.EV_NONE
+    assert ent.note == E.N_NO_AUCTION

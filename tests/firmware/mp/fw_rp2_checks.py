@@ -138,3 +138,17 @@ def test_rp2_seat_jumpers():
     FakePin.levels.clear()
     assert hal_rp2.seat_from_jumpers({"pins": [20, 21]}) == 0  # both open: North
     assert hal_rp2.seat_from_jumpers(None) == -1
+
+
+def test_rp2_oled_follows_the_auction_and_pages_in_review():
+    hal = hal_rp2.Hal(pinmap_path())
+    shown = []
+    hal.display.oled.lines = lambda ls, first=0: shown.append(list(ls))
+    head = ["N Bd1 DN V-", "YOUR TURN", ">", "N   E   S   W"]
+    rows = ["row" + str(i) for i in range(10)]
+    hal.display.show(head + rows)          # normal: the last rows
+    assert shown[-1] == head + rows[6:10], shown[-1]
+    hal.display.show(head + rows, 0)       # review, first page
+    assert shown[-1] == head + rows[0:4]
+    hal.display.show(head + rows, 2)       # review, third page
+    assert shown[-1] == head + rows[8:10]
