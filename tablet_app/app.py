@@ -276,6 +276,8 @@ class DirectorScreen(Screen):
         self.unlocked = False
         self.chosen: dict[str, Any] | None = None
         self.correcting: dict[str, Any] | None = None
+        self.adjusting: dict[str, Any] | None = None
+        self.fixing: dict[str, Any] | None = None
         self.tool_buttons: dict[str, Button] = {}
         root = BoxLayout(orientation="vertical")
         _bg(root, BG)
@@ -427,14 +429,26 @@ class DirectorScreen(Screen):
     def _tools(self, snap: dict[str, Any], lang: str) -> None:
         self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center", size_hint_y=None, height=40))
         self.tool_buttons: dict[str, Button] = {}
-        if snap.get("phase") not in ("auction", "play"):
+        phase = snap.get("phase")
+        if self.adjusting is not None:
+            self._adjust_panel(lang)
+            return
+        if self.fixing is not None:
+            self._fix_panel(snap, lang)
             return
         if self.correcting is None:
-            b = BigButton(f"{i18n.tr('correct_call', lang)}\n[size=16]L25A[/size]", BTN, size=20,
-                          size_hint_y=None, height=110)
-            b.bind(on_release=lambda *_: self._start_correct())
-            self.tool_buttons["correct"] = b
-            self.side.add_widget(b)
+            tools = []
+            if phase in ("auction", "play"):
+                tools.append(("correct", f"{i18n.tr('correct_call', lang)}\n[size=16]L25A[/size]", self._start_correct))
+            if phase in ("auction", "frozen", "play", "confirm"):
+                tools.append(("artificial", f"{i18n.tr('artificial', lang)}\n[size=16]L12C2[/size]", self._start_adjust))
+            if snap.get("done"):
+                tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]L79C[/size]", self._start_fix))
+            for name, label, fn in tools:
+                b = BigButton(label, BTN, size=20, size_hint_y=None, height=100)
+                b.bind(on_release=lambda _b, fn=fn: fn())
+                self.tool_buttons[name] = b
+                self.side.add_widget(b)
             self.side.add_widget(Widget())
             return
         if self.correcting.get("seat") is None:
@@ -453,6 +467,96 @@ class DirectorScreen(Screen):
                                   size=20, bold=True, size_hint_y=None, height=34))
         self.picker = CallPicker(self._correct)
         self.side.add_widget(self.picker)
+
+    # -- artificial adjusted score (L12C2) --------------------------------------------------------
+    def _start_adjust(self) -> None:
+        self.adjusting = {"ns": None, "ew": None}
+        self.app.refresh()
+
+    def _adjust_panel(self, lang: str) -> None:
+        assert self.adjusting is not None
+        for side in ("ns", "ew"):
+            self.side.add_widget(Text(i18n.tr("pairs_" + side, lang), size=20, bold=True, size_hint_y=None, height=34))
+            row = GridLayout(cols=3, spacing=10, size_hint_y=None, height=80)
+            for v in ("avg-", "avg", "avg+"):
+                b = BigButton(v.capitalize().replace("Avg", "Avg "), BTN if self.adjusting[side] == v else BTN_LIGHT, size=22)
+                b.bind(on_release=lambda _b, side=side, v=v: self._set_adjust(side, v))
+                self.tool_buttons[f"{side}{v}"] = b
+                row.add_widget(b)
+            self.side.add_widget(row)
+        ok = BigButton(i18n.tr("award", lang), BTN_OK, size=22, size_hint_y=None, height=90)
+        ok.disabled = None in self.adjusting.values()
+        ok.bind(on_release=lambda *_: self._award())
+        self.tool_buttons["award"] = ok
+        self.side.add_widget(ok)
+        self.side.add_widget(Widget())
+
+    def _set_adjust(self, side: str, v: str) -> None:
+        if self.adjusting is not None:
+            self.adjusting[side] = v
+        self.app.refresh()
+
+    def _award(self) -> None:
+        a, self.adjusting = self.adjusting or {}, None
+        try:
+            pin = self.app.controller.session.td_pin if self.unlocked else ""
+            edition = (self.app.controller.estate or {}).get("edition", 2017)
+            self.app.controller.td_artificial_score(pin, a.get("ns"), a.get("ew"), f"{edition} L12C2")
+            self.message.text = ""
+        except PinError:
+            self.message.text = i18n.tr("pin_wrong", self.app.lang)
+        except ValueError as exc:
+            self.message.text = str(exc)[:120]
+        self.app.refresh()
+
+    # -- corrected score (L79C) ------------------------------------------------------------------
+    def _start_fix(self) -> None:
+        self.fixing = {"board": None}
+        self.app.refresh()
+
+    def _fix_panel(self, snap: dict[str, Any], lang: str) -> None:
+        assert self.fixing is not None
+        if self.fixing["board"] is None:
+            self.side.add_widget(Text(i18n.tr("which_board", lang), size=20, bold=True, size_hint_y=None, height=34))
+            seen: dict[int, dict[str, Any]] = {}
+            for r in snap.get("done", []):
+                if r.get("contract") not in (None, "PASS"):
+                    seen[r["board"]] = r
+            for board, r in seen.items():
+                b = BigButton(f"{i18n.tr('board', lang)} {board}: {present.contract_text(r['contract'], r['declarer'], lang)}"
+                              f"  {r['tricks']}  ({r['score_ns']:+d})", BTN_LIGHT, size=20, size_hint_y=None, height=70)
+                b.bind(on_release=lambda _b, board=board: self._fix_board(board))
+                self.tool_buttons[f"board{board}"] = b
+                self.side.add_widget(b)
+            self.side.add_widget(Widget())
+            return
+        self.side.add_widget(Text(f"{i18n.tr('board', lang)} {self.fixing['board']}: {i18n.tr('tricks', lang)}",
+                                  size=20, bold=True, size_hint_y=None, height=34))
+        grid = GridLayout(cols=7, spacing=8, size_hint_y=None, height=150)
+        for n in range(14):
+            b = BigButton(str(n), BTN_LIGHT, size=26)
+            b.bind(on_release=lambda _b, n=n: self._fix_tricks(n))
+            self.tool_buttons[f"tricks{n}"] = b
+            grid.add_widget(b)
+        self.side.add_widget(grid)
+        self.side.add_widget(Widget())
+
+    def _fix_board(self, board: int) -> None:
+        self.fixing = {"board": board}
+        self.app.refresh()
+
+    def _fix_tricks(self, n: int) -> None:
+        board = (self.fixing or {}).get("board")
+        self.fixing = None
+        try:
+            pin = self.app.controller.session.td_pin if self.unlocked else ""
+            rec = self.app.controller.td_correct_result(pin, board, n)
+            self.message.text = f"[color=2a8c4d]{i18n.tr('sent', self.app.lang)}: {rec['score_ns']:+d}[/color]"
+        except PinError:
+            self.message.text = i18n.tr("pin_wrong", self.app.lang)
+        except ValueError as exc:
+            self.message.text = str(exc)[:120]
+        self.app.refresh()
 
     def _start_correct(self) -> None:
         self.correcting = {"seat": None}
@@ -477,7 +581,7 @@ class DirectorScreen(Screen):
 
     def leave(self) -> None:
         self.unlocked = False
-        self.correcting = None
+        self.correcting = self.adjusting = self.fixing = None
         self.chosen = None
         self.message.text = ""
         self.app.go("auction")

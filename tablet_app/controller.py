@@ -240,6 +240,14 @@ class Controller:
                 self.log.append({"what": "disputed", "board": self.board})
                 self.entry = None
                 self.phase = "play"
+        elif kind == "adjusted":
+            self.done.append(body["record"])
+            self.entry = None
+            self.phase = "play"  # until the next 'board' or 'round_end' record, in the same transaction
+            self.log.append({"what": "adjusted", "board": self.board, **body["record"]["adjusted"]})
+        elif kind == "correction":
+            self.done.append(body["record"])
+            self.log.append({"what": "correction", "board": body["record"]["board"], "key": body["record"]["key"]})
         elif kind == "round_end":
             self.phase = "round_end"
             self.board_index = len(self.session.boards) if self.session else -1
@@ -435,6 +443,42 @@ class Controller:
         with self.journal.transaction():
             self._record("event", {"ev": ev, "box": None})
 
+    def td_artificial_score(self, pin: str, ns: str, ew: str, law: str) -> dict[str, Any]:
+        """The board cannot be played normally: the TD awards an artificial adjusted score
+        (L12C2) instead of a result; it is queued like a result and the table moves on."""
+        if not self.check_pin(pin):
+            raise PinError("wrong director PIN: nothing was changed")
+        if self.session is None or self.board is None or self.phase not in ("auction", "frozen", "play", "confirm"):
+            raise Refused("there is no board in play to adjust")
+        rec = results.artificial_record(self.session.to_dict(), self.estate, self.board, ns, ew, law, self.clock())
+        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board]
+        with self.journal.transaction():
+            self.outbox.enqueue("result", rec["key"], rec)
+            self._record("adjusted", {"record": rec})
+            self._next_board()
+        return rec
+
+    def td_correct_result(self, pin: str, board: int, tricks: int, lead: str | None = None) -> dict[str, Any]:
+        """Law 79C: the TD corrects the tricks of a result already agreed this round; the station
+        gets a new revision of the record."""
+        if not self.check_pin(pin):
+            raise PinError("wrong director PIN: nothing was changed")
+        previous = [r for r in self.done if r["board"] == board]
+        if not previous:
+            raise Refused(f"board {board} has no agreed result at this table this round")
+        rec = results.corrected_record(previous[-1], tricks, lead, self.clock())
+        with self.journal.transaction():
+            self.outbox.enqueue("result", rec["key"], rec)
+            self._record("correction", {"record": rec})
+        return rec
+
+    def _next_board(self) -> None:
+        assert self.session is not None
+        if self.board_index + 1 < len(self.session.boards):
+            self._record("board", {"index": self.board_index + 1, "started_at": self.clock()})
+        else:
+            self._record("round_end", {})
+
     def open_td_calls(self) -> list[dict[str, Any]]:
         """Director calls of the board in play, newest last (for the console)."""
         return [c for c in self.td_calls if c.get("board") == self.board]
@@ -482,10 +526,7 @@ class Controller:
         with self.journal.transaction():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("confirm", {"accepted": True, "record": rec})
-            if self.board_index + 1 < len(self.session.boards):
-                self._record("board", {"index": self.board_index + 1, "started_at": self.clock()})
-            else:
-                self._record("round_end", {})
+            self._next_board()
         return rec
 
     def tick(self) -> bool:

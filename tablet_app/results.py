@@ -100,3 +100,50 @@ def record(
         "td_calls": [],
         "entered_at": datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+
+
+ARTIFICIAL = ("avg-", "avg", "avg+")
+
+
+def artificial_record(session: dict[str, Any], state: dict[str, Any], board: int, ns: str, ew: str, law: str,
+                      entered_at: float) -> dict[str, Any]:
+    """A board that cannot be played normally: the TD's artificial adjusted score (2007/2017 L12C2,
+    e.g. Avg+ / Avg-), no contract. The scoring program turns Avg into its percentage."""
+    if ns not in ARTIFICIAL or ew not in ARTIFICIAL:
+        raise ResultError(f"an artificial score is one of {', '.join(ARTIFICIAL)} for each side")
+    if not law or not isinstance(law, str):
+        raise ResultError("name the law of the adjusted score (e.g. 2017 L12C2)")
+    key = f"{session['event']}/{session['section']}/{session['table']}/{session['round']}/{board}/1"
+    return {
+        "key": key, "event": session["event"], "section": session["section"], "table": session["table"],
+        "round": session["round"], "board": board, "ns_pair": session["ns_pair"], "ew_pair": session["ew_pair"],
+        "dealer": state.get("dealer"), "vulnerability": state.get("vulnerability"),
+        "contract": None, "declarer": None, "tricks": None, "lead": None, "score_ns": None,
+        "ew_confirmed": True,
+        "adjusted": {"kind": "artificial", "ns": ns, "ew": ew, "law": law},
+        "auction": [{"seat": c.get("seat"), "call": c.get("call"), "alerted": bool(c.get("alerted")),
+                     "stop": bool(c.get("stop")), "think": c.get("think")} for c in state.get("calls", [])],
+        "irregularities": list(state.get("irregularities", [])),
+        "td_calls": [],
+        "entered_at": datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+
+
+def corrected_record(previous: dict[str, Any], tricks: int, lead: str | None, entered_at: float) -> dict[str, Any]:
+    """Law 79C: a score corrected after it was agreed is a new revision of the record, never an edit."""
+    from shared_rules.scoring import score
+
+    if previous.get("contract") in (None, "PASS"):
+        raise ResultError("only a played board's tricks can be corrected")
+    if isinstance(tricks, bool) or not isinstance(tricks, int) or not 0 <= tricks <= 13:
+        raise ResultError(f"tricks must be a whole number from 0 to 13, not {tricks!r}")
+    if lead not in (None, "") and (not isinstance(lead, str) or not LEAD_RE.match(lead.upper())):
+        raise ResultError(f"the lead must be a card like SA, H10 or DT, not {lead!r}")
+    base, _, rev = previous["key"].rpartition("/")
+    rec = dict(previous)
+    rec["key"] = f"{base}/{int(rev) + 1}"
+    rec["tricks"] = tricks
+    rec["lead"] = lead.upper().replace("10", "T") if lead else previous.get("lead")
+    rec["score_ns"] = int(score(previous["contract"], previous["declarer"], tricks, previous["vulnerability"]))
+    rec["entered_at"] = datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return rec

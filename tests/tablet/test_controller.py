@@ -286,3 +286,35 @@ def test_a_damaged_journal_is_reported_with_the_record_never_guessed_past(make_c
     ctl.journal.conn.execute("INSERT INTO journal (kind, body) VALUES ('event', ?)", (bad,))
     with pytest.raises(JournalError, match=r"journal record 4 \(event\) cannot be replayed"):
         make_controller(db)
+
+
+def test_2017_L12C2_artificial_adjusted_score_replaces_the_result_and_moves_on(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H"])
+    with pytest.raises(PinError):
+        ctl.td_artificial_score("0000", "avg+", "avg-", "2017 L12C2")
+    with pytest.raises(ResultError):
+        ctl.td_artificial_score("4321", "avg++", "avg-", "2017 L12C2")
+    rec = ctl.td_artificial_score("4321", "avg+", "avg-", "2017 L12C2")
+    assert rec["contract"] is None and rec["score_ns"] is None
+    assert rec["adjusted"] == {"kind": "artificial", "ns": "avg+", "ew": "avg-", "law": "2017 L12C2"}
+    assert ctl.board == 2 and ctl.phase == "auction"
+    assert [k for k, kind, _ in outbox_items(ctl.outbox) if kind == "result"] == ["club-2026-11-22/A/3/2/1/1"]
+
+
+def test_2017_L79C_corrected_score_is_a_new_revision(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H", "P", "4H", "P", "P", "P"])
+    ctl.enter_result(10)
+    ctl.ew_confirm()
+    with pytest.raises(Refused, match="no agreed result"):
+        ctl.td_correct_result("4321", 2, 9)
+    rec = ctl.td_correct_result("4321", 1, 9)
+    assert rec["key"] == "club-2026-11-22/A/3/2/1/2" and rec["score_ns"] == -50
+    again = ctl.td_correct_result("4321", 1, 11)
+    assert again["key"].endswith("/1/3") and again["score_ns"] == 450
+    keys = [k for k, kind, _ in outbox_items(ctl.outbox) if kind == "result"]
+    assert keys == ["club-2026-11-22/A/3/2/1/1", "club-2026-11-22/A/3/2/1/2", "club-2026-11-22/A/3/2/1/3"]
+    assert ctl.board == 2 and ctl.phase == "auction"  # the table played on meanwhile

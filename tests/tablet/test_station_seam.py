@@ -26,3 +26,21 @@ def test_queued_results_and_td_calls_are_valid_station_items(make_controller, cl
     assert sorted({kind for _, kind, _ in items}) == ["auction", "result", "td_call"]
     for key, kind, payload in items:
         records.validate_item(kind, key, payload)  # raises RecordError on anything the station refuses
+
+
+def test_adjusted_and_corrected_results_are_valid_station_items(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    clock.advance(2)
+    ctl.box_event("N", "call", call="1H")
+    ctl.td_artificial_score("4321", "avg+", "avg-", "2017 L12C2")
+    for seat, call in [("E", "1S"), ("S", "P"), ("W", "4S"), ("N", "P"), ("E", "P"), ("S", "P")]:
+        clock.advance(2)
+        ctl.box_event(seat, "call", call=call)
+    ctl.enter_result(10)
+    ctl.ew_confirm()
+    ctl.td_correct_result("4321", 2, 9, "HA")
+    items = [i for i in outbox_items(ctl.outbox) if i[1] == "result"]
+    assert len(items) == 3
+    for key, kind, payload in items:
+        records.validate_item(kind, key, payload)

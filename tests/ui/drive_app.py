@@ -227,5 +227,47 @@ def step8(_dt):
     checks["new_round"] = [ctl.session.round, list(ctl.session.boards), ctl.session.ew_pair, ctl.board]
 
 
-run([step1, step1b, step2, step3, step4, step4b, step5, step6, step7, step8])
+def sign_in():
+    app.go("director")
+    d = app.screens["director"]
+    for k in "4321":
+        d.pin_buttons[k].trigger_action(0)
+    d.pin_buttons["unlock"].trigger_action(0)
+    return d
+
+
+def step9(_dt):
+    d = sign_in()
+    d.tool_buttons["artificial"].trigger_action(0)
+    d.tool_buttons["nsavg+"].trigger_action(0)
+    d.tool_buttons["ewavg-"].trigger_action(0)
+    d.tool_buttons["award"].trigger_action(0)
+    rows = ctl.journal.conn.execute("SELECT payload FROM outbox WHERE kind='result' ORDER BY id").fetchall()
+    checks["artificial"] = json.loads(rows[-1][0])["adjusted"]
+    checks["after_artificial_board"] = ctl.board
+    d.back.trigger_action(0)
+    for seat, call in [("W", "1S"), ("N", "P"), ("E", "4S"), ("S", "P"), ("W", "P"), ("N", "P")]:
+        box(seat, call, think=2.0)
+    r = app.screens["result"]
+    r.trick_buttons[10].trigger_action(0)
+    r.enter_btn.trigger_action(0)
+    r.confirm_btn.trigger_action(0)
+
+
+def step10(_dt):
+    d = sign_in()
+    d.tool_buttons["fix"].trigger_action(0)
+    d.tool_buttons["board4"].trigger_action(0)
+    shot("director-correction")
+
+
+def step10b(_dt):
+    d = app.screens["director"]
+    d.tool_buttons["tricks9"].trigger_action(0)
+    rows = ctl.journal.conn.execute("SELECT item_key, payload FROM outbox WHERE kind='result' ORDER BY id").fetchall()
+    checks["corrected"] = [(k, json.loads(p)["score_ns"]) for k, p in rows[-2:]]
+    checks["correction_message"] = d.message.text
+
+
+run([step1, step1b, step2, step3, step4, step4b, step5, step6, step7, step8, step9, step10, step10b])
 app.run()

@@ -89,3 +89,11 @@ def test_2017_L25A_wrong_card_reported_on_box_director_corrects_it_with_pin(sess
     assert session["after_correction"] == ["P", "1NT", "P", "2C", "P"]
     assert session["correction_kind"] == "change_of_call"
     assert session["after_correction_screen"] == "auction" and session["director_locked_again"]
+
+
+def test_2017_L12C2_artificial_score_and_L79C_correction_from_the_director_console(session):
+    assert session["artificial"] == {"kind": "artificial", "ns": "avg+", "ew": "avg-", "law": "2017 L12C2"}
+    assert session["after_artificial_board"] == 4
+    # board 4 (E-W vulnerable): 4S by West made (10 tricks, -620 for N-S), then corrected to 9 tricks
+    assert session["corrected"] == [["club-2026-11-22/A/3/3/4/1", -620], ["club-2026-11-22/A/3/3/4/2", 100]]
+    assert "+100" in session["correction_message"]
