@@ -245,3 +245,22 @@ def test_2017_dbf_stop_wait_too_short_is_flagged_for_the_tempo_view(table):
         kinds = [f["kind"] for f in t.ctl.estate["timing"]]
     assert "stop_wait_short" in kinds
     assert "stop_wait_short" in rows[1]["flags"] and rows[0]["stop"]
+
+
+@pytest.mark.parametrize("policy", ["record", "prevent"])
+def test_2017_L25_second_call_by_the_same_player_in_both_policies(table, policy):
+    t = table(policy=policy)
+    t.auction("N", ["1C"])
+    t.boxes.wait_screen("N", lambda sc: len(sc.calls) == 1)
+    t.key("N", "1D")  # North calls again before East: a change of call
+    if policy == "prevent":
+        t.boxes.wait_screen("N", lambda sc: "NOT YOUR TURN" in sc.text)
+        assert t.ncalls() == 1 and t.ctl.phase == "auction"
+    else:
+        t.wait(lambda c: c.phase == "frozen", what="change of call caught")
+        with t.lock:
+            assert t.ctl.estate["pending"]["kind"] == "change_of_call"
+            ids = [o["id"] for o in t.ctl.estate["pending"]["options"]]
+            t.ctl.td_decide("2468", "cancel" if "cancel" in ids else ids[0])
+        t.wait(lambda c: c.phase == "auction", what="ruled")
+        t.all_boxes_show(["1C"])
