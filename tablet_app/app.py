@@ -994,6 +994,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", default="build/tablet.db", help="journal file (created if missing)")
     ap.add_argument("--lang", choices=i18n.LANGS, default="en")
     ap.add_argument("--setup", help="session setup JSON file (used when the journal has none)")
+    ap.add_argument("--movement", help="the station's movement JSON file; with --table and --round")
+    ap.add_argument("--table", type=int, help="this table's number in --movement")
+    ap.add_argument("--round", type=int, default=1, help="the round to start from --movement")
+    ap.add_argument("--pin", help="director PIN for a session from --movement")
     ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")
     ap.add_argument("--station", help="results station URL: start the outbox deliverer")
     ap.add_argument("--table-key", default="", help="this tablet's key at the station")
@@ -1008,8 +1012,16 @@ def main(argv: list[str] | None = None) -> int:
         ctl = Controller(args.db)
         if ctl.session is None and args.setup:
             ctl.setup(json.loads(pathlib.Path(args.setup).read_text()))
+        elif ctl.session is None and args.movement:
+            from tablet_app.session import from_station
+
+            if args.table is None:
+                raise SetupError("--movement needs --table")
+            extra = {"td_pin": args.pin} if args.pin else {}
+            movement = json.loads(pathlib.Path(args.movement).read_text())
+            ctl.setup(from_station(movement, args.table, args.round, **extra))
     except (JournalError, SetupError, OSError, json.JSONDecodeError) as exc:
-        print(f"tablet: {exc}", file=sys.stderr)
+        print(f"tablet: {exc}", file=sys.__stderr__)  # Kivy has taken over sys.stderr
         return 2
     runner = None
     if args.ports:
