@@ -1,7 +1,5 @@
 import pytest
 
-from tests.tablet.doubles import engine_factory, outbox_factory
-
 
 class Clock:
     """A hand-wound clock: tests decide how long each player thinks."""
@@ -34,8 +32,8 @@ def make_controller(tmp_path, clock):
     made = []
 
     def make(db=None, **kw):
-        c = Controller(db or tmp_path / "journal.db", clock=clock, engine_factory=engine_factory(),
-                       outbox_factory=outbox_factory(), **kw)
+        # the real engine (shared_rules.table), profiles and outbox: the controller's defaults
+        c = Controller(db or tmp_path / "journal.db", clock=clock, **kw)
         made.append(c)
         return c
 

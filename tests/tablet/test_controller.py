@@ -7,7 +7,7 @@ from tablet_app.controller import PinError, Refused
 from tablet_app.results import ResultError
 from tablet_app.session import SetupError
 from tests.tablet.conftest import SESSION
-from tests.tablet.doubles import outbox_items
+from tests.tablet.outbox_rows import outbox_items
 
 ROT = ("N", "E", "S", "W")
 

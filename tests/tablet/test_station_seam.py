@@ -3,7 +3,7 @@ results with irregularities and TD calls, as the station will receive them."""
 import pytest
 
 from tests.tablet.conftest import SESSION
-from tests.tablet.doubles import outbox_items
+from tests.tablet.outbox_rows import outbox_items
 
 records = pytest.importorskip("station.records", reason="the station's record checks are not available")
 
