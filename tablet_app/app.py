@@ -808,8 +808,8 @@ class RoundEndScreen(Screen):
             lines.append(i18n.tr("ask_td", lang))
         self.panel.add_widget(Text("\n\n".join(lines), size=30))
         done = snap.get("done") or []
-        summary = "   ".join(f"{i18n.tr('board', lang)} {r['board']}: "
-                           f"{present.contract_text(r['contract'], r['declarer'], lang)} {r['score_ns']:+d}" for r in done)
+        latest = {r["board"]: r for r in done}  # a corrected result (L79C) replaces the earlier revision
+        summary = "   ".join(f"{i18n.tr('board', lang)} {b}: {present.result_text(r, lang)}" for b, r in latest.items())
         self.panel.add_widget(Text(summary, size=20, color=MUTED))
         self.next_btn = BigButton(i18n.tr("next_round", lang), BTN, size_hint_y=None, height=84)
         self.next_btn.bind(on_release=lambda *_: self.next_round())

@@ -152,3 +152,14 @@ def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
             lines.append("".join(cells).rstrip())
     lines.append(status_line(snap, lang))
     return "\n".join(lines)
+
+
+def result_text(rec: dict[str, Any], lang: str = "en") -> str:
+    """One result record in a line: `4♥ by North +420`, `Passed out +0`, `Avg+ / Avg-`."""
+    adj = rec.get("adjusted")
+    if adj and adj.get("kind") == "artificial":
+        return f"{adj['ns'].capitalize()} / {adj['ew'].capitalize()}"
+    if adj:
+        return str(adj.get("kind", ""))
+    score = rec.get("score_ns")
+    return f"{contract_text(rec.get('contract'), rec.get('declarer'), lang)} {score:+d}" if isinstance(score, int) else ""

@@ -31,3 +31,10 @@ def test_consequences_name_the_law_in_the_players_language():
     assert "declarer may prohibit the lead of \u2666" in en[1] and "2017 L26B" in en[1]
     sv = present.consequences(st, "sv")
     assert sv[0].startswith("Öst måste passa resten av budgivningen")
+
+
+def test_result_lines_for_played_passed_out_and_artificial_boards():
+    assert present.result_text({"contract": "4H", "declarer": "N", "score_ns": 420}) == "4\u2665 by North +420"
+    assert present.result_text({"contract": "PASS", "declarer": None, "score_ns": 0}) == "Passed out +0"
+    adj = {"kind": "artificial", "ns": "avg+", "ew": "avg-", "law": "2017 L12C2"}
+    assert present.result_text({"contract": None, "score_ns": None, "adjusted": adj}) == "Avg+ / Avg-"
