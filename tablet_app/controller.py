@@ -142,7 +142,7 @@ class Controller:
             self.engine = self.engine_factory(self._profile_name(), self.board, self.session.policy if self.session else None)
             for old in self.engine_events:
                 self.engine.apply(old)
-            raise Refused(f"the rules engine refused {ev}: {exc}") from exc
+            raise Refused(str(exc)) from exc  # the engine's message says what and which law
         self.engine_events.append(ev)
         self.estate = state
         if self.screen is not None:

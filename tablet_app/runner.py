@@ -28,6 +28,7 @@ class TableRunner:
         self.sent: dict[str, dict[str, Any]] = {}
         self.notes: dict[str, tuple[str, float]] = {}
         self.events: list[dict[str, Any]] = []  # what came in and what the controller said
+        self.ctl.tick()  # a tray due while the tablet was down passes now (screens)
         self.push(force=True)  # after a restart the boxes get the replayed table at once
 
     def step(self, timeout: float = 0.0) -> int:
