@@ -45,7 +45,10 @@ class BoxApp:
                 # kept before it is sent: a reboot in between must not lose it
                 self.store.add(code, self.view.n, self.view.board)
             if self.ep.submit(_KIND[kind], code, now) < 0:
+                # 16 events unacknowledged (a long cable pull): the call is not made
                 self.entry.note = E.N_QUEUE_FULL
+                if kind == E.EV_CALL and self.store is not None:
+                    self.store.forget_last()
             if kind == E.EV_CALL:
                 self.hal.buzzer.beep(30)
         self.dirty = True

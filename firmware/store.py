@@ -68,6 +68,11 @@ class Store:
         self.k += 1
         self._save()
 
+    def forget_last(self):
+        if self.k:
+            self.k -= 1
+            self._save()
+
     def _drop(self, i):
         for j in range(i, self.k - 1):
             self.code[j] = self.code[j + 1]

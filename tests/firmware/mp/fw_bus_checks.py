@@ -50,3 +50,31 @@ def test_bus_box_is_silent_until_granted_and_sends_one_frame_per_grant():
         grant(box, tab, clock)
         got += [e["call"] for e in tab.take_events() if e["kind"] == "call"]
     assert got == ["1NT"]
+
+
+def test_full_event_queue_refuses_the_call_and_keeps_nothing():
+    import os
+
+    import entry as E
+    import store
+    import view as V
+
+    path = "/tmp/fw_bus_checks_store.bin"
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    clock = Clock()
+    st = store.Store(path)
+    box = A.BoxApp(Hal(clock), SEAT, False, st)
+    box.view.known = True
+    box.view.phase = V.AUCTION
+    box.view.turn = SEAT
+    for _ in range(16):       # no tablet: 16 director calls fill the queue
+        box.key(K.TD, clock.t)
+    assert box.ep.pending() == 16
+    for k in (K.PASS, K.OK):
+        box.key(k, clock.t)
+    assert box.entry.note == E.N_QUEUE_FULL
+    assert st.k == 0 and os.stat(path)[6] == 0  # nothing kept for a call that was not made
+    os.remove(path)
