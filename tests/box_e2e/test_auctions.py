@@ -120,3 +120,21 @@ def test_call_made_during_cable_pull_then_reboot_arrives_once(sim_table):
     time.sleep(0.5)
     assert t.tablet.calls() == ["1C", "1H", "P"]
     assert [c for s, k, c in t.tablet.events if k == "call" and s == "E"] == ["1H"]
+
+
+def test_2017_L25A_L20_L9B_undo_review_and_td_keys_reach_the_tablet_in_order(sim_table):
+    t = sim_table()
+    t.call("N", "1S")
+    t.boxes.press("N", "UNDO")     # "wrong card": N says 1S was unintended (Law 25A)
+    t.boxes.press("E", "REVIEW")   # E asks for the auction (Law 20B)
+    t.boxes.press("E", "CLR")
+    t.boxes.press("S", "TD")       # S calls the director (Law 9B)
+    deadline = time.monotonic() + 5
+    while len([e for e in t.tablet.events if e[1] in ("undo", "review", "td")]) < 3:
+        assert time.monotonic() < deadline, t.tablet.events
+        time.sleep(0.01)
+    got = [(s, k) for s, k, _ in t.tablet.events if k in ("undo", "review", "td")]
+    assert sorted(got) == [("E", "review"), ("N", "undo"), ("S", "td")]
+    assert [k for s, k, _ in t.tablet.events if s == "N" and k != "hello"] == ["call", "undo"]
+    t.boxes.wait_screen("S", lambda s: "TD called" in s.selection)
+    t.boxes.wait_screen("N", lambda s: "wrong card" in s.selection)
