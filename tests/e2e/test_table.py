@@ -67,7 +67,7 @@ def test_2017_L27_insufficient_bid_prevent_policy_box_refuses_before_anyone_sees
     t.key("E", "1S")
     t.boxes.wait_screen("E", lambda sc: "INSUFFICIENT" in sc.text)
     assert t.ncalls() == 1 and t.ctl.phase == "auction"
-    assert t.boxes.screen("W").plain_calls == ["1NT"]
+    t.boxes.wait_screen("W", lambda sc: sc.plain_calls == ["1NT"])  # nobody else saw the 1S
     t.call("E", "2S")
 
 
@@ -126,7 +126,7 @@ def test_wbf_screens_tray_hides_other_side_until_it_passes(table):
     t.auction("N", ["1C", "P"])
     south = t.boxes.wait_screen("S", lambda sc: len(sc.calls) == 2)
     assert south.calls == ["--", "--"]  # on the tray, not yet under the screen
-    assert t.boxes.screen("N").plain_calls == ["1C", "P"]
+    t.boxes.wait_screen("N", lambda sc: sc.plain_calls == ["1C", "P"])
     # South and West see two hidden calls until the tray passes, then the calls
     t.boxes.wait_screen("S", lambda sc: sc.calls[:2] == ["1C", "P"], timeout=10)
     with t.lock:
