@@ -1,0 +1,106 @@
+"""Probe (not a test): kill -9 the whole tablet process (controller + LinkMaster + runner) with
+four real boxes connected, at random moments just after a box's key press, restart it on the
+same journal, and count calls lost (the box must be keyed again) and calls duplicated.
+
+    .venv/bin/python tests/e2e/kill_probe.py [SEEDS] [MAX_DELAY_MS]
+
+It measures the gap docs/tablet.md describes: LinkMaster acknowledges a box event when the frame
+arrives, before the controller has journalled it; a kill in between loses the call. Duplicates
+must always be 0 (the journal recognises re-sent events).
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from hardware.sim.boxes import Boxes  # noqa: E402
+from hardware.sim.link import SimLink  # noqa: E402
+from hardware.sim.table import tokens  # noqa: E402
+
+TABLET = """
+import json, sys
+sys.path.insert(0, ROOT)
+from tablet_app.controller import Controller
+from tablet_app.link import LinkMaster
+from tablet_app.runner import TableRunner
+ctl = Controller(sys.argv[1])
+if ctl.session is None:
+    ctl.setup({"event": "probe", "section": "A", "table": 1, "round": 1, "boards": [1], "ns_pair": 1,
+               "ew_pair": 2, "profile": "dbf-2017", "policy": "record"})
+runner = TableRunner(ctl, link=LinkMaster(json.loads(sys.argv[2])))
+print("up", flush=True)
+while True:
+    runner.step(0.005)
+""".replace("ROOT", repr(str(ROOT)))
+AUCTION = ["1C", "1D", "1H", "1S", "P", "P", "P"]
+
+
+def run(seed: int, max_delay: float, work: pathlib.Path) -> tuple[int, int, int]:
+    db = work / f"j{seed}.db"
+    link = SimLink().start()
+    boxes = Boxes(link.box_ports, work / f"boxes{seed}", link=link)
+    boxes.start()
+
+    def start() -> subprocess.Popen:
+        p = subprocess.Popen([sys.executable, "-c", TABLET, str(db), json.dumps(link.tablet_ports)],
+                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        p.stdout.readline()
+        return p
+
+    rng = random.Random(seed)
+    p = start()
+    kills = lost = 0
+    try:
+        for i, call in enumerate(AUCTION):
+            seat = "NESW"[i % 4]
+            boxes.wait_screen(seat, lambda sc, i=i: sc.status == "YOUR TURN" and len(sc.calls) == i, timeout=20)
+            boxes.press(seat, tokens(call))
+            if rng.random() < 0.7:
+                time.sleep(rng.uniform(0, max_delay))
+                p.send_signal(signal.SIGKILL)
+                p.wait()
+                kills += 1
+                p = start()
+            try:
+                boxes.wait_screen(seat, lambda sc, i=i: len(sc.calls) == i + 1, timeout=5)
+            except TimeoutError:
+                lost += 1
+                boxes.press(seat, tokens(call))  # the player sees it missing and keys it again
+                boxes.wait_screen(seat, lambda sc, i=i: len(sc.calls) == i + 1, timeout=10)
+        conn = sqlite3.connect(db)
+        calls = [json.loads(b)["ev"].get("call") for (b,) in conn.execute("SELECT body FROM journal WHERE kind='event'")]
+        conn.close()
+        dups = len(calls) - len(AUCTION)
+    finally:
+        p.kill()
+        boxes.stop()
+        link.close()
+    return kills, lost, dups
+
+
+def main() -> int:
+    seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    max_delay = (float(sys.argv[2]) if len(sys.argv) > 2 else 12.0) / 1000
+    totals = [0, 0, 0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(seeds):
+            for k, v in enumerate(run(seed, max_delay, pathlib.Path(tmp))):
+                totals[k] += v
+    print(f"kills {totals[0]}, calls lost {totals[1]}, calls duplicated {totals[2]}")
+    return 0 if totals[2] == 0 else 1
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    sys.exit(main())
