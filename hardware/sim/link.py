@@ -30,6 +30,7 @@ import sys
 import termios
 import threading
 import time
+import traceback
 import tty
 from collections import deque
 
@@ -79,6 +80,7 @@ class SimLink:
         self._stop = threading.Event()
         self._wake_r, self._wake_w = -1, -1
         self._thread: threading.Thread | None = None
+        self.relay_errors = 0
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -176,6 +178,15 @@ class SimLink:
     # --- the relay ----------------------------------------------------------------------------
 
     def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._loop()
+                return
+            except Exception:  # a relay that dies silently would look like a protocol bug
+                self.relay_errors += 1
+                traceback.print_exc()
+
+    def _loop(self) -> None:
         srcs = list(self._by_src) + [self._wake_r]
         while not self._stop.is_set():
             now = time.monotonic()
@@ -286,6 +297,7 @@ class EndpointBox:
         tty.setraw(self.fd)
         self.lock = threading.Lock()
         self.states: list[tuple[float, dict]] = []
+        self.errors = 0
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -334,32 +346,40 @@ class EndpointBox:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            try:
+                self._step()
+            except Exception:
+                self.errors += 1
+                traceback.print_exc()
+                time.sleep(0.005)
+
+    def _step(self) -> None:
+        with self.lock:
+            now = _ms()
+            while True:
+                f = self.ep.output(now)
+                if f is None:
+                    break
+                try:
+                    os.write(self.fd, bytes(f))
+                except OSError:
+                    break
+        r, _, _ = select.select([self.fd, self._wake_r], [], [], 0.005)
+        if self._wake_r in r:
+            try:
+                os.read(self._wake_r, 64)
+            except OSError:
+                pass
+        if self.fd in r:
+            try:
+                data = os.read(self.fd, 4096)
+            except OSError:
+                return
             with self.lock:
-                now = _ms()
-                while True:
-                    f = self.ep.output(now)
-                    if f is None:
-                        break
-                    try:
-                        os.write(self.fd, bytes(f))
-                    except OSError:
-                        break
-            r, _, _ = select.select([self.fd, self._wake_r], [], [], 0.005)
-            if self._wake_r in r:
-                try:
-                    os.read(self._wake_r, 64)
-                except OSError:
-                    pass
-            if self.fd in r:
-                try:
-                    data = os.read(self.fd, 4096)
-                except OSError:
-                    continue
-                with self.lock:
-                    before = self.ep.state_seq
-                    self.ep.receive(data, _ms())
-                    if self.ep.state_seq != before:
-                        self.states.append((time.monotonic(), self.ep.state))
+                before = self.ep.state_seq
+                self.ep.receive(data, _ms())
+                if self.ep.state_seq != before:
+                    self.states.append((time.monotonic(), self.ep.state))
 
 
 def _ms() -> int:

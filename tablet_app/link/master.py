@@ -8,6 +8,7 @@ closed and re-opened every second; the protocol resynchronises on its own.
 """
 from __future__ import annotations
 
+import logging
 import os
 import select
 import threading
@@ -19,6 +20,8 @@ import serial
 
 from protocol.clock import ticks_ms
 from protocol.session import TabletEndpoint
+
+log = logging.getLogger(__name__)
 
 TICK_S = 0.005      # the thread wakes at least this often for retransmit/heartbeat timers
 REOPEN_S = 1.0
@@ -88,6 +91,7 @@ class LinkMaster:
         for p in self._ports.values():
             p.ep.epoch = self.epoch  # one tablet, one epoch
         self._views: dict[str, dict] = {}
+        self.thread_errors = 0
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -174,32 +178,40 @@ class LinkMaster:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._flush_output()
-            fds = {p.ser.fileno(): p for p in self._ports.values() if p.ser is not None}
             try:
-                ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], TICK_S)
-            except (OSError, ValueError):
-                ready = []
-                for p in fds.values():
-                    p.fail()
-            for fd in ready:
-                if fd == self._wake_r:
-                    try:
-                        os.read(fd, 256)
-                    except OSError:
-                        pass
-                    continue
-                port = fds[fd]
+                self._step()
+            except Exception:  # the link must outlive a bug in one frame's handling
+                self.thread_errors += 1
+                log.exception("LinkMaster I/O step failed; continuing")
+                time.sleep(TICK_S)
+
+    def _step(self) -> None:
+        self._flush_output()
+        fds = {p.ser.fileno(): p for p in self._ports.values() if p.ser is not None}
+        try:
+            ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], TICK_S)
+        except (OSError, ValueError):
+            ready = []
+            for p in fds.values():
+                p.fail()
+        for fd in ready:
+            if fd == self._wake_r:
                 try:
-                    data = os.read(fd, 4096)
-                except (BlockingIOError, InterruptedError):
-                    continue
+                    os.read(fd, 256)
                 except OSError:
-                    port.fail()
-                    continue
-                if data:
-                    self._received(port, data)
-            self._reopen()
+                    pass
+                continue
+            port = fds[fd]
+            try:
+                data = os.read(fd, 4096)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                port.fail()
+                continue
+            if data:
+                self._received(port, data)
+        self._reopen()
 
     def _received(self, port: _Port, data: bytes) -> None:
         with self._cond:
