@@ -279,6 +279,155 @@ class SimLink:
                     break
 
 
+class SimBus:
+    """RS-485 half-duplex multidrop: one tablet port and one box port per seat on ONE shared
+    line. Every byte anyone sends reaches every other node (after its wire time); the line carries
+    one byte per 10 bit times in total, whoever sends. A node that starts sending while another's
+    bytes are still on the line collides: both transmissions' pending bytes are garbled and the
+    collision is counted (the protocol's grant discipline should keep that count at zero)."""
+
+    def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
+                 drop: float = 0.0, seed: int | None = None):
+        self.seats = seats
+        self.baud = baud
+        self.byte_time = BITS_PER_BYTE / baud
+        self.corrupt = corrupt
+        self.drop = drop
+        self.rng = random.Random(seed)
+        self.tablet_port = ""
+        self.box_ports: dict[str, str] = {}
+        self._fds: list[int] = []
+        self._slaves: dict[str, int] = {}
+        self._nodes: dict[int, str] = {}
+        self._queue: deque[list] = deque()  # [due, bytearray, sender_fd]
+        self._line_free = 0.0
+        self._last_sender = -1
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._wake_r, self._wake_w = -1, -1
+        self._thread: threading.Thread | None = None
+        self.counts = {"relayed": 0, "corrupted": 0, "dropped": 0, "collisions": 0, "overflow": 0}
+        self.relay_errors = 0
+
+    def start(self) -> SimBus:
+        m, sl = self._pty()
+        self.tablet_port = os.ttyname(sl)
+        self._nodes[m] = "tablet"
+        for s in self.seats:
+            m, sl = self._pty()
+            self.box_ports[s] = os.ttyname(sl)
+            self._slaves[s] = sl
+            self._nodes[m] = s
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._thread = threading.Thread(target=self._run, name="simbus", daemon=True)
+        self._thread.start()
+        return self
+
+    _pty = SimLink._pty
+
+    def close(self) -> None:
+        SimLink.close(self)  # type: ignore[arg-type]
+
+    def __enter__(self) -> SimBus:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def set_faults(self, corrupt: float | None = None, drop: float | None = None) -> None:
+        with self._lock:
+            if corrupt is not None:
+                self.corrupt = corrupt
+            if drop is not None:
+                self.drop = drop
+
+    def flush_box(self, seat: str) -> None:
+        termios.tcflush(self._slaves[seat], termios.TCIFLUSH)
+
+    def stats(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self.counts)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._loop()
+                return
+            except Exception:
+                self.relay_errors += 1
+                traceback.print_exc()
+
+    def _loop(self) -> None:
+        srcs = list(self._nodes) + [self._wake_r]
+        while not self._stop.is_set():
+            now = time.monotonic()
+            due = self._queue[0][0] if self._queue else now + 0.05
+            ready, _, _ = select.select(srcs, [], [], max(0.0, min(due - now, 0.05)))
+            now = time.monotonic()
+            for fd in ready:
+                if fd == self._wake_r:
+                    os.read(fd, 64)
+                    continue
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                if data:
+                    self._accept(fd, data, now)
+            self._deliver(time.monotonic())
+
+    def _accept(self, fd: int, data: bytes, now: float) -> None:
+        with self._lock:
+            c = self.counts
+            rng = self.rng
+            if now < self._line_free and self._last_sender not in (fd, -1):
+                c["collisions"] += 1
+                for item in self._queue:  # the other sender's bytes still on the line
+                    item[1] = bytearray(rng.randrange(1, 256) for _ in item[1])
+                data = bytes(rng.randrange(1, 256) for _ in data)
+            t = max(now, self._line_free)
+            out = bytearray()
+            for b in data:
+                t += self.byte_time
+                if self.drop and rng.random() < self.drop:
+                    c["dropped"] += 1
+                    continue
+                if self.corrupt and rng.random() < self.corrupt:
+                    b ^= rng.randrange(1, 256)
+                    c["corrupted"] += 1
+                out.append(b)
+                c["relayed"] += 1
+                if len(out) >= CHUNK:
+                    self._queue.append([t, out, fd])
+                    out = bytearray()
+            if out:
+                self._queue.append([t, out, fd])
+            self._line_free = t
+            self._last_sender = fd
+
+    def _deliver(self, now: float) -> None:
+        with self._lock:
+            q = self._queue
+            while q and q[0][0] <= now:
+                _, chunk, sender = q.popleft()
+                for dst in self._nodes:
+                    if dst == sender:
+                        continue
+                    left = bytes(chunk)
+                    for _ in range(20):
+                        try:
+                            left = left[os.write(dst, left):]
+                        except (BlockingIOError, InterruptedError):
+                            pass
+                        except OSError:
+                            break
+                        if not left:
+                            break
+                        time.sleep(0.0002)
+                    self.counts["overflow"] += len(left)
+
+
 class EndpointBox:
     """A box made of the protocol's own `BoxEndpoint` on CPython, on a box-side port: the
     protocol's reference peer for LinkMaster tests and benches (the real firmware is

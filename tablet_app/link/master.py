@@ -5,6 +5,10 @@ One background thread owns the serial ports: it feeds received bytes to each sea
 retransmissions, heartbeats) and queues delivered events for `poll()`. The application thread
 only calls `poll`, `send_state` and `connected`. A port that fails (a USB-CDC box unplugged) is
 closed and re-opened every second; the protocol resynchronises on its own.
+
+Seats given the SAME port path share an RS-485 bus (SPEC.md section 1): the thread is then bus
+master on that port and grants the seats in turn, one frame each, waiting for the reply (or a
+timeout) before addressing the next; boxes on it must run `BoxEndpoint(..., bus=True)`.
 """
 from __future__ import annotations
 
@@ -18,13 +22,19 @@ from dataclasses import dataclass
 
 import serial
 
+from protocol import messages as M
+from protocol.calls import SEATS
 from protocol.clock import ticks_ms
+from protocol.framing import Deframer
 from protocol.session import TabletEndpoint
 
 log = logging.getLogger(__name__)
 
 TICK_S = 0.005      # the thread wakes at least this often for retransmit/heartbeat timers
 REOPEN_S = 1.0
+# Bus: after a grant's last byte, the box has 5 ms to start (SPEC.md section 1) and its longest
+# reply (an event, 15 bytes) takes 1.3 ms at 115200; beyond that the seat is silent this round.
+BUS_REPLY_S = 0.008
 
 
 @dataclass(frozen=True)
@@ -42,11 +52,18 @@ class BoxEvent:
 
 
 class _Port:
-    def __init__(self, seat: str, path: str, baud: int, endpoint: TabletEndpoint):
-        self.seat = seat
+    """One serial port: one seat (point-to-point) or several (an RS-485 bus)."""
+
+    def __init__(self, path: str, baud: int, eps: dict[str, TabletEndpoint]):
         self.path = path
         self.baud = baud
-        self.ep = endpoint
+        self.eps = eps
+        self.bus = len(eps) > 1
+        self.order = list(eps)
+        self.turn = 0
+        self.waiting: str | None = None   # bus: the seat granted, whose reply we wait for
+        self.wait_until = 0.0
+        self.deframer = Deframer()        # bus: one byte stream for all its seats
         self.ser: serial.Serial | None = None
         self.next_open = 0.0
         self.errors = 0
@@ -69,6 +86,7 @@ class _Port:
         except (serial.SerialException, OSError):
             pass
         self.ser = None
+        self.waiting = None
         self.next_open = time.monotonic() + REOPEN_S
 
 
@@ -86,10 +104,16 @@ class LinkMaster:
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._events: deque[BoxEvent] = deque()
-        self._ports = {s: _Port(s, p, baud, TabletEndpoint(s, epoch, now)) for s, p in ports.items()}
-        self.epoch = next(iter(self._ports.values())).ep.epoch
-        for p in self._ports.values():
-            p.ep.epoch = self.epoch  # one tablet, one epoch
+        self._eps = {s: TabletEndpoint(s, epoch, now) for s in ports}
+        self.epoch = next(iter(self._eps.values())).epoch
+        for ep in self._eps.values():
+            ep.epoch = self.epoch  # one tablet, one epoch
+        self._ports: dict[str, _Port] = {}
+        for path in dict.fromkeys(ports.values()):
+            eps = {s: self._eps[s] for s, p in ports.items() if p == path}
+            self._ports[path] = _Port(path, baud, eps)
+        self._seat_port = {s: self._ports[p] for s, p in ports.items()}
+        self.byte_s = 10 / baud
         self._views: dict[str, dict] = {}
         self.thread_errors = 0
         self._stop = threading.Event()
@@ -115,30 +139,33 @@ class LinkMaster:
     def send_state(self, seat: str, view: dict) -> None:
         """Push a complete view to one box (SPEC.md section 3); re-sent until acknowledged and
         again, by itself, to a box that reboots. ValueError for a view that cannot be encoded."""
-        port = self._port(seat)
+        ep = self._ep(seat)
         with self._lock:
-            port.ep.set_view(view)
+            ep.set_view(view)
             self._views[seat] = view
         self._wake()
 
     def connected(self, seat: str) -> bool:
-        port = self._port(seat)
+        ep = self._ep(seat)
         with self._lock:
-            return port.ser is not None and port.ep.connected(ticks_ms())
+            return self._seat_port[seat].ser is not None and ep.connected(ticks_ms())
 
     def state_acked(self, seat: str) -> bool:
         """Whether the box has acknowledged the latest view sent to it."""
-        port = self._port(seat)
+        ep = self._ep(seat)
         with self._lock:
-            return port.ep.state_acked()
+            return ep.state_acked()
 
     def stats(self) -> dict[str, dict[str, int]]:
         with self._lock:
-            return {s: {"frames": p.ep.deframer.frames, "bad_crc": p.ep.deframer.bad_crc,
-                        "bad_cobs": p.ep.deframer.bad_cobs, "bad_size": p.ep.deframer.bad_size,
-                        "duplicates": p.ep.duplicates, "gaps": p.ep.gaps,
-                        "sessions": p.ep.sessions, "port_errors": p.errors}
-                    for s, p in self._ports.items()}
+            out = {}
+            for s, ep in self._eps.items():
+                p = self._seat_port[s]
+                d = p.deframer if p.bus else ep.deframer
+                out[s] = {"frames": d.frames, "bad_crc": d.bad_crc, "bad_cobs": d.bad_cobs,
+                          "bad_size": d.bad_size, "duplicates": ep.duplicates, "gaps": ep.gaps,
+                          "sessions": ep.sessions, "port_errors": p.errors}
+            return out
 
     def close(self) -> None:
         self._stop.set()
@@ -162,9 +189,9 @@ class LinkMaster:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _port(self, seat: str) -> _Port:
+    def _ep(self, seat: str) -> TabletEndpoint:
         try:
-            return self._ports[seat]
+            return self._eps[seat]
         except KeyError:
             raise ValueError(f"no box port for seat {seat!r}") from None
 
@@ -188,8 +215,12 @@ class LinkMaster:
     def _step(self) -> None:
         self._flush_output()
         fds = {p.ser.fileno(): p for p in self._ports.values() if p.ser is not None}
+        timeout = TICK_S
+        for p in fds.values():
+            if p.waiting is not None:
+                timeout = min(timeout, max(0.0, p.wait_until - time.monotonic()))
         try:
-            ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], TICK_S)
+            ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout)
         except (OSError, ValueError):
             ready = []
             for p in fds.values():
@@ -216,8 +247,14 @@ class LinkMaster:
     def _received(self, port: _Port, data: bytes) -> None:
         with self._cond:
             now = ticks_ms()
-            port.ep.receive(data, now)
-            evs = port.ep.take_events()
+            if port.bus:
+                self._received_bus(port, data, now)
+            else:
+                for ep in port.eps.values():
+                    ep.receive(data, now)
+            evs = []
+            for ep in port.eps.values():
+                evs += ep.take_events()
             if not evs:
                 return
             t = time.monotonic()
@@ -226,21 +263,59 @@ class LinkMaster:
                                              e["epoch"], e["index"], t))
             self._cond.notify_all()
 
+    def _received_bus(self, port: _Port, data: bytes, now: int) -> None:
+        d = port.deframer
+        i, n = 0, len(data)
+        while i < n:
+            i = d.feed(data, i, n)
+            if not d.length:
+                continue
+            p = d.payload
+            if not p[0] & M.FROM_BOX:
+                continue  # our own frame echoed by a transceiver that hears itself
+            seat = SEATS[p[0] & 3]
+            ep = port.eps.get(seat)
+            if ep is not None:
+                ep.frame(p, d.length, now)
+            if seat == port.waiting:
+                port.waiting = None  # the reply came: the next seat may be granted at once
+
     def _flush_output(self) -> None:
         with self._lock:
             now = ticks_ms()
             for p in self._ports.values():
                 if p.ser is None:
                     continue
-                while True:
-                    f = p.ep.output(now)
-                    if f is None:
-                        break
-                    try:
-                        p.ser.write(bytes(f))
-                    except (serial.SerialException, OSError):
-                        p.fail()
-                        break
+                if p.bus:
+                    self._grant(p, now)
+                    continue
+                for ep in p.eps.values():
+                    while True:
+                        f = ep.output(now)
+                        if f is None:
+                            break
+                        if not self._write(p, f):
+                            break
+
+    def _grant(self, p: _Port, now: int) -> None:
+        """Bus master: address the next seat with one frame (its grant) unless a reply is due."""
+        t = time.monotonic()
+        if p.waiting is not None and t < p.wait_until:
+            return
+        seat = p.order[p.turn % len(p.order)]
+        p.turn += 1
+        f = p.eps[seat].output(now, True)
+        if self._write(p, f):
+            p.waiting = seat
+            p.wait_until = t + len(f) * self.byte_s + BUS_REPLY_S
+
+    def _write(self, p: _Port, f: memoryview) -> bool:
+        try:
+            p.ser.write(bytes(f))
+            return True
+        except (serial.SerialException, OSError):
+            p.fail()
+            return False
 
     def _reopen(self) -> None:
         t = time.monotonic()
