@@ -75,6 +75,9 @@ class Deframer:
         return i
 
 
+SMALL = 24  # wire bytes: the box's own frames (HELLO is 16, an event 15, an ACK 10)
+
+
 class FrameWriter:
     """Builds wire frames (leading flush 0x00 optional, COBS, trailing 0x00) in one
     preallocated buffer: `build` returns the frame's length n; the frame is wire[0:n] until the
@@ -84,6 +87,19 @@ class FrameWriter:
         self.scratch = bytearray(MAX_PAYLOAD)
         self.wire = bytearray(MAX_WIRE + 1)
         self.mv = memoryview(self.wire)
+        self._views = [None] * (SMALL + 1)
+
+    def view(self, n):
+        """memoryview of wire[0:n]. The views of small frames (heartbeats, ACKs, events, HELLO:
+        all <= SMALL bytes) are made once and reused, so a box's steady-state loop that calls
+        `output()` allocates nothing; larger frames get a fresh view."""
+        if n <= SMALL:
+            v = self._views[n]
+            if v is None:
+                v = self.mv[0:n]
+                self._views[n] = v
+            return v
+        return self.mv[0:n]
 
     def build(self, addr, t, epoch, seq, ack, body=None, blen=0, flush=False):
         """Frame with `body[0:blen]`; or, with body None, a body already written by the caller

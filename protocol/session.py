@@ -202,9 +202,10 @@ class BoxEndpoint:
     # --- bytes out --------------------------------------------------------------------------
 
     def output(self, now):
-        """The next frame to write (a memoryview valid until the next call), or None."""
+        """The next frame to write (a memoryview valid until the next call), or None. Does not
+        allocate in the steady state (the box's frames are small: FrameWriter.view)."""
         n = self.output_n(now)
-        return self.writer.mv[0:n] if n else None
+        return self.writer.view(n) if n else None
 
     def output_n(self, now):
         """Like output, allocation-free: the length n of the next frame, which is
@@ -459,7 +460,7 @@ class TabletEndpoint:
         """The next frame to write, or None. With poll=True (bus master granting the seat its
         turn) a frame is always returned (PING when there is nothing else)."""
         n = self.output_n(now, poll)
-        return self.writer.mv[0:n] if n else None
+        return self.writer.view(n) if n else None
 
     def output_n(self, now, poll=False):
         """Like output: the frame's length n (the frame is `self.writer.wire[0:n]`), or 0."""
