@@ -150,14 +150,15 @@ def pct(xs: list[float], p: float) -> float:
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
 
 
-def sim_latency(n_calls: int = 200) -> list[float]:
-    from hardware.sim.link import EndpointBox, SimLink
+def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
+    from hardware.sim.link import EndpointBox, SimBus, SimLink
     from tablet_app.link import LinkMaster
 
     lat = []
-    with SimLink(baud=BAUD) as link:
-        boxes = {s: EndpointBox(s, link.box_ports[s]) for s in "NESW"}
-        lm = LinkMaster(link.tablet_ports)
+    with (SimBus(baud=BAUD) if bus else SimLink(baud=BAUD)) as link:
+        boxes = {s: EndpointBox(s, link.box_ports[s], bus=bus) for s in "NESW"}
+        ports = {s: link.tablet_port for s in "NESW"} if bus else link.tablet_ports
+        lm = LinkMaster(ports)
         auction: list[dict] = []
 
         def push() -> None:
@@ -232,10 +233,13 @@ def main() -> None:
     size = mpy_size()
     if size is not None:
         print(f"protocol/ compiled with mpy-cross: {size:,} B total .mpy")
-    lat = sim_latency()
-    print(f"latency confirm -> every box shows the new state, sim at {BAUD} baud, 4 CPython "
-          f"protocol endpoints (not the firmware), n={len(lat)}: p50 {pct(lat, 50):.2f} ms, "
-          f"p99 {pct(lat, 99):.2f} ms, max {max(lat):.2f} ms (mean {statistics.mean(lat):.2f})")
+    for bus in (False, True):
+        lat = sim_latency(bus=bus)
+        topo = "RS-485 bus, tablet polling" if bus else "point-to-point"
+        print(f"latency confirm -> every box shows the new state, {topo}, sim at {BAUD} baud, "
+              f"4 CPython protocol endpoints (not the firmware), n={len(lat)}: "
+              f"p50 {pct(lat, 50):.2f} ms, p99 {pct(lat, 99):.2f} ms, max {max(lat):.2f} ms "
+              f"(mean {statistics.mean(lat):.2f})")
     fc = fault_counts(100_000)
     print("fault soak, session state machines on a virtual-time link at 115200 baud (1% corrupt, "
           f"0.5% drop per byte, {100_000 // 2000} cable pulls, {100_000 // 5000} box and "

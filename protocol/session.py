@@ -140,8 +140,10 @@ class BoxEndpoint:
         seq = p[4]
         ack = p[5]
         b = M.HEADER
-        if self.bus:
-            self.granted = True  # any frame for our seat is our turn to talk, session or not
+        if self.bus and t != M.STATE:
+            # any frame for our seat but a STATE is our turn to talk, session or not (STATEs go
+            # out back to back to all seats on a bus; their ack rides on the next grant's reply)
+            self.granted = True
         if t == M.WELCOME:
             if (p[b + 2] << 8) | p[b + 3] != self.epoch:
                 self.ignored += 1  # a stale WELCOME for an earlier boot of this box
@@ -312,6 +314,7 @@ class TabletEndpoint:
         self.deframer = Deframer()
         self.writer = FrameWriter()
         self.wbody = bytearray(M.WELCOME_BODY)
+        self.last_type = 0       # type of the last frame output (the bus master needs it)
         self.errors_seen = 0
         self.duplicates = 0
         self.gaps = 0
@@ -457,8 +460,9 @@ class TabletEndpoint:
     # --- bytes out --------------------------------------------------------------------------
 
     def output(self, now, poll=False):
-        """The next frame to write, or None. With poll=True (bus master granting the seat its
-        turn) a frame is always returned (PING when there is nothing else)."""
+        """The next frame to write, or None. With poll=True (bus master addressing the seat) a
+        frame is always returned: a due STATE (not a grant: `last_type` tells), else the grant
+        (WELCOME, NAK, or PING when there is nothing else)."""
         n = self.output_n(now, poll)
         return self.writer.view(n) if n else None
 
@@ -483,7 +487,7 @@ class TabletEndpoint:
             body[2] = self.box_epoch >> 8
             body[3] = self.box_epoch & 0xFF
             return self._build(M.WELCOME, self.state_next, body, M.WELCOME_BODY, now)
-        if self.state_unacked and (not self.state_sent or poll
+        if self.state_unacked and (not self.state_sent
                                    or ticks_diff(now, self.last_state_tx) >= RTO_MS):
             self.state_sent = True
             self.last_state_tx = now
@@ -496,6 +500,7 @@ class TabletEndpoint:
     def _build(self, t, seq, body, blen, now):
         flush = ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS
         f = self.writer.build(self.seat, t, self.epoch, seq, self.rx_next, body, blen, flush)
+        self.last_type = t
         self.ack_due = False
         self.last_tx = now
         return f

@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 TICK_S = 0.005      # the thread wakes at least this often for retransmit/heartbeat timers
 REOPEN_S = 1.0
 # Bus: after a grant's last byte, the box has 5 ms to start (SPEC.md section 1) and its longest
-# reply (an event, 15 bytes) takes 1.3 ms at 115200; beyond that the seat is silent this round.
-BUS_REPLY_S = 0.008
+# reply (HELLO, 16 bytes) takes 1.4 ms at 115200; beyond that the seat is silent this round.
+BUS_REPLY_S = 0.0075
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ class _Port:
         self.turn = 0
         self.waiting: str | None = None   # bus: the seat granted, whose reply we wait for
         self.wait_until = 0.0
+        self.line_free = 0.0              # bus: when our queued bytes will have left the wire
         self.deframer = Deframer()        # bus: one byte stream for all its seats
         self.ser: serial.Serial | None = None
         self.next_open = 0.0
@@ -298,16 +299,35 @@ class LinkMaster:
                             break
 
     def _grant(self, p: _Port, now: int) -> None:
-        """Bus master: address the next seat with one frame (its grant) unless a reply is due."""
+        """Bus master: send due STATEs back to back (they are not grants), otherwise address the
+        next seat with a grant and wait for its reply (or the timeout) before the next one."""
         t = time.monotonic()
         if p.waiting is not None and t < p.wait_until:
             return
-        seat = p.order[p.turn % len(p.order)]
+        p.waiting = None
+        k = len(p.order)
+        for j in range(k):
+            cand = p.order[(p.turn + j) % k]
+            ep = p.eps[cand]
+            if (ep.session and ep.state_unacked and not ep.state_sent and not ep.welcome_due
+                    and not ep.nak_reason):
+                if not self._bus_write(p, ep.output(now, True), t):
+                    return
+                if ep.last_type != M.STATE:  # defensive: anything else is a grant
+                    p.waiting = cand
+                    p.wait_until = p.line_free + BUS_REPLY_S
+                    return
+        seat = p.order[p.turn % k]
         p.turn += 1
-        f = p.eps[seat].output(now, True)
-        if self._write(p, f):
+        ep = p.eps[seat]
+        f = ep.output(now, True)
+        if self._bus_write(p, f, t) and ep.last_type != M.STATE:
             p.waiting = seat
-            p.wait_until = t + len(f) * self.byte_s + BUS_REPLY_S
+            p.wait_until = p.line_free + BUS_REPLY_S
+
+    def _bus_write(self, p: _Port, f: memoryview, t: float) -> bool:
+        p.line_free = max(t, p.line_free) + len(f) * self.byte_s
+        return self._write(p, f)
 
     def _write(self, p: _Port, f: memoryview) -> bool:
         try:
