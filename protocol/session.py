@@ -183,7 +183,10 @@ class BoxEndpoint:
             else:
                 self.send_seq = self.head_seq
         elif t == M.STATE:
-            if _ahead(seq, self.rx_next):
+            # A serial line does not reorder and the tablet only ever sends its latest STATE, so
+            # any seq but the one applied last is newer (no window: the tablet may have made
+            # hundreds of states while the cable was out).
+            if seq != ((self.rx_next - 1) & 0xFF):
                 self.rx_next = (seq + 1) & 0xFF
                 self.state = view
                 self.state_seq += 1
@@ -435,7 +438,8 @@ class TabletEndpoint:
             self._nak(M.NO_SESSION, 0, now)
             return False
         self.last_rx = now
-        if self.state_unacked and 0 < ((ack - self.state_seq) & 0xFF) < 128:
+        if self.state_unacked and ack == ((self.state_seq + 1) & 0xFF):
+            # exactly "applied the latest": a stale ack from long ago must not look like one
             self.state_unacked = False
         if M.is_event(t):
             if seq == self.rx_next:

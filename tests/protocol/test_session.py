@@ -95,6 +95,18 @@ def test_state_is_latest_wins_and_resent_until_acked():
     assert lk.box.state["message"] == "m4"
 
 
+def test_hundreds_of_states_made_while_the_cable_is_out_still_reach_the_box():
+    # 200 states: the tablet's seq runs more than half the 8-bit space ahead of the box.
+    lk = up()
+    lk.cut(True)
+    for i in range(200):
+        lk.tab.set_view(dict(VIEW, message=f"m{i}"))
+        lk.step(3)
+    lk.cut(False)
+    assert lk.run_until(lambda: lk.tab.state_acked(), 2000)
+    assert lk.box.state["message"] == "m199"
+
+
 def test_box_reboot_new_epoch_gets_the_full_state_again_and_a_hello_event():
     lk = up()
     lk.box.submit(M.CALL, 3, 5)
