@@ -187,3 +187,14 @@ def test_fault_soak_over_the_sim_loses_duplicates_and_reorders_nothing(table):
     st = link.stats()
     assert sum(st[s][d]["corrupted"] for s in SEATS for d in ("up", "down")) > 0
     assert sum(lm.stats()[s]["bad_crc"] + lm.stats()[s]["bad_cobs"] for s in SEATS) > 0
+
+
+def test_a_missing_port_is_not_connected_and_retried_without_raising(tmp_path):
+    lm = LinkMaster({"N": str(tmp_path / "no-such-tty")})
+    try:
+        assert not lm.connected("N")
+        assert lm.poll(0.05) == []
+        lm.send_state("N", {"turn": "N"})  # kept for when the box appears
+        assert lm.stats()["N"]["port_errors"] >= 1 and not lm.state_acked("N")
+    finally:
+        lm.close()
