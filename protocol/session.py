@@ -351,7 +351,8 @@ class TabletEndpoint:
         return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
 
     def state_acked(self):
-        return self.state_body is not None and not self.state_unacked
+        """The box of the current session has applied the latest view."""
+        return self.session and self.state_body is not None and not self.state_unacked
 
     # --- bytes in ---------------------------------------------------------------------------
 
