@@ -291,9 +291,14 @@ class BoxEndpoint:
 class TabletEndpoint:
     """The tablet side of one seat's link. Events arrive in order, once, via `take_events()`."""
 
-    def __init__(self, seat, epoch=0, now=0):
+    def __init__(self, seat, epoch=0, now=0, hold_acks=False):
         self.seat = seat if isinstance(seat, int) else calls.seat_index(seat)
         self.epoch = epoch or new_epoch()
+        # hold_acks: acknowledge an event only when the application says it is safe (journalled),
+        # via release(); until then the box keeps it and re-sends it, so a tablet crash between
+        # delivery and journal loses nothing.
+        self.hold_acks = hold_acks
+        self.ack_next = 0        # the ack we advertise (== rx_next unless holding)
         self.session = False
         self.box_epoch = 0
         self.box_bus = False
@@ -349,6 +354,17 @@ class TabletEndpoint:
 
     def connected(self, now):
         return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
+
+    def release(self, upto):
+        """hold_acks: acknowledge the events with seq before `upto` (the seq after the last one
+        the application has made durable). Ignored unless it moves the ack forward to at most
+        what was delivered."""
+        upto &= 0xFF
+        if upto == self.ack_next:
+            return
+        if _ahead(upto, self.ack_next) and _ahead(self.rx_next, upto):
+            self.ack_next = upto
+            self.ack_due = True
 
     def state_acked(self):
         """The box of the current session has applied the latest view."""
@@ -415,6 +431,9 @@ class TabletEndpoint:
             base = p[b + 2]
             if new_box or not _ahead(self.rx_next, base):
                 self.rx_next = base
+                self.ack_next = base
+            elif _ahead(base, self.ack_next):
+                self.ack_next = base  # the box's head only moves on our acks
             # else: the same box re-HELLOs (it lost our WELCOME or we restarted its session):
             # keep rx_next, so events we already delivered are still recognised as duplicates.
             self.session = True
@@ -445,6 +464,8 @@ class TabletEndpoint:
         if M.is_event(t):
             if seq == self.rx_next:
                 self.rx_next = (seq + 1) & 0xFF
+                if not self.hold_acks:
+                    self.ack_next = self.rx_next
                 ms = (p[b] << 24) | (p[b + 1] << 16) | (p[b + 2] << 8) | p[b + 3]
                 arg = p[b + 4]
                 e = {"kind": M.EVENT_KINDS[t], "seat": calls.SEATS[self.seat], "epoch": ep,
@@ -504,7 +525,7 @@ class TabletEndpoint:
 
     def _build(self, t, seq, body, blen, now):
         flush = ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS
-        f = self.writer.build(self.seat, t, self.epoch, seq, self.rx_next, body, blen, flush)
+        f = self.writer.build(self.seat, t, self.epoch, seq, self.ack_next, body, blen, flush)
         self.last_type = t
         self.ack_due = False
         self.last_tx = now

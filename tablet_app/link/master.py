@@ -93,9 +93,14 @@ class _Port:
 
 class LinkMaster:
     """`LinkMaster({"N": "/dev/ttyACM0", ...})`; `poll(timeout)` -> list of BoxEvent;
-    `send_state(seat, view)`; `connected(seat)`; `close()` (also a context manager)."""
+    `send_state(seat, view)`; `connected(seat)`; `close()` (also a context manager).
 
-    def __init__(self, ports: dict[str, str], baud: int = 115200, epoch: int = 0):
+    By default a box event is acknowledged as soon as its frame arrives. With
+    `ack_on_commit=True` it is acknowledged only by `commit()`, which the caller invokes once the
+    events `poll` returned are journalled (closes the crash window docs/tablet.md describes)."""
+
+    def __init__(self, ports: dict[str, str], baud: int = 115200, epoch: int = 0,
+                 ack_on_commit: bool = False):
         if not ports:
             raise ValueError("LinkMaster needs at least one seat's port")
         for seat in ports:
@@ -105,7 +110,9 @@ class LinkMaster:
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._events: deque[BoxEvent] = deque()
-        self._eps = {s: TabletEndpoint(s, epoch, now) for s in ports}
+        self.ack_on_commit = ack_on_commit
+        self._eps = {s: TabletEndpoint(s, epoch, now, hold_acks=ack_on_commit) for s in ports}
+        self._handed: dict[str, tuple[int, int]] = {}  # seat -> (box epoch, seq after last handed)
         self.epoch = next(iter(self._eps.values())).epoch
         for ep in self._eps.values():
             ep.epoch = self.epoch  # one tablet, one epoch
@@ -135,7 +142,24 @@ class LinkMaster:
                 self._cond.wait(timeout)
             out = list(self._events)
             self._events.clear()
+            for e in out:
+                if e.kind != "hello":
+                    self._handed[e.seat] = (e.epoch, (e.seq + 1) & 0xFF)
             return out
+
+    def commit(self) -> None:
+        """With `ack_on_commit=True`: acknowledge every event `poll` has returned so far. Call it
+        after those events are durable (journal committed); until then the boxes keep them and
+        re-send them, so a tablet crash in between loses nothing (the journal drops the re-sent
+        ones it already has by (seat, epoch, seq, box_ms)). A no-op without ack_on_commit."""
+        if not self.ack_on_commit:
+            return
+        with self._lock:
+            for seat, (epoch, upto) in self._handed.items():
+                ep = self._eps[seat]
+                if ep.session and ep.box_epoch == epoch:
+                    ep.release(upto)
+        self._wake()
 
     def send_state(self, seat: str, view: dict) -> None:
         """Push a complete view to one box (SPEC.md section 3); re-sent until acknowledged and

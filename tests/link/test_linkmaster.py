@@ -198,3 +198,29 @@ def test_a_missing_port_is_not_connected_and_retried_without_raising(tmp_path):
         assert lm.stats()["N"]["port_errors"] >= 1 and not lm.state_acked("N")
     finally:
         lm.close()
+
+
+def test_ack_on_commit_keeps_events_on_the_box_until_commit_and_a_restarted_tablet_gets_them():
+    with SimLink(seats="N", seed=2) as link:
+        box = EndpointBox("N", link.box_ports["N"])
+        try:
+            lm = LinkMaster(link.tablet_ports, ack_on_commit=True)
+            lm.send_state("N", {"turn": "N"})
+            assert wait(lambda: box.view is not None, 5)
+            box.submit(M.CALL, calls.code("1NT"))
+            got = []
+            assert wait(lambda: (got.extend(e for e in lm.poll(0.02) if e.kind == "call"), got)[1], 5)
+            time.sleep(0.2)
+            assert box.pending() == 1  # delivered, not committed: the box keeps it
+            lm.close()  # the tablet dies before its journal commit
+            lm = LinkMaster(link.tablet_ports, ack_on_commit=True)
+            again = []
+            assert wait(lambda: (again.extend(e for e in lm.poll(0.02) if e.kind == "call"),
+                                 again)[1], 5)
+            assert (again[0].call, again[0].epoch, again[0].seq, again[0].box_ms) == \
+                (got[0].call, got[0].epoch, got[0].seq, got[0].box_ms)
+            lm.commit()
+            assert wait(lambda: box.pending() == 0, 2)
+            lm.close()
+        finally:
+            box.close()

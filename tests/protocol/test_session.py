@@ -190,3 +190,35 @@ def test_soak_2000_events_with_faults_cuts_and_reboots_lose_duplicate_or_reorder
     assert ok
     assert as_got(got) == as_sent(sent)
     assert lk.down.corrupted > 0 and lk.up.dropped > 0
+
+
+def test_held_acks_keep_the_event_on_the_box_until_released_and_survive_a_tablet_crash():
+    lk = Link(8)
+    lk.tab = S.TabletEndpoint("E", epoch=321, now=lk.now, hold_acks=True)
+    lk.tab.set_view(VIEW)
+    assert lk.run_until(lambda: lk.box.state is not None and lk.tab.state_acked(), 2000)
+    lk.box.submit(M.CALL, 12, 50)
+    assert lk.run_until(lambda: lk.calls(), 500)
+    lk.step(300)
+    assert lk.box.pending() == 1 and len(lk.calls()) == 1  # re-sent, but delivered once
+    # the tablet dies before its journal commit: a new one gets the call again
+    lk.tab = S.TabletEndpoint("E", epoch=654, now=lk.now, hold_acks=True)
+    lk.tab.set_view(VIEW)
+    assert lk.run_until(lambda: len(lk.calls()) == 2, 2000)
+    assert lk.calls()[1]["call"] == lk.calls()[0]["call"] == "2NT"
+    lk.tab.release(lk.calls()[1]["seq"] + 1)
+    assert lk.run_until(lambda: lk.box.pending() == 0, 500)
+
+
+def test_release_never_acknowledges_what_was_not_delivered():
+    lk = Link(9)
+    lk.tab = S.TabletEndpoint("E", epoch=321, now=lk.now, hold_acks=True)
+    assert lk.run_until(lambda: lk.box.session, 2000)
+    lk.tab.release(5)
+    assert lk.tab.ack_next == 0
+    lk.box.submit(M.CALL, 0, 1)
+    assert lk.run_until(lambda: lk.calls(), 500)
+    lk.tab.release(200)
+    assert lk.tab.ack_next == 0
+    lk.tab.release(1)
+    assert lk.tab.ack_next == 1
