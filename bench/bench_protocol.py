@@ -220,7 +220,9 @@ def main() -> None:
     print(f"wire at {BAUD} baud: call event {ev} B = {wire_ms(ev):.2f} ms; STATE (12-call auction) "
           f"{st} B = {wire_ms(st):.2f} ms; heartbeat {ping} B = {wire_ms(ping):.2f} ms")
     print(f"physical floor confirm -> all boxes (one event + one STATE, p2p links in parallel): "
-          f"{wire_ms(ev + st):.2f} ms")
+          f"{wire_ms(ev + st):.2f} ms; on an RS-485 bus (one shared line): one event + four STATEs "
+          f"= {wire_ms(ev + 4 * st):.2f} ms, plus the wait for the box's grant (a poll round of four "
+          f"idle seats is 4 x (heartbeat + reply) = {wire_ms(8 * ping):.2f} ms of wire)")
     enc, dec, sdec = cpython_codec()
     print(f"CPython codec: event frame encode {enc:,.0f}/s, deframe+CRC {dec:,.0f}/s, "
           f"STATE deframe+decode {sdec:,.0f}/s")

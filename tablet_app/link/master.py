@@ -35,6 +35,8 @@ REOPEN_S = 1.0
 # Bus: after a grant's last byte, the box has 5 ms to start (SPEC.md section 1) and its longest
 # reply (HELLO, 16 bytes) takes 1.4 ms at 115200; beyond that the seat is silent this round.
 BUS_REPLY_S = 0.0075
+BUS_ABSENT_S = 0.1
+BUS_APP_S = 0.003
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class _Port:
         self.waiting: str | None = None   # bus: the seat granted, whose reply we wait for
         self.wait_until = 0.0
         self.line_free = 0.0              # bus: when our queued bytes will have left the wire
+        self.last_grant: dict[str, float] = {}
+        self.hold_until = 0.0
         self.deframer = Deframer()        # bus: one byte stream for all its seats
         self.ser: serial.Serial | None = None
         self.next_open = 0.0
@@ -244,6 +248,8 @@ class LinkMaster:
         for p in fds.values():
             if p.waiting is not None:
                 timeout = min(timeout, max(0.0, p.wait_until - time.monotonic()))
+            if p.hold_until:
+                timeout = min(timeout, max(0.0, p.hold_until - time.monotonic()))
         try:
             ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout)
         except (OSError, ValueError):
@@ -304,6 +310,10 @@ class LinkMaster:
                 ep.frame(p, d.length, now)
             if seat == port.waiting:
                 port.waiting = None  # the reply came: the next seat may be granted at once
+            if ep is not None and ep.events:
+                # give the application a moment to answer with new STATEs before granting
+                # anyone else: they then go out first instead of after another round trip
+                port.hold_until = time.monotonic() + BUS_APP_S
 
     def _flush_output(self) -> None:
         with self._lock:
@@ -341,9 +351,20 @@ class LinkMaster:
                     p.waiting = cand
                     p.wait_until = p.line_free + BUS_REPLY_S
                     return
-        seat = p.order[p.turn % k]
-        p.turn += 1
-        ep = p.eps[seat]
+                p.hold_until = 0.0
+        if t < p.hold_until:
+            return
+        # a seat whose box is silent (absent, unplugged) is granted only every BUS_ABSENT_S, so a
+        # missing box does not add its reply timeout to every round of the others
+        for _ in range(k):
+            seat = p.order[p.turn % k]
+            p.turn += 1
+            ep = p.eps[seat]
+            if ep.connected(now) or t - p.last_grant.get(seat, 0.0) >= BUS_ABSENT_S:
+                break
+        else:
+            return
+        p.last_grant[seat] = t
         f = ep.output(now, True)
         if self._bus_write(p, f, t) and ep.last_type != M.STATE:
             p.waiting = seat

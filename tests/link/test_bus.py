@@ -74,3 +74,24 @@ def test_bus_auction_arrives_in_order_with_faults_and_no_collisions(bus):
     # reply can be late by a scheduling hiccup of the relay thread on a loaded CI machine and
     # meet the next grant; a collision is just more garbage the protocol recovers from.
     assert st["collisions"] <= 3 and st["corrupted"] > 0
+
+
+def test_a_missing_box_on_the_bus_does_not_stop_the_others():
+    with SimBus(seed=4) as b:
+        boxes = {s: EndpointBox(s, b.box_ports[s], bus=True) for s in "NES"}  # West is absent
+        lm = LinkMaster({s: b.tablet_port for s in SEATS})
+        try:
+            for s in SEATS:
+                lm.send_state(s, {"turn": "N"})
+            assert wait(lambda: all(x.view for x in boxes.values()), 5)
+            assert not lm.connected("W")
+            got = []
+            for s in "NES":
+                boxes[s].submit(M.CALL, calls.code("P"))
+            assert wait(lambda: (got.extend(e.seat for e in lm.poll(0.02) if e.kind == "call"),
+                                 len(got) == 3)[1], 5)
+            assert sorted(got) == ["E", "N", "S"]
+        finally:
+            lm.close()
+            for x in boxes.values():
+                x.close()
