@@ -290,7 +290,7 @@ def decode_payload(p, n=-1):
     if crc16(p, 0, n - 2) != (p[n - 2] << 8) | p[n - 1]:
         return None
     addr = p[0]
-    if addr & 0x7C:
+    if addr & 0x7C or not (p[2] or p[3]):  # reserved address bits; epoch 0 is never sent
         return None
     from_box = bool(addr & FROM_BOX)
     t = p[1]

@@ -129,6 +129,12 @@ class BoxEndpoint:
         if not M.body_ok(False, t, blen):
             self.ignored += 1
             return False
+        if not (p[2] or p[3]):
+            self.ignored += 1  # epoch 0 is never sent: not a frame of any tablet
+            return False
+        if t == M.NAK and p[M.HEADER] not in M.NAK_REASONS:
+            self.ignored += 1
+            return False
         view = None
         if t == M.STATE:
             # decode fully before touching any state: a malformed body changes nothing
@@ -410,6 +416,9 @@ class TabletEndpoint:
             self.ignored += 1
             if self.session:
                 self._nak(M.MALFORMED, t, now)
+            return False
+        if not (p[2] or p[3]):
+            self.ignored += 1  # epoch 0 is never sent
             return False
         if t == M.CALL and p[M.HEADER + 4] >= calls.COUNT:
             self.ignored += 1

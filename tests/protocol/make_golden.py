@@ -93,6 +93,14 @@ def bad_vectors(good):
     r[0] &= 0x7F  # a box message type sent as from the tablet
     M.put_crc(r, len(r) - 2)
     out.append(("wrong direction", bytes(r)))
+    r = bytearray(M.encode_payload(MESSAGES[3]))
+    r[2] = r[3] = 0  # epoch 0 is never sent
+    M.put_crc(r, len(r) - 2)
+    out.append(("epoch 0", bytes(r)))
+    r = bytearray(M.encode_payload(MESSAGES[16]))
+    r[M.HEADER] = 9  # no such NAK reason
+    M.put_crc(r, len(r) - 2)
+    out.append(("unknown NAK reason", bytes(r)))
     s = bytearray(M.encode_payload(MESSAGES[-1]))
     s[M.HEADER + 11] = 4  # dealer 4
     M.put_crc(s, len(s) - 2)

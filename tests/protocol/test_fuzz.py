@@ -45,14 +45,22 @@ garbage = st.one_of(
 )
 
 
+def is_garbage(data):
+    """True unless the bytes hold a well-formed message (a message from a tablet or box with
+    another epoch is not garbage: it may legitimately reset a session)."""
+    return all(M.decode_payload(p) is None for p in payloads(data))
+
+
 @settings(max_examples=400, deadline=None)
 @given(garbage)
 def test_garbage_changes_nothing_on_either_end(data):
-    before = snapshot(LK)
-    LK.box.receive(data, LK.now)
-    LK.tab.receive(data, LK.now)
-    assert snapshot(LK) == before
-    assert LK.tab.take_events() == []
+    lk = LK if is_garbage(data) else established()
+    before = snapshot(lk)
+    lk.box.receive(data, lk.now)
+    lk.tab.receive(data, lk.now)
+    if lk is LK:
+        assert snapshot(lk) == before
+        assert lk.tab.take_events() == []
 
 
 @settings(max_examples=500, deadline=None)
