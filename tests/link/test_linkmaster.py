@@ -63,10 +63,10 @@ def diagnose(boxes, lm, link, n):
         out.append(f"{s}: session={e.session} pending={e.pending()} head={e.head_seq} "
                    f"send={e.send_seq} next={e.next_seq} rx_next={e.rx_next} epoch={e.epoch} "
                    f"tablet_epoch={e.tablet_epoch} linked={b.linked()}")
-    for s, p in lm._ports.items():
-        e = p.ep
+    for s, e in lm._eps.items():
         out.append(f"tablet {s}: session={e.session} box_epoch={e.box_epoch} rx_next={e.rx_next} "
-                   f"ser={p.ser is not None} state_unacked={e.state_unacked}")
+                   f"ack_next={e.ack_next} ser={lm._seat_port[s].ser is not None} "
+                   f"state_unacked={e.state_unacked}")
     return "\n".join(out)
 
 
