@@ -73,7 +73,8 @@ def test_bus_auction_arrives_in_order_with_faults_and_no_collisions(bus):
     # Without faults the grant discipline gives zero collisions (test above). With faults, a
     # reply can be late by a scheduling hiccup of the relay thread on a loaded CI machine and
     # meet the next grant; a collision is just more garbage the protocol recovers from.
-    assert st["collisions"] <= 3 and st["corrupted"] > 0
+    frames = sum(v["frames"] for v in lm.stats().values())
+    assert st["collisions"] * 50 <= frames and st["corrupted"] > 0  # under 2 % of the replies
 
 
 def test_a_missing_box_on_the_bus_does_not_stop_the_others():
