@@ -82,7 +82,7 @@ def headless(args: argparse.Namespace) -> int:
     loop = None
     try:
         boxes.start()
-        master = LinkMaster(link.tablet_ports)
+        master = LinkMaster(link.tablet_ports, ack_on_commit=True)
         ctl = Controller(db)
         ctl.setup(demo_session("dbf-2017", "record"))
         runner = TableRunner(ctl, link=master)
@@ -253,7 +253,7 @@ def windowed(args: argparse.Namespace) -> int:
               + ("" if shown else f": open a terminal and run `{attach}`")
               + ". Keys on a box: 1-7, c d h s n, p x r, Enter=OK, ! stop, a alert, t director.")
     print(f"Director PIN: {PIN}. Journal: {db}")
-    master = LinkMaster(link.tablet_ports)
+    master = LinkMaster(link.tablet_ports, ack_on_commit=True)
     ctl = Controller(db)
     ctl.setup(demo_session(args.profile, None))
     runner = TableRunner(ctl, link=master)

@@ -1,7 +1,8 @@
 """The table loop: box events from the link into the controller, and each seat's view back out.
 
 `TableRunner(controller, ports)` opens the LinkMaster on the given serial ports (or takes one
-already open). `step(timeout)` is one turn of the loop; the Kivy app calls it from its clock, the
+already open; open it with `ack_on_commit=True` so that box events are acknowledged only after
+the journal holds them). `step(timeout)` is one turn of the loop; the Kivy app calls it from its clock, the
 headless demo and the tests from their own loops. A refused call is shown on that box's display
 for a few seconds (the reason, e.g. "insufficient bid (2017 L27)").
 """
@@ -22,7 +23,9 @@ class TableRunner:
         if link is None:
             from tablet_app.link import LinkMaster
 
-            link = LinkMaster(ports or {}, baud)
+            # Boxes keep an event until the journal holds it: a tablet crash between a frame's
+            # arrival and its journal commit loses no call (docs/tablet.md, "crash window").
+            link = LinkMaster(ports or {}, baud, ack_on_commit=True)
         self.ctl = controller
         self.link = link
         self.sent: dict[str, dict[str, Any]] = {}
@@ -45,6 +48,12 @@ class TableRunner:
                 self.notes[ev.seat] = (short_reason(r["reason"]), time.monotonic() + NOTE_S)
             if ev.kind == "hello":
                 self.sent.pop(ev.seat, None)
+        if events:
+            # box_event() has committed each event to the journal (or refused it); only now may
+            # the boxes forget them. A link without the option ignores this.
+            commit = getattr(self.link, "commit", None)
+            if commit is not None:
+                commit()
         self.ctl.tick()
         self.push()
         return len(events)

@@ -28,7 +28,7 @@ class Rig:
         self.link = SimLink().start()
         self.boxes = Boxes(self.link.box_ports, workdir, link=self.link)
         self.boxes.start()
-        self.master = LinkMaster(self.link.tablet_ports)
+        self.master = LinkMaster(self.link.tablet_ports, ack_on_commit=True)
 
     def close(self) -> None:
         self.master.close()
