@@ -292,7 +292,12 @@ class DirectorScreen(Screen):
         self.conseq_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
         self.conseq = Text("", size=22)
         self.conseq.valign = "top"
-        for w in (self.title, self.happened_head, self.happened, self.conseq_head, self.conseq):
+        # Where the results stand: the TD is the one who tells the scorer about a refused item.
+        self.delivery_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
+        self.delivery = Text("", size=18, size_hint_y=0.45)
+        self.delivery.valign = "top"
+        for w in (self.title, self.happened_head, self.happened, self.conseq_head, self.conseq,
+                  self.delivery_head, self.delivery):
             left.add_widget(w)
         body.add_widget(left)
         self.side = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=10)
@@ -406,6 +411,8 @@ class DirectorScreen(Screen):
         self.happened.text = "\n".join(lines[-5:]) or i18n.tr("none", lang)
         self.conseq_head.text = i18n.tr("consequences", lang).upper()
         self.conseq.text = "\n".join(present.consequences(st, lang)) or i18n.tr("none", lang)
+        self.delivery_head.text = i18n.tr("delivery", lang).upper()
+        self.delivery.text = "\n".join(self.app.delivery_lines(lang))
         self.back.text = i18n.tr("back", lang)
         self.side.clear_widgets()
         self.option_buttons = []
@@ -922,8 +929,9 @@ class TabletApp(App):
     title = "Bidding box - table tablet"
 
     def __init__(self, controller: Controller, runner: Any = None, lang: str = "en",
-                 on_ready: Any = None, **kw: Any):
+                 on_ready: Any = None, deliverer: Any = None, **kw: Any):
         super().__init__(**kw)
+        self.deliverer = deliverer  # tablet_app.outbox.Deliverer when a station is configured
         self.on_ready = on_ready  # called once, after the first frame with the auction drawn
         self.controller = controller
         self.runner = runner
@@ -944,11 +952,24 @@ class TabletApp(App):
         self._dirty = True
         # Box events wait in the link for at most one tick before they are journalled: keep it short.
         Clock.schedule_interval(self._tick, 0.02)
+        # The deliverer works in its own thread: the director console re-reads the outbox now and then.
+        Clock.schedule_interval(self._delivery_tick, 1.0)
         self.refresh()
         return sm
 
     def _changed(self) -> None:
         self._dirty = True
+        if self.deliverer is not None:
+            self.deliverer.wake()  # a new result leaves at once, not at the next idle poll
+
+    def _delivery_tick(self, _dt: float) -> None:
+        if self.sm.current == "director":
+            self._dirty = True
+
+    def delivery_lines(self, lang: str) -> list[str]:
+        ob = self.controller.outbox
+        station = None if self.deliverer is None else {"connected": self.deliverer.connected}
+        return present.delivery_lines(ob.counts(), ob.items("rejected"), station, lang)
 
     def _tick(self, _dt: float) -> None:
         if self.runner is not None:
@@ -1041,7 +1062,8 @@ def main(argv: list[str] | None = None) -> int:
         app.stop()
 
     try:
-        TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None).run()
+        TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None,
+                  deliverer=deliverer).run()
     finally:
         if deliverer is not None:
             deliverer.stop()

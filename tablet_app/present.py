@@ -163,3 +163,24 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
         return str(adj.get("kind", ""))
     score = rec.get("score_ns")
     return f"{contract_text(rec.get('contract'), rec.get('declarer'), lang)} {score:+d}" if isinstance(score, int) else ""
+
+
+def delivery_lines(counts: dict[str, int], rejected: list[dict[str, Any]], station: dict[str, Any] | None,
+                   lang: str = "en") -> list[str]:
+    """The outbox as the director sees it: where results stand and anything the station refused.
+
+    `counts` is `Outbox.counts()`, `rejected` is `Outbox.items("rejected")`, `station` is None when
+    no station is configured, else `{"connected": bool}`. A refused item is kept on the tablet and
+    never retried by itself, so it is named here until the scorer deals with it."""
+    d, p = counts.get("delivered", 0), counts.get("pending", 0)
+    if station is None:
+        lines = [i18n.tr("station_none", lang, n=d + p)]
+    elif station.get("connected"):
+        lines = [i18n.tr("station_ok", lang, d=d, p=p)]
+    else:
+        lines = [i18n.tr("station_down", lang, d=d, p=p)]
+    for item in rejected:
+        # event/section/table/ are the same for every item of this tablet: show round/board/...
+        what = f"{item.get('kind')} {str(item.get('key', '')).split('/', 3)[-1]}"
+        lines.append(i18n.tr("station_refused", lang, what=what, error=item.get("error") or ""))
+    return lines

@@ -40,6 +40,8 @@ def test_2017_L27_table_freezes_and_director_console_opens_with_the_law_options(
     assert session["options_shown"] == ["accept", "replace", "unintended"]
     assert any("Insufficient bid: West 2\u2663" in t for t in session["director_texts"])
     assert any("2017 L27A1" in t for t in session["director_texts"])
+    # no station in this run: the console says the results are kept on the tablet
+    assert any("No results station connected" in t and "kept on this tablet" in t for t in session["director_texts"])
 
 
 def test_wrong_pin_gives_a_clear_message_and_changes_nothing(session):
