@@ -6,6 +6,8 @@ Tablet API (docs/station.md has the full description):
                                and Authorization: Bearer <table key>. 201 stored, 200 already
                                stored (same content), 409 same key with other content, 4xx bad.
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
+  GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
+                               same headers; 404 when the scoring program has not sent one
   GET  /api/v1/health
 """
 from __future__ import annotations
@@ -21,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from . import __version__
+from . import __version__, movement
 from .records import MAX_ITEM_BYTES, RecordError, validate_item
 from .store import Conflict, Store, latest_results, utc_now
 
@@ -143,6 +145,13 @@ class Station:
         return {"board": board, "results": [it["payload"] for it in latest_results(items)
                                             if it["payload"]["section"] == section]}
 
+    def table_movement(self, headers: Any) -> dict:
+        event, section, table_no = self.authenticate_table(headers)
+        try:
+            return movement.for_table(self.store, event, section, table_no)
+        except movement.NoMovement as e:
+            raise HttpError(404, str(e)) from e
+
     # -- director ------------------------------------------------------------------------------
     def check_director(self, query: dict, headers: Any) -> None:
         token = (query.get("token") or [""])[0]
@@ -226,6 +235,8 @@ class Handler(BaseHTTPRequestHandler):
             if path == "/api/v1/health":
                 return self._json(200, {"status": "ok", "event": st.config.event,
                                          "items": st.store.count_items()})
+            if path == "/api/v1/movement":
+                return self._json(200, st.table_movement(self.headers))
             m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
             if m:
                 return self._json(200, st.board_results(self.headers, int(m.group(1))))
