@@ -1,0 +1,108 @@
+"""Session setup from the results station (GET /api/v1/movement, docs/station.md).
+
+The tablet asks with the same table id and key it delivers results with (`outbox.Deliverer`).
+No Kivy here: `python -m tablet_app.app` uses it at start, and tests and headless tools call
+`setup_from_station(controller, ...)` directly. Every failure is a `StationError` whose message
+is one line the TD can act on; nothing is journalled unless the whole setup is good.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from .session import Session, from_station
+
+TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Z]{1,3})/)?(\d{1,3})$")
+
+
+class StationError(Exception):
+    """The station could not give this table its setup. `reason`: `unreachable`, `refused`
+    (key or table id), `no_movement` (nothing from the scoring program for this table) or
+    `bad_reply`."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def _get(station_url: str, path: str, headers: dict[str, str], timeout: float) -> tuple[int, Any]:
+    url = urlsplit(station_url)
+    if url.scheme not in ("http", "https") or not url.hostname:
+        raise StationError("unreachable", f"station address must be http://host:port, not {station_url!r}")
+    cls = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
+    try:
+        conn = cls(url.hostname, url.port, timeout=timeout)
+        try:
+            conn.request("GET", url.path.rstrip("/") + path, headers={**headers, "Connection": "close"})
+            resp = conn.getresponse()
+            data = resp.read()
+        finally:
+            conn.close()
+    except (OSError, http.client.HTTPException) as e:
+        raise StationError("unreachable", f"station {station_url} unreachable: {e}") from e
+    try:
+        return resp.status, json.loads(data)
+    except ValueError:
+        return resp.status, data.decode("utf-8", "replace")[:200]
+
+
+def _why(reply: Any) -> str:
+    return str(reply.get("error", reply)) if isinstance(reply, dict) else str(reply)
+
+
+def table_id(station_url: str, table: str | int, *, timeout: float = 10.0) -> str:
+    """`club-2026-11-22/A/3` as is; `A/3` or `3` (section A) completed with the station's event,
+    so a club with one section types only the table number."""
+    m = TABLE_ID.match(str(table).strip())
+    if not m:
+        raise StationError("refused", f"table {table!r}: give the number (3), SECTION/number (B/3) "
+                                      "or the full id the station printed (club-2026-11-22/A/3)")
+    event, section, number = m.group(1), m.group(2) or "A", int(m.group(3))
+    if event is None:
+        status, reply = _get(station_url, "/api/v1/health", {}, timeout)
+        if status != 200 or not isinstance(reply, dict) or not reply.get("event"):
+            raise StationError("bad_reply", f"station {station_url} did not say its event (HTTP {status}: "
+                                            f"{_why(reply)})")
+        event = str(reply["event"])
+    return f"{event}/{section}/{number}"
+
+
+def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float = 10.0) -> dict[str, Any]:
+    """This table's movement (the dict `session.from_station` reads) from the station."""
+    if not key:
+        raise StationError("refused", f"no table key for {table_id}: the station printed one per table "
+                                      "(also on its director page)")
+    status, reply = _get(station_url, "/api/v1/movement",
+                         {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
+    if status in (401, 403):
+        raise StationError("refused", f"the station refused table {table_id}: {_why(reply)}")
+    if status == 404:
+        raise StationError("no_movement", _why(reply))
+    if status != 200 or not isinstance(reply, dict) or not isinstance(reply.get("rounds"), dict):
+        raise StationError("bad_reply", f"unexpected reply from the station (HTTP {status}): {_why(reply)}")
+    return reply
+
+
+def session_from_station(station_url: str, table: str | int, key: str, round_: int | None = None, *,
+                         timeout: float = 10.0, **extra: Any) -> Session:
+    """Fetch and build the session (SetupError if the movement cannot make one). Without
+    `round_`, the round the station says this table is on: the first with a board still to play."""
+    tid = table_id(station_url, table, timeout=timeout)
+    movement = fetch_movement(station_url, tid, key, timeout=timeout)
+    if round_ is None:
+        round_ = movement.get("current_round")
+        if not isinstance(round_, int):
+            raise StationError("no_movement", f"table {tid} has results for every round of the movement; "
+                                              "give the round to play")
+    return from_station(movement, int(tid.rsplit("/", 1)[1]), round_, **extra)
+
+
+def setup_from_station(controller: Any, station_url: str, table: str | int, key: str,
+                       round_: int | None = None, *, timeout: float = 10.0, **extra: Any) -> Session:
+    """`session_from_station` then `controller.setup`: the tablet's start without a screen."""
+    session = session_from_station(station_url, table, key, round_, timeout=timeout, **extra)
+    controller.setup(session)
+    return session
