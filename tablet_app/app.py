@@ -1016,11 +1016,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lang", choices=i18n.LANGS, default="en")
     ap.add_argument("--setup", help="session setup JSON file (used when the journal has none)")
     ap.add_argument("--movement", help="the station's movement JSON file; with --table and --round")
-    ap.add_argument("--table", type=int, help="this table's number in --movement")
-    ap.add_argument("--round", type=int, default=1, help="the round to start from --movement")
-    ap.add_argument("--pin", help="director PIN for a session from --movement")
+    ap.add_argument("--table", help="this table: its number (in --movement, or section A at --station), "
+                                    "SECTION/N, or the station's full id EVENT/SECTION/N")
+    ap.add_argument("--round", type=int, help="the round to start (default: --movement 1, --station the "
+                                              "round the station says this table is on)")
+    ap.add_argument("--pin", help="director PIN for a session from --movement or --station")
     ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")
-    ap.add_argument("--station", help="results station URL: start the outbox deliverer")
+    ap.add_argument("--station", help="results station URL: start the outbox deliverer; with --table and "
+                                      "--table-key, and no session yet, take the setup from it")
     ap.add_argument("--table-key", default="", help="this tablet's key at the station")
     ap.add_argument("--exit-when-ready", action="store_true",
                     help="print 'ready' once the auction screen is drawn, then quit (bench)")
@@ -1036,11 +1039,20 @@ def main(argv: list[str] | None = None) -> int:
         elif ctl.session is None and args.movement:
             from tablet_app.session import from_station
 
-            if args.table is None:
-                raise SetupError("--movement needs --table")
+            if args.table is None or not args.table.isdigit():
+                raise SetupError("--movement needs --table N (the table's number)")
             extra = {"td_pin": args.pin} if args.pin else {}
             movement = json.loads(pathlib.Path(args.movement).read_text())
-            ctl.setup(from_station(movement, args.table, args.round, **extra))
+            ctl.setup(from_station(movement, int(args.table), args.round or 1, **extra))
+        elif ctl.session is None and args.station and args.table is not None:
+            from tablet_app.station_client import StationError, setup_from_station
+
+            try:
+                setup_from_station(ctl, args.station, args.table, args.table_key, args.round,
+                                   **({"td_pin": args.pin} if args.pin else {}))
+            except (StationError, SetupError) as exc:
+                # The table can still play: the TD types the setup in on the setup screen.
+                print(f"tablet: no setup from the station ({exc}); type it in", file=sys.__stderr__)
     except (JournalError, SetupError, OSError, json.JSONDecodeError) as exc:
         print(f"tablet: {exc}", file=sys.__stderr__)  # Kivy has taken over sys.stderr
         return 2
@@ -1050,23 +1062,36 @@ def main(argv: list[str] | None = None) -> int:
 
         ports = dict(p.split("=", 1) for p in args.ports.split(","))
         runner = TableRunner(ctl, ports)
-    deliverer = None
-    if args.station and ctl.session is not None:
+    deliverers: list[Any] = []
+
+    def start_deliverer() -> Any:
         from tablet_app.outbox import Deliverer
 
         s = ctl.session
-        deliverer = Deliverer(args.db, args.station, f"{s.event}/{s.section}/{s.table}", args.table_key).start()
+        deliverers.append(Deliverer(args.db, args.station, f"{s.event}/{s.section}/{s.table}",
+                                    args.table_key).start())
+        return deliverers[-1]
+
+    deliverer = start_deliverer() if args.station and ctl.session is not None else None
 
     def ready(app: TabletApp) -> None:
         print("ready", flush=True)
         app.stop()
 
+    app = TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None,
+                    deliverer=deliverer)
+    if args.station and deliverer is None:
+        # Setup typed in at the table: results go to the station from the first board on.
+        def on_setup() -> None:
+            if app.deliverer is None and ctl.session is not None:
+                app.deliverer = start_deliverer()
+
+        ctl.listeners.append(on_setup)
     try:
-        TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None,
-                  deliverer=deliverer).run()
+        app.run()
     finally:
-        if deliverer is not None:
-            deliverer.stop()
+        for d in deliverers:
+            d.stop()
         if runner is not None:
             runner.close()
     return 0
