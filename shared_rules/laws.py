@@ -299,3 +299,73 @@ CHANGE_LEAD: Final[dict[int, dict[str, bool]]] = {
     2007: {"accept": True, "cancel": False},
     2017: {"accept": True, "cancel": True},
 }
+
+# Law 24: cards exposed or led during the auction (spec §6.14), by edition. Both editions count
+# A K Q J 10 as honours (S07 definitions "Honnörskort"; D17p "HONNØR es, konge, dame, bonde eller
+# 10"), so the 2007 "card below a ten" and the 2017 "non-honour card" are the same cards.
+EXPOSED: Final[dict[int, dict[str, str]]] = {
+    2007: {
+        "law": "2007 L24",
+        "single_low": "2007 L24A",  # a single card below a ten, not prematurely led: nothing further
+        "honour_or_led": "2007 L24B",  # partner passes at his next turn
+        "several": "2007 L24C",  # two or more cards: partner passes at his next turn
+        "honours": "AKQJT",
+        "until": "end of the auction period",
+        "ui": "2007 L24, L16",
+        "defender": "penalty cards (2007 L24, L50)",
+        "declaring_side": "returned to the hand (2007 L24)",
+    },
+    2017: {
+        "law": "2017 L24",
+        "single_low": "2017 L24A",
+        "honour_or_led": "2017 L24B",
+        "several": "2017 L24C",
+        "honours": "AKQJT",
+        "until": "end of the auction (2017 L22)",
+        "ui": "2017 L24, L16C",
+        "defender": "penalty cards (2017 L24E, L50, L51)",
+        "declaring_side": "returned to the hand (2017 L24D)",
+    },
+}
+
+
+@dataclass(frozen=True)
+class WrongBoardCall:
+    """A call made with cards taken from the wrong board (2007 L17D, 2017 L15A)."""
+
+    law: str
+    cancel: str  # the call is cancelled
+    later: str  # why the calls after it go too
+    partner_called: str  # the offender's partner has called since: the TD adjusts
+    adjusted_kind: str  # "artificial" (2007: L12C2) | "adjusted" (2017: L12C1, assigned where possible)
+    recall: str  # otherwise the offender calls again
+    lho_repeats: str  # 2007: the LHO, who had called, repeats his call ("" = nothing of the kind)
+    differs: str  # 2007: the new call differs from the cancelled one -> artificial adjusted score
+    ui: str  # information from the withdrawn calls
+    later_board: str  # the board the cards came from, when the offender plays it
+
+
+WRONG_BOARD_CALL: Final[dict[int, WrongBoardCall]] = {
+    # The S07 L17D2 text is garbled (spec §13); see docs/rules-engine.md "choices" for the reading.
+    2007: WrongBoardCall(
+        law="2007 L17D", cancel="2007 L17D1", later="2007 L17D2 (the auction proceeds from the new call)",
+        partner_called="2007 L17D2, L12C2", adjusted_kind="artificial", recall="2007 L17D2",
+        lho_repeats="2007 L17D2", differs="2007 L17D2", ui="2007 L16D", later_board="2007 L17D3",
+    ),
+    2017: WrongBoardCall(
+        law="2017 L15A", cancel="2017 L15A1", later="2017 L15A1",
+        partner_called="2017 L15A2(a), L12C1", adjusted_kind="adjusted", recall="2017 L15A2(b)",
+        lho_repeats="", differs="", ui="2017 L15A2(c), L16C", later_board="2017 L15A3",
+    ),
+}
+
+# The wrong board found during the auction (2007 L15C, 2017 L15B). `restart`: the auction is
+# cancelled and begun again with the same calls (2007); otherwise it goes on, unless a player at
+# the table has played the board before (2017 L15B1: cancelled for all four).
+WRONG_BOARD: Final[dict[int, dict[str, str | bool]]] = {
+    2007: {"law": "2007 L15C", "restart": True, "played_before": "", "continues": "",
+           "differs": "2007 L15C", "note": ""},
+    2017: {"law": "2017 L15B", "restart": False, "played_before": "2017 L15B1, L15B3, L12C2(a)",
+           "continues": "2017 L15B2", "differs": "",
+           "note": "pairs and individual events; in team events 2017 L86B applies"},
+}

@@ -11,6 +11,9 @@ Events (docs/table-log.md is the catalogue):
   {"t": 9.0, "td": "<pending kind>", "choice": "<option id>", "call": "2H"}   a TD decision
   {"t": 9.0, "td": "correct_call", "seat": "E", "call": "1H"}   TD allows an unintended call to be
                                                             corrected (L25A) without a pending decision
+  {"t": 9.0, "td": "exposed_cards", "seat": "E", "cards": ["SK"], "led": false}   Law 24
+  {"t": 9.0, "td": "wrong_board_call", "seat": "E"}        2007 L17D / 2017 L15A
+  {"t": 9.0, "td": "wrong_board", "played_before": false}  2007 L15C / 2017 L15B
 
 What the Law leaves to people is an explicit event: the LHO accepts by calling (L25B1, L27A1,
 L29A), the player in turn calls over an out-of-turn call (L28B), the offender chooses his
@@ -47,8 +50,18 @@ from shared_rules.calls import (
 )
 
 BIDDING, ENDED, PASSED_OUT, AWAITING = "bidding", "ended", "passed_out", "awaiting_td"
+ADJUSTED = "adjusted_score"  # the auction cannot go on: the TD awards an adjusted score
 _POSITION = {1: "lho", 2: "partner", 3: "rho"}  # (turn - offender) mod 4 -> whose turn it was
-_EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice"}
+_EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led", "played_before"}
+# TD events that answer no pending decision, with the fields each may carry besides t and td.
+_DIRECT_TD = {
+    "correct_call": {"seat", "call"},
+    "misinformation_change": {"seat", "call"},
+    "exposed_cards": {"seat", "cards", "led"},
+    "wrong_board_call": {"seat"},
+    "wrong_board": {"played_before"},
+}
+_CARD_SUITS, _CARD_RANKS = "SHDC", "AKQJT98765432"
 
 
 class EventError(ValueError):
@@ -91,6 +104,16 @@ class Pending:
     ) -> None:
         self.kind, self.law, self.seat, self.asks = kind, law, seat, asks
         self.options, self.rec, self.ctx, self.irregularity = options, rec, ctx, irregularity
+
+
+def _check_cards(cards: Any) -> None:
+    if not isinstance(cards, list) or not 1 <= len(cards) <= 13:
+        raise EventError("cards must be a list of 1 to 13 cards, e.g. [\"SK\", \"H7\"]")
+    for c in cards:
+        if not isinstance(c, str) or len(c) != 2 or c[0] not in _CARD_SUITS or c[1] not in _CARD_RANKS:
+            raise EventError(f"unknown card {c!r}: a card is a suit S H D C and a rank A K Q J T 9..2, e.g. SK, HT, D7")
+    if len(set(cards)) != len(cards):
+        raise EventError("a card is listed twice")
 
 
 def parse_call(value: Any) -> int:
@@ -140,6 +163,11 @@ class Table:
         self._leads: list[dict[str, Any]] = []
         self._reviews: list[dict[str, Any]] = []
         self._refused: list[dict[str, Any]] = []
+        self._exposed: list[dict[str, Any]] = []
+        self._adjusted: dict[str, Any] | None = None
+        self._wrong_board: dict[str, Any] | None = None
+        self._wb_ruled: set[int] = set()
+        self._wb_watch: dict[int, tuple[Rec, Rec]] = {}
 
     # ------------------------------------------------------------------ public API
     def apply(self, event: dict[str, Any]) -> dict[str, Any]:
@@ -153,6 +181,9 @@ class Table:
         kind, seat, code, _t = self._validate(event)
         if kind != "call" or self._pending is not None:
             return None
+        if self._status == ADJUSTED:
+            return {"kind": "auction_stopped", "law": self._adjusted["law"] if self._adjusted else "",
+                    "seat": SEATS[seat], "call": call_name(code), "action": "refuse"}
         found = self._classify(seat, code)
         if found is None or found[0] == "deemed":
             stop = self.profile.stop
@@ -201,13 +232,29 @@ class Table:
             raise EventError("alert must be true")
         if "choice" in ev and kind != "td":
             raise EventError("choice belongs to a td event")
+        direct = _DIRECT_TD.get(ev["td"]) if kind == "td" and isinstance(ev["td"], str) else None
+        for key in ("cards", "led", "played_before"):
+            if key in ev and (direct is None or key not in direct):
+                raise EventError(f"{key} belongs only to a td event that takes it (see docs/table-log.md)")
+        if direct is not None and ev["td"] not in ("correct_call", "misinformation_change"):
+            extra = set(ev) - direct - {"t", "td"}
+            if extra:
+                raise EventError(f"a {ev['td']} event takes no {', '.join(sorted(extra))}")
+            if "seat" in direct and "seat" not in ev:
+                raise EventError(f"a {ev['td']} event needs the seat")
+            if "led" in ev and not isinstance(ev["led"], bool):
+                raise EventError("led must be true/false")
+            if "played_before" in ev and not isinstance(ev["played_before"], bool):
+                raise EventError("played_before must be true/false")
+            if "cards" in direct:
+                _check_cards(ev.get("cards"))
         code = 0
         if kind == "call" or (kind == "td" and "call" in ev):
             code = parse_call(ev["call"])
         if kind == "td":
             if not isinstance(ev["td"], str):
                 raise EventError("td must name the decision (a string)")
-            if ev["td"] not in ("correct_call", "misinformation_change") and not isinstance(ev.get("choice"), str):
+            if ev["td"] not in _DIRECT_TD and not isinstance(ev.get("choice"), str):
                 raise EventError("a td event needs a choice (one of the pending decision's option ids)")
         return kind, seat, code, float(t)
 
@@ -275,6 +322,9 @@ class Table:
 
     def _classify(self, s: int, code: int) -> tuple[str, Any] | None:
         if self._status != BIDDING:
+            if self._status == ADJUSTED:
+                law = self._adjusted["law"] if self._adjusted else ""
+                raise EventError(f"the auction was stopped: the TD awards an adjusted score ({law}); no more calls")
             return ("call_after_final_pass", None)
         turn = self._turn
         assert turn is not None
@@ -377,6 +427,8 @@ class Table:
             self._end_check(rec.t)
         if self._deferred and s in self._deferred and rec.in_rotation and not rec.deemed:
             self._ask_deferred(s, rec)
+        if self._wb_watch and s in self._wb_watch:
+            self._wrong_board_new_call(s, rec)
 
     def _check_stop_wait(self, rec: Rec) -> None:
         assert self._stop_from is not None
@@ -652,6 +704,15 @@ class Table:
         if kind in ("correct_call", "misinformation_change"):
             self._correct_call(seat, code, t, "call" in ev, misinformation=kind == "misinformation_change")
             return
+        if kind == "exposed_cards":
+            self._exposed_cards(seat, list(ev["cards"]), bool(ev.get("led", False)), t)
+            return
+        if kind == "wrong_board_call":
+            self._wrong_board_call(seat, t)
+            return
+        if kind == "wrong_board":
+            self._wrong_board_found(bool(ev.get("played_before", False)), t)
+            return
         p = self._pending
         if p is None:
             raise EventError(f"no decision is pending, so the TD event {kind!r} has nothing to answer")
@@ -677,6 +738,8 @@ class Table:
             raise EventError("this TD event needs the seat and the new call")
         if self._pending is not None:
             raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
+        if self._status == ADJUSTED:
+            raise EventError("the auction was stopped for an adjusted score: no call can be corrected")
         idx = next((i for i in range(len(self._calls) - 1, -1, -1) if self._calls[i].seat == seat), None)
         if idx is None:
             raise EventError(f"{SEATS[seat]} has no call to correct")
@@ -697,6 +760,167 @@ class Table:
                            ruling=law, resolution="misinformation" if misinformation else "unintended")
         self._reopen(seat, t)
         self._on_call(Rec(seat, code, t, old.think, old.stop))
+
+    # ------------------------------------------------------------------ Law 24, wrong boards (TD input)
+    def _exposed_cards(self, seat: int, cards: list[str], led: bool, t: float) -> None:
+        """Law 24: the TD has found that cards of `seat` could be seen by his partner (or one was
+        led early). The boxes cannot see cards, so this only ever arrives as a TD event."""
+        rule = laws.EXPOSED[self.edition]
+        if self._pending is not None:
+            raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
+        if self._status in (PASSED_OUT, ADJUSTED):
+            raise EventError(f"the board will not be played: {rule['law']} has nothing to rectify")
+        shown = {c for x in self._exposed for c in x["cards"]}
+        again = [c for c in cards if c in shown]
+        if again:
+            raise EventError(f"already exposed: {', '.join(again)}")
+        if len(cards) >= 2:
+            law = rule["several"]
+        elif led or cards[0][1] in rule["honours"]:
+            law = rule["honour_or_led"]
+        else:
+            law = rule["single_low"]
+        # After the final pass the partner has no turn left to pass at; the cards still count (L50).
+        forced = law != rule["single_low"] and self._status == BIDDING
+        self._irregs.append({
+            "kind": "cards_exposed", "seat": SEATS[seat], "law": rule["law"], "t": t, "call": None,
+            "cards": list(cards), "led": led, "ruling": law,
+            "resolution": "partner_passes_next_turn" if forced else "no_further_rectification",
+        })
+        self._exposed.append({
+            "seat": SEATS[seat], "cards": list(cards), "led": led, "t": t, "law": law,
+            "face_up_until": rule["until"], "information": f"authorised for the opponents, unauthorised for "
+            f"{SEATS[seat]}{SEATS[partner(seat)]} ({rule['ui']})",
+            "if_defender": rule["defender"], "if_declaring_side": rule["declaring_side"],
+        })
+        if forced:
+            self._oblige(partner(seat), "next_turn", law)
+            self._review(seat, self.refs["awareness"], f"cards exposed ({law}): partner had to pass")
+
+    def _wrong_board_call(self, seat: int, t: float) -> None:
+        """2007 L17D / 2017 L15A: `seat` called with cards taken from the wrong board. His cards
+        came out of the board at the start (L17A), so the cancelled call is his first one."""
+        rule = laws.WRONG_BOARD_CALL[self.edition]
+        if self._pending is not None:
+            raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
+        if self._status == ADJUSTED:
+            raise EventError("the auction was already stopped for an adjusted score")
+        if seat in self._wb_ruled:
+            raise EventError(f"{SEATS[seat]}'s wrong-board call was already ruled ({rule.law}); he now has his own cards")
+        idx = next((i for i, c in enumerate(self._calls) if c.seat == seat and not c.deemed), None)
+        if idx is None:
+            raise EventError(f"{SEATS[seat]} has made no call with the wrong cards: he takes his own cards, "
+                             f"nothing to cancel ({rule.law})")
+        cancelled = self._calls[idx]
+        later = self._calls[idx + 1:]
+        partner_called = any(c.seat == partner(seat) for c in later)
+        lho_call = next((c for c in later if c.seat == lho(seat)), None)
+        entry = self._irregularity("wrong_board_call", cancelled, rule.law,
+                                   cancelled=[call_name(c.code) for c in [cancelled, *later]],
+                                   partner_called=partner_called)
+        self._withdraw(cancelled, "made with cards from the wrong board", f"{rule.cancel}, {rule.ui}")
+        for c in later:
+            self._withdraw(c, "after a call made with cards from the wrong board", f"{rule.later}, {rule.ui}")
+        del self._calls[idx:]
+        self._rebuild()
+        self._stop_from = None
+        self._status = BIDDING
+        self._wb_ruled.add(seat)
+        self._review(seat, rule.later_board, f"when {SEATS[seat]} plays the board his cards came from: adjust if "
+                     f"his call there differs from the cancelled {call_name(cancelled.code)}")
+        if partner_called:
+            entry["ruling"], entry["resolution"] = rule.partner_called, "adjusted_score"
+            self._stop(rule.adjusted_kind, rule.partner_called,
+                       f"{SEATS[partner(seat)]} called after {SEATS[seat]}'s call made with cards from the wrong board")
+            return
+        entry["ruling"], entry["resolution"] = rule.recall, "offender_calls_again"
+        self._turn = seat
+        self._turn_t = t
+        if rule.lho_repeats and lho_call is not None:
+            self._wb_watch[seat] = (cancelled, lho_call)
+
+    def _wrong_board_new_call(self, s: int, rec: Rec) -> None:
+        """2007 L17D2, after the offender's new call, when his LHO had called over the cancelled one:
+        the same call -> the LHO repeats his call; another call -> the TD judges if it differs."""
+        rule = laws.WRONG_BOARD_CALL[self.edition]
+        cancelled, lho_call = self._wb_watch.pop(s)
+        if rec.code == cancelled.code:
+            self._repeat[lho(s)] = (lho_call.code, rule.lho_repeats)
+            return
+        opts = [
+            Option("differs", f"TD: {call_name(rec.code)} differs from the cancelled {call_name(cancelled.code)} "
+                   "(very different meaning, or a psych): artificial adjusted score", f"{rule.differs}, L12C2"),
+            Option("same", f"TD: it does not differ; {SEATS[lho(s)]} repeats his {call_name(lho_call.code)}",
+                   rule.lho_repeats),
+        ]
+        entry = next((i for i in reversed(self._irregs) if i["kind"] == "wrong_board_call" and i["seat"] == SEATS[s]), None)
+        self._pending = Pending("wrong_board_judgement", rule.differs, s, "td", opts, rec, entry,
+                                lho_call=lho_call, cancelled=cancelled)
+
+    def _td_wrong_board_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+        self._pending = None
+        if o.id == "differs":
+            self._resolve(p, "adjusted_score", o.law)
+            self._stop("artificial", o.law, f"{SEATS[p.seat]}'s new call differs from his call made with "
+                       "cards from the wrong board, after his LHO had called")
+            return
+        self._resolve(p, "offender_called_again", o.law)
+        lho_call: Rec = p.ctx["lho_call"]
+        self._repeat[lho(p.seat)] = (lho_call.code, o.law)
+
+    def _wrong_board_found(self, played_before: bool, t: float) -> None:
+        """2007 L15C / 2017 L15B: the table is playing a board it should not play this round."""
+        rule = laws.WRONG_BOARD[self.edition]
+        law = str(rule["law"])
+        if self._pending is not None:
+            raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
+        if self._status != BIDDING:
+            raise EventError(f"the auction is over: the TD rules on the board's result ({law}), not the auction engine")
+        if self._wrong_board is not None:
+            raise EventError(f"the wrong board was already ruled ({self._wrong_board['law']})")
+        entry: dict[str, Any] = {"kind": "wrong_board", "seat": None, "law": law, "t": t, "call": None,
+                                 "played_before": played_before}
+        info: dict[str, Any] = {"law": law, "played_before": played_before, "note": rule["note"] or None}
+        if rule["restart"]:
+            # 2007 L15C: a new auction in which the players must make the calls they made before.
+            info.update(outcome="auction_restarted", earlier_calls=[
+                {"seat": SEATS[c.seat], "call": call_name(c.code)} for c in self._calls],
+                rule="the players must repeat their earlier calls; if any call differs, the TD cancels the board")
+            for c in self._calls:
+                self._withdraw(c, "wrong board: the auction is cancelled and made again", law)
+            self._calls.clear()
+            self._rebuild()
+            # The first auction's obligations bound only that auction; it is made again from scratch.
+            self._must_pass.clear()
+            self._repeat.clear()
+            self._no_double.clear()
+            self._deferred.clear()
+            self._watch.clear()
+            self._wb_watch.clear()
+            self._leads.clear()
+            self._stop_from = None
+            self._turn = self.dealer
+            self._turn_t = t
+            entry.update(ruling=law, resolution="auction_restarted")
+        elif played_before:
+            info.update(outcome="board_cancelled")
+            entry.update(ruling=str(rule["played_before"]), resolution="board_cancelled")
+            self._stop("artificial", str(rule["played_before"]),
+                       "a player at the table has played this board before: cancelled for all four")
+        else:
+            info.update(outcome="auction_continues",
+                        rule="the auction and play are completed normally and the result stands; the TD may "
+                        "have the correct board played later")
+            entry.update(ruling=str(rule["continues"]), resolution="auction_continues")
+        self._irregs.append(entry)
+        self._wrong_board = info
+
+    def _stop(self, kind: str, law: str, reason: str) -> None:
+        self._adjusted = {"kind": kind, "law": law, "reason": reason}
+        self._status = ADJUSTED
+        self._turn = None
+        self._stop_from = None
+        self._wb_watch.clear()
 
     def _td_insufficient_bid(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         r = self.refs
@@ -1039,6 +1263,24 @@ class Table:
                 obligations.append({"seat": SEATS[s], "must_pass": None, "must_repeat": call_name(code), "law": law})
             if s in self._no_double:
                 obligations.append({"seat": SEATS[s], "must_pass": None, "may_not_double": True, "law": self._no_double[s]})
+        exposed = []
+        for x in self._exposed:
+            d = dict(x)
+            d["cards"] = list(x["cards"])
+            if self._status == ENDED and decl is not None:
+                d["becomes"] = "penalty_cards" if opponents(decl, SEAT_INDEX[x["seat"]]) else "returned_to_hand"
+            else:
+                d["becomes"] = "returned_to_hand" if self._status == PASSED_OUT else None
+            exposed.append(d)
+        wrong_board = None
+        if self._wrong_board is not None:
+            wrong_board = copy.deepcopy(self._wrong_board)
+            if "earlier_calls" in wrong_board:
+                # 2007 L15C: the first call of the new auction that is not the earlier one
+                wrong_board["differs"] = next((
+                    {"index": i, "seat": SEATS[c.seat], "call": call_name(c.code), "earlier": e["call"]}
+                    for i, (c, e) in enumerate(zip(self._calls, wrong_board["earlier_calls"], strict=False))
+                    if call_name(c.code) != e["call"] or SEATS[c.seat] != e["seat"]), None)
         leads = []
         for lr in self._leads:
             d = dict(lr)
@@ -1084,7 +1326,8 @@ class Table:
             "profile": self.profile.name, "edition": self.edition, "policy": self.policy,
             "status": status,
             "status_law": self.refs["end_bid"] if self._status == ENDED else (
-                self.refs["end_passed_out"] if self._status == PASSED_OUT else None),
+                self.refs["end_passed_out"] if self._status == PASSED_OUT else (
+                    self._adjusted["law"] if self._adjusted is not None else None)),
             "calls": calls,
             "contract": auction.contract(pairs) if ended else None,
             "declarer": SEATS[decl] if decl is not None else None,
@@ -1101,6 +1344,9 @@ class Table:
             "withdrawn": [dict(w) for w in self._withdrawn],
             "reviews": [dict(r) for r in self._reviews],
             "refused": [dict(r) for r in self._refused],
+            "exposed_cards": exposed,
+            "wrong_board": wrong_board,
+            "adjusted_score": dict(self._adjusted) if self._adjusted is not None else None,
         }
 
 

@@ -12,6 +12,7 @@ from shared_rules.table import EventError, Table
 
 ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.get)[:40]  # up to 8C..., enough for L38
 SEATS = ["N", "E", "S", "W"]
+CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -34,8 +35,17 @@ def test_any_event_sequence_is_applied_or_refused_cleanly(data, profile, board, 
         elif roll == 5:
             event = {"t": t, "seat": data.draw(st.sampled_from(SEATS)), "alert": True}
         elif roll == 6:
-            event = {"t": t, "td": data.draw(st.sampled_from(["correct_call", "misinformation_change"])),
-                     "seat": data.draw(st.sampled_from(SEATS)), "call": data.draw(st.sampled_from(ALL_CALLS))}
+            kind = data.draw(st.sampled_from(["correct_call", "misinformation_change", "exposed_cards",
+                                              "wrong_board_call", "wrong_board"]), label="direct td")
+            event = {"t": t, "td": kind, "seat": data.draw(st.sampled_from(SEATS))}
+            if kind in ("correct_call", "misinformation_change"):
+                event["call"] = data.draw(st.sampled_from(ALL_CALLS))
+            elif kind == "exposed_cards":
+                event["cards"] = data.draw(st.lists(st.sampled_from(CARDS), min_size=1, max_size=3), label="cards")
+                event["led"] = data.draw(st.booleans(), label="led")
+            elif kind == "wrong_board":
+                del event["seat"]
+                event["played_before"] = data.draw(st.booleans(), label="played before")
         elif state["next"] and roll < 9:
             event = {"t": t, "seat": state["next"], "call": data.draw(st.sampled_from(state["legal_calls"] or ["P"]))}
         else:
@@ -47,7 +57,7 @@ def test_any_event_sequence_is_applied_or_refused_cleanly(data, profile, board, 
             continue
         accepted.append(event)
         json.dumps(after)
-        assert after["status"] in ("bidding", "awaiting_td", "ended", "passed_out")
+        assert after["status"] in ("bidding", "awaiting_td", "ended", "passed_out", "adjusted_score")
         assert (after["status"] == "awaiting_td") == (after["pending"] is not None)
         if after["status"] == "bidding":
             assert after["next"] in SEATS

@@ -78,3 +78,47 @@ def test_missing_file_and_usage(tmp_path):
 def test_replay_library_raises_logerror():
     with pytest.raises(LogError, match="event 0"):
         replay({"profile": "fsb-2007", "board": 1, "events": [{"t": "soon", "seat": "N", "call": "1C"}]})
+
+
+@pytest.mark.parametrize("profile", ["fsb-2007", "dbf-2017"])
+def test_replay_cli_round_trip_of_L24_and_wrong_board_events(tmp_path, profile):
+    """The TD events for Law 24 and a call from the wrong board replay through the CLI to the same
+    state as the in-process fold, twice over (deterministic)."""
+    from shared_rules.table import Table
+
+    log = {"profile": profile, "board": 3, "events": [
+        {"t": 0.0, "seat": "S", "call": "1D"},
+        {"t": 3.0, "seat": "W", "call": "1S"},
+        {"t": 5.0, "td": "exposed_cards", "seat": "W", "cards": ["HQ"], "led": False},
+        {"t": 9.0, "seat": "N", "call": "2C"},
+        {"t": 20.0, "td": "wrong_board_call", "seat": "N"},
+        {"t": 30.0, "seat": "N", "call": "2C"},
+        {"t": 33.0, "seat": "E", "call": "P"},
+        {"t": 35.0, "td": "exposed_cards", "seat": "S", "cards": ["C2", "C3"], "led": True},
+    ]}
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    outs = [cli(str(path)) for _ in range(2)]
+    assert all(p.returncode == 0 for p in outs), outs[0].stderr
+    out = json.loads(outs[0].stdout)
+    assert out == json.loads(outs[1].stdout) == replay(log)
+    table = Table(profile, 3)
+    for e in log["events"]:
+        table.apply(e)
+    assert out == json.loads(json.dumps(table.state()))
+    ed = profile[-4:]
+    assert [x["law"] for x in out["exposed_cards"]] == [f"{ed} L24B", f"{ed} L24C"]
+    assert {(o["seat"], o["law"]) for o in out["obligations"]} >= {("N", f"{ed} L24C")}
+    assert [i["kind"] for i in out["irregularities"]] == ["cards_exposed", "wrong_board_call", "cards_exposed"]
+
+
+@pytest.mark.parametrize("event,match", [
+    ('{"t": 1, "td": "exposed_cards", "seat": "E", "cards": ["ZZ"]}', "unknown card"),
+    ('{"t": 1, "td": "exposed_cards", "seat": "Q", "cards": ["SK"]}', "seat must be"),
+    ('{"t": 1, "td": "wrong_board", "played_before": 1}', "played_before must be"),
+])
+def test_replay_cli_refuses_malformed_L24_and_wrong_board_events(event, match):
+    text = '{"profile": "dbf-2017", "board": 1, "events": [{"t": 0, "seat": "N", "call": "1C"}, ' + event + "]}"
+    proc = cli("-", stdin=text)
+    assert proc.returncode == 1 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert "event 1" in proc.stderr and match in proc.stderr, proc.stderr
