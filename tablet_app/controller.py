@@ -153,7 +153,9 @@ class Controller:
         st = self.estate
         if self.phase in ("confirm", "round_end", "setup"):
             return
-        if st.get("pending") or st.get("status") == "awaiting_td":
+        if st.get("pending") or st.get("status") in ("awaiting_td", "adjusted_score"):
+            # adjusted_score: the engine stopped the auction (2007 L17D2, 2017 L15A2(a)/L15B1);
+            # nothing goes on at the table until the TD awards the score.
             self.phase = "frozen"
         elif st.get("status") in ("ended", "passed_out"):
             self.phase = "play"
@@ -442,6 +444,35 @@ class Controller:
         ev = {"t": self._t(), "td": "correct_call", "seat": seat, "call": call}
         with self.journal.transaction():
             self._record("event", {"ev": ev, "box": None})
+
+    def _td_event(self, pin: str, ev: dict[str, Any], phases: tuple[str, ...], when: str) -> None:
+        """Journal one TD event for the engine; the engine refuses what the Law does not allow then
+        (its message names the law), and a refused event leaves no trace in the journal."""
+        if not self.check_pin(pin):
+            raise PinError("wrong director PIN: nothing was changed")
+        if "seat" in ev and ev["seat"] not in SEATS:
+            raise Refused(f"unknown seat {ev['seat']!r}")
+        if self.phase not in phases:
+            raise Refused(when)
+        with self.journal.transaction():
+            self._record("event", {"ev": {"t": self._t(), **ev}, "box": None})
+
+    def td_exposed_cards(self, pin: str, seat: str, cards: list[str], led: bool = False) -> None:
+        """Law 24: the TD has found that `seat` held cards so his partner could see them (`led`: a
+        card was led before the auction ended). The boxes cannot see cards: only the TD reports it."""
+        self._td_event(pin, {"td": "exposed_cards", "seat": seat, "cards": list(cards), "led": bool(led)},
+                       ("auction", "frozen", "play"), "cards exposed are ruled during the auction (Law 24)")
+
+    def td_wrong_board_call(self, pin: str, seat: str) -> None:
+        """2007 L17D / 2017 L15A: `seat` has called holding the cards of another board."""
+        self._td_event(pin, {"td": "wrong_board_call", "seat": seat}, ("auction", "play"),
+                       "a call from the wrong board is ruled during the auction (2007 L17D, 2017 L15A)")
+
+    def td_wrong_board(self, pin: str, played_before: bool = False) -> None:
+        """2007 L15C / 2017 L15B: the table is bidding a board it should not play this round;
+        `played_before`: a player at the table has played it already (decides 2017 L15B1/B2)."""
+        self._td_event(pin, {"td": "wrong_board", "played_before": bool(played_before)}, ("auction",),
+                       "the wrong board is ruled here during the auction (2007 L15C, 2017 L15B)")
 
     def td_artificial_score(self, pin: str, ns: str, ew: str, law: str) -> dict[str, Any]:
         """The board cannot be played normally: the TD awards an artificial adjusted score

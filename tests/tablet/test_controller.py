@@ -318,3 +318,114 @@ def test_2017_L79C_corrected_score_is_a_new_revision(make_controller, clock):
     keys = [k for k, kind, _ in outbox_items(ctl.outbox) if kind == "result"]
     assert keys == ["club-2026-11-22/A/3/2/1/1", "club-2026-11-22/A/3/2/1/2", "club-2026-11-22/A/3/2/1/3"]
     assert ctl.board == 2 and ctl.phase == "auction"  # the table played on meanwhile
+
+
+def test_2017_L24B_td_exposed_cards_journalled_and_replayed_after_restart(make_controller, clock, tmp_path):
+    db = tmp_path / "j.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H"])
+    n = ctl.journal.count()
+    snap = copy.deepcopy(ctl.snapshot())
+    with pytest.raises(PinError):
+        ctl.td_exposed_cards("1111", "E", ["SK"])
+    assert ctl.journal.count() == n and ctl.snapshot() == snap
+    ctl.td_exposed_cards("4321", "E", ["SK"])
+    assert ctl.journal.count() == n + 1
+    assert ctl.estate["obligations"] == [{"seat": "W", "must_pass": "next_turn", "law": "2017 L24B"}]
+    assert ctl.estate["exposed_cards"][0]["cards"] == ["SK"]
+    assert ctl.log[-1]["what"] == "irregularity" and ctl.log[-1]["kind"] == "cards_exposed"
+    before = copy.deepcopy(ctl.snapshot())
+    ctl.journal.conn.close()  # as if the process died
+    again = make_controller(db)
+    assert again.snapshot() == before
+    assert again.views()["W"] == ctl.views()["W"]
+    bid(again, clock, "E", "P")
+    bid(again, clock, "S", "2H")
+    assert again.views()["W"]["allowed"] == ["P"]  # the box offers only a pass (L24B)
+    assert bid(again, clock, "W", "2S")["ok"]  # recorded, as with cardboard (policy record) ...
+    assert again.estate["pending"]["kind"] == "call_when_required_to_pass"  # ... and L37 applies
+
+
+@pytest.mark.parametrize("seat,cards,match", [
+    ("Q", ["SK"], "unknown seat"),
+    ("E", ["SX"], "unknown card"),
+    ("E", [], "list of 1 to 13"),
+])
+def test_L24_td_exposed_cards_malformed_is_refused_and_changes_nothing(make_controller, clock, seat, cards, match):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H"])
+    n = ctl.journal.count()
+    snap = copy.deepcopy(ctl.snapshot())
+    with pytest.raises(Refused, match=match):
+        ctl.td_exposed_cards("4321", seat, cards)
+    assert ctl.journal.count() == n and ctl.snapshot() == snap
+
+
+def test_2017_L15A2a_td_wrong_board_call_partner_called_then_artificial_score(make_controller, clock, tmp_path):
+    db = tmp_path / "j.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H", "1S", "2H", "2S"])
+    n = ctl.journal.count()
+    with pytest.raises(PinError):
+        ctl.td_wrong_board_call("0000", "E")
+    assert ctl.journal.count() == n and len(ctl.estate["calls"]) == 4
+    ctl.td_wrong_board_call("4321", "E")
+    assert ctl.estate["status"] == "adjusted_score" and ctl.phase == "frozen"
+    assert ctl.estate["adjusted_score"]["law"] == "2017 L15A2(a), L12C1"
+    assert not bid(ctl, clock, "E", "P")["ok"]  # nobody calls on: the TD adjusts
+    before = copy.deepcopy(ctl.snapshot())
+    ctl.journal.conn.close()
+    again = make_controller(db)
+    assert again.snapshot() == before
+    rec = again.td_artificial_score("4321", "avg", "avg", "2017 L15A2(a), L12C1")
+    assert rec["adjusted"]["law"] == "2017 L15A2(a), L12C1" and again.board == 2 and again.phase == "auction"
+
+
+def test_2017_L15A2b_td_wrong_board_call_offender_calls_again(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H", "1S", "2H"])
+    ctl.td_wrong_board_call("4321", "E")
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1H"] and ctl.estate["next"] == "E"
+    assert ctl.phase == "auction" and bid(ctl, clock, "E", "2C")["ok"]
+    with pytest.raises(Refused, match="already ruled"):
+        ctl.td_wrong_board_call("4321", "E")
+
+
+def test_2007_L17D2_td_wrong_board_call_replayed_after_restart(make_controller, clock, tmp_path):
+    db = tmp_path / "j.db"
+    ctl = make_controller(db)
+    ctl.setup({**SESSION, "profile": "fsb-2007"})
+    auction(ctl, clock, ["1H", "1S", "2H"])
+    ctl.td_wrong_board_call("4321", "E")
+    bid(ctl, clock, "E", "2C")
+    assert ctl.estate["pending"]["kind"] == "wrong_board_judgement" and ctl.phase == "frozen"
+    before = copy.deepcopy(ctl.snapshot())
+    ctl.journal.conn.close()
+    again = make_controller(db)
+    assert again.snapshot() == before
+    again.td_decide("4321", "same")
+    assert again.estate["obligations"] == [{"seat": "S", "must_pass": None, "must_repeat": "2H", "law": "2007 L17D2"}]
+
+
+@pytest.mark.parametrize("profile,played_before,calls,phase", [
+    ("fsb-2007", False, [], "auction"),  # 2007 L15C: auction made again
+    ("dbf-2017", False, ["1H", "1S"], "auction"),  # 2017 L15B2: continues
+    ("dbf-2017", True, ["1H", "1S"], "frozen"),  # 2017 L15B1: cancelled for all four
+])
+def test_td_wrong_board_outcome_by_edition_and_replay(make_controller, clock, tmp_path, profile, played_before, calls, phase):
+    db = tmp_path / "j.db"
+    ctl = make_controller(db)
+    ctl.setup({**SESSION, "profile": profile})
+    auction(ctl, clock, ["1H", "1S"])
+    with pytest.raises(PinError):
+        ctl.td_wrong_board("1", played_before)
+    ctl.td_wrong_board("4321", played_before)
+    assert [c["call"] for c in ctl.estate["calls"]] == calls and ctl.phase == phase
+    assert ctl.estate["wrong_board"]["law"] == {"fsb-2007": "2007 L15C", "dbf-2017": "2017 L15B"}[profile]
+    before = copy.deepcopy(ctl.snapshot())
+    ctl.journal.conn.close()
+    assert make_controller(db).snapshot() == before
