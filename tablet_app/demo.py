@@ -61,6 +61,56 @@ class Loop:
         self._t.join(2)
 
 
+class DemoStation:
+    """The venue's results station (`python -m station`) for the demo, in its own process on
+    loopback with its own database, and the tablet's outbox deliverer pointed at it: the results
+    of the demo reach a real station the way they do at a club."""
+
+    def __init__(self, work: pathlib.Path, tablet_db: pathlib.Path):
+        import re
+
+        from tablet_app.outbox import Deliverer
+
+        db = work / "station.db"
+        for suffix in ("", "-wal", "-shm"):
+            pathlib.Path(str(db) + suffix).unlink(missing_ok=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "station", "--db", str(db), "--port", "0", "--host", "127.0.0.1",
+             "--event", "demo-club", "--tables", "A:1-4"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        text = ""
+        assert self.proc.stdout is not None
+        while "director page" not in text:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the results station did not start:\n" + text)
+            text += line
+        # keep reading so a chatty station never blocks on a full pipe
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+        self.url = re.search(r"listening on (http://\S+?)/?\s", text).group(1)  # type: ignore[union-attr]
+        self.token = re.search(r"token=(\S+)", text).group(1)  # type: ignore[union-attr]
+        key = dict(re.findall(r"table (\S+)  key (\S+)", text))["demo-club/A/1"]
+        self.deliverer = Deliverer(str(tablet_db), self.url, "demo-club/A/1", key).start()
+
+    @property
+    def director_page(self) -> str:
+        return f"{self.url}/director?token={self.token}"
+
+    def pbn(self) -> str:
+        import urllib.request
+
+        with urllib.request.urlopen(f"{self.url}/export/pbn?token={self.token}", timeout=10) as r:
+            return r.read().decode()
+
+    def close(self) -> None:
+        self.deliverer.stop()
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
 # ---------------------------------------------------------------------------------------- headless
 def headless(args: argparse.Namespace) -> int:
     from hardware.sim.boxes import Boxes
@@ -75,12 +125,15 @@ def headless(args: argparse.Namespace) -> int:
     db = fresh_db(work)
     say = print
     say("Headless demo: four MicroPython boxes on a simulated serial link, the tablet's controller, "
-        "the laws engine (profile dbf-2017, record policy).\n")
+        "the laws engine (profile dbf-2017, record policy), the results station.\n")
     link = SimLink().start()
     boxes = Boxes(link.box_ports, work / "boxes", link=link)
     master = None
     loop = None
+    station = None
     try:
+        station = DemoStation(work, db)
+        say(f"Results station: {station.url} (director page {station.director_page})\n")
         boxes.start()
         master = LinkMaster(link.tablet_ports, ack_on_commit=True)
         ctl = Controller(db)
@@ -182,16 +235,26 @@ def headless(args: argparse.Namespace) -> int:
             pos = ctl.next_positions() or {}
             say(f"  N-S pair {pos['ns']['pair']} stays at table {pos['ns']['table']}; E-W pair {pos['ew']['pair']} "
                 f"goes to table {pos['ew']['table']}; boards {pos['boards']['boards']} go to table {pos['boards']['table']}")
+        drained = station.deliverer.drain(30)
+        with loop.lock:
             rows = ctl.journal.conn.execute(
                 "SELECT item_key, state FROM outbox WHERE kind = 'result' ORDER BY id").fetchall()
-            kinds = dict(ctl.journal.conn.execute("SELECT kind, COUNT(*) FROM outbox GROUP BY kind").fetchall())
-        say(f"  outbox, results (delivered to the station by tablet_app.outbox.Deliverer): {json.dumps(rows)}")
-        say(f"  outbox, all items by kind: {json.dumps(kinds, sort_keys=True)}")
+            kinds = dict(ctl.journal.conn.execute(
+                "SELECT kind || ' ' || state, COUNT(*) FROM outbox GROUP BY kind, state").fetchall())
+        say(f"  outbox, results: {json.dumps(rows)}")
+        say(f"  outbox, all items by kind and state: {json.dumps(kinds, sort_keys=True)}"
+            + ("" if drained else "  (the station did not take everything in 30 s)"))
+        say("\n== At the station: the PBN export the scoring program reads (board 2) ==")
+        games = station.pbn().split("\n\n")
+        for line in next((g for g in games if '[Board "2"]' in g), "").splitlines():
+            say("    " + line)
         say(f"\nJournal: {db} - run `make run` on a machine with a display for the Kivy tablet.")
         return 0
     finally:
         if loop is not None:
             loop.stop()
+        if station is not None:
+            station.close()
         if master is not None:
             master.close()
         boxes.stop()
@@ -257,11 +320,14 @@ def windowed(args: argparse.Namespace) -> int:
     ctl = Controller(db)
     ctl.setup(demo_session(args.profile, None))
     runner = TableRunner(ctl, link=master)
+    station = DemoStation(work, db)
+    print(f"Results station: director page {station.director_page}")
     from tablet_app.app import TabletApp
 
     try:
-        TabletApp(ctl, runner, args.lang).run()
+        TabletApp(ctl, runner, args.lang, deliverer=station.deliverer).run()
     finally:
+        station.close()
         master.close()
         if attach is not None:
             subprocess.run(["tmux", "kill-session", "-t", TMUX_SESSION], capture_output=True)

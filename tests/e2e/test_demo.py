@@ -21,4 +21,8 @@ def test_make_run_without_display_falls_back_to_the_headless_demo(repo_root, mic
     assert "wrong director PIN: nothing was changed" in out
     assert "DIRECTOR: wait" in out  # what the West box showed while the table was frozen
     assert "passed out, N-S +0" in out
-    assert out.count('"pending"]') == 3  # three results in the outbox
+    # the three results reached the real station process the demo started, and its PBN export
+    # shows board 2 as the table bid it (the TD's L27B1(a) ruling let 2S stand)
+    assert out.count('"delivered"]') == 3 and '"result pending"' not in out
+    pbn = out.split("== At the station")[1]
+    assert '[Board "2"]' in pbn and '[Contract "2S"]' in pbn and '[Declarer "S"]' in pbn
