@@ -90,8 +90,29 @@ def header(snap: dict[str, Any], lang: str = "en") -> str:
             f"{i18n.tr('round', lang)} {s.get('round', '')}")
 
 
+def card_text(card: str) -> str:
+    """'SK' -> '♠K', 'HT' -> '♥10'."""
+    return SUIT.get(card[:1], card[:1]) + ("10" if card[1:] == "T" else card[1:])
+
+
 def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
     out = []
+    adj = st.get("adjusted_score")
+    if adj:
+        out.append(i18n.tr("adjusted_required", lang) + f"  ({adj.get('law', '')})")
+    wb = st.get("wrong_board")
+    if wb and f"wb_{wb.get('outcome')}" in i18n.T:
+        out.append(i18n.tr(f"wb_{wb['outcome']}", lang) + f"  ({wb.get('law', '')})")
+        d = wb.get("differs")
+        if d:
+            out.append(i18n.tr("wb_differs", lang, seat=i18n.seat_name(d["seat"], lang), call=call_text(d["call"], lang),
+                               earlier=call_text(d["earlier"], lang)))
+    # Exposed cards stay on the table until the end of the auction (L24), then follow L24D/L24E (L50).
+    for x in st.get("exposed_cards", []):
+        key = {"penalty_cards": "exposed_penalty", "returned_to_hand": "exposed_returned"}.get(
+            x.get("becomes") or "", "exposed_face_up")
+        cards = " ".join(card_text(c) for c in x.get("cards", []))
+        out.append(i18n.tr(key, lang, seat=i18n.seat_name(x.get("seat"), lang), cards=cards) + f"  ({x.get('law', '')})")
     for ob in st.get("obligations", []):
         key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
         line = i18n.tr(key, lang, seat=i18n.seat_name(ob.get("seat"), lang))
@@ -120,7 +141,9 @@ def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
         name = i18n.irregularity_name(irr.get("kind", ""), lang)
         call = irr.get("call")
         who = i18n.seat_name(irr.get("seat"), lang)
-        lines.append(f"{name}: {who}" + (f" {call_text(call, lang)}" if call else "") + f"  ({irr.get('law', '')})")
+        cards = " ".join(card_text(c) for c in irr.get("cards") or [])
+        lines.append(f"{name}: {who}" + (f" {call_text(call, lang)}" if call else "") + (f" {cards}" if cards else "")
+                     + f"  ({irr.get('law', '')})")
     return lines
 
 

@@ -51,3 +51,32 @@ def test_director_sees_where_results_stand_and_every_item_the_station_refused():
     assert up[1] == "Refused by the station, tell the scorer: result 2/7/result/0: HTTP 409: altered replay"
     down = present.delivery_lines(counts, [], {"connected": False}, "sv")
     assert down == ["Stationen nås inte, försöker igen: 5 levererade, 2 väntar (inget går förlorat)."]
+
+
+def test_2017_L24_exposed_cards_shown_until_the_end_then_penalty_cards_L50():
+    from tests.rules.helpers import run
+
+    exposed = {"td": "exposed_cards", "seat": "E", "cards": ["SK", "HT"], "led": False}
+    st = run("dbf-2017", "N 1H", exposed)
+    en = present.consequences(st)
+    assert "West must pass at the next turn  (2017 L24C)" in en
+    assert "East: \u2660K \u266510 face up on the table  (2017 L24C)" in en
+    assert "Öst: \u2660K \u266510 med framsidan upp på bordet  (2017 L24C)" in present.consequences(st, "sv")
+    assert present.what_happened(st)[-1] == "Cards exposed: East \u2660K \u266510  (2017 L24)"
+    st = run("dbf-2017", "N 1H", exposed, "E P", "S P", "W P")
+    assert "East: \u2660K \u266510 are penalty cards  (2017 L24C)" in present.consequences(st)
+    assert "Øst: \u2660K \u266510 er strafkort  (2017 L24C)" in present.consequences(st, "da")
+
+
+def test_wrong_board_outcomes_shown_with_the_editions_law():
+    from tests.rules.helpers import run
+
+    st = run("fsb-2007", "N 1H", "E 1S", "S 2H", "W 2S", {"td": "wrong_board_call", "seat": "E"})
+    assert present.consequences(st)[0] == ("Auction stopped: the director awards an adjusted score  "
+                                           "(2007 L17D2, L12C2)")
+    st = run("fsb-2007", "N 1H", "E 1S", {"td": "wrong_board"}, "N 1H", "E 2S")
+    lines = present.consequences(st, "sv")
+    assert lines[0].startswith("Fel bricka: ny budgivning") and lines[0].endswith("(2007 L15C)")
+    assert lines[1] == "Inte samma bud som förut: Öst 2\u2660 (var 1\u2660)"
+    st = run("dbf-2017", "N 1H", {"td": "wrong_board", "played_before": False})
+    assert present.consequences(st)[0] == "Wrong board: auction and play go on, the result stands  (2017 L15B)"
