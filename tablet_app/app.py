@@ -13,6 +13,7 @@ import pathlib
 import sys
 from typing import Any
 
+from shared_rules import laws
 from tablet_app import i18n, present
 from tablet_app.controller import Controller, PinError, Refused
 
@@ -278,6 +279,9 @@ class DirectorScreen(Screen):
         self.correcting: dict[str, Any] | None = None
         self.adjusting: dict[str, Any] | None = None
         self.fixing: dict[str, Any] | None = None
+        self.exposing: dict[str, Any] | None = None  # Law 24: {"seat", "cards", "led"}
+        self.wrong_calling = False  # 2007 L17D / 2017 L15A: picking the seat
+        self.wrong_boarding = False  # 2007 L15C / 2017 L15B
         self.tool_buttons: dict[str, Button] = {}
         root = BoxLayout(orientation="vertical")
         _bg(root, BG)
@@ -443,16 +447,33 @@ class DirectorScreen(Screen):
         if self.fixing is not None:
             self._fix_panel(snap, lang)
             return
+        if self.exposing is not None:
+            self._exposed_panel(lang)
+            return
+        if self.wrong_calling:
+            self._seat_row(lang, "who_wrong_cards", self._wrong_board_call)
+            return
+        if self.wrong_boarding:
+            self._wrong_board_panel(snap, lang)
+            return
         if self.correcting is None:
             tools = []
+            ed = (snap.get("state") or {}).get("edition", 2017)
             if phase in ("auction", "play"):
                 tools.append(("correct", f"{i18n.tr('correct_call', lang)}\n[size=16]L25A[/size]", self._start_correct))
+                tools.append(("exposed", f"{i18n.tr('tool_exposed', lang)}\n[size=16]{laws.EXPOSED[ed]['law']}[/size]",
+                              self._start_exposed))
+                tools.append(("wrong_call", f"{i18n.tr('tool_wrong_board_call', lang)}\n"
+                              f"[size=16]{laws.WRONG_BOARD_CALL[ed].law}[/size]", self._start_wrong_call))
+            if phase == "auction":
+                tools.append(("wrong_board", f"{i18n.tr('tool_wrong_board', lang)}\n[size=16]{laws.WRONG_BOARD[ed]['law']}[/size]",
+                              self._start_wrong_board))
             if phase in ("auction", "frozen", "play", "confirm"):
                 tools.append(("artificial", f"{i18n.tr('artificial', lang)}\n[size=16]L12C2[/size]", self._start_adjust))
             if snap.get("done"):
                 tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]L79C[/size]", self._start_fix))
             for name, label, fn in tools:
-                b = BigButton(label, BTN, size=20, size_hint_y=None, height=100)
+                b = BigButton(label, BTN, size=20, size_hint_y=None, height=84)
                 b.bind(on_release=lambda _b, fn=fn: fn())
                 self.tool_buttons[name] = b
                 self.side.add_widget(b)
@@ -474,6 +495,123 @@ class DirectorScreen(Screen):
                                   size=20, bold=True, size_hint_y=None, height=34))
         self.picker = CallPicker(self._correct)
         self.side.add_widget(self.picker)
+
+    # -- Law 24 and the wrong-board laws: TD findings the boxes cannot see ----------------------------
+    def _seat_row(self, lang: str, prompt: str, on_pick: Any) -> None:
+        self.side.add_widget(Text(i18n.tr(prompt, lang), size=20, bold=True, size_hint_y=None, height=34))
+        row = GridLayout(cols=4, spacing=10, size_hint_y=None, height=90)
+        for seat in ("N", "E", "S", "W"):
+            b = BigButton(i18n.seat_name(seat, lang), BTN_LIGHT, size=22)
+            b.bind(on_release=lambda _b, seat=seat: on_pick(seat))
+            self.tool_buttons[seat] = b
+            row.add_widget(b)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _start_exposed(self) -> None:
+        self.exposing = {"seat": None, "cards": [], "led": False}
+        self.app.refresh()
+
+    def _exposed_panel(self, lang: str) -> None:
+        assert self.exposing is not None
+        if self.exposing["seat"] is None:
+            self._seat_row(lang, "whose_cards", self._expose_seat)
+            return
+        self.side.add_widget(Text(i18n.tr("which_cards", lang, seat=i18n.seat_name(self.exposing["seat"], lang)),
+                                  size=20, bold=True, size_hint_y=None, height=34))
+        grid = GridLayout(cols=13, spacing=3, size_hint_y=None, height=4 * 50)
+        for suit in "SHDC":
+            for rank in "AKQJT98765432":
+                card = suit + rank
+                on = card in self.exposing["cards"]
+                b = BigButton(present.card_text(card), BTN if on else BTN_LIGHT, size=16)
+                if suit in present.RED and not on:
+                    b.color = RED_SUIT
+                b.bind(on_release=lambda _b, card=card: self._toggle_card(card))
+                self.tool_buttons[card] = b
+                grid.add_widget(b)
+        self.side.add_widget(grid)
+        row = BoxLayout(spacing=10, size_hint_y=None, height=80)
+        led = BigButton(("\u2713 " if self.exposing["led"] else "") + i18n.tr("card_led", lang),
+                        BTN if self.exposing["led"] else BTN_LIGHT, size=20)
+        led.bind(on_release=lambda *_: self._toggle_led())
+        ok = BigButton(i18n.tr("record", lang), BTN_OK, size=22)
+        ok.disabled = not self.exposing["cards"]
+        ok.bind(on_release=lambda *_: self._record_exposed())
+        self.tool_buttons["led"], self.tool_buttons["record"] = led, ok
+        row.add_widget(led)
+        row.add_widget(ok)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _expose_seat(self, seat: str) -> None:
+        if self.exposing is not None:
+            self.exposing["seat"] = seat
+        self.app.refresh()
+
+    def _toggle_card(self, card: str) -> None:
+        if self.exposing is not None:
+            cards = self.exposing["cards"]
+            if card in cards:
+                cards.remove(card)
+            else:
+                cards.append(card)
+        self.app.refresh()
+
+    def _toggle_led(self) -> None:
+        if self.exposing is not None:
+            self.exposing["led"] = not self.exposing["led"]
+        self.app.refresh()
+
+    def _record_exposed(self) -> None:
+        x, self.exposing = self.exposing or {}, None
+        self._td(lambda pin: self.app.controller.td_exposed_cards(pin, x.get("seat"), x.get("cards", []), x.get("led", False)))
+
+    def _start_wrong_call(self) -> None:
+        self.wrong_calling = True
+        self.app.refresh()
+
+    def _wrong_board_call(self, seat: str) -> None:
+        self.wrong_calling = False
+        self._td(lambda pin: self.app.controller.td_wrong_board_call(pin, seat))
+
+    def _start_wrong_board(self) -> None:
+        self.wrong_boarding = True
+        self.app.refresh()
+
+    def _wrong_board_panel(self, snap: dict[str, Any], lang: str) -> None:
+        ed = (snap.get("state") or {}).get("edition", 2017)
+        rule = laws.WRONG_BOARD[ed]
+        row = BoxLayout(spacing=10, size_hint_y=None, height=90)
+        if rule["restart"]:
+            # 2007 L15C: the auction is made again whoever has played the board before
+            self.side.add_widget(Text(i18n.tr("wb_auction_restarted", lang), size=20, bold=True, size_hint_y=None, height=60))
+            answers = [("record", i18n.tr("record", lang), False)]
+        else:
+            self.side.add_widget(Text(i18n.tr("played_before_q", lang), size=20, bold=True, size_hint_y=None, height=60))
+            answers = [("played_yes", i18n.tr("yes", lang), True), ("played_no", i18n.tr("no", lang), False)]
+        for name, label, played in answers:
+            b = BigButton(f"{label}\n[size=16]{rule['law']}[/size]", BTN, size=22)
+            b.bind(on_release=lambda _b, played=played: self._wrong_board(played))
+            self.tool_buttons[name] = b
+            row.add_widget(b)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _wrong_board(self, played_before: bool) -> None:
+        self.wrong_boarding = False
+        self._td(lambda pin: self.app.controller.td_wrong_board(pin, played_before))
+
+    def _td(self, act: Any) -> None:
+        # The PIN was checked at sign-in; the controller checks it again (it trusts no widget).
+        try:
+            act(self.app.controller.session.td_pin if self.unlocked else "")
+            self.message.text = ""
+        except PinError:
+            self.message.text = i18n.tr("pin_wrong", self.app.lang)
+        except Refused as exc:
+            self.message.text = str(exc)[:120]
+        self.app.refresh()
 
     # -- artificial adjusted score (L12C2) --------------------------------------------------------
     def _start_adjust(self) -> None:
@@ -588,7 +726,8 @@ class DirectorScreen(Screen):
 
     def leave(self) -> None:
         self.unlocked = False
-        self.correcting = self.adjusting = self.fixing = None
+        self.correcting = self.adjusting = self.fixing = self.exposing = None
+        self.wrong_calling = self.wrong_boarding = False
         self.chosen = None
         self.message.text = ""
         self.app.go("auction")

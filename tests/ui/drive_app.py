@@ -109,6 +109,24 @@ def step1b(_dt):
     checks["director_locked_again"] = not d.unlocked
 
 
+def step1c(_dt):
+    # Law 24: South showed the club two (a single non-honour, not led: 2017 L24A)
+    d = sign_in()
+    checks["tools"] = sorted(d.tool_buttons)
+    d.tool_buttons["exposed"].trigger_action(0)
+    d.tool_buttons["S"].trigger_action(0)
+    d.tool_buttons["C2"].trigger_action(0)
+    shot("director-exposed-cards")
+
+
+def step1d(_dt):
+    d = app.screens["director"]
+    d.tool_buttons["record"].trigger_action(0)
+    checks["exposed_cards"] = [(x["seat"], x["cards"], x["law"]) for x in ctl.estate["exposed_cards"]]
+    checks["exposed_conseq"] = d.conseq.text
+    d.back.trigger_action(0)
+
+
 def step2(_dt):
     box("S", "2D", think=3.0)
     box("W", "2C", think=2.0)  # insufficient over 2D: the table freezes
@@ -269,5 +287,5 @@ def step10b(_dt):
     checks["correction_message"] = d.message.text
 
 
-run([step1, step1b, step2, step3, step4, step4b, step5, step6, step7, step8, step9, step10, step10b])
+run([step1, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step7, step8, step9, step10, step10b])
 app.run()

@@ -99,3 +99,9 @@ def test_2017_L12C2_artificial_score_and_L79C_correction_from_the_director_conso
     # board 4 (E-W vulnerable): 4S by West made (10 tricks, -620 for N-S), then corrected to 9 tricks
     assert session["corrected"] == [["club-2026-11-22/A/3/3/4/1", -620], ["club-2026-11-22/A/3/3/4/2", 100]]
     assert "+100" in session["correction_message"]
+
+
+def test_2017_L24A_director_records_an_exposed_card_with_the_card_picker(session):
+    assert {"correct", "exposed", "wrong_call", "wrong_board", "artificial"} <= set(session["tools"])
+    assert session["exposed_cards"] == [["S", ["C2"], "2017 L24A"]]
+    assert "South: \u26632 face up on the table  (2017 L24A)" in session["exposed_conseq"]
