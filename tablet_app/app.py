@@ -1102,8 +1102,10 @@ class TabletApp(App):
             self.deliverer.wake()  # a new result leaves at once, not at the next idle poll
 
     def _delivery_tick(self, _dt: float) -> None:
+        # Only the one label: rebuilding the console every second would redraw the TD's pickers
+        # under his finger.
         if self.sm.current == "director":
-            self._dirty = True
+            self.screens["director"].delivery.text = "\n".join(self.delivery_lines(self.lang))
 
     def delivery_lines(self, lang: str) -> list[str]:
         ob = self.controller.outbox
