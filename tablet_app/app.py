@@ -941,17 +941,7 @@ class RoundEndScreen(Screen):
         self.topbar.refresh(snap, lang)
         self.panel.clear_widgets()
         self.panel.add_widget(Text(i18n.tr("round_over", lang), size=36, bold=True, size_hint_y=None, height=60))
-        pos = snap.get("next_positions") or {}
-        lines = []
-        if "ns" in pos:
-            lines.append(i18n.tr("pairs_ns_go", lang, pair=pos["ns"].get("pair", ""), table=pos["ns"].get("table", "")))
-        if "ew" in pos:
-            lines.append(i18n.tr("pairs_ew_go", lang, pair=pos["ew"].get("pair", ""), table=pos["ew"].get("table", "")))
-        if "boards" in pos:
-            b = pos["boards"]
-            lines.append(i18n.tr("boards_go", lang, boards=", ".join(map(str, b.get("boards", []))), table=b.get("table", "")))
-        if not lines:
-            lines.append(i18n.tr("ask_td", lang))
+        lines = present.round_end_lines(snap.get("next_positions"), lang)
         self.panel.add_widget(Text("\n\n".join(lines), size=30))
         done = snap.get("done") or []
         latest = {r["board"]: r for r in done}  # a corrected result (L79C) replaces the earlier revision
@@ -962,7 +952,22 @@ class RoundEndScreen(Screen):
         self.panel.add_widget(self.next_btn)
 
     def next_round(self) -> None:
-        self.app.screens["setup"].prefill(self.app.controller.snapshot().get("session"))
+        s = self.app.controller.session
+        failed = ""
+        if self.app.next_setup is not None and s is not None and s.movement == "station":
+            from tablet_app.station_client import StationError
+
+            try:
+                self.app.next_setup()
+                self.app.refresh()  # the next round's first board: the auction screen
+                return
+            except (StationError, ValueError) as exc:
+                # The station is down, or the movement has no next round (SetupError): the table
+                # can still go on, typed in.
+                failed = str(exc)
+        setup = self.app.screens["setup"]
+        setup.prefill(self.app.controller.snapshot().get("session"))
+        setup.error.text = failed[:160]
         self.app.go("setup")
 
 
@@ -1071,6 +1076,8 @@ class TabletApp(App):
                  on_ready: Any = None, deliverer: Any = None, **kw: Any):
         super().__init__(**kw)
         self.deliverer = deliverer  # tablet_app.outbox.Deliverer when a station is configured
+        # With a station: sets the controller up for this table's next round from its movement.
+        self.next_setup: Any = None
         self.on_ready = on_ready  # called once, after the first frame with the auction drawn
         self.controller = controller
         self.runner = runner
@@ -1221,6 +1228,13 @@ def main(argv: list[str] | None = None) -> int:
 
     app = TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None,
                     deliverer=deliverer)
+    if args.station:
+        def next_setup() -> None:
+            from tablet_app.station_client import next_round_from_station
+
+            next_round_from_station(ctl, args.station, args.table_key)
+
+        app.next_setup = next_setup
     if args.station and deliverer is None:
         # Setup typed in at the table: results go to the station from the first board on.
         def on_setup() -> None:

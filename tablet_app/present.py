@@ -207,3 +207,30 @@ def delivery_lines(counts: dict[str, int], rejected: list[dict[str, Any]], stati
         what = f"{item.get('kind')} {str(item.get('key', '')).split('/', 3)[-1]}"
         lines.append(i18n.tr("station_refused", lang, what=what, error=item.get("error") or ""))
     return lines
+
+
+def round_end_lines(pos: dict[str, Any] | None, lang: str = "en") -> list[str]:
+    """Where each pair and the boards go next (`Controller.next_positions()`): a Mitchell of the
+    tablet's own, or the station's movement with its sit-outs, direction changes (a Howell) and
+    last round. Anything the tablet cannot say sends the players to the director."""
+    pos = pos or {}
+    if pos.get("last_round"):
+        return [i18n.tr("last_round", lang)]
+    lines = []
+    for side, own in (("ns", "NS"), ("ew", "EW")):
+        x = pos.get(side)
+        if not x:
+            continue
+        if x.get("sits_out"):
+            lines.append(i18n.tr(f"pairs_{side}_out", lang, pair=x.get("pair", "")))
+            continue
+        line = i18n.tr(f"pairs_{side}_go", lang, pair=x.get("pair", ""), table=x.get("table", ""))
+        if x.get("seat") and x["seat"] != own:
+            line += " " + i18n.tr("as_" + x["seat"].lower(), lang)
+        lines.append(line)
+    b = pos.get("boards")
+    if b:
+        boards = ", ".join(map(str, b.get("boards", [])))
+        lines.append(i18n.tr("boards_go", lang, boards=boards, table=b["table"]) if b.get("table")
+                     else i18n.tr("boards_to_td", lang, boards=boards))
+    return lines or [i18n.tr("ask_td", lang)]

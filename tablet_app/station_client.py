@@ -13,7 +13,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from .session import Session, from_station
+from .session import Session, SetupError, from_station
 
 TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Z]{1,3})/)?(\d{1,3})$")
 
@@ -106,3 +106,15 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
     session = session_from_station(station_url, table, key, round_, timeout=timeout, **extra)
     controller.setup(session)
     return session
+
+
+def next_round_from_station(controller: Any, station_url: str, key: str, *, timeout: float = 10.0) -> Session:
+    """At the round end: this table's next round from the station's movement. What the TD chose
+    at the table (profile, policy, PIN, tray delay) carries over; pairs and boards come from the
+    movement. SetupError after the last round; nothing is journalled on any error."""
+    s = controller.session
+    if s is None:
+        raise SetupError("no session yet: nothing to follow on from")
+    return setup_from_station(controller, station_url, f"{s.event}/{s.section}/{s.table}", key, s.round + 1,
+                              timeout=timeout, profile=s.profile, policy=s.policy, td_pin=s.td_pin,
+                              tray_delay_s=s.tray_delay_s)

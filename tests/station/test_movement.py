@@ -22,7 +22,12 @@ from station.movement import NoMovement, Slot, table_movement
 from tablet_app.controller import Controller
 from tablet_app.outbox import Deliverer
 from tablet_app.session import SetupError
-from tablet_app.station_client import StationError, fetch_movement, setup_from_station
+from tablet_app.station_client import (
+    StationError,
+    fetch_movement,
+    next_round_from_station,
+    setup_from_station,
+)
 
 from .conftest import EVENT, StationProcess, result_record
 
@@ -248,3 +253,38 @@ def test_station_down_is_a_clear_error(tmp_path):
 def test_the_reply_is_json_for_the_tablet(sqlite_station):
     code, reply = get_movement(sqlite_station, 1, headers={})
     assert code == 401 and json.dumps(reply) and reply["status"] == 401
+
+
+def pass_out_the_round(ctl: Controller) -> None:
+    for board in ctl.session.boards:
+        first = "NESW".index(dealer(board))
+        for i in range(4):
+            ctl.clock.t += 2
+            ctl.box_event("NESW"[(first + i) % 4], "call", call="P")
+        ctl.enter_result(None)
+        ctl.ew_confirm(True)
+
+
+def test_round_end_takes_the_next_round_from_the_station_keeping_the_tds_choices(sqlite_station, tmp_path):
+    st = sqlite_station
+    client = DataConnectorClient("club-7", st.token, st.url)
+    assert client.initialize(mitchell_init()).data_type == DataConnectorResponseData.OK
+    key = st.keys[table_id(2)]
+    ctl = Controller(tmp_path / "tablet.db", clock=Clock())
+    try:
+        setup_from_station(ctl, st.url, "2", key, 2, profile="dbf-2017", policy="prevent", td_pin="4321")
+        pass_out_the_round(ctl)
+        assert ctl.snapshot()["phase"] == "round_end"
+        session = next_round_from_station(ctl, st.url, key)
+        want = mitchell_slot(2, 3)
+        assert (session.round, session.boards, session.ns_pair, session.ew_pair) == (3, tuple(want.boards), want.ns, want.ew)
+        assert (session.profile, session.policy, session.td_pin) == ("dbf-2017", "prevent", "4321")
+        assert ctl.snapshot()["phase"] == "auction" and ctl.board == want.boards[0]
+        # Round 3 is the movement's last: no round 4, said clearly, and nothing journalled.
+        pass_out_the_round(ctl)
+        before = ctl.journal.count()
+        with pytest.raises(SetupError, match="round 4"):
+            next_round_from_station(ctl, st.url, key)
+        assert ctl.journal.count() == before and ctl.session.round == 3
+    finally:
+        ctl.close()

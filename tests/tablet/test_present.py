@@ -80,3 +80,17 @@ def test_wrong_board_outcomes_shown_with_the_editions_law():
     assert lines[1] == "Inte samma bud som förut: Öst 2\u2660 (var 1\u2660)"
     st = run("dbf-2017", "N 1H", {"td": "wrong_board", "played_before": False})
     assert present.consequences(st)[0] == "Wrong board: auction and play go on, the result stands  (2017 L15B)"
+
+
+def test_round_end_says_where_pairs_and_boards_go_with_sit_outs_direction_changes_and_last_round():
+    mitchell = {"ns": {"pair": 1, "table": 1, "seat": "NS"}, "ew": {"pair": 2, "table": 2, "seat": "EW"},
+                "boards": {"boards": [1, 2, 3], "table": 4}}
+    assert present.round_end_lines(mitchell) == ["N-S pair 1: table 1", "E-W pair 2: table 2",
+                                                 "Boards 1, 2, 3: to table 4"]
+    howell = {"ns": {"pair": 5, "table": 3, "seat": "EW"}, "ew": {"pair": 2, "table": None, "seat": None, "sits_out": True},
+              "boards": {"boards": [7, 8], "table": None}}
+    assert present.round_end_lines(howell) == ["N-S pair 5: table 3 (sit East-West)",
+                                               "E-W pair 2: sits out next round", "Boards 7, 8: to the director"]
+    assert present.round_end_lines({"last_round": True}, "da") == ["Det var sidste runde."]
+    assert present.round_end_lines({"unknown": "see the movement card"}) == ["Ask the director"]
+    assert present.round_end_lines(None, "sv") == ["Fråga tävlingsledaren"]
