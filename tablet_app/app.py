@@ -1,6 +1,7 @@
 """The table tablet's Kivy app. Widgets only render controller state and forward touches.
 
     python -m tablet_app.app --db table.db [--lang sv] [--setup session.json] [--ports N=/dev/..,E=...]
+    python -m tablet_app.app --db table.db --station http://scoring-pc:8080 --table 3 --table-key KEY
 
 Screens: auction (readable across the table), director console (PIN-protected), tempo, result
 entry, round end. Every screen redraws from `controller.snapshot()` and `tablet_app.present`;
