@@ -1,7 +1,7 @@
 """Replay a whole table log: validate it, fold its events through a Table, return the final state.
 
-A log is {"profile": name, "board": n, "events": [...], "policy"?: "record"|"prevent"}; other
-top-level keys are metadata and are ignored. Any problem raises LogError naming the event.
+A log is {"profile": name, "board": n, "events": [...], "policy"?: "record"|"prevent",
+"no_alerts_by"?: ["NS"|"EW"]}; other top-level keys are metadata and are ignored. Any problem raises LogError naming the event.
 """
 from __future__ import annotations
 
@@ -31,8 +31,11 @@ def open_table(log: Any) -> Table:
     policy = log.get("policy")
     if policy is not None and policy not in ("record", "prevent"):
         raise LogError(f"policy must be 'record' or 'prevent' (got {policy!r})")
+    no_alerts = log.get("no_alerts_by", [])
+    if not isinstance(no_alerts, list):
+        raise LogError(f"no_alerts_by must be a list of 'NS' / 'EW' (got {no_alerts!r})")
     try:
-        return Table(log["profile"], board, policy)
+        return Table(log["profile"], board, policy, no_alerts)
     except (ProfileError, EventError) as exc:
         raise LogError(str(exc)) from exc
 

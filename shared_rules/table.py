@@ -124,7 +124,8 @@ def parse_call(value: Any) -> int:
 
 
 class Table:
-    def __init__(self, profile: str, board: int, policy: str | None = None) -> None:
+    def __init__(self, profile: str, board: int, policy: str | None = None,
+                 no_alerts_by: tuple[str, ...] | list[str] = ()) -> None:
         self.profile = profiles.load(profile)
         try:
             self.dealer = SEAT_INDEX[boards.dealer(board)]
@@ -133,6 +134,14 @@ class Table:
             raise EventError(str(exc)) from exc
         if policy is not None and policy not in profiles.POLICIES:
             raise EventError(f"policy must be 'record' or 'prevent' (got {policy!r})")
+        for side in no_alerts_by:
+            if side not in ("NS", "EW"):
+                raise EventError(f"no_alerts_by names pairs 'NS' or 'EW' (got {side!r})")
+        if no_alerts_by and not self.profile.alert.pair_may_decline:
+            raise EventError(f"profile {self.profile.name} has no choice for a pair to decline alerts "
+                             "(FSB L115A1 is Swedish)")
+        # The pairs asked by their opponents not to alert at this table (FSB L115A1-A2).
+        self.no_alerts_by = tuple(sorted(set(no_alerts_by)))
         self.board = board
         self.edition = self.profile.edition
         self.policy = policy or self.profile.policy
@@ -1210,12 +1219,16 @@ class Table:
         target = self._calls[idx]
         rules = self.profile.alert
         who = "self" if target.seat == seat else "partner"
-        base = {"seat": SEATS[seat], "t": t, "call": call_name(target.code), "of": SEATS[target.seat]}
+        # index: which standing call the flag is about (the tempo view hangs it on that row)
+        base = {"seat": SEATS[seat], "t": t, "call": call_name(target.code), "of": SEATS[target.seat], "index": idx}
         if who not in rules.by:
             self._timing.append({"kind": "alert_by_wrong_player", **base, "law": rules.law,
                                  "expected": "partner" if "partner" in rules.by else "self"})
         if not rules.enabled:
             self._timing.append({"kind": "alert_not_permitted", **base, "law": rules.law})
+        elif ("NS" if seat % 2 == 0 else "EW") in self.no_alerts_by:
+            self._timing.append({"kind": "alert_not_permitted", **base, "law": rules.pair_may_decline,
+                                 "reason": "the opponents asked this pair not to alert"})
         elif rules.cutoff_level is not None and not self.profile.screens.enabled:
             first_bid = next((i for i, c in enumerate(self._calls) if 0 <= c.code), None)
             exempt = rules.cutoff_exempts_opening and idx == first_bid
@@ -1324,6 +1337,7 @@ class Table:
         return {
             "board": self.board, "dealer": SEATS[self.dealer], "vulnerability": self.vulnerability,
             "profile": self.profile.name, "edition": self.edition, "policy": self.policy,
+            "no_alerts_by": list(self.no_alerts_by),
             "status": status,
             "status_law": self.refs["end_bid"] if self._status == ENDED else (
                 self.refs["end_passed_out"] if self._status == PASSED_OUT else (

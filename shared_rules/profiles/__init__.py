@@ -45,6 +45,9 @@ class AlertRules:
     cutoff_level: int | None
     cutoff_exempts_opening: bool
     law: str
+    # FSB L115A1-A2: a pair may ask that its opponents at the table do not alert; the law that
+    # allows it ("" where the regulation has no such choice).
+    pair_may_decline: str
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,7 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         cutoff_level=cutoff or None,
         cutoff_exempts_opening=a.get("cutoff_exempts_opening", bool),
         law=a.get("law", str),
+        pair_may_decline=a.get("pair_may_decline", str),
     )
     a.done()
     if alert.enabled and not alert.by:

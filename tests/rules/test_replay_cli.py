@@ -122,3 +122,21 @@ def test_replay_cli_refuses_malformed_L24_and_wrong_board_events(event, match):
     proc = cli("-", stdin=text)
     assert proc.returncode == 1 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert "event 1" in proc.stderr and match in proc.stderr, proc.stderr
+
+
+def test_FSB_L115A1_no_alerts_by_in_the_log_and_malformed_values_refused(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    log = {"profile": "fsb-2007", "board": 1, "no_alerts_by": ["NS"],
+           "events": [{"t": 1, "seat": "N", "call": "1C"}, {"t": 2, "seat": "S", "alert": True}]}
+    p = subprocess.run([sys.executable, "-m", "shared_rules", "replay", "-"], input=json.dumps(log),
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert [(x["kind"], x["seat"], x["law"]) for x in out["timing"]] == [("alert_not_permitted", "S", "FSB L115A1")]
+    for bad in ("NS", ["XX"]):
+        p = subprocess.run([sys.executable, "-m", "shared_rules", "replay", "-"],
+                           input=json.dumps({**log, "no_alerts_by": bad}), capture_output=True, text=True)
+        assert p.returncode != 0 and "no_alerts_by" in p.stderr and "Traceback" not in p.stderr

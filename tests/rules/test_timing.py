@@ -131,3 +131,31 @@ def test_FSB_L116B_lock_profile_check_refuses_inside_the_wait():
 def test_end_of_auction_names_its_law(profile, law):
     state = play(profile, [c(0, "N", "1C"), c(1, "E", "P"), c(2, "S", "P"), c(3, "W", "P")])
     assert state["status"] == "ended" and state["status_law"] == law
+
+
+# FSB L115A1-A2: a pair may ask that its opponents at the table do not alert.
+def test_FSB_L115A1_alert_by_a_pair_asked_not_to_alert_is_reported():
+    table = Table("fsb-2007", 1, no_alerts_by=["EW"])  # North-South asked East-West not to alert
+    for e in [c(1, "N", "1C"), a(2, "S"), c(3, "E", "1D"), a(4, "W")]:
+        state = table.apply(e)
+    flagged = [x for x in state["timing"] if x["kind"] == "alert_not_permitted"]
+    assert [(x["seat"], x["law"]) for x in flagged] == [("W", "FSB L115A1")]
+    assert flagged[0]["reason"] == "the opponents asked this pair not to alert"
+    assert state["no_alerts_by"] == ["EW"]
+    # reported, never silently dropped: the alert still marks the call for the TD
+    assert [x["alerted"] for x in state["calls"]] == [True, True]
+
+
+def test_FSB_L115A2_one_pair_alerts_the_other_does_not_and_the_default_is_both():
+    assert Table("fsb-2007", 1).state()["no_alerts_by"] == []
+    state = play("fsb-2007", [c(1, "N", "1C"), a(2, "S"), c(3, "E", "1D"), a(4, "W")])
+    assert kinds(state) == []
+
+
+def test_no_per_pair_alert_choice_outside_sweden_and_bad_sides_refused():
+    from shared_rules.table import EventError
+
+    with pytest.raises(EventError, match="dbf-2017 has no choice for a pair to decline alerts"):
+        Table("dbf-2017", 1, no_alerts_by=["NS"])
+    with pytest.raises(EventError, match="'NS' or 'EW'"):
+        Table("fsb-2007", 1, no_alerts_by=["N"])
