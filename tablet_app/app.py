@@ -979,6 +979,8 @@ class SetupScreen(Screen):
               ("round", "round"), ("tables", "setup_tables"), ("boards", "setup_boards"),
               ("ns_pair", "setup_ns"), ("ew_pair", "setup_ew"), ("td_pin", "pin_prompt"))
     NUMBERS = ("table", "round", "tables", "ns_pair", "ew_pair")
+    # the alerts choice -> the pairs that do not alert (Session.no_alerts_by)
+    ALERTS = {"all": (), "not-NS": ("NS",), "not-EW": ("EW",), "none": ("NS", "EW")}
 
     def __init__(self, app: TabletApp, **kw: Any):
         super().__init__(name="setup", **kw)
@@ -1020,6 +1022,12 @@ class SetupScreen(Screen):
         self.policy = Spinner(text="profile", values=("profile", "record", "prevent"), font_size=22,
                               background_normal="", background_color=BTN_LIGHT, color=INK)
         grid.add_widget(self.policy)
+        # FSB L115A1-A2: a pair may ask its opponents at the table not to alert
+        self.labels["alerts"] = Text("", size=20, bold=True, color=MUTED)
+        grid.add_widget(self.labels["alerts"])
+        self.alerts = Spinner(text="all", values=tuple(self.ALERTS), font_size=22, background_normal="",
+                              background_color=BTN_LIGHT, color=INK)
+        grid.add_widget(self.alerts)
         form.add_widget(grid)
         self.body.add_widget(form)
         self.error = Text("", size=22, bold=True, color=STOP_RED, size_hint_y=None, height=40)
@@ -1040,6 +1048,8 @@ class SetupScreen(Screen):
         if s.get("profile"):
             self.profile.text = s["profile"]
         self.policy.text = s.get("policy") or "profile"
+        off = tuple(s.get("no_alerts_by") or ())
+        self.alerts.text = next((k for k, v in self.ALERTS.items() if v == off), "all")
 
     def values(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
@@ -1051,6 +1061,7 @@ class SetupScreen(Screen):
                 d[name] = text
         d["profile"] = self.profile.text
         d["policy"] = None if self.policy.text == "profile" else self.policy.text
+        d["no_alerts_by"] = list(self.ALERTS.get(self.alerts.text, ()))
         return d
 
     def submit(self) -> None:
@@ -1067,6 +1078,7 @@ class SetupScreen(Screen):
             self.labels[name].text = i18n.tr(key, lang)
         self.labels["profile"].text = i18n.tr("setup_profile", lang)
         self.labels["policy"].text = i18n.tr("setup_policy", lang)
+        self.labels["alerts"].text = i18n.tr("setup_alerts", lang)
         self.start.text = i18n.tr("setup_start", lang)
 
 

@@ -43,10 +43,10 @@ def lho(seat: str) -> str:
     return SEATS[(SEATS.index(seat) + 1) % 4]
 
 
-def _default_engine(profile: str, board: int, policy: str | None) -> Any:
+def _default_engine(profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = ()) -> Any:
     from shared_rules.table import Table
 
-    return Table(profile, board, policy)
+    return Table(profile, board, policy, no_alerts_by)
 
 
 def _default_profile(name: str) -> Any:
@@ -70,7 +70,7 @@ class Controller:
         db_path: str | pathlib.Path,
         *,
         clock: Callable[[], float] = time.time,
-        engine_factory: Callable[[str, int, str | None], Any] = _default_engine,
+        engine_factory: Callable[..., Any] = _default_engine,
         profile_loader: Callable[[str], Any] = _default_profile,
         outbox_factory: Callable[[Any], Any] = _default_outbox,
     ):
@@ -123,7 +123,8 @@ class Controller:
 
     def _start_engine(self) -> None:
         assert self.session is not None and self.board is not None
-        self.engine = self.engine_factory(self.session.profile, self.board, self.session.policy)
+        self.engine = self.engine_factory(self.session.profile, self.board, self.session.policy,
+                                          self.session.no_alerts_by)
         self.estate = self.engine.state()
         self.engine_events = []
         self.stop_shown = {}
@@ -281,7 +282,7 @@ class Controller:
         if self.phase not in ("setup", "round_end") and self.session is not None:
             raise Refused("finish the round (or have the TD end it) before setting up a new one")
         try:
-            self.engine_factory(s.profile, s.boards[0], s.policy)
+            self.engine_factory(s.profile, s.boards[0], s.policy, s.no_alerts_by)
         except ImportError:
             raise
         except Exception as exc:

@@ -88,6 +88,7 @@ T = {
     "setup_ns": {"en": "N-S pair", "sv": "N-S par", "da": "N-S par"},
     "setup_ew": {"en": "E-W pair", "sv": "Ö-V par", "da": "Ø-V par"},
     "setup_profile": {"en": "Regulations", "sv": "Regelverk", "da": "Regelsæt"},
+    "setup_alerts": {"en": "Alerts (FSB L115A)", "sv": "Alertering (FSB L115A)", "da": "Alertering (FSB L115A)"},
     "setup_policy": {"en": "Irregularities", "sv": "Oegentligheter", "da": "Uregelmæssigheder"},
     "setup_start": {"en": "Start the round", "sv": "Starta ronden", "da": "Start runden"},
     "next_round": {"en": "Next round", "sv": "Nästa rond", "da": "Næste runde"},

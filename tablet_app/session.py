@@ -36,10 +36,13 @@ class Session:
     # The TD may lengthen or shorten the tray's minimum time on a side (WBF Code of Practice:
     # vary it); None keeps the profile's value.
     tray_delay_s: float | None = None
+    # FSB L115A1-A2: the pairs asked by their opponents at this table not to alert ("NS", "EW").
+    no_alerts_by: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["boards"] = list(self.boards)
+        d["no_alerts_by"] = list(self.no_alerts_by)
         return d
 
     @classmethod
@@ -51,6 +54,8 @@ class Session:
         d = dict(d)
         if "boards" in d:
             d["boards"] = parse_boards(d["boards"])
+        if isinstance(d.get("no_alerts_by"), list):
+            d["no_alerts_by"] = tuple(d["no_alerts_by"])
         try:
             s = cls(**d)
         except TypeError as exc:
@@ -84,6 +89,8 @@ class Session:
             and 0 <= self.tray_delay_s <= 120
         ):
             raise SetupError("tray_delay_s must be a number of seconds from 0 to 120")
+        if not isinstance(self.no_alerts_by, tuple) or any(x not in ("NS", "EW") for x in self.no_alerts_by):
+            raise SetupError(f"no_alerts_by lists the pairs 'NS' / 'EW' not to alert, not {self.no_alerts_by!r}")
         if self.table > self.tables:
             raise SetupError(f"table {self.table} does not exist in a section of {self.tables} tables")
 

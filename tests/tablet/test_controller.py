@@ -429,3 +429,27 @@ def test_td_wrong_board_outcome_by_edition_and_replay(make_controller, clock, tm
     before = copy.deepcopy(ctl.snapshot())
     ctl.journal.conn.close()
     assert make_controller(db).snapshot() == before
+
+
+def test_FSB_L115A1_pair_asked_not_to_alert_is_flagged_for_the_td_and_survives_a_restart(make_controller, clock, tmp_path):
+    from tablet_app.session import SetupError
+
+    db = tmp_path / "j.db"
+    ctl = make_controller(db)
+    with pytest.raises(SetupError, match="no choice for a pair to decline alerts"):
+        ctl.setup({**SESSION, "no_alerts_by": ["EW"]})  # dbf-2017: no such choice in Denmark
+    with pytest.raises(SetupError, match="no_alerts_by"):
+        ctl.setup({**SESSION, "profile": "fsb-2007", "no_alerts_by": ["E"]})
+    assert ctl.session is None and ctl.journal.count() == 0
+    ctl.setup({**SESSION, "profile": "fsb-2007", "no_alerts_by": ["EW"]})
+    auction(ctl, clock, ["1C", "1D"])
+    ctl.box_event("W", "alert")  # East-West were asked not to alert
+    ctl.box_event("S", "alert")  # ... North-South were not
+    # each flag hangs on the alerted call, where the TD looks in the tempo view: South's alert of
+    # 1C is allowed but late (East had called, L21B1(a)); West's alert of 1D is not permitted
+    assert [r["flags"] for r in ctl.tempo()] == [["alert_late"], ["alert_not_permitted"]]
+    ctl.journal.conn.close()
+    again = make_controller(db)
+    assert again.session.no_alerts_by == ("EW",)
+    assert again.estate["no_alerts_by"] == ["EW"]
+    assert [x["seat"] for x in again.estate["timing"] if x["kind"] == "alert_not_permitted"] == ["W"]

@@ -240,7 +240,12 @@ def step7(_dt):
 
 
 def step8(_dt):
-    app.screens["setup"].start.trigger_action(0)
+    su = app.screens["setup"]
+    su.alerts.text = "not-EW"  # FSB L115A1 is Swedish: refused for this Danish (dbf-2017) table
+    su.start.trigger_action(0)
+    checks["alerts_choice_error"] = su.error.text
+    su.alerts.text = "all"
+    su.start.trigger_action(0)
     checks["after_setup_screen"] = app.sm.current
     checks["new_round"] = [ctl.session.round, list(ctl.session.boards), ctl.session.ew_pair, ctl.board]
 

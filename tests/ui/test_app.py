@@ -82,6 +82,7 @@ def test_screenshots_saved(session):
 def test_next_round_setup_typed_in_bad_input_refused_then_starts(session):
     assert session["setup_screen"] == "setup"
     assert "backwards" in session["setup_error"] and session["setup_error_changed_nothing"]
+    assert "no choice for a pair to decline alerts" in session["alerts_choice_error"]
     assert session["after_setup_screen"] == "auction"
     assert session["new_round"] == [3, [3, 4, 5], 6, 3]
 
