@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from hardware.sim.boxes import Boxes
-from hardware.sim.link import SimLink
+from hardware.sim.link import SimBus, SimLink
 from hardware.sim.table import tokens
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
@@ -24,11 +24,18 @@ SEATS = "NESW"
 class Rig:
     """Link, boxes and LinkMaster: started once per module (starting MicroPython costs time)."""
 
-    def __init__(self, workdir: pathlib.Path):
-        self.link = SimLink().start()
-        self.boxes = Boxes(self.link.box_ports, workdir, link=self.link)
+    def __init__(self, workdir: pathlib.Path, bus: bool = False):
+        if bus:
+            # RS-485: one shared half-duplex line, the boxes speak only when the tablet grants
+            self.link = SimBus(seed=5).start()
+            self.boxes = Boxes(self.link.box_ports, workdir, extra_args=["--bus"])
+            ports = {s: self.link.tablet_port for s in SEATS}
+        else:
+            self.link = SimLink().start()
+            self.boxes = Boxes(self.link.box_ports, workdir, link=self.link)
+            ports = self.link.tablet_ports
         self.boxes.start()
-        self.master = LinkMaster(self.link.tablet_ports, ack_on_commit=True)
+        self.master = LinkMaster(ports, ack_on_commit=True)
 
     def close(self) -> None:
         self.master.close()
