@@ -16,7 +16,7 @@ from typing import Any
 
 from shared_rules import laws
 from tablet_app import i18n, present
-from tablet_app.controller import Controller, PinError, Refused
+from tablet_app.controller import Controller, PinError
 
 FONT_DIR = pathlib.Path("/usr/share/fonts/truetype/dejavu")
 
@@ -352,14 +352,7 @@ class DirectorScreen(Screen):
             self._decide(self.chosen["id"], call)
 
     def _decide(self, choice: str, call: str | None) -> None:
-        # The PIN was checked at sign-in; the controller checks it again (it trusts no widget).
-        try:
-            self.app.controller.td_decide(self.app.controller.session.td_pin if self.unlocked else "", choice, call)
-            self.message.text = ""
-        except PinError:
-            self.message.text = i18n.tr("pin_wrong", self.app.lang)
-        except Refused as exc:
-            self.message.text = str(exc)[:120]
+        self._td(lambda pin: self.app.controller.td_decide(pin, choice, call), refresh=False)
         self.chosen = None
         if not self.app.controller.estate.get("pending"):
             self.unlocked = False
@@ -603,16 +596,18 @@ class DirectorScreen(Screen):
         self.wrong_boarding = False
         self._td(lambda pin: self.app.controller.td_wrong_board(pin, played_before))
 
-    def _td(self, act: Any) -> None:
-        # The PIN was checked at sign-in; the controller checks it again (it trusts no widget).
+    def _td(self, act: Any, refresh: bool = True) -> None:
+        """Run one TD action with the signed-in PIN; `act(pin)` may return a message to show.
+        The PIN was checked at sign-in; the controller checks it again (it trusts no widget)."""
         try:
-            act(self.app.controller.session.td_pin if self.unlocked else "")
-            self.message.text = ""
+            said = act(self.app.controller.session.td_pin if self.unlocked else "")
+            self.message.text = said if isinstance(said, str) else ""
         except PinError:
             self.message.text = i18n.tr("pin_wrong", self.app.lang)
-        except Refused as exc:
+        except ValueError as exc:  # Refused, SetupError: said, nothing changed
             self.message.text = str(exc)[:120]
-        self.app.refresh()
+        if refresh:
+            self.app.refresh()
 
     # -- artificial adjusted score (L12C2) --------------------------------------------------------
     def _start_adjust(self) -> None:
@@ -644,16 +639,8 @@ class DirectorScreen(Screen):
 
     def _award(self) -> None:
         a, self.adjusting = self.adjusting or {}, None
-        try:
-            pin = self.app.controller.session.td_pin if self.unlocked else ""
-            edition = (self.app.controller.estate or {}).get("edition", 2017)
-            self.app.controller.td_artificial_score(pin, a.get("ns"), a.get("ew"), f"{edition} L12C2")
-            self.message.text = ""
-        except PinError:
-            self.message.text = i18n.tr("pin_wrong", self.app.lang)
-        except ValueError as exc:
-            self.message.text = str(exc)[:120]
-        self.app.refresh()
+        edition = (self.app.controller.estate or {}).get("edition", 2017)
+        self._td(lambda pin: self.app.controller.td_artificial_score(pin, a.get("ns"), a.get("ew"), f"{edition} L12C2"))
 
     # -- corrected score (L79C) ------------------------------------------------------------------
     def _start_fix(self) -> None:
@@ -694,15 +681,12 @@ class DirectorScreen(Screen):
     def _fix_tricks(self, n: int) -> None:
         board = (self.fixing or {}).get("board")
         self.fixing = None
-        try:
-            pin = self.app.controller.session.td_pin if self.unlocked else ""
+
+        def fix(pin: str) -> str:
             rec = self.app.controller.td_correct_result(pin, board, n)
-            self.message.text = f"[color=2a8c4d]{i18n.tr('sent', self.app.lang)}: {rec['score_ns']:+d}[/color]"
-        except PinError:
-            self.message.text = i18n.tr("pin_wrong", self.app.lang)
-        except ValueError as exc:
-            self.message.text = str(exc)[:120]
-        self.app.refresh()
+            return f"[color=2a8c4d]{i18n.tr('sent', self.app.lang)}: {rec['score_ns']:+d}[/color]"
+
+        self._td(fix)
 
     def _start_correct(self) -> None:
         self.correcting = {"seat": None}
@@ -715,15 +699,7 @@ class DirectorScreen(Screen):
     def _correct(self, call: str) -> None:
         seat = (self.correcting or {}).get("seat")
         self.correcting = None
-        try:
-            pin = self.app.controller.session.td_pin if self.unlocked else ""
-            self.app.controller.td_correct_call(pin, seat, call)
-            self.message.text = ""
-        except PinError:
-            self.message.text = i18n.tr("pin_wrong", self.app.lang)
-        except Refused as exc:
-            self.message.text = str(exc)[:120]
-        self.app.refresh()
+        self._td(lambda pin: self.app.controller.td_correct_call(pin, seat, call))
 
     def leave(self) -> None:
         self.unlocked = False
