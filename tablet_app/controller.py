@@ -117,10 +117,6 @@ class Controller:
             return None
         return self.session.boards[self.board_index]
 
-    def _profile_name(self) -> str:
-        assert self.session is not None
-        return self.session.profile
-
     def _start_engine(self) -> None:
         assert self.session is not None and self.board is not None
         self.engine = self.engine_factory(self.session.profile, self.board, self.session.policy,
@@ -140,7 +136,9 @@ class Controller:
         try:
             state = self.engine.apply(ev)
         except Exception as exc:  # the engine refused: rebuild it untouched from the journal
-            self.engine = self.engine_factory(self._profile_name(), self.board, self.session.policy if self.session else None)
+            assert self.session is not None
+            self.engine = self.engine_factory(self.session.profile, self.board, self.session.policy,
+                                              self.session.no_alerts_by)
             for old in self.engine_events:
                 self.engine.apply(old)
             raise Refused(str(exc)) from exc  # the engine's message says what and which law

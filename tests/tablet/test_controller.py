@@ -442,6 +442,9 @@ def test_FSB_L115A1_pair_asked_not_to_alert_is_flagged_for_the_td_and_survives_a
         ctl.setup({**SESSION, "profile": "fsb-2007", "no_alerts_by": ["E"]})
     assert ctl.session is None and ctl.journal.count() == 0
     ctl.setup({**SESSION, "profile": "fsb-2007", "no_alerts_by": ["EW"]})
+    # an event the engine refuses makes the controller rebuild its engine: the choice must survive
+    r = ctl.box_event("E", "alert")  # nothing to alert yet
+    assert not r["ok"] and "alerted" in r["reason"]
     auction(ctl, clock, ["1C", "1D"])
     ctl.box_event("W", "alert")  # East-West were asked not to alert
     ctl.box_event("S", "alert")  # ... North-South were not
