@@ -117,15 +117,17 @@ def td_call_facts(key: str, payload: dict) -> tuple[str, str]:
     return key, "launched"
 
 
-def expected_key(kind: str, rec: dict) -> str:
+def expected_key(kind: str, rec: dict, n: int = 0) -> str:
     e, s, t = rec["event"], rec["section"], rec["table"]
     if kind == "result":
         return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/{rec['revision']}"
     if kind == "td_call":
-        if "status" in rec:  # one item per status change
+        if "status" in rec and "call" in rec:  # one item per status change, numbered by the sender
             return f"{e}/{s}/{t}/td/{rec['call']}/{rec['status']}"
-        # The tablet's form: one item when the call is made (status "launched").
-        return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/td/{rec['call']}"
+        # The tablet's form: the call when it is made (status "launched"), then one item per
+        # later status, named after the call: <call key>/<status>. `n` is read from the key.
+        launch = f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/td/{n}"
+        return launch + (f"/{rec['status']}" if "status" in rec else "")
     return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/auction/{rec['seq']}"
 
 
@@ -203,15 +205,22 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
     elif kind == "td_call":
         round_no = _int(payload, "round", 0, 99)
         board = _int(payload, "board", 1, 999, nullable=True)
-        if "status" in payload:
+        if "status" in payload and "call" in payload:
             _int(payload, "call", 0, 9999)
             _str(payload, "status", choices=TD_STATUSES)
             want_key = expected_key(kind, payload)
+        elif "status" in payload:
+            # the tablet's form of a status change: the call's own key + /<status>
+            _str(payload, "status", choices=TD_STATUSES)
+            n = key.rsplit("/", 2)[-2] if key.count("/") >= 2 else ""
+            if not n.isdigit():
+                raise RecordError("key: a TD call status key ends with /td/<number>/<status>")
+            want_key = expected_key(kind, payload, int(n))
         else:
             n = key.rsplit("/", 1)[-1]
             if not n.isdigit():
                 raise RecordError("key: a TD call key ends with /td/<number>")
-            want_key = expected_key(kind, {**payload, "call": int(n)})
+            want_key = expected_key(kind, payload, int(n))
         if not isinstance(payload.get("at"), (str, int, float)) or isinstance(payload.get("at"), bool):
             raise RecordError("at: expected the time of the call")
         for name in ("note", "reason"):

@@ -334,6 +334,8 @@ class DirectorScreen(Screen):
         lang = self.app.lang
         if self.app.controller.check_pin(self.pin):
             self.unlocked = True
+            # the director is at the table: the boxes' calls for him are attended to
+            self.app.controller.td_attended(self.pin)
             self.message.text = f"[color=2a8c4d]{i18n.tr('pin_ok', lang)}[/color]"
         else:
             self.message.text = i18n.tr("pin_wrong", lang)

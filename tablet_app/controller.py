@@ -110,6 +110,7 @@ class Controller:
         self.last_t = 0.0
         self.progress_seq = 0  # "auction" items queued for the board in play
         self.progress_step: str | None = None
+        self.td_due: list[tuple[int, str]] = []  # (TD call number, status) the last record changed
 
     @property
     def board(self) -> int | None:
@@ -182,6 +183,30 @@ class Controller:
             self.progress_step = step
         else:
             self.progress_step = None
+        # TD calls the station follows (open on the director page until resolved), decided here
+        # for replay and live alike; only the live path queues them (_record).
+        self.td_due = []
+        if self.phase == "frozen" and before != "frozen":
+            # an irregularity: the tablet itself calls the director
+            pending = self.estate.get("pending") or {}
+            reason = pending.get("kind") or self.estate.get("status")
+            law = pending.get("law") or self.estate.get("status_law")
+            note = str(reason).replace("_", " ") + (f" ({law})" if law else "")  # for the director page
+            self.td_calls.append({"seat": None, "t": (body.get("ev") or {}).get("t"), "board": self.board,
+                                  "reason": reason, "note": note, "auto": True})
+            self.td_due.append((len(self.td_calls), "launched"))
+        elif before == "frozen" and self.phase != "frozen":
+            self._resolve_td_calls(lambda c: c.get("auto"))
+        elif kind == "td_attended":
+            self._resolve_td_calls(lambda c: not c.get("auto"))
+        elif kind == "td_call":
+            self.td_due.append((len(self.td_calls), "launched"))
+
+    def _resolve_td_calls(self, which: Callable[[dict[str, Any]], bool]) -> None:
+        for n, c in enumerate(self.td_calls, 1):
+            if c.get("status") != "resolved" and which(c):
+                c["status"] = "resolved"
+                self.td_due.append((n, "resolved"))
 
     def _apply_record(self, kind: str, body: dict[str, Any]) -> None:
         if kind == "setup":
@@ -249,6 +274,8 @@ class Controller:
         elif kind == "correction":
             self.done.append(body["record"])
             self.log.append({"what": "correction", "board": body["record"]["board"], "key": body["record"]["key"]})
+        elif kind == "td_attended":
+            self.log.append({"what": "td_attended", "board": self.board, "t": body["t"]})
         elif kind == "round_end":
             self.phase = "round_end"
             self.board_index = len(self.session.boards) if self.session else -1
@@ -263,6 +290,8 @@ class Controller:
             self._apply(kind, body)
             if self.progress_step is not None:
                 self._queue_progress(self.progress_step, self.clock())
+            for n, status in self.td_due:
+                self._queue_td_call(n, status)
         for fn in list(self.listeners):
             fn()
 
@@ -320,9 +349,8 @@ class Controller:
             return self._refuse(seat, kind, call, box, "no board is in play")
         t = self._t()
         if kind == "td":
-            with self.journal.transaction():  # journalled and queued together, or neither
-                self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box})
-                self._queue_td_call(seat, t)
+            # journalled and queued together, or neither (_record)
+            self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box})
             return {"ok": True, "reason": None, "duplicate": False}
         if self.phase not in ("auction", "frozen"):
             return self._refuse(seat, kind, call, box, "the auction is over")
@@ -334,10 +362,8 @@ class Controller:
         if kind == "undo":
             # A call once confirmed on the box is made (Law 25 applies); the box's own undo only
             # works before confirmation. An undo after confirmation calls the director.
-            with self.journal.transaction():
-                self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box,
-                                         "reason": "change_of_call"})
-                self._queue_td_call(seat, t, reason="change_of_call")
+            self._record("td_call", {"seat": seat, "t": t, "board": self.board, "box": box,
+                                     "reason": "change_of_call"})
             return {"ok": True, "reason": "director called (Law 25)", "duplicate": False}
         # a call
         if not call:
@@ -399,19 +425,19 @@ class Controller:
             "at": datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         })
 
-    def _queue_td_call(self, seat: str, t: float, reason: str | None = None) -> None:
+    def _queue_td_call(self, n: int, status: str) -> None:
+        """The station's item for TD call number n of the round: the call itself when launched,
+        `<its key>/resolved` when it is over (station/records.py, the tablet's form)."""
         assert self.session is not None
-        s = self.session
-        n = len(self.td_calls)
-        key = f"{s.event}/{s.section}/{s.table}/{s.round}/{self.board}/td/{n}"
-        with self.journal.transaction():
-            self.outbox.enqueue(
-                "td_call",
-                key,
-                {"kind": "td_call", "key": key, "event": s.event, "section": s.section, "table": s.table,
-                 "round": s.round, "board": self.board, "seat": seat, "t": t, "reason": reason,
-                 "at": self.clock()},
-            )
+        s, c = self.session, self.td_calls[n - 1]
+        key = f"{s.event}/{s.section}/{s.table}/{s.round}/{c.get('board')}/td/{n}"
+        payload = {"kind": "td_call", "event": s.event, "section": s.section, "table": s.table,
+                   "round": s.round, "board": c.get("board"), "seat": c.get("seat"), "t": c.get("t"),
+                   "reason": c.get("reason"), "note": c.get("note"), "at": self.clock()}
+        if status != "launched":
+            key += "/" + status
+            payload["status"] = status
+        self.outbox.enqueue("td_call", key, {**payload, "key": key})
 
     def check_pin(self, pin: str) -> bool:
         return self.session is not None and hmac.compare_digest(str(pin).encode(), self.session.td_pin.encode())
@@ -510,8 +536,20 @@ class Controller:
             self._record("round_end", {})
 
     def open_td_calls(self) -> list[dict[str, Any]]:
-        """Director calls of the board in play, newest last (for the console)."""
-        return [c for c in self.td_calls if c.get("board") == self.board]
+        """Director calls from the boxes of the board in play not yet attended, newest last (for
+        the console; the tablet's own calls at an irregularity are the console's subject)."""
+        return [c for c in self.td_calls if c.get("board") == self.board and not c.get("auto")
+                and c.get("status") != "resolved"]
+
+    def td_attended(self, pin: str) -> bool:
+        """The director signed in at this table: the calls from its boxes are attended to (the
+        station's director page drops them). True if there were any."""
+        if not self.check_pin(pin):
+            raise PinError("wrong director PIN: nothing was changed")
+        if not any(not c.get("auto") and c.get("status") != "resolved" for c in self.td_calls):
+            return False
+        self._record("td_attended", {"t": self.clock()})
+        return True
 
     def enter_result(self, tricks: int | None, lead: str | None = None) -> dict[str, Any]:
         """North enters tricks (and the lead). Returns the preview East-West must confirm."""

@@ -171,3 +171,44 @@ def test_with_the_movement_a_table_sending_only_results_shows_what_it_plays_and_
     store.put_item(r["key"], "result", r, **validate_item("result", r["key"], r))
     rows = {t["table"]: t for t in status(st, EVENT)["tables"]}
     assert (rows[1]["phase"], rows[1]["late"]) == ("round_done", False)
+
+
+def test_tablet_director_calls_open_on_the_page_until_ruled_or_attended(sqlite_station, tmp_path):
+    """The tablet's own call at an irregularity (2017 L27 freezes the table) and a box's TD key,
+    delivered by the real outbox over HTTP: open on the director page (status.json, what the page
+    renders) until the TD rules at the table or signs in there."""
+    from tablet_app.controller import Controller
+    from tablet_app.outbox import Deliverer
+
+    st = sqlite_station
+    ctl = Controller(tmp_path / "tablet.db")
+    d = Deliverer(str(tmp_path / "tablet.db"), st.url, f"{EVENT}/A/3", st.keys[f"{EVENT}/A/3"]).start()
+
+    def open_calls():
+        assert d.drain(20), d.last_error
+        s = st.request("GET", f"/director/status.json?token={st.token}")[1]
+        return sorted((c["table"], c.get("seat") or "-", c.get("note") or "-") for c in s["open_td_calls"])
+
+    try:
+        ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1], "ns_pair": 3,
+                   "ew_pair": 13, "profile": "dbf-2017", "policy": "record", "td_pin": "2468", "tables": 4})
+        ctl.box_event("N", "call", call="1NT")
+        ctl.box_event("E", "call", call="1S")  # insufficient: the table freezes and calls the TD
+        ctl.box_event("W", "td")  # and West presses the TD key too
+        assert open_calls() == [(3, "-", "insufficient bid (2017 L27)"), (3, "W", "-")]
+        ctl.td_decide("2468", "accept")  # ruled (L27A1): the tablet's own call is over
+        assert open_calls() == [(3, "W", "-")]
+        assert ctl.td_attended("2468")  # the director signed in at the table: West's call too
+        assert open_calls() == []
+    finally:
+        d.stop()
+        ctl.close()
+    assert [r["kind"] for r in ctl_items(tmp_path / "tablet.db")].count("td_call") == 4
+    assert {r["state"] for r in ctl_items(tmp_path / "tablet.db")} == {"delivered"}
+
+
+def ctl_items(db) -> list[dict]:
+    import sqlite3
+
+    with sqlite3.connect(db) as c:
+        return [{"kind": k, "state": s} for k, s in c.execute("SELECT kind, state FROM outbox")]

@@ -432,8 +432,6 @@ def test_td_wrong_board_outcome_by_edition_and_replay(make_controller, clock, tm
 
 
 def test_FSB_L115A1_pair_asked_not_to_alert_is_flagged_for_the_td_and_survives_a_restart(make_controller, clock, tmp_path):
-    from tablet_app.session import SetupError
-
     db = tmp_path / "j.db"
     ctl = make_controller(db)
     with pytest.raises(SetupError, match="no choice for a pair to decline alerts"):
@@ -456,3 +454,47 @@ def test_FSB_L115A1_pair_asked_not_to_alert_is_flagged_for_the_td_and_survives_a
     assert again.session.no_alerts_by == ("EW",)
     assert again.estate["no_alerts_by"] == ["EW"]
     assert [x["seat"] for x in again.estate["timing"] if x["kind"] == "alert_not_permitted"] == ["W"]
+
+
+def td_items(ctl):
+    return [(k.split("/", 3)[3], p.get("status", "launched"), p.get("seat"), p.get("reason"))
+            for k, kind, p in outbox_items(ctl.outbox) if kind == "td_call"]
+
+
+def test_2017_L9B_table_frozen_by_an_irregularity_calls_the_director_at_the_station_until_ruled(make_controller, clock):
+    records = pytest.importorskip("station.records")
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    auction(ctl, clock, ["1NT"])
+    bid(ctl, clock, "E", "1S")  # insufficient (2017 L27): the table freezes
+    assert td_items(ctl) == [("2/1/td/1", "launched", None, "insufficient_bid")]
+    assert ctl.open_td_calls() == []  # the console shows the irregularity itself
+    ctl.td_decide("4321", "accept")
+    assert ctl.phase == "auction"
+    assert td_items(ctl)[1:] == [("2/1/td/1/resolved", "resolved", None, "insufficient_bid")]
+    for key, kind, payload in outbox_items(ctl.outbox):
+        records.validate_item(kind, key, payload)  # what the station will take
+
+
+def test_box_director_call_is_open_until_the_director_signs_in_at_the_table(make_controller, clock, tmp_path):
+    db = tmp_path / "j.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    auction(ctl, clock, ["1H"])
+    ctl.box_event("S", "td")
+    assert [c["seat"] for c in ctl.open_td_calls()] == ["S"]
+    assert td_items(ctl) == [("2/1/td/1", "launched", "S", None)]
+    before = ctl.journal.count()
+    with pytest.raises(PinError):
+        ctl.td_attended("0000")
+    assert ctl.journal.count() == before and ctl.open_td_calls()
+    assert ctl.td_attended("4321") is True
+    assert ctl.open_td_calls() == [] and td_items(ctl)[1:] == [("2/1/td/1/resolved", "resolved", "S", None)]
+    assert ctl.td_attended("4321") is False and td_items(ctl)[2:] == []  # nothing open: nothing journalled
+    # replay after a crash: the same calls, resolved, and nothing queued twice
+    n_items = len(outbox_items(ctl.outbox))
+    ctl.journal.conn.close()
+    again = make_controller(db)
+    assert again.open_td_calls() == [] and len(outbox_items(again.outbox)) == n_items
+    again.box_event("W", "td")
+    assert td_items(again)[-1] == ("2/1/td/2", "launched", "W", None)  # numbering continues
