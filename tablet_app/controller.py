@@ -193,7 +193,7 @@ class Controller:
             law = pending.get("law") or self.estate.get("status_law")
             note = str(reason).replace("_", " ") + (f" ({law})" if law else "")  # for the director page
             self.td_calls.append({"seat": None, "t": (body.get("ev") or {}).get("t"), "board": self.board,
-                                  "reason": reason, "note": note, "auto": True})
+                                  "reason": reason, "note": note, "auto": True, "place": self._place()})
             self.td_due.append((len(self.td_calls), "launched"))
         elif before == "frozen" and self.phase != "frozen":
             self._resolve_td_calls(lambda c: c.get("auto"))
@@ -201,6 +201,11 @@ class Controller:
             self._resolve_td_calls(lambda c: not c.get("auto"))
         elif kind == "td_call":
             self.td_due.append((len(self.td_calls), "launched"))
+
+    def _place(self) -> list[Any]:
+        s = self.session
+        assert s is not None
+        return [s.event, s.section, s.table, s.round]
 
     def _resolve_td_calls(self, which: Callable[[dict[str, Any]], bool]) -> None:
         for n, c in enumerate(self.td_calls, 1):
@@ -210,7 +215,11 @@ class Controller:
 
     def _apply_record(self, kind: str, body: dict[str, Any]) -> None:
         if kind == "setup":
+            # A director call outlives its round: the TD may attend to it after the table has
+            # moved on, and the station keeps it open until he does.
+            calls = self.td_calls
             self._reset()
+            self.td_calls = calls
             self.session = Session.from_dict(body["session"])
             self.phase = "auction"
             self.log.append({"what": "setup", **body["session"]})
@@ -250,7 +259,7 @@ class Controller:
                 self.seen_box.add(_box_key(box))
             self.log.append({"what": "refused", "board": self.board, **body})
         elif kind == "td_call":
-            self.td_calls.append(body)
+            self.td_calls.append({**body, "place": self._place()})
             self.log.append({"what": "td_call", "board": self.board, **body})
         elif kind == "result":
             self.entry = {"tricks": body["tricks"], "lead": body["lead"], "entered_at": body["entered_at"]}
@@ -428,11 +437,11 @@ class Controller:
     def _queue_td_call(self, n: int, status: str) -> None:
         """The station's item for TD call number n of the round: the call itself when launched,
         `<its key>/resolved` when it is over (station/records.py, the tablet's form)."""
-        assert self.session is not None
-        s, c = self.session, self.td_calls[n - 1]
-        key = f"{s.event}/{s.section}/{s.table}/{s.round}/{c.get('board')}/td/{n}"
-        payload = {"kind": "td_call", "event": s.event, "section": s.section, "table": s.table,
-                   "round": s.round, "board": c.get("board"), "seat": c.get("seat"), "t": c.get("t"),
+        c = self.td_calls[n - 1]
+        event, section, table, round_ = c["place"]  # where the call was made, maybe a round ago
+        key = f"{event}/{section}/{table}/{round_}/{c.get('board')}/td/{n}"
+        payload = {"kind": "td_call", "event": event, "section": section, "table": table,
+                   "round": round_, "board": c.get("board"), "seat": c.get("seat"), "t": c.get("t"),
                    "reason": c.get("reason"), "note": c.get("note"), "at": self.clock()}
         if status != "launched":
             key += "/" + status
@@ -507,7 +516,7 @@ class Controller:
         if self.session is None or self.board is None or self.phase not in ("auction", "frozen", "play", "confirm"):
             raise Refused("there is no board in play to adjust")
         rec = results.artificial_record(self.session.to_dict(), self.estate, self.board, ns, ew, law, self.clock())
-        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board]
+        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()]
         with self.journal.transaction():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("adjusted", {"record": rec})
@@ -538,8 +547,8 @@ class Controller:
     def open_td_calls(self) -> list[dict[str, Any]]:
         """Director calls from the boxes of the board in play not yet attended, newest last (for
         the console; the tablet's own calls at an irregularity are the console's subject)."""
-        return [c for c in self.td_calls if c.get("board") == self.board and not c.get("auto")
-                and c.get("status") != "resolved"]
+        return [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()
+                and not c.get("auto") and c.get("status") != "resolved"]
 
     def td_attended(self, pin: str) -> bool:
         """The director signed in at this table: the calls from its boxes are attended to (the
@@ -590,7 +599,7 @@ class Controller:
             self.session.to_dict(), self.estate, self.board, self.entry["tricks"], self.entry["lead"],
             self.entry["entered_at"],
         )
-        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board]
+        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()]
         with self.journal.transaction():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("confirm", {"accepted": True, "record": rec})

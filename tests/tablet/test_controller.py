@@ -498,3 +498,19 @@ def test_box_director_call_is_open_until_the_director_signs_in_at_the_table(make
     assert again.open_td_calls() == [] and len(outbox_items(again.outbox)) == n_items
     again.box_event("W", "td")
     assert td_items(again)[-1] == ("2/1/td/2", "launched", "W", None)  # numbering continues
+
+
+def test_a_director_call_left_open_at_the_round_end_can_still_be_attended_next_round(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "boards": [1]})
+    ctl.box_event("E", "td")  # round 2, board 1
+    auction(ctl, clock, ["P", "P", "P", "P"])
+    ctl.enter_result(None)
+    ctl.ew_confirm()
+    assert ctl.phase == "round_end"
+    ctl.setup({**SESSION, "round": 3, "boards": [4]})
+    assert ctl.open_td_calls() == []  # not this board's: the console shows the board in play
+    assert ctl.td_attended("4321") is True  # ...but the TD's sign-in still closes it
+    assert td_items(ctl)[-1] == ("2/1/td/1/resolved", "resolved", "E", None)  # under its own round
+    ctl.box_event("S", "td")
+    assert td_items(ctl)[-1] == ("3/4/td/2", "launched", "S", None)
