@@ -1160,6 +1160,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round", type=int, help="the round to start (default: --movement 1, --station the "
                                               "round the station says this table is on)")
     ap.add_argument("--pin", help="director PIN for a session from --movement or --station")
+    ap.add_argument("--profile", help="regulation profile for a session from --movement or --station "
+                                      "(fsb-2007, dbf-2017, wbf-screens-2017, ebu, acbl; default fsb-2007)")
+    ap.add_argument("--policy", choices=("record", "prevent"),
+                    help="irregularity policy for a session from --movement or --station (default: the profile's)")
     ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")
     ap.add_argument("--station", help="results station URL: start the outbox deliverer; with --table and "
                                       "--table-key, and no session yet, take the setup from it")
@@ -1171,6 +1175,8 @@ def main(argv: list[str] | None = None) -> int:
     from tablet_app.journal import JournalError
     from tablet_app.session import SetupError
 
+    # what the TD chooses for a session taken from a movement (the movement has pairs and boards)
+    extra = {k: v for k, v in (("td_pin", args.pin), ("profile", args.profile), ("policy", args.policy)) if v}
     try:
         ctl = Controller(args.db)
         if ctl.session is None and args.setup:
@@ -1180,15 +1186,13 @@ def main(argv: list[str] | None = None) -> int:
 
             if args.table is None or not args.table.isdigit():
                 raise SetupError("--movement needs --table N (the table's number)")
-            extra = {"td_pin": args.pin} if args.pin else {}
             movement = json.loads(pathlib.Path(args.movement).read_text())
             ctl.setup(from_station(movement, int(args.table), args.round or 1, **extra))
         elif ctl.session is None and args.station and args.table is not None:
             from tablet_app.station_client import StationError, setup_from_station
 
             try:
-                setup_from_station(ctl, args.station, args.table, args.table_key, args.round,
-                                   **({"td_pin": args.pin} if args.pin else {}))
+                setup_from_station(ctl, args.station, args.table, args.table_key, args.round, **extra)
             except (StationError, SetupError) as exc:
                 # The table can still play: the TD types the setup in on the setup screen.
                 print(f"tablet: no setup from the station ({exc}); type it in", file=sys.__stderr__)
