@@ -118,10 +118,13 @@ class Controller:
             return None
         return self.session.boards[self.board_index]
 
+    def _new_engine(self, s: Session, board: int) -> Any:
+        # one place for what the engine is built from, so a rebuild can never forget a setting
+        return self.engine_factory(s.profile, board, s.policy, s.no_alerts_by)
+
     def _start_engine(self) -> None:
         assert self.session is not None and self.board is not None
-        self.engine = self.engine_factory(self.session.profile, self.board, self.session.policy,
-                                          self.session.no_alerts_by)
+        self.engine = self._new_engine(self.session, self.board)
         self.estate = self.engine.state()
         self.engine_events = []
         self.stop_shown = {}
@@ -137,9 +140,8 @@ class Controller:
         try:
             state = self.engine.apply(ev)
         except Exception as exc:  # the engine refused: rebuild it untouched from the journal
-            assert self.session is not None
-            self.engine = self.engine_factory(self.session.profile, self.board, self.session.policy,
-                                              self.session.no_alerts_by)
+            assert self.session is not None and self.board is not None
+            self.engine = self._new_engine(self.session, self.board)
             for old in self.engine_events:
                 self.engine.apply(old)
             raise Refused(str(exc)) from exc  # the engine's message says what and which law
@@ -318,7 +320,7 @@ class Controller:
         if self.phase not in ("setup", "round_end") and self.session is not None:
             raise Refused("finish the round (or have the TD end it) before setting up a new one")
         try:
-            self.engine_factory(s.profile, s.boards[0], s.policy, s.no_alerts_by)
+            self._new_engine(s, s.boards[0])
         except ImportError:
             raise
         except Exception as exc:
@@ -516,7 +518,7 @@ class Controller:
         if self.session is None or self.board is None or self.phase not in ("auction", "frozen", "play", "confirm"):
             raise Refused("there is no board in play to adjust")
         rec = results.artificial_record(self.session.to_dict(), self.estate, self.board, ns, ew, law, self.clock())
-        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()]
+        rec["td_calls"] = self._board_td_calls()
         with self.journal.transaction():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("adjusted", {"record": rec})
@@ -547,8 +549,11 @@ class Controller:
     def open_td_calls(self) -> list[dict[str, Any]]:
         """Director calls from the boxes of the board in play not yet attended, newest last (for
         the console; the tablet's own calls at an irregularity are the console's subject)."""
-        return [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()
-                and not c.get("auto") and c.get("status") != "resolved"]
+        return [c for c in self._board_td_calls() if not c.get("auto") and c.get("status") != "resolved"]
+
+    def _board_td_calls(self) -> list[dict[str, Any]]:
+        """Director calls made on the board in play (calls of earlier rounds are kept too)."""
+        return [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()]
 
     def td_attended(self, pin: str) -> bool:
         """The director signed in at this table: the calls from its boxes are attended to (the
@@ -599,7 +604,7 @@ class Controller:
             self.session.to_dict(), self.estate, self.board, self.entry["tricks"], self.entry["lead"],
             self.entry["entered_at"],
         )
-        rec["td_calls"] = [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()]
+        rec["td_calls"] = self._board_td_calls()
         with self.journal.transaction():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("confirm", {"accepted": True, "record": rec})
