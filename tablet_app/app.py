@@ -476,16 +476,7 @@ class DirectorScreen(Screen):
             self.side.add_widget(Widget())
             return
         if self.correcting.get("seat") is None:
-            self.side.add_widget(Text(i18n.tr("whose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
-            row = GridLayout(cols=4, spacing=10, size_hint_y=None, height=90)
-            for seat in ("N", "E", "S", "W"):
-                b = BigButton(i18n.seat_name(seat, lang), BTN_LIGHT, size=22)
-                b.seat = seat  # type: ignore[attr-defined]
-                b.bind(on_release=lambda btn: self._pick_seat(btn.seat))
-                self.tool_buttons[seat] = b
-                row.add_widget(b)
-            self.side.add_widget(row)
-            self.side.add_widget(Widget())
+            self._seat_row(lang, "whose_call", self._pick_seat)
             return
         self.side.add_widget(Text(i18n.tr("choose_call", lang) + f": {i18n.seat_name(self.correcting['seat'], lang)}",
                                   size=20, bold=True, size_hint_y=None, height=34))
