@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from . import __version__
+from .movement import numbered_per_direction
 from .store import Store, latest_results
 
 SEATS = "NESW"
@@ -34,12 +35,7 @@ def pair_ids(results: list[dict]) -> tuple[Any, Any]:
     """Functions giving a pair's id for scoring. In a Mitchell (the same pair number at two tables
     in one round: one NS, one EW) numbers repeat across directions, so ids become "NS3"/"EW3";
     in a Howell a number is one pair and stays a plain number."""
-    tables_of: dict[tuple, set] = {}
-    for r in results:
-        for n in (r["ns_pair"], r["ew_pair"]):
-            tables_of.setdefault((r["section"], r["round"], n), set()).add(r["table"])
-    mitchell = any(len(t) > 1 for t in tables_of.values())
-    if mitchell:
+    if numbered_per_direction(((r["section"], r["round"]), r["ns_pair"], r["ew_pair"]) for r in results):
         return (lambda n: f"NS{n}"), (lambda n: f"EW{n}")
     return (lambda n: n), (lambda n: n)
 

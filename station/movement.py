@@ -93,15 +93,23 @@ def table_movement(event: str, section: str, table_no: int, slots: Iterable[Slot
             "current_round": current, "rounds": out}
 
 
+def numbered_per_direction(pairings: Iterable[tuple[Any, int, int]]) -> bool:
+    """(round, ns, ew) of every table-round -> True when pair numbers are per direction. In a
+    Mitchell NS 3 and EW 3 are two pairs, so a number on both sides in one round says so; in a
+    Howell a number is one pair, who may change direction between rounds. The movement (next
+    positions) and the exports (pair ids for scoring) both decide by this."""
+    sides: dict[Any, tuple[set[int], set[int]]] = {}
+    for rnd, ns, ew in pairings:
+        ns_set, ew_set = sides.setdefault(rnd, (set(), set()))
+        if ns:
+            ns_set.add(ns)
+        if ew:
+            ew_set.add(ew)
+    return any(ns_set & ew_set for ns_set, ew_set in sides.values())
+
+
 def _mitchell_numbering(by_round: dict[int, list[Slot]]) -> bool:
-    """In a Mitchell NS 3 and EW 3 are two pairs, so a number on both sides in one round means
-    numbers are per direction (station/exports.py decides the same way for scoring); in a Howell
-    a number is one pair, who may change direction between rounds."""
-    for slots in by_round.values():
-        ns = {s.ns for s in slots if s.ns}
-        if any(s.ew in ns for s in slots if s.ew):
-            return True
-    return False
+    return numbered_per_direction((r, s.ns, s.ew) for r, slots in by_round.items() for s in slots)
 
 
 def _next(s: Slot, following: list[Slot], mitchell: bool) -> dict[str, Any]:
