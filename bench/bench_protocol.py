@@ -42,7 +42,8 @@ import sys, time, gc
 sys.path.insert(0, ROOT)
 from protocol import messages as M
 from protocol.framing import Deframer, FrameWriter
-from protocol.session import BoxEndpoint, TabletEndpoint
+from protocol.session import BoxEndpoint
+from protocol.tablet_endpoint import TabletEndpoint
 VIEW = VIEW12
 st_body = M.encode_state(VIEW)
 w = FrameWriter(); d = Deframer()

@@ -8,12 +8,10 @@ import keys
 import render
 import view as V
 
-from protocol import messages as M
+from protocol import layout as L
 from protocol.session import BoxEndpoint
 
-_KIND = (0, M.CALL, M.STOP, M.ALERT, M.UNDO, M.REVIEW, M.TD)  # indexed by entry.EV_*
-_SEATS = "NESW"
-_VULS = ("None", "NS", "EW", "All")
+_KIND = (0, L.CALL, L.STOP, L.ALERT, L.UNDO, L.REVIEW, L.TD)  # indexed by entry.EV_*
 
 
 class BoxApp:
@@ -53,43 +51,42 @@ class BoxApp:
                 self.hal.buzzer.beep(30)
         self.dirty = True
 
-    def apply_state(self, d, now):
-        """A decoded STATE (protocol.messages.decode_state) into the preallocated view."""
+    def apply_state(self, now):
+        """The endpoint's latest STATE body (checked by protocol.layout.state_ok) into the
+        preallocated view, straight from its bytes: nothing is kept but the message text."""
         v = self.view
+        b = self.ep.state_body
         v.known = True
-        t = d["turn"]
-        v.turn = _SEATS.find(t) if t else V.NO_SEAT
-        v.phase = V.FROZEN if d["frozen"] else (V.ENDED if d["over"] else V.AUCTION)
-        if not d["board"] and not d["auction"] and v.turn == V.NO_SEAT and not d["over"]:
+        t = b[L.S_TURN]
+        v.turn = t if t < 4 else V.NO_SEAT
+        f = b[L.S_FLAGS]
+        v.phase = V.FROZEN if f & L.F_FROZEN else (V.ENDED if f & L.F_OVER else V.AUCTION)
+        n = (b[L.S_N] << 8) | b[L.S_N + 1]
+        if not b[L.S_BOARD] and not n and v.turn == V.NO_SEAT and not f & L.F_OVER:
             v.phase = V.WAITING
-        v.prevent = d["prevent"]
-        low = d["lowest"]
-        v.lowest = calls.parse(low) if low else calls.NONE
-        al = d["allowed"]
+        v.prevent = bool(f & L.F_PREVENT)
+        v.lowest = b[L.S_LOWEST]  # the same codes, and 0xFF for none (calls.NONE)
         for i in range(calls.COUNT):
-            v.allowed[i] = 0
-        for c in al:
-            v.allowed[calls.parse(c)] = 1
+            v.allowed[i] = 1 if b[L.S_ALLOWED + (i >> 3)] & (1 << (i & 7)) else 0
         v.has_allowed = v.prevent
-        sm = d["stop_ms"]
+        sm = (b[L.S_STOP_MS] << 8) | b[L.S_STOP_MS + 1]
         v.stop_deadline = self.hal.ticks_add(now, sm) if sm else 0
         if sm and not v.stop_deadline:
             v.stop_deadline = 1
         v.stop_lock = v.prevent
-        v.board = d["board"]
-        v.dealer = _SEATS.find(d["dealer"])
-        v.vul = _VULS.index(d["vul"])
-        a = d["auction"]
-        n = len(a)
+        v.board = b[L.S_BOARD]
+        v.dealer = b[L.S_DEALER]
+        v.vul = b[L.S_VUL]
         if n > V.MAX_CALLS:
             n = V.MAX_CALLS
         for i in range(n):
-            e = a[i]
-            c = e["call"]
-            v.auction[i] = calls.parse(c) if c else render.HIDDEN
-            v.flags[i] = (V.F_ALERT if e["alert"] else 0) | (V.F_STOP if e["stop"] else 0)
+            c = b[L.S_AUCTION + i]
+            v.auction[i] = c & 0x3F  # L.HIDDEN stays HIDDEN: render shows "--"
+            v.flags[i] = (V.F_ALERT if c & L.C_ALERT else 0) | (V.F_STOP if c & L.C_STOP else 0)
         v.n = n
-        v.msg = d["message"]
+        end = self.ep.state_len
+        mlen = b[L.S_AUCTION + n]
+        v.msg = bytes(b[end - mlen:end]).decode("utf-8") if mlen else ""
         self.state_count += 1
         if self.store is not None:
             self.store.reconcile(self, now)
@@ -99,7 +96,7 @@ class BoxApp:
         """A kept call from before a reboot whose place in the auction is still open."""
         print("resend kept call", code, "at", self.view.n, "board", self.view.board,
               "states", self.state_count)
-        self.ep.submit(M.CALL, code, now)
+        self.ep.submit(L.CALL, code, now)
         self.dirty = True
 
     # -- the loop --------------------------------------------------------------------------
@@ -121,8 +118,8 @@ class BoxApp:
             out = self.ep.output(now)
         if self.ep.state_seq != self.seen_state:
             self.seen_state = self.ep.state_seq
-            if self.ep.state is not None:
-                self.apply_state(self.ep.state, now)
+            if self.ep.state_len:
+                self.apply_state(now)
         up = self.ep.linked(now)
         if up != self.link_up:
             self.link_up = up

@@ -36,23 +36,6 @@ def name(c):
     return "?"
 
 
-def parse(text):
-    """Call index from its name ("1NT", "P", "PASS", "X", "XX"); -1 when it is not a call."""
-    t = text.strip().upper()
-    if t in ("PASS", "P"):
-        return PASS
-    if t in ("X", "DBL"):
-        return DOUBLE
-    if t in ("XX", "RDBL"):
-        return REDOUBLE
-    if t[1:] == "N":
-        t = t + "T"
-    for i in range(FIRST_BID, COUNT):
-        if NAMES[i] == t:
-            return i
-    return -1
-
-
 def is_jump(c, lowest):
     """FSB L116B: a stop is required before opening at the 2-level or higher, or a jump bid.
 

@@ -1,8 +1,10 @@
 """The bidding-box serial protocol: one pure codec and session state machine for both ends.
 
 Runs unchanged on CPython (the tablet) and MicroPython (the box); no I/O here. SPEC.md is the
-byte-level truth. Modules: crc16, cobs, calls, messages (frame and body layouts), framing
-(Deframer, frame builder), session (BoxEndpoint, TabletEndpoint), clock (tick arithmetic).
+byte-level truth. Modules: crc16, cobs, calls, layout (frame and body layouts, all the box
+needs), messages (their plain-dict form, for the tablet and tests), framing (Deframer, frame
+builder), session (session rules and BoxEndpoint), tablet_endpoint (TabletEndpoint), clock (tick
+arithmetic). The box loads only what it uses: every function loaded costs its heap.
 """
 PROTOCOL_VERSION = 1
 VERSION_MIN = 1

@@ -2,7 +2,7 @@
 # buffers: feeding bytes and reading a payload allocate nothing.
 from protocol import cobs
 from protocol.crc16 import crc16
-from protocol.messages import HEADER, MAX_PAYLOAD, MAX_WIRE, MIN_PAYLOAD, put_crc, put_header
+from protocol.layout import HEADER, MAX_PAYLOAD, MAX_WIRE, MIN_PAYLOAD, put_crc, put_header
 
 
 class Deframer:

@@ -1,52 +1,60 @@
-# Frame and body layouts of SPEC.md section 2-3, and their plain-dict form (golden vectors, tests,
-# the tablet). The box's steady-state path uses only the constants and the header accessors.
+# The plain-dict form of frames and STATE bodies (SPEC.md sections 2-3): the tablet, golden
+# vectors, tests and tools. The byte layouts themselves are protocol/layout.py, re-exported here so
+# `messages.CALL`, `messages.HEADER` ... keep working; the box imports layout alone.
 from protocol import calls
 from protocol.crc16 import crc16
-
-HEADER = 6
-CRC = 2
-MAX_BODY = 400
-MAX_PAYLOAD = HEADER + MAX_BODY + CRC
-MIN_PAYLOAD = HEADER + CRC
-MAX_WIRE = MAX_PAYLOAD + MAX_PAYLOAD // 254 + 2  # COBS overhead + delimiter
-
-FROM_BOX = 0x80
-
-# box -> tablet
-HELLO = 0x01
-ACK = 0x02
-CALL = 0x10
-STOP = 0x11
-ALERT = 0x12
-UNDO = 0x13
-REVIEW = 0x14
-TD = 0x15
-# tablet -> box
-WELCOME = 0x21
-PING = 0x22
-NAK = 0x23
-STATE = 0x30
-
-EVENT_BODY = 5
-HELLO_BODY = 6
-WELCOME_BODY = 4
-NAK_BODY = 2
-STATE_FIXED = 15  # turn flags lowest allowed(5) stop_ms(2) board dealer vul n(2)
-MAX_AUCTION = 319
-MAX_MESSAGE = 64
-
-# NAK reasons
-BAD_FRAME = 1
-OUT_OF_SEQUENCE = 2
-VERSION = 3
-NO_SESSION = 4
-MALFORMED = 5
-
-# STATE flags
-F_FROZEN = 1
-F_OVER = 2
-F_PREVENT = 4
-F_SCREENS = 8
+from protocol.layout import *  # noqa: F403  (the layout constants are part of this module's API)
+from protocol.layout import (
+    ACK,
+    ALERT,
+    BAD_FRAME,
+    C_ALERT,
+    C_STOP,
+    CALL,
+    CRC,
+    F_FROZEN,
+    F_OVER,
+    F_PREVENT,
+    F_SCREENS,
+    FROM_BOX,
+    HEADER,
+    HELLO,
+    HIDDEN,
+    MALFORMED,
+    MAX_AUCTION,
+    MAX_MESSAGE,
+    MAX_PAYLOAD,
+    MIN_PAYLOAD,
+    NAK,
+    NO_SEAT,
+    NO_SESSION,
+    OUT_OF_SEQUENCE,
+    PING,
+    REVIEW,
+    S_ALLOWED,
+    S_AUCTION,
+    S_BOARD,
+    S_DEALER,
+    S_FLAGS,
+    S_LOWEST,
+    S_N,
+    S_STOP_MS,
+    S_TURN,
+    S_VUL,
+    STATE,
+    STATE_FIXED,
+    STOP,
+    TD,
+    UNDO,
+    VERSION,
+    WELCOME,
+    body_ok,
+    epoch_of,
+    is_event,
+    put_crc,
+    put_header,
+    state_ok,
+)
 
 EVENT_KINDS = {CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo", REVIEW: "review", TD: "td"}
 BOX_TYPES = {HELLO: "hello", ACK: "ack", CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo",
@@ -54,56 +62,6 @@ BOX_TYPES = {HELLO: "hello", ACK: "ack", CALL: "call", STOP: "stop", ALERT: "ale
 TABLET_TYPES = {WELCOME: "welcome", PING: "ping", NAK: "nak", STATE: "state"}
 NAK_REASONS = {BAD_FRAME: "bad_frame", OUT_OF_SEQUENCE: "out_of_sequence", VERSION: "version",
                NO_SESSION: "no_session", MALFORMED: "malformed"}
-
-
-def is_event(t):
-    return 0x10 <= t <= 0x15
-
-
-def is_reliable(t):
-    return 0x10 <= t <= 0x15 or t == STATE
-
-
-def body_ok(from_box, t, blen):
-    """Whether a body of blen bytes is well formed in length for type t in this direction."""
-    if from_box:
-        if t == HELLO:
-            return blen == HELLO_BODY
-        if t == ACK:
-            return blen == 0
-        if is_event(t):
-            return blen == EVENT_BODY
-        return False
-    if t == WELCOME:
-        return blen == WELCOME_BODY
-    if t == PING:
-        return blen == 0
-    if t == NAK:
-        return blen == NAK_BODY
-    if t == STATE:
-        return STATE_FIXED + 1 <= blen <= MAX_BODY
-    return False
-
-
-def put_header(buf, addr, t, epoch, seq, ack):
-    buf[0] = addr
-    buf[1] = t
-    buf[2] = (epoch >> 8) & 0xFF
-    buf[3] = epoch & 0xFF
-    buf[4] = seq & 0xFF
-    buf[5] = ack & 0xFF
-
-
-def put_crc(buf, n):
-    """Append the CRC over buf[0:n]; returns the payload length n + 2."""
-    c = crc16(buf, 0, n)
-    buf[n] = c >> 8
-    buf[n + 1] = c & 0xFF
-    return n + 2
-
-
-def epoch_of(p):
-    return (p[2] << 8) | p[3]
 
 
 # --- STATE body -------------------------------------------------------------------------------
@@ -176,57 +134,34 @@ def decode_state(body, start=0, end=-1):
     garbage must change nothing)."""
     if end < 0:
         end = len(body)
-    n = end - start
-    if n < STATE_FIXED + 1 or n > MAX_BODY:
+    if not state_ok(body, start, end):
         return None
     b = body
     s = start
-    turn = b[s]
-    if turn != calls.NONE and turn > 3:
-        return None
-    flags = b[s + 1]
-    if flags & 0xF0:
-        return None
-    lowest = b[s + 2]
-    if lowest != calls.NONE and not 3 <= lowest < calls.COUNT:
-        return None
-    if b[s + 7] & 0xC0:  # bits for codes 38, 39 do not exist
-        return None
-    dealer = b[s + 11]
-    vul = b[s + 12]
-    if dealer > 3 or vul > 3:
-        return None
-    na = (b[s + 13] << 8) | b[s + 14]
-    if na > MAX_AUCTION or s + 15 + na + 1 > end:
-        return None
-    mlen = b[s + 15 + na]
-    if s + 16 + na + mlen != end or mlen > MAX_MESSAGE:
-        return None
+    turn = b[s + S_TURN]
+    flags = b[s + S_FLAGS]
+    lowest = b[s + S_LOWEST]
+    na = (b[s + S_N] << 8) | b[s + S_N + 1]
     auction = []
     for i in range(na):
-        v = b[s + 15 + i]
+        v = b[s + S_AUCTION + i]
         c = v & 0x3F
-        if c != calls.HIDDEN and c >= calls.COUNT:
-            return None
-        auction.append({"call": None if c == calls.HIDDEN else calls.NAMES[c],
-                        "alert": bool(v & 0x40), "stop": bool(v & 0x80)})
-    try:
-        msg = bytes(b[s + 16 + na:end]).decode("utf-8")
-    except Exception:  # UnicodeError on CPython, UnicodeError/ValueError on MicroPython
-        return None
+        auction.append({"call": None if c == HIDDEN else calls.NAMES[c],
+                        "alert": bool(v & C_ALERT), "stop": bool(v & C_STOP)})
     allowed = []
     for k in range(calls.COUNT):
-        if b[s + 3 + (k >> 3)] & (1 << (k & 7)):
+        if b[s + S_ALLOWED + (k >> 3)] & (1 << (k & 7)):
             allowed.append(calls.NAMES[k])
     return {
-        "turn": None if turn == calls.NONE else calls.SEATS[turn],
+        "turn": None if turn == NO_SEAT else calls.SEATS[turn],
         "frozen": bool(flags & F_FROZEN), "over": bool(flags & F_OVER),
         "prevent": bool(flags & F_PREVENT), "screens": bool(flags & F_SCREENS),
-        "lowest": None if lowest == calls.NONE else calls.NAMES[lowest],
+        "lowest": None if lowest == NO_SEAT else calls.NAMES[lowest],
         "allowed": allowed,
-        "stop_ms": (b[s + 8] << 8) | b[s + 9],
-        "board": b[s + 10], "dealer": calls.SEATS[dealer], "vul": calls.VULS[vul],
-        "auction": auction, "message": msg,
+        "stop_ms": (b[s + S_STOP_MS] << 8) | b[s + S_STOP_MS + 1],
+        "board": b[s + S_BOARD], "dealer": calls.SEATS[b[s + S_DEALER]],
+        "vul": calls.VULS[b[s + S_VUL]],
+        "auction": auction, "message": bytes(b[end - b[s + S_AUCTION + na]:end]).decode("utf-8"),
     }
 
 

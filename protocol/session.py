@@ -1,10 +1,12 @@
-# The session state machines of SPEC.md sections 4-6, one per end, pure (no I/O, no clock reads):
-# the caller passes received bytes and the current millisecond tick, and writes out what
-# `output(now)` returns. The box side allocates nothing in its idle loop.
+# The session rules of SPEC.md sections 4-6 and the box's end of them, pure (no I/O, no clock
+# reads): the caller passes received bytes and the current millisecond tick, and writes out what
+# `output(now)` returns. The box side allocates nothing in its idle loop and keeps the latest STATE
+# as bytes (no dicts: they would cost the box heap per call of the auction). The tablet's end is
+# protocol/tablet_endpoint.py.
 import os
 
 from protocol import VERSION_MAX, VERSION_MIN, calls
-from protocol import messages as M
+from protocol import layout as M
 from protocol.clock import ticks_add, ticks_diff
 from protocol.framing import Deframer, FrameWriter
 
@@ -27,7 +29,7 @@ def new_epoch():
             return e
 
 
-def _ahead(a, b):
+def ahead(a, b):
     """a >= b in 8-bit serial arithmetic."""
     return ((a - b) & 0xFF) < 128
 
@@ -55,7 +57,8 @@ class BoxEndpoint:
         self.version_error = False
         self.tablet_epoch = 0
         self.rx_next = 0        # next STATE seq we accept
-        self.state = None       # the latest applied view (dict), None before the first STATE
+        self.state_body = bytearray(M.MAX_BODY)  # the latest applied STATE body ...
+        self.state_len = 0      # ... is state_body[0:state_len]; 0 before the first STATE
         self.state_seq = 0      # bumped on every applied STATE: redraw when it changes
         self.stop_until = now
         self.ack_due = False
@@ -99,6 +102,15 @@ class BoxEndpoint:
     def linked(self, now):
         return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
 
+    def state_view(self):
+        """The latest STATE as a view dict (SPEC.md section 3), None before the first: for the
+        tablet-side simulations and tests. The box reads state_body (it never calls this)."""
+        if not self.state_len:
+            return None
+        from protocol.messages import decode_state
+
+        return decode_state(self.state_body, 0, self.state_len)
+
     def stop_remaining(self, now):
         d = ticks_diff(self.stop_until, now)
         return d if d > 0 else 0
@@ -132,16 +144,13 @@ class BoxEndpoint:
         if not (p[2] or p[3]):
             self.ignored += 1  # epoch 0 is never sent: not a frame of any tablet
             return False
-        if t == M.NAK and p[M.HEADER] not in M.NAK_REASONS:
+        if t == M.NAK and not M.nak_reason_ok(p[M.HEADER]):
             self.ignored += 1
             return False
-        view = None
-        if t == M.STATE:
-            # decode fully before touching any state: a malformed body changes nothing
-            view = M.decode_state(p, M.HEADER, n - M.CRC)
-            if view is None:
-                self.ignored += 1
-                return False
+        # check a STATE fully before touching any state: a malformed body changes nothing
+        if t == M.STATE and not M.state_ok(p, M.HEADER, n - M.CRC):
+            self.ignored += 1
+            return False
         ep = (p[2] << 8) | p[3]
         seq = p[4]
         ack = p[5]
@@ -194,9 +203,13 @@ class BoxEndpoint:
             # hundreds of states while the cable was out).
             if seq != ((self.rx_next - 1) & 0xFF):
                 self.rx_next = (seq + 1) & 0xFF
-                self.state = view
+                body = self.state_body
+                k = n - M.CRC - b
+                for i in range(k):
+                    body[i] = p[b + i]
+                self.state_len = k
                 self.state_seq += 1
-                self.stop_until = ticks_add(now, view["stop_ms"])
+                self.stop_until = ticks_add(now, (body[M.S_STOP_MS] << 8) | body[M.S_STOP_MS + 1])
             self.ack_due = True
         return True
 
@@ -207,7 +220,7 @@ class BoxEndpoint:
         self.q_first = (self.q_first + d) % QUEUE
         self.q_count -= d
         self.head_seq = ack
-        if not _ahead(self.send_seq, ack):
+        if not ahead(self.send_seq, ack):
             self.send_seq = ack
 
     # --- bytes out --------------------------------------------------------------------------
@@ -289,253 +302,6 @@ class BoxEndpoint:
     def _ack(self, now):
         f = self.writer.build(self._addr(), M.ACK, self.epoch, self.next_seq, self.rx_next,
                               None, 0, self._flush(now))
-        self.ack_due = False
-        self.last_tx = now
-        return f
-
-
-class TabletEndpoint:
-    """The tablet side of one seat's link. Events arrive in order, once, via `take_events()`."""
-
-    def __init__(self, seat, epoch=0, now=0, hold_acks=False):
-        self.seat = seat if isinstance(seat, int) else calls.seat_index(seat)
-        self.epoch = epoch or new_epoch()
-        # hold_acks: acknowledge an event only when the application says it is safe (journalled),
-        # via release(); until then the box keeps it and re-sends it, so a tablet crash between
-        # delivery and journal loses nothing.
-        self.hold_acks = hold_acks
-        self.ack_next = 0        # the ack we advertise (== rx_next unless holding)
-        self.session = False
-        self.box_epoch = 0
-        self.box_bus = False
-        self.box_fw = 0
-        self.version = 0
-        self.rx_next = 0
-        self.state_body = None   # bytes of the latest STATE body, None before any view
-        self.state_seq = 0       # seq of the latest STATE
-        self.state_next = 0
-        self.state_unacked = False
-        self.state_sent = False
-        self.last_state_tx = now
-        self.welcome_due = False
-        self.nak_reason = 0
-        self.nak_detail = 0
-        self.last_nak = ticks_add(now, -NAK_GAP_MS - 1)
-        self.ack_due = False
-        self.last_rx = ticks_add(now, -LINK_LOSS_MS - 1)
-        self.last_tx = ticks_add(now, -HEARTBEAT_MS - 1)
-        self.events = []
-        self.deframer = Deframer()
-        self.writer = FrameWriter()
-        self.wbody = bytearray(M.WELCOME_BODY)
-        self.last_type = 0       # type of the last frame output (the bus master needs it)
-        self.errors_seen = 0
-        self.duplicates = 0
-        self.gaps = 0
-        self.ignored = 0
-        self.sessions = 0
-
-    # --- application side -------------------------------------------------------------------
-
-    def set_view(self, view):
-        """A new complete state for this seat (view dict, SPEC.md section 3); sent at once and
-        re-sent until acked. Raises ValueError for a view that cannot be encoded."""
-        body = M.encode_state(view)
-        self.state_body = body
-        if self.session:
-            self._new_state_seq()
-
-    def _new_state_seq(self):
-        self.state_seq = self.state_next
-        self.state_next = (self.state_next + 1) & 0xFF
-        self.state_unacked = True
-        self.state_sent = False
-
-    def take_events(self):
-        """Delivered events since the last call: dicts with kind, seat, epoch, seq, box_ms, call,
-        index (hello events carry version, fw, bus)."""
-        ev = self.events
-        self.events = []
-        return ev
-
-    def connected(self, now):
-        return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
-
-    def release(self, upto):
-        """hold_acks: acknowledge the events with seq before `upto` (the seq after the last one
-        the application has made durable). Ignored unless it moves the ack forward to at most
-        what was delivered."""
-        upto &= 0xFF
-        if upto == self.ack_next:
-            return
-        if _ahead(upto, self.ack_next) and _ahead(self.rx_next, upto):
-            self.ack_next = upto
-            self.ack_due = True
-
-    def state_acked(self):
-        """The box of the current session has applied the latest view."""
-        return self.session and self.state_body is not None and not self.state_unacked
-
-    # --- bytes in ---------------------------------------------------------------------------
-
-    def receive(self, data, now, start=0, end=-1):
-        if end < 0:
-            end = len(data)
-        d = self.deframer
-        i = start
-        got = 0
-        while i < end:
-            i = d.feed(data, i, end)
-            if d.length and self.frame(d.payload, d.length, now):
-                got += 1
-        if d.errors_seen != self.errors_seen:
-            self.errors_seen = d.errors_seen
-            self.bad_frame(now)
-        return got
-
-    def bad_frame(self, now):
-        """A garbled frame arrived on this seat's own port (p2p): ask for a resend at once."""
-        if self.session:
-            self._nak(M.BAD_FRAME, self.rx_next, now)
-
-    def _nak(self, reason, detail, now):
-        if ticks_diff(now, self.last_nak) >= NAK_GAP_MS:
-            self.nak_reason = reason
-            self.nak_detail = detail
-            self.last_nak = now
-
-    def frame(self, p, n, now):
-        """Handle one CRC-checked payload p[0:n] (the bus master dispatches by seat here)."""
-        addr = p[0]
-        if addr & 0x7C or not addr & M.FROM_BOX or (addr & 3) != self.seat:
-            self.ignored += 1
-            return False
-        t = p[1]
-        blen = n - M.MIN_PAYLOAD
-        if not M.body_ok(True, t, blen):
-            self.ignored += 1
-            if self.session:
-                self._nak(M.MALFORMED, t, now)
-            return False
-        if not (p[2] or p[3]):
-            self.ignored += 1  # epoch 0 is never sent
-            return False
-        if t == M.CALL and p[M.HEADER + 4] >= calls.COUNT:
-            self.ignored += 1
-            if self.session:
-                self._nak(M.MALFORMED, t, now)
-            return False
-        ep = (p[2] << 8) | p[3]
-        seq = p[4]
-        ack = p[5]
-        b = M.HEADER
-        if t == M.HELLO:
-            lo = max(p[b], VERSION_MIN)
-            hi = min(p[b + 1], VERSION_MAX)
-            if lo > hi:
-                self.last_nak = ticks_add(now, -NAK_GAP_MS - 1)
-                self._nak(M.VERSION, VERSION_MAX, now)
-                return True
-            new_box = not self.session or ep != self.box_epoch
-            base = p[b + 2]
-            if new_box or not _ahead(self.rx_next, base):
-                self.rx_next = base
-                self.ack_next = base
-            elif _ahead(base, self.ack_next):
-                self.ack_next = base  # the box's head only moves on our acks
-            # else: the same box re-HELLOs (it lost our WELCOME or we restarted its session):
-            # keep rx_next, so events we already delivered are still recognised as duplicates.
-            self.session = True
-            self.sessions += 1
-            self.box_epoch = ep
-            self.version = hi
-            self.box_bus = bool(p[b + 3] & 1)
-            self.box_fw = (p[b + 4] << 8) | p[b + 5]
-            self.last_rx = now
-            self.welcome_due = True
-            self.nak_reason = 0
-            if self.state_body is not None:
-                self._new_state_seq()
-            if new_box:
-                self.events.append({"kind": "hello", "seat": calls.SEATS[self.seat], "epoch": ep,
-                                    "seq": seq, "box_ms": None, "call": None, "index": None,
-                                    "version": hi, "fw": self.box_fw, "bus": self.box_bus})
-            return True
-        if not self.session or ep != self.box_epoch:
-            if self.session:
-                self.session = False  # the box restarted: wait for its HELLO
-            self._nak(M.NO_SESSION, 0, now)
-            return False
-        self.last_rx = now
-        if self.state_unacked and ack == ((self.state_seq + 1) & 0xFF):
-            # exactly "applied the latest": a stale ack from long ago must not look like one
-            self.state_unacked = False
-        if M.is_event(t):
-            if seq == self.rx_next:
-                self.rx_next = (seq + 1) & 0xFF
-                if not self.hold_acks:
-                    self.ack_next = self.rx_next
-                ms = (p[b] << 24) | (p[b + 1] << 16) | (p[b + 2] << 8) | p[b + 3]
-                arg = p[b + 4]
-                e = {"kind": M.EVENT_KINDS[t], "seat": calls.SEATS[self.seat], "epoch": ep,
-                     "seq": seq, "box_ms": ms, "call": None, "index": None}
-                if t == M.CALL:
-                    e["call"] = calls.NAMES[arg]
-                elif t in (M.ALERT, M.UNDO) and arg != 0xFF:
-                    e["index"] = arg
-                self.events.append(e)
-            elif _ahead(self.rx_next, seq):
-                self.duplicates += 1
-            else:
-                self.gaps += 1
-                self._nak(M.OUT_OF_SEQUENCE, self.rx_next, now)
-            self.ack_due = True
-        return True
-
-    # --- bytes out --------------------------------------------------------------------------
-
-    def output(self, now, poll=False):
-        """The next frame to write, or None. With poll=True (bus master addressing the seat) a
-        frame is always returned: a due STATE (not a grant: `last_type` tells), else the grant
-        (WELCOME, NAK, or PING when there is nothing else)."""
-        n = self.output_n(now, poll)
-        return self.writer.view(n) if n else None
-
-    def output_n(self, now, poll=False):
-        """Like output: the frame's length n (the frame is `self.writer.wire[0:n]`), or 0."""
-        if self.nak_reason:
-            r = self.nak_reason
-            self.nak_reason = 0
-            body = self.wbody
-            body[0] = r
-            body[1] = self.nak_detail
-            return self._build(M.NAK, self.state_next, body, M.NAK_BODY, now)
-        if not self.session:
-            if poll:
-                return self._build(M.PING, self.state_next, None, 0, now)
-            return 0
-        if self.welcome_due:
-            self.welcome_due = False
-            body = self.wbody
-            body[0] = self.version
-            body[1] = self.state_seq if self.state_unacked else self.state_next
-            body[2] = self.box_epoch >> 8
-            body[3] = self.box_epoch & 0xFF
-            return self._build(M.WELCOME, self.state_next, body, M.WELCOME_BODY, now)
-        if self.state_unacked and (not self.state_sent
-                                   or ticks_diff(now, self.last_state_tx) >= RTO_MS):
-            self.state_sent = True
-            self.last_state_tx = now
-            sb = self.state_body
-            return self._build(M.STATE, self.state_seq, sb, len(sb), now)
-        if poll or self.ack_due or ticks_diff(now, self.last_tx) >= HEARTBEAT_MS:
-            return self._build(M.PING, self.state_next, None, 0, now)
-        return 0
-
-    def _build(self, t, seq, body, blen, now):
-        flush = ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS
-        f = self.writer.build(self.seat, t, self.epoch, seq, self.ack_next, body, blen, flush)
-        self.last_type = t
         self.ack_due = False
         self.last_tx = now
         return f

@@ -476,7 +476,7 @@ class EndpointBox:
     @property
     def view(self) -> dict | None:
         with self.lock:
-            return self.ep.state
+            return self.ep.state_view()
 
     def pending(self) -> int:
         with self.lock:
@@ -528,7 +528,7 @@ class EndpointBox:
                 before = self.ep.state_seq
                 self.ep.receive(data, _ms())
                 if self.ep.state_seq != before:
-                    self.states.append((time.monotonic(), self.ep.state))
+                    self.states.append((time.monotonic(), self.ep.state_view()))
 
 
 def _ms() -> int:

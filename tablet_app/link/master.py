@@ -1,7 +1,7 @@
 """LinkMaster: the tablet's link to the four boxes (docs/interfaces.md section 5).
 
 One background thread owns the serial ports: it feeds received bytes to each seat's
-`protocol.session.TabletEndpoint`, writes what the endpoints want sent (acks, STATEs,
+`protocol.tablet_endpoint.TabletEndpoint`, writes what the endpoints want sent (acks, STATEs,
 retransmissions, heartbeats) and queues delivered events for `poll()`. The application thread
 only calls `poll`, `send_state` and `connected`. A port that fails (a USB-CDC box unplugged) is
 closed and re-opened every second; the protocol resynchronises on its own.
@@ -26,7 +26,7 @@ from protocol import messages as M
 from protocol.calls import SEATS
 from protocol.clock import ticks_ms
 from protocol.framing import Deframer
-from protocol.session import TabletEndpoint
+from protocol.tablet_endpoint import TabletEndpoint
 
 log = logging.getLogger(__name__)
 

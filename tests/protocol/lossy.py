@@ -2,7 +2,8 @@
 # byte timing at the baud rate and seeded faults. Pure Python that runs under CPython AND
 # MicroPython (its own LCG, so a seed means the same run on both).
 from protocol import messages as M
-from protocol.session import BoxEndpoint, TabletEndpoint
+from protocol.session import BoxEndpoint
+from protocol.tablet_endpoint import TabletEndpoint
 
 
 class Lcg:

@@ -14,6 +14,31 @@ def test_crc16_ccitt_false_check_value():
     assert crc16(b"") == 0xFFFF
 
 
+def test_crc16_table_constant_is_the_polynomial_0x1021_table():
+    from protocol import crc16 as C
+
+    for i in range(256):
+        c = i << 8
+        for _ in range(8):
+            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
+        assert (C._T[2 * i] << 8) | C._T[2 * i + 1] == c, i
+    assert len(C._T) == 512
+
+
+def test_crc16_bitwise_equals_table_on_random_frames():
+    import random
+
+    rnd = random.Random(5)
+    for _ in range(200):
+        data = bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 80)))
+        crc = 0xFFFF
+        for byte in data:
+            crc ^= byte << 8
+            for _ in range(8):
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+        assert crc16(data) == crc
+
+
 def test_crc16_of_a_slice_equals_crc_of_the_sliced_bytes():
     data = b"xx123456789yy"
     assert crc16(data, 2, 11) == 0x29B1
@@ -69,6 +94,9 @@ def test_call_codes_match_the_firmware_table():
     assert calls.code("1C") == 3 and calls.code("1N") == 7 and calls.code("7NT") == 37
     assert calls.code("8C") == -1 and calls.code("") == -1
     assert [calls.name(i) for i in range(38)] == list(calls.NAMES)
+    # rank order, level first, then C < D < H < S < NT (Law 18D): the box's sufficiency test
+    assert calls.NAMES == ("P", "X", "XX") + tuple(f"{lv}{d}" for lv in range(1, 8)
+                                                  for d in ("C", "D", "H", "S", "NT"))
 
 
 views = st.fixed_dictionaries({

@@ -12,14 +12,14 @@ from tests.protocol.lossy import Link
 def snapshot(lk):
     b, t = lk.box, lk.tab
     return (b.session, b.tablet_epoch, b.rx_next, b.state_seq, b.head_seq, b.q_count, b.send_seq,
-            b.version, b.stop_until, repr(b.state), t.session, t.box_epoch, t.rx_next, t.state_seq,
+            b.version, b.stop_until, repr(b.state_view()), t.session, t.box_epoch, t.rx_next, t.state_seq,
             t.state_unacked, len(t.events))
 
 
 def established():
     lk = Link(99)
     lk.tab.set_view({"turn": "N", "message": "x"})
-    assert lk.run_until(lambda: lk.box.state is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
     lk.tab.take_events()
     return lk
 

@@ -4,6 +4,7 @@ import pytest
 from protocol import messages as M
 from protocol import session as S
 from protocol.framing import payloads
+from protocol.tablet_endpoint import TabletEndpoint
 from tests.protocol.lossy import Link, soak
 
 VIEW = {"turn": "E", "lowest": "1H", "allowed": ["P", "X", "1H"], "prevent": True,
@@ -13,7 +14,7 @@ VIEW = {"turn": "E", "lowest": "1H", "allowed": ["P", "X", "1H"], "prevent": Tru
 def up(seed=1, bus=False):
     lk = Link(seed, bus=bus)
     lk.tab.set_view(VIEW)
-    assert lk.run_until(lambda: lk.box.state is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
     return lk
 
 
@@ -28,7 +29,7 @@ def as_got(got):
 def test_handshake_delivers_hello_once_and_the_full_state():
     lk = up()
     assert lk.box.session and lk.tab.session and lk.box.version == 1
-    assert lk.box.state["turn"] == "E" and lk.box.state["auction"][0]["call"] == "1D"
+    assert lk.box.state_view()["turn"] == "E" and lk.box.state_view()["auction"][0]["call"] == "1D"
     hellos = [e for e in lk.delivered if e["kind"] == "hello"]
     assert len(hellos) == 1 and hellos[0]["epoch"] == lk.box.epoch
 
@@ -92,7 +93,7 @@ def test_state_is_latest_wins_and_resent_until_acked():
     lk.step(100)
     lk.cut(False)
     assert lk.run_until(lambda: lk.tab.state_acked(), 1000)
-    assert lk.box.state["message"] == "m4"
+    assert lk.box.state_view()["message"] == "m4"
 
 
 def test_hundreds_of_states_made_while_the_cable_is_out_still_reach_the_box():
@@ -104,7 +105,7 @@ def test_hundreds_of_states_made_while_the_cable_is_out_still_reach_the_box():
         lk.step(3)
     lk.cut(False)
     assert lk.run_until(lambda: lk.tab.state_acked(), 2000)
-    assert lk.box.state["message"] == "m199"
+    assert lk.box.state_view()["message"] == "m199"
 
 
 def test_box_reboot_new_epoch_gets_the_full_state_again_and_a_hello_event():
@@ -113,8 +114,8 @@ def test_box_reboot_new_epoch_gets_the_full_state_again_and_a_hello_event():
     assert lk.run_until(lambda: lk.box.pending() == 0, 1000)
     old = lk.box.epoch
     lk.box = S.BoxEndpoint("E", epoch=old ^ 0x5A5A, now=lk.now)
-    assert lk.run_until(lambda: lk.box.state is not None, 2000)
-    assert lk.box.state["message"] == "your turn"
+    assert lk.run_until(lambda: lk.box.state_view() is not None, 2000)
+    assert lk.box.state_view()["message"] == "your turn"
     hellos = [e for e in lk.delivered if e["kind"] == "hello"]
     assert [h["epoch"] for h in hellos] == [old, old ^ 0x5A5A]
     lk.box.submit(M.CALL, 9, 77)
@@ -129,10 +130,10 @@ def test_tablet_reboot_makes_the_box_resend_its_unacked_events_to_the_new_sessio
     lk.box.submit(M.CALL, 3, 5)
     lk.box.submit(M.STOP, 0xFF, 6)
     lk.step(50)
-    lk.tab = S.TabletEndpoint("E", epoch=lk.tab.epoch ^ 0x1111, now=lk.now)
+    lk.tab = TabletEndpoint("E", epoch=lk.tab.epoch ^ 0x1111, now=lk.now)
     lk.tab.set_view(dict(VIEW, message="after restart"))
     lk.cut(False)
-    assert lk.run_until(lambda: lk.box.pending() == 0 and lk.box.state["message"] == "after restart", 3000)
+    assert lk.run_until(lambda: lk.box.pending() == 0 and lk.box.state_view()["message"] == "after restart", 3000)
     assert [e["kind"] for e in lk.calls()] == ["call", "stop"]
 
 
@@ -194,15 +195,15 @@ def test_soak_2000_events_with_faults_cuts_and_reboots_lose_duplicate_or_reorder
 
 def test_held_acks_keep_the_event_on_the_box_until_released_and_survive_a_tablet_crash():
     lk = Link(8)
-    lk.tab = S.TabletEndpoint("E", epoch=321, now=lk.now, hold_acks=True)
+    lk.tab = TabletEndpoint("E", epoch=321, now=lk.now, hold_acks=True)
     lk.tab.set_view(VIEW)
-    assert lk.run_until(lambda: lk.box.state is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
     lk.box.submit(M.CALL, 12, 50)
     assert lk.run_until(lambda: lk.calls(), 500)
     lk.step(300)
     assert lk.box.pending() == 1 and len(lk.calls()) == 1  # re-sent, but delivered once
     # the tablet dies before its journal commit: a new one gets the call again
-    lk.tab = S.TabletEndpoint("E", epoch=654, now=lk.now, hold_acks=True)
+    lk.tab = TabletEndpoint("E", epoch=654, now=lk.now, hold_acks=True)
     lk.tab.set_view(VIEW)
     assert lk.run_until(lambda: len(lk.calls()) == 2, 2000)
     assert lk.calls()[1]["call"] == lk.calls()[0]["call"] == "2NT"
@@ -212,7 +213,7 @@ def test_held_acks_keep_the_event_on_the_box_until_released_and_survive_a_tablet
 
 def test_release_never_acknowledges_what_was_not_delivered():
     lk = Link(9)
-    lk.tab = S.TabletEndpoint("E", epoch=321, now=lk.now, hold_acks=True)
+    lk.tab = TabletEndpoint("E", epoch=321, now=lk.now, hold_acks=True)
     assert lk.run_until(lambda: lk.box.session, 2000)
     lk.tab.release(5)
     assert lk.tab.ack_next == 0

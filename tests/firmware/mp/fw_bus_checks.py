@@ -5,7 +5,7 @@ import app as A
 import keys as K
 from fw_fuzz_checks import VIEW, Clock, Hal
 
-from protocol.session import TabletEndpoint
+from protocol.tablet_endpoint import TabletEndpoint
 
 SEAT = 2
 

@@ -11,7 +11,7 @@ from protocol import calls as PC
 from protocol import cobs
 from protocol import messages as M
 from protocol.crc16 import crc16
-from protocol.session import TabletEndpoint
+from protocol.tablet_endpoint import TabletEndpoint
 
 SEAT = 1
 

@@ -1,12 +1,13 @@
 # Keypad debounce with fake pins, the display layout, and the pin map data file.
 import json
 
-import calls
 import entry as E
 import keypad
 import keys as K
 import render
 import view as V
+
+from protocol.calls import code
 
 
 def diff(a, b):
@@ -117,7 +118,7 @@ def view_with(auction, dealer=0, seat=0, turn=0):
     v.turn = turn
     for i in range(len(auction)):
         c, f = auction[i]
-        v.auction[i] = calls.parse(c)
+        v.auction[i] = code(c)
         v.flags[i] = f
     v.n = len(auction)
     return v
@@ -138,7 +139,7 @@ def test_display_rows_start_under_the_dealer_and_mark_alerts_and_stops():
 
 def test_display_shows_selection_only_and_stop_hint_for_a_jump():
     v = view_with([("1C", 0)], dealer=0, seat=1, turn=1)
-    v.lowest = calls.parse("1D")
+    v.lowest = code("1D")
     ent = E.CallEntry()
     ent.press(K.from_token("3"), v, 0, diff)
     ent.press(K.from_token("D"), v, 0, diff)
