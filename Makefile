@@ -46,8 +46,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 flash: $(STAMP)
-	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N]"; exit 2; }
-	bash scripts/flash.sh "$(PORT)" "$(SEAT)"
+	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N] [ROMFS=1]"; exit 2; }
+	ROMFS="$(ROMFS)" bash scripts/flash.sh "$(PORT)" "$(SEAT)"
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

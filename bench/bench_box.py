@@ -3,8 +3,9 @@
 - latency from the confirm key on one box to every box showing the new state, p50 / p99, at
   115200 baud over the simulated link with four boxes, beside the physical floor (the wire time
   of the call frame plus one STATE frame: the four STATEs go out in parallel, one port each);
-- the firmware's heap in use after boot and during an auction (gc.mem_alloc on MicroPython),
-  and what its poll loop allocates over 1,000 idle loops;
+- the heap the board's code uses after boot and during an auction (gc.mem_alloc on MicroPython:
+  the unix port, 64-bit, with the ROMFS image and with .mpy files; the WebAssembly port, 32-bit
+  like the RP2040, with .mpy files), and what its poll loop allocates over 1,000 idle loops;
 - total size of the compiled .mpy files (what `make flash` copies, and all of them);
 - a long fault soak (1% corrupted, 0.5% dropped bytes, cable pulls, box reboots): calls, lost,
   duplicated, reordered. `--soak-calls N` (default 100,000; about 15 ms per call on 4 tables).
@@ -103,23 +104,74 @@ def _calls(text: str) -> list[str]:
     return Screen(text).calls
 
 
-def heap() -> dict:
-    subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
-    out = {}
-    for label, root in (("mpy", ROOT / "build/mpy"), ("py", ROOT)):
-        r = subprocess.run([micropython_path(), str(ROOT / "bench/mp_box_heap.py"), str(root)],
-                           capture_output=True, text=True, timeout=120, cwd=ROOT)
+def _wasm_runner() -> list[str] | None:
+    """node + the pinned 32-bit MicroPython WebAssembly port (bench/wasm), installed on first use
+    from bench/wasm/package-lock.json; None (with the reason printed) where that cannot be had."""
+    import shutil
+
+    node, npm = shutil.which("node"), shutil.which("npm")
+    wasm = ROOT / "bench/wasm"
+    if not node or not npm:
+        print("  (32-bit WebAssembly run skipped: node/npm not installed)")
+        return None
+    if not (wasm / "node_modules/@micropython/micropython-webassembly-pyscript").is_dir():
+        r = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=wasm, capture_output=True,
+                           text=True, timeout=300)
         if r.returncode:
-            raise RuntimeError(r.stdout + r.stderr)
+            print("  (32-bit WebAssembly run skipped: npm ci failed: "
+                  + (r.stderr.strip().splitlines() or ["?"])[-1] + ")")
+            return None
+    return [node, str(wasm / "run.mjs")]
+
+
+def heap(tmp: pathlib.Path) -> dict:
+    """The heap probe (bench/mp_box_heap.py) over the board's code, three ways: MicroPython unix
+    64-bit with the ROMFS image mounted as the board mounts it (bytecode in place) and with the
+    .mpy files on a filesystem (bytecode copied into the heap), and the 32-bit WebAssembly port
+    with the files (no ROMFS there)."""
+    import contextlib
+    import io
+    import shutil
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import box_image
+
+    subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
+    image = tmp / "box.romfs"
+    tree = tmp / "tree"
+    with contextlib.redirect_stdout(io.StringIO()):
+        box_image.romfs(image, with_tablet=True)  # + the tablet side the probe plays
+    box_image.stage(tree, with_tablet=True)
+    shutil.copy(ROOT / "hardware/pinmap.json", tree / "pinmap.json")
+    probe = str(ROOT / "bench/mp_box_heap.py")
+    runs = {"romfs64": [micropython_path(), probe, str(image), str(ROOT / "hardware/pinmap.json"),
+                        str(tmp / "outbox.bin")],
+            "files64": [micropython_path(), probe, str(tree), str(tree / "pinmap.json"),
+                        str(tmp / "outbox.bin")]}
+    wasm = _wasm_runner()
+    if wasm:
+        runs["files32"] = [*wasm, str(tree), "/box", probe, "/box", "/box/pinmap.json",
+                           "/tmp/outbox.bin"]
+    out = {}
+    for label, cmd in runs.items():
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
+        if r.returncode:
+            raise RuntimeError(label + ": " + r.stdout + r.stderr)
         out[label] = json.loads(r.stdout.strip().splitlines()[-1])
     return out
 
 
 def sizes() -> dict:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import box_image
+
     mpy = ROOT / "build/mpy"
     every = {p: p.stat().st_size for p in mpy.rglob("*.mpy")}
     every = {p: s for p, s in every.items() if p.name != "manifest.mpy"}  # build data, not code
-    flashed = {p: s for p, s in every.items() if p.name not in ("hal_unix.mpy", "main.mpy")}
+    with tempfile.TemporaryDirectory() as t:
+        board = set(box_image.stage(pathlib.Path(t) / "s"))
+    flashed = {p: s for p, s in every.items()
+               if ("protocol/" + p.name if "protocol" in p.parts else p.name) in board}
     return {"all": sum(every.values()), "n_all": len(every), "flashed": sum(flashed.values()),
             "n_flashed": len(flashed),
             "firmware": sum(s for p, s in every.items() if "firmware" in p.parts),
@@ -146,20 +198,32 @@ def main() -> None:
         print(f"  physical floor (wire time of call frame + STATE frame at {BAUD} baud): "
               f"mean {lat['floor_mean']:.2f} ms, max {lat['floor_max']:.2f} ms; "
               f"p50 / floor = {lat['p50'] / lat['floor_mean']:.1f}x")
-        h = heap()
-        for label in ("mpy", "py"):
-            x = h[label]
-            print(f"heap ({label} imports, MicroPython unix 64-bit): after boot {x['after_boot'] / 1024:.1f} KB, "
-                  f"during a 30-call auction {x['in_auction'] / 1024:.1f} KB (goal < 32 KB; tablet side "
-                  f"{x['tablet_retained']} B subtracted); of which module code "
-                  f"{x['modules'] / 1024:.1f} KB (0 when frozen: firmware/manifest.py), so runtime "
-                  f"objects {(x['after_boot'] - x['modules']) / 1024:.1f} KB after boot, "
-                  f"{(x['in_auction'] - x['modules']) / 1024:.1f} KB in an auction")
-        x = h["mpy"]
-        print(f"idle poll loop: {x['idle_alloc_1000']} B allocated by the box over 1,000 loops "
-              f"(5 heartbeat frames each way included: the endpoint's frame memoryview), "
+        h = heap(tmp)
+        names = {"romfs64": "unix 64-bit, ROMFS image (bytecode in place, as flashed with ROMFS=1)",
+                 "files64": "unix 64-bit, .mpy files (bytecode copied into the heap)",
+                 "files32": "WebAssembly 32-bit (the RP2040's word size), .mpy files"}
+        print("heap of the board's code (hal_rp2, store, app, protocol; `machine` stood in), "
+              "goal < 32 KB after boot and in an auction:")
+        for label, x in h.items():
+            print(f"  {names[label]}: after boot {x['after_boot'] / 1024:.1f} KB, during a 30-call "
+                  f"auction {x['in_auction'] / 1024:.1f} KB; of which modules "
+                  f"{x['modules'] / 1024:.1f} KB, runtime objects "
+                  f"{(x['in_auction'] - x['modules']) / 1024:.1f} KB in the auction")
+        if "files32" in h:
+            # not measured: MicroPython's WebAssembly port has no ROMFS. The bytecode is the same
+            # bytes on both word sizes, so the 64-bit difference carries over (16-byte blocks on
+            # 32-bit round it a little less: the estimate errs high).
+            saved = h["files64"]["in_auction"] - h["romfs64"]["in_auction"]
+            est = h["files32"]["in_auction"] - saved
+            print(f"  32-bit with ROMFS, derived (not measured): {est / 1024:.1f} KB in the auction "
+                  f"(the 32-bit files figure less the {saved / 1024:.1f} KB ROMFS keeps in flash on "
+                  f"64-bit)")
+        x = h["romfs64"]
+        print(f"idle poll loop: {x['idle_alloc_1000']} B allocated by the box over 1,000 loops, "
               f"{x['idle_retained_1000']} B heap growth after gc (second round of 1,000; goal: no "
-              f"growth); {x['idle_redraws']} redraws; link up: {x['linked']}")
+              f"growth; 32-bit: "
+              f"{h['files32']['idle_retained_1000'] if 'files32' in h else 'not run'} B); "
+              f"{x['idle_redraws']} redraws; link up: {x['linked']}")
         s = sizes()
         print(f".mpy size: flashed {s['flashed'] / 1024:.1f} KB in {s['n_flashed']} files "
               f"(goal < 48 KB); all {s['all'] / 1024:.1f} KB in {s['n_all']} files "

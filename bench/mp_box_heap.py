@@ -1,22 +1,54 @@
-# Runs ON MicroPython (bench/bench_box.py starts it): the box application's heap after boot and
-# during an auction, and what its poll loop allocates over 1,000 idle loops (heartbeats flowing
-# both ways). The HAL is a stand-in with preallocated buffers so that it allocates nothing itself;
-# the tablet side (protocol TabletEndpoint) runs in this interpreter too, outside the measured
-# calls, and its own retained heap is measured and subtracted. Prints one JSON line.
+# Runs ON MicroPython (bench/bench_box.py starts it): the heap the box's board code uses after boot
+# and during an auction, and what its poll loop allocates over 1,000 idle loops (heartbeats
+# flowing both ways).
+#
+#   micropython bench/mp_box_heap.py IMAGE PINMAP STORE
+#
+# Runs on the unix port (64-bit) and on the WebAssembly port (32-bit, like the RP2040's Cortex-M0+:
+# 4-byte pointers, 16-byte heap blocks), see bench/bench_box.py.
+#
+# IMAGE is build/box.romfs (scripts/box_image.py: mounted at /rom as the board mounts its ROMFS
+# partition, so bytecode runs in place) or a staged directory of the same .mpy files (imported
+# from a filesystem: the bytecode is copied into the heap). The code measured is the board's own:
+# main_rp2's objects (hal_rp2.Hal from the pin map, store.Store, app.BoxApp). Only `machine` is
+# stood in, by objects made before the baseline: on the RP2040 machine.Pin, I2C and PWM objects
+# are static in flash. The UART's receive (512, as hal_rp2 asks) and transmit (256) buffers are
+# allocated after the baseline, as the rp2 driver allocates them on the heap. What stands for
+# flash (the image bytes) is read before the baseline. The tablet side (protocol TabletEndpoint)
+# runs in this interpreter too; its own retained heap is measured and subtracted. Prints one JSON
+# line.
+#
+# "# --- phase ---" lines split the script for the WebAssembly port, whose gc.collect() does
+# nothing inside running code (the heap is collected between top-level runs): each phase is one
+# run there, and starts with its measurement. The unix port runs the file as it is.
 import gc
+import os
 import sys
 
-root = sys.argv[1]  # the repository, or build/mpy (the compiled .mpy files, as flashed)
-sys.path.insert(0, root + "/firmware")
-sys.path.insert(0, root)
-gc.collect()
-BASE = gc.mem_alloc()
+import vfs
 
-import app as A  # noqa: E402
-import hal_unix  # noqa: E402, F401  (the unix box loads it too; the board loads hal_rp2)
+# The unix port has sys.argv; the 32-bit WebAssembly port (bench/wasm/run.mjs) sets BOX_ARGV.
+argv = sys.argv if len(getattr(sys, "argv", ())) > 1 else BOX_ARGV  # noqa: F821
+image, pinmap, store_path = argv[1], argv[2], argv[3]
+if not hasattr(os, "urandom"):
+    # The WebAssembly port has no os.urandom (the board has): the box's epoch needs two bytes.
+    import random
 
-gc.collect()
-MODULES = gc.mem_alloc() - BASE  # code and module globals: ~0 RAM when frozen into the image
+    class _Os:
+        def urandom(self, n):
+            return bytes(random.getrandbits(8) for _ in range(n))
+
+        def rename(self, a, b):
+            os.rename(a, b)
+
+    sys.modules["os"] = _Os()
+if image.endswith(".romfs"):
+    with open(image, "rb") as f:
+        flash = f.read()
+    vfs.mount(vfs.VfsRom(flash), "/rom")
+    sys.path.insert(0, "/rom")
+else:
+    sys.path.insert(0, image)
 
 
 class Clock:
@@ -33,15 +65,49 @@ class Clock:
         return a + d
 
 
-class Wire:
-    """A UART with preallocated rx/tx buffers (readinto/write allocate nothing)."""
+class FakePin:
+    def __init__(self):
+        self.v = 1  # pulled up: no key pressed
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+        return None
+
+
+class Pins:
+    """machine.Pin: Pin(n, ...) gives the one object of GPIO n (static in the rp2 firmware)."""
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
 
     def __init__(self):
-        self.rx = bytearray(4096)
+        self.gpio = [FakePin() for _ in range(30)]
+
+    def __call__(self, n, mode=-1, pull=-1, value=None):
+        return self.gpio[n]
+
+
+class FakeUart:
+    """machine.UART: the driver's ring buffers come from the heap (m_new in the rp2 port)."""
+
+    def __init__(self):
+        self.rx = None
+        self.tx = None
+
+    def __call__(self, uart_id, baudrate=115200, tx=None, rx=None, bits=8, parity=None, stop=1,
+                 rxbuf=256, txbuf=256):
+        self.rx = bytearray(rxbuf)
         self.rn = 0
         self.rpos = 0
-        self.tx = bytearray(4096)
+        self.tx = bytearray(txbuf)
         self.tn = 0
+        return self
+
+    def any(self):
+        return self.rn - self.rpos
 
     def readinto(self, buf):
         n = self.rn - self.rpos
@@ -63,60 +129,59 @@ class Wire:
         self.tn = t + n
         return n
 
-
-class Nothing:
-    eof = True
-
-    def get(self):
-        return 0
-
-    def beep(self, ms=0):
-        pass
-
-    def indicate(self, turn, stop, alert, link):
-        pass
-
-    def show(self, lines, page=-1):
+    def flush(self):
         pass
 
 
-class Hal:
-    def __init__(self, clock):
-        self.serial = Wire()
-        self.keys = Nothing()
-        self.display = Nothing()
-        self.buzzer = Nothing()
-        self.ticks_ms = clock.ticks_ms
-        self.ticks_diff = clock.ticks_diff
-        self.ticks_add = clock.ticks_add
+class FakeI2c:
+    def __init__(self):
+        self.found = [0x3C]
 
-    def wait(self, ms):
+    def __call__(self, *a, **k):
+        return self
+
+    def scan(self):
+        return self.found
+
+    def writeto(self, addr, buf):
         pass
 
-    def close(self):
+    def writevto(self, addr, bufs):
         pass
 
 
+class FakePwm:
+    def __call__(self, pin):
+        return self
+
+    def freq(self, f):
+        pass
+
+    def duty_u16(self, d):
+        pass
+
+
+class Machine:
+    def __init__(self):
+        self.Pin = Pins()
+        self.UART = FakeUart()
+        self.I2C = FakeI2c()
+        self.PWM = FakePwm()
+
+
+machine = Machine()
+sys.modules["machine"] = machine
 clock = Clock()
-hal = Hal(clock)
-box = A.BoxApp(hal, 0)
-box.step(0)  # first loop: HELLO out, first redraw
-gc.collect()
-after_boot = gc.mem_alloc() - BASE
-
-from protocol import calls as PC  # noqa: E402
-from protocol.session import TabletEndpoint  # noqa: E402
-
-gc.collect()
-m = gc.mem_alloc()
-tab = TabletEndpoint(0, 0x4242, clock.t)
-gc.collect()
-tab_cost = gc.mem_alloc() - m
+ticks = (clock.ticks_ms, clock.ticks_diff, clock.ticks_add)
+uart = machine.UART
+# every global made below exists already, so the globals dict does not grow inside a measurement
+app = hal_rp2 = store = hal = box = PC = TabletEndpoint = tab = None
+BASE = MODULES = after_boot = m = tab_cost = in_auction = r0 = r1 = alloc = redraws0 = 0
 
 
 def pump_tablet():
-    """Bytes the box wrote -> tablet; what the tablet sends -> the box's rx (outside measurement)."""
-    w = hal.serial
+    """Bytes the box wrote -> tablet; what the tablet sends -> the UART's receive buffer."""
+    w = uart
     if w.tn:
         tab.receive(bytes(w.tx[0:w.tn]), clock.t)
         w.tn = 0
@@ -144,41 +209,77 @@ def view(n):
             "message": "bench"}
 
 
-for n in range(0, 31):
-    tab.set_view(view(n))
+def idle_loops(k):
+    """k idle poll loops, 1 ms apart: heartbeats (ACK / PING) flow, nothing else happens.
+    Returns the bytes the box's step() allocated (collection off meanwhile)."""
+    total = 0
+    gc.disable()
+    for _ in range(k):
+        clock.t += 1
+        pump_tablet()
+        a = gc.mem_alloc()
+        box.step(0)
+        total += gc.mem_alloc() - a
+    gc.enable()
+    tab.take_events()
+    return total
+
+
+# --- phase ---
+gc.collect()
+BASE = gc.mem_alloc()
+import app  # noqa: E402, F811
+import hal_rp2  # noqa: E402, F811
+import store  # noqa: E402, F811
+
+# --- phase ---
+gc.collect()
+MODULES = gc.mem_alloc() - BASE  # module objects, and the bytecode when not run in place
+hal = hal_rp2.Hal(pinmap)
+hal.ticks_ms, hal.ticks_diff, hal.ticks_add = ticks
+box = app.BoxApp(hal, 0, False, store.Store(store_path))
+box.step(0)  # first loop: HELLO out, first redraw
+
+# --- phase ---
+gc.collect()
+after_boot = gc.mem_alloc() - BASE
+m = gc.mem_alloc()
+from protocol import calls as PC  # noqa: E402, F811
+from protocol.tablet_endpoint import TabletEndpoint  # noqa: E402, F811
+
+tab = TabletEndpoint(0, 0x4242, clock.t)
+
+# --- phase ---
+gc.collect()
+tab_cost = gc.mem_alloc() - m  # the tablet's modules and endpoint: not the box's
+for k in range(0, 31):
+    tab.set_view(view(k))
     for _ in range(5):
         clock.t += 1
         pump_tablet()
         box.step(0)
 assert box.view.n == 30, box.view.n
 tab.take_events()
+
+# --- phase ---
 gc.collect()
 in_auction = gc.mem_alloc() - BASE - tab_cost
-
-
-def idle_round():
-    """1,000 idle poll loops, 1 ms apart: heartbeats (ACK / PING) flow, nothing else happens.
-    Returns (bytes the box's step() allocated, heap growth after a collection)."""
-    gc.collect()
-    retained0 = gc.mem_alloc()
-    alloc = 0
-    gc.disable()
-    for _ in range(1000):
-        clock.t += 1
-        pump_tablet()
-        a = gc.mem_alloc()
-        box.step(0)
-        alloc += gc.mem_alloc() - a
-    gc.enable()
-    tab.take_events()
-    gc.collect()
-    return alloc, gc.mem_alloc() - retained0
-
-
 redraws0 = box.renders
-idle_round()  # warm-up: first heartbeats, the tablet's lists reach their size
-alloc, retained = idle_round()
+idle_loops(1000)  # warm-up: first heartbeats, the tablet's lists reach their size
+
+# --- phase ---
+gc.collect()
+r0 = gc.mem_alloc()
+alloc = idle_loops(1000)
+
+# --- phase ---
+gc.collect()
+r1 = gc.mem_alloc()  # this phase's code is the same size as the last's: r1 - r0 is growth alone
+alloc = idle_loops(1000)
+
+# --- phase ---
 print('{"modules": %d, "after_boot": %d, "in_auction": %d, "idle_alloc_1000": %d, "idle_retained_1000": %d, '  # noqa: UP031
-      '"idle_redraws": %d, "linked": %s, "tablet_retained": %d}'
-      % (MODULES, after_boot, in_auction, alloc, retained, box.renders - redraws0,
-         "true" if box.ep.linked(clock.t) else "false", tab_cost))
+      '"idle_redraws": %d, "linked": %s, "tablet_retained": %d, "oled": %s, "bits": %d}'
+      % (MODULES, after_boot, in_auction, alloc, r1 - r0, box.renders - redraws0,
+         "true" if box.ep.linked(clock.t) else "false", tab_cost,
+         "true" if hal.display.oled is not None else "false", 64 if sys.maxsize > 2**32 else 32))

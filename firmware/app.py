@@ -22,7 +22,7 @@ class BoxApp:
         self.entry = E.CallEntry()
         self.ep = BoxEndpoint(seat, bus=bus, now=hal.ticks_ms())
         self.store = store
-        self.rx = bytearray(256)
+        self.rx = bytearray(64)  # UART reads in chunks: the driver buffers the rest
         self.dirty = True
         self.seen_state = -1
         self.link_up = False

@@ -121,10 +121,9 @@ class Keys:
         return self.matrix.get()
 
 
-def seat_from_jumpers(cfg):
-    if not cfg:
-        return -1
-    pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in cfg.get("pins", ())]
+def seat_from_jumpers(gpios):
+    """Seat from two jumpers to ground on GPIOs gpios[0], gpios[1]; -1 without two."""
+    pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in gpios]
     if len(pins) != 2:
         return -1
     return (0 if pins[0].value() else 2) + (0 if pins[1].value() else 1)
@@ -132,8 +131,9 @@ def seat_from_jumpers(cfg):
 
 class Hal:
     def __init__(self, pinmap_path="/pinmap.json"):
-        pm = load_pinmap(pinmap_path)
-        self.pinmap = pm
+        pm = load_pinmap(pinmap_path)  # not kept: its comments alone would cost a kilobyte
+        jp = pm.get("seat_jumpers")
+        self.jumper_gpios = tuple(jp.get("pins", ())) if jp else ()
         self.serial = Serial(pm["uart"])
         self.keys = Keys(pm["keypad"])
         self.leds = Leds(pm.get("leds"))

@@ -63,7 +63,7 @@ def main_rp2():
     except (OSError, ValueError):
         pass
     if seat < 0:
-        seat = hal_rp2.seat_from_jumpers(hal.pinmap.get("seat_jumpers"))
+        seat = hal_rp2.seat_from_jumpers(hal.jumper_gpios)
     if seat < 0:
         seat = 0
     app.BoxApp(hal, seat, bus, store.Store("/outbox.bin")).run()

@@ -1,7 +1,7 @@
 # CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor; check("123456789")
 # = 0x29B1). Table-driven, so the per-frame path allocates nothing. The table is a bytes constant
 # (entry i big-endian at 2i), not built at import: a constant stays in flash on the box (ROMFS or
-# frozen), where a table built at run time costs heap. tests/protocol/test_crc16.py rebuilds it
+# frozen), where a table built at run time costs heap. tests/protocol/test_codec.py rebuilds it
 # from the polynomial.
 _T = (
     b"\x00\x00\x10\x21\x20\x42\x30\x63\x40\x84\x50\xa5\x60\xc6\x70\xe7\x81\x08\x91\x29\xa1\x4a\xb1\x6b"

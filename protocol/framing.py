@@ -1,8 +1,8 @@
-# Byte stream <-> payloads (SPEC.md section 2). The Deframer works in place on preallocated
-# buffers: feeding bytes and reading a payload allocate nothing.
+# Byte stream <-> payloads (SPEC.md section 2). The Deframer works in place on one preallocated
+# buffer: feeding bytes and reading a payload allocate nothing.
 from protocol import cobs
 from protocol.crc16 import crc16
-from protocol.layout import HEADER, MAX_PAYLOAD, MAX_WIRE, MIN_PAYLOAD, put_crc, put_header
+from protocol.layout import CRC, HEADER, MAX_BODY, MAX_PAYLOAD, MAX_WIRE, MIN_PAYLOAD, put_crc, put_header
 
 
 class Deframer:
@@ -14,7 +14,9 @@ class Deframer:
 
     def __init__(self):
         self.raw = bytearray(MAX_WIRE)
-        self.payload = bytearray(MAX_PAYLOAD)
+        # COBS decodes in place (the output never overtakes the input), so the payload is the
+        # raw buffer itself: one buffer less on the box. It is valid until the next feed().
+        self.payload = self.raw
         self.n = 0
         self.overrun = False
         self.length = 0
@@ -60,7 +62,7 @@ class Deframer:
                 self.bad_cobs += 1
                 self.errors_seen += 1
                 continue
-            if m < MIN_PAYLOAD:
+            if m < MIN_PAYLOAD or m > MAX_PAYLOAD:
                 self.bad_size += 1
                 self.errors_seen += 1
                 continue
@@ -83,11 +85,14 @@ class FrameWriter:
     preallocated buffer: `build` returns the frame's length n; the frame is wire[0:n] until the
     next build (`mv[0:n]` is a view of it; making that view allocates, the length does not)."""
 
-    def __init__(self):
-        self.scratch = bytearray(MAX_PAYLOAD)
-        self.wire = bytearray(MAX_WIRE + 1)
+    def __init__(self, max_body=MAX_BODY):
+        """max_body: the largest body this end sends (the box sends at most a HELLO's 6 bytes:
+        its buffers are then a few dozen bytes instead of 800)."""
+        n = HEADER + max_body + CRC
+        self.scratch = bytearray(n)
+        self.wire = bytearray(n + n // 254 + 3)  # COBS overhead, flush byte, delimiter
         self.mv = memoryview(self.wire)
-        self._views = [None] * (SMALL + 1)
+        self._views = [None] * (min(SMALL, len(self.wire)) + 1)
 
     def view(self, n):
         """memoryview of wire[0:n]. The views of small frames (heartbeats, ACKs, events, HELLO:

@@ -68,7 +68,7 @@ class BoxEndpoint:
         self.last_ev_tx = now
         self.last_hello = ticks_add(now, -VERSION_RETRY_MS - 1)
         self.deframer = Deframer()
-        self.writer = FrameWriter()
+        self.writer = FrameWriter(M.HELLO_BODY)  # the box's largest body
         self.wire = self.writer.wire
         self.body = bytearray(M.HELLO_BODY)
         self.ignored = 0        # valid frames not for us / out of place

@@ -1,47 +1,71 @@
 #!/usr/bin/env bash
 # Deploy the box firmware to a real board with mpremote:  bash scripts/flash.sh PORT [SEAT]
-# (the Makefile's `make flash PORT=/dev/ttyACM0 SEAT=N` calls this). The board must already run
-# MicroPython (drag the RP2040 .uf2 onto it once). Copies the compiled firmware and protocol
-# modules (.mpy: smaller and faster to import than .py), the pin map and the seat config, then
-# resets the board so /main.py starts.
+# (the Makefile's `make flash PORT=/dev/ttyACM0 SEAT=N [ROMFS=1]` calls this). The board must
+# already run MicroPython (drag the RP2040 .uf2 onto it once). Compiles protocol/ and firmware/
+# (.mpy: smaller and faster to import than .py), copies what the board runs (scripts/box_image.py),
+# the pin map and the seat config, then resets the board so /main.py starts.
+#
+# ROMFS=1: the modules go into the board's ROMFS partition as one image instead (`mpremote romfs
+# deploy`; the MicroPython build must have a ROMFS partition, MICROPY_HW_ROMFS_BYTES). Their
+# bytecode then runs in place from flash and costs no heap (see `make bench`); module files left
+# on the filesystem by an earlier flash are removed, because / comes before /rom on sys.path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port="${1:?usage: flash.sh PORT [SEAT]}"
 seat="${2:-}"
+romfs="${ROMFS:-}"
 mpremote=.venv/bin/mpremote
 [ -x "$mpremote" ] || mpremote=mpremote
+python=.venv/bin/python
+[ -x "$python" ] || python=python3
 if [ -n "$seat" ] && [[ ! "$seat" =~ ^[NESWnesw]$ ]]; then
   echo "flash.sh: SEAT must be one of N E S W (got '$seat')" >&2; exit 2
 fi
 bash scripts/mpy-check.sh
-out=build/mpy
 stage=build/flash
-rm -rf "$stage"; mkdir -p "$stage/protocol"
-cp "$out"/protocol/*.mpy "$stage/protocol/"
-for f in "$out"/firmware/*.mpy; do
-  [ "$(basename "$f")" = main.mpy ] && continue   # main stays .py: MicroPython runs /main.py at boot
-  [ "$(basename "$f")" = hal_unix.mpy ] && continue   # the unix backend
-  [ "$(basename "$f")" = manifest.mpy ] && continue   # the freeze manifest (custom images only)
-  cp "$f" "$stage/"
-done
+rm -rf "$stage"
+if [ -n "$romfs" ]; then
+  mkdir -p "$stage"
+  "$python" scripts/box_image.py romfs build/box.romfs
+else
+  "$python" scripts/box_image.py stage "$stage" > /dev/null
+fi
 cp firmware/main.py "$stage/main.py"
 cp hardware/pinmap.json "$stage/pinmap.json"
 if [ -n "$seat" ]; then
   printf '{"seat": "%s"}\n' "$(echo "$seat" | tr a-z A-Z)" > "$stage/config.json"
 fi
-# One mpremote session: make /protocol if missing, copy every file to the same path, reset.
-args=(connect "$port" exec "import os
+if [ -n "$romfs" ]; then
+  # One mpremote session: the image into ROMFS partition 0, old module files off the filesystem,
+  # then main, pin map and config as files, and a reset (which mounts the new /rom).
+  args=(connect "$port" romfs deploy build/box.romfs + exec "import os
+for d in ('protocol', ''):
+    try:
+        names = os.listdir('/' + d)
+    except OSError:
+        continue
+    for n in names:
+        if n.endswith('.mpy'):
+            os.remove('/' + d + '/' + n if d else '/' + n)
+try:
+    os.rmdir('/protocol')
+except OSError:
+    pass")
+else
+  # One mpremote session: make /protocol if missing, copy every file to the same path, reset.
+  args=(connect "$port" exec "import os
 try:
     os.mkdir('protocol')
 except OSError:
     pass")
+fi
 n=0
 while IFS= read -r f; do
   args+=(+ fs cp "$stage/$f" ":$f")
   n=$((n + 1))
 done < <(cd "$stage" && find . -type f | sed 's|^\./||' | sort)
 args+=(+ reset)
-echo "flash.sh: copying $n files to $port"
+echo "flash.sh: ${romfs:+ROMFS image build/box.romfs and }copying $n files to $port"
 if [ -n "${FLASH_DRY_RUN:-}" ]; then   # print the mpremote command instead (tests, checking)
   printf '%q ' "$mpremote" "${args[@]}"; echo; exit 0
 fi

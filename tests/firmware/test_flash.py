@@ -1,12 +1,13 @@
 """`make flash` (scripts/flash.sh): what it would copy to a board, checked with FLASH_DRY_RUN."""
 import os
+import re
 import subprocess
 
 from tests.conftest import ROOT
 
 
-def _flash(*args):
-    env = dict(os.environ, FLASH_DRY_RUN="1")
+def _flash(*args, **env_extra):
+    env = dict(os.environ, FLASH_DRY_RUN="1", **env_extra)
     return subprocess.run(["bash", "scripts/flash.sh", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
 
@@ -17,9 +18,10 @@ def test_flash_copies_compiled_firmware_pin_map_and_seat_then_resets():
     cmd = r.stdout.strip().splitlines()[-1]
     assert "connect /dev/ttyACM7" in cmd and cmd.rstrip().endswith("reset")
     for target in (":main.py", ":pinmap.json", ":config.json", ":app.mpy", ":hal_rp2.mpy",
-                   ":protocol/session.mpy", ":protocol/messages.mpy"):
+                   ":protocol/session.mpy", ":protocol/layout.mpy"):
         assert target in cmd, target
-    for absent in ("hal_unix", "manifest", "main.mpy"):
+    # the unix backend, the freeze manifest and the tablet's side of the protocol stay off
+    for absent in ("hal_unix", "manifest", "main.mpy", "messages", "tablet_endpoint"):
         assert absent not in cmd, absent
     assert (ROOT / "build/flash/config.json").read_text().strip() == '{"seat": "E"}'
 
@@ -28,3 +30,20 @@ def test_flash_refuses_a_bad_seat():
     r = _flash("/dev/ttyACM7", "Q")
     assert r.returncode == 2
     assert "SEAT must be one of N E S W" in r.stderr
+
+
+def test_flash_romfs_deploys_one_image_and_clears_old_module_files():
+    r = _flash("/dev/ttyACM7", "N", ROMFS="1")
+    assert r.returncode == 0, r.stderr
+    cmd = r.stdout.strip().splitlines()[-1]
+    assert "romfs deploy build/box.romfs" in cmd and cmd.rstrip().endswith("reset")
+    assert "os.remove" in cmd  # module files on / would shadow /rom
+    for target in (":main.py", ":pinmap.json", ":config.json"):
+        assert target in cmd, target
+    assert not re.findall(r"fs cp \S+\.mpy", cmd)  # modules only in the image
+    image = (ROOT / "build/box.romfs").read_bytes()
+    assert image[:3] == bytes([0xD2, 0xCD, 0x31])  # the ROMFS magic
+    for name in (b"app.mpy", b"session.mpy", b"layout.mpy"):
+        assert name in image
+    for name in (b"hal_unix", b"tablet_endpoint", b"messages.mpy"):
+        assert name not in image

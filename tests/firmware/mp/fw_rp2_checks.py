@@ -100,7 +100,7 @@ def pinmap_path():
 
 def test_rp2_hal_reads_the_pin_map_and_scans_the_keypad():
     hal = hal_rp2.Hal(pinmap_path())
-    pm = hal.pinmap
+    pm = hal_rp2.load_pinmap(pinmap_path())
     rows = pm["keypad"]["rows"]
     cols = pm["keypad"]["cols"]
     # hold the key at row 2, col 2 of the layout ("H")
@@ -136,8 +136,13 @@ def test_rp2_display_draws_header_and_last_auction_rows():
 
 def test_rp2_seat_jumpers():
     FakePin.levels.clear()
-    assert hal_rp2.seat_from_jumpers({"pins": [20, 21]}) == 0  # both open: North
-    assert hal_rp2.seat_from_jumpers(None) == -1
+    assert hal_rp2.seat_from_jumpers((20, 21)) == 0  # both open: North
+    FakePin.levels[99] = 0  # a "row" held at ground ...
+    FakePin.pressed.add((99, 21))  # ... joined to GPIO 21: its jumper is fitted
+    assert hal_rp2.seat_from_jumpers((20, 21)) == 1  # East
+    FakePin.pressed.clear()
+    assert hal_rp2.seat_from_jumpers(()) == -1
+    assert hal_rp2.Hal(pinmap_path()).jumper_gpios == (20, 21)  # from the pin map
 
 
 def test_rp2_oled_follows_the_auction_and_pages_in_review():
