@@ -25,6 +25,9 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import box_image  # noqa: E402
 
 from hardware.sim import soak  # noqa: E402
 from hardware.sim.boxes import micropython_path  # noqa: E402
@@ -133,9 +136,6 @@ def heap(tmp: pathlib.Path) -> dict:
     import io
     import shutil
 
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import box_image
-
     subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
     image = tmp / "box.romfs"
     tree = tmp / "tree"
@@ -162,9 +162,6 @@ def heap(tmp: pathlib.Path) -> dict:
 
 
 def sizes() -> dict:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import box_image
-
     mpy = ROOT / "build/mpy"
     every = {p: p.stat().st_size for p in mpy.rglob("*.mpy")}
     every = {p: s for p, s in every.items() if p.name != "manifest.mpy"}  # build data, not code

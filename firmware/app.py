@@ -77,11 +77,9 @@ class BoxApp:
         v.board = b[L.S_BOARD]
         v.dealer = b[L.S_DEALER]
         v.vul = b[L.S_VUL]
-        if n > V.MAX_CALLS:
-            n = V.MAX_CALLS
-        for i in range(n):
+        for i in range(n):  # n <= 319 (layout.state_ok) fits the view's MAX_CALLS
             c = b[L.S_AUCTION + i]
-            v.auction[i] = c & 0x3F  # L.HIDDEN stays HIDDEN: render shows "--"
+            v.auction[i] = c & 0x3F  # calls.HIDDEN stays: render shows "--"
             v.flags[i] = (V.F_ALERT if c & L.C_ALERT else 0) | (V.F_STOP if c & L.C_STOP else 0)
         v.n = n
         end = self.ep.state_len

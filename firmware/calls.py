@@ -10,7 +10,7 @@ COUNT = 38
 NONE = 255  # "no call" in byte arrays
 
 # One table of names for the box and the codec (same codes, SPEC.md section 3): RAM is scarce.
-from protocol.calls import NAMES  # noqa: E402
+from protocol.calls import HIDDEN, NAMES  # noqa: E402, F401  (HIDDEN: render)
 
 
 def bid(level, denom):

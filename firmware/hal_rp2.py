@@ -6,6 +6,7 @@ import json
 import time
 
 import keypad
+import render
 from machine import I2C, PWM, UART, Pin
 
 
@@ -59,7 +60,7 @@ class Display:
         if self.oled is None:
             return
         rows = self.oled.height // 8
-        head = 4
+        head = render.HEADER_LINES
         body = len(lines) - head
         room = rows - head
         if page < 0:

@@ -9,14 +9,13 @@ import view as V
 WIDTH = 16  # the OLED's built-in 8x8 font: 128 px / 8
 VULS = ("-", "NS", "EW", "All")
 AUCTION_HEAD = "N   E   S   W"
-HEADER_LINES = 4
-HIDDEN = 0x3F  # a call behind the screen, not visible to this seat  # lines before the auction table; the OLED keeps them and scrolls the rest
+HEADER_LINES = 4  # lines before the auction table; the OLED keeps them and scrolls the rest
 
 
 def call_cell(view, i):
     c = view.auction[i]
     f = view.flags[i]
-    s = calls.name(c) if c != HIDDEN else "--"
+    s = calls.name(c) if c != calls.HIDDEN else "--"
     # one mark per call so a cell stays 4 characters: * alerted, ! stop shown, + both
     if f & V.F_ALERT and f & V.F_STOP:
         return s + "+"

@@ -2,6 +2,7 @@
 # body's fields. Everything the box needs to read and write frames, and nothing that builds
 # dicts or strings (that is protocol/messages.py, for the tablet, tests and tools): on the box
 # every function and name loaded costs heap, so the box imports this module, not messages.
+from protocol import calls
 from protocol.crc16 import crc16
 
 HEADER = 6
@@ -54,11 +55,8 @@ S_VUL = 12
 S_N = 13         # u16: number of calls, then one byte per call, then mlen and the message
 S_AUCTION = 15
 STATE_FIXED = 15
-NO_SEAT = 0xFF   # turn (and lowest) when none
-HIDDEN = 0x3F    # call code of a call behind the screen
-C_ALERT = 0x40   # call byte flags
+C_ALERT = 0x40   # call byte flags over the call code (calls.HIDDEN: behind the screen)
 C_STOP = 0x80
-CODE_COUNT = 38  # call codes 0..37
 
 # STATE flags
 F_FROZEN = 1
@@ -69,10 +67,6 @@ F_SCREENS = 8
 
 def is_event(t):
     return 0x10 <= t <= 0x15
-
-
-def is_reliable(t):
-    return 0x10 <= t <= 0x15 or t == STATE
 
 
 def nak_reason_ok(r):
@@ -117,10 +111,6 @@ def put_crc(buf, n):
     return n + 2
 
 
-def epoch_of(p):
-    return (p[2] << 8) | p[3]
-
-
 def state_ok(b, s, end):
     """Whether b[s:end] is a well-formed STATE body. Checks everything the box relies on before
     it takes a STATE, so a malformed one changes nothing (the message's UTF-8 check makes a
@@ -129,12 +119,12 @@ def state_ok(b, s, end):
     if n < STATE_FIXED + 1 or n > MAX_BODY:
         return False
     turn = b[s + S_TURN]
-    if turn != NO_SEAT and turn > 3:
+    if turn != calls.NONE and turn > 3:
         return False
     if b[s + S_FLAGS] & 0xF0:
         return False
     low = b[s + S_LOWEST]
-    if low != NO_SEAT and not 3 <= low < CODE_COUNT:
+    if low != calls.NONE and not 3 <= low < calls.COUNT:
         return False
     if b[s + S_ALLOWED + 4] & 0xC0:  # bits for codes 38, 39 do not exist
         return False
@@ -148,7 +138,7 @@ def state_ok(b, s, end):
         return False
     for i in range(s + S_AUCTION, s + S_AUCTION + na):
         c = b[i] & 0x3F
-        if c != HIDDEN and c >= CODE_COUNT:
+        if c != calls.HIDDEN and c >= calls.COUNT:
             return False
     if mlen:
         try:

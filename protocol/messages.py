@@ -4,57 +4,8 @@
 from protocol import calls
 from protocol.crc16 import crc16
 from protocol.layout import *  # noqa: F403  (the layout constants are part of this module's API)
-from protocol.layout import (
-    ACK,
-    ALERT,
-    BAD_FRAME,
-    C_ALERT,
-    C_STOP,
-    CALL,
-    CRC,
-    F_FROZEN,
-    F_OVER,
-    F_PREVENT,
-    F_SCREENS,
-    FROM_BOX,
-    HEADER,
-    HELLO,
-    HIDDEN,
-    MALFORMED,
-    MAX_AUCTION,
-    MAX_MESSAGE,
-    MAX_PAYLOAD,
-    MIN_PAYLOAD,
-    NAK,
-    NO_SEAT,
-    NO_SESSION,
-    OUT_OF_SEQUENCE,
-    PING,
-    REVIEW,
-    S_ALLOWED,
-    S_AUCTION,
-    S_BOARD,
-    S_DEALER,
-    S_FLAGS,
-    S_LOWEST,
-    S_N,
-    S_STOP_MS,
-    S_TURN,
-    S_VUL,
-    STATE,
-    STATE_FIXED,
-    STOP,
-    TD,
-    UNDO,
-    VERSION,
-    WELCOME,
-    body_ok,
-    epoch_of,
-    is_event,
-    put_crc,
-    put_header,
-    state_ok,
-)
+
+# ruff: noqa: F405  (names from the star import above)
 
 EVENT_KINDS = {CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo", REVIEW: "review", TD: "td"}
 BOX_TYPES = {HELLO: "hello", ACK: "ack", CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo",
@@ -62,6 +13,10 @@ BOX_TYPES = {HELLO: "hello", ACK: "ack", CALL: "call", STOP: "stop", ALERT: "ale
 TABLET_TYPES = {WELCOME: "welcome", PING: "ping", NAK: "nak", STATE: "state"}
 NAK_REASONS = {BAD_FRAME: "bad_frame", OUT_OF_SEQUENCE: "out_of_sequence", VERSION: "version",
                NO_SESSION: "no_session", MALFORMED: "malformed"}
+
+
+def epoch_of(p):
+    return (p[2] << 8) | p[3]
 
 
 # --- STATE body -------------------------------------------------------------------------------
@@ -146,17 +101,17 @@ def decode_state(body, start=0, end=-1):
     for i in range(na):
         v = b[s + S_AUCTION + i]
         c = v & 0x3F
-        auction.append({"call": None if c == HIDDEN else calls.NAMES[c],
+        auction.append({"call": None if c == calls.HIDDEN else calls.NAMES[c],
                         "alert": bool(v & C_ALERT), "stop": bool(v & C_STOP)})
     allowed = []
     for k in range(calls.COUNT):
         if b[s + S_ALLOWED + (k >> 3)] & (1 << (k & 7)):
             allowed.append(calls.NAMES[k])
     return {
-        "turn": None if turn == NO_SEAT else calls.SEATS[turn],
+        "turn": None if turn == calls.NONE else calls.SEATS[turn],
         "frozen": bool(flags & F_FROZEN), "over": bool(flags & F_OVER),
         "prevent": bool(flags & F_PREVENT), "screens": bool(flags & F_SCREENS),
-        "lowest": None if lowest == NO_SEAT else calls.NAMES[lowest],
+        "lowest": None if lowest == calls.NONE else calls.NAMES[lowest],
         "allowed": allowed,
         "stop_ms": (b[s + S_STOP_MS] << 8) | b[s + S_STOP_MS + 1],
         "board": b[s + S_BOARD], "dealer": calls.SEATS[b[s + S_DEALER]],

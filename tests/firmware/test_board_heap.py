@@ -16,11 +16,17 @@ from tests.conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def image(tmp_path_factory):
+def box_image():
+    """scripts/box_image.py, with build/mpy compiled once for this module's tests."""
     subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
     sys.path.insert(0, str(ROOT / "scripts"))
     import box_image
 
+    return box_image
+
+
+@pytest.fixture(scope="module")
+def image(box_image, tmp_path_factory):
     out = tmp_path_factory.mktemp("rom") / "bench.romfs"
     with contextlib.redirect_stdout(io.StringIO()):
         box_image.romfs(out, with_tablet=True)
@@ -42,11 +48,7 @@ def test_board_code_from_romfs_boots_follows_an_auction_and_idles_without_alloca
     assert 0 < x["modules"] < image.stat().st_size
 
 
-def test_the_board_image_holds_what_the_board_imports_and_nothing_of_the_tablet(tmp_path):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    import box_image
-
-    subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
+def test_the_board_image_holds_what_the_board_imports_and_nothing_of_the_tablet(box_image, tmp_path):
     names = set(box_image.stage(tmp_path / "board"))
     assert {"app.mpy", "hal_rp2.mpy", "store.mpy", "protocol/session.mpy",
             "protocol/layout.mpy"} <= names

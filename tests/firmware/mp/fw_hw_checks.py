@@ -7,7 +7,7 @@ import keys as K
 import render
 import view as V
 
-from protocol.calls import code
+from protocol.calls import HIDDEN, code
 
 
 def diff(a, b):
@@ -158,7 +158,7 @@ def test_display_stop_countdown_on_the_next_box():
 
 def test_display_director_wait_auction_over_and_screened_calls():
     v = view_with([("1C", 0), ("P", 0)], dealer=0, seat=0, turn=2)
-    v.auction[1] = render.HIDDEN  # behind the screen for this seat
+    v.auction[1] = HIDDEN  # behind the screen for this seat
     v.phase = V.FROZEN
     lines = render.lines(v, E.CallEntry(), 0, diff)
     assert lines[1] == "DIRECTOR: wait"
