@@ -136,7 +136,6 @@ def heap(tmp: pathlib.Path) -> dict:
     import io
     import shutil
 
-    subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
     image = tmp / "box.romfs"
     tree = tmp / "tree"
     with contextlib.redirect_stdout(io.StringIO()):
@@ -162,14 +161,16 @@ def heap(tmp: pathlib.Path) -> dict:
 
 
 def sizes() -> dict:
+    """.mpy bytes: what a box is flashed with (scripts/box_image.py) and every module compiled
+    plainly (scripts/mpy-check.sh)."""
+    subprocess.run(["bash", "scripts/mpy-check.sh"], cwd=ROOT, check=True, capture_output=True)
     mpy = ROOT / "build/mpy"
     every = {p: p.stat().st_size for p in mpy.rglob("*.mpy")}
     every = {p: s for p, s in every.items() if p.name != "manifest.mpy"}  # build data, not code
     with tempfile.TemporaryDirectory() as t:
-        board = set(box_image.stage(pathlib.Path(t) / "s"))
-    flashed = {p: s for p, s in every.items()
-               if ("protocol/" + p.name if "protocol" in p.parts else p.name) in board}
-    return {"all": sum(every.values()), "n_all": len(every), "flashed": sum(flashed.values()),
+        board = pathlib.Path(t) / "s"
+        flashed = [(board / name).stat().st_size for name in box_image.stage(board)]
+    return {"all": sum(every.values()), "n_all": len(every), "flashed": sum(flashed),
             "n_flashed": len(flashed),
             "firmware": sum(s for p, s in every.items() if "firmware" in p.parts),
             "protocol": sum(s for p, s in every.items() if "protocol" in p.parts)}
@@ -225,8 +226,9 @@ def main() -> None:
         print(f".mpy size: flashed {s['flashed'] / 1024:.1f} KB in {s['n_flashed']} files "
               f"(goal < 48 KB); all {s['all'] / 1024:.1f} KB in {s['n_all']} files "
               f"(firmware {s['firmware'] / 1024:.1f} KB, protocol {s['protocol'] / 1024:.1f} KB)")
+        box_image.stage(tmp / "image", unix=True)  # the soak runs the code a board is flashed with
         r = soak.run(tmp / "soak", calls=a.soak_calls, tables=a.soak_tables, corrupt=0.01, drop=0.005,
-                     pull_every=60, reboot_every=45, seed=11)
+                     pull_every=60, reboot_every=45, seed=11, main=tmp / "image/main.py")
         print(f"soak ({a.soak_tables} tables, 1% corrupt, 0.5% drop, {r.pulls} cable pulls, "
               f"{r.reboots} reboots, {r.boards} boards, {r.seconds:.0f} s): calls {r.keyed}, "
               f"delivered {r.delivered}, lost {r.lost}, duplicated {r.duplicated}, reordered {r.reordered}, "

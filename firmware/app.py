@@ -18,9 +18,11 @@ class BoxApp:
     def __init__(self, hal, seat, bus=False, store=None):
         self.hal = hal
         self.seat = seat
-        self.view = V.BoxView(seat)
-        self.entry = E.CallEntry()
         self.ep = BoxEndpoint(seat, bus=bus, now=hal.ticks_ms())
+        # the view's auction is the STATE body's own call bytes (same layout: view.F_ALERT is
+        # layout.C_ALERT): apply_state copies none of them
+        self.view = V.BoxView(seat, memoryview(self.ep.state_body)[L.S_AUCTION:])
+        self.entry = E.CallEntry()
         self.store = store
         self.rx = bytearray(64)  # UART reads in chunks: the driver buffers the rest
         self.dirty = True
@@ -77,11 +79,7 @@ class BoxApp:
         v.board = b[L.S_BOARD]
         v.dealer = b[L.S_DEALER]
         v.vul = b[L.S_VUL]
-        for i in range(n):  # n <= 319 (layout.state_ok) fits the view's MAX_CALLS
-            c = b[L.S_AUCTION + i]
-            v.auction[i] = c & 0x3F  # calls.HIDDEN stays: render shows "--"
-            v.flags[i] = (V.F_ALERT if c & L.C_ALERT else 0) | (V.F_STOP if c & L.C_STOP else 0)
-        v.n = n
+        v.n = n  # v.auction is b[S_AUCTION:]: its n calls are in place (layout.state_ok)
         end = self.ep.state_len
         mlen = b[L.S_AUCTION + n]
         v.msg = bytes(b[end - mlen:end]).decode("utf-8") if mlen else ""
@@ -145,7 +143,7 @@ class BoxApp:
         elif not self.link_up:
             lines[1] = "no link " + lines[1]
         v = self.view
-        last_alerted = v.n > 0 and v.flags[v.n - 1] & V.F_ALERT
+        last_alerted = v.n > 0 and v.auction[v.n - 1] & V.F_ALERT
         self.hal.display.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1)
         self.renders += 1

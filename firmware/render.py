@@ -13,8 +13,8 @@ HEADER_LINES = 4  # lines before the auction table; the OLED keeps them and scro
 
 
 def call_cell(view, i):
-    c = view.auction[i]
-    f = view.flags[i]
+    f = view.auction[i]
+    c = f & V.CALL_MASK
     s = calls.name(c) if c != calls.HIDDEN else "--"
     # one mark per call so a cell stays 4 characters: * alerted, ! stop shown, + both
     if f & V.F_ALERT and f & V.F_STOP:

@@ -21,16 +21,19 @@ NOT_ALLOWED = 3
 STOP_WAIT = 4
 NO_AUCTION = 5
 
-# flags per call in the auction as shown to this seat
-F_ALERT = 1
-F_STOP = 2
+# a call of the auction is one byte, as the STATE carries it (SPEC.md section 3): the call code
+# (calls.HIDDEN behind a screen) in the low 6 bits, and these flags
+CALL_MASK = 0x3F
+F_ALERT = 0x40
+F_STOP = 0x80
 
 
 class BoxView:
-    def __init__(self, seat):
+    def __init__(self, seat, auction=None):
+        """auction: where the call bytes are; the box passes a view of its endpoint's STATE
+        body, so the auction is not held twice in its RAM."""
         self.seat = seat
-        self.auction = bytearray(MAX_CALLS)
-        self.flags = bytearray(MAX_CALLS)
+        self.auction = bytearray(MAX_CALLS) if auction is None else auction
         self.allowed = bytearray(calls.COUNT)
         self.reset()
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Deploy the box firmware to a real board with mpremote:  bash scripts/flash.sh PORT [SEAT]
 # (the Makefile's `make flash PORT=/dev/ttyACM0 SEAT=N [ROMFS=1]` calls this). The board must
-# already run MicroPython (drag the RP2040 .uf2 onto it once). Compiles protocol/ and firmware/
-# (.mpy: smaller and faster to import than .py), copies what the board runs (scripts/box_image.py),
-# the pin map and the seat config, then resets the board so /main.py starts.
+# already run MicroPython (drag the RP2040 .uf2 onto it once). Compiles what the board runs
+# (scripts/box_image.py: .mpy, smaller and faster to import than .py, with the modules' integer
+# constants folded in), copies it, the pin map and the seat config, then resets the board so
+# /main.py starts.
 #
 # ROMFS=1: the modules go into the board's ROMFS partition as one image instead (`mpremote romfs
 # deploy`; the MicroPython build must have a ROMFS partition, MICROPY_HW_ROMFS_BYTES). Their
@@ -21,7 +22,6 @@ python=.venv/bin/python
 if [ -n "$seat" ] && [[ ! "$seat" =~ ^[NESWnesw]$ ]]; then
   echo "flash.sh: SEAT must be one of N E S W (got '$seat')" >&2; exit 2
 fi
-bash scripts/mpy-check.sh
 stage=build/flash
 rm -rf "$stage"
 if [ -n "$romfs" ]; then

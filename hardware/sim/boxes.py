@@ -67,8 +67,10 @@ class Screen:
 
 
 class Box:
-    def __init__(self, seat: str, port: str, workdir: pathlib.Path, interp: str, extra: list[str]):
+    def __init__(self, seat: str, port: str, workdir: pathlib.Path, interp: str, extra: list[str],
+                 main: pathlib.Path | None = None):
         self.seat = seat
+        self.main = main or ROOT / "firmware/main.py"
         self.port = port
         self.screen_file = workdir / f"screen-{seat}.txt"
         self.store_file = workdir / f"flash-{seat}.bin"
@@ -85,7 +87,7 @@ class Box:
             pass
         log = open(self.log_file, "ab")
         self.proc = subprocess.Popen(
-            [self.interp, str(ROOT / "firmware/main.py"), "--seat", self.seat, "--port", self.port,
+            [self.interp, str(self.main), "--seat", self.seat, "--port", self.port,
              "--screen-file", str(self.screen_file), "--store", str(self.store_file), "--no-draw",
              *self.extra],
             stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -124,12 +126,15 @@ class Box:
 
 class Boxes:
     def __init__(self, ports: dict[str, str], workdir: str | os.PathLike, extra_args: list[str] | None = None,
-                 interp: str | None = None, link=None):
+                 interp: str | None = None, link=None, main: pathlib.Path | None = None):
+        """main: the box's main.py; firmware/main.py (the sources) unless given, such as the
+        compiled image of scripts/box_image.py stage_unix (what a board is flashed with)."""
         self.link = link  # hardware.sim.link.SimLink: a restarted box must not read old bytes
         self.workdir = pathlib.Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         interp = interp or micropython_path()
-        self.boxes = {s: Box(s, ports[s], self.workdir, interp, list(extra_args or [])) for s in ports}
+        self.boxes = {s: Box(s, ports[s], self.workdir, interp, list(extra_args or []), main)
+                      for s in ports}
 
     def start(self, wait: float = 10.0) -> None:
         for b in self.boxes.values():

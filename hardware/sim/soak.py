@@ -56,9 +56,10 @@ class Result:
 
 
 def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pull_every: int,
-              reboot_every: int, seed: int, out: Result, deadline: float | None = None) -> None:
+              reboot_every: int, seed: int, out: Result, deadline: float | None = None,
+              main: pathlib.Path | None = None) -> None:
     rng = random.Random(seed)
-    with SimTable(workdir, seed=seed) as t:
+    with SimTable(workdir, seed=seed, main=main) as t:
         t.link.set_faults(corrupt=corrupt, drop=drop)
         keyed: list[tuple[int, str, str]] = []  # (board, seat, call) as keyed
         board = 1
@@ -158,9 +159,10 @@ def _tally(t: SimTable, keyed: list[tuple[int, str, str]], out: Result) -> None:
 
 def run(workdir, calls: int = 2000, tables: int = 2, corrupt: float = 0.01, drop: float = 0.005,
         pull_every: int = 60, reboot_every: int = 45, seed: int = 1,
-        budget_s: float | None = None) -> Result:
+        budget_s: float | None = None, main: pathlib.Path | None = None) -> Result:
     """`calls` in total, split over `tables` tables run side by side (a table's auction is
-    sequential; the link, the boxes and the tablet are per table)."""
+    sequential; the link, the boxes and the tablet are per table). main: the boxes' main.py
+    (default: the sources, firmware/main.py)."""
     workdir = pathlib.Path(workdir)
     total = Result()
     parts = [Result() for _ in range(tables)]
@@ -169,7 +171,7 @@ def run(workdir, calls: int = 2000, tables: int = 2, corrupt: float = 0.01, drop
     deadline = t0 + budget_s if budget_s else None
     threads = [threading.Thread(target=run_table, args=(workdir / f"t{i}", per[i], corrupt, drop,
                                                         pull_every, reboot_every, seed + i, parts[i],
-                                                        deadline))
+                                                        deadline, main))
                for i in range(tables)]
     for th in threads:
         th.start()

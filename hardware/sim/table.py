@@ -11,6 +11,7 @@ link and the boxes need to be exercised.
 """
 from __future__ import annotations
 
+import pathlib
 import threading
 import time
 
@@ -200,8 +201,9 @@ class SimTable:
     """Link + four firmware boxes + LinkMaster + scripted tablet, started together."""
 
     def __init__(self, workdir, baud: int = 115200, prevent: bool = True, stop_wait_ms: int = 10000,
-                 seed: int | None = None, board: int = 1):
+                 seed: int | None = None, board: int = 1, main: pathlib.Path | None = None):
         self.link = SimLink(baud=baud, seed=seed)
+        self.main = main  # the boxes' main.py (hardware.sim.boxes.Boxes)
         self.workdir = workdir
         self.prevent = prevent
         self.stop_wait_ms = stop_wait_ms
@@ -213,7 +215,7 @@ class SimTable:
     def __enter__(self) -> SimTable:
         self.link.start()
         try:
-            self.boxes = Boxes(self.link.box_ports, self.workdir, link=self.link)
+            self.boxes = Boxes(self.link.box_ports, self.workdir, link=self.link, main=self.main)
             self.boxes.start()
             self.master = LinkMaster(self.link.tablet_ports)
             self.tablet = ScriptedTablet(self.master, self.board, self.prevent, self.stop_wait_ms)

@@ -136,7 +136,7 @@ def pump(box, tab, clock, steps):
 def snapshot(box):
     v = box.view
     ep = box.ep
-    return (bytes(v.auction[:v.n]), bytes(v.flags[:v.n]), bytes(v.allowed), v.n, v.turn, v.lowest,
+    return (bytes(v.auction[:v.n]), bytes(v.allowed), v.n, v.turn, v.lowest,
             v.board, v.dealer, v.vul, v.phase, v.prevent, v.msg, ep.session, ep.tablet_epoch,
             ep.state_seq, ep.rx_next, ep.q_count, ep.head_seq, ep.next_seq)
 

@@ -7,6 +7,7 @@ import keys as K
 import render
 import view as V
 
+from protocol import layout as L
 from protocol.calls import HIDDEN, code
 
 
@@ -118,10 +119,16 @@ def view_with(auction, dealer=0, seat=0, turn=0):
     v.turn = turn
     for i in range(len(auction)):
         c, f = auction[i]
-        v.auction[i] = code(c)
-        v.flags[i] = f
+        v.auction[i] = code(c) | f
     v.n = len(auction)
     return v
+
+
+def test_view_call_bytes_are_the_state_bodys_own():
+    # the box's view reads the STATE body's call bytes in place (app.BoxApp), so its flag bits
+    # and call mask must be the wire's (SPEC.md section 3)
+    assert (V.F_ALERT, V.F_STOP) == (L.C_ALERT, L.C_STOP)
+    assert V.CALL_MASK & (L.C_ALERT | L.C_STOP) == 0 and V.CALL_MASK >= HIDDEN
 
 
 def test_display_rows_start_under_the_dealer_and_mark_alerts_and_stops():
