@@ -8,9 +8,8 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
-
 from hardware.sim import soak
+from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 
