@@ -14,7 +14,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from protocol import messages as M  # noqa: E402
-from protocol.framing import Deframer, FrameWriter, wire_from_payload  # noqa: E402
+from protocol.frame_tools import wire_from_payload  # noqa: E402
+from protocol.framing import Deframer, FrameWriter  # noqa: E402
 
 BAUD = 115200
 VIEW12 = {"turn": "E", "lowest": "3H", "allowed": ["P", "X", "3H", "3S", "3NT", "4C"],

@@ -11,13 +11,10 @@ import view as V
 from protocol import layout as L
 from protocol.session import BoxEndpoint
 
-_KIND = (0, L.CALL, L.STOP, L.ALERT, L.UNDO, L.REVIEW, L.TD)  # indexed by entry.EV_*
-
 
 class BoxApp:
     def __init__(self, hal, seat, bus=False, store=None):
         self.hal = hal
-        self.seat = seat
         self.ep = BoxEndpoint(seat, bus=bus, now=hal.ticks_ms())
         # the view's auction is the STATE body's own call bytes (same layout: view.F_ALERT is
         # layout.C_ALERT): apply_state copies none of them
@@ -29,7 +26,6 @@ class BoxApp:
         self.seen_state = -1
         self.link_up = False
         self.stop_shown_s = -1
-        self.state_count = 0
         self.renders = 0
         if store is not None:
             store.restore(self)
@@ -44,7 +40,8 @@ class BoxApp:
             if kind == E.EV_CALL and self.store is not None:
                 # kept before it is sent: a reboot in between must not lose it
                 self.store.add(code, self.view.n, self.view.board)
-            if self.ep.submit(_KIND[kind], code, now) < 0:
+            # entry's EV_CALL..EV_TD are in the order of the wire's CALL..TD (SPEC.md section 3)
+            if self.ep.submit(L.CALL + kind - E.EV_CALL, code, now) < 0:
                 # 16 events unacknowledged (a long cable pull): the call is not made
                 self.entry.note = E.N_QUEUE_FULL
                 if kind == E.EV_CALL and self.store is not None:
@@ -83,15 +80,13 @@ class BoxApp:
         end = self.ep.state_len
         mlen = b[L.S_AUCTION + n]
         v.msg = bytes(b[end - mlen:end]).decode("utf-8") if mlen else ""
-        self.state_count += 1
         if self.store is not None:
             self.store.reconcile(self, now)
         self.dirty = True
 
     def resend_call(self, code, now):
         """A kept call from before a reboot whose place in the auction is still open."""
-        print("resend kept call", code, "at", self.view.n, "board", self.view.board,
-              "states", self.state_count)
+        print("resend kept call %d at %d board %d" % (code, self.view.n, self.view.board))
         self.ep.submit(L.CALL, code, now)
         self.dirty = True
 
@@ -121,9 +116,10 @@ class BoxApp:
             self.link_up = up
             self.dirty = True
             d = self.ep.deframer
-            print("link", "up" if up else "down", "at", now, "session", self.ep.session,
-                  "frames", d.frames, "bad", d.bad_crc + d.bad_cobs + d.bad_size,
-                  "ignored", self.ep.ignored, "queued", self.ep.q_count)
+            # one format string: on the box each separate word would be a qstr of heap
+            print("link %s at %d session %d frames %d bad %d ignored %d queued %d" % (
+                "up" if up else "down", now, self.ep.session, d.frames,
+                d.bad_crc + d.bad_cobs + d.bad_size, self.ep.ignored, self.ep.q_count))
         if self.store is not None and self.store.restored:
             self.store.tick(self, now)
         if self.view.stop_deadline:

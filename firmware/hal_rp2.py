@@ -116,7 +116,6 @@ class Keys:
         cols = [Pin(n, Pin.IN, pull) for n in cfg["cols"]]
         self.matrix = keypad.Matrix(rows, cols, keypad.codes_from_layout(cfg["keys"]),
                                     cfg.get("debounce_ms", 20), on_low)
-        self.eof = False
 
     def get(self):
         return self.matrix.get()

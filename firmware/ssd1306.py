@@ -2,8 +2,11 @@
 # uses: init, text, show). Kept here so the firmware needs nothing from the network to flash.
 import framebuf
 
-_INIT = (0xAE, 0xD5, 0x80, 0xA8, 0x3F, 0xD3, 0x00, 0x40, 0x8D, 0x14, 0x20, 0x00, 0xA1, 0xC8,
-         0xDA, 0x12, 0x81, 0xCF, 0xD9, 0xF1, 0xDB, 0x40, 0xA4, 0xA6, 0xAF)
+# display off, clock, multiplex 64, offset 0, start line 0, charge pump on, horizontal
+# addressing, segment remap, COM scan reversed, COM pins, contrast, precharge, VCOM detect,
+# resume from RAM, normal (not inverted), display on: bytes, which stay in flash on the box
+_INIT = (b"\xae\xd5\x80\xa8\x3f\xd3\x00\x40\x8d\x14\x20\x00\xa1\xc8"
+         b"\xda\x12\x81\xcf\xd9\xf1\xdb\x40\xa4\xa6\xaf")
 
 
 class SSD1306:

@@ -80,7 +80,3 @@ class BoxView:
         if self.stop_left_ms(now, ticks_diff) > 0:
             return STOP_WAIT
         return OK
-
-    def seat_of(self, i):
-        """Seat index of the i-th call of the auction."""
-        return (self.dealer + i) % 4

@@ -3,10 +3,6 @@
 # Both functions work between caller-owned buffers: no allocation per frame.
 
 
-def max_encoded(n):
-    return n + n // 254 + 1
-
-
 def encode(src, n, dst, off=0):
     """COBS-encode src[0:n] into dst starting at off; returns the index after the last byte
     written (no delimiter is written)."""

@@ -126,24 +126,3 @@ class FrameWriter:
 
 
 _cobs_encode = cobs.encode
-
-
-def wire_from_payload(p):
-    """Wire bytes (COBS + delimiter) of a payload: a convenience for tests and tools."""
-    out = bytearray(cobs.max_encoded(len(p)) + 1)
-    o = cobs.encode(p, len(p), out, 0)
-    out[o] = 0
-    return bytes(out[0:o + 1])
-
-
-def payloads(data):
-    """All valid payloads in a byte string (tests, tools): a list of bytes."""
-    d = Deframer()
-    out = []
-    i = 0
-    n = len(data)
-    while i < n:
-        i = d.feed(data, i, n)
-        if d.length:
-            out.append(bytes(d.payload[0:d.length]))
-    return out

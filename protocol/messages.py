@@ -84,6 +84,12 @@ def encode_state(view, out=None):
     return n
 
 
+def box_state(box):
+    """A BoxEndpoint's latest STATE as a view dict (section 3 of SPEC.md), None before the first:
+    for simulations and tests. The box itself reads the bytes (box.state_body)."""
+    return decode_state(box.state_body, 0, box.state_len) if box.state_len else None
+
+
 def decode_state(body, start=0, end=-1):
     """View dict from a STATE body in body[start:end]; None if it is malformed (no exception:
     garbage must change nothing)."""

@@ -96,24 +96,8 @@ class BoxEndpoint:
         self.next_seq = (s + 1) & 0xFF
         return s
 
-    def pending(self):
-        return self.q_count
-
     def linked(self, now):
         return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
-
-    def state_view(self):
-        """The latest STATE as a view dict (SPEC.md section 3), None before the first: for the
-        tablet-side simulations and tests. The box reads state_body (it never calls this)."""
-        if not self.state_len:
-            return None
-        from protocol.messages import decode_state
-
-        return decode_state(self.state_body, 0, self.state_len)
-
-    def stop_remaining(self, now):
-        d = ticks_diff(self.stop_until, now)
-        return d if d > 0 else 0
 
     # --- bytes in ---------------------------------------------------------------------------
 

@@ -25,10 +25,10 @@ import fold_constants  # noqa: E402
 # Not on the board: main stays .py (MicroPython runs /main.py at boot from the filesystem), the
 # unix backend, and the freeze manifest (build data for custom images).
 NOT_ON_BOARD = ("main.py", "hal_unix.py", "manifest.py")
-# The tablet's side of the protocol (the plain-dict codec and TabletEndpoint): the box imports
-# neither. The heap benchmark adds them (with_tablet) because it plays the tablet in the same
+# The tablet's side of the protocol (the plain-dict codec and TabletEndpoint) and the helpers of
+# tests and tools: the box imports none of them. The heap benchmark adds them (with_tablet) because it plays the tablet in the same
 # interpreter.
-TABLET_ONLY = ("messages.py", "tablet_endpoint.py")
+TABLET_ONLY = ("messages.py", "tablet_endpoint.py", "frame_tools.py")
 
 
 def sources(with_tablet: bool = False) -> dict[str, pathlib.Path]:

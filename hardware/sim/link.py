@@ -435,8 +435,10 @@ class EndpointBox:
     records (time.monotonic(), view) for every STATE applied."""
 
     def __init__(self, seat: str, path: str, bus: bool = False):
+        from protocol.messages import box_state
         from protocol.session import BoxEndpoint
 
+        self._state = box_state
         self.seat = seat
         self.path = path
         self.bus = bus
@@ -476,11 +478,11 @@ class EndpointBox:
     @property
     def view(self) -> dict | None:
         with self.lock:
-            return self.ep.state_view()
+            return self._state(self.ep)
 
     def pending(self) -> int:
         with self.lock:
-            return self.ep.pending()
+            return self.ep.q_count
 
     def linked(self) -> bool:
         with self.lock:
@@ -528,7 +530,7 @@ class EndpointBox:
                 before = self.ep.state_seq
                 self.ep.receive(data, _ms())
                 if self.ep.state_seq != before:
-                    self.states.append((time.monotonic(), self.ep.state_view()))
+                    self.states.append((time.monotonic(), self._state(self.ep)))
 
 
 def _ms() -> int:

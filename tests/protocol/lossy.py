@@ -151,7 +151,7 @@ def soak(seed, n_events, corrupt, drop, bus=False, cuts=0, box_reboots=0, tablet
                 elif what == "box":
                     # a reboot loses RAM: only events already acked are safe (the firmware keeps
                     # its queue in flash; here we wait for the queue to drain first)
-                    lk.run_until(lambda: lk.box.pending() == 0)
+                    lk.run_until(lambda: lk.box.q_count == 0)
                     lk.box = BoxEndpoint(lk.seat, epoch=1 + rng.below(65535), bus=bus, now=lk.now)
                 else:
                     old = lk.tab
@@ -159,7 +159,7 @@ def soak(seed, n_events, corrupt, drop, bus=False, cuts=0, box_reboots=0, tablet
                     # the tablet's journal knows what it delivered: a restarted tablet skips
                     # (epoch, seq) it has seen, as LinkMaster's user must
                     lk.tab_seen = old
-        if lk.box.pending() < 16:
+        if lk.box.q_count < 16:
             ms = lk.now & 0xFFFFFFFF
             c = rng.below(M.TD - M.CALL + 1) + M.CALL if rng.below(4) == 0 else M.CALL
             arg = rng.below(38) if c == M.CALL else 0xFF
@@ -167,7 +167,7 @@ def soak(seed, n_events, corrupt, drop, bus=False, cuts=0, box_reboots=0, tablet
                 sent.append((c, arg, ms))
                 i += 1
         lk.step(1 + rng.below(20))
-    ok = lk.run_until(lambda: lk.box.pending() == 0 and lk.box.session, 60000)
+    ok = lk.run_until(lambda: lk.box.q_count == 0 and lk.box.session, 60000)
     got = []
     seen = {}
     for e in lk.calls():

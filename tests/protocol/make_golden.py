@@ -8,7 +8,7 @@ import json
 import pathlib
 
 from protocol import messages as M
-from protocol.framing import wire_from_payload
+from protocol.frame_tools import wire_from_payload
 
 OUT = pathlib.Path(__file__).with_name("golden.jsonl")
 

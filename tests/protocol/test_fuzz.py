@@ -5,21 +5,21 @@ from hypothesis import strategies as st
 
 from protocol import messages as M
 from protocol.crc16 import crc16
-from protocol.framing import payloads, wire_from_payload
+from protocol.frame_tools import payloads, wire_from_payload
 from tests.protocol.lossy import Link
 
 
 def snapshot(lk):
     b, t = lk.box, lk.tab
     return (b.session, b.tablet_epoch, b.rx_next, b.state_seq, b.head_seq, b.q_count, b.send_seq,
-            b.version, b.stop_until, repr(b.state_view()), t.session, t.box_epoch, t.rx_next, t.state_seq,
+            b.version, b.stop_until, repr(M.box_state(b)), t.session, t.box_epoch, t.rx_next, t.state_seq,
             t.state_unacked, len(t.events))
 
 
 def established():
     lk = Link(99)
     lk.tab.set_view({"turn": "N", "message": "x"})
-    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: M.box_state(lk.box) is not None and lk.tab.state_acked(), 2000)
     lk.tab.take_events()
     return lk
 

@@ -5,7 +5,7 @@ import json
 import pathlib
 
 from protocol import messages as M
-from protocol.framing import payloads, wire_from_payload
+from protocol.frame_tools import payloads, wire_from_payload
 
 GOLDEN = pathlib.Path(__file__).with_name("golden.jsonl")
 

@@ -3,7 +3,7 @@ import pytest
 
 from protocol import messages as M
 from protocol import session as S
-from protocol.framing import payloads
+from protocol.frame_tools import payloads
 from protocol.tablet_endpoint import TabletEndpoint
 from tests.protocol.lossy import Link, soak
 
@@ -14,7 +14,7 @@ VIEW = {"turn": "E", "lowest": "1H", "allowed": ["P", "X", "1H"], "prevent": Tru
 def up(seed=1, bus=False):
     lk = Link(seed, bus=bus)
     lk.tab.set_view(VIEW)
-    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: M.box_state(lk.box) is not None and lk.tab.state_acked(), 2000)
     return lk
 
 
@@ -29,7 +29,7 @@ def as_got(got):
 def test_handshake_delivers_hello_once_and_the_full_state():
     lk = up()
     assert lk.box.session and lk.tab.session and lk.box.version == 1
-    assert lk.box.state_view()["turn"] == "E" and lk.box.state_view()["auction"][0]["call"] == "1D"
+    assert M.box_state(lk.box)["turn"] == "E" and M.box_state(lk.box)["auction"][0]["call"] == "1D"
     hellos = [e for e in lk.delivered if e["kind"] == "hello"]
     assert len(hellos) == 1 and hellos[0]["epoch"] == lk.box.epoch
 
@@ -40,7 +40,7 @@ def test_events_arrive_in_order_once_and_are_dropped_from_the_box_queue_when_ack
         lk.box.submit(M.CALL, i, 100 + i)
     lk.box.submit(M.ALERT, 3, 200)
     lk.box.submit(M.UNDO, 0xFF, 201)
-    assert lk.run_until(lambda: lk.box.pending() == 0, 2000)
+    assert lk.run_until(lambda: lk.box.q_count == 0, 2000)
     got = lk.calls()
     assert [e["call"] for e in got[:10]] == [M.calls.NAMES[i] for i in range(10)]
     assert (got[10]["kind"], got[10]["index"]) == ("alert", 3)
@@ -93,7 +93,7 @@ def test_state_is_latest_wins_and_resent_until_acked():
     lk.step(100)
     lk.cut(False)
     assert lk.run_until(lambda: lk.tab.state_acked(), 1000)
-    assert lk.box.state_view()["message"] == "m4"
+    assert M.box_state(lk.box)["message"] == "m4"
 
 
 def test_hundreds_of_states_made_while_the_cable_is_out_still_reach_the_box():
@@ -105,21 +105,21 @@ def test_hundreds_of_states_made_while_the_cable_is_out_still_reach_the_box():
         lk.step(3)
     lk.cut(False)
     assert lk.run_until(lambda: lk.tab.state_acked(), 2000)
-    assert lk.box.state_view()["message"] == "m199"
+    assert M.box_state(lk.box)["message"] == "m199"
 
 
 def test_box_reboot_new_epoch_gets_the_full_state_again_and_a_hello_event():
     lk = up()
     lk.box.submit(M.CALL, 3, 5)
-    assert lk.run_until(lambda: lk.box.pending() == 0, 1000)
+    assert lk.run_until(lambda: lk.box.q_count == 0, 1000)
     old = lk.box.epoch
     lk.box = S.BoxEndpoint("E", epoch=old ^ 0x5A5A, now=lk.now)
-    assert lk.run_until(lambda: lk.box.state_view() is not None, 2000)
-    assert lk.box.state_view()["message"] == "your turn"
+    assert lk.run_until(lambda: M.box_state(lk.box) is not None, 2000)
+    assert M.box_state(lk.box)["message"] == "your turn"
     hellos = [e for e in lk.delivered if e["kind"] == "hello"]
     assert [h["epoch"] for h in hellos] == [old, old ^ 0x5A5A]
     lk.box.submit(M.CALL, 9, 77)
-    assert lk.run_until(lambda: lk.box.pending() == 0, 1000)
+    assert lk.run_until(lambda: lk.box.q_count == 0, 1000)
     last = lk.calls()[-1]
     assert (last["epoch"], last["seq"], last["call"]) == (old ^ 0x5A5A, 0, "2D")
 
@@ -133,7 +133,7 @@ def test_tablet_reboot_makes_the_box_resend_its_unacked_events_to_the_new_sessio
     lk.tab = TabletEndpoint("E", epoch=lk.tab.epoch ^ 0x1111, now=lk.now)
     lk.tab.set_view(dict(VIEW, message="after restart"))
     lk.cut(False)
-    assert lk.run_until(lambda: lk.box.pending() == 0 and lk.box.state_view()["message"] == "after restart", 3000)
+    assert lk.run_until(lambda: lk.box.q_count == 0 and M.box_state(lk.box)["message"] == "after restart", 3000)
     assert [e["kind"] for e in lk.calls()] == ["call", "stop"]
 
 
@@ -147,7 +147,7 @@ def test_heartbeats_keep_an_idle_link_up_and_silence_is_link_loss():
     lk.box.submit(M.TD, 0xFF, 9)  # queued while the link is down
     lk.cut(False)
     assert lk.run_until(lambda: lk.box.linked(lk.now) and lk.tab.connected(lk.now), 1000)
-    assert lk.run_until(lambda: lk.box.pending() == 0, 1000)
+    assert lk.run_until(lambda: lk.box.q_count == 0, 1000)
     assert lk.calls()[-1]["kind"] == "td"
 
 
@@ -170,7 +170,7 @@ def test_bus_mode_box_talks_only_when_granted():
     lk = up(bus=True)
     lk.box.submit(M.CALL, 5, 1)
     assert lk.box.output(lk.now) is None  # no grant yet
-    assert lk.run_until(lambda: lk.box.pending() == 0, 500)
+    assert lk.run_until(lambda: lk.box.q_count == 0, 500)
     assert lk.calls()[0]["call"] == "1H"
 
 
@@ -180,7 +180,7 @@ def test_box_queue_is_bounded_and_refuses_when_full():
     seqs = [lk.box.submit(M.CALL, 0, i) for i in range(S.QUEUE + 1)]
     assert seqs[:S.QUEUE] == list(range(S.QUEUE)) and seqs[-1] == -1
     lk.cut(False)
-    assert lk.run_until(lambda: lk.box.pending() == 0, 2000)
+    assert lk.run_until(lambda: lk.box.q_count == 0, 2000)
     assert len(lk.calls()) == S.QUEUE
 
 
@@ -197,18 +197,18 @@ def test_held_acks_keep_the_event_on_the_box_until_released_and_survive_a_tablet
     lk = Link(8)
     lk.tab = TabletEndpoint("E", epoch=321, now=lk.now, hold_acks=True)
     lk.tab.set_view(VIEW)
-    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: M.box_state(lk.box) is not None and lk.tab.state_acked(), 2000)
     lk.box.submit(M.CALL, 12, 50)
     assert lk.run_until(lambda: lk.calls(), 500)
     lk.step(300)
-    assert lk.box.pending() == 1 and len(lk.calls()) == 1  # re-sent, but delivered once
+    assert lk.box.q_count == 1 and len(lk.calls()) == 1  # re-sent, but delivered once
     # the tablet dies before its journal commit: a new one gets the call again
     lk.tab = TabletEndpoint("E", epoch=654, now=lk.now, hold_acks=True)
     lk.tab.set_view(VIEW)
     assert lk.run_until(lambda: len(lk.calls()) == 2, 2000)
     assert lk.calls()[1]["call"] == lk.calls()[0]["call"] == "2NT"
     lk.tab.release(lk.calls()[1]["seq"] + 1)
-    assert lk.run_until(lambda: lk.box.pending() == 0, 500)
+    assert lk.run_until(lambda: lk.box.q_count == 0, 500)
 
 
 def test_release_never_acknowledges_what_was_not_delivered():

@@ -72,7 +72,7 @@ def test_full_event_queue_refuses_the_call_and_keeps_nothing():
     box.view.turn = SEAT
     for _ in range(16):       # no tablet: 16 director calls fill the queue
         box.key(K.TD, clock.t)
-    assert box.ep.pending() == 16
+    assert box.ep.q_count == 16
     for k in (K.PASS, K.OK):
         box.key(k, clock.t)
     assert box.entry.note == E.N_QUEUE_FULL

@@ -11,6 +11,7 @@ from protocol import calls as PC
 from protocol import cobs
 from protocol import messages as M
 from protocol.crc16 import crc16
+from protocol.frame_tools import max_encoded
 from protocol.tablet_endpoint import TabletEndpoint
 
 SEAT = 1
@@ -142,7 +143,7 @@ def snapshot(box):
 
 
 def frame_of(payload):
-    out = bytearray(cobs.max_encoded(len(payload)) + 2)
+    out = bytearray(max_encoded(len(payload)) + 2)
     n = cobs.encode(payload, len(payload), out, 0)
     out[n] = 0
     return bytes(out[:n + 1])

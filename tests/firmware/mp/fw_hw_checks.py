@@ -131,6 +131,12 @@ def test_view_call_bytes_are_the_state_bodys_own():
     assert V.CALL_MASK & (L.C_ALERT | L.C_STOP) == 0 and V.CALL_MASK >= HIDDEN
 
 
+def test_entry_events_are_in_the_order_of_the_wire_event_types():
+    # app.BoxApp.key sends entry's event k as the wire type CALL + k - EV_CALL
+    kinds = (E.EV_CALL, E.EV_STOP, E.EV_ALERT, E.EV_UNDO, E.EV_REVIEW, E.EV_TD)
+    assert [L.CALL + k - E.EV_CALL for k in kinds] == [L.CALL, L.STOP, L.ALERT, L.UNDO, L.REVIEW, L.TD]
+
+
 def test_display_rows_start_under_the_dealer_and_mark_alerts_and_stops():
     v = view_with([("1C", 0), ("P", 0), ("2D", V.F_STOP | V.F_ALERT), ("X", 0), ("P", V.F_ALERT)],
                   dealer=1, seat=2, turn=2)

@@ -1,7 +1,7 @@
 # Random frames at both decoders on MicroPython: no exception, no hang, no state change.
 from protocol import messages as M
 from protocol.crc16 import crc16
-from protocol.framing import wire_from_payload
+from protocol.frame_tools import wire_from_payload
 from tests.protocol.lossy import Lcg, Link
 
 
@@ -30,7 +30,7 @@ def _garbage(rng, i):
 def test_random_frames_change_nothing_on_either_end():
     lk = Link(41)
     lk.tab.set_view({"turn": "N"})
-    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: M.box_state(lk.box) is not None and lk.tab.state_acked(), 2000)
     lk.tab.take_events()
     rng = Lcg(43)
     before = _snap(lk)

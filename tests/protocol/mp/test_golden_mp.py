@@ -3,7 +3,7 @@ import binascii
 import json
 
 from protocol import messages as M
-from protocol.framing import payloads, wire_from_payload
+from protocol.frame_tools import payloads, wire_from_payload
 
 GOLDEN = "tests/protocol/golden.jsonl"
 

@@ -21,7 +21,7 @@ def test_idle_box_poll_loop_does_not_grow_the_heap():
 
     lk = Link(31)
     lk.tab.set_view({"turn": "N"})
-    assert lk.run_until(lambda: lk.box.state_view() is not None and lk.tab.state_acked(), 2000)
+    assert lk.run_until(lambda: M.box_state(lk.box) is not None and lk.tab.state_acked(), 2000)
     box = lk.box
     ping = bytes(lk.tab.output(lk.now + 500))  # a heartbeat as the box would receive it
     now = lk.now
