@@ -10,7 +10,8 @@ COUNT = 38
 NONE = 255  # "no call" in byte arrays
 
 # One table of names for the box and the codec (same codes, SPEC.md section 3): RAM is scarce.
-from protocol.calls import HIDDEN, NAMES  # noqa: E402, F401  (HIDDEN: render)
+from protocol.call_names import NAMES  # noqa: E402
+from protocol.calls import HIDDEN  # noqa: E402, F401  (render uses calls.HIDDEN)
 
 
 def bid(level, denom):

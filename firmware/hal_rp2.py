@@ -108,17 +108,14 @@ class Buzzer:
             self.until = 0
 
 
-class Keys:
-    def __init__(self, cfg):
-        on_low = cfg.get("active_low", True)
-        pull = Pin.PULL_UP if on_low else Pin.PULL_DOWN
-        rows = [Pin(n, Pin.OUT) for n in cfg["rows"]]
-        cols = [Pin(n, Pin.IN, pull) for n in cfg["cols"]]
-        self.matrix = keypad.Matrix(rows, cols, keypad.codes_from_layout(cfg["keys"]),
-                                    cfg.get("debounce_ms", 20), on_low)
-
-    def get(self):
-        return self.matrix.get()
+def keypad_matrix(cfg):
+    """The keypad as the pin map wires it: its get() is the key source the app reads."""
+    on_low = cfg.get("active_low", True)
+    pull = Pin.PULL_UP if on_low else Pin.PULL_DOWN
+    rows = [Pin(n, Pin.OUT) for n in cfg["rows"]]
+    cols = [Pin(n, Pin.IN, pull) for n in cfg["cols"]]
+    return keypad.Matrix(rows, cols, keypad.codes_from_layout(cfg["keys"]),
+                         cfg.get("debounce_ms", 20), on_low)
 
 
 def seat_from_jumpers(gpios):
@@ -135,7 +132,7 @@ class Hal:
         jp = pm.get("seat_jumpers")
         self.jumper_gpios = tuple(jp.get("pins", ())) if jp else ()
         self.serial = Serial(pm["uart"])
-        self.keys = Keys(pm["keypad"])
+        self.keys = keypad_matrix(pm["keypad"])
         self.leds = Leds(pm.get("leds"))
         self.display = Display(pm.get("display"), self.leds)
         self.buzzer = Buzzer(pm.get("buzzer"))
@@ -146,7 +143,7 @@ class Hal:
     def wait(self, ms):
         """One scan of the keypad, then a short sleep: the UART has its own receive buffer."""
         now = time.ticks_ms()
-        self.keys.matrix.scan(now, time.ticks_diff)
+        self.keys.scan(now, time.ticks_diff)
         self.buzzer.tick(now)
         if ms > 0:
             time.sleep_ms(1 if ms > 1 else ms)

@@ -5,7 +5,7 @@
 # protocol/tablet_endpoint.py.
 import os
 
-from protocol import VERSION_MAX, VERSION_MIN, calls
+from protocol import VERSION_MAX, VERSION_MIN
 from protocol import layout as M
 from protocol.clock import ticks_add, ticks_diff
 from protocol.framing import Deframer, FrameWriter
@@ -41,7 +41,7 @@ class BoxEndpoint:
                  ver_max=VERSION_MAX):
         self.ver_min = ver_min
         self.ver_max = ver_max
-        self.seat = seat if isinstance(seat, int) else calls.seat_index(seat)
+        self.seat = seat if isinstance(seat, int) else "NESW".index(seat)  # SPEC.md: N E S W = 0..3
         self.epoch = epoch or new_epoch()
         self.bus = bus
         self.fw = fw

@@ -15,7 +15,9 @@ A constant is a module-level `NAME = expr` with an UPPER_CASE name, assigned onc
 is an int computed from literals and earlier constants of the same module (`from m import NAME`
 of a constant, and `from m import *`, make it one of the importer's too). Folding is refused
 (FoldError) when such a name is bound anywhere else in its module, or assigned through a module
-alias, since a literal could then differ from what the name holds at run time.
+alias, since a literal could then differ from what the name holds at run time. An import of a
+board module left with no use once its constants are folded is dropped (so a module the box
+needed only for constants is not loaded at all).
 """
 import ast
 import re
@@ -185,18 +187,17 @@ def _fold_module(mod, text, tree, consts):
                 raise FoldError(f"{mod}: {name} is a constant or module here, but line {n.lineno} "
                                 "binds it too")
     edits = _Edits(text)
+    uses = {a: 0 for a in aliases}   # loads of each module alias ...
+    folded = {a: 0 for a in aliases}  # ... and how many of them were folded away
     for stmt in tree.body:
         if _assign_target(stmt) in own:
             edits.replace(stmt, "")  # the definition goes; its line stays, empty
             continue
-        if isinstance(stmt, ast.ImportFrom) and stmt.module in consts \
-                and not any(a.name == "*" for a in stmt.names):
-            keep = [a for a in stmt.names if a.name not in consts[stmt.module]]
-            if len(keep) != len(stmt.names):
-                names = ", ".join(a.name + (" as " + a.asname if a.asname else "") for a in keep)
-                edits.replace(stmt, f"from {stmt.module} import {names}" if keep else "")
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             continue
         for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and node.id in aliases:
+                uses[node.id] += 1
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id in aliases:
                 target = consts[aliases[node.value.id]]
@@ -205,6 +206,24 @@ def _fold_module(mod, text, tree, consts):
                         raise FoldError(f"{mod}: line {node.lineno} assigns the constant "
                                         f"{node.value.id}.{node.attr}")
                     edits.replace(node, repr(target[node.attr]))
+                    folded[node.value.id] += 1
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in own:
                 edits.replace(node, repr(own[node.id]))
+    # an import of a board module whose every use was folded goes too (the board's modules do
+    # nothing at import but define names), and with it the module, if nothing else imports it
+    unused = {a for a in aliases if uses[a] == folded[a]}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            keep = [a for a in stmt.names if (a.asname or a.name) not in unused]
+            if len(keep) != len(stmt.names):
+                edits.replace(stmt, "import " + _import_list(keep) if keep else "")
+        elif isinstance(stmt, ast.ImportFrom) and not any(a.name == "*" for a in stmt.names):
+            gone = consts.get(stmt.module, {})
+            keep = [a for a in stmt.names if a.name not in gone and (a.asname or a.name) not in unused]
+            if len(keep) != len(stmt.names):
+                edits.replace(stmt, f"from {stmt.module} import {_import_list(keep)}" if keep else "")
     return edits.apply()
+
+
+def _import_list(names):
+    return ", ".join(a.name + (" as " + a.asname if a.asname else "") for a in names)

@@ -24,12 +24,20 @@ def test_attribute_own_and_from_imported_constants_become_literals_and_definitio
                 "def g(x):\n    return x[L.A] + B + keys.OK + L.C + len(L.name)\n",
     })
     assert out["user"].splitlines() == [
-        "import keys", "from pkg import lay as L", "from pkg.lay import f", "",
+        "", "from pkg import lay as L", "from pkg.lay import f", "",  # keys: nothing left to use
         "def g(x):", "    return x[6] + 8 + 16 + 16 + len(L.name)"]
     lay = out["pkg.lay"].splitlines()
     assert lay[:4] == ["", "  # derived", "", "name = 'x'"]  # the lines stay, empty
     assert lay[-1] == "    return 6"
     assert out["keys"] == "\n"
+
+
+def test_an_import_left_without_use_goes_and_one_still_used_stays():
+    out = F.fold({"keys": "OK = 16\ndef f():\n    pass\n", "view": "A = 1\n",
+                  "u": "import keys, view as V\nimport os\nv = V.A + keys.OK\n",
+                  "w": "import keys\nimport view\nv = keys.OK + view.A\nkeys.f()\n"})
+    assert out["u"].splitlines() == ["", "import os", "v = 1 + 16"]
+    assert out["w"].splitlines() == ["import keys", "", "v = 16 + 1", "keys.f()"]
 
 
 def test_every_line_keeps_its_number_even_when_a_statement_spans_several():
