@@ -200,8 +200,8 @@ def main() -> None:
         names = {"romfs64": "unix 64-bit, ROMFS image (bytecode in place, as flashed with ROMFS=1)",
                  "files64": "unix 64-bit, .mpy files (bytecode copied into the heap)",
                  "files32": "WebAssembly 32-bit (the RP2040's word size), .mpy files"}
-        print("heap of the board's code (hal_rp2, store, app, protocol; `machine` stood in), "
-              "goal < 32 KB after boot and in an auction:")
+        print("heap of the board's code as `make flash` compiles it (hal_rp2, store, app, protocol; "
+              "constants folded; `machine` stood in), goal < 32 KB after boot and in an auction:")
         for label, x in h.items():
             print(f"  {names[label]}: after boot {x['after_boot'] / 1024:.1f} KB, during a 30-call "
                   f"auction {x['in_auction'] / 1024:.1f} KB; of which modules "

@@ -3,6 +3,7 @@ a ROMFS image (the read-only filesystem MicroPython mounts at /rom and imports f
 the bytecode stays in flash and costs no heap, see docs.micropython.org reference/romfs).
 
     python scripts/box_image.py stage DIR        # protocol/*.mpy and the firmware's *.mpy in DIR
+    python scripts/box_image.py stage DIR --unix # the same code as a virtual box: DIR/main.py
     python scripts/box_image.py romfs FILE       # the same tree as one ROMFS image
 
 Each module is compiled from the repository's source after scripts/fold_constants.py has written
@@ -94,14 +95,16 @@ def romfs(out_file: pathlib.Path, with_tablet: bool = False) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3 or argv[1] not in ("stage", "romfs"):
-        print("usage: box_image.py stage DIR | romfs FILE", file=sys.stderr)
+    unix = "--unix" in argv[1:]
+    args = [a for a in argv[1:] if a != "--unix"]
+    if len(args) != 2 or args[0] not in ("stage", "romfs") or (unix and args[0] != "stage"):
+        print("usage: box_image.py stage DIR [--unix] | romfs FILE", file=sys.stderr)
         return 2
-    target = pathlib.Path(argv[2])
-    if argv[1] == "stage":
+    target = pathlib.Path(args[1])
+    if args[0] == "stage":
         if target.exists():
             shutil.rmtree(target)
-        for name in stage(target):
+        for name in stage(target, unix=unix):
             print(name)
     else:
         import contextlib

@@ -52,4 +52,4 @@ def test_the_board_image_holds_what_the_board_imports_and_nothing_of_the_tablet(
     assert {"app.mpy", "hal_rp2.mpy", "store.mpy", "protocol/session.mpy",
             "protocol/layout.mpy"} <= names
     assert not names & {"hal_unix.mpy", "main.mpy", "manifest.mpy", "protocol/messages.mpy",
-                        "protocol/tablet_endpoint.mpy"}
+                        "protocol/tablet_endpoint.mpy", "protocol/frame_tools.mpy"}
