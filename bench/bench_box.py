@@ -138,9 +138,9 @@ def heap(tmp: pathlib.Path) -> dict:
 
     image = tmp / "box.romfs"
     tree = tmp / "tree"
-    with contextlib.redirect_stdout(io.StringIO()):
-        box_image.romfs(image, with_tablet=True)  # + the tablet side the probe plays
-    box_image.stage(tree, with_tablet=True)
+    box_image.stage(tree, with_tablet=True)  # + the tablet side the probe plays
+    with contextlib.redirect_stdout(io.StringIO()):  # make_romfs prints the tree
+        box_image.write_romfs(tree, image)
     shutil.copy(ROOT / "hardware/pinmap.json", tree / "pinmap.json")
     probe = str(ROOT / "bench/mp_box_heap.py")
     runs = {"romfs64": [micropython_path(), probe, str(image), str(ROOT / "hardware/pinmap.json"),

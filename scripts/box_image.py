@@ -65,6 +65,7 @@ def stage(out: pathlib.Path, with_tablet: bool = False, unix: bool = False) -> l
     folded = fold_constants.fold({m: f.read_text() for m, f in files.items()})
     (out / "protocol").mkdir(parents=True)
     names = []
+    compiler = mpy_cross()
     with tempfile.TemporaryDirectory(prefix="box_src_") as tmp:
         for mod, f in files.items():
             rel = f.relative_to(ROOT / "firmware") if f.parent.name == "firmware" else f.relative_to(ROOT)
@@ -76,19 +77,24 @@ def stage(out: pathlib.Path, with_tablet: bool = False, unix: bool = False) -> l
                 names.append(str(rel))
                 continue
             dst = rel.with_suffix(".mpy")
-            subprocess.run([mpy_cross(), "-s", mod, "-o", str(out / dst), str(src)], check=True)
+            subprocess.run([compiler, "-s", mod, "-o", str(out / dst), str(src)], check=True)
             names.append(str(dst))
     return names
 
 
 def romfs(out_file: pathlib.Path, with_tablet: bool = False) -> int:
-    """Build the ROMFS image of the staged tree; returns its size in bytes."""
-    from mpremote.romfs import make_romfs
-
+    """Build the ROMFS image of the board's modules; returns its size in bytes."""
     with tempfile.TemporaryDirectory(prefix="box_image_") as tmp:
         tree = pathlib.Path(tmp) / "rom"
         stage(tree, with_tablet)
-        image = make_romfs(str(tree), mpy_cross=False)
+        return write_romfs(tree, out_file)
+
+
+def write_romfs(tree: pathlib.Path, out_file: pathlib.Path) -> int:
+    """The ROMFS image of a staged tree (every file in it) into out_file; returns its size."""
+    from mpremote.romfs import make_romfs
+
+    image = make_romfs(str(tree), mpy_cross=False)
     out_file.parent.mkdir(parents=True, exist_ok=True)
     out_file.write_bytes(image)
     return len(image)

@@ -34,6 +34,9 @@ import traceback
 import tty
 from collections import deque
 
+from protocol.messages import box_state
+from protocol.session import BoxEndpoint
+
 SEATS = "NESW"
 BITS_PER_BYTE = 10  # 8N1: start + 8 data + stop
 CHUNK = 16          # bytes delivered together (at most ~1.4 ms early for the first of them)
@@ -435,10 +438,6 @@ class EndpointBox:
     records (time.monotonic(), view) for every STATE applied."""
 
     def __init__(self, seat: str, path: str, bus: bool = False):
-        from protocol.messages import box_state
-        from protocol.session import BoxEndpoint
-
-        self._state = box_state
         self.seat = seat
         self.path = path
         self.bus = bus
@@ -478,7 +477,7 @@ class EndpointBox:
     @property
     def view(self) -> dict | None:
         with self.lock:
-            return self._state(self.ep)
+            return box_state(self.ep)
 
     def pending(self) -> int:
         with self.lock:
@@ -530,7 +529,7 @@ class EndpointBox:
                 before = self.ep.state_seq
                 self.ep.receive(data, _ms())
                 if self.ep.state_seq != before:
-                    self.states.append((time.monotonic(), self._state(self.ep)))
+                    self.states.append((time.monotonic(), box_state(self.ep)))
 
 
 def _ms() -> int:

@@ -16,6 +16,8 @@ from bridgemate_dataconnector.dto import (
     TdCallDTO,
 )
 
+from station.movement import Slot
+
 from .conftest import EVENT, result_record
 
 GUID = "0123456789ABCDEF0123456789ABCDEF"
@@ -25,24 +27,34 @@ DEAL_S = ("T76", "T9876", "A", "Q765")
 DEAL_W = ("532", "54", "JT987", "T98")
 
 
-def init_dto(tables: int = 4, rounds: int = 3, boards_per_round: int = 3) -> InitDTO:
-    tabs = []
-    for t in range(1, tables + 1):
-        rs = []
-        for r in range(1, rounds + 1):
-            low = ((t + r - 2) % rounds) * boards_per_round + 1
-            rs.append(RoundDTO(session_guid=GUID, section_letters="A", table_number=t, round_number=r,
-                               low_board_number=low, high_board_number=low + boards_per_round - 1,
-                               pair_ns=t, pair_ew=tables + ((t + r - 2) % tables) + 1))
-        tabs.append(TableDTO(session_guid=GUID, section_letters="A", table_number=t, rounds=rs))
-    section = SectionDTO(session_guid=GUID, scoring_group_number=1, letters="A", winners=2, game_type=10,
+def pairs_init(slots, guid: str = GUID, name: str = "Tuesday pairs") -> InitDTO:
+    """One pairs section as a scoring program initialises it (Data Connector InitDTO): `slots` are
+    station.movement.Slot (table, round, boards, pairs), in table order."""
+    tables: dict[int, list[RoundDTO]] = {}
+    for s in slots:
+        tables.setdefault(s.table, []).append(
+            RoundDTO(session_guid=guid, section_letters="A", table_number=s.table, round_number=s.round,
+                     low_board_number=s.low_board, high_board_number=s.high_board, pair_ns=s.ns,
+                     pair_ew=s.ew))
+    tabs = [TableDTO(session_guid=guid, section_letters="A", table_number=t, rounds=rs)
+            for t, rs in tables.items()]
+    section = SectionDTO(session_guid=guid, scoring_group_number=1, letters="A", winners=2, game_type=10,
                          tables=tabs)
-    group = ScoringGroupDTO(session_guid=GUID, scoring_group_number=1,
+    group = ScoringGroupDTO(session_guid=guid, scoring_group_number=1,
                             scoring_method=ScoringGroupDTO.ScoringType_Pairs, sections=[section])
-    session = SessionDTO(session_guid=GUID, name="Tuesday pairs", year=2026, month=11, day=22,
+    session = SessionDTO(session_guid=guid, name=name, year=2026, month=11, day=22,
                          scoring_groups=[group])
     return InitDTO(commands=InitDTO.Command_Reset | InitDTO.Command_StartReading, club_id="club-7",
                    sessions=[session])
+
+
+def init_dto(tables: int = 4, rounds: int = 3, boards_per_round: int = 3) -> InitDTO:
+    slots = []
+    for t in range(1, tables + 1):
+        for r in range(1, rounds + 1):
+            low = ((t + r - 2) % rounds) * boards_per_round + 1
+            slots.append(Slot(t, r, low, low + boards_per_round - 1, t, tables + ((t + r - 2) % tables) + 1))
+    return pairs_init(slots)
 
 
 def handrecord(board: int) -> HandrecordDTO:

@@ -10,11 +10,6 @@ from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import (
     DataConnectorResponseData,
     InitDTO,
-    RoundDTO,
-    ScoringGroupDTO,
-    SectionDTO,
-    SessionDTO,
-    TableDTO,
 )
 
 from shared_rules.boards import dealer
@@ -30,6 +25,7 @@ from tablet_app.station_client import (
 )
 
 from .conftest import EVENT, StationProcess, result_record
+from .test_dataconnector import pairs_init
 
 GUID = "00112233445566778899AABBCCDDEEFF"
 TABLES, ROUNDS, PER_ROUND = 4, 3, 3
@@ -42,20 +38,8 @@ def mitchell_slot(t: int, r: int) -> Slot:
 
 
 def mitchell_init(tables: int = TABLES) -> InitDTO:
-    tabs = []
-    for t in range(1, tables + 1):
-        rs = [RoundDTO(session_guid=GUID, section_letters="A", table_number=t, round_number=r,
-                       low_board_number=s.low_board, high_board_number=s.high_board, pair_ns=s.ns, pair_ew=s.ew)
-              for r in range(1, ROUNDS + 1) for s in [mitchell_slot(t, r)]]
-        tabs.append(TableDTO(session_guid=GUID, section_letters="A", table_number=t, rounds=rs))
-    section = SectionDTO(session_guid=GUID, scoring_group_number=1, letters="A", winners=2, game_type=10,
-                         tables=tabs)
-    group = ScoringGroupDTO(session_guid=GUID, scoring_group_number=1,
-                            scoring_method=ScoringGroupDTO.ScoringType_Pairs, sections=[section])
-    session = SessionDTO(session_guid=GUID, name="Monday pairs", year=2026, month=11, day=22,
-                         scoring_groups=[group])
-    return InitDTO(commands=InitDTO.Command_Reset | InitDTO.Command_StartReading, club_id="club-7",
-                   sessions=[session])
+    return pairs_init([mitchell_slot(t, r) for t in range(1, tables + 1) for r in range(1, ROUNDS + 1)],
+                      GUID, "Monday pairs")
 
 
 class Clock:
