@@ -17,7 +17,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 # Debian packages the tests and the demo use (Xvfb for the Kivy app, Chromium for the director
 # page, PostgreSQL for the station, tmux for the virtual boxes). Installed only when missing,
-# and only where we may (root with apt); otherwise the affected tests skip and say why.
+# and only where we may (root with apt); otherwise the affected tests skip, say why, and fail the run.
 system:
 	@bash scripts/setup-system.sh
 

@@ -7,7 +7,7 @@
 #   postgresql   - a real server for the station's PostgreSQL tests (started locally by the tests)
 #   tmux         - the demo puts each virtual box in its own pane
 # Without root or apt, it lists what is missing and returns 0: the tests that need a missing
-# piece skip with a message naming it.
+# piece skip with a message naming it, and the run fails (tests/plugins/no_skips.py).
 set -u
 want=(xvfb xauth libmtdev1 libgl1 libegl1 fonts-dejavu-core chromium postgresql tmux)
 missing=()

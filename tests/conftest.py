@@ -5,6 +5,8 @@ import sys
 
 import pytest
 
+pytest_plugins = ["tests.plugins.no_skips"]
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VENV_BIN = pathlib.Path(sys.executable).parent
 
