@@ -9,9 +9,9 @@ Conventions other writers and readers of USEBIO 1.2 use, and that this module fo
   program sent for the player).
 - `BOARDS_PLAYED` of the event counts boards, not boards times sections.
 - A traveller line with an adjusted score (Law 12C) shows that score: an artificial score as
-  `AVE+`, `AVE` or `AVE-` from North-South's side (`AVE+/AVE+` when both sides got the same), an
-  assigned score as the assigned contract and its score, a weighted or split score as
-  `WEIGHTED` / `SPLIT`; never the table's own contract and score.
+  `AVE+`, `AVE` or `AVE-` from North-South's side (two values, `AVE+/AVE+`, when the two are not
+  each other's complement), an assigned score as the assigned contract and its score, a
+  weighted or split score as `WEIGHTED` / `SPLIT`; never the table's own contract and score.
 
 Matchpoints come from the project's one scorer, shared_rules.scoring.score_pairs_session. A
 stored record the scorer cannot read (an adjusted block without its values, say) is shown with
