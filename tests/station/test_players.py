@@ -44,8 +44,8 @@ def names(st, session):
 
 
 @pytest.fixture
-def club(sqlite_station):
-    st = sqlite_station
+def club(station):  # SQLite and PostgreSQL
+    st = station
     client = DataConnectorClient("club-7", st.token, st.url)
     for guid, name in ((AFTERNOON, "Eftermiddag"), (EVENING, "Kväll")):
         assert client.initialize(pairs_init(SLOTS, guid=guid, name=name)).data_type == DataConnectorResponseData.OK
