@@ -9,7 +9,6 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import (
     DataConnectorResponseData,
-    HandrecordDTO,
     InitDTO,
     ParticipationDTO,
     PlayerDataDTO,
@@ -27,7 +26,7 @@ from station.pbn import MANDATORY
 
 from .conftest import StationProcess, result_record
 from .export_readers import check_export_lines, conforming_text, endplay_boards, games, tags, usebio_tree
-from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W
+from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, handrecord
 
 GUID = "00112233445566778899AABBCCDDEEFF"
 SESSION_NAME = "Tisdagsparen, kväll"
@@ -53,14 +52,6 @@ def init() -> InitDTO:
     session = SessionDTO(session_guid=GUID, name=SESSION_NAME, year=2026, month=11, day=22, scoring_groups=[group])
     return InitDTO(commands=InitDTO.Command_Reset | InitDTO.Command_StartReading, club_id="club-7",
                    sessions=[session])
-
-
-def handrecord(board: int) -> HandrecordDTO:
-    h = HandrecordDTO(session_guid=GUID, scoring_group_number=1, section_letters="A", board_number=board)
-    for seat, hand in (("north", DEAL_N), ("east", DEAL_E), ("south", DEAL_S), ("west", DEAL_W)):
-        for suit, cards in zip(("spades", "hearts", "diamonds", "clubs"), hand, strict=True):
-            setattr(h, f"{seat}_{suit}", cards)
-    return h
 
 
 def auction_from(dealer: str, calls: list[str], think: list) -> list[dict]:
@@ -123,7 +114,7 @@ def evening(tmp_path_factory):
     try:
         client = DataConnectorClient("club-7", st.token, st.url)
         assert client.initialize(init()).data_type == DataConnectorResponseData.OK
-        assert client.send_handrecords(GUID, [handrecord(b) for b in (1, 2, 3, 4)]).data_type == \
+        assert client.send_handrecords(GUID, [handrecord(b, GUID) for b in (1, 2, 3, 4)]).data_type == \
             DataConnectorResponseData.OK
         players = [PlayerDataDTO(session_guid=GUID, club_id="club-7", player_number=n, first_name=f, last_name=last)
                    for (n, f, last) in PLAYERS.values()]
