@@ -155,7 +155,6 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
     by_section = session_by_section(store, event, session)
     seated = seats(store, event, session)
     site = club(store)[0]
-    fallback_name = store.setting("event_name") or event
     games = []
     for r in results:
         names = {}
@@ -163,7 +162,7 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
             found = seated[r["section"]][0](r["section"], r["table"], r["round"], r["ns_pair"], r["ew_pair"])
             names = {s: p["pbn_name"] for s, p in found.items()}
         s = by_section.get(r["section"])
-        ctx = {"event": (s and s["name"]) or fallback_name, "site": site, "names": names,
+        ctx = {"event": (s and s["name"]) or event, "site": site, "names": names,
                "deal": hands.get((r["section"], r["board"])), "scoring": "MP"}
         try:
             games.append(pbn.game(r, ctx))
@@ -189,7 +188,11 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
     for letters in sorted({r["section"] for r in results}):
         recs = [r for r in results if r["section"] == letters]
         good = [r for r in recs if scorable(r, rules)]
-        scored = score_section(good, rules) if good else {"pairs": {}, "boards": {}}
+        try:
+            scored = score_section(good, rules) if good else {"pairs": {}, "boards": {}}
+        except Exception as e:  # noqa: BLE001 - the travellers are still worth having
+            log.error("USEBIO export: section %s not scored: %r", letters, e)
+            good, scored = [], {"pairs": {}, "boards": {}}
         rows_of: dict[int, Any] = {}
         counters: dict[int, int] = {}
         for r in good:
@@ -210,7 +213,7 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
                          "players": players, "hands": {b: d for (s, b), d in hands.items() if s == letters}})
     names = [s["name"] for s in by_section.values() if s.get("name")]
     doc = {"club_name": club_name or name, "club_id": ident,
-           "description": " / ".join(dict.fromkeys(names)) or store.setting("event_name") or event,
+           "description": " / ".join(dict.fromkeys(names)) or event,
            "identifier": event, "date": usebio.parse_date([r.get("entered_at") for r in results]),
            "program": "bidding-box station", "version": __version__,
            "boards_played": len({r["board"] for r in results}), "sections": sections}

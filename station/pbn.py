@@ -273,7 +273,7 @@ def auction(rec: dict) -> tuple[list[str], list[str], list[str], list[str]]:
                 notes_here.append("Alert: " + explanation)
         remarks = notes_here + [irregularity_text(irr) for irr in here]
         if remarks:
-            token += " " + comment("; ".join(remarks), 2 * MAX_TEXT)
+            token += " " + comment("; ".join(remarks))
         put(token, closes=bool(remarks))
         t = think(c)
         total = total + t if total is not None and t is not None else None

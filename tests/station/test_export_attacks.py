@@ -65,11 +65,17 @@ def test_poisoned_numbers_dates_and_adjusted_scores_never_break_an_export(store)
     put(store, result_record(table=4, ns_pair=4, ew_pair=14, contract="4H", tricks=10, score_ns=420,
                              auction=[{"seat": "N", "call": "1H\x00\x1b[2J", "alerted": True,
                                        "explanation": "kl\u00f6ver \x07\u2028"}]))
+    long = "y" * 400
+    chatty = [{"seat": s, "call": c, "alerted": True, "explanation": long}
+              for s, c in zip("NESWNESW", ["1C", "1D", "1H", "1S", "PASS", "PASS", "PASS"], strict=False)]
+    put(store, result_record(table=5, ns_pair=5, ew_pair=15, contract="1S", declarer="W", tricks=7, score_ns=-80,
+                             auction=chatty, irregularities=[{"kind": long, "seat": "W", "index": 3, "law": long},
+                                                             {"kind": long, "seat": "W", "index": 3}]))
     text = exports.pbn_for_event(store, EVENT)
     raw = text.encode("utf-8")
-    check_export_lines(text)
+    check_export_lines(text)  # ... which holds every line to 255 characters
     boards = {b.info["Table"]: b for b in endplay_boards(raw)}
-    assert set(boards) == {"1", "2", "3", "4"}
+    assert set(boards) == {"1", "2", "3", "4", "5"}
     rows = boards["1"].info["AuctionTimeTable"]["rows"]
     assert rows[:5] == [["?", "?"], ["?", "?"], ["?", "?"], ["?", "?"], ["00:02", "?"]]
     game1 = next(g for g in games(text) if '[Table "1"]' in g)
