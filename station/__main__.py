@@ -50,6 +50,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a table with a board in progress and no news for this long shows as late (default 10)")
     p.add_argument("--dc-licence-key", default="",
                    help="licence key the scoring program must send (default: the director token)")
+    p.add_argument("--club", default=None,
+                   help="the club's name, written in the PBN Site tag and the USEBIO CLUB_NAME (remembered)")
+    p.add_argument("--club-id", default=None,
+                   help="the club's number with its federation, the USEBIO CLUB_ID_NUMBER (remembered)")
     p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
     p.add_argument("--access-log", action="store_true", help="log every request to stderr")
     return p
@@ -64,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     event = args.event or store.setting("event") or f"club-{datetime.date.today().isoformat()}"
     store.set_setting("event", event)
+    for name, value in (("club_name", args.club), ("club_id", args.club_id)):
+        if value is not None:
+            store.set_setting(name, value)
     config = StationConfig(db=args.db, host=args.host, port=args.port, event=event,
                            director_token=store.ensure_secret("director_token"),
                            dc_licence_key=args.dc_licence_key, late_minutes=args.late_minutes,

@@ -27,7 +27,7 @@ from .store import canonical, latest_results, utc_now
 
 # ScoringProgramDataConnectorCommands
 CONNECT, DISCONNECT, PING, INITIALIZE_EVENT, UPDATE_MOVEMENT = 1, 3, 4, 5, 6
-PUT_HANDRECORDS = 13
+PUT_PLAYERDATA, PUT_PARTICIPATIONS, PUT_HANDRECORDS = 11, 12, 13
 POLL_NEW_RESULTS, POLL_NEW_PLAYERDATA, POLL_NEW_PARTICIPATIONS, POLL_NEW_HANDRECORDS = 19, 20, 21, 22
 POLL_ALL_RESULTS, POLL_ALL_PLAYERDATA, POLL_ALL_PARTICIPATIONS, POLL_ALL_HANDRECORDS = 23, 24, 25, 26
 ACCEPT_RESULTS, ACCEPT_PLAYERDATA, ACCEPT_PARTICIPATIONS, ACCEPT_HANDRECORDS = 27, 28, 29, 30
@@ -131,6 +131,16 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
     if command == UPDATE_MOVEMENT:
         event = _known_session(st, session)
         return _reply(command, OK, _update_movement(st, event, session, _data(serialized, dict)), session=session)
+    if command == PUT_PLAYERDATA:
+        _known_session(st, session)
+        players = _players(session, _data(serialized, list))
+        st.store.put_players(session, players)
+        return _reply(command, OK, f"{len(players)} players stored", session=session)
+    if command == PUT_PARTICIPATIONS:
+        _known_session(st, session)
+        seats = _participations(st, session, _data(serialized, list))
+        st.store.put_participations(session, seats)
+        return _reply(command, OK, f"{len(seats)} participations stored", session=session)
     if command == PUT_HANDRECORDS:
         _known_session(st, session)
         n = _put_handrecords(st, session, _data(serialized, list))
@@ -199,6 +209,16 @@ def _initialize(st: Any, init: dict) -> str:
             for sec in g.get("Sections") or []:
                 _check_section(sec, guid)
         plan.append((guid, s, groups))
+    # Players and seats are checked before anything is written; player data first, since a
+    # participation may name a player by number only.
+    people = {}
+    for guid, _s, _g in plan:
+        players = _players(guid, [p for p in _list(init.get("PlayerData"))
+                                  if isinstance(p, dict) and p.get("SessionGuid") == guid])
+        seats = _participations(st, guid, [p for p in _list(init.get("Participations"))
+                                           if isinstance(p, dict) and p.get("SessionGuid") == guid],
+                                {p["number"] for p in players})
+        people[guid] = (players, seats)
     tables = 0
     with st.store.transaction() as tx:
         for guid, s, groups in plan:
@@ -225,6 +245,9 @@ def _initialize(st: Any, init: dict) -> str:
         hr = [h for h in init.get("Handrecords") or [] if h.get("SessionGuid") == guid]
         if hr:
             _put_handrecords(st, guid, hr)
+        players, seats = people[guid]
+        st.store.put_players(guid, players)
+        st.store.put_participations(guid, seats)
     return f"Event initialized: {len(plan)} session(s), {tables} table(s) for event {event}"
 
 
@@ -240,6 +263,65 @@ def _update_movement(st: Any, event: str, session: str | None, dto: dict) -> str
                        int(dto.get("ScoringGroupScoringMethod") or 10), sec)
     st.register_tables(event, sec["Letters"], [t["TableNumber"] for t in sec.get("Tables") or []])
     return f"Movement of section {sec['Letters']} updated"
+
+
+def _list(v: Any) -> list:
+    return v if isinstance(v, list) else []
+
+
+def _name(v: Any, what: str, required: bool = False) -> str | None:
+    if v is None or v == "":
+        if required:
+            raise DcError(E_VALIDATION, f"{what} is required")
+        return None
+    if not isinstance(v, str) or len(v) > 100:
+        raise DcError(E_VALIDATION, f"{what} must be text of at most 100 characters")
+    return v
+
+
+def _players(session: str | None, dtos: list) -> list[dict]:
+    """PlayerDataDTOs -> rows for Store.put_players (checked before anything is stored)."""
+    out = []
+    for d in dtos:
+        if not isinstance(d, dict) or d.get("SessionGuid") != session:
+            raise DcError(E_VALIDATION, "Each player must carry the request's SessionGuid")
+        out.append({"number": _name(d.get("PlayerNumber"), "PlayerNumber", required=True),
+                    "first_name": _name(d.get("FirstName"), "FirstName"),
+                    "last_name": _name(d.get("LastName"), "LastName", required=True),
+                    "country_code": _name(d.get("CountryCode"), "CountryCode")})
+    return out
+
+
+def _participations(st: Any, session: str | None, dtos: list, also_known: set | None = None) -> list[dict]:
+    """ParticipationDTOs -> rows for Store.put_participations: a player by number (sent before
+    as player data) or by name, an emptied seat (IsRemoval), or a swap with the partner."""
+    known = set(st.store.players(session or "")) | (also_known or set())
+    out = []
+    for d in dtos:
+        if not isinstance(d, dict) or d.get("SessionGuid") != session:
+            raise DcError(E_VALIDATION, "Each participation must carry the request's SessionGuid")
+        section, table, rnd = d.get("SectionLetters"), d.get("TableNumber"), d.get("RoundNumber") or 0
+        direction = d.get("Direction")
+        if not isinstance(section, str) or not SECTION_RE.match(section):
+            raise DcError(E_VALIDATION, f"Invalid SectionLetters ({section})")
+        if not isinstance(table, int) or isinstance(table, bool) or not 1 <= table <= 999:
+            raise DcError(E_VALIDATION, f"Invalid TableNumber ({table})")
+        if not isinstance(rnd, int) or isinstance(rnd, bool) or not 0 <= rnd <= 999:
+            raise DcError(E_VALIDATION, f"Invalid RoundNumber ({rnd})")
+        if direction not in (1, 2, 3, 4):
+            raise DcError(E_VALIDATION, f"Invalid Direction ({direction}): 1 North, 2 East, 3 South, 4 West")
+        number = _name(d.get("PlayerNumber"), "PlayerNumber")
+        row = {"section": section, "table": table, "round": max(rnd, 1), "direction": "NESW"[direction - 1],
+               "number": number, "first_name": None, "last_name": None, "country_code": None,
+               "remove": bool(d.get("IsRemoval")), "swap": bool(d.get("IsPlayerSwap"))}
+        if number is not None and number not in known:
+            raise DcError(E_ENTRY_UNKNOWN, f"Player {number} is unknown: send its player data first")
+        if number is None and not row["remove"]:
+            row.update(first_name=_name(d.get("FirstName"), "FirstName"),
+                       last_name=_name(d.get("LastName"), "LastName", required=not row["swap"]),
+                       country_code=_name(d.get("CountryCode"), "CountryCode"))
+        out.append(row)
+    return out
 
 
 HAND_FIELDS = [f"{seat}{suit}" for seat in ("North", "East", "South", "West")

@@ -250,11 +250,13 @@ class Handler(BaseHTTPRequestHandler):
                     return self._send(200, html.encode(), "text/html; charset=utf-8", cookie)
                 if path == "/director/status.json":
                     return self._json(200, director.status(st, event))
+                # ?session=<SessionGuid>: one session of the scoring program (default: all).
+                session = (query.get("session") or [None])[0]
                 if path == "/export/pbn":
-                    return self._send(200, exports.pbn_for_event(st.store, event).encode(),
+                    return self._send(200, exports.pbn_for_event(st.store, event, session=session).encode(),
                                       "application/x-pbn; charset=utf-8",
                                       {"Content-Disposition": f'attachment; filename="{event}.pbn"'})
-                return self._send(200, exports.usebio_for_event(st.store, event).encode(),
+                return self._send(200, exports.usebio_for_event(st.store, event, session=session).encode(),
                                   "application/xml; charset=utf-8",
                                   {"Content-Disposition": f'attachment; filename="{event}.xml"'})
             raise HttpError(404, f"no such page: {path}")

@@ -55,6 +55,16 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS dc_accepted (
         session_guid TEXT NOT NULL, data_type INTEGER NOT NULL, item_id INTEGER NOT NULL,
         PRIMARY KEY (session_guid, data_type, item_id))""",
+    # Players the scoring program sent (PlayerDataDTO) and where they sit (ParticipationDTO),
+    # keyed by session so two sessions with the same section letters never mix.
+    """CREATE TABLE IF NOT EXISTS dc_players (
+        session_guid TEXT NOT NULL, player_number TEXT NOT NULL, first_name TEXT, last_name TEXT,
+        country_code TEXT, PRIMARY KEY (session_guid, player_number))""",
+    """CREATE TABLE IF NOT EXISTS dc_participations (
+        session_guid TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
+        round_no INTEGER NOT NULL, direction TEXT NOT NULL, player_number TEXT, first_name TEXT,
+        last_name TEXT, country_code TEXT,
+        PRIMARY KEY (session_guid, section, table_no, round_no, direction))""",
 ]
 
 
@@ -231,6 +241,53 @@ class Store:
         if kind is None:
             return int(self.query("SELECT COUNT(*) FROM items")[0][0])
         return int(self.query("SELECT COUNT(*) FROM items WHERE kind = ?", (kind,))[0][0])
+
+    # -- players and seating from the scoring program --------------------------------------------
+    def put_players(self, session: str, players: list[dict]) -> None:
+        """Store or replace players: {"number", "first_name", "last_name", "country_code"}."""
+        with self.transaction() as tx:
+            for p in players:
+                tx.execute("DELETE FROM dc_players WHERE session_guid = ? AND player_number = ?",
+                           (session, p["number"]))
+                tx.execute("INSERT INTO dc_players (session_guid, player_number, first_name, last_name, "
+                           "country_code) VALUES (?, ?, ?, ?, ?)",
+                           (session, p["number"], p.get("first_name"), p.get("last_name"), p.get("country_code")))
+
+    def put_participations(self, session: str, seats: list[dict]) -> None:
+        """Seat players (or empty seats): {"section", "table", "round" (0/1: the first round),
+        "direction" N/E/S/W, "number" or names, "remove", "swap"}. A swap exchanges this seat
+        with its partner's seat before the new player is seated."""
+        key = "session_guid = ? AND section = ? AND table_no = ? AND round_no = ? AND direction = ?"
+        with self.transaction() as tx:
+            for p in seats:
+                where = (session, p["section"], p["table"], p["round"], p["direction"])
+                if p.get("swap"):
+                    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}[p["direction"]]
+                    other = (session, p["section"], p["table"], p["round"], partner)
+                    tx.execute(f"UPDATE dc_participations SET direction = 'swap' WHERE {key}", other)
+                    tx.execute(f"UPDATE dc_participations SET direction = ? WHERE {key}", (partner, *where))
+                    tx.execute("UPDATE dc_participations SET direction = ? WHERE session_guid = ? AND section = ? "
+                               "AND table_no = ? AND round_no = ? AND direction = 'swap'", (p["direction"], *other[:4]))
+                    if not (p.get("number") or p.get("last_name")):
+                        continue
+                tx.execute(f"DELETE FROM dc_participations WHERE {key}", where)
+                if not p.get("remove"):
+                    tx.execute("INSERT INTO dc_participations (session_guid, section, table_no, round_no, direction, "
+                               "player_number, first_name, last_name, country_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               (*where, p.get("number"), p.get("first_name"), p.get("last_name"),
+                                p.get("country_code")))
+
+    def players(self, session: str) -> dict[str, dict]:
+        rows = self.query("SELECT player_number, first_name, last_name, country_code FROM dc_players "
+                          "WHERE session_guid = ?", (session,))
+        return {r[0]: {"number": r[0], "first_name": r[1], "last_name": r[2], "country_code": r[3]} for r in rows}
+
+    def participations(self, session: str) -> list[dict]:
+        rows = self.query("SELECT section, table_no, round_no, direction, player_number, first_name, last_name, "
+                          "country_code FROM dc_participations WHERE session_guid = ? "
+                          "ORDER BY section, table_no, round_no, direction", (session,))
+        return [{"section": r[0], "table": int(r[1]), "round": int(r[2]), "direction": r[3], "number": r[4],
+                 "first_name": r[5], "last_name": r[6], "country_code": r[7]} for r in rows]
 
     def events(self) -> list[str]:
         rows = self.query("SELECT DISTINCT event FROM items UNION SELECT DISTINCT event FROM table_keys")

@@ -57,8 +57,8 @@ def init_dto(tables: int = 4, rounds: int = 3, boards_per_round: int = 3) -> Ini
     return pairs_init(slots)
 
 
-def handrecord(board: int) -> HandrecordDTO:
-    h = HandrecordDTO(session_guid=GUID, scoring_group_number=1, section_letters="A", board_number=board)
+def handrecord(board: int, guid: str = GUID) -> HandrecordDTO:
+    h = HandrecordDTO(session_guid=guid, scoring_group_number=1, section_letters="A", board_number=board)
     for seat, hand in (("north", DEAL_N), ("east", DEAL_E), ("south", DEAL_S), ("west", DEAL_W)):
         for suit, cards in zip(("spades", "hearts", "diamonds", "clubs"), hand, strict=True):
             setattr(h, f"{seat}_{suit}", cards)

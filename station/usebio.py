@@ -1,0 +1,206 @@
+"""USEBIO 1.2 XML of a pairs event: pure functions over plain data (no store, no I/O).
+
+Conventions other writers and readers of USEBIO 1.2 use, and that this module follows:
+- `<SECTION SECTION_ID="A">`: the section letter is an attribute.
+- `<CLUB>` with `CLUB_NAME` and `CLUB_ID_NUMBER`; `WINNER_TYPE` 1 (one field) or 2 (a Mitchell
+  ranked per direction: two winners).
+- `PLACE` is a number, with `=` after it for a tie (`1=`), never a range like `1-2`.
+- Each `PAIR` lists its `PLAYER`s (`PLAYER_NAME`, `NATIONAL_ID_NUMBER`: the number the scoring
+  program sent for the player).
+- `BOARDS_PLAYED` of the event counts boards, not boards times sections.
+- A traveller line with an adjusted score (Law 12C) shows that score: an artificial score as
+  `AVE+`, `AVE` or `AVE-` from North-South's side (two values, `AVE+/AVE+`, when the two are not
+  each other's complement), an assigned score as the assigned contract and its score, a
+  weighted or split score as `WEIGHTED` / `SPLIT`; never the table's own contract and score.
+
+Matchpoints come from the project's one scorer, shared_rules.scoring.score_pairs_session. A
+stored record the scorer cannot read (an adjusted block without its values, say) is shown with
+CONTRACT `?` and no matchpoints instead of failing the whole export.
+"""
+from __future__ import annotations
+
+import datetime
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from .pbn import CONTRACT_RE, card, contract_of, seat, small_int, text
+
+DOCTYPE = '<!DOCTYPE USEBIO SYSTEM "http://www.ebu.co.uk/usebio/usebio_v1_2.dtd">'
+SUITS = (("SPADES", 0), ("HEARTS", 1), ("DIAMONDS", 2), ("CLUBS", 3))
+AVERAGE = {"avg+": "AVE+", "avg": "AVE", "avg-": "AVE-"}
+OPPOSITE = {"avg+": "avg-", "avg": "avg", "avg-": "avg+"}
+HAND_SEATS = (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))
+
+
+def place_labels(scores: list[tuple[Any, Any]]) -> dict[Any, str]:
+    """pair -> place, highest score first; pairs with equal scores share the better place and
+    carry `=` (`1=`, `1=`, `3`)."""
+    ordered = sorted(scores, key=lambda kv: -float(kv[1]))
+    out: dict[Any, str] = {}
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and float(ordered[j + 1][1]) == float(ordered[i][1]):
+            j += 1
+        for k in range(i, j + 1):
+            out[ordered[k][0]] = f"{i + 1}=" if j > i else str(i + 1)
+        i = j + 1
+    return out
+
+
+def result_cells(rec: dict) -> dict[str, str]:
+    """CONTRACT, PLAYED_BY, LEAD, TRICKS, SCORE of one traveller line; an adjusted score
+    replaces what the table played (Law 12C)."""
+    adjusted = rec.get("adjusted")
+    if adjusted:
+        return adjusted_cells(adjusted, rec.get("vulnerability"))
+    contract = contract_of(rec)
+    score = small_int(rec.get("score_ns"), -99999, 99999)
+    if contract == "PASS":
+        return {"CONTRACT": "PASS", "PLAYED_BY": "", "LEAD": "", "TRICKS": "", "SCORE": "0"}
+    if contract is None:
+        return {"CONTRACT": "?", "PLAYED_BY": "", "LEAD": "", "TRICKS": "", "SCORE": ""}
+    tricks = small_int(rec.get("tricks"), 0, 13)
+    lead = card(rec.get("lead"))
+    return {"CONTRACT": contract, "PLAYED_BY": seat(rec.get("declarer")) or "",
+            "LEAD": lead[1] + lead[0] if lead else "", "TRICKS": "" if tricks is None else str(tricks),
+            "SCORE": "" if score is None else str(score)}
+
+
+def adjusted_cells(adjusted: Any, vulnerability: Any) -> dict[str, str]:
+    empty = {"PLAYED_BY": "", "LEAD": "", "TRICKS": "", "SCORE": ""}
+    if not isinstance(adjusted, dict):
+        return {"CONTRACT": "?", **empty}
+    kind = adjusted.get("kind")
+    if kind == "artificial":
+        ns, ew = adjusted.get("ns"), adjusted.get("ew")
+        if ns not in AVERAGE or ew not in AVERAGE:
+            return {"CONTRACT": "?", **empty}
+        label = AVERAGE[ns] if OPPOSITE[ns] == ew else f"{AVERAGE[ns]}/{AVERAGE[ew]}"
+        return {"CONTRACT": label, **empty}
+    if kind == "assigned":
+        c, d = adjusted.get("contract"), seat(adjusted.get("declarer"))
+        tricks = small_int(adjusted.get("tricks"), 0, 13)
+        score = small_int(adjusted.get("score_ns"), -99999, 99999)
+        if score is None and isinstance(c, str) and CONTRACT_RE.match(c) and d and tricks is not None \
+                and vulnerability in ("None", "NS", "EW", "All"):
+            from shared_rules.scoring import score as law77
+
+            score = law77(c, d, tricks, vulnerability)
+        ok = isinstance(c, str) and (c == "PASS" or CONTRACT_RE.match(c))
+        return {"CONTRACT": c if ok else "ASSIGNED", "PLAYED_BY": d or "", "LEAD": "",
+                "TRICKS": "" if tricks is None else str(tricks), "SCORE": "" if score is None else str(score)}
+    if kind in ("weighted", "split"):
+        return {"CONTRACT": kind.upper(), **empty}
+    return {"CONTRACT": "?", **empty}
+
+
+def parse_date(values: list[Any]) -> datetime.date | None:
+    """The earliest valid ISO date among `entered_at` values; garbage is skipped."""
+    days = []
+    for v in values:
+        if isinstance(v, str) and re.match(r"^\d{4}-\d{2}-\d{2}", v):
+            try:
+                days.append(datetime.date.fromisoformat(v[:10]))
+            except ValueError:
+                continue
+    return min(days) if days else None
+
+
+def _sub(parent: ET.Element, tag: str, value: Any = None, **attrs: str) -> ET.Element:
+    el = ET.SubElement(parent, tag, {k: text(v, 200) for k, v in attrs.items()})
+    if value is not None:
+        el.text = text(value, 200)
+    return el
+
+
+def section_element(parent: ET.Element, sec: dict) -> None:
+    """One <SECTION>: sec = {"id", "per_direction", "scored" (score_pairs_session output over
+    the usable records), "boards" {board: [(rec, row or None)]}, "players" {pair id: [player]},
+    "hands" {board: "N:..."}}."""
+    el = _sub(parent, "SECTION", SECTION_ID=sec["id"])
+    parts = _sub(el, "PARTICIPANTS")
+    pairs = sec["scored"].get("pairs", {})
+    if sec["per_direction"]:
+        places = {}
+        for side in ("NS", "EW"):
+            places.update(place_labels([(p, t["pct"]) for p, t in pairs.items() if str(p).startswith(side)]))
+    else:
+        places = place_labels([(p, t["pct"]) for p, t in pairs.items()])
+    for pair_id, totals in sorted(pairs.items(), key=lambda kv: _pair_sort(kv[0])):
+        p = _sub(parts, "PAIR")
+        m = re.match(r"^(NS|EW)(\d+)$", str(pair_id))
+        _sub(p, "PAIR_NUMBER", m.group(2) if m else pair_id)
+        if m:
+            _sub(p, "DIRECTION", m.group(1))
+        _sub(p, "PLACE", places.get(pair_id, ""))
+        _sub(p, "TOTAL_SCORE", totals["mp"])
+        _sub(p, "PERCENTAGE", totals["pct"])
+        _sub(p, "BOARDS_PLAYED", totals["boards"])
+        for player in sec["players"].get(pair_id, []):
+            pl = _sub(p, "PLAYER")
+            _sub(pl, "PLAYER_NAME", player.get("full_name") or "?")
+            if player.get("number"):
+                _sub(pl, "NATIONAL_ID_NUMBER", player["number"])
+    for board in sorted(sec["boards"]):
+        b = _sub(el, "BOARD")
+        _sub(b, "BOARD_NUMBER", board)
+        for rec, row in sec["boards"][board]:
+            tl = _sub(b, "TRAVELLER_LINE")
+            _sub(tl, "NS_PAIR_NUMBER", small_int(rec.get("ns_pair"), 0, 9999) or "")
+            _sub(tl, "EW_PAIR_NUMBER", small_int(rec.get("ew_pair"), 0, 9999) or "")
+            cells = result_cells(rec) if row is not None else {
+                "CONTRACT": "?", "PLAYED_BY": "", "LEAD": "", "TRICKS": "", "SCORE": ""}
+            for name in ("CONTRACT", "PLAYED_BY", "LEAD", "TRICKS", "SCORE"):
+                _sub(tl, name, cells[name])
+            _sub(tl, "NS_MATCH_POINTS", "" if row is None or row["ns_mp"] is None else row["ns_mp"])
+            _sub(tl, "EW_MATCH_POINTS", "" if row is None or row["ew_mp"] is None else row["ew_mp"])
+    hands = {b: d for b, d in sec["hands"].items() if _hands(d)}
+    if hands:
+        hs = _sub(el, "HANDSET")
+        for board in sorted(hands):
+            hb = _sub(hs, "BOARD")
+            _sub(hb, "BOARD_NUMBER", board)
+            for (_s, name), hand in zip(HAND_SEATS, _hands(hands[board]) or [], strict=True):
+                h = _sub(hb, "HAND", DIRECTION=name)
+                for suit, i in SUITS:
+                    _sub(h, suit, hand.split(".")[i])
+
+
+def _hands(deal: Any) -> list[str] | None:
+    from .pbn import deal_from
+
+    d = deal_from(deal, "N")
+    if d is None or "-" in d[2:].split(" "):
+        return None
+    return d[2:].split(" ")
+
+
+def _pair_sort(pair_id: Any) -> tuple:
+    m = re.match(r"^(NS|EW)?(\d+)$", str(pair_id))
+    return (m.group(1) or "", int(m.group(2))) if m else ("~", 0)
+
+
+def document(event: dict) -> str:
+    """event = {"club_name", "club_id", "description", "identifier", "date" (date or None),
+    "program", "version", "boards_played", "sections" [see section_element]}."""
+    root = ET.Element("USEBIO", Version="1.2")
+    club = _sub(root, "CLUB")
+    _sub(club, "CLUB_NAME", event.get("club_name") or "")
+    if event.get("club_id"):
+        _sub(club, "CLUB_ID_NUMBER", event["club_id"])
+    ev = _sub(root, "EVENT", EVENT_TYPE="PAIRS")
+    _sub(ev, "PROGRAM_NAME", event.get("program") or "")
+    _sub(ev, "PROGRAM_VERSION", event.get("version") or "")
+    _sub(ev, "EVENT_DESCRIPTION", event.get("description") or "")
+    day = event.get("date")
+    _sub(ev, "DATE", day.strftime("%d/%m/%Y") if day else "")
+    _sub(ev, "EVENT_IDENTIFIER", event.get("identifier") or "")
+    _sub(ev, "WINNER_TYPE", 2 if any(s["per_direction"] for s in event["sections"]) else 1)
+    _sub(ev, "BOARD_SCORING_METHOD", "MATCH_POINTS")
+    _sub(ev, "BOARDS_PLAYED", event.get("boards_played", 0))
+    for sec in event["sections"]:
+        section_element(ev, sec)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + ET.tostring(root, encoding="unicode") + "\n"
