@@ -87,9 +87,18 @@ class Bws:
             tables = [r.table_name for r in cur.tables(tableType="TABLE")]
             out = {t: {r.column_name for r in cur.columns(table=t)} for t in tables}
             self.conn.rollback()
-            return out
         except self._error as e:
             raise _why(e, self.path) from e
+        if not out:
+            # Some drivers answer a locked file's catalogue with nothing: ask a table to learn why.
+            try:
+                self.conn.cursor().execute(f"SELECT COUNT(*) FROM {name('RoundData')}").fetchone()
+                self.conn.rollback()
+            except self._error as e:
+                why = _why(e, self.path)
+                if isinstance(why, BwsLocked):
+                    raise why from e
+        return out
 
     def select(self, table: str, cols: Sequence[str], where: str = "", params: Sequence[Any] = ()) -> list[tuple]:
         sql = f"SELECT {', '.join(name(c) for c in cols)} FROM {name(table)}" + (f" WHERE {where}" if where else "")

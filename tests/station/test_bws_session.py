@@ -271,7 +271,7 @@ def wait_for(pred, what: str, timeout: float = 30.0):
 
 
 def bws_station(tmp_path, bws) -> StationProcess:
-    return StationProcess(str(tmp_path / "station.db"), tmp_path,
+    return StationProcess(str(tmp_path / "bws-station.db"), tmp_path,
                           ["--bws", str(bws), "--bws-odbc", odbc_template(), "--bws-poll", "0.5"]).start()
 
 
@@ -385,3 +385,102 @@ def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path
     assert all(status[t][0] == 3 for t in range(1, TABLES + 1))
     assert all(isinstance(r["DateLog"], str) and r["TimeLog"].startswith("1899-12-30") for r in all_rows)
     assert datetime.date.fromisoformat(all_rows[0]["DateLog"][:10]).year >= 2026
+
+
+# -- bad input: a clear message, and nothing written ---------------------------------------------
+def _count(path, table: str) -> int:
+    return len(rows(path, table))
+
+
+def test_a_file_without_the_bws_tables_is_refused_and_nothing_is_written(tmp_path):
+    bws = tmp_path / "not-a-session.bws"
+    tables = {k: v for k, v in schema.TABLES.items() if k != "BiddingData"}
+    tables["ReceivedData"] = [c for c in tables["ReceivedData"] if c[0] != "LeadCard"]
+    create_bws(bws, rounds=0, tables=tables)
+    before = bws.read_bytes()
+    st = bws_station(tmp_path, bws)
+    try:
+        assert "missing ReceivedData.LeadCard, BiddingData" in st.startup_text
+        page = director(st)
+        assert "missing ReceivedData.LeadCard, BiddingData" in page and 'class="bws-error"' in page
+        code, reply = st.request("GET", "/api/v1/movement", headers=st.table_headers())
+        assert code == 404 and "no movement yet" in reply["error"]
+    finally:
+        st.stop()
+    assert bws.read_bytes() == before
+
+
+def test_a_movement_the_tablets_cannot_play_is_refused_until_the_scorer_mends_it(tmp_path):
+    bws = tmp_path / "Tisdag.bws"
+    create_bws(bws, rounds=1)
+    db = sqlite3.connect(bws)
+    db.execute("UPDATE [RoundData] SET [LowBoard] = 5, [HighBoard] = 3 WHERE [Table] = 2")
+    db.execute("UPDATE [RoundData] SET [EWPair] = 4 WHERE [Table] = 3")  # EW 4 at tables 3 and 4
+    db.commit()
+    db.close()
+    st = bws_station(tmp_path, bws)
+    try:
+        assert "cannot be played by the tablets" in st.startup_text
+        assert "section A table 2 round 1: boards 5-3" in st.startup_text
+        assert "pair EW 4 is also at table" in director(st)
+        assert st.request("GET", "/api/v1/movement", headers=st.table_headers())[0] == 404
+        assert st.post_item("result", result_record_for(1, 1, 1))[0] == 201
+        time.sleep(2)  # several passes of the bridge
+        assert _count(bws, "ReceivedData") == 0 and _count(bws, "BiddingData") == 0
+        db = sqlite3.connect(bws)
+        db.execute("DELETE FROM [RoundData]")
+        add_rounds(db, [1])
+        db.commit()
+        db.close()
+        wait_for(lambda: st.request("GET", "/api/v1/movement", headers=st.table_headers())[0] == 200,
+                 "the mended movement")
+        wait_for(lambda: _count(bws, "ReceivedData") == 1, "the held result written")
+        assert 'class="bws-error"' not in director(st)
+    finally:
+        st.stop()
+
+
+def result_record_for(table: int, round_no: int, board: int) -> dict:
+    from .conftest import result_record
+
+    _, t, r, ns, ew, _, _ = mitchell(table, round_no)
+    return result_record(table=t, round_no=r, board=board, ns_pair=ns, ew_pair=ew)
+
+
+def test_a_locked_file_is_left_alone_until_it_is_free(tmp_path):
+    bws = tmp_path / "Onsdag.bws"
+    create_bws(bws, rounds=1)
+    st = bws_station(tmp_path, bws)
+    lock = sqlite3.connect(bws, isolation_level=None)
+    try:
+        lock.execute("BEGIN EXCLUSIVE")  # the scoring program compacting the file, say
+        assert st.post_item("result", result_record_for(1, 1, 1))[0] == 201
+        wait_for(lambda: "is locked by another program" in director(st), "the lock on the director page")
+        assert lock.execute("SELECT COUNT(*) FROM [ReceivedData]").fetchone()[0] == 0
+        lock.execute("ROLLBACK")
+        wait_for(lambda: _count(bws, "ReceivedData") == 1, "the result once the file is free")
+        wait_for(lambda: "is locked" not in director(st), "the message cleared")
+        time.sleep(1.5)
+        assert _count(bws, "ReceivedData") == 1
+        [row] = rows(bws, "ReceivedData")
+        assert (row["Contract"], row["Result"], row["NS/EW"], row["LeadCard"], row["Declarer"]) == \
+            ("4 H", "=", "S", "SA", 1)
+        assert [(r["Counter"], r["Direction"], r["Bid"]) for r in rows(bws, "BiddingData")] == [
+            (0, "N", "1H"), (1, "E", "PASS"), (2, "S", "4H"), (3, "W", "PASS"), (4, "N", "PASS"), (5, "E", "PASS")]
+    finally:
+        lock.close()
+        st.stop()
+
+
+def test_a_result_outside_the_movement_waits_and_the_data_connector_page_says_so(tmp_path, sqlite_station):
+    bws = tmp_path / "Torsdag.bws"
+    create_bws(bws, rounds=1)
+    st = bws_station(tmp_path, bws)
+    try:
+        # Table 1 has a key, but the scorer's movement has no round 2 yet.
+        assert st.post_item("result", result_record_for(1, 2, 3))[0] == 201
+        wait_for(lambda: "round 2 board 3: not in the movement of the .bws" in director(st), "the held result")
+        assert _count(bws, "ReceivedData") == 0
+    finally:
+        st.stop()
+    assert "Scoring program link: Bridgemate Data Connector" in director(sqlite_station)
