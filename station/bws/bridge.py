@@ -216,12 +216,13 @@ class Bridge:
                 if state == "done":
                     continue
                 if state == "writing" and check and self._present(bws, _decode(check)):
-                    self._mark(it["id"], "done")
+                    self._mark(it["id"], "done", check)
                     continue
+                check = _encode(rows[-1]) if rows else None
                 if rows:
-                    self._mark(it["id"], "writing", _encode(rows[-1]))
+                    self._mark(it["id"], "writing", check)
                     bws.write([insert_sql(t, v) for t, v in rows])
-                self._mark(it["id"], "done")
+                self._mark(it["id"], "done", check)
             self.todo.discard(key)
         return held
 

@@ -484,3 +484,52 @@ def test_a_result_outside_the_movement_waits_and_the_data_connector_page_says_so
     finally:
         st.stop()
     assert "Scoring program link: Bridgemate Data Connector" in director(sqlite_station)
+
+
+def test_a_crash_between_the_file_and_the_station_db_writes_nothing_twice(tmp_path):
+    """The station records an item as `writing` (with its last row) before the .bws commit and
+    `done` after it. Each way a crash can fall, the next bridge writes the item exactly once."""
+    from station.bws import Bridge
+    from station.records import validate_item
+    from station.server import Station, StationConfig
+    from station.store import Store
+
+    bws = tmp_path / "Fredag.bws"
+    create_bws(bws, rounds=1)
+    store = Store(str(tmp_path / "station.db"))
+    st = Station(store, StationConfig(event=EVENT, director_token="t"))
+    said: list[str] = []
+
+    def bridge() -> Bridge:  # a fresh bridge: what a restarted station has
+        return Bridge(st, str(bws), odbc=odbc_template(), say=said.append)
+
+    try:
+        rec = result_record_for(1, 1, 1)
+        store.put_item(rec["key"], "result", rec, **validate_item("result", rec["key"], rec))
+        assert bridge().run_once()["error"] is None
+        assert (_count(bws, "ReceivedData"), _count(bws, "BiddingData"), _count(bws, "PlayData")) == (1, 6, 1)
+        # Killed after the .bws commit, before `done`: the row is found in the file, not written again.
+        with store.transaction() as tx:
+            tx.execute("UPDATE bws_items SET state = 'writing'")
+        bridge().run_once()
+        assert (_count(bws, "ReceivedData"), _count(bws, "BiddingData"), _count(bws, "PlayData")) == (1, 6, 1)
+        # Killed before the .bws commit (the file never got the rows): written now, once.
+        db = sqlite3.connect(bws)
+        for table in ("ReceivedData", "BiddingData", "PlayData"):
+            db.execute(f"DELETE FROM [{table}]")
+        db.commit()
+        db.close()
+        with store.transaction() as tx:
+            tx.execute("UPDATE bws_items SET state = 'writing'")
+        bridge().run_once()
+        assert (_count(bws, "ReceivedData"), _count(bws, "BiddingData"), _count(bws, "PlayData")) == (1, 6, 1)
+        # Rows the scoring program deleted after they were written are not written again.
+        db = sqlite3.connect(bws)
+        db.execute("DELETE FROM [ReceivedData]")
+        db.commit()
+        db.close()
+        bridge().run_once()
+        assert _count(bws, "ReceivedData") == 0
+        assert any(".bws bridge: session from" in s for s in said)
+    finally:
+        store.close()
