@@ -3,9 +3,11 @@ while the board was played (pure: a fold over the station's items of that board,
 
 - An auction snapshot (the tablet's "auction" item, sent when bidding starts, when the table
   freezes on an irregularity, when play starts) adds the calls made since the last one to
-  BiddingData. A call the table froze on sits at the counter where it was made; if the Law
-  then withdraws it (an insufficient bid replaced, a call out of rotation cancelled, a changed
-  call) it gets an `Erased` row at that counter and the call that stands takes the counter.
+  BiddingData. A call the table froze on sits at the counter where it was made (a call out of
+  rotation in the offender's own turn); if the Law then withdraws it (an insufficient bid
+  replaced, a call out of rotation cancelled) it gets an `Erased` row at that counter and the
+  call that stands takes the counter. A standing call the Law later replaces (L25 change of
+  call, a call made with the wrong board's cards) is erased the same way.
 - The first result of the board adds the rest of the auction, the opening lead to PlayData
   (counter 0, the declarer's LHO) and the ReceivedData row. Snapshots after it are ignored.
 - A correction (a later revision, Law 79C) is made as BCS makes it: the result in the file is
@@ -80,6 +82,9 @@ class BoardLog:
             elif iid not in self.seen and irr.get("resolution") is None and irr.get("call") \
                     and irr.get("seat") in SEATS:
                 counter = counter_for(irr["seat"], len(turns), self.dealer)
+                if irr.get("kind") == "change_of_call":
+                    # An attempt to change the call just made (L25): it is about that turn.
+                    counter = max((k for k, (seat, _) in enumerate(turns) if seat == irr["seat"]), default=counter)
                 if counter not in new:
                     new[counter] = (irr["seat"], bid_text(irr["call"]))
                     self.pending[iid] = counter

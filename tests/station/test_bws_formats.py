@@ -112,3 +112,15 @@ def test_the_schema_builds_for_access_and_sqlite_and_says_what_a_file_lacks():
     del present["biddingdata"]
     present["receiveddata"].discard("LeadCard")
     assert schema.missing(present) == ["ReceivedData.LeadCard", "BiddingData"]
+
+
+def test_a_changed_call_replaces_the_call_at_its_own_turn():
+    # North bids 1H and at once 1S (L25): the TD rules the 1H unintended; 1S takes counter 0.
+    log = BoardLog(1, 1, 1, 1, "N")
+    irr = {"kind": "change_of_call", "seat": "N", "call": "1S", "t": 2.0, "resolution": None, "replaces": "1H"}
+    assert _bids(log.apply(_item(1, "auction", {"calls": [{"seat": "N", "call": "1H"}], "irregularities": [irr],
+                                                "at": "2026-11-22T19:00:00Z"}))) == [(0, "N", "1H", False)]
+    after = log.apply(_item(2, "auction", {"calls": [{"seat": "N", "call": "1S"}],
+                                           "irregularities": [{**irr, "resolution": "unintended"}],
+                                           "at": "2026-11-22T19:01:00Z"}))
+    assert _bids(after) == [(0, "N", "1H", True), (0, "N", "1S", False)]

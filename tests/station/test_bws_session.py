@@ -239,6 +239,18 @@ def play_board(ctl: Controller, style: str) -> None:
             if c == "4S":
                 ctl.clock.t += 10
         ctl.enter_result(10, "HT")
+    elif style == "oor_cancelled":
+        # The dealer's partner calls 1S at the dealer's turn; not accepted (2007 L31B): the call
+        # is cancelled, the dealer must pass for the rest of the auction.
+        d = "NESW".index(dealer(board))
+        seat = ["NESW"[(d + k) % 4] for k in range(6)]
+        ctl.clock.t += 4
+        assert ctl.box_event(seat[2], "call", call="1S")["ok"]
+        ctl.td_decide(PIN, "cancel")
+        for s, c in zip([seat[0], seat[1], seat[2], seat[3], seat[4]], ["P", "1H", "P", "P", "P"], strict=True):
+            ctl.clock.t += 4
+            assert ctl.box_event(s, "call", call=c)["ok"]
+        ctl.enter_result(7, "DA")
     elif style == "passed":
         calls(ctl, board, ["P", "P", "P", "P"])
         ctl.enter_result(None)
@@ -248,7 +260,7 @@ def play_board(ctl: Controller, style: str) -> None:
     ctl.ew_confirm(True)
 
 
-STYLES = {(1, 1, 1): "insufficient", (2, 1, 1): "out_of_rotation", (3, 2, 0): "passed",
+STYLES = {(1, 1, 1): "insufficient", (2, 1, 1): "out_of_rotation", (3, 1, 1): "oor_cancelled", (3, 2, 0): "passed",
           (4, 3, 1): "insufficient"}
 
 
@@ -364,6 +376,8 @@ def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path
     assert erased[(1, 1, 1, mitchell(1, 1)[6])] == [("E" if dealer(mitchell(1, 1)[6]) == "N" else
                                                     "NESW"[("NESW".index(dealer(mitchell(1, 1)[6])) + 1) % 4], "1D")]
     assert any(b == "SkipBid" for a in auctions.values() for _, b in a)
+    oor = (1, 3, 1, mitchell(3, 1)[6])
+    assert erased[oor] == [("NESW"[("NESW".index(dealer(oor[3])) + 2) % 4], "1S")]
     # Nothing written twice, though the station was killed between rounds: one live row per result,
     # and the only erased result is the corrected one, whose processed row was left as it was.
     all_rows = rows(bws, "ReceivedData")
