@@ -23,7 +23,8 @@ def line(st: Any) -> str:
     if s["integration"] != "bws":
         return (f'<p id="integration">Scoring program link: Bridgemate Data Connector (/dc-scoringprogram); '
                 f'{s["accepted"]} results taken by the scoring program.</p>')
-    read = (f'last read by the scoring program at {e(s["last_read_at"])} UTC' if s.get("last_read_at")
+    when = str(s.get("last_read_at") or "").replace("T", " ").rstrip("Z")
+    read = (f'last read by the scoring program at {e(when)} UTC' if when
             else "not read by the scoring program yet")
     text = (f'Scoring program link: .bws file {e(str(s.get("path")))} (Ruter, Magic Contest); '
             f'{int(s.get("written") or 0)} results in the file, {int(s.get("processed") or 0)} read; {read}.')
