@@ -500,9 +500,10 @@ def test_a_result_outside_the_movement_waits_and_the_data_connector_page_says_so
     assert "Scoring program link: Bridgemate Data Connector" in director(sqlite_station)
 
 
-def test_a_crash_between_the_file_and_the_station_db_writes_nothing_twice(tmp_path):
+def test_a_crash_between_the_file_and_the_station_db_writes_nothing_twice(tmp_path, db_url):
     """The station records an item as `writing` (with its last row) before the .bws commit and
-    `done` after it. Each way a crash can fall, the next bridge writes the item exactly once."""
+    `done` after it. Each way a crash can fall, the next bridge writes the item exactly once
+    (the station's database in SQLite or PostgreSQL)."""
     from station.bws import Bridge
     from station.records import validate_item
     from station.server import Station, StationConfig
@@ -510,7 +511,7 @@ def test_a_crash_between_the_file_and_the_station_db_writes_nothing_twice(tmp_pa
 
     bws = tmp_path / "Fredag.bws"
     create_bws(bws, rounds=1)
-    store = Store(str(tmp_path / "station.db"))
+    store = Store(db_url)
     st = Station(store, StationConfig(event=EVENT, director_token="t"))
     said: list[str] = []
 
