@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup system run run-headless test test-fast bench lint mpy-check flash clean
 
-setup: $(STAMP) system
+setup: system $(STAMP)
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -54,6 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the club's name, written in the PBN Site tag and the USEBIO CLUB_NAME (remembered)")
     p.add_argument("--club-id", default=None,
                    help="the club's number with its federation, the USEBIO CLUB_ID_NUMBER (remembered)")
+    p.add_argument("--bws", default=None, metavar="PATH",
+                   help="the scoring program's Bridgemate .bws file (Ruter, Magic Contest): take the "
+                        "session from it and write results into it instead of the Data Connector")
+    p.add_argument("--bws-odbc", default=None, metavar="CONNECTION",
+                   help="ODBC connection string for the .bws, {path} replaced by the file (default: the "
+                        "Microsoft Access driver)")
+    p.add_argument("--bws-poll", type=float, default=3.0,
+                   help="seconds between looks at the .bws for changes (default 3)")
     p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
     p.add_argument("--access-log", action="store_true", help="log every request to stderr")
     return p
@@ -80,6 +88,15 @@ def main(argv: list[str] | None = None) -> int:
         section, tables = spec
         for t, key in station.register_tables(event, section, tables, reissue=reissue).items():
             print(f"table {event}/{section}/{t}  key {key}{'  (new key)' if reissue else ''}")
+    store.set_setting("integration", "bws" if args.bws else "dataconnector")
+    bridge = None
+    if args.bws:
+        from .bws import Bridge
+
+        bridge = Bridge(station, args.bws, odbc=args.bws_odbc, poll_s=args.bws_poll,
+                        say=lambda text: print(text, flush=True))
+        bridge.run_once()  # the session's tables and keys before the tablets ask
+        station.ingest = bridge.waking(station.ingest)  # type: ignore[method-assign]
     if args.no_serve:
         return 0
     try:
@@ -93,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"station: director page http://<this computer>:{port}/director?token={config.director_token}",
           flush=True)
     print(f"station: Data Connector licence key: {config.dc_licence_key or config.director_token}", flush=True)
+    if bridge is not None:
+        print(f"station: scoring program link: .bws bridge to {args.bws}", flush=True)
+        bridge.start()
 
     def stop(*_: object) -> None:
         threading.Thread(target=server.shutdown, daemon=True).start()
@@ -102,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         server.serve_forever(poll_interval=0.2)
     finally:
+        if bridge is not None:
+            bridge.stop()
         server.server_close()
         store.close()
     return 0

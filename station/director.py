@@ -13,6 +13,7 @@ import html
 import time
 from typing import Any
 
+from .bws import status as bws_status
 from .records import at_iso, td_call_facts
 from .store import latest_results
 
@@ -146,6 +147,7 @@ tr.entering_result td.phase{{color:#c60}} li.td-call{{color:#c00;font-weight:bol
 <h1>Director — {e(event)}</h1>
 <p>Updated {e(s["generated_at"])} (refreshes every 5 s). Exports:
 <a href="/export/pbn?event={e(event)}">PBN</a> · <a href="/export/usebio?event={e(event)}">USEBIO XML</a></p>
+{bws_status.line(st)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (since the station started)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>

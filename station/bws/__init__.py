@@ -1,0 +1,13 @@
+"""The `.bws` bridge: Swedish and Danish clubs score with Ruter or Magic Contest, which talk to
+Bridgemate Control Software through a shared Access file (the `.bws`). With
+`python -m station --bws PATH` the station takes BCS's place: it serves the session in the file
+to the tablets and writes their results and auctions back into it (docs/bws.md).
+
+Modules: schema (tables and columns), odbc (the connection), formats (values as BCS writes
+them), boardlog (what each item adds), session (read and install the movement), bridge (the
+thread), status (the director page's line).
+"""
+from .bridge import Bridge
+from .odbc import BwsError, BwsLocked
+
+__all__ = ["Bridge", "BwsError", "BwsLocked"]

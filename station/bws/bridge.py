@@ -1,0 +1,259 @@
+"""The bridge thread: keeps the station's movement equal to the `.bws` session and writes every
+result and auction the tables send into the `.bws`, as BCS would.
+
+One pass (on a timer, and at once when a tablet delivers something):
+1. open the file through ODBC; read the session; if it changed (an added round, a new
+   movement), check it and put it where the station serves movements from (session.install);
+2. for each board with items not yet written, fold its items in order (boardlog) and write the
+   rows of the first unwritten item in one transaction; the station DB records the item as
+   `writing` (with its last row) before, and `done` after, so a crash between the two is
+   resolved by looking for that row in the file: nothing is written twice;
+3. note the tables' current round and board in Tables (where the file has those columns);
+4. look at the Processed flags: when the scoring program has read more results than before,
+   that is the time shown on the director page as "last read".
+
+Bad input (a file without the expected tables, a locked file, a movement the tablets cannot
+play) stops the pass with a message on the station's output and the director page; nothing is
+written until it is put right.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from . import session as bws_session
+from .boardlog import BoardLog, Row
+from .odbc import Bws, BwsError, insert_sql
+from .schema import name
+
+SCHEMA = """CREATE TABLE IF NOT EXISTS bws_items (
+    guid TEXT NOT NULL, item_id INTEGER NOT NULL, state TEXT NOT NULL, check_row TEXT,
+    at TEXT NOT NULL, PRIMARY KEY (guid, item_id))"""
+KINDS = ("auction", "result")
+
+
+def _dealer(board: int) -> str:
+    from shared_rules.boards import dealer
+
+    return str(dealer(board))
+
+
+def _encode(row: Row) -> str:
+    table, values = row
+    return json.dumps({"table": table, "values": {k: (["dt", v.isoformat()] if isinstance(v, datetime.datetime)
+                                                     else v) for k, v in values.items()}})
+
+
+def _decode(text: str) -> Row:
+    doc = json.loads(text)
+    return doc["table"], {k: (datetime.datetime.fromisoformat(v[1]) if isinstance(v, list) else v)
+                          for k, v in doc["values"].items()}
+
+
+def _where(values: dict[str, Any]) -> tuple[str, list[Any]]:
+    """Equality on every column; Yes/No columns as literals (Access stores True as -1)."""
+    parts, params = [], []
+    for col, v in values.items():
+        if isinstance(v, bool):
+            parts.append(f"{name(col)} {'<>' if v else '='} 0")
+        else:
+            parts.append(f"{name(col)} = ?")
+            params.append(v)
+    return " AND ".join(parts), params
+
+
+class Bridge:
+    def __init__(self, station: Any, path: str, *, odbc: str | None = None, poll_s: float = 3.0,
+                 say: Callable[[str], None] = print):
+        self.station, self.path, self.odbc, self.poll_s, self.say = station, path, odbc, poll_s, say
+        self.store = station.store
+        self.guid = bws_session.guid_for(path)
+        self.session: dict[str, Any] | None = None
+        self.fingerprint: str | None = None
+        self.cursor = 0
+        self.by_board: dict[tuple[str, int, int, int], list[dict]] = {}
+        self.todo: set[tuple[str, int, int, int]] = set()
+        self.table_pos: dict[tuple[int, int], tuple[int, int]] = {}
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_said = ""
+        with self.store.transaction() as tx:
+            tx.execute(SCHEMA)
+        saved = self.store.setting("bws/status")
+        self.state: dict[str, Any] = json.loads(saved) if saved else {}
+        self.state.update(integration="bws", path=path, error=None)
+
+    # -- thread ---------------------------------------------------------------------------------
+    def start(self) -> Bridge:
+        self._thread = threading.Thread(target=self._run, name="bws-bridge", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread:
+            self._thread.join(30)
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def waking(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Wrap the station's ingest so a delivery wakes the bridge at once."""
+        def wrapped(*a: Any, **kw: Any) -> Any:
+            out = fn(*a, **kw)
+            self._wake.set()
+            return out
+        return wrapped
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.run_once()
+            self._wake.wait(self.poll_s)
+            self._wake.clear()
+
+    # -- one pass -------------------------------------------------------------------------------
+    def run_once(self) -> dict[str, Any]:
+        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        try:
+            with Bws(self.path, self.odbc) as bws:
+                self._load(bws)
+                self._collect()
+                held = self._write(bws)
+                self._table_status(bws)
+                self._read_marks(bws, now)
+            self.state.update(error=None, held=held)
+        except BwsError as e:
+            self.state["error"] = str(e)
+        except Exception as e:  # a bug must not stop the bridge: say it, try again next pass
+            self.state["error"] = f"internal error in the .bws bridge: {type(e).__name__}: {e}"
+        self.state["checked_at"] = now
+        self._tell()
+        self.store.set_setting("bws/status", json.dumps(self.state, sort_keys=True))
+        return self.state
+
+    def _tell(self) -> None:
+        line = (f"station: .bws bridge: {self.state['error']}" if self.state.get("error") else "")
+        if line and line != self._last_said:
+            self.say(line)
+        self._last_said = line
+
+    def _load(self, bws: Bws) -> None:
+        session = bws_session.read(bws)
+        fp = bws_session.fingerprint(session)
+        if fp == self.fingerprint:
+            return
+        bad = bws_session.problems(session)
+        if bad:
+            raise BwsError(f"the movement in {self.path} cannot be played by the tablets: " + "; ".join(bad[:5])
+                           + (f" (and {len(bad) - 5} more)" if len(bad) > 5 else "")
+                           + ". Nothing was taken over or written; correct it in the scoring program.")
+        tables = bws_session.install(self.station, session, self.guid)
+        first = self.session is None
+        self.session, self.fingerprint = session, fp
+        self.todo |= set(self.by_board)  # held boards may now be in the movement
+        rounds = {r[2] for r in session["rounds"]}
+        desc = ", ".join(f"{s}: tables {', '.join(map(str, ts))}" for s, ts in sorted(tables.items()))
+        self.say(f"station: .bws bridge: {'session' if first else 'changed session'} from {self.path}: "
+                 f"{len(rounds)} rounds, {desc}")
+        if first:
+            event = self.station.config.event
+            for letter, ts in sorted(tables.items()):
+                for t in ts:
+                    self.say(f"table {event}/{letter}/{t}  key {self.station.table_key(event, letter, t)}")
+        self.state["session"] = {"sections": sorted(tables), "tables": sum(len(v) for v in tables.values()),
+                                 "rounds": len(rounds), "loaded_at": datetime.datetime.now(datetime.UTC)
+                                 .strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+    def _collect(self) -> None:
+        event = self.station.config.event
+        for it in self.store.items(event, after_id=self.cursor):
+            self.cursor = max(self.cursor, it["id"])
+            if it["kind"] not in KINDS:
+                continue
+            p = it["payload"]
+            key = (p["section"], int(p["table"]), int(p["round"]), int(p["board"]))
+            self.by_board.setdefault(key, []).append(it)
+            self.todo.add(key)
+
+    def _states(self) -> dict[int, tuple[str, str | None]]:
+        return {int(r[0]): (r[1], r[2]) for r in self.store.query(
+            "SELECT item_id, state, check_row FROM bws_items WHERE guid = ?", (self.guid,))}
+
+    def _mark(self, item_id: int, state: str, check_row: str | None = None) -> None:
+        with self.store.transaction() as tx:
+            tx.execute("DELETE FROM bws_items WHERE guid = ? AND item_id = ?", (self.guid, item_id))
+            tx.execute("INSERT INTO bws_items (guid, item_id, state, check_row, at) VALUES (?, ?, ?, ?, ?)",
+                       (self.guid, item_id, state, check_row,
+                        datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")))
+
+    def _write(self, bws: Bws) -> list[str]:
+        assert self.session is not None
+        ids = {letter: sid for sid, letter in self.session["sections"].items()}
+        slots = {(r[0], r[1], r[2]) for r in self.session["rounds"]}
+        states = self._states()
+        held = []
+        for key in sorted(self.todo, key=lambda k: self.by_board[k][0]["id"]):
+            section, table, round_no, board = key
+            sid = ids.get(section)
+            items = self.by_board[key]
+            if all(states.get(it["id"], ("",))[0] == "done" for it in items):
+                self.todo.discard(key)
+                continue
+            if sid is None or (sid, table, round_no) not in slots:
+                held.append(f"section {section} table {table} round {round_no} board {board}: not in the "
+                            "movement of the .bws, not written (it is written once the scoring program "
+                            "adds that round)")
+                continue
+            log = BoardLog(sid, table, round_no, board, _dealer(board))
+            for it in items:
+                rows = log.apply(it)
+                state, check = states.get(it["id"], ("", None))
+                if state == "done":
+                    continue
+                if state == "writing" and check and self._present(bws, _decode(check)):
+                    self._mark(it["id"], "done", check)
+                    continue
+                check = _encode(rows[-1]) if rows else None
+                if rows:
+                    self._mark(it["id"], "writing", check)
+                    bws.write([insert_sql(t, v) for t, v in rows])
+                self._mark(it["id"], "done", check)
+            self.todo.discard(key)
+        return held
+
+    def _present(self, bws: Bws, row: Row) -> bool:
+        where, params = _where(row[1])
+        return bws.count(row[0], where, params) > 0
+
+    def _table_status(self, bws: Bws) -> None:
+        assert self.session is not None
+        if not self.session.get("table_status"):
+            return
+        ids = {letter: sid for sid, letter in self.session["sections"].items()}
+        latest: dict[tuple[int, int], tuple[int, tuple[int, int]]] = {}
+        for (section, table, round_no, board), items in self.by_board.items():
+            if section in ids:
+                last = max(it["id"] for it in items)
+                k = (ids[section], table)
+                if k not in latest or last > latest[k][0]:
+                    latest[k] = (last, (round_no, board))
+        changes = [(pos, k) for k, (_, pos) in latest.items() if self.table_pos.get(k) != pos]
+        if changes:
+            bws.write([(f"UPDATE {name('Tables')} SET {name('CurrentRound')} = ?, {name('CurrentBoard')} = ? "
+                        f"WHERE {name('Section')} = ? AND {name('Table')} = ?", [r, b, s, t])
+                       for (r, b), (s, t) in changes])
+            for pos, k in changes:
+                self.table_pos[k] = pos
+
+    def _read_marks(self, bws: Bws, now: str) -> None:
+        live = f"{name('Erased')} = 0"
+        total = bws.count("ReceivedData", live, [])
+        read = bws.count("ReceivedData", f"{live} AND {name('Processed')} <> 0", [])
+        if read > int(self.state.get("processed") or 0):
+            self.state["last_read_at"] = now
+        self.state.update(written=total, processed=read)

@@ -1,0 +1,145 @@
+"""The ODBC connection to the `.bws`, through pyodbc, as on the scoring PC.
+
+On Windows the Microsoft Access ODBC driver (the one BCS itself needs) opens the file; any
+other driver is named by a connection-string template with `{path}` in it (the tests use
+unixODBC's SQLite driver this way). Every statement goes through `Bws`, which keeps to the SQL
+both dialects share (docs/bws.md: bracketed names, `?` markers, no LIMIT/TOP, no date literals,
+booleans compared with `<> 0`, one transaction per item).
+"""
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from .schema import name
+
+ACCESS_DRIVERS = ("Microsoft Access Driver (*.mdb, *.accdb)", "Microsoft Access Driver (*.mdb)")
+
+
+class BwsError(Exception):
+    """The `.bws` cannot be used now; the message is for the club's scorer (station output and
+    director page). Nothing was written."""
+
+
+class BwsLocked(BwsError):
+    """Another program holds the file locked (the scoring program compacting it, BCS running)."""
+
+
+def connection_string(path: str, template: str | None = None) -> str:
+    if template:
+        return template.replace("{path}", path)
+    try:
+        import pyodbc
+    except ImportError as e:  # pragma: no cover - requirements.txt pins it
+        raise BwsError("the .bws bridge needs the pyodbc package (requirements.txt)") from e
+    drivers = [d for d in ACCESS_DRIVERS if d in pyodbc.drivers()]
+    if not drivers:
+        raise BwsError("no Microsoft Access ODBC driver is installed (the one Bridgemate Control "
+                       "Software needs: 'Microsoft Access Database Engine', docs/bws.md); or give "
+                       "--bws-odbc with a connection string for another driver")
+    return f"DRIVER={{{drivers[0]}}};DBQ={path};"
+
+
+def _why(e: Exception, path: str) -> BwsError:
+    text = " ".join(str(a) for a in e.args) or repr(e)
+    low = text.lower()
+    if "lock" in low or "in use" in low or "busy" in low:
+        return BwsLocked(f"{path} is locked by another program ({text.strip()[:200]}); "
+                         "nothing was written, the station tries again")
+    return BwsError(f"{path}: {text.strip()[:300]}")
+
+
+class Bws:
+    """One open connection, autocommit off: the caller commits each item's rows together."""
+
+    def __init__(self, path: str, template: str | None = None, timeout: float = 5.0):
+        import pyodbc
+
+        if not os.path.isfile(path):
+            raise BwsError(f"{path}: no such file (give the .bws the scoring program created)")
+        self.path = path
+        try:
+            self.conn = pyodbc.connect(connection_string(path, template), autocommit=False,
+                                       timeout=int(timeout))
+        except pyodbc.Error as e:
+            raise _why(e, path) from e
+        self._error = pyodbc.Error
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except self._error:
+            pass
+
+    def __enter__(self) -> Bws:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def columns(self) -> dict[str, set[str]]:
+        """Every user table and its columns, from the driver's catalogue (SQLTables/SQLColumns,
+        not MSysObjects or sqlite_master: the same call on both drivers)."""
+        try:
+            cur = self.conn.cursor()
+            tables = [r.table_name for r in cur.tables(tableType="TABLE")]
+            out = {t: {r.column_name for r in cur.columns(table=t)} for t in tables}
+            self.conn.rollback()
+        except self._error as e:
+            raise _why(e, self.path) from e
+        if not out:
+            # Some drivers answer a locked file's catalogue with nothing: ask a table to learn why.
+            try:
+                self.conn.cursor().execute(f"SELECT COUNT(*) FROM {name('RoundData')}").fetchone()
+                self.conn.rollback()
+            except self._error as e:
+                why = _why(e, self.path)
+                if isinstance(why, BwsLocked):
+                    raise why from e
+        return out
+
+    def select(self, table: str, cols: Sequence[str], where: str = "", params: Sequence[Any] = ()) -> list[tuple]:
+        sql = f"SELECT {', '.join(name(c) for c in cols)} FROM {name(table)}" + (f" WHERE {where}" if where else "")
+        try:
+            rows = [tuple(r) for r in self.conn.cursor().execute(sql, *params).fetchall()]
+            self.conn.rollback()  # end the read transaction: Access keeps read locks until then
+            return rows
+        except self._error as e:
+            raise _why(e, self.path) from e
+
+    def count(self, table: str, where: str, params: Sequence[Any]) -> int:
+        try:
+            n = self.conn.cursor().execute(f"SELECT COUNT(*) FROM {name(table)} WHERE {where}", *params).fetchone()[0]
+            self.conn.rollback()
+            return int(n)
+        except self._error as e:
+            raise _why(e, self.path) from e
+
+    def write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Run the statements as one transaction: all of them are in the file, or none."""
+        cur = self.conn.cursor()
+        try:
+            for sql, params in statements:
+                cur.execute(sql, *[_param(p) for p in params])
+            self.conn.commit()
+        except self._error as e:
+            try:
+                self.conn.rollback()
+            except self._error:
+                pass
+            raise _why(e, self.path) from e
+
+
+def insert_sql(table: str, values: dict[str, Any]) -> tuple[str, list[Any]]:
+    cols = list(values)
+    return (f"INSERT INTO {name(table)} ({', '.join(name(c) for c in cols)}) "
+            f"VALUES ({', '.join('?' for _ in cols)})", [values[c] for c in cols])
+
+
+def _param(v: Any) -> Any:
+    # The Access driver refuses fractional seconds ("Datetime field overflow"); BCS writes whole seconds.
+    if isinstance(v, datetime.datetime):
+        return v.replace(microsecond=0)
+    return v
