@@ -185,6 +185,7 @@ class Controller:
         self.td_calls: list[dict[str, Any]] = []
         self.last_t = 0.0
         self.progress_seq = 0  # "auction" items queued for the board in play
+        self.progress_of: dict[int, int] = {}  # ... per board: a board left and taken up again goes on counting
         self.progress_step: str | None = None
         self.td_due: list[tuple[int, str]] = []  # (TD call number, status) the last record changed
         self.current: int | None = None  # the board on the table (chosen, in any order)
@@ -270,6 +271,8 @@ class Controller:
         if step is not None:
             self.progress_seq += 1
             self.progress_step = step
+            if self.current is not None:
+                self.progress_of[self.current] = self.progress_seq
         else:
             self.progress_step = None
         # TD calls the station follows (open on the director page until resolved), decided here
@@ -324,7 +327,7 @@ class Controller:
             self.current = n
             self.board_index = self.session.boards.index(n)
             self.board_started = float(body["started_at"])
-            self.progress_seq = 0
+            self.progress_seq = self.progress_of.get(n, 0)
             self.phase = "auction"
             self.entry = None
             self.last_t = 0.0
