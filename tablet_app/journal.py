@@ -93,12 +93,20 @@ class Journal:
             self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
+            # the file's structure (b-tree pages, free list): a damaged page is found now, not
+            # in the middle of the evening
+            check = self.conn.execute("PRAGMA quick_check").fetchall()
+            if check != [("ok",)]:
+                self.conn.close()
+                raise JournalDamaged(self.path, None, f"SQLite finds its structure damaged ({check[0][0]})")
             self._migrate()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError, ValueError, OverflowError) as exc:
+            with contextlib.suppress(Exception):
+                self.conn.close()
             if is_storage_error(exc) and "malformed" not in str(exc):
                 raise StorageFull(f"the tablet's storage cannot open the journal {self.path}: {exc} "
                                   "(free some space and start again)") from exc
-            raise JournalDamaged(self.path, None, f"SQLite cannot read it ({exc})") from exc
+            raise JournalDamaged(self.path, None, f"SQLite cannot read it ({type(exc).__name__}: {exc})") from exc
         self._depth = 0
         self._head: tuple[int, str] | None = None
 

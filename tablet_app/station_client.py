@@ -153,3 +153,22 @@ def next_round_from_station(controller: Any, station_url: str, key: str, *, time
     return setup_from_station(controller, station_url, f"{s.event}/{s.section}/{s.table}", key, s.round + 1,
                               timeout=timeout, profile=s.profile, policy=s.policy, td_pin=s.td_pin,
                               tray_delay_s=s.tray_delay_s)
+
+
+def fetch_board_results(station_url: str, table_id: str, key: str, board: int, *,
+                        timeout: float = 10.0) -> list[dict[str, Any]]:
+    """What the station stored of this table's result on `board` (every revision it holds, the
+    latest last): after a damaged journal the TD checks the board against it. The station shows
+    a board's results only to a table whose own result is in (Law 16)."""
+    if isinstance(board, bool) or not isinstance(board, int) or board < 1:
+        raise StationError("bad_reply", f"board must be a number from 1 up, not {board!r}")
+    status, reply = _get(station_url, f"/api/v1/boards/{board}/results",
+                         {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
+    if status in (401, 403):
+        raise StationError("refused", f"the station has no result of table {table_id} on board {board}: "
+                                      f"{_why(reply)}")
+    if status != 200 or not isinstance(reply, dict) or not isinstance(reply.get("results"), list):
+        raise StationError("bad_reply", f"unexpected reply from the station (HTTP {status}): {_why(reply)}")
+    _event, section, number = table_id.rsplit("/", 2)
+    return [r for r in reply["results"] if isinstance(r, dict) and r.get("section") == section
+            and str(r.get("table")) == number]
