@@ -137,9 +137,19 @@ def session_from_station(station_url: str, table: str | int, key: str, round_: i
 def setup_from_station(controller: Any, station_url: str, table: str | int, key: str,
                        round_: int | None = None, *, timeout: float = 10.0, **extra: Any) -> Session:
     """`session_from_station` then `controller.setup`: the tablet's start without a screen."""
-    session = session_from_station(station_url, table, key, round_, timeout=timeout,
-                                   defaults=getattr(controller, "club", None), **extra)
+    if hasattr(controller, "station_check"):
+        # a setup typed in later (no movement yet) is checked against the same station
+        controller.station_check = station_check(station_url, key, timeout=timeout)
+    try:
+        session = session_from_station(station_url, table, key, round_, timeout=timeout,
+                                       defaults=getattr(controller, "club", None), **extra)
+    except StationError as exc:
+        # shown on the setup screen (snapshot "station"), not only printed
+        controller.station_status = {"ok": False, "table": str(table), "reason": exc.reason, "message": str(exc)}
+        raise
     controller.setup(session)
+    controller.station_status = {"ok": True, "table": f"{session.event}/{session.section}/{session.table}",
+                                 "reason": None, "message": None}
     return session
 
 

@@ -2,7 +2,13 @@
 import pytest
 
 from tablet_app.session import FIELD_LABELS, SetupError, from_station
-from tablet_app.station_client import StationError, session_from_station, station_check
+from tablet_app.station_client import (
+    StationError,
+    fetch_board_results,
+    session_from_station,
+    setup_from_station,
+    station_check,
+)
 from tests.station.conftest import EVENT, StationProcess
 from tests.tablet.conftest import SESSION
 
@@ -135,6 +141,11 @@ def test_deliveries_the_station_refuses_are_in_the_snapshot_with_its_reason(make
         pass
     snap = ctl.snapshot()["delivery"]
     assert snap["waiting"] == 0 and snap["refused"] == [] and snap["last_error"] is None
+    # what the station stored of this table's board, for a TD checking a recovered journal
+    stored = fetch_board_results(station.url, f"{EVENT}/A/3", station.keys[f"{EVENT}/A/3"], 1)
+    assert [r["key"] for r in stored] == [ctl.done[0]["key"]] and stored[0]["contract"] == "PASS"
+    with pytest.raises(StationError):  # Law 16: not a board this table has no result on
+        fetch_board_results(station.url, f"{EVENT}/A/3", station.keys[f"{EVENT}/A/3"], 2)
     d.stop()
     d2.stop()
 
@@ -146,9 +157,12 @@ def test_setup_from_the_station_takes_the_clubs_regulations_and_pin(station, mak
     from tests.station.test_movement import mitchell_init
 
     key = station.keys[f"{EVENT}/A/1"]
+    early = make_controller()
     with pytest.raises(StationError) as e:  # no movement from the scoring program yet
-        session_from_station(station.url, "a/1", key)
+        setup_from_station(early, station.url, "a/1", key)
     assert e.value.reason == "no_movement"
+    # said on the screen, and a setup typed in instead is still checked against the station
+    assert early.snapshot()["station"]["reason"] == "no_movement" and early.station_check is not None
     DataConnectorClient("club-7", station.token, station.url).initialize(mitchell_init())
     s = session_from_station(station.url, "a/1", key, 1)  # typed in lower case
     assert (s.section, s.ns_pair, s.ew_pair, s.profile) == ("A", 1, 1, "dbf-2017")
