@@ -128,6 +128,7 @@ class Controller:
         self._tx_applied = 0
         self._safe_point = False
         self._tokens: set[str] = set()
+        self._unjournalled_wrong = 0
         self._pin_fast: tuple[str, str] | None = None  # (salt, sha256) of the last good PIN, memory only
         try:
             self._replay()
@@ -718,8 +719,15 @@ class Controller:
             if self.pin_wrong:
                 self._record("pin_ok", {"at": now})
             return
-        self._record("pin_wrong", {"at": now})
-        raise PinError(key="pin.wrong", tries=self.pin_wrong)
+        try:
+            self._record("pin_wrong", {"at": now})
+        except DiskFull:
+            # Not journalled (the storage is full), but never a free guess: the lockout holds
+            # in memory until the next start.
+            self._unjournalled_wrong += 1
+            self.pin_locked_until = max(self.pin_locked_until,
+                                        now + pin.lockout_s(self.pin_wrong + self._unjournalled_wrong))
+        raise PinError(key="pin.wrong", tries=self.pin_wrong + self._unjournalled_wrong)
 
     def _pin_matches(self, given: Any) -> bool:
         rec = self.session.td_pin if self.session else None
@@ -899,7 +907,8 @@ class Controller:
             raise Refused("a result is waiting for East-West: confirm it first", "board.result_waiting")
         if n == self.board:
             return
-        started = self.phase in ("frozen", "play") or bool(self.engine_events)
+        # round_end: a board whose result was withdrawn is taken up again, nothing is under way
+        started = self.phase in ("frozen", "play") or (self.phase == "auction" and bool(self.engine_events))
         if started and pin is None:
             raise Refused("the auction has started: only the director can change the board", "board.started",
                           board=self.board)

@@ -186,6 +186,10 @@ def test_a_full_disk_refuses_the_call_without_advancing_the_auction_and_the_rese
     with pytest.raises(ValueError, match="storage"):
         ctl.td_exposed_cards("4321", "E", ["SK"])
     assert [c["call"] for c in ctl.estate["calls"]] == calls_before
+    # guessing the PIN while the disk is full is not free: the lockout holds in memory
+    for _ in range(4):
+        assert ctl.check_pin("0000") is False
+    assert ctl.pin_state()["locked_until"] is not None
     # the tablet restarted on the full disk: the table as journalled, or a clear message
     try:
         other = Controller(db, clock=clock)
