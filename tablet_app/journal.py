@@ -84,6 +84,20 @@ def is_storage_error(exc: BaseException) -> bool:
     return any(w in text for w in ("full", "disk i/o", "readonly", "read-only", "unable to open"))
 
 
+def _hash_pin_of(body: str) -> str:
+    from tablet_app import pin
+
+    try:
+        data = json.loads(body)
+        digits = data["session"]["td_pin"]
+    except (ValueError, KeyError, TypeError):
+        return body
+    if not pin.valid_digits(digits):
+        return body
+    data["session"]["td_pin"] = pin.hash_pin(digits)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
 class Journal:
     def __init__(self, path: str | pathlib.Path):
         self.path = str(path)
@@ -93,6 +107,8 @@ class Journal:
             self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
+            # what a rewrite replaces (an old journal's PIN in clear) does not linger in free space
+            self.conn.execute("PRAGMA secure_delete=ON")
             # the file's structure (b-tree pages, free list): a damaged page is found now, not
             # in the middle of the evening
             check = self.conn.execute("PRAGMA quick_check").fetchall()
@@ -111,6 +127,7 @@ class Journal:
         self._head: tuple[int, str] | None = None
 
     def _migrate(self) -> None:
+        """A journal written before the chain is chained as it stands (its PIN hashed) once."""
         have = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "journal" in have and "head" not in have:
             # A journal from before the chain: chain what is there as it stands.
@@ -121,8 +138,10 @@ class Journal:
                 self.conn.execute("ALTER TABLE journal ADD COLUMN chain TEXT")
             prev, last = GENESIS, 0
             for seq, kind, body in self.conn.execute("SELECT seq, kind, body FROM journal ORDER BY seq").fetchall():
+                if kind == "setup":
+                    body = _hash_pin_of(body)  # the old journal kept the PIN in clear
                 prev, last = chain_of(prev, seq, kind, body), seq
-                self.conn.execute("UPDATE journal SET chain = ? WHERE seq = ?", (prev, seq))
+                self.conn.execute("UPDATE journal SET body = ?, chain = ? WHERE seq = ?", (body, prev, seq))
             self.conn.execute("INSERT INTO head (id, seq, chain) VALUES (1, ?, ?)", (last, prev))
             self.conn.execute("COMMIT")
         elif "journal" not in have:

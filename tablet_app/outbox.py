@@ -52,8 +52,10 @@ def _schema(conn: sqlite3.Connection) -> None:
     conn.execute(SCHEMA)
     conn.execute(LINK_SCHEMA)
     cols = {r[1] for r in conn.execute("PRAGMA table_info(outbox)")}
-    if "digest" not in cols:  # an outbox from before the digest
+    if "digest" not in cols:  # an outbox from before the digest: its rows as they stand
         conn.execute("ALTER TABLE outbox ADD COLUMN digest TEXT")
+        for item_id, kind, key, payload in conn.execute("SELECT id, kind, item_key, payload FROM outbox").fetchall():
+            conn.execute("UPDATE outbox SET digest = ? WHERE id = ?", (digest(kind, key, payload), item_id))
 
 
 def check_rows(conn: sqlite3.Connection) -> int | None:

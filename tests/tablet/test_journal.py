@@ -249,3 +249,31 @@ def test_the_runner_keeps_a_call_the_full_disk_refused_and_acks_it_only_once_jou
     runner.step()
     assert runner.retry == [] and link.commits == 1 and [c["call"] for c in ctl.estate["calls"]] == ["1NT"]
     ctl.close()
+
+
+def test_a_tablet_upgraded_mid_evening_keeps_its_journal_and_its_pin_leaves_the_file(tmp_path):
+    # A journal as the version before the chain wrote it: no chain, the PIN in clear, boards by index.
+    db = tmp_path / "tablet.db"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, body TEXT NOT NULL)")
+    conn.execute("CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, item_key TEXT NOT NULL "
+                 "UNIQUE, payload TEXT NOT NULL, enqueued_at REAL NOT NULL, state TEXT NOT NULL DEFAULT 'pending', "
+                 "attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL)")
+    old = {**SESSION, "td_pin": "86421357", "policy": None, "tables": 5, "movement": "mitchell", "next_positions": None,
+           "tray_delay_s": None, "no_alerts_by": []}
+    for kind, body in (("setup", {"session": old}), ("board", {"index": 1, "started_at": 1_763_800_000.0}),
+                       ("event", {"ev": {"t": 2.0, "seat": "E", "call": "1H"}, "box": None})):
+        conn.execute("INSERT INTO journal (kind, body) VALUES (?, ?)", (kind, json.dumps(body)))
+    conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at) VALUES ('auction', 'k/1', '{}', 1.0)")
+    conn.commit()
+    conn.close()
+    ctl = Controller(db, clock=Clock())
+    assert ctl.board == 2 and [c["call"] for c in ctl.estate["calls"]] == ["1H"]
+    assert ctl.check_pin("86421357")
+    ctl.close()
+    data = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("tablet.db"))
+    assert b"86421357" not in data
+    again = Controller(db, clock=Clock())  # chained now: opens clean, and the old outbox row is kept
+    assert again.board == 2 and [k for k, _, _ in outbox_items(again.outbox)] == ["k/1"]
+    again.close()
