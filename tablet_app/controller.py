@@ -14,8 +14,10 @@ import contextlib
 import datetime
 import hashlib
 import hmac
+import json
 import pathlib
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -28,6 +30,9 @@ from tablet_app.session import Session, SetupError
 
 SEATS = ("N", "E", "S", "W")
 CALL_KINDS = ("call", "alert", "stop", "undo", "review", "td", "hello")
+
+
+CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
 
 
 class Refused(ValueError):
@@ -118,7 +123,9 @@ class Controller:
         self.listeners: list[Callable[[], None]] = []
         # What the club set (the station's movement reply, or the tablet's own setting): the
         # regulations and the director PIN's hash a new setup starts from. Never a built-in one.
-        self.club: dict[str, Any] = {"profile": club_profile} if club_profile else {}
+        self.club: dict[str, Any] = self._load_club()
+        if club_profile:
+            self.set_club_defaults(profile=club_profile)
         # Checks a typed-in setup against the station before its first board
         # (station_client.station_check); None without a station.
         self.station_check: Callable[[Session], Any] | None = None
@@ -514,20 +521,43 @@ class Controller:
                                  table=tid, reason=str(exc)) from exc
             return
         self.station_status = {"ok": True, "table": tid, "reason": None, "message": None}
-        self.club.update(club_defaults(movement))
+        if movement is not None:
+            self.set_club_defaults(**club_defaults(movement))
 
     def set_club_defaults(self, **values: Any) -> None:
         """What the club set: `profile` (regulations), `director_pin` (hash from the station,
         or digits, hashed here). Used by the next setup that does not give its own."""
+        club = dict(self.club)
         if values.get("profile"):
-            self.club["profile"] = str(values["profile"])
+            club["profile"] = str(values["profile"])
         p = values.get("director_pin")
         if isinstance(p, str) and pin.valid_digits(p):
-            self.club["director_pin"] = pin.hash_pin(p)
+            club["director_pin"] = pin.hash_pin(p)
         elif pin.valid_hash(p):
-            self.club["director_pin"] = p
+            club["director_pin"] = p
         elif p is not None:
             raise SetupError("Director PIN: give 4 to 8 digits", "setup.pin_format", field="td_pin")
+        if club != self.club:
+            # the tablet's own setting: remembered for the next evening (not part of the journal's
+            # table; a setup journals the values it used)
+            try:
+                with self.journal.transaction() as conn:
+                    conn.execute(CLUB_SCHEMA)
+                    conn.execute("INSERT OR REPLACE INTO club_settings (id, value) VALUES (1, ?)", (json.dumps(club),))
+            except StorageFull as exc:
+                raise DiskFull(f"tablet storage full: the club's settings were not kept ({exc})") from exc
+            self.club = club
+
+    def _load_club(self) -> dict[str, Any]:
+        try:
+            row = self.journal.conn.execute("SELECT value FROM club_settings WHERE id = 1").fetchone()
+            club = json.loads(row[0]) if row else {}
+        except (sqlite3.Error, ValueError, TypeError):
+            return {}  # no setting (or an unreadable one): the TD chooses
+        if not isinstance(club, dict):
+            return {}
+        return {k: v for k, v in club.items() if (k == "profile" and isinstance(v, str) and v)
+                or (k == "director_pin" and pin.valid_hash(v))}
 
     def setup_defaults(self) -> dict[str, Any]:
         """What the setup screen starts from: the club's regulations (None: the TD must choose;

@@ -90,6 +90,11 @@ def test_no_regulations_given_is_never_a_silent_acbl_default(make_controller):
     assert club.snapshot()["setup_defaults"]["profile"] == "fsb-2007"
     club.setup(bare)
     assert club.session.profile == "fsb-2007"
+    # a setting the tablet keeps: started again without it, before any setup, it still has it
+    kept = make_controller(ctl.db_path + ".kept", club_profile="dbf-2017")
+    kept.journal.conn.close()
+    again = make_controller(ctl.db_path + ".kept")
+    assert again.session is None and again.setup_defaults()["profile"] == "dbf-2017"
 
 
 @pytest.fixture
