@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
+import json
 import re
+import secrets
 import signal
 import sys
 import threading
@@ -30,6 +33,14 @@ def parse_tables(spec: str) -> tuple[str, list[int]]:
             raise argparse.ArgumentTypeError(f"{spec!r}: bad table range {part!r}")
         tables.extend(range(int(lo), int(hi or lo) + 1))
     return m.group(1), tables
+
+
+def pin_hash(digits: str) -> dict:
+    """The director PIN as the tablets check it (tablet_app/pin.py): PBKDF2-SHA256, salted."""
+    salt = secrets.token_bytes(16)
+    iterations = 100_000
+    digest = hashlib.pbkdf2_hmac("sha256", digits.encode(), salt, iterations)
+    return {"algorithm": "pbkdf2-sha256", "salt": salt.hex(), "hash": digest.hex(), "iterations": iterations}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "Microsoft Access driver)")
     p.add_argument("--bws-poll", type=float, default=3.0,
                    help="seconds between looks at the .bws for changes (default 3)")
+    p.add_argument("--director-pin", default=None, metavar="DIGITS",
+                   help="the club's director PIN (4-8 digits) for every table tablet: kept as a salted "
+                        "hash and sent (hashed) with each table's movement")
+    p.add_argument("--profile", default=None,
+                   help="the club's regulations for the tablets (e.g. fsb-2007, dbf-2017), sent with each "
+                        "table's movement; kept until changed")
     p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
     p.add_argument("--access-log", action="store_true", help="log every request to stderr")
     return p
@@ -74,6 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # any failure to open: the message must reach the club's scorer
         print(f"station: cannot open database {args.db!r}: {e}", file=sys.stderr)
         return 2
+    if args.director_pin is not None:
+        if not re.fullmatch(r"\d{4,8}", args.director_pin):
+            print("station: --director-pin must be 4 to 8 digits", file=sys.stderr)
+            return 2
+        store.set_setting("director_pin", json.dumps(pin_hash(args.director_pin)))
+    if args.profile:
+        store.set_setting("profile", args.profile)
     event = args.event or store.setting("event") or f"club-{datetime.date.today().isoformat()}"
     store.set_setting("event", event)
     for name, value in (("club_name", args.club), ("club_id", args.club_id)):

@@ -148,9 +148,18 @@ class Station:
     def table_movement(self, headers: Any) -> dict:
         event, section, table_no = self.authenticate_table(headers)
         try:
-            return movement.for_table(self.store, event, section, table_no)
+            doc = movement.for_table(self.store, event, section, table_no)
         except movement.NoMovement as e:
             raise HttpError(404, str(e)) from e
+        # The club's settings for its tablets (python -m station --director-pin / --profile):
+        # the PIN only as its salted hash.
+        pin = self.store.setting("director_pin")
+        if pin:
+            doc["director_pin"] = json.loads(pin)
+        profile = self.store.setting("profile")
+        if profile:
+            doc["profile"] = profile
+        return doc
 
     # -- director ------------------------------------------------------------------------------
     def check_director(self, query: dict, headers: Any) -> None:

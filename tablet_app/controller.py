@@ -10,29 +10,64 @@ input method, inside the same SQLite transaction as the journal record, never in
 """
 from __future__ import annotations
 
+import contextlib
 import datetime
+import hashlib
 import hmac
+import json
 import pathlib
+import secrets
+import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from shared_rules import boards as board_rules
 from shared_rules.screens import Screen, screenmates_of, tray_delay, uses_screens
-from tablet_app import movement, results, views
-from tablet_app.journal import Journal, JournalError
+from tablet_app import movement, pin, results, views
+from tablet_app.journal import Journal, JournalDamaged, JournalError, StorageFull
 from tablet_app.session import Session, SetupError
 
 SEATS = ("N", "E", "S", "W")
 CALL_KINDS = ("call", "alert", "stop", "undo", "review", "td", "hello")
 
 
+CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
+
+
 class Refused(ValueError):
-    """An input the table does not take; the message says why. Nothing was journalled or changed."""
+    """An input the table does not take; the message says why. Nothing was journalled or changed.
+    `key` and `params` say the same for a screen that translates (`tablet_app.i18n`)."""
+
+    def __init__(self, message: str, key: str = "refused", **params: Any):
+        super().__init__(message)
+        self.key = key
+        self.params = params
 
 
 class PinError(Refused):
-    """Wrong director PIN."""
+    """Wrong director PIN (journalled, and sent to the station's director page)."""
+
+    def __init__(self, message: str = "wrong director PIN: nothing was changed", key: str = "pin.wrong",
+                 **params: Any):
+        super().__init__(message, key, **params)
+
+
+class PinLocked(PinError):
+    """Too many wrong PINs: no try is taken before `until` (epoch seconds)."""
+
+    def __init__(self, until: float, now: float):
+        wait = max(1, int(until - now + 0.999))
+        super().__init__(f"too many wrong PINs: try again in {wait} s (nothing was changed)", "pin.locked",
+                         until=until, wait_s=wait)
+        self.until = until
+
+
+class DiskFull(Refused):
+    """The tablet's storage refused the write: nothing was recorded and nothing changed."""
+
+    def __init__(self, message: str):
+        super().__init__(message, "storage.full")
 
 
 def _box_key(box: dict[str, Any]) -> tuple[str, int, int, int]:
@@ -73,23 +108,72 @@ class Controller:
         engine_factory: Callable[..., Any] = _default_engine,
         profile_loader: Callable[[str], Any] = _default_profile,
         outbox_factory: Callable[[Any], Any] = _default_outbox,
+        club_profile: str | None = None,
     ):
         self.clock = clock
         self.engine_factory = engine_factory
         self.profile_loader = profile_loader
+        self.db_path = str(db_path)
         self.journal = Journal(db_path)
-        self.outbox = outbox_factory(self.journal.conn)
+        try:
+            self.outbox = outbox_factory(self.journal.conn)
+        except Exception as exc:
+            self.journal.conn.close()
+            raise JournalDamaged(self.db_path, None, f"its outbox cannot be read ({type(exc).__name__}: {exc})") from exc
         self.listeners: list[Callable[[], None]] = []
+        # What the club set (the station's movement reply, or the tablet's own setting): the
+        # regulations and the director PIN's hash a new setup starts from. Never a built-in one.
+        self.club: dict[str, Any] = self._load_club()
+        if club_profile:
+            self.set_club_defaults(profile=club_profile)
+        # Checks a typed-in setup against the station before its first board
+        # (station_client.station_check); None without a station.
+        self.station_check: Callable[[Session], Any] | None = None
+        self.station_status: dict[str, Any] | None = None
+        self.storage_error: str | None = None
+        self._tx_depth = 0
+        self._tx_applied = 0
+        self._safe_point = False
+        self._tokens: set[str] = set()
+        self._unjournalled_wrong = 0
+        self._pin_fast: tuple[str, str] | None = None  # (salt, sha256) of the last good PIN, memory only
+        try:
+            self._replay()
+            from tablet_app.outbox import check_rows
+
+            bad = check_rows(self.journal.conn)
+        except JournalError:
+            self.journal.conn.close()
+            raise
+        except Exception as exc:
+            self.journal.conn.close()
+            raise JournalDamaged(self.db_path, None, f"{type(exc).__name__}: {exc}") from exc
+        if bad is not None:
+            self.journal.conn.close()
+            raise JournalDamaged(self.db_path, None, f"outbox item {bad} is not what was queued")
+
+    def _replay(self) -> None:
+        """The table from the journal on disk (at start, and after a write that did not commit)."""
         self._reset()
         for seq, kind, body in self.journal.records():
             try:
                 self._apply(kind, body)
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
                 # Never guess past a record we cannot apply: the TD must know the table is not
-                # what was played (e.g. a journal from a newer version, or a damaged file).
-                raise JournalError(
-                    f"{db_path}: journal record {seq} ({kind}) cannot be replayed: {exc}"
-                ) from exc
+                # what was played (e.g. a journal from a newer version).
+                raise JournalDamaged(self.db_path, seq, f"the {kind!r} record cannot be replayed ({exc})") from exc
+
+    @classmethod
+    def recover(cls, db_path: str | pathlib.Path, **kw: Any) -> Controller:
+        """The TD's way on after JournalDamaged: the damaged file is kept aside, the table starts
+        again from the records before the damage (the board being played when it happened may
+        need replaying or the station's copy: `station_client.fetch_board_results`)."""
+        from tablet_app.journal import recover
+
+        aside, kept = recover(db_path)
+        ctl = cls(db_path, **kw)
+        ctl.log.append({"what": "recovered", "kept": kept, "damaged_file": str(aside)})
+        return ctl
 
     # ------------------------------------------------------------------ derived state
     def _reset(self) -> None:
@@ -109,14 +193,26 @@ class Controller:
         self.td_calls: list[dict[str, Any]] = []
         self.last_t = 0.0
         self.progress_seq = 0  # "auction" items queued for the board in play
+        self.progress_of: dict[int, int] = {}  # ... per board: a board left and taken up again goes on counting
         self.progress_step: str | None = None
         self.td_due: list[tuple[int, str]] = []  # (TD call number, status) the last record changed
+        self.current: int | None = None  # the board on the table (chosen, in any order)
+        self.pin_wrong = 0  # wrong PINs in a row (journalled: survives a restart)
+        self.pin_locked_until = 0.0
 
     @property
     def board(self) -> int | None:
-        if self.session is None or self.board_index < 0 or self.board_index >= len(self.session.boards):
+        if self.session is None or self.phase in ("setup", "round_end"):
             return None
-        return self.session.boards[self.board_index]
+        return self.current
+
+    def played(self) -> list[int]:
+        """Boards of this round with a result at this table (a withdrawn one is not played)."""
+        latest: dict[int, dict[str, Any]] = {}
+        for r in self.done:
+            latest[r["board"]] = r
+        order = list(self.session.boards) if self.session else []
+        return [b for b in order if b in latest and not latest[b].get("withdrawn")]
 
     def _new_engine(self, s: Session, board: int) -> Any:
         # one place for what the engine is built from, so a rebuild can never forget a setting
@@ -183,6 +279,8 @@ class Controller:
         if step is not None:
             self.progress_seq += 1
             self.progress_step = step
+            if self.current is not None:
+                self.progress_of[self.current] = self.progress_seq
         else:
             self.progress_step = None
         # TD calls the station follows (open on the director page until resolved), decided here
@@ -201,8 +299,10 @@ class Controller:
             self._resolve_td_calls(lambda c: c.get("auto"))
         elif kind == "td_attended":
             self._resolve_td_calls(lambda c: not c.get("auto"))
-        elif kind == "td_call":
+        elif kind in ("td_call", "pin_wrong") and self.session is not None:
             self.td_due.append((len(self.td_calls), "launched"))
+        if kind in ("setup", "round_end", "adjusted", "withdrawn", "moved") or (kind == "confirm" and body.get("accepted")):
+            self._safe_point = True  # the WAL is folded into the main file after this commit
 
     def _place(self) -> list[Any]:
         s = self.session
@@ -219,21 +319,28 @@ class Controller:
         if kind == "setup":
             # A director call outlives its round: the TD may attend to it after the table has
             # moved on, and the station keeps it open until he does.
-            calls = self.td_calls
+            calls, wrong, until = self.td_calls, self.pin_wrong, self.pin_locked_until
             self._reset()
-            self.td_calls = calls
+            self.td_calls, self.pin_wrong, self.pin_locked_until = calls, wrong, until
             self.session = Session.from_dict(body["session"])
             self.phase = "auction"
             self.log.append({"what": "setup", **body["session"]})
         elif kind == "board":
-            self.board_index = body["index"]
-            self.board_started = body["started_at"]
-            self.progress_seq = 0
+            assert self.session is not None
+            # "board": the board the players (or the TD) chose; "index": journals from before
+            # the choice, which took the round's boards in order.
+            n = body["board"] if "board" in body else self.session.boards[body["index"]]
+            if n not in self.session.boards:
+                raise ValueError(f"board {n} is not in the round")
+            self.current = n
+            self.board_index = self.session.boards.index(n)
+            self.board_started = float(body["started_at"])
+            self.progress_seq = self.progress_of.get(n, 0)
             self.phase = "auction"
             self.entry = None
             self.last_t = 0.0
             self._start_engine()
-            self.log.append({"what": "board", "board": self.board})
+            self.log.append({"what": "board", "board": self.board, "chosen_by": body.get("by")})
         elif kind == "event":
             ev = body["ev"]
             if "call" in ev and ev.get("seat") in self.stop_shown and "stop" not in ev:
@@ -287,24 +394,73 @@ class Controller:
             self.log.append({"what": "correction", "board": body["record"]["board"], "key": body["record"]["key"]})
         elif kind == "td_attended":
             self.log.append({"what": "td_attended", "board": self.board, "t": body["t"]})
+        elif kind == "withdrawn":
+            self.done.append(body["record"])
+            self.log.append({"what": "withdrawn", "board": body["record"]["board"], "key": body["record"]["key"]})
+        elif kind == "moved":
+            self.done.append(body["withdrawn"])
+            self.done.append(body["record"])
+            self.log.append({"what": "moved", "from": body["withdrawn"]["board"], "board": body["record"]["board"]})
+        elif kind == "pin_wrong":
+            self.pin_wrong += 1
+            self.pin_locked_until = float(body["at"]) + pin.lockout_s(self.pin_wrong)
+            self.log.append({"what": "pin_wrong", "tries": self.pin_wrong, "until": self.pin_locked_until})
+            if self.session is not None:
+                self.td_calls.append({"seat": None, "t": None, "board": self.board, "reason": "wrong_pin", "pin": True,
+                                      "note": f"wrong director PIN at the table (try {self.pin_wrong} in a row)",
+                                      "place": self._place()})
+        elif kind == "pin_ok":
+            self.pin_wrong = 0
+            self.pin_locked_until = 0.0
         elif kind == "round_end":
             self.phase = "round_end"
             self.board_index = len(self.session.boards) if self.session else -1
+            self.current = None
             self.log.append({"what": "round_end"})
         else:
             raise ValueError(f"unknown journal record kind {kind!r}")
 
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[None]:
+        """One input: its journal records and outbox items commit together, or none of them
+        does and the table in memory is rebuilt from the journal on disk. Memory never runs ahead
+        of disk: a full disk refuses the input (DiskFull) with the table as it was."""
+        if self._tx_depth:
+            self._tx_depth += 1
+            try:
+                yield
+            finally:
+                self._tx_depth -= 1
+            return
+        self._tx_depth, self._tx_applied, self._safe_point = 1, 0, False
+        try:
+            with self.journal.transaction():
+                yield
+        except BaseException as exc:
+            self._tx_depth = 0
+            if self._tx_applied:
+                self._replay()  # what was applied before the failure was never committed
+            if isinstance(exc, StorageFull):
+                self.storage_error = str(exc)
+                raise DiskFull(f"tablet storage full: nothing was recorded ({exc})") from exc
+            raise
+        self._tx_depth = 0
+        self.storage_error = None
+        if self._safe_point:
+            self.journal.checkpoint()
+        for fn in list(self.listeners):
+            fn()
+
     def _record(self, kind: str, body: dict[str, Any]) -> None:
         """Journal first, then apply: what is in memory never runs ahead of what is on disk."""
-        with self.journal.transaction():
+        with self._tx():
             self.journal.append(kind, body)
             self._apply(kind, body)
+            self._tx_applied += 1
             if self.progress_step is not None:
                 self._queue_progress(self.progress_step, self.clock())
             for n, status in self.td_due:
                 self._queue_td_call(n, status)
-        for fn in list(self.listeners):
-            fn()
 
     def _t(self) -> float:
         t = round(self.clock() - self.board_started, 2)
@@ -312,24 +468,117 @@ class Controller:
 
     # ------------------------------------------------------------------ inputs
     def setup(self, session: dict[str, Any] | Session) -> None:
-        if isinstance(session, Session):
-            session.validate()
-            s = session
-        else:
-            s = Session.from_dict(session)
+        """Start a round: the setup is checked (in the TD's words, SetupError with a key for the
+        screen), completed with the club's regulations and PIN, checked against the station when
+        there is one (`station_check`), then journalled with its first board."""
         if self.phase not in ("setup", "round_end") and self.session is not None:
-            raise Refused("finish the round (or have the TD end it) before setting up a new one")
+            raise Refused("finish the round (or have the TD end it) before setting up a new one", "setup.round_open")
+        if isinstance(session, Session):
+            d = session.to_dict()
+        elif isinstance(session, dict):
+            d = dict(session)
+        else:
+            raise SetupError("the setup must be a set of named fields", "setup.not_a_setup")
+        if d.get("td_pin") in (None, ""):
+            # the club's PIN (the station's, or the one the TD set for this session earlier)
+            if self.session is not None and self.session.td_pin:
+                d["td_pin"] = self.session.td_pin
+            elif self.club.get("director_pin"):
+                d["td_pin"] = self.club["director_pin"]
+        if not d.get("profile") and self.club.get("profile"):
+            d["profile"] = self.club["profile"]
+        elif not d.get("profile"):
+            raise SetupError("Regulations: choose the club's regulations (no default is assumed)", "setup.profile",
+                             field="profile", value="")
+        s = Session.from_dict(d)
         try:
             self._new_engine(s, s.boards[0])
         except ImportError:
             raise
         except Exception as exc:
-            raise SetupError(f"the rules engine cannot run this setup: {exc}") from exc
-        with self.journal.transaction():
+            raise SetupError(f"Regulations: the rules engine cannot run this setup ({exc})", "setup.engine",
+                             field="profile", detail=str(exc)) from exc
+        if self.station_check is not None:
+            self._check_station(s)
+        with self._tx():
             self._record("setup", {"session": s.to_dict()})
-            self._record("board", {"index": 0, "started_at": self.clock()})
+            self._record("board", {"board": s.boards[0], "started_at": self.clock(), "by": None})
 
-    def box_event(
+    def _check_station(self, s: Session) -> None:
+        """The table id and key as the outbox will deliver them, before the first board: a
+        refusal is a SetupError (shown on the setup screen); a station out of reach is said in
+        the snapshot (`station`) but does not stop the table (results wait in the outbox)."""
+        from tablet_app.station_client import StationError, club_defaults
+
+        assert self.station_check is not None
+        tid = f"{s.event}/{s.section}/{s.table}"
+        try:
+            movement = self.station_check(s)
+        except StationError as exc:
+            self.station_status = {"ok": False, "table": tid, "reason": exc.reason, "message": str(exc)}
+            if exc.reason == "refused":
+                raise SetupError(f"The station refused table {tid}: {exc}", "setup.station_refused",
+                                 table=tid, reason=str(exc)) from exc
+            return
+        self.station_status = {"ok": True, "table": tid, "reason": None, "message": None}
+        if movement is not None:
+            self.set_club_defaults(**club_defaults(movement))
+
+    def set_club_defaults(self, **values: Any) -> None:
+        """What the club set: `profile` (regulations), `director_pin` (hash from the station,
+        or digits, hashed here). Used by the next setup that does not give its own."""
+        club = dict(self.club)
+        if values.get("profile"):
+            club["profile"] = str(values["profile"])
+        p = values.get("director_pin")
+        if isinstance(p, str) and pin.valid_digits(p):
+            club["director_pin"] = pin.hash_pin(p)
+        elif pin.valid_hash(p):
+            club["director_pin"] = p
+        elif p is not None:
+            raise SetupError("Director PIN: give 4 to 8 digits", "setup.pin_format", field="td_pin")
+        if club != self.club:
+            # the tablet's own setting: remembered for the next evening (not part of the journal's
+            # table; a setup journals the values it used)
+            try:
+                with self.journal.transaction() as conn:
+                    conn.execute(CLUB_SCHEMA)
+                    conn.execute("INSERT OR REPLACE INTO club_settings (id, value) VALUES (1, ?)", (json.dumps(club),))
+            except StorageFull as exc:
+                raise DiskFull(f"tablet storage full: the club's settings were not kept ({exc})") from exc
+            self.club = club
+
+    def _load_club(self) -> dict[str, Any]:
+        try:
+            row = self.journal.conn.execute("SELECT value FROM club_settings WHERE id = 1").fetchone()
+            club = json.loads(row[0]) if row else {}
+        except (sqlite3.Error, ValueError, TypeError):
+            return {}  # no setting (or an unreadable one): the TD chooses
+        if not isinstance(club, dict):
+            return {}
+        return {k: v for k, v in club.items() if (k == "profile" and isinstance(v, str) and v)
+                or (k == "director_pin" and pin.valid_hash(v))}
+
+    def setup_defaults(self) -> dict[str, Any]:
+        """What the setup screen starts from: the club's regulations (None: the TD must choose;
+        never a built-in default) and whether a director PIN is already set by the club."""
+        s = self.session
+        return {"profile": self.club.get("profile") or (s.profile if s else None),
+                "pin_set": bool(self.club.get("director_pin") or (s and s.td_pin)),
+                "event": s.event if s else None, "section": s.section if s else None,
+                "table": s.table if s else None}
+
+    def box_event(self, seat: str, kind: str, call: str | None = None, seq: int | None = None,
+                  box_ms: int | None = None, stop: bool = False, epoch: int | None = None) -> dict[str, Any]:
+        """Feed one event from a box. Returns {"ok": bool, "reason": str | None, "duplicate": bool}
+        and, when the storage refused it, "retry": True (nothing changed; feed it again, as the
+        box re-sends it, once there is space)."""
+        try:
+            return self._box_event(seat, kind, call, seq, box_ms, stop, epoch)
+        except DiskFull as exc:
+            return {"ok": False, "reason": str(exc), "duplicate": False, "retry": True, "disk_full": True}
+
+    def _box_event(
         self,
         seat: str,
         kind: str,
@@ -411,8 +660,10 @@ class Controller:
         # the journal (replay would fail on it). _engine_apply rebuilds the engine on refusal.
         body = {"ev": ev, "box": box}
         try:
-            with self.journal.transaction():
+            with self._tx():
                 self._record("event", body)
+        except DiskFull:
+            raise
         except Refused as exc:
             return self._refuse(ev.get("seat", ""), "call", ev.get("call"), box, str(exc))
         return {"ok": True, "reason": None, "duplicate": False}
@@ -450,12 +701,79 @@ class Controller:
             payload["status"] = status
         self.outbox.enqueue("td_call", key, {**payload, "key": key})
 
+    # ------------------------------------------------------------------ the director PIN
     def check_pin(self, pin: str) -> bool:
-        return self.session is not None and hmac.compare_digest(str(pin).encode(), self.session.td_pin.encode())
+        """True for the director's PIN (or a token from `sign_in`). A wrong PIN is journalled and
+        sent to the station's director page; after a few, tries are refused until a time that
+        doubles with each wrong one (False then, without looking at the PIN: `pin_state()`)."""
+        try:
+            self._require_pin(pin)
+        except PinError:
+            return False
+        return True
+
+    def sign_in(self, pin: str) -> str:
+        """The director signs in on the console: a token (memory only, gone at a restart) the
+        console passes instead of the PIN to the TD methods. PinError / PinLocked otherwise."""
+        self._require_pin(pin)
+        token = secrets.token_urlsafe(24)
+        self._tokens.add(token)
+        return token
+
+    def sign_out(self, token: str | None = None) -> None:
+        if token is None:
+            self._tokens.clear()
+        else:
+            self._tokens.discard(token)
+
+    def pin_state(self) -> dict[str, Any]:
+        now = self.clock()
+        until = self.pin_locked_until if self.pin_locked_until > now else None
+        return {"set": bool(self.session and self.session.td_pin), "wrong_tries": self.pin_wrong,
+                "locked_until": until, "wait_s": int(until - now + 0.999) if until else 0}
+
+    def _require_pin(self, given: Any) -> None:
+        if isinstance(given, str) and any(hmac.compare_digest(given, t) for t in self._tokens):
+            return
+        if self.session is not None and given is self.session.td_pin and given is not None:
+            # Transitional, for a console that checked the PIN at sign-in and then passes the
+            # session's own PIN record (the very object: no typed input can be it). Consoles
+            # should pass the token from sign_in().
+            return
+        if self.session is None or not self.session.td_pin:
+            raise PinError("no director PIN is set for this table yet: nothing was changed", "pin.not_set")
+        now = self.clock()
+        if now < self.pin_locked_until:
+            raise PinLocked(self.pin_locked_until, now)  # not looked at, not counted: no guessing
+        if self._pin_matches(given):
+            if self.pin_wrong:
+                self._record("pin_ok", {"at": now})
+            return
+        try:
+            self._record("pin_wrong", {"at": now})
+        except DiskFull:
+            # Not journalled (the storage is full), but never a free guess: the lockout holds
+            # in memory until the next start.
+            self._unjournalled_wrong += 1
+            self.pin_locked_until = max(self.pin_locked_until,
+                                        now + pin.lockout_s(self.pin_wrong + self._unjournalled_wrong))
+        raise PinError(key="pin.wrong", tries=self.pin_wrong + self._unjournalled_wrong)
+
+    def _pin_matches(self, given: Any) -> bool:
+        rec = self.session.td_pin if self.session else None
+        if not isinstance(given, str) or not isinstance(rec, dict):
+            return False
+        fast = hashlib.sha256(bytes.fromhex(rec["salt"]) + given.encode()).hexdigest() if pin.valid_hash(rec) else ""
+        if self._pin_fast is not None and self._pin_fast[0] == rec["hash"]:
+            return hmac.compare_digest(fast, self._pin_fast[1])
+        if pin.verify(given, rec):
+            # a console checks the PIN at every TD action: the slow hash once per session
+            self._pin_fast = (rec["hash"], fast)
+            return True
+        return False
 
     def td_decide(self, pin: str, choice: str, call: str | None = None) -> None:
-        if not self.check_pin(pin):
-            raise PinError("wrong director PIN: nothing was changed")
+        self._require_pin(pin)
         pending = self.estate.get("pending")
         if not pending:
             raise Refused("there is no decision waiting for the director")
@@ -465,32 +783,30 @@ class Controller:
         ev: dict[str, Any] = {"t": self._t(), "td": pending["kind"], "choice": choice}
         if call:
             ev["call"] = call
-        with self.journal.transaction():
+        with self._tx():
             self._record("event", {"ev": ev, "box": None})
 
     def td_correct_call(self, pin: str, seat: str, call: str) -> None:
         """L25A (2007 L25A1-A4, FSB L112D; 2017 L25A1-A6): the TD lets a player replace an unintended
         call (a mis-press, reported with UNDO on the box). The engine says when it is too late."""
-        if not self.check_pin(pin):
-            raise PinError("wrong director PIN: nothing was changed")
+        self._require_pin(pin)
         if seat not in SEATS:
             raise Refused(f"unknown seat {seat!r}")
         if self.phase not in ("auction", "play"):
             raise Refused("a call can be corrected during the auction, or before the opening lead")
         ev = {"t": self._t(), "td": "correct_call", "seat": seat, "call": call}
-        with self.journal.transaction():
+        with self._tx():
             self._record("event", {"ev": ev, "box": None})
 
     def _td_event(self, pin: str, ev: dict[str, Any], phases: tuple[str, ...], when: str) -> None:
         """Journal one TD event for the engine; the engine refuses what the Law does not allow then
         (its message names the law), and a refused event leaves no trace in the journal."""
-        if not self.check_pin(pin):
-            raise PinError("wrong director PIN: nothing was changed")
+        self._require_pin(pin)
         if "seat" in ev and ev["seat"] not in SEATS:
             raise Refused(f"unknown seat {ev['seat']!r}")
         if self.phase not in phases:
             raise Refused(when)
-        with self.journal.transaction():
+        with self._tx():
             self._record("event", {"ev": {"t": self._t(), **ev}, "box": None})
 
     def td_exposed_cards(self, pin: str, seat: str, cards: list[str], led: bool = False) -> None:
@@ -513,43 +829,136 @@ class Controller:
     def td_artificial_score(self, pin: str, ns: str, ew: str, law: str) -> dict[str, Any]:
         """The board cannot be played normally: the TD awards an artificial adjusted score
         (L12C2) instead of a result; it is queued like a result and the table moves on."""
-        if not self.check_pin(pin):
-            raise PinError("wrong director PIN: nothing was changed")
+        self._require_pin(pin)
         if self.session is None or self.board is None or self.phase not in ("auction", "frozen", "play", "confirm"):
             raise Refused("there is no board in play to adjust")
         rec = results.artificial_record(self.session.to_dict(), self.estate, self.board, ns, ew, law, self.clock())
         rec["td_calls"] = self._board_td_calls()
-        with self.journal.transaction():
+        with self._tx():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("adjusted", {"record": rec})
             self._next_board()
         return rec
 
-    def td_correct_result(self, pin: str, board: int, tricks: int, lead: str | None = None) -> dict[str, Any]:
-        """Law 79C: the TD corrects the tricks of a result already agreed this round; the station
-        gets a new revision of the record."""
-        if not self.check_pin(pin):
-            raise PinError("wrong director PIN: nothing was changed")
-        previous = [r for r in self.done if r["board"] == board]
-        if not previous:
-            raise Refused(f"board {board} has no agreed result at this table this round")
-        rec = results.corrected_record(previous[-1], tricks, lead, self.clock())
-        with self.journal.transaction():
+    def td_correct_result(self, pin: str, board: int, tricks: int, lead: str | None = None, *,
+                          reason: str | None = None, by: str = "director") -> dict[str, Any]:
+        """Law 79C: the TD corrects the tricks of a result both sides agreed this round; the
+        station gets a new revision of the record, saying who changed it and why."""
+        self._require_pin(pin)
+        why = self._reason(reason)
+        previous = self._latest(board)
+        rec = results.corrected_record(previous, tricks, lead, self.clock())
+        rec["correction"] = {"by": str(by)[:60], "reason": why, "previous": previous["key"], "law": "L79C"}
+        with self._tx():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("correction", {"record": rec})
         return rec
 
+    def td_withdraw_result(self, pin: str, board: int, *, reason: str, by: str = "director") -> dict[str, Any]:
+        """A result recorded on the wrong board (or that should not stand) is withdrawn: a new
+        revision of its record marked `withdrawn`, which the scoring program sees as deleted.
+        The board can then be played (chosen) again."""
+        self._require_pin(pin)
+        why = self._reason(reason)
+        previous = self._latest(board)
+        rec = results.withdrawn_record(previous, {"by": str(by)[:60], "reason": why, "previous": previous["key"]},
+                                       self.clock())
+        with self._tx():
+            self.outbox.enqueue("result", rec["key"], rec)
+            self._record("withdrawn", {"record": rec})
+        return rec
+
+    def td_move_result(self, pin: str, board: int, to_board: int, *, reason: str,
+                       by: str = "director") -> dict[str, Any]:
+        """The result entered for `board` was the play of `to_board` (the boards were mixed up
+        at the table: 2007 L15, 2017 L15): the record on `board` is withdrawn and the same play
+        is recorded on `to_board`, scored with that board's vulnerability. Both in one transaction."""
+        self._require_pin(pin)
+        why = self._reason(reason)
+        assert self.session is not None
+        if not isinstance(to_board, int) or to_board not in self.session.boards:
+            raise Refused(f"board {to_board} is not one of this round's boards "
+                          f"({', '.join(map(str, self.session.boards))})", "board.not_in_round", board=to_board)
+        if to_board in self.played():
+            raise Refused(f"board {to_board} already has a result here: withdraw it first", "board.played",
+                          board=to_board)
+        if to_board == self.board and self.phase in ("frozen", "play", "confirm") or (
+                to_board == self.board and self.engine_events):
+            raise Refused(f"board {to_board} is being bid at the table", "board.in_play", board=to_board)
+        previous = self._latest(board)
+        note = {"by": str(by)[:60], "reason": why, "previous": previous["key"]}
+        withdrawn = results.withdrawn_record(previous, {**note, "moved_to": to_board}, self.clock())
+        revision = 1 + max((int(r["key"].rsplit("/", 1)[1]) for r in self.done
+                            if r["board"] == to_board and r["round"] == previous["round"]), default=0)
+        rec = results.moved_record(previous, to_board, revision, {**note, "moved_from": board}, self.clock())
+        with self._tx():
+            self.outbox.enqueue("result", withdrawn["key"], withdrawn)
+            self.outbox.enqueue("result", rec["key"], rec)
+            self._record("moved", {"withdrawn": withdrawn, "record": rec})
+            if self.phase in ("auction",) and self.board == to_board:
+                self._next_board()  # the board waiting at the table is the one just recorded
+        return rec
+
+    def _reason(self, reason: Any) -> str:
+        if not isinstance(reason, str) or not reason.strip():
+            raise Refused("say why (a few words for the scorer and the players)", "td.reason_missing")
+        return reason.strip()[:200]
+
+    def _latest(self, board: Any) -> dict[str, Any]:
+        latest = [r for r in self.done if r["board"] == board]
+        if not latest or latest[-1].get("withdrawn"):
+            raise Refused(f"board {board} has no result at this table this round", "board.no_result", board=board)
+        return latest[-1]
+
+    # ------------------------------------------------------------------ the board on the table
+    def board_choices(self) -> dict[str, Any]:
+        """The round's boards, those with a result here, and the board on the table."""
+        s = self.session
+        return {"boards": list(s.boards) if s else [], "played": self.played(), "current": self.board}
+
+    def choose_board(self, n: Any, pin: str | None = None) -> None:
+        """The players say which board is on the table (any of the round's boards, in any order:
+        shared and relayed boards). Before the first call anyone may; after it only the director
+        (PIN). A board the movement does not give this table is refused before its first call
+        (2007 L15, L17D; 2017 L15A, L15B)."""
+        s = self.session
+        if s is None:
+            raise Refused("no session yet: set up the round first", "board.no_session")
+        if isinstance(n, str) and n.strip().isdigit():
+            n = int(n.strip())
+        if isinstance(n, bool) or not isinstance(n, int) or n not in s.boards:
+            raise Refused(f"board {n} is not one of this round's boards at table {s.section}{s.table} "
+                          f"({', '.join(map(str, s.boards))}): check the board in the tray "
+                          "(2017 L15A, 2007 L15)", "board.not_in_round", board=n,
+                          boards=",".join(map(str, s.boards)))
+        if n in self.played():
+            raise Refused(f"board {n} already has a result at this table", "board.played", board=n)
+        if self.phase == "confirm":
+            raise Refused("a result is waiting for East-West: confirm it first", "board.result_waiting")
+        if n == self.board:
+            return
+        # round_end: a board whose result was withdrawn is taken up again, nothing is under way
+        started = self.phase in ("frozen", "play") or (self.phase == "auction" and bool(self.engine_events))
+        if started and pin is None:
+            raise Refused("the auction has started: only the director can change the board", "board.started",
+                          board=self.board)
+        if started:
+            self._require_pin(pin)
+        self._record("board", {"board": n, "started_at": self.clock(), "by": "director" if started else "players"})
+
     def _next_board(self) -> None:
         assert self.session is not None
-        if self.board_index + 1 < len(self.session.boards):
-            self._record("board", {"index": self.board_index + 1, "started_at": self.clock()})
+        left = [b for b in self.session.boards if b not in self.played() and b != self.current]
+        if left:
+            self._record("board", {"board": left[0], "started_at": self.clock(), "by": None})
         else:
             self._record("round_end", {})
 
     def open_td_calls(self) -> list[dict[str, Any]]:
         """Director calls from the boxes of the board in play not yet attended, newest last (for
         the console; the tablet's own calls at an irregularity are the console's subject)."""
-        return [c for c in self._board_td_calls() if not c.get("auto") and c.get("status") != "resolved"]
+        return [c for c in self._board_td_calls()
+                if not c.get("auto") and not c.get("pin") and c.get("status") != "resolved"]
 
     def _board_td_calls(self) -> list[dict[str, Any]]:
         """Director calls made on the board in play (calls of earlier rounds are kept too)."""
@@ -558,8 +967,7 @@ class Controller:
     def td_attended(self, pin: str) -> bool:
         """The director signed in at this table: the calls from its boxes are attended to (the
         station's director page drops them). True if there were any."""
-        if not self.check_pin(pin):
-            raise PinError("wrong director PIN: nothing was changed")
+        self._require_pin(pin)
         if not any(not c.get("auto") and c.get("status") != "resolved" for c in self.td_calls):
             return False
         self._record("td_attended", {"t": self.clock()})
@@ -605,7 +1013,7 @@ class Controller:
             self.entry["entered_at"],
         )
         rec["td_calls"] = self._board_td_calls()
-        with self.journal.transaction():
+        with self._tx():
             self.outbox.enqueue("result", rec["key"], rec)
             self._record("confirm", {"accepted": True, "record": rec})
             self._next_board()
@@ -631,11 +1039,21 @@ class Controller:
 
     def snapshot(self) -> dict[str, Any]:
         """Everything a screen (Kivy or text) needs to render the table, as plain data."""
+        session = self.session.to_dict() if self.session else None
+        if session is not None:
+            session["td_pin"] = ""  # a hash is nothing to show; the next setup keeps it
         return {
             "phase": self.phase,
-            "session": self.session.to_dict() if self.session else None,
+            "session": session,
+            "board_choice": self.board_choices(),
+            "delivery": self.delivery(),
+            "disk_full": self.storage_error is not None,
+            "storage_error": self.storage_error,
+            "pin": self.pin_state(),
+            "setup_defaults": self.setup_defaults(),
+            "station": dict(self.station_status) if self.station_status else None,
             "board": self.board,
-            "board_no": self.board_index + 1,
+            "board_no": len(self.played()) + 1,  # the n-th board at this table this round
             "boards": len(self.session.boards) if self.session else 0,
             "state": self.estate,
             "screen": self.screen.to_dict() if self.screen else None,
@@ -645,5 +1063,16 @@ class Controller:
             "stop_shown": dict(self.stop_shown),
         }
 
+    def delivery(self) -> dict[str, Any]:
+        """The outbox as the director console shows it (refused deliveries in red)."""
+        fn = getattr(self.outbox, "delivery", None)
+        if fn is None:
+            return {"delivered": 0, "waiting": 0, "refused": [], "last_error": None, "connected": False}
+        try:
+            return dict(fn())
+        except Exception as exc:  # a locked or failing database: said, never a crash of the screen
+            return {"delivered": 0, "waiting": 0, "refused": [], "last_error": f"outbox unreadable: {exc}",
+                    "connected": False}
+
     def close(self) -> None:
-        self.journal.close()
+        self.journal.close()  # checkpoints: the file alone then holds the whole journal

@@ -11,6 +11,7 @@ station's idempotency key makes the retry harmless. Restart-safe: all its state 
 """
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import random
@@ -25,7 +26,11 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS outbox (
     kind TEXT NOT NULL, item_key TEXT NOT NULL UNIQUE, payload TEXT NOT NULL,
     enqueued_at REAL NOT NULL,
     state TEXT NOT NULL DEFAULT 'pending',   -- pending | delivered | rejected
-    attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL)"""
+    attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL, digest TEXT)"""
+# What the pump last saw of the station, for the director console (Outbox.delivery()).
+LINK_SCHEMA = """CREATE TABLE IF NOT EXISTS outbox_link (
+    id INTEGER PRIMARY KEY CHECK (id = 1), connected INTEGER NOT NULL, last_error TEXT, at REAL NOT NULL)"""
+STATES = ("pending", "delivered", "rejected")
 
 KINDS = ("result", "td_call", "auction")
 
@@ -38,12 +43,48 @@ def _canonical(payload: Any) -> str:
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def digest(kind: str, key: str, payload: str) -> str:
+    """What a damaged or edited outbox row is caught by (the journal's chain does not cover it)."""
+    return hashlib.sha256(f"{kind}\n{key}\n{payload}".encode()).hexdigest()
+
+
+def _schema(conn: sqlite3.Connection) -> None:
+    conn.execute(SCHEMA)
+    conn.execute(LINK_SCHEMA)
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(outbox)")}
+    if "digest" not in cols:  # an outbox from before the digest: its rows as they stand
+        conn.execute("ALTER TABLE outbox ADD COLUMN digest TEXT")
+        for item_id, kind, key, payload in conn.execute("SELECT id, kind, item_key, payload FROM outbox").fetchall():
+            conn.execute("UPDATE outbox SET digest = ? WHERE id = ?", (digest(kind, key, payload), item_id))
+
+
+def check_rows(conn: sqlite3.Connection) -> int | None:
+    """The id of the first outbox row that is not what was written (digest or state), else None."""
+    for item_id, kind, key, payload, state, dig in conn.execute(
+            "SELECT id, kind, item_key, payload, state, digest FROM outbox ORDER BY id"):
+        if state not in STATES or kind not in KINDS:
+            return int(item_id)
+        if dig is not None and (not isinstance(payload, str) or digest(kind, key, payload) != dig):
+            return int(item_id)
+    return None
+
+
+def sound_items(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The outbox rows that are still what was written (for recovering a damaged journal)."""
+    out = []
+    for kind, key, payload, state, dig, at in conn.execute(
+            "SELECT kind, item_key, payload, state, digest, enqueued_at FROM outbox ORDER BY id"):
+        if state in STATES and kind in KINDS and isinstance(payload, str) and digest(kind, key, payload) == dig:
+            out.append({"kind": kind, "key": key, "payload": payload, "state": state, "at": at})
+    return out
+
+
 class Outbox:
     """The queue, on the journal's own connection. Never commits: the caller owns the transaction."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
-        conn.execute(SCHEMA)
+        _schema(conn)
 
     def enqueue(self, kind: str, key: str, payload: dict) -> bool:
         """Queue one item. Returns False when the same key with the same content is already
@@ -59,9 +100,30 @@ class Outbox:
             if row[0] != body:
                 raise OutboxError(f"{key!r} is already queued with other content; send a new revision")
             return False
-        self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at) VALUES (?, ?, ?, ?)",
-                          (kind, key, body, time.time()))
+        self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?)",
+                          (kind, key, body, time.time(), digest(kind, key, body)))
         return True
+
+    def restore(self, item: dict[str, Any]) -> None:
+        """One row from `sound_items` into this (new) outbox, as it was."""
+        self.conn.execute("INSERT OR IGNORE INTO outbox (kind, item_key, payload, enqueued_at, state, digest) "
+                          "VALUES (?, ?, ?, ?, ?, ?)", (item["kind"], item["key"], item["payload"], item["at"],
+                                                      item["state"], digest(item["kind"], item["key"], item["payload"])))
+
+    def delivery(self) -> dict[str, Any]:
+        """Where the table's items stand, for the director console: delivered and waiting
+        counts, the items the station refused (for good, or an answer it keeps giving such as a
+        key it does not know) with its status and reason, and what the pump last heard."""
+        counts = self.counts()
+        refused = []
+        for key, state, err in self.conn.execute(
+                "SELECT item_key, state, last_error FROM outbox WHERE state = 'rejected' OR "
+                "(state = 'pending' AND last_error LIKE 'HTTP 4%') ORDER BY id"):
+            status, reason = _http_reason(err)
+            refused.append({"key": key, "status": status, "reason": reason, "retrying": state == "pending"})
+        row = self.conn.execute("SELECT connected, last_error FROM outbox_link WHERE id = 1").fetchone()
+        return {"delivered": counts["delivered"], "waiting": counts["pending"], "refused": refused,
+                "last_error": row[1] if row else None, "connected": bool(row[0]) if row else False}
 
     def counts(self) -> dict[str, int]:
         rows = self.conn.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()
@@ -74,6 +136,16 @@ class Outbox:
         rows = self.conn.execute(sql + (" WHERE state = ?" if state else "") + " ORDER BY id",
                                  (state,) if state else ()).fetchall()
         return [{"kind": r[0], "key": r[1], "state": r[2], "attempts": r[3], "error": r[4]} for r in rows]
+
+
+def _http_reason(err: str | None) -> tuple[int | None, str]:
+    """`HTTP 401: missing or malformed X-Table` -> (401, 'missing or malformed X-Table')."""
+    text = err or ""
+    if text.startswith("HTTP "):
+        code, _, reason = text[5:].partition(":")
+        if code.strip().isdigit():
+            return int(code), reason.strip()
+    return None, text
 
 
 class Deliverer:
@@ -105,7 +177,7 @@ class Deliverer:
             self._conn = sqlite3.connect(self.db_path, timeout=30, check_same_thread=False)
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=FULL")
-            self._conn.execute(SCHEMA)
+            _schema(self._conn)
             self._conn.commit()
         return self._conn
 
@@ -130,7 +202,7 @@ class Deliverer:
 
     def pending(self) -> int:
         with sqlite3.connect(self.db_path, timeout=30) as c:
-            c.execute(SCHEMA)
+            _schema(c)
             return int(c.execute("SELECT COUNT(*) FROM outbox WHERE state = 'pending'").fetchone()[0])
 
     def drain(self, timeout: float = 60.0) -> bool:
@@ -184,6 +256,8 @@ class Deliverer:
             self._note(item_id, self.last_error)
             return None
         self.connected = True
+        self._link(f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
+                   if status not in (200, 201) else None)
         if status in (200, 201):
             # The station committed before replying: only now may the item be forgotten.
             db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",
@@ -206,6 +280,14 @@ class Deliverer:
     def _note(self, item_id: int, message: str) -> None:
         db = self._db()
         db.execute("UPDATE outbox SET last_error = ? WHERE id = ?", (message, item_id))
+        db.commit()
+        if not self.connected:
+            self._link(message)
+
+    def _link(self, error: str | None) -> None:
+        db = self._db()
+        db.execute("INSERT OR REPLACE INTO outbox_link (id, connected, last_error, at) VALUES (1, ?, ?, ?)",
+                   (int(self.connected), error, time.time()))
         db.commit()
 
     def _post(self, body: bytes) -> tuple[int, Any]:

@@ -147,3 +147,45 @@ def corrected_record(previous: dict[str, Any], tricks: int, lead: str | None, en
     rec["score_ns"] = int(score(previous["contract"], previous["declarer"], tricks, previous["vulnerability"]))
     rec["entered_at"] = datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return rec
+
+
+def _next_key(previous: dict[str, Any]) -> str:
+    base, _, rev = previous["key"].rpartition("/")
+    return f"{base}/{int(rev) + 1}"
+
+
+def _stamp(at: float) -> str:
+    return datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def withdrawn_record(previous: dict[str, Any], correction: dict[str, Any], entered_at: float) -> dict[str, Any]:
+    """A result withdrawn (recorded on the wrong board, or not to stand): the next revision of the
+    record, same content, `withdrawn: true`; the scoring program sees the result deleted."""
+    rec = dict(previous)
+    rec["key"] = _next_key(previous)
+    rec["withdrawn"] = True
+    rec["correction"] = dict(correction)
+    rec["entered_at"] = _stamp(entered_at)
+    return rec
+
+
+def moved_record(previous: dict[str, Any], board: int, revision: int, correction: dict[str, Any],
+                 entered_at: float) -> dict[str, Any]:
+    """The play recorded on `previous['board']` was the play of `board`: the same contract and
+    tricks on that board (its dealer and vulnerability: the score follows them)."""
+    from shared_rules import boards as board_rules
+
+    rec = dict(previous)
+    base = previous["key"].rsplit("/", 2)[0]
+    rec["key"] = f"{base}/{board}/{revision}"
+    rec["board"] = board
+    rec["dealer"] = board_rules.dealer(board)
+    rec["vulnerability"] = board_rules.vulnerability(board)
+    if rec.get("contract") not in (None, "PASS") and rec.get("adjusted") is None:
+        from shared_rules.scoring import score
+
+        rec["score_ns"] = int(score(rec["contract"], rec["declarer"], rec["tricks"], rec["vulnerability"]))
+    rec.pop("withdrawn", None)
+    rec["correction"] = dict(correction)
+    rec["entered_at"] = _stamp(entered_at)
+    return rec

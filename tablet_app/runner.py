@@ -31,18 +31,25 @@ class TableRunner:
         self.sent: dict[str, dict[str, Any]] = {}
         self.notes: dict[str, tuple[str, float]] = {}
         self.events: list[dict[str, Any]] = []  # what came in and what the controller said
+        # Events the storage could not take (disk full): fed again, in order, before new ones,
+        # and not acknowledged to the box until the journal holds them.
+        self.retry: list[Any] = []
         self.ctl.tick()  # a tray due while the tablet was down passes now (screens)
         self.push(force=True)  # after a restart the boxes get the replayed table at once
 
     def step(self, timeout: float = 0.0) -> int:
         """Poll the link once; returns the number of box events handled."""
-        events = self.link.poll(timeout)
+        events = self.retry + list(self.link.poll(timeout))
+        self.retry = []
         for ev in events:
             try:
                 r = self.ctl.box_event(ev.seat, ev.kind, call=ev.call, seq=ev.seq, box_ms=ev.box_ms,
                                        epoch=getattr(ev, "epoch", 0))
             except Refused as exc:
                 r = {"ok": False, "reason": str(exc), "duplicate": False}
+            if r.get("retry"):
+                self.retry.append(ev)
+                continue
             self.events.append({"seat": ev.seat, "kind": ev.kind, "call": ev.call, **r})
             if not r["ok"] and r.get("reason"):
                 self.notes[ev.seat] = (short_reason(r["reason"]), time.monotonic() + NOTE_S)
@@ -52,7 +59,7 @@ class TableRunner:
             # box_event() has committed each event to the journal (or refused it); only now may
             # the boxes forget them. A link without the option ignores this.
             commit = getattr(self.link, "commit", None)
-            if commit is not None:
+            if commit is not None and not self.retry:
                 commit()
         self.ctl.tick()
         self.push()

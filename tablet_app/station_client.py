@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from .session import Session, SetupError, from_station
 
-TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Z]{1,3})/)?(\d{1,3})$")
+TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$")
 
 
 class StationError(Exception):
@@ -60,7 +60,8 @@ def table_id(station_url: str, table: str | int, *, timeout: float = 10.0) -> st
     if not m:
         raise StationError("refused", f"table {table!r}: give the number (3), SECTION/number (B/3) "
                                       "or the full id the station printed (club-2026-11-22/A/3)")
-    event, section, number = m.group(1), m.group(2) or "A", int(m.group(3))
+    # the station's sections are upper case: a typed `b/3` is table B3
+    event, section, number = m.group(1), (m.group(2) or "A").upper(), int(m.group(3))
     if event is None:
         status, reply = _get(station_url, "/api/v1/health", {}, timeout)
         if status != 200 or not isinstance(reply, dict) or not reply.get("event"):
@@ -86,8 +87,41 @@ def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float 
     return reply
 
 
+def check_table(station_url: str, table_id: str, key: str, *, timeout: float = 10.0) -> dict[str, Any] | None:
+    """Before the first board: does the station take this table id and key? Returns the
+    movement (None when the scoring program has sent none yet: the key is good, the setup is
+    typed in). A refused id or key is a StationError `refused` whose message is the station's."""
+    try:
+        return fetch_movement(station_url, table_id, key, timeout=timeout)
+    except StationError as exc:
+        if exc.reason == "no_movement":
+            return None
+        raise
+
+
+def station_check(station_url: str, key: str, *, timeout: float = 10.0) -> Any:
+    """For `Controller.station_check`: a typed-in setup is checked against the station before
+    its first board (the same X-Table the outbox will deliver with)."""
+    def check(session: Session) -> dict[str, Any] | None:
+        return check_table(station_url, f"{session.event}/{session.section}/{session.table}", key,
+                           timeout=timeout)
+    return check
+
+
+def club_defaults(movement: dict[str, Any] | None) -> dict[str, Any]:
+    """What the club set at the station and the movement reply carries: the regulations
+    (`profile`) and the director PIN as a salted hash (`director_pin`)."""
+    out: dict[str, Any] = {}
+    if isinstance(movement, dict):
+        if isinstance(movement.get("profile"), str) and movement["profile"]:
+            out["profile"] = movement["profile"]
+        if isinstance(movement.get("director_pin"), dict):
+            out["director_pin"] = movement["director_pin"]
+    return out
+
+
 def session_from_station(station_url: str, table: str | int, key: str, round_: int | None = None, *,
-                         timeout: float = 10.0, **extra: Any) -> Session:
+                         timeout: float = 10.0, defaults: dict[str, Any] | None = None, **extra: Any) -> Session:
     """Fetch and build the session (SetupError if the movement cannot make one). Without
     `round_`, the round the station says this table is on: the first with a board still to play."""
     tid = table_id(station_url, table, timeout=timeout)
@@ -97,14 +131,25 @@ def session_from_station(station_url: str, table: str | int, key: str, round_: i
         if not isinstance(round_, int):
             raise StationError("no_movement", f"table {tid} has results for every round of the movement; "
                                               "give the round to play")
-    return from_station(movement, int(tid.rsplit("/", 1)[1]), round_, **extra)
+    return from_station(movement, int(tid.rsplit("/", 1)[1]), round_, defaults=defaults, **extra)
 
 
 def setup_from_station(controller: Any, station_url: str, table: str | int, key: str,
                        round_: int | None = None, *, timeout: float = 10.0, **extra: Any) -> Session:
     """`session_from_station` then `controller.setup`: the tablet's start without a screen."""
-    session = session_from_station(station_url, table, key, round_, timeout=timeout, **extra)
+    if hasattr(controller, "station_check"):
+        # a setup typed in later (no movement yet) is checked against the same station
+        controller.station_check = station_check(station_url, key, timeout=timeout)
+    try:
+        session = session_from_station(station_url, table, key, round_, timeout=timeout,
+                                       defaults=getattr(controller, "club", None), **extra)
+    except StationError as exc:
+        # shown on the setup screen (snapshot "station"), not only printed
+        controller.station_status = {"ok": False, "table": str(table), "reason": exc.reason, "message": str(exc)}
+        raise
     controller.setup(session)
+    controller.station_status = {"ok": True, "table": f"{session.event}/{session.section}/{session.table}",
+                                 "reason": None, "message": None}
     return session
 
 
@@ -118,3 +163,22 @@ def next_round_from_station(controller: Any, station_url: str, key: str, *, time
     return setup_from_station(controller, station_url, f"{s.event}/{s.section}/{s.table}", key, s.round + 1,
                               timeout=timeout, profile=s.profile, policy=s.policy, td_pin=s.td_pin,
                               tray_delay_s=s.tray_delay_s)
+
+
+def fetch_board_results(station_url: str, table_id: str, key: str, board: int, *,
+                        timeout: float = 10.0) -> list[dict[str, Any]]:
+    """What the station stored of this table's result on `board` (every revision it holds, the
+    latest last): after a damaged journal the TD checks the board against it. The station shows
+    a board's results only to a table whose own result is in (Law 16)."""
+    if isinstance(board, bool) or not isinstance(board, int) or board < 1:
+        raise StationError("bad_reply", f"board must be a number from 1 up, not {board!r}")
+    status, reply = _get(station_url, f"/api/v1/boards/{board}/results",
+                         {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
+    if status in (401, 403):
+        raise StationError("refused", f"the station has no result of table {table_id} on board {board}: "
+                                      f"{_why(reply)}")
+    if status != 200 or not isinstance(reply, dict) or not isinstance(reply.get("results"), list):
+        raise StationError("bad_reply", f"unexpected reply from the station (HTTP {status}): {_why(reply)}")
+    _event, section, number = table_id.rsplit("/", 2)
+    return [r for r in reply["results"] if isinstance(r, dict) and r.get("section") == section
+            and str(r.get("table")) == number]

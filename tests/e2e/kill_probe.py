@@ -51,7 +51,7 @@ Journal.append = slow_append
 ctl = Controller(sys.argv[1])
 if ctl.session is None:
     ctl.setup({"event": "probe", "section": "A", "table": 1, "round": 1, "boards": [1], "ns_pair": 1,
-               "ew_pair": 2, "profile": "dbf-2017", "policy": "record"})
+               "ew_pair": 2, "profile": "dbf-2017", "policy": "record", "td_pin": "2468"})
 runner = TableRunner(ctl, link=LinkMaster(json.loads(sys.argv[2]), ack_on_commit=sys.argv[3] == '1'))
 print("up", flush=True)
 while True:

@@ -152,7 +152,7 @@ def test_without_a_round_the_tablet_starts_where_the_station_says_the_table_is(s
         assert station.post_item("result", result_record(table=3, round_no=1, board=b))[0] == 201
     ctl = Controller(tmp_path / "tablet.db", clock=Clock())
     try:
-        session = setup_from_station(ctl, station.url, f"{EVENT}/A/3", key)
+        session = setup_from_station(ctl, station.url, f"{EVENT}/A/3", key, profile="fsb-2007", td_pin="2468")
         assert (session.round, session.boards) == (2, tuple(mitchell_slot(3, 2).boards))
     finally:
         ctl.close()
@@ -262,7 +262,7 @@ def test_round_end_takes_the_next_round_from_the_station_keeping_the_tds_choices
         session = next_round_from_station(ctl, st.url, key)
         want = mitchell_slot(2, 3)
         assert (session.round, session.boards, session.ns_pair, session.ew_pair) == (3, tuple(want.boards), want.ns, want.ew)
-        assert (session.profile, session.policy, session.td_pin) == ("dbf-2017", "prevent", "4321")
+        assert (session.profile, session.policy) == ("dbf-2017", "prevent") and ctl.check_pin("4321")
         assert ctl.snapshot()["phase"] == "auction" and ctl.board == want.boards[0]
         # Round 3 is the movement's last: no round 4, said clearly, and nothing journalled.
         pass_out_the_round(ctl)

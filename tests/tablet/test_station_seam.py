@@ -39,7 +39,7 @@ def test_adjusted_and_corrected_results_are_valid_station_items(make_controller,
         ctl.box_event(seat, "call", call=call)
     ctl.enter_result(10)
     ctl.ew_confirm()
-    ctl.td_correct_result("4321", 2, 9, "HA")
+    ctl.td_correct_result("4321", 2, 9, "HA", reason="the table agreed 9 tricks, North entered 10")
     items = [i for i in outbox_items(ctl.outbox) if i[1] == "result"]
     assert len(items) == 3
     for key, kind, payload in items:

@@ -1,0 +1,279 @@
+"""A journal that never lies (issue 12): a tablet.db copied without its -wal, bit flips in a
+checkpointed journal, an edited row (2S into 3S), and a full disk on a real small tmpfs."""
+import contextlib
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+
+from tablet_app.controller import Controller
+from tablet_app.journal import JournalDamaged, JournalError
+from tests.tablet.conftest import SESSION, Clock
+from tests.tablet.outbox_rows import outbox_items
+
+ROT = ("N", "E", "S", "W")
+
+
+def play(ctl, clock, calls, dealer="N", seq0=None):
+    i = ROT.index(dealer)
+    for k, c in enumerate(calls):
+        clock.advance(1.5)
+        seq = None if seq0 is None else seq0 + k
+        r = ctl.box_event(ROT[(i + k) % 4], "call", call=c, seq=seq, box_ms=None if seq is None else seq * 100)
+        assert r["ok"], r
+
+
+def evening(db, clock):
+    """Two boards with results, an irregularity ruled, a third board under way."""
+    ctl = Controller(db, clock=clock)
+    ctl.setup({**SESSION, "policy": "record"})
+    play(ctl, clock, ["1H", "P", "4H", "P", "P", "P"])
+    ctl.enter_result(10, "SA")
+    ctl.ew_confirm()
+    play(ctl, clock, ["1NT", "1S"], dealer="E")
+    ctl.td_decide("4321", "accept")
+    play(ctl, clock, ["2S", "P", "P", "P"], dealer="W")
+    ctl.enter_result(8)
+    ctl.ew_confirm()
+    play(ctl, clock, ["1C", "P"], dealer="S")
+    return ctl
+
+
+def table_of(ctl):
+    return json.dumps([ctl.snapshot(), outbox_items(ctl.outbox)], sort_keys=True, default=str)
+
+
+def test_a_tablet_db_copied_without_its_wal_keeps_the_session(tmp_path):
+    clock = Clock()
+    ctl = evening(tmp_path / "tablet.db", clock)
+    copy_dir = tmp_path / "copy"
+    copy_dir.mkdir()
+    shutil.copy(tmp_path / "tablet.db", copy_dir / "tablet.db")  # the -wal left behind, tablet running
+    again = Controller(copy_dir / "tablet.db", clock=clock)
+    # up to the last board end: the session, both results, both queued for the station
+    assert again.session == ctl.session and again.done == ctl.done
+    assert [k for k, kind, _ in outbox_items(again.outbox) if kind == "result"] == [r["key"] for r in ctl.done]
+    assert again.board == 3
+    again.close()
+    ctl.close()
+
+
+def flip_positions(size, n, seed):
+    rnd = random.Random(seed)
+    return [(rnd.randrange(size), rnd.randrange(8)) for _ in range(n)]
+
+
+def test_600_bit_flips_in_a_checkpointed_journal_are_harmless_or_named(tmp_path):
+    clock = Clock()
+    db = tmp_path / "tablet.db"
+    evening(db, clock).close()
+    assert not (tmp_path / "tablet.db-wal").exists() or (tmp_path / "tablet.db-wal").stat().st_size == 0
+    base = db.read_bytes()
+    want = Controller(db, clock=clock)
+    reference = table_of(want)
+    want.close()
+    db.write_bytes(base)
+    outcome = {"identical": 0, "detected": 0}
+    work = tmp_path / "flip.db"
+    for pos, bit in flip_positions(len(base), 600, seed=12):
+        data = bytearray(base)
+        data[pos] ^= 1 << bit
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(str(work) + suffix)
+        work.write_bytes(bytes(data))
+        try:
+            ctl = Controller(work, clock=clock)
+        except JournalDamaged as exc:
+            assert exc.seq is None or exc.seq >= 1
+            assert ("record " in str(exc) or "the file" in str(exc)) and "recover" in str(exc)
+            outcome["detected"] += 1
+            continue
+        # never a raw sqlite3 / Unicode error (the test fails on any other exception), and
+        # never a different table: what opens is the table that was written
+        try:
+            assert table_of(ctl) == reference, f"byte {pos} bit {bit}: a different table"
+        finally:
+            ctl.journal.conn.close()
+        outcome["identical"] += 1
+    print(outcome)
+    assert outcome["detected"] > 0 and outcome["identical"] > 0
+
+
+def test_an_edited_row_2S_into_3S_is_detected_and_the_table_recovers_the_records_before_it(tmp_path):
+    clock = Clock()
+    db = tmp_path / "tablet.db"
+    ctl = evening(db, clock)
+    results_before = [k for k, kind, _ in outbox_items(ctl.outbox) if kind == "result"]
+    ctl.close()
+    conn = sqlite3.connect(db)
+    seq, body = next((s, b) for s, b in conn.execute("SELECT seq, body FROM journal WHERE kind = 'event'")
+                     if '"call":"2S"' in b)
+    conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (body.replace('"2S"', '"3S"'), seq))
+    conn.commit()
+    conn.close()
+    with pytest.raises(JournalDamaged) as e:
+        Controller(db, clock=clock)
+    assert e.value.seq == seq and f"record {seq}" in str(e.value)
+    again = Controller.recover(db, clock=clock)
+    # the records before the damage: board 1's result and board 2's start, nothing invented
+    assert [r["board"] for r in again.done] == [1] and again.board == 2
+    assert [c["call"] for c in again.estate["calls"]] == ["1NT", "1S"]
+    # both results already queued are kept for the station (their digests hold)
+    assert [k for k, kind, _ in outbox_items(again.outbox) if kind == "result"] == results_before
+    assert any(p.name.startswith("tablet.db.damaged-") for p in tmp_path.iterdir())
+    assert again.log[-1]["what"] == "recovered"
+    again.close()
+
+
+def test_an_unreadable_file_is_a_journal_error_never_a_raw_sqlite_error(tmp_path):
+    db = tmp_path / "tablet.db"
+    db.write_bytes(b"SQLite format 3\x00" + os.urandom(4000))
+    with pytest.raises(JournalDamaged, match="the file"):
+        Controller(db)
+
+
+# -- a full disk, on a real small tmpfs -------------------------------------------------------------
+@pytest.fixture
+def small_disk(tmp_path):
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True, text=True)
+    assert r.returncode == 0, f"the full-disk test mounts a 1 MB tmpfs and must run as root: {r.stderr}"
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def fill(mnt):
+    """Fill the disk to the last byte; returns the filler to delete."""
+    filler = mnt / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for size in (65536, 4096, 1):
+            with contextlib.suppress(OSError):
+                while os.write(fd, b"\0" * size):
+                    pass
+    finally:
+        os.close(fd)
+    return filler
+
+
+def test_a_full_disk_refuses_the_call_without_advancing_the_auction_and_the_resend_is_taken(small_disk):
+    clock = Clock()
+    db = small_disk / "tablet.db"
+    ctl = Controller(db, clock=clock)
+    ctl.setup(SESSION)
+    play(ctl, clock, ["1H", "P"], seq0=1)
+    calls_before = [c["call"] for c in ctl.estate["calls"]]
+    n = ctl.journal.count()
+    filler = fill(small_disk)
+    clock.advance(2)
+    r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
+    # refused, said, and to be sent again: memory did not run ahead of disk
+    assert r["ok"] is False and r["retry"] is True and r["disk_full"] is True
+    assert "storage" in r["reason"]
+    snap = ctl.snapshot()
+    assert snap["disk_full"] is True and "full" in snap["storage_error"]
+    assert [c["call"] for c in ctl.estate["calls"]] == calls_before and ctl.phase == "auction"
+    assert ctl.journal.count() == n
+    # a TD action is refused the same way, with the table unchanged
+    with pytest.raises(ValueError, match="storage"):
+        ctl.td_exposed_cards("4321", "E", ["SK"])
+    assert [c["call"] for c in ctl.estate["calls"]] == calls_before
+    # guessing the PIN while the disk is full is not free: the lockout holds in memory
+    for _ in range(4):
+        assert ctl.check_pin("0000") is False
+    assert ctl.pin_state()["locked_until"] is not None
+    # the tablet restarted on the full disk: the table as journalled, or a clear message
+    try:
+        other = Controller(db, clock=clock)
+        assert [c["call"] for c in other.estate["calls"]] == calls_before
+        other.journal.conn.close()
+    except JournalError as exc:
+        assert "storage" in str(exc)
+    # space comes back: the box's resend of the same call is taken, once
+    filler.unlink()
+    r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
+    assert r == {"ok": True, "reason": None, "duplicate": False}
+    assert ctl.snapshot()["disk_full"] is False
+    assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["duplicate"] is True
+    play(ctl, clock, ["P", "P", "P"], dealer="W", seq0=4)
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1H", "P", "4H", "P", "P", "P"] and ctl.phase == "play"
+    ctl.close()
+    assert [c["call"] for c in Controller(db, clock=clock).estate["calls"]] == ["1H", "P", "4H", "P", "P", "P"]
+
+
+class FakeLink:
+    """The LinkMaster's side the runner uses: events handed out once, acks held until commit()."""
+
+    def __init__(self):
+        self.queue, self.commits, self.states = [], 0, {}
+
+    def poll(self, timeout=0.0):
+        out, self.queue = self.queue, []
+        return out
+
+    def commit(self):
+        self.commits += 1
+
+    def send_state(self, seat, view):
+        self.states[seat] = view
+
+    def close(self):
+        pass
+
+
+def test_the_runner_keeps_a_call_the_full_disk_refused_and_acks_it_only_once_journalled(small_disk):
+    from types import SimpleNamespace
+
+    from tablet_app.runner import TableRunner
+
+    clock = Clock()
+    ctl = Controller(small_disk / "tablet.db", clock=clock)
+    ctl.setup(SESSION)
+    link = FakeLink()
+    runner = TableRunner(ctl, link=link)
+    filler = fill(small_disk)
+    link.queue.append(SimpleNamespace(seat="N", kind="call", call="1NT", seq=0, box_ms=500, epoch=1))
+    runner.step()
+    assert link.commits == 0 and len(runner.retry) == 1 and ctl.estate["calls"] == []
+    runner.step()
+    assert link.commits == 0 and len(runner.retry) == 1
+    filler.unlink()
+    runner.step()
+    assert runner.retry == [] and link.commits == 1 and [c["call"] for c in ctl.estate["calls"]] == ["1NT"]
+    ctl.close()
+
+
+def test_a_tablet_upgraded_mid_evening_keeps_its_journal_and_its_pin_leaves_the_file(tmp_path):
+    # A journal as the version before the chain wrote it: no chain, the PIN in clear, boards by index.
+    db = tmp_path / "tablet.db"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, body TEXT NOT NULL)")
+    conn.execute("CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, item_key TEXT NOT NULL "
+                 "UNIQUE, payload TEXT NOT NULL, enqueued_at REAL NOT NULL, state TEXT NOT NULL DEFAULT 'pending', "
+                 "attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL)")
+    old = {**SESSION, "td_pin": "86421357", "policy": None, "tables": 5, "movement": "mitchell", "next_positions": None,
+           "tray_delay_s": None, "no_alerts_by": []}
+    for kind, body in (("setup", {"session": old}), ("board", {"index": 1, "started_at": 1_763_800_000.0}),
+                       ("event", {"ev": {"t": 2.0, "seat": "E", "call": "1H"}, "box": None})):
+        conn.execute("INSERT INTO journal (kind, body) VALUES (?, ?)", (kind, json.dumps(body)))
+    conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at) VALUES ('auction', 'k/1', '{}', 1.0)")
+    conn.commit()
+    conn.close()
+    ctl = Controller(db, clock=Clock())
+    assert ctl.board == 2 and [c["call"] for c in ctl.estate["calls"]] == ["1H"]
+    assert ctl.check_pin("86421357")
+    ctl.close()
+    data = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("tablet.db"))
+    assert b"86421357" not in data
+    again = Controller(db, clock=Clock())  # chained now: opens clean, and the old outbox row is kept
+    assert again.board == 2 and [k for k, _, _ in outbox_items(again.outbox)] == ["k/1"]
+    again.close()
