@@ -50,9 +50,10 @@ def odbc_template() -> str:
 
 # -- the scoring program's side -----------------------------------------------------------------
 def mitchell(t: int, r: int) -> tuple[int, int, int, int, int, int, int]:
-    """4-table Mitchell, pairs numbered per direction: NS sit, EW move up, boards move down."""
+    """4-table Mitchell, pairs numbered per direction: NS sit, EW move up, boards move down (round 1:
+    table t is NS t v EW t, which the tablet must accept)."""
     low = ((t - 1 + r - 1) % TABLES) * BOARDS_PER_ROUND + 1
-    return (1, t, r, t, (t + 3 - r) % TABLES + 1, low, low + BOARDS_PER_ROUND - 1)
+    return (1, t, r, t, (t - r) % TABLES + 1, low, low + BOARDS_PER_ROUND - 1)
 
 
 def create_bws(path, rounds: int, tables: dict | None = None) -> None:
@@ -145,7 +146,7 @@ def table_logs(journals: dict[int, str]) -> dict[tuple, dict]:
             if kind == "setup":
                 session = body["session"]
             elif kind == "board":
-                board = session["boards"][body["index"]]
+                board = body["board"] if "board" in body else session["boards"][body["index"]]
             elif kind in ("event", "confirm", "correction", "adjusted"):
                 rec = body.get("record")
                 b = rec["board"] if rec else board
@@ -333,7 +334,7 @@ def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path
                     db.execute("UPDATE [ReceivedData] SET [Processed] = 1 WHERE [Table] = 2")
                     db.commit()
                     db.close()
-                    ctl.td_correct_result(PIN, ctl.session.boards[0], 8)
+                    ctl.td_correct_result(PIN, ctl.session.boards[0], 8, reason="tricks miscounted (L79C)")
                 deliver(st, journals[t], t)
             if rnd == 1:
                 wait_for(lambda: len(read_results(bws)) == TABLES * BOARDS_PER_ROUND, "round 1 in ReceivedData")
