@@ -32,6 +32,15 @@ def parse_tables(spec: str) -> tuple[str, list[int]]:
     return m.group(1), tables
 
 
+def profile_name(name: str) -> str:
+    """A regulation profile shared_rules has (the tablets load it by this name)."""
+    from shared_rules import profiles
+
+    if name not in profiles.names():
+        raise argparse.ArgumentTypeError(f"{name!r}: not a regulation profile; one of {', '.join(profiles.names())}")
+    return name
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m station", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -40,8 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
     p.add_argument("--host", default="0.0.0.0", help="interface to listen on (default all)")
     p.add_argument("--event", default=None,
-                   help="event id the tablets use in their keys (default: the last one used, "
-                        "else club-<today>)")
+                   help="event id the tablets use in their keys (default: the scoring program's "
+                        "event, club-<session date>; before it sends one, club-<today>)")
+    p.add_argument("--profile", default=None, type=profile_name,
+                   help="the club's regulation profile, given to every tablet with its movement "
+                        "(e.g. fsb-2007; default: the tablet's own)")
     p.add_argument("--tables", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
                    help="register tables and print their keys, e.g. --tables A:1-12 (repeatable)")
     p.add_argument("--reissue", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
@@ -62,12 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # any failure to open: the message must reach the club's scorer
         print(f"station: cannot open database {args.db!r}: {e}", file=sys.stderr)
         return 2
-    event = args.event or store.setting("event") or f"club-{datetime.date.today().isoformat()}"
-    store.set_setting("event", event)
+    today = datetime.date.today().isoformat()
+    # Never an earlier day's event by default: that mixes weeks in the exports (issue 11).
+    event = args.event or store.default_event(today)
+    store.use_event(event, today)
     config = StationConfig(db=args.db, host=args.host, port=args.port, event=event,
                            director_token=store.ensure_secret("director_token"),
                            dc_licence_key=args.dc_licence_key, late_minutes=args.late_minutes,
-                           extra={"access_log": args.access_log})
+                           extra={"access_log": args.access_log, "event_named": bool(args.event),
+                                  "profile": args.profile})
     station = Station(store, config)
     for spec, reissue in [(x, False) for x in args.tables] + [(x, True) for x in args.reissue]:
         section, tables = spec

@@ -96,7 +96,8 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
     return {"event": event, "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
             "tables": sorted(tables.values(), key=lambda r: (r["section"], r["table"])),
             "open_td_calls": open_calls, "results": results,
-            "refusals": [r for r in getattr(st, "refusals", []) if r["event"] == event],
+            "refusals": sorted((r for rs in store.refusals(event).values() for r in rs),
+                               key=lambda r: r["at"], reverse=True)[:50],
             "stored_keys": [it["key"] for it in items]}
 
 

@@ -97,6 +97,8 @@ def session_from_station(station_url: str, table: str | int, key: str, round_: i
         if not isinstance(round_, int):
             raise StationError("no_movement", f"table {tid} has results for every round of the movement; "
                                               "give the round to play")
+    if movement.get("profile") and "profile" not in extra:  # the club's, carried by the station
+        extra["profile"] = movement["profile"]
     return from_station(movement, int(tid.rsplit("/", 1)[1]), round_, **extra)
 
 
