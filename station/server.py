@@ -106,7 +106,7 @@ class Station:
             key = None
             try:
                 key = json.loads(body).get("key")
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError, RecursionError):
                 pass
             self.refusals.appendleft({"at": utc_now(), "table": f"{section}{table_no}", "event": event,
                                       "key": str(key)[:200] if key else None, "status": e.status,
