@@ -30,7 +30,9 @@ from bridgemate_dataconnector.dto import (
     ContinueDTO,
     HandrecordDTO,
     InitDTO,
+    ResultDTO,
     SectionUpdateDTO,
+    TdCallDTO,
 )
 from bridgemate_dataconnector.validation import (
     validate_bridgemate2_settings_dto,
@@ -439,29 +441,45 @@ def session_sections(st: Any, session: str) -> set[str]:
 
 
 def result_dto(session: str, rec: dict) -> dict:
-    """A tablet result record (interfaces section 3) as a Data Connector ResultDTO."""
+    """A tablet result record (interfaces section 3) as a Data Connector ResultDTO, built with the
+    official client's own class so the wire format is the reference's.
+
+    - a withdrawal (`withdrawn: true`, a result on the wrong board taken back): IsDeleted;
+    - an artificial score (2007/2017 L12C2): Level -1..-9;
+    - an assigned score (L12C1) with a contract: that contract, as the TD ruled it, not the
+      table's own; an assigned score given only as points, a weighted or a split score: no play
+      (Level -10), the scoring program takes the ruling from the TD;
+    - otherwise the table's result (Level 0 for a passed-out board)."""
     ns, ew = rec["ns_pair"], rec["ew_pair"]
-    dto = {"SessionGuid": session, "SectionLetters": rec["section"], "TableNumber": rec["table"],
-           "RoundNumber": rec["round"], "BoardNumber": rec["board"], "ScoringDirection": 3, "IsDeleted": False,
-           "PairNorthSouth": ns, "PairEastWest": ew, "DeclaringPair": ns, "DeclarerDirection": 0,
-           "Level": 0, "Denomination": 0, "Stake": 0, "TotalTricks": 0, "LeadCardRank": 0, "LeadCardSuit": 0}
+    dto = ResultDTO(session_guid=session, section_letters=rec["section"], table_number=rec["table"],
+                    round_number=rec["round"], board_number=rec["board"],
+                    scoring_direction=ResultDTO.ScoringDirection_NSEW, pair_north_south=ns, pair_east_west=ew,
+                    declaring_pair=ns)
+    if rec.get("withdrawn"):
+        dto.is_deleted = True
+        return dto.to_dict()
     adjusted = rec.get("adjusted") or {}
-    contract = rec.get("contract")
+    played = rec
+    if adjusted.get("kind") == "assigned" and adjusted.get("contract"):
+        played = adjusted
+    elif adjusted:
+        played = {}
+    contract = played.get("contract")
     if adjusted.get("kind") == "artificial":
-        dto["Level"] = ARTIFICIAL_LEVEL[(adjusted["ns"], adjusted["ew"])]
+        dto.level = ARTIFICIAL_LEVEL[(adjusted["ns"], adjusted["ew"])]
     elif contract and contract != "PASS":
         m = re.match(r"^([1-7])(NT|[CDHS])(X{0,2})$", contract)
         assert m is not None
-        decl = rec["declarer"]
-        dto.update(Level=int(m.group(1)), Denomination=DENOM_NUM[m.group(2)], Stake=len(m.group(3)),
-                   DeclarerDirection=SEAT_NUM[decl], DeclaringPair=ns if decl in "NS" else ew,
-                   TotalTricks=rec["tricks"])
+        decl = played["declarer"]
+        dto.level, dto.denomination, dto.stake = int(m.group(1)), DENOM_NUM[m.group(2)], len(m.group(3))
+        dto.declarer_direction, dto.total_tricks = SEAT_NUM[decl], played["tricks"]
+        dto.declaring_pair = ns if decl in "NS" else ew
     elif contract is None:
-        dto["Level"] = -10  # no play (a weighted or split score is entered in the scoring program)
-    lead = rec.get("lead")
+        dto.level = ResultDTO.ContractLevel_NoPLay
+    lead = rec.get("lead") if played is rec else None
     if lead:
-        dto["LeadCardSuit"], dto["LeadCardRank"] = SUIT_NUM[lead[0]], RANK_NUM[lead[1:]]
-    return dto
+        dto.lead_card_suit, dto.lead_card_rank = SUIT_NUM[lead[0]], RANK_NUM[lead[1:]]
+    return dto.to_dict()
 
 
 def td_call_dto(session: str, key: str, call: dict, received_at: str) -> dict:
@@ -470,11 +488,11 @@ def td_call_dto(session: str, key: str, call: dict, received_at: str) -> dict:
     status = td_call_facts(key, call)[1]
     try:
         t = time.localtime(calendar.timegm(time.strptime(at, "%Y-%m-%dT%H:%M:%SZ")))
-    except ValueError:
+    except (ValueError, OverflowError):
         t = time.localtime()
-    return {"SessionGuid": session, "SectionLetters": call["section"], "TableNumber": call["table"],
-            "RoundNumber": max(1, int(call.get("round") or 1)), "Hour": t.tm_hour, "Minute": t.tm_min,
-            "Status": TD_STATUS_NUM[status]}
+    return TdCallDTO(session_guid=session, section_letters=call["section"], table_number=call["table"],
+                     round_number=max(1, int(call.get("round") or 1)), hour=t.tm_hour, minute=t.tm_min,
+                     status=TD_STATUS_NUM[status]).to_dict()
 
 
 def _poll(st: Any, command: int, event: str, session: str) -> dict:
@@ -483,7 +501,7 @@ def _poll(st: Any, command: int, event: str, session: str) -> dict:
     sections = session_sections(st, session)
     if command in (POLL_ALL_RESULTS, POLL_ALL_TDCALLS):
         items = [it for it in st.store.items(event, kind) if it["payload"]["section"] in sections]
-        chosen = latest_results(items) if kind == "result" else items
+        chosen = latest_results(items, withdrawn=True) if kind == "result" else items
     else:
         rows = st.store.query(
             "SELECT id, item_key, kind, received_at, payload FROM items i WHERE event = ? AND kind = ? "

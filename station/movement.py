@@ -94,8 +94,7 @@ def played(store: Any, event: str, section: str, table_no: int) -> set[tuple[int
     from .store import latest_results
 
     return {(int(it["payload"]["round"]), int(it["payload"]["board"]))
-            for it in latest_results(store.items(event, "result", section=section, table_no=table_no))
-            if not it["payload"].get("withdrawn")}
+            for it in latest_results(store.items(event, "result", section=section, table_no=table_no))}
 
 
 def gate(store: Any, event: str, section: str, table_no: int, round_no: int | None, board: int | None) -> str | None:
@@ -126,13 +125,46 @@ SCORING_METHODS = {10: "matchpoints", 20: "imps", 21: "imps", 22: "imps", 25: "i
 GAME_TYPES = {10: "pairs", 20: "individual", 30: "teams"}
 
 
+def event_scoring(store: Any, event: str) -> dict[str, dict[str, Any]]:
+    """Section -> {"method", "game_type", "scoring_group"} of the scoring program's session whose
+    tablets use this event id (what the exports score by: matchpoints or IMPs, pairs or teams)."""
+    rows = store.query(
+        "SELECT x.section, x.scoring_method, x.game_type, x.scoring_group FROM dc_session_ids i "
+        "JOIN dc_sections x ON x.session_guid = i.session_guid WHERE i.tablet_event = ?", (event,))
+    return {str(r[0]): {"method": SCORING_METHODS.get(int(r[1]), str(r[1])),
+                        "game_type": GAME_TYPES.get(int(r[2]), str(r[2])), "scoring_group": int(r[3])}
+            for r in rows}
+
+
+PIN_FIELDS = ("BM2PINcode", "BM3PINcode")  # the Bridgemates' TD PIN is not handed to every table key
+
+
 def settings_for(store: Any, session: str, section: str) -> dict[str, Any]:
-    """The Bridgemate settings the scoring program sent for the section, by model ("bm2",
-    "bm3": the DTOs' own field names), {} when none."""
+    """The Bridgemate settings the scoring program sent for the section: the DTOs as sent, by
+    model (`bm2`, `bm3`: the Data Connector's own field names, PIN codes left out), and what a
+    tablet needs of them in plain words (docs/station.md "Bridgemate settings"):
+    `show_results` ("none", "own", "all" after each board, "round_end"), `lead_entry`
+    ("none", "enter", "validate"), `score_recap` (bool), `next_seating` (bool)."""
     import json
 
-    return {f"bm{int(r[0])}": json.loads(r[1]) for r in store.query(
-        "SELECT model, payload FROM dc_settings WHERE session_guid = ? AND section = ?", (session, section))}
+    out: dict[str, Any] = {}
+    for model, payload in store.query("SELECT model, payload FROM dc_settings WHERE session_guid = ? "
+                                      "AND section = ?", (session, section)):
+        dto = {k: v for k, v in json.loads(payload).items() if k not in PIN_FIELDS and k != "ValidationMessages"}
+        out[f"bm{int(model)}"] = dto
+    if not out:
+        return {}
+    bm2, bm3 = out.get("bm2", {}), out.get("bm3", {})
+    if bm3:  # the newer model wins where both are sent
+        show = {0: "none", 1: "own", 2: "all", 3: "round_end"}.get(int(bm3.get("BM3ViewResults") or 0), "none")
+        lead = {0: "none", 1: "enter"}.get(int(bm3.get("BM3LeadCardEntry") or 0), "validate")
+        recap, seating = bool(bm3.get("BM3ScoreRecap")), bool(bm3.get("BM3NextSeatings"))
+    else:
+        show = "all" if bm2.get("ShowResults") else "own" if bm2.get("ShowOwnResult") else "none"
+        lead = ("validate" if bm2.get("BM2ValidateLeadCard") else "enter") if bm2.get("LeadCard") else "none"
+        recap, seating = bool(bm2.get("BM2ScoreRecap")), bool(bm2.get("BM2NextSeatings"))
+    out.update(show_results=show, lead_entry=lead, score_recap=recap, next_seating=seating)
+    return out
 
 
 def for_table(store: Any, event: str, section: str, table_no: int, profile: str | None = None) -> dict[str, Any]:
@@ -141,10 +173,7 @@ def for_table(store: Any, event: str, section: str, table_no: int, profile: str 
     tablet_event = ref.tablet_event if ref else event
     out = table_movement(tablet_event, section, table_no, slots, played(store, tablet_event, section, table_no))
     assert ref is not None  # table_movement raised NoMovement without slots
-    out.update(session=ref.guid, profile=profile,
-               scoring={"method": SCORING_METHODS.get(ref.scoring_method, str(ref.scoring_method)),
-                        "game_type": GAME_TYPES.get(ref.game_type, str(ref.game_type)),
-                        "scoring_group": ref.scoring_group},
+    out.update(session=ref.guid, profile=profile, scoring=event_scoring(store, ref.tablet_event).get(section),
                settings=settings_for(store, ref.guid, section))
     return out
 

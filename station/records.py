@@ -219,8 +219,6 @@ def _irregularities(irr: Any, n_calls: int) -> None:
 def at_iso(at: Any) -> str:
     """A TD call's time as ISO 8601 UTC: tablets send either that or epoch seconds."""
     if isinstance(at, (int, float)) and not isinstance(at, bool):
-        import time
-
         return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
     return str(at)
 

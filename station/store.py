@@ -325,16 +325,18 @@ class Store:
         return sorted(r[0] for r in rows)
 
 
-def latest_results(items: list[dict]) -> list[dict]:
+def latest_results(items: list[dict], withdrawn: bool = False) -> list[dict]:
     """One result per (section, table, round, board): the highest revision (Law 79C corrections
-    are new revisions, never edits)."""
+    are new revisions, never edits). A result whose latest revision is a withdrawal (recorded on
+    the wrong board) is left out, unless `withdrawn` (the Data Connector reports it deleted)."""
     best: dict[tuple, dict] = {}
     for it in items:
         p = it["payload"]
         k = (p["section"], p["table"], p["round"], p["board"])
         if k not in best or _revision(it) >= _revision(best[k]):
             best[k] = it
-    return sorted(best.values(), key=lambda it: it["id"])
+    return sorted((it for it in best.values() if withdrawn or not it["payload"].get("withdrawn")),
+                  key=lambda it: it["id"])
 
 
 def _revision(item: dict) -> int:
