@@ -7,10 +7,9 @@ from bridgemate_dataconnector import DataConnectorClient
 from endplay.parsers import pbn
 
 from shared_rules.scoring import score, score_board
-
-from .conftest import EVENT, result_record
 from station.movement import Slot
 
+from .conftest import EVENT, result_record
 from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, GUID, handrecord, pairs_init
 
 
