@@ -291,19 +291,6 @@ def station_event(st: Any, tx: Any, scorer_event: str, session: dict) -> str:
     return event
 
 
-def session_id(tx: Any, event: str, session: str, event_guid: str | None) -> str:
-    """The id a session's tablets put in their keys: the event itself for its first session,
-    `<event>.<n>` for each later one, fixed once given (docs/station.md)."""
-    row = tx.execute("SELECT tablet_event FROM dc_session_ids WHERE session_guid = ?", (session,)).fetchone()
-    if row:
-        return str(row[0])
-    used = {r[0] for r in tx.execute("SELECT tablet_event FROM dc_session_ids").fetchall()}
-    tablet_event = next(e for e in [event] + [f"{event}.{n}" for n in range(2, 10**6)] if e not in used)
-    tx.execute("INSERT INTO dc_session_ids (session_guid, event, tablet_event, event_guid, created_at) "
-               "VALUES (?, ?, ?, ?, ?)", (session, event, tablet_event, event_guid, utc_now()))
-    return tablet_event
-
-
 def _initialize(st: Any, init: dict) -> str:
     """Atomic: everything is checked first (the client's own validators, then the station's
     ranges), then written in one transaction; a bad hand record changes nothing."""
@@ -333,7 +320,7 @@ def _initialize(st: Any, init: dict) -> str:
             tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                        (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid")}),
                         utc_now()))
-            session_id(tx, event, guid, dto.event_guid or s.get("EventGuid"))
+            st.store.assign_session_id(tx, event, guid, dto.event_guid or s.get("EventGuid"))
             for g in s["ScoringGroups"]:
                 for sec in g.get("Sections") or []:
                     _write_section(tx, guid, int(g.get("ScoringGroupNumber") or 1), int(g.get("ScoringMethod") or 10), sec)

@@ -77,6 +77,11 @@ SCHEMA = [
         id {serial}, event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
         item_key TEXT, status INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS refusals_by_table ON refusals (event, section, table_no)",
+    # What each table has stored, kept with every insert, for the quota (one row read per item,
+    # not a scan of the table's items).
+    """CREATE TABLE IF NOT EXISTS table_usage (
+        event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
+        items INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (event, section, table_no))""",
 ]
 
 # Per table and event: a club session is at most ~40 boards with a result, a few auction logs
@@ -146,6 +151,11 @@ class Store:
         with self.transaction() as cur:
             for ddl in SCHEMA:
                 cur.execute(ddl.format(serial=serial))
+            # Sessions a station of an earlier version initialised get their ids, oldest first.
+            for guid, event, payload in cur.execute(
+                    "SELECT session_guid, event, payload FROM dc_sessions WHERE session_guid NOT IN "
+                    "(SELECT session_guid FROM dc_session_ids) ORDER BY created_at, session_guid").fetchall():
+                self.assign_session_id(cur, event, guid, json.loads(payload).get("EventGuid"))
 
     # -- plumbing -------------------------------------------------------------------------
     def _sql(self, sql: str) -> str:
@@ -224,6 +234,19 @@ class Store:
                           (self.key_event(event), section, table_no))
         return bool(rows) and hmac.compare_digest(rows[0][0], hash_key(key))
 
+    def assign_session_id(self, tx: Store._Tx, event: str, session: str, event_guid: str | None) -> str:
+        """The id a session's tablets put in their keys: the event itself for its first session,
+        `<event>.<n>` for each later one, fixed once given (docs/station.md "Events and
+        sessions"). Runs inside the caller's transaction."""
+        row = tx.execute("SELECT tablet_event FROM dc_session_ids WHERE session_guid = ?", (session,)).fetchone()
+        if row:
+            return str(row[0])
+        used = {r[0] for r in tx.execute("SELECT tablet_event FROM dc_session_ids").fetchall()}
+        tablet_event = next(e for e in [event] + [f"{event}.{n}" for n in range(2, 10**6)] if e not in used)
+        tx.execute("INSERT INTO dc_session_ids (session_guid, event, tablet_event, event_guid, created_at) "
+                   "VALUES (?, ?, ?, ?, ?)", (session, event, tablet_event, event_guid, utc_now()))
+        return tablet_event
+
     def key_event(self, event: str) -> str:
         """The station event whose table keys a tablet id's event uses."""
         rows = self.query("SELECT event FROM dc_session_ids WHERE tablet_event = ?", (event,))
@@ -289,10 +312,19 @@ class Store:
             created = tx.cur.rowcount == 1
             row = tx.execute("SELECT id, digest FROM items WHERE item_key = ?", (key,)).fetchone()
             if created:
-                n, size = tx.execute("SELECT COUNT(*), COALESCE(SUM(LENGTH(payload)), 0) FROM items "
-                                     "WHERE event = ? AND section = ? AND table_no = ?",
-                                     (event, section, table_no)).fetchone()
-                if int(n) > MAX_ITEMS_PER_TABLE or int(size) > MAX_BYTES_PER_TABLE:
+                where = (event, section, table_no)
+                usage = tx.execute("SELECT items, bytes FROM table_usage WHERE event = ? AND section = ? "
+                                   "AND table_no = ?", where).fetchone()
+                if usage is None:  # first item, or a database from before the quota: count once
+                    usage = tx.execute("SELECT COUNT(*) - 1, COALESCE(SUM(LENGTH(payload)), 0) - ? FROM items "
+                                       "WHERE event = ? AND section = ? AND table_no = ?",
+                                       (len(canonical(payload)), *where)).fetchone()
+                    tx.execute("INSERT INTO table_usage (event, section, table_no, items, bytes) "
+                               "VALUES (?, ?, ?, ?, ?)", (*where, int(usage[0]), int(usage[1])))
+                n, size = int(usage[0]) + 1, int(usage[1]) + len(canonical(payload))
+                tx.execute("UPDATE table_usage SET items = ?, bytes = ? WHERE event = ? AND section = ? "
+                           "AND table_no = ?", (n, size, *where))
+                if n > MAX_ITEMS_PER_TABLE or size > MAX_BYTES_PER_TABLE:
                     raise QuotaExceeded(f"table {section}{table_no} has stored {int(n) - 1} items "
                                         f"({int(size) // 1024} kB): the limit per table and event is "
                                         f"{MAX_ITEMS_PER_TABLE} items, {MAX_BYTES_PER_TABLE // 2**20} MB")
