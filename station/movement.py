@@ -125,6 +125,13 @@ SCORING_METHODS = {10: "matchpoints", 20: "imps", 21: "imps", 22: "imps", 25: "i
 GAME_TYPES = {10: "pairs", 20: "individual", 30: "teams"}
 
 
+def session_guids(store: Any, event: str) -> list[str]:
+    """The scoring program's sessions whose tablets use this event id (their hand records and
+    movements are the ones an export or page of that id shows)."""
+    return [str(r[0]) for r in store.query("SELECT session_guid FROM dc_session_ids WHERE tablet_event = ? "
+                                           "ORDER BY created_at", (event,))]
+
+
 def event_scoring(store: Any, event: str) -> dict[str, dict[str, Any]]:
     """Section -> {"method", "game_type", "scoring_group"} of the scoring program's session whose
     tablets use this event id (what the exports score by: matchpoints or IMPs, pairs or teams)."""

@@ -176,3 +176,26 @@ def test_an_unknown_profile_is_refused_at_start(tmp_path):
     out = subprocess.run([sys.executable, "-m", "station", "--db", str(tmp_path / "s.db"), "--no-serve",
                           "--profile", "fsb-1999"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "not a regulation profile" in out.stderr
+
+
+def test_a_station_upgraded_mid_event_keeps_the_movement_it_was_sent(tmp_path):
+    """A database written before sessions had ids (no dc_session_ids row): the tablets still get
+    their movement, under the event they already use."""
+    from station.store import SCHEMA
+
+    db = str(tmp_path / "station.db")
+    with sqlite3.connect(db) as c:
+        for ddl in SCHEMA:
+            c.execute(ddl.format(serial="INTEGER PRIMARY KEY AUTOINCREMENT"))
+        c.execute("INSERT INTO dc_sessions VALUES (?, ?, ?, ?, ?)",
+                  (AFTERNOON, EVENT, "Tuesday", json.dumps({"SessionGuid": AFTERNOON}), "2026-11-22T12:00:00Z"))
+        c.execute("INSERT INTO dc_sections VALUES (?, 'A', 1, 10, 10)", (AFTERNOON,))
+        c.executemany("INSERT INTO dc_rounds VALUES (?, 'A', ?, 1, 1, 3, ?, ?)",
+                      [(AFTERNOON, t, t, t + 10) for t in range(1, 5)])
+    st = StationProcess(db, tmp_path).start()
+    try:
+        status, mv = movement(st, f"{EVENT}/A/1", st.keys[f"{EVENT}/A/1"])
+        assert status == 200 and mv["event"] == EVENT and mv["session"] == AFTERNOON
+        assert mv["rounds"]["1"]["1"]["boards"] == [1, 2, 3]
+    finally:
+        st.stop()
