@@ -31,6 +31,7 @@ from bridgemate_dataconnector.dto import (
     HandrecordDTO,
     InitDTO,
     ResultDTO,
+    ScoringProgramResponse,
     SectionUpdateDTO,
     TdCallDTO,
 )
@@ -87,9 +88,10 @@ class DcError(Exception):
 
 def _reply(command: int, data_type: int, data: Any = None, *, session: str | None = None,
            last_id: int = 0, error_type: int = E_NONE, raw: str | None = None) -> dict:
-    return {"RequestCommand": command, "DataType": data_type, "LastQueueItemId": last_id,
-            "ErrorType": error_type, "SessionGuid": session,
-            "SerializedData": raw if raw is not None else json.dumps(data)}
+    # The official client's envelope class: the reply's wire format is the reference's.
+    return ScoringProgramResponse(request_command=command, data_type=data_type, last_queue_item_id=last_id,
+                                  error_type=error_type, session_guid=session,
+                                  serialized_data=raw if raw is not None else json.dumps(data)).to_dict()
 
 
 def handle(st: Any, body: bytes) -> dict:
