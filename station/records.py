@@ -255,6 +255,13 @@ def law77_score(contract: str, declarer: str | None, tricks: int | None, vulnera
     return int(score(contract, declarer or "N", tricks or 0, vulnerability))
 
 
+def _revision_in(key: str, lowest: int, why: str) -> int:
+    parts = key.rsplit("/", 1)
+    if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < lowest:
+        raise RecordError(f"key: {why}")
+    return int(parts[1])
+
+
 def validate_item(kind: Any, key: Any, payload: Any) -> dict:
     """Check one item. Returns the routing facts (event, section, table_no, round_no, board,
     revision) or raises RecordError."""
@@ -283,10 +290,7 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
                 raise RecordError(f"{name}: a withdrawal carries no result")
         _str(payload, "reason", nullable=True)
         _time(payload, "entered_at")
-        parts = key.rsplit("/", 1)
-        if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 2:
-            raise RecordError("key: a withdrawal is a new revision (2, 3, ...) of the result it takes back")
-        revision = int(parts[1])
+        revision = _revision_in(key, 2, "a withdrawal is a new revision (2, 3, ...) of the result it takes back")
         want_key = expected_key(kind, {**payload, "revision": revision})
     elif kind == "result":
         round_no = _int(payload, "round", 1, 99)
@@ -325,10 +329,7 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
         if not isinstance(payload.get("td_calls", []), list):
             raise RecordError("td_calls: expected a list")
         _time(payload, "entered_at")
-        parts = key.rsplit("/", 1)
-        if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
-            raise RecordError("key: a result key ends with /<revision>, revision 1, 2, ...")
-        revision = int(parts[1])
+        revision = _revision_in(key, 1, "a result key ends with /<revision>, revision 1, 2, ...")
         want_key = expected_key(kind, {**payload, "revision": revision})
     elif kind == "td_call":
         round_no = _int(payload, "round", 0, 99)

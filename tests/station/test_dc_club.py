@@ -9,7 +9,6 @@ from bridgemate_dataconnector.dto import (
     Bridgemate2SettingsDTO,
     Bridgemate3SettingsDTO,
     DataConnectorResponseData,
-    HandrecordDTO,
     InitDTO,
     RoundDTO,
     ScoringGroupDTO,
@@ -21,7 +20,7 @@ from bridgemate_dataconnector.dto import (
 from station.movement import Slot
 
 from .conftest import EVENT, result_record
-from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, GUID, pairs_init
+from .test_dataconnector import GUID, handrecord, pairs_init
 
 SLOTS = [Slot(t, 1, 1, 3, t, t + 10) for t in range(1, 5)]
 
@@ -116,14 +115,6 @@ def two_section_init(method: int = ScoringGroupDTO.ScoringType_Pairs, game_type:
     return InitDTO(commands=InitDTO.Command_Reset, club_id="club-7", sessions=[session])
 
 
-def hand_a(board: int) -> HandrecordDTO:
-    h = HandrecordDTO(session_guid=GUID, scoring_group_number=1, section_letters="A", board_number=board)
-    for seat, hand in (("north", DEAL_N), ("east", DEAL_E), ("south", DEAL_S), ("west", DEAL_W)):
-        for suit, cards in zip(("spades", "hearts", "diamonds", "clubs"), hand, strict=True):
-            setattr(h, f"{seat}_{suit}", cards)
-    return h
-
-
 def test_a_hand_record_for_one_section_serves_its_whole_scoring_group(tmp_path):
     """The client's documentation: one section of a scoring group suffices. The break: section
     B's boards had no deal (`N:- - - -`)."""
@@ -132,7 +123,7 @@ def test_a_hand_record_for_one_section_serves_its_whole_scoring_group(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--tables", "B:1-2"]).start()
     try:
         scorer = scorer_for(st, two_section_init())
-        assert scorer.send_handrecords(GUID, [hand_a(1)]).data_type == DataConnectorResponseData.OK
+        assert scorer.send_handrecords(GUID, [handrecord(1)]).data_type == DataConnectorResponseData.OK
         rec = result_record()
         rec.update(section="B", key=rec["key"].replace("/A/", "/B/"))
         assert st.post_item("result", rec)[0] == 201
