@@ -77,10 +77,14 @@ def item_session(store: Any, event: str, section: str) -> SessionRef | None:
     return SessionRef(str(rows[0][0]), str(rows[0][1]), *(int(x) for x in rows[0][2:])) if rows else None
 
 
-def session_slots(store: Any, session: str, section: str) -> list[Slot]:
-    rows = store.query("SELECT table_no, round_no, low_board, high_board, pair_ns, pair_ew FROM dc_rounds "
-                       "WHERE session_guid = ? AND section = ?", (session, section))
-    return [Slot(*(int(x) for x in r)) for r in rows]
+def session_slots(store: Any, session: str, section: str, table_no: int | None = None) -> list[Slot]:
+    """The section's slots in the session (one table's when `table_no` is given)."""
+    sql = ("SELECT table_no, round_no, low_board, high_board, pair_ns, pair_ew FROM dc_rounds "
+           "WHERE session_guid = ? AND section = ?")
+    params: tuple = (session, section)
+    if table_no is not None:
+        sql, params = sql + " AND table_no = ?", (*params, table_no)
+    return [Slot(*(int(x) for x in r)) for r in store.query(sql, params)]
 
 
 def section_slots(store: Any, event: str, section: str) -> list[Slot]:
@@ -104,7 +108,7 @@ def gate(store: Any, event: str, section: str, table_no: int, round_no: int | No
     ref = item_session(store, event, section)
     if ref is None:
         return None
-    slots = [s for s in session_slots(store, ref.guid, section) if s.table == table_no]
+    slots = session_slots(store, ref.guid, section, table_no)
     if not slots:
         return f"table {section}{table_no} is not in the scoring program's movement of section {section}"
     if round_no is None:
