@@ -136,6 +136,22 @@ def session_guids(store: Any, event: str) -> list[str]:
                                            "ORDER BY created_at", (event,))]
 
 
+def sessions(store: Any, event: str) -> list[dict[str, Any]]:
+    """The scoring program's sessions of a station event, oldest first: {name, guid, id (what
+    their tablets put in their keys), sections}. For the director page, so a tablet set up by
+    hand in a later session gets that session's id."""
+    rows = store.query("SELECT i.session_guid, i.tablet_event, s.name, x.section FROM dc_session_ids i "
+                       "JOIN dc_sessions s ON s.session_guid = i.session_guid LEFT JOIN dc_sections x "
+                       "ON x.session_guid = i.session_guid WHERE i.event = ? ORDER BY i.created_at, x.section",
+                       (event,))
+    out: dict[str, dict[str, Any]] = {}
+    for guid, tablet_event, name, section in rows:
+        d = out.setdefault(guid, {"name": name, "guid": guid, "id": tablet_event, "sections": []})
+        if section:
+            d["sections"].append(section)
+    return list(out.values())
+
+
 def event_scoring(store: Any, event: str) -> dict[str, dict[str, Any]]:
     """Section -> {"method", "game_type", "scoring_group"} of the scoring program's session whose
     tablets use this event id (what the exports score by: matchpoints or IMPs, pairs or teams)."""

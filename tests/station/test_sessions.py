@@ -58,6 +58,10 @@ def test_the_evening_session_reuses_section_A_without_colliding_with_the_afterno
     status, reply = post(st, evening, key)               # the same table key
     assert status == 201, reply
     assert movement(st, f"{EVENT}.2/A/1", key)[1]["session"] == EVENING
+    # The director page says which id each session's tablets use (for a setup typed in).
+    page = st.request("GET", f"/director?token={st.token}")[1]
+    assert re.search(rf"Tuesday afternoon \(A\): table id <code>{EVENT}/", page)
+    assert re.search(rf"Tuesday evening \(A\): table id <code>{EVENT}\.2/", page)
 
     [pm] = scorer.poll_for_results(EVENING)
     assert (pm.table_number, pm.board_number, pm.total_tricks) == (1, 1, 11)
