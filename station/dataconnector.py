@@ -45,7 +45,7 @@ from bridgemate_dataconnector.validation import (
 )
 
 from .records import at_iso, td_call_facts
-from .store import canonical, latest_results, utc_now
+from .store import canonical, latest_results, numbered, utc_now
 
 # ScoringProgramDataConnectorCommands
 CONNECT, DISCONNECT, PING, INITIALIZE_EVENT, UPDATE_MOVEMENT = 1, 3, 4, 5, 6
@@ -119,6 +119,9 @@ def handle(st: Any, body: bytes) -> dict:
         # write is one transaction after the checks).
         return _reply(command, ERROR, f"Invalid data: {type(e).__name__}: {str(e)[:200]}", session=session,
                       error_type=E_VALIDATION)
+    except Exception as e:  # storage trouble (disk full ...): still the protocol's reply, nothing half-written
+        return _reply(command, ERROR, f"Station error: {type(e).__name__}: {str(e)[:200]}", session=session,
+                      error_type=E_EXCEPTION)
 
 
 def _data(serialized: Any, want: type) -> Any:
@@ -287,7 +290,7 @@ def station_event(st: Any, tx: Any, scorer_event: str, session: dict) -> str:
         day = datetime.date.today()
     base = f"club-{day.isoformat()}"
     used = {r[0] for r in tx.execute("SELECT event FROM dc_event_ids").fetchall()}
-    event = next(e for e in [base] + [f"{base}-{n}" for n in range(2, 10**6)] if e not in used)
+    event = next(e for e in numbered(base, "-") if e not in used)
     tx.execute("INSERT INTO dc_event_ids (scorer_event, event, created_at) VALUES (?, ?, ?)",
                (scorer_event, event, utc_now()))
     return event

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 # One logical schema. `{serial}` is the only dialect difference (an auto-increment id).
@@ -242,7 +243,7 @@ class Store:
         if row:
             return str(row[0])
         used = {r[0] for r in tx.execute("SELECT tablet_event FROM dc_session_ids").fetchall()}
-        tablet_event = next(e for e in [event] + [f"{event}.{n}" for n in range(2, 10**6)] if e not in used)
+        tablet_event = next(e for e in numbered(event, ".") if e not in used)
         tx.execute("INSERT INTO dc_session_ids (session_guid, event, tablet_event, event_guid, created_at) "
                    "VALUES (?, ?, ?, ?, ?)", (session, event, tablet_event, event_guid, utc_now()))
         return tablet_event
@@ -355,6 +356,12 @@ class Store:
     def events(self) -> list[str]:
         rows = self.query("SELECT DISTINCT event FROM items UNION SELECT DISTINCT event FROM table_keys")
         return sorted(r[0] for r in rows)
+
+
+def numbered(name: str, sep: str) -> Iterator[str]:
+    """name, name<sep>2, name<sep>3, ... (lazily: the first free one is taken)."""
+    yield name
+    yield from (f"{name}{sep}{n}" for n in itertools.count(2))
 
 
 def latest_results(items: list[dict], withdrawn: bool = False) -> list[dict]:
