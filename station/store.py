@@ -231,8 +231,9 @@ class Store:
     def check_table_key(self, event: str, section: str, table_no: int, key: str) -> bool:
         """A session's own id (`<event>.<n>`) takes the key of its station event: one key per
         table and event, whichever session the table plays."""
-        rows = self.query("SELECT key_hash FROM table_keys WHERE event = ? AND section = ? AND table_no = ?",
-                          (self.key_event(event), section, table_no))
+        rows = self.query("SELECT key_hash FROM table_keys WHERE section = ? AND table_no = ? AND event = "
+                          "COALESCE((SELECT event FROM dc_session_ids WHERE tablet_event = ?), ?)",
+                          (section, table_no, event, event))
         return bool(rows) and hmac.compare_digest(rows[0][0], hash_key(key))
 
     def assign_session_id(self, tx: Store._Tx, event: str, session: str, event_guid: str | None) -> str:
