@@ -249,11 +249,6 @@ class Store:
                    "VALUES (?, ?, ?, ?, ?)", (session, event, tablet_event, event_guid, utc_now()))
         return tablet_event
 
-    def key_event(self, event: str) -> str:
-        """The station event whose table keys a tablet id's event uses."""
-        rows = self.query("SELECT event FROM dc_session_ids WHERE tablet_event = ?", (event,))
-        return str(rows[0][0]) if rows else event
-
     # -- events and sessions ------------------------------------------------------------------
     def default_event(self, today: str) -> str:
         """The event when the director names none: the one the scoring program (or a director)
