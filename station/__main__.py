@@ -43,6 +43,15 @@ def pin_hash(digits: str) -> dict:
     return {"algorithm": "pbkdf2-sha256", "salt": salt.hex(), "hash": digest.hex(), "iterations": iterations}
 
 
+def profile_name(name: str) -> str:
+    """A regulation profile shared_rules has (the tablets load it by this name)."""
+    from shared_rules import profiles
+
+    if name not in profiles.names():
+        raise argparse.ArgumentTypeError(f"{name!r}: not a regulation profile; one of {', '.join(profiles.names())}")
+    return name
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m station", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -51,8 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
     p.add_argument("--host", default="0.0.0.0", help="interface to listen on (default all)")
     p.add_argument("--event", default=None,
-                   help="event id the tablets use in their keys (default: the last one used, "
-                        "else club-<today>)")
+                   help="event id the tablets use in their keys (default: the scoring program's "
+                        "event, club-<session date>; before it sends one, club-<today>)")
+    p.add_argument("--profile", default=None, type=profile_name,
+                   help="the club's regulation profile, given to every tablet with its movement "
+                        "(e.g. fsb-2007; kept until changed; default: the tablet's own)")
     p.add_argument("--tables", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
                    help="register tables and print their keys, e.g. --tables A:1-12 (repeatable)")
     p.add_argument("--reissue", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
@@ -76,9 +88,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--director-pin", default=None, metavar="DIGITS",
                    help="the club's director PIN (4-8 digits) for every table tablet: kept as a salted "
                         "hash and sent (hashed) with each table's movement")
-    p.add_argument("--profile", default=None,
-                   help="the club's regulations for the tablets (e.g. fsb-2007, dbf-2017), sent with each "
-                        "table's movement; kept until changed")
     p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
     p.add_argument("--access-log", action="store_true", help="log every request to stderr")
     return p
@@ -98,15 +107,18 @@ def main(argv: list[str] | None = None) -> int:
         store.set_setting("director_pin", json.dumps(pin_hash(args.director_pin)))
     if args.profile:
         store.set_setting("profile", args.profile)
-    event = args.event or store.setting("event") or f"club-{datetime.date.today().isoformat()}"
-    store.set_setting("event", event)
+    today = datetime.date.today().isoformat()
+    # Never an earlier day's event by default: that mixes weeks in the exports.
+    event = args.event or store.default_event(today)
+    store.use_event(event, today)
     for name, value in (("club_name", args.club), ("club_id", args.club_id)):
         if value is not None:
             store.set_setting(name, value)
     config = StationConfig(db=args.db, host=args.host, port=args.port, event=event,
                            director_token=store.ensure_secret("director_token"),
                            dc_licence_key=args.dc_licence_key, late_minutes=args.late_minutes,
-                           extra={"access_log": args.access_log})
+                           extra={"access_log": args.access_log, "event_named": bool(args.event),
+                                  "profile": args.profile or store.setting("profile")})
     station = Station(store, config)
     for spec, reissue in [(x, False) for x in args.tables] + [(x, True) for x in args.reissue]:
         section, tables = spec

@@ -97,8 +97,19 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
     return {"event": event, "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
             "tables": sorted(tables.values(), key=lambda r: (r["section"], r["table"])),
             "open_td_calls": open_calls, "results": results,
-            "refusals": [r for r in getattr(st, "refusals", []) if r["event"] == event],
+            "refusals": sorted((r for rs in store.refusals(event).values() for r in rs),
+                               key=lambda r: r["at"], reverse=True)[:50],
             "stored_keys": [it["key"] for it in items]}
+
+
+def _sessions_html(st: Any, event: str) -> str:
+    """Which id each session's tablets use (a later session's: `<event>.<n>`), for a setup typed in."""
+    from .movement import sessions
+
+    items = [f"<li>{html.escape(x['name'] or x['guid'])} ({', '.join(map(html.escape, x['sections']))}): "
+             f"table id <code>{html.escape(x['id'])}/&lt;section&gt;/&lt;table&gt;</code></li>"
+             for x in sessions(st.store, event)]
+    return f'<ul id="sessions">{"".join(items)}</ul>' if items else ""
 
 
 def _contract_text(r: dict) -> str:
@@ -149,7 +160,7 @@ tr.entering_result td.phase{{color:#c60}} li.td-call{{color:#c00;font-weight:bol
 <a href="/export/pbn?event={e(event)}">PBN</a> · <a href="/export/usebio?event={e(event)}">USEBIO XML</a></p>
 {bws_status.line(st)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
-{f'<h2>Refused deliveries (since the station started)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
+{f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>
 <table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news (UTC)</th></tr>
 {"".join(rows)}</table>
@@ -157,5 +168,5 @@ tr.entering_result td.phase{{color:#c60}} li.td-call{{color:#c00;font-weight:bol
 <table id="results"><tr><th>Table</th><th>Round</th><th>Board</th><th>Pairs</th><th>Contract</th><th>Tricks</th><th>Score NS</th><th>Received</th></tr>
 {"".join(res)}</table>
 <details><summary>Table keys (type one into each tablet at setup)</summary>
-<table id="keys">{"".join(keys)}</table></details>
+<table id="keys">{"".join(keys)}</table>{_sessions_html(st, event)}</details>
 </body></html>"""

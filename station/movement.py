@@ -39,29 +39,170 @@ class Slot(NamedTuple):
         return list(range(self.low_board, self.high_board + 1))
 
 
-def section_slots(store: Any, event: str, section: str) -> list[Slot]:
-    """The section's movement from the scoring program's latest session that has this section.
-    Two sessions of one event with the same letters (an afternoon session re-using A): the one
-    initialised last is the one being played."""
+class SessionRef(NamedTuple):
+    guid: str
+    tablet_event: str   # the event id this session's tablets put in their keys
+    scoring_group: int
+    scoring_method: int
+    game_type: int
+
+
+def session_for(store: Any, event: str, section: str) -> SessionRef | None:
+    """The scoring program's session a tablet id's event and section belong to.
+
+    `<event>.<n>` (a later session's own id) is that session. The station event itself is the
+    id of its first session for items, but a tablet asking for its movement with it is set up for
+    the session being played: of the event's sessions with this section, the one initialised
+    last (its reply carries that session's id, which the tablet then uses)."""
     rows = store.query(
-        "SELECT m.session_guid, s.created_at, m.table_no, m.round_no, m.low_board, m.high_board, "
-        "m.pair_ns, m.pair_ew FROM dc_rounds m JOIN dc_sessions s ON s.session_guid = m.session_guid "
-        "WHERE s.event = ? AND m.section = ?", (event, section))
-    if not rows:
-        return []
-    latest = max((r[1], r[0]) for r in rows)
-    return [Slot(*(int(x) for x in r[2:])) for r in rows if (r[1], r[0]) == latest]
+        "SELECT i.session_guid, i.tablet_event, i.event, s.created_at, x.scoring_group, x.scoring_method, "
+        "x.game_type FROM dc_session_ids i JOIN dc_sessions s ON s.session_guid = i.session_guid "
+        "JOIN dc_sections x ON x.session_guid = i.session_guid AND x.section = ? "
+        "WHERE i.tablet_event = ? OR i.event = ?", (section, event, event))
+    own = [r for r in rows if r[1] == event and r[1] != r[2]]
+    mine = own or [r for r in rows if r[2] == event]
+    if not mine:
+        return None
+    r = max(mine, key=lambda r: (r[3], r[0]))
+    return SessionRef(str(r[0]), str(r[1]), int(r[4]), int(r[5]), int(r[6]))
+
+
+def item_session(store: Any, event: str, section: str) -> SessionRef | None:
+    """The session an item with this event id and section is stored for: the one whose tablets
+    use this id (no guessing by time), None when the scoring program has sent no such session."""
+    rows = store.query(
+        "SELECT i.session_guid, i.tablet_event, x.scoring_group, x.scoring_method, x.game_type "
+        "FROM dc_session_ids i JOIN dc_sections x ON x.session_guid = i.session_guid AND x.section = ? "
+        "WHERE i.tablet_event = ?", (section, event))
+    return SessionRef(str(rows[0][0]), str(rows[0][1]), *(int(x) for x in rows[0][2:])) if rows else None
+
+
+def session_slots(store: Any, session: str, section: str, table_no: int | None = None) -> list[Slot]:
+    """The section's slots in the session (one table's when `table_no` is given)."""
+    sql = ("SELECT table_no, round_no, low_board, high_board, pair_ns, pair_ew FROM dc_rounds "
+           "WHERE session_guid = ? AND section = ?")
+    params: tuple = (session, section)
+    if table_no is not None:
+        sql, params = sql + " AND table_no = ?", (*params, table_no)
+    return [Slot(*(int(x) for x in r)) for r in store.query(sql, params)]
+
+
+def section_slots(store: Any, event: str, section: str) -> list[Slot]:
+    """The section's movement for a tablet id's event (`session_for`)."""
+    ref = session_for(store, event, section)
+    return session_slots(store, ref.guid, section) if ref else []
 
 
 def played(store: Any, event: str, section: str, table_no: int) -> set[tuple[int, int]]:
-    """(round, board) pairs this table has a result for at the station."""
+    """(round, board) pairs this table has a result for at the station (withdrawn ones not)."""
+    from .store import latest_results
+
     return {(int(it["payload"]["round"]), int(it["payload"]["board"]))
-            for it in store.items(event, "result", section=section, table_no=table_no)}
+            for it in latest_results(store.items(event, "result", section=section, table_no=table_no))}
 
 
-def for_table(store: Any, event: str, section: str, table_no: int) -> dict[str, Any]:
-    return table_movement(event, section, table_no, section_slots(store, event, section),
-                          played(store, event, section, table_no))
+def gate(store: Any, event: str, section: str, table_no: int, round_no: int | None, board: int | None) -> str | None:
+    """Why a table may not post or read a result for this round and board, or None. Only where
+    the scoring program sent a movement for the table's session: a table set up by hand with
+    `--tables` keys alone has no movement to hold it to (docs/station.md)."""
+    ref = item_session(store, event, section)
+    if ref is None:
+        return None
+    slots = session_slots(store, ref.guid, section, table_no)
+    if not slots:
+        return f"table {section}{table_no} is not in the scoring program's movement of section {section}"
+    if round_no is None:
+        if any(board in s.boards for s in slots):
+            return None
+        return f"board {board} is not in the movement of table {section}{table_no}"
+    slot = next((s for s in slots if s.round == round_no), None)
+    if slot is None or board not in slot.boards:
+        given = ", ".join(map(str, slot.boards)) if slot else "none"
+        return (f"board {board} is not played at table {section}{table_no} in round {round_no} "
+                f"(the movement gives boards {given})")
+    return None
+
+
+SCORING_METHODS = {10: "matchpoints", 20: "imps", 21: "imps", 22: "imps", 25: "imps", 26: "imps",
+                   27: "imps", 30: "cross_imps", 31: "cross_imps", 35: "cross_imps", 36: "cross_imps",
+                   40: "team_imps", 50: "team_vp", 51: "team_vp", 60: "bam", 70: "patton"}
+GAME_TYPES = {10: "pairs", 20: "individual", 30: "teams"}
+
+
+def session_guids(store: Any, event: str) -> list[str]:
+    """The scoring program's sessions whose tablets use this event id (their hand records and
+    movements are the ones an export or page of that id shows)."""
+    return [str(r[0]) for r in store.query("SELECT session_guid FROM dc_session_ids WHERE tablet_event = ? "
+                                           "ORDER BY created_at", (event,))]
+
+
+def sessions(store: Any, event: str) -> list[dict[str, Any]]:
+    """The scoring program's sessions of a station event, oldest first: {name, guid, id (what
+    their tablets put in their keys), sections}. For the director page, so a tablet set up by
+    hand in a later session gets that session's id."""
+    rows = store.query("SELECT i.session_guid, i.tablet_event, s.name, x.section FROM dc_session_ids i "
+                       "JOIN dc_sessions s ON s.session_guid = i.session_guid LEFT JOIN dc_sections x "
+                       "ON x.session_guid = i.session_guid WHERE i.event = ? ORDER BY i.created_at, x.section",
+                       (event,))
+    out: dict[str, dict[str, Any]] = {}
+    for guid, tablet_event, name, section in rows:
+        d = out.setdefault(guid, {"name": name, "guid": guid, "id": tablet_event, "sections": []})
+        if section:
+            d["sections"].append(section)
+    return list(out.values())
+
+
+def event_scoring(store: Any, event: str) -> dict[str, dict[str, Any]]:
+    """Section -> {"method", "game_type", "scoring_group"} of the scoring program's session whose
+    tablets use this event id (what the exports score by: matchpoints or IMPs, pairs or teams)."""
+    rows = store.query(
+        "SELECT x.section, x.scoring_method, x.game_type, x.scoring_group FROM dc_session_ids i "
+        "JOIN dc_sections x ON x.session_guid = i.session_guid WHERE i.tablet_event = ?", (event,))
+    return {str(r[0]): {"method": SCORING_METHODS.get(int(r[1]), str(r[1])),
+                        "game_type": GAME_TYPES.get(int(r[2]), str(r[2])), "scoring_group": int(r[3])}
+            for r in rows}
+
+
+PIN_FIELDS = ("BM2PINcode", "BM3PINcode")  # the Bridgemates' TD PIN is not handed to every table key
+
+
+def settings_for(store: Any, session: str, section: str) -> dict[str, Any]:
+    """The Bridgemate settings the scoring program sent for the section: the DTOs as sent, by
+    model (`bm2`, `bm3`: the Data Connector's own field names, PIN codes left out), and what a
+    tablet needs of them in plain words (docs/station.md "Bridgemate settings"):
+    `show_results` ("none", "own", "all" after each board, "round_end"), `lead_entry`
+    ("none", "enter", "validate"), `score_recap` (bool), `next_seating` (bool)."""
+    import json
+
+    out: dict[str, Any] = {}
+    for model, payload in store.query("SELECT model, payload FROM dc_settings WHERE session_guid = ? "
+                                      "AND section = ?", (session, section)):
+        dto = {k: v for k, v in json.loads(payload).items() if k not in PIN_FIELDS and k != "ValidationMessages"}
+        out[f"bm{int(model)}"] = dto
+    if not out:
+        return {}
+    bm2, bm3 = out.get("bm2", {}), out.get("bm3", {})
+    if bm3:  # the newer model wins where both are sent
+        show = {0: "none", 1: "own", 2: "all", 3: "round_end"}.get(int(bm3.get("BM3ViewResults") or 0), "none")
+        lead = {0: "none", 1: "enter"}.get(int(bm3.get("BM3LeadCardEntry") or 0), "validate")
+        recap, seating = bool(bm3.get("BM3ScoreRecap")), bool(bm3.get("BM3NextSeatings"))
+    else:
+        show = "all" if bm2.get("ShowResults") else "own" if bm2.get("ShowOwnResult") else "none"
+        lead = ("validate" if bm2.get("BM2ValidateLeadCard") else "enter") if bm2.get("LeadCard") else "none"
+        recap, seating = bool(bm2.get("BM2ScoreRecap")), bool(bm2.get("BM2NextSeatings"))
+    out.update(show_results=show, lead_entry=lead, score_recap=recap, next_seating=seating)
+    return out
+
+
+def for_table(store: Any, event: str, section: str, table_no: int, profile: str | None = None) -> dict[str, Any]:
+    ref = session_for(store, event, section)
+    slots = session_slots(store, ref.guid, section) if ref else []
+    tablet_event = ref.tablet_event if ref else event
+    out = table_movement(tablet_event, section, table_no, slots, played(store, tablet_event, section, table_no))
+    assert ref is not None  # table_movement raised NoMovement without slots
+    out.update(session=ref.guid, profile=profile, scoring=event_scoring(store, ref.tablet_event).get(section),
+               settings=settings_for(store, ref.guid, section))
+    return out
 
 
 def table_movement(event: str, section: str, table_no: int, slots: Iterable[Slot],

@@ -6,7 +6,11 @@ record whose score disagrees: a wrong score must be corrected at the table, not 
 """
 from __future__ import annotations
 
+import calendar
+import json
+import math
 import re
+import time
 from typing import Any
 
 SEATS = ("N", "E", "S", "W")
@@ -22,6 +26,19 @@ LEAD_RE = re.compile(r"^[SHDC]([2-9]|T|10|J|Q|K|A)$")
 SECTION_RE = re.compile(r"^([A-Z])\1{0,2}$")  # A-Z, AA-ZZ, AAA-ZZZ, as Bridgemate sections
 EVENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 MAX_ITEM_BYTES = 256 * 1024  # a record with a long auction log is a few kB
+# Shape limits checked on every item before anything else (issue 12: validation at the door).
+MAX_DEPTH = 6          # payload -> auction -> call -> value is 4
+MAX_LIST = 400         # the longest legal auction is 319 calls
+MAX_STRING = 2000      # an alert explanation or a TD note; a key is at most 200
+MAX_TIME = 4102444800  # 2100-01-01 in epoch seconds
+MAX_THINK = 24 * 3600
+# Free text that may hold a line break (a TD's note); everywhere else a control character could
+# forge a line in a PBN or USEBIO file, so it is refused.
+MULTILINE_FIELDS = frozenset({"note", "reason"})
+ISO_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z$")
+CONTROL_RE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+CONTROL_BUT_NEWLINE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+IRREGULARITY_KIND_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
 
 class RecordError(ValueError):
@@ -56,6 +73,102 @@ def _bool(rec: dict, name: str, default: bool | None = None) -> bool:
     return v
 
 
+def _reject_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not a number JSON allows")
+
+
+def parse_item(body: bytes) -> dict:
+    """The request body as a JSON object, or RecordError (HTTP 400) for anything else: bad UTF-8
+    or JSON, NaN/Infinity, a number too long to read (Python refuses > 4300 digits), nesting
+    too deep for the parser."""
+    try:
+        doc = json.loads(body, parse_constant=_reject_constant)
+    except RecordError:
+        raise
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, UnicodeDecodeError and big ints
+        raise RecordError(f"malformed JSON: {str(e)[:200]}") from None
+    if not isinstance(doc, dict):
+        raise RecordError("expected a JSON object {kind, key, payload}")
+    return doc
+
+
+def check_shape(value: Any, path: str = "payload", depth: int = 0) -> None:
+    """Every value of an item, whatever its field: finite numbers, bounded strings without
+    control characters, bounded lists, bounded nesting."""
+    if depth > MAX_DEPTH:
+        raise RecordError(f"{path}: nested too deep")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RecordError(f"{path}: expected a finite number")
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        raise RecordError(f"{path}: number out of range")
+    if isinstance(value, str):
+        if len(value) > MAX_STRING:
+            raise RecordError(f"{path}: text longer than {MAX_STRING} characters")
+        name = path.rsplit(".", 1)[-1]
+        if (CONTROL_BUT_NEWLINE_RE if name in MULTILINE_FIELDS else CONTROL_RE).search(value):
+            raise RecordError(f"{path}: control characters (line breaks, tabs ...) are not allowed here")
+    elif isinstance(value, list):
+        if len(value) > MAX_LIST:
+            raise RecordError(f"{path}: more than {MAX_LIST} entries")
+        for i, v in enumerate(value):
+            check_shape(v, f"{path}[{i}]", depth + 1)
+    elif isinstance(value, dict):
+        if len(value) > 100:
+            raise RecordError(f"{path}: more than 100 fields")
+        for k, v in value.items():
+            if not isinstance(k, str) or len(k) > 64 or CONTROL_RE.search(k):
+                raise RecordError(f"{path}: field names are short text")
+            check_shape(v, f"{path}.{k}", depth + 1)
+
+
+def _time(rec: dict, name: str, nullable: bool = False) -> None:
+    """A time as ISO 8601 UTC (`2026-11-22T19:45:12Z`) or epoch seconds, 1970..2100."""
+    v = rec.get(name)
+    if v is None and nullable:
+        return
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        if math.isfinite(v) and 0 <= v <= MAX_TIME:
+            return
+    elif isinstance(v, str) and ISO_RE.match(v):
+        try:
+            if 0 <= calendar.timegm(time.strptime(v[:19], "%Y-%m-%dT%H:%M:%S")) <= MAX_TIME:
+                return
+        except ValueError:
+            pass
+    raise RecordError(f"{name}: expected a time as ISO 8601 UTC (2026-11-22T19:45:12Z) or epoch seconds, got {v!r}")
+
+
+def _adjusted(payload: dict) -> None:
+    """An adjusted score must be complete enough to score (shared_rules.scoring.adjusted, 2007/2017
+    Law 12): an artificial or split score has both sides, an assigned one a score or contract."""
+    adjusted = payload.get("adjusted")
+    if not isinstance(adjusted, dict) or adjusted.get("kind") not in ADJUSTED_KINDS:
+        raise RecordError(f"adjusted: expected null or an object with kind one of {', '.join(ADJUSTED_KINDS)}")
+    if adjusted["kind"] == "artificial":
+        for side in ("ns", "ew"):
+            if adjusted.get(side) not in ARTIFICIAL:
+                raise RecordError(f"adjusted.{side}: expected one of {', '.join(ARTIFICIAL)}")
+    if adjusted["kind"] == "assigned" and "contract" in adjusted:
+        _str(adjusted, "contract", CONTRACT_RE)
+        if adjusted["contract"] != "PASS":
+            _str(adjusted, "declarer", choices=SEATS)
+            _int(adjusted, "tricks", 0, 13)
+    try:
+        import dataclasses
+
+        from shared_rules.scoring.adjusted import side_values
+        from shared_rules.scoring.rules import get_rules
+    except ImportError:  # pragma: no cover - shared_rules ships with the station
+        return
+    # The jurisdiction's limits on who may weight (FSB: not the TD) are the scoring's to apply;
+    # here only completeness is checked.
+    rules = dataclasses.replace(get_rules("fsb-2007"), weighting_by_td=True)
+    try:
+        side_values(payload, rules)
+    except (ValueError, TypeError, KeyError, ArithmeticError) as e:
+        raise RecordError(f"adjusted: {str(e)[:200]}") from None
+
+
 def _place(rec: dict) -> tuple[str, str, int]:
     event = _str(rec, "event", EVENT_RE)
     section = _str(rec, "section", SECTION_RE)
@@ -78,8 +191,9 @@ def _calls(calls: Any, field: str) -> None:
             if flag in c and not isinstance(c[flag], bool):
                 raise RecordError(f"{field}[{i}].{flag}: expected true or false")
         think = c.get("think")
-        if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float)) or think < 0):
-            raise RecordError(f"{field}[{i}].think: expected seconds >= 0 or null")
+        if think is not None and (isinstance(think, bool) or not isinstance(think, (int, float))
+                                  or not math.isfinite(think) or not 0 <= think <= MAX_THINK):
+            raise RecordError(f"{field}[{i}].think: expected seconds 0..{MAX_THINK} or null")
         if "explanation" in c and not isinstance(c["explanation"], str):
             raise RecordError(f"{field}[{i}].explanation: expected a string")
 
@@ -88,8 +202,9 @@ def _irregularities(irr: Any, n_calls: int) -> None:
     if not isinstance(irr, list):
         raise RecordError("irregularities: expected a list")
     for i, x in enumerate(irr):
-        if not isinstance(x, dict) or not isinstance(x.get("kind"), str):
-            raise RecordError(f"irregularities[{i}]: expected an object with a kind")
+        if not isinstance(x, dict) or not isinstance(x.get("kind"), str) or \
+                not IRREGULARITY_KIND_RE.match(x["kind"]):
+            raise RecordError(f"irregularities[{i}]: expected an object with a kind (lower-case name)")
         if "index" in x:
             idx = x["index"]
             if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < max(n_calls, 1):
@@ -104,8 +219,6 @@ def _irregularities(irr: Any, n_calls: int) -> None:
 def at_iso(at: Any) -> str:
     """A TD call's time as ISO 8601 UTC: tablets send either that or epoch seconds."""
     if isinstance(at, (int, float)) and not isinstance(at, bool):
-        import time
-
         return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
     return str(at)
 
@@ -142,6 +255,13 @@ def law77_score(contract: str, declarer: str | None, tricks: int | None, vulnera
     return int(score(contract, declarer or "N", tricks or 0, vulnerability))
 
 
+def _revision_in(key: str, lowest: int, why: str) -> int:
+    parts = key.rsplit("/", 1)
+    if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < lowest:
+        raise RecordError(f"key: {why}")
+    return int(parts[1])
+
+
 def validate_item(kind: Any, key: Any, payload: Any) -> dict:
     """Check one item. Returns the routing facts (event, section, table_no, round_no, board,
     revision) or raises RecordError."""
@@ -153,9 +273,26 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
         raise RecordError("payload: expected a JSON object")
     if payload.get("key", key) != key:
         raise RecordError("payload.key differs from the item key")
+    check_shape(payload)
     event, section, table = _place(payload)
     round_no = board = revision = None
-    if kind == "result":
+    if kind == "result" and payload.get("withdrawn") is not None:
+        # A withdrawal: the table's result on this board is taken back (recorded on the wrong
+        # board); the scoring program sees it as a deleted result (ResultDTO IsDeleted).
+        if payload["withdrawn"] is not True:
+            raise RecordError("withdrawn: expected true (or leave it out)")
+        round_no = _int(payload, "round", 1, 99)
+        board = _int(payload, "board", 1, 999)
+        _int(payload, "ns_pair", 0, 9999)
+        _int(payload, "ew_pair", 0, 9999)
+        for name in ("contract", "declarer", "tricks", "score_ns", "adjusted"):
+            if payload.get(name) is not None:
+                raise RecordError(f"{name}: a withdrawal carries no result")
+        _str(payload, "reason", nullable=True)
+        _time(payload, "entered_at")
+        revision = _revision_in(key, 2, "a withdrawal is a new revision (2, 3, ...) of the result it takes back")
+        want_key = expected_key(kind, {**payload, "revision": revision})
+    elif kind == "result":
         round_no = _int(payload, "round", 1, 99)
         board = _int(payload, "board", 1, 999)
         _int(payload, "ns_pair", 0, 9999)
@@ -164,12 +301,7 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
         vul = _str(payload, "vulnerability", choices=VULS)
         adjusted = payload.get("adjusted")
         if adjusted is not None:
-            if not isinstance(adjusted, dict) or adjusted.get("kind") not in ADJUSTED_KINDS:
-                raise RecordError(f"adjusted: expected null or an object with kind one of {', '.join(ADJUSTED_KINDS)}")
-            if adjusted["kind"] == "artificial":
-                for side in ("ns", "ew"):
-                    if adjusted.get(side) not in ARTIFICIAL:
-                        raise RecordError(f"adjusted.{side}: expected one of {', '.join(ARTIFICIAL)}")
+            _adjusted(payload)
         contract = _str(payload, "contract", CONTRACT_RE, nullable=adjusted is not None)
         played = contract not in (None, "PASS")
         declarer = _str(payload, "declarer", choices=SEATS, nullable=not played)
@@ -196,11 +328,8 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
         _irregularities(payload.get("irregularities", []), len(auction))
         if not isinstance(payload.get("td_calls", []), list):
             raise RecordError("td_calls: expected a list")
-        _str(payload, "entered_at")
-        parts = key.rsplit("/", 1)
-        if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) < 1:
-            raise RecordError("key: a result key ends with /<revision>, revision 1, 2, ...")
-        revision = int(parts[1])
+        _time(payload, "entered_at")
+        revision = _revision_in(key, 1, "a result key ends with /<revision>, revision 1, 2, ...")
         want_key = expected_key(kind, {**payload, "revision": revision})
     elif kind == "td_call":
         round_no = _int(payload, "round", 0, 99)
@@ -221,8 +350,7 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
             if not n.isdigit():
                 raise RecordError("key: a TD call key ends with /td/<number>")
             want_key = expected_key(kind, payload, int(n))
-        if not isinstance(payload.get("at"), (str, int, float)) or isinstance(payload.get("at"), bool):
-            raise RecordError("at: expected the time of the call")
+        _time(payload, "at")
         for name in ("note", "reason"):
             if payload.get(name) is not None and not isinstance(payload[name], str):
                 raise RecordError(f"{name}: expected a string")
@@ -235,7 +363,7 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
         calls = payload.get("calls", [])
         _calls(calls, "calls")
         _irregularities(payload.get("irregularities", []), len(calls))
-        _str(payload, "at")
+        _time(payload, "at")
         want_key = expected_key(kind, payload)
     if key != want_key:
         raise RecordError(f"key: expected {want_key!r} for this {kind}, got {key!r}")

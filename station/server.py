@@ -24,8 +24,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from . import __version__, movement
-from .records import MAX_ITEM_BYTES, RecordError, validate_item
-from .store import Conflict, Store, latest_results, utc_now
+from .records import MAX_ITEM_BYTES, RecordError, parse_item, validate_item
+from .store import Conflict, QuotaExceeded, Store, latest_results, utc_now
 
 PING_TEXT = "Bridgemate dataconnector service version 5 (compatible): bidding-box results station {v}"
 MAX_DC_BYTES = 8 * 1024 * 1024  # an InitDTO with hand records for a big event
@@ -106,30 +106,35 @@ class Station:
             key = None
             try:
                 key = json.loads(body).get("key")
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError, RecursionError):
                 pass
             self.refusals.appendleft({"at": utc_now(), "table": f"{section}{table_no}", "event": event,
                                       "key": str(key)[:200] if key else None, "status": e.status,
                                       "error": e.message[:300]})
+            self.store.refuse(event, section, table_no, str(key) if key else None, e.status, e.message)
             raise
 
     def _ingest(self, event: str, section: str, table_no: int, body: bytes) -> tuple[int, dict]:
         try:
-            doc = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise HttpError(400, f"malformed JSON: {e}") from e
-        if not isinstance(doc, dict):
-            raise HttpError(400, "expected a JSON object {kind, key, payload}")
+            doc = parse_item(body)
+        except RecordError as e:
+            raise HttpError(400, str(e)) from e
         try:
             where = validate_item(doc.get("kind"), doc.get("key"), doc.get("payload"))
         except RecordError as e:
             raise HttpError(422, str(e)) from e
         if (where["event"], where["section"], where["table_no"]) != (event, section, table_no):
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
+        if doc["kind"] == "result":  # issue 12: results only where the movement allows
+            why = movement.gate(self.store, event, section, table_no, where["round_no"], where["board"])
+            if why:
+                raise HttpError(422, why)
         try:
             item_id, created = self.store.put_item(doc["key"], doc["kind"], doc["payload"], **where)
         except Conflict as e:
             raise HttpError(409, str(e)) from e
+        except QuotaExceeded as e:
+            raise HttpError(413, str(e)) from e
         # The commit above is durable: only now may the tablet forget the item.
         return (201 if created else 200), {"status": "stored" if created else "duplicate",
                                            "key": doc["key"], "id": item_id}
@@ -138,8 +143,11 @@ class Station:
         """Scoring spec 6.5 (L16C1 2007 / 16D1 2017, R-INFO-1): a table sees a board's results
         only once its own result on that board is in."""
         event, section, table_no = self.authenticate_table(headers)
-        items = self.store.items(event, "result", board=board)
-        if not any(it["payload"]["section"] == section and it["payload"]["table"] == table_no for it in items):
+        why = movement.gate(self.store, event, section, table_no, None, board)
+        if why:
+            raise HttpError(403, why)
+        items = self.store.items(event, "result", section=section, board=board)
+        if not any(it["payload"]["table"] == table_no for it in items):
             raise HttpError(403, f"board {board}: results are shown only after this table's own result "
                                  "is in (Law 16: extraneous information)")
         return {"board": board, "results": [it["payload"] for it in latest_results(items)
@@ -148,17 +156,16 @@ class Station:
     def table_movement(self, headers: Any) -> dict:
         event, section, table_no = self.authenticate_table(headers)
         try:
-            doc = movement.for_table(self.store, event, section, table_no)
+            # The club's regulations (python -m station --profile, kept in the settings).
+            doc = movement.for_table(self.store, event, section, table_no,
+                                     self.config.extra.get("profile") or self.store.setting("profile"))
         except movement.NoMovement as e:
             raise HttpError(404, str(e)) from e
-        # The club's settings for its tablets (python -m station --director-pin / --profile):
-        # the PIN only as its salted hash.
+        # The club's director PIN for its tablets (python -m station --director-pin): only its
+        # salted hash leaves the station.
         pin = self.store.setting("director_pin")
         if pin:
             doc["director_pin"] = json.loads(pin)
-        profile = self.store.setting("profile")
-        if profile:
-            doc["profile"] = profile
         return doc
 
     # -- director ------------------------------------------------------------------------------

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import json
 import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 # One logical schema. `{serial}` is the only dialect difference (an auto-increment id).
@@ -65,7 +66,41 @@ SCHEMA = [
         round_no INTEGER NOT NULL, direction TEXT NOT NULL, player_number TEXT, first_name TEXT,
         last_name TEXT, country_code TEXT,
         PRIMARY KEY (session_guid, section, table_no, round_no, direction))""",
+    # Which id the tablets of a session put in their keys (docs/station.md "Events and sessions"):
+    # the first session of a station event uses the event itself, each later one `<event>.<n>`,
+    # so two sessions with the same section letters never share an item key. Kept apart from
+    # dc_sessions, which InitializeEvent rewrites, so a session keeps its id for good.
+    """CREATE TABLE IF NOT EXISTS dc_session_ids (
+        session_guid TEXT PRIMARY KEY, event TEXT NOT NULL, tablet_event TEXT NOT NULL UNIQUE,
+        event_guid TEXT, created_at TEXT NOT NULL)""",
+    # The station event a scoring-program event (its EventGuid, else its session) belongs to when
+    # the director named none at start.
+    """CREATE TABLE IF NOT EXISTS dc_event_ids (
+        scorer_event TEXT PRIMARY KEY, event TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL)""",
+    # Bridgemate settings the scoring program sent, per section (model 2 or 3), served to the
+    # tablets in their movement.
+    """CREATE TABLE IF NOT EXISTS dc_settings (
+        session_guid TEXT NOT NULL, section TEXT NOT NULL, model INTEGER NOT NULL, payload TEXT NOT NULL,
+        PRIMARY KEY (session_guid, section, model))""",
+    # Deliveries the station refused, per table, for the director page (a refused item itself
+    # is stored nowhere; this is its trace).
+    """CREATE TABLE IF NOT EXISTS refusals (
+        id {serial}, event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
+        item_key TEXT, status INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS refusals_by_table ON refusals (event, section, table_no)",
+    # What each table has stored, kept with every insert, for the quota (one row read per item,
+    # not a scan of the table's items).
+    """CREATE TABLE IF NOT EXISTS table_usage (
+        event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
+        items INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (event, section, table_no))""",
 ]
+
+# Per table and event: a club session is at most ~40 boards with a result, a few auction logs
+# and TD calls each; ten times that is still far from what a flood stores.
+MAX_ITEMS_PER_TABLE = 2000
+MAX_BYTES_PER_TABLE = 16 * 1024 * 1024
+# Refusals kept per table (the newest): the page needs the latest, a flood must not grow them.
+MAX_REFUSALS_PER_TABLE = 50
 
 
 class StoreError(Exception):
@@ -74,6 +109,10 @@ class StoreError(Exception):
 
 class Conflict(StoreError):
     """The idempotency key exists with different content (HTTP 409)."""
+
+
+class QuotaExceeded(StoreError):
+    """The table has stored as much as a table can need (HTTP 413); nothing written."""
 
 
 def canonical(payload: Any) -> str:
@@ -123,6 +162,11 @@ class Store:
         with self.transaction() as cur:
             for ddl in SCHEMA:
                 cur.execute(ddl.format(serial=serial))
+            # Sessions a station of an earlier version initialised get their ids, oldest first.
+            for guid, event, payload in cur.execute(
+                    "SELECT session_guid, event, payload FROM dc_sessions WHERE session_guid NOT IN "
+                    "(SELECT session_guid FROM dc_session_ids) ORDER BY created_at, session_guid").fetchall():
+                self.assign_session_id(cur, event, guid, json.loads(payload).get("EventGuid"))
 
     # -- plumbing -------------------------------------------------------------------------
     def _sql(self, sql: str) -> str:
@@ -195,9 +239,65 @@ class Store:
                        "VALUES (?, ?, ?, ?, ?)", (event, section, table_no, hash_key(key), utc_now()))
 
     def check_table_key(self, event: str, section: str, table_no: int, key: str) -> bool:
-        rows = self.query("SELECT key_hash FROM table_keys WHERE event = ? AND section = ? AND table_no = ?",
-                          (event, section, table_no))
+        """A session's own id (`<event>.<n>`) takes the key of its station event: one key per
+        table and event, whichever session the table plays."""
+        rows = self.query("SELECT key_hash FROM table_keys WHERE section = ? AND table_no = ? AND event = "
+                          "COALESCE((SELECT event FROM dc_session_ids WHERE tablet_event = ?), ?)",
+                          (section, table_no, event, event))
         return bool(rows) and hmac.compare_digest(rows[0][0], hash_key(key))
+
+    def assign_session_id(self, tx: Store._Tx, event: str, session: str, event_guid: str | None) -> str:
+        """The id a session's tablets put in their keys: the event itself for its first session,
+        `<event>.<n>` for each later one, fixed once given (docs/station.md "Events and
+        sessions"). Runs inside the caller's transaction."""
+        row = tx.execute("SELECT tablet_event FROM dc_session_ids WHERE session_guid = ?", (session,)).fetchone()
+        if row:
+            return str(row[0])
+        used = {r[0] for r in tx.execute("SELECT tablet_event FROM dc_session_ids").fetchall()}
+        tablet_event = next(e for e in numbered(event, ".") if e not in used)
+        tx.execute("INSERT INTO dc_session_ids (session_guid, event, tablet_event, event_guid, created_at) "
+                   "VALUES (?, ?, ?, ?, ?)", (session, event, tablet_event, event_guid, utc_now()))
+        return tablet_event
+
+    # -- events and sessions ------------------------------------------------------------------
+    def default_event(self, today: str) -> str:
+        """The event when the director names none: the one the scoring program (or a director)
+        set up today, else `club-<today>`; never an earlier day's (that mixes weeks)."""
+        if self.setting("event_day") == today and self.setting("event"):
+            return str(self.setting("event"))
+        return f"club-{today}"
+
+    def use_event(self, event: str, today: str) -> None:
+        with self.transaction() as tx:
+            for name, value in (("event", event), ("event_day", today)):
+                tx.execute("DELETE FROM settings WHERE name = ?", (name,))
+                tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (name, value))
+
+    def refuse(self, event: str, section: str, table_no: int, key: str | None, status: int, error: str) -> None:
+        """Record a refused delivery for the director page; only the newest per table are kept."""
+        with self.transaction() as tx:
+            tx.execute("INSERT INTO refusals (event, section, table_no, item_key, status, error, at) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (event, section, table_no, (key or None) and key[:200], status, error[:300], utc_now()))
+            tx.execute("DELETE FROM refusals WHERE event = ? AND section = ? AND table_no = ? AND id NOT IN "
+                       "(SELECT id FROM refusals WHERE event = ? AND section = ? AND table_no = ? "
+                       "ORDER BY id DESC LIMIT ?)",
+                       (event, section, table_no, event, section, table_no, MAX_REFUSALS_PER_TABLE))
+
+    def refusals(self, event: str | None = None) -> dict[tuple[str, int], list[dict]]:
+        """Refused deliveries per (section, table), newest first: {at, event, table, key, status,
+        error}. `event` a station event also gives its sessions' ids."""
+        where, params = "", []
+        if event is not None:
+            where = " WHERE event = ? OR event IN (SELECT tablet_event FROM dc_session_ids WHERE event = ?)"
+            params = [event, event]
+        out: dict[tuple[str, int], list[dict]] = {}
+        for r in self.query("SELECT event, section, table_no, item_key, status, error, at FROM refusals"
+                            + where + " ORDER BY id DESC", params):
+            out.setdefault((r[1], int(r[2])), []).append(
+                {"at": r[6], "event": r[0], "table": f"{r[1]}{r[2]}", "key": r[3], "status": int(r[4]),
+                 "error": r[5]})
+        return out
 
     def tables_with_keys(self, event: str) -> list[tuple[str, int]]:
         return [(r[0], r[1]) for r in self.query(
@@ -218,6 +318,23 @@ class Store:
                  canonical(payload), utc_now()))
             created = tx.cur.rowcount == 1
             row = tx.execute("SELECT id, digest FROM items WHERE item_key = ?", (key,)).fetchone()
+            if created:
+                where = (event, section, table_no)
+                usage = tx.execute("SELECT items, bytes FROM table_usage WHERE event = ? AND section = ? "
+                                   "AND table_no = ?", where).fetchone()
+                if usage is None:  # first item, or a database from before the quota: count once
+                    usage = tx.execute("SELECT COUNT(*) - 1, COALESCE(SUM(LENGTH(payload)), 0) - ? FROM items "
+                                       "WHERE event = ? AND section = ? AND table_no = ?",
+                                       (len(canonical(payload)), *where)).fetchone()
+                    tx.execute("INSERT INTO table_usage (event, section, table_no, items, bytes) "
+                               "VALUES (?, ?, ?, ?, ?)", (*where, int(usage[0]), int(usage[1])))
+                n, size = int(usage[0]) + 1, int(usage[1]) + len(canonical(payload))
+                tx.execute("UPDATE table_usage SET items = ?, bytes = ? WHERE event = ? AND section = ? "
+                           "AND table_no = ?", (n, size, *where))
+                if n > MAX_ITEMS_PER_TABLE or size > MAX_BYTES_PER_TABLE:
+                    raise QuotaExceeded(f"table {section}{table_no} has stored {int(n) - 1} items "
+                                        f"({int(size) // 1024} kB): the limit per table and event is "
+                                        f"{MAX_ITEMS_PER_TABLE} items, {MAX_BYTES_PER_TABLE // 2**20} MB")
         if not created and row[1] != digest:
             raise Conflict(f"key {key!r} was already stored with different content; "
                            "a corrected result needs a new revision (Law 79C), not an edit")
@@ -294,16 +411,24 @@ class Store:
         return sorted(r[0] for r in rows)
 
 
-def latest_results(items: list[dict]) -> list[dict]:
+def numbered(name: str, sep: str) -> Iterator[str]:
+    """name, name<sep>2, name<sep>3, ... (lazily: the first free one is taken)."""
+    yield name
+    yield from (f"{name}{sep}{n}" for n in itertools.count(2))
+
+
+def latest_results(items: list[dict], withdrawn: bool = False) -> list[dict]:
     """One result per (section, table, round, board): the highest revision (Law 79C corrections
-    are new revisions, never edits)."""
+    are new revisions, never edits). A result whose latest revision is a withdrawal (recorded on
+    the wrong board) is left out, unless `withdrawn` (the Data Connector reports it deleted)."""
     best: dict[tuple, dict] = {}
     for it in items:
         p = it["payload"]
         k = (p["section"], p["table"], p["round"], p["board"])
         if k not in best or _revision(it) >= _revision(best[k]):
             best[k] = it
-    return sorted(best.values(), key=lambda it: it["id"])
+    return sorted((it for it in best.values() if withdrawn or not it["payload"].get("withdrawn")),
+                  key=lambda it: it["id"])
 
 
 def _revision(item: dict) -> int:

@@ -31,15 +31,16 @@ def free_port() -> int:
 class StationProcess:
     """`python -m station` as the club runs it, in its own process (so tests can kill it)."""
 
-    def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None):
-        self.db, self.tmp, self.extra = db, tmp, extra or []
+    def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None, event: str | None = EVENT):
+        self.db, self.tmp, self.extra, self.event = db, tmp, extra or [], event
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.out = b""
 
     def start(self) -> StationProcess:
         cmd = [sys.executable, "-m", "station", "--db", self.db, "--port", str(self.port),
-               "--host", "127.0.0.1", "--event", EVENT, "--tables", "A:1-4", *self.extra]
+               "--host", "127.0.0.1", *(["--event", self.event] if self.event else []), "--tables", "A:1-4",
+               *self.extra]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         lines = []
         deadline = time.monotonic() + 20

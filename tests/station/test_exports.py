@@ -6,10 +6,11 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
 from shared_rules.scoring import score, score_board
+from station.movement import Slot
 
 from .conftest import EVENT, result_record
 from .export_readers import endplay_boards
-from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, GUID, handrecord, init_dto
+from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, GUID, handrecord, pairs_init
 
 
 def rec_with(table, board, contract, declarer, tricks, vul="None", dealer="N", **kw):
@@ -38,7 +39,9 @@ OUT_OF_ROTATION = [{"seat": "E", "call": "1S"}, {"seat": "S", "call": "PASS"}, {
 def event(sqlite_station):
     st = sqlite_station
     client = DataConnectorClient("club-7", st.token, st.url)
-    client.initialize(init_dto())
+    # Boards 1-3 duplicated for every table in round 1: a table posts only what its movement
+    # gives it (the station refuses the rest).
+    client.initialize(pairs_init([Slot(t, 1, 1, 3, t, t + 10) for t in range(1, 5)]))
     client.send_handrecords(GUID, [handrecord(b) for b in (1, 2)])
     recs = [
         rec_with(1, 1, "4H", "S", 10, auction=ALERTED),

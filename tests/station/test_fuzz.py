@@ -68,3 +68,56 @@ def test_data_connector_answers_every_request_with_an_envelope(tmp_path, command
         assert store.count_items() == 0
     finally:
         store.close()
+
+
+def _places(doc, path=()):
+    """Every (path) to a value inside a JSON document."""
+    yield path
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from _places(v, (*path, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from _places(v, (*path, i))
+
+
+def _dc_rows(store):
+    return [store.query(f"SELECT * FROM {t} ORDER BY 1, 2, 3") for t in
+            ("dc_sections", "dc_rounds", "dc_handrecords", "dc_session_ids")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(where=st.integers(0, 10**6), value=json_values)
+def test_a_corrupted_initialize_event_is_refused_whole_or_taken_whole(where, value):
+    """One value anywhere in a scoring program's InitializeEvent replaced by random JSON: an error
+    reply that changes nothing, or a movement that was checked (issue 12: InitializeEvent atomic)."""
+    from .test_dataconnector import handrecord, init_dto
+
+    store = Store(":memory:")  # the same SQL; no fsync per example
+    try:
+        station = Station(store, StationConfig(event="e", director_token="tok"))
+        good = init_dto().to_dict()
+        good["Handrecords"] = [handrecord(b).to_dict() for b in (1, 2)]
+
+        def send(doc):
+            body = json.dumps({"Command": dataconnector.INITIALIZE_EVENT, "ClubId": "c", "LicenceKey": "tok",
+                               "SerializedData": json.dumps(doc)}).encode()
+            return dataconnector.handle(station, body)
+
+        assert send(good)["DataType"] == dataconnector.OK
+        before = _dc_rows(store)
+        bad = json.loads(json.dumps(good))
+        places = list(_places(bad))[1:]
+        path = places[where % len(places)]
+        parent = bad
+        for k in path[:-1]:
+            parent = parent[k]
+        parent[path[-1]] = value
+        reply = send(bad)
+        if reply["DataType"] == dataconnector.ERROR:
+            assert _dc_rows(store) == before
+        else:
+            for _s, _sec, _t, _r, low, high, ns, ew in store.query("SELECT * FROM dc_rounds"):
+                assert 0 <= low <= high <= 999 and high - low < 64 and 0 <= ns <= 9999 and 0 <= ew <= 9999
+    finally:
+        store.close()
