@@ -141,6 +141,8 @@ def install(station: Any, session: dict[str, Any], guid: str) -> dict[str, list[
         tx.execute("DELETE FROM dc_handrecords WHERE session_guid = ?", (guid,))
         tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                    (guid, event, "bws", canonical(payload), utc_now()))
+        # The id this session's tablets put in their keys (docs/station.md "Events and sessions").
+        station.store.assign_session_id(tx, event, guid, None)
         for letter in sorted(sections.values()):
             tx.execute("INSERT INTO dc_sections (session_guid, section, scoring_group, scoring_method, game_type) "
                        "VALUES (?, ?, ?, ?, ?)", (guid, letter, 1, 10, 10))

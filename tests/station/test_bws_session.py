@@ -487,14 +487,16 @@ def test_a_locked_file_is_left_alone_until_it_is_free(tmp_path):
         st.stop()
 
 
-def test_a_result_outside_the_movement_waits_and_the_data_connector_page_says_so(tmp_path, sqlite_station):
+def test_a_result_outside_the_movement_is_refused_and_the_data_connector_page_says_so(tmp_path, sqlite_station):
     bws = tmp_path / "Torsdag.bws"
     create_bws(bws, rounds=1)
     st = bws_station(tmp_path, bws)
     try:
-        # Table 1 has a key, but the scorer's movement has no round 2 yet.
-        assert st.post_item("result", result_record_for(1, 2, 3))[0] == 201
-        wait_for(lambda: "round 2 board 3: not in the movement of the .bws" in director(st), "the held result")
+        # Table 1 has a key, but the scorer's movement has no round 2 yet: the station refuses
+        # the result at the door (the movement gate), the tablet keeps it, nothing reaches the file.
+        status, reply = st.post_item("result", result_record_for(1, 2, 3))
+        assert status == 422 and "movement" in reply["error"], reply
+        wait_for(lambda: "422" in director(st), "the refusal on the director page")
         assert _count(bws, "ReceivedData") == 0
     finally:
         st.stop()
