@@ -158,12 +158,18 @@ def _stamp(at: float) -> str:
     return datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+# What a withdrawal keeps of the record it takes back: where it was played and by whom.
+WITHDRAWAL_PLACE = ("event", "section", "table", "round", "board", "ns_pair", "ew_pair")
+
+
 def withdrawn_record(previous: dict[str, Any], correction: dict[str, Any], entered_at: float) -> dict[str, Any]:
     """A result withdrawn (recorded on the wrong board, or not to stand): the next revision of the
-    record, same content, `withdrawn: true`; the scoring program sees the result deleted."""
-    rec = dict(previous)
+    record, carrying no result, `withdrawn: true` (docs/interfaces.md section 3); the scoring
+    program sees the result deleted."""
+    rec = {name: previous[name] for name in WITHDRAWAL_PLACE if name in previous}
     rec["key"] = _next_key(previous)
     rec["withdrawn"] = True
+    rec["reason"] = correction.get("reason")
     rec["correction"] = dict(correction)
     rec["entered_at"] = _stamp(entered_at)
     return rec

@@ -158,7 +158,8 @@ def test_refused_deliveries_are_listed_per_table_after_a_restart(tmp_path):
 
 
 def test_the_clubs_profile_reaches_the_tablet_with_its_movement(tmp_path):
-    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--profile", "dbf-2017"]).start()
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--profile", "dbf-2017",
+                                                                           "--director-pin", "2468"]).start()
     try:
         DataConnectorClient("club-7", st.token, st.url).initialize(init_dto())
         key = st.keys[f"{EVENT}/A/2"]
@@ -167,6 +168,7 @@ def test_the_clubs_profile_reaches_the_tablet_with_its_movement(tmp_path):
         assert mv["scoring"] == {"method": "matchpoints", "game_type": "pairs", "scoring_group": 1}
         session = session_from_station(st.url, "2", key)
         assert session.profile == "dbf-2017" and session.event == EVENT
+        assert "2468" not in json.dumps(mv)  # the club's PIN travels only as its salted hash
     finally:
         st.stop()
 

@@ -117,7 +117,11 @@ def test_a_result_recorded_on_the_wrong_board_is_withdrawn_behind_the_pin(make_c
     out = ctl.td_withdraw_result("4321", 1, reason="played board 2's cards", by="TD Anna")
     assert out["key"] == rec["key"][:-1] + "2" and out["withdrawn"] is True
     assert out["correction"] == {"by": "TD Anna", "reason": "played board 2's cards", "previous": rec["key"]}
-    assert (out["contract"], out["score_ns"]) == (rec["contract"], rec["score_ns"])
+    # It carries no result (docs/interfaces.md section 3), only where it was played and why.
+    assert not {"contract", "declarer", "tricks", "score_ns", "adjusted"} & set(out)
+    assert {k: out[k] for k in ("table", "round", "board", "ns_pair", "ew_pair")} == \
+        {k: rec[k] for k in ("table", "round", "board", "ns_pair", "ew_pair")}
+    assert out["reason"] == "played board 2's cards"
     validate_item("result", out["key"], out)
     queued = [k for k, _ in results(ctl)]
     assert queued == [rec["key"], out["key"]]
