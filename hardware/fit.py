@@ -173,8 +173,9 @@ FONT_8X16 = Font("8x16 (capitals 11 px)", 8, 16, 11)
 # receptacle) makes about 3.2 mm. Soldered flat under the main PCB, components facing down.
 PICO = Module("Raspberry Pi Pico (SC0915)", 21.0, 51.0, 4.2)
 
-# M8 A-coded 4-pole panel receptacle, rear mounted, PCB contacts: about 12 mm into the box
-# behind the wall plus 2 mm for the PCB's edge; 10 mm body diameter.
+# M8 A-coded 4-pole panel receptacle, rear mounted, PCB contacts (Amphenol LTW M8S-04PMMR-SF8001):
+# an envelope of 10 mm body diameter and 14 mm into the box behind the wall, PCB edge included.
+# Check it against the connector drawing before cutting: fit.py takes the number.
 M8_RECEPTACLE = Module("M8 A-coded 4-pole receptacle", 10.0, 14.0, 10.0)
 RJ45_JACK = Module("RJ45 8P8C jack", 16.0, 21.0, 13.5)
 
