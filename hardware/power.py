@@ -34,7 +34,7 @@ def led(ref: str, what: str, vf_min: float, r: float) -> Load:
 
 BOX_LOADS = (
     Load("U1", "Raspberry Pi Pico itself (RP2040 both cores busy, flash, USB idle)", "VSYS", 5.0 * 0.100,
-         "budget 100 mA at 5 V: above the largest figure in the Pico data sheet's power table"),
+         "budget 100 mA at 5 V: several times the typical figures the Pico data sheet measures"),
     Load("DS1", "2.42in OLED module, all pixels on, full contrast (its own 12 V boost)", "VSYS", 12.0 * 0.040 / 0.75,
          "budget: panel 40 mA at 12 V through a 75 % boost; a screen of text lights under a third of it"),
     Load("U2", "RS-485 driver into 54 ohm (two 120 ohm terminations and the bias)", "3V3", V3 * (V3 / 54 + 0.002),
@@ -63,9 +63,9 @@ def box_watts(loads=BOX_LOADS) -> float:
 
 @dataclass(frozen=True)
 class Path:
-    v_supply_min: float = 5.0 * 0.95   # Mean Well GST25A05: 5 V, tolerance +-5 % (worst: low)
+    v_supply_min: float = 5.0 * 0.95   # MEAN WELL GST25A05: 5 V; -5 % assumed, wider than its data sheet
     r_cable: float = 2 * 2.0 * 0.0178 / 0.25   # 2 m, two 0.25 mm^2 copper conductors (out and back)
-    r_fuse: float = 0.45               # Bourns MF-MSMF075-2: R1max after a trip
+    r_fuse: float = 0.45               # Bourns MF-MSMF075-2: resistance one hour after a trip (R1max)
     v_diode: float = 0.45              # onsemi MBR120VLSFT1G at 0.5 A, worst case
     r_connectors: float = 4 * 0.005    # two M8 matings, two contacts each
 

@@ -179,8 +179,12 @@ def hub() -> Board:
     }
     nets: dict[str, list[tuple[str, str]]] = {
         "VBUS": [("J1", "1"), ("D1", "5"), ("U1", "15"), ("U3", "1"), ("U3", "3"), ("C1", "1"), ("C3", "1")],
-        "USB_DM": [("J1", "2"), ("D1", "1"), ("D1", "6"), ("R1", "1")],
-        "USB_DP": [("J1", "3"), ("D1", "3"), ("D1", "4"), ("R2", "1")],
+        # USBLC6 pads 1-6 and 3-4 are joined inside: the lines run through it (connector side
+        # on 1 and 3), so the trace cannot bypass the protection with a stub.
+        "USB_DM": [("J1", "2"), ("D1", "1")],
+        "USB_DP": [("J1", "3"), ("D1", "3")],
+        "USB_DM_P": [("D1", "6"), ("R1", "1")],
+        "USB_DP_P": [("D1", "4"), ("R2", "1")],
         "FT_DM": [("R1", "2"), ("U1", "12")],
         "FT_DP": [("R2", "2"), ("U1", "11")],
         "FT_3V3": [("U1", "13"), ("U1", "3"), ("C2", "1")],
