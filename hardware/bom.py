@@ -1,0 +1,67 @@
+"""hardware/bom.csv as data: one line per part kind, `refs` names every placed reference."""
+from __future__ import annotations
+
+import csv
+import pathlib
+import re
+from dataclasses import dataclass
+
+BOM_CSV = pathlib.Path(__file__).resolve().parent / "bom.csv"
+FIELDS = ("assembly", "refs", "qty", "description", "value", "manufacturer", "mpn", "package", "note")
+# Parts on the bill but not on a board's schematic: mechanics, the cable, the adapter, and the
+# display module (cabled to J4, whose pins stand for it).
+OFF_BOARD = ("ENC", "KC", "JP", "PSU", "W", "DS")
+
+
+@dataclass(frozen=True)
+class Line:
+    assembly: str
+    refs: tuple[str, ...]
+    qty: int
+    description: str
+    value: str
+    manufacturer: str
+    mpn: str
+    package: str
+    note: str
+
+
+def expand(refs: str) -> tuple[str, ...]:
+    """'SW1-SW22 SW25' -> ('SW1', ..., 'SW22', 'SW25'). A range keeps one prefix."""
+    out: list[str] = []
+    for item in refs.split():
+        m = re.fullmatch(r"([A-Z]+)(\d+)-([A-Z]+)(\d+)", item)
+        if m:
+            if m.group(1) != m.group(3) or int(m.group(2)) > int(m.group(4)):
+                raise ValueError(f"bad reference range {item!r}")
+            out += [f"{m.group(1)}{n}" for n in range(int(m.group(2)), int(m.group(4)) + 1)]
+        elif re.fullmatch(r"[A-Z]+\d+", item):
+            out.append(item)
+        else:
+            raise ValueError(f"bad reference {item!r}")
+    return tuple(out)
+
+
+def load(path: pathlib.Path = BOM_CSV) -> list[Line]:
+    with path.open(newline="") as f:
+        reader = csv.DictReader(f)
+        if tuple(reader.fieldnames or ()) != FIELDS:
+            raise ValueError(f"{path}: columns must be {FIELDS}")
+        return [Line(row["assembly"], expand(row["refs"]), int(row["qty"]),
+                     *(row[k].strip() for k in FIELDS[3:])) for row in reader]
+
+
+def by_ref(lines: list[Line], assembly: str) -> dict[str, Line]:
+    out: dict[str, Line] = {}
+    for line in lines:
+        if line.assembly != assembly:
+            continue
+        for ref in line.refs:
+            if ref in out:
+                raise ValueError(f"{assembly} {ref} is on two BOM lines")
+            out[ref] = line
+    return out
+
+
+def is_off_board(ref: str) -> bool:
+    return re.match(r"[A-Z]+", ref).group(0) in OFF_BOARD  # type: ignore[union-attr]

@@ -1,0 +1,35 @@
+"""The hardware documents quote the figures fit.py and power.py compute: change a part and a
+stale sentence fails here instead of misleading a builder."""
+from hardware import fit, power
+from tests.conftest import ROOT
+
+HW = ROOT / "hardware"
+
+
+def read(name: str) -> str:
+    return " ".join((HW / name).read_text().split())
+
+
+def test_hub_md_quotes_the_power_budget():
+    text = read("hub.md")
+    vsys, amps = power.vsys_and_current()
+    hb = power.hub_budget()
+    for figure in (f"{amps * 1000:.0f} mA", f"{vsys:.2f} V", f"{hb['four_boxes_A']:.2f} A",
+                   f"{hb['one_port_faulted_A']:.2f} A", f"{power.bus_idle_volts() * 1000:.0f} mV",
+                   f"{power.driver_load_ohm():.1f} ohm", f"{power.termination_watts() * 1000:.0f} mW",
+                   f"{power.rail_amps('3V3') * 1000:.0f} mA", f"x{hb['supply_margin']:.1f}"):
+        assert figure in text, figure
+
+
+def test_display_md_quotes_the_character_heights():
+    text = read("display.md")
+    for panel, font in ((fit.PANEL_096, fit.FONT_8X8), (fit.PANEL_242, fit.FONT_8X8), (fit.PANEL_242, fit.FONT_8X16)):
+        assert f"{fit.glyph_height_mm(panel, font):.1f} mm" in text, (panel.name, font.name)
+    assert f"{fit.PANEL_242.pitch:.3f} mm" in text
+
+
+def test_enclosure_md_quotes_the_fit():
+    text = read("enclosure.md")
+    for check in fit.check_enclosure(fit.REFERENCE)[:3]:
+        assert f"{check.need:g} <= {check.have:g}" in text, check.what
+    assert fit.REFERENCE.enclosure.mpn in text
