@@ -1,0 +1,112 @@
+"""Widgets the screens share: panels, text, buttons, the auction cell, the top bar, the call picker."""
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+
+from tablet_app import i18n, present
+from tablet_app.ui.theme import ALERT_BG, BTN, BTN_LIGHT, INK, NAVY, RED_SUIT, TURN, WHITE, _bg, set_bg
+
+
+class Panel(BoxLayout):
+    def __init__(self, color: tuple[float, ...] = WHITE, radius: float = 12, **kw: Any):
+        super().__init__(**kw)
+        _bg(self, color, radius)
+
+
+class Text(Label):
+    def __init__(self, text: str = "", size: float = 22, color: tuple[float, ...] = INK, bold: bool = False,
+                 halign: str = "left", **kw: Any):
+        super().__init__(text=text, font_size=size, color=color, bold=bold, halign=halign, valign="middle",
+                         markup=True, **kw)
+        self.bind(size=lambda *_: setattr(self, "text_size", self.size))
+
+
+class BigButton(Button):
+    def __init__(self, text: str = "", color: tuple[float, ...] = BTN, size: float = 24, **kw: Any):
+        super().__init__(text=text, font_size=size, bold=True, background_normal="", background_down="",
+                         background_color=color, color=WHITE if color not in (BTN_LIGHT, WHITE) else INK,
+                         markup=True, **kw)
+        self.base_color = color
+        self.bind(state=self._pressed)
+
+    def _pressed(self, _w: Any, state: str) -> None:
+        c = self.base_color
+        self.background_color = tuple(x * 0.8 for x in c[:3]) + (1,) if state == "down" else c
+
+
+def call_markup(call: str | None, lang: str) -> str:
+    text = present.call_text(call, lang)
+    if present.is_red(call):
+        return f"[color=cc141f]{text}[/color]"
+    return text
+
+
+class CallCell(BoxLayout):
+    """One call in the auction grid: big, with its alert and stop marks."""
+
+    def __init__(self, **kw: Any):
+        super().__init__(orientation="vertical", padding=(6, 4), **kw)
+        _bg(self, WHITE, 10)
+        self.label = Text("", size=40, bold=True, halign="center")
+        self.mark = Text("", size=16, bold=True, halign="center", size_hint_y=0.32)
+        self.add_widget(self.label)
+        self.add_widget(self.mark)
+
+    def show(self, cell: dict[str, Any] | None, lang: str) -> None:
+        if cell is None:
+            self.opacity = 0.0
+            return
+        self.opacity = 1.0
+        if cell.get("turn"):
+            set_bg(self, TURN)
+            self.label.text = "?"
+            self.mark.text = ""
+            return
+        marks = []
+        if cell.get("alerted"):
+            marks.append(i18n.tr("alert", lang).upper())
+        if cell.get("stop"):
+            marks.append(f"[color=d92626]{i18n.tr('stop', lang)}[/color]")
+        set_bg(self, ALERT_BG if cell.get("alerted") else WHITE)
+        self.label.text = call_markup(cell.get("call"), lang) if cell.get("call") else "\u2014"
+        self.mark.text = "  ".join(marks)
+
+
+class TopBar(BoxLayout):
+    def __init__(self, app: Any, **kw: Any):
+        super().__init__(size_hint_y=None, height=72, padding=(18, 10), spacing=12, **kw)
+        _bg(self, NAVY)
+        self.app = app
+        self.title = Text("", size=26, color=WHITE, bold=True)
+        self.lang = BigButton("EN", color=(0.25, 0.38, 0.56, 1), size=20, size_hint_x=None, width=90)
+        self.lang.bind(on_release=lambda *_: app.next_language())
+        self.add_widget(self.title)
+        self.add_widget(self.lang)
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.title.text = present.header(snap, lang)
+        self.lang.text = lang.upper()
+
+
+
+
+class CallPicker(GridLayout):
+    """Every call, for a replacement call the TD's option asks for."""
+
+    def __init__(self, on_pick: Any, **kw: Any):
+        super().__init__(cols=8, spacing=4, **kw)
+        calls = ["P", "X", "XX"] + [f"{lvl}{s}" for lvl in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+        for c in calls:
+            b = BigButton(present.call_text(c), BTN_LIGHT, size=18)
+            if present.is_red(c):
+                b.color = RED_SUIT
+            b.call = c  # type: ignore[attr-defined]
+            b.bind(on_release=lambda btn: on_pick(btn.call))
+            self.add_widget(b)
+
+
