@@ -395,12 +395,16 @@ class Controller:
             self.screen.advance(t)
             if not self.screen.may_call(seat):
                 return self._refuse(seat, kind, call, box, "the tray is on the other side of the screen")
-        if self._policy() == "prevent" and hasattr(self.engine, "check"):
+        if hasattr(self.engine, "check"):
+            # The engine says what it would refuse: every irregularity under `prevent`, and whatever
+            # the policy a call inside a stop wait the profile locks (FSB L116B).
             verdict = self.engine.check(ev)
-            if verdict:
-                why = verdict.get("kind", "irregular call") if isinstance(verdict, dict) else str(verdict)
-                law = verdict.get("law") if isinstance(verdict, dict) else None
+            if isinstance(verdict, dict) and (verdict.get("action") == "refuse" or self._policy() == "prevent"):
+                why = str(verdict.get("kind", "irregular call")).replace("_", " ")
+                law = verdict.get("law")
                 return self._refuse(seat, kind, call, box, f"{why} ({law})" if law else why)
+            if verdict and not isinstance(verdict, dict) and self._policy() == "prevent":
+                return self._refuse(seat, kind, call, box, str(verdict))
         return self._engine_event(ev, box)
 
     def _policy(self) -> str | None:
@@ -643,7 +647,21 @@ class Controller:
             "done": list(self.done),
             "next_positions": self.next_positions() if self.phase == "round_end" else None,
             "stop_shown": dict(self.stop_shown),
+            "stop_wait": self.stop_wait(),
         }
+
+    def stop_wait(self) -> dict[str, Any] | None:
+        """The stop wait running now (FSB L116B, 2017 L73A2 regulations): the seat that waits, the
+        seconds left, and whether the profile locks that seat's box (`enforced`) or only reports."""
+        st = self.estate
+        until = st.get("stop_lock_until") if self.phase == "auction" else None
+        if until is None or st.get("next") is None:
+            return None
+        remaining = round(float(until) - self._t(), 2)
+        if remaining <= 0:
+            return None
+        return {"seat": st["next"], "remaining": remaining, "until": until,
+                "enforced": st.get("stop_enforcement") == "lock"}
 
     def close(self) -> None:
         self.journal.close()

@@ -23,6 +23,7 @@ SHORT_REASONS = (
     ("director", "Wait for TD"),
     ("auction is over", "Auction over"),
     ("no board", "No board yet"),
+    ("stop wait", "Wait: STOP"),  # FSB L116B: the next box is locked for the stop wait
 )
 
 

@@ -1,0 +1,32 @@
+"""Rules the regulations enforce, on real boxes (MicroPython firmware over the simulated link):
+the player keys early and sees the refusal; nothing reaches the auction."""
+import time
+
+
+def test_fsb_L116B_stop_wait_locks_the_next_box_under_the_record_policy(table):
+    t = table(profile="fsb-2007", policy="record")
+    t.boxes.wait_screen("N", lambda sc: sc.status == "YOUR TURN")
+    t.boxes.press("N", ["STOP"])
+    t.wait(lambda c: "N" in c.stop_shown, what="stop journalled")
+    t.call("N", "2S")
+    t0 = time.monotonic()
+    t.boxes.wait_screen("E", lambda sc: sc.status.startswith("STOP"))
+    # East calls at once, then again: neither call is made
+    t.key("E", "3S")
+    t.key("E", "P")
+    time.sleep(1.0)
+    assert [c["call"] for c in t.state()["calls"]] == ["2S"]
+    with t.lock:
+        assert t.ctl.phase == "auction"
+        assert t.ctl.snapshot()["stop_wait"]["seat"] == "E"  # the tablet shows the countdown
+    # FSB L116B: about 10 s (9 s kept). After it East's pass is taken.
+    time.sleep(max(0.0, 10.2 - (time.monotonic() - t0)))
+    t.call("E", "P", timeout=15)
+    assert [c["call"] for c in t.state()["calls"]] == ["2S", "P"]
+    with t.lock:
+        refused = [x for x in t.ctl.log if x["what"] == "refused" and x.get("seat") == "E"]
+        flags = [f["kind"] for f in t.ctl.estate["timing"]]
+    # whether the box itself or the tablet stopped the early calls, the auction has none of them
+    # and no timing flag was needed
+    assert "stop_wait_short" not in flags
+    assert all("stop wait" in x["reason"] for x in refused)

@@ -1,0 +1,64 @@
+"""Rules the regulations enforce, enforced at the table whatever the irregularity policy, and what
+the table must see while it waits for the director (the club session of issue 13)."""
+import pytest
+
+from tests.tablet.conftest import SESSION
+
+FSB = {**SESSION, "profile": "fsb-2007"}  # record policy: the profile's default
+
+
+def test_fsb_L116B_stop_wait_is_a_lock_under_the_record_policy_too(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(FSB)  # board 1: North deals
+    ctl.box_event("N", "stop", seq=1, box_ms=10)
+    clock.advance(2.0)
+    assert ctl.box_event("N", "call", call="2H", seq=2, box_ms=2010)["ok"]
+    snap = ctl.snapshot()
+    assert snap["stop_wait"]["seat"] == "E" and snap["stop_wait"]["enforced"] is True
+    assert snap["stop_wait"]["remaining"] == pytest.approx(10.0)
+    # East calls 6.3 s after the STOP, then tries again 2.6 s later: both refused, nothing journalled
+    # in the auction, and the reason says why and which regulation
+    clock.advance(6.3)
+    r = ctl.box_event("E", "call", call="3H", seq=1, box_ms=8300)
+    assert not r["ok"] and "FSB L116B" in r["reason"] and "stop" in r["reason"]
+    assert ctl.snapshot()["stop_wait"]["remaining"] == pytest.approx(3.7)
+    clock.advance(2.6)
+    r = ctl.box_event("E", "call", call="P", seq=2, box_ms=10900)
+    assert not r["ok"]
+    assert [c["call"] for c in ctl.estate["calls"]] == ["2H"]
+    assert ctl.phase == "auction"
+    # the wait is over (FSB L116B: about 10 s, 9 s counts as kept): East's call is taken
+    clock.advance(1.0)
+    assert ctl.box_event("E", "call", call="P", seq=3, box_ms=11900)["ok"]
+    assert [c["call"] for c in ctl.estate["calls"]] == ["2H", "P"]
+    assert ctl.snapshot()["stop_wait"] is None
+
+
+def test_fsb_L116B_the_lock_survives_a_restart(make_controller, clock, tmp_path):
+    ctl = make_controller()
+    ctl.setup(FSB)
+    ctl.box_event("N", "call", call="2H", stop=True)
+    ctl.close()
+    clock.advance(3.0)
+    ctl = make_controller()
+    assert not ctl.box_event("E", "call", call="P")["ok"]
+    assert ctl.snapshot()["stop_wait"]["remaining"] == pytest.approx(7.0)
+
+
+def test_dbf_2017_stop_without_lock_takes_the_early_call_and_flags_it(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "profile": "dbf-2017"})
+    ctl.box_event("N", "call", call="2H", stop=True)
+    clock.advance(2.0)
+    assert ctl.box_event("E", "call", call="P")["ok"]
+    assert ctl.snapshot()["stop_wait"] is None
+    assert [f["kind"] for f in ctl.estate["timing"]] == ["stop_wait_short"]
+
+
+def test_dbf_2017_the_countdown_is_shown_though_not_enforced(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "profile": "dbf-2017"})
+    ctl.box_event("N", "call", call="2H", stop=True)
+    clock.advance(4.0)
+    sw = ctl.snapshot()["stop_wait"]
+    assert sw["seat"] == "E" and sw["enforced"] is False and sw["remaining"] == pytest.approx(6.0)
