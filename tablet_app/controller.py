@@ -382,6 +382,10 @@ class Controller:
         ev: dict[str, Any] = {"t": t, "seat": seat, "call": call}
         if stop or seat in self.stop_shown:
             ev["stop"] = True
+        if self.held():
+            # UNDO or the TD key on a box: nobody calls until the director has seen to it, or a
+            # correction the Law still allows (L25A: before partner calls) would become impossible.
+            return self._refuse(seat, kind, call, box, "the table waits for the director")
         pending = self.estate.get("pending")
         if pending:
             # The engine names the seats whose call the Law gives a meaning to while it waits
@@ -555,13 +559,19 @@ class Controller:
         the console; the tablet's own calls at an irregularity are the console's subject)."""
         return [c for c in self._board_td_calls() if not c.get("auto") and c.get("status") != "resolved"]
 
+    def held(self) -> bool:
+        """The auction waits for the director: a box called him (TD key, or UNDO after a confirmed
+        call) on the board in play, and he has not yet dismissed the call (`td_attended`)."""
+        return self.phase in ("auction", "frozen") and bool(self.open_td_calls())
+
     def _board_td_calls(self) -> list[dict[str, Any]]:
         """Director calls made on the board in play (calls of earlier rounds are kept too)."""
         return [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()]
 
     def td_attended(self, pin: str) -> bool:
-        """The director signed in at this table: the calls from its boxes are attended to (the
-        station's director page drops them). True if there were any."""
+        """The director has seen to the calls from this table's boxes (he dismisses them on the
+        console; signing in alone does not): the station's director page drops them and a held
+        auction goes on. True if there were any."""
         if not self.check_pin(pin):
             raise PinError("wrong director PIN: nothing was changed")
         if not any(not c.get("auto") and c.get("status") != "resolved" for c in self.td_calls):
@@ -648,6 +658,8 @@ class Controller:
             "next_positions": self.next_positions() if self.phase == "round_end" else None,
             "stop_shown": dict(self.stop_shown),
             "stop_wait": self.stop_wait(),
+            "held": self.held(),
+            "td_calls": self.open_td_calls(),
         }
 
     def stop_wait(self) -> dict[str, Any] | None:

@@ -30,3 +30,30 @@ def test_fsb_L116B_stop_wait_locks_the_next_box_under_the_record_policy(table):
     # and no timing flag was needed
     assert "stop_wait_short" not in flags
     assert all("stop wait" in x["reason"] for x in refused)
+
+
+def test_2017_L25A_undo_on_a_box_holds_every_box_until_the_director_dismisses(table):
+    t = table(policy="record")
+    t.auction("N", ["1D"])
+    t.boxes.press("N", ["UNDO"])  # wrong card: North meant 1H
+    t.wait(lambda c: c.held(), what="auction held")
+    for s in "NESW":
+        t.boxes.wait_screen(s, lambda sc: "TD is coming" in sc.text)
+    t.key("E", "P")  # East calls anyway: refused, or the correction would be too late
+    time.sleep(0.8)
+    assert [c["call"] for c in t.state()["calls"]] == ["1D"]
+    with t.lock:
+        t.ctl.td_correct_call("2468", "N", "1H")
+        t.ctl.td_attended("2468")
+    t.all_boxes_show(["1H"])
+    t.call("E", "P")
+    assert [c["call"] for c in t.state()["calls"]] == ["1H", "P"]
+
+
+def test_2017_L27_every_box_shows_the_insufficient_bid_the_table_is_ruling_on(table):
+    t = table(policy="record")
+    t.auction("N", ["1S"])
+    t.key("E", "1H")
+    t.wait(lambda c: c.phase == "frozen", what="table frozen")
+    for s in "NESW":
+        t.boxes.wait_screen(s, lambda sc: "E 1H" in sc.text)

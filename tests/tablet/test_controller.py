@@ -503,8 +503,8 @@ def test_box_director_call_is_open_until_the_director_signs_in_at_the_table(make
 def test_a_director_call_left_open_at_the_round_end_can_still_be_attended_next_round(make_controller, clock):
     ctl = make_controller()
     ctl.setup({**SESSION, "boards": [1]})
-    ctl.box_event("E", "td")  # round 2, board 1
     auction(ctl, clock, ["P", "P", "P", "P"])
+    ctl.box_event("E", "td")  # round 2, board 1, after the auction (a call in it holds the table)
     ctl.enter_result(None)
     ctl.ew_confirm()
     assert ctl.phase == "round_end"

@@ -62,3 +62,57 @@ def test_dbf_2017_the_countdown_is_shown_though_not_enforced(make_controller, cl
     clock.advance(4.0)
     sw = ctl.snapshot()["stop_wait"]
     assert sw["seat"] == "E" and sw["enforced"] is False and sw["remaining"] == pytest.approx(6.0)
+
+
+def calls(ctl):
+    return [c["call"] for c in ctl.estate["calls"]]
+
+
+@pytest.mark.parametrize("key", ["undo", "td"])
+def test_2017_L25A_undo_or_td_key_holds_the_auction_until_the_director_dismisses_the_call(make_controller, clock, key):
+    # East confirmed 2C meaning 2D and pressed UNDO at once; partner must not call before the
+    # director comes, or the L25A correction is no longer possible.
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    ctl.box_event("N", "call", call="1NT")
+    clock.advance(2)
+    ctl.box_event("E", "call", call="2C")
+    ctl.box_event("E", key)
+    assert ctl.snapshot()["held"] is True
+    views = ctl.views()
+    assert all(v["frozen"] and v["message"] == "TD is coming" for v in views.values())
+    assert views["S"]["allowed"] == [] or views["S"]["frozen"]
+    clock.advance(2)
+    r = ctl.box_event("S", "call", call="P")
+    assert not r["ok"] and "director" in r["reason"]
+    assert calls(ctl) == ["1NT", "2C"]
+    # signing in is not dismissing: the call stays open until the director says he has seen to it
+    assert ctl.check_pin("4321")
+    assert ctl.snapshot()["td_calls"] and ctl.snapshot()["held"]
+    ctl.td_correct_call("4321", "E", "2D")
+    assert ctl.td_attended("4321") is True
+    assert ctl.snapshot()["held"] is False and ctl.snapshot()["td_calls"] == []
+    assert ctl.box_event("S", "call", call="P")["ok"]
+    assert calls(ctl)[-2:] == ["2D", "P"]
+
+
+def test_2017_L27_every_box_shows_the_insufficient_bid_while_the_table_waits(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    ctl.box_event("N", "call", call="1S")
+    clock.advance(2)
+    ctl.box_event("E", "call", call="1H")  # insufficient: South may accept it, and must see it
+    assert ctl.phase == "frozen"
+    for seat, v in ctl.views().items():
+        assert v["frozen"] and v["message"] == "E 1H: wait TD", seat
+    pending = ctl.snapshot()["state"]["pending"]
+    assert (pending["seat"], pending["call"]) == ("E", "1H")
+
+
+def test_2017_L29_the_call_out_of_rotation_is_on_every_box(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**SESSION, "policy": "record"})
+    ctl.box_event("N", "call", call="1S")
+    clock.advance(2)
+    ctl.box_event("W", "call", call="4H")
+    assert {v["message"] for v in ctl.views().values()} == {"W 4H: wait TD"}
