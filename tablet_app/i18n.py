@@ -21,6 +21,9 @@ VUL_NAMES = {
     "da": {"None": "Ingen i zonen", "NS": "N-S i zonen", "EW": "Ø-V i zonen", "All": "Alle i zonen"},
 }
 
+# card ranks as the federations write them (Swedish/Danish: E K D Kn for A K Q J)
+RANKS = {"sv": {"A": "E", "Q": "D", "J": "Kn"}, "da": {"A": "E", "Q": "D", "J": "Kn"}}
+
 T = {
     "board": {"en": "Board", "sv": "Bricka", "da": "Spil"},
     "table": {"en": "Table", "sv": "Bord", "da": "Bord"},
@@ -32,7 +35,7 @@ T = {
     "auction_over": {"en": "Auction over: {contract} by {declarer}", "sv": "Budgivningen klar: {contract} av {declarer}",
                      "da": "Meldingerne slut: {contract} af {declarer}"},
     "passed_out": {"en": "Passed out", "sv": "Passad bricka", "da": "Passet ud"},
-    "tray_moving": {"en": "Tray with {seats}", "sv": "Brickan hos {seats}", "da": "Bakken hos {seats}"},
+    "tray_moving": {"en": "Tray with {seats}", "sv": "Budbrickan hos {seats}", "da": "Bakken hos {seats}"},
     "pass": {"en": "Pass", "sv": "Pass", "da": "Pas"},
     "double": {"en": "X", "sv": "X", "da": "X"},
     "redouble": {"en": "XX", "sv": "XX", "da": "XX"},
@@ -97,8 +100,10 @@ T = {
     "correct_call": {"en": "Correct an unintended call", "sv": "Rätta ett oavsiktligt bud",
                      "da": "Ret en utilsigtet melding"},
     "whose_call": {"en": "Whose call?", "sv": "Vems bud?", "da": "Hvis melding?"},
-    "artificial": {"en": "Artificial adjusted score", "sv": "Konstgjort justerat resultat",
-                   "da": "Kunstigt justeret resultat"},
+    # 2007 L12C2 (sv): "korrigerad poäng i form av en procentuell poängsats"; 2017 § 12C2 (da):
+    # "kunstig justeret score"
+    "artificial": {"en": "Artificial adjusted score", "sv": "Korrigerad poäng (procentsats)",
+                   "da": "Kunstig justeret score"},
     "fix_result": {"en": "Correct an agreed result", "sv": "Rätta ett godkänt resultat", "da": "Ret et godkendt resultat"},
     "which_board": {"en": "Which board?", "sv": "Vilken bricka?", "da": "Hvilket spil?"},
     "award": {"en": "Award", "sv": "Döm", "da": "Tildel"},
@@ -188,7 +193,169 @@ T = {
     "wb_differs": {"en": "Not the earlier call: {seat} {call} (was {earlier})",
                    "sv": "Inte samma bud som förut: {seat} {call} (var {earlier})",
                    "da": "Ikke samme melding som før: {seat} {call} (var {earlier})"},
+    "stop_wait": {"en": "STOP: {seat} waits {s} s", "sv": "STOPP: {seat} väntar {s} s", "da": "STOP: {seat} venter {s} s"},
+    "stop_wait_report": {"en": "STOP: {seat} should wait {s} s", "sv": "STOPP: {seat} bör vänta {s} s",
+                         "da": "STOP: {seat} bør vente {s} s"},
+    "irregular_waits": {"en": "{seat} {call}: {what}. The table waits for the director",
+                        "sv": "{seat} {call}: {what}. Bordet väntar på tävlingsledaren",
+                        "da": "{seat} {call}: {what}. Bordet venter på turneringslederen"},
+    "held_waits": {"en": "Director called by {seat}: nobody calls until the director has come",
+                   "sv": "TL tillkallad av {seat}: ingen bjuder innan tävlingsledaren kommit",
+                   "da": "TL tilkaldt af {seat}: ingen melder, før turneringslederen er kommet"},
+    "dismiss_calls": {"en": "Director calls seen to: the table goes on", "sv": "TL-tillkallelser klara: bordet fortsätter",
+                      "da": "TL-tilkald klaret: bordet fortsætter"},
+    "other_option": {"en": "Another option", "sv": "Annat alternativ", "da": "Anden mulighed"},
+    "confirm_call": {"en": "Apply {call}", "sv": "Verkställ {call}", "da": "Udfør {call}"},
+    "score_ew": {"en": "Score East-West", "sv": "Poäng Öst-Väst", "da": "Score Øst-Vest"},
+    "score_side": {"en": "{side}: {score}", "sv": "{side}: {score}", "da": "{side}: {score}"},
+    "result_sent": {"en": "Board {board} confirmed: N-S {score}. Sent to the scorer.",
+                    "sv": "Bricka {board} bekräftad: N-S {score}. Skickad till resultatansvarig.",
+                    "da": "Spil {board} bekræftet: N-S {score}. Sendt til resultatansvarlig."},
+    "not_agreed": {"en": "East-West did not agree: North enters the result again (call the director if you still disagree)",
+                   "sv": "Öst-Väst godkände inte: Nord matar in resultatet igen (tillkalla TL om ni fortfarande är oeniga)",
+                   "da": "Øst-Vest godkendte ikke: Nord indtaster resultatet igen (tilkald TL, hvis I stadig er uenige)"},
+    "ew_check": {"en": "East-West: check your score and confirm", "sv": "Öst-Väst: kontrollera er poäng och bekräfta",
+                 "da": "Øst-Vest: kontroller jeres score og bekræft"},
+    "pin_needed": {"en": "Director only: enter the director PIN", "sv": "Endast TL: ange TL-koden",
+                   "da": "Kun TL: indtast TL-koden"},
+    "policy_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    "policy_record": {"en": "Record and rule (as with cardboard boxes)", "sv": "Registrera och döm (som med budlådor)",
+                      "da": "Registrer og afgør (som med meldekasser)"},
+    "policy_prevent": {"en": "Prevent (the box refuses)", "sv": "Förhindra (lådan vägrar)", "da": "Forhindr (kassen afviser)"},
+    "alerts_all": {"en": "Both pairs alert", "sv": "Båda paren alerterar", "da": "Begge par alerterer"},
+    "alerts_not-NS": {"en": "N-S do not alert", "sv": "N-S alerterar inte", "da": "N-S alerterer ikke"},
+    "alerts_not-EW": {"en": "E-W do not alert", "sv": "Ö-V alerterar inte", "da": "Ø-V alerterer ikke"},
+    "alerts_none": {"en": "Nobody alerts", "sv": "Ingen alerterar", "da": "Ingen alerterer"},
+    "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Under middel"},
+    "avg": {"en": "Avg", "sv": "Medel", "da": "Middel"},
+    "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Over middel"},
+    "flag_stop_wait_short": {"en": "stop wait short", "sv": "för kort stoppväntan", "da": "for kort stopventetid"},
+    "flag_stop_missing": {"en": "no STOP before the jump", "sv": "inget STOPP före hoppet", "da": "intet STOP før springet"},
+    "flag_long_thought_after_stop": {"en": "long thought after STOP", "sv": "lång betänketid efter STOPP",
+                                     "da": "lang betænkningstid efter STOP"},
+    "flag_alert_late": {"en": "late alert", "sv": "sen alertering", "da": "sen alertering"},
+    "flag_alert_not_permitted": {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
+    "flag_alert_by_wrong_player": {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
+                                   "da": "alerteret af forkert spiller"},
 }
+
+# The Law's options at a pending decision, by the engine's pending kind and option id (the ids are
+# stable: they are in replay logs). {lho}, {offender}, {partner}, {call} name seats and calls; the
+# engine's English label is the fallback for English only. "_" holds options shared by all kinds.
+OPTIONS: dict[str, dict[str, dict[str, str]]] = {
+    "_": {
+        "unintended": {"en": "Director: the call was unintended and is replaced by the intended call",
+                       "sv": "TL: budet var oavsiktligt och ersätts med det avsedda budet",
+                       "da": "TL: meldingen var utilsigtet og erstattes af den tilsigtede melding"},
+        "stand": {"en": "Director: the call stands", "sv": "TL: budet står kvar", "da": "TL: meldingen står ved magt"},
+        "cancel": {"en": "Director: the call is cancelled; {offender} calls again",
+                   "sv": "TL: budet stryks; {offender} bjuder igen", "da": "TL: meldingen annulleres; {offender} melder igen"},
+    },
+    "insufficient_bid": {
+        "accept": {"en": "{lho} accepts the insufficient bid (by calling)",
+                   "sv": "{lho} godtar det otillräckliga budet (genom att bjuda)",
+                   "da": "{lho} accepterer den utilstrækkelige melding (ved at melde)"},
+        "replace": {"en": "{offender} replaces it (the director then rules under L27B)",
+                    "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
+                    "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
+    },
+    "insufficient_bid_judgement": {
+        "b1a": {"en": "The lowest sufficient bid showing the same denomination(s)",
+                "sv": "Lägsta tillräckliga bud i samma benämning(ar)",
+                "da": "Laveste tilstrækkelige melding i samme benævnelse(r)"},
+        "b1b": {"en": "The replacement has the same or a more precise meaning (comparable call)",
+                "sv": "Ersättningsbudet har samma eller en mer precis betydelse (jämförbart bud)",
+                "da": "Erstatningsmeldingen har samme eller en mere præcis betydning (sammenlignelig melding)"},
+        "none": {"en": "Neither: Law 27B2/B3 applies", "sv": "Inget av dem: lag 27B2/B3 gäller",
+                 "da": "Ingen af dem: § 27B2/B3 anvendes"},
+    },
+    "call_out_of_rotation": {
+        "accept": {"en": "{lho} accepts the call out of rotation (by calling)",
+                   "sv": "{lho} godtar budet i fel tur (genom att bjuda)",
+                   "da": "{lho} accepterer meldingen uden for tur (ved at melde)"},
+        "cancel": {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
+                   "sv": "Godtas inte: budet upphävs och lag 30-32 gäller",
+                   "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
+        "cancel_artificial": {"en": "Not accepted, and the pass was artificial or passed an artificial call",
+                              "sv": "Godtas inte, och passet var artificiellt eller ett pass på ett artificiellt bud",
+                              "da": "Accepteres ikke, og passet var kunstigt eller et pas på en kunstig melding"},
+    },
+    "change_of_call": {
+        "unintended": {"en": "Director: the first call was unintended; the new call replaces it",
+                       "sv": "TL: det första budet var oavsiktligt; det nya budet ersätter det",
+                       "da": "TL: den første melding var utilsigtet; den nye melding erstatter den"},
+        "accept": {"en": "{lho} accepts the change (by calling)", "sv": "{lho} godtar ändringen (genom att bjuda)",
+                   "da": "{lho} accepterer ændringen (ved at melde)"},
+        "cancel": {"en": "The change is cancelled; the first call stands", "sv": "Ändringen stryks; det första budet står kvar",
+                   "da": "Ændringen annulleres; den første melding står ved magt"},
+    },
+    "inadmissible_double": {
+        "cancel": {"en": "The double/redouble is cancelled; {partner} must pass for the rest of the auction",
+                   "sv": "Dubblingen/redubblingen stryks; {partner} måste passa resten av budgivningen",
+                   "da": "Doblingen/redoblingen annulleres; {partner} skal passe resten af meldingerne"},
+    },
+    "call_when_required_to_pass": {
+        "cancel": {"en": "The call is replaced by a pass; {offender} and {partner} pass for the rest of the auction",
+                   "sv": "Budet ersätts med pass; {offender} och {partner} passar resten av budgivningen",
+                   "da": "Meldingen erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
+    },
+    "bid_above_seven": {
+        "cancel": {"en": "The bid is cancelled and replaced by a pass; {offender} and {partner} pass for the rest",
+                   "sv": "Budet stryks och ersätts med pass; {offender} och {partner} passar resten av budgivningen",
+                   "da": "Meldingen annulleres og erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
+    },
+    "call_after_final_pass": {
+        "cancel": {"en": "The call is cancelled", "sv": "Budet stryks", "da": "Meldingen annulleres"},
+        "unintended": {"en": "Director: the final pass was unintended; the auction reopens with the intended call",
+                       "sv": "TL: det sista passet var oavsiktligt; budgivningen öppnas igen med det avsedda budet",
+                       "da": "TL: det sidste pas var utilsigtet; meldingerne genoptages med den tilsigtede melding"},
+    },
+    "oot_judgement": {
+        "yes": {"en": "Director: {offender}'s {call} is comparable to (or in the same denomination as) the cancelled call",
+                "sv": "TL: {offender}s {call} är jämförbart med (eller i samma benämning som) det upphävda budet",
+                "da": "TL: {offender}s {call} er sammenlignelig med (eller i samme benævnelse som) den annullerede melding"},
+        "no": {"en": "Director: not comparable (another denomination)", "sv": "TL: inte jämförbart (annan benämning)",
+               "da": "TL: ikke sammenlignelig (anden benævnelse)"},
+    },
+    "wrong_board_judgement": {
+        "differs": {"en": "Director: {offender}'s {call} differs from the cancelled call: artificial adjusted score",
+                    "sv": "TL: {offender}s {call} skiljer sig från det strukna budet: korrigerad poäng",
+                    "da": "TL: {offender}s {call} afviger fra den annullerede melding: kunstig justeret score"},
+        "same": {"en": "Director: it does not differ; {lho} repeats the earlier call",
+                 "sv": "TL: det skiljer sig inte; {lho} upprepar sitt tidigare bud",
+                 "da": "TL: den afviger ikke; {lho} gentager sin tidligere melding"},
+    },
+}
+
+
+def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
+    """The Law's option in the player's language: by pending kind and option id, seats named."""
+    oid = str(option.get("id", ""))
+    entry = OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
+    if entry is None or lang not in entry:
+        if lang == "en" or entry is None:
+            return str(option.get("label") or oid)
+        lang = "en"
+    try:
+        return entry[lang].format(**(names or {}))
+    except (KeyError, IndexError):
+        return str(option.get("label") or oid) if lang == "en" else entry[lang]
+
+
+PROFILE_NAMES = {
+    "fsb-2007": {"en": "Sweden (FSB, 2007 Laws)", "sv": "Sverige (FSB, 2007 års lagar)", "da": "Sverige (FSB, lovene fra 2007)"},
+    "dbf-2017": {"en": "Denmark (DBF, 2017 Laws)", "sv": "Danmark (DBF, 2017 års lagar)", "da": "Danmark (DBF, lovene fra 2017)"},
+    "wbf-screens-2017": {"en": "WBF with screens (2017 Laws)", "sv": "WBF med skärmar (2017 års lagar)",
+                         "da": "WBF med skærme (lovene fra 2017)"},
+    "ebu": {"en": "England (EBU)", "sv": "England (EBU)", "da": "England (EBU)"},
+    "acbl": {"en": "North America (ACBL)", "sv": "Nordamerika (ACBL)", "da": "Nordamerika (ACBL)"},
+}
+
+
+def profile_name(profile: str, lang: str = "en") -> str:
+    """A rule set by its human name; an unknown one by its id (it is what the TD configured)."""
+    names = PROFILE_NAMES.get(profile)
+    return names.get(lang, names["en"]) if names else profile
 
 
 def tr(key: str, lang: str = "en", **kw: object) -> str:

@@ -1,6 +1,7 @@
 """The Kivy app: one ScreenManager, the screens, and when each is shown."""
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from kivy.app import App
@@ -12,6 +13,7 @@ from tablet_app import i18n, present
 from tablet_app.controller import Controller
 from tablet_app.ui.auction import AuctionScreen
 from tablet_app.ui.director import DirectorScreen
+from tablet_app.ui.pin_gate import PinGateScreen
 from tablet_app.ui.result import ResultScreen
 from tablet_app.ui.round_end import RoundEndScreen
 from tablet_app.ui.setup import SetupScreen
@@ -35,11 +37,14 @@ class TabletApp(App):
         self.last_phase: str | None = None
         self.ready = False
         self.screens: dict[str, Any] = {}
+        # a notice for the table: (translation key, its fields, until monotonic time)
+        self.note: tuple[str, dict[str, Any], float] = ("", {}, 0.0)
 
     def build(self) -> ScreenManager:
         Window.clearcolor = BG
         sm = ScreenManager(transition=NoTransition())
-        for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen, SetupScreen):
+        for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen, SetupScreen,
+                    PinGateScreen):
             s = cls(self)
             self.screens[s.name] = s
             sm.add_widget(s)
@@ -50,8 +55,30 @@ class TabletApp(App):
         Clock.schedule_interval(self._tick, 0.02)
         # The deliverer works in its own thread: the director console re-reads the outbox now and then.
         Clock.schedule_interval(self._delivery_tick, 1.0)
+        # the stop countdown and notices change with time alone, not with an event
+        Clock.schedule_interval(self._second_tick, 0.5)
         self.refresh()
         return sm
+
+    def _second_tick(self, _dt: float) -> None:
+        if self.controller.stop_wait() is not None or self.note[0] or self._counting:
+            self._counting = self.controller.stop_wait() is not None
+            if self.note[0] and time.monotonic() > self.note[2]:
+                self.note = ("", {}, 0.0)
+            self.refresh()
+
+    _counting = False
+
+    def notify(self, key: str, seconds: float = 8.0, **fields: Any) -> None:
+        self.note = (key, fields, time.monotonic() + seconds)
+
+    def current_note(self) -> str:
+        key, fields, until = self.note
+        return i18n.tr(key, self.lang, **fields) if key and time.monotonic() <= until else ""
+
+    def require_pin(self, then: Any, back_to: str) -> None:
+        """Open a director-only screen: `then(pin)` runs once the director PIN is given."""
+        self.screens["pin"].open(then, back_to)
 
     def _changed(self) -> None:
         self._dirty = True

@@ -44,12 +44,16 @@ class AuctionScreen(Screen):
         self.status_label = Text("", size=30, bold=True, halign="center")
         self.status.add_widget(self.status_label)
         body.add_widget(self.status)
+        # obligations to pass, lead restrictions, exposed cards: on view until the board ends
+        self.conseq = Text("", size=20, bold=True, color=(0.55, 0.20, 0.05, 1), size_hint_y=None, height=0)
+        body.add_widget(self.conseq)
         root.add_widget(body)
         bar = BoxLayout(size_hint_y=None, height=96, padding=(24, 10), spacing=16)
         self.td_btn = BigButton("", BTN_WARN)
         self.td_btn.bind(on_release=lambda *_: app.go("director"))
         self.tempo_btn = BigButton("", BTN)
-        self.tempo_btn.bind(on_release=lambda *_: app.go("tempo"))
+        # partner's think times are unauthorised information: the tempo view is the director's
+        self.tempo_btn.bind(on_release=lambda *_: app.require_pin(lambda _pin: app.go("tempo"), "auction"))
         self.result_btn = BigButton("", BTN_OK)
         self.result_btn.bind(on_release=lambda *_: app.go("result"))
         for b in (self.td_btn, self.tempo_btn, self.result_btn):
@@ -86,7 +90,10 @@ class AuctionScreen(Screen):
         needed = len(rows) * (self.grid.row_default_height + 12)
         self.scroll.scroll_y = 1 if needed <= self.scroll.height else 0
         self.status_label.text = present.status_line(snap, lang)
-        frozen = snap.get("phase") == "frozen"
+        lines = present.consequences(st, lang)
+        self.conseq.text = "\n".join(lines)
+        self.conseq.height = 28 * len(lines)
+        frozen = snap.get("phase") == "frozen" or snap.get("held")
         set_bg(self.status, (1.0, 0.88, 0.80, 1) if frozen else WHITE)
         self.td_btn.text = i18n.tr("director", lang)
         self.tempo_btn.text = i18n.tr("tempo", lang)

@@ -7,13 +7,15 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from shared_rules import laws
 from tablet_app import i18n, present
 from tablet_app.controller import PinError
+from tablet_app.ui.pin_gate import pin_pad
 from tablet_app.ui.theme import BG, BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, STOP_RED, WHITE, _bg
-from tablet_app.ui.widgets import BigButton, CallPicker, Panel, Text, TopBar
+from tablet_app.ui.widgets import BigButton, CallPicker, Grow, Panel, Text, TopBar
 
 
 class DirectorScreen(Screen):
@@ -36,19 +38,23 @@ class DirectorScreen(Screen):
         body = BoxLayout(padding=(24, 16), spacing=20)
         left = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=8, size_hint_x=0.48)
         self.title = Text("", size=30, bold=True, size_hint_y=None, height=46)
+        left.add_widget(self.title)
+        # Every irregularity of the board and every consequence, whole: the list scrolls, it is
+        # never cut to the last few lines or clipped at the panel's edge.
+        column = BoxLayout(orientation="vertical", size_hint_y=None, spacing=6)
+        column.bind(minimum_height=column.setter("height"))
         self.happened_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
-        self.happened = Text("", size=22)
-        self.happened.valign = "top"
+        self.happened = Grow("", size=22)
         self.conseq_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
-        self.conseq = Text("", size=22)
-        self.conseq.valign = "top"
+        self.conseq = Grow("", size=22)
         # Where the results stand: the TD is the one who tells the scorer about a refused item.
         self.delivery_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
-        self.delivery = Text("", size=18, size_hint_y=0.45)
-        self.delivery.valign = "top"
-        for w in (self.title, self.happened_head, self.happened, self.conseq_head, self.conseq,
-                  self.delivery_head, self.delivery):
-            left.add_widget(w)
+        self.delivery = Grow("", size=18)
+        for w in (self.happened_head, self.happened, self.conseq_head, self.conseq, self.delivery_head, self.delivery):
+            column.add_widget(w)
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(column)
+        left.add_widget(scroll)
         body.add_widget(left)
         self.side = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=10)
         body.add_widget(self.side)
@@ -64,6 +70,13 @@ class DirectorScreen(Screen):
         self.pin_buttons: dict[str, Button] = {}
         self.option_buttons: list[Button] = []
         self.picker: CallPicker | None = None
+
+    def say(self, said: Any) -> None:
+        """The console's message, as a function of the language: it follows a language switch."""
+        self.said = said
+        self.message.text = said(self.app.lang) if said is not None else ""
+
+    said: Any = None
 
     def _enter(self, mode: str | None, refresh: bool = True, **draft: Any) -> None:
         self.mode, self.draft = mode, draft
@@ -81,69 +94,73 @@ class DirectorScreen(Screen):
         self.app.refresh()
 
     def press_unlock(self) -> None:
-        lang = self.app.lang
         if self.app.controller.check_pin(self.pin):
-            self.unlocked = True
-            # the director is at the table: the boxes' calls for him are attended to
-            self.app.controller.td_attended(self.pin)
-            self.message.text = f"[color=2a8c4d]{i18n.tr('pin_ok', lang)}[/color]"
+            self.unlocked = True  # the boxes' calls stay open until he dismisses them
+            self.say(lambda lang: f"[color=2a8c4d]{i18n.tr('pin_ok', lang)}[/color]")
         else:
-            self.message.text = i18n.tr("pin_wrong", lang)
+            self.say(lambda lang: i18n.tr("pin_wrong", lang))
         self.pin = ""
         self.app.refresh()
 
     def choose(self, option: dict[str, Any]) -> None:
         if option.get("needs_call"):
-            self._enter("option", option=option)
+            self._enter("option", option=option, call=None)
             return
         self._decide(option["id"], None)
 
     def pick_call(self, call: str) -> None:
+        # one tap only picks: the call is applied when the director confirms it, and until then
+        # another call or another option can be chosen (a mis-tap records nothing)
         if self.mode == "option":
-            self._decide(self.draft["option"]["id"], call)
+            self.draft["call"] = call
+            self.app.refresh()
+
+    def confirm_call(self) -> None:
+        if self.mode == "option" and self.draft.get("call"):
+            self._decide(self.draft["option"]["id"], self.draft["call"])
 
     def _decide(self, choice: str, call: str | None) -> None:
+        # the director stays signed in after the ruling: the consequences are read out from here
         self._td(lambda pin: self.app.controller.td_decide(pin, choice, call), refresh=False)
         self._enter(None, refresh=False)
-        if not self.app.controller.estate.get("pending"):
-            self.unlocked = False
         self.app.refresh()
 
+    def dismiss_calls(self) -> None:
+        # the director has seen to the boxes' calls: they leave the list and a held auction goes on
+        self._td(lambda pin: self.app.controller.td_attended(pin) and None)
+
     def _pin_pad(self, lang: str) -> None:
-        self.side.add_widget(Text(i18n.tr("pin_prompt", lang), size=24, bold=True, size_hint_y=None, height=40))
-        shown = Panel(BG, 8, size_hint_y=None, height=60)
-        shown.add_widget(Text("\u25cf " * len(self.pin) or " ", size=30, halign="center"))
-        self.side.add_widget(shown)
-        pad = GridLayout(cols=3, spacing=10)
-        self.pin_buttons = {}
-        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "unlock"):
-            if key == "clear":
-                b = BigButton(i18n.tr("clear", lang), BTN_LIGHT, size=22)
-                b.bind(on_release=lambda *_: self.press_clear())
-            elif key == "unlock":
-                b = BigButton(i18n.tr("unlock", lang), BTN_OK, size=22)
-                b.bind(on_release=lambda *_: self.press_unlock())
-            else:
-                b = BigButton(key, BTN_LIGHT, size=32)
-                b.digit = key  # type: ignore[attr-defined]
-                b.bind(on_release=lambda btn: self.press_digit(btn.digit))
-            self.pin_buttons[key] = b
-            pad.add_widget(b)
-        self.side.add_widget(pad)
+        self.pin_buttons = pin_pad(self.side, self.pin, lang, self.press_digit, self.press_clear, self.press_unlock)
 
     def _options(self, pending: dict[str, Any], lang: str) -> None:
         self.side.add_widget(Text(i18n.tr("options", lang), size=24, bold=True, size_hint_y=None, height=40))
         self.option_buttons = []
         if self.mode == "option":
             chosen = self.draft["option"]
-            self.side.add_widget(Text(f"{chosen.get('label', '')}  [color=66727f]({chosen.get('law', '')})[/color]",
-                                       size=20, size_hint_y=None, height=56))
+            label = i18n.option_label(pending.get("kind", ""), chosen, lang, present.seat_names(pending, lang))
+            self.side.add_widget(Text(f"{label}  [color=66727f]({chosen.get('law', '')})[/color]",
+                                      size=20, size_hint_y=None, height=56))
             self.side.add_widget(Text(i18n.tr("choose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
-            self.picker = CallPicker(self.pick_call)
+            self.picker = CallPicker(self.pick_call, present.replacement_calls(self.app.controller.estate),
+                                     self.draft.get("call"))
             self.side.add_widget(self.picker)
+            row = BoxLayout(spacing=10, size_hint_y=None, height=80)
+            cancel = BigButton(i18n.tr("other_option", lang), BTN_LIGHT, size=20)
+            cancel.bind(on_release=lambda *_: self._enter(None))
+            call = self.draft.get("call")
+            ok = BigButton(i18n.tr("confirm_call", lang, call=present.call_text(call, lang)) if call
+                           else i18n.tr("choose_call", lang), BTN_OK, size=20)
+            ok.disabled = call is None
+            ok.bind(on_release=lambda *_: self.confirm_call())
+            self.tool_buttons["other_option"], self.tool_buttons["confirm_call"] = cancel, ok
+            row.add_widget(cancel)
+            row.add_widget(ok)
+            self.side.add_widget(row)
             return
+        names = present.seat_names(pending, lang)
         for opt in pending.get("options", []):
-            b = BigButton(f"{opt.get('label', opt.get('id'))}\n[size=16]{opt.get('law', '')}[/size]", BTN, size=20)
+            label = i18n.option_label(pending.get("kind", ""), opt, lang, names)
+            b = BigButton(f"{label}\n[size=16]{opt.get('law', '')}[/size]", BTN, size=20)
             b.halign = "center"
             b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 20, None)))
             b.option = opt  # type: ignore[attr-defined]
@@ -158,20 +175,21 @@ class DirectorScreen(Screen):
         self.title.text = i18n.tr("director", lang) + (f"  \u00b7  {pending.get('law', '')}" if pending else "")
         self.happened_head.text = i18n.tr("what_happened", lang).upper()
         lines = present.what_happened(st, lang)
-        self.happened.text = "\n".join(lines[-5:]) or i18n.tr("none", lang)
+        self.happened.text = "\n".join(lines) or i18n.tr("none", lang)
         self.conseq_head.text = i18n.tr("consequences", lang).upper()
         self.conseq.text = "\n".join(present.consequences(st, lang)) or i18n.tr("none", lang)
         self.delivery_head.text = i18n.tr("delivery", lang).upper()
         self.delivery.text = "\n".join(self.app.delivery_lines(lang))
         self.back.text = i18n.tr("back", lang)
+        self.message.text = self.said(lang) if self.said is not None else ""
         self.side.clear_widgets()
         self.option_buttons = []
-        calls = self.app.controller.open_td_calls()
+        calls = snap.get("td_calls") or []
         if calls:
             lines += [i18n.tr("td_called_by", lang, seat=i18n.seat_name(c.get("seat"), lang))
                       + (f" ({i18n.tr('reason_' + c['reason'], lang)})" if c.get("reason") else "")
-                      for c in calls[-3:]]
-            self.happened.text = "\n".join(lines[-6:])
+                      for c in calls]
+            self.happened.text = "\n".join(lines)
         if not self.unlocked:
             if not pending:
                 self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center",
@@ -187,6 +205,11 @@ class DirectorScreen(Screen):
         self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center", size_hint_y=None, height=40))
         self.tool_buttons: dict[str, Button] = {}
         phase = snap.get("phase")
+        if self.mode is None and snap.get("td_calls"):
+            b = BigButton(i18n.tr("dismiss_calls", lang), BTN_OK, size=20, size_hint_y=None, height=84)
+            b.bind(on_release=lambda *_: self.dismiss_calls())
+            self.tool_buttons["dismiss"] = b
+            self.side.add_widget(b)
         if self.mode == "adjust":
             self._adjust_panel(lang)
             return
@@ -338,11 +361,11 @@ class DirectorScreen(Screen):
         The PIN was checked at sign-in; the controller checks it again (it trusts no widget)."""
         try:
             said = act(self.app.controller.session.td_pin if self.unlocked else "")
-            self.message.text = said if isinstance(said, str) else ""
+            self.say(said if callable(said) else None)
         except PinError:
-            self.message.text = i18n.tr("pin_wrong", self.app.lang)
+            self.say(lambda lang: i18n.tr("pin_wrong", lang))
         except ValueError as exc:  # Refused, SetupError: said, nothing changed
-            self.message.text = str(exc)[:120]
+            self.say(lambda _lang, text=str(exc)[:120]: text)
         if refresh:
             self.app.refresh()
 
@@ -414,9 +437,9 @@ class DirectorScreen(Screen):
         board = self.draft.get("board")
         self._enter(None, refresh=False)
 
-        def fix(pin: str) -> str:
+        def fix(pin: str) -> Any:
             rec = self.app.controller.td_correct_result(pin, board, n)
-            return f"[color=2a8c4d]{i18n.tr('sent', self.app.lang)}: {rec['score_ns']:+d}[/color]"
+            return lambda lang: f"[color=2a8c4d]{i18n.tr('sent', lang)}: {rec['score_ns']:+d}[/color]"
 
         self._td(fix)
 
@@ -434,7 +457,7 @@ class DirectorScreen(Screen):
     def leave(self) -> None:
         self.unlocked = False
         self._enter(None, refresh=False)
-        self.message.text = ""
+        self.say(None)
         self.app.go("auction")
 
 

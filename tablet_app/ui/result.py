@@ -21,7 +21,9 @@ class ResultScreen(Screen):
         self.tricks: int | None = None
         self.suit: str | None = None
         self.rank: str | None = None
-        self.message = ""
+        # (board, text, translation key): a message belongs to its board, and a key follows a
+        # language switch
+        self.message: tuple[int | None, str, str | None] = (None, "", None)
         root = BoxLayout(orientation="vertical")
         _bg(root, BG)
         self.topbar = TopBar(app)
@@ -50,17 +52,26 @@ class ResultScreen(Screen):
         lead = f"{self.suit}{self.rank}" if self.suit and self.rank else None
         try:
             self.app.controller.enter_result(self.tricks, lead)
-            self.message = ""
+            self._say("")
         except ValueError as exc:
-            self.message = str(exc)
+            self._say(str(exc))
         self.app.refresh()
 
+    def _say(self, text: str, key: str | None = None) -> None:
+        self.message = (self.app.controller.board, text, key)
+
     def confirm(self, ok: bool) -> None:
+        board = self.app.controller.board
         try:
             rec = self.app.controller.ew_confirm(ok)
-            self.message = f"{i18n.tr('sent', self.app.lang)}: {rec['score_ns']:+d}" if rec else ""
+            if rec:
+                # the table has moved on: the confirmation is shown on the next screen's bar
+                self.app.notify("result_sent", board=board, score=f"{rec['score_ns']:+d}")
+                self._say("")
+            else:
+                self._say("", "not_agreed")  # back to North, and it says so
         except ValueError as exc:
-            self.message = str(exc)
+            self._say(str(exc))
         self.tricks = None
         self.suit = self.rank = None
         self.app.refresh()
@@ -71,8 +82,10 @@ class ResultScreen(Screen):
         res = snap.get("result")
         summary = Panel(WHITE, 14, size_hint_y=None, height=96, padding=(20, 8), spacing=20)
         self.body.add_widget(summary)
+        board, text, key = self.message
+        text = "" if board != snap.get("board") else (i18n.tr(key, lang) if key else text)
         if not res:
-            summary.add_widget(Text(self.message or present.status_line(snap, lang), size=26, bold=True))
+            summary.add_widget(Text(text or present.status_line(snap, lang), size=26, bold=True))
             back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), size=(220, 70))
             back.bind(on_release=lambda *_: self.app.go("auction"))
             self.body.add_widget(back)
@@ -87,7 +100,12 @@ class ResultScreen(Screen):
             self._confirm_panel(res, lang)
         else:
             self._entry_panel(res, lang)
-        self.body.add_widget(Text(self.message, size=22, bold=True, color=STOP_RED, size_hint_y=None, height=34))
+        lines = present.consequences(snap.get("state") or {}, lang)  # lead restrictions, penalty cards
+        if lines:
+            self.body.add_widget(Text("\n".join(lines), size=20, bold=True, color=(0.55, 0.20, 0.05, 1),
+                                      size_hint_y=None, height=28 * len(lines)))
+        self.message_label = Text(text, size=22, bold=True, color=STOP_RED, size_hint_y=None, height=34)
+        self.body.add_widget(self.message_label)
 
     def _entry_panel(self, res: dict[str, Any], lang: str) -> None:
         passed = res["contract"] == "PASS"
@@ -115,7 +133,7 @@ class ResultScreen(Screen):
                 lead.add_widget(b)
             lead.add_widget(Widget())
             for r in ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"):
-                b = BigButton("10" if r == "T" else r, BTN if self.rank == r else BTN_LIGHT, size=24)
+                b = BigButton(present.rank_text(r, lang), BTN if self.rank == r else BTN_LIGHT, size=24)
                 b.key = r  # type: ignore[attr-defined]
                 b.bind(on_release=lambda btn: self.set_lead(btn.key))
                 self.lead_buttons[r] = b
@@ -142,10 +160,13 @@ class ResultScreen(Screen):
             lead = res["lead"]
             suit = present.SUIT[lead[0]]
             suit = f"[color=cc141f]{suit}[/color]" if lead[0] in present.RED else suit
-            lines.append(f"{i18n.tr('lead', lang).split('(')[0].strip()}: [b]{suit}{lead[1:].replace('T', '10')}[/b]")
+            lines.append(f"{i18n.tr('lead', lang).split('(')[0].strip()}: [b]{suit}{present.rank_text(lead[1:], lang)}[/b]")
         p.add_widget(Text("\n".join(lines), size=28, halign="center"))
+        # East-West confirm: their own score, large; North-South's beside it (FSB 98A)
         score = res.get("score_ns", 0)
-        p.add_widget(Text(f"{i18n.tr('score_ns', lang)}:  [b][size=72]{score:+d}[/size][/b]", size=30, halign="center"))
+        p.add_widget(Text(i18n.tr("ew_check", lang), size=24, bold=True, halign="center"))
+        p.add_widget(Text(f"{i18n.tr('score_ew', lang)}:  [b][size=72]{-score:+d}[/size][/b]      "
+                          f"[color=66727f]{i18n.tr('score_ns', lang)}: {score:+d}[/color]", size=30, halign="center"))
         self.body.add_widget(p)
         bar = BoxLayout(size_hint_y=None, height=96, spacing=16)
         self.dispute_btn = BigButton(i18n.tr("ew_dispute", lang), BTN_WARN, size_hint_x=0.4)

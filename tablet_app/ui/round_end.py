@@ -36,10 +36,11 @@ class RoundEndScreen(Screen):
         summary = "   ".join(f"{i18n.tr('board', lang)} {b}: {present.result_text(r, lang)}" for b, r in latest.items())
         self.panel.add_widget(Text(summary, size=20, color=MUTED))
         self.next_btn = BigButton(i18n.tr("next_round", lang), BTN, size_hint_y=None, height=84)
-        self.next_btn.bind(on_release=lambda *_: self.next_round())
+        # the next round's setup (pairs, boards, the director's PIN) is the director's to start
+        self.next_btn.bind(on_release=lambda *_: self.app.require_pin(self.next_round, "round_end"))
         self.panel.add_widget(self.next_btn)
 
-    def next_round(self) -> None:
+    def next_round(self, pin: str = "") -> None:
         s = self.app.controller.session
         failed = ""
         if self.app.next_setup is not None and s is not None and s.movement == "station":
@@ -54,7 +55,7 @@ class RoundEndScreen(Screen):
                 # can still go on, typed in.
                 failed = str(exc)
         setup = self.app.screens["setup"]
-        setup.prefill(self.app.controller.snapshot().get("session"))
+        setup.prefill(self.app.controller.snapshot().get("session"), pin)
         setup.error.text = failed[:160]
         self.app.go("setup")
 

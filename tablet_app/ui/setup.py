@@ -15,6 +15,16 @@ from tablet_app.ui.theme import BG, BTN_LIGHT, BTN_OK, INK, MUTED, STOP_RED, WHI
 from tablet_app.ui.widgets import BigButton, Panel, Text, TopBar
 
 
+def next_pairs(s: dict[str, Any]) -> tuple[Any, Any]:
+    """Who sits here next round in a Mitchell: North-South stay, East-West come from the table
+    below (pairs numbered 1..n or n+1..2n per direction). Blank when the tablet cannot know."""
+    tables, ns, ew = s.get("tables"), s.get("ns_pair"), s.get("ew_pair")
+    if s.get("movement", "mitchell") != "mitchell" or not all(isinstance(x, int) and x > 0 for x in (tables, ns, ew)):
+        return "", ""
+    base = tables + 1 if ew > tables else 1
+    return ns, base + (ew - base - 1) % tables
+
+
 class SetupScreen(Screen):
     """Session setup typed in at the table (the station's movement fills it when connected)."""
 
@@ -24,6 +34,13 @@ class SetupScreen(Screen):
     NUMBERS = ("table", "round", "tables", "ns_pair", "ew_pair")
     # the alerts choice -> the pairs that do not alert (Session.no_alerts_by)
     ALERTS = {"all": (), "not-NS": ("NS",), "not-EW": ("EW",), "none": ("NS", "EW")}
+    POLICIES = ("profile", "record", "prevent")
+    try:
+        from shared_rules import profiles as _profiles
+
+        PROFILES: tuple[str, ...] = tuple(_profiles.names())
+    except Exception:  # the engine's profiles are missing: only the default is offered
+        PROFILES = ("fsb-2007",)
 
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="setup", **kw)
@@ -51,26 +68,25 @@ class SetupScreen(Screen):
             grid.add_widget(ti)
         self.labels["profile"] = Text("", size=20, bold=True, color=MUTED)
         grid.add_widget(self.labels["profile"])
-        try:
-            from shared_rules import profiles
-
-            names = profiles.names()
-        except Exception:  # the engine's profiles are missing: only the default is offered
-            names = ["fsb-2007"]
-        self.profile = Spinner(text=names[0] if names else "", values=names, font_size=22, background_normal="",
+        self.profile = Spinner(text="", values=[], font_size=20, background_normal="",
                                background_color=BTN_LIGHT, color=INK)
         grid.add_widget(self.profile)
         self.labels["policy"] = Text("", size=20, bold=True, color=MUTED)
         grid.add_widget(self.labels["policy"])
-        self.policy = Spinner(text="profile", values=("profile", "record", "prevent"), font_size=22,
-                              background_normal="", background_color=BTN_LIGHT, color=INK)
+        self.policy_id = "profile"
+        self.policy = Spinner(text="", values=[], font_size=20, background_normal="", background_color=BTN_LIGHT,
+                              color=INK)
         grid.add_widget(self.policy)
-        # FSB L115A1-A2: a pair may ask its opponents at the table not to alert
         self.labels["alerts"] = Text("", size=20, bold=True, color=MUTED)
         grid.add_widget(self.labels["alerts"])
-        self.alerts = Spinner(text="all", values=tuple(self.ALERTS), font_size=22, background_normal="",
-                              background_color=BTN_LIGHT, color=INK)
+        self.alerts_id = "all"
+        self.alerts = Spinner(text="", values=[], font_size=20, background_normal="", background_color=BTN_LIGHT,
+                              color=INK)
         grid.add_widget(self.alerts)
+        self.gate_pin = ""
+        self.profile.bind(text=lambda *_: self.refresh_choices())
+        self.policy.bind(text=lambda sp, *_: self._pick("policy_id", sp, "policy_", self.POLICIES))
+        self.alerts.bind(text=lambda sp, *_: self._pick("alerts_id", sp, "alerts_", self.ALERTS))
         form.add_widget(grid)
         self.body.add_widget(form)
         self.error = Text("", size=22, bold=True, color=STOP_RED, size_hint_y=None, height=40)
@@ -79,20 +95,25 @@ class SetupScreen(Screen):
         self.start.bind(on_release=lambda *_: self.submit())
         self.body.add_widget(self.start)
 
-    def prefill(self, session: dict[str, Any] | None) -> None:
+    def prefill(self, session: dict[str, Any] | None, pin: str = "") -> None:
+        """The next round's setup from this one; `pin` is the director PIN given to open it, kept
+        for the new session when the PIN field is left empty (the field is never filled in)."""
         s = dict(session or {})
+        self.gate_pin = pin
         if s:
             s["round"] = s.get("round", 0) + 1
             s["boards"] = ""
-            s["ns_pair"] = s["ew_pair"] = ""
+            s["ns_pair"], s["ew_pair"] = next_pairs(s)
+        s["td_pin"] = ""
         for name, _ in self.FIELDS:
             v = s.get(name, "")
             self.inputs[name].text = "" if v is None else str(v)
-        if s.get("profile"):
-            self.profile.text = s["profile"]
-        self.policy.text = s.get("policy") or "profile"
+        if s.get("profile") in self.PROFILES:
+            self.profile.text = self._names()[s["profile"]]
+        self.policy_id = s.get("policy") or "profile"
         off = tuple(s.get("no_alerts_by") or ())
-        self.alerts.text = next((k for k, v in self.ALERTS.items() if v == off), "all")
+        self.alerts_id = next((k for k, v in self.ALERTS.items() if v == off), "all")
+        self.refresh_choices()
 
     def values(self) -> dict[str, Any]:
         d: dict[str, Any] = {}
@@ -102,10 +123,48 @@ class SetupScreen(Screen):
                 d[name] = int(text) if text.isdigit() else text
             else:
                 d[name] = text
-        d["profile"] = self.profile.text
-        d["policy"] = None if self.policy.text == "profile" else self.policy.text
-        d["no_alerts_by"] = list(self.ALERTS.get(self.alerts.text, ()))
+        d["profile"] = self.profile_id()
+        d["policy"] = None if self.policy_id == "profile" else self.policy_id
+        d["no_alerts_by"] = list(self.ALERTS.get(self.alerts_id, ())) if self.may_decline() else []
+        if not d.get("td_pin") and self.gate_pin:
+            d["td_pin"] = self.gate_pin  # the PIN the director opened this screen with
         return d
+
+    # -- choices shown by name, kept by id ---------------------------------------------------
+    def _names(self) -> dict[str, str]:
+        return {p: i18n.profile_name(p, self.app.lang) for p in self.PROFILES}
+
+    def profile_id(self) -> str:
+        return next((p for p, n in self._names().items() if n == self.profile.text), self.profile.text)
+
+    def may_decline(self) -> bool:
+        """FSB L115A1: only a rule set with that choice offers it (Session refuses it otherwise)."""
+        try:
+            from shared_rules import profiles
+
+            return bool(profiles.load(self.profile_id()).alert.pair_may_decline)
+        except Exception:
+            return False
+
+    def _pick(self, attr: str, spinner: Any, prefix: str, ids: Any) -> None:
+        lang = self.app.lang
+        setattr(self, attr, next((i for i in ids if i18n.tr(prefix + i, lang) == spinner.text), getattr(self, attr)))
+        self.refresh_choices()
+
+    def refresh_choices(self) -> None:
+        lang = self.app.lang
+        names = self._names()
+        self.profile.values = list(names.values())
+        if self.profile.text not in names.values():
+            self.profile.text = names.get(self.profile_id(), next(iter(names.values()), ""))
+        self.policy.values = [i18n.tr("policy_" + p, lang) for p in self.POLICIES]
+        self.policy.text = i18n.tr("policy_" + self.policy_id, lang)
+        self.alerts.values = [i18n.tr("alerts_" + a, lang) for a in self.ALERTS]
+        self.alerts.text = i18n.tr("alerts_" + self.alerts_id, lang)
+        shown = self.may_decline()
+        for w in (self.alerts, self.labels["alerts"]):
+            w.opacity = 1 if shown else 0
+            w.disabled = not shown
 
     def submit(self) -> None:
         try:
@@ -123,5 +182,6 @@ class SetupScreen(Screen):
         self.labels["policy"].text = i18n.tr("setup_policy", lang)
         self.labels["alerts"].text = i18n.tr("setup_alerts", lang)
         self.start.text = i18n.tr("setup_start", lang)
+        self.refresh_choices()
 
 

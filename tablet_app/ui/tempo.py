@@ -9,7 +9,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
-from tablet_app import i18n
+from tablet_app import i18n, present
 from tablet_app.ui.theme import BG, BTN_LIGHT, MUTED, WHITE, _bg
 from tablet_app.ui.widgets import BigButton, Panel, Text, TopBar, call_markup
 
@@ -46,7 +46,7 @@ class TempoScreen(Screen):
         for row in self.app.controller.tempo():
             think = row.get("think")
             marks = " ".join(x for x, on in ((i18n.tr("stop", lang), row["stop"]), (i18n.tr("alert", lang), row["alerted"])) if on)
-            flags = ", ".join(str(f).replace("_", " ") for f in row["flags"])
+            flags = ", ".join(present.flag_text(str(f), lang) for f in row["flags"])
             long = isinstance(think, int | float) and think >= 10
             grid.add_widget(Text(str(row["index"] + 1), size=22))
             grid.add_widget(Text(i18n.seat_name(row["seat"], lang), size=22))

@@ -85,25 +85,39 @@ class TopBar(BoxLayout):
         self.title = Text("", size=26, color=WHITE, bold=True)
         self.lang = BigButton("EN", color=(0.25, 0.38, 0.56, 1), size=20, size_hint_x=None, width=90)
         self.lang.bind(on_release=lambda *_: app.next_language())
+        # a short notice for the table (a result confirmed), green, for a few seconds
+        self.note = Text("", size=20, color=(0.65, 0.95, 0.70, 1), bold=True, halign="right")
         self.add_widget(self.title)
+        self.add_widget(self.note)
         self.add_widget(self.lang)
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.title.text = present.header(snap, lang)
+        self.note.text = self.app.current_note()
         self.lang.text = lang.upper()
 
 
+class Grow(Label):
+    """Text as tall as its lines (in a scrolling column): never clipped."""
+
+    def __init__(self, text: str = "", size: float = 22, color: tuple[float, ...] = INK, **kw: Any):
+        super().__init__(text=text, font_size=size, color=color, halign="left", valign="top", markup=True,
+                         size_hint_y=None, **kw)
+        self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)),
+                  texture_size=lambda *_: setattr(self, "height", self.texture_size[1]))
 
 
 class CallPicker(GridLayout):
-    """Every call, for a replacement call the TD's option asks for."""
+    """The calls the TD's option allows (`calls`; default all 38), for a replacement or corrected
+    call; `chosen` is highlighted until confirmed."""
 
-    def __init__(self, on_pick: Any, **kw: Any):
+    def __init__(self, on_pick: Any, calls: list[str] | None = None, chosen: str | None = None, **kw: Any):
         super().__init__(cols=8, spacing=4, **kw)
-        calls = ["P", "X", "XX"] + [f"{lvl}{s}" for lvl in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+        if calls is None:
+            calls = ["P", "X", "XX"] + [f"{lvl}{s}" for lvl in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
         for c in calls:
-            b = BigButton(present.call_text(c), BTN_LIGHT, size=18)
-            if present.is_red(c):
+            b = BigButton(present.call_text(c), BTN if c == chosen else BTN_LIGHT, size=18)
+            if present.is_red(c) and c != chosen:
                 b.color = RED_SUIT
             b.call = c  # type: ignore[attr-defined]
             b.bind(on_release=lambda btn: on_pick(btn.call))
