@@ -37,7 +37,7 @@ class DirectorScreen(Screen):
         root.add_widget(self.topbar)
         body = BoxLayout(padding=(24, 16), spacing=20)
         left = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=8, size_hint_x=0.48)
-        self.title = Text("", size=30, bold=True, size_hint_y=None, height=46)
+        self.title = Text("", size=24, bold=True, size_hint_y=None, height=46)
         left.add_widget(self.title)
         # Every irregularity of the board and every consequence, whole: the list scrolls, it is
         # never cut to the last few lines or clipped at the panel's edge.

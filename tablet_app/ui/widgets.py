@@ -86,7 +86,7 @@ class TopBar(BoxLayout):
         self.lang = BigButton("EN", color=(0.25, 0.38, 0.56, 1), size=20, size_hint_x=None, width=90)
         self.lang.bind(on_release=lambda *_: app.next_language())
         # a short notice for the table (a result confirmed), green, for a few seconds
-        self.note = Text("", size=20, color=(0.65, 0.95, 0.70, 1), bold=True, halign="right")
+        self.note = Text("", size=20, color=(0.65, 0.95, 0.70, 1), bold=True, halign="right", size_hint_x=None, width=0)
         self.add_widget(self.title)
         self.add_widget(self.note)
         self.add_widget(self.lang)
@@ -94,6 +94,7 @@ class TopBar(BoxLayout):
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.title.text = present.header(snap, lang)
         self.note.text = self.app.current_note()
+        self.note.width = 560 if self.note.text else 0  # the header keeps the width otherwise
         self.lang.text = lang.upper()
 
 
