@@ -16,6 +16,9 @@ def _setup_kivy(width: int = 1280, height: int = 800) -> None:
     Config.set("graphics", "resizable", "1")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")
     Config.set("kivy", "exit_on_escape", "0")
+    # A trigger from another thread (the link waiter) wakes the main loop at once instead of at
+    # the next frame: box events are journalled and answered without waiting for a redraw.
+    Config.set("kivy", "kivy_clock", os.environ.get("TABLET_KIVY_CLOCK", "interrupt"))
 
 
 _setup_kivy()

@@ -1,6 +1,7 @@
 """The Kivy app: one ScreenManager, the screens, and when each is shown."""
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -21,6 +22,31 @@ from tablet_app.ui.tempo import TempoScreen
 from tablet_app.ui.theme import BG
 
 
+class Locked:
+    """The controller behind the app's lock: every method call and attribute read takes it, so the
+    screens never see the controller halfway through a box event the link thread is applying."""
+
+    def __init__(self, target: Any, lock: Any):
+        object.__setattr__(self, "_target", target)
+        object.__setattr__(self, "_lock", lock)
+
+    def __getattr__(self, name: str) -> Any:
+        with self._lock:
+            value = getattr(self._target, name)
+        if not callable(value) or isinstance(value, type):
+            return value
+
+        def locked(*args: Any, **kw: Any) -> Any:
+            with self._lock:
+                return value(*args, **kw)
+
+        return locked
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        with self._lock:
+            setattr(self._target, name, value)
+
+
 class TabletApp(App):
     title = "Bidding box - table tablet"
 
@@ -31,7 +57,10 @@ class TabletApp(App):
         # With a station: sets the controller up for this table's next round from its movement.
         self.next_setup: Any = None
         self.on_ready = on_ready  # called once, after the first frame with the auction drawn
-        self.controller = controller
+        # The link waiter thread applies box events; every other use of the controller is on
+        # this thread. One lock keeps them apart (the proxy takes it for every access).
+        self.lock = threading.RLock()
+        self.controller = Locked(controller, self.lock)
         self.runner = runner
         self.lang = lang
         self.last_phase: str | None = None
@@ -51,8 +80,16 @@ class TabletApp(App):
         self.sm = sm
         self.controller.listeners.append(self._changed)
         self._dirty = True
-        # Box events wait in the link for at most one tick before they are journalled: keep it short.
-        Clock.schedule_interval(self._tick, 0.02)
+        # Box events: the link's waiter thread wakes this thread at once (Kivy's interrupt clock,
+        # set in tablet_app/ui/__init__.py); the tray and the views' timers need only a slow tick.
+        self.waiter = None
+        if self.runner is not None:
+            from tablet_app.runner import LinkWaiter
+
+            self._redraw = Clock.create_trigger(self._redraw_now, 0)
+            self._push = Clock.create_trigger(self._push_now, 0)
+            self.waiter = LinkWaiter(self.runner.link, self._link_events).start()
+        Clock.schedule_interval(self._tick, 0.25)
         # The deliverer works in its own thread: the director console re-reads the outbox now and then.
         Clock.schedule_interval(self._delivery_tick, 1.0)
         # the stop countdown and notices change with time alone, not with an event
@@ -82,6 +119,8 @@ class TabletApp(App):
 
     def _changed(self) -> None:
         self._dirty = True
+        if self.runner is not None and threading.current_thread() is threading.main_thread():
+            self._push()
         if self.deliverer is not None:
             self.deliverer.wake()  # a new result leaves at once, not at the next idle poll
 
@@ -92,17 +131,41 @@ class TabletApp(App):
             self.screens["director"].delivery.text = "\n".join(self.delivery_lines(self.lang))
 
     def delivery_lines(self, lang: str) -> list[str]:
-        ob = self.controller.outbox
+        with self.lock:  # the outbox shares the journal's connection with the link thread
+            ob = self.controller.outbox
+            counts, rejected = ob.counts(), ob.items("rejected")
         station = None if self.deliverer is None else {"connected": self.deliverer.connected}
-        return present.delivery_lines(ob.counts(), ob.items("rejected"), station, lang)
+        return present.delivery_lines(counts, rejected, station, lang)
 
-    def _tick(self, _dt: float) -> None:
-        if self.runner is not None:
-            self.runner.step(0)
-        if self.controller.tick():
-            self._dirty = True
+    def _link_events(self, events: list[Any]) -> None:
+        """On the link waiter's thread: journal, acknowledge, push to the boxes; then redraw."""
+        assert self.runner is not None
+        with self.lock:
+            self.runner.handle(events)
+        self._redraw()
+
+    def _redraw_now(self, _dt: float) -> None:
         if self._dirty:
             self.refresh()
+
+    def _push_now(self, _dt: float) -> None:
+        # a change made here (a TD decision, a result) reaches the boxes now, not at the next tick
+        if self.runner is not None:
+            with self.lock:
+                self.runner.handle([])
+
+    def _tick(self, _dt: float) -> None:
+        if self.controller.tick():  # the tray moves with time alone (screens)
+            self._dirty = True
+        if self.runner is not None:
+            with self.lock:
+                self.runner.handle([])  # ...and so do the boxes' refusal notes
+        if self._dirty:
+            self.refresh()
+
+    def on_stop(self) -> None:
+        if self.waiter is not None:
+            self.waiter.stop()
 
     def go(self, name: str) -> None:
         self.sm.current = name
