@@ -215,14 +215,12 @@ def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
     st = snap.get("state") or {}
     lines = [header(snap, lang)]
     if st:
-        vul = st.get("vulnerability") or "None"
+        # the dealer is marked; vulnerability is in the header in words ("*" means alerted on a box)
         heads = []
         for seat in COLUMNS:
             h = i18n.seat_name(seat, lang)
             if seat == st.get("dealer"):
-                h += "(D)"
-            if vul == "All" or (vul != "None" and seat in vul):
-                h += "*"
+                h += " (D)"
             heads.append(f"{h:<10}")
         lines.append("".join(heads))
         for row in auction_grid(st.get("calls", []), st.get("dealer", "N"), st.get("next")):
@@ -233,7 +231,7 @@ def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
                 elif c.get("turn"):
                     cells.append(f"{'?':<10}")
                 else:
-                    t = call_text(c.get("call"), lang) + ("!" if c.get("alerted") else "") + (" S" if c.get("stop") else "")
+                    t = call_text(c.get("call"), lang) + ("*" if c.get("alerted") else "") + (" STOP" if c.get("stop") else "")
                     cells.append(f"{t:<10}")
             lines.append("".join(cells).rstrip())
     lines.append(status_line(snap, lang))
