@@ -224,19 +224,23 @@ def step5(_dt):
     checks["outbox"] = [(k, key, json.loads(p)) for k, key, p in rows]
     app.screens["round_end"].topbar.lang.trigger_action(0)  # EN -> SV
     checks["swedish_texts"] = texts(app.screens["round_end"])
-    shot("round-end-sv")
+    shot("round-end")
 
 
 def step6(_dt):
     app.go("auction")
     app.screens["auction"].tempo_btn.trigger_action(0)
     checks["tempo_asks_pin"] = app.sm.current
+    shot("pin-gate")
+
+
+def step6b(_dt):
     g = app.screens["pin"]
     for k in "4321":
         g.pin_buttons[k].trigger_action(0)
     g.pin_buttons["unlock"].trigger_action(0)
     checks["tempo_texts"] = texts(app.screens["tempo"])
-    shot("tempo-sv")
+    shot("tempo")
 
 
 def run(steps):
@@ -283,7 +287,7 @@ def step7(_dt):
     checks["setup_error"] = su.error.text
     checks["setup_error_changed_nothing"] = ctl.journal.count() == journal_before and ctl.phase == "round_end"
     su.inputs["boards"].text = "3-5"
-    shot("setup-sv")
+    shot("setup")
 
 
 def step8(_dt):
@@ -335,5 +339,5 @@ def step10b(_dt):
     checks["correction_message"] = d.message.text
 
 
-run([step1, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step7, step8, step9, step10, step10b])
+run([step1, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10, step10b])
 app.run()
