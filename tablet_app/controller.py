@@ -369,7 +369,14 @@ class Controller:
             self._record("stop", {"seat": seat, "t": t, "box": box})
             return {"ok": True, "reason": None, "duplicate": False}
         if kind == "alert":
-            return self._engine_event({"t": t, "seat": seat, "alert": True}, box)
+            ev = {"t": t, "seat": seat, "alert": True}
+            broken = self._alert_breaks_rules(ev)
+            if broken is not None:
+                # the regulations' alert rules, enforced: who alerts, the cut-off, a pair asked
+                # not to alert (FSB L115) - the alert never reaches the other boxes
+                why = str(broken.get("kind", "")).replace("_", " ")
+                return self._refuse(seat, kind, None, box, f"{why} ({broken.get('law')})")
+            return self._engine_event(ev, box)
         if kind == "undo":
             # A call once confirmed on the box is made (Law 25 applies); the box's own undo only
             # works before confirmation. An undo after confirmation calls the director.
@@ -410,6 +417,19 @@ class Controller:
             if verdict and not isinstance(verdict, dict) and self._policy() == "prevent":
                 return self._refuse(seat, kind, call, box, str(verdict))
         return self._engine_event(ev, box)
+
+    def _alert_breaks_rules(self, ev: dict[str, Any]) -> dict[str, Any] | None:
+        """The engine's verdict on an alert, tried on a copy: the flag it would raise if the
+        profile's alert rules forbid this alert (a late alert is still an alert: not refused)."""
+        import copy
+
+        n = len(self.estate.get("timing", []))
+        try:
+            st = copy.deepcopy(self.engine).apply(ev)
+        except Exception:  # the engine refuses it outright: the normal path says why
+            return None
+        return next((f for f in st.get("timing", [])[n:]
+                     if f.get("kind") in ("alert_not_permitted", "alert_by_wrong_player")), None)
 
     def _policy(self) -> str | None:
         return self.estate.get("policy") or (self.session.policy if self.session else None)

@@ -24,6 +24,8 @@ SHORT_REASONS = (
     ("auction is over", "Auction over"),
     ("no board", "No board yet"),
     ("stop wait", "Wait: STOP"),  # FSB L116B: the next box is locked for the stop wait
+    ("alert not permitted", "No alert here"),  # FSB L115A1, L115B cut-off
+    ("alert by wrong player", "Partner alerts"),  # FSB L115B
 )
 
 

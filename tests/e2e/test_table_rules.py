@@ -57,3 +57,13 @@ def test_2017_L27_every_box_shows_the_insufficient_bid_the_table_is_ruling_on(ta
     t.wait(lambda c: c.phase == "frozen", what="table frozen")
     for s in "NESW":
         t.boxes.wait_screen(s, lambda sc: "E 1H" in sc.text)
+
+
+def test_fsb_L115B_an_alert_by_the_caller_himself_is_refused_on_his_box(table):
+    t = table(profile="fsb-2007", policy="record")
+    t.auction("N", ["1C", "P"])
+    t.boxes.press("N", ["ALERT"])  # in Sweden partner alerts (FSB L115B)
+    t.boxes.wait_screen("N", lambda sc: "Partner alerts" in sc.text)
+    assert not t.state()["calls"][0]["alerted"]
+    t.boxes.press("S", ["ALERT"])  # South, partner, may (a late alert: East has called)
+    t.wait(lambda c: c.estate["calls"][0]["alerted"], what="South's alert applied")

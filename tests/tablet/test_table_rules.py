@@ -116,3 +116,23 @@ def test_2017_L29_the_call_out_of_rotation_is_on_every_box(make_controller, cloc
     clock.advance(2)
     ctl.box_event("W", "call", call="4H")
     assert {v["message"] for v in ctl.views().values()} == {"W 4H: wait TD"}
+
+
+def test_fsb_L115B_no_alert_once_four_clubs_is_bid_and_only_partner_alerts(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(FSB)
+    for seat, call in [("N", "1C"), ("E", "P")]:
+        clock.advance(2)
+        ctl.box_event(seat, "call", call=call)
+    r = ctl.box_event("N", "alert")  # North alerts his own 1C: in Sweden partner alerts
+    assert not r["ok"] and "FSB L115B" in r["reason"] and "wrong player" in r["reason"]
+    from tablet_app.views import short_reason
+
+    assert short_reason(r["reason"]) == "Partner alerts"  # what North's box shows for a while
+    for seat, call in [("S", "4C"), ("W", "P")]:
+        clock.advance(2)
+        ctl.box_event(seat, "call", call=call)
+    r = ctl.box_event("N", "alert")  # nothing is alerted once 4C or higher is bid (FSB L115B)
+    assert not r["ok"] and "not permitted" in r["reason"]
+    assert not any(c["alerted"] for c in ctl.estate["calls"])
+    assert [f for f in ctl.estate["timing"] if "alert" in f["kind"]] == []  # (4C was a jump: stop missing)
