@@ -42,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--station", help="results station URL: start the outbox deliverer; with --table and "
                                       "--table-key, and no session yet, take the setup from it")
     ap.add_argument("--table-key", default="", help="this tablet's key at the station")
+    ap.add_argument("--flat", action="store_true",
+                    help="start with the flat-table layout (a strip turned to each seat; a button switches)")
     ap.add_argument("--exit-when-ready", action="store_true",
                     help="print 'ready' once the auction screen is drawn, then quit (bench)")
     args = ap.parse_args(argv)
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         app.stop()
 
     app = TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None,
-                    deliverer=deliverer)
+                    deliverer=deliverer, flat=args.flat)
     if args.station:
         def next_setup() -> None:
             from tablet_app.station_client import next_round_from_station

@@ -92,6 +92,27 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
     return text
 
 
+def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
+    """What one player needs to read on a tablet lying flat, on the strip turned to his seat:
+    his name, whether it is his turn (and his stop wait), the call the table is ruling on, a hold,
+    and what a ruling obliges him to do."""
+    st = snap.get("state") or {}
+    name = i18n.seat_name(seat, lang)
+    phase = snap.get("phase")
+    if phase == "auction" and not snap.get("held") and st.get("next") == seat:
+        text = i18n.tr("your_turn", lang)
+        wait = snap.get("stop_wait")
+        if wait and wait.get("seat") == seat:
+            text += "   \u00b7   " + i18n.tr("stop_wait_you", lang, s=max(1, int(wait["remaining"] + 0.99)))
+    else:
+        text = status_line(snap, lang)
+    for ob in st.get("obligations", []):
+        if ob.get("seat") == seat:
+            key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
+            text += "   \u00b7   " + i18n.tr(key, lang, seat=name)
+    return f"[b]{name}[/b]:  {text}"
+
+
 def header(snap: dict[str, Any], lang: str = "en") -> str:
     s = snap.get("session") or {}
     st = snap.get("state") or {}

@@ -51,7 +51,7 @@ class TabletApp(App):
     title = "Bidding box - table tablet"
 
     def __init__(self, controller: Controller, runner: Any = None, lang: str = "en",
-                 on_ready: Any = None, deliverer: Any = None, **kw: Any):
+                 on_ready: Any = None, deliverer: Any = None, flat: bool = False, **kw: Any):
         super().__init__(**kw)
         self.deliverer = deliverer  # tablet_app.outbox.Deliverer when a station is configured
         # With a station: sets the controller up for this table's next round from its movement.
@@ -63,6 +63,7 @@ class TabletApp(App):
         self.controller = Locked(controller, self.lock)
         self.runner = runner
         self.lang = lang
+        self.flat = flat  # the auction screen with a strip turned to each seat (a tablet lying flat)
         self.last_phase: str | None = None
         self.ready = False
         self.screens: dict[str, Any] = {}
@@ -112,6 +113,10 @@ class TabletApp(App):
     def current_note(self) -> str:
         key, fields, until = self.note
         return i18n.tr(key, self.lang, **fields) if key and time.monotonic() <= until else ""
+
+    def toggle_flat(self) -> None:
+        self.flat = not self.flat
+        self.refresh()
 
     def require_pin(self, then: Any, back_to: str) -> None:
         """Open a director-only screen: `then(pin)` runs once the director PIN is given."""

@@ -10,8 +10,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import BG, BTN, BTN_OK, BTN_WARN, NONVUL, VUL_RED, WHITE, _bg, set_bg
-from tablet_app.ui.widgets import BigButton, CallCell, Panel, Text, TopBar
+from tablet_app.ui.theme import BG, BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, VUL_RED, WHITE, _bg, set_bg
+from tablet_app.ui.widgets import BigButton, CallCell, Facing, Panel, Text, TopBar
 
 
 class AuctionScreen(Screen):
@@ -47,7 +47,17 @@ class AuctionScreen(Screen):
         # obligations to pass, lead restrictions, exposed cards: on view until the board ends
         self.conseq = Text("", size=20, bold=True, color=(0.55, 0.20, 0.05, 1), size_hint_y=None, height=0)
         body.add_widget(self.conseq)
-        root.add_widget(body)
+        # A tablet lying flat between the four players (docs/tablet.md, "A flat table"): a strip
+        # along each edge, turned to that seat, says what that player needs to know.
+        self.strips = {"N": Facing(180, size_hint_y=None, height=0), "S": Facing(0, size_hint_y=None, height=0),
+                       "W": Facing(270, size_hint_x=None, width=0), "E": Facing(90, size_hint_x=None, width=0)}
+        middle = BoxLayout()
+        middle.add_widget(self.strips["W"])
+        middle.add_widget(body)
+        middle.add_widget(self.strips["E"])
+        root.add_widget(self.strips["N"])
+        root.add_widget(middle)
+        root.add_widget(self.strips["S"])
         bar = BoxLayout(size_hint_y=None, height=96, padding=(24, 10), spacing=16)
         self.td_btn = BigButton("", BTN_WARN)
         self.td_btn.bind(on_release=lambda *_: app.go("director"))
@@ -56,7 +66,9 @@ class AuctionScreen(Screen):
         self.tempo_btn.bind(on_release=lambda *_: app.require_pin(lambda _pin: app.go("tempo"), "auction"))
         self.result_btn = BigButton("", BTN_OK)
         self.result_btn.bind(on_release=lambda *_: app.go("result"))
-        for b in (self.td_btn, self.tempo_btn, self.result_btn):
+        self.flat_btn = BigButton("", BTN_LIGHT, size_hint_x=0.6)
+        self.flat_btn.bind(on_release=lambda *_: app.toggle_flat())
+        for b in (self.td_btn, self.tempo_btn, self.result_btn, self.flat_btn):
             bar.add_widget(b)
         root.add_widget(bar)
         self.add_widget(root)
@@ -100,5 +112,15 @@ class AuctionScreen(Screen):
         self.result_btn.text = i18n.tr("result", lang)
         self.result_btn.disabled = snap.get("phase") not in ("play", "confirm")
         self.result_btn.opacity = 0.4 if self.result_btn.disabled else 1
+        self.flat_btn.text = i18n.tr("layout_upright" if self.app.flat else "layout_flat", lang)
+        for seat, strip in self.strips.items():
+            thick = 64 if self.app.flat else 0
+            if seat in "NS":
+                strip.height = thick
+            else:
+                strip.width = thick
+            strip.opacity = 1 if self.app.flat else 0
+            strip.label.text = present.seat_strip(snap, seat, lang) if self.app.flat else ""
+            strip.label.font_size = 22
 
 

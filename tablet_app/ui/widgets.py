@@ -3,10 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.graphics import PopMatrix, PushMatrix, Rotate
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from tablet_app import i18n, present
 from tablet_app.ui.theme import ALERT_BG, BTN, BTN_LIGHT, INK, NAVY, RED_SUIT, TURN, WHITE, _bg, set_bg
@@ -96,6 +99,37 @@ class TopBar(BoxLayout):
         self.note.text = self.app.current_note()
         self.note.width = 560 if self.note.text else 0  # the header keeps the width otherwise
         self.lang.text = lang.upper()
+
+
+class Facing(Widget):
+    """Text turned to face one edge of a tablet lying flat between four players: `angle` 0 reads
+    from the bottom edge (South), 180 from the top (North), 90 from the right (East), 270 from the
+    left (West). Its slot is a strip along that edge; the text runs along the strip."""
+
+    def __init__(self, angle: int, **kw: Any):
+        super().__init__(**kw)
+        self.angle = angle
+        self.label = Label(markup=True, halign="center", valign="middle", font_size=24, bold=True, color=INK,
+                           size_hint=(None, None))
+        with self.label.canvas.before:
+            PushMatrix()
+            self._rot = Rotate(angle=angle)
+        with self.label.canvas.after:
+            PopMatrix()
+        self.add_widget(self.label)
+        _bg(self, (1.0, 0.97, 0.88, 1))
+        # laid out before the next frame, once the parent layout has settled position and size
+        self._relayout = Clock.create_trigger(self._layout, -1)
+        self.bind(pos=self._relayout, size=self._relayout)
+
+    def _layout(self, *_: Any) -> None:
+        w, h = self.size
+        if self.angle % 180:
+            w, h = h, w
+        self.label.size = (w, h)
+        self.label.text_size = (max(1, w - 16), max(1, h - 6))
+        self.label.center = self.center
+        self._rot.origin = self.center
 
 
 class Grow(Label):

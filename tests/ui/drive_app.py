@@ -102,7 +102,15 @@ def step1(_dt):
     shot("auction")
 
 
+def step1a(_dt):
+    app.toggle_flat()  # the tablet lies flat between the players: a strip turned to each seat
+    a = app.screens["auction"]
+    checks["flat_strips"] = {seat: (strip.angle, strip.label.text, strip.size[:]) for seat, strip in a.strips.items()}
+    shot("auction-flat")
+
+
 def step1b(_dt):
+    app.toggle_flat()
     box("E", kind="undo", think=1.0)  # "wrong card": East meant to pass (Law 25A)
     app.go("director")
     d = app.screens["director"]
@@ -339,5 +347,5 @@ def step10b(_dt):
     checks["correction_message"] = d.message.text
 
 
-run([step1, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10, step10b])
+run([step1, step1a, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10, step10b])
 app.run()

@@ -166,3 +166,12 @@ def test_no_english_left_on_swedish_and_danish_screens(session):
         left = {(name, w) for name, texts in shots.items() for t in texts for w in words
                 if re.search(r"(?<![A-Za-zÅÄÖåäöæø])" + re.escape(w) + r"(?![A-Za-zÅÄÖåäöæø])", t)}
         assert not left, "\n".join(map(str, sorted(left)))
+
+
+def test_flat_table_each_seat_reads_its_own_strip_turned_to_it(session):
+    strips = session["flat_strips"]
+    # South reads from the bottom edge, North from the top, East from the right, West from the left
+    assert {seat: s[0] for seat, s in strips.items()} == {"S": 0, "N": 180, "E": 90, "W": 270}
+    assert "[b]South[/b]:  your turn" in strips["S"][1]
+    assert "South to call" in strips["N"][1] and "South to call" in strips["W"][1]
+    assert strips["N"][2][1] > 0 and strips["E"][2][0] > 0  # the strips take room on every edge
