@@ -84,7 +84,8 @@ class SetupScreen(Screen):
                               color=INK)
         grid.add_widget(self.alerts)
         self.gate_pin = ""
-        self.profile.bind(text=lambda *_: self.refresh_choices())
+        self.profile_key = self.PROFILES[0] if "fsb-2007" not in self.PROFILES else "fsb-2007"
+        self.profile.bind(text=lambda *_: self._pick_profile())
         self.policy.bind(text=lambda sp, *_: self._pick("policy_id", sp, "policy_", self.POLICIES))
         self.alerts.bind(text=lambda sp, *_: self._pick("alerts_id", sp, "alerts_", self.ALERTS))
         form.add_widget(grid)
@@ -109,7 +110,7 @@ class SetupScreen(Screen):
             v = s.get(name, "")
             self.inputs[name].text = "" if v is None else str(v)
         if s.get("profile") in self.PROFILES:
-            self.profile.text = self._names()[s["profile"]]
+            self.profile_key = s["profile"]
         self.policy_id = s.get("policy") or "profile"
         off = tuple(s.get("no_alerts_by") or ())
         self.alerts_id = next((k for k, v in self.ALERTS.items() if v == off), "all")
@@ -135,7 +136,13 @@ class SetupScreen(Screen):
         return {p: i18n.profile_name(p, self.app.lang) for p in self.PROFILES}
 
     def profile_id(self) -> str:
-        return next((p for p, n in self._names().items() if n == self.profile.text), self.profile.text)
+        return self.profile_key
+
+    def _pick_profile(self) -> None:
+        # the name picked, in the language shown now, gives the rule set; a language switch
+        # only renames it
+        self.profile_key = next((p for p, n in self._names().items() if n == self.profile.text), self.profile_key)
+        self.refresh_choices()
 
     def may_decline(self) -> bool:
         """FSB L115A1: only a rule set with that choice offers it (Session refuses it otherwise)."""
@@ -155,8 +162,7 @@ class SetupScreen(Screen):
         lang = self.app.lang
         names = self._names()
         self.profile.values = list(names.values())
-        if self.profile.text not in names.values():
-            self.profile.text = names.get(self.profile_id(), next(iter(names.values()), ""))
+        self.profile.text = names.get(self.profile_key, self.profile_key)
         self.policy.values = [i18n.tr("policy_" + p, lang) for p in self.POLICIES]
         self.policy.text = i18n.tr("policy_" + self.policy_id, lang)
         self.alerts.values = [i18n.tr("alerts_" + a, lang) for a in self.ALERTS]

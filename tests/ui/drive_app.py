@@ -287,6 +287,11 @@ def step7(_dt):
     su = app.screens["setup"]
     checks["setup_prefilled"] = {k: su.inputs[k].text for k in ("round", "ns_pair", "ew_pair", "td_pin")}
     checks["setup_choices"] = [su.profile.text, su.policy.text, su.alerts.disabled]
+    app.next_language()
+    app.next_language()
+    first = su.profile_id()
+    app.next_language()
+    checks["setup_profile_after_switch"] = [first, su.profile_id()]
     su.inputs["boards"].text = "5-3"
     su.inputs["ns_pair"].text = "1"
     su.inputs["ew_pair"].text = "6"
