@@ -263,7 +263,7 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
     """One result record in a line: `4♥ by North +420`, `Passed out +0`, `Avg+ / Avg-`."""
     adj = rec.get("adjusted")
     if adj and adj.get("kind") == "artificial":
-        return f"{adj['ns'].capitalize()} / {adj['ew'].capitalize()}"
+        return f"{i18n.tr(adj['ns'], lang)} / {i18n.tr(adj['ew'], lang)}"
     if adj:
         return str(adj.get("kind", ""))
     score = rec.get("score_ns")

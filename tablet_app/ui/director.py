@@ -378,7 +378,7 @@ class DirectorScreen(Screen):
             self.side.add_widget(Text(i18n.tr("pairs_" + side, lang), size=20, bold=True, size_hint_y=None, height=34))
             row = GridLayout(cols=3, spacing=10, size_hint_y=None, height=80)
             for v in ("avg-", "avg", "avg+"):
-                b = BigButton(v.capitalize().replace("Avg", "Avg "), BTN if self.draft[side] == v else BTN_LIGHT, size=22)
+                b = BigButton(i18n.tr(v, lang), BTN if self.draft[side] == v else BTN_LIGHT, size=22)
                 b.bind(on_release=lambda _b, side=side, v=v: self._set_adjust(side, v))
                 self.tool_buttons[f"{side}{v}"] = b
                 row.add_widget(b)
