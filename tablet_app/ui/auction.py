@@ -10,8 +10,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import BG, BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, VUL_RED, WHITE, _bg, set_bg
-from tablet_app.ui.widgets import BigButton, CallCell, Facing, Panel, Text, TopBar
+from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, VUL_RED, WHITE, set_bg
+from tablet_app.ui.widgets import BigButton, CallCell, Facing, Panel, Text, framed
 
 
 class AuctionScreen(Screen):
@@ -20,10 +20,7 @@ class AuctionScreen(Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="auction", **kw)
         self.app = app
-        root = BoxLayout(orientation="vertical")
-        _bg(root, BG)
-        self.topbar = TopBar(app)
-        root.add_widget(self.topbar)
+        root = framed(self, app)
         body = BoxLayout(orientation="vertical", padding=(24, 14), spacing=10)
         self.heads: dict[str, Label] = {}
         head_row = GridLayout(cols=4, spacing=12, size_hint_y=None, height=74)
@@ -71,7 +68,6 @@ class AuctionScreen(Screen):
         for b in (self.td_btn, self.tempo_btn, self.result_btn, self.flat_btn):
             bar.add_widget(b)
         root.add_widget(bar)
-        self.add_widget(root)
         self.cells: list[CallCell] = []
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:

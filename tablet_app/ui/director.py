@@ -13,12 +13,12 @@ from kivy.uix.widget import Widget
 from shared_rules import laws
 from tablet_app import i18n, present
 from tablet_app.controller import PinError
-from tablet_app.ui.pin_gate import pin_pad
-from tablet_app.ui.theme import BG, BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, STOP_RED, WHITE, _bg
-from tablet_app.ui.widgets import BigButton, CallPicker, Grow, Panel, Text, TopBar
+from tablet_app.ui.pin_gate import PinEntry, pin_pad
+from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
+from tablet_app.ui.widgets import BigButton, CallPicker, Grow, Panel, Text, framed, message_bar
 
 
-class DirectorScreen(Screen):
+class DirectorScreen(PinEntry, Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="director", **kw)
         self.app = app
@@ -31,10 +31,7 @@ class DirectorScreen(Screen):
         self.mode: str | None = None
         self.draft: dict[str, Any] = {}
         self.tool_buttons: dict[str, Button] = {}
-        root = BoxLayout(orientation="vertical")
-        _bg(root, BG)
-        self.topbar = TopBar(app)
-        root.add_widget(self.topbar)
+        root = framed(self, app)
         body = BoxLayout(padding=(24, 16), spacing=20)
         left = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=8, size_hint_x=0.48)
         self.title = Text("", size=24, bold=True, size_hint_y=None, height=46)
@@ -59,14 +56,7 @@ class DirectorScreen(Screen):
         self.side = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=10)
         body.add_widget(self.side)
         root.add_widget(body)
-        bar = BoxLayout(size_hint_y=None, height=84, padding=(24, 8), spacing=16)
-        self.message = Text("", size=22, bold=True, color=STOP_RED)
-        self.back = BigButton("", BTN_LIGHT, size_hint_x=None, width=220)
-        self.back.bind(on_release=lambda *_: self.leave())
-        bar.add_widget(self.message)
-        bar.add_widget(self.back)
-        root.add_widget(bar)
-        self.add_widget(root)
+        message_bar(self, root, lambda: self.leave())
         self.pin_buttons: dict[str, Button] = {}
         self.option_buttons: list[Button] = []
         self.picker: CallPicker | None = None
@@ -84,15 +74,6 @@ class DirectorScreen(Screen):
             self.app.refresh()
 
     # -- PIN ---------------------------------------------------------------------------------------
-    def press_digit(self, d: str) -> None:
-        if len(self.pin) < 8:
-            self.pin += d
-        self.app.refresh()
-
-    def press_clear(self) -> None:
-        self.pin = ""
-        self.app.refresh()
-
     def press_unlock(self) -> None:
         if self.app.controller.check_pin(self.pin):
             self.unlocked = True  # the boxes' calls stay open until he dismisses them

@@ -11,8 +11,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from tablet_app import i18n
-from tablet_app.ui.theme import BG, BTN_LIGHT, BTN_OK, STOP_RED, WHITE, _bg
-from tablet_app.ui.widgets import BigButton, Panel, Text, TopBar
+from tablet_app.ui.theme import BG, BTN_LIGHT, BTN_OK, WHITE
+from tablet_app.ui.widgets import BigButton, Panel, Text, framed, message_bar
 
 
 def pin_pad(target: BoxLayout, pin: str, lang: str, digit: Any, clear: Any, unlock: Any) -> dict[str, Any]:
@@ -39,7 +39,23 @@ def pin_pad(target: BoxLayout, pin: str, lang: str, digit: Any, clear: Any, unlo
     return buttons
 
 
-class PinGateScreen(Screen):
+class PinEntry:
+    """The digits typed on a PIN pad so far (at most 8), shared by the gate and the console."""
+
+    pin = ""
+    app: Any
+
+    def press_digit(self, d: str) -> None:
+        if len(self.pin) < 8:
+            self.pin += d
+        self.app.refresh()
+
+    def press_clear(self) -> None:
+        self.pin = ""
+        self.app.refresh()
+
+
+class PinGateScreen(PinEntry, Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="pin", **kw)
         self.app = app
@@ -47,37 +63,18 @@ class PinGateScreen(Screen):
         self.then: Any = None
         self.back_to = "auction"
         self.pin_buttons: dict[str, Any] = {}
-        root = BoxLayout(orientation="vertical")
-        _bg(root, BG)
-        self.topbar = TopBar(app)
-        root.add_widget(self.topbar)
+        root = framed(self, app)
         wrap = BoxLayout(padding=(300, 16))
         self.panel = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=10)
         wrap.add_widget(self.panel)
         root.add_widget(wrap)
-        bar = BoxLayout(size_hint_y=None, height=84, padding=(24, 8), spacing=16)
-        self.message = Text("", size=22, bold=True, color=STOP_RED)
-        self.back = BigButton("", BTN_LIGHT, size_hint_x=None, width=220)
-        self.back.bind(on_release=lambda *_: self.app.go(self.back_to))
-        bar.add_widget(self.message)
-        bar.add_widget(self.back)
-        root.add_widget(bar)
-        self.add_widget(root)
+        message_bar(self, root, lambda: self.app.go(self.back_to))
 
     def open(self, then: Any, back_to: str) -> None:
         """Ask for the PIN, then call `then(pin)`; Back returns to `back_to`."""
         self.pin, self.then, self.back_to = "", then, back_to
         self.message.text = ""
         self.app.go("pin")
-
-    def _digit(self, d: str) -> None:
-        if len(self.pin) < 8:
-            self.pin += d
-        self.app.refresh()
-
-    def _clear(self) -> None:
-        self.pin = ""
-        self.app.refresh()
 
     def _unlock(self) -> None:
         pin, self.pin = self.pin, ""
@@ -94,5 +91,5 @@ class PinGateScreen(Screen):
         self.back.text = i18n.tr("back", lang)
         self.panel.clear_widgets()
         self.panel.add_widget(Text(i18n.tr("pin_needed", lang), size=22, bold=True, size_hint_y=None, height=40))
-        self.pin_buttons = pin_pad(self.panel, self.pin, lang, self._digit, self._clear, self._unlock)
+        self.pin_buttons = pin_pad(self.panel, self.pin, lang, self.press_digit, self.press_clear, self._unlock)
         self.panel.add_widget(Widget(size_hint_y=None, height=4))

@@ -10,8 +10,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import BG, BTN, BTN_LIGHT, BTN_OK, BTN_WARN, RED_SUIT, STOP_RED, WHITE, _bg
-from tablet_app.ui.widgets import BigButton, Panel, Text, TopBar
+from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, RED_SUIT, STOP_RED, WHITE
+from tablet_app.ui.widgets import BigButton, Panel, Text, framed
 
 
 class ResultScreen(Screen):
@@ -24,13 +24,9 @@ class ResultScreen(Screen):
         # (board, text, translation key): a message belongs to its board, and a key follows a
         # language switch
         self.message: tuple[int | None, str, str | None] = (None, "", None)
-        root = BoxLayout(orientation="vertical")
-        _bg(root, BG)
-        self.topbar = TopBar(app)
-        root.add_widget(self.topbar)
+        root = framed(self, app)
         self.body = BoxLayout(orientation="vertical", padding=(24, 14), spacing=12)
         root.add_widget(self.body)
-        self.add_widget(root)
         self.trick_buttons: dict[int, Button] = {}
         self.lead_buttons: dict[str, Button] = {}
         self.enter_btn: Button | None = None

@@ -7,23 +7,19 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import BG, BTN, MUTED, WHITE, _bg
-from tablet_app.ui.widgets import BigButton, Panel, Text, TopBar
+from tablet_app.ui.theme import BTN, MUTED, WHITE
+from tablet_app.ui.widgets import BigButton, Panel, Text, framed
 
 
 class RoundEndScreen(Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="round_end", **kw)
         self.app = app
-        root = BoxLayout(orientation="vertical")
-        _bg(root, BG)
-        self.topbar = TopBar(app)
-        root.add_widget(self.topbar)
+        root = framed(self, app)
         self.panel = Panel(WHITE, 14, orientation="vertical", padding=(30, 20), spacing=10)
         wrap = BoxLayout(padding=(24, 16))
         wrap.add_widget(self.panel)
         root.add_widget(wrap)
-        self.add_widget(root)
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)

@@ -11,8 +11,8 @@ from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 
 from tablet_app import i18n
-from tablet_app.ui.theme import BG, BTN_LIGHT, BTN_OK, INK, MUTED, STOP_RED, WHITE, _bg
-from tablet_app.ui.widgets import BigButton, Panel, Text, TopBar
+from tablet_app.ui.theme import BTN_LIGHT, BTN_OK, INK, MUTED, STOP_RED, WHITE
+from tablet_app.ui.widgets import BigButton, Panel, Text, framed
 
 
 def next_pairs(s: dict[str, Any]) -> tuple[Any, Any]:
@@ -46,13 +46,9 @@ class SetupScreen(Screen):
         super().__init__(name="setup", **kw)
         self.app = app
         self.message = ""
-        root = BoxLayout(orientation="vertical")
-        _bg(root, BG)
-        self.topbar = TopBar(app)
-        root.add_widget(self.topbar)
+        root = framed(self, app)
         self.body = BoxLayout(orientation="vertical", padding=(24, 14), spacing=10)
         root.add_widget(self.body)
-        self.add_widget(root)
         self.inputs: dict[str, TextInput] = {}
         self.labels: dict[str, Label] = {}
         form = Panel(WHITE, 14, orientation="vertical", padding=(20, 12), spacing=6)
@@ -68,21 +64,11 @@ class SetupScreen(Screen):
             grid.add_widget(ti)
         self.labels["profile"] = Text("", size=20, bold=True, color=MUTED)
         grid.add_widget(self.labels["profile"])
-        self.profile = Spinner(text="", values=[], font_size=20, background_normal="",
-                               background_color=BTN_LIGHT, color=INK)
-        grid.add_widget(self.profile)
-        self.labels["policy"] = Text("", size=20, bold=True, color=MUTED)
-        grid.add_widget(self.labels["policy"])
+        self.profile = self._choice(grid, None)
         self.policy_id = "profile"
-        self.policy = Spinner(text="", values=[], font_size=20, background_normal="", background_color=BTN_LIGHT,
-                              color=INK)
-        grid.add_widget(self.policy)
-        self.labels["alerts"] = Text("", size=20, bold=True, color=MUTED)
-        grid.add_widget(self.labels["alerts"])
+        self.policy = self._choice(grid, "policy")
         self.alerts_id = "all"
-        self.alerts = Spinner(text="", values=[], font_size=20, background_normal="", background_color=BTN_LIGHT,
-                              color=INK)
-        grid.add_widget(self.alerts)
+        self.alerts = self._choice(grid, "alerts")
         self.gate_pin = ""
         self.profile_key = self.PROFILES[0] if "fsb-2007" not in self.PROFILES else "fsb-2007"
         self.profile.bind(text=lambda *_: self._pick_profile())
@@ -95,6 +81,15 @@ class SetupScreen(Screen):
         self.start = BigButton("", BTN_OK, size_hint_y=None, height=90)
         self.start.bind(on_release=lambda *_: self.submit())
         self.body.add_widget(self.start)
+
+    def _choice(self, grid: Any, label: str | None) -> Spinner:
+        """A labelled choice (the label already added when `label` is None); names, not ids."""
+        if label is not None:
+            self.labels[label] = Text("", size=20, bold=True, color=MUTED)
+            grid.add_widget(self.labels[label])
+        sp = Spinner(text="", values=[], font_size=20, background_normal="", background_color=BTN_LIGHT, color=INK)
+        grid.add_widget(sp)
+        return sp
 
     def prefill(self, session: dict[str, Any] | None, pin: str = "") -> None:
         """The next round's setup from this one; `pin` is the director PIN given to open it, kept

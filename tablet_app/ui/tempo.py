@@ -10,18 +10,15 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import BG, BTN_LIGHT, MUTED, WHITE, _bg
-from tablet_app.ui.widgets import BigButton, Panel, Text, TopBar, call_markup
+from tablet_app.ui.theme import BTN_LIGHT, MUTED, WHITE
+from tablet_app.ui.widgets import BigButton, Panel, Text, call_markup, framed
 
 
 class TempoScreen(Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="tempo", **kw)
         self.app = app
-        root = BoxLayout(orientation="vertical")
-        _bg(root, BG)
-        self.topbar = TopBar(app)
-        root.add_widget(self.topbar)
+        root = framed(self, app)
         self.panel = Panel(WHITE, 14, orientation="vertical", padding=(20, 12))
         wrap = BoxLayout(padding=(24, 16))
         wrap.add_widget(self.panel)
@@ -32,7 +29,6 @@ class TempoScreen(Screen):
         self.back.bind(on_release=lambda *_: app.go("auction"))
         bar.add_widget(self.back)
         root.add_widget(bar)
-        self.add_widget(root)
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)

@@ -12,7 +12,20 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import ALERT_BG, BTN, BTN_LIGHT, INK, NAVY, RED_SUIT, TURN, WHITE, _bg, set_bg
+from tablet_app.ui.theme import (
+    ALERT_BG,
+    BG,
+    BTN,
+    BTN_LIGHT,
+    INK,
+    NAVY,
+    RED_SUIT,
+    STOP_RED,
+    TURN,
+    WHITE,
+    _bg,
+    set_bg,
+)
 
 
 class Panel(BoxLayout):
@@ -159,3 +172,24 @@ class CallPicker(GridLayout):
             self.add_widget(b)
 
 
+
+
+def framed(screen: Any, app: Any) -> BoxLayout:
+    """A screen's frame: background, the top bar (as `screen.topbar`) and the body returned."""
+    root = BoxLayout(orientation="vertical")
+    _bg(root, BG)
+    screen.topbar = TopBar(app)
+    root.add_widget(screen.topbar)
+    screen.add_widget(root)
+    return root
+
+
+def message_bar(screen: Any, root: BoxLayout, on_back: Any) -> None:
+    """The bottom bar of the director's screens: a message (`screen.message`) and Back (`screen.back`)."""
+    bar = BoxLayout(size_hint_y=None, height=84, padding=(24, 8), spacing=16)
+    screen.message = Text("", size=22, bold=True, color=STOP_RED)
+    screen.back = BigButton("", BTN_LIGHT, size_hint_x=None, width=220)
+    screen.back.bind(on_release=lambda *_: on_back())
+    bar.add_widget(screen.message)
+    bar.add_widget(screen.back)
+    root.add_widget(bar)
