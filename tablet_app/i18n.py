@@ -204,6 +204,24 @@ T = {
                    "da": "TL tilkaldt af {seat}: ingen melder, før turneringslederen er kommet"},
     "dismiss_calls": {"en": "Director calls seen to: the table goes on", "sv": "TL-tillkallelser klara: bordet fortsätter",
                       "da": "TL-tilkald klaret: bordet fortsætter"},
+    "refuse_correct_when": {"en": "A call can be corrected during the auction, or before the opening lead",
+                            "sv": "Ett bud kan rättas under budgivningen eller före utspelet",
+                            "da": "En melding kan rettes under meldeforløbet eller før udspillet"},
+    "refuse_result_when": {"en": "The result can be entered when the auction is over",
+                           "sv": "Resultatet kan matas in när budgivningen är klar",
+                           "da": "Resultatet kan indtastes, når meldingerne er slut"},
+    "refuse_result_waiting": {"en": "A result is already waiting for East-West to confirm",
+                              "sv": "Ett resultat väntar redan på Öst-Västs godkännande",
+                              "da": "Et resultat venter allerede på Øst-Vests godkendelse"},
+    "refuse_no_result": {"en": "There is no result waiting for East-West", "sv": "Inget resultat väntar på Öst-Väst",
+                         "da": "Intet resultat venter på Øst-Vest"},
+    "refuse_tricks": {"en": "Tricks must be a whole number from 0 to 13", "sv": "Antal stick ska vara ett heltal 0-13",
+                      "da": "Antal stik skal være et helt tal fra 0 til 13"},
+    "refuse_lead": {"en": "The lead must be a suit and a card", "sv": "Utspelet ska vara en färg och ett kort",
+                    "da": "Udspillet skal være en farve og et kort"},
+    "refuse_finish_round": {"en": "Finish the round (or have the director end it) before setting up a new one",
+                            "sv": "Spela klart ronden (eller låt TL avsluta den) innan en ny ställs in",
+                            "da": "Spil runden færdig (eller lad TL afslutte den), før en ny sættes op"},
     "your_turn": {"en": "your turn", "sv": "din tur att bjuda", "da": "din tur til at melde"},
     "stop_wait_you": {"en": "STOP: wait {s} s", "sv": "STOPP: vänta {s} s", "da": "STOP: vent {s} s"},
     "layout_flat": {"en": "Flat table", "sv": "Liggande platta", "da": "Liggende tablet"},
@@ -359,6 +377,29 @@ def profile_name(profile: str, lang: str = "en") -> str:
     """A rule set by its human name; an unknown one by its id (it is what the TD configured)."""
     names = PROFILE_NAMES.get(profile)
     return names.get(lang, names["en"]) if names else profile
+
+
+# The controller's and the result checks' refusals (plain English, with the law where there is
+# one) in the player's language: by the start of the message; anything else is shown as it is.
+REFUSALS = (
+    ("wrong director PIN", "pin_wrong"),
+    ("there is no decision waiting", "no_pending"),
+    ("a call can be corrected during the auction", "refuse_correct_when"),
+    ("the result can be entered when the auction is over", "refuse_result_when"),
+    ("a result is already waiting", "refuse_result_waiting"),
+    ("there is no result waiting", "refuse_no_result"),
+    ("tricks must be a whole number", "refuse_tricks"),
+    ("the lead must be a card", "refuse_lead"),
+    ("finish the round", "refuse_finish_round"),
+)
+
+
+def refusal(text: str, lang: str = "en") -> str:
+    """A refusal's message in `lang` when it is a known one, else the message itself."""
+    for start, key in REFUSALS:
+        if text.startswith(start):
+            return tr(key, lang)
+    return text
 
 
 def tr(key: str, lang: str = "en", **kw: object) -> str:

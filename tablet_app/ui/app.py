@@ -1,6 +1,7 @@
 """The Kivy app: one ScreenManager, the screens, and when each is shown."""
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from typing import Any
@@ -87,7 +88,11 @@ class TabletApp(App):
         if self.runner is not None:
             from tablet_app.runner import LinkWaiter
 
-            self._redraw = Clock.create_trigger(self._redraw_now, 0)
+            # The screen is redrawn a moment after the boxes have been answered: the link thread
+            # writing their STATEs does not compete with this thread's Python for the GIL, whose
+            # hand-over interval is shortened for the same reason (the default is 5 ms).
+            sys.setswitchinterval(0.001)
+            self._redraw = Clock.create_trigger(self._redraw_now, 0.03)
             self._push = Clock.create_trigger(self._push_now, 0)
             self.waiter = LinkWaiter(self.runner.link, self._link_events).start()
         Clock.schedule_interval(self._tick, 0.25)

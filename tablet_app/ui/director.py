@@ -346,7 +346,7 @@ class DirectorScreen(PinEntry, Screen):
         except PinError:
             self.say(lambda lang: i18n.tr("pin_wrong", lang))
         except ValueError as exc:  # Refused, SetupError: said, nothing changed
-            self.say(lambda _lang, text=str(exc)[:120]: text)
+            self.say(lambda lang, text=str(exc)[:120]: i18n.refusal(text, lang))
         if refresh:
             self.app.refresh()
 

@@ -79,7 +79,7 @@ class ResultScreen(Screen):
         summary = Panel(WHITE, 14, size_hint_y=None, height=96, padding=(20, 8), spacing=20)
         self.body.add_widget(summary)
         board, text, key = self.message
-        text = "" if board != snap.get("board") else (i18n.tr(key, lang) if key else text)
+        text = "" if board != snap.get("board") else (i18n.tr(key, lang) if key else i18n.refusal(text, lang))
         if not res:
             summary.add_widget(Text(text or present.status_line(snap, lang), size=26, bold=True))
             back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), size=(220, 70))
