@@ -394,6 +394,70 @@ REFUSALS = (
 )
 
 
+# Keyed errors (SetupError, Refused, PinError carry `key` and `params`): "{field}" is the field's
+# label on the setup screen.
+ERRORS: dict[str, dict[str, str]] = {
+    "setup.whole_number": {"en": "{field}: give a whole number from 1 up", "sv": "{field}: ange ett heltal från 1",
+                           "da": "{field}: angiv et helt tal fra 1"},
+    "setup.board_range": {"en": "{field}: {value} runs backwards or is too long",
+                          "sv": "{field}: {value} går baklänges eller är för lång",
+                          "da": "{field}: {value} går baglæns eller er for lang"},
+    "setup.board_list": {"en": "{field}: write e.g. 1-3 or 1,2,5", "sv": "{field}: skriv t.ex. 1-3 eller 1,2,5",
+                         "da": "{field}: skriv f.eks. 1-3 eller 1,2,5"},
+    "setup.board_number": {"en": "{field}: board numbers are whole numbers from 1 up",
+                           "sv": "{field}: bricknummer är heltal från 1", "da": "{field}: spilnumre er hele tal fra 1"},
+    "setup.board_twice": {"en": "{field}: board {board} is listed twice", "sv": "{field}: bricka {board} står två gånger",
+                          "da": "{field}: spil {board} står to gange"},
+    "setup.no_boards": {"en": "{field}: the round needs at least one board", "sv": "{field}: ronden behöver minst en bricka",
+                        "da": "{field}: runden skal have mindst ét spil"},
+    "setup.same_pair": {"en": "North-South and East-West cannot both be pair {pair}",
+                        "sv": "Nord-Syd och Öst-Väst kan inte båda vara par {pair}",
+                        "da": "Nord-Syd og Øst-Vest kan ikke begge være par {pair}"},
+    "setup.section": {"en": "{field}: give 1 to 3 letters (e.g. A)", "sv": "{field}: ange 1 till 3 bokstäver (t.ex. A)",
+                      "da": "{field}: angiv 1 til 3 bogstaver (f.eks. A)"},
+    "setup.event": {"en": "{field}: letters, digits, '.', '_' or '-'", "sv": "{field}: bokstäver, siffror, '.', '_' eller '-'",
+                    "da": "{field}: bogstaver, cifre, '.', '_' eller '-'"},
+    "setup.profile": {"en": "{field}: choose the club's regulations", "sv": "{field}: välj klubbens regelverk",
+                      "da": "{field}: vælg klubbens regelsæt"},
+    "setup.pin_format": {"en": "{field}: give 4 to 8 digits", "sv": "{field}: ange 4 till 8 siffror",
+                         "da": "{field}: angiv 4 til 8 cifre"},
+    "setup.pin_missing": {"en": "{field}: type 4 to 8 digits", "sv": "{field}: skriv 4 till 8 siffror",
+                          "da": "{field}: skriv 4 til 8 cifre"},
+    "setup.table_not_in_section": {"en": "{field}: table {table} is not in a section of {tables} tables",
+                                   "sv": "{field}: bord {table} finns inte i en sektion med {tables} bord",
+                                   "da": "{field}: bord {table} findes ikke i en række med {tables} borde"},
+    "setup.no_alerts": {"en": "{field}: these regulations have no such choice", "sv": "{field}: regelverket har inget sådant val",
+                        "da": "{field}: regelsættet har intet sådant valg"},
+    "setup.missing": {"en": "Fill in every field", "sv": "Fyll i alla fält", "da": "Udfyld alle felter"},
+    "pin.wrong": {"en": "Wrong PIN - nothing was changed", "sv": "Fel kod - inget har ändrats",
+                  "da": "Forkert kode - intet er ændret"},
+    "pin.locked": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",
+                   "da": "For mange forkerte koder: vent {wait_s} s"},
+    "pin.not_set": {"en": "No director PIN is set for this table yet", "sv": "Ingen TL-kod är inställd för bordet än",
+                    "da": "Der er endnu ingen TL-kode for bordet"},
+}
+# the setup screen's field labels, for "{field}"
+FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
+              "boards": "board", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
+              "tables": "setup_tables", "profile": "setup_profile", "policy": "setup_policy",
+              "no_alerts_by": "setup_alerts"}
+
+
+def error_text(exc: BaseException, lang: str = "en") -> str:
+    """An error for a screen, in `lang`: by its key when it has one we know, else by its start."""
+    key = getattr(exc, "key", None)
+    entry = ERRORS.get(key) if isinstance(key, str) else None
+    if entry is not None:
+        params = {k: v for k, v in (getattr(exc, "params", None) or {}).items()}
+        field = params.get("field")
+        params["field"] = tr(FIELD_KEYS[field], lang) if field in FIELD_KEYS else (field or "")
+        try:
+            return entry.get(lang, entry["en"]).format(**params)
+        except (KeyError, IndexError):
+            pass
+    return refusal(str(exc), lang)
+
+
 def refusal(text: str, lang: str = "en") -> str:
     """A refusal's message in `lang` when it is a known one, else the message itself."""
     for start, key in REFUSALS:

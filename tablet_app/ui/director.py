@@ -210,7 +210,8 @@ class DirectorScreen(PinEntry, Screen):
             tools = []
             ed = (snap.get("state") or {}).get("edition", 2017)
             if phase in ("auction", "play"):
-                tools.append(("correct", f"{i18n.tr('correct_call', lang)}\n[size=16]L25A[/size]", self._start_correct))
+                tools.append(("correct", f"{i18n.tr('correct_call', lang)}\n[size=16]{laws.REFS[ed]['unintended']}[/size]",
+                              self._start_correct))
                 tools.append(("exposed", f"{i18n.tr('tool_exposed', lang)}\n[size=16]{laws.EXPOSED[ed]['law']}[/size]",
                               self._start_exposed))
                 tools.append(("wrong_call", f"{i18n.tr('tool_wrong_board_call', lang)}\n"
@@ -219,9 +220,9 @@ class DirectorScreen(PinEntry, Screen):
                 tools.append(("wrong_board", f"{i18n.tr('tool_wrong_board', lang)}\n[size=16]{laws.WRONG_BOARD[ed]['law']}[/size]",
                               self._start_wrong_board))
             if phase in ("auction", "frozen", "play", "confirm"):
-                tools.append(("artificial", f"{i18n.tr('artificial', lang)}\n[size=16]L12C2[/size]", self._start_adjust))
+                tools.append(("artificial", f"{i18n.tr('artificial', lang)}\n[size=16]{ed} L12C2[/size]", self._start_adjust))
             if snap.get("done"):
-                tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]L79C[/size]", self._start_fix))
+                tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]{ed} L79C[/size]", self._start_fix))
             for name, label, fn in tools:
                 b = BigButton(label, BTN, size=20, size_hint_y=None, height=84)
                 b.bind(on_release=lambda _b, fn=fn: fn())
@@ -346,7 +347,7 @@ class DirectorScreen(PinEntry, Screen):
         except PinError:
             self.say(lambda lang: i18n.tr("pin_wrong", lang))
         except ValueError as exc:  # Refused, SetupError: said, nothing changed
-            self.say(lambda lang, text=str(exc)[:120]: i18n.refusal(text, lang))
+            self.say(lambda lang, exc=exc: i18n.error_text(exc, lang)[:160])
         if refresh:
             self.app.refresh()
 

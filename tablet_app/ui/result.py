@@ -24,6 +24,7 @@ class ResultScreen(Screen):
         # (board, text, translation key): a message belongs to its board, and a key follows a
         # language switch
         self.message: tuple[int | None, str, str | None] = (None, "", None)
+        self.error: BaseException | None = None
         root = framed(self, app)
         self.body = BoxLayout(orientation="vertical", padding=(24, 14), spacing=12)
         root.add_widget(self.body)
@@ -50,11 +51,12 @@ class ResultScreen(Screen):
             self.app.controller.enter_result(self.tricks, lead)
             self._say("")
         except ValueError as exc:
-            self._say(str(exc))
+            self._say(i18n.error_text(exc, "en"), error=exc)
         self.app.refresh()
 
-    def _say(self, text: str, key: str | None = None) -> None:
+    def _say(self, text: str, key: str | None = None, error: BaseException | None = None) -> None:
         self.message = (self.app.controller.board, text, key)
+        self.error = error  # shown in the language of the moment
 
     def confirm(self, ok: bool) -> None:
         board = self.app.controller.board
@@ -67,7 +69,7 @@ class ResultScreen(Screen):
             else:
                 self._say("", "not_agreed")  # back to North, and it says so
         except ValueError as exc:
-            self._say(str(exc))
+            self._say(str(exc), error=exc)
         self.tricks = None
         self.suit = self.rank = None
         self.app.refresh()
@@ -79,7 +81,12 @@ class ResultScreen(Screen):
         summary = Panel(WHITE, 14, size_hint_y=None, height=96, padding=(20, 8), spacing=20)
         self.body.add_widget(summary)
         board, text, key = self.message
-        text = "" if board != snap.get("board") else (i18n.tr(key, lang) if key else i18n.refusal(text, lang))
+        if board != snap.get("board"):
+            text = ""
+        elif key:
+            text = i18n.tr(key, lang)
+        elif self.error is not None:
+            text = i18n.error_text(self.error, lang)
         if not res:
             summary.add_widget(Text(text or present.status_line(snap, lang), size=26, bold=True))
             back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), size=(220, 70))

@@ -172,7 +172,7 @@ class SetupScreen(Screen):
             self.app.controller.setup(self.values())
             self.error.text = ""
         except ValueError as exc:  # SetupError, Refused: shown, nothing changed
-            self.error.text = i18n.refusal(str(exc), self.app.lang)
+            self.error.text = i18n.error_text(exc, self.app.lang)
         self.app.refresh()
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
