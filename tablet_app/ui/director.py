@@ -75,13 +75,25 @@ class DirectorScreen(PinEntry, Screen):
 
     # -- PIN ---------------------------------------------------------------------------------------
     def press_unlock(self) -> None:
-        if self.app.controller.check_pin(self.pin):
-            self.unlocked = True  # the boxes' calls stay open until he dismisses them
-            self.say(lambda lang: f"[color=2a8c4d]{i18n.tr('pin_ok', lang)}[/color]")
+        ctl = self.app.controller
+        try:
+            # a controller that signs the director in gives a token for the TD actions; otherwise
+            # the PIN is checked here and again by each action
+            self.credential = ctl.sign_in(self.pin) if hasattr(ctl, "sign_in") else (
+                self.pin if ctl.check_pin(self.pin) else None)
+        except ValueError as exc:  # PinError, PinLocked: said, in the director's language
+            self.credential = None
+            self.say(lambda lang, exc=exc: i18n.error_text(exc, lang))
         else:
-            self.say(lambda lang: i18n.tr("pin_wrong", lang))
+            if self.credential is None:
+                self.say(lambda lang: i18n.tr("pin_wrong", lang))
+            else:
+                self.say(lambda lang: f"[color=2a8c4d]{i18n.tr('pin_ok', lang)}[/color]")
+        self.unlocked = self.credential is not None  # the boxes' calls stay open until he dismisses them
         self.pin = ""
         self.app.refresh()
+
+    credential: str | None = None
 
     def choose(self, option: dict[str, Any]) -> None:
         if option.get("needs_call"):
@@ -342,7 +354,7 @@ class DirectorScreen(PinEntry, Screen):
         """Run one TD action with the signed-in PIN; `act(pin)` may return a message to show.
         The PIN was checked at sign-in; the controller checks it again (it trusts no widget)."""
         try:
-            said = act(self.app.controller.session.td_pin if self.unlocked else "")
+            said = act(self.credential if self.unlocked and self.credential else "")
             self.say(said if callable(said) else None)
         except PinError:
             self.say(lambda lang: i18n.tr("pin_wrong", lang))
@@ -437,7 +449,9 @@ class DirectorScreen(PinEntry, Screen):
         self._td(lambda pin: self.app.controller.td_correct_call(pin, seat, call))
 
     def leave(self) -> None:
-        self.unlocked = False
+        if self.credential is not None and hasattr(self.app.controller, "sign_out"):
+            self.app.controller.sign_out(self.credential)
+        self.unlocked, self.credential = False, None
         self._enter(None, refresh=False)
         self.say(None)
         self.app.go("auction")
