@@ -3,6 +3,10 @@
 - Cold start: wall time from starting `python -m tablet_app.app` (a fresh process: Python, Kivy,
   the window, the journal replay) to the first frame with the auction screen drawn, under Xvfb.
   Median and max of several starts.
+- Real path: confirm key on a box -> every box showing the call, through the real Kivy app
+  (woken by the link thread), controller, journal and engine, on the simulated link at 115200
+  baud with four MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
+  wire floor (the call frame plus one STATE frame).
 - Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
   in production) plus `views()` for the four boxes, i.e. what the runner does per event.
   Median and p99 over many generated auctions; the journal-free part is shown separately.
@@ -123,6 +127,33 @@ def cold_start(runs: int = 5) -> None:
           f"median {statistics.median(times):.2f} s, max {max(times):.2f} s")
 
 
+def app_path(n_calls: int = 200) -> None:
+    xvfb, display = start_xvfb()
+    if display is None:
+        print("real app path: not measured (Xvfb is not installed)")
+        return
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(pathlib.Path(tmp) / "kivy")}
+            p = subprocess.run([sys.executable, str(ROOT / "bench" / "app_latency_child.py"), str(n_calls), tmp],
+                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+    lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
+    res = json.loads(lines[-1]) if lines else {"error": p.stderr[-500:]}
+    if "error" in res:
+        print(f"real app path: failed ({res['error']})")
+        return
+    lat, floor = res["lat"], res["floor"]
+    print(f"real app path, confirm key -> all 4 boxes show the call (Kivy app woken by the link thread, "
+          f"journal fsync, engine; simulated link 115200 baud, MicroPython unix-port boxes), {len(lat)} calls: "
+          f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms (goal p99 <= 12 ms)")
+    print(f"  wire floor (call frame + STATE frame): mean {statistics.mean(floor):.2f} ms; "
+          f"p50 / floor = {pct(lat, 50) / statistics.mean(floor):.1f}x, p99 / floor = {pct(lat, 99) / statistics.mean(floor):.1f}x")
+
+
 if __name__ == "__main__":
     per_event()
+    app_path()
     cold_start()

@@ -618,7 +618,14 @@ class Controller:
             self._record("stop", {"seat": seat, "t": t, "box": box})
             return {"ok": True, "reason": None, "duplicate": False}
         if kind == "alert":
-            return self._engine_event({"t": t, "seat": seat, "alert": True}, box)
+            ev = {"t": t, "seat": seat, "alert": True}
+            broken = self._alert_breaks_rules(ev)
+            if broken is not None:
+                # the regulations' alert rules, enforced: who alerts, the cut-off, a pair asked
+                # not to alert (FSB L115) - the alert never reaches the other boxes
+                why = str(broken.get("kind", "")).replace("_", " ")
+                return self._refuse(seat, kind, None, box, f"{why} ({broken.get('law')})")
+            return self._engine_event(ev, box)
         if kind == "undo":
             # A call once confirmed on the box is made (Law 25 applies); the box's own undo only
             # works before confirmation. An undo after confirmation calls the director.
@@ -631,6 +638,10 @@ class Controller:
         ev: dict[str, Any] = {"t": t, "seat": seat, "call": call}
         if stop or seat in self.stop_shown:
             ev["stop"] = True
+        if self.held():
+            # UNDO or the TD key on a box: nobody calls until the director has seen to it, or a
+            # correction the Law still allows (L25A: before partner calls) would become impossible.
+            return self._refuse(seat, kind, call, box, "the table waits for the director")
         pending = self.estate.get("pending")
         if pending:
             # The engine names the seats whose call the Law gives a meaning to while it waits
@@ -644,13 +655,30 @@ class Controller:
             self.screen.advance(t)
             if not self.screen.may_call(seat):
                 return self._refuse(seat, kind, call, box, "the tray is on the other side of the screen")
-        if self._policy() == "prevent" and hasattr(self.engine, "check"):
+        if hasattr(self.engine, "check"):
+            # The engine says what it would refuse: every irregularity under `prevent`, and whatever
+            # the policy a call inside a stop wait the profile locks (FSB L116B).
             verdict = self.engine.check(ev)
-            if verdict:
-                why = verdict.get("kind", "irregular call") if isinstance(verdict, dict) else str(verdict)
-                law = verdict.get("law") if isinstance(verdict, dict) else None
+            if isinstance(verdict, dict) and (verdict.get("action") == "refuse" or self._policy() == "prevent"):
+                why = str(verdict.get("kind", "irregular call")).replace("_", " ")
+                law = verdict.get("law")
                 return self._refuse(seat, kind, call, box, f"{why} ({law})" if law else why)
+            if verdict and not isinstance(verdict, dict) and self._policy() == "prevent":
+                return self._refuse(seat, kind, call, box, str(verdict))
         return self._engine_event(ev, box)
+
+    def _alert_breaks_rules(self, ev: dict[str, Any]) -> dict[str, Any] | None:
+        """The engine's verdict on an alert, tried on a copy: the flag it would raise if the
+        profile's alert rules forbid this alert (a late alert is still an alert: not refused)."""
+        import copy
+
+        n = len(self.estate.get("timing", []))
+        try:
+            st = copy.deepcopy(self.engine).apply(ev)
+        except Exception:  # the engine refuses it outright: the normal path says why
+            return None
+        return next((f for f in st.get("timing", [])[n:]
+                     if f.get("kind") in ("alert_not_permitted", "alert_by_wrong_player")), None)
 
     def _policy(self) -> str | None:
         return self.estate.get("policy") or (self.session.policy if self.session else None)
@@ -960,13 +988,19 @@ class Controller:
         return [c for c in self._board_td_calls()
                 if not c.get("auto") and not c.get("pin") and c.get("status") != "resolved"]
 
+    def held(self) -> bool:
+        """The auction waits for the director: a box called him (TD key, or UNDO after a confirmed
+        call) on the board in play, and he has not yet dismissed the call (`td_attended`)."""
+        return self.phase in ("auction", "frozen") and bool(self.open_td_calls())
+
     def _board_td_calls(self) -> list[dict[str, Any]]:
         """Director calls made on the board in play (calls of earlier rounds are kept too)."""
         return [c for c in self.td_calls if c.get("board") == self.board and c["place"] == self._place()]
 
     def td_attended(self, pin: str) -> bool:
-        """The director signed in at this table: the calls from its boxes are attended to (the
-        station's director page drops them). True if there were any."""
+        """The director has seen to the calls from this table's boxes (he dismisses them on the
+        console; signing in alone does not): the station's director page drops them and a held
+        auction goes on. True if there were any."""
         self._require_pin(pin)
         if not any(not c.get("auto") and c.get("status") != "resolved" for c in self.td_calls):
             return False
@@ -1061,6 +1095,9 @@ class Controller:
             "done": list(self.done),
             "next_positions": self.next_positions() if self.phase == "round_end" else None,
             "stop_shown": dict(self.stop_shown),
+            "stop_wait": self.stop_wait(),
+            "held": self.held(),
+            "td_calls": self.open_td_calls(),
         }
 
     def delivery(self) -> dict[str, Any]:
@@ -1073,6 +1110,19 @@ class Controller:
         except Exception as exc:  # a locked or failing database: said, never a crash of the screen
             return {"delivered": 0, "waiting": 0, "refused": [], "last_error": f"outbox unreadable: {exc}",
                     "connected": False}
+
+    def stop_wait(self) -> dict[str, Any] | None:
+        """The stop wait running now (FSB L116B, 2017 L73A2 regulations): the seat that waits, the
+        seconds left, and whether the profile locks that seat's box (`enforced`) or only reports."""
+        st = self.estate
+        until = st.get("stop_lock_until") if self.phase == "auction" else None
+        if until is None or st.get("next") is None:
+            return None
+        remaining = round(float(until) - self._t(), 2)
+        if remaining <= 0:
+            return None
+        return {"seat": st["next"], "remaining": remaining, "until": until,
+                "enforced": st.get("stop_enforcement") == "lock"}
 
     def close(self) -> None:
         self.journal.close()  # checkpoints: the file alone then holds the whole journal

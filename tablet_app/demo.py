@@ -11,7 +11,6 @@ LinkMaster over pyserial, the laws engine, the journal and the result outbox. Wi
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pathlib
 import shutil
@@ -24,7 +23,9 @@ from typing import Any
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SEATS = "NESW"
 PIN = "1234"
-TMUX_SESSION = "bidding-box-demo"
+TMUX_SESSION = os.environ.get("BIDDING_BOX_TMUX_SESSION", "bidding-box-demo")  # tests use their own
+LEGEND = ("1-7 level, c d h s n suit/NT, p pass, x double, r redouble, Enter OK, Esc clear, "
+          "! stop, a alert, u undo, v review, t director")
 
 
 def demo_session(profile: str, policy: str | None) -> dict[str, Any]:
@@ -111,12 +112,20 @@ class DemoStation:
             self.proc.kill()
 
 
+def pbn_game(pbn: str, board: int) -> str:
+    """One board's game from a PBN export (games start at an [Event tag; blank lines vary)."""
+    import re
+
+    games = re.split(r"\n(?=\[Event )", pbn)
+    return next((g.strip() for g in games if f'[Board "{board}"]' in g), "")
+
+
 # ---------------------------------------------------------------------------------------- headless
 def headless(args: argparse.Namespace) -> int:
     from hardware.sim.boxes import Boxes
     from hardware.sim.link import SimLink
     from hardware.sim.table import tokens
-    from tablet_app import present
+    from tablet_app import i18n, present
     from tablet_app.controller import Controller
     from tablet_app.link import LinkMaster
     from tablet_app.runner import TableRunner
@@ -182,8 +191,8 @@ def headless(args: argparse.Namespace) -> int:
             say("  North enters 10 tricks, lead the ace of spades; East-West confirm (FSB 98A)")
             ctl.enter_result(10, "SA")
             rec = ctl.ew_confirm(True)
-        say(f"  -> result {rec['key']}: {rec['contract']} by {rec['declarer']}, {rec['tricks']} tricks, "
-            f"N-S {rec['score_ns']:+d}, queued for the station\n")
+        say(f"  -> board 1: {present.contract_text(rec['contract'], rec['declarer'])}, {rec['tricks']} tricks, N-S {rec['score_ns']:+d}, "
+            "queued for the station\n")
 
         say("== Board 2: an irregularity ==")
         key("E", "1NT")
@@ -201,7 +210,8 @@ def headless(args: argparse.Namespace) -> int:
             for line in present.what_happened(st):
                 say("    what happened: " + line)
             for o in st["pending"]["options"]:
-                say(f"    option {o['id']:<12} {o['label']}  ({o['law']})")
+                say(f"    option: {i18n.option_label(st['pending']['kind'], o, 'en', present.seat_names(st['pending']))}"
+                    f"  ({o['law']})")
             try:
                 ctl.td_decide("0000", "replace", call="2S")
             except ValueError as exc:
@@ -211,7 +221,8 @@ def headless(args: argparse.Namespace) -> int:
             pending = ctl.estate["pending"]
             if pending:
                 for o in pending["options"]:
-                    say(f"    option {o['id']:<12} {o['label']}  ({o['law']})")
+                    say(f"    option: {i18n.option_label(pending['kind'], o, 'en', present.seat_names(pending))}"
+                        f"  ({o['law']})")
                 say("  TD: 2\u2660 is the lowest sufficient bid in the same denomination (L27B1(a))")
                 ctl.td_decide(PIN, "b1a")
             for line in present.consequences(ctl.estate):
@@ -222,33 +233,39 @@ def headless(args: argparse.Namespace) -> int:
         with loop.lock:
             ctl.enter_result(7)
             rec = ctl.ew_confirm(True)
-        say(f"  -> result {rec['key']}: {rec['contract']} by {rec['declarer']}, 7 tricks, N-S {rec['score_ns']:+d}\n")
+        say(f"  -> board 2: {present.contract_text(rec['contract'], rec['declarer'])}, 7 tricks, N-S {rec['score_ns']:+d}\n")
 
         say("== Board 3: passed out ==")
         for seat in "SWNE":
             key(seat, "P")
+        table()
         with loop.lock:
             ctl.enter_result(None)
             rec = ctl.ew_confirm(True)
-            say(f"  -> result {rec['key']}: passed out, N-S {rec['score_ns']:+d}\n")
+            say(f"  -> board 3: passed out, N-S {rec['score_ns']:+d}\n")
             say("== Round end ==")
             pos = ctl.next_positions() or {}
-            say(f"  N-S pair {pos['ns']['pair']} stays at table {pos['ns']['table']}; E-W pair {pos['ew']['pair']} "
-                f"goes to table {pos['ew']['table']}; boards {pos['boards']['boards']} go to table {pos['boards']['table']}")
+            for line in present.round_end_lines(pos):
+                say("  " + line)
         drained = station.deliverer.drain(30)
         with loop.lock:
             rows = ctl.journal.conn.execute(
                 "SELECT item_key, state FROM outbox WHERE kind = 'result' ORDER BY id").fetchall()
             kinds = dict(ctl.journal.conn.execute(
                 "SELECT kind || ' ' || state, COUNT(*) FROM outbox GROUP BY kind, state").fetchall())
-        say(f"  outbox, results: {json.dumps(rows)}")
-        say(f"  outbox, all items by kind and state: {json.dumps(kinds, sort_keys=True)}"
+        say("\n== Results and the station ==")
+        say(f"    {'result':<32} {'state':<10}")
+        for key_, state in rows:
+            say(f"    {key_:<32} {state:<10}")
+        say("    items by kind: " + ", ".join(f"{k}: {n}" for k, n in sorted(kinds.items()))
             + ("" if drained else "  (the station did not take everything in 30 s)"))
         say("\n== At the station: the PBN export the scoring program reads (board 2) ==")
-        games = station.pbn().split("\n\n")
-        for line in next((g for g in games if '[Board "2"]' in g), "").splitlines():
+        for line in pbn_game(station.pbn(), 2).splitlines():
             say("    " + line)
         say(f"\nJournal: {db} - run `make run` on a machine with a display for the Kivy tablet.")
+        if args.wait and sys.stdin.isatty():
+            # the station's director page is alive only while the demo runs
+            input(f"\nThe station's director page: {station.director_page}\nPress Enter to stop the demo. ")
         return 0
     finally:
         if loop is not None:
@@ -280,7 +297,30 @@ def start_tmux(box_ports: dict[str, str], work: pathlib.Path) -> str | None:
     for seat in "ESW":
         subprocess.run([tmux, "split-window", "-t", TMUX_SESSION, cmd(seat)], check=True)
         subprocess.run([tmux, "select-layout", "-t", TMUX_SESSION, "tiled"], check=True)
+    # each pane keeps its box's key legend in view, on its border
+    subprocess.run([tmux, "set-option", "-t", TMUX_SESSION, "pane-border-status", "top"], check=True)
+    for i, seat in enumerate(SEATS):
+        subprocess.run([tmux, "select-pane", "-t", f"{TMUX_SESSION}:0.{i}", "-T", f"box {seat} - keys: {LEGEND}"],
+                       check=True)
     return f"tmux attach -t {TMUX_SESSION}"
+
+
+def key_console(boxes: Any) -> threading.Thread:
+    """Without tmux the boxes have no terminal: this terminal types for them, a line at a time."""
+    def run() -> None:
+        for line in sys.stdin:
+            parts = line.split()
+            if not parts:
+                continue
+            seat = parts[0].upper()
+            if seat not in SEATS or len(parts) < 2:
+                print(f"  type a seat and its keys, e.g. `S 1 h OK` (keys: {LEGEND})")
+                continue
+            boxes.press(seat, parts[1:])
+
+    t = threading.Thread(target=run, name="key-console", daemon=True)
+    t.start()
+    return t
 
 
 def open_terminal(attach: str) -> bool:
@@ -307,14 +347,17 @@ def windowed(args: argparse.Namespace) -> int:
     if attach is None:
         from hardware.sim.boxes import Boxes
 
-        print("tmux not found: the boxes run without a terminal (screens in build/demo/boxes/screen-*.txt)")
         boxes = Boxes(link.box_ports, work / "boxes", link=link)
         boxes.start()
+        print("tmux not found: the boxes have no window of their own (their displays are in "
+              "build/demo/boxes/screen-*.txt).\nPress their keys here: a seat, then the keys, then Enter, "
+              f"e.g. `S 1 h OK` (South bids 1 heart) or `W p OK`.\nKeys: {LEGEND}")
+        key_console(boxes)
     else:
         shown = open_terminal(attach)
         print(f"Four boxes run in tmux session '{TMUX_SESSION}'"
               + ("" if shown else f": open a terminal and run `{attach}`")
-              + ". Keys on a box: 1-7, c d h s n, p x r, Enter=OK, ! stop, a alert, t director.")
+              + f".\nKeys on a box (shown on each pane's border too): {LEGEND}")
     print(f"Director PIN: {PIN}. Journal: {db}")
     master = LinkMaster(link.tablet_ports, ack_on_commit=True)
     ctl = Controller(db)
@@ -324,8 +367,19 @@ def windowed(args: argparse.Namespace) -> int:
     print(f"Results station: director page {station.director_page}")
     from tablet_app.app import TabletApp
 
+    app = TabletApp(ctl, runner, args.lang, deliverer=station.deliverer)
+    import signal
+
+    from kivy.clock import Clock
+
+    def stop(*_: Any) -> None:
+        # Ctrl-C in the terminal (or the terminal closed) ends the window too, then everything below
+        Clock.schedule_once(lambda _dt: app.stop(), 0)
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
     try:
-        TabletApp(ctl, runner, args.lang, deliverer=station.deliverer).run()
+        app.run()
     finally:
         station.close()
         master.close()
@@ -342,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--headless", action="store_true", help="scripted session, printed (no display needed)")
     ap.add_argument("--profile", default="fsb-2007", help="regulation profile for the windowed demo")
     ap.add_argument("--lang", default="en", choices=("en", "sv", "da"))
+    ap.add_argument("--no-wait", dest="wait", action="store_false",
+                    help="headless: end at once (by default, in a terminal, it waits for Enter so the "
+                         "station's director page can be looked at)")
     args = ap.parse_args(argv)
     if not args.headless and not os.environ.get("DISPLAY"):
         print("No display ($DISPLAY is unset): running the headless demo instead (make run-headless).")

@@ -21,6 +21,9 @@ VUL_NAMES = {
     "da": {"None": "Ingen i zonen", "NS": "N-S i zonen", "EW": "Ø-V i zonen", "All": "Alle i zonen"},
 }
 
+# card ranks as the federations write them (Swedish/Danish: E K D Kn for A K Q J)
+RANKS = {"sv": {"A": "E", "Q": "D", "J": "Kn"}, "da": {"A": "E", "Q": "D", "J": "Kn"}}
+
 T = {
     "board": {"en": "Board", "sv": "Bricka", "da": "Spil"},
     "table": {"en": "Table", "sv": "Bord", "da": "Bord"},
@@ -32,7 +35,7 @@ T = {
     "auction_over": {"en": "Auction over: {contract} by {declarer}", "sv": "Budgivningen klar: {contract} av {declarer}",
                      "da": "Meldingerne slut: {contract} af {declarer}"},
     "passed_out": {"en": "Passed out", "sv": "Passad bricka", "da": "Passet ud"},
-    "tray_moving": {"en": "Tray with {seats}", "sv": "Brickan hos {seats}", "da": "Bakken hos {seats}"},
+    "tray_moving": {"en": "Tray with {seats}", "sv": "Budbrickan hos {seats}", "da": "Bakken hos {seats}"},
     "pass": {"en": "Pass", "sv": "Pass", "da": "Pas"},
     "double": {"en": "X", "sv": "X", "da": "X"},
     "redouble": {"en": "XX", "sv": "XX", "da": "XX"},
@@ -97,8 +100,10 @@ T = {
     "correct_call": {"en": "Correct an unintended call", "sv": "Rätta ett oavsiktligt bud",
                      "da": "Ret en utilsigtet melding"},
     "whose_call": {"en": "Whose call?", "sv": "Vems bud?", "da": "Hvis melding?"},
-    "artificial": {"en": "Artificial adjusted score", "sv": "Konstgjort justerat resultat",
-                   "da": "Kunstigt justeret resultat"},
+    # 2007 L12C2 (sv): "korrigerad poäng i form av en procentuell poängsats"; 2017 § 12C2 (da):
+    # "kunstig justeret score"
+    "artificial": {"en": "Artificial adjusted score", "sv": "Korrigerad poäng (procentsats)",
+                   "da": "Kunstig justeret score"},
     "fix_result": {"en": "Correct an agreed result", "sv": "Rätta ett godkänt resultat", "da": "Ret et godkendt resultat"},
     "which_board": {"en": "Which board?", "sv": "Vilken bricka?", "da": "Hvilket spil?"},
     "award": {"en": "Award", "sv": "Döm", "da": "Tildel"},
@@ -188,7 +193,277 @@ T = {
     "wb_differs": {"en": "Not the earlier call: {seat} {call} (was {earlier})",
                    "sv": "Inte samma bud som förut: {seat} {call} (var {earlier})",
                    "da": "Ikke samme melding som før: {seat} {call} (var {earlier})"},
+    "stop_wait": {"en": "STOP: {seat} waits {s} s", "sv": "STOPP: {seat} väntar {s} s", "da": "STOP: {seat} venter {s} s"},
+    "stop_wait_report": {"en": "STOP: {seat} should wait {s} s", "sv": "STOPP: {seat} bör vänta {s} s",
+                         "da": "STOP: {seat} bør vente {s} s"},
+    "irregular_waits": {"en": "{seat} {call}: {what}. The table waits for the director",
+                        "sv": "{seat} {call}: {what}. Bordet väntar på tävlingsledaren",
+                        "da": "{seat} {call}: {what}. Bordet venter på turneringslederen"},
+    "held_waits": {"en": "Director called by {seat}: nobody calls until the director has come",
+                   "sv": "TL tillkallad av {seat}: ingen bjuder innan tävlingsledaren kommit",
+                   "da": "TL tilkaldt af {seat}: ingen melder, før turneringslederen er kommet"},
+    "dismiss_calls": {"en": "Director calls seen to: the table goes on", "sv": "TL-tillkallelser klara: bordet fortsätter",
+                      "da": "TL-tilkald klaret: bordet fortsætter"},
+    "refuse_correct_when": {"en": "A call can be corrected during the auction, or before the opening lead",
+                            "sv": "Ett bud kan rättas under budgivningen eller före utspelet",
+                            "da": "En melding kan rettes under meldeforløbet eller før udspillet"},
+    "refuse_result_when": {"en": "The result can be entered when the auction is over",
+                           "sv": "Resultatet kan matas in när budgivningen är klar",
+                           "da": "Resultatet kan indtastes, når meldingerne er slut"},
+    "refuse_result_waiting": {"en": "A result is already waiting for East-West to confirm",
+                              "sv": "Ett resultat väntar redan på Öst-Västs godkännande",
+                              "da": "Et resultat venter allerede på Øst-Vests godkendelse"},
+    "refuse_no_result": {"en": "There is no result waiting for East-West", "sv": "Inget resultat väntar på Öst-Väst",
+                         "da": "Intet resultat venter på Øst-Vest"},
+    "refuse_tricks": {"en": "Tricks must be a whole number from 0 to 13", "sv": "Antal stick ska vara ett heltal 0-13",
+                      "da": "Antal stik skal være et helt tal fra 0 til 13"},
+    "refuse_lead": {"en": "The lead must be a suit and a card", "sv": "Utspelet ska vara en färg och ett kort",
+                    "da": "Udspillet skal være en farve og et kort"},
+    "refuse_finish_round": {"en": "Finish the round (or have the director end it) before setting up a new one",
+                            "sv": "Spela klart ronden (eller låt TL avsluta den) innan en ny ställs in",
+                            "da": "Spil runden færdig (eller lad TL afslutte den), før en ny sættes op"},
+    "your_turn": {"en": "your turn", "sv": "din tur att bjuda", "da": "din tur til at melde"},
+    "stop_wait_you": {"en": "STOP: wait {s} s", "sv": "STOPP: vänta {s} s", "da": "STOP: vent {s} s"},
+    "layout_flat": {"en": "Flat table", "sv": "Liggande platta", "da": "Liggende tablet"},
+    "layout_upright": {"en": "Upright", "sv": "Stående platta", "da": "Stående tablet"},
+    "other_option": {"en": "Another option", "sv": "Annat alternativ", "da": "Anden mulighed"},
+    "confirm_call": {"en": "Apply {call}", "sv": "Verkställ {call}", "da": "Udfør {call}"},
+    "score_ew": {"en": "Score East-West", "sv": "Poäng Öst-Väst", "da": "Score Øst-Vest"},
+    "score_side": {"en": "{side}: {score}", "sv": "{side}: {score}", "da": "{side}: {score}"},
+    "result_sent": {"en": "Board {board} confirmed: N-S {score}. Sent to the scorer.",
+                    "sv": "Bricka {board} bekräftad: N-S {score}. Skickad till resultatansvarig.",
+                    "da": "Spil {board} bekræftet: N-S {score}. Sendt til resultatansvarlig."},
+    "not_agreed": {"en": "East-West did not agree: North enters the result again (call the director if you still disagree)",
+                   "sv": "Öst-Väst godkände inte: Nord matar in resultatet igen (tillkalla TL om ni fortfarande är oeniga)",
+                   "da": "Øst-Vest godkendte ikke: Nord indtaster resultatet igen (tilkald TL, hvis I stadig er uenige)"},
+    "ew_check": {"en": "East-West: check your score and confirm", "sv": "Öst-Väst: kontrollera er poäng och bekräfta",
+                 "da": "Øst-Vest: kontroller jeres score og bekræft"},
+    "pin_needed": {"en": "Director only: enter the director PIN", "sv": "Endast TL: ange TL-koden",
+                   "da": "Kun TL: indtast TL-koden"},
+    "policy_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    "policy_record": {"en": "Record and rule", "sv": "Registrera och döm", "da": "Registrer og afgør"},
+    "policy_prevent": {"en": "Box refuses them", "sv": "Lådan vägrar", "da": "Kassen afviser"},
+    "alerts_all": {"en": "Both pairs alert", "sv": "Båda paren alerterar", "da": "Begge par alerterer"},
+    "alerts_not-NS": {"en": "N-S do not alert", "sv": "N-S alerterar inte", "da": "N-S alerterer ikke"},
+    "alerts_not-EW": {"en": "E-W do not alert", "sv": "Ö-V alerterar inte", "da": "Ø-V alerterer ikke"},
+    "alerts_none": {"en": "Nobody alerts", "sv": "Ingen alerterar", "da": "Ingen alerterer"},
+    "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Under middel"},
+    "avg": {"en": "Avg", "sv": "Medel", "da": "Middel"},
+    "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Over middel"},
+    "flag_stop_wait_short": {"en": "stop wait short", "sv": "för kort stoppväntan", "da": "for kort stopventetid"},
+    "flag_stop_missing": {"en": "no STOP before the jump", "sv": "inget STOPP före hoppet", "da": "intet STOP før springet"},
+    "flag_long_thought_after_stop": {"en": "long thought after STOP", "sv": "lång betänketid efter STOPP",
+                                     "da": "lang betænkningstid efter STOP"},
+    "flag_alert_late": {"en": "late alert", "sv": "sen alertering", "da": "sen alertering"},
+    "flag_alert_not_permitted": {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
+    "flag_alert_by_wrong_player": {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
+                                   "da": "alerteret af forkert spiller"},
 }
+
+# The Law's options at a pending decision, by the engine's pending kind and option id (the ids are
+# stable: they are in replay logs). {lho}, {offender}, {partner}, {call} name seats and calls; the
+# engine's English label is the fallback for English only. "_" holds options shared by all kinds.
+OPTIONS: dict[str, dict[str, dict[str, str]]] = {
+    "_": {
+        "unintended": {"en": "Director: the call was unintended and is replaced by the intended call",
+                       "sv": "TL: budet var oavsiktligt och ersätts med det avsedda budet",
+                       "da": "TL: meldingen var utilsigtet og erstattes af den tilsigtede melding"},
+        "stand": {"en": "Director: the call stands", "sv": "TL: budet står kvar", "da": "TL: meldingen står ved magt"},
+        "cancel": {"en": "Director: the call is cancelled; {offender} calls again",
+                   "sv": "TL: budet stryks; {offender} bjuder igen", "da": "TL: meldingen annulleres; {offender} melder igen"},
+    },
+    "insufficient_bid": {
+        "accept": {"en": "{lho} accepts the insufficient bid (by calling)",
+                   "sv": "{lho} godtar det otillräckliga budet (genom att bjuda)",
+                   "da": "{lho} accepterer den utilstrækkelige melding (ved at melde)"},
+        "replace": {"en": "{offender} replaces it (the director then rules under L27B)",
+                    "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
+                    "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
+    },
+    "insufficient_bid_judgement": {
+        "b1a": {"en": "The lowest sufficient bid showing the same denomination(s)",
+                "sv": "Lägsta tillräckliga bud i samma benämning(ar)",
+                "da": "Laveste tilstrækkelige melding i samme benævnelse(r)"},
+        "b1b": {"en": "The replacement has the same or a more precise meaning (comparable call)",
+                "sv": "Ersättningsbudet har samma eller en mer precis betydelse (jämförbart bud)",
+                "da": "Erstatningsmeldingen har samme eller en mere præcis betydning (sammenlignelig melding)"},
+        "none": {"en": "Neither: Law 27B2/B3 applies", "sv": "Inget av dem: lag 27B2/B3 gäller",
+                 "da": "Ingen af dem: § 27B2/B3 anvendes"},
+    },
+    "call_out_of_rotation": {
+        "accept": {"en": "{lho} accepts the call out of rotation (by calling)",
+                   "sv": "{lho} godtar budet i fel tur (genom att bjuda)",
+                   "da": "{lho} accepterer meldingen uden for tur (ved at melde)"},
+        "cancel": {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
+                   "sv": "Godtas inte: budet upphävs och lag 30-32 gäller",
+                   "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
+        "cancel_artificial": {"en": "Not accepted, and the pass was artificial or passed an artificial call",
+                              "sv": "Godtas inte, och passet var artificiellt eller ett pass på ett artificiellt bud",
+                              "da": "Accepteres ikke, og passet var kunstigt eller et pas på en kunstig melding"},
+    },
+    "change_of_call": {
+        "unintended": {"en": "Director: the first call was unintended; the new call replaces it",
+                       "sv": "TL: det första budet var oavsiktligt; det nya budet ersätter det",
+                       "da": "TL: den første melding var utilsigtet; den nye melding erstatter den"},
+        "accept": {"en": "{lho} accepts the change (by calling)", "sv": "{lho} godtar ändringen (genom att bjuda)",
+                   "da": "{lho} accepterer ændringen (ved at melde)"},
+        "cancel": {"en": "The change is cancelled; the first call stands", "sv": "Ändringen stryks; det första budet står kvar",
+                   "da": "Ændringen annulleres; den første melding står ved magt"},
+    },
+    "inadmissible_double": {
+        "cancel": {"en": "The double/redouble is cancelled; {partner} must pass for the rest of the auction",
+                   "sv": "Dubblingen/redubblingen stryks; {partner} måste passa resten av budgivningen",
+                   "da": "Doblingen/redoblingen annulleres; {partner} skal passe resten af meldingerne"},
+    },
+    "call_when_required_to_pass": {
+        "cancel": {"en": "The call is replaced by a pass; {offender} and {partner} pass for the rest of the auction",
+                   "sv": "Budet ersätts med pass; {offender} och {partner} passar resten av budgivningen",
+                   "da": "Meldingen erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
+    },
+    "bid_above_seven": {
+        "cancel": {"en": "The bid is cancelled and replaced by a pass; {offender} and {partner} pass for the rest",
+                   "sv": "Budet stryks och ersätts med pass; {offender} och {partner} passar resten av budgivningen",
+                   "da": "Meldingen annulleres og erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
+    },
+    "call_after_final_pass": {
+        "cancel": {"en": "The call is cancelled", "sv": "Budet stryks", "da": "Meldingen annulleres"},
+        "unintended": {"en": "Director: the final pass was unintended; the auction reopens with the intended call",
+                       "sv": "TL: det sista passet var oavsiktligt; budgivningen öppnas igen med det avsedda budet",
+                       "da": "TL: det sidste pas var utilsigtet; meldingerne genoptages med den tilsigtede melding"},
+    },
+    "oot_judgement": {
+        "yes": {"en": "Director: {offender}'s {call} is comparable to (or in the same denomination as) the cancelled call",
+                "sv": "TL: {offender}s {call} är jämförbart med (eller i samma benämning som) det upphävda budet",
+                "da": "TL: {offender}s {call} er sammenlignelig med (eller i samme benævnelse som) den annullerede melding"},
+        "no": {"en": "Director: not comparable (another denomination)", "sv": "TL: inte jämförbart (annan benämning)",
+               "da": "TL: ikke sammenlignelig (anden benævnelse)"},
+    },
+    "wrong_board_judgement": {
+        "differs": {"en": "Director: {offender}'s {call} differs from the cancelled call: artificial adjusted score",
+                    "sv": "TL: {offender}s {call} skiljer sig från det strukna budet: korrigerad poäng",
+                    "da": "TL: {offender}s {call} afviger fra den annullerede melding: kunstig justeret score"},
+        "same": {"en": "Director: it does not differ; {lho} repeats the earlier call",
+                 "sv": "TL: det skiljer sig inte; {lho} upprepar sitt tidigare bud",
+                 "da": "TL: den afviger ikke; {lho} gentager sin tidligere melding"},
+    },
+}
+
+
+def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
+    """The Law's option in the player's language: by pending kind and option id, seats named."""
+    oid = str(option.get("id", ""))
+    entry = OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
+    if entry is None or lang not in entry:
+        if lang == "en" or entry is None:
+            return str(option.get("label") or oid)
+        lang = "en"
+    try:
+        return entry[lang].format(**(names or {}))
+    except (KeyError, IndexError):
+        return str(option.get("label") or oid) if lang == "en" else entry[lang]
+
+
+PROFILE_NAMES = {
+    "fsb-2007": {"en": "Sweden (FSB, 2007 Laws)", "sv": "Sverige (FSB, 2007 års lagar)", "da": "Sverige (FSB, lovene fra 2007)"},
+    "dbf-2017": {"en": "Denmark (DBF, 2017 Laws)", "sv": "Danmark (DBF, 2017 års lagar)", "da": "Danmark (DBF, lovene fra 2017)"},
+    "wbf-screens-2017": {"en": "WBF with screens (2017 Laws)", "sv": "WBF med skärmar (2017 års lagar)",
+                         "da": "WBF med skærme (lovene fra 2017)"},
+    "ebu": {"en": "England (EBU)", "sv": "England (EBU)", "da": "England (EBU)"},
+    "acbl": {"en": "North America (ACBL)", "sv": "Nordamerika (ACBL)", "da": "Nordamerika (ACBL)"},
+}
+
+
+def profile_name(profile: str, lang: str = "en") -> str:
+    """A rule set by its human name; an unknown one by its id (it is what the TD configured)."""
+    names = PROFILE_NAMES.get(profile)
+    return names.get(lang, names["en"]) if names else profile
+
+
+# The controller's and the result checks' refusals (plain English, with the law where there is
+# one) in the player's language: by the start of the message; anything else is shown as it is.
+REFUSALS = (
+    ("wrong director PIN", "pin_wrong"),
+    ("there is no decision waiting", "no_pending"),
+    ("a call can be corrected during the auction", "refuse_correct_when"),
+    ("the result can be entered when the auction is over", "refuse_result_when"),
+    ("a result is already waiting", "refuse_result_waiting"),
+    ("there is no result waiting", "refuse_no_result"),
+    ("tricks must be a whole number", "refuse_tricks"),
+    ("the lead must be a card", "refuse_lead"),
+    ("finish the round", "refuse_finish_round"),
+)
+
+
+# Keyed errors (SetupError, Refused, PinError carry `key` and `params`): "{field}" is the field's
+# label on the setup screen.
+ERRORS: dict[str, dict[str, str]] = {
+    "setup.whole_number": {"en": "{field}: give a whole number from 1 up", "sv": "{field}: ange ett heltal från 1",
+                           "da": "{field}: angiv et helt tal fra 1"},
+    "setup.board_range": {"en": "{field}: {value} runs backwards or is too long",
+                          "sv": "{field}: {value} går baklänges eller är för lång",
+                          "da": "{field}: {value} går baglæns eller er for lang"},
+    "setup.board_list": {"en": "{field}: write e.g. 1-3 or 1,2,5", "sv": "{field}: skriv t.ex. 1-3 eller 1,2,5",
+                         "da": "{field}: skriv f.eks. 1-3 eller 1,2,5"},
+    "setup.board_number": {"en": "{field}: board numbers are whole numbers from 1 up",
+                           "sv": "{field}: bricknummer är heltal från 1", "da": "{field}: spilnumre er hele tal fra 1"},
+    "setup.board_twice": {"en": "{field}: board {board} is listed twice", "sv": "{field}: bricka {board} står två gånger",
+                          "da": "{field}: spil {board} står to gange"},
+    "setup.no_boards": {"en": "{field}: the round needs at least one board", "sv": "{field}: ronden behöver minst en bricka",
+                        "da": "{field}: runden skal have mindst ét spil"},
+    "setup.same_pair": {"en": "North-South and East-West cannot both be pair {pair}",
+                        "sv": "Nord-Syd och Öst-Väst kan inte båda vara par {pair}",
+                        "da": "Nord-Syd og Øst-Vest kan ikke begge være par {pair}"},
+    "setup.section": {"en": "{field}: give 1 to 3 letters (e.g. A)", "sv": "{field}: ange 1 till 3 bokstäver (t.ex. A)",
+                      "da": "{field}: angiv 1 til 3 bogstaver (f.eks. A)"},
+    "setup.event": {"en": "{field}: letters, digits, '.', '_' or '-'", "sv": "{field}: bokstäver, siffror, '.', '_' eller '-'",
+                    "da": "{field}: bogstaver, cifre, '.', '_' eller '-'"},
+    "setup.profile": {"en": "{field}: choose the club's regulations", "sv": "{field}: välj klubbens regelverk",
+                      "da": "{field}: vælg klubbens regelsæt"},
+    "setup.pin_format": {"en": "{field}: give 4 to 8 digits", "sv": "{field}: ange 4 till 8 siffror",
+                         "da": "{field}: angiv 4 til 8 cifre"},
+    "setup.pin_missing": {"en": "{field}: type 4 to 8 digits", "sv": "{field}: skriv 4 till 8 siffror",
+                          "da": "{field}: skriv 4 til 8 cifre"},
+    "setup.table_not_in_section": {"en": "{field}: table {table} is not in a section of {tables} tables",
+                                   "sv": "{field}: bord {table} finns inte i en sektion med {tables} bord",
+                                   "da": "{field}: bord {table} findes ikke i en række med {tables} borde"},
+    "setup.no_alerts": {"en": "{field}: these regulations have no such choice", "sv": "{field}: regelverket har inget sådant val",
+                        "da": "{field}: regelsættet har intet sådant valg"},
+    "setup.missing": {"en": "Fill in every field", "sv": "Fyll i alla fält", "da": "Udfyld alle felter"},
+    "pin.wrong": {"en": "Wrong PIN - nothing was changed", "sv": "Fel kod - inget har ändrats",
+                  "da": "Forkert kode - intet er ændret"},
+    "pin.locked": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",
+                   "da": "For mange forkerte koder: vent {wait_s} s"},
+    "pin.not_set": {"en": "No director PIN is set for this table yet", "sv": "Ingen TL-kod är inställd för bordet än",
+                    "da": "Der er endnu ingen TL-kode for bordet"},
+}
+# the setup screen's field labels, for "{field}"
+FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
+              "boards": "board", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
+              "tables": "setup_tables", "profile": "setup_profile", "policy": "setup_policy",
+              "no_alerts_by": "setup_alerts"}
+
+
+def error_text(exc: BaseException, lang: str = "en") -> str:
+    """An error for a screen, in `lang`: by its key when it has one we know, else by its start."""
+    key = getattr(exc, "key", None)
+    entry = ERRORS.get(key) if isinstance(key, str) else None
+    if entry is not None:
+        params = {k: v for k, v in (getattr(exc, "params", None) or {}).items()}
+        field = params.get("field")
+        params["field"] = tr(FIELD_KEYS[field], lang) if field in FIELD_KEYS else (field or "")
+        try:
+            return entry.get(lang, entry["en"]).format(**params)
+        except (KeyError, IndexError):
+            pass
+    return refusal(str(exc), lang)
+
+
+def refusal(text: str, lang: str = "en") -> str:
+    """A refusal's message in `lang` when it is a known one, else the message itself."""
+    for start, key in REFUSALS:
+        if text.startswith(start):
+            return tr(key, lang)
+    return text
 
 
 def tr(key: str, lang: str = "en", **kw: object) -> str:

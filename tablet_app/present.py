@@ -62,7 +62,16 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
     if snap.get("board") is None and phase != "round_end":
         return i18n.tr("no_board", lang)
     if phase == "frozen":
+        pending = st.get("pending") or {}
+        if pending.get("call") and pending.get("seat"):
+            # the call the table is ruling on, for the player the Law lets accept it
+            return i18n.tr("irregular_waits", lang, seat=i18n.seat_name(pending["seat"], lang),
+                           call=call_text(pending["call"], lang),
+                           what=i18n.irregularity_name(str(pending.get("kind", "")), lang).lower())
         return i18n.tr("waits_td", lang)
+    if snap.get("held"):
+        seats = ", ".join(i18n.seat_name(c.get("seat"), lang) for c in snap.get("td_calls") or [])
+        return i18n.tr("held_waits", lang, seat=seats)
     if phase == "round_end":
         return i18n.tr("round_over", lang)
     if phase in ("play", "confirm"):
@@ -71,11 +80,37 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
         return i18n.tr("auction_over", lang, contract=contract_text(st.get("contract"), None, lang),
                        declarer=i18n.seat_name(st.get("declarer"), lang))
     text = i18n.tr("to_call", lang, seat=i18n.seat_name(st.get("next"), lang))
+    wait = snap.get("stop_wait")
+    if wait:
+        key = "stop_wait" if wait.get("enforced") else "stop_wait_report"
+        text += "   \u00b7   " + i18n.tr(key, lang, seat=i18n.seat_name(wait["seat"], lang),
+                                           s=max(1, int(wait["remaining"] + 0.99)))
     screen = snap.get("screen")
     if screen:
         seats = " + ".join(i18n.seat_name(s, lang) for s in screen["tray_seats"])
         text += "   \u00b7   " + i18n.tr("tray_moving", lang, seats=seats)
     return text
+
+
+def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
+    """What one player needs to read on a tablet lying flat, on the strip turned to his seat:
+    his name, whether it is his turn (and his stop wait), the call the table is ruling on, a hold,
+    and what a ruling obliges him to do."""
+    st = snap.get("state") or {}
+    name = i18n.seat_name(seat, lang)
+    phase = snap.get("phase")
+    if phase == "auction" and not snap.get("held") and st.get("next") == seat:
+        text = i18n.tr("your_turn", lang)
+        wait = snap.get("stop_wait")
+        if wait and wait.get("seat") == seat:
+            text += "   \u00b7   " + i18n.tr("stop_wait_you", lang, s=max(1, int(wait["remaining"] + 0.99)))
+    else:
+        text = status_line(snap, lang)
+    for ob in st.get("obligations", []):
+        if ob.get("seat") == seat:
+            key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
+            text += "   \u00b7   " + i18n.tr(key, lang, seat=name)
+    return f"[b]{name}[/b]:  {text}"
 
 
 def header(snap: dict[str, Any], lang: str = "en") -> str:
@@ -90,9 +125,52 @@ def header(snap: dict[str, Any], lang: str = "en") -> str:
             f"{i18n.tr('round', lang)} {s.get('round', '')}")
 
 
-def card_text(card: str) -> str:
-    """'SK' -> '♠K', 'HT' -> '♥10'."""
-    return SUIT.get(card[:1], card[:1]) + ("10" if card[1:] == "T" else card[1:])
+def rank_text(rank: str, lang: str = "en") -> str:
+    """A card's rank as the player's federation writes it: 'T' -> '10', Swedish/Danish 'Q' -> 'D'."""
+    return "10" if rank == "T" else i18n.RANKS.get(lang, {}).get(rank, rank)
+
+
+def card_text(card: str, lang: str = "en") -> str:
+    """'SK' -> '♠K', 'HT' -> '♥10', Swedish 'SJ' -> '♠Kn'."""
+    return SUIT.get(card[:1], card[:1]) + rank_text(card[1:], lang)
+
+
+SEATS = ("N", "E", "S", "W")
+
+
+def _side(seat: str | None) -> int:
+    return SEATS.index(seat) % 2 if seat in SEATS else -1
+
+
+def seat_names(pending: dict[str, Any], lang: str = "en") -> dict[str, str]:
+    """The seats a Law option speaks of, named: the offender, his LHO and partner (never "LHO")."""
+    seat = pending.get("seat")
+    if seat not in SEATS:
+        return {"call": call_text(pending.get("call"), lang)}
+    i = SEATS.index(seat)
+    return {"offender": i18n.seat_name(seat, lang), "lho": i18n.seat_name(SEATS[(i + 1) % 4], lang),
+            "partner": i18n.seat_name(SEATS[(i + 2) % 4], lang), "call": call_text(pending.get("call"), lang)}
+
+
+BIDS = [f"{lvl}{s}" for lvl in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+
+
+def replacement_calls(st: dict[str, Any]) -> list[str]:
+    """The calls a replacement may be (2017/2007 L27B: a legal call at the offender's turn): pass,
+    a double or redouble only when the standing auction admits one (L19), and the sufficient bids."""
+    pending = st.get("pending") or {}
+    seat = pending.get("seat")
+    last = next((c for c in reversed(st.get("calls", [])) if c.get("call") != "P"), None)
+    out = ["P"]
+    if last is not None and _side(last.get("seat")) != _side(seat):
+        if last.get("call") == "X":
+            out.append("XX")
+        elif last.get("call") not in ("XX", "X"):
+            out.append("X")
+    lowest = st.get("lowest_bid")
+    if lowest in BIDS:
+        out += BIDS[BIDS.index(lowest):]
+    return out
 
 
 def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
@@ -111,7 +189,7 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
     for x in st.get("exposed_cards", []):
         key = {"penalty_cards": "exposed_penalty", "returned_to_hand": "exposed_returned"}.get(
             x.get("becomes") or "", "exposed_face_up")
-        cards = " ".join(card_text(c) for c in x.get("cards", []))
+        cards = " ".join(card_text(c, lang) for c in x.get("cards", []))
         out.append(i18n.tr(key, lang, seat=i18n.seat_name(x.get("seat"), lang), cards=cards) + f"  ({x.get('law', '')})")
     for ob in st.get("obligations", []):
         key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
@@ -135,13 +213,19 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
     return out
 
 
+def flag_text(kind: str, lang: str = "en") -> str:
+    """A timing flag of the tempo view in words."""
+    key = f"flag_{kind}"
+    return i18n.tr(key, lang) if key in i18n.T else str(kind).replace("_", " ")
+
+
 def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
     lines = []
     for irr in st.get("irregularities", []):
         name = i18n.irregularity_name(irr.get("kind", ""), lang)
         call = irr.get("call")
         who = i18n.seat_name(irr.get("seat"), lang)
-        cards = " ".join(card_text(c) for c in irr.get("cards") or [])
+        cards = " ".join(card_text(c, lang) for c in irr.get("cards") or [])
         lines.append(f"{name}: {who}" + (f" {call_text(call, lang)}" if call else "") + (f" {cards}" if cards else "")
                      + f"  ({irr.get('law', '')})")
     return lines
@@ -152,14 +236,12 @@ def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
     st = snap.get("state") or {}
     lines = [header(snap, lang)]
     if st:
-        vul = st.get("vulnerability") or "None"
+        # the dealer is marked; vulnerability is in the header in words ("*" means alerted on a box)
         heads = []
         for seat in COLUMNS:
             h = i18n.seat_name(seat, lang)
             if seat == st.get("dealer"):
-                h += "(D)"
-            if vul == "All" or (vul != "None" and seat in vul):
-                h += "*"
+                h += " (D)"
             heads.append(f"{h:<10}")
         lines.append("".join(heads))
         for row in auction_grid(st.get("calls", []), st.get("dealer", "N"), st.get("next")):
@@ -170,7 +252,7 @@ def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
                 elif c.get("turn"):
                     cells.append(f"{'?':<10}")
                 else:
-                    t = call_text(c.get("call"), lang) + ("!" if c.get("alerted") else "") + (" S" if c.get("stop") else "")
+                    t = call_text(c.get("call"), lang) + ("*" if c.get("alerted") else "") + (" STOP" if c.get("stop") else "")
                     cells.append(f"{t:<10}")
             lines.append("".join(cells).rstrip())
     lines.append(status_line(snap, lang))
@@ -181,7 +263,7 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
     """One result record in a line: `4♥ by North +420`, `Passed out +0`, `Avg+ / Avg-`."""
     adj = rec.get("adjusted")
     if adj and adj.get("kind") == "artificial":
-        return f"{adj['ns'].capitalize()} / {adj['ew'].capitalize()}"
+        return f"{i18n.tr(adj['ns'], lang)} / {i18n.tr(adj['ew'], lang)}"
     if adj:
         return str(adj.get("kind", ""))
     score = rec.get("score_ns")

@@ -2,13 +2,18 @@
 
 `TableRunner(controller, ports)` opens the LinkMaster on the given serial ports (or takes one
 already open; open it with `ack_on_commit=True` so that box events are acknowledged only after
-the journal holds them). `step(timeout)` is one turn of the loop; the Kivy app calls it from its clock, the
-headless demo and the tests from their own loops. A refused call is shown on that box's display
+the journal holds them). `step(timeout)` is one turn of the loop (the headless demo and the tests
+call it from their own loops). The Kivy app uses a `LinkWaiter` thread instead: it blocks on the
+link and handles each batch of events at once (`handle`, under the app's controller lock), so a
+call reaches the journal and the boxes' new views go out without waiting for a clock tick or for
+the screen to be redrawn. A refused call is shown on that box's display
 for a few seconds (the reason, e.g. "insufficient bid (2017 L27)").
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tablet_app.controller import Controller, Refused
@@ -39,7 +44,12 @@ class TableRunner:
 
     def step(self, timeout: float = 0.0) -> int:
         """Poll the link once; returns the number of box events handled."""
-        events = self.retry + list(self.link.poll(timeout))
+        return self.handle(self.link.poll(timeout))
+
+    def handle(self, events: list[Any]) -> int:
+        """Journal and apply box events the link delivered, acknowledge them, push the views. A
+        box event the journal could not take (a full disk) is kept and fed again first."""
+        events = self.retry + list(events)
         self.retry = []
         for ev in events:
             try:
@@ -83,3 +93,34 @@ class TableRunner:
 
     def close(self) -> None:
         self.link.close()
+
+
+class LinkWaiter:
+    """A thread that waits on the link and handles box events the moment they arrive:
+    `on_events(events)` is called from this thread (the app journals, acknowledges and pushes
+    there, under its controller lock, then asks its own thread to redraw). Nothing waits for a
+    clock tick or a frame to be drawn."""
+
+    def __init__(self, link: Any, on_events: Callable[[list[Any]], None], idle_s: float = 0.25):
+        self.link = link
+        self.on_events = on_events
+        self.idle_s = idle_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="link-waiter", daemon=True)
+
+    def start(self) -> LinkWaiter:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                events = self.link.poll(self.idle_s)
+            except Exception:  # the link is closing: nothing more will come
+                return
+            if events and not self._stop.is_set():
+                self.on_events(events)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(self.idle_s * 4)

@@ -23,6 +23,9 @@ SHORT_REASONS = (
     ("director", "Wait for TD"),
     ("auction is over", "Auction over"),
     ("no board", "No board yet"),
+    ("stop wait", "Wait: STOP"),  # FSB L116B: the next box is locked for the stop wait
+    ("alert not permitted", "No alert here"),  # FSB L115A1, L115B cut-off
+    ("alert by wrong player", "Partner alerts"),  # FSB L115B
 )
 
 
@@ -48,7 +51,8 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     # Behind a screen the other side's calls not yet passed on the tray are hidden (code 0x3F), so
     # the box still counts the rotation right.
     auction += [{"call": None, "alert": False, "stop": False}] * (len(calls) - len(shown))
-    frozen = phase == "frozen"
+    # held: a box called the director (TD key, UNDO); the boxes wait as for an irregularity
+    frozen = phase == "frozen" or bool(getattr(ctl, "held", lambda: False)())
     over = phase not in ("auction", "frozen")
     turn = st.get("next") if not over else None
     may_call = screen is None or screen.may_call(seat)
@@ -57,7 +61,12 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     lock = st.get("stop_lock_until")
     if mine and lock is not None:
         stop_ms = max(0, int(round((float(lock) - ctl._t()) * 1000)))
-    message = MESSAGES.get(phase, "")
+    message = MESSAGES["frozen"] if frozen else MESSAGES.get(phase, "")
+    pending = st.get("pending") or {}
+    if pending.get("call") and pending.get("seat"):
+        # every box shows the call the table is ruling on: the player the Law lets accept it
+        # must see what he would accept ("W 2C: wait TD")
+        message = f"{pending['seat']} {pending['call']}: wait TD"
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat and mine:
             message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to end"

@@ -471,16 +471,19 @@ def test_FSB_L115A1_pair_asked_not_to_alert_is_flagged_for_the_td_and_survives_a
     r = ctl.box_event("E", "alert")  # nothing to alert yet
     assert not r["ok"] and "alerted" in r["reason"]
     auction(ctl, clock, ["1C", "1D"])
-    ctl.box_event("W", "alert")  # East-West were asked not to alert
+    r = ctl.box_event("W", "alert")  # East-West were asked not to alert: refused (FSB L115A1)
+    assert not r["ok"] and "FSB L115A1" in r["reason"]
     ctl.box_event("S", "alert")  # ... North-South were not
-    # each flag hangs on the alerted call, where the TD looks in the tempo view: South's alert of
-    # 1C is allowed but late (East had called, L21B1(a)); West's alert of 1D is not permitted
-    assert [r["flags"] for r in ctl.tempo()] == [["alert_late"], ["alert_not_permitted"]]
+    # the flag hangs on the alerted call, where the TD looks in the tempo view: South's alert of
+    # 1C is allowed but late (East had called, L21B1(a)); West's alert never reached the table
+    assert [r["flags"] for r in ctl.tempo()] == [["alert_late"], []]
+    assert [c["alerted"] for c in ctl.estate["calls"]] == [True, False]
     ctl.journal.conn.close()
     again = make_controller(db)
     assert again.session.no_alerts_by == ("EW",)
     assert again.estate["no_alerts_by"] == ["EW"]
-    assert [x["seat"] for x in again.estate["timing"] if x["kind"] == "alert_not_permitted"] == ["W"]
+    r = again.box_event("W", "alert")  # the choice survives a restart: still refused
+    assert not r["ok"] and "FSB L115A1" in r["reason"]
 
 
 def td_items(ctl):
@@ -533,8 +536,8 @@ def test_box_director_call_is_open_until_the_director_signs_in_at_the_table(make
 def test_a_director_call_left_open_at_the_round_end_can_still_be_attended_next_round(make_controller, clock):
     ctl = make_controller()
     ctl.setup({**SESSION, "boards": [1]})
-    ctl.box_event("E", "td")  # round 2, board 1
     auction(ctl, clock, ["P", "P", "P", "P"])
+    ctl.box_event("E", "td")  # round 2, board 1, after the auction (a call in it holds the table)
     ctl.enter_result(None)
     ctl.ew_confirm()
     assert ctl.phase == "round_end"

@@ -94,3 +94,23 @@ def test_round_end_says_where_pairs_and_boards_go_with_sit_outs_direction_change
     assert present.round_end_lines({"last_round": True}, "da") == ["Det var sidste runde."]
     assert present.round_end_lines({"unknown": "see the movement card"}) == ["Ask the director"]
     assert present.round_end_lines(None, "sv") == ["Fråga tävlingsledaren"]
+
+
+def test_known_refusals_in_swedish_and_danish_unknown_ones_as_they_are():
+    from tablet_app import i18n
+
+    assert i18n.refusal("wrong director PIN: nothing was changed", "sv") == "Fel kod - inget har ändrats"
+    assert i18n.refusal("tricks must be a whole number from 0 to 13, not 14", "da").startswith("Antal stik")
+    assert i18n.refusal("something new", "sv") == "something new"
+
+
+def test_keyed_errors_in_the_players_language_with_the_field_named():
+    from tablet_app import i18n
+
+    class Keyed(ValueError):
+        def __init__(self):
+            super().__init__("North-South pair number: give a whole number from 1 up, not ''")
+            self.key, self.params = "setup.whole_number", {"field": "ns_pair", "value": "''"}
+
+    assert i18n.error_text(Keyed(), "da") == "N-S par: angiv et helt tal fra 1"
+    assert i18n.error_text(ValueError("no key here"), "sv") == "no key here"

@@ -15,11 +15,11 @@ def test_queued_results_and_td_calls_are_valid_station_items(make_controller, cl
         clock.advance(2)
         ctl.box_event(seat, "call", call=call)
     ctl.td_decide("4321", "accept")
-    clock.advance(1)
-    ctl.box_event("S", "td", seq=1, box_ms=500)
     for seat, call in [("S", "3NT"), ("W", "P"), ("N", "P"), ("E", "P")]:
         clock.advance(2)
         ctl.box_event(seat, "call", call=call)
+    clock.advance(1)
+    ctl.box_event("S", "td", seq=1, box_ms=500)  # after the auction: a call in it holds the table
     ctl.enter_result(8, "CT")
     ctl.ew_confirm()
     items = outbox_items(ctl.outbox)

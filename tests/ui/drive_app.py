@@ -57,16 +57,27 @@ def cur():
 
 
 def shot(name: str) -> None:
-    """Screenshot one frame later (the new screen must be laid out and drawn first)."""
+    """Screenshots in English, Swedish and Danish, each one frame after the language is switched
+    (the screen must be laid out and drawn first); the Swedish and Danish texts are kept for the
+    check that no English is left on them."""
+    keep = app.lang
+    app.lang = "en"
     app.refresh()
-    pending_shots.append(name)
+    pending_shots.extend([(name, "en"), (name, "sv"), (name, "da"), (None, keep)])
 
 
-def take(name: str) -> None:
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        app.sm.export_to_png(str(SHOTS / f"{name}.png"))
-    checks.setdefault("shots", []).append(name)  # type: ignore[union-attr]
+def take(item) -> None:
+    name, lang = item
+    if name is not None:
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            app.sm.export_to_png(str(SHOTS / (f"{name}.png" if lang == "en" else f"{name}-{lang}.png")))
+        checks.setdefault("shots", []).append(f"{name}/{lang}")  # type: ignore[union-attr]
+        if lang != "en":
+            checks.setdefault(f"texts_{lang}", {})[name] = texts(cur())  # type: ignore[index]
+    nxt = pending_shots[0][1] if pending_shots else lang
+    app.lang = nxt
+    app.refresh()
 
 
 def texts(widget) -> list[str]:
@@ -91,7 +102,15 @@ def step1(_dt):
     shot("auction")
 
 
+def step1a(_dt):
+    app.toggle_flat()  # the tablet lies flat between the players: a strip turned to each seat
+    a = app.screens["auction"]
+    checks["flat_strips"] = {seat: (strip.angle, strip.label.text, strip.size[:]) for seat, strip in a.strips.items()}
+    shot("auction-flat")
+
+
 def step1b(_dt):
+    app.toggle_flat()
     box("E", kind="undo", think=1.0)  # "wrong card": East meant to pass (Law 25A)
     app.go("director")
     d = app.screens["director"]
@@ -104,6 +123,12 @@ def step1b(_dt):
     next(b for b in d.picker.children if getattr(b, "call", None) == "P").trigger_action(0)
     checks["after_correction"] = [c["call"] for c in ctl.estate["calls"]]
     checks["correction_kind"] = ctl.estate["irregularities"][-1]["kind"]
+    # signing in did not dismiss East's call: the auction waits until the director says so
+    checks["held_until_dismissed"] = [ctl.held(), bool(ctl.snapshot()["td_calls"])]
+    box("S", "2D", think=1.0)
+    checks["call_while_held"] = [c["call"] for c in ctl.estate["calls"]]
+    d.tool_buttons["dismiss"].trigger_action(0)
+    checks["held_after_dismiss"] = ctl.held()
     d.back.trigger_action(0)
     checks["after_correction_screen"] = app.sm.current
     checks["director_locked_again"] = not d.unlocked
@@ -152,18 +177,24 @@ def step3(_dt):
     d = app.screens["director"]
     replace = next(b for b in d.option_buttons if b.option["id"] == "replace")
     replace.trigger_action(0)
-    pick = next(b for b in d.picker.children if getattr(b, "call", None) == "3C")
-    pick.trigger_action(0)
+    checks["picker_calls"] = [b.call for b in reversed(d.picker.children)]
+    journal_before = ctl.journal.count()
+    next(b for b in d.picker.children if getattr(b, "call", None) == "3D").trigger_action(0)  # mis-tap
+    checks["mis_tap_recorded_nothing"] = ctl.journal.count() == journal_before and ctl.estate["pending"]["kind"]
+    next(b for b in d.picker.children if getattr(b, "call", None) == "3C").trigger_action(0)
+    d.tool_buttons["confirm_call"].trigger_action(0)
     checks["judgement_options"] = [b.option["id"] for b in d.option_buttons]
     none = next(b for b in d.option_buttons if b.option["id"] == "none")
     none.trigger_action(0)
     app.go("director")
+    checks["signed_in_after_last_ruling"] = app.screens["director"].unlocked
     checks["consequence_texts"] = texts(app.screens["director"])
     shot("director-consequences")
 
 
 def step4(_dt):
     app.screens["director"].back.trigger_action(0)
+    checks["auction_consequences"] = app.screens["auction"].conseq.text
     box("N", "3S", think=4.4)
     box("E", "P", think=1.0)
     box("S", "4S", think=5.2)
@@ -183,6 +214,12 @@ def step4b(_dt):
     r = app.screens["result"]
     r.enter_btn.trigger_action(0)
     checks["confirm_texts"] = texts(r)
+    r.dispute_btn.trigger_action(0)  # "Not agreed": back to North, and it says so
+    checks["not_agreed"] = [ctl.phase, r.message_label.text]
+    r.trick_buttons[10].trigger_action(0)
+    r.lead_buttons["H"].trigger_action(0)
+    r.lead_buttons["K"].trigger_action(0)
+    r.enter_btn.trigger_action(0)
     shot("result-confirm")
 
 
@@ -190,17 +227,28 @@ def step5(_dt):
     r = app.screens["result"]
     r.confirm_btn.trigger_action(0)
     checks["after_confirm_screen"] = app.sm.current
+    checks["confirmed_note"] = app.current_note()
     rows = ctl.journal.conn.execute("SELECT kind, item_key, payload FROM outbox WHERE kind='result'").fetchall()
     checks["outbox"] = [(k, key, json.loads(p)) for k, key, p in rows]
     app.screens["round_end"].topbar.lang.trigger_action(0)  # EN -> SV
     checks["swedish_texts"] = texts(app.screens["round_end"])
-    shot("round-end-sv")
+    shot("round-end")
 
 
 def step6(_dt):
-    app.go("tempo")
+    app.go("auction")
+    app.screens["auction"].tempo_btn.trigger_action(0)
+    checks["tempo_asks_pin"] = app.sm.current
+    shot("pin-gate")
+
+
+def step6b(_dt):
+    g = app.screens["pin"]
+    for k in "4321":
+        g.pin_buttons[k].trigger_action(0)
+    g.pin_buttons["unlock"].trigger_action(0)
     checks["tempo_texts"] = texts(app.screens["tempo"])
-    shot("tempo-sv")
+    shot("tempo")
 
 
 def run(steps):
@@ -226,8 +274,24 @@ def step7(_dt):
     app.screens["tempo"].back.trigger_action(0)
     app.go("round_end")
     app.screens["round_end"].next_btn.trigger_action(0)
+    checks["next_round_asks_pin"] = app.sm.current
+    g = app.screens["pin"]
+    for k in "1111":
+        g.pin_buttons[k].trigger_action(0)
+    g.pin_buttons["unlock"].trigger_action(0)
+    checks["next_round_wrong_pin"] = [app.sm.current, g.message.text]
+    for k in "4321":
+        g.pin_buttons[k].trigger_action(0)
+    g.pin_buttons["unlock"].trigger_action(0)
     checks["setup_screen"] = app.sm.current
     su = app.screens["setup"]
+    checks["setup_prefilled"] = {k: su.inputs[k].text for k in ("round", "ns_pair", "ew_pair", "td_pin")}
+    checks["setup_choices"] = [su.profile.text, su.policy.text, su.alerts.disabled]
+    app.next_language()
+    app.next_language()
+    first = su.profile_id()
+    app.next_language()
+    checks["setup_profile_after_switch"] = [first, su.profile_id()]
     su.inputs["boards"].text = "5-3"
     su.inputs["ns_pair"].text = "1"
     su.inputs["ew_pair"].text = "6"
@@ -236,15 +300,11 @@ def step7(_dt):
     checks["setup_error"] = su.error.text
     checks["setup_error_changed_nothing"] = ctl.journal.count() == journal_before and ctl.phase == "round_end"
     su.inputs["boards"].text = "3-5"
-    shot("setup-sv")
+    shot("setup")
 
 
 def step8(_dt):
     su = app.screens["setup"]
-    su.alerts.text = "not-EW"  # FSB L115A1 is Swedish: refused for this Danish (dbf-2017) table
-    su.start.trigger_action(0)
-    checks["alerts_choice_error"] = su.error.text
-    su.alerts.text = "all"
     su.start.trigger_action(0)
     checks["after_setup_screen"] = app.sm.current
     checks["new_round"] = [ctl.session.round, list(ctl.session.boards), ctl.session.ew_pair, ctl.board]
@@ -292,5 +352,5 @@ def step10b(_dt):
     checks["correction_message"] = d.message.text
 
 
-run([step1, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step7, step8, step9, step10, step10b])
+run([step1, step1a, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10, step10b])
 app.run()

@@ -54,11 +54,26 @@ def test_2017_L27B2_consequences_shown_obligation_and_L26B_lead_restriction(sess
     text = "\n".join(session["consequence_texts"])
     assert "East must pass for the rest of the auction" in text and "2017 L27B2" in text
     assert "2017 L26B" in text
+    # after the last ruling the director is still signed in, reading the consequences out
+    assert session["signed_in_after_last_ruling"] is True
+    # and the auction screen keeps them in view for the players
+    assert "East must pass for the rest of the auction" in session["auction_consequences"]
+
+
+def test_2017_L27B_replacement_picker_offers_only_legal_calls_and_a_mis_tap_records_nothing(session):
+    # West's insufficient 2C over South's 2D: a pass, a double of 2D, or a sufficient bid
+    calls = session["picker_calls"]
+    assert calls[:2] == ["P", "X"] and calls[2] == "2H" and "2C" not in calls and "XX" not in calls
+    assert len(calls) == 2 + 3 + 5 * 5  # 2H 2S 2NT, then levels 3-7
+    assert session["mis_tap_recorded_nothing"] == "insufficient_bid"
 
 
 def test_fsb_98A_result_entry_confirmed_by_east_west_lands_in_the_outbox(session):
     assert session["after_auction_screen"] == "result"
-    assert any("+620" in t for t in session["confirm_texts"])
+    # East-West confirm their own score (-620), North-South's beside it
+    assert any("-620" in t and "Score East-West" in t and "+620" in t for t in session["confirm_texts"])
+    assert session["not_agreed"][0] == "play" and "did not agree" in session["not_agreed"][1]
+    assert session["confirmed_note"].startswith("Board 2 confirmed: N-S +620")
     [(kind, key, rec)] = session["outbox"]
     assert kind == "result" and key == "club-2026-11-22/A/3/2/2/1"
     assert rec["contract"] == "4S" and rec["declarer"] == "N" and rec["tricks"] == 10
@@ -69,6 +84,7 @@ def test_fsb_98A_result_entry_confirmed_by_east_west_lands_in_the_outbox(session
 def test_language_switch_to_swedish_round_end_and_tempo(session):
     sv = "\n".join(session["swedish_texts"])
     assert "Ronden är slut" in sv and "Ö-V par 8: bord 4" in sv
+    assert session["tempo_asks_pin"] == "pin"  # partner's think times are the director's
     tempo = session["tempo_texts"]
     assert "Betänketid (s)" in tempo and "13.3" in "".join(tempo)
 
@@ -80,9 +96,16 @@ def test_screenshots_saved(session):
 
 
 def test_next_round_setup_typed_in_bad_input_refused_then_starts(session):
+    assert session["next_round_asks_pin"] == "pin"
+    assert session["next_round_wrong_pin"][0] == "pin" and "Fel kod" in session["next_round_wrong_pin"][1]
     assert session["setup_screen"] == "setup"
+    # Mitchell: N-S 1 stay, E-W 7 come from the table below (E-W 8 moves up); the PIN field is empty
+    assert session["setup_prefilled"] == {"round": "3", "ns_pair": "1", "ew_pair": "7", "td_pin": ""}
+    # human names in the language shown (Swedish here); no pair-declines-alerts choice for a Danish table
+    assert session["setup_choices"] == ["Danmark (DBF, 2017 års lagar)", "Registrera och döm", True]
+    # a language switch renames the rule set, never changes it
+    assert session["setup_profile_after_switch"] == ["dbf-2017", "dbf-2017"]
     assert "backwards" in session["setup_error"] and session["setup_error_changed_nothing"]
-    assert "no choice for a pair to decline alerts" in session["alerts_choice_error"]
     assert session["after_setup_screen"] == "auction"
     assert session["new_round"] == [3, [3, 4, 5], 6, 3]
 
@@ -92,6 +115,10 @@ def test_2017_L25A_wrong_card_reported_on_box_director_corrects_it_with_pin(sess
     assert session["after_correction"] == ["P", "1NT", "P", "2C", "P"]
     assert session["correction_kind"] == "change_of_call"
     assert session["after_correction_screen"] == "auction" and session["director_locked_again"]
+    # UNDO held the auction: South's call was refused until the director dismissed East's call
+    assert session["held_until_dismissed"] == [True, True]
+    assert session["call_while_held"] == ["P", "1NT", "P", "2C", "P"]
+    assert session["held_after_dismiss"] is False
 
 
 def test_2017_L12C2_artificial_score_and_L79C_correction_from_the_director_console(session):
@@ -106,3 +133,47 @@ def test_2017_L24A_director_records_an_exposed_card_with_the_card_picker(session
     assert {"correct", "exposed", "wrong_call", "wrong_board", "artificial"} <= set(session["tools"])
     assert session["exposed_cards"] == [["S", ["C2"], "2017 L24A"]]
     assert "South: \u26632 face up on the table  (2017 L24A)" in session["exposed_conseq"]
+
+
+def test_no_english_left_on_swedish_and_danish_screens(session):
+    """Every screen shot in Swedish and Danish: no English text of ours (nor an engine option label)
+    on it. Call symbols, numbers, law references and names are language-neutral."""
+    import re
+
+    from shared_rules.table import Table  # noqa: F401 - the engine's labels are checked through i18n
+    from tablet_app import i18n
+
+    def english(lang):
+        out = set()
+        for entry in i18n.T.values():
+            en, other = entry.get("en", ""), entry.get(lang, "")
+            for part in re.split(r"\{[^}]*\}", en):
+                part = part.strip(" :.,()-")
+                if len(part) >= 5 and part not in other and " " in part or part in {"Director", "Result", "Round", "Board"}:
+                    out.add(part)
+        for kinds in i18n.OPTIONS.values():
+            for entry in kinds.values():
+                for part in re.split(r"\{[^}]*\}", entry["en"]):
+                    part = part.strip(" :.,()-'s")
+                    if len(part) >= 8:
+                        out.add(part)
+        out |= {"LHO", "stop wait short", "Avg+", "Avg-", "profile", "fsb-2007", "dbf-2017", "accepts", "East", "West",
+                "North", "South"}
+        return out
+
+    for lang in ("sv", "da"):
+        shots = session[f"texts_{lang}"]
+        assert {"auction", "director-console", "result-confirm", "tempo", "setup"} <= set(shots)
+        words = english(lang)
+        left = {(name, w) for name, texts in shots.items() for t in texts for w in words
+                if re.search(r"(?<![A-Za-zÅÄÖåäöæø])" + re.escape(w) + r"(?![A-Za-zÅÄÖåäöæø])", t)}
+        assert not left, "\n".join(map(str, sorted(left)))
+
+
+def test_flat_table_each_seat_reads_its_own_strip_turned_to_it(session):
+    strips = session["flat_strips"]
+    # South reads from the bottom edge, North from the top, East from the right, West from the left
+    assert {seat: s[0] for seat, s in strips.items()} == {"S": 0, "N": 180, "E": 90, "W": 270}
+    assert "[b]South[/b]:  your turn" in strips["S"][1]
+    assert "South to call" in strips["N"][1] and "South to call" in strips["W"][1]
+    assert strips["N"][2][1] > 0 and strips["E"][2][0] > 0  # the strips take room on every edge

@@ -1,0 +1,119 @@
+"""Run by bench/bench_tablet.py under Xvfb: the real Kivy tablet app (TabletApp with its runner,
+controller, journal and rules engine) on the simulated link with four MicroPython unix-port
+boxes. A driver thread keys calls on the boxes and times confirm key -> every box showing the
+call. Prints one JSON line: latencies (ms) and the wire floor per call.
+
+    python bench/app_latency_child.py N_CALLS WORKDIR
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+import sys
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from hardware.sim.boxes import Boxes, Screen  # noqa: E402
+from hardware.sim.link import SimLink  # noqa: E402
+from hardware.sim.table import tokens  # noqa: E402
+from protocol import messages as M  # noqa: E402
+from tablet_app.controller import Controller  # noqa: E402
+from tablet_app.link import LinkMaster  # noqa: E402
+from tablet_app.runner import TableRunner  # noqa: E402
+
+SEATS = "NESW"
+BAUD = 115200
+SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
+           "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": list(range(1, 33))}
+
+
+def wire_bytes(payload_len: int) -> int:
+    return payload_len + payload_len // 254 + 3  # COBS overhead, delimiter, leading flush
+
+
+def main() -> None:
+    n_calls, work = int(sys.argv[1]), pathlib.Path(sys.argv[2])
+    link = SimLink().start()
+    boxes = Boxes(link.box_ports, work / "boxes", link=link)
+    boxes.start()
+    master = LinkMaster(link.tablet_ports, ack_on_commit=True)
+    ctl = Controller(work / "journal.db")
+    ctl.setup(SESSION)
+    runner = TableRunner(ctl, link=master)
+    from tablet_app.app import TabletApp
+
+    app = TabletApp(ctl, runner)
+    out: dict[str, object] = {}
+
+    def drive() -> None:
+        lat: list[float] = []
+        floor: list[float] = []
+        rng = random.Random(3)
+        try:
+            while len(lat) < n_calls:
+                st = ctl.estate  # read only: a snapshot of plain data the app thread replaces
+                if ctl.phase != "auction":
+                    time.sleep(0.01)
+                    continue
+                seat = st["next"]
+                n = len(st["calls"])
+                boxes.wait_screen(seat, lambda sc, n=n: sc.status == "YOUR TURN" and len(sc.calls) == n, 10)
+                bids = [c for c in st["legal_calls"] if c not in ("P", "X", "XX")]
+                call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
+                keys = tokens(call)
+                boxes.press(seat, keys[:-1])
+                time.sleep(0.02)
+                files = [boxes.boxes[s].screen_file for s in SEATS]
+                t0 = time.perf_counter()
+                boxes.press(seat, "OK")
+                pending = set(range(4))
+                seen = {i: files[i].stat().st_mtime_ns for i in pending}
+                while pending:
+                    for i in list(pending):
+                        # parse a screen only when its file changed: this thread shares the
+                        # app's GIL and must not slow down what it measures
+                        m = files[i].stat().st_mtime_ns
+                        if m != seen[i]:
+                            seen[i] = m
+                            if len(Screen(files[i].read_text()).calls) == n + 1:
+                                pending.discard(i)
+                    if time.perf_counter() - t0 > 5:
+                        raise TimeoutError("a box did not show the call in 5 s")
+                    time.sleep(0.0005)
+                lat.append((time.perf_counter() - t0) * 1000)
+                state = M.encode_state(ctl.views()[SEATS[(SEATS.index(seat) + 1) % 4]])
+                floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + wire_bytes(M.HEADER + len(state) + M.CRC))
+                             * 10 / BAUD * 1000)
+            out.update(lat=lat, floor=floor)
+        except Exception as exc:  # reported by the parent
+            out["error"] = repr(exc)
+        finally:
+            Clock.schedule_once(lambda _dt: app.stop(), 0)
+
+    from kivy.clock import Clock
+
+    def result_entry(_dt: float) -> None:
+        # after each auction North enters 7 tricks and East-West confirm, on the app's thread
+        with app.lock:
+            if ctl.phase == "play":
+                ctl.enter_result(None if ctl.estate.get("status") == "passed_out" else 7)
+                ctl.ew_confirm(True)
+
+    # a little later, as at a table: the boxes show the final pass before the next board comes
+    ctl.listeners.append(lambda: Clock.schedule_once(result_entry, 0.3))
+    threading.Thread(target=drive, daemon=True).start()
+    try:
+        app.run()
+    finally:
+        master.close()
+        boxes.stop()
+        link.close()
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""The Kivy app: one ScreenManager, the screens, and when each is shown."""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from tablet_app import i18n, present
+from tablet_app.controller import Controller
+from tablet_app.ui.auction import AuctionScreen
+from tablet_app.ui.director import DirectorScreen
+from tablet_app.ui.pin_gate import PinGateScreen
+from tablet_app.ui.result import ResultScreen
+from tablet_app.ui.round_end import RoundEndScreen
+from tablet_app.ui.setup import SetupScreen
+from tablet_app.ui.tempo import TempoScreen
+from tablet_app.ui.theme import BG
+
+
+class Locked:
+    """The controller behind the app's lock: every method call and attribute read takes it, so the
+    screens never see the controller halfway through a box event the link thread is applying."""
+
+    def __init__(self, target: Any, lock: Any):
+        object.__setattr__(self, "_target", target)
+        object.__setattr__(self, "_lock", lock)
+
+    def __getattr__(self, name: str) -> Any:
+        with self._lock:
+            value = getattr(self._target, name)
+        if not callable(value) or isinstance(value, type):
+            return value
+
+        def locked(*args: Any, **kw: Any) -> Any:
+            with self._lock:
+                return value(*args, **kw)
+
+        return locked
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        with self._lock:
+            setattr(self._target, name, value)
+
+
+class TabletApp(App):
+    title = "Bidding box - table tablet"
+
+    def __init__(self, controller: Controller, runner: Any = None, lang: str = "en",
+                 on_ready: Any = None, deliverer: Any = None, flat: bool = False, **kw: Any):
+        super().__init__(**kw)
+        self.deliverer = deliverer  # tablet_app.outbox.Deliverer when a station is configured
+        # With a station: sets the controller up for this table's next round from its movement.
+        self.next_setup: Any = None
+        self.on_ready = on_ready  # called once, after the first frame with the auction drawn
+        # The link waiter thread applies box events; every other use of the controller is on
+        # this thread. One lock keeps them apart (the proxy takes it for every access).
+        self.lock = threading.RLock()
+        self.controller = Locked(controller, self.lock)
+        self.runner = runner
+        self.lang = lang
+        self.flat = flat  # the auction screen with a strip turned to each seat (a tablet lying flat)
+        self.last_phase: str | None = None
+        self.ready = False
+        self.screens: dict[str, Any] = {}
+        # a notice for the table: (translation key, its fields, until monotonic time)
+        self.note: tuple[str, dict[str, Any], float] = ("", {}, 0.0)
+
+    def build(self) -> ScreenManager:
+        Window.clearcolor = BG
+        sm = ScreenManager(transition=NoTransition())
+        for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen, SetupScreen,
+                    PinGateScreen):
+            s = cls(self)
+            self.screens[s.name] = s
+            sm.add_widget(s)
+        self.sm = sm
+        self.controller.listeners.append(self._changed)
+        self._dirty = True
+        # Box events: the link's waiter thread wakes this thread at once (Kivy's interrupt clock,
+        # set in tablet_app/ui/__init__.py); the tray and the views' timers need only a slow tick.
+        self.waiter = None
+        if self.runner is not None:
+            from tablet_app.runner import LinkWaiter
+
+            # The screen is redrawn a moment after the boxes have been answered: the link thread
+            # writing their STATEs does not compete with this thread's Python for the GIL, whose
+            # hand-over interval is shortened for the same reason (the default is 5 ms).
+            sys.setswitchinterval(0.001)
+            self._redraw = Clock.create_trigger(self._redraw_now, 0.03)
+            self._push = Clock.create_trigger(self._push_now, 0)
+            self.waiter = LinkWaiter(self.runner.link, self._link_events).start()
+        Clock.schedule_interval(self._tick, 0.25)
+        # The deliverer works in its own thread: the director console re-reads the outbox now and then.
+        Clock.schedule_interval(self._delivery_tick, 1.0)
+        # the stop countdown and notices change with time alone, not with an event
+        Clock.schedule_interval(self._second_tick, 0.5)
+        self.refresh()
+        return sm
+
+    def _second_tick(self, _dt: float) -> None:
+        if self.controller.stop_wait() is not None or self.note[0] or self._counting:
+            self._counting = self.controller.stop_wait() is not None
+            if self.note[0] and time.monotonic() > self.note[2]:
+                self.note = ("", {}, 0.0)
+            self.refresh()
+
+    _counting = False
+
+    def notify(self, key: str, seconds: float = 8.0, **fields: Any) -> None:
+        self.note = (key, fields, time.monotonic() + seconds)
+
+    def current_note(self) -> str:
+        key, fields, until = self.note
+        return i18n.tr(key, self.lang, **fields) if key and time.monotonic() <= until else ""
+
+    def toggle_flat(self) -> None:
+        self.flat = not self.flat
+        self.refresh()
+
+    def require_pin(self, then: Any, back_to: str) -> None:
+        """Open a director-only screen: `then(pin)` runs once the director PIN is given."""
+        self.screens["pin"].open(then, back_to)
+
+    def _changed(self) -> None:
+        self._dirty = True
+        if self.runner is not None and threading.current_thread() is threading.main_thread():
+            self._push()
+        if self.deliverer is not None:
+            self.deliverer.wake()  # a new result leaves at once, not at the next idle poll
+
+    def _delivery_tick(self, _dt: float) -> None:
+        # Only the one label: rebuilding the console every second would redraw the TD's pickers
+        # under his finger.
+        if self.sm.current == "director":
+            self.screens["director"].delivery.text = "\n".join(self.delivery_lines(self.lang))
+
+    def delivery_lines(self, lang: str) -> list[str]:
+        with self.lock:  # the outbox shares the journal's connection with the link thread
+            ob = self.controller.outbox
+            counts, rejected = ob.counts(), ob.items("rejected")
+        station = None if self.deliverer is None else {"connected": self.deliverer.connected}
+        return present.delivery_lines(counts, rejected, station, lang)
+
+    def _link_events(self, events: list[Any]) -> None:
+        """On the link waiter's thread: journal, acknowledge, push to the boxes; then redraw."""
+        assert self.runner is not None
+        with self.lock:
+            self.runner.handle(events)
+        self._redraw()
+
+    def _redraw_now(self, _dt: float) -> None:
+        if self._dirty:
+            self.refresh()
+
+    def _push_now(self, _dt: float) -> None:
+        # a change made here (a TD decision, a result) reaches the boxes now, not at the next tick
+        if self.runner is not None:
+            with self.lock:
+                self.runner.handle([])
+
+    def _tick(self, _dt: float) -> None:
+        if self.controller.tick():  # the tray moves with time alone (screens)
+            self._dirty = True
+        if self.runner is not None:
+            with self.lock:
+                self.runner.handle([])  # ...and so do the boxes' refusal notes
+        if self._dirty:
+            self.refresh()
+
+    def on_stop(self) -> None:
+        if self.waiter is not None:
+            self.waiter.stop()
+
+    def go(self, name: str) -> None:
+        self.sm.current = name
+        self.refresh()
+
+    def next_language(self) -> None:
+        self.lang = i18n.LANGS[(i18n.LANGS.index(self.lang) + 1) % len(i18n.LANGS)]
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._dirty = False
+        snap = self.controller.snapshot()
+        phase = snap["phase"]
+        if phase != self.last_phase:
+            # The table freezes and calls the director; the end of the auction opens result entry.
+            target = {"frozen": "director", "play": "result", "confirm": "result", "round_end": "round_end",
+                      "auction": "auction", "setup": "setup"}.get(phase)
+            if phase == "setup":
+                self.screens["setup"].prefill(None)
+            if target is not None and not (phase == "confirm" and self.last_phase == "play"):
+                self.sm.current = target
+            self.last_phase = phase
+        self.screens[self.sm.current].refresh(snap, self.lang)
+        if not self.ready and self.on_ready is not None:
+            # the frame after this refresh is the first one a player sees
+            Clock.schedule_once(lambda _dt: self.on_ready(self), 0)
+        self.ready = True
+
+

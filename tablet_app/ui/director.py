@@ -1,0 +1,459 @@
+"""The director console: PIN, the Law's options at an irregularity, the TD's own tools."""
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from shared_rules import laws
+from tablet_app import i18n, present
+from tablet_app.controller import PinError
+from tablet_app.ui.pin_gate import PinEntry, pin_pad
+from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
+from tablet_app.ui.widgets import BigButton, CallPicker, Grow, Panel, Text, framed, message_bar
+
+
+class DirectorScreen(PinEntry, Screen):
+    def __init__(self, app: Any, **kw: Any):
+        super().__init__(name="director", **kw)
+        self.app = app
+        self.pin = ""
+        self.unlocked = False
+        # What the director is doing, one thing at a time: None (the menu), "option" (a Law option
+        # that needs a replacement call), "correct" (L25A), "adjust" (L12C2), "fix" (L79C),
+        # "exposed" (L24), "wrong_call" (2007 L17D / 2017 L15A), "wrong_board" (2007 L15C /
+        # 2017 L15B); `draft` holds what has been picked so far in that mode.
+        self.mode: str | None = None
+        self.draft: dict[str, Any] = {}
+        self.tool_buttons: dict[str, Button] = {}
+        root = framed(self, app)
+        body = BoxLayout(padding=(24, 16), spacing=20)
+        left = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=8, size_hint_x=0.48)
+        self.title = Text("", size=24, bold=True, size_hint_y=None, height=46)
+        left.add_widget(self.title)
+        # Every irregularity of the board and every consequence, whole: the list scrolls, it is
+        # never cut to the last few lines or clipped at the panel's edge.
+        column = BoxLayout(orientation="vertical", size_hint_y=None, spacing=6)
+        column.bind(minimum_height=column.setter("height"))
+        self.happened_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
+        self.happened = Grow("", size=22)
+        self.conseq_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
+        self.conseq = Grow("", size=22)
+        # Where the results stand: the TD is the one who tells the scorer about a refused item.
+        self.delivery_head = Text("", size=20, color=MUTED, bold=True, size_hint_y=None, height=30)
+        self.delivery = Grow("", size=18)
+        for w in (self.happened_head, self.happened, self.conseq_head, self.conseq, self.delivery_head, self.delivery):
+            column.add_widget(w)
+        scroll = ScrollView(do_scroll_x=False)
+        scroll.add_widget(column)
+        left.add_widget(scroll)
+        body.add_widget(left)
+        self.side = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=10)
+        body.add_widget(self.side)
+        root.add_widget(body)
+        message_bar(self, root, lambda: self.leave())
+        self.pin_buttons: dict[str, Button] = {}
+        self.option_buttons: list[Button] = []
+        self.picker: CallPicker | None = None
+
+    def say(self, said: Any) -> None:
+        """The console's message, as a function of the language: it follows a language switch."""
+        self.said = said
+        self.message.text = said(self.app.lang) if said is not None else ""
+
+    said: Any = None
+
+    def _enter(self, mode: str | None, refresh: bool = True, **draft: Any) -> None:
+        self.mode, self.draft = mode, draft
+        if refresh:
+            self.app.refresh()
+
+    # -- PIN ---------------------------------------------------------------------------------------
+    def press_unlock(self) -> None:
+        ctl = self.app.controller
+        try:
+            # a controller that signs the director in gives a token for the TD actions; otherwise
+            # the PIN is checked here and again by each action
+            self.credential = ctl.sign_in(self.pin) if hasattr(ctl, "sign_in") else (
+                self.pin if ctl.check_pin(self.pin) else None)
+        except ValueError as exc:  # PinError, PinLocked: said, in the director's language
+            self.credential = None
+            self.say(lambda lang, exc=exc: i18n.error_text(exc, lang))
+        else:
+            if self.credential is None:
+                self.say(lambda lang: i18n.tr("pin_wrong", lang))
+            else:
+                self.say(lambda lang: f"[color=2a8c4d]{i18n.tr('pin_ok', lang)}[/color]")
+        self.unlocked = self.credential is not None  # the boxes' calls stay open until he dismisses them
+        self.pin = ""
+        self.app.refresh()
+
+    credential: str | None = None
+
+    def choose(self, option: dict[str, Any]) -> None:
+        if option.get("needs_call"):
+            self._enter("option", option=option, call=None)
+            return
+        self._decide(option["id"], None)
+
+    def pick_call(self, call: str) -> None:
+        # one tap only picks: the call is applied when the director confirms it, and until then
+        # another call or another option can be chosen (a mis-tap records nothing)
+        if self.mode == "option":
+            self.draft["call"] = call
+            self.app.refresh()
+
+    def confirm_call(self) -> None:
+        if self.mode == "option" and self.draft.get("call"):
+            self._decide(self.draft["option"]["id"], self.draft["call"])
+
+    def _decide(self, choice: str, call: str | None) -> None:
+        # the director stays signed in after the ruling: the consequences are read out from here
+        self._td(lambda pin: self.app.controller.td_decide(pin, choice, call), refresh=False)
+        self._enter(None, refresh=False)
+        self.app.refresh()
+
+    def dismiss_calls(self) -> None:
+        # the director has seen to the boxes' calls: they leave the list and a held auction goes on
+        self._td(lambda pin: self.app.controller.td_attended(pin) and None)
+
+    def _pin_pad(self, lang: str) -> None:
+        self.pin_buttons = pin_pad(self.side, self.pin, lang, self.press_digit, self.press_clear, self.press_unlock)
+
+    def _options(self, pending: dict[str, Any], lang: str) -> None:
+        self.side.add_widget(Text(i18n.tr("options", lang), size=24, bold=True, size_hint_y=None, height=40))
+        self.option_buttons = []
+        if self.mode == "option":
+            chosen = self.draft["option"]
+            label = i18n.option_label(pending.get("kind", ""), chosen, lang, present.seat_names(pending, lang))
+            self.side.add_widget(Text(f"{label}  [color=66727f]({chosen.get('law', '')})[/color]",
+                                      size=20, size_hint_y=None, height=56))
+            self.side.add_widget(Text(i18n.tr("choose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
+            self.picker = CallPicker(self.pick_call, present.replacement_calls(self.app.controller.estate),
+                                     self.draft.get("call"))
+            self.side.add_widget(self.picker)
+            row = BoxLayout(spacing=10, size_hint_y=None, height=80)
+            cancel = BigButton(i18n.tr("other_option", lang), BTN_LIGHT, size=20)
+            cancel.bind(on_release=lambda *_: self._enter(None))
+            call = self.draft.get("call")
+            ok = BigButton(i18n.tr("confirm_call", lang, call=present.call_text(call, lang)) if call
+                           else i18n.tr("choose_call", lang), BTN_OK, size=20)
+            ok.disabled = call is None
+            ok.bind(on_release=lambda *_: self.confirm_call())
+            self.tool_buttons["other_option"], self.tool_buttons["confirm_call"] = cancel, ok
+            row.add_widget(cancel)
+            row.add_widget(ok)
+            self.side.add_widget(row)
+            return
+        names = present.seat_names(pending, lang)
+        for opt in pending.get("options", []):
+            label = i18n.option_label(pending.get("kind", ""), opt, lang, names)
+            b = BigButton(f"{label}\n[size=16]{opt.get('law', '')}[/size]", BTN, size=20)
+            b.halign = "center"
+            b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 20, None)))
+            b.option = opt  # type: ignore[attr-defined]
+            b.bind(on_release=lambda btn: self.choose(btn.option))
+            self.option_buttons.append(b)
+            self.side.add_widget(b)
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        st = snap.get("state") or {}
+        pending = st.get("pending")
+        self.title.text = i18n.tr("director", lang) + (f"  \u00b7  {pending.get('law', '')}" if pending else "")
+        self.happened_head.text = i18n.tr("what_happened", lang).upper()
+        lines = present.what_happened(st, lang)
+        self.happened.text = "\n".join(lines) or i18n.tr("none", lang)
+        self.conseq_head.text = i18n.tr("consequences", lang).upper()
+        self.conseq.text = "\n".join(present.consequences(st, lang)) or i18n.tr("none", lang)
+        self.delivery_head.text = i18n.tr("delivery", lang).upper()
+        self.delivery.text = "\n".join(self.app.delivery_lines(lang))
+        self.back.text = i18n.tr("back", lang)
+        self.message.text = self.said(lang) if self.said is not None else ""
+        self.side.clear_widgets()
+        self.option_buttons = []
+        calls = snap.get("td_calls") or []
+        if calls:
+            lines += [i18n.tr("td_called_by", lang, seat=i18n.seat_name(c.get("seat"), lang))
+                      + (f" ({i18n.tr('reason_' + c['reason'], lang)})" if c.get("reason") else "")
+                      for c in calls]
+            self.happened.text = "\n".join(lines)
+        if not self.unlocked:
+            if not pending:
+                self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center",
+                                          size_hint_y=None, height=40))
+            self._pin_pad(lang)
+        elif pending:
+            self._options(pending, lang)
+        else:
+            self._tools(snap, lang)
+
+    # -- without a pending decision: the TD's own actions --------------------------------------------
+    def _tools(self, snap: dict[str, Any], lang: str) -> None:
+        self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center", size_hint_y=None, height=40))
+        self.tool_buttons: dict[str, Button] = {}
+        phase = snap.get("phase")
+        if self.mode is None and snap.get("td_calls"):
+            b = BigButton(i18n.tr("dismiss_calls", lang), BTN_OK, size=20, size_hint_y=None, height=84)
+            b.bind(on_release=lambda *_: self.dismiss_calls())
+            self.tool_buttons["dismiss"] = b
+            self.side.add_widget(b)
+        if self.mode == "adjust":
+            self._adjust_panel(lang)
+            return
+        if self.mode == "fix":
+            self._fix_panel(snap, lang)
+            return
+        if self.mode == "exposed":
+            self._exposed_panel(lang)
+            return
+        if self.mode == "wrong_call":
+            self._seat_row(lang, "who_wrong_cards", self._wrong_board_call)
+            return
+        if self.mode == "wrong_board":
+            self._wrong_board_panel(snap, lang)
+            return
+        if self.mode != "correct":
+            tools = []
+            ed = (snap.get("state") or {}).get("edition", 2017)
+            if phase in ("auction", "play"):
+                tools.append(("correct", f"{i18n.tr('correct_call', lang)}\n[size=16]{laws.REFS[ed]['unintended']}[/size]",
+                              self._start_correct))
+                tools.append(("exposed", f"{i18n.tr('tool_exposed', lang)}\n[size=16]{laws.EXPOSED[ed]['law']}[/size]",
+                              self._start_exposed))
+                tools.append(("wrong_call", f"{i18n.tr('tool_wrong_board_call', lang)}\n"
+                              f"[size=16]{laws.WRONG_BOARD_CALL[ed].law}[/size]", self._start_wrong_call))
+            if phase == "auction":
+                tools.append(("wrong_board", f"{i18n.tr('tool_wrong_board', lang)}\n[size=16]{laws.WRONG_BOARD[ed]['law']}[/size]",
+                              self._start_wrong_board))
+            if phase in ("auction", "frozen", "play", "confirm"):
+                tools.append(("artificial", f"{i18n.tr('artificial', lang)}\n[size=16]{ed} L12C2[/size]", self._start_adjust))
+            if snap.get("done"):
+                tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]{ed} L79C[/size]", self._start_fix))
+            for name, label, fn in tools:
+                b = BigButton(label, BTN, size=20, size_hint_y=None, height=84)
+                b.bind(on_release=lambda _b, fn=fn: fn())
+                self.tool_buttons[name] = b
+                self.side.add_widget(b)
+            self.side.add_widget(Widget())
+            return
+        if self.draft.get("seat") is None:
+            self._seat_row(lang, "whose_call", self._pick_seat)
+            return
+        self.side.add_widget(Text(i18n.tr("choose_call", lang) + f": {i18n.seat_name(self.draft['seat'], lang)}",
+                                  size=20, bold=True, size_hint_y=None, height=34))
+        self.picker = CallPicker(self._correct)
+        self.side.add_widget(self.picker)
+
+    # -- Law 24 and the wrong-board laws: TD findings the boxes cannot see ----------------------------
+    def _seat_row(self, lang: str, prompt: str, on_pick: Any) -> None:
+        self.side.add_widget(Text(i18n.tr(prompt, lang), size=20, bold=True, size_hint_y=None, height=34))
+        row = GridLayout(cols=4, spacing=10, size_hint_y=None, height=90)
+        for seat in ("N", "E", "S", "W"):
+            b = BigButton(i18n.seat_name(seat, lang), BTN_LIGHT, size=22)
+            b.bind(on_release=lambda _b, seat=seat: on_pick(seat))
+            self.tool_buttons[seat] = b
+            row.add_widget(b)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _start_exposed(self) -> None:
+        self._enter("exposed", seat=None, cards=[], led=False)
+
+    def _exposed_panel(self, lang: str) -> None:
+        if self.draft["seat"] is None:
+            self._seat_row(lang, "whose_cards", self._expose_seat)
+            return
+        self.side.add_widget(Text(i18n.tr("which_cards", lang, seat=i18n.seat_name(self.draft["seat"], lang)),
+                                  size=20, bold=True, size_hint_y=None, height=34))
+        grid = GridLayout(cols=13, spacing=3, size_hint_y=None, height=4 * 50)
+        for suit in "SHDC":
+            for rank in "AKQJT98765432":
+                card = suit + rank
+                on = card in self.draft["cards"]
+                b = BigButton(present.card_text(card), BTN if on else BTN_LIGHT, size=16)
+                if suit in present.RED and not on:
+                    b.color = RED_SUIT
+                b.bind(on_release=lambda _b, card=card: self._toggle_card(card))
+                self.tool_buttons[card] = b
+                grid.add_widget(b)
+        self.side.add_widget(grid)
+        row = BoxLayout(spacing=10, size_hint_y=None, height=80)
+        led = BigButton(("\u2713 " if self.draft["led"] else "") + i18n.tr("card_led", lang),
+                        BTN if self.draft["led"] else BTN_LIGHT, size=20)
+        led.bind(on_release=lambda *_: self._toggle_led())
+        ok = BigButton(i18n.tr("record", lang), BTN_OK, size=22)
+        ok.disabled = not self.draft["cards"]
+        ok.bind(on_release=lambda *_: self._record_exposed())
+        self.tool_buttons["led"], self.tool_buttons["record"] = led, ok
+        row.add_widget(led)
+        row.add_widget(ok)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _expose_seat(self, seat: str) -> None:
+        self.draft["seat"] = seat
+        self.app.refresh()
+
+    def _toggle_card(self, card: str) -> None:
+        cards = self.draft["cards"]
+        if card in cards:
+            cards.remove(card)
+        else:
+            cards.append(card)
+        self.app.refresh()
+
+    def _toggle_led(self) -> None:
+        self.draft["led"] = not self.draft["led"]
+        self.app.refresh()
+
+    def _record_exposed(self) -> None:
+        x = self.draft
+        self._enter(None, refresh=False)
+        self._td(lambda pin: self.app.controller.td_exposed_cards(pin, x.get("seat"), x.get("cards", []), x.get("led", False)))
+
+    def _start_wrong_call(self) -> None:
+        self._enter("wrong_call")
+
+    def _wrong_board_call(self, seat: str) -> None:
+        self._enter(None, refresh=False)
+        self._td(lambda pin: self.app.controller.td_wrong_board_call(pin, seat))
+
+    def _start_wrong_board(self) -> None:
+        self._enter("wrong_board")
+
+    def _wrong_board_panel(self, snap: dict[str, Any], lang: str) -> None:
+        ed = (snap.get("state") or {}).get("edition", 2017)
+        rule = laws.WRONG_BOARD[ed]
+        row = BoxLayout(spacing=10, size_hint_y=None, height=90)
+        if rule["restart"]:
+            # 2007 L15C: the auction is made again whoever has played the board before
+            self.side.add_widget(Text(i18n.tr("wb_auction_restarted", lang), size=20, bold=True, size_hint_y=None, height=60))
+            answers = [("record", i18n.tr("record", lang), False)]
+        else:
+            self.side.add_widget(Text(i18n.tr("played_before_q", lang), size=20, bold=True, size_hint_y=None, height=60))
+            answers = [("played_yes", i18n.tr("yes", lang), True), ("played_no", i18n.tr("no", lang), False)]
+        for name, label, played in answers:
+            b = BigButton(f"{label}\n[size=16]{rule['law']}[/size]", BTN, size=22)
+            b.bind(on_release=lambda _b, played=played: self._wrong_board(played))
+            self.tool_buttons[name] = b
+            row.add_widget(b)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _wrong_board(self, played_before: bool) -> None:
+        self._enter(None, refresh=False)
+        self._td(lambda pin: self.app.controller.td_wrong_board(pin, played_before))
+
+    def _td(self, act: Any, refresh: bool = True) -> None:
+        """Run one TD action with the signed-in PIN; `act(pin)` may return a message to show.
+        The PIN was checked at sign-in; the controller checks it again (it trusts no widget)."""
+        try:
+            said = act(self.credential if self.unlocked and self.credential else "")
+            self.say(said if callable(said) else None)
+        except PinError:
+            self.say(lambda lang: i18n.tr("pin_wrong", lang))
+        except ValueError as exc:  # Refused, SetupError: said, nothing changed
+            self.say(lambda lang, exc=exc: i18n.error_text(exc, lang)[:160])
+        if refresh:
+            self.app.refresh()
+
+    # -- artificial adjusted score (L12C2) --------------------------------------------------------
+    def _start_adjust(self) -> None:
+        self._enter("adjust", ns=None, ew=None)
+
+    def _adjust_panel(self, lang: str) -> None:
+        for side in ("ns", "ew"):
+            self.side.add_widget(Text(i18n.tr("pairs_" + side, lang), size=20, bold=True, size_hint_y=None, height=34))
+            row = GridLayout(cols=3, spacing=10, size_hint_y=None, height=80)
+            for v in ("avg-", "avg", "avg+"):
+                b = BigButton(i18n.tr(v, lang), BTN if self.draft[side] == v else BTN_LIGHT, size=22)
+                b.bind(on_release=lambda _b, side=side, v=v: self._set_adjust(side, v))
+                self.tool_buttons[f"{side}{v}"] = b
+                row.add_widget(b)
+            self.side.add_widget(row)
+        ok = BigButton(i18n.tr("award", lang), BTN_OK, size=22, size_hint_y=None, height=90)
+        ok.disabled = None in self.draft.values()
+        ok.bind(on_release=lambda *_: self._award())
+        self.tool_buttons["award"] = ok
+        self.side.add_widget(ok)
+        self.side.add_widget(Widget())
+
+    def _set_adjust(self, side: str, v: str) -> None:
+        self.draft[side] = v
+        self.app.refresh()
+
+    def _award(self) -> None:
+        a = self.draft
+        self._enter(None, refresh=False)
+        edition = (self.app.controller.estate or {}).get("edition", 2017)
+        self._td(lambda pin: self.app.controller.td_artificial_score(pin, a.get("ns"), a.get("ew"), f"{edition} L12C2"))
+
+    # -- corrected score (L79C) ------------------------------------------------------------------
+    def _start_fix(self) -> None:
+        self._enter("fix", board=None)
+
+    def _fix_panel(self, snap: dict[str, Any], lang: str) -> None:
+        if self.draft["board"] is None:
+            self.side.add_widget(Text(i18n.tr("which_board", lang), size=20, bold=True, size_hint_y=None, height=34))
+            seen: dict[int, dict[str, Any]] = {}
+            for r in snap.get("done", []):
+                if r.get("contract") not in (None, "PASS"):
+                    seen[r["board"]] = r
+            for board, r in seen.items():
+                b = BigButton(f"{i18n.tr('board', lang)} {board}: {present.contract_text(r['contract'], r['declarer'], lang)}"
+                              f"  {r['tricks']}  ({r['score_ns']:+d})", BTN_LIGHT, size=20, size_hint_y=None, height=70)
+                b.bind(on_release=lambda _b, board=board: self._fix_board(board))
+                self.tool_buttons[f"board{board}"] = b
+                self.side.add_widget(b)
+            self.side.add_widget(Widget())
+            return
+        self.side.add_widget(Text(f"{i18n.tr('board', lang)} {self.draft['board']}: {i18n.tr('tricks', lang)}",
+                                  size=20, bold=True, size_hint_y=None, height=34))
+        grid = GridLayout(cols=7, spacing=8, size_hint_y=None, height=150)
+        for n in range(14):
+            b = BigButton(str(n), BTN_LIGHT, size=26)
+            b.bind(on_release=lambda _b, n=n: self._fix_tricks(n))
+            self.tool_buttons[f"tricks{n}"] = b
+            grid.add_widget(b)
+        self.side.add_widget(grid)
+        self.side.add_widget(Widget())
+
+    def _fix_board(self, board: int) -> None:
+        self._enter("fix", board=board)
+
+    def _fix_tricks(self, n: int) -> None:
+        board = self.draft.get("board")
+        self._enter(None, refresh=False)
+
+        def fix(pin: str) -> Any:
+            rec = self.app.controller.td_correct_result(pin, board, n)
+            return lambda lang: f"[color=2a8c4d]{i18n.tr('sent', lang)}: {rec['score_ns']:+d}[/color]"
+
+        self._td(fix)
+
+    def _start_correct(self) -> None:
+        self._enter("correct", seat=None)
+
+    def _pick_seat(self, seat: str) -> None:
+        self._enter("correct", seat=seat)
+
+    def _correct(self, call: str) -> None:
+        seat = self.draft.get("seat")
+        self._enter(None, refresh=False)
+        self._td(lambda pin: self.app.controller.td_correct_call(pin, seat, call))
+
+    def leave(self) -> None:
+        if self.credential is not None and hasattr(self.app.controller, "sign_out"):
+            self.app.controller.sign_out(self.credential)
+        self.unlocked, self.credential = False, None
+        self._enter(None, refresh=False)
+        self.say(None)
+        self.app.go("auction")
+
+

@@ -1,0 +1,59 @@
+"""The tempo screen: think times, stop and alert marks, timing flags (director only)."""
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+from tablet_app import i18n, present
+from tablet_app.ui.theme import BTN_LIGHT, MUTED, WHITE
+from tablet_app.ui.widgets import BigButton, Panel, Text, call_markup, framed
+
+
+class TempoScreen(Screen):
+    def __init__(self, app: Any, **kw: Any):
+        super().__init__(name="tempo", **kw)
+        self.app = app
+        root = framed(self, app)
+        self.panel = Panel(WHITE, 14, orientation="vertical", padding=(20, 12))
+        wrap = BoxLayout(padding=(24, 16))
+        wrap.add_widget(self.panel)
+        root.add_widget(wrap)
+        bar = BoxLayout(size_hint_y=None, height=84, padding=(24, 8))
+        bar.add_widget(Widget())
+        self.back = BigButton("", BTN_LIGHT, size_hint_x=None, width=220)
+        self.back.bind(on_release=lambda *_: app.go("auction"))
+        bar.add_widget(self.back)
+        root.add_widget(bar)
+
+    def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        self.topbar.refresh(snap, lang)
+        self.back.text = i18n.tr("back", lang)
+        self.panel.clear_widgets()
+        grid = GridLayout(cols=6, spacing=4, size_hint_y=None, row_default_height=44, row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        for h in ("#", i18n.tr("seat", lang), i18n.tr("call", lang), i18n.tr("think", lang),
+                  f"{i18n.tr('stop', lang)} / {i18n.tr('alert', lang)}", i18n.tr("flags", lang)):
+            grid.add_widget(Text(h, size=20, bold=True, color=MUTED))
+        for row in self.app.controller.tempo():
+            think = row.get("think")
+            marks = " ".join(x for x, on in ((i18n.tr("stop", lang), row["stop"]), (i18n.tr("alert", lang), row["alerted"])) if on)
+            flags = ", ".join(present.flag_text(str(f), lang) for f in row["flags"])
+            long = isinstance(think, int | float) and think >= 10
+            grid.add_widget(Text(str(row["index"] + 1), size=22))
+            grid.add_widget(Text(i18n.seat_name(row["seat"], lang), size=22))
+            grid.add_widget(Text(call_markup(row["call"], lang), size=24, bold=True))
+            grid.add_widget(Text(("[b][color=cc5a1a]" if long else "") + (f"{think:.1f}" if isinstance(think, int | float) else "-")
+                                 + ("[/color][/b]" if long else ""), size=22))
+            grid.add_widget(Text(marks, size=20))
+            grid.add_widget(Text(f"[color=cc141f]{flags}[/color]" if flags else "", size=20))
+        sv = ScrollView()
+        sv.add_widget(grid)
+        self.panel.add_widget(Text(i18n.tr("tempo", lang), size=28, bold=True, size_hint_y=None, height=46))
+        self.panel.add_widget(sv)
+
+
