@@ -26,7 +26,6 @@ Edition differences are data in laws.py; jurisdiction differences are data in pr
 from __future__ import annotations
 
 import copy
-import math
 from typing import Any
 
 from shared_rules import auction, boards, laws, profiles
@@ -62,6 +61,9 @@ _DIRECT_TD = {
     "wrong_board": {"played_before"},
 }
 _CARD_SUITS, _CARD_RANKS = "SHDC", "AKQJT98765432"
+# Event times are seconds from the board's start; far beyond any session, but finite floats.
+_T_MAX = 1e12
+_BID_NAMES = tuple(call_name(r) for r in range(MAX_LEGAL_RANK + 1))
 
 
 class EventError(ValueError):
@@ -71,7 +73,7 @@ class EventError(ValueError):
 class Rec:
     """One call as made at the table."""
 
-    __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed")
+    __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed", "_view")
 
     def __init__(self, seat: int, code: int, t: float, think: float, stop: bool) -> None:
         self.seat = seat
@@ -83,6 +85,24 @@ class Rec:
         self.alert_t: float | None = None
         self.in_rotation = True
         self.deemed = False
+        self._view: dict[str, Any] | None = None
+
+    def view(self) -> dict[str, Any]:
+        """The call as the state lists it, built once: a state is then linear in the number of
+        changed calls, not in the auction's length (the tablet builds one per event)."""
+        d = self._view
+        if d is None:
+            d = {"seat": SEATS[self.seat], "call": call_name(self.code), "alerted": self.alerted_by is not None,
+                 "stop": self.stop, "think": round(self.think, 3), "t": self.t}
+            if self.alerted_by is not None:
+                d["alerted_by"] = SEATS[self.alerted_by]
+                d["alert_t"] = self.alert_t
+            if not self.in_rotation:
+                d["in_rotation"] = False
+            if self.deemed:
+                d["deemed"] = True
+            self._view = d
+        return d
 
 
 class Option:
@@ -114,6 +134,11 @@ def _check_cards(cards: Any) -> None:
             raise EventError(f"unknown card {c!r}: a card is a suit S H D C and a rank A K Q J T 9..2, e.g. SK, HT, D7")
     if len(set(cards)) != len(cards):
         raise EventError("a card is listed twice")
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**20 else f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def parse_call(value: Any) -> int:
@@ -177,11 +202,23 @@ class Table:
         self._wrong_board: dict[str, Any] | None = None
         self._wb_ruled: set[int] = set()
         self._wb_watch: dict[int, tuple[Rec, Rec]] = {}
+        self._views: list[dict[str, Any]] = []  # Rec.view() of the standing calls, for state()
+        # The events taken so far: a refused event is undone by folding them again (refusals are
+        # rare; the accepted path pays nothing for it).
+        self._events: list[Any] = []
+        self._args = (profile, board, policy, tuple(no_alerts_by))
 
     # ------------------------------------------------------------------ public API
     def apply(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Take one event and return the new state; a refused event raises EventError and
+        changes nothing."""
         self._apply(event)
         return self.state()
+
+    def take(self, event: dict[str, Any]) -> None:
+        """`apply` without building the state: for folding a whole log (replay.py), where the
+        state is wanted once, at the end."""
+        self._apply(event)
 
     def check(self, event: dict[str, Any]) -> dict[str, Any] | None:
         """What a call event would be, without changing anything: None for a regular call, else
@@ -215,8 +252,8 @@ class Table:
         if extra:
             raise EventError(f"unknown event field(s): {', '.join(sorted(map(str, extra)))}")
         t = ev.get("t")
-        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-            raise EventError(f"t must be a non-negative number of seconds (got {t!r})")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= _T_MAX or t != t:
+            raise EventError(f"t must be a non-negative number of seconds, at most {_T_MAX:.0e} (got {_short(t)})")
         if t < self._last_t:
             raise EventError(f"t={t} is earlier than the previous event (t={self._last_t}): events must be in time order")
         kinds = [k for k in ("call", "alert") if k in ev]
@@ -277,14 +314,16 @@ class Table:
                 if (type(t) is float or type(t) is int) and type(seat) is str and type(call) is str:
                     code = CALL_CODE.get(call)
                     s = SEAT_INDEX.get(seat)
-                    if code is not None and s is not None and self._last_t <= t < math.inf:
-                        self._on_call(Rec(s, code, t, t - self._turn_t, stop is True))
+                    if code is not None and s is not None and self._last_t <= t <= _T_MAX:
+                        try:
+                            self._on_call(Rec(s, code, t, t - self._turn_t, stop is True))
+                        except EventError:
+                            self._undo()
+                            raise
                         self._last_t = t
+                        self._events.append(ev)
                         return
         kind, seat, code, t = self._validate(ev)
-        # Decisions and calls while a decision is pending take the rare, careful path: if the
-        # event is refused half-way, everything is put back as it was.
-        snapshot = self._snapshot() if kind == "td" or self._pending is not None else None
         try:
             if kind == "call":
                 self._on_call(Rec(seat, code, t, t - self._turn_t, bool(ev.get("stop", False))))
@@ -293,14 +332,17 @@ class Table:
             else:
                 self._on_td(ev, seat, code, t)
         except EventError:
-            if snapshot is not None:
-                self.__dict__.update(snapshot)
+            self._undo()
             raise
         self._last_t = t
+        self._events.append(ev)
 
-    def _snapshot(self) -> dict[str, Any]:
-        keep = {"profile", "refs"}
-        return copy.deepcopy({k: v for k, v in self.__dict__.items() if k not in keep})
+    def _undo(self) -> None:
+        """Put the table back as it was before the refused event: fold the taken events again."""
+        fresh = Table(*self._args[:3], no_alerts_by=self._args[3])
+        for ev in self._events:
+            fresh._apply(ev)
+        self.__dict__.update(fresh.__dict__)
 
     # ------------------------------------------------------------------ classification
     def _admissible(self, seat: int, code: int) -> bool:
@@ -483,6 +525,7 @@ class Table:
         self._turn_t = t
 
     def _rebuild(self) -> None:
+        self._views.clear()
         self._last_bid, self._has_np, self._npass = -1, False, 0
         for r in self._calls:
             if r.code == PASS:
@@ -1241,31 +1284,36 @@ class Table:
         if target.alerted_by is None:
             target.alerted_by = seat
             target.alert_t = t
+            target._view = None
+            del self._views[idx:]
 
     # ------------------------------------------------------------------ state
+    def _legal_calls(self, seat: int) -> list[str]:
+        """What `seat` may call now (L18C, L19A1, L19B1), from the running integers: constant
+        time, where auction.legal_calls reads the whole auction."""
+        out = ["P", *_BID_NAMES[self._last_bid + 1:]]
+        if seat not in self._no_double and self._has_np and opponents(self._last_np_seat, seat):
+            if self._last_np >= 0:
+                out.append("X")
+            elif self._last_np == DOUBLE:
+                out.append("XX")
+        return out
+
     def status(self) -> str:
         return AWAITING if self._pending is not None else self._status
 
     def state(self) -> dict[str, Any]:
-        pairs = [(c.seat, c.code) for c in self._calls]
         status = self.status()
         ended = self._status == ENDED
+        pairs = [(c.seat, c.code) for c in self._calls] if ended else []
         decl = auction.declarer(pairs) if ended else None
         turn = self._turn if status == BIDDING else None
-        calls = []
-        for c in self._calls:
-            d: dict[str, Any] = {
-                "seat": SEATS[c.seat], "call": call_name(c.code), "alerted": c.alerted_by is not None,
-                "stop": c.stop, "think": round(c.think, 3), "t": c.t,
-            }
-            if c.alerted_by is not None:
-                d["alerted_by"] = SEATS[c.alerted_by]
-                d["alert_t"] = c.alert_t
-            if not c.in_rotation:
-                d["in_rotation"] = False
-            if c.deemed:
-                d["deemed"] = True
-            calls.append(d)
+        views = self._views
+        if len(views) != len(self._calls):
+            if len(views) > len(self._calls):
+                views.clear()
+            views.extend(c.view() for c in self._calls[len(views):])
+        calls = list(views)  # the call dicts are shared between states: read them, do not change them
         obligations: list[dict[str, Any]] = []
         for s in range(4):
             if s in self._must_pass:
@@ -1306,7 +1354,7 @@ class Table:
             elif turn in self._repeat:
                 legal = [call_name(self._repeat[turn][0])]
             else:
-                legal = auction.legal_calls(pairs, turn, no_double=turn in self._no_double)
+                legal = self._legal_calls(turn)
         lock = None
         if turn is not None and self._stop_from is not None and self._stop_from[1] == turn:
             lock = self._stop_from[0] + self.profile.stop.wait_s
