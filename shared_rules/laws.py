@@ -131,6 +131,7 @@ LEAD: Final[dict[int, dict[str, str]]] = {
     2007: {
         "suit": "require_or_prohibit_suit",  # 2007 L26A2: withdrawn call related to specific suit(s)
         "suit_law": "2007 L26A2",
+        "none_law": "2007 L26A1",  # every such suit specified by the same player in the legal auction
         "other": "prohibit_any_suit",  # 2007 L26B
         "other_law": "2007 L26B",
         "suits": "withdrawn",  # A2: the suit(s) of the withdrawn call; B: any suit
@@ -138,6 +139,7 @@ LEAD: Final[dict[int, dict[str, str]]] = {
     2017: {
         "suit": "prohibit_unshown_suit",  # 2017 L26B: one suit the offender has not shown
         "suit_law": "2017 L26B",
+        "none_law": "",  # 2017 has no such case (2017 L26A is the comparable call)
         "other": "prohibit_unshown_suit",
         "other_law": "2017 L26B",
         "suits": "unshown",  # a suit the offender has not shown in the legal auction

@@ -26,9 +26,10 @@ Edition differences are data in laws.py; jurisdiction differences are data in pr
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
-from shared_rules import auction, boards, laws, profiles
+from shared_rules import auction, boards, law26, laws, profiles
 from shared_rules.calls import (
     CALL_CODE,
     DOUBLE,
@@ -36,7 +37,6 @@ from shared_rules.calls import (
     PASS,
     SEAT_INDEX,
     SEATS,
-    STRAINS,
     call_name,
     is_jump,
     level,
@@ -59,6 +59,7 @@ _DIRECT_TD = {
     "exposed_cards": {"seat", "cards", "led"},
     "wrong_board_call": {"seat"},
     "wrong_board": {"played_before"},
+    "cancel_board": set(),
 }
 _CARD_SUITS, _CARD_RANKS = "SHDC", "AKQJT98765432"
 # Event times are seconds from the board's start; far beyond any session, but finite floats.
@@ -73,7 +74,8 @@ class EventError(ValueError):
 class Rec:
     """One call as made at the table."""
 
-    __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed", "_view")
+    __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed", "acted",
+                 "_view")
 
     def __init__(self, seat: int, code: int, t: float, think: float, stop: bool) -> None:
         self.seat = seat
@@ -85,6 +87,9 @@ class Rec:
         self.alert_t: float | None = None
         self.in_rotation = True
         self.deemed = False
+        # When the player himself first acted at this turn: a call the TD enters later (a
+        # replacement) keeps the time of the player's own call, which is what FSB L116B times.
+        self.acted = t
         self._view: dict[str, Any] | None = None
 
     def view(self) -> dict[str, Any]:
@@ -231,7 +236,9 @@ class Table:
             return {"kind": "auction_stopped", "law": self._adjusted["law"] if self._adjusted else "",
                     "seat": SEATS[seat], "call": call_name(code), "action": "refuse"}
         found = self._classify(seat, code)
-        if found is None or found[0] == "deemed":
+        if found is not None and found[0] == "deemed":
+            found = self._after_deemed_pass(seat, code)
+        if found is None:
             stop = self.profile.stop
             if (stop.enforcement == "lock" and self._stop_from is not None and self._stop_from[1] == seat
                     and _t < self._stop_from[0] + stop.wait_s - stop.tolerance_s):
@@ -272,8 +279,8 @@ class Table:
             seat = SEAT_INDEX[ev["seat"]]
         elif kind != "td":
             raise EventError(f"a {kind} event needs a seat")
-        if "stop" in ev and (kind != "call" or not isinstance(ev["stop"], bool)):
-            raise EventError("stop must be true/false, and only on a call event")
+        if "stop" in ev and (not isinstance(ev["stop"], bool) or not (kind == "call" or (kind == "td" and "call" in ev))):
+            raise EventError("stop must be true/false, and only on an event with a call (a call, or the TD's replacement)")
         if kind == "alert" and ev["alert"] is not True:
             raise EventError("alert must be true")
         if "choice" in ev and kind != "td":
@@ -300,6 +307,9 @@ class Table:
         if kind == "td":
             if not isinstance(ev["td"], str):
                 raise EventError("td must name the decision (a string)")
+            if ev["td"] not in _DIRECT_TD and ev["td"] not in _RULINGS:
+                raise EventError(f"unknown TD ruling kind {_short(ev['td'])}: a pending decision's kind "
+                                 f"({', '.join(sorted(_RULINGS))}) or one of {', '.join(_DIRECT_TD)}")
             if ev["td"] not in _DIRECT_TD and not isinstance(ev.get("choice"), str):
                 raise EventError("a td event needs a choice (one of the pending decision's option ids)")
         return kind, seat, code, float(t)
@@ -382,12 +392,9 @@ class Table:
         if s == turn:
             return self._in_turn(s, code)
         if turn == rho(s) and turn in self._must_pass:
-            # L28A: RHO is required to pass, so this call is in rotation after a deemed pass --
-            # unless that pass would itself end the auction (then the call comes after it, L39).
-            if self._npass == (2 if self._has_np else 3):
-                return ("call_after_final_pass", None)
-            found = self._in_turn(s, code)
-            return ("deemed", None) if found is None else found
+            # L28A: RHO is required to pass, so his pass is deemed made and this call is judged
+            # in turn after it (see _after_deemed_pass).
+            return ("deemed", None)
         if turn == lho(s) and self._calls and self._calls[-1].seat == s:
             return ("change_of_call", None)  # 2007 L30B3/L31B fn; 2017 L30B2, L31C, L32C
         if code > MAX_LEGAL_RANK:
@@ -395,6 +402,13 @@ class Table:
         if code < PASS and not self._admissible(s, code):
             return ("inadmissible_double", True)
         return ("call_out_of_rotation", _POSITION[(turn - s) & 3])
+
+    def _after_deemed_pass(self, s: int, code: int) -> tuple[str, Any] | None:
+        """What a call after an L28A deemed pass is, without changing anything: a call after the
+        final pass if the deemed pass ends the auction (L39), else judged in turn."""
+        if self._npass == (2 if self._has_np else 3):
+            return ("call_after_final_pass", None)
+        return self._in_turn(s, code)
 
     def _kind_law(self, kind: str) -> str:
         r = self.refs
@@ -422,11 +436,16 @@ class Table:
             return
         kind, extra = found
         if kind == "deemed":
-            deemed = Rec(rho(rec.seat), PASS, rec.t, rec.t - self._turn_t, False)
-            deemed.deemed = True
-            self._stand(deemed)  # L28A: the call is in rotation after a deemed pass
-            self._stand(rec)
-            return
+            after = self._after_deemed_pass(rec.seat, rec.code)
+            if after is not None and self.policy == "prevent":
+                kind, extra = after  # refused before anyone saw it: no pass is deemed either
+            else:
+                deemed = Rec(rho(rec.seat), PASS, rec.t, rec.t - self._turn_t, False)
+                deemed.deemed = True
+                self._stand(deemed)  # L28A: the RHO's pass, then the call in rotation after it
+                rec.think = rec.t - self._turn_t
+                self._on_call(rec)
+                return
         if self.policy == "prevent":
             self._refused.append({
                 "t": rec.t, "seat": SEATS[rec.seat], "call": call_name(rec.code), "kind": kind,
@@ -464,7 +483,10 @@ class Table:
             self._last_np_seat = s
         if self._must_pass:
             ob = self._must_pass.get(s)
-            if ob is not None and ob[0] == "next_turn" and code == PASS:
+            # The turn is used, whatever was called: a call in violation that LHO condoned (L37A)
+            # uses it too; only a rest-of-auction obligation lasts ("måste han fortfarande passa
+            # varje gång", 2007 L37A; 2017 L37A the same).
+            if ob is not None and ob[0] == "next_turn" and rec.in_rotation:
                 del self._must_pass[s]
         if self._no_double:
             self._no_double.pop(s, None)
@@ -483,7 +505,7 @@ class Table:
 
     def _check_stop_wait(self, rec: Rec) -> None:
         assert self._stop_from is not None
-        waited = rec.t - self._stop_from[0]
+        waited = rec.acted - self._stop_from[0]
         stop = self.profile.stop
         if waited < stop.wait_s - stop.tolerance_s:
             self._timing.append({
@@ -560,20 +582,9 @@ class Table:
         self._reviews.append({"seat": SEATS[seat], "law": law, "reason": reason})
 
     def _lead(self, offender: int, withdrawn: Rec, law_hint: str) -> None:
-        """Record a Law 26 lead restriction candidate; it applies if the offender defends."""
-        table = laws.LEAD[self.edition]
-        suit_call = 0 <= withdrawn.code <= MAX_LEGAL_RANK and strain(withdrawn.code) < 4
-        kind = table["suit"] if suit_call else table["other"]
-        law = table["suit_law"] if suit_call else table["other_law"]
-        if table["suits"] == "unshown":
-            shown = {strain(r.code) for r in self._calls if r.seat == offender and 0 <= r.code and strain(r.code) < 4}
-            suits = [STRAINS[i] for i in range(4) if i not in shown]
-        else:
-            suits = [STRAINS[strain(withdrawn.code)]] if suit_call else ["C", "D", "H", "S"]
-        self._leads.append({
-            "offender": SEATS[offender], "leader": SEATS[partner(offender)], "kind": kind, "suits": suits,
-            "withdrawn": call_name(withdrawn.code), "law": law, "because": law_hint,
-        })
+        """Record a Law 26 lead restriction candidate. What it allows is worked out against the
+        legal auction when the state is read (law26.py): the Law judges it at the lead."""
+        self._leads.append({"offender": offender, "code": withdrawn.code, "because": law_hint})
 
     def _irregularity(self, kind: str, rec: Rec, law: str, **extra: Any) -> dict[str, Any]:
         entry: dict[str, Any] = {
@@ -722,10 +733,13 @@ class Table:
             return
         if rec.seat == off and kind == "insufficient_bid":
             # L27C: the offender replaces the insufficient bid before the TD has ruled.
+            rec.acted = x.acted
             self._ib_replace(p, rec, r["ib_premature"])
             return
-        if kind == "call_out_of_rotation" and rec.seat == p.ctx["turn"]:
-            # L28B: the player in turn calls; the out-of-turn call is treated as not made.
+        if rec.seat == self._opponent_in_turn(p):
+            # L28B: the opponent in turn calls before the rectification is ruled; the call out of
+            # rotation is treated as not made (also an inadmissible X/XX made out of rotation: the
+            # FSB note to 2007 L32 sends only the offender's LHO to L36).
             self._pending = None
             self._resolve(p, "in_turn_called", r["in_turn_calls"])
             self._withdraw(x, "out of rotation; the player in turn called over it", f"{r['in_turn_calls']}, {r['oot_ui']}")
@@ -734,6 +748,19 @@ class Table:
         raise EventError(
             f"the table waits for a ruling on {kind} by {SEATS[off]} ({p.law}): only {SEATS[lho(off)]} may call now (L9B2)"
         )
+
+    @staticmethod
+    def _opponent_in_turn(p: Pending) -> int | None:
+        """The seat whose call L28B gives a meaning while `p` waits: the player in turn, when the
+        call out of rotation was made by his LHO (an opponent). Both editions say "an opponent's
+        call": the offender's partner in turn has no such right (2007 L32A, L31B, L30B2; 2017
+        L30B, L31B, L32B apply to him)."""
+        turn = p.ctx.get("turn")
+        if p.asks != "lho" or p.rec is None or turn is None or turn == p.seat or turn != rho(p.seat):
+            return None
+        if p.kind == "call_out_of_rotation" or p.ctx.get("oot"):
+            return int(turn)
+        return None
 
     def _above_seven(self, p: Pending, t: float, lead: bool) -> None:
         """L38B/C: cancelled, replaced by a pass, both players of the side pass for the rest."""
@@ -754,7 +781,8 @@ class Table:
     def _on_td(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:
         kind = ev["td"]
         if kind in ("correct_call", "misinformation_change"):
-            self._correct_call(seat, code, t, "call" in ev, misinformation=kind == "misinformation_change")
+            self._correct_call(seat, code, t, "call" in ev, misinformation=kind == "misinformation_change",
+                               stop=ev.get("stop"))
             return
         if kind == "exposed_cards":
             self._exposed_cards(seat, list(ev["cards"]), bool(ev.get("led", False)), t)
@@ -764,6 +792,9 @@ class Table:
             return
         if kind == "wrong_board":
             self._wrong_board_found(bool(ev.get("played_before", False)), t)
+            return
+        if kind == "cancel_board":
+            self._cancel_board(t)
             return
         p = self._pending
         if p is None:
@@ -775,11 +806,15 @@ class Table:
             raise EventError(f"{ev['choice']!r} is not an option here: {', '.join(o.id for o in p.options)}")
         if option.needs_call and "call" not in ev:
             raise EventError(f"option {option.id!r} needs the call (e.g. \"call\": \"2H\")")
-        call_rec = Rec(p.seat, code, t, 0.0, False) if "call" in ev else None
-        handler = getattr(self, f"_td_{p.kind}")
-        handler(p, option, call_rec, t)
+        call_rec = None
+        if "call" in ev:
+            call_rec = Rec(p.seat, code, t, 0.0, bool(ev.get("stop", False)))
+            if p.rec is not None and p.rec.seat == p.seat:
+                call_rec.acted = p.rec.acted  # FSB L116B: the wait ended when the player called
+        _RULINGS[p.kind](self, p, option, call_rec, t)
 
-    def _correct_call(self, seat: int, code: int, t: float, has_call: bool, misinformation: bool = False) -> None:
+    def _correct_call(self, seat: int, code: int, t: float, has_call: bool, misinformation: bool = False,
+                      stop: bool | None = None) -> None:
         """L25A (both editions; FSB L112D): the TD allows an unintended call to be replaced; or
         L21B1 (both): the TD allows a call made on misinformation (e.g. a missing alert) to be
         changed. Either is allowed while the player's partner has not called after it and the
@@ -811,7 +846,9 @@ class Table:
         self._irregularity("change_of_call", Rec(seat, code, t, 0.0, False), law, replaces=call_name(old.code),
                            ruling=law, resolution="misinformation" if misinformation else "unintended")
         self._reopen(seat, t)
-        self._on_call(Rec(seat, code, t, old.think, old.stop))
+        new = Rec(seat, code, t, old.think, old.stop if stop is None else stop)
+        new.acted = old.acted
+        self._on_call(new)
 
     # ------------------------------------------------------------------ Law 24, wrong boards (TD input)
     def _exposed_cards(self, seat: int, cards: list[str], led: bool, t: float) -> None:
@@ -966,6 +1003,38 @@ class Table:
             entry.update(ruling=str(rule["continues"]), resolution="auction_continues")
         self._irregs.append(entry)
         self._wrong_board = info
+
+    def _repeat_differs(self) -> dict[str, Any] | None:
+        """2007 L15C: the first call of the new auction that is not the call made at that point
+        of the first auction."""
+        wb = self._wrong_board
+        if wb is None or "earlier_calls" not in wb:
+            return None
+        return next((
+            {"index": i, "seat": SEATS[c.seat], "call": call_name(c.code), "earlier": e["call"]}
+            for i, (c, e) in enumerate(zip(self._calls, wb["earlier_calls"], strict=False))
+            if call_name(c.code) != e["call"] or SEATS[c.seat] != e["seat"]), None)
+
+    def _cancel_board(self, t: float) -> None:
+        """2007 L15C: a call in the new auction differs from the first one: the TD shall cancel
+        the board (and award artificial adjusted scores)."""
+        rule = laws.WRONG_BOARD[self.edition]
+        law = str(rule["differs"])
+        if not law:
+            raise EventError(f"{self.edition} Laws: no board is cancelled for a differing repeated call "
+                             f"({rule['law']}); use wrong_board with played_before")
+        if self._pending is not None:
+            raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
+        differs = self._repeat_differs()
+        if self._wrong_board is None or differs is None or self._status == ADJUSTED:
+            raise EventError(f"{law}: the board is cancelled only when a call of the new auction differs "
+                             "from the first auction's")
+        self._irregs.append({"kind": "wrong_board", "seat": differs["seat"], "law": law, "t": t,
+                             "call": differs["call"], "ruling": law, "resolution": "board_cancelled",
+                             "earlier": differs["earlier"]})
+        self._wrong_board["outcome"] = "board_cancelled"
+        self._stop("artificial", law, f"{differs['seat']} called {differs['call']} where he had called "
+                   f"{differs['earlier']} in the first auction: the board is cancelled")
 
     def _stop(self, kind: str, law: str, reason: str) -> None:
         self._adjusted = {"kind": kind, "law": law, "reason": reason}
@@ -1337,16 +1406,20 @@ class Table:
         if self._wrong_board is not None:
             wrong_board = copy.deepcopy(self._wrong_board)
             if "earlier_calls" in wrong_board:
-                # 2007 L15C: the first call of the new auction that is not the earlier one
-                wrong_board["differs"] = next((
-                    {"index": i, "seat": SEATS[c.seat], "call": call_name(c.code), "earlier": e["call"]}
-                    for i, (c, e) in enumerate(zip(self._calls, wrong_board["earlier_calls"], strict=False))
-                    if call_name(c.code) != e["call"] or SEATS[c.seat] != e["seat"]), None)
-        leads = []
-        for lr in self._leads:
-            d = dict(lr)
-            d["active"] = None if self._status == BIDDING else (decl is not None and opponents(decl, SEAT_INDEX[lr["offender"]]))
-            leads.append(d)
+                wrong_board["differs"] = self._repeat_differs()
+        leads: list[dict[str, Any]] = []
+        lifted: list[dict[str, Any]] = []
+        if self._leads:
+            legal_auction = [(c.seat, c.code) for c in self._calls]
+            for lr in self._leads:
+                off = lr["offender"]
+                d = {"offender": SEATS[off], "leader": SEATS[partner(off)],
+                     **law26.restriction(self.edition, off, lr["code"], legal_auction), "because": lr["because"]}
+                if d["kind"] == "none":  # 2007 L26A1: listed apart, so nothing shows it as a restriction
+                    lifted.append(d)
+                    continue
+                d["active"] = None if self._status == BIDDING else (decl is not None and opponents(decl, off))
+                leads.append(d)
         legal: list[str] = []
         if turn is not None:
             if turn in self._must_pass:
@@ -1379,8 +1452,9 @@ class Table:
                     may_call.append(SEATS[p.seat])
                 if p.kind == "call_out_of_rotation":
                     pending["in_turn"] = SEATS[p.ctx["turn"]]
-                    if p.ctx["turn"] != lho(p.seat):
-                        may_call.append(SEATS[p.ctx["turn"]])
+                in_turn = self._opponent_in_turn(p)
+                if in_turn is not None:
+                    may_call.append(SEATS[in_turn])
             pending["may_call"] = may_call
         return {
             "board": self.board, "dealer": SEATS[self.dealer], "vulnerability": self.vulnerability,
@@ -1402,6 +1476,7 @@ class Table:
             "irregularities": [dict(i) for i in self._irregs],
             "obligations": obligations,
             "lead_restrictions": leads,
+            "lead_restrictions_lifted": lifted,
             "timing": [dict(x) for x in self._timing],
             "withdrawn": [dict(w) for w in self._withdrawn],
             "reviews": [dict(r) for r in self._reviews],
@@ -1411,5 +1486,21 @@ class Table:
             "adjusted_score": dict(self._adjusted) if self._adjusted is not None else None,
         }
 
+
+# The TD's answer to each kind of pending decision (the "td" of a ruling event), by kind.
+_RULINGS: dict[str, Callable[[Table, Pending, Option, Rec | None, float], None]] = {
+    "insufficient_bid": Table._td_insufficient_bid,
+    "insufficient_bid_judgement": Table._td_insufficient_bid_judgement,
+    "call_out_of_rotation": Table._td_call_out_of_rotation,
+    "oot_judgement": Table._td_oot_judgement,
+    "change_of_call": Table._td_change_of_call,
+    "inadmissible_double": Table._td_inadmissible_double,
+    "call_when_required_to_pass": Table._td_call_when_required_to_pass,
+    "bid_above_seven": Table._td_bid_above_seven,
+    "call_after_final_pass": Table._td_call_after_final_pass,
+    "restricted_call": Table._td_restricted_call,
+    "repeat_not_made": Table._td_repeat_not_made,
+    "wrong_board_judgement": Table._td_wrong_board_judgement,
+}
 
 __all__ = ["Table", "EventError", "Pending", "Option", "parse_call"]

@@ -275,9 +275,12 @@ def test_L31A1_repeat_not_made_td_decides(profile, ed):
     assert calls(state)[-1] == "E 1S" and state["obligations"] == []
 
 
-@pytest.mark.parametrize("answer,expected,lead", [("yes", {"W": "next_turn"}, False), ("no", {"W": "rest_of_auction"}, True)])
-def test_2007_L31A2_rho_bids_same_denomination_test(answer, expected, lead):
-    state = run("fsb-2007", *_cancel("E 1H"), "N 1S", "E 2H", td("oot_judgement", answer))
+# "no" with E 2H would be the TD finding the 1H artificial; a natural 2C keeps L26A2 in play (with
+# a natural 2H, hearts are specified in the legal auction: 2007 L26A1, no restriction).
+@pytest.mark.parametrize("new,answer,expected,lead", [("2H", "yes", {"W": "next_turn"}, False),
+                                                      ("2C", "no", {"W": "rest_of_auction"}, True)])
+def test_2007_L31A2_rho_bids_same_denomination_test(new, answer, expected, lead):
+    state = run("fsb-2007", *_cancel("E 1H"), "N 1S", f"E {new}", td("oot_judgement", answer))
     assert obligations(state) == expected and bool(state["lead_restrictions"]) is lead
     assert last_irregularity(state)["ruling"].endswith("2007 L31A2(a)" if answer == "yes" else "2007 L31A2(b)")
 
