@@ -51,7 +51,7 @@ from shared_rules.calls import (
 BIDDING, ENDED, PASSED_OUT, AWAITING = "bidding", "ended", "passed_out", "awaiting_td"
 ADJUSTED = "adjusted_score"  # the auction cannot go on: the TD awards an adjusted score
 _POSITION = {1: "lho", 2: "partner", 3: "rho"}  # (turn - offender) mod 4 -> whose turn it was
-_EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led", "played_before"}
+_EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led", "played_before", "taken", "tray"}
 # TD events that answer no pending decision, with the fields each may carry besides t and td.
 _DIRECT_TD = {
     "correct_call": {"seat", "call"},
@@ -75,7 +75,7 @@ class Rec:
     """One call as made at the table."""
 
     __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed", "acted",
-                 "_view")
+                 "alerted_to", "_view")
 
     def __init__(self, seat: int, code: int, t: float, think: float, stop: bool) -> None:
         self.seat = seat
@@ -90,6 +90,7 @@ class Rec:
         # When the player himself first acted at this turn: a call the TD enters later (a
         # replacement) keeps the time of the player's own call, which is what FSB L116B times.
         self.acted = t
+        self.alerted_to: list[int] = []  # with screens: the screenmates the call was alerted to
         self._view: dict[str, Any] | None = None
 
     def view(self) -> dict[str, Any]:
@@ -106,6 +107,8 @@ class Rec:
                 d["in_rotation"] = False
             if self.deemed:
                 d["deemed"] = True
+            if self.alerted_to:
+                d["alerted_to"] = [SEATS[x] for x in self.alerted_to]
             self._view = d
         return d
 
@@ -208,6 +211,15 @@ class Table:
         self._wb_ruled: set[int] = set()
         self._wb_watch: dict[int, tuple[Rec, Rec]] = {}
         self._views: list[dict[str, Any]] = []  # Rec.view() of the standing calls, for state()
+        # Screens (FSB L114, 2007/2017 L80B2(e)): which side holds the tray (index into the
+        # screenmates), and every pass of the tray under the screen.
+        self._screenmates = tuple(tuple(SEAT_INDEX[x] for x in pair) for pair in self.profile.screens.screenmates)
+        self._tray_side = next(i for i, pair in enumerate(self._screenmates) if self.dealer in pair)
+        self._tray_passes: list[dict[str, Any]] = []
+        # FSB L112C: a call taken from the box with visible intent is made; the box's confirmation
+        # that follows is the same call, not a second one. (seat, code) of that call until then.
+        self._taken: tuple[int, int] | None = None
+        self._box_taken: list[dict[str, Any]] = []
         # The events taken so far: a refused event is undone by folding them again (refusals are
         # rare; the accepted path pays nothing for it).
         self._events: list[Any] = []
@@ -232,6 +244,10 @@ class Table:
         kind, seat, code, _t = self._validate(event)
         if kind != "call" or self._pending is not None:
             return None
+        if event.get("taken") and self.profile.call_made != "taken":
+            return None  # a card taken out is not a call until confirmed under this profile
+        if not event.get("taken") and self._taken == (seat, code):
+            return None  # the confirmation of a call already made (FSB L112C)
         if self._status == ADJUSTED:
             return {"kind": "auction_stopped", "law": self._adjusted["law"] if self._adjusted else "",
                     "seat": SEATS[seat], "call": call_name(code), "action": "refuse"}
@@ -264,6 +280,14 @@ class Table:
         if t < self._last_t:
             raise EventError(f"t={t} is earlier than the previous event (t={self._last_t}): events must be in time order")
         kinds = [k for k in ("call", "alert") if k in ev]
+        if "tray" in ev:
+            if set(ev) != {"t", "tray"} or ev["tray"] is not True:
+                raise EventError('a tray event is {"t": ..., "tray": true} (the tray passed under the screen)')
+            if not self.profile.screens.enabled:
+                raise EventError(f"profile {self.profile.name} plays without screens: there is no tray")
+            return "tray", -1, 0, float(t)
+        if "taken" in ev and ("call" not in ev or "td" in ev or not isinstance(ev["taken"], bool)):
+            raise EventError("taken must be true/false, and only on a call (the card taken from the box, FSB L112C)")
         if "td" in ev:
             if "alert" in ev:
                 raise EventError("a td event cannot also be an alert")
@@ -316,7 +340,7 @@ class Table:
 
     def _apply(self, ev: Any) -> None:
         # Fast path for the common event, a plain call: same checks as _validate, fewer steps.
-        if type(ev) is dict and self._pending is None and "call" in ev and "td" not in ev:
+        if type(ev) is dict and self._pending is None and self._taken is None and "call" in ev and "td" not in ev:
             n = len(ev)
             stop = ev.get("stop")
             if (n == 3 and stop is None) or (n == 4 and type(stop) is bool):
@@ -335,10 +359,14 @@ class Table:
                         return
         kind, seat, code, t = self._validate(ev)
         try:
-            if kind == "call":
+            if kind == "call" and ("taken" in ev or self._taken is not None):
+                self._on_box_call(ev, seat, code, t)
+            elif kind == "call":
                 self._on_call(Rec(seat, code, t, t - self._turn_t, bool(ev.get("stop", False))))
             elif kind == "alert":
                 self._on_alert(seat, t)
+            elif kind == "tray":
+                self._on_tray(t)
             else:
                 self._on_td(ev, seat, code, t)
         except EventError:
@@ -617,10 +645,16 @@ class Table:
         elif kind == "call_out_of_rotation":
             position = extra
             entry = self._irregularity(kind, rec, r["other_oot"], position=position, turn=SEATS[turn])
-            opts = [
-                Option("accept", "LHO accepts the call out of rotation (by calling)", r["accept_oot"]),
-                Option("cancel", "not accepted: the call is cancelled and the Law 30-32 rectification applies", r["cancel_oot"]),
-            ]
+            screens = self.profile.screens
+            if screens.enabled and screens.unpassed_call == "cancel":
+                # The call never crossed the screen (the tray stays while the TD rules): the
+                # offender's partner has not seen it.
+                cancel = Option("cancel", "not accepted: the call did not pass the screen; it is cancelled "
+                                "with no further rectification", screens.law)
+            else:
+                cancel = Option("cancel", "not accepted: the call is cancelled and the Law 30-32 rectification applies",
+                                r["cancel_oot"])
+            opts = [Option("accept", "LHO accepts the call out of rotation (by calling)", r["accept_oot"]), cancel]
             if rec.code == PASS:
                 opts.append(Option("cancel_artificial", "not accepted, and TD: the pass was artificial or passed an artificial call", r["artificial_pass"]))
             self._pend(Pending(kind, r["oot"], x, "lho", opts, rec, entry, turn=turn, position=position))
@@ -1141,6 +1175,12 @@ class Table:
             x.in_rotation = False
             self._stand(x)
             return
+        screens = self.profile.screens
+        if o.id in ("cancel", "cancel_artificial") and screens.enabled and screens.unpassed_call == "cancel":
+            self._resolve(p, "cancelled_behind_screen", screens.law)
+            self._withdraw(x, "call out of rotation that did not pass the screen, cancelled", screens.law)
+            self._turn_t = t
+            return
         what = "double" if x.code < PASS else ("pass" if x.code == PASS and o.id == "cancel" else "bid")
         rule = laws.oot_rule(self.edition, what, p.ctx["position"], self._last_bid >= 0)
         self._resolve(p, "cancelled", rule.law)
@@ -1320,6 +1360,41 @@ class Table:
     def _td_repeat_not_made(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         self._td_stand_or_cancel(p, o)
 
+    # ------------------------------------------------------------------ screens and the box
+    def _screenmate(self, seat: int) -> int:
+        pair = next(p for p in self._screenmates if seat in p)
+        return pair[1] if pair[0] == seat else pair[0]
+
+    def _on_tray(self, t: float) -> None:
+        """The tray passed under the screen. It cannot while the TD rules (the irregularity is
+        dealt with on the side where it happened) or once the auction is over."""
+        if self._pending is not None:
+            raise EventError(f"the tray stays on its side while the TD rules ({self._pending.kind})")
+        if self._status != BIDDING:
+            raise EventError("the auction is over: the tray does not pass any more")
+        self._tray_side = 1 - self._tray_side
+        self._tray_passes.append({"t": t, "to": [SEATS[x] for x in self._screenmates[self._tray_side]],
+                                  "calls": len(self._calls)})
+
+    def _on_box_call(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:
+        """A call event from a box that reports the card taken out (`taken`), or the confirmation
+        after one. Profile `call_made`: "taken" (FSB L112C, the call is made when taken out with
+        visible intent) or "confirmed" (the box's confirmation makes it; a taken card is noted)."""
+        stop = bool(ev.get("stop", False))
+        if ev.get("taken"):
+            made = self.profile.call_made == "taken"
+            self._box_taken.append({"seat": SEATS[seat], "call": call_name(code), "t": t, "made": made,
+                                    "law": "FSB L112C" if made else ""})
+            if made:
+                self._taken = (seat, code)
+                self._on_call(Rec(seat, code, t, t - self._turn_t, stop))
+            return
+        if self._taken == (seat, code):
+            self._taken = None  # the confirmation of the call already made (FSB L112C)
+            return
+        self._taken = None
+        self._on_call(Rec(seat, code, t, t - self._turn_t, stop))
+
     # ------------------------------------------------------------------ alerts
     def _on_alert(self, seat: int, t: float) -> None:
         """An alert names the last call of the alerter's partner, or his own if that is later
@@ -1350,6 +1425,14 @@ class Table:
         if idx < len(self._calls) - 1:
             self._timing.append({"kind": "alert_late", **base, "law": self.refs["late_alert"],
                                  "after": SEATS[self._calls[idx + 1].seat]})
+        if self.profile.screens.enabled:
+            # Behind screens each player alerts to his screenmate, an opponent: the alert reaches
+            # only that opponent (WBF screen regulations; FSB L115B alerts every alertable call).
+            mate = self._screenmate(seat)
+            if mate not in target.alerted_to:
+                target.alerted_to.append(mate)
+                target._view = None
+                del self._views[idx:]
         if target.alerted_by is None:
             target.alerted_by = seat
             target.alert_t = t
@@ -1484,6 +1567,10 @@ class Table:
             "exposed_cards": exposed,
             "wrong_board": wrong_board,
             "adjusted_score": dict(self._adjusted) if self._adjusted is not None else None,
+            "tray": None if not self.profile.screens.enabled else {
+                "seats": [SEATS[x] for x in self._screenmates[self._tray_side]],
+                "passes": [dict(x) for x in self._tray_passes]},
+            "box_taken": [dict(x) for x in self._box_taken],
         }
 
 
