@@ -371,3 +371,10 @@ WRONG_BOARD: Final[dict[int, dict[str, str | bool]]] = {
            "continues": "2017 L15B2", "differs": "",
            "note": "pairs and individual events; in team events 2017 L86B applies"},
 }
+
+# An inadmissible double or redouble made out of rotation, called over by the opponent in turn (the
+# offender's RHO) before any ruling. 2017: L28B, his call is in rotation and the double is treated
+# as not made. 2007: the same call stands (L28B), but the FSB text of L32 says an inadmissible
+# X/XX is never accepted, "om den felandes MTH trots det bjuder, se lag 36": L36B4 still applies to
+# the offender's side (partner passes for the rest; L26 may apply). "" = no further rectification.
+INADMISSIBLE_CALLED_OVER: Final[dict[int, str]] = {2007: "2007 L32 (se lag 36), L36B4", 2017: ""}

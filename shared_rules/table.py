@@ -778,6 +778,12 @@ class Table:
             self._resolve(p, "in_turn_called", r["in_turn_calls"])
             self._withdraw(x, "out of rotation; the player in turn called over it", f"{r['in_turn_calls']}, {r['oot_ui']}")
             self._on_call(rec)
+            still = laws.INADMISSIBLE_CALLED_OVER[self.edition] if p.kind == "inadmissible_double" else ""
+            if still:
+                self._resolve(p, "in_turn_called", f"{r['in_turn_calls']}; {still}")
+                self._oblige(partner(off), "rest", still)
+                self._lead(off, x, still)
+                self._review(off, r["awareness"], "inadmissible double/redouble out of rotation")
             return
         raise EventError(
             f"the table waits for a ruling on {kind} by {SEATS[off]} ({p.law}): only {SEATS[lho(off)]} may call now (L9B2)"

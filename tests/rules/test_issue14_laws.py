@@ -211,18 +211,22 @@ def test_L28B_partner_in_turn_has_no_right_to_call_over_his_partners_call(profil
         table.apply(ev("E 1H", 2.0))
 
 
-@pytest.mark.parametrize("profile,ed", BOTH)
-def test_L28B_opponent_in_turn_calls_over_an_inadmissible_double_out_of_rotation(profile, ed):
+@pytest.mark.parametrize("profile,ruling,rest", [
+    ("fsb-2007", "2007 L28B; 2007 L32 (se lag 36), L36B4", {"N": "rest_of_auction"}),
+    ("dbf-2017", "2017 L28B", {}),
+])
+def test_L28B_opponent_in_turn_calls_over_an_inadmissible_double_out_of_rotation(profile, ruling, rest):
     # S doubles his partner's 1C at E's turn (inadmissible, out of rotation). E, in turn, calls 1H
-    # before any ruling: L28B (FSB note to 2007 L32: only the offender's LHO goes to L36). The
-    # call was refused, so a real table's log could not be replayed.
+    # before any ruling: his call stands (L28B). 2007: the FSB text of L32 adds "om den felandes MTH
+    # trots det bjuder, se lag 36", so L36B4 still binds N-S. The call used to be refused, so a
+    # real table's log could not be replayed.
     table = Table(profile, 1)
     table.apply(ev("N 1C", 0.0))
     state = table.apply(ev("S X", 1.0))
     assert state["pending"]["kind"] == "inadmissible_double" and set(state["pending"]["may_call"]) == {"W", "E"}
     state = table.apply(ev("E 1H", 2.0))
     assert calls(state) == ["N 1C", "E 1H"] and state["next"] == "S" and state["pending"] is None
-    assert state["irregularities"][-1]["ruling"] == f"{ed} L28B"
+    assert state["irregularities"][-1]["ruling"] == ruling and obligations(state) == rest
     assert state["withdrawn"][-1]["call"] == "X"
 
 
