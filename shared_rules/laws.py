@@ -2,7 +2,7 @@
 
 Everything the two editions do differently is here, keyed by edition, so the engine (table.py)
 has no `if edition == ...` branches. Sources: 2007 = Swedish 2007 Laws (S07), 2017 = Danish 2017
-Laws (D17); see /work/shared/specs/auction-laws.md §4-§6 for the decision trees transcribed here.
+Laws (D17); docs/laws/ says in our words what each law requires of the engine.
 
 Obligation words: "next_turn" = must pass at his next turn, "rest" = must pass for the rest of
 the auction.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-# Law references that exist in both editions, possibly under other numbers (spec §1.2).
+# Law references that exist in both editions, possibly under other numbers.
 REFS: Final[dict[int, dict[str, str]]] = {
     2007: {
         "awareness": "2007 L23",
@@ -126,7 +126,7 @@ REFS: Final[dict[int, dict[str, str]]] = {
     },
 }
 
-# Law 26 lead restrictions, by edition (spec §5.4). `kind` names what declarer may do.
+# Law 26 lead restrictions, by edition (docs/laws/L26.md). `kind` names what declarer may do.
 LEAD: Final[dict[int, dict[str, str]]] = {
     2007: {
         "suit": "require_or_prohibit_suit",  # 2007 L26A2: withdrawn call related to specific suit(s)
@@ -193,7 +193,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
         ("pass", "lho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
         ("pass", "rho", "after_bid"): OotRule("2007 L30B1", offender="next_turn"),
         ("pass", "partner", "after_bid"): OotRule("2007 L30B2", offender="rest", partner_no_double=True),
-        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender="next_turn"),  # cannot arise: see §6.3
+        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender="next_turn"),  # cannot arise: 2007 L30B3 (a change of call) applies
         ("bid", "rho", "any"): OotRule(
             "2007 L31A",
             watch_rho=True,
@@ -207,7 +207,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
         ("bid", "partner", "any"): OotRule("2007 L31B", partner="rest", lead=True),
         ("bid", "lho", "any"): OotRule("2007 L31B", partner="rest", lead=True),
         ("double", "partner", "any"): OotRule("2007 L32A", partner="rest", lead=True),
-        ("double", "lho", "any"): OotRule("2007 L32A", partner="rest", lead=True),  # not addressed (§10.3)
+        ("double", "lho", "any"): OotRule("2007 L32A", partner="rest", lead=True),  # not addressed by 2007 L32: read as L32A (docs/laws/choices.md #1)
         ("double", "rho", "any"): OotRule(
             "2007 L32B", watch_rho=True, after_rho_active=Outcome("rest", True, "2007 L32B2")
         ),
@@ -296,13 +296,13 @@ IB_QUESTIONS: Final[dict[int, dict[str, str]]] = {
 IB_B1A_SAME_STRAIN_ONLY: Final[dict[int, bool]] = {2007: True, 2017: False}
 
 # Does Law 26 follow an intended change of call (L25B)? 2017 says so (L25B1, B2: "L26 may apply");
-# 2007 L25B is silent and the L26 preamble may reach the accepted change (spec §10.3 #10).
+# 2007 L25B is silent and the L26 preamble may reach the accepted change (docs/laws/choices.md #10).
 CHANGE_LEAD: Final[dict[int, dict[str, bool]]] = {
     2007: {"accept": True, "cancel": False},
     2017: {"accept": True, "cancel": True},
 }
 
-# Law 24: cards exposed or led during the auction (spec §6.14), by edition. Both editions count
+# Law 24: cards exposed or led during the auction (docs/laws/L24.md), by edition. Both editions count
 # A K Q J 10 as honours (S07 definitions "Honnörskort"; D17p "HONNØR es, konge, dame, bonde eller
 # 10"), so the 2007 "card below a ten" and the 2017 "non-honour card" are the same cards.
 EXPOSED: Final[dict[int, dict[str, str]]] = {
@@ -348,7 +348,7 @@ class WrongBoardCall:
 
 
 WRONG_BOARD_CALL: Final[dict[int, WrongBoardCall]] = {
-    # The S07 L17D2 text is garbled (spec §13); see docs/rules-engine.md "choices" for the reading.
+    # The S07 L17D2 text is garbled; the reading is docs/laws/choices.md #22.
     2007: WrongBoardCall(
         law="2007 L17D", cancel="2007 L17D1", later="2007 L17D2 (the auction proceeds from the new call)",
         partner_called="2007 L17D2, L12C2", adjusted_kind="artificial", recall="2007 L17D2",

@@ -47,6 +47,7 @@ from shared_rules.calls import (
     rho,
     strain,
 )
+from shared_rules.texts import option_text
 
 BIDDING, ENDED, PASSED_OUT, AWAITING = "bidding", "ended", "passed_out", "awaiting_td"
 ADJUSTED = "adjusted_score"  # the auction cannot go on: the TD awards an adjusted score
@@ -114,10 +115,14 @@ class Rec:
 
 
 class Option:
-    __slots__ = ("id", "label", "law", "needs_call")
+    """One choice the Law gives: `id` (kept in journals and logs), `text` the key of its words in
+    texts.OPTION_TEXTS with `params`, `label` the English words, the law it applies."""
 
-    def __init__(self, id_: str, label: str, law: str, needs_call: bool = False) -> None:
-        self.id, self.label, self.law, self.needs_call = id_, label, law, needs_call
+    __slots__ = ("id", "text", "params", "label", "law", "needs_call")
+
+    def __init__(self, id_: str, text: str, law: str, needs_call: bool = False, **params: str) -> None:
+        self.id, self.text, self.params, self.law, self.needs_call = id_, text, params, law, needs_call
+        self.label = option_text(text, params)
 
 
 class Pending:
@@ -390,7 +395,8 @@ class Table:
         return self._last_np >= 0 if code == DOUBLE else self._last_np == DOUBLE
 
     def _in_turn(self, s: int, code: int) -> tuple[str, Any] | None:
-        """§6.0 step 3, in the spec's order (L38, L36 before L37 per L37A, L37, L27)."""
+        """A call in turn, in the detection order of docs/rules-engine.md (L38, L36 before L37 as L37A
+        excludes it, L37, L27)."""
         if code >= 0:
             if code > MAX_LEGAL_RANK:
                 return ("bid_above_seven", False)
@@ -547,7 +553,7 @@ class Table:
             })
 
     def _end_check(self, t: float) -> None:
-        """L22 with the deprived-player rule (2007 L17E2/L34, 2017 L17D3/L34; spec §4.6)."""
+        """L22 with the deprived-player rule (2007 L17E2/L34, 2017 L17D3/L34; docs/laws/auction.md)."""
         tail = self._calls[-4:]
         seats = {r.seat for r in tail}
         if len(seats) == 4:
@@ -633,12 +639,12 @@ class Table:
         r = self.refs
         x = rec.seat
         turn = self._turn if self._turn is not None else x
-        unintended = Option("unintended", "TD: the call was unintended and is replaced by the intended call", r["unintended"], True)
+        unintended = Option("unintended", "unintended", r["unintended"], True)
         if kind == "insufficient_bid":
             entry = self._irregularity(kind, rec, r["insufficient_bid"])
             opts = [
-                Option("accept", "LHO accepts the insufficient bid (by calling)", r["ib_accept"]),
-                Option("replace", "the offender replaces it (TD then rules under L27B)", r["ib_replace"], True),
+                Option("accept", "insufficient_bid.accept", r["ib_accept"]),
+                Option("replace", "insufficient_bid.replace", r["ib_replace"], True),
                 unintended,
             ]
             self._pend(Pending(kind, r["insufficient_bid"], x, "lho", opts, rec, entry, b3=False))
@@ -649,50 +655,48 @@ class Table:
             if screens.enabled and screens.unpassed_call == "cancel":
                 # The call never crossed the screen (the tray stays while the TD rules): the
                 # offender's partner has not seen it.
-                cancel = Option("cancel", "not accepted: the call did not pass the screen; it is cancelled "
-                                "with no further rectification", screens.law)
+                cancel = Option("cancel", "call_out_of_rotation.cancel_screen", screens.law)
             else:
-                cancel = Option("cancel", "not accepted: the call is cancelled and the Law 30-32 rectification applies",
-                                r["cancel_oot"])
-            opts = [Option("accept", "LHO accepts the call out of rotation (by calling)", r["accept_oot"]), cancel]
+                cancel = Option("cancel", "call_out_of_rotation.cancel", r["cancel_oot"])
+            opts = [Option("accept", "call_out_of_rotation.accept", r["accept_oot"]), cancel]
             if rec.code == PASS:
-                opts.append(Option("cancel_artificial", "not accepted, and TD: the pass was artificial or passed an artificial call", r["artificial_pass"]))
+                opts.append(Option("cancel_artificial", "call_out_of_rotation.cancel_artificial", r["artificial_pass"]))
             self._pend(Pending(kind, r["oot"], x, "lho", opts, rec, entry, turn=turn, position=position))
         elif kind == "change_of_call":
             entry = self._irregularity(kind, rec, r["change_of_call"], replaces=call_name(self._calls[-1].code))
             opts = [
-                Option("unintended", "TD: the first call was unintended; the new call replaces it", r["unintended"]),
-                Option("accept", "LHO accepts the change (by calling)", r["change_accepted"]),
-                Option("cancel", "the change is cancelled; the first call stands", r["change_cancelled"]),
+                Option("unintended", "change_of_call.unintended", r["unintended"]),
+                Option("accept", "change_of_call.accept", r["change_accepted"]),
+                Option("cancel", "change_of_call.cancel", r["change_cancelled"]),
             ]
             self._pend(Pending(kind, r["change_of_call"], x, "lho", opts, rec, entry))
         elif kind == "inadmissible_double":
             oot = bool(extra)
             entry = self._irregularity(kind, rec, r["inadmissible_double"], out_of_rotation=oot)
-            opts = [Option("cancel", "the double/redouble is cancelled; offender's partner must pass for the rest of the auction",
+            opts = [Option("cancel", "inadmissible_double.cancel",
                            r["inadm_oot"] if oot else r["inadm_cancel"])]
             if not oot:
                 opts.append(unintended)
             self._pend(Pending(kind, r["inadmissible_double"], x, "lho", opts, rec, entry, turn=turn, oot=oot))
         elif kind == "call_when_required_to_pass":
             entry = self._irregularity(kind, rec, r["required_to_pass"], obligation=self._must_pass[x][1])
-            opts = [Option("cancel", "the call is replaced by a pass; both players of the side pass for the rest", r["rtp_cancel"])]
+            opts = [Option("cancel", "call_when_required_to_pass.cancel", r["rtp_cancel"])]
             self._pend(Pending(kind, r["required_to_pass"], x, "lho", opts, rec, entry))
         elif kind == "bid_above_seven":
             entry = self._irregularity(kind, rec, r["above_seven"], out_of_rotation=bool(extra))
-            opts = [Option("cancel", "the bid is cancelled and replaced by a pass; both players of the side pass for the rest", r["a7_cancel"])]
+            opts = [Option("cancel", "bid_above_seven.cancel", r["a7_cancel"])]
             self._pend(Pending(kind, r["above_seven"], x, "lho", opts, rec, entry, oot=bool(extra), turn=turn))
         elif kind == "call_after_final_pass":
             entry = self._irregularity(kind, rec, r["after_final_pass"])
-            opts = [Option("cancel", "the call is cancelled", r["afp_cancel"])]
+            opts = [Option("cancel", "call_after_final_pass.cancel", r["afp_cancel"])]
             if self._calls and self._calls[-1].seat == x:
-                opts.append(Option("unintended", "TD: the final pass was unintended; the auction reopens with the intended call",
+                opts.append(Option("unintended", "call_after_final_pass.unintended",
                                    r["unintended_after_end"], True))
             self._pend(Pending(kind, r["after_final_pass"], x, "lho", opts, rec, entry))
-        else:  # restricted_call, repeat_not_made: the Laws are silent (spec §10.3 #8); the TD decides
+        else:  # restricted_call, repeat_not_made: the Laws are silent (docs/laws/choices.md #8); the TD decides
             law = self._kind_law(kind)
             entry = self._irregularity(kind, rec, law)
-            opts = [Option("stand", "TD: the call stands", law), Option("cancel", "TD: the call is cancelled; the player calls again", law)]
+            opts = [Option("stand", "td_decides.stand", law), Option("cancel", "td_decides.cancel", law)]
             self._pend(Pending(kind, law, x, "td", opts, rec, entry))
 
     def _pend(self, p: Pending) -> None:
@@ -977,10 +981,10 @@ class Table:
             self._repeat[lho(s)] = (lho_call.code, rule.lho_repeats)
             return
         opts = [
-            Option("differs", f"TD: {call_name(rec.code)} differs from the cancelled {call_name(cancelled.code)} "
-                   "(very different meaning, or a psych): artificial adjusted score", f"{rule.differs}, L12C2"),
-            Option("same", f"TD: it does not differ; {SEATS[lho(s)]} repeats his {call_name(lho_call.code)}",
-                   rule.lho_repeats),
+            Option("differs", "wrong_board_judgement.differs", f"{rule.differs}, L12C2",
+                   call=call_name(rec.code), cancelled=call_name(cancelled.code)),
+            Option("same", "wrong_board_judgement.same", rule.lho_repeats, lho=SEATS[lho(s)],
+                   lho_call=call_name(lho_call.code)),
         ]
         entry = next((i for i in reversed(self._irregs) if i["kind"] == "wrong_board_call" and i["seat"] == SEATS[s]), None)
         self._pending = Pending("wrong_board_judgement", rule.differs, s, "td", opts, rec, entry,
@@ -1130,11 +1134,11 @@ class Table:
             return
         opts = []
         same = 0 <= code and code == self._lowest_in_strain(strain(x.code))
-        q = laws.IB_QUESTIONS[self.edition]
+        q = f"insufficient_bid_judgement.{self.edition}"
         if code >= 0 and (same or not laws.IB_B1A_SAME_STRAIN_ONLY[self.edition]):
-            opts.append(Option("b1a", q["b1a"], r["ib_b1a"]))
-        opts.append(Option("b1b", q["b1b"], r["ib_b1b"]))
-        opts.append(Option("none", q["none"], r["ib_b3"] if code < PASS else r["ib_b2"]))
+            opts.append(Option("b1a", f"{q}.b1a", r["ib_b1a"]))
+        opts.append(Option("b1b", f"{q}.b1b", r["ib_b1b"]))
+        opts.append(Option("none", f"{q}.none", r["ib_b3"] if code < PASS else r["ib_b2"]))
         self._pending = Pending("insufficient_bid_judgement", law, off, "td", opts, new, p.irregularity, ib=x)
 
     def _lowest_in_strain(self, s: int) -> int:
@@ -1225,13 +1229,10 @@ class Table:
 
     def _ask_deferred(self, s: int, rec: Rec) -> None:
         deferred, withdrawn = self._deferred.pop(s)
-        if deferred.question == "comparable":
-            yes = f"TD: {call_name(rec.code)} is comparable to the cancelled {call_name(withdrawn.code)} (Law 23A)"
-            no = "TD: not comparable"
-        else:
-            yes = f"TD: {call_name(rec.code)} is in the same denomination as the cancelled {call_name(withdrawn.code)}"
-            no = "TD: another denomination (or the cancelled call was an artificial pass)"
-        opts = [Option("yes", yes, deferred.yes.law), Option("no", no, deferred.no.law)]
+        names = {"call": call_name(rec.code), "withdrawn": call_name(withdrawn.code)}
+        key = f"oot_judgement.{deferred.question}"
+        opts = [Option("yes", f"{key}.yes", deferred.yes.law, False, **names),
+                Option("no", f"{key}.no", deferred.no.law, False, **names)]
         self._pending = Pending("oot_judgement", deferred.law, s, "td", opts, rec, None,
                                 deferred=deferred, withdrawn=withdrawn)
 
@@ -1527,7 +1528,8 @@ class Table:
                 "kind": p.kind, "law": p.law, "seat": SEATS[p.seat], "asks": p.asks,
                 "call": call_name(p.rec.code) if p.rec is not None else None,
                 "options": [
-                    {"id": o.id, "label": o.label, "law": o.law, **({"needs_call": True} if o.needs_call else {})}
+                    {"id": o.id, "label": o.label, "text": o.text, "params": dict(o.params), "law": o.law,
+                     **({"needs_call": True} if o.needs_call else {})}
                     for o in p.options
                 ],
             }

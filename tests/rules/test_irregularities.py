@@ -1,4 +1,4 @@
-"""Every branch of the decision trees in spec §6 (Laws 25-39), for both editions.
+"""Every branch of the decision trees of Laws 25-39 (docs/laws/), for both editions.
 
 Test names carry the law and the edition; where both editions agree the test runs for both
 profiles (fsb-2007 = 2007 Laws, dbf-2017 = 2017 Laws).

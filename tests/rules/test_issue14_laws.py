@@ -257,3 +257,41 @@ def test_unknown_ruling_kind_gets_its_own_error():
     table = Table("fsb-2007", 1)
     with pytest.raises(EventError, match="unknown TD ruling kind 'insuficient_bid'"):
         table.apply({"t": 1.0, "td": "insuficient_bid", "choice": "accept"})
+
+
+# ---------------------------------------------------------------- option texts the tablet can translate
+def test_every_option_has_a_text_key_whose_english_is_the_label():
+    """Random irregular auctions in both editions: every option offered carries a `text` key of
+    texts.OPTION_TEXTS and the params that make its English label."""
+    import random
+
+    from shared_rules.texts import OPTION_TEXTS
+
+    names = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
+    rng = random.Random(14)
+    seen = set()
+    for n in range(300):
+        table = Table(("fsb-2007", "dbf-2017", "wbf-screens-2017")[n % 3], 1 + n % 4)
+        t = 0.0
+        for _ in range(40):
+            st = table.state()
+            if st["status"] in ("ended", "passed_out", "adjusted_score"):
+                break
+            t += 1.0
+            if st["pending"]:
+                for o in st["pending"]["options"]:
+                    assert OPTION_TEXTS[o["text"]].format(**o["params"]) == o["label"]
+                    seen.add(o["text"].split(".")[0])
+                o = rng.choice(st["pending"]["options"])
+                e = {"t": t, "td": st["pending"]["kind"], "choice": o["id"]}
+                if o.get("needs_call"):
+                    e["call"] = rng.choice(names[:12])
+            elif rng.random() < 0.15:
+                e = {"t": t, "seat": rng.choice("NESW"), "call": rng.choice(names[:15])}
+            else:
+                e = {"t": t, "seat": st["next"], "call": "P" if rng.random() < 0.5 else rng.choice(st["legal_calls"][:8])}
+            try:
+                table.apply(e)
+            except EventError:
+                pass
+    assert {"insufficient_bid", "call_out_of_rotation", "inadmissible_double", "insufficient_bid_judgement"} <= seen
