@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from shared_rules import auction, boards, law26, laws, profiles
@@ -125,18 +126,34 @@ class Option:
         self.label = option_text(text, params)
 
 
+@dataclass
+class Context:
+    """What a pending decision needs to know besides the call it is about."""
+
+    turn: int | None = None  # the player in turn when the irregular call was made
+    position: str = ""  # whose turn it was, seen from the offender: "lho" | "partner" | "rho"
+    out_of_rotation: bool = False  # an inadmissible X/XX or a bid above seven made out of turn
+    only_bid_or_pass: bool = False  # L27B4 -> B3: the replacement must be a sufficient bid or pass
+    insufficient_bid: Rec | None = None  # the insufficient bid a replacement is judged against (L27B1)
+    question: laws.Deferred | None = None  # comparable (2017 L23A) / same denomination (2007 L31A2)
+    withdrawn: Rec | None = None  # the cancelled call the question compares with
+    lho_call: Rec | None = None  # 2007 L17D2: the LHO's call over a call from the wrong board
+    cancelled: Rec | None = None  # 2007 L17D2: that cancelled call
+
+
 class Pending:
     """A decision the table waits for. `asks`: who acts next ("lho": the offender's LHO may call
     over the irregularity, which the Law gives a meaning; "td": only the TD can answer)."""
 
-    __slots__ = ("kind", "law", "seat", "asks", "options", "rec", "ctx", "irregularity")
+    __slots__ = ("kind", "law", "seat", "asks", "options", "rec", "context", "irregularity")
 
     def __init__(
         self, kind: str, law: str, seat: int, asks: str, options: list[Option], rec: Rec | None,
-        irregularity: dict[str, Any] | None, **ctx: Any,
+        irregularity: dict[str, Any] | None, context: Context | None = None,
     ) -> None:
         self.kind, self.law, self.seat, self.asks = kind, law, seat, asks
-        self.options, self.rec, self.ctx, self.irregularity = options, rec, ctx, irregularity
+        self.options, self.rec, self.irregularity = options, rec, irregularity
+        self.context = context or Context()
 
 
 def _check_cards(cards: Any) -> None:
@@ -193,18 +210,18 @@ class Table:
         self._last_t = 0.0
         self._status = BIDDING
         self._last_bid = -1
-        self._last_np = 0  # code of the last non-pass call (0 = none yet; bids are >= 0 but see _has_np)
-        self._last_np_seat = -1
-        self._has_np = False
-        self._npass = 0
+        self._last_action = 0  # code of the last non-pass call (0 = none yet; bids are >= 0 but see _has_action)
+        self._last_action_seat = -1
+        self._has_action = False
+        self._trailing_passes = 0
         self._must_pass: dict[int, tuple[str, str]] = {}
         self._repeat: dict[int, tuple[int, str]] = {}
         self._no_double: dict[int, str] = {}
-        self._deferred: dict[int, tuple[laws.Deferred, Rec]] = {}
-        self._watch: dict[int, tuple[int, laws.OotRule, Rec]] = {}
+        self._judge_next_call: dict[int, tuple[laws.Deferred, Rec]] = {}
+        self._rho_watch: dict[int, tuple[int, laws.OotRule, Rec]] = {}
         self._pending: Pending | None = None
         self._stop_from: tuple[float, int] | None = None
-        self._irregs: list[dict[str, Any]] = []
+        self._irregularities: list[dict[str, Any]] = []
         self._timing: list[dict[str, Any]] = []
         self._withdrawn: list[dict[str, Any]] = []
         self._leads: list[dict[str, Any]] = []
@@ -213,8 +230,8 @@ class Table:
         self._exposed: list[dict[str, Any]] = []
         self._adjusted: dict[str, Any] | None = None
         self._wrong_board: dict[str, Any] | None = None
-        self._wb_ruled: set[int] = set()
-        self._wb_watch: dict[int, tuple[Rec, Rec]] = {}
+        self._wrong_board_ruled: set[int] = set()
+        self._wrong_board_repeat: dict[int, tuple[Rec, Rec]] = {}
         self._views: list[dict[str, Any]] = []  # Rec.view() of the standing calls, for state()
         # Screens (FSB L114, 2007/2017 L80B2(e)): which side holds the tray (index into the
         # screenmates), and every pass of the tray under the screen.
@@ -390,9 +407,9 @@ class Table:
     # ------------------------------------------------------------------ classification
     def _admissible(self, seat: int, code: int) -> bool:
         # L19A1 / L19B1 (both editions)
-        if not self._has_np or not opponents(self._last_np_seat, seat):
+        if not self._has_action or not opponents(self._last_action_seat, seat):
             return False
-        return self._last_np >= 0 if code == DOUBLE else self._last_np == DOUBLE
+        return self._last_action >= 0 if code == DOUBLE else self._last_action == DOUBLE
 
     def _in_turn(self, s: int, code: int) -> tuple[str, Any] | None:
         """A call in turn, in the detection order of docs/rules-engine.md (L38, L36 before L37 as L37A
@@ -440,7 +457,7 @@ class Table:
     def _after_deemed_pass(self, s: int, code: int) -> tuple[str, Any] | None:
         """What a call after an L28A deemed pass is, without changing anything: a call after the
         final pass if the deemed pass ends the auction (L39), else judged in turn."""
-        if self._npass == (2 if self._has_np else 3):
+        if self._trailing_passes == (2 if self._has_action else 3):
             return ("call_after_final_pass", None)
         return self._in_turn(s, code)
 
@@ -453,7 +470,7 @@ class Table:
             "insufficient_bid": r["insufficient_bid"],
             "inadmissible_double": r["inadmissible_double"],
             "change_of_call": r["change_of_call"],
-            "call_out_of_rotation": r["other_oot"],
+            "call_out_of_rotation": r["out_of_rotation_laws"],
             "restricted_call": r["no_double"] or r["td_decides"],
             "repeat_not_made": r["repeat"],
             "simultaneous_calls": r["simultaneous"],
@@ -509,12 +526,12 @@ class Table:
             self._stop_from = (rec.t, lho(s))
         self._calls.append(rec)
         if code == PASS:
-            self._npass += 1
+            self._trailing_passes += 1
         else:
-            self._npass = 0
-            self._has_np = True
-            self._last_np = code
-            self._last_np_seat = s
+            self._trailing_passes = 0
+            self._has_action = True
+            self._last_action = code
+            self._last_action_seat = s
         if self._must_pass:
             ob = self._must_pass.get(s)
             # The turn is used, whatever was called: a call in violation that LHO condoned (L37A)
@@ -528,13 +545,13 @@ class Table:
             self._repeat.pop(s, None)
         self._turn = lho(s)
         self._turn_t = rec.t
-        if self._watch and s in self._watch:
+        if self._rho_watch and s in self._rho_watch:
             self._watched(s, code, rec.t)
-        if self._npass >= 3 and self._npass == (3 if self._has_np else 4):
+        if self._trailing_passes >= 3 and self._trailing_passes == (3 if self._has_action else 4):
             self._end_check(rec.t)
-        if self._deferred and s in self._deferred and rec.in_rotation and not rec.deemed:
+        if self._judge_next_call and s in self._judge_next_call and rec.in_rotation and not rec.deemed:
             self._ask_deferred(s, rec)
-        if self._wb_watch and s in self._wb_watch:
+        if self._wrong_board_repeat and s in self._wrong_board_repeat:
             self._wrong_board_new_call(s, rec)
 
     def _check_stop_wait(self, rec: Rec) -> None:
@@ -557,7 +574,7 @@ class Table:
         tail = self._calls[-4:]
         seats = {r.seat for r in tail}
         if len(seats) == 4:
-            self._status = ENDED if self._has_np else PASSED_OUT
+            self._status = ENDED if self._has_action else PASSED_OUT
             self._turn = None
             return
         anchor = tail[0].seat
@@ -569,7 +586,7 @@ class Table:
         first = len(self._calls) - 3 + cut
         offender = self._calls[first]
         law = self.refs["deprived"]
-        self._irregs.append({
+        self._irregularities.append({
             "kind": "call_out_of_rotation", "seat": SEATS[offender.seat], "law": law, "t": offender.t,
             "call": "P", "deprived": SEATS[deprived], "ruling": law, "resolution": "auction_continues",
         })
@@ -582,13 +599,13 @@ class Table:
 
     def _rebuild(self) -> None:
         self._views.clear()
-        self._last_bid, self._has_np, self._npass = -1, False, 0
+        self._last_bid, self._has_action, self._trailing_passes = -1, False, 0
         for r in self._calls:
             if r.code == PASS:
-                self._npass += 1
+                self._trailing_passes += 1
             else:
-                self._npass = 0
-                self._has_np, self._last_np, self._last_np_seat = True, r.code, r.seat
+                self._trailing_passes = 0
+                self._has_action, self._last_action, self._last_action_seat = True, r.code, r.seat
                 if r.code >= 0:
                     self._last_bid = r.code
 
@@ -626,7 +643,7 @@ class Table:
             "ruling": None, "resolution": None,
         }
         entry.update(extra)
-        self._irregs.append(entry)
+        self._irregularities.append(entry)
         return entry
 
     def _resolve(self, p: Pending, resolution: str, ruling: str) -> None:
@@ -643,14 +660,14 @@ class Table:
         if kind == "insufficient_bid":
             entry = self._irregularity(kind, rec, r["insufficient_bid"])
             opts = [
-                Option("accept", "insufficient_bid.accept", r["ib_accept"]),
-                Option("replace", "insufficient_bid.replace", r["ib_replace"], True),
+                Option("accept", "insufficient_bid.accept", r["insufficient_accepted"]),
+                Option("replace", "insufficient_bid.replace", r["insufficient_replaced"], True),
                 unintended,
             ]
-            self._pend(Pending(kind, r["insufficient_bid"], x, "lho", opts, rec, entry, b3=False))
+            self._pend(Pending(kind, r["insufficient_bid"], x, "lho", opts, rec, entry))
         elif kind == "call_out_of_rotation":
             position = extra
-            entry = self._irregularity(kind, rec, r["other_oot"], position=position, turn=SEATS[turn])
+            entry = self._irregularity(kind, rec, r["out_of_rotation_laws"], position=position, turn=SEATS[turn])
             screens = self.profile.screens
             if screens.enabled and screens.unpassed_call == "cancel":
                 # The call never crossed the screen (the tray stays while the TD rules): the
@@ -661,7 +678,7 @@ class Table:
             opts = [Option("accept", "call_out_of_rotation.accept", r["accept_oot"]), cancel]
             if rec.code == PASS:
                 opts.append(Option("cancel_artificial", "call_out_of_rotation.cancel_artificial", r["artificial_pass"]))
-            self._pend(Pending(kind, r["oot"], x, "lho", opts, rec, entry, turn=turn, position=position))
+            self._pend(Pending(kind, r["out_of_rotation"], x, "lho", opts, rec, entry, Context(turn=turn, position=position)))
         elif kind == "change_of_call":
             entry = self._irregularity(kind, rec, r["change_of_call"], replaces=call_name(self._calls[-1].code))
             opts = [
@@ -674,21 +691,21 @@ class Table:
             oot = bool(extra)
             entry = self._irregularity(kind, rec, r["inadmissible_double"], out_of_rotation=oot)
             opts = [Option("cancel", "inadmissible_double.cancel",
-                           r["inadm_oot"] if oot else r["inadm_cancel"])]
+                           r["inadmissible_out_of_rotation"] if oot else r["inadmissible_cancelled"])]
             if not oot:
                 opts.append(unintended)
-            self._pend(Pending(kind, r["inadmissible_double"], x, "lho", opts, rec, entry, turn=turn, oot=oot))
+            self._pend(Pending(kind, r["inadmissible_double"], x, "lho", opts, rec, entry, Context(turn=turn, out_of_rotation=oot)))
         elif kind == "call_when_required_to_pass":
             entry = self._irregularity(kind, rec, r["required_to_pass"], obligation=self._must_pass[x][1])
-            opts = [Option("cancel", "call_when_required_to_pass.cancel", r["rtp_cancel"])]
+            opts = [Option("cancel", "call_when_required_to_pass.cancel", r["required_to_pass_cancelled"])]
             self._pend(Pending(kind, r["required_to_pass"], x, "lho", opts, rec, entry))
         elif kind == "bid_above_seven":
             entry = self._irregularity(kind, rec, r["above_seven"], out_of_rotation=bool(extra))
-            opts = [Option("cancel", "bid_above_seven.cancel", r["a7_cancel"])]
-            self._pend(Pending(kind, r["above_seven"], x, "lho", opts, rec, entry, oot=bool(extra), turn=turn))
+            opts = [Option("cancel", "bid_above_seven.cancel", r["above_seven_cancelled"])]
+            self._pend(Pending(kind, r["above_seven"], x, "lho", opts, rec, entry, Context(turn=turn, out_of_rotation=bool(extra))))
         elif kind == "call_after_final_pass":
             entry = self._irregularity(kind, rec, r["after_final_pass"])
-            opts = [Option("cancel", "call_after_final_pass.cancel", r["afp_cancel"])]
+            opts = [Option("cancel", "call_after_final_pass.cancel", r["after_final_pass_cancelled"])]
             if self._calls and self._calls[-1].seat == x:
                 opts.append(Option("unintended", "call_after_final_pass.unintended",
                                    r["unintended_after_end"], True))
@@ -710,11 +727,11 @@ class Table:
         assert p is not None
         r = self.refs
         off = p.seat
-        if p.asks == "lho" and p.kind == "call_out_of_rotation" and rec.seat == p.ctx["turn"] and p.rec is not None \
+        if p.asks == "lho" and p.kind == "call_out_of_rotation" and rec.seat == p.context.turn and p.rec is not None \
                 and rec.t - p.rec.t <= self.profile.simultaneous_window_s and self._classify(rec.seat, rec.code) is None:
             # L33: a call made simultaneously with the call of the player in turn counts as made after it.
             oot = p.rec
-            self._irregs.remove(p.irregularity)  # type: ignore[arg-type]
+            self._irregularities.remove(p.irregularity)  # type: ignore[arg-type]
             self._irregularity("simultaneous_calls", oot, r["simultaneous"], ruling=r["simultaneous"], resolution="reordered")
             self._pending = None
             self._on_call(rec)
@@ -732,7 +749,7 @@ class Table:
         if rec.seat == lho(off):
             self._pending = None
             if kind == "insufficient_bid":
-                self._resolve(p, "accepted", r["ib_accept"])
+                self._resolve(p, "accepted", r["insufficient_accepted"])
                 self._stand(x)
                 self._on_call(rec)
             elif kind == "call_out_of_rotation":
@@ -750,29 +767,29 @@ class Table:
                 self._stand(x)
                 self._on_call(rec)
             elif kind == "inadmissible_double":
-                self._resolve(p, "cancelled_with_later_calls", r["inadm_lho"])
-                self._withdraw(x, "inadmissible double/redouble", r["inadm_lho"])
-                self._withdraw(rec, "call after an inadmissible double/redouble", r["inadm_lho"])
-                self._turn = p.ctx["turn"]
+                self._resolve(p, "cancelled_with_later_calls", r["inadmissible_lho_called"])
+                self._withdraw(x, "inadmissible double/redouble", r["inadmissible_lho_called"])
+                self._withdraw(rec, "call after an inadmissible double/redouble", r["inadmissible_lho_called"])
+                self._turn = p.context.turn
                 self._turn_t = rec.t
             elif kind == "call_when_required_to_pass":
-                self._resolve(p, "stands", r["rtp_lho"])
+                self._resolve(p, "stands", r["required_to_pass_lho_called"])
                 self._stand(x)  # L37A: the call and later (legal) calls stand; obligations continue
                 self._on_call(rec)
             elif kind == "bid_above_seven":
-                self._resolve(p, "cancelled_with_later_calls", r["a7_lho"])
-                self._withdraw(x, "bid above seven", r["a7_lho"])
-                self._withdraw(rec, "call after a bid above seven", r["a7_lho"])
+                self._resolve(p, "cancelled_with_later_calls", r["above_seven_lho_called"])
+                self._withdraw(x, "bid above seven", r["above_seven_lho_called"])
+                self._withdraw(rec, "call after a bid above seven", r["above_seven_lho_called"])
                 self._above_seven(p, rec.t, lead=False)
             elif kind == "call_after_final_pass":
-                self._resolve(p, "cancelled", r["afp_no_further"])
-                self._withdraw(x, "call after the final pass", r["afp_cancel"])
-                self._withdraw(rec, "call after the final pass", r["afp_cancel"])
+                self._resolve(p, "cancelled", r["after_final_pass_no_rectification"])
+                self._withdraw(x, "call after the final pass", r["after_final_pass_cancelled"])
+                self._withdraw(rec, "call after the final pass", r["after_final_pass_cancelled"])
             return
         if rec.seat == off and kind == "insufficient_bid":
             # L27C: the offender replaces the insufficient bid before the TD has ruled.
             rec.acted = x.acted
-            self._ib_replace(p, rec, r["ib_premature"])
+            self._ib_replace(p, rec, r["insufficient_replaced_early"])
             return
         if rec.seat == self._opponent_in_turn(p):
             # L28B: the opponent in turn calls before the rectification is ruled; the call out of
@@ -780,7 +797,7 @@ class Table:
             # FSB note to 2007 L32 sends only the offender's LHO to L36).
             self._pending = None
             self._resolve(p, "in_turn_called", r["in_turn_calls"])
-            self._withdraw(x, "out of rotation; the player in turn called over it", f"{r['in_turn_calls']}, {r['oot_ui']}")
+            self._withdraw(x, "out of rotation; the player in turn called over it", f"{r['in_turn_calls']}, {r['out_of_rotation_ui']}")
             self._on_call(rec)
             still = laws.INADMISSIBLE_CALLED_OVER[self.edition] if p.kind == "inadmissible_double" else ""
             if still:
@@ -799,10 +816,10 @@ class Table:
         call out of rotation was made by his LHO (an opponent). Both editions say "an opponent's
         call": the offender's partner in turn has no such right (2007 L32A, L31B, L30B2; 2017
         L30B, L31B, L32B apply to him)."""
-        turn = p.ctx.get("turn")
+        turn = p.context.turn
         if p.asks != "lho" or p.rec is None or turn is None or turn == p.seat or turn != rho(p.seat):
             return None
-        if p.kind == "call_out_of_rotation" or p.ctx.get("oot"):
+        if p.kind == "call_out_of_rotation" or p.context.out_of_rotation:
             return int(turn)
         return None
 
@@ -811,8 +828,8 @@ class Table:
         off = p.seat
         x = p.rec
         assert x is not None
-        law = self.refs["a7_cancel"]
-        if not p.ctx["oot"]:
+        law = self.refs["above_seven_cancelled"]
+        if not p.context.out_of_rotation:
             pas = Rec(off, PASS, t, x.think, False)
             self._stand(pas)
         self._oblige(off, "rest", law)
@@ -880,7 +897,7 @@ class Table:
         law = r["unintended_after_end"] if self._status != BIDDING else r["unintended"]
         if misinformation:
             law = r["misinformation"]
-            self._review(seat, r["mi_review"],
+            self._review(seat, r["misinformation_review"],
                          "call changed after misinformation: review damage")
         old = self._calls[idx]
         for c in reversed(later):
@@ -915,7 +932,7 @@ class Table:
             law = rule["single_low"]
         # After the final pass the partner has no turn left to pass at; the cards still count (L50).
         forced = law != rule["single_low"] and self._status == BIDDING
-        self._irregs.append({
+        self._irregularities.append({
             "kind": "cards_exposed", "seat": SEATS[seat], "law": rule["law"], "t": t, "call": None,
             "cards": list(cards), "led": led, "ruling": law,
             "resolution": "partner_passes_next_turn" if forced else "no_further_rectification",
@@ -938,7 +955,7 @@ class Table:
             raise EventError(f"a decision is pending ({self._pending.kind}); answer it first")
         if self._status == ADJUSTED:
             raise EventError("the auction was already stopped for an adjusted score")
-        if seat in self._wb_ruled:
+        if seat in self._wrong_board_ruled:
             raise EventError(f"{SEATS[seat]}'s wrong-board call was already ruled ({rule.law}); he now has his own cards")
         idx = next((i for i, c in enumerate(self._calls) if c.seat == seat and not c.deemed), None)
         if idx is None:
@@ -958,7 +975,7 @@ class Table:
         self._rebuild()
         self._stop_from = None
         self._status = BIDDING
-        self._wb_ruled.add(seat)
+        self._wrong_board_ruled.add(seat)
         self._review(seat, rule.later_board, f"when {SEATS[seat]} plays the board his cards came from: adjust if "
                      f"his call there differs from the cancelled {call_name(cancelled.code)}")
         if partner_called:
@@ -970,13 +987,13 @@ class Table:
         self._turn = seat
         self._turn_t = t
         if rule.lho_repeats and lho_call is not None:
-            self._wb_watch[seat] = (cancelled, lho_call)
+            self._wrong_board_repeat[seat] = (cancelled, lho_call)
 
     def _wrong_board_new_call(self, s: int, rec: Rec) -> None:
         """2007 L17D2, after the offender's new call, when his LHO had called over the cancelled one:
         the same call -> the LHO repeats his call; another call -> the TD judges if it differs."""
         rule = laws.WRONG_BOARD_CALL[self.edition]
-        cancelled, lho_call = self._wb_watch.pop(s)
+        cancelled, lho_call = self._wrong_board_repeat.pop(s)
         if rec.code == cancelled.code:
             self._repeat[lho(s)] = (lho_call.code, rule.lho_repeats)
             return
@@ -986,9 +1003,9 @@ class Table:
             Option("same", "wrong_board_judgement.same", rule.lho_repeats, lho=SEATS[lho(s)],
                    lho_call=call_name(lho_call.code)),
         ]
-        entry = next((i for i in reversed(self._irregs) if i["kind"] == "wrong_board_call" and i["seat"] == SEATS[s]), None)
+        entry = next((i for i in reversed(self._irregularities) if i["kind"] == "wrong_board_call" and i["seat"] == SEATS[s]), None)
         self._pending = Pending("wrong_board_judgement", rule.differs, s, "td", opts, rec, entry,
-                                lho_call=lho_call, cancelled=cancelled)
+                                Context(lho_call=lho_call, cancelled=cancelled))
 
     def _td_wrong_board_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         self._pending = None
@@ -998,7 +1015,8 @@ class Table:
                        "cards from the wrong board, after his LHO had called")
             return
         self._resolve(p, "offender_called_again", o.law)
-        lho_call: Rec = p.ctx["lho_call"]
+        lho_call = p.context.lho_call
+        assert lho_call is not None
         self._repeat[lho(p.seat)] = (lho_call.code, o.law)
 
     def _wrong_board_found(self, played_before: bool, t: float) -> None:
@@ -1027,9 +1045,9 @@ class Table:
             self._must_pass.clear()
             self._repeat.clear()
             self._no_double.clear()
-            self._deferred.clear()
-            self._watch.clear()
-            self._wb_watch.clear()
+            self._judge_next_call.clear()
+            self._rho_watch.clear()
+            self._wrong_board_repeat.clear()
             self._leads.clear()
             self._stop_from = None
             self._turn = self.dealer
@@ -1045,7 +1063,7 @@ class Table:
                         rule="the auction and play are completed normally and the result stands; the TD may "
                         "have the correct board played later")
             entry.update(ruling=str(rule["continues"]), resolution="auction_continues")
-        self._irregs.append(entry)
+        self._irregularities.append(entry)
         self._wrong_board = info
 
     def _repeat_differs(self) -> dict[str, Any] | None:
@@ -1073,7 +1091,7 @@ class Table:
         if self._wrong_board is None or differs is None or self._status == ADJUSTED:
             raise EventError(f"{law}: the board is cancelled only when a call of the new auction differs "
                              "from the first auction's")
-        self._irregs.append({"kind": "wrong_board", "seat": differs["seat"], "law": law, "t": t,
+        self._irregularities.append({"kind": "wrong_board", "seat": differs["seat"], "law": law, "t": t,
                              "call": differs["call"], "ruling": law, "resolution": "board_cancelled",
                              "earlier": differs["earlier"]})
         self._wrong_board["outcome"] = "board_cancelled"
@@ -1085,7 +1103,7 @@ class Table:
         self._status = ADJUSTED
         self._turn = None
         self._stop_from = None
-        self._wb_watch.clear()
+        self._wrong_board_repeat.clear()
 
     def _td_insufficient_bid(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         r = self.refs
@@ -1093,7 +1111,7 @@ class Table:
         assert x is not None
         if o.id == "accept":
             self._pending = None
-            self._resolve(p, "accepted", r["ib_accept"])
+            self._resolve(p, "accepted", r["insufficient_accepted"])
             self._stand(x)
         elif o.id == "unintended":
             assert call is not None
@@ -1104,7 +1122,7 @@ class Table:
             self._on_call(call)
         else:
             assert call is not None
-            self._ib_replace(p, call, r["ib_replace"])
+            self._ib_replace(p, call, r["insufficient_replaced"])
 
     def _ib_replace(self, p: Pending, new: Rec, law: str) -> None:
         r = self.refs
@@ -1116,30 +1134,31 @@ class Table:
             raise EventError(f"the replacement must be a legal call (Law 27B), not {call_name(code)}")
         if 0 <= code <= self._last_bid:
             # L27B4: another insufficient bid; LHO may accept it, otherwise as B3.
-            self._withdraw(x, "insufficient bid, replaced by another insufficient bid", r["ib_b4"])
-            self._resolve(p, "replaced_insufficient", r["ib_b4"])
+            self._withdraw(x, "insufficient bid, replaced by another insufficient bid", r["insufficient_b4"])
+            self._resolve(p, "replaced_insufficient", r["insufficient_b4"])
             p.rec = new
-            p.ctx["b3"] = True
-            p.law = r["ib_b4"]
+            p.context.only_bid_or_pass = True
+            p.law = r["insufficient_b4"]
             p.irregularity = self._irregularity("insufficient_bid", new, r["insufficient_bid"])
             return
-        if code < PASS and (p.ctx["b3"] or not self._admissible(off, code)):
-            raise EventError(f"{r['ib_b3']}: the insufficient bid must be replaced by a sufficient bid or a pass")
-        if p.ctx["b3"]:
+        if code < PASS and (p.context.only_bid_or_pass or not self._admissible(off, code)):
+            raise EventError(f"{r['insufficient_b3']}: the insufficient bid must be replaced by a sufficient bid or a pass")
+        if p.context.only_bid_or_pass:
             self._pending = None
-            self._resolve(p, "b3", r["ib_b3"])
-            self._withdraw(x, "insufficient bid", f"{r['ib_b3']}, {r['withdrawn_ui']}")
+            self._resolve(p, "b3", r["insufficient_b3"])
+            self._withdraw(x, "insufficient bid", f"{r['insufficient_b3']}, {r['withdrawn_ui']}")
             self._stand(new)
-            self._ib_penalty(off, x, r["ib_b3"])
+            self._ib_penalty(off, x, r["insufficient_b3"])
             return
         opts = []
         same = 0 <= code and code == self._lowest_in_strain(strain(x.code))
         q = f"insufficient_bid_judgement.{self.edition}"
         if code >= 0 and (same or not laws.IB_B1A_SAME_STRAIN_ONLY[self.edition]):
-            opts.append(Option("b1a", f"{q}.b1a", r["ib_b1a"]))
-        opts.append(Option("b1b", f"{q}.b1b", r["ib_b1b"]))
-        opts.append(Option("none", f"{q}.none", r["ib_b3"] if code < PASS else r["ib_b2"]))
-        self._pending = Pending("insufficient_bid_judgement", law, off, "td", opts, new, p.irregularity, ib=x)
+            opts.append(Option("b1a", f"{q}.b1a", r["insufficient_b1a"]))
+        opts.append(Option("b1b", f"{q}.b1b", r["insufficient_b1b"]))
+        opts.append(Option("none", f"{q}.none", r["insufficient_b3"] if code < PASS else r["insufficient_b2"]))
+        self._pending = Pending("insufficient_bid_judgement", law, off, "td", opts, new, p.irregularity,
+                                Context(insufficient_bid=x))
 
     def _lowest_in_strain(self, s: int) -> int:
         return (min_level(self._last_bid, s) - 1) * 5 + s
@@ -1152,27 +1171,27 @@ class Table:
     def _td_insufficient_bid_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         r = self.refs
         new = p.rec
-        ib = p.ctx["ib"]
-        assert new is not None
+        ib = p.context.insufficient_bid
+        assert new is not None and ib is not None
         self._pending = None
         if o.id in ("b1a", "b1b"):
             self._resolve(p, o.id, o.law)
             self._withdraw(ib, "insufficient bid, replaced", o.law)  # L16D/L16C off here (2007 L27B1(a), 2017 L27B1)
             self._stand(new)
-            self._review(p.seat, r["ib_review"], "insufficient bid corrected without rectification: damage review")
+            self._review(p.seat, r["insufficient_review"], "insufficient bid corrected without rectification: damage review")
             return
         if new.code < PASS:  # L27B3: the X/XX is cancelled; the offender must bid sufficiently or pass
-            self._resolve(p, "b3", r["ib_b3"])
-            self._withdraw(ib, "insufficient bid", f"{r['ib_b3']}, {r['withdrawn_ui']}")
-            self._withdraw(new, "double/redouble replacing an insufficient bid", r["ib_b3"])
-            self._no_double[p.seat] = r["ib_b3"]
+            self._resolve(p, "b3", r["insufficient_b3"])
+            self._withdraw(ib, "insufficient bid", f"{r['insufficient_b3']}, {r['withdrawn_ui']}")
+            self._withdraw(new, "double/redouble replacing an insufficient bid", r["insufficient_b3"])
+            self._no_double[p.seat] = r["insufficient_b3"]
             self._turn_t = t
-            self._ib_penalty(p.seat, ib, r["ib_b3"])
+            self._ib_penalty(p.seat, ib, r["insufficient_b3"])
             return
-        self._resolve(p, "b2", r["ib_b2"])
-        self._withdraw(ib, "insufficient bid", f"{r['ib_b2']}, {r['withdrawn_ui']}")
+        self._resolve(p, "b2", r["insufficient_b2"])
+        self._withdraw(ib, "insufficient bid", f"{r['insufficient_b2']}, {r['withdrawn_ui']}")
         self._stand(new)
-        self._ib_penalty(p.seat, ib, r["ib_b2"])
+        self._ib_penalty(p.seat, ib, r["insufficient_b2"])
 
     def _td_call_out_of_rotation(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         r = self.refs
@@ -1192,7 +1211,7 @@ class Table:
             self._turn_t = t
             return
         what = "double" if x.code < PASS else ("pass" if x.code == PASS and o.id == "cancel" else "bid")
-        rule = laws.oot_rule(self.edition, what, p.ctx["position"], self._last_bid >= 0)
+        rule = laws.oot_rule(self.edition, what, p.context.position, self._last_bid >= 0)
         self._resolve(p, "cancelled", rule.law)
         self._withdraw(x, "call out of rotation, cancelled", f"{r['cancel_oot']}, {rule.law}, {r['withdrawn_ui']}")
         self._turn_t = t
@@ -1205,15 +1224,15 @@ class Table:
         if rule.lead:
             self._lead(off, x, rule.law)
         if rule.watch_rho:
-            self._watch[rho(off)] = (off, rule, x)
+            self._rho_watch[rho(off)] = (off, rule, x)
         if rule.deferred:
-            self._deferred[off] = (rule.deferred, x)
+            self._judge_next_call[off] = (rule.deferred, x)
         if rule.offender or rule.partner or rule.lead:
             self._review(off, r["awareness"], f"call out of rotation ({rule.law})")
 
     def _watched(self, s: int, code: int, t: float) -> None:
         """L31A / L32 (RHO's turn): RHO's call decides what the offender must do."""
-        off, rule, withdrawn = self._watch.pop(s)
+        off, rule, withdrawn = self._rho_watch.pop(s)
         if code == PASS:
             self._repeat[off] = (withdrawn.code, self.refs["repeat"])
             return
@@ -1225,23 +1244,23 @@ class Table:
                 self._lead(off, withdrawn, after.law)
             self._review(off, self.refs["awareness"], f"call out of rotation ({after.law})")
         elif isinstance(after, laws.Deferred):
-            self._deferred[off] = (after, withdrawn)
+            self._judge_next_call[off] = (after, withdrawn)
 
     def _ask_deferred(self, s: int, rec: Rec) -> None:
-        deferred, withdrawn = self._deferred.pop(s)
+        deferred, withdrawn = self._judge_next_call.pop(s)
         names = {"call": call_name(rec.code), "withdrawn": call_name(withdrawn.code)}
         key = f"oot_judgement.{deferred.question}"
         opts = [Option("yes", f"{key}.yes", deferred.yes.law, False, **names),
                 Option("no", f"{key}.no", deferred.no.law, False, **names)]
         self._pending = Pending("oot_judgement", deferred.law, s, "td", opts, rec, None,
-                                deferred=deferred, withdrawn=withdrawn)
+                                Context(question=deferred, withdrawn=withdrawn))
 
     def _td_oot_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
-        deferred: laws.Deferred = p.ctx["deferred"]
-        withdrawn: Rec = p.ctx["withdrawn"]
+        deferred, withdrawn = p.context.question, p.context.withdrawn
+        assert deferred is not None and withdrawn is not None
         outcome = deferred.yes if o.id == "yes" else deferred.no
         self._pending = None
-        for irr in reversed(self._irregs):
+        for irr in reversed(self._irregularities):
             if irr["kind"] == "call_out_of_rotation" and irr["seat"] == SEATS[p.seat]:
                 irr["ruling"] = f"{irr['ruling']}; {outcome.law}"
                 break
@@ -1293,13 +1312,13 @@ class Table:
             call.think = x.think
             self._on_call(call)
             return
-        law = r["inadm_oot"] if p.ctx["oot"] else r["inadm_cancel"]
+        law = r["inadmissible_out_of_rotation"] if p.context.out_of_rotation else r["inadmissible_cancelled"]
         self._resolve(p, "cancelled", law)
         self._withdraw(x, "inadmissible double/redouble", f"{law}, {r['withdrawn_ui']}")
         self._oblige(partner(off), "rest", law)
         self._lead(off, x, law)
         self._review(off, r["awareness"], "inadmissible double/redouble")
-        self._turn = p.ctx["turn"]
+        self._turn = p.context.turn
         self._turn_t = t
 
     def _td_call_when_required_to_pass(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
@@ -1308,7 +1327,7 @@ class Table:
         assert x is not None
         off = p.seat
         self._pending = None
-        law = r["rtp_cancel"]
+        law = r["required_to_pass_cancelled"]
         self._resolve(p, "replaced_by_pass", law)
         self._withdraw(x, "call by a player required to pass", f"{law}, {r['withdrawn_ui']}")
         self._stand(Rec(off, PASS, t, x.think, False))
@@ -1320,8 +1339,8 @@ class Table:
     def _td_bid_above_seven(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
         assert p.rec is not None
         self._pending = None
-        self._resolve(p, "replaced_by_pass", self.refs["a7_cancel"])
-        self._withdraw(p.rec, "bid above seven", self.refs["a7_cancel"])
+        self._resolve(p, "replaced_by_pass", self.refs["above_seven_cancelled"])
+        self._withdraw(p.rec, "bid above seven", self.refs["above_seven_cancelled"])
         self._above_seven(p, t, lead=True)
 
     def _td_call_after_final_pass(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
@@ -1340,14 +1359,14 @@ class Table:
             call.think = last.think
             self._on_call(call)
             return
-        self._withdraw(x, "call after the final pass", r["afp_cancel"])
+        self._withdraw(x, "call after the final pass", r["after_final_pass_cancelled"])
         decl = auction.declarer([(c.seat, c.code) for c in self._calls])
         defender = decl is not None and opponents(decl, off)
         if defender and x.code != PASS:
-            self._resolve(p, "cancelled", r["afp_lead"])
-            self._lead(off, x, r["afp_lead"])
+            self._resolve(p, "cancelled", r["after_final_pass_lead"])
+            self._lead(off, x, r["after_final_pass_lead"])
         else:
-            self._resolve(p, "cancelled", r["afp_no_further"])
+            self._resolve(p, "cancelled", r["after_final_pass_no_rectification"])
 
     def _td_stand_or_cancel(self, p: Pending, o: Option) -> None:
         x = p.rec
@@ -1451,10 +1470,10 @@ class Table:
         """What `seat` may call now (L18C, L19A1, L19B1), from the running integers: constant
         time, where auction.legal_calls reads the whole auction."""
         out = ["P", *_BID_NAMES[self._last_bid + 1:]]
-        if seat not in self._no_double and self._has_np and opponents(self._last_np_seat, seat):
-            if self._last_np >= 0:
+        if seat not in self._no_double and self._has_action and opponents(self._last_action_seat, seat):
+            if self._last_action >= 0:
                 out.append("X")
-            elif self._last_np == DOUBLE:
+            elif self._last_action == DOUBLE:
                 out.append("XX")
         return out
 
@@ -1541,8 +1560,8 @@ class Table:
                 may_call.append(SEATS[lho(p.seat)])
                 if p.kind == "insufficient_bid":
                     may_call.append(SEATS[p.seat])
-                if p.kind == "call_out_of_rotation":
-                    pending["in_turn"] = SEATS[p.ctx["turn"]]
+                if p.kind == "call_out_of_rotation" and p.context.turn is not None:
+                    pending["in_turn"] = SEATS[p.context.turn]
                 in_turn = self._opponent_in_turn(p)
                 if in_turn is not None:
                     may_call.append(SEATS[in_turn])
@@ -1564,7 +1583,7 @@ class Table:
             "stop_lock_until": lock,
             "stop_enforcement": self.profile.stop.enforcement if self.profile.stop.enabled else "none",
             "pending": pending,
-            "irregularities": [dict(i) for i in self._irregs],
+            "irregularities": [dict(i) for i in self._irregularities],
             "obligations": obligations,
             "lead_restrictions": leads,
             "lead_restrictions_lifted": lifted,
