@@ -37,12 +37,7 @@ class Law34to39(TableBase):
 
     def _lho_calls_over_inadmissible_double(self, p: Pending, rec: Rec) -> None:
         """L36A: the LHO called before the X/XX was corrected: it and every later call are cancelled."""
-        r = self.refs
-        x = p.rec
-        assert x is not None
-        self._resolve(p, "cancelled_with_later_calls", r["inadmissible_lho_called"])
-        self._withdraw(x, "inadmissible double/redouble", r["inadmissible_lho_called"])
-        self._withdraw(rec, "call after an inadmissible double/redouble", r["inadmissible_lho_called"])
+        self._cancel_with_the_call_over_it(p, rec, self.refs["inadmissible_lho_called"], "an inadmissible double/redouble")
         self._turn = p.context.turn
         self._turn_t = rec.t
 
@@ -74,13 +69,15 @@ class Law34to39(TableBase):
 
     def _lho_calls_over_bid_above_seven(self, p: Pending, rec: Rec) -> None:
         """L38B, L38D: the LHO called over it: it and the later calls are cancelled."""
-        r = self.refs
-        x = p.rec
-        assert x is not None
-        self._resolve(p, "cancelled_with_later_calls", r["above_seven_lho_called"])
-        self._withdraw(x, "bid above seven", r["above_seven_lho_called"])
-        self._withdraw(rec, "call after a bid above seven", r["above_seven_lho_called"])
+        self._cancel_with_the_call_over_it(p, rec, self.refs["above_seven_lho_called"], "a bid above seven")
         self._above_seven(p, rec.t, lead=False)
+
+    def _cancel_with_the_call_over_it(self, p: Pending, rec: Rec, law: str, what: str) -> None:
+        """L36A, L38B: the LHO's call does not condone it: both are cancelled."""
+        assert p.rec is not None
+        self._resolve(p, "cancelled_with_later_calls", law)
+        self._withdraw(p.rec, what.split(" ", 1)[1], law)
+        self._withdraw(rec, f"call after {what}", law)
 
     def _raise_call_after_final_pass(self, rec: Rec, extra: Any) -> None:
         r = self.refs

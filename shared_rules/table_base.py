@@ -739,7 +739,7 @@ class TableBase:
             views.extend(c.view() for c in self._calls[len(views):])
         calls = list(views)  # the call dicts are shared between states: read them, do not change them
         obligations: list[dict[str, Any]] = []
-        for s in range(4):
+        for s in range(4) if self._must_pass or self._repeat or self._no_double else ():
             if s in self._must_pass:
                 how, law = self._must_pass[s]
                 obligations.append({"seat": SEATS[s], "must_pass": "rest_of_auction" if how == "rest" else "next_turn", "law": law})
@@ -829,19 +829,19 @@ class TableBase:
             "stop_lock_until": lock,
             "stop_enforcement": self.profile.stop.enforcement if self.profile.stop.enabled else "none",
             "pending": pending,
-            "irregularities": [dict(i) for i in self._irregularities],
+            "irregularities": list(map(dict, self._irregularities)),
             "obligations": obligations,
             "lead_restrictions": leads,
             "lead_restrictions_lifted": lifted,
-            "timing": [dict(x) for x in self._timing],
-            "withdrawn": [dict(w) for w in self._withdrawn],
-            "reviews": [dict(r) for r in self._reviews],
-            "refused": [dict(r) for r in self._refused],
+            "timing": list(map(dict, self._timing)),
+            "withdrawn": list(map(dict, self._withdrawn)),
+            "reviews": list(map(dict, self._reviews)),
+            "refused": list(map(dict, self._refused)),
             "exposed_cards": exposed,
             "wrong_board": wrong_board,
             "adjusted_score": dict(self._adjusted) if self._adjusted is not None else None,
             "tray": None if not self.profile.screens.enabled else {
                 "seats": [SEATS[x] for x in self._screenmates[self._tray_side]],
-                "passes": [dict(x) for x in self._tray_passes]},
-            "box_taken": [dict(x) for x in self._box_taken],
+                "passes": list(map(dict, self._tray_passes))},
+            "box_taken": list(map(dict, self._box_taken)),
         }
