@@ -39,11 +39,13 @@ def specified_by(seat: int, calls: Iterable[tuple[int, int]]) -> set[int]:
     return {strain(code) for s, code in calls if s == seat and code >= 0 and strain(code) < 4}
 
 
-def restriction(edition: int, offender: int, withdrawn: int, calls: list[tuple[int, int]]) -> dict[str, Any]:
+def restriction(edition: int, offender: int, withdrawn: int, calls: list[tuple[int, int]],
+                shown: tuple[int, ...] | None = None) -> dict[str, Any]:
     """What declarer may do about the offender's partner's first lead, given the legal auction
-    `calls` ((seat, code) pairs). `kind` "none" means the Law gives no restriction (2007 L26A1)."""
+    `calls` ((seat, code) pairs). `shown`: the denominations an artificial call showed, as the TD
+    ruled (L29C), instead of the one it named. `kind` "none" means no restriction (2007 L26A1)."""
     table = laws.LEAD[edition]
-    related = related_suits(withdrawn)
+    related = related_suits(withdrawn) if shown is None else [i for i in shown if i < 4]
     specified = specified_by(offender, calls)
     if table["suits"] == "unshown":  # 2017 L26B
         suits = [i for i in range(4) if i not in specified]

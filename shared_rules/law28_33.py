@@ -41,6 +41,8 @@ class Law28to33(TableBase):
         opts = [Option("accept", "call_out_of_rotation.accept", r["accept_oot"]), cancel]
         if rec.code == PASS:
             opts.append(Option("cancel_artificial", "call_out_of_rotation.cancel_artificial", r["artificial_pass"]))
+        else:  # L29C: an artificial bid, double or redouble is ruled on the denominations it showed
+            opts.append(Option("cancel_artificial", "call_out_of_rotation.cancel_artificial_call", r["artificial_call"]))
         self._pend(Pending(kind, r["out_of_rotation"], x, "lho", opts, rec, entry, Context(turn=turn, position=position)))
 
     def _lho_calls_over_call_out_of_rotation(self, p: Pending, rec: Rec) -> None:

@@ -22,6 +22,7 @@ from shared_rules.calls import (
     PASS,
     SEAT_INDEX,
     SEATS,
+    STRAINS,
     call_name,
     is_jump,
     lho,
@@ -34,7 +35,8 @@ from shared_rules.texts import option_text
 BIDDING, ENDED, PASSED_OUT, AWAITING = "bidding", "ended", "passed_out", "awaiting_td"
 ADJUSTED = "adjusted_score"  # the auction cannot go on: the TD awards an adjusted score
 _POSITION = {1: "lho", 2: "partner", 3: "rho"}  # (turn - offender) mod 4 -> whose turn it was
-_EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led", "played_before", "taken", "tray"}
+_EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led", "played_before", "taken", "tray",
+               "shown"}
 _CARD_SUITS, _CARD_RANKS = "SHDC", "AKQJT98765432"
 # Event times are seconds from the board's start; far beyond any session, but finite floats.
 _T_MAX = 1e12
@@ -49,7 +51,7 @@ class Rec:
     """One call as made at the table."""
 
     __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed", "acted",
-                 "alerted_to", "_view")
+                 "alerted_to", "shown", "_view")
 
     def __init__(self, seat: int, code: int, t: float, think: float, stop: bool) -> None:
         self.seat = seat
@@ -65,6 +67,7 @@ class Rec:
         # replacement) keeps the time of the player's own call, which is what FSB L116B times.
         self.acted = t
         self.alerted_to: list[int] = []  # with screens: the screenmates the call was alerted to
+        self.shown: tuple[int, ...] | None = None  # L29C: the denominations an artificial call showed
         self._view: dict[str, Any] | None = None
 
     def view(self) -> dict[str, Any]:
@@ -300,6 +303,8 @@ class TableBase:
             raise EventError("stop must be true/false, and only on an event with a call (a call, or the TD's replacement)")
         if kind == "alert" and ev["alert"] is not True:
             raise EventError("alert must be true")
+        if "shown" in ev and kind != "td":
+            raise EventError("shown belongs to a td event (the TD's L29C ruling)")
         if "choice" in ev and kind != "td":
             raise EventError("choice belongs to a td event")
         direct = self._DIRECT_FIELDS.get(ev["td"]) if kind == "td" and isinstance(ev["td"], str) else None
@@ -588,7 +593,7 @@ class TableBase:
     def _lead(self, offender: int, withdrawn: Rec, law_hint: str) -> None:
         """Record a Law 26 lead restriction candidate. What it allows is worked out against the
         legal auction when the state is read (law26.py): the Law judges it at the lead."""
-        self._leads.append({"offender": offender, "code": withdrawn.code, "because": law_hint})
+        self._leads.append({"offender": offender, "code": withdrawn.code, "shown": withdrawn.shown, "because": law_hint})
 
     def _irregularity(self, kind: str, rec: Rec, law: str, **extra: Any) -> dict[str, Any]:
         entry: dict[str, Any] = {
@@ -695,6 +700,15 @@ class TableBase:
         option = next((o for o in p.options if o.id == ev["choice"]), None)
         if option is None:
             raise EventError(f"{ev['choice']!r} is not an option here: {', '.join(o.id for o in p.options)}")
+        if "shown" in ev:
+            # L29C: the TD names the denominations the artificial call out of rotation showed.
+            shown = ev["shown"]
+            if option.id != "cancel_artificial" or p.rec is None:
+                raise EventError("shown belongs to the choice cancel_artificial (L29C)")
+            if not isinstance(shown, list) or not 1 <= len(shown) <= 5 or len(set(map(str, shown))) != len(shown) \
+                    or any(x not in STRAINS for x in shown):
+                raise EventError(f"shown must list distinct denominations C, D, H, S, NT (got {_short(shown)})")
+            p.rec.shown = tuple(STRAINS.index(x) for x in shown)
         if option.needs_call and "call" not in ev:
             raise EventError(f"option {option.id!r} needs the call (e.g. \"call\": \"2H\")")
         call_rec = None
@@ -769,7 +783,8 @@ class TableBase:
             for lr in self._leads:
                 off = lr["offender"]
                 d = {"offender": SEATS[off], "leader": SEATS[partner(off)],
-                     **law26.restriction(self.edition, off, lr["code"], legal_auction), "because": lr["because"]}
+                     **law26.restriction(self.edition, off, lr["code"], legal_auction, lr["shown"]),
+                     "because": lr["because"]}
                 if d["kind"] == "none":  # 2007 L26A1: listed apart, so nothing shows it as a restriction
                     lifted.append(d)
                     continue

@@ -19,6 +19,8 @@ OPTION_TEXTS: Final[dict[str, str]] = {
     "call_out_of_rotation.cancel_screen": "not accepted: the call did not pass the screen; it is cancelled with no "
                                           "further rectification",
     "call_out_of_rotation.cancel_artificial": "not accepted, and TD: the pass was artificial or passed an artificial call",
+    "call_out_of_rotation.cancel_artificial_call": "not accepted, and TD: the call was artificial; Laws 30-32 apply "
+                                                   "to the denominations it showed",
     "change_of_call.unintended": "TD: the first call was unintended; the new call replaces it",
     "change_of_call.accept": "LHO accepts the change (by calling)",
     "change_of_call.cancel": "the change is cancelled; the first call stands",

@@ -202,7 +202,7 @@ def test_L29A_lho_accepts_out_of_turn_call(profile, ed):
 def test_L29_pending_lists_who_is_in_turn(profile, ed):
     state = run(profile, "N 1S", "S 2S")
     assert state["pending"]["kind"] == "call_out_of_rotation" and state["pending"]["in_turn"] == "E"
-    assert options(state) == ["accept", "cancel"]
+    assert options(state) == ["accept", "cancel", "cancel_artificial"]  # L29C for a bid
     assert last_irregularity(state)["position"] == "rho"
 
 

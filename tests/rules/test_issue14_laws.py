@@ -295,3 +295,52 @@ def test_every_option_has_a_text_key_whose_english_is_the_label():
             except EventError:
                 pass
     assert {"insufficient_bid", "call_out_of_rotation", "inadmissible_double", "insufficient_bid_judgement"} <= seen
+
+
+# ---------------------------------------------------------------- L29C: an artificial call out of rotation
+def _w_bids_2d_at_partners_turn(*ruling):
+    # W bids 2D at E's (his partner's) turn: 2007 L31B, E passes for the rest, Law 26 may apply.
+    return ("N 1C", "W 2D", *ruling)
+
+
+def test_2007_L29C_artificial_bid_out_of_rotation_is_ruled_on_the_suit_it_showed():
+    # The TD finds W's 2D artificial, showing hearts: the lead restriction is about hearts
+    # (2007 L26A2), not diamonds. Without L29C the engine had only the named suit.
+    state = run("fsb-2007", *_w_bids_2d_at_partners_turn(
+        {"td": "call_out_of_rotation", "choice": "cancel_artificial", "shown": ["H"]}))
+    [lr] = state["lead_restrictions"]
+    assert (lr["law"], lr["suits"], lr["withdrawn"]) == ("2007 L26A2", ["H"], "2D")
+    assert obligations(state) == {"E": "rest_of_auction"}
+    plain = run("fsb-2007", *_w_bids_2d_at_partners_turn(td("call_out_of_rotation", "cancel")))
+    assert plain["lead_restrictions"][0]["suits"] == ["D"]
+
+
+def test_2007_L29C_shown_suit_bid_later_by_the_offender_lifts_the_restriction():
+    state = run("fsb-2007", *_w_bids_2d_at_partners_turn(
+        {"td": "call_out_of_rotation", "choice": "cancel_artificial", "shown": ["H"]}), "E P", "S P", "W 1H")
+    assert state["lead_restrictions"] == [] and state["lead_restrictions_lifted"][0]["law"] == "2007 L26A1"
+
+
+@pytest.mark.parametrize("profile,law", [("fsb-2007", "2007 L29C"), ("dbf-2017", "2017 L29C")])
+def test_L29C_offered_for_a_bid_or_double_out_of_rotation(profile, law):
+    state = run(profile, "N 1C", "W 2D")
+    [artificial] = [o for o in state["pending"]["options"] if o["id"] == "cancel_artificial"]
+    assert artificial["law"] == law
+
+
+@pytest.mark.parametrize("shown", [[], ["Z"], ["H", "H"], "H"])
+def test_L29C_shown_must_name_denominations(shown):
+    table = Table("fsb-2007", 1)
+    for i, spec in enumerate(_w_bids_2d_at_partners_turn()):
+        table.apply(ev(spec, float(i)))
+    with pytest.raises(EventError, match="shown"):
+        table.apply({"t": 5.0, "td": "call_out_of_rotation", "choice": "cancel_artificial", "shown": shown})
+    assert table.state()["pending"]["kind"] == "call_out_of_rotation"
+
+
+def test_L29C_shown_only_with_cancel_artificial():
+    table = Table("fsb-2007", 1)
+    for i, spec in enumerate(_w_bids_2d_at_partners_turn()):
+        table.apply(ev(spec, float(i)))
+    with pytest.raises(EventError, match="cancel_artificial"):
+        table.apply({"t": 5.0, "td": "call_out_of_rotation", "choice": "cancel", "shown": ["H"]})
