@@ -42,7 +42,7 @@ def is_jump(c, lowest):
 
     With `lowest` the lowest sufficient bid index (or NONE), a bid is a jump when its level
     exceeds the lowest level at which its denomination would be sufficient (the engine's
-    inferred definition, auction-laws.md section 2). At the start of the auction lowest is 1C,
+    inferred definition, docs/laws/choices.md #19). At the start of the auction lowest is 1C,
     so any bid at the 2-level or higher counts, which is FSB L116B1.
     """
     if not is_bid(c) or lowest == NONE or not is_bid(lowest):

@@ -40,7 +40,7 @@ def may_redouble(calls: Calls, seat: int) -> bool:
 
 def contract(calls: Calls) -> str | None:
     """The final bid with X/XX (L19D, L22): a double or redouble is superseded only by a later
-    bid (spec §4.3: 2017 L19C says "bid"; 2007's "aktivt bud" read the same way)."""
+    bid (2017 L19C says "bid"; 2007's "aktivt bud" read the same way; docs/laws/auction.md)."""
     i, rank = last_bid(calls)
     if i < 0:
         return None

@@ -72,5 +72,5 @@ def min_level(last_bid: int, strain_: int) -> int:
 
 def is_jump(rank: int, last_bid: int) -> bool:
     """A bid above the lowest sufficient level of its strain. 'Jump bid' is undefined in both
-    editions (2007 L73A2, 2017 L73A1, FSB L116B2); this is the spec's inferred reading (§2)."""
+    editions (2007 L73A2, 2017 L73A1, FSB L116B2); the reading is docs/laws/choices.md #19."""
     return last_bid >= 0 and level(rank) > min_level(last_bid, strain(rank))

@@ -2,7 +2,7 @@
 
 Everything the two editions do differently is here, keyed by edition, so the engine (table.py)
 has no `if edition == ...` branches. Sources: 2007 = Swedish 2007 Laws (S07), 2017 = Danish 2017
-Laws (D17); see /work/shared/specs/auction-laws.md §4-§6 for the decision trees transcribed here.
+Laws (D17); docs/laws/ says in our words what each law requires of the engine.
 
 Obligation words: "next_turn" = must pass at his next turn, "rest" = must pass for the rest of
 the auction.
@@ -12,12 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-# Law references that exist in both editions, possibly under other numbers (spec §1.2).
+# Law references that exist in both editions, possibly under other numbers.
 REFS: Final[dict[int, dict[str, str]]] = {
     2007: {
         "awareness": "2007 L23",
         "withdrawn_ui": "2007 L16D",
-        "oot_ui": "2007 L16D2",
+        "out_of_rotation_ui": "2007 L16D2",
         "end_bid": "2007 L22A2",
         "end_passed_out": "2007 L22A1",
         "deprived": "2007 L17E2, L34",
@@ -26,6 +26,7 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "accept_oot": "2007 L29A",
         "cancel_oot": "2007 L29B",
         "artificial_pass": "2007 L30C",
+        "artificial_call": "2007 L29C",
         "simultaneous": "2007 L33",
         "change_of_call": "2007 L25",
         "unintended": "2007 L25A1, FSB L112D",
@@ -34,45 +35,45 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "change_accepted": "2007 L25B1",
         "change_cancelled": "2007 L25B2",
         "insufficient_bid": "2007 L27",
-        "ib_accept": "2007 L27A1",
-        "ib_replace": "2007 L27B",
-        "ib_b1a": "2007 L27B1(a)",
-        "ib_b1b": "2007 L27B1(b)",
-        "ib_b2": "2007 L27B2",
-        "ib_b3": "2007 L27B3",
-        "ib_b4": "2007 L27B4",
-        "ib_premature": "2007 L27C",
-        "ib_review": "2007 L27D",
+        "insufficient_accepted": "2007 L27A1",
+        "insufficient_replaced": "2007 L27B",
+        "insufficient_b1a": "2007 L27B1(a)",
+        "insufficient_b1b": "2007 L27B1(b)",
+        "insufficient_b2": "2007 L27B2",
+        "insufficient_b3": "2007 L27B3",
+        "insufficient_b4": "2007 L27B4",
+        "insufficient_replaced_early": "2007 L27C",
+        "insufficient_review": "2007 L27D",
         "inadmissible_double": "2007 L36",
-        "inadm_lho": "2007 L36A",
-        "inadm_cancel": "2007 L36B",
-        "inadm_oot": "2007 L36B4",
+        "inadmissible_lho_called": "2007 L36A",
+        "inadmissible_cancelled": "2007 L36B",
+        "inadmissible_out_of_rotation": "2007 L36B4",
         "required_to_pass": "2007 L37",
-        "rtp_lho": "2007 L37A",
-        "rtp_cancel": "2007 L37B",
+        "required_to_pass_lho_called": "2007 L37A",
+        "required_to_pass_cancelled": "2007 L37B",
         "above_seven": "2007 L38",
-        "a7_lho": "2007 L38B, L38D",
-        "a7_cancel": "2007 L38B, L38C",
+        "above_seven_lho_called": "2007 L38B, L38D",
+        "above_seven_cancelled": "2007 L38B, L38C",
         "after_final_pass": "2007 L39",
-        "afp_cancel": "2007 L39A",
-        "afp_no_further": "2007 L39B",
-        "afp_lead": "2007 L39C",
+        "after_final_pass_cancelled": "2007 L39A",
+        "after_final_pass_no_rectification": "2007 L39B",
+        "after_final_pass_lead": "2007 L39C",
         "repeat": "2007 L31A1, L32B1",
         "no_double": "2007 L30B2(b)",
-        "oot_inadmissible": "2007 L32 intro, L36",
+        "out_of_rotation_inadmissible": "2007 L32 intro, L36",
         "misinformation": "2007 L21B1",
-        "mi_review": "2007 L21B3, L40B4",
+        "misinformation_review": "2007 L21B3, L40B4",
         "late_alert": "2007 L21B1(a)",
         "tempo_ui": "2007 L16B1",
         "comparable_review": "",  # 2007 has no comparable call (L23 is awareness of damage)
-        "other_oot": "2007 L28-L32",
-        "oot": "2007 L29",
+        "out_of_rotation_laws": "2007 L28-L32",
+        "out_of_rotation": "2007 L29",
         "td_decides": "2007 L10, L81",
     },
     2017: {
         "awareness": "2017 L72C",
         "withdrawn_ui": "2017 L16C",
-        "oot_ui": "2017 L16C2",
+        "out_of_rotation_ui": "2017 L16C2",
         "end_bid": "2017 L22A",
         "end_passed_out": "2017 L22B",
         "deprived": "2017 L17D3, L34",
@@ -81,6 +82,7 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "accept_oot": "2017 L29A",
         "cancel_oot": "2017 L29B",
         "artificial_pass": "2017 L30C",
+        "artificial_call": "2017 L29C",
         "simultaneous": "2017 L33",
         "change_of_call": "2017 L25",
         "unintended": "2017 L25A1-A4",
@@ -89,48 +91,49 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "change_accepted": "2017 L25B1",
         "change_cancelled": "2017 L25B2",
         "insufficient_bid": "2017 L27",
-        "ib_accept": "2017 L27A1",
-        "ib_replace": "2017 L27B",
-        "ib_b1a": "2017 L27B1(a)",
-        "ib_b1b": "2017 L27B1(b), L23A",
-        "ib_b2": "2017 L27B2",
-        "ib_b3": "2017 L27B3",
-        "ib_b4": "2017 L27B4",
-        "ib_premature": "2017 L27C",
-        "ib_review": "2017 L27D",
+        "insufficient_accepted": "2017 L27A1",
+        "insufficient_replaced": "2017 L27B",
+        "insufficient_b1a": "2017 L27B1(a)",
+        "insufficient_b1b": "2017 L27B1(b), L23A",
+        "insufficient_b2": "2017 L27B2",
+        "insufficient_b3": "2017 L27B3",
+        "insufficient_b4": "2017 L27B4",
+        "insufficient_replaced_early": "2017 L27C",
+        "insufficient_review": "2017 L27D",
         "inadmissible_double": "2017 L36",
-        "inadm_lho": "2017 L36A",
-        "inadm_cancel": "2017 L36B",
-        "inadm_oot": "2017 L36B4",
+        "inadmissible_lho_called": "2017 L36A",
+        "inadmissible_cancelled": "2017 L36B",
+        "inadmissible_out_of_rotation": "2017 L36B4",
         "required_to_pass": "2017 L37",
-        "rtp_lho": "2017 L37A",
-        "rtp_cancel": "2017 L37B",
+        "required_to_pass_lho_called": "2017 L37A",
+        "required_to_pass_cancelled": "2017 L37B",
         "above_seven": "2017 L38",
-        "a7_lho": "2017 L38B, L38D",
-        "a7_cancel": "2017 L38B, L38C",
+        "above_seven_lho_called": "2017 L38B, L38D",
+        "above_seven_cancelled": "2017 L38B, L38C",
         "after_final_pass": "2017 L39",
-        "afp_cancel": "2017 L39A",
-        "afp_no_further": "2017 L39B",
-        "afp_lead": "2017 L39C",
+        "after_final_pass_cancelled": "2017 L39A",
+        "after_final_pass_no_rectification": "2017 L39B",
+        "after_final_pass_lead": "2017 L39C",
         "repeat": "2017 L31A1, L32A1",
         "no_double": "",
-        "oot_inadmissible": "2017 L32 intro, L36",
+        "out_of_rotation_inadmissible": "2017 L32 intro, L36",
         "misinformation": "2017 L21B1",
-        "mi_review": "2017 L21B3, L40B3",
+        "misinformation_review": "2017 L21B3, L40B3",
         "late_alert": "2017 L21B1(a)",
         "tempo_ui": "2017 L16B1",
         "comparable_review": "2017 L23C",
-        "other_oot": "2017 L28-L32",
-        "oot": "2017 L29",
+        "out_of_rotation_laws": "2017 L28-L32",
+        "out_of_rotation": "2017 L29",
         "td_decides": "2017 L10, L81",
     },
 }
 
-# Law 26 lead restrictions, by edition (spec §5.4). `kind` names what declarer may do.
+# Law 26 lead restrictions, by edition (docs/laws/L26.md). `kind` names what declarer may do.
 LEAD: Final[dict[int, dict[str, str]]] = {
     2007: {
         "suit": "require_or_prohibit_suit",  # 2007 L26A2: withdrawn call related to specific suit(s)
         "suit_law": "2007 L26A2",
+        "none_law": "2007 L26A1",  # every such suit specified by the same player in the legal auction
         "other": "prohibit_any_suit",  # 2007 L26B
         "other_law": "2007 L26B",
         "suits": "withdrawn",  # A2: the suit(s) of the withdrawn call; B: any suit
@@ -138,6 +141,7 @@ LEAD: Final[dict[int, dict[str, str]]] = {
     2017: {
         "suit": "prohibit_unshown_suit",  # 2017 L26B: one suit the offender has not shown
         "suit_law": "2017 L26B",
+        "none_law": "",  # 2017 has no such case (2017 L26A is the comparable call)
         "other": "prohibit_unshown_suit",
         "other_law": "2017 L26B",
         "suits": "unshown",  # a suit the offender has not shown in the legal auction
@@ -191,7 +195,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
         ("pass", "lho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
         ("pass", "rho", "after_bid"): OotRule("2007 L30B1", offender="next_turn"),
         ("pass", "partner", "after_bid"): OotRule("2007 L30B2", offender="rest", partner_no_double=True),
-        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender="next_turn"),  # cannot arise: see §6.3
+        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender="next_turn"),  # cannot arise: 2007 L30B3 (a change of call) applies
         ("bid", "rho", "any"): OotRule(
             "2007 L31A",
             watch_rho=True,
@@ -205,7 +209,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
         ("bid", "partner", "any"): OotRule("2007 L31B", partner="rest", lead=True),
         ("bid", "lho", "any"): OotRule("2007 L31B", partner="rest", lead=True),
         ("double", "partner", "any"): OotRule("2007 L32A", partner="rest", lead=True),
-        ("double", "lho", "any"): OotRule("2007 L32A", partner="rest", lead=True),  # not addressed (§10.3)
+        ("double", "lho", "any"): OotRule("2007 L32A", partner="rest", lead=True),  # not addressed by 2007 L32: read as L32A (docs/laws/choices.md #1)
         ("double", "rho", "any"): OotRule(
             "2007 L32B", watch_rho=True, after_rho_active=Outcome("rest", True, "2007 L32B2")
         ),
@@ -294,13 +298,13 @@ IB_QUESTIONS: Final[dict[int, dict[str, str]]] = {
 IB_B1A_SAME_STRAIN_ONLY: Final[dict[int, bool]] = {2007: True, 2017: False}
 
 # Does Law 26 follow an intended change of call (L25B)? 2017 says so (L25B1, B2: "L26 may apply");
-# 2007 L25B is silent and the L26 preamble may reach the accepted change (spec §10.3 #10).
+# 2007 L25B is silent and the L26 preamble may reach the accepted change (docs/laws/choices.md #10).
 CHANGE_LEAD: Final[dict[int, dict[str, bool]]] = {
     2007: {"accept": True, "cancel": False},
     2017: {"accept": True, "cancel": True},
 }
 
-# Law 24: cards exposed or led during the auction (spec §6.14), by edition. Both editions count
+# Law 24: cards exposed or led during the auction (docs/laws/L24.md), by edition. Both editions count
 # A K Q J 10 as honours (S07 definitions "Honnörskort"; D17p "HONNØR es, konge, dame, bonde eller
 # 10"), so the 2007 "card below a ten" and the 2017 "non-honour card" are the same cards.
 EXPOSED: Final[dict[int, dict[str, str]]] = {
@@ -346,7 +350,7 @@ class WrongBoardCall:
 
 
 WRONG_BOARD_CALL: Final[dict[int, WrongBoardCall]] = {
-    # The S07 L17D2 text is garbled (spec §13); see docs/rules-engine.md "choices" for the reading.
+    # The S07 L17D2 text is garbled; the reading is docs/laws/choices.md #22.
     2007: WrongBoardCall(
         law="2007 L17D", cancel="2007 L17D1", later="2007 L17D2 (the auction proceeds from the new call)",
         partner_called="2007 L17D2, L12C2", adjusted_kind="artificial", recall="2007 L17D2",
@@ -369,3 +373,10 @@ WRONG_BOARD: Final[dict[int, dict[str, str | bool]]] = {
            "continues": "2017 L15B2", "differs": "",
            "note": "pairs and individual events; in team events 2017 L86B applies"},
 }
+
+# An inadmissible double or redouble made out of rotation, called over by the opponent in turn (the
+# offender's RHO) before any ruling. 2017: L28B, his call is in rotation and the double is treated
+# as not made. 2007: the same call stands (L28B), but the FSB text of L32 says an inadmissible
+# X/XX is never accepted, "om den felandes MTH trots det bjuder, se lag 36": L36B4 still applies to
+# the offender's side (partner passes for the rest; L26 may apply). "" = no further rectification.
+INADMISSIBLE_CALLED_OVER: Final[dict[int, str]] = {2007: "2007 L32 (se lag 36), L36B4", 2017: ""}

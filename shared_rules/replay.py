@@ -42,7 +42,7 @@ def open_table(log: Any) -> Table:
 
 def replay(log: dict[str, Any]) -> dict[str, Any]:
     table = open_table(log)
-    apply = table._apply  # the lean path: the state dict is built once, at the end
+    apply = table.take  # the state dict is built once, at the end
     for i, event in enumerate(log["events"]):
         try:
             apply(event)

@@ -21,6 +21,10 @@ def _read(path: str, stdin: TextIO) -> str:
         return fh.read()
 
 
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
 def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
@@ -33,13 +37,13 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         return 2
     try:
         log: Any = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        print(f"error: {argv[0]} is not valid JSON: {exc}", file=sys.stderr)
+    except (ValueError, RecursionError) as exc:  # ValueError: bad JSON, or a number of > 4300 digits
+        print(f"error: {argv[0]} is not valid JSON: {_one_line(exc)}", file=sys.stderr)
         return 1
     try:
         state = replay(log)
     except LogError as exc:
-        print(f"error: {argv[0]}: {exc}", file=sys.stderr)
+        print(f"error: {argv[0]}: {_one_line(exc)}", file=sys.stderr)
         return 1
     except Exception as exc:  # a bug in the engine: still no traceback for the TD, but say so
         print(f"error: {argv[0]}: internal error in the rules engine, please report it with this log: {exc!r}",

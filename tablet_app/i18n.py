@@ -1,7 +1,7 @@
 """The tablet's words in English, Swedish and Danish. Keys are stable ids; missing keys fall back to
 English, then to the key itself, so a new string never crashes a screen.
 
-Bridge terms follow the federations' own texts (auction-laws.md, glossary): bud/melding, pass,
+Bridge terms follow the federations' own texts (S07 and D17 law texts): bud/melding, pass,
 kontra/dobling, rekontra/redobling, skärm/skærm, tävlingsledare/turneringsleder.
 """
 from __future__ import annotations

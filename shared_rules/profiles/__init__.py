@@ -21,6 +21,8 @@ POLICIES = ("record", "prevent")
 STOP_TRIGGERS = ("opening_two_level", "jump")
 ENFORCEMENTS = ("lock", "warn", "none")
 ALERTERS = ("partner", "self")
+CALL_MADE = ("taken", "confirmed")  # FSB L112C: taken from the box with visible intent; or confirmed
+UNPASSED_CALL = ("cancel", "laws")
 
 
 class ProfileError(ValueError):
@@ -55,6 +57,10 @@ class ScreenRules:
     enabled: bool
     tray_delay_s: float
     screenmates: tuple[tuple[str, str], ...]
+    # The regulation for irregularities that did not cross the screen (2007 L80F, 2017 L80B2(e)),
+    # and what a call out of rotation caught before the tray passed gets: "cancel" or "laws".
+    law: str = ""
+    unpassed_call: str = "laws"
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,7 @@ class Profile:
     screens: ScreenRules
     simultaneous_window_s: float
     sources: tuple[str, ...]
+    call_made: str = "confirmed"  # when a box call counts as made (FSB L112C: "taken")
 
 
 def names() -> list[str]:
@@ -159,6 +166,7 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     edition = top.choice("edition", EDITIONS)
     policy = top.choice("policy", POLICIES)
     window = top.number("simultaneous_window_s")
+    call_made = top.choice("call_made", CALL_MADE)
     sources = tuple(top.get("sources", list))
     if not all(isinstance(s, str) for s in sources):
         raise ProfileError(f"profile {where}: sources must be a list of strings")
@@ -202,7 +210,9 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         enabled=sc.get("enabled", bool),
         tray_delay_s=sc.number("tray_delay_s"),
         screenmates=tuple((str(p[0]), str(p[1])) for p in mates),
+        law=sc.get("law", str),
+        unpassed_call=sc.choice("unpassed_call", UNPASSED_CALL),
     )
     sc.done()
     top.done()
-    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources)
+    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made))

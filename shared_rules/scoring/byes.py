@@ -9,7 +9,7 @@ from shared_rules.scoring.rounding import Number, round_half_up, to_fraction
 def bye_matchpoints(mp_scored: Number, top_played: Number, top_bye: Number, decimals: int = 1) -> float:
     """FSB 96A, pairs: for the round sat out, a pair gets its own percentage on the boards it
     played: MP scored / top available on those boards x top available on the bye boards
-    (the spec's generalisation to rounds of unequal length). FSB's example: 13 rounds played,
+    (our generalisation to rounds of unequal length). FSB's example: 13 rounds played,
     the 14th sat out, equal rounds -> one thirteenth of the points scored."""
     played = to_fraction(top_played)
     if played <= 0:

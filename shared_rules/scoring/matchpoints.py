@@ -28,7 +28,7 @@ def neuberg(mp: Fraction | int, n: int, expected: int) -> Fraction:
     """Neuberg's formula: matchpoints among n results scaled to a board with `expected` results.
 
     M' = (M + 1) * N / n - 1 (FSB 98C prescribes the formula by name; the sources do not print
-    it, this is the standard form, which gives 19.9 for M=18, n=10, N=11 as the spec checks).
+    it, this is the standard form, which gives 19.9 for M=18, n=10, N=11 as the FSB example checks).
     """
     if n < 1 or expected < 1:
         raise ValueError(f"Neuberg needs at least one result and one expected result (n={n}, N={expected})")

@@ -1,4 +1,4 @@
-"""Every branch of the decision trees in spec §6 (Laws 25-39), for both editions.
+"""Every branch of the decision trees of Laws 25-39 (docs/laws/), for both editions.
 
 Test names carry the law and the edition; where both editions agree the test runs for both
 profiles (fsb-2007 = 2007 Laws, dbf-2017 = 2017 Laws).
@@ -202,7 +202,7 @@ def test_L29A_lho_accepts_out_of_turn_call(profile, ed):
 def test_L29_pending_lists_who_is_in_turn(profile, ed):
     state = run(profile, "N 1S", "S 2S")
     assert state["pending"]["kind"] == "call_out_of_rotation" and state["pending"]["in_turn"] == "E"
-    assert options(state) == ["accept", "cancel"]
+    assert options(state) == ["accept", "cancel", "cancel_artificial"]  # L29C for a bid
     assert last_irregularity(state)["position"] == "rho"
 
 
@@ -275,9 +275,12 @@ def test_L31A1_repeat_not_made_td_decides(profile, ed):
     assert calls(state)[-1] == "E 1S" and state["obligations"] == []
 
 
-@pytest.mark.parametrize("answer,expected,lead", [("yes", {"W": "next_turn"}, False), ("no", {"W": "rest_of_auction"}, True)])
-def test_2007_L31A2_rho_bids_same_denomination_test(answer, expected, lead):
-    state = run("fsb-2007", *_cancel("E 1H"), "N 1S", "E 2H", td("oot_judgement", answer))
+# "no" with E 2H would be the TD finding the 1H artificial; a natural 2C keeps L26A2 in play (with
+# a natural 2H, hearts are specified in the legal auction: 2007 L26A1, no restriction).
+@pytest.mark.parametrize("new,answer,expected,lead", [("2H", "yes", {"W": "next_turn"}, False),
+                                                      ("2C", "no", {"W": "rest_of_auction"}, True)])
+def test_2007_L31A2_rho_bids_same_denomination_test(new, answer, expected, lead):
+    state = run("fsb-2007", *_cancel("E 1H"), "N 1S", f"E {new}", td("oot_judgement", answer))
     assert obligations(state) == expected and bool(state["lead_restrictions"]) is lead
     assert last_irregularity(state)["ruling"].endswith("2007 L31A2(a)" if answer == "yes" else "2007 L31A2(b)")
 

@@ -1,5 +1,5 @@
 """Law 24 (cards exposed or led during the auction) and the wrong-board laws (2007 L15C/L17D,
-2017 L15A/L15B): TD input events, for both editions (spec §6.14, §6.15).
+2017 L15A/L15B): TD input events, for both editions (docs/laws/L24.md, docs/laws/L15-L17.md).
 
 The honour test is the same card set in both editions (2007 "below a ten", 2017 "non-honour":
 both define A K Q J 10 as honours), so the L24 tests run for both profiles.
@@ -80,7 +80,7 @@ def test_L24C_two_low_cards_partner_passes_next_turn(profile, ed):
 
 @BOTH
 def test_L24B_partner_in_turn_now_must_pass_at_this_turn(profile, ed):
-    # spec §10.3 #9: the turn the partner is about to take counts as his next turn
+    # docs/laws/choices.md #9: the turn the partner is about to take counts as his next turn
     state = run(profile, "N 1H", "E P", exposed("N", "HA"))
     assert state["next"] == "S" and state["legal_calls"] == ["P"]
     state = run(profile, "N 1H", "E P", exposed("N", "HA"), "S 2H")

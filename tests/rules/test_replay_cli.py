@@ -140,3 +140,16 @@ def test_FSB_L115A1_no_alerts_by_in_the_log_and_malformed_values_refused(tmp_pat
         p = subprocess.run([sys.executable, "-m", "shared_rules", "replay", "-"],
                            input=json.dumps({**log, "no_alerts_by": bad}), capture_output=True, text=True)
         assert p.returncode != 0 and "no_alerts_by" in p.stderr and "Traceback" not in p.stderr
+
+
+# Attack logs found by a fuzzing TD tool: huge numbers must get the one-line error, not a traceback.
+@pytest.mark.parametrize("text,match", [
+    ('{"profile": "fsb-2007", "board": 1, "events": [{"t": 1' + "0" * 400 + ', "seat": "N", "call": "P"}]}',
+     "t must be a non-negative number of seconds"),
+    ('{"profile": "fsb-2007", "board": 1' + "0" * 5000 + ', "events": []}', "not valid JSON"),
+])
+def test_huge_numbers_get_one_line_and_exit_1(text, match):
+    proc = cli("-", stdin=text)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert match in proc.stderr and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+

@@ -1,4 +1,4 @@
-"""The worked scenarios of spec §11 (T1-T18), each for the 2007 (fsb-2007) and 2017 (dbf-2017)
+"""Worked club scenarios T1-T18, each for the 2007 (fsb-2007) and 2017 (dbf-2017)
 column. Dealer N (board 1) unless stated."""
 import pytest
 
@@ -258,6 +258,6 @@ def test_T18_2017_L30B1():
 
 @pytest.mark.parametrize("profile", [E07, E17])
 def test_T18_north_is_both_lho_and_in_turn_counts_as_acceptance(profile):
-    # spec §10.3 #3: the law is ambiguous; the engine reads N's call as L29A acceptance (docs)
+    # docs/laws/choices.md #3: the law is ambiguous; the engine reads N's call as L29A acceptance (docs)
     state = run(profile, "W P", "N 1C")
     assert calls(state) == ["W P", "N 1C"] and options(state) == []

@@ -1,4 +1,4 @@
-"""Matchpoints (2007 L78A / 2017 §78A) and Neuberg (FSB 98C), with the spec's appendix A vectors."""
+"""Matchpoints (2007 L78A / 2017 §78A) and Neuberg (FSB 98C), with worked vectors from the FSB examples."""
 from fractions import Fraction
 
 import pytest

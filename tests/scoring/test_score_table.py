@@ -1,7 +1,7 @@
 """Law 77 (2007 L77 = 2017 §77) checked cell by cell.
 
 Two independent references: `endplay`'s contract scoring, and a second implementation written
-here from the law's tables in a different shape (cumulative undertrick table of the spec 2.5,
+here from the law's tables in a different shape (a cumulative undertrick table,
 bonuses looked up per row) rather than the formula of shared_rules/scoring/score_table.py.
 """
 import itertools
