@@ -14,6 +14,7 @@ import signal
 import sys
 import threading
 
+from .http_server import Limits
 from .server import Station, StationConfig, make_server
 from .store import Store
 
@@ -51,7 +52,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dc-licence-key", default="",
                    help="licence key the scoring program must send (default: the director token)")
     p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
-    p.add_argument("--access-log", action="store_true", help="log every request to stderr")
+    p.add_argument("--access-log", action="store_true",
+                   help="log every request to stderr (method, path and status; never the query string)")
+    p.add_argument("--connections-per-address", type=int, default=Limits.per_address, metavar="N",
+                   help=f"open connections one client address may hold (default {Limits.per_address}); "
+                        "more get 503")
+    p.add_argument("--backlog", type=int, default=Limits.backlog, metavar="N",
+                   help=f"listen backlog (default {Limits.backlog}, capped by the kernel's somaxconn)")
+    p.add_argument("--head-timeout", type=float, default=Limits.head_timeout, metavar="S",
+                   help=f"seconds a client has to send its request head (default {Limits.head_timeout:g})")
+    p.add_argument("--http-server", choices=["asyncio", "threading"], default="asyncio",
+                   help=argparse.SUPPRESS)  # `threading`: the old stdlib server, for the bench's comparison
     return p
 
 
@@ -76,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_serve:
         return 0
     try:
-        server = make_server(station)
+        limits = Limits(backlog=args.backlog, per_address=args.connections_per_address,
+                        head_timeout=args.head_timeout)
+        server = make_server(station, args.http_server, limits)
     except OSError as e:
         print(f"station: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         return 2

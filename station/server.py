@@ -18,12 +18,16 @@ import hashlib
 import hmac
 import json
 import re
+import sys
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from . import __version__, movement
+from .http_json import JsonError, loads_limited
+from .http_server import Headers, HttpServer, Limits, Request, Response
 from .records import MAX_ITEM_BYTES, RecordError, validate_item
 from .store import Conflict, Store, latest_results, utc_now
 
@@ -105,8 +109,8 @@ class Station:
             # Kept in memory only: a refused item is stored nowhere.
             key = None
             try:
-                key = json.loads(body).get("key")
-            except (ValueError, AttributeError):
+                key = loads_limited(body).get("key")
+            except (JsonError, AttributeError):
                 pass
             self.refusals.appendleft({"at": utc_now(), "table": f"{section}{table_no}", "event": event,
                                       "key": str(key)[:200] if key else None, "status": e.status,
@@ -115,8 +119,8 @@ class Station:
 
     def _ingest(self, event: str, section: str, table_no: int, body: bytes) -> tuple[int, dict]:
         try:
-            doc = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            doc = loads_limited(body)
+        except JsonError as e:
             raise HttpError(400, f"malformed JSON: {e}") from e
         if not isinstance(doc, dict):
             raise HttpError(400, "expected a JSON object {kind, key, payload}")
@@ -161,113 +165,172 @@ class Station:
             raise HttpError(403, "director page: add ?token=<director token> (printed when the station starts)")
 
 
-class Handler(BaseHTTPRequestHandler):
+
+def _content_length(request: Request, limit: int) -> HttpError | None:
+    if "chunked" in request.header("Transfer-Encoding").lower():
+        return HttpError(411, "send a Content-Length (chunked bodies are not accepted)")
+    try:
+        n = int(request.header("Content-Length"))
+    except ValueError:
+        return HttpError(411, "Content-Length required")
+    if n < 0 or n > limit:
+        return HttpError(413, f"body of {n} bytes is over the limit of {limit} bytes")
+    return None
+
+
+def _dc_error_envelope(message: str) -> dict:
+    """The Data Connector's contract is HTTP 200 with an error reply (DataType 1 error,
+    ErrorType 2 validation), whatever the request was."""
+    return {"RequestCommand": 0, "DataType": 1, "LastQueueItemId": 0, "ErrorType": 2, "SessionGuid": None,
+            "SerializedData": json.dumps(message)}
+
+
+class StationApp:
+    """The station's routes, for `http_server.HttpServer`: `head` decides from the request line
+    and headers alone (the table key is checked before a byte of the body is read), `handle`
+    answers the complete request."""
+
+    def __init__(self, station: Station):
+        self.station = station
+
+    # -- access log: never the query string (it may carry the director token) -------------------
+    def log(self, request: Request | None, status: int, client: str) -> None:
+        if not self.station.config.extra.get("access_log"):
+            return
+        what = f"{request.method} {request.path}" if request else "-"
+        line = f'{client} - - [{time.strftime("%d/%b/%Y %H:%M:%S")}] "{what}" {status}'
+        print(line.encode("ascii", "backslashreplace").decode(), file=sys.stderr, flush=True)
+
+    def head(self, request: Request) -> Response | int:
+        try:
+            if request.method == "POST" and request.path == "/api/v1/items":
+                self.station.authenticate_table(request.headers)
+                bad = _content_length(request, MAX_ITEM_BYTES)
+                if bad:
+                    raise bad
+                return MAX_ITEM_BYTES
+            if request.method == "POST" and request.path == "/dc-scoringprogram":
+                bad = _content_length(request, MAX_DC_BYTES)
+                if bad:
+                    raise bad
+                return MAX_DC_BYTES
+            if request.method not in ("GET", "HEAD"):
+                raise HttpError(405, f"{request.method} {request.path} is not supported")
+            return 0
+        except HttpError as e:
+            return self._error(e)
+        except Exception as e:  # storage trouble while checking a key: the tablet retries
+            return self._internal(request, e)
+
+    def handle(self, request: Request, body: bytes) -> Response:
+        try:
+            return self._route(request, body)
+        except HttpError as e:
+            return self._error(e)
+        except Exception as e:  # a bug must not take the station down; the tablet retries
+            return self._internal(request, e)
+
+    def _internal(self, request: Request, e: Exception) -> Response:
+        print(f"station: internal error on {request.method} {request.path}: {e!r}", file=sys.stderr, flush=True)
+        return self._error(HttpError(500, f"internal error: {type(e).__name__}"))
+
+    @staticmethod
+    def _json(status: int, doc: Any, headers: list[tuple[str, str]] | None = None) -> Response:
+        return Response(status, json.dumps(doc).encode(), "application/json; charset=utf-8", headers or [])
+
+    def _error(self, e: HttpError) -> Response:
+        return self._json(e.status, {"error": e.message, "status": e.status})
+
+    def _route(self, request: Request, body: bytes) -> Response:
+        st, path, query = self.station, request.path, request.query
+        if request.method == "POST" and path == "/api/v1/items":
+            status, doc = st.ingest(request.headers, body)
+            return self._json(status, doc)
+        if request.method == "POST" and path == "/dc-scoringprogram":
+            from . import dataconnector
+            try:
+                loads_limited(body)  # the door's limits, before the Data Connector parses it
+                return self._json(200, dataconnector.handle(st, body))
+            except JsonError as e:
+                return self._json(200, _dc_error_envelope(f"Malformed ScoringProgramRequest: {e}"))
+            except Exception as e:
+                print(f"station: Data Connector error: {e!r}", file=sys.stderr, flush=True)
+                return self._json(200, _dc_error_envelope(f"Invalid data: {type(e).__name__}"))
+        if path == "/":
+            text = PING_TEXT.format(v=__version__) + "\nDirector page: /director\n"
+            return Response(200, text.encode())
+        if path == "/api/v1/health":
+            return self._json(200, {"status": "ok", "event": st.config.event, "items": st.store.count_items()})
+        if path == "/api/v1/movement":
+            return self._json(200, st.table_movement(request.headers))
+        m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
+        if m:
+            return self._json(200, st.board_results(request.headers, int(m.group(1))))
+        if path in ("/director", "/director/status.json", "/export/pbn", "/export/usebio"):
+            st.check_director(query, request.headers)
+            from . import director, exports
+            event = (query.get("event") or [st.config.event])[0]
+            cookie = [("Set-Cookie", f"director={st.config.director_token}; HttpOnly; SameSite=Strict; Path=/")]
+            if path == "/director":
+                return Response(200, director.render(st, event).encode(), "text/html; charset=utf-8", cookie)
+            if path == "/director/status.json":
+                return self._json(200, director.status(st, event))
+            if path == "/export/pbn":
+                return Response(200, exports.pbn_for_event(st.store, event).encode(),
+                                "application/x-pbn; charset=utf-8",
+                                [("Content-Disposition", f'attachment; filename="{event}.pbn"')])
+            return Response(200, exports.usebio_for_event(st.store, event).encode(), "application/xml; charset=utf-8",
+                            [("Content-Disposition", f'attachment; filename="{event}.xml"')])
+        raise HttpError(404, f"no such page: {path}")
+
+
+class LegacyHandler(BaseHTTPRequestHandler):
+    """The stdlib server the station used before (kept for `make bench`, `--http-server
+    threading`): one thread per connection, no timeouts, backlog 5."""
+
     protocol_version = "HTTP/1.1"
-    # Headers and body go out as separate writes; with Nagle on, a keep-alive client waits for
-    # a delayed ACK (~40 ms) on every reply.
     disable_nagle_algorithm = True
     server_version = f"BiddingBoxStation/{__version__}"
-    station: Station  # set on the subclass made by make_server
+    app: StationApp
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-        if self.station.config.extra.get("access_log"):
-            super().log_message(format, *args)
+        pass
 
-    # -- replies -------------------------------------------------------------------------
-    def _send(self, status: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        for k, v in (extra or {}).items():
+    def _serve(self) -> None:
+        url = urlsplit(self.path)
+        headers = Headers()
+        for k, v in self.headers.items():
+            headers.setdefault(k.lower(), v)
+        request = Request(self.command, url.path, parse_qs(url.query), headers, self.client_address[0], self.path)
+        verdict = self.app.head(request)
+        if isinstance(verdict, Response):
+            self.close_connection = True
+            return self._reply(verdict)
+        n = int(self.headers.get("Content-Length") or 0)
+        self._reply(self.app.handle(request, self.rfile.read(min(n, verdict))))
+
+    def _reply(self, r: Response) -> None:
+        self.send_response(r.status)
+        self.send_header("Content-Type", r.content_type)
+        self.send_header("Content-Length", str(len(r.body)))
+        for k, v in r.headers:
             self.send_header(k, v)
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(body)
+            self.wfile.write(r.body)
 
-    def _json(self, status: int, doc: Any) -> None:
-        self._send(status, json.dumps(doc).encode(), "application/json; charset=utf-8")
-
-    def _error(self, e: HttpError) -> None:
-        self._json(e.status, {"error": e.message, "status": e.status})
-
-    def _body(self, limit: int) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            self.close_connection = True
-            raise HttpError(411, "send a Content-Length (chunked bodies are not accepted)")
-        try:
-            n = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            self.close_connection = True
-            raise HttpError(411, "Content-Length required") from None
-        if n < 0 or n > limit:
-            self.close_connection = True  # do not read an oversized body off the socket
-            raise HttpError(413, f"body of {n} bytes is over the limit of {limit} bytes")
-        return self.rfile.read(n)
-
-    # -- routing ---------------------------------------------------------------------------
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
-        self._route("GET")
-
-    def do_HEAD(self) -> None:  # noqa: N802
-        self._route("GET")
-
-    def do_POST(self) -> None:  # noqa: N802
-        self._route("POST")
-
-    def _route(self, method: str) -> None:
-        url = urlsplit(self.path)
-        path, query = url.path, parse_qs(url.query)
-        st = self.station
-        try:
-            if method == "POST" and path == "/api/v1/items":
-                status, doc = st.ingest(self.headers, self._body(MAX_ITEM_BYTES))
-                return self._json(status, doc)
-            if method == "POST" and path == "/dc-scoringprogram":
-                body = self._body(MAX_DC_BYTES)
-                from . import dataconnector
-                return self._json(200, dataconnector.handle(st, body))
-            if method != "GET":
-                raise HttpError(405, f"{method} {path} is not supported")
-            if path == "/":
-                text = PING_TEXT.format(v=__version__) + "\nDirector page: /director?token=...\n"
-                return self._send(200, text.encode(), "text/plain; charset=utf-8")
-            if path == "/api/v1/health":
-                return self._json(200, {"status": "ok", "event": st.config.event,
-                                         "items": st.store.count_items()})
-            if path == "/api/v1/movement":
-                return self._json(200, st.table_movement(self.headers))
-            m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
-            if m:
-                return self._json(200, st.board_results(self.headers, int(m.group(1))))
-            if path in ("/director", "/director/status.json", "/export/pbn", "/export/usebio"):
-                st.check_director(query, self.headers)
-                from . import director, exports
-                event = (query.get("event") or [st.config.event])[0]
-                cookie = {"Set-Cookie": f"director={st.config.director_token}; HttpOnly; SameSite=Strict; Path=/"}
-                if path == "/director":
-                    html = director.render(st, event)
-                    return self._send(200, html.encode(), "text/html; charset=utf-8", cookie)
-                if path == "/director/status.json":
-                    return self._json(200, director.status(st, event))
-                if path == "/export/pbn":
-                    return self._send(200, exports.pbn_for_event(st.store, event).encode(),
-                                      "application/x-pbn; charset=utf-8",
-                                      {"Content-Disposition": f'attachment; filename="{event}.pbn"'})
-                return self._send(200, exports.usebio_for_event(st.store, event).encode(),
-                                  "application/xml; charset=utf-8",
-                                  {"Content-Disposition": f'attachment; filename="{event}.xml"'})
-            raise HttpError(404, f"no such page: {path}")
-        except HttpError as e:
-            self._error(e)
-        except Exception as e:  # a bug must not take the station down; the tablet retries
-            self.log_error("internal error on %s: %r", path, e)
-            self._error(HttpError(500, f"internal error: {type(e).__name__}"))
+    do_GET = do_HEAD = do_POST = _serve  # noqa: N815 - stdlib naming
 
 
-def make_server(station: Station) -> ThreadingHTTPServer:
-    handler = type("StationHandler", (Handler,), {"station": station})
-    server = ThreadingHTTPServer((station.config.host, station.config.port), handler)
-    server.daemon_threads = True
-    return server
-
+def make_server(station: Station, kind: str = "asyncio", limits: Limits | None = None,
+                ssl_context: Any = None) -> Any:
+    """The HTTP server for the station; `serve_forever`, `shutdown`, `server_close` and
+    `server_address` as http.server's. `kind="threading"` is the old stdlib server (bench only)."""
+    app = StationApp(station)
+    if kind == "threading":
+        handler = type("StationHandler", (LegacyHandler,), {"app": app})
+        server = ThreadingHTTPServer((station.config.host, station.config.port), handler)
+        server.daemon_threads = True
+        return server
+    return HttpServer(app, station.config.host, station.config.port, limits, ssl_context,
+                      server_header=f"BiddingBoxStation/{__version__}")
