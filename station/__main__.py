@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     def stop(*_: object) -> None:
         threading.Thread(target=server.shutdown, daemon=True).start()
 
+    from . import director
+    threading.Thread(target=director.warm, args=(station,), daemon=True).start()
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:

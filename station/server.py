@@ -61,18 +61,30 @@ class Station:
         self.store = store
         self.config = config
         self.refusals: collections.deque[dict] = collections.deque(maxlen=50)
+        self.progress: Any = None   # director.Progress, made on the first page view
 
     # -- table keys --------------------------------------------------------------------------
     def table_key(self, event: str, section: str, table_no: int) -> str:
         """The table's key for this event, derived from the station's secret so the TD can print
         or show it again at any time; unguessable without the secret (HMAC-SHA256). Reissuing
         (a lost tablet) bumps the table's generation, which changes the key."""
+        return self.table_keys(event, [(section, table_no)])[(section, table_no)]
+
+    def table_keys(self, event: str, tables: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
+        """`table_key` for many tables with two reads (the director page lists them all)."""
         secret = self.store.ensure_secret("table_key_secret").encode()
-        gen = int(self.store.setting(f"keygen/{event}/{section}/{table_no}", "0") or 0)
-        msg = f"{event}/{section}/{table_no}" + (f"/{gen}" if gen else "")
-        mac = hmac.new(secret, msg.encode(), hashlib.sha256).digest()
-        code = base64.b32encode(mac).decode()[:16]
-        return "-".join(code[i:i + 4] for i in range(0, 16, 4))
+        prefix = f"keygen/{event}/"
+        gens = {name[len(prefix):]: value for name, value in self.store.query(
+            "SELECT name, value FROM settings WHERE name LIKE ?", (prefix.replace("%", "") + "%",))
+            if name.startswith(prefix)}
+        keys = {}
+        for section, table_no in tables:
+            gen = int(gens.get(f"{section}/{table_no}", "0") or 0)
+            msg = f"{event}/{section}/{table_no}" + (f"/{gen}" if gen else "")
+            mac = hmac.new(secret, msg.encode(), hashlib.sha256).digest()
+            code = base64.b32encode(mac).decode()[:16]
+            keys[(section, table_no)] = "-".join(code[i:i + 4] for i in range(0, 16, 4))
+        return keys
 
     def register_tables(self, event: str, section: str, tables: list[int], reissue: bool = False) -> dict[int, str]:
         keys = {}
@@ -266,13 +278,20 @@ class StationApp:
         m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
         if m:
             return self._json(200, st.board_results(request.headers, int(m.group(1))))
-        if path in ("/director", "/director/status.json", "/export/pbn", "/export/usebio"):
+        if path in ("/director", "/director/status.json", "/director/table", "/export/pbn", "/export/usebio"):
             st.check_director(query, request.headers)
             from . import director, exports
             event = (query.get("event") or [st.config.event])[0]
             cookie = [("Set-Cookie", f"director={st.config.director_token}; HttpOnly; SameSite=Strict; Path=/")]
             if path == "/director":
                 return Response(200, director.render(st, event).encode(), "text/html; charset=utf-8", cookie)
+            if path == "/director/table":
+                m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
+                t = (query.get("table") or [""])[0]
+                if not m or not t.isdigit() or len(t) > 3:
+                    raise HttpError(400, "expected ?section=<letters>&table=<number>")
+                return Response(200, director.render_table(st, event, m.group(1), int(t)).encode(),
+                                "text/html; charset=utf-8")
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
             if path == "/export/pbn":
