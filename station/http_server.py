@@ -135,7 +135,15 @@ class HttpServer:
     # -- life cycle ----------------------------------------------------------------------------
     def serve_forever(self, poll_interval: float = 0.5) -> None:  # noqa: ARG002 - http.server's signature
         asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(self._serve())
+        try:
+            self.loop.run_until_complete(self._serve())
+            # Stopping: end the connections still open (their replies were sent or never will be).
+            tasks = asyncio.all_tasks(self.loop)
+            for task in tasks:
+                task.cancel()
+            self.loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        finally:
+            self.loop.close()
 
     async def _serve(self) -> None:
         server = await asyncio.start_server(self._connection, sock=self.sock, ssl=self.ssl_context,

@@ -17,13 +17,15 @@ import collections
 import hashlib
 import hmac
 import json
+import os
 import re
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import __version__, movement
 from .http_json import JsonError, loads_limited
@@ -62,6 +64,47 @@ class Station:
         self.config = config
         self.refusals: collections.deque[dict] = collections.deque(maxlen=50)
         self.progress: Any = None   # director.Progress, made on the first page view
+        self.storage_trouble: tuple[float, str] | None = None  # the last failed store, until one succeeds
+        self._probe: tuple[float, str | None] = (0.0, None)
+        self._probe_lock = threading.Lock()
+
+    # -- health --------------------------------------------------------------------------------
+    MIN_FREE_BYTES = 32 * 1024 * 1024
+    PROBE_EVERY = 5.0
+
+    def _write_probe(self) -> str | None:
+        """Can the database take a commit now? Probed with a real write at most every few
+        seconds (an unauthenticated health check must not drive the disk)."""
+        with self._probe_lock:
+            at, problem = self._probe
+            if time.monotonic() - at >= self.PROBE_EVERY:
+                try:
+                    self.store.set_setting("health/probe", utc_now())
+                    problem = None
+                except Exception as e:
+                    problem = f"the database does not take writes: {type(e).__name__}: {e}"[:300]
+                self._probe = (time.monotonic(), problem)
+            return problem
+
+    def health(self) -> tuple[int, dict]:
+        """200 "ok", or 503 "trouble" with the problems: database unreadable or not taking
+        writes, the disk under 32 MB free, the last delivery failed to store."""
+        problems, items = [], None
+        try:
+            items = self.store.count_items()
+        except Exception as e:
+            problems.append(f"the database cannot be read: {type(e).__name__}: {e}"[:300])
+        free = _free_bytes(self.store)
+        if free is not None and free < self.MIN_FREE_BYTES:
+            problems.append(f"the disk holding the database is nearly full: {free // 1024} kB free")
+        probe = self._write_probe()
+        if probe:
+            problems.append(probe)
+        if self.storage_trouble:
+            problems.append(f"the last delivery could not be stored: {self.storage_trouble[1]}")
+        doc = {"status": "trouble" if problems else "ok", "event": self.config.event, "items": items,
+               "problems": problems}
+        return (503 if problems else 200), doc
 
     # -- table keys --------------------------------------------------------------------------
     def table_key(self, event: str, section: str, table_no: int) -> str:
@@ -146,6 +189,11 @@ class Station:
             item_id, created = self.store.put_item(doc["key"], doc["kind"], doc["payload"], **where)
         except Conflict as e:
             raise HttpError(409, str(e)) from e
+        except Exception as e:  # disk full, I/O error: nothing stored, the tablet retries later
+            self.storage_trouble = (time.time(), f"{type(e).__name__}: {e}"[:300])
+            raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
+                                 "the tablet keeps the item and retries") from e
+        self.storage_trouble = None
         # The commit above is durable: only now may the tablet forget the item.
         return (201 if created else 200), {"status": "stored" if created else "duplicate",
                                            "key": doc["key"], "id": item_id}
@@ -169,13 +217,65 @@ class Station:
             raise HttpError(404, str(e)) from e
 
     # -- director ------------------------------------------------------------------------------
-    def check_director(self, query: dict, headers: Any) -> None:
-        token = (query.get("token") or [""])[0]
-        cookie = headers.get("Cookie", "")
-        m = re.search(r"(?:^|;\s*)director=([^;]+)", cookie)
-        if token != self.config.director_token and not (m and m.group(1) == self.config.director_token):
-            raise HttpError(403, "director page: add ?token=<director token> (printed when the station starts)")
+    def check_director(self, query: dict, headers: Any) -> str:
+        """How the request proves it is the director's: "cookie" (the session cookie the login
+        set), "bearer" (`Authorization: Bearer <token>`, for scripts) or "token" (`?token=` in
+        the URL: accepted once, the caller redirects to the same page without it). Every
+        comparison is constant-time."""
+        m = re.search(r"(?:^|;\s*)director=([^;]+)", headers.get("Cookie", ""))
+        if m and _same(m.group(1), self.director_session()):
+            return "cookie"
+        auth = headers.get("Authorization", "")
+        if auth.startswith("Bearer ") and self.director_login(auth[7:].strip()):
+            return "bearer"
+        if self.director_login((query.get("token") or [""])[0]):
+            return "token"
+        raise HttpError(403, "director page: log in at /login with the director token (printed when the "
+                             "station starts)")
 
+    def director_login(self, token: str) -> bool:
+        return bool(token) and _same(token, self.config.director_token)
+
+    def director_session(self) -> str:
+        """The login cookie's value: derived from the token (so it is not the token itself, and
+        a new token ends every session), the same across restarts."""
+        return hmac.new(self.config.director_token.encode(), b"director-session", hashlib.sha256).hexdigest()
+
+    def session_cookie(self) -> tuple[str, str]:
+        secure = "; Secure" if self.config.extra.get("tls") else ""
+        return ("Set-Cookie", f"director={self.director_session()}; HttpOnly; SameSite=Strict; Path=/{secure}")
+
+    def licence_ok(self, key: Any) -> bool:
+        return isinstance(key, str) and _same(key, self.config.dc_licence_key or self.config.director_token)
+
+
+def _free_bytes(store: Store) -> int | None:
+    if store.dialect != "sqlite":
+        return None  # PostgreSQL's disk is the database server's: it reports its own trouble
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(store.url.removeprefix("sqlite:///"))))
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def _same(a: str, b: str) -> bool:
+    """Constant-time comparison of two secrets (no early exit on the first wrong character)."""
+    return hmac.compare_digest(a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape"))
+
+
+def _filename(event: str) -> str:
+    """An event id as a download's file name: no user text goes into a header unescaped."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", event)[:100] or "event"
+
+
+LOGIN_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Director login</title></head><body>
+<h1>Director login</h1>{message}
+<form method="post" action="/login"><label>Director token
+<input type="password" name="token" autocomplete="current-password" autofocus></label>
+<button type="submit">Log in</button></form>
+<p>The token is printed in the station's window when it starts.</p></body></html>"""
 
 
 def _content_length(request: Request, limit: int) -> HttpError | None:
@@ -191,10 +291,11 @@ def _content_length(request: Request, limit: int) -> HttpError | None:
 
 
 def _dc_error_envelope(message: str) -> dict:
-    """The Data Connector's contract is HTTP 200 with an error reply (DataType 1 error,
-    ErrorType 2 validation), whatever the request was."""
-    return {"RequestCommand": 0, "DataType": 1, "LastQueueItemId": 0, "ErrorType": 2, "SessionGuid": None,
-            "SerializedData": json.dumps(message)}
+    """The Data Connector's contract is HTTP 200 with an error reply (DataType error,
+    ErrorType validation), whatever the request was."""
+    from .dataconnector import E_VALIDATION, ERROR
+    return {"RequestCommand": 0, "DataType": ERROR, "LastQueueItemId": 0, "ErrorType": E_VALIDATION,
+            "SessionGuid": None, "SerializedData": json.dumps(message)}
 
 
 class StationApp:
@@ -226,6 +327,11 @@ class StationApp:
                 if bad:
                     raise bad
                 return MAX_DC_BYTES
+            if request.method == "POST" and request.path == "/login":
+                bad = _content_length(request, 4096)
+                if bad:
+                    raise bad
+                return 4096
             if request.method not in ("GET", "HEAD"):
                 raise HttpError(405, f"{request.method} {request.path} is not supported")
             return 0
@@ -250,6 +356,18 @@ class StationApp:
     def _json(status: int, doc: Any, headers: list[tuple[str, str]] | None = None) -> Response:
         return Response(status, json.dumps(doc).encode(), "application/json; charset=utf-8", headers or [])
 
+    @staticmethod
+    def _login_form(status: int, message: str) -> Response:
+        return Response(status, LOGIN_PAGE.format(message=message).encode(), "text/html; charset=utf-8")
+
+    def _login(self, request: Request, body: bytes) -> Response:
+        if request.method != "POST":
+            return self._login_form(200, "")
+        form = parse_qs(body.decode("utf-8", "replace"))
+        if not self.station.director_login((form.get("token") or [""])[0]):
+            return self._login_form(403, "<p>Wrong token.</p>")
+        return Response(303, b"", headers=[("Location", "/director"), self.station.session_cookie()])
+
     def _error(self, e: HttpError) -> Response:
         return self._json(e.status, {"error": e.message, "status": e.status})
 
@@ -261,7 +379,16 @@ class StationApp:
         if request.method == "POST" and path == "/dc-scoringprogram":
             from . import dataconnector
             try:
-                loads_limited(body)  # the door's limits, before the Data Connector parses it
+                req = loads_limited(body)  # the door's limits, before the Data Connector parses it
+                if isinstance(req, dict) and not st.licence_ok(req.get("LicenceKey")):
+                    # Checked here in constant time; the Data Connector sees only a right key.
+                    env = _dc_error_envelope("Unknown club id or licence key: use the licence key the station "
+                                             "printed at start (also on the director page)")
+                    command = req.get("Command")
+                    env["RequestCommand"] = command if isinstance(command, int) and not isinstance(command, bool) \
+                        and abs(command) < 2**31 else 0
+                    env["SessionGuid"] = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) else None
+                    return self._json(200, env)
                 return self._json(200, dataconnector.handle(st, body))
             except JsonError as e:
                 return self._json(200, _dc_error_envelope(f"Malformed ScoringProgramRequest: {e}"))
@@ -271,20 +398,30 @@ class StationApp:
         if path == "/":
             text = PING_TEXT.format(v=__version__) + "\nDirector page: /director\n"
             return Response(200, text.encode())
+        if path == "/login":
+            return self._login(request, body)
         if path == "/api/v1/health":
-            return self._json(200, {"status": "ok", "event": st.config.event, "items": st.store.count_items()})
+            return self._json(*st.health())
         if path == "/api/v1/movement":
             return self._json(200, st.table_movement(request.headers))
         m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
         if m:
             return self._json(200, st.board_results(request.headers, int(m.group(1))))
         if path in ("/director", "/director/status.json", "/director/table", "/export/pbn", "/export/usebio"):
-            st.check_director(query, request.headers)
+            try:
+                how = st.check_director(query, request.headers)
+            except HttpError:
+                if path in ("/director", "/director/table"):  # a person at a browser: the login form
+                    return self._login_form(403, "")
+                raise
+            if how == "token":  # log in once, then the same page without the token in its address
+                rest = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
+                return Response(303, b"", headers=[("Location", path + ("?" + rest if rest else "")),
+                                                   st.session_cookie()])
             from . import director, exports
             event = (query.get("event") or [st.config.event])[0]
-            cookie = [("Set-Cookie", f"director={st.config.director_token}; HttpOnly; SameSite=Strict; Path=/")]
             if path == "/director":
-                return Response(200, director.render(st, event).encode(), "text/html; charset=utf-8", cookie)
+                return Response(200, director.render(st, event).encode(), "text/html; charset=utf-8")
             if path == "/director/table":
                 m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
                 t = (query.get("table") or [""])[0]
@@ -297,9 +434,9 @@ class StationApp:
             if path == "/export/pbn":
                 return Response(200, exports.pbn_for_event(st.store, event).encode(),
                                 "application/x-pbn; charset=utf-8",
-                                [("Content-Disposition", f'attachment; filename="{event}.pbn"')])
+                                [("Content-Disposition", f'attachment; filename="{_filename(event)}.pbn"')])
             return Response(200, exports.usebio_for_event(st.store, event).encode(), "application/xml; charset=utf-8",
-                            [("Content-Disposition", f'attachment; filename="{event}.xml"')])
+                            [("Content-Disposition", f'attachment; filename="{_filename(event)}.xml"')])
         raise HttpError(404, f"no such page: {path}")
 
 

@@ -137,7 +137,12 @@ class Store:
             self.store._lock.acquire()
             self.store._local.depth = getattr(self.store._local, "depth", 0) + 1
             if self.store.dialect == "sqlite":
-                self.store._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self.store._conn.execute("BEGIN IMMEDIATE")
+                except BaseException:  # busy, read-only: the lock must not stay taken
+                    self.store._local.depth -= 1
+                    self.store._lock.release()
+                    raise
             self.cur = self.store._conn.cursor()
             return self
 
@@ -153,9 +158,10 @@ class Store:
                 if exc_type is None:
                     self.store._conn.commit() if self.store.dialect == "postgresql" else \
                         self.store._conn.execute("COMMIT")
-                else:
-                    self.store._conn.rollback() if self.store.dialect == "postgresql" else \
-                        self.store._conn.execute("ROLLBACK")
+                elif self.store.dialect == "postgresql":
+                    self.store._conn.rollback()
+                elif self.store._conn.in_transaction:  # SQLite may have rolled back already (disk full)
+                    self.store._conn.execute("ROLLBACK")
             finally:
                 self.store._local.depth -= 1
                 self.store._lock.release()
@@ -218,8 +224,11 @@ class Store:
                         results.append((fut, True, write(tx)))
                         tx.execute("RELEASE SAVEPOINT item")
                     except Exception as e:
-                        tx.execute("ROLLBACK TO SAVEPOINT item")
-                        tx.execute("RELEASE SAVEPOINT item")
+                        try:
+                            tx.execute("ROLLBACK TO SAVEPOINT item")
+                            tx.execute("RELEASE SAVEPOINT item")
+                        except Exception:
+                            raise e from None  # SQLite ended the transaction itself (disk full): all fail
                         results.append((fut, False, e))
         except Exception as e:  # the commit failed (disk full, I/O error): nothing is stored
             for _, fut in batch:

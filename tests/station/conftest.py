@@ -59,10 +59,15 @@ class StationProcess:
             text = "".join(lines)
         self.token = re.search(r"token=(\S+)", text).group(1)
         self.startup_text = text
-        # Drain the rest of stdout in the background so the station never blocks on a full pipe.
+        # Drain the rest of stdout in the background so the station never blocks on a full pipe;
+        # kept in `out` (what the station logged).
         import threading
 
-        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+        def drain(stream=self.proc.stdout):
+            while chunk := stream.read1(65536):
+                self.out += chunk
+
+        threading.Thread(target=drain, daemon=True).start()
         return self
 
     def kill(self) -> None:
@@ -90,6 +95,10 @@ class StationProcess:
             conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
             data = resp.read().decode()
+            if resp.status == 303 and resp.getheader("Set-Cookie"):
+                # `?token=` logs in and redirects to the page without it, as a browser follows.
+                cookie = resp.getheader("Set-Cookie").split(";")[0]
+                return self.request("GET", resp.getheader("Location"), headers={**(headers or {}), "Cookie": cookie})
             if resp.getheader("Content-Type", "").startswith("application/json"):
                 return resp.status, json.loads(data)
             return resp.status, data

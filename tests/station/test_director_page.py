@@ -123,7 +123,9 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
 
 
 def test_director_page_needs_the_token(sqlite_station):
-    code, doc = sqlite_station.request("GET", "/director")
+    code, page = sqlite_station.request("GET", "/director")
+    assert code == 403 and 'name="token"' in page  # the login form
+    code, doc = sqlite_station.request("GET", "/director/status.json")
     assert code == 403 and "token" in doc["error"]
 
 

@@ -158,7 +158,9 @@ def test_hostile_json_is_a_400_and_stores_nothing(sqlite_station, body):
                                   b'{"Command": ' + b"7" * 5000 + b"}"], ids=["100k-deep", "5000-digit-int"])
 def test_hostile_json_to_the_data_connector_is_an_error_reply_not_a_500(sqlite_station, body):
     code, doc = sqlite_station.request("POST", "/dc-scoringprogram", body, {"Content-Type": "application/json"})
-    assert code == 200 and doc["DataType"] == 1 and doc["ErrorType"] == 2
+    from station.dataconnector import E_VALIDATION, ERROR
+
+    assert code == 200 and doc["DataType"] == ERROR and doc["ErrorType"] == E_VALIDATION
     assert "Malformed" in json.loads(doc["SerializedData"])
 
 
@@ -172,3 +174,68 @@ def test_a_huge_request_head_is_refused(sqlite_station):
     with socket.create_connection(("127.0.0.1", sqlite_station.port), timeout=10) as s:
         s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 100_000 + b"\r\n\r\n")
         assert s.recv(4096).startswith(b"HTTP/1.1 431")
+
+
+def in_process_station(tmp_path):
+    """A station served on a thread of this process over real HTTP, so a test can break its
+    database under it (as a full disk does)."""
+    from station.server import Station, StationConfig, make_server
+    from station.store import Store
+
+    store = Store(str(tmp_path / "station.db"))
+    st = Station(store, StationConfig(host="127.0.0.1", port=0, event=EVENT, director_token="tok"))
+    keys = st.register_tables(EVENT, "A", [1, 2])
+    server = make_server(st)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return st, server, keys
+
+
+def get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read())
+    finally:
+        conn.close()
+
+
+def test_health_says_trouble_when_the_disk_is_full_and_a_delivery_is_a_503(tmp_path):
+    st, server, keys = in_process_station(tmp_path)
+    port = server.server_address[1]
+    try:
+        assert get(port, "/api/v1/health") == (200, {"status": "ok", "event": EVENT, "items": 0, "problems": []})
+        # The disk fills up: SQLite can grow the file no further ("database or disk is full").
+        pages = st.store._conn.execute("PRAGMA page_count").fetchone()[0]
+        st.store._conn.execute(f"PRAGMA max_page_count = {pages}")
+        st._probe = (0.0, None)  # no waiting for the next probe
+        rec = result_record(board=5, auction=[{"seat": "N", "call": "4H", "note": "x" * 20000}] + [
+            {"seat": s, "call": "PASS"} for s in "ESW"])
+        body = json.dumps({"kind": "result", "key": rec["key"], "payload": rec})
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("POST", "/api/v1/items", body, {"X-Table": f"{EVENT}/A/1",
+                                                     "Authorization": f"Bearer {keys[1]}"})
+        resp = conn.getresponse()
+        reply = json.loads(resp.read())
+        conn.close()
+        assert resp.status == 503 and "full" in reply["error"]  # the tablet keeps it and retries
+        code, doc = get(port, "/api/v1/health")
+        assert code == 503 and doc["status"] == "trouble"
+        assert any("full" in p for p in doc["problems"]), doc
+    finally:
+        server.shutdown()
+        st.store.close()
+
+
+def test_health_says_trouble_when_the_database_takes_no_writes(tmp_path):
+    st, server, _ = in_process_station(tmp_path)
+    port = server.server_address[1]
+    try:
+        st.store._conn.execute("PRAGMA query_only = 1")  # as a read-only mount or file would
+        code, doc = get(port, "/api/v1/health")
+        assert code == 503 and doc["status"] == "trouble"
+        assert any("does not take writes" in p for p in doc["problems"]), doc
+    finally:
+        server.shutdown()
+        st.store._conn.execute("PRAGMA query_only = 0")
+        st.store.close()
