@@ -59,7 +59,7 @@ def free_port() -> int:
 def start_station(db: str, server: str = "asyncio") -> tuple[subprocess.Popen, int, dict, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "station", "--db", db, "--port", str(port), "--host",
-                             "127.0.0.1", "--event", EVENT, "--tables", f"A:1-{TABLES}", "--http-server", server],
+                             "127.0.0.1", "--event", EVENT, "--tables", f"A:1-{TABLES}", "--http-server", server, "--insecure-http"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     text = ""
     while "Data Connector licence key" not in text:

@@ -414,7 +414,9 @@ class StationApp:
                 if path in ("/director", "/director/table"):  # a person at a browser: the login form
                     return self._login_form(403, "")
                 raise
-            if how == "token":  # log in once, then the same page without the token in its address
+            if how == "token" and path in ("/director", "/director/table"):
+                # A page: log in once, then the same page without the token in its address (and
+                # the browser's history). A download (export, status.json) is served at once.
                 rest = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
                 return Response(303, b"", headers=[("Location", path + ("?" + rest if rest else "")),
                                                    st.session_cookie()])
@@ -479,7 +481,7 @@ class LegacyHandler(BaseHTTPRequestHandler):
 
 
 def make_server(station: Station, kind: str = "asyncio", limits: Limits | None = None,
-                ssl_context: Any = None) -> Any:
+                ssl_context: Any = None, address: tuple[str, int] | None = None) -> Any:
     """The HTTP server for the station; `serve_forever`, `shutdown`, `server_close` and
     `server_address` as http.server's. `kind="threading"` is the old stdlib server (bench only)."""
     app = StationApp(station)
@@ -488,5 +490,6 @@ def make_server(station: Station, kind: str = "asyncio", limits: Limits | None =
         server = ThreadingHTTPServer((station.config.host, station.config.port), handler)
         server.daemon_threads = True
         return server
-    return HttpServer(app, station.config.host, station.config.port, limits, ssl_context,
+    host, port = address or (station.config.host, station.config.port)
+    return HttpServer(app, host, port, limits, ssl_context,
                       server_header=f"BiddingBoxStation/{__version__}")

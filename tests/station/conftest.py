@@ -39,7 +39,9 @@ class StationProcess:
 
     def start(self) -> StationProcess:
         cmd = [sys.executable, "-m", "station", "--db", self.db, "--port", str(self.port),
-               "--host", "127.0.0.1", "--event", EVENT, "--tables", "A:1-4", *self.extra]
+               "--host", "127.0.0.1", "--event", EVENT, "--tables", "A:1-4",
+               *(["--dc-local-port", "0"] if "--tls" in self.extra else ["--insecure-http"]),
+               *[x for x in self.extra if x != "--tls"]]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         lines = []
         deadline = time.monotonic() + 20
