@@ -10,6 +10,7 @@ import concurrent.futures
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -57,6 +58,9 @@ SCHEMA = [
         session_guid TEXT NOT NULL, data_type INTEGER NOT NULL, item_id INTEGER NOT NULL,
         PRIMARY KEY (session_guid, data_type, item_id))""",
 ]
+
+
+_secrets_lock = threading.Lock()
 
 
 class StoreError(Exception):
@@ -120,6 +124,9 @@ class Store:
             # FULL: the WAL is fsynced at every commit, so an acknowledged item survives power loss.
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA busy_timeout=10000")
+            # What is deleted (a secret moved out of a database from before) is overwritten, not
+            # left readable in free pages.
+            self._conn.execute("PRAGMA secure_delete=ON")
             serial = "INTEGER PRIMARY KEY AUTOINCREMENT"
         with self.transaction() as cur:
             for ddl in SCHEMA:
@@ -258,12 +265,43 @@ class Store:
             tx.execute("DELETE FROM settings WHERE name = ?", (name,))
             tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (name, value))
 
+    def secrets_file(self) -> str | None:
+        """Where the station's secrets (director token, table-key secret) live: a file beside
+        the SQLite database, readable by its owner only, so a copy of the database alone
+        gives away no key. PostgreSQL: None, in the database (a server with its own access
+        control, shared by the stations of a multi-hall event, which need the same secrets)."""
+        return None if self.dialect == "postgresql" else self._path + ".secrets"
+
     def ensure_secret(self, name: str) -> str:
-        value = self.setting(name)
-        if value is None:
-            value = secrets.token_urlsafe(12)
-            self.set_setting(name, value)
-        return value
+        path = self.secrets_file()
+        if path is None:
+            value = self.setting(name)
+            if value is None:
+                value = secrets.token_urlsafe(12)
+                self.set_setting(name, value)
+            return value
+        with _secrets_lock:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    kept = json.load(f)
+            except FileNotFoundError:
+                kept = {}
+            if name in kept:
+                return str(kept[name])
+            # A database from before kept its secrets inside: move them out (same values, so
+            # printed keys and the token stay valid), else make a new one.
+            value = self.setting(name) or secrets.token_urlsafe(12)
+            kept[name] = value
+            tmp = path + ".tmp"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(kept, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+            with self.transaction() as tx:
+                tx.execute("DELETE FROM settings WHERE name = ?", (name,))
+            return value
 
     # -- table keys ---------------------------------------------------------------------------
     def register_table(self, event: str, section: str, table_no: int, key: str) -> None:

@@ -126,3 +126,37 @@ def test_every_secret_is_compared_in_constant_time(tmp_path, monkeypatch):
     finally:
         server.shutdown()
         st.store.close()
+
+
+def test_a_copy_of_the_database_gives_away_no_secret(tmp_path):
+    """Someone copies station.db (a backup on a USB stick): neither the director token nor the
+    secret the table keys derive from is in it, and the secrets file is the owner's alone."""
+    import os
+    import sqlite3
+
+    db = tmp_path / "station.db"
+    old = sqlite3.connect(db)  # a database from before, with its secrets inside
+    old.execute("CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    old.execute("INSERT INTO settings VALUES ('director_token', 'old-token-1234')")
+    old.commit()
+    old.close()
+    st = StationProcess(str(db), tmp_path).start()
+    try:
+        assert st.token == "old-token-1234"  # moved out, not changed: printed keys stay valid
+        key = st.keys[f"{EVENT}/A/1"]
+        assert st.post_item("result", result_record())[0] == 201
+    finally:
+        st.stop()
+    secrets_file = tmp_path / "station.db.secrets"
+    kept = json.loads(secrets_file.read_text())
+    assert set(kept) == {"director_token", "table_key_secret"}
+    assert os.stat(secrets_file).st_mode & 0o077 == 0
+    copied = b"".join(p.read_bytes() for p in tmp_path.glob("station.db*") if not p.name.endswith(".secrets")
+                      and p.is_file())
+    for secret in (*kept.values(), key):
+        assert secret.encode() not in copied
+    st = StationProcess(str(db), tmp_path).start()  # and the next start finds them again
+    try:
+        assert st.token == "old-token-1234" and st.keys[f"{EVENT}/A/1"] == key
+    finally:
+        st.stop()
