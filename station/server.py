@@ -464,7 +464,10 @@ class LegacyHandler(BaseHTTPRequestHandler):
         if isinstance(verdict, Response):
             self.close_connection = True
             return self._reply(verdict)
-        n = int(self.headers.get("Content-Length") or 0)
+        try:
+            n = max(0, int(self.headers.get("Content-Length") or 0))
+        except ValueError:
+            n = 0
         self._reply(self.app.handle(request, self.rfile.read(min(n, verdict))))
 
     def _reply(self, r: Response) -> None:
