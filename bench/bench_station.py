@@ -5,7 +5,8 @@
 1. Results ingested per second over real HTTP on loopback from 1, 16, 64 and 200 concurrent
    tablets (each from its own 127.0.x.y address, keep-alive, one result per request), with the
    slowest requests and connection errors; the station's server beside the stdlib
-   ThreadingHTTPServer it replaced (`--http-server threading`).
+   ThreadingHTTPServer it replaced (`--http-server threading`), and over TLS with the tablets'
+   pinned connection (tablet_app/http_transport.py).
 2. Data Connector poll latency (p50/p99) with the official client, on a station holding a full
    100-table session: "poll new results" at steady state, and "poll all results".
 3. Time to score a 100-table pairs session of 27 boards through the station: GET /export/usebio
@@ -44,6 +45,7 @@ from bridgemate_dataconnector.dto import (  # noqa: E402
 
 from shared_rules.boards import dealer, vulnerability  # noqa: E402
 from shared_rules.scoring import score  # noqa: E402
+from tablet_app.http_transport import PinnedHTTPSConnection  # noqa: E402
 
 EVENT = "bench-2026-11-22"
 GUID = "B" * 32
@@ -56,10 +58,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_station(db: str, server: str = "asyncio") -> tuple[subprocess.Popen, int, dict, str]:
+def start_station(db: str, server: str = "asyncio", tls: bool = False) -> tuple[subprocess.Popen, int, dict, str]:
     port = free_port()
+    security = ["--dc-local-port", "-1"] if tls else ["--insecure-http"]
     proc = subprocess.Popen([sys.executable, "-m", "station", "--db", db, "--port", str(port), "--host",
-                             "127.0.0.1", "--event", EVENT, "--tables", f"A:1-{TABLES}", "--http-server", server, "--insecure-http"],
+                             "127.0.0.1", "--event", EVENT, "--tables", f"A:1-{TABLES}", "--http-server", server,
+                             *security],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     text = ""
     while "Data Connector licence key" not in text:
@@ -70,6 +74,9 @@ def start_station(db: str, server: str = "asyncio") -> tuple[subprocess.Popen, i
     threading.Thread(target=proc.stdout.read, daemon=True).start()
     keys = dict(re.findall(r"table (\S+)  key (\S+)", text))
     token = re.search(r"licence key: (\S+)", text).group(1)
+    fp = re.search(r"fingerprint \(SHA-256\): ([0-9a-f]{64})", text)
+    if fp:  # the tablets' pin, carried to post_all in the keys
+        keys["#pin"] = fp.group(1)
     return proc, port, keys, token
 
 
@@ -94,7 +101,14 @@ def post_all(port: int, keys: dict, recs: list[dict], source: str = "127.0.0.1",
              latencies: list[float] | None = None, errors: list[str] | None = None) -> None:
     """One tablet: a keep-alive connection from `source`, one result per request. Errors are
     counted (and the connection reopened) when `errors` is given, else raised."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+    def connect() -> http.client.HTTPConnection:
+        if "#pin" in keys:  # the tablet's own pinned TLS connection
+            conn = PinnedHTTPSConnection("127.0.0.1", port, keys["#pin"], 60)
+            conn.source_address = (source, 0)
+            return conn
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+
+    conn = connect()
     for rec in recs:
         tid = f"{EVENT}/A/{rec['table']}"
         body = json.dumps({"kind": "result", "key": rec["key"], "payload": rec})
@@ -111,7 +125,7 @@ def post_all(port: int, keys: dict, recs: list[dict], source: str = "127.0.0.1",
                 raise
             errors.append(type(e).__name__)
             conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+            conn = connect()
             continue
         if latencies is not None:
             latencies.append(time.perf_counter() - t0)
@@ -305,6 +319,12 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(10)
+        tls, tls_port, tls_keys, _ = start_station(str(pathlib.Path(tmp) / "tls.db"), tls=True)
+        try:
+            ingest_levels(tls_port, tls_keys, recs, "station over TLS (pinned)", floor)
+        finally:
+            tls.terminate()
+            tls.wait(10)
         print("director page (render in process, SQLite):", flush=True)
         director_bench(tmp)
 
