@@ -1,5 +1,7 @@
 """The station's HTTP service: tablet ingestion, the Data Connector endpoint, exports, the
-director page. stdlib http.server (threaded, HTTP/1.1 keep-alive); all state is in `Store`.
+director page and its login. Served by `http_server.HttpServer` (asyncio + h11: timeouts,
+per-address limits, the key checked before the body is read), over TLS unless the station is
+started with --insecure-http; all state is in `Store`.
 
 Tablet API (docs/station.md has the full description):
   POST /api/v1/items           {"kind", "key", "payload"}; headers X-Table: <event>/<section>/<table>
@@ -8,7 +10,8 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
   GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
                                same headers; 404 when the scoring program has not sent one
-  GET  /api/v1/health
+  GET  /api/v1/health          200 "ok", or 503 "trouble" with the problems (disk, database)
+  GET/POST /login              the director's login form; sets the session cookie
 """
 from __future__ import annotations
 
