@@ -11,12 +11,14 @@ import argparse
 import datetime
 import hashlib
 import json
+import pathlib
 import re
 import secrets
 import signal
 import sys
 import threading
 
+from .http_server import Limits
 from .server import Station, StationConfig, make_server
 from .store import Store
 
@@ -89,7 +91,26 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the club's director PIN (4-8 digits) for every table tablet: kept as a salted "
                         "hash and sent (hashed) with each table's movement")
     p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
-    p.add_argument("--access-log", action="store_true", help="log every request to stderr")
+    p.add_argument("--access-log", action="store_true",
+                   help="log every request to stderr (method, path and status; never the query string)")
+    p.add_argument("--connections-per-address", type=int, default=Limits.per_address, metavar="N",
+                   help=f"open connections one client address may hold (default {Limits.per_address}); "
+                        "more get 503")
+    p.add_argument("--backlog", type=int, default=Limits.backlog, metavar="N",
+                   help=f"listen backlog (default {Limits.backlog}, capped by the kernel's somaxconn)")
+    p.add_argument("--head-timeout", type=float, default=Limits.head_timeout, metavar="S",
+                   help=f"seconds a client has to send its request head (default {Limits.head_timeout:g})")
+    p.add_argument("--insecure-http", action="store_true",
+                   help="serve plain HTTP instead of TLS (a closed network, a demo, a scoring program "
+                        "that cannot pin the certificate)")
+    p.add_argument("--tls-dir", default=None, metavar="DIR",
+                   help="where the station's TLS certificate and key live (default: <db>.tls beside a "
+                        "SQLite file, else ./station-tls); made on first start")
+    p.add_argument("--dc-local-port", type=int, default=5079, metavar="N",
+                   help="with TLS: also serve plain HTTP on 127.0.0.1:N (default 5079, the Data Connector's "
+                        "own port) for a scoring program on this computer; -1: not at all")
+    p.add_argument("--http-server", choices=["asyncio", "threading"], default="asyncio",
+                   help=argparse.SUPPRESS)  # `threading`: the old stdlib server, for the bench's comparison
     return p
 
 
@@ -120,6 +141,19 @@ def main(argv: list[str] | None = None) -> int:
                            extra={"access_log": args.access_log, "event_named": bool(args.event),
                                   "profile": args.profile or store.setting("profile")})
     station = Station(store, config)
+    ssl_context, pin = None, ""
+    if not args.insecure_http:
+        from . import tls
+        try:
+            cert, key, fp = tls.ensure_certificate(pathlib.Path(args.tls_dir) if args.tls_dir else tls.tls_dir_for(args.db))
+            ssl_context = tls.server_context(cert, key)
+        except Exception as e:  # unreadable or unwritable directory: say so and stop
+            print(f"station: cannot set up TLS ({e}); use --tls-dir DIR, or --insecure-http", file=sys.stderr)
+            return 2
+        pin = f"#sha256={fp}"
+        config.extra["tls"] = True
+        print(f"station: TLS certificate fingerprint (SHA-256): {fp}")
+    scheme = "https" if ssl_context else "http"
     for spec, reissue in [(x, False) for x in args.tables] + [(x, True) for x in args.reissue]:
         section, tables = spec
         for t, key in station.register_tables(event, section, tables, reissue=reissue).items():
@@ -133,17 +167,35 @@ def main(argv: list[str] | None = None) -> int:
                         say=lambda text: print(text, flush=True))
         bridge.run_once()  # the session's tables and keys before the tablets ask
         station.ingest = bridge.waking(station.ingest)  # type: ignore[method-assign]
+    if args.tables or args.reissue:
+        print(f"tablets: station address {scheme}://<this computer>:{args.port}/{pin}")
     if args.no_serve:
         return 0
     try:
-        server = make_server(station)
+        limits = Limits(backlog=args.backlog, per_address=args.connections_per_address,
+                        head_timeout=args.head_timeout)
+        server = make_server(station, args.http_server, limits, ssl_context)
     except OSError as e:
         print(f"station: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         return 2
     port = server.server_address[1]
+    local = None
+    if ssl_context is not None and args.dc_local_port >= 0:
+        # The scoring program usually runs on this computer and cannot pin a certificate: plain
+        # HTTP on the loopback interface only, which never crosses the club's network.
+        try:
+            local = make_server(station, args.http_server, limits, None, ("127.0.0.1", args.dc_local_port))
+            threading.Thread(target=local.serve_forever, daemon=True).start()
+            print(f"station: for a scoring program on this computer: http://localhost:{local.server_address[1]}"
+                  f"/ (Data Connector, loopback only)", flush=True)
+        except OSError as e:
+            print(f"station: port {args.dc_local_port} on 127.0.0.1 is taken ({e}); a scoring program on "
+                  "this computer must use the https address", flush=True)
     print(f"station: event {event}, database {args.db}", flush=True)
-    print(f"station: listening on http://{args.host}:{port}/  (Data Connector: /dc-scoringprogram)", flush=True)
-    print(f"station: director page http://<this computer>:{port}/director?token={config.director_token}",
+    print(f"station: listening on {scheme}://{args.host}:{port}/  (Data Connector: /dc-scoringprogram)", flush=True)
+    if pin:
+        print(f"station: tablets' station address {scheme}://<this computer>:{port}/{pin}", flush=True)
+    print(f"station: director page {scheme}://<this computer>:{port}/director?token={config.director_token}",
           flush=True)
     print(f"station: Data Connector licence key: {config.dc_licence_key or config.director_token}", flush=True)
     if bridge is not None:
@@ -152,7 +204,11 @@ def main(argv: list[str] | None = None) -> int:
 
     def stop(*_: object) -> None:
         threading.Thread(target=server.shutdown, daemon=True).start()
+        if local is not None:
+            local.shutdown()
 
+    from . import director
+    threading.Thread(target=director.warm, args=(station,), daemon=True).start()
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:

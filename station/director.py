@@ -9,9 +9,13 @@ get a board's results only through /api/v1/boards/<n>/results, after their own r
 from __future__ import annotations
 
 import calendar
+import collections
 import html
+import json
+import threading
 import time
 from typing import Any
+from urllib.parse import quote
 
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
@@ -30,40 +34,113 @@ def _epoch(iso: str) -> float:
         return 0.0
 
 
-def status(st: Any, event: str, now: float | None = None) -> dict:
-    now = time.time() if now is None else now
-    store = st.store
-    items = store.items(event)
-    tables: dict[tuple[str, int], dict] = {}
+def local_time(iso: str | None, now: float | None = None) -> str:
+    """A station timestamp (UTC ISO) as the TD's clock shows it: the station's local time,
+    `19:45:12` today, `22 Nov 19:45` another day."""
+    if not iso:
+        return ""
+    epoch = _epoch(iso)
+    if not epoch:
+        return str(iso)
+    t = time.localtime(epoch)
+    today = time.localtime(time.time() if now is None else now)
+    return time.strftime("%H:%M:%S" if t[:3] == today[:3] else "%d %b %H:%M", t)
 
-    def table(section: str, t: int) -> dict:
-        return tables.setdefault((section, t), {
+
+class Progress:
+    """What the page needs, folded from the stored items as they arrive: each table's round,
+    board, phase, last news and results; the TD calls; the latest results. A page refresh
+    reads only the items stored since the last one (by id: items are only ever appended, one
+    writer at a time), so its cost follows the number of tables, not everything stored. Kept
+    in memory; after a restart the first refresh (or `warm`) folds the whole database once."""
+
+    RECENT = 400
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.after_id = 0
+        self.events: dict[str, dict] = {}
+
+    def _event(self, event: str) -> dict:
+        return self.events.setdefault(event, {"tables": {}, "td": {}, "recent": collections.deque(maxlen=self.RECENT)})
+
+    @staticmethod
+    def _table(ev: dict, section: str, t: int) -> dict:
+        return ev["tables"].setdefault((section, t), {
             "section": section, "table": t, "round": None, "board": None, "phase": "idle",
-            "last_seen": None, "late": False, "results": 0, "open_td_calls": 0, "_results": set()})
+            "last_seen": None, "results": set()})
 
-    for section, t in store.tables_with_keys(event):
-        table(section, t)
-    td_latest: dict[tuple, dict] = {}
-    for it in items:
-        p = it["payload"]
-        row = table(p["section"], p["table"])
-        row["last_seen"] = it["received_at"]
-        if it["kind"] == "td_call":
-            ident, state = td_call_facts(it["key"], p)
-            td_latest[ident] = {**p, "status": state, "at": at_iso(p.get("at")),
-                                "note": p.get("note") or p.get("reason"), "received_at": it["received_at"]}
+    def catch_up(self, store: Any) -> None:
+        while True:
+            rows = store.query("SELECT id, item_key, kind, event, received_at, payload FROM items WHERE id > ? "
+                               "ORDER BY id LIMIT 5000", (self.after_id,))
+            for item_id, key, kind, event, received_at, payload in rows:
+                self._fold(int(item_id), key, kind, event, received_at, json.loads(payload))
+                self.after_id = int(item_id)
+            if len(rows) < 5000:
+                return
+
+    def _fold(self, item_id: int, key: str, kind: str, event: str, received_at: str, p: dict) -> None:
+        ev = self._event(event)
+        row = self._table(ev, p["section"], p["table"])
+        row["last_seen"] = received_at
+        if kind == "td_call":
+            ident, state = td_call_facts(key, p)
+            ev["td"][ident] = {**p, "status": state, "at": at_iso(p.get("at")),
+                               "note": p.get("note") or p.get("reason"), "received_at": received_at}
             if row["round"] is None:  # the call is the first news from this table
                 row["round"], row["board"] = p.get("round") or None, p.get("board")
-            continue
-        if it["kind"] == "result":
-            row["_results"].add((p["round"], p["board"]))
+        elif kind == "result":
+            row["results"].add((p["round"], p["board"]))
             row["round"], row["board"], row["phase"] = p["round"], p["board"], "result_in"
-        elif (p["round"], p["board"]) not in row["_results"]:
+            ev["recent"].append({"id": item_id, "key": key, "kind": kind, "received_at": received_at, "payload": p})
+        elif kind == "auction" and (p["round"], p["board"]) not in row["results"]:
             row["round"], row["board"], row["phase"] = p["round"], p["board"], p["phase"]
-    open_calls = sorted((c for c in td_latest.values() if c["status"] in OPEN_TD),
-                        key=lambda c: c["received_at"])
+
+    def snapshot(self, store: Any, event: str) -> tuple[list[dict], list[dict], list[dict]]:
+        """(tables, TD calls, latest results) of one event, copied under the lock."""
+        with self.lock:
+            self.catch_up(store)
+            ev = self._event(event)
+            tables = [dict(r, results=set(r["results"])) for r in ev["tables"].values()]
+            return tables, list(ev["td"].values()), list(ev["recent"])
+
+
+_progress_lock = threading.Lock()
+
+
+def progress_of(st: Any) -> Progress:
+    with _progress_lock:
+        if getattr(st, "progress", None) is None:
+            st.progress = Progress()
+        return st.progress
+
+
+def warm(st: Any) -> None:
+    """Fold what is stored now (a station restarting on a big database), so the TD's first
+    refresh is as quick as the next."""
+    prog = progress_of(st)
+    with prog.lock:
+        prog.catch_up(st.store)
+
+
+def status(st: Any, event: str, now: float | None = None, full: bool = True) -> dict:
+    """Every table's progress (from `Progress`: only what arrived since the last refresh is
+    read). `full`: all results and every stored key (status.json reads the database for
+    those); the page needs only the latest results."""
+    now = time.time() if now is None else now
+    store = st.store
+    folded, td_calls, recent = progress_of(st).snapshot(store, event)
+    tables: dict[tuple[str, int], dict] = {(r["section"], r["table"]): r for r in folded}
+    for section, t in store.tables_with_keys(event):
+        tables.setdefault((section, t), {"section": section, "table": t, "round": None, "board": None,
+                                         "phase": "idle", "last_seen": None, "results": set()})
+    for row in tables.values():
+        row.update(late=False, open_td_calls=0)
+    open_calls = sorted((c for c in td_calls if c["status"] in OPEN_TD), key=lambda c: c["received_at"])
     for c in open_calls:
-        table(c["section"], c["table"])["open_td_calls"] += 1
+        if (c["section"], c["table"]) in tables:
+            tables[(c["section"], c["table"])]["open_td_calls"] += 1
     rounds = [r["round"] for r in tables.values() if r["round"] is not None]
     field_round = max(rounds) if rounds else None
     late_after = st.config.late_minutes * 60
@@ -71,9 +148,11 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
         "SELECT m.section, m.table_no, m.round_no, m.low_board, m.high_board FROM dc_rounds m "
         "JOIN dc_sessions s ON s.session_guid = m.session_guid WHERE s.event = ? AND m.low_board > 0",
         (event,))}
+    results_count = 0
     for row in tables.values():
-        done = row.pop("_results")
+        done = row["results"]
         row["results"] = len(done)
+        results_count += len(done)
         boards = movement.get((row["section"], row["table"], row["round"] or 0))
         if row["phase"] == "result_in" and boards:
             # With the scoring program's movement the station knows what is still to play, even
@@ -91,15 +170,46 @@ def status(st: Any, event: str, now: float | None = None) -> dict:
         row["phase_label"] = PHASE_LABEL.get(row["phase"], row["phase"])
         if row["phase"] == "idle" and row["round"] is not None:
             row["phase_label"] = "in progress"  # only a TD call so far
-    results = [it["payload"] | {"received_at": it["received_at"]}
-               for it in latest_results([i for i in items if i["kind"] == "result"])]
+    if full:
+        recent = [{"id": int(r[0]), "key": r[1], "kind": r[2], "received_at": r[3], "payload": json.loads(r[4])}
+                  for r in store.query("SELECT id, item_key, kind, received_at, payload FROM items "
+                                       "WHERE event = ? AND kind = 'result' ORDER BY id", (event,))]
+    results = [it["payload"] | {"received_at": it["received_at"]} for it in latest_results(recent)]
     results.sort(key=lambda r: r["received_at"], reverse=True)
-    return {"event": event, "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
-            "tables": sorted(tables.values(), key=lambda r: (r["section"], r["table"])),
-            "open_td_calls": open_calls, "results": results,
-            "refusals": sorted((r for rs in store.refusals(event).values() for r in rs),
-                               key=lambda r: r["at"], reverse=True)[:50],
-            "stored_keys": [it["key"] for it in items]}
+    doc = {"event": event, "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
+           "tables": sorted(tables.values(), key=lambda r: (r["section"], r["table"])),
+           "open_td_calls": open_calls, "results": results if full else results[:200],
+           "results_count": results_count,
+           "refusals": sorted((r for rs in store.refusals(event).values() for r in rs),
+                              key=lambda r: r["at"], reverse=True)[:50]}
+    if full:
+        doc["stored_keys"] = [r[0] for r in store.query("SELECT item_key FROM items WHERE event = ? ORDER BY id",
+                                                        (event,))]
+    return doc
+
+
+def table_history(st: Any, event: str, section: str, table_no: int) -> dict:
+    """One table's irregularities (from its results and auction logs, each once) and TD calls
+    (every status change), oldest first."""
+    irregular: dict[tuple, dict] = {}
+    calls = []
+    for key, kind, received_at, payload in st.store.query(
+            "SELECT item_key, kind, received_at, payload FROM items WHERE event = ? AND section = ? "
+            "AND table_no = ? ORDER BY id", (event, section, table_no)):
+        p = json.loads(payload)
+        if kind == "td_call":
+            ident, state = td_call_facts(key, p)
+            calls.append({"round": p.get("round"), "board": p.get("board"), "status": state,
+                          "at": at_iso(p.get("at")), "seat": p.get("seat"),
+                          "note": p.get("note") or p.get("reason"), "received_at": received_at})
+            continue
+        for x in p.get("irregularities") or []:
+            if isinstance(x, dict):
+                ident = (p.get("round"), p.get("board"), x.get("kind"), x.get("seat"), x.get("index"), x.get("call"))
+                irregular.setdefault(ident, {"round": p.get("round"), "board": p.get("board"), **x,
+                                             "received_at": received_at})
+    return {"event": event, "section": section, "table": table_no, "irregularities": list(irregular.values()),
+            "td_calls": calls}
 
 
 def _sessions_html(st: Any, event: str) -> str:
@@ -123,50 +233,91 @@ def _contract_text(r: dict) -> str:
     return f"{r['contract']} {r['declarer']}"
 
 
+_STYLE = """body{font-family:sans-serif;margin:1em} table{border-collapse:collapse}
+td,th{padding:2px 8px;border-bottom:1px solid #ddd}
+tr.late td{background:#fcc} tr.bidding td.phase{color:#06c} tr.playing td.phase{color:#090}
+tr.entering_result td.phase{color:#c60} li.td-call{color:#c00;font-weight:bold} li.refused{color:#a50}"""
+
+
+def _zone() -> str:
+    return time.strftime("%Z") or time.strftime("UTC%z")
+
+
 def render(st: Any, event: str) -> str:
-    s = status(st, event)
+    s = status(st, event, full=False)
     e = html.escape
+    q = quote(event, safe="")
     rows = []
     for t in s["tables"]:
         cls = "late" if t["late"] else t["phase"]
+        name = f'{t["section"]}{t["table"]}'
         rows.append(
-            f'<tr class="table-row {e(cls)}" id="table-{e(t["section"])}{t["table"]}">'
-            f'<td>{e(t["section"])}{t["table"]}</td><td>{t["round"] or ""}</td><td>{t["board"] or ""}</td>'
+            f'<tr class="table-row {e(cls)}" id="table-{e(name)}">'
+            f'<td><a href="/director/table?event={q}&amp;section={quote(t["section"])}&amp;table={t["table"]}">'
+            f'{e(name)}</a></td><td>{t["round"] or ""}</td><td>{t["board"] or ""}</td>'
             f'<td class="phase">{e(t["phase_label"])}{" — LATE" if t["late"] else ""}</td>'
             f'<td>{t["results"]}</td><td>{t["open_td_calls"] or ""}</td>'
-            f'<td>{e(t["last_seen"] or "")}</td></tr>')
+            f'<td>{e(local_time(t["last_seen"]))}</td></tr>')
     calls = [f'<li class="td-call">Table {e(c["section"])}{c["table"]}, round {c["round"]}'
-             f'{", board " + str(c["board"]) if c.get("board") else ""}: {e(c["status"])} at {e(c["at"])}'
+             f'{", board " + str(c["board"]) if c.get("board") else ""}: {e(c["status"])} at {e(local_time(c["at"]))}'
              f'{" — " + e(c["note"]) if c.get("note") else ""}</li>' for c in s["open_td_calls"]]
     res = [f'<tr class="result"><td>{e(r["section"])}{r["table"]}</td><td>{r["round"]}</td><td>{r["board"]}</td>'
            f'<td>{r["ns_pair"]}–{r["ew_pair"]}</td><td>{e(_contract_text(r))}</td>'
            f'<td>{"" if r.get("tricks") is None else r["tricks"]}</td>'
-           f'<td>{"" if r.get("score_ns") is None else r["score_ns"]}</td><td>{e(r["received_at"])}</td></tr>'
-           for r in s["results"][:200]]
-    refused = [f'<li class="refused">{e(r["at"])} table {e(r["table"])}: HTTP {r["status"]} {e(r["error"])}'
-               f'{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>' for r in s["refusals"]]
-    keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(st.table_key(event, sec, t))}</code></td></tr>"
-            for sec, t in st.store.tables_with_keys(event)]
+           f'<td>{"" if r.get("score_ns") is None else r["score_ns"]}</td><td>{e(local_time(r["received_at"]))}</td></tr>'
+           for r in s["results"]]
+    refused = [f'<li class="refused">{e(local_time(r["at"]))} table {e(r["table"])}: HTTP {r["status"]} '
+               f'{e(r["error"])}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>' for r in s["refusals"]]
+    keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(key)}</code></td></tr>"
+            for (sec, t), key in st.table_keys(event, st.store.tables_with_keys(event)).items()]
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">
 <title>Director — {e(event)}</title>
 <style>
-body{{font-family:sans-serif;margin:1em}} table{{border-collapse:collapse}} td,th{{padding:2px 8px;border-bottom:1px solid #ddd}}
-tr.late td{{background:#fcc}} tr.bidding td.phase{{color:#06c}} tr.playing td.phase{{color:#090}}
-tr.entering_result td.phase{{color:#c60}} li.td-call{{color:#c00;font-weight:bold}} li.refused{{color:#a50}}
+{_STYLE}
 </style></head><body>
 <h1>Director — {e(event)}</h1>
-<p>Updated {e(s["generated_at"])} (refreshes every 5 s). Exports:
-<a href="/export/pbn?event={e(event)}">PBN</a> · <a href="/export/usebio?event={e(event)}">USEBIO XML</a></p>
+<p>Updated {e(local_time(s["generated_at"]))} (station time, {e(_zone())}; refreshes every 5 s). Exports:
+<a href="/export/pbn?event={q}">PBN</a> · <a href="/export/usebio?event={q}">USEBIO XML</a></p>
 {bws_status.line(st)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>
-<table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news (UTC)</th></tr>
+<p>A table's irregularities and TD calls: click its name.</p>
+<table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news</th></tr>
 {"".join(rows)}</table>
-<h2>Results as they arrive ({len(s["results"])})</h2>
+<h2>Results as they arrive ({s["results_count"]}{", the latest 200 shown" if s["results_count"] > 200 else ""})</h2>
 <table id="results"><tr><th>Table</th><th>Round</th><th>Board</th><th>Pairs</th><th>Contract</th><th>Tricks</th><th>Score NS</th><th>Received</th></tr>
 {"".join(res)}</table>
 <details><summary>Table keys (type one into each tablet at setup)</summary>
 <table id="keys">{"".join(keys)}</table>{_sessions_html(st, event)}</details>
+</body></html>"""
+
+
+def render_table(st: Any, event: str, section: str, table_no: int) -> str:
+    """One table's history: every irregularity and every TD call of the event, oldest first."""
+    h = table_history(st, event, section, table_no)
+    e = html.escape
+    irr = [f'<tr class="irregularity"><td>{x["round"] or ""}</td><td>{x["board"] or ""}</td>'
+           f'<td>{e(str(x.get("kind")))}</td><td>{e(str(x.get("seat") or ""))}</td>'
+           f'<td>{e(str(x.get("call") or ""))}</td><td>{e(str(x.get("law") or ""))}</td>'
+           f'<td>{e(str(x.get("resolution") or x.get("ruling") or ""))}</td>'
+           f'<td>{e(local_time(x["received_at"]))}</td></tr>' for x in h["irregularities"]]
+    calls = [f'<tr class="td-call"><td>{c["round"] or ""}</td><td>{c["board"] or ""}</td><td>{e(str(c["status"]))}</td>'
+             f'<td>{e(str(c["seat"] or ""))}</td><td>{e(str(c["note"] or ""))}</td>'
+             f'<td>{e(local_time(c["at"]))}</td></tr>' for c in h["td_calls"]]
+    name = f"{section}{table_no}"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Table {e(name)} — {e(event)}</title>
+<style>
+{_STYLE}
+</style></head><body>
+<h1>Table {e(name)} — {e(event)}</h1>
+<p><a href="/director?event={quote(event, safe="")}">Back to all tables</a> (times: station time, {e(_zone())})</p>
+<h2>Irregularities ({len(irr)})</h2>
+<table id="irregularities"><tr><th>Round</th><th>Board</th><th>Irregularity</th><th>Seat</th><th>Call</th><th>Law</th>
+<th>Ruling</th><th>Received</th></tr>{"".join(irr)}</table>
+<h2>TD calls ({len(calls)})</h2>
+<table id="td-calls"><tr><th>Round</th><th>Board</th><th>Status</th><th>Seat</th><th>Note</th><th>At</th></tr>
+{"".join(calls)}</table>
 </body></html>"""

@@ -7,11 +7,12 @@ record whose score disagrees: a wrong score must be corrected at the table, not 
 from __future__ import annotations
 
 import calendar
-import json
 import math
 import re
 import time
 from typing import Any
+
+from .http_json import JsonError, loads_limited
 
 SEATS = ("N", "E", "S", "W")
 VULS = ("None", "NS", "EW", "All")
@@ -73,19 +74,13 @@ def _bool(rec: dict, name: str, default: bool | None = None) -> bool:
     return v
 
 
-def _reject_constant(name: str) -> Any:
-    raise RecordError(f"{name} is not a number JSON allows")
-
-
 def parse_item(body: bytes) -> dict:
-    """The request body as a JSON object, or RecordError (HTTP 400) for anything else: bad UTF-8
-    or JSON, NaN/Infinity, a number too long to read (Python refuses > 4300 digits), nesting
-    too deep for the parser."""
+    """The request body as a JSON object, or RecordError (HTTP 400) for anything else: what the
+    door's JSON limits refuse (station/http_json.py: bad UTF-8, NaN/Infinity, huge numbers, deep
+    nesting), or JSON that is not an object."""
     try:
-        doc = json.loads(body, parse_constant=_reject_constant)
-    except RecordError:
-        raise
-    except (ValueError, RecursionError) as e:  # JSONDecodeError, UnicodeDecodeError and big ints
+        doc = loads_limited(body)
+    except JsonError as e:
         raise RecordError(f"malformed JSON: {str(e)[:200]}") from None
     if not isinstance(doc, dict):
         raise RecordError("expected a JSON object {kind, key, payload}")

@@ -1,5 +1,7 @@
 """The station's HTTP service: tablet ingestion, the Data Connector endpoint, exports, the
-director page. stdlib http.server (threaded, HTTP/1.1 keep-alive); all state is in `Store`.
+director page and its login. Served by `http_server.HttpServer` (asyncio + h11: timeouts,
+per-address limits, the key checked before the body is read), over TLS unless the station is
+started with --insecure-http; all state is in `Store`.
 
 Tablet API (docs/station.md has the full description):
   POST /api/v1/items           {"kind", "key", "payload"}; headers X-Table: <event>/<section>/<table>
@@ -8,22 +10,28 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
   GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
                                same headers; 404 when the scoring program has not sent one
-  GET  /api/v1/health
+  GET  /api/v1/health          200 "ok", or 503 "trouble" with the problems (disk, database)
+  GET/POST /login              the director's login form; sets the session cookie
 """
 from __future__ import annotations
 
 import base64
-import collections
 import hashlib
 import hmac
 import json
+import os
 import re
+import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import __version__, movement
+from .http_json import JsonError, loads_limited
+from .http_server import Headers, HttpServer, Limits, Request, Response
 from .records import MAX_ITEM_BYTES, RecordError, parse_item, validate_item
 from .store import Conflict, QuotaExceeded, Store, latest_results, utc_now
 
@@ -56,19 +64,71 @@ class Station:
     def __init__(self, store: Store, config: StationConfig):
         self.store = store
         self.config = config
-        self.refusals: collections.deque[dict] = collections.deque(maxlen=50)
+        self.progress: Any = None   # director.Progress, made on the first page view
+        self.storage_trouble: tuple[float, str] | None = None  # the last failed store, until one succeeds
+        self._probe: tuple[float, str | None] = (0.0, None)
+        self._probe_lock = threading.Lock()
+
+    # -- health --------------------------------------------------------------------------------
+    MIN_FREE_BYTES = 32 * 1024 * 1024
+    PROBE_EVERY = 5.0
+
+    def _write_probe(self) -> str | None:
+        """Can the database take a commit now? Probed with a real write at most every few
+        seconds (an unauthenticated health check must not drive the disk)."""
+        with self._probe_lock:
+            at, problem = self._probe
+            if time.monotonic() - at >= self.PROBE_EVERY:
+                try:
+                    self.store.set_setting("health/probe", utc_now())
+                    problem = None
+                except Exception as e:
+                    problem = f"the database does not take writes: {type(e).__name__}: {e}"[:300]
+                self._probe = (time.monotonic(), problem)
+            return problem
+
+    def health(self) -> tuple[int, dict]:
+        """200 "ok", or 503 "trouble" with the problems: database unreadable or not taking
+        writes, the disk under 32 MB free, the last delivery failed to store."""
+        problems, items = [], None
+        try:
+            items = self.store.count_items()
+        except Exception as e:
+            problems.append(f"the database cannot be read: {type(e).__name__}: {e}"[:300])
+        free = _free_bytes(self.store)
+        if free is not None and free < self.MIN_FREE_BYTES:
+            problems.append(f"the disk holding the database is nearly full: {free // 1024} kB free")
+        probe = self._write_probe()
+        if probe:
+            problems.append(probe)
+        if self.storage_trouble:
+            problems.append(f"the last delivery could not be stored: {self.storage_trouble[1]}")
+        doc = {"status": "trouble" if problems else "ok", "event": self.config.event, "items": items,
+               "problems": problems}
+        return (503 if problems else 200), doc
 
     # -- table keys --------------------------------------------------------------------------
     def table_key(self, event: str, section: str, table_no: int) -> str:
         """The table's key for this event, derived from the station's secret so the TD can print
         or show it again at any time; unguessable without the secret (HMAC-SHA256). Reissuing
         (a lost tablet) bumps the table's generation, which changes the key."""
+        return self.table_keys(event, [(section, table_no)])[(section, table_no)]
+
+    def table_keys(self, event: str, tables: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
+        """`table_key` for many tables with two reads (the director page lists them all)."""
         secret = self.store.ensure_secret("table_key_secret").encode()
-        gen = int(self.store.setting(f"keygen/{event}/{section}/{table_no}", "0") or 0)
-        msg = f"{event}/{section}/{table_no}" + (f"/{gen}" if gen else "")
-        mac = hmac.new(secret, msg.encode(), hashlib.sha256).digest()
-        code = base64.b32encode(mac).decode()[:16]
-        return "-".join(code[i:i + 4] for i in range(0, 16, 4))
+        prefix = f"keygen/{event}/"
+        gens = {name[len(prefix):]: value for name, value in self.store.query(
+            "SELECT name, value FROM settings WHERE name LIKE ?", (prefix.replace("%", "") + "%",))
+            if name.startswith(prefix)}
+        keys = {}
+        for section, table_no in tables:
+            gen = int(gens.get(f"{section}/{table_no}", "0") or 0)
+            msg = f"{event}/{section}/{table_no}" + (f"/{gen}" if gen else "")
+            mac = hmac.new(secret, msg.encode(), hashlib.sha256).digest()
+            code = base64.b32encode(mac).decode()[:16]
+            keys[(section, table_no)] = "-".join(code[i:i + 4] for i in range(0, 16, 4))
+        return keys
 
     def register_tables(self, event: str, section: str, tables: list[int], reissue: bool = False) -> dict[int, str]:
         keys = {}
@@ -101,17 +161,19 @@ class Station:
         try:
             return self._ingest(event, section, table_no, body)
         except HttpError as e:
-            # The TD must hear of a result the station refused (the tablet keeps it as rejected).
-            # Kept in memory only: a refused item is stored nowhere.
-            key = None
-            try:
-                key = json.loads(body).get("key")
-            except (ValueError, AttributeError, RecursionError):
-                pass
-            self.refusals.appendleft({"at": utc_now(), "table": f"{section}{table_no}", "event": event,
-                                      "key": str(key)[:200] if key else None, "status": e.status,
-                                      "error": e.message[:300]})
-            self.store.refuse(event, section, table_no, str(key) if key else None, e.status, e.message)
+            # The TD must hear of a result the station refused (the tablet keeps it as rejected):
+            # its trace is kept per table (the item itself is stored nowhere). A 503 is no
+            # refusal (the tablet retries), and a store that cannot write must not hide the reply.
+            if e.status < 500:
+                key = None
+                try:
+                    key = loads_limited(body).get("key")
+                except (JsonError, AttributeError):
+                    pass
+                try:
+                    self.store.refuse(event, section, table_no, str(key) if key else None, e.status, e.message)
+                except Exception as trouble:  # noqa: BLE001 - the refusal itself still goes out
+                    print(f"station: could not record a refusal: {trouble!r}", file=sys.stderr, flush=True)
             raise
 
     def _ingest(self, event: str, section: str, table_no: int, body: bytes) -> tuple[int, dict]:
@@ -135,6 +197,11 @@ class Station:
             raise HttpError(409, str(e)) from e
         except QuotaExceeded as e:
             raise HttpError(413, str(e)) from e
+        except Exception as e:  # disk full, I/O error: nothing stored, the tablet retries later
+            self.storage_trouble = (time.time(), f"{type(e).__name__}: {e}"[:300])
+            raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
+                                 "the tablet keeps the item and retries") from e
+        self.storage_trouble = None
         # The commit above is durable: only now may the tablet forget the item.
         return (201 if created else 200), {"status": "stored" if created else "duplicate",
                                            "key": doc["key"], "id": item_id}
@@ -169,123 +236,285 @@ class Station:
         return doc
 
     # -- director ------------------------------------------------------------------------------
-    def check_director(self, query: dict, headers: Any) -> None:
-        token = (query.get("token") or [""])[0]
-        cookie = headers.get("Cookie", "")
-        m = re.search(r"(?:^|;\s*)director=([^;]+)", cookie)
-        if token != self.config.director_token and not (m and m.group(1) == self.config.director_token):
-            raise HttpError(403, "director page: add ?token=<director token> (printed when the station starts)")
+    def check_director(self, query: dict, headers: Any) -> str:
+        """How the request proves it is the director's: "cookie" (the session cookie the login
+        set), "bearer" (`Authorization: Bearer <token>`, for scripts) or "token" (`?token=` in
+        the URL: accepted once, the caller redirects to the same page without it). Every
+        comparison is constant-time."""
+        m = re.search(r"(?:^|;\s*)director=([^;]+)", headers.get("Cookie", ""))
+        if m and _same(m.group(1), self.director_session()):
+            return "cookie"
+        auth = headers.get("Authorization", "")
+        if auth.startswith("Bearer ") and self.director_login(auth[7:].strip()):
+            return "bearer"
+        if self.director_login((query.get("token") or [""])[0]):
+            return "token"
+        raise HttpError(403, "director page: log in at /login with the director token (printed when the "
+                             "station starts)")
+
+    def director_login(self, token: str) -> bool:
+        return bool(token) and _same(token, self.config.director_token)
+
+    def director_session(self) -> str:
+        """The login cookie's value: derived from the token (so it is not the token itself, and
+        a new token ends every session), the same across restarts."""
+        return hmac.new(self.config.director_token.encode(), b"director-session", hashlib.sha256).hexdigest()
+
+    def session_cookie(self) -> tuple[str, str]:
+        secure = "; Secure" if self.config.extra.get("tls") else ""
+        return ("Set-Cookie", f"director={self.director_session()}; HttpOnly; SameSite=Strict; Path=/{secure}")
+
+    def licence_ok(self, key: Any) -> bool:
+        return isinstance(key, str) and _same(key, self.config.dc_licence_key or self.config.director_token)
 
 
-class Handler(BaseHTTPRequestHandler):
+def _free_bytes(store: Store) -> int | None:
+    if store.dialect != "sqlite":
+        return None  # PostgreSQL's disk is the database server's: it reports its own trouble
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(store.url.removeprefix("sqlite:///"))))
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def _same(a: str, b: str) -> bool:
+    """Constant-time comparison of two secrets (no early exit on the first wrong character)."""
+    return hmac.compare_digest(a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape"))
+
+
+def _filename(event: str) -> str:
+    """An event id as a download's file name: no user text goes into a header unescaped."""
+    return re.sub(r"[^A-Za-z0-9._-]", "_", event)[:100] or "event"
+
+
+LOGIN_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Director login</title></head><body>
+<h1>Director login</h1>{message}
+<form method="post" action="/login"><label>Director token
+<input type="password" name="token" autocomplete="current-password" autofocus></label>
+<button type="submit">Log in</button></form>
+<p>The token is printed in the station's window when it starts.</p></body></html>"""
+
+
+def _content_length(request: Request, limit: int) -> HttpError | None:
+    if "chunked" in request.header("Transfer-Encoding").lower():
+        return HttpError(411, "send a Content-Length (chunked bodies are not accepted)")
+    try:
+        n = int(request.header("Content-Length"))
+    except ValueError:
+        return HttpError(411, "Content-Length required")
+    if n < 0 or n > limit:
+        return HttpError(413, f"body of {n} bytes is over the limit of {limit} bytes")
+    return None
+
+
+def _dc_error_envelope(message: str) -> dict:
+    """The Data Connector's contract is HTTP 200 with an error reply (DataType error,
+    ErrorType validation), whatever the request was."""
+    from .dataconnector import E_VALIDATION, ERROR
+    return {"RequestCommand": 0, "DataType": ERROR, "LastQueueItemId": 0, "ErrorType": E_VALIDATION,
+            "SessionGuid": None, "SerializedData": json.dumps(message)}
+
+
+class StationApp:
+    """The station's routes, for `http_server.HttpServer`: `head` decides from the request line
+    and headers alone (the table key is checked before a byte of the body is read), `handle`
+    answers the complete request."""
+
+    def __init__(self, station: Station):
+        self.station = station
+
+    # -- access log: never the query string (it may carry the director token) -------------------
+    def log(self, request: Request | None, status: int, client: str) -> None:
+        if not self.station.config.extra.get("access_log"):
+            return
+        what = f"{request.method} {request.path}" if request else "-"
+        line = f'{client} - - [{time.strftime("%d/%b/%Y %H:%M:%S")}] "{what}" {status}'
+        print(line.encode("ascii", "backslashreplace").decode(), file=sys.stderr, flush=True)
+
+    def head(self, request: Request) -> Response | int:
+        try:
+            if request.method == "POST" and request.path == "/api/v1/items":
+                self.station.authenticate_table(request.headers)
+                bad = _content_length(request, MAX_ITEM_BYTES)
+                if bad:
+                    raise bad
+                return MAX_ITEM_BYTES
+            if request.method == "POST" and request.path == "/dc-scoringprogram":
+                bad = _content_length(request, MAX_DC_BYTES)
+                if bad:
+                    raise bad
+                return MAX_DC_BYTES
+            if request.method == "POST" and request.path == "/login":
+                bad = _content_length(request, 4096)
+                if bad:
+                    raise bad
+                return 4096
+            if request.method not in ("GET", "HEAD"):
+                raise HttpError(405, f"{request.method} {request.path} is not supported")
+            return 0
+        except HttpError as e:
+            return self._error(e)
+        except Exception as e:  # storage trouble while checking a key: the tablet retries
+            return self._internal(request, e)
+
+    def handle(self, request: Request, body: bytes) -> Response:
+        try:
+            return self._route(request, body)
+        except HttpError as e:
+            return self._error(e)
+        except Exception as e:  # a bug must not take the station down; the tablet retries
+            return self._internal(request, e)
+
+    def _internal(self, request: Request, e: Exception) -> Response:
+        print(f"station: internal error on {request.method} {request.path}: {e!r}", file=sys.stderr, flush=True)
+        return self._error(HttpError(500, f"internal error: {type(e).__name__}"))
+
+    @staticmethod
+    def _json(status: int, doc: Any, headers: list[tuple[str, str]] | None = None) -> Response:
+        return Response(status, json.dumps(doc).encode(), "application/json; charset=utf-8", headers or [])
+
+    @staticmethod
+    def _login_form(status: int, message: str) -> Response:
+        return Response(status, LOGIN_PAGE.format(message=message).encode(), "text/html; charset=utf-8")
+
+    def _login(self, request: Request, body: bytes) -> Response:
+        if request.method != "POST":
+            return self._login_form(200, "")
+        form = parse_qs(body.decode("utf-8", "replace"))
+        if not self.station.director_login((form.get("token") or [""])[0]):
+            return self._login_form(403, "<p>Wrong token.</p>")
+        return Response(303, b"", headers=[("Location", "/director"), self.station.session_cookie()])
+
+    def _error(self, e: HttpError) -> Response:
+        return self._json(e.status, {"error": e.message, "status": e.status})
+
+    def _route(self, request: Request, body: bytes) -> Response:
+        st, path, query = self.station, request.path, request.query
+        if request.method == "POST" and path == "/api/v1/items":
+            status, doc = st.ingest(request.headers, body)
+            return self._json(status, doc)
+        if request.method == "POST" and path == "/dc-scoringprogram":
+            from . import dataconnector
+            try:
+                req = loads_limited(body)  # the door's limits, before the Data Connector parses it
+                if isinstance(req, dict) and not st.licence_ok(req.get("LicenceKey")):
+                    # Checked here in constant time; the Data Connector sees only a right key.
+                    env = _dc_error_envelope("Unknown club id or licence key: use the licence key the station "
+                                             "printed at start (also on the director page)")
+                    command = req.get("Command")
+                    env["RequestCommand"] = command if isinstance(command, int) and not isinstance(command, bool) \
+                        and abs(command) < 2**31 else 0
+                    env["SessionGuid"] = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) else None
+                    return self._json(200, env)
+                return self._json(200, dataconnector.handle(st, body))
+            except JsonError as e:
+                return self._json(200, _dc_error_envelope(f"Malformed ScoringProgramRequest: {e}"))
+            except Exception as e:
+                print(f"station: Data Connector error: {e!r}", file=sys.stderr, flush=True)
+                return self._json(200, _dc_error_envelope(f"Invalid data: {type(e).__name__}"))
+        if path == "/":
+            text = PING_TEXT.format(v=__version__) + "\nDirector page: /director\n"
+            return Response(200, text.encode())
+        if path == "/login":
+            return self._login(request, body)
+        if path == "/api/v1/health":
+            return self._json(*st.health())
+        if path == "/api/v1/movement":
+            return self._json(200, st.table_movement(request.headers))
+        m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
+        if m:
+            return self._json(200, st.board_results(request.headers, int(m.group(1))))
+        if path in ("/director", "/director/status.json", "/director/table", "/export/pbn", "/export/usebio"):
+            try:
+                how = st.check_director(query, request.headers)
+            except HttpError:
+                if path in ("/director", "/director/table"):  # a person at a browser: the login form
+                    return self._login_form(403, "")
+                raise
+            if how == "token" and path in ("/director", "/director/table"):
+                # A page: log in once, then the same page without the token in its address (and
+                # the browser's history). A download (export, status.json) is served at once.
+                rest = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
+                return Response(303, b"", headers=[("Location", path + ("?" + rest if rest else "")),
+                                                   st.session_cookie()])
+            from . import director, exports
+            event = (query.get("event") or [st.config.event])[0]
+            if path == "/director":
+                return Response(200, director.render(st, event).encode(), "text/html; charset=utf-8")
+            if path == "/director/table":
+                m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
+                t = (query.get("table") or [""])[0]
+                if not m or not t.isdigit() or len(t) > 3:
+                    raise HttpError(400, "expected ?section=<letters>&table=<number>")
+                return Response(200, director.render_table(st, event, m.group(1), int(t)).encode(),
+                                "text/html; charset=utf-8")
+            if path == "/director/status.json":
+                return self._json(200, director.status(st, event))
+            # ?session=<SessionGuid>: one session of the scoring program (default: all).
+            session = (query.get("session") or [None])[0]
+            if path == "/export/pbn":
+                return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
+                                "application/x-pbn; charset=utf-8",
+                                [("Content-Disposition", f'attachment; filename="{_filename(event)}.pbn"')])
+            return Response(200, exports.usebio_for_event(st.store, event, session=session).encode(),
+                            "application/xml; charset=utf-8",
+                            [("Content-Disposition", f'attachment; filename="{_filename(event)}.xml"')])
+        raise HttpError(404, f"no such page: {path}")
+
+
+class LegacyHandler(BaseHTTPRequestHandler):
+    """The stdlib server the station used before (kept for `make bench`, `--http-server
+    threading`): one thread per connection, no timeouts, backlog 5."""
+
     protocol_version = "HTTP/1.1"
-    # Headers and body go out as separate writes; with Nagle on, a keep-alive client waits for
-    # a delayed ACK (~40 ms) on every reply.
     disable_nagle_algorithm = True
     server_version = f"BiddingBoxStation/{__version__}"
-    station: Station  # set on the subclass made by make_server
+    app: StationApp
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
-        if self.station.config.extra.get("access_log"):
-            super().log_message(format, *args)
+        pass
 
-    # -- replies -------------------------------------------------------------------------
-    def _send(self, status: int, body: bytes, ctype: str, extra: dict | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        for k, v in (extra or {}).items():
+    def _serve(self) -> None:
+        url = urlsplit(self.path)
+        headers = Headers()
+        for k, v in self.headers.items():
+            headers.setdefault(k.lower(), v)
+        request = Request(self.command, url.path, parse_qs(url.query), headers, self.client_address[0], self.path)
+        verdict = self.app.head(request)
+        if isinstance(verdict, Response):
+            self.close_connection = True
+            return self._reply(verdict)
+        try:
+            n = max(0, int(self.headers.get("Content-Length") or 0))
+        except ValueError:
+            n = 0
+        self._reply(self.app.handle(request, self.rfile.read(min(n, verdict))))
+
+    def _reply(self, r: Response) -> None:
+        self.send_response(r.status)
+        self.send_header("Content-Type", r.content_type)
+        self.send_header("Content-Length", str(len(r.body)))
+        for k, v in r.headers:
             self.send_header(k, v)
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(body)
+            self.wfile.write(r.body)
 
-    def _json(self, status: int, doc: Any) -> None:
-        self._send(status, json.dumps(doc).encode(), "application/json; charset=utf-8")
-
-    def _error(self, e: HttpError) -> None:
-        self._json(e.status, {"error": e.message, "status": e.status})
-
-    def _body(self, limit: int) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            self.close_connection = True
-            raise HttpError(411, "send a Content-Length (chunked bodies are not accepted)")
-        try:
-            n = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            self.close_connection = True
-            raise HttpError(411, "Content-Length required") from None
-        if n < 0 or n > limit:
-            self.close_connection = True  # do not read an oversized body off the socket
-            raise HttpError(413, f"body of {n} bytes is over the limit of {limit} bytes")
-        return self.rfile.read(n)
-
-    # -- routing ---------------------------------------------------------------------------
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
-        self._route("GET")
-
-    def do_HEAD(self) -> None:  # noqa: N802
-        self._route("GET")
-
-    def do_POST(self) -> None:  # noqa: N802
-        self._route("POST")
-
-    def _route(self, method: str) -> None:
-        url = urlsplit(self.path)
-        path, query = url.path, parse_qs(url.query)
-        st = self.station
-        try:
-            if method == "POST" and path == "/api/v1/items":
-                status, doc = st.ingest(self.headers, self._body(MAX_ITEM_BYTES))
-                return self._json(status, doc)
-            if method == "POST" and path == "/dc-scoringprogram":
-                body = self._body(MAX_DC_BYTES)
-                from . import dataconnector
-                return self._json(200, dataconnector.handle(st, body))
-            if method != "GET":
-                raise HttpError(405, f"{method} {path} is not supported")
-            if path == "/":
-                text = PING_TEXT.format(v=__version__) + "\nDirector page: /director?token=...\n"
-                return self._send(200, text.encode(), "text/plain; charset=utf-8")
-            if path == "/api/v1/health":
-                return self._json(200, {"status": "ok", "event": st.config.event,
-                                         "items": st.store.count_items()})
-            if path == "/api/v1/movement":
-                return self._json(200, st.table_movement(self.headers))
-            m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
-            if m:
-                return self._json(200, st.board_results(self.headers, int(m.group(1))))
-            if path in ("/director", "/director/status.json", "/export/pbn", "/export/usebio"):
-                st.check_director(query, self.headers)
-                from . import director, exports
-                event = (query.get("event") or [st.config.event])[0]
-                cookie = {"Set-Cookie": f"director={st.config.director_token}; HttpOnly; SameSite=Strict; Path=/"}
-                if path == "/director":
-                    html = director.render(st, event)
-                    return self._send(200, html.encode(), "text/html; charset=utf-8", cookie)
-                if path == "/director/status.json":
-                    return self._json(200, director.status(st, event))
-                # ?session=<SessionGuid>: one session of the scoring program (default: all).
-                session = (query.get("session") or [None])[0]
-                if path == "/export/pbn":
-                    return self._send(200, exports.pbn_for_event(st.store, event, session=session).encode(),
-                                      "application/x-pbn; charset=utf-8",
-                                      {"Content-Disposition": f'attachment; filename="{event}.pbn"'})
-                return self._send(200, exports.usebio_for_event(st.store, event, session=session).encode(),
-                                  "application/xml; charset=utf-8",
-                                  {"Content-Disposition": f'attachment; filename="{event}.xml"'})
-            raise HttpError(404, f"no such page: {path}")
-        except HttpError as e:
-            self._error(e)
-        except Exception as e:  # a bug must not take the station down; the tablet retries
-            self.log_error("internal error on %s: %r", path, e)
-            self._error(HttpError(500, f"internal error: {type(e).__name__}"))
+    do_GET = do_HEAD = do_POST = _serve  # noqa: N815 - stdlib naming
 
 
-def make_server(station: Station) -> ThreadingHTTPServer:
-    handler = type("StationHandler", (Handler,), {"station": station})
-    server = ThreadingHTTPServer((station.config.host, station.config.port), handler)
-    server.daemon_threads = True
-    return server
-
+def make_server(station: Station, kind: str = "asyncio", limits: Limits | None = None,
+                ssl_context: Any = None, address: tuple[str, int] | None = None) -> Any:
+    """The HTTP server for the station; `serve_forever`, `shutdown`, `server_close` and
+    `server_address` as http.server's. `kind="threading"` is the old stdlib server (bench only)."""
+    app = StationApp(station)
+    if kind == "threading":
+        handler = type("StationHandler", (LegacyHandler,), {"app": app})
+        server = ThreadingHTTPServer((station.config.host, station.config.port), handler)
+        server.daemon_threads = True
+        return server
+    host, port = address or (station.config.host, station.config.port)
+    return HttpServer(app, host, port, limits, ssl_context,
+                      server_header=f"BiddingBoxStation/{__version__}")

@@ -6,10 +6,12 @@ outbox forget an item. SQL is written once with `?` placeholders and translated 
 """
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import hmac
 import itertools
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -103,6 +105,9 @@ MAX_BYTES_PER_TABLE = 16 * 1024 * 1024
 MAX_REFUSALS_PER_TABLE = 50
 
 
+_secrets_lock = threading.Lock()
+
+
 class StoreError(Exception):
     """A storage problem the caller reports (never a silent partial write)."""
 
@@ -134,12 +139,21 @@ def utc_now() -> str:
 
 
 class Store:
-    """Thread-safe access to the station database. One connection, one lock: the station's
-    write rate is a few results a second, and serialising keeps SQLite and PostgreSQL alike."""
+    """Thread-safe access to the station database. Writes go through one connection under one
+    lock; concurrent item writes are grouped into one transaction and one fsync (group commit,
+    `put_item`), each caller answered only once that commit is durable. Reads outside a
+    transaction (`query`) use a read-only connection per thread, so they neither wait for the
+    write lock nor take it (SQLite WAL and PostgreSQL both let readers run beside a writer)."""
 
     def __init__(self, url: str):
         self.url = url
         self._lock = threading.RLock()
+        self._local = threading.local()       # this thread's read connection, transaction depth
+        self._readers: list[Any] = []
+        self._readers_lock = threading.Lock()
+        self._group: list[tuple[Any, concurrent.futures.Future]] = []
+        self._group_lock = threading.Lock()
+        self._group_leader = False
         if url.startswith(("postgresql://", "postgres://")):
             self.dialect = "postgresql"
             try:
@@ -153,11 +167,15 @@ class Store:
             self.dialect = "sqlite"
             path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url
             self._integrity = sqlite3.IntegrityError
+            self._path = path
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")
             # FULL: the WAL is fsynced at every commit, so an acknowledged item survives power loss.
             self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("PRAGMA busy_timeout=10000")
+            # What is deleted (a secret moved out of a database from before) is overwritten, not
+            # left readable in free pages.
+            self._conn.execute("PRAGMA secure_delete=ON")
             serial = "INTEGER PRIMARY KEY AUTOINCREMENT"
         with self.transaction() as cur:
             for ddl in SCHEMA:
@@ -178,8 +196,14 @@ class Store:
 
         def __enter__(self) -> Store._Tx:
             self.store._lock.acquire()
+            self.store._local.depth = getattr(self.store._local, "depth", 0) + 1
             if self.store.dialect == "sqlite":
-                self.store._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    self.store._conn.execute("BEGIN IMMEDIATE")
+                except BaseException:  # busy, read-only: the lock must not stay taken
+                    self.store._local.depth -= 1
+                    self.store._lock.release()
+                    raise
             self.cur = self.store._conn.cursor()
             return self
 
@@ -195,22 +219,95 @@ class Store:
                 if exc_type is None:
                     self.store._conn.commit() if self.store.dialect == "postgresql" else \
                         self.store._conn.execute("COMMIT")
-                else:
-                    self.store._conn.rollback() if self.store.dialect == "postgresql" else \
-                        self.store._conn.execute("ROLLBACK")
+                elif self.store.dialect == "postgresql":
+                    self.store._conn.rollback()
+                elif self.store._conn.in_transaction:  # SQLite may have rolled back already (disk full)
+                    self.store._conn.execute("ROLLBACK")
             finally:
+                self.store._local.depth -= 1
                 self.store._lock.release()
 
     def transaction(self) -> Store._Tx:
         return Store._Tx(self)
 
+    def _reader(self) -> Any:
+        conn = getattr(self._local, "reader", None)
+        if conn is None:
+            if self.dialect == "sqlite":
+                conn = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
+                conn.execute("PRAGMA query_only=1")
+                conn.execute("PRAGMA busy_timeout=10000")
+            else:
+                import psycopg
+                conn = psycopg.connect(self.url, autocommit=True)
+            self._local.reader = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        with self.transaction() as tx:
-            return list(tx.execute(sql, params).fetchall())
+        """Rows of one read. Inside a transaction of this thread it sees that transaction's
+        writes; elsewhere it reads the last commit on this thread's own read connection."""
+        if getattr(self._local, "depth", 0):
+            with self.transaction() as tx:
+                return list(tx.execute(sql, params).fetchall())
+        return list(self._reader().execute(self._sql(sql), tuple(params)).fetchall())
+
+    def _grouped(self, write: Any) -> Any:
+        """Run `write(tx)` in a transaction shared with the writes other threads hand in
+        meanwhile, and return its result once that transaction is committed (durable). The
+        first caller leads: it commits batch after batch until nobody waits; each write is
+        inside a savepoint, so one failing write fails alone."""
+        if getattr(self._local, "depth", 0):  # already inside this thread's transaction
+            with self.transaction() as tx:
+                return write(tx)
+        done: concurrent.futures.Future = concurrent.futures.Future()
+        with self._group_lock:
+            self._group.append((write, done))
+            lead = not self._group_leader
+            self._group_leader = True
+        while lead:
+            with self._group_lock:
+                batch, self._group = self._group, []
+                if not batch:
+                    self._group_leader = False
+                    break
+            self._commit_batch(batch)
+        return done.result()
+
+    def _commit_batch(self, batch: list[tuple[Any, concurrent.futures.Future]]) -> None:
+        results: list[tuple[concurrent.futures.Future, bool, Any]] = []
+        try:
+            with self.transaction() as tx:
+                for write, fut in batch:
+                    tx.execute("SAVEPOINT item")
+                    try:
+                        results.append((fut, True, write(tx)))
+                        tx.execute("RELEASE SAVEPOINT item")
+                    except Exception as e:
+                        try:
+                            tx.execute("ROLLBACK TO SAVEPOINT item")
+                            tx.execute("RELEASE SAVEPOINT item")
+                        except Exception:
+                            raise e from None  # SQLite ended the transaction itself (disk full): all fail
+                        results.append((fut, False, e))
+        except Exception as e:  # the commit failed (disk full, I/O error): nothing is stored
+            for _, fut in batch:
+                fut.set_exception(e)
+            return
+        for fut, ok, value in results:
+            fut.set_result(value) if ok else fut.set_exception(value)
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+        with self._readers_lock:
+            for conn in self._readers:
+                try:
+                    conn.close()
+                except Exception:  # noqa: S110 - another thread's connection, closing anyway
+                    pass
+            self._readers.clear()
 
     # -- settings ---------------------------------------------------------------------------
     def setting(self, name: str, default: str | None = None) -> str | None:
@@ -222,12 +319,43 @@ class Store:
             tx.execute("DELETE FROM settings WHERE name = ?", (name,))
             tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (name, value))
 
+    def secrets_file(self) -> str | None:
+        """Where the station's secrets (director token, table-key secret) live: a file beside
+        the SQLite database, readable by its owner only, so a copy of the database alone
+        gives away no key. PostgreSQL: None, in the database (a server with its own access
+        control, shared by the stations of a multi-hall event, which need the same secrets)."""
+        return None if self.dialect == "postgresql" else self._path + ".secrets"
+
     def ensure_secret(self, name: str) -> str:
-        value = self.setting(name)
-        if value is None:
-            value = secrets.token_urlsafe(12)
-            self.set_setting(name, value)
-        return value
+        path = self.secrets_file()
+        if path is None:
+            value = self.setting(name)
+            if value is None:
+                value = secrets.token_urlsafe(12)
+                self.set_setting(name, value)
+            return value
+        with _secrets_lock:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    kept = json.load(f)
+            except FileNotFoundError:
+                kept = {}
+            if name in kept:
+                return str(kept[name])
+            # A database from before kept its secrets inside: move them out (same values, so
+            # printed keys and the token stay valid), else make a new one.
+            value = self.setting(name) or secrets.token_urlsafe(12)
+            kept[name] = value
+            tmp = path + ".tmp"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(kept, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+            with self.transaction() as tx:
+                tx.execute("DELETE FROM settings WHERE name = ?", (name,))
+            return value
 
     # -- table keys ---------------------------------------------------------------------------
     def register_table(self, event: str, section: str, table_no: int, key: str) -> None:
@@ -309,7 +437,8 @@ class Store:
         """Store an item once. Returns (id, created). Same key and same content again: (id, False)
         and nothing written. Same key, different content: Conflict, nothing written."""
         digest = digest_of(payload)
-        with self.transaction() as tx:
+
+        def write(tx: Store._Tx) -> tuple[bool, Any]:
             tx.execute(
                 "INSERT INTO items (item_key, kind, event, section, table_no, round_no, board, revision, "
                 "digest, payload, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -335,6 +464,9 @@ class Store:
                     raise QuotaExceeded(f"table {section}{table_no} has stored {int(n) - 1} items "
                                         f"({int(size) // 1024} kB): the limit per table and event is "
                                         f"{MAX_ITEMS_PER_TABLE} items, {MAX_BYTES_PER_TABLE // 2**20} MB")
+            return created, row
+
+        created, row = self._grouped(write)
         if not created and row[1] != digest:
             raise Conflict(f"key {key!r} was already stored with different content; "
                            "a corrected result needs a new revision (Law 79C), not an edit")

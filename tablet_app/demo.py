@@ -77,7 +77,7 @@ class DemoStation:
             pathlib.Path(str(db) + suffix).unlink(missing_ok=True)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "station", "--db", str(db), "--port", "0", "--host", "127.0.0.1",
-             "--event", "demo-club", "--tables", "A:1-4"],
+             "--event", "demo-club", "--tables", "A:1-4", "--insecure-http"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         text = ""
         assert self.proc.stdout is not None

@@ -21,6 +21,8 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+from .http_transport import connection
+
 SCHEMA = """CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind TEXT NOT NULL, item_key TEXT NOT NULL UNIQUE, payload TEXT NOT NULL,
@@ -291,8 +293,7 @@ class Deliverer:
         db.commit()
 
     def _post(self, body: bytes) -> tuple[int, Any]:
-        cls = http.client.HTTPSConnection if self._url.scheme == "https" else http.client.HTTPConnection
-        conn = cls(self._url.hostname, self._url.port, timeout=self.timeout)
+        conn = connection(self._url, self.timeout)
         try:
             conn.request("POST", (self._url.path.rstrip("/") or "") + "/api/v1/items", body=body, headers={
                 "Content-Type": "application/json", "X-Table": self.table_id,

@@ -13,6 +13,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from .http_transport import connection
 from .session import Session, SetupError, from_station
 
 TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$")
@@ -32,9 +33,8 @@ def _get(station_url: str, path: str, headers: dict[str, str], timeout: float) -
     url = urlsplit(station_url)
     if url.scheme not in ("http", "https") or not url.hostname:
         raise StationError("unreachable", f"station address must be http://host:port, not {station_url!r}")
-    cls = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
     try:
-        conn = cls(url.hostname, url.port, timeout=timeout)
+        conn = connection(url, timeout)
         try:
             conn.request("GET", url.path.rstrip("/") + path, headers={**headers, "Connection": "close"})
             resp = conn.getresponse()

@@ -40,7 +40,8 @@ class StationProcess:
     def start(self) -> StationProcess:
         cmd = [sys.executable, "-m", "station", "--db", self.db, "--port", str(self.port),
                "--host", "127.0.0.1", *(["--event", self.event] if self.event else []), "--tables", "A:1-4",
-               *self.extra]
+               *(["--dc-local-port", "0"] if "--tls" in self.extra else ["--insecure-http"]),
+               *[x for x in self.extra if x != "--tls"]]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         lines = []
         deadline = time.monotonic() + 20
@@ -60,10 +61,15 @@ class StationProcess:
             text = "".join(lines)
         self.token = re.search(r"token=(\S+)", text).group(1)
         self.startup_text = text
-        # Drain the rest of stdout in the background so the station never blocks on a full pipe.
+        # Drain the rest of stdout in the background so the station never blocks on a full pipe;
+        # kept in `out` (what the station logged).
         import threading
 
-        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+        def drain(stream=self.proc.stdout):
+            while chunk := stream.read1(65536):
+                self.out += chunk
+
+        threading.Thread(target=drain, daemon=True).start()
         return self
 
     def kill(self) -> None:
@@ -91,6 +97,10 @@ class StationProcess:
             conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
             data = resp.read().decode()
+            if resp.status == 303 and resp.getheader("Set-Cookie"):
+                # `?token=` logs in and redirects to the page without it, as a browser follows.
+                cookie = resp.getheader("Set-Cookie").split(";")[0]
+                return self.request("GET", resp.getheader("Location"), headers={**(headers or {}), "Cookie": cookie})
             if resp.getheader("Content-Type", "").startswith("application/json"):
                 return resp.status, json.loads(data)
             return resp.status, data

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from station.director import status
+from station.director import local_time, status
 from station.server import Station, StationConfig
 from station.store import Store
 
@@ -99,7 +99,7 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
     assert "playing" in page.rows["table-A2"] and "LATE" not in page.rows["table-A2"]
     assert "waiting for result" in page.rows["table-A3"]
     assert [page.rows[i] for i in page.items] == [
-        "Table A4, round 2, board 10: launched at 2026-11-22T19:42:00Z — insufficient bid"]
+        f"Table A4, round 2, board 10: launched at {local_time('2026-11-22T19:42:00Z')} — insufficient bid"]
     assert not any(k.startswith("result") for k in page.rows)
     # Results as they arrive: the next load shows the new result.
     assert st.post_item("result", result_record(table=3, round_no=2, board=7))[0] == 201
@@ -123,7 +123,9 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
 
 
 def test_director_page_needs_the_token(sqlite_station):
-    code, doc = sqlite_station.request("GET", "/director")
+    code, page = sqlite_station.request("GET", "/director")
+    assert code == 403 and 'name="token"' in page  # the login form
+    code, doc = sqlite_station.request("GET", "/director/status.json")
     assert code == 403 and "token" in doc["error"]
 
 

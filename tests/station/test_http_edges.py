@@ -1,4 +1,5 @@
 """HTTP framing, concurrency and command-line edges of the station."""
+import re
 import socket
 import subprocess
 import sys
@@ -64,11 +65,15 @@ def test_cli_prints_keys_and_explains_bad_options(tmp_path):
     run = subprocess.run([sys.executable, "-m", "station", "--db", db, "--event", EVENT, "--tables", "B:1-3,5",
                           "--no-serve"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert run.returncode == 0
-    tables = [line.split()[1] for line in run.stdout.splitlines()]
+    lines = [line for line in run.stdout.splitlines() if line.startswith("table ")]
+    tables = [line.split()[1] for line in lines]
+    fp = re.search(r"fingerprint \(SHA-256\): ([0-9a-f]{64})", run.stdout).group(1)
     assert tables == [f"{EVENT}/B/{t}" for t in (1, 2, 3, 5)]
     again = subprocess.run([sys.executable, "-m", "station", "--db", db, "--event", EVENT, "--tables", "B:1",
                             "--no-serve"], cwd=ROOT, capture_output=True, text=True, timeout=30)
-    assert again.stdout.splitlines()[0] == run.stdout.splitlines()[0]  # the TD can reprint a key
+    assert [x for x in again.stdout.splitlines() if x.startswith("table ")][0] == lines[0]  # the TD can reprint a key
+    assert f"TLS certificate fingerprint (SHA-256): {fp}" in again.stdout  # the same certificate
+    assert f"tablets: station address https://<this computer>:8080/#sha256={fp}" in run.stdout
     bad = subprocess.run([sys.executable, "-m", "station", "--tables", "B1-3"], cwd=ROOT,
                          capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and "expected SECTION:TABLES" in bad.stderr

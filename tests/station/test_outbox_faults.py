@@ -72,7 +72,8 @@ def station_keys(st) -> list[str]:
     import urllib.request
 
     # Read back through the station's own PBN-free path: health counts, then the director JSON.
-    with urllib.request.urlopen(f"{st.url}/director/status.json?token={st.token}", timeout=10) as r:
+    req = urllib.request.Request(f"{st.url}/director/status.json", headers={"Authorization": f"Bearer {st.token}"})
+    with urllib.request.urlopen(req, timeout=10) as r:
         doc = json.load(r)
     return doc["stored_keys"]
 

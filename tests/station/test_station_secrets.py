@@ -1,0 +1,162 @@
+"""Secrets on the club network (issue 12): the director token out of URLs and logs, constant-
+time comparisons, no header injection through `?event=`."""
+import hmac
+import http.client
+import json
+import time
+import urllib.parse
+
+from station.store import hash_key
+
+from .conftest import EVENT, StationProcess, result_record
+from .test_http_attacks import in_process_station
+
+
+def raw_get(st, path: str, headers: dict | None = None) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=30)
+    conn.request("GET", path, headers=headers or {})
+    resp = conn.getresponse()
+    resp.body = resp.read()
+    conn.close()
+    return resp
+
+
+def login(st) -> str:
+    conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=30)
+    conn.request("POST", "/login", urllib.parse.urlencode({"token": st.token}),
+                 {"Content-Type": "application/x-www-form-urlencoded"})
+    resp = conn.getresponse()
+    resp.read()
+    conn.close()
+    assert resp.status == 303 and resp.getheader("Location") == "/director"
+    return resp.getheader("Set-Cookie").split(";")[0]
+
+
+def test_token_in_the_url_logs_in_once_and_is_dropped_from_the_address(sqlite_station):
+    st = sqlite_station
+    resp = raw_get(st, f"/director?token={st.token}&event={EVENT}")
+    assert resp.status == 303 and resp.getheader("Location") == f"/director?event={EVENT}"
+    cookie = resp.getheader("Set-Cookie")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and st.token not in cookie
+    page = raw_get(st, resp.getheader("Location"), {"Cookie": cookie.split(";")[0]})
+    assert page.status == 200 and st.token.encode() not in page.body  # no link carries it
+    assert raw_get(st, "/director?token=wrong-token").status == 403
+    assert raw_get(st, "/director", {"Cookie": "director=" + st.token}).status == 403  # the token is no cookie
+
+
+def test_the_login_form_sets_the_cookie_and_refuses_a_wrong_token(sqlite_station):
+    st = sqlite_station
+    code, form = st.request("GET", "/login")
+    assert code == 200 and 'type="password" name="token"' in form
+    code, again = st.request("POST", "/login", b"token=guess", {"Content-Type": "application/x-www-form-urlencoded"})
+    assert code == 403 and "Wrong token" in again
+    cookie = login(st)
+    assert raw_get(st, "/export/pbn", {"Cookie": cookie}).status == 200
+    assert raw_get(st, "/director/status.json", {"Authorization": f"Bearer {st.token}"}).status == 200
+
+
+def test_event_with_cr_lf_injects_no_header(sqlite_station):
+    st = sqlite_station
+    cookie = login(st)
+    evil = urllib.parse.quote(f"{EVENT}\r\nSet-Cookie: director=forged\r\nX-Injected: 1")
+    for path in ("/export/pbn", "/export/usebio"):
+        resp = raw_get(st, f"{path}?event={evil}", {"Cookie": cookie})
+        assert resp.status == 200
+        assert resp.getheader("X-Injected") is None and resp.getheader("Set-Cookie") is None
+        assert "\r" not in resp.getheader("Content-Disposition") and "\n" not in resp.getheader("Content-Disposition")
+    resp = raw_get(st, f"/director?token={st.token}&event={evil}")  # the redirect keeps it encoded
+    assert resp.status == 303 and resp.getheader("X-Injected") is None
+    assert "\r" not in resp.getheader("Location") and "\n" not in resp.getheader("Location")
+
+
+def test_the_token_never_reaches_the_access_log(tmp_path):
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--access-log"]).start()
+    try:
+        assert raw_get(st, f"/director?token={st.token}").status == 303
+        assert raw_get(st, f"/export/pbn?token={st.token}&event={EVENT}").status == 200  # a download
+        assert st.post_item("result", result_record())[0] == 201
+        for _ in range(100):  # the log lines are written by the station's process: wait for them
+            if st.out.count(b'"GET /export/pbn" 200') and b'"POST /api/v1/items" 201' in st.out:
+                break
+            time.sleep(0.05)
+    finally:
+        st.stop()
+    log = "\n".join(line for line in st.out.decode().splitlines() if '] "' in line)  # the access log
+    assert '"GET /director" 303' in log and '"POST /api/v1/items" 201' in log
+    assert st.token not in log and st.keys[f"{EVENT}/A/1"] not in log
+
+
+def test_every_secret_is_compared_in_constant_time(tmp_path, monkeypatch):
+    calls = []
+    real = hmac.compare_digest
+
+    def spy(a, b):
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    st, server, keys = in_process_station(tmp_path)
+    port = server.server_address[1]
+
+    def request(method, path, body=None, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request(method, path, body, headers or {})
+        resp = conn.getresponse()
+        resp.read()
+        conn.close()
+        return resp.status
+
+    def compared(secret: str) -> bool:
+        return any(secret.encode() in (a if isinstance(a, bytes) else a.encode(),
+                                       b if isinstance(b, bytes) else b.encode()) for a, b in calls)
+
+    try:
+        assert request("GET", "/director?token=tok-wrong") == 403
+        assert compared("tok") and compared("tok-wrong")
+        calls.clear()
+        body = json.dumps({"Command": 1, "ClubId": "c", "LicenceKey": "lic-wrong", "SerializedData": ""})
+        assert request("POST", "/dc-scoringprogram", body, {"Content-Type": "application/json"}) == 200
+        assert compared("tok") and compared("lic-wrong")
+        calls.clear()
+        rec = result_record()
+        body = json.dumps({"kind": "result", "key": rec["key"], "payload": rec})
+        assert request("POST", "/api/v1/items", body, {"X-Table": f"{EVENT}/A/1",
+                                                       "Authorization": "Bearer KEY-WRONG"}) == 403
+        assert compared(hash_key("KEY-WRONG")) and compared(hash_key(keys[1]))
+    finally:
+        server.shutdown()
+        st.store.close()
+
+
+def test_a_copy_of_the_database_gives_away_no_secret(tmp_path):
+    """Someone copies station.db (a backup on a USB stick): neither the director token nor the
+    secret the table keys derive from is in it, and the secrets file is the owner's alone."""
+    import os
+    import sqlite3
+
+    db = tmp_path / "station.db"
+    old = sqlite3.connect(db)  # a database from before, with its secrets inside
+    old.execute("CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    old.execute("INSERT INTO settings VALUES ('director_token', 'old-token-1234')")
+    old.commit()
+    old.close()
+    st = StationProcess(str(db), tmp_path).start()
+    try:
+        assert st.token == "old-token-1234"  # moved out, not changed: printed keys stay valid
+        key = st.keys[f"{EVENT}/A/1"]
+        assert st.post_item("result", result_record())[0] == 201
+    finally:
+        st.stop()
+    secrets_file = tmp_path / "station.db.secrets"
+    kept = json.loads(secrets_file.read_text())
+    assert set(kept) == {"director_token", "table_key_secret"}
+    assert os.stat(secrets_file).st_mode & 0o077 == 0
+    copied = b"".join(p.read_bytes() for p in tmp_path.glob("station.db*") if not p.name.endswith(".secrets")
+                      and p.is_file())
+    for secret in (*kept.values(), key):
+        assert secret.encode() not in copied
+    st = StationProcess(str(db), tmp_path).start()  # and the next start finds them again
+    try:
+        assert st.token == "old-token-1234" and st.keys[f"{EVENT}/A/1"] == key
+    finally:
+        st.stop()
