@@ -154,6 +154,7 @@ class Store:
         self._group: list[tuple[Any, concurrent.futures.Future]] = []
         self._group_lock = threading.Lock()
         self._group_leader = False
+        self._path = ""  # SQLite's file; PostgreSQL has none
         if url.startswith(("postgresql://", "postgres://")):
             self.dialect = "postgresql"
             try:
@@ -248,7 +249,8 @@ class Store:
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         """Rows of one read. Inside a transaction of this thread it sees that transaction's
         writes; elsewhere it reads the last commit on this thread's own read connection."""
-        if getattr(self._local, "depth", 0):
+        if getattr(self._local, "depth", 0) or (self.dialect == "sqlite" and self._path in (":memory:", "")):
+            # An in-memory database (tests, fuzzing) exists on its one connection only.
             with self.transaction() as tx:
                 return list(tx.execute(sql, params).fetchall())
         return list(self._reader().execute(self._sql(sql), tuple(params)).fetchall())

@@ -216,8 +216,9 @@ def test_health_says_trouble_when_the_disk_is_full_and_a_delivery_is_a_503(tmp_p
         pages = st.store._conn.execute("PRAGMA page_count").fetchone()[0]
         st.store._conn.execute(f"PRAGMA max_page_count = {pages}")
         st._probe = (0.0, None)  # no waiting for the next probe
-        rec = result_record(board=5, auction=[{"seat": "N", "call": "4H", "note": "x" * 20000}] + [
-            {"seat": s, "call": "PASS"} for s in "ESW"])
+        # Notes of the longest length the door takes: the item needs pages the file cannot get.
+        rec = result_record(board=5, auction=[{"seat": "N", "call": "4H", "note": "x" * 1900}] + [
+            {"seat": s, "call": "PASS", "note": "y" * 1900} for s in "ESW"])
         body = json.dumps({"kind": "result", "key": rec["key"], "payload": rec})
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("POST", "/api/v1/items", body, {"X-Table": f"{EVENT}/A/1",
