@@ -141,12 +141,17 @@ class BoxApp:
         v = self.view
         last_alerted = v.n > 0 and v.auction[v.n - 1] & V.F_ALERT
         self.hal.display.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
+        # a display that does not answer (a loose cable) is skipped by the backend: the box goes
+        # on without it and draws again on the next change
         self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1)
         self.renders += 1
 
     def run(self):
         try:
-            while True:
-                self.step(5)
+            self.run_forever()
         finally:
             self.hal.close()
+
+    def run_forever(self):
+        while True:
+            self.step(5)

@@ -30,12 +30,19 @@ class Serial:
     def write(self, data):
         if self.de is None:
             return self.uart.write(data) or 0
-        # RS-485 half duplex: drive the bus only while our bytes are on it (SPEC.md section 1)
+        # RS-485 half duplex: drive the bus only while our bytes are on it (SPEC.md section 1),
+        # and never leave the driver on, whatever happens in between
         self.de.value(1)
-        n = self.uart.write(data) or 0
-        self.uart.flush()
-        self.de.value(0)
+        try:
+            n = self.uart.write(data) or 0
+            self.uart.flush()
+        finally:
+            self.de.value(0)
         return n
+
+    def release(self):
+        if self.de is not None:
+            self.de.value(0)
 
 
 class Display:
@@ -50,15 +57,17 @@ class Display:
 
                 i2c = I2C(cfg.get("i2c", 0), sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]),
                           freq=cfg.get("freq", 400000))
-                if cfg.get("addr", 0x3C) in i2c.scan():
-                    self.oled = ssd1306.SSD1306(i2c, cfg.get("addr", 0x3C), cfg.get("width", 128),
-                                                cfg.get("height", 64))
+                # the driver's first command is the probe: one transaction where a scan makes
+                # 112 (and rp2's scan bit-bangs the pins); no answer raises OSError
+                self.oled = ssd1306.SSD1306(i2c, cfg.get("addr", 0x3C), cfg.get("width", 128),
+                                            cfg.get("height", 64))
             except OSError:
                 self.oled = None
 
     def show(self, lines, page=-1):
+        """False when the display did not answer; the box goes on without it."""
         if self.oled is None:
-            return
+            return True
         rows = self.oled.height // 8
         head = render.HEADER_LINES
         body = len(lines) - head
@@ -67,7 +76,11 @@ class Display:
             first = max(0, body - room)  # follow the auction: its last rows
         else:
             first = min(page * room, max(0, body - 1))
-        self.oled.lines(lines[:head] + lines[head + first:head + first + room])
+        try:
+            self.oled.lines(lines[:head] + lines[head + first:head + first + room])
+        except OSError:
+            return False
+        return True
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:
@@ -139,9 +152,12 @@ class Hal:
         self.ticks_ms = time.ticks_ms
         self.ticks_diff = time.ticks_diff
         self.ticks_add = time.ticks_add
+        self.wdt = None  # main.py starts the watchdog once the box is up
 
     def wait(self, ms):
         """One scan of the keypad, then a short sleep: the UART has its own receive buffer."""
+        if self.wdt is not None:
+            self.wdt.feed()
         now = time.ticks_ms()
         self.keys.scan(now, time.ticks_diff)
         self.buzzer.tick(now)
