@@ -121,6 +121,88 @@ class Oled {
   }
 }
 
+// The Pico's QSPI flash chip as the boot ROM's flash_range_erase/program drive it (rp2040js
+// 1.4.1 models only XIP reads: a write through the ROM did nothing, so MicroPython's LittleFS
+// could not write a byte). The ROM forces the chip select through IO_QSPI's SS override and
+// shifts commands through the SSI's data register: write enable, sector/block erase, page
+// program, status polls (never busy here: the time the erase takes is not modelled).
+class SpiFlash {
+  constructor(mem) {
+    this.mem = mem;
+    this.selected = false;
+    this.buf = [];
+    this.written = 0; // bytes programmed since power-on
+    this.erased = 0;
+  }
+  select(on) {
+    this.selected = on;
+    this.buf = [];
+    if (this.onSelect) this.onSelect();
+  }
+  byte(v) {
+    if (!this.selected) return;
+    const b = this.buf;
+    b.push(v);
+    const cmd = b[0];
+    if (b.length === 4 && (cmd === 0x20 || cmd === 0x52 || cmd === 0xd8)) {
+      const size = cmd === 0x20 ? 4096 : cmd === 0x52 ? 32768 : 65536;
+      const addr = ((b[1] << 16) | (b[2] << 8) | b[3]) & ~(size - 1);
+      this.mem.fill(0xff, addr, addr + size);
+      this.erased += size;
+    } else if (cmd === 0x02 && b.length > 4) {
+      const addr = (b[1] << 16) | (b[2] << 8) | b[3];
+      const page = addr & ~0xff;
+      const a = page + ((addr + b.length - 5) & 0xff);
+      this.mem[a] &= v;
+      this.written++;
+    }
+  }
+}
+
+function attachFlash(mcu, model) {
+  const ssi = mcu.peripherals[0x18000];
+  const write = ssi.writeUint32.bind(ssi);
+  const read = ssi.readUint32.bind(ssi);
+  // every byte shifted out shifts one in: the ROM counts them through RXFLR
+  let rx = 0;
+  model.onSelect = () => { rx = 0; };
+  ssi.writeUint32 = (off, v) => {
+    if (off === 0x08) rx = 0; // SSIENR: disabling the SSI empties its FIFOs
+    if (off === 0x60) {
+      model.byte(v & 0xff);
+      rx++;
+    }
+    write(off, v);
+  };
+  ssi.readUint32 = (off) => {
+    if (off === 0x20) return 0; // TXFLR: sent at once
+    if (off === 0x24) return rx; // RXFLR
+    if (off === 0x60) {
+      if (rx > 0) rx--;
+      return 0; // status 0: never busy; ids and reads of the chip answer 0
+    }
+    return read(off);
+  };
+  const regs = new Map();
+  mcu.peripherals[0x40018] = {
+    // STATUS registers read as before (all ones: what the ROM polls for is there)
+    readUint32: (off) => ((off & 7) === 0 ? 0xffffffff : regs.get(off) || 0),
+    writeUint32(off, v) {
+      regs.set(off, v >>> 0);
+      if (off === 0x0c) {
+        const over = (v >>> 8) & 3; // OUTOVER of QSPI_SS: 2 drive low, 3 drive high
+        if (over === 2) model.select(true);
+        else model.select(false);
+      }
+    },
+    writeUint32Atomic(off, v, type) {
+      const cur = regs.get(off) || 0;
+      const nv = type === 1 ? cur ^ v : type === 2 ? cur | v : type === 3 ? cur & ~v : v;
+      this.writeUint32(off, nv);
+    },
+  };
+}
+
 class Box {
   constructor(index, bcfg) {
     this.index = index;
@@ -150,6 +232,8 @@ class Box {
     mcu.loadBootrom(new Uint32Array(bootrom.buffer, bootrom.byteOffset, bootrom.length / 4));
     mcu.flash.set(this.flash);
     this.flash = mcu.flash; // one array from now on: what the firmware writes is kept
+    this.spi = new SpiFlash(mcu.flash);
+    attachFlash(mcu, this.spi);
     const cdc = new USBCDC(mcu.usbCtrl);
     cdc.onDeviceConnected = () => out(`L ${this.index} ${simUs()} [usb connected]`);
     this.cdc = cdc;
