@@ -27,6 +27,7 @@ class BoxApp:
         self.link_up = False
         self.stop_shown_s = -1
         self.renders = 0
+        self.redraw_at = 0  # ticks of the next try after the display did not answer
         if store is not None:
             store.restore(self)
 
@@ -128,6 +129,9 @@ class BoxApp:
             if s != self.stop_shown_s:
                 self.stop_shown_s = s
                 self.dirty = True
+        if self.redraw_at and hal.ticks_diff(now, self.redraw_at) >= 0:
+            self.redraw_at = 0
+            self.dirty = True
         if self.dirty:
             self.redraw(now)
 
@@ -142,8 +146,9 @@ class BoxApp:
         last_alerted = v.n > 0 and v.auction[v.n - 1] & V.F_ALERT
         self.hal.display.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         # a display that does not answer (a loose cable) is skipped by the backend: the box goes
-        # on without it and draws again on the next change
-        self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1)
+        # on without it and tries again every half second, so the screen is right once it is back
+        if self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1) is False:
+            self.redraw_at = self.hal.ticks_add(now, 500) or 1
         self.renders += 1
 
     def run(self):

@@ -231,7 +231,7 @@ class Box {
     mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
     mcu.loadBootrom(new Uint32Array(bootrom.buffer, bootrom.byteOffset, bootrom.length / 4));
     mcu.flash.set(this.flash);
-    this.flash = mcu.flash; // one array from now on: what the firmware writes is kept
+    this.flash = mcu.flash.subarray(0, FLASH_SIZE); // the firmware's writes land here
     this.spi = new SpiFlash(mcu.flash);
     attachFlash(mcu, this.spi);
     const cdc = new USBCDC(mcu.usbCtrl);
@@ -288,7 +288,13 @@ class Box {
       mcu.gpio[20].setInputValue(!jp[0]);
       mcu.gpio[21].setInputValue(!jp[1]);
     }
-    mcu.peripherals[0x40058].onWatchdogTrigger = () => {
+    const wd = mcu.peripherals[0x40058];
+    wd.onWatchdogTrigger = () => {
+      // the chip resets: its watchdog stops with it (rp2040js's periodic alarm would fire again
+      // and again inside the same clock tick)
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
+      if (this.reboot) return;
       out(`D ${this.index} ${simUs()}`);
       this.reboot = true;
     };
@@ -301,15 +307,14 @@ class Box {
 
   powerOff() {
     if (!this.mcu) return;
-    const copy = new Uint8Array(FLASH_SIZE);
-    copy.set(this.mcu.flash);
-    this.flash = copy;
+    // rp2040js's flash array is 16 MiB; the Pico's chip is 2 MiB
+    this.flash = this.mcu.flash.slice(0, FLASH_SIZE);
     this.mcu = null;
     this.save();
   }
 
   save() {
-    fs.writeFileSync(this.cfg.flash, this.mcu ? this.mcu.flash : this.flash);
+    fs.writeFileSync(this.cfg.flash, this.flash);
   }
 
   scanCols() {
