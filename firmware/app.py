@@ -33,6 +33,13 @@ class BoxApp:
 
     # -- inputs ----------------------------------------------------------------------------
     def key(self, k, now):
+        if k == keys.OK and self.view.sending != calls.NONE and self.entry.sel != calls.NONE:
+            # one call in flight: until the tablet has acknowledged the last one, another OK is
+            # refused (a loose cable must not turn 1NT into 1NT and then 2NT)
+            self.entry.note = E.N_ONE_IN_FLIGHT
+            self.hal.buzzer.beep(150)
+            self.dirty = True
+            return
         kind = self.entry.press(k, self.view, now, self.hal.ticks_diff)
         if k == keys.OK and not kind:
             self.hal.buzzer.beep(150)  # refused: a longer buzz than the click of a made call
@@ -112,6 +119,12 @@ class BoxApp:
             self.seen_state = self.ep.state_seq
             if self.ep.state_len:
                 self.apply_state(now)
+        sending = self.ep.pending_call()
+        if sending != self.view.sending:
+            self.view.sending = sending
+            if self.entry.note == E.N_ONE_IN_FLIGHT:
+                self.entry.note = E.N_NONE
+            self.dirty = True
         up = self.ep.linked(now)
         if up != self.link_up:
             self.link_up = up

@@ -35,6 +35,7 @@ class BoxView:
         self.seat = seat
         self.auction = bytearray(MAX_CALLS) if auction is None else auction
         self.allowed = bytearray(calls.COUNT)
+        self.sending = calls.NONE  # a call made here the tablet has not acknowledged yet
         self.reset()
 
     def reset(self):

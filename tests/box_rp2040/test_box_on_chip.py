@@ -72,3 +72,4 @@ def test_a_hang_is_caught_by_the_watchdog_and_the_box_comes_back(emu_rig):
     r.emu.wait_screen("N", turn_shown, 60)
     r.emu.press("N", "2 C OK")
     r.wait_calls(["2C"], 60)
+
