@@ -72,6 +72,8 @@ class BoxApp:
         if not b[L.S_BOARD] and not n and v.turn == V.NO_SEAT and not f & L.F_OVER:
             v.phase = V.WAITING
         v.prevent = bool(f & L.F_PREVENT)
+        v.stop_jump = bool(f & L.F_STOP_JUMP)
+        v.stop_opening2 = bool(f & L.F_STOP_OPENING2)
         v.lowest = b[L.S_LOWEST]  # the same codes, and 0xFF for none (calls.NONE)
         for i in range(calls.COUNT):
             v.allowed[i] = 1 if b[L.S_ALLOWED + (i >> 3)] & (1 << (i & 7)) else 0

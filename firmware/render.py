@@ -55,7 +55,7 @@ def selection_line(view, ent):
         return "> " + calls.name(view.sending) + " sending"
     if ent.sel != calls.NONE:
         s = "> " + calls.name(ent.sel) + " OK?"
-        if view.lowest != calls.NONE and calls.is_jump(ent.sel, view.lowest) and not ent.stop_given:
+        if view.lowest != calls.NONE and calls.stop_due(ent.sel, view.lowest, view.stop_jump, view.stop_opening2) and not ent.stop_given:
             s = s + " STOP?"
         return s
     if ent.level:

@@ -36,6 +36,8 @@ class BoxView:
         self.auction = bytearray(MAX_CALLS) if auction is None else auction
         self.allowed = bytearray(calls.COUNT)
         self.sending = calls.NONE  # a call made here the tablet has not acknowledged yet
+        self.stop_jump = False  # the regulation's STOP triggers, from the STATE
+        self.stop_opening2 = False
         self.reset()
 
     def reset(self):

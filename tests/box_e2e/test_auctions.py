@@ -147,9 +147,9 @@ def test_a_cable_glitch_never_turns_into_a_second_call(sim_table):
     t.boxes.wait_screen("N", lambda s: s.status == "YOUR TURN")
     t.link.pull("N", 4.0)
     t.boxes.press("N", "1 NT OK")
-    sc = t.boxes.wait_screen("N", lambda s: "1NT sending" in s.selection)  # the call in flight
+    t.boxes.wait_screen("N", lambda s: "1NT sending" in s.selection)  # the call in flight
     t.boxes.press("N", "2 NT OK")          # refused while 1NT is not acknowledged
-    sc = t.boxes.wait_screen("N", lambda s: "1NT sending" in s.selection and "2NT" not in s.text)
+    t.boxes.wait_screen("N", lambda s: "1NT sending" in s.selection and "2NT" not in s.text)
     assert t.tablet.wait_calls(1, timeout=8) == ["1NT"]
     time.sleep(1.0)
     assert t.tablet.calls() == ["1NT"]
