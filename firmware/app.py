@@ -109,14 +109,14 @@ class BoxApp:
         while n:
             self.ep.receive(self.rx, now, 0, n)
             n = hal.serial.readinto(self.rx)
+        # the reply first: on a bus nothing may come between a grant and the box's answer (no
+        # key handling, whose call is written to flash, no redraw: SPEC.md section 3a)
+        self.send(now)
         k = hal.keys.get()
         while k:
             self.key(k, now)
             k = hal.keys.get()
-        out = self.ep.output(now)
-        while out is not None and len(out):
-            hal.serial.write(out)
-            out = self.ep.output(now)
+        self.send(now)  # point-to-point: a new call goes out at once (on a bus: at the next grant)
         if self.ep.state_seq != self.seen_state:
             self.seen_state = self.ep.state_seq
             if self.ep.state_len:
@@ -144,11 +144,21 @@ class BoxApp:
             if s != self.stop_shown_s:
                 self.stop_shown_s = s
                 self.dirty = True
+        if hal.display.failed and not self.redraw_at:
+            # the display did not answer (a loose cable): the box goes on without it and draws
+            # again every half second, so the screen is right once it is back
+            self.redraw_at = hal.ticks_add(now, 500) or 1
         if self.redraw_at and hal.ticks_diff(now, self.redraw_at) >= 0:
             self.redraw_at = 0
             self.dirty = True
         if self.dirty:
             self.redraw(now)
+
+    def send(self, now):
+        out = self.ep.output(now)
+        while out is not None and len(out):
+            self.hal.serial.write(out)
+            out = self.ep.output(now)
 
     def redraw(self, now):
         self.dirty = False
@@ -160,10 +170,7 @@ class BoxApp:
         v = self.view
         last_alerted = v.n > 0 and v.auction[v.n - 1] & V.F_ALERT
         self.hal.display.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
-        # a display that does not answer (a loose cable) is skipped by the backend: the box goes
-        # on without it and tries again every half second, so the screen is right once it is back
-        if self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1) is False:
-            self.redraw_at = self.hal.ticks_add(now, 500) or 1
+        self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1)
         self.renders += 1
 
     def run(self):

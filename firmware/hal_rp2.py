@@ -51,6 +51,8 @@ class Display:
     def __init__(self, cfg, leds):
         self.oled = None
         self.leds = leds
+        self.page = 8  # next page of the frame to push; 8: the panel is up to date
+        self.failed = False
         if cfg and cfg.get("kind") == "ssd1306":
             try:
                 import ssd1306
@@ -65,9 +67,8 @@ class Display:
                 self.oled = None
 
     def show(self, lines, page=-1):
-        """False when the display did not answer; the box goes on without it."""
         if self.oled is None:
-            return True
+            return
         rows = self.oled.height // 8
         head = render.HEADER_LINES
         body = len(lines) - head
@@ -76,11 +77,21 @@ class Display:
             first = max(0, body - room)  # follow the auction: its last rows
         else:
             first = min(page * room, max(0, body - 1))
+        self.oled.draw(lines[:head] + lines[head + first:head + first + room])
+        self.failed = False
+        self.page = 0  # pushed a page per loop turn by push()
+
+    def push(self):
+        """One page of a pending frame to the panel; a display that does not answer (a loose
+        cable) stops the push and sets `failed` (the app draws again half a second later)."""
+        if self.page >= 8 or self.oled is None:
+            return
         try:
-            self.oled.lines(lines[:head] + lines[head + first:head + first + room])
+            self.oled.show_page(self.page)
+            self.page += 1
         except OSError:
-            return False
-        return True
+            self.failed = True
+            self.page = 8
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:
@@ -161,6 +172,7 @@ class Hal:
         now = time.ticks_ms()
         self.keys.scan(now, time.ticks_diff)
         self.buzzer.tick(now)
+        self.display.push()
         if ms > 0:
             time.sleep_ms(1 if ms > 1 else ms)
 

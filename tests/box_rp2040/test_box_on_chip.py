@@ -33,7 +33,7 @@ def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_
     with r.paused():  # the tablet journals (and so acks) nothing while the box is cut
         r.emu.press("N", "1 H OK")
         # the box has taken the call (kept in flash, then sent): it says so
-        r.emu.wait_screen("N", lambda s: "sent" in s.lines[2], 30)
+        r.emu.wait_screen("N", lambda s: "1H sending" in s.lines[2], 30)
         r.emu.power_off("N")
         kept = None
         for _ in range(50):  # the emulator writes the flash file back at power-off
