@@ -9,7 +9,7 @@ def emu_rig(tmp_path):
     why = missing()
     if why:
         pytest.skip(why)
-    from tests.box_rp2040.rig import EmuRig
+    from hardware.emu.rig import EmuRig
 
     made = []
 
