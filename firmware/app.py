@@ -28,6 +28,7 @@ class BoxApp:
         self.stop_shown_s = -1
         self.renders = 0
         self.redraw_at = 0  # ticks of the next try after the display did not answer
+        self.heap_log = False
         if store is not None:
             store.restore(self)
 
@@ -93,6 +94,10 @@ class BoxApp:
         if self.store is not None:
             self.store.reconcile(self, now)
         self.dirty = True
+        if self.heap_log:
+            import gc
+
+            print("heap %d" % gc.mem_alloc())
 
     def resend_call(self, code, now):
         """A kept call from before a reboot whose place in the auction is still open."""

@@ -55,11 +55,13 @@ def main_rp2():
     hal = hal_rp2.Hal("/pinmap.json")
     seat = -1
     bus = False
+    heap_log = False
     try:
         with open("/config.json") as f:
             cfg = json.load(f)
         seat = SEATS.find(cfg.get("seat", "?"))
         bus = bool(cfg.get("bus", False))
+        heap_log = bool(cfg.get("heap_log", False))
     except (OSError, ValueError):
         pass
     if seat < 0:
@@ -67,6 +69,7 @@ def main_rp2():
     if seat < 0:
         seat = 0
     box = app.BoxApp(hal, seat, bus, store.Store("/outbox.bin"))
+    box.heap_log = heap_log  # the bench's: the heap in use after each STATE, on the console
     import gc
 
     from machine import WDT

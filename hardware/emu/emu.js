@@ -30,7 +30,9 @@
 //   L box sim_us TEXT     a line the box printed (its USB console)
 //   F box HEX leds        display memory
 //   D box sim_us          watchdog reset
-//   T sim_us wall_us busy_cycles_per_box
+//   T sim_us wall_us busy_cycles_per_box bytes_programmed_per_box bytes_erased_per_box
+//   KD box sim_us r c     a key went down (its press starts)
+//   V box sim_us HEX      with "frames": a whole frame reached the display
 'use strict';
 const fs = require('fs');
 const readline = require('readline');
@@ -94,6 +96,7 @@ class Oled {
     if (this.mode === 2) {
       this.ram[this.page * 128 + this.col] = v;
       this.writes++;
+      if (this.page === 7 && this.col === 127 && this.onFrame) this.onFrame();
       if (++this.col > this.col1) {
         this.col = this.col0;
         if (++this.page > this.page1) this.page = this.page0;
@@ -265,6 +268,8 @@ class Box {
     const i2c = mcu.i2c[0];
     const oled = this.oled;
     oled.reset();
+    // the last byte of a frame reached the panel: the moment a player can read it
+    if (cfg.frames) oled.onFrame = () => out(`V ${this.index} ${simUs()} ${Buffer.from(oled.ram).toString('hex')}`);
     // Every I2C event completes at once on the chip's clock; the bus time is the firmware's own
     // (pico-sdk waits on the controller's FIFO, which rp2040js empties immediately).
     i2c.onStart = () => i2c.completeStart();
@@ -356,6 +361,7 @@ class Box {
       const k = this.keyq[0];
       if (!k.down) {
         k.down = true;
+        out(`KD ${this.index} ${simUs()} ${k.r} ${k.c}`);
         this.pressed.add(k.r + ',' + k.c);
         this.keyUntil = now + k.hold * 1e6;
       } else {
@@ -456,7 +462,7 @@ function command(l) {
     const c = boxes[+a[1]].mcu.core;
     out(`G ${a[1]} pc=${c.PC.toString(16)} lr=${c.LR.toString(16)} waiting=${c.waiting}`);
   } else if (op === 'T') {
-    out(`T ${simUs()} ${wallUs()} ${boxes.map((b) => b.busyCycles).join(',')}`);
+    out(`T ${simUs()} ${wallUs()} ${boxes.map((b) => b.busyCycles).join(',')} ${boxes.map((b) => (b.spi ? b.spi.written : 0)).join(',')} ${boxes.map((b) => (b.spi ? b.spi.erased : 0)).join(',')}`);
   } else if (op === 'Q') {
     quitting = true;
   }

@@ -123,7 +123,8 @@ class Screen:
 class EmuTable:
     def __init__(self, workdir: pathlib.Path, seats: str = "NESW", bus: bool = False,
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
-                 seat_in_config: bool = True):
+                 seat_in_config: bool = True, frames: bool = False,
+                 extra_config: dict | None = None):
         why = missing()
         if why:
             raise RuntimeError(why)
@@ -136,17 +137,19 @@ class EmuTable:
         boxes = []
         for s in seats:
             flash = self.workdir / f"box-{s}.flash"
-            image.flash_file(flash, s if seat_in_config else None, bus)
+            image.flash_file(flash, s if seat_in_config else None, bus, extra_config)
             b: dict = {"flash": str(flash)}
             if jumpers and s in jumpers:
                 b["jumpers"] = list(jumpers[s])
             boxes.append(b)
         cfg = {"uf2": str(a / UF2), "bootrom": str(a / BOOTROM), "bus": bus, "boxes": boxes,
-               "realtime": realtime}
+               "realtime": realtime, "frames": frames}
         cfgp = self.workdir / "emu.json"
         cfgp.write_text(json.dumps(cfg))
         self.console: dict[str, list[tuple[int, str]]] = {s: [] for s in seats}
         self.keys_done: dict[str, int] = {s: 0 for s in seats}
+        self.key_downs: dict[str, list[tuple[int, int, int]]] = {s: [] for s in seats}
+        self.frames: dict[str, list[tuple[int, Screen]]] = {s: [] for s in seats}  # (chip us, frame)
         self.resets: dict[str, list[tuple[str, int]]] = {s: [] for s in seats}
         self.collisions = 0
         self.sim_us = 0
@@ -193,6 +196,13 @@ class EmuTable:
             elif op == "L":
                 with self._cv:
                     self.console[self.seats[int(parts[1])]].append((int(parts[2]), parts[3] if len(parts) > 3 else ""))
+                    self._cv.notify_all()
+            elif op == "KD":
+                r, c = (int(x) for x in parts[3].split())
+                self.key_downs[self.seats[int(parts[1])]].append((int(parts[2]), r, c))
+            elif op == "V":
+                with self._cv:
+                    self.frames[self.seats[int(parts[1])]].append((int(parts[2]), Screen(bytes.fromhex(parts[3]))))
                     self._cv.notify_all()
             elif op == "K":
                 with self._cv:
@@ -265,8 +275,13 @@ class EmuTable:
 
     def clock(self) -> tuple[int, int, list[int]]:
         """(chip time us, wall time us, busy cycles per box)."""
-        _, sim, wall, busy = self._wait_reply_after("T")
+        _, sim, wall, busy, _, _ = self._wait_reply_after("T")
         return int(sim), int(wall), [int(x) for x in busy.split(",")]
+
+    def flash_bytes(self) -> tuple[list[int], list[int]]:
+        """(bytes programmed, bytes erased) per box since its last power-on."""
+        _, _, _, _, prog, erased = self._wait_reply_after("T")
+        return [int(x) for x in prog.split(",")], [int(x) for x in erased.split(",")]
 
     def _wait_reply_after(self, op: str) -> list[str]:
         self._send(op)

@@ -37,12 +37,19 @@ def littlefs_image(tree: pathlib.Path) -> bytes:
     return bytes(fs.context.buffer)
 
 
-def flash_file(path: pathlib.Path, seat: str | None = None, bus: bool = False) -> list[str]:
+def flash_file(path: pathlib.Path, seat: str | None = None, bus: bool = False,
+               extra_config: dict | None = None) -> list[str]:
     """Write a 2 MiB flash file (erased, 0xFF) with the box's filesystem at FS_OFFSET; the
-    emulator puts the MicroPython UF2 over it at boot. Returns the deployed files."""
+    emulator puts the MicroPython UF2 over it at boot. Returns the deployed files.
+    extra_config: keys added to the /config.json flash.sh wrote (the bench's "heap_log")."""
     with tempfile.TemporaryDirectory(prefix="box_flash_") as tmp:
         tree = pathlib.Path(tmp) / "stage"
         files = stage(tree, seat, bus)
+        if extra_config:
+            import json
+
+            cfg = json.loads((tree / "config.json").read_text())
+            (tree / "config.json").write_text(json.dumps({**cfg, **extra_config}))
         fs = littlefs_image(tree)
     flash = bytearray(b"\xff" * FLASH_SIZE)
     flash[FS_OFFSET:FS_OFFSET + len(fs)] = fs

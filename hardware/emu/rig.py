@@ -43,8 +43,9 @@ class _SomeSeats:
 
 class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
-                 session: dict[str, Any] | None = None):
-        self.emu = EmuTable(workdir / "emu", seats, bus=bus)
+                 session: dict[str, Any] | None = None, frames: bool = False,
+                 extra_config: dict | None = None):
+        self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config)
         self.master = LinkMaster(self.emu.ports, ack_on_commit=True)
         self.ctl = Controller(workdir / "journal.db")
         self.ctl.setup({**SESSION, **(session or {})})
