@@ -143,11 +143,14 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     for t, line in e.console["N"][-25:]:
                         print("  console", t, line)
                     raise
-                e.wait(lambda: len(e.key_downs["N"]) >= kd + 3, 60, "keys down")
+                e.wait(lambda k=kd: len(e.key_downs["N"]) >= k + 3, 60, "keys down")
                 t_ok = e.key_downs["N"][kd + 2][0]
-                e.wait(lambda: any(t > t_ok and name in "\n".join(f.lines[4:]) for t, f in e.frames["N"]),
-                       180, f"N's display showing {name}")
-                t_show = min(t for t, f in e.frames["N"] if t > t_ok and name in "\n".join(f.lines[4:]))
+
+                def shown(t0=t_ok, c=name) -> list[int]:
+                    return [t for t, f in e.frames["N"] if t > t0 and c in "\n".join(f.lines[4:])]
+
+                e.wait(lambda: bool(shown()), 180, f"N's display showing {name}")
+                t_show = min(shown())
                 lat.append((t_show - t_ok) / 1000)
             else:
                 with r.lock:
