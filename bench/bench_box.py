@@ -127,50 +127,53 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         prog0, erased0 = e.flash_bytes()
         lat: list[float] = []
         made: list[str] = []
-        for rank in range(35):
-            name = NAMES[3 + rank]
-            seat = "NESW"[rank % 4]
-            if seat == "N":
-                e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
-                kd = len(e.key_downs["N"])
-                e.press("N", f"{name[0]} {name[1:]} OK")
-                made.append(name)
-                try:
+        failure = ""
+        try:
+            for rank in range(35):
+                name = NAMES[3 + rank]
+                seat = "NESW"[rank % 4]
+                if seat == "N":
+                    e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
+                    kd = len(e.key_downs["N"])
+                    e.press("N", f"{name[0]} {name[1:]} OK")
+                    made.append(name)
                     r.wait_calls(made, 120)
-                except TimeoutError:
-                    print("on the chip: N's screen:\n" + e.screen("N").text)
-                    print("  resets:", e.resets["N"])
-                    for t, line in e.console["N"][-25:]:
-                        print("  console", t, line)
-                    raise
-                e.wait(lambda k=kd: len(e.key_downs["N"]) >= k + 3, 60, "keys down")
-                t_ok = e.key_downs["N"][kd + 2][0]
+                    e.wait(lambda k=kd: len(e.key_downs["N"]) >= k + 3, 60, "keys down")
+                    t_ok = e.key_downs["N"][kd + 2][0]
 
-                def shown(t0=t_ok, c=name) -> list[int]:
-                    return [t for t, f in e.frames["N"] if t > t0 and c in "\n".join(f.lines[4:])]
+                    def shown(t0=t_ok, c=name) -> list[int]:
+                        return [t for t, f in e.frames["N"] if t > t0 and c in "\n".join(f.lines[4:])]
 
-                e.wait(lambda: bool(shown()), 180, f"N's display showing {name}")
-                t_show = min(shown())
-                lat.append((t_show - t_ok) / 1000)
-            else:
-                with r.lock:
-                    r.ctl.box_event(seat, "call", call=name)
-                made.append(name)
-        for seat in "WNE":  # three passes end the auction (S bid 7NT)
-            if seat == "N":
-                e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
-                e.press("N", "P OK")
-                made.append("P")
-                r.wait_calls(made, 180)
-            else:
-                with r.lock:
-                    r.ctl.box_event(seat, "call", call="P")
-                made.append("P")
-        e.wait_screen("N", lambda sc: "AUCTION OVER" in sc.lines[1], 180)
+                    e.wait(lambda: bool(shown()), 180, f"N's display showing {name}")
+                    t_show = min(shown())
+                    lat.append((t_show - t_ok) / 1000)
+                else:
+                    with r.lock:
+                        r.ctl.box_event(seat, "call", call=name)
+                    made.append(name)
+            for seat in "WNE":  # three passes end the auction (S bid 7NT)
+                if seat == "N":
+                    e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
+                    e.press("N", "P OK")
+                    made.append("P")
+                    r.wait_calls(made, 180)
+                else:
+                    with r.lock:
+                        r.ctl.box_event(seat, "call", call="P")
+                    made.append("P")
+            e.wait_screen("N", lambda sc: "AUCTION OVER" in sc.lines[1], 180)
+        except TimeoutError as exc:
+            # what the chip did instead is the figure: say it
+            resets = [t for k, t in e.resets["N"] if k == "D"]
+            failure = (f"stopped after {len(made)} calls: {str(exc).splitlines()[0][:100]}; "
+                       f"watchdog resets at chip ms {[t // 1000 for t in resets]}")
         prog1, erased1 = e.flash_bytes()
         heaps = [int(t.split()[1]) for _, t in e.console["N"] if t.startswith("heap ")]
         sim, wall, _ = e.clock()
+        if not lat:
+            lat = [float("nan")]
         return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
+                "failure": failure,
                 "heap_boot": int(boot.group(1)), "heap_peak": max(heaps) if heaps else 0,
                 "calls": len(made), "programmed": prog1[0] - prog0[0], "erased": erased1[0] - erased0[0],
                 "speed": sim / max(wall, 1)}
@@ -279,6 +282,8 @@ def main() -> None:
                   f"{c['heap_peak'] / 1024:.1f} KB (goal < 64 KB)")
             print(f"  flash written in the board: {c['programmed']} B programmed, "
                   f"{c['erased'] / 1024:.0f} KB erased (LittleFS, /outbox.bin per call)")
+            if c["failure"]:
+                print(f"  FAILED on the chip: {c['failure']}")
         lat = latency(a.latency_calls, tmp / "lat")
         print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults): "
               f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "

@@ -71,7 +71,7 @@ class EmuRig:
         with self.lock:
             return [c["call"] for c in self.ctl.estate.get("calls", [])]
 
-    def wait_calls(self, want: list[str], timeout: float = 60.0) -> None:
+    def wait_calls(self, want: list[str], timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
         while self.calls() != want:
             if time.monotonic() > deadline:

@@ -55,7 +55,7 @@ def test_an_i2c_fault_mid_board_leaves_the_box_calling(emu_rig):
     r.emu.wait_screen("N", turn_shown, 60)
     r.emu.i2c_fault("N", True)  # the OLED's cable comes loose
     r.emu.press("N", "P OK")
-    r.wait_calls(["P"])
+    r.wait_calls(["P"], 120)
     r.emu.wait_screen("N", lambda s: "YOUR TURN" in s.lines[1], 5)  # still the old picture
     r.emu.i2c_fault("N", False)  # the cable is pushed back: the screen catches up by itself
     r.emu.wait_screen("N", lambda s: "E to call" in s.lines[1], 30)
