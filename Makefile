@@ -10,9 +10,10 @@ STAMP  := $(VENV)/.installed
 
 setup: system $(STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt hardware/emu/package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	cd hardware/emu && npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
 # Debian packages the tests and the demo use (Xvfb for the Kivy app, Chromium for the director
@@ -46,8 +47,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 flash: $(STAMP)
-	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N] [ROMFS=1]"; exit 2; }
-	ROMFS="$(ROMFS)" bash scripts/flash.sh "$(PORT)" "$(SEAT)"
+	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N] [BUS=1] [ROMFS=1]"; exit 2; }
+	ROMFS="$(ROMFS)" BUS="$(BUS)" bash scripts/flash.sh "$(PORT)" "$(SEAT)"
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -27,11 +27,20 @@ class BoxApp:
         self.link_up = False
         self.stop_shown_s = -1
         self.renders = 0
+        self.redraw_at = 0  # ticks of the next try after the display did not answer
+        self.heap_log = False
         if store is not None:
             store.restore(self)
 
     # -- inputs ----------------------------------------------------------------------------
     def key(self, k, now):
+        if k == keys.OK and self.view.sending != calls.NONE and self.entry.sel != calls.NONE:
+            # one call in flight: until the tablet has acknowledged the last one, another OK is
+            # refused (a loose cable must not turn 1NT into 1NT and then 2NT)
+            self.entry.note = E.N_ONE_IN_FLIGHT
+            self.hal.buzzer.beep(150)
+            self.dirty = True
+            return
         kind = self.entry.press(k, self.view, now, self.hal.ticks_diff)
         if k == keys.OK and not kind:
             self.hal.buzzer.beep(150)  # refused: a longer buzz than the click of a made call
@@ -64,6 +73,8 @@ class BoxApp:
         if not b[L.S_BOARD] and not n and v.turn == V.NO_SEAT and not f & L.F_OVER:
             v.phase = V.WAITING
         v.prevent = bool(f & L.F_PREVENT)
+        v.stop_jump = bool(f & L.F_STOP_JUMP)
+        v.stop_opening2 = bool(f & L.F_STOP_OPENING2)
         v.lowest = b[L.S_LOWEST]  # the same codes, and 0xFF for none (calls.NONE)
         for i in range(calls.COUNT):
             v.allowed[i] = 1 if b[L.S_ALLOWED + (i >> 3)] & (1 << (i & 7)) else 0
@@ -83,6 +94,10 @@ class BoxApp:
         if self.store is not None:
             self.store.reconcile(self, now)
         self.dirty = True
+        if self.heap_log:
+            import gc
+
+            print("heap %d" % gc.mem_alloc())
 
     def resend_call(self, code, now):
         """A kept call from before a reboot whose place in the auction is still open."""
@@ -99,18 +114,24 @@ class BoxApp:
         while n:
             self.ep.receive(self.rx, now, 0, n)
             n = hal.serial.readinto(self.rx)
+        # the reply first: on a bus nothing may come between a grant and the box's answer (no
+        # key handling, whose call is written to flash, no redraw: SPEC.md section 3a)
+        self.send(now)
         k = hal.keys.get()
         while k:
             self.key(k, now)
             k = hal.keys.get()
-        out = self.ep.output(now)
-        while out is not None and len(out):
-            hal.serial.write(out)
-            out = self.ep.output(now)
+        self.send(now)  # point-to-point: a new call goes out at once (on a bus: at the next grant)
         if self.ep.state_seq != self.seen_state:
             self.seen_state = self.ep.state_seq
             if self.ep.state_len:
                 self.apply_state(now)
+        sending = self.ep.pending_call()
+        if sending != self.view.sending:
+            self.view.sending = sending
+            if self.entry.note == E.N_ONE_IN_FLIGHT:
+                self.entry.note = E.N_NONE
+            self.dirty = True
         up = self.ep.linked(now)
         if up != self.link_up:
             self.link_up = up
@@ -128,8 +149,21 @@ class BoxApp:
             if s != self.stop_shown_s:
                 self.stop_shown_s = s
                 self.dirty = True
+        if hal.display.failed and not self.redraw_at:
+            # the display did not answer (a loose cable): the box goes on without it and draws
+            # again every half second, so the screen is right once it is back
+            self.redraw_at = hal.ticks_add(now, 500) or 1
+        if self.redraw_at and hal.ticks_diff(now, self.redraw_at) >= 0:
+            self.redraw_at = 0
+            self.dirty = True
         if self.dirty:
             self.redraw(now)
+
+    def send(self, now):
+        out = self.ep.output(now)
+        while out is not None and len(out):
+            self.hal.serial.write(out)
+            out = self.ep.output(now)
 
     def redraw(self, now):
         self.dirty = False
@@ -146,7 +180,10 @@ class BoxApp:
 
     def run(self):
         try:
-            while True:
-                self.step(5)
+            self.run_forever()
         finally:
             self.hal.close()
+
+    def run_forever(self):
+        while True:
+            self.step(5)

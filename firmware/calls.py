@@ -37,17 +37,21 @@ def name(c):
     return "?"
 
 
-def is_jump(c, lowest):
-    """FSB L116B: a stop is required before opening at the 2-level or higher, or a jump bid.
+def stop_due(c, lowest, jump, opening2):
+    """Whether the regulation the tablet named wants STOP shown before bid c: `jump` a jump bid
+    (2017 L73A1, FSB L116B2), `opening2` an opening at the 2-level or higher (FSB L116B1). The
+    box knows no regulation of its own: both come in the STATE, from the table's profile.
 
-    With `lowest` the lowest sufficient bid index (or NONE), a bid is a jump when its level
-    exceeds the lowest level at which its denomination would be sufficient (the engine's
-    inferred definition, docs/laws/choices.md #19). At the start of the auction lowest is 1C,
-    so any bid at the 2-level or higher counts, which is FSB L116B1.
+    `lowest` is the lowest sufficient bid (NONE when no bid can be made); 1C means no bid has
+    been made yet, so c would open. A bid is a jump when its level exceeds the lowest level at
+    which its denomination would be sufficient (the engine's reading: shared_rules.calls.is_jump,
+    docs/laws/choices.md #19), and an opening is never a jump.
     """
     if not is_bid(c) or lowest == NONE or not is_bid(lowest):
         return False
+    if lowest == FIRST_BID:
+        return opening2 and level(c) >= 2
     need = level(lowest)
     if denom(c) < denom(lowest):
         need += 1
-    return level(c) > need
+    return jump and level(c) > need

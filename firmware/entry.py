@@ -30,10 +30,12 @@ N_UNDO_SENT = 11
 N_TD_SENT = 12
 N_REVIEW = 13
 N_QUEUE_FULL = 14
+N_ONE_IN_FLIGHT = 15
 
 NOTES = ("", "level first", "select a call", "NOT YOUR TURN", "INSUFFICIENT",
          "not allowed now", "STOP: wait", "no auction", "sent", "STOP shown",
-         "alert sent", "wrong card: TD", "TD called", "review", "WAIT: link busy")
+         "alert sent", "wrong card: TD", "TD called", "review", "WAIT: link busy",
+         "wait: sending")
 
 _REFUSAL_NOTE = (N_NONE, N_NOT_TURN, N_INSUFFICIENT, N_NOT_ALLOWED, N_STOP_WAIT, N_NO_AUCTION)
 

@@ -30,12 +30,19 @@ class Serial:
     def write(self, data):
         if self.de is None:
             return self.uart.write(data) or 0
-        # RS-485 half duplex: drive the bus only while our bytes are on it (SPEC.md section 1)
+        # RS-485 half duplex: drive the bus only while our bytes are on it (SPEC.md section 1),
+        # and never leave the driver on, whatever happens in between
         self.de.value(1)
-        n = self.uart.write(data) or 0
-        self.uart.flush()
-        self.de.value(0)
+        try:
+            n = self.uart.write(data) or 0
+            self.uart.flush()
+        finally:
+            self.de.value(0)
         return n
+
+    def release(self):
+        if self.de is not None:
+            self.de.value(0)
 
 
 class Display:
@@ -44,15 +51,18 @@ class Display:
     def __init__(self, cfg, leds):
         self.oled = None
         self.leds = leds
+        self.page = 8  # next page of the frame to push; 8: the panel is up to date
+        self.failed = False
         if cfg and cfg.get("kind") == "ssd1306":
             try:
                 import ssd1306
 
                 i2c = I2C(cfg.get("i2c", 0), sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]),
                           freq=cfg.get("freq", 400000))
-                if cfg.get("addr", 0x3C) in i2c.scan():
-                    self.oled = ssd1306.SSD1306(i2c, cfg.get("addr", 0x3C), cfg.get("width", 128),
-                                                cfg.get("height", 64))
+                # the driver's first command is the probe: one transaction where a scan makes
+                # 112 (and rp2's scan bit-bangs the pins); no answer raises OSError
+                self.oled = ssd1306.SSD1306(i2c, cfg.get("addr", 0x3C), cfg.get("width", 128),
+                                            cfg.get("height", 64))
             except OSError:
                 self.oled = None
 
@@ -67,7 +77,21 @@ class Display:
             first = max(0, body - room)  # follow the auction: its last rows
         else:
             first = min(page * room, max(0, body - 1))
-        self.oled.lines(lines[:head] + lines[head + first:head + first + room])
+        self.oled.draw(lines[:head] + lines[head + first:head + first + room])
+        self.failed = False
+        self.page = 0  # pushed a page per loop turn by push()
+
+    def push(self):
+        """One page of a pending frame to the panel; a display that does not answer (a loose
+        cable) stops the push and sets `failed` (the app draws again half a second later)."""
+        if self.page >= 8 or self.oled is None:
+            return
+        try:
+            self.oled.show_page(self.page)
+            self.page += 1
+        except OSError:
+            self.failed = True
+            self.page = 8
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:
@@ -139,12 +163,16 @@ class Hal:
         self.ticks_ms = time.ticks_ms
         self.ticks_diff = time.ticks_diff
         self.ticks_add = time.ticks_add
+        self.wdt = None  # main.py starts the watchdog once the box is up
 
     def wait(self, ms):
         """One scan of the keypad, then a short sleep: the UART has its own receive buffer."""
+        if self.wdt is not None:
+            self.wdt.feed()
         now = time.ticks_ms()
         self.keys.scan(now, time.ticks_diff)
         self.buzzer.tick(now)
+        self.display.push()
         if ms > 0:
             time.sleep_ms(1 if ms > 1 else ms)
 

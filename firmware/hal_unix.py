@@ -131,6 +131,8 @@ class Keys:
 
 
 class Display:
+    failed = False  # a terminal always answers (hal_rp2's OLED may not)
+
     def __init__(self, screen_file=None, draw=True):
         self.screen_file = screen_file
         self.draw = draw

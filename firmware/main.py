@@ -55,18 +55,45 @@ def main_rp2():
     hal = hal_rp2.Hal("/pinmap.json")
     seat = -1
     bus = False
+    heap_log = False
     try:
         with open("/config.json") as f:
             cfg = json.load(f)
         seat = SEATS.find(cfg.get("seat", "?"))
         bus = bool(cfg.get("bus", False))
+        heap_log = bool(cfg.get("heap_log", False))
     except (OSError, ValueError):
         pass
     if seat < 0:
         seat = hal_rp2.seat_from_jumpers(hal.jumper_gpios)
     if seat < 0:
         seat = 0
-    app.BoxApp(hal, seat, bus, store.Store("/outbox.bin")).run()
+    box = app.BoxApp(hal, seat, bus, store.Store("/outbox.bin"))
+    box.heap_log = heap_log  # the bench's: the heap in use after each STATE, on the console
+    import gc
+
+    from machine import WDT
+
+    gc.collect()
+    # one line a harness or a person at the USB console reads: which chip, how much heap
+    print("box boot seat %s bus %d on %s heap %d" % (
+        SEATS[seat], bus, sys.implementation._machine, gc.mem_alloc()))
+    # The watchdog: a box that hangs (a stuck bus, a loop that never returns) restarts within
+    # 2 s; hal.wait feeds it on every turn of the loop. Calls in flight are in /outbox.bin.
+    hal.wdt = WDT(timeout=2000)
+    faults = 0
+    while True:
+        try:
+            box.run_forever()
+        except Exception as e:  # noqa: BLE001 - the box must go on; a traceback goes to USB
+            faults += 1
+            print("box fault", faults)
+            sys.print_exception(e)
+            hal.serial.release()
+            if faults > 20:
+                import machine
+
+                machine.reset()  # the same fault over and over: start clean, calls kept
 
 
 if sys.platform == "linux" or sys.platform == "darwin":

@@ -49,9 +49,13 @@ def status_line(view, now, ticks_diff):
 
 
 def selection_line(view, ent):
+    if view.sending != calls.NONE:
+        # the call being confirmed stays in sight until the tablet has it (a new selection
+        # waits underneath: another OK is refused meanwhile)
+        return "> " + calls.name(view.sending) + " sending"
     if ent.sel != calls.NONE:
         s = "> " + calls.name(ent.sel) + " OK?"
-        if view.lowest != calls.NONE and calls.is_jump(ent.sel, view.lowest) and not ent.stop_given:
+        if view.lowest != calls.NONE and calls.stop_due(ent.sel, view.lowest, view.stop_jump, view.stop_opening2) and not ent.stop_given:
             s = s + " STOP?"
         return s
     if ent.level:
@@ -70,7 +74,7 @@ def lines(view, ent, now, ticks_diff):
     out.append(status_line(view, now, ticks_diff)[:WIDTH])
     note = E.NOTES[ent.note]
     sel = selection_line(view, ent)
-    if note and note != "review":
+    if note and note != "review" and view.sending == calls.NONE:
         sel = sel + " " + note if len(sel) + len(note) < WIDTH else note
     out.append(sel[:WIDTH])
     out.append(AUCTION_HEAD)

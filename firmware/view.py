@@ -35,6 +35,9 @@ class BoxView:
         self.seat = seat
         self.auction = bytearray(MAX_CALLS) if auction is None else auction
         self.allowed = bytearray(calls.COUNT)
+        self.sending = calls.NONE  # a call made here the tablet has not acknowledged yet
+        self.stop_jump = False  # the regulation's STOP triggers, from the STATE
+        self.stop_opening2 = False
         self.reset()
 
     def reset(self):

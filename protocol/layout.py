@@ -63,6 +63,11 @@ F_FROZEN = 1
 F_OVER = 2
 F_PREVENT = 4
 F_SCREENS = 8
+# which bids the box prompts STOP before, from the table's regulation profile (the box itself
+# knows no regulation): a jump bid (2017 L73A1, FSB L116B2), an opening at the 2-level or higher
+# (FSB L116B1)
+F_STOP_JUMP = 16
+F_STOP_OPENING2 = 32
 
 
 def is_event(t):
@@ -121,7 +126,7 @@ def state_ok(b, s, end):
     turn = b[s + S_TURN]
     if turn != calls.NONE and turn > 3:
         return False
-    if b[s + S_FLAGS] & 0xF0:
+    if b[s + S_FLAGS] & 0xC0:
         return False
     low = b[s + S_LOWEST]
     if low != calls.NONE and not 3 <= low < calls.COUNT:

@@ -96,6 +96,16 @@ class BoxEndpoint:
         self.next_seq = (s + 1) & 0xFF
         return s
 
+    def pending_call(self):
+        """The call code of the latest CALL the tablet has not acknowledged yet, else 0xFF."""
+        i = self.q_count
+        while i:
+            i -= 1
+            slot = (self.q_first + i) % QUEUE
+            if self.q_type[slot] == M.CALL:
+                return self.q_body[slot * M.EVENT_BODY + 4]
+        return 0xFF
+
     def linked(self, now):
         return self.session and ticks_diff(now, self.last_rx) < LINK_LOSS_MS
 

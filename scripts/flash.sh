@@ -6,6 +6,12 @@
 # constants folded in), copies it, the pin map and the seat config, then resets the board so
 # /main.py starts.
 #
+# BUS=1: the box speaks RS-485 multidrop (only when polled); without it, point-to-point. The
+# config is rewritten on every flash, so a re-flash never keeps an old seat or mode by accident:
+# without SEAT the box reads its seat from the jumpers (hardware/wiring.md).
+# FLASH_STAGE=DIR stages into DIR instead of build/flash (the emulator, hardware/emu, builds the
+# board's LittleFS image from exactly this tree).
+#
 # ROMFS=1: the modules go into the board's ROMFS partition as one image instead (`mpremote romfs
 # deploy`; the MicroPython build must have a ROMFS partition, MICROPY_HW_ROMFS_BYTES). Their
 # bytecode then runs in place from flash and costs no heap (see `make bench`); module files left
@@ -15,6 +21,7 @@ cd "$(dirname "$0")/.."
 port="${1:?usage: flash.sh PORT [SEAT]}"
 seat="${2:-}"
 romfs="${ROMFS:-}"
+bus="${BUS:-}"
 mpremote=.venv/bin/mpremote
 [ -x "$mpremote" ] || mpremote=mpremote
 python=.venv/bin/python
@@ -22,7 +29,7 @@ python=.venv/bin/python
 if [ -n "$seat" ] && [[ ! "$seat" =~ ^[NESWnesw]$ ]]; then
   echo "flash.sh: SEAT must be one of N E S W (got '$seat')" >&2; exit 2
 fi
-stage=build/flash
+stage="${FLASH_STAGE:-build/flash}"
 rm -rf "$stage"
 if [ -n "$romfs" ]; then
   mkdir -p "$stage"
@@ -32,8 +39,11 @@ else
 fi
 cp firmware/main.py "$stage/main.py"
 cp hardware/pinmap.json "$stage/pinmap.json"
+if [ -n "$bus" ] && [ "$bus" != 0 ]; then bus_json=true; else bus_json=false; fi
 if [ -n "$seat" ]; then
-  printf '{"seat": "%s"}\n' "$(echo "$seat" | tr a-z A-Z)" > "$stage/config.json"
+  printf '{"seat": "%s", "bus": %s}\n' "$(echo "$seat" | tr a-z A-Z)" "$bus_json" > "$stage/config.json"
+else
+  printf '{"bus": %s}\n' "$bus_json" > "$stage/config.json"
 fi
 if [ -n "$romfs" ]; then
   # One mpremote session: the image into ROMFS partition 0, old module files off the filesystem,
@@ -70,4 +80,4 @@ if [ -n "${FLASH_DRY_RUN:-}" ]; then   # print the mpremote command instead (tes
   printf '%q ' "$mpremote" "${args[@]}"; echo; exit 0
 fi
 "$mpremote" "${args[@]}"
-echo "flash.sh: done; the box restarts as seat ${seat:-from /config.json or jumpers}"
+echo "flash.sh: done; the box restarts as seat ${seat:-from its jumpers}, bus $bus_json"

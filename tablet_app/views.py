@@ -6,7 +6,10 @@ sufficient bid, the calls this seat may make, the stop wait and the auction as t
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
+
+from protocol.messages import STOP_TRIGGERS
 
 # The box display is 16 characters wide and shows a message as "~ text" (firmware/render.py):
 # messages are at most 14 characters.
@@ -35,6 +38,25 @@ def short_reason(reason: str) -> str:
         if needle in reason:
             return text
     return reason[:14]
+
+
+def stop_triggers(ctl: Any) -> list[str]:
+    """The bids the table's regulation wants STOP before (its profile's [stop] triggers), for the
+    boxes to prompt: the box knows no regulation of its own."""
+    session = getattr(ctl, "session", None)
+    loader = getattr(ctl, "profile_loader", None)
+    if session is None or loader is None:
+        return []
+    return list(_triggers(loader, session.profile))
+
+
+@functools.lru_cache(maxsize=8)
+def _triggers(loader: Any, name: str) -> tuple[str, ...]:
+    profile = loader(name)
+    stop = getattr(profile, "stop", None)
+    if stop is None or not stop.enabled:
+        return ()
+    return tuple(t for t in stop.triggers if t in STOP_TRIGGERS)
 
 
 def box_view(ctl: Any, seat: str) -> dict[str, Any]:
@@ -83,6 +105,7 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
         "lowest": st.get("lowest_bid"),
         "allowed": list(st.get("legal_calls", [])) if mine else [],
         "stop_ms": min(stop_ms, 65535),
+        "stop_triggers": stop_triggers(ctl),
         "board": st.get("board", ctl.board),
         "dealer": st.get("dealer"),
         "vul": st.get("vulnerability"),

@@ -138,3 +138,19 @@ def test_2017_L25A_L20_L9B_undo_review_and_td_keys_reach_the_tablet_in_order(sim
     assert [k for s, k, _ in t.tablet.events if s == "N" and k != "hello"] == ["call", "undo"]
     t.boxes.wait_screen("S", lambda s: "TD called" in s.selection)
     t.boxes.wait_screen("N", lambda s: "wrong card" in s.selection)
+
+
+def test_a_cable_glitch_never_turns_into_a_second_call(sim_table):
+    # Found in a club: the cable to N's box was loose; N keyed 1NT, saw nothing happen, keyed
+    # 2NT, and when the cable made contact both reached the tablet (1NT, then 2NT out of turn).
+    t = sim_table()
+    t.boxes.wait_screen("N", lambda s: s.status == "YOUR TURN")
+    t.link.pull("N", 4.0)
+    t.boxes.press("N", "1 NT OK")
+    t.boxes.wait_screen("N", lambda s: "1NT sending" in s.selection)  # the call in flight
+    t.boxes.press("N", "2 NT OK")          # refused while 1NT is not acknowledged
+    t.boxes.wait_screen("N", lambda s: "1NT sending" in s.selection and "2NT" not in s.text)
+    assert t.tablet.wait_calls(1, timeout=8) == ["1NT"]
+    time.sleep(1.0)
+    assert t.tablet.calls() == ["1NT"]
+    t.boxes.wait_screen("N", lambda s: "sending" not in s.selection and s.calls[:1] == ["1NT"])

@@ -23,7 +23,20 @@ def test_flash_copies_compiled_firmware_pin_map_and_seat_then_resets():
     # the unix backend, the freeze manifest and the tablet's side of the protocol stay off
     for absent in ("hal_unix", "manifest", "main.mpy", "messages", "tablet_endpoint"):
         assert absent not in cmd, absent
-    assert (ROOT / "build/flash/config.json").read_text().strip() == '{"seat": "E"}'
+    assert (ROOT / "build/flash/config.json").read_text().strip() == '{"seat": "E", "bus": false}'
+
+
+def test_reflash_keeps_bus_mode_with_BUS_1_and_reads_the_jumpers_without_a_seat(tmp_path):
+    # a club re-flashed its RS-485 boxes with `make flash SEAT=...` and lost bus mode; without
+    # SEAT the old seat stayed on the board instead of the jumpers being read
+    r = _flash("/dev/ttyACM7", "S", BUS="1", FLASH_STAGE=str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "a/config.json").read_text().strip() == '{"seat": "S", "bus": true}'
+    r = _flash("/dev/ttyACM7", BUS="1", FLASH_STAGE=str(tmp_path / "b"))
+    assert r.returncode == 0, r.stderr
+    # written every time (so an old seat is overwritten) and without a seat: the jumpers decide
+    assert (tmp_path / "b/config.json").read_text().strip() == '{"bus": true}'
+    assert ":config.json" in r.stdout
 
 
 def test_flash_refuses_a_bad_seat():

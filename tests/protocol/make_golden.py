@@ -13,6 +13,7 @@ from protocol.frame_tools import wire_from_payload
 OUT = pathlib.Path(__file__).with_name("golden.jsonl")
 
 FULL_VIEW = {"turn": "W", "frozen": False, "over": False, "prevent": True, "screens": False,
+             "stop_triggers": ["jump", "opening_two_level"],
              "lowest": "2D", "allowed": ["P", "X", "2D", "2H", "2S", "2NT", "3C", "7NT"],
              "stop_ms": 10000, "board": 17, "dealer": "N", "vul": "All",
              "auction": [{"call": "1H", "alert": False, "stop": False},
@@ -20,6 +21,7 @@ FULL_VIEW = {"turn": "W", "frozen": False, "over": False, "prevent": True, "scre
                          {"call": "2C", "alert": True, "stop": True}],
              "message": "Stop: vänta 10 s"}
 SCREEN_VIEW = {"turn": None, "frozen": True, "over": False, "prevent": False, "screens": True,
+               "stop_triggers": ["jump"],
                "lowest": None, "allowed": [], "stop_ms": 0, "board": 255, "dealer": "S",
                "vul": "EW",
                "auction": [{"call": None, "alert": False, "stop": False},
@@ -27,6 +29,7 @@ SCREEN_VIEW = {"turn": None, "frozen": True, "over": False, "prevent": False, "s
                            {"call": "XX", "alert": False, "stop": False}],
                "message": "TD called (Law 9B)"}
 EMPTY_VIEW = {"turn": "N", "frozen": False, "over": False, "prevent": False, "screens": False,
+              "stop_triggers": [],
               "lowest": "1C", "allowed": [], "stop_ms": 0, "board": 0, "dealer": "N",
               "vul": "None", "auction": [], "message": ""}
 
@@ -109,6 +112,10 @@ def bad_vectors(good):
     s[M.HEADER + 14] = 1  # one call announced, none present
     M.put_crc(s, len(s) - 2)
     out.append(("state length mismatch", bytes(s)))
+    s = bytearray(M.encode_payload(MESSAGES[-1]))
+    s[M.HEADER + 1] |= 0x40  # a STATE flag bit no version defines
+    M.put_crc(s, len(s) - 2)
+    out.append(("state reserved flag bit 6", bytes(s)))
     return out
 
 

@@ -104,6 +104,7 @@ views = st.fixed_dictionaries({
     "turn": st.one_of(st.none(), st.sampled_from("NESW")),
     "frozen": st.booleans(), "over": st.booleans(), "prevent": st.booleans(),
     "screens": st.booleans(),
+    "stop_triggers": st.sampled_from([[], ["jump"], ["opening_two_level"], ["jump", "opening_two_level"]]),
     "lowest": st.one_of(st.none(), st.sampled_from(calls.NAMES[3:])),
     "allowed": st.lists(st.sampled_from(calls.NAMES), unique=True).map(
         lambda xs: sorted(xs, key=calls.code)),
@@ -130,7 +131,8 @@ def test_encode_state_refuses_views_it_cannot_carry():
     import pytest
 
     for bad in ({"turn": "Q"}, {"allowed": ["8C"]}, {"message": "x" * 65}, {"stop_ms": 70000},
-                {"vul": "Both"}, {"auction": [{"call": "1C"}] * 320}, {"board": 256}):
+                {"vul": "Both"}, {"auction": [{"call": "1C"}] * 320}, {"board": 256},
+                {"stop_triggers": ["psych"]}):
         with pytest.raises(ValueError):
             M.encode_state(bad)
 

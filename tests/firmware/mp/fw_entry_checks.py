@@ -46,7 +46,9 @@ def test_all_38_calls_have_names_in_code_order():
 
 
 def test_fsb_L116B_stop_before_two_level_opening_or_jump():
-    j = calls.is_jump
+    def j(c, lowest):  # FSB: both triggers
+        return calls.stop_due(c, lowest, True, True)
+
     p = parse
     assert j(p("2C"), p("1C"))            # opening at the 2-level (L116B1)
     assert not j(p("1S"), p("1C"))
@@ -54,6 +56,16 @@ def test_fsb_L116B_stop_before_two_level_opening_or_jump():
     assert j(p("3C"), p("1D"))            # 1D - 3C skips a level
     assert j(p("2D"), p("1D"))            # after 1C, 2D is a jump (1D was enough)
     assert not j(p("P"), p("1D"))
+
+
+def test_2017_L73A1_jump_only_profiles_do_not_prompt_stop_before_a_two_level_opening():
+    # dbf-2017, WBF, EBU, ACBL: the box once prompted STOP before every 2-level opening (the
+    # Swedish rule hard-coded); what it prompts now comes from the STATE
+    p = parse
+    assert not calls.stop_due(p("2C"), p("1C"), True, False)   # an opening is never a jump
+    assert calls.stop_due(p("3C"), p("1D"), True, False)
+    assert not calls.stop_due(p("3C"), p("1D"), False, False)  # stop disabled in the profile
+    assert calls.stop_due(p("2H"), p("1C"), False, True)
 
 
 def test_fsb_L112C_a_call_is_made_only_when_confirmed():

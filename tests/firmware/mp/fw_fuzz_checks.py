@@ -72,6 +72,7 @@ class Wire:
 
 class Nothing:
     eof = True
+    failed = False
 
     def get(self):
         return 0

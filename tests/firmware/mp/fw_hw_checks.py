@@ -157,6 +157,9 @@ def test_display_shows_selection_only_and_stop_hint_for_a_jump():
     ent.press(K.from_token("3"), v, 0, diff)
     ent.press(K.from_token("D"), v, 0, diff)
     lines = render.lines(v, ent, 0, diff)
+    assert lines[2] == "> 3D OK?", lines  # no trigger in the STATE: no hint
+    v.stop_jump = True  # the tablet's profile names the jump bid
+    lines = render.lines(v, ent, 0, diff)
     assert lines[2] == "> 3D OK? STOP?", lines
 
 

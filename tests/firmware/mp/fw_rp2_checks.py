@@ -56,6 +56,7 @@ class FakeUART:
 
 class FakeI2C:
     writes = []
+    fail = False  # a loose cable: nothing answers
 
     def __init__(self, id, sda=None, scl=None, freq=0):
         pass
@@ -64,9 +65,13 @@ class FakeI2C:
         return [0x3C]
 
     def writeto(self, addr, buf):
+        if FakeI2C.fail:
+            raise OSError(5)
         FakeI2C.writes.append(bytes(buf))
 
     def writevto(self, addr, bufs):
+        if FakeI2C.fail:
+            raise OSError(5)
         FakeI2C.writes.append(b"".join(bytes(b) for b in bufs))
 
 
@@ -129,9 +134,27 @@ def test_rp2_display_draws_header_and_last_auction_rows():
     FakeI2C.writes.clear()
     lines = ["N Bd1 DN V-", "YOUR TURN", ">", "N   E   S   W"] + ["1C  P   1H  P"] * 9
     hal.display.show(lines)
-    frame = [w for w in FakeI2C.writes if w[0] == 0x40]
-    assert len(frame) == 1 and len(frame[0]) == 1 + 128 * 64 // 8
-    assert any(frame[0][1:])  # something was drawn
+    assert not [w for w in FakeI2C.writes if w[0] == 0x40]  # drawn, not pushed yet
+    for i in range(8):
+        hal.display.push()  # a page per turn of the loop: no grant waits behind a whole frame
+        pages = [w for w in FakeI2C.writes if w[0] == 0x40]
+        assert len(pages) == i + 1 and len(pages[-1]) == 1 + 128
+    hal.display.push()
+    assert len([w for w in FakeI2C.writes if w[0] == 0x40]) == 8  # the frame is up
+    assert any(b for w in FakeI2C.writes if w[0] == 0x40 for b in w[1:])  # something was drawn
+
+
+def test_rp2_display_that_stops_answering_is_reported_not_raised():
+    hal = hal_rp2.Hal(pinmap_path())
+    hal.display.show(["N", "YOUR TURN"])
+    FakeI2C.fail = True
+    try:
+        hal.display.push()  # no exception out of the loop: the box goes on
+    finally:
+        FakeI2C.fail = False
+    assert hal.display.failed
+    hal.display.show(["N", "YOUR TURN"])  # the app draws again later
+    assert not hal.display.failed
 
 
 def test_rp2_seat_jumpers():
@@ -148,7 +171,7 @@ def test_rp2_seat_jumpers():
 def test_rp2_oled_follows_the_auction_and_pages_in_review():
     hal = hal_rp2.Hal(pinmap_path())
     shown = []
-    hal.display.oled.lines = lambda ls, first=0: shown.append(list(ls))
+    hal.display.oled.draw = lambda ls, first=0: shown.append(list(ls))
     head = ["N Bd1 DN V-", "YOUR TURN", ">", "N   E   S   W"]
     rows = ["row" + str(i) for i in range(10)]
     hal.display.show(head + rows)          # normal: the last rows

@@ -29,6 +29,7 @@ def test_cobs_vectors_and_random_round_trips():
 def test_state_round_trip_with_a_long_auction_and_utf8_message():
     names = M.calls.NAMES
     view = {"turn": "S", "frozen": True, "over": False, "prevent": True, "screens": True,
+            "stop_triggers": ["opening_two_level"],
             "lowest": "3C", "allowed": ["P", "X", "3C", "7NT"], "stop_ms": 65535, "board": 32,
             "dealer": "W", "vul": "EW",
             "auction": [{"call": names[i % 38] if i % 7 else None, "alert": i % 3 == 0,

@@ -1,0 +1,497 @@
+// Boxes on emulated RP2040s (rp2040js), driven by hardware/emu/harness.py over stdin/stdout.
+//
+//   node emu.js CONFIG.json
+//
+// CONFIG: {"uf2": path, "bootrom": path, "bus": bool, "baud": 115200, "realtime": true,
+//          "boxes": [{"flash": path-of-a-2MiB-flash-file, "jumpers": [0|1, 0|1]}, ...]}
+// Each box is one RP2040 booted as a Pico boots: the boot ROM, then the stock MicroPython UF2's
+// image in flash, and the box's LittleFS filesystem at flash offset 0xA0000 (in the flash file,
+// which is written back on power-off so a power cycle keeps it). All boxes run in lockstep on
+// one simulated clock; with "realtime" the simulation never runs ahead of the wall clock (the
+// tablet on the other side keeps wall-clock time), and it reports how far it lags.
+//
+// Lines to this program (box = index into boxes):
+//   W box HEX      bytes from the tablet to that box's UART RX (point-to-point)
+//   W bus HEX      bytes from the tablet onto the RS-485 line (every box receives them)
+//   E box HEX      bytes typed on the box's USB console (its REPL)
+//   P box r c hold gap   press key (row r, col c) for hold ms of chip time, then gap ms released
+//   X box          power off (flash kept, written back to its file)
+//   O box          power on (boot again from the flash)
+//   I box 0|1      I2C fault: the display stops acknowledging (1) or answers again (0)
+//   H box          hang the firmware: the CPU spins with interrupts off (the watchdog's case)
+//   S box          screenshot: replies F box HEX(1024 bytes GDDRAM) and the LED states
+//   T              time: replies T sim_us wall_us
+//   Q              quit (flash written back)
+// Lines from it:
+//   R box sim_us          box booted (power on or reset)
+//   U box sim_us HEX      bytes the box put on its wire, each delivered at its stop bit's time
+//   B sim_us HEX          bytes on the RS-485 line (driven by a box whose DE was high)
+//   C sim_us a b          collision: boxes a and b drove the line at once
+//   L box sim_us TEXT     a line the box printed (its USB console)
+//   F box HEX leds        display memory
+//   D box sim_us          watchdog reset
+//   T sim_us wall_us busy_cycles_per_box bytes_programmed_per_box bytes_erased_per_box
+//   KD box sim_us r c     a key went down (its press starts)
+//   V box sim_us HEX      with "frames": a whole frame reached the display
+'use strict';
+const fs = require('fs');
+const readline = require('readline');
+const { RP2040, USBCDC, GPIOPinState, Simulator } = require('rp2040js');
+// the package exports no SimulationClock; the Simulator's own clock is one
+const SimulationClock = new Simulator().clock.constructor;
+
+const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+const BAUD = cfg.baud || 115200;
+const BYTE_NS = Math.round((10 * 1e9) / BAUD); // 8N1: start + 8 data + stop
+const FLASH_SIZE = 2 * 1024 * 1024;
+const CYCLE_NS = 8; // 125 MHz
+
+const bootrom = fs.readFileSync(cfg.bootrom);
+const uf2 = fs.readFileSync(cfg.uf2);
+let gNs = 0; // the table's time: every box's chip time is gNs - its power-on time
+const wallStart = process.hrtime.bigint();
+const wallUs = () => Number((process.hrtime.bigint() - wallStart) / 1000n);
+const simUs = () => Math.floor(gNs / 1000);
+
+function out(line) {
+  process.stdout.write(line + '\n');
+}
+
+function loadUf2(flash) {
+  for (let off = 0; off + 512 <= uf2.length; off += 512) {
+    const b = uf2.subarray(off, off + 512);
+    if (b.readUInt32LE(0) !== 0x0a324655 || b.readUInt32LE(4) !== 0x9e5d5157) continue;
+    const addr = b.readUInt32LE(12);
+    const size = b.readUInt32LE(16);
+    flash.set(b.subarray(32, 32 + size), addr - 0x10000000);
+  }
+}
+
+// The SSD1306/SSD1309 as the box's I2C bus sees it: control byte, commands, GDDRAM writes in
+// horizontal addressing mode (the mode firmware/ssd1306.py sets).
+class Oled {
+  constructor(addr) {
+    this.addr = addr;
+    this.ram = new Uint8Array(1024);
+    this.fault = false;
+    this.reset();
+  }
+  reset() {
+    this.col0 = 0; this.col1 = 127; this.page0 = 0; this.page1 = 7;
+    this.col = 0; this.page = 0; this.on = false;
+    this.args = []; this.need = 0; this.cmd = 0;
+    this.mode = 0; // 0 control byte expected, 1 commands, 2 data
+    this.writes = 0;
+  }
+  connect(addr) {
+    if (this.fault || addr !== this.addr) return false;
+    this.mode = 0;
+    return true;
+  }
+  write(v) {
+    if (this.mode === 0) {
+      this.mode = v & 0x40 ? 2 : 1;
+      return;
+    }
+    if (this.mode === 2) {
+      this.ram[this.page * 128 + this.col] = v;
+      this.writes++;
+      if (this.page === 7 && this.col === 127 && this.onFrame) this.onFrame();
+      if (++this.col > this.col1) {
+        this.col = this.col0;
+        if (++this.page > this.page1) this.page = this.page0;
+      }
+      return;
+    }
+    if (this.need) {
+      this.args.push(v);
+      if (--this.need === 0) this.command(this.cmd, this.args);
+      return;
+    }
+    const n = { 0x21: 2, 0x22: 2, 0x20: 1, 0x81: 1, 0xa8: 1, 0xd3: 1, 0xda: 1, 0xd5: 1,
+      0xd9: 1, 0xdb: 1, 0x8d: 1 }[v] || 0;
+    if (n) {
+      this.cmd = v; this.args = []; this.need = n;
+    } else {
+      this.command(v, []);
+    }
+  }
+  command(c, a) {
+    if (c === 0x21) { this.col0 = a[0] & 127; this.col1 = a[1] & 127; this.col = this.col0; }
+    else if (c === 0x22) { this.page0 = a[0] & 7; this.page1 = a[1] & 7; this.page = this.page0; }
+    else if (c === 0xae) this.on = false;
+    else if (c === 0xaf) this.on = true;
+  }
+}
+
+// The Pico's QSPI flash chip as the boot ROM's flash_range_erase/program drive it (rp2040js
+// 1.4.1 models only XIP reads: a write through the ROM did nothing, so MicroPython's LittleFS
+// could not write a byte). The ROM forces the chip select through IO_QSPI's SS override and
+// shifts commands through the SSI's data register: write enable, sector/block erase, page
+// program, status polls (never busy here: the time the erase takes is not modelled).
+class SpiFlash {
+  constructor(mem) {
+    this.mem = mem;
+    this.selected = false;
+    this.buf = [];
+    this.written = 0; // bytes programmed since power-on
+    this.erased = 0;
+  }
+  select(on) {
+    this.selected = on;
+    this.buf = [];
+    if (this.onSelect) this.onSelect();
+  }
+  byte(v) {
+    if (!this.selected) return;
+    const b = this.buf;
+    b.push(v);
+    const cmd = b[0];
+    if (b.length === 4 && (cmd === 0x20 || cmd === 0x52 || cmd === 0xd8)) {
+      const size = cmd === 0x20 ? 4096 : cmd === 0x52 ? 32768 : 65536;
+      const addr = ((b[1] << 16) | (b[2] << 8) | b[3]) & ~(size - 1);
+      this.mem.fill(0xff, addr, addr + size);
+      this.erased += size;
+    } else if (cmd === 0x02 && b.length > 4) {
+      const addr = (b[1] << 16) | (b[2] << 8) | b[3];
+      const page = addr & ~0xff;
+      const a = page + ((addr + b.length - 5) & 0xff);
+      this.mem[a] &= v;
+      this.written++;
+    }
+  }
+}
+
+function attachFlash(mcu, model) {
+  const ssi = mcu.peripherals[0x18000];
+  const write = ssi.writeUint32.bind(ssi);
+  const read = ssi.readUint32.bind(ssi);
+  // every byte shifted out shifts one in: the ROM counts them through RXFLR
+  let rx = 0;
+  model.onSelect = () => { rx = 0; };
+  ssi.writeUint32 = (off, v) => {
+    if (off === 0x08) rx = 0; // SSIENR: disabling the SSI empties its FIFOs
+    if (off === 0x60) {
+      model.byte(v & 0xff);
+      rx++;
+    }
+    write(off, v);
+  };
+  ssi.readUint32 = (off) => {
+    if (off === 0x20) return 0; // TXFLR: sent at once
+    if (off === 0x24) return rx; // RXFLR
+    if (off === 0x60) {
+      if (rx > 0) rx--;
+      return 0; // status 0: never busy; ids and reads of the chip answer 0
+    }
+    return read(off);
+  };
+  const regs = new Map();
+  mcu.peripherals[0x40018] = {
+    // STATUS registers read as before (all ones: what the ROM polls for is there)
+    readUint32: (off) => ((off & 7) === 0 ? 0xffffffff : regs.get(off) || 0),
+    writeUint32(off, v) {
+      regs.set(off, v >>> 0);
+      if (off === 0x0c) {
+        const over = (v >>> 8) & 3; // OUTOVER of QSPI_SS: 2 drive low, 3 drive high
+        if (over === 2) model.select(true);
+        else model.select(false);
+      }
+    },
+    writeUint32Atomic(off, v, type) {
+      const cur = regs.get(off) || 0;
+      const nv = type === 1 ? cur ^ v : type === 2 ? cur | v : type === 3 ? cur & ~v : v;
+      this.writeUint32(off, nv);
+    },
+  };
+}
+
+class Box {
+  constructor(index, bcfg) {
+    this.index = index;
+    this.cfg = bcfg;
+    this.flash = new Uint8Array(FLASH_SIZE);
+    this.flash.set(fs.readFileSync(bcfg.flash).subarray(0, FLASH_SIZE));
+    this.oled = new Oled(0x3c);
+    this.pressed = new Set(); // "r,c"
+    this.keyq = [];
+    this.keyUntil = 0;
+    this.line = '';
+    this.mcu = null;
+    this.txFree = 0; // sim ns when the box's transmitter is free
+    this.rxFree = 0;
+    this.de = false;
+    this.leds = {};
+    this.hangs = false;
+    this.busyCycles = 0; // cycles the core ran (not waiting): how loaded the chip is
+  }
+
+  powerOn() {
+    // a chip of its own clock, started at power-on (as the RP2040's timer is)
+    this.clock = new SimulationClock();
+    this.base = gNs;
+    const mcu = new RP2040(this.clock);
+    mcu.logger = { debug() {}, info() {}, warn() {}, error() {} };
+    mcu.loadBootrom(new Uint32Array(bootrom.buffer, bootrom.byteOffset, bootrom.length / 4));
+    mcu.flash.set(this.flash);
+    this.flash = mcu.flash.subarray(0, FLASH_SIZE); // the firmware's writes land here
+    this.spi = new SpiFlash(mcu.flash);
+    attachFlash(mcu, this.spi);
+    const cdc = new USBCDC(mcu.usbCtrl);
+    cdc.onDeviceConnected = () => out(`L ${this.index} ${simUs()} [usb connected]`);
+    this.cdc = cdc;
+    cdc.onSerialData = (buf) => {
+      for (const ch of buf) {
+        if (ch === 10) {
+          out(`L ${this.index} ${simUs()} ${this.line.replace(/\r$/, '')}`);
+          this.line = '';
+        } else if (this.line.length < 400) {
+          this.line += String.fromCharCode(ch);
+        }
+      }
+    };
+    const uart = mcu.uart[0];
+    // rp2040js 1.4.1 keeps the TX interrupt raised for good ("TODO proper FIFO for TX"), so
+    // MicroPython's UART handler, which clears it and returns when it has nothing to send, runs
+    // forever. A PL011 raises it when its FIFO drains past the threshold: here, when a byte
+    // has been written (the emulated FIFO empties at once; the wire time is paced below).
+    const TXINTR = 1 << 5;
+    uart.checkInterrupts = function () {
+      this.rp2040.setInterrupt(this.irq, !!(this.interruptStatus & this.interruptMask));
+    };
+    uart.onByte = (v) => {
+      this.txByte(v);
+      uart.interruptStatus |= TXINTR;
+      uart.checkInterrupts();
+    };
+    this.rxq = [];
+    const i2c = mcu.i2c[0];
+    const oled = this.oled;
+    oled.reset();
+    // the last byte of a frame reached the panel: the moment a player can read it
+    if (cfg.frames) oled.onFrame = () => out(`V ${this.index} ${simUs()} ${Buffer.from(oled.ram).toString('hex')}`);
+    // Every I2C event completes at once on the chip's clock; the bus time is the firmware's own
+    // (pico-sdk waits on the controller's FIFO, which rp2040js empties immediately).
+    i2c.onStart = () => i2c.completeStart();
+    i2c.onConnect = (addr) => i2c.completeConnect(oled.connect(addr));
+    i2c.onWriteByte = (v) => { if (oled.fault) { i2c.completeWrite(false); return; } oled.write(v); i2c.completeWrite(true); };
+    i2c.onReadByte = () => i2c.completeRead(0);
+    i2c.onStop = () => i2c.completeStop();
+    // keypad: rows 6-10 driven, cols 11-15 read (hardware/pinmap.json); a pressed key joins
+    // its row to its column through a diode, so a column reads low only while a row it is
+    // pressed on is driven low
+    const km = cfg.keypad || { rows: [6, 7, 8, 9, 10], cols: [11, 12, 13, 14, 15] };
+    this.rows = km.rows; this.cols = km.cols;
+    for (const r of this.rows) mcu.gpio[r].addListener(() => this.scanCols());
+    const de = cfg.de === undefined ? 2 : cfg.de;
+    if (de >= 0) mcu.gpio[de].addListener((s) => { this.de = s === GPIOPinState.High; });
+    for (const [name, pin] of Object.entries(cfg.leds || { turn: 16, stop: 17, alert: 18, link: 25 })) {
+      mcu.gpio[pin].addListener((s) => { this.leds[name] = s === GPIOPinState.High ? 1 : 0; });
+    }
+    const jp = this.cfg.jumpers;
+    if (jp) {
+      mcu.gpio[20].setInputValue(!jp[0]);
+      mcu.gpio[21].setInputValue(!jp[1]);
+    }
+    const wd = mcu.peripherals[0x40058];
+    wd.onWatchdogTrigger = () => {
+      // the chip resets: its watchdog stops with it (rp2040js's periodic alarm would fire again
+      // and again inside the same clock tick)
+      wd.alarm.enable = false;
+      wd.timer.enable = false;
+      if (this.reboot) return;
+      out(`D ${this.index} ${simUs()}`);
+      this.reboot = true;
+    };
+    mcu.core.PC = 0x10000000;
+    this.mcu = mcu;
+    this.hangs = false;
+    this.scanCols();
+    out(`R ${this.index} ${simUs()}`);
+  }
+
+  powerOff() {
+    if (!this.mcu) return;
+    // rp2040js's flash array is 16 MiB; the Pico's chip is 2 MiB
+    this.flash = this.mcu.flash.slice(0, FLASH_SIZE);
+    this.mcu = null;
+    this.save();
+  }
+
+  save() {
+    fs.writeFileSync(this.cfg.flash, this.flash);
+  }
+
+  scanCols() {
+    const mcu = this.mcu;
+    if (!mcu) return;
+    this.cols.forEach((c, ci) => {
+      let low = false;
+      this.rows.forEach((r, ri) => {
+        const p = mcu.gpio[r];
+        if (this.pressed.has(ri + ',' + ci) && p.outputEnable && !p.outputValue) low = true;
+      });
+      mcu.gpio[c].setInputValue(!low);
+    });
+  }
+
+  now() {
+    return this.base + this.clock.nanos;
+  }
+
+  txByte(v) {
+    // the byte leaves when the transmitter is free and arrives at its stop bit
+    const start = Math.max(this.now(), this.txFree);
+    this.txFree = start + BYTE_NS;
+    pending.push({ at: this.txFree, box: this, v, de: this.de });
+  }
+
+  feed(bytes) {
+    for (const v of bytes) {
+      const at = Math.max(gNs, this.rxFree) + BYTE_NS;
+      this.rxFree = at;
+      this.rxq.push({ at, v });
+    }
+  }
+
+  tickIo() {
+    const now = gNs;
+    while (this.rxq.length && this.rxq[0].at <= now) this.mcu.uart[0].feedByte(this.rxq.shift().v);
+    if (this.keyq.length && now >= this.keyUntil) {
+      const k = this.keyq[0];
+      if (!k.down) {
+        k.down = true;
+        out(`KD ${this.index} ${simUs()} ${k.r} ${k.c}`);
+        this.pressed.add(k.r + ',' + k.c);
+        this.keyUntil = now + k.hold * 1e6;
+      } else {
+        this.pressed.delete(k.r + ',' + k.c);
+        this.keyq.shift();
+        this.keyUntil = now + k.gap * 1e6;
+        out(`K ${this.index} ${simUs()} ${k.r} ${k.c}`);
+      }
+      this.scanCols();
+    }
+  }
+
+  run(untilG) {
+    const clock = this.clock;
+    const core = this.mcu.core;
+    const untilNs = untilG - this.base;
+    while (clock.nanos < untilNs && !this.reboot) {
+      if (this.hangs) {
+        clock.tick(Math.min(untilNs - clock.nanos, 1000));
+        continue;
+      }
+      if (core.waiting) {
+        const d = Math.min(clock.nanosToNextAlarm, untilNs - clock.nanos);
+        clock.tick(d > 0 ? d : CYCLE_NS);
+      } else {
+        const c = core.executeInstruction();
+        this.busyCycles += c;
+        clock.tick(c * CYCLE_NS);
+      }
+    }
+  }
+}
+
+// The boxes run in lockstep, a slice of chip time each in turn.
+const SLICE_NS = 50000; // 50 us
+const boxes = cfg.boxes.map((b, i) => new Box(i, b));
+const pending = []; // bytes on their way to the wire
+let busFree = 0;
+let busOwner = -1;
+
+function deliver(now) {
+  pending.sort((a, b) => a.at - b.at);
+  const p2p = new Map();
+  let bus = [];
+  while (pending.length && pending[0].at <= now) {
+    const p = pending.shift();
+    if (cfg.bus) {
+      if (!p.de) continue; // driver off: nothing reaches the line
+        const startAt = p.at - BYTE_NS;
+      if (startAt < busFree && busOwner !== p.box.index) {
+        out(`C ${Math.floor(p.at / 1000)} ${busOwner} ${p.box.index}`);
+        continue;
+      }
+      busFree = p.at; busOwner = p.box.index;
+      bus.push(p.v);
+      // the other boxes hear the line too (a transceiver's receiver stays on with /RE low)
+    } else {
+      if (!p2p.has(p.box.index)) p2p.set(p.box.index, []);
+      p2p.get(p.box.index).push(p.v);
+    }
+  }
+  for (const [i, bytes] of p2p) out(`U ${i} ${simUs()} ${Buffer.from(bytes).toString('hex')}`);
+  if (bus.length) out(`B ${simUs()} ${Buffer.from(bus).toString('hex')}`);
+}
+
+let quitting = false;
+const lines = [];
+readline.createInterface({ input: process.stdin }).on('line', (l) => lines.push(l));
+process.stdin.on('end', () => { quitting = true; });
+
+function command(l) {
+  const a = l.trim().split(/\s+/);
+  const op = a[0];
+  if (op === 'W') {
+    const bytes = Buffer.from(a[2] || '', 'hex');
+    if (a[1] === 'bus') {
+      for (const b of boxes) if (b.mcu) b.feed(bytes);
+    } else if (boxes[+a[1]].mcu) {
+      boxes[+a[1]].feed(bytes);
+    }
+  } else if (op === 'E') {
+    const b = boxes[+a[1]];
+    if (b.cdc) for (const v of Buffer.from(a[2] || '', 'hex')) b.cdc.sendSerialByte(v);
+  } else if (op === 'P') {
+    boxes[+a[1]].keyq.push({ r: +a[2], c: +a[3], hold: +a[4], gap: +a[5], down: false });
+  } else if (op === 'X') {
+    boxes[+a[1]].powerOff();
+  } else if (op === 'O') {
+    boxes[+a[1]].powerOn();
+  } else if (op === 'I') {
+    boxes[+a[1]].oled.fault = a[2] === '1';
+  } else if (op === 'H') {
+    boxes[+a[1]].hangs = true;
+  } else if (op === 'S') {
+    const b = boxes[+a[1]];
+    out(`F ${a[1]} ${Buffer.from(b.oled.ram).toString('hex')} ${JSON.stringify(b.leds)} ${b.oled.on ? 1 : 0}`);
+  } else if (op === 'G') {
+    const c = boxes[+a[1]].mcu.core;
+    out(`G ${a[1]} pc=${c.PC.toString(16)} lr=${c.LR.toString(16)} waiting=${c.waiting}`);
+  } else if (op === 'T') {
+    out(`T ${simUs()} ${wallUs()} ${boxes.map((b) => b.busyCycles).join(',')} ${boxes.map((b) => (b.spi ? b.spi.written : 0)).join(',')} ${boxes.map((b) => (b.spi ? b.spi.erased : 0)).join(',')}`);
+  } else if (op === 'Q') {
+    quitting = true;
+  }
+}
+
+function loop() {
+  while (lines.length) command(lines.shift());
+  if (quitting) {
+    for (const b of boxes) b.save();
+    process.exit(0);
+  }
+  const sliceEnd = Date.now() + 20;
+  while (Date.now() < sliceEnd) {
+    if (cfg.realtime !== false && gNs / 1000 > wallUs()) break;
+    const until = gNs + SLICE_NS;
+    for (const b of boxes) {
+      if (b.reboot) { b.reboot = false; b.powerOff(); b.powerOn(); }
+      if (!b.mcu) continue;
+      b.tickIo();
+      b.run(until);
+    }
+    gNs = until;
+    deliver(gNs);
+  }
+  setImmediate(loop);
+}
+
+for (const b of boxes) {
+  loadUf2(b.flash);
+  if (!b.cfg.off) b.powerOn();
+}
+loop();

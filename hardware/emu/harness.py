@@ -1,0 +1,362 @@
+"""Boxes on emulated RP2040s, seen from Python: one node process (hardware/emu/emu.js, rp2040js)
+runs every box of a table in lockstep on the chip's clock; each box's UART is a pseudo-terminal
+the tablet's LinkMaster opens with pyserial (point-to-point), or one pty is the RS-485 line.
+
+    with EmuTable(workdir, "NESW") as t:
+        t.ports            # {"N": "/dev/pts/5", ...} for LinkMaster (bus: the same path 4 times)
+        t.press("N", "1 NT OK")
+        t.screen("N").lines, t.save_png("N", "n.png")
+        t.power_cycle("N"); t.i2c_fault("N", True); t.hang("N")
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import pty
+import re
+import select
+import shutil
+import subprocess
+import threading
+import time
+import tty
+from dataclasses import dataclass, field
+
+from hardware.emu import image
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+UF2 = "micropython-v1.27.0-RPI_PICO.uf2"
+BOOTROM = "rp2040-bootrom-b1.bin"
+UF2_URL = "https://micropython.org/resources/firmware/RPI_PICO-20251209-v1.27.0.uf2"
+
+
+def assets() -> pathlib.Path | None:
+    """The stock UF2 and the boot ROM: $BOX_RP2040_ASSETS, build/rp2040 (fetched by make), or
+    ../shared/rp2040 beside the repository (or beside the worktrees' parent)."""
+    cands = [os.environ.get("BOX_RP2040_ASSETS", ""), str(ROOT / "build/rp2040"),
+             str(ROOT.parent / "shared/rp2040"), str(ROOT.parent.parent / "shared/rp2040")]
+    for c in cands:
+        if c and (pathlib.Path(c) / UF2).is_file() and (pathlib.Path(c) / BOOTROM).is_file():
+            return pathlib.Path(c)
+    return None
+
+
+def missing() -> str | None:
+    """Why the emulator cannot run here, or None."""
+    if assets() is None:
+        return "RP2040 assets (MicroPython UF2 + boot ROM) not found: set BOX_RP2040_ASSETS"
+    if not shutil.which("node"):
+        return "node not found (make setup)"
+    if not (HERE / "node_modules/rp2040js").is_dir():
+        return "rp2040js not installed (make setup runs npm ci in hardware/emu)"
+    return None
+
+
+def _keymap() -> dict[str, tuple[int, int]]:
+    km = json.loads((ROOT / "hardware/pinmap.json").read_text())["keypad"]["keys"]
+    out: dict[str, tuple[int, int]] = {}
+    for r, row in enumerate(km):
+        for c, tok in enumerate(row):
+            if tok and tok not in out:
+                out[tok] = (r, c)
+    return out
+
+
+KEYS = _keymap()
+ALIASES = {"PASS": "P", "DBL": "X", "RDBL": "XX", "N": "NT", "ENTER": "OK", "BID": "OK",
+           "ESC": "CLR", "CANCEL": "CLR"}
+
+_GLYPHS: dict[bytes, str] | None = None
+
+
+def glyphs() -> dict[bytes, str]:
+    """The 8x8 font of MicroPython's framebuf (the box's font), from the unix port itself:
+    column bytes (MONO_VLSB, as the SSD1306's pages hold them) -> character."""
+    global _GLYPHS
+    if _GLYPHS is None:
+        mp = shutil.which("micropython", path=str(ROOT / ".venv/bin")) or "micropython"
+        code = ("import framebuf\nb=bytearray(8)\nf=framebuf.FrameBuffer(b,8,8,framebuf.MONO_VLSB)\n"
+                "for i in range(32,127):\n f.fill(0);f.text(chr(i),0,0,1);print(i,b.hex())\n")
+        out = subprocess.run([mp, "-c", code], capture_output=True, text=True, check=True).stdout
+        _GLYPHS = {}
+        for line in out.splitlines():
+            i, h = line.split()
+            _GLYPHS.setdefault(bytes.fromhex(h), chr(int(i)))
+    return _GLYPHS
+
+
+@dataclass
+class Screen:
+    ram: bytes  # the display's 1024 bytes: 8 pages of 128 columns
+    leds: dict[str, int] = field(default_factory=dict)
+    on: bool = False
+
+    @property
+    def lines(self) -> list[str]:
+        g = glyphs()
+        out = []
+        for page in range(8):
+            row = self.ram[page * 128:(page + 1) * 128]
+            out.append("".join(g.get(bytes(row[c * 8:c * 8 + 8]), "?") for c in range(16)).rstrip())
+        return out
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def png(self, path: str | pathlib.Path, scale: int = 4) -> None:
+        from PIL import Image
+
+        img = Image.new("RGB", (128, 64), (8, 12, 24))
+        px = img.load()
+        for page in range(8):
+            for x in range(128):
+                b = self.ram[page * 128 + x]
+                for bit in range(8):
+                    if b >> bit & 1:
+                        px[x, page * 8 + bit] = (140, 220, 255)
+        img.resize((128 * scale, 64 * scale), Image.NEAREST).save(str(path))
+
+
+class EmuTable:
+    def __init__(self, workdir: pathlib.Path, seats: str = "NESW", bus: bool = False,
+                 realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
+                 seat_in_config: bool = True, frames: bool = False,
+                 extra_config: dict | None = None):
+        why = missing()
+        if why:
+            raise RuntimeError(why)
+        a = assets()
+        assert a is not None
+        self.seats = seats
+        self.bus = bus
+        self.workdir = pathlib.Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        boxes = []
+        for s in seats:
+            flash = self.workdir / f"box-{s}.flash"
+            image.flash_file(flash, s if seat_in_config else None, bus, extra_config)
+            b: dict = {"flash": str(flash)}
+            if jumpers and s in jumpers:
+                b["jumpers"] = list(jumpers[s])
+            boxes.append(b)
+        cfg = {"uf2": str(a / UF2), "bootrom": str(a / BOOTROM), "bus": bus, "boxes": boxes,
+               "realtime": realtime, "frames": frames}
+        cfgp = self.workdir / "emu.json"
+        cfgp.write_text(json.dumps(cfg))
+        self.console: dict[str, list[tuple[int, str]]] = {s: [] for s in seats}
+        self.keys_done: dict[str, int] = {s: 0 for s in seats}
+        self.key_downs: dict[str, list[tuple[int, int, int]]] = {s: [] for s in seats}
+        self.frames: dict[str, list[tuple[int, Screen]]] = {s: [] for s in seats}  # (chip us, frame)
+        self.resets: dict[str, list[tuple[str, int]]] = {s: [] for s in seats}
+        self.collisions = 0
+        self.sim_us = 0
+        self._cv = threading.Condition()
+        self._replies: dict[str, str] = {}
+        # ptys: the tablet opens the slave path; we keep the master (and the slave open, so the
+        # line never hangs up while the tablet reopens it)
+        self._pty: dict[str, tuple[int, int, str]] = {}
+        for name in (["bus"] if bus else list(seats)):
+            m, sl = pty.openpty()
+            tty.setraw(sl)
+            os.set_blocking(m, False)
+            self._pty[name] = (m, sl, os.ttyname(sl))
+        self.ports = {s: self._pty["bus" if bus else s][2] for s in seats}
+        self.proc = subprocess.Popen(["node", str(HERE / "emu.js"), str(cfgp)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=open(self.workdir / "emu.stderr", "wb"), text=True,
+                                     bufsize=1)
+        self._closed = False
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self._pump = threading.Thread(target=self._tablet_bytes, daemon=True)
+        self._pump.start()
+
+    # -- plumbing -----------------------------------------------------------------------------
+    def _send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            parts = line.rstrip("\n").split(" ", 3)
+            op = parts[0]
+            if op == "U":
+                self._to_tablet(self.seats[int(parts[1])], bytes.fromhex(parts[3]))
+                self.sim_us = int(parts[2])
+            elif op == "B":
+                self._to_tablet("bus", bytes.fromhex(parts[2].split()[0]))
+            elif op == "L":
+                with self._cv:
+                    self.console[self.seats[int(parts[1])]].append((int(parts[2]), parts[3] if len(parts) > 3 else ""))
+                    self._cv.notify_all()
+            elif op == "KD":
+                r, c = (int(x) for x in parts[3].split())
+                self.key_downs[self.seats[int(parts[1])]].append((int(parts[2]), r, c))
+            elif op == "V":
+                with self._cv:
+                    self.frames[self.seats[int(parts[1])]].append((int(parts[2]), Screen(bytes.fromhex(parts[3]))))
+                    self._cv.notify_all()
+            elif op == "K":
+                with self._cv:
+                    self.keys_done[self.seats[int(parts[1])]] += 1
+                    self._cv.notify_all()
+            elif op in ("R", "D"):
+                with self._cv:
+                    self.resets[self.seats[int(parts[1])]].append((op, int(parts[2])))
+                    self._cv.notify_all()
+            elif op == "C":
+                self.collisions += 1
+            elif op in ("F", "T"):
+                with self._cv:
+                    self._replies[op + (parts[1] if op == "F" else "")] = line.rstrip("\n")
+                    self._cv.notify_all()
+
+    def _to_tablet(self, name: str, data: bytes) -> None:
+        fd = self._pty[name][0]
+        try:
+            os.write(fd, data)
+        except (BlockingIOError, OSError):
+            pass  # nobody reads the line: the bytes are lost, as on a wire
+
+    def _tablet_bytes(self) -> None:
+        fds = {v[0]: k for k, v in self._pty.items()}
+        while not self._closed:
+            r, _, _ = select.select(list(fds), [], [], 0.1)
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                if data:
+                    name = fds[fd]
+                    self._send(f"W {'bus' if name == 'bus' else self.seats.index(name)} {data.hex()}")
+
+    def _wait_reply(self, key: str, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while key not in self._replies:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"emulator did not answer {key}")
+                self._cv.wait(left)
+            return self._replies.pop(key)
+
+    # -- the boxes ------------------------------------------------------------------------------
+    def press(self, seat: str, keys: str, hold_ms: int = 60, gap_ms: int = 60) -> None:
+        """Key tokens (as the unix backend takes them) pressed on the box's matrix, each held
+        hold_ms of chip time (the debounce is 20 ms)."""
+        i = self.seats.index(seat)
+        for tok in keys.upper().split():
+            tok = ALIASES.get(tok, tok)
+            r, c = KEYS[tok]
+            self._send(f"P {i} {r} {c} {hold_ms} {gap_ms}")
+
+    def wait_keys(self, seat: str, n: int, timeout: float = 30.0) -> None:
+        self.wait(lambda: self.keys_done[seat] >= n, timeout, f"{seat} keys")
+
+    def screen(self, seat: str) -> Screen:
+        self._send(f"S {self.seats.index(seat)}")
+        _, _, ram, rest = self._wait_reply(f"F{self.seats.index(seat)}").split(" ", 3)
+        leds, on = rest.rsplit(" ", 1)
+        return Screen(bytes.fromhex(ram), json.loads(leds), on == "1")
+
+    def save_png(self, seat: str, path: str | pathlib.Path) -> Screen:
+        sc = self.screen(seat)
+        sc.png(path)
+        return sc
+
+    def clock(self) -> tuple[int, int, list[int]]:
+        """(chip time us, wall time us, busy cycles per box)."""
+        _, sim, wall, busy, _, _ = self._wait_reply_after("T")
+        return int(sim), int(wall), [int(x) for x in busy.split(",")]
+
+    def flash_bytes(self) -> tuple[list[int], list[int]]:
+        """(bytes programmed, bytes erased) per box since its last power-on."""
+        _, _, _, _, prog, erased = self._wait_reply_after("T")
+        return [int(x) for x in prog.split(",")], [int(x) for x in erased.split(",")]
+
+    def _wait_reply_after(self, op: str) -> list[str]:
+        self._send(op)
+        return self._wait_reply(op).split(" ")
+
+    def wait(self, pred, timeout: float = 30.0, what: str = "condition") -> None:
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while not pred():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"{what} not met in {timeout}s")
+                self._cv.wait(min(left, 0.2))
+
+    def wait_screen(self, seat: str, pred, timeout: float = 30.0) -> Screen:
+        deadline = time.monotonic() + timeout
+        while True:
+            sc = self.screen(seat)
+            if pred(sc):
+                return sc
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{seat}: screen not as expected in {timeout}s:\n{sc.text}")
+            time.sleep(0.1)
+
+    def wait_console(self, seat: str, pattern: str, timeout: float = 30.0) -> re.Match:
+        rx = re.compile(pattern)
+        found: list[re.Match] = []
+
+        def seen() -> bool:
+            for _, text in self.console[seat]:
+                m = rx.search(text)
+                if m:
+                    found.append(m)
+                    return True
+            return False
+
+        self.wait(seen, timeout, f"{seat} printing {pattern!r}")
+        return found[0]
+
+    def power_off(self, seat: str) -> None:
+        self._send(f"X {self.seats.index(seat)}")
+
+    def power_on(self, seat: str) -> None:
+        self._send(f"O {self.seats.index(seat)}")
+
+    def power_cycle(self, seat: str) -> None:
+        self.power_off(seat)
+        self.power_on(seat)
+
+    def i2c_fault(self, seat: str, on: bool = True) -> None:
+        self._send(f"I {self.seats.index(seat)} {1 if on else 0}")
+
+    def hang(self, seat: str) -> None:
+        self._send(f"H {self.seats.index(seat)}")
+
+    def flash_file(self, seat: str, name: str) -> bytes | None:
+        """A file from the box's flash as it was last written back (power-off or close)."""
+        return image.read_file(self.workdir / f"box-{seat}.flash", name)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._send("Q")
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._closed = True
+        for m, sl, _ in self._pty.values():
+            os.close(m)
+            os.close(sl)
+
+    def __enter__(self) -> EmuTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

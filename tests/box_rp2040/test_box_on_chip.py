@@ -1,0 +1,75 @@
+"""The box's firmware on the chip it ships on: stock MicroPython v1.27.0 (RPI_PICO) on an
+emulated RP2040, flashed as `make flash` flashes it, the rp2 backend (machine.UART, Pin, I2C,
+WDT), keys pressed on the matrix, the display read from its I2C traffic, and the tablet's real
+LinkMaster, controller and laws engine on the other end of the UART."""
+import time
+
+import pytest
+
+pytestmark = [pytest.mark.slow]
+
+
+def turn_shown(sc):
+    return "YOUR TURN" in sc.lines[1]
+
+
+def test_boots_as_flashed_and_links_up_with_the_real_tablet(emu_rig):
+    r = emu_rig(seats="N")
+    boot = r.emu.wait_console("N", r"box boot seat (\S) bus (\d) on (.+) heap (\d+)", 60)
+    assert boot.group(3) == "Raspberry Pi Pico with RP2040"
+    assert boot.group(1) == "N" and boot.group(2) == "0"
+    # the tablet's STATE reaches the display: board 1, N deals, N's turn
+    sc = r.emu.wait_screen("N", turn_shown, 60)
+    assert sc.lines[0].startswith("N Bd1 DN")
+    assert sc.leds.get("turn") == 1 and sc.leds.get("link") == 1
+    r.emu.press("N", "1 NT OK")
+    r.wait_calls(["1NT"])
+    sc = r.emu.wait_screen("N", lambda s: "1NT" in s.text and "E to call" in s.lines[1], 30)
+
+
+def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_nothing(emu_rig):
+    r = emu_rig(seats="N")
+    r.emu.wait_screen("N", turn_shown, 60)
+    with r.paused():  # the tablet journals (and so acks) nothing while the box is cut
+        r.emu.press("N", "1 H OK")
+        # the box has taken the call (kept in flash, then sent): it says so
+        r.emu.wait_screen("N", lambda s: "1H sending" in s.lines[2], 30)
+        r.emu.power_off("N")
+        kept = None
+        for _ in range(50):  # the emulator writes the flash file back at power-off
+            time.sleep(0.2)
+            kept = r.emu.flash_file("N", "/outbox.bin")
+            if kept:
+                break
+        assert kept, "the call was not in flash when the power went"
+        r.emu.power_on("N")
+    r.emu.wait_console("N", r"resend kept call|link up", 60)
+    r.wait_calls(["1H"], 90)
+    r.emu.wait_screen("N", lambda s: "1H" in s.text and "E to call" in s.lines[1], 60)
+    time.sleep(2)  # a resend after the reboot would arrive now
+    assert r.calls() == ["1H"]
+
+
+def test_an_i2c_fault_mid_board_leaves_the_box_calling(emu_rig):
+    r = emu_rig(seats="N")
+    r.emu.wait_screen("N", turn_shown, 60)
+    r.emu.i2c_fault("N", True)  # the OLED's cable comes loose
+    r.emu.press("N", "P OK")
+    r.wait_calls(["P"], 120)
+    r.emu.wait_screen("N", lambda s: "YOUR TURN" in s.lines[1], 5)  # still the old picture
+    r.emu.i2c_fault("N", False)  # the cable is pushed back: the screen catches up by itself
+    r.emu.wait_screen("N", lambda s: "E to call" in s.lines[1], 30)
+    assert not any("box fault" in t for _, t in r.emu.console["N"]), r.emu.console["N"]
+
+
+def test_a_hang_is_caught_by_the_watchdog_and_the_box_comes_back(emu_rig):
+    r = emu_rig(seats="N")
+    r.emu.wait_screen("N", turn_shown, 60)
+    r.emu.hang("N")
+    r.emu.wait(lambda: any(k == "D" for k, _ in r.emu.resets["N"]), 60, "watchdog reset")
+    r.emu.wait(lambda: sum(1 for _, t in r.emu.console["N"] if t.startswith("box boot")) == 2, 60,
+               "second boot")
+    r.emu.wait_screen("N", turn_shown, 60)
+    r.emu.press("N", "2 C OK")
+    r.wait_calls(["2C"], 60)
+
