@@ -56,6 +56,11 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS dc_accepted (
         session_guid TEXT NOT NULL, data_type INTEGER NOT NULL, item_id INTEGER NOT NULL,
         PRIMARY KEY (session_guid, data_type, item_id))""",
+    # When the scoring program last polled and last accepted a queue, per session and queue
+    # (results 12, TD calls 21): the director page's "last read".
+    """CREATE TABLE IF NOT EXISTS dc_reads (
+        session_guid TEXT NOT NULL, data_type INTEGER NOT NULL, polled_at TEXT, accepted_at TEXT,
+        PRIMARY KEY (session_guid, data_type))""",
     # Players the scoring program sent (PlayerDataDTO) and where they sit (ParticipationDTO),
     # keyed by session so two sessions with the same section letters never mix.
     """CREATE TABLE IF NOT EXISTS dc_players (
