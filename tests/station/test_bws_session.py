@@ -65,14 +65,29 @@ def create_bws(path, rounds: int, tables: dict | None = None) -> None:
         db.execute("INSERT INTO [Section] ([ID], [Letter], [Tables], [MissingPair], [Winners]) VALUES (1, 'A', 4, 0, 2)")
         for t in range(1, TABLES + 1):
             db.execute("INSERT INTO [Tables] ([Section], [Table], [CurrentRound], [CurrentBoard]) VALUES (1, ?, 0, 0)", (t,))
-            for d, name in zip("NESW", ("Anna", "Bo", "Cecilia", "David"), strict=True):
+            for d in "NESW":
+                number, name = player(t, d)
+                # Ruter fills in the name for most seats; at table 4 only the number, whose name
+                # is in the club's list (PlayerNames).
                 db.execute("INSERT INTO [PlayerNumbers] ([Section], [Table], [Direction], [Number], [Name], [Round]) "
-                           "VALUES (1, ?, ?, ?, ?, 1)", (t, d, str(100 * t + "NESW".index(d)), f"{name} {t}"))
+                           "VALUES (1, ?, ?, ?, ?, 1)", (t, d, number, "" if t == 4 else name))
+                db.execute("INSERT INTO [PlayerNames] ([ID], [Name], [strID]) VALUES (?, ?, ?)",
+                           (int(number), name, number))
         add_rounds(db, range(1, rounds + 1))
-        db.execute("INSERT INTO [Settings] ([Section], [ShowResults], [LeadCard], [BM2RecordBidding], "
-                   "[BM2RecordPlay], [BM2PINcode]) VALUES (1, 1, 1, 1, 0, '5431')")
+        db.execute("INSERT INTO [Settings] ([Section], [ShowResults], [LeadCard], [BM2ValidateLeadCard], "
+                   "[BM2ScoreRecap], [BM2RecordBidding], [BM2RecordPlay], [BM2PINcode]) "
+                   "VALUES (1, 1, 1, 0, 1, 1, 0, '5431')")
     db.commit()
     db.close()
+
+
+FIRST = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
+LAST = {1: "Berg", 2: "Ek", 3: "Lind", 4: "Åström"}
+
+
+def player(t: int, d: str) -> tuple[str, str]:
+    """The player Ruter seats at table t, seat d in round 1: (member number, "First Last")."""
+    return str(100 * t + "NESW".index(d)), f"{FIRST[d]} {LAST[t]}"
 
 
 def add_rounds(db, rounds) -> None:
