@@ -18,19 +18,11 @@ from .test_bws_session import (
     rows,
     wait_for,
 )
+from .test_export_standards import fetch
 
 
 def export(st, kind: str) -> bytes:
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=30)
-    try:
-        conn.request("GET", f"/export/{kind}?token={st.token}")
-        resp = conn.getresponse()
-        assert resp.status == 200
-        return resp.read()
-    finally:
-        conn.close()
+    return fetch(st, f"/export/{kind}")
 
 
 def pbn_name(t: int, d: str) -> str:
