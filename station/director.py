@@ -158,7 +158,7 @@ tr.entering_result td.phase{{color:#c60}} li.td-call{{color:#c00;font-weight:bol
 <h1>Director — {e(event)}</h1>
 <p>Updated {e(s["generated_at"])} (refreshes every 5 s). Exports:
 <a href="/export/pbn?event={e(event)}">PBN</a> · <a href="/export/usebio?event={e(event)}">USEBIO XML</a></p>
-{bws_status.line(st, event)}
+{bws_status.line(st)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>
