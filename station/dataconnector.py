@@ -109,16 +109,16 @@ def handle(st: Any, body: bytes) -> dict:
         return _reply(0, ERROR, f"Malformed ScoringProgramRequest: {str(e)[:200]}", error_type=E_VALIDATION)
     command = req.get("Command") if isinstance(req.get("Command"), int) else 0
     session = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) and req.get("SessionGuid") else None
-    if st.store.setting("integration") == "bws":
-        # The club chose the .bws at start: a scoring program that also initialised a movement
-        # here would get every result twice (docs/bws.md).
-        return _reply(command, ERROR, BWS_MODE, session=session, error_type=E_UNEXPECTED_COMMAND)
     try:
         licence = st.config.dc_licence_key or st.config.director_token
         if not req.get("ClubId") or not isinstance(req.get("LicenceKey"), str) or \
                 not hmac.compare_digest(req["LicenceKey"].encode(), licence.encode()):
             raise DcError(E_VALIDATION, "Unknown club id or licence key: use the licence key the "
                                         "station printed at start (also on the director page)")
+        if st.store.setting("integration") == "bws":
+            # The club chose the .bws at start: a scoring program that also initialised a
+            # movement here would get every result twice (docs/bws.md).
+            raise DcError(E_UNEXPECTED_COMMAND, BWS_MODE)
         return _dispatch(st, command, session, req.get("SerializedData"))
     except DcError as e:
         return _reply(command, ERROR, e.message, session=session, error_type=e.error_type)
