@@ -59,6 +59,10 @@ POLL_NEW_TDCALLS, POLL_ALL_TDCALLS, ACCEPT_TDCALLS = 36, 37, 38
 OK, ERROR, RESULTS, PLAYERDATA, PARTICIPATIONS, HANDRECORDS, TDCALLS = 1, 4, 12, 10, 11, 13, 21
 # ErrorType
 E_NONE, E_NODATA, E_VALIDATION, E_ENTRY_UNKNOWN, E_EXCEPTION, E_NOT_IMPLEMENTED = 0, 2, 5, 6, 7, 8
+E_UNEXPECTED_COMMAND = 13
+BWS_MODE = ("This station runs the .bws link (Ruter, Magic Contest: started with --bws): the Data "
+            "Connector is off, so no result is served twice. Read the results from the .bws in the "
+            "scoring program, or restart the station without --bws to use the Data Connector.")
 
 GUID_RE = re.compile(r"^[0-9A-F]{32}$")
 # What the station holds (a table id has three digits; boards and rounds as in the tablets' records).
@@ -111,6 +115,10 @@ def handle(st: Any, body: bytes) -> dict:
                 not hmac.compare_digest(req["LicenceKey"].encode(), licence.encode()):
             raise DcError(E_VALIDATION, "Unknown club id or licence key: use the licence key the "
                                         "station printed at start (also on the director page)")
+        if st.store.setting("integration") == "bws":
+            # The club chose the .bws at start: a scoring program that also initialised a
+            # movement here would get every result twice (docs/bws.md).
+            raise DcError(E_UNEXPECTED_COMMAND, BWS_MODE)
         return _dispatch(st, command, session, req.get("SerializedData"))
     except DcError as e:
         return _reply(command, ERROR, e.message, session=session, error_type=e.error_type)
@@ -577,6 +585,8 @@ def _poll(st: Any, command: int, event: str, session: str) -> dict:
     if command in (POLL_ALL_RESULTS, POLL_ALL_TDCALLS):
         items = [it for it in st.store.items(event, kind) if it["payload"]["section"] in sections]
         chosen = latest_results(items, withdrawn=True) if kind == "result" else items
+        with st.store.transaction() as tx:
+            _note_read(tx, session, data_type, "polled_at")
     else:
         rows = st.store.query(
             "SELECT id, item_key, kind, received_at, payload FROM items i WHERE event = ? AND kind = ? "
@@ -589,6 +599,7 @@ def _poll(st: Any, command: int, event: str, session: str) -> dict:
             tx.execute("DELETE FROM dc_polled WHERE session_guid = ? AND data_type = ?", (session, data_type))
             tx.executemany("INSERT INTO dc_polled (session_guid, data_type, item_id) VALUES (?, ?, ?)",
                            [(session, data_type, it["id"]) for it in chosen])
+            _note_read(tx, session, data_type, "polled_at")
     if kind == "result":
         dtos = [result_dto(session, it["payload"]) for it in chosen]
     else:
@@ -605,4 +616,16 @@ def _accept(st: Any, session: str | None, data_type: int, last_id: int) -> int:
                        "ON CONFLICT DO NOTHING", [(session, data_type, r[0]) for r in rows])
         tx.execute("DELETE FROM dc_polled WHERE session_guid = ? AND data_type = ? AND item_id <= ?",
                    (session, data_type, last_id))
+        if rows:
+            _note_read(tx, session, data_type, "accepted_at")
     return len(rows)
+
+
+def _note_read(tx: Any, session: str | None, data_type: int, column: str) -> None:
+    """When the scoring program last polled (`polled_at`) or took (`accepted_at`) items of a
+    queue: the director page's "last read" (station/bws/status.py)."""
+    assert column in ("polled_at", "accepted_at")
+    tx.execute("INSERT INTO dc_reads (session_guid, data_type) VALUES (?, ?) ON CONFLICT DO NOTHING",
+               (session, data_type))
+    tx.execute(f"UPDATE dc_reads SET {column} = ? WHERE session_guid = ? AND data_type = ?",
+               (utc_now(), session, data_type))

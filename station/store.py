@@ -58,6 +58,11 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS dc_accepted (
         session_guid TEXT NOT NULL, data_type INTEGER NOT NULL, item_id INTEGER NOT NULL,
         PRIMARY KEY (session_guid, data_type, item_id))""",
+    # When the scoring program last polled and last accepted a queue, per session and queue
+    # (results 12, TD calls 21): the director page's "last read".
+    """CREATE TABLE IF NOT EXISTS dc_reads (
+        session_guid TEXT NOT NULL, data_type INTEGER NOT NULL, polled_at TEXT, accepted_at TEXT,
+        PRIMARY KEY (session_guid, data_type))""",
     # Players the scoring program sent (PlayerDataDTO) and where they sit (ParticipationDTO),
     # keyed by session so two sessions with the same section letters never mix.
     """CREATE TABLE IF NOT EXISTS dc_players (
@@ -497,36 +502,52 @@ class Store:
     def put_players(self, session: str, players: list[dict]) -> None:
         """Store or replace players: {"number", "first_name", "last_name", "country_code"}."""
         with self.transaction() as tx:
-            for p in players:
-                tx.execute("DELETE FROM dc_players WHERE session_guid = ? AND player_number = ?",
-                           (session, p["number"]))
-                tx.execute("INSERT INTO dc_players (session_guid, player_number, first_name, last_name, "
-                           "country_code) VALUES (?, ?, ?, ?, ?)",
-                           (session, p["number"], p.get("first_name"), p.get("last_name"), p.get("country_code")))
+            self.write_players(tx, session, players)
 
     def put_participations(self, session: str, seats: list[dict]) -> None:
         """Seat players (or empty seats): {"section", "table", "round" (0/1: the first round),
         "direction" N/E/S/W, "number" or names, "remove", "swap"}. A swap exchanges this seat
         with its partner's seat before the new player is seated."""
-        key = "session_guid = ? AND section = ? AND table_no = ? AND round_no = ? AND direction = ?"
         with self.transaction() as tx:
-            for p in seats:
-                where = (session, p["section"], p["table"], p["round"], p["direction"])
-                if p.get("swap"):
-                    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}[p["direction"]]
-                    other = (session, p["section"], p["table"], p["round"], partner)
-                    tx.execute(f"UPDATE dc_participations SET direction = 'swap' WHERE {key}", other)
-                    tx.execute(f"UPDATE dc_participations SET direction = ? WHERE {key}", (partner, *where))
-                    tx.execute("UPDATE dc_participations SET direction = ? WHERE session_guid = ? AND section = ? "
-                               "AND table_no = ? AND round_no = ? AND direction = 'swap'", (p["direction"], *other[:4]))
-                    if not (p.get("number") or p.get("last_name")):
-                        continue
-                tx.execute(f"DELETE FROM dc_participations WHERE {key}", where)
-                if not p.get("remove"):
-                    tx.execute("INSERT INTO dc_participations (session_guid, section, table_no, round_no, direction, "
-                               "player_number, first_name, last_name, country_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               (*where, p.get("number"), p.get("first_name"), p.get("last_name"),
-                                p.get("country_code")))
+            self.write_participations(tx, session, seats)
+
+    def replace_people(self, tx: Store._Tx, session: str, players: list[dict], seats: list[dict]) -> None:
+        """The session's players and seats become exactly these, in the caller's transaction
+        (the .bws bridge takes a changed session over whole)."""
+        tx.execute("DELETE FROM dc_players WHERE session_guid = ?", (session,))
+        tx.execute("DELETE FROM dc_participations WHERE session_guid = ?", (session,))
+        self.write_players(tx, session, players)
+        self.write_participations(tx, session, seats)
+
+    @staticmethod
+    def write_players(tx: Store._Tx, session: str, players: list[dict]) -> None:
+        for p in players:
+            tx.execute("DELETE FROM dc_players WHERE session_guid = ? AND player_number = ?",
+                       (session, p["number"]))
+            tx.execute("INSERT INTO dc_players (session_guid, player_number, first_name, last_name, "
+                       "country_code) VALUES (?, ?, ?, ?, ?)",
+                       (session, p["number"], p.get("first_name"), p.get("last_name"), p.get("country_code")))
+
+    @staticmethod
+    def write_participations(tx: Store._Tx, session: str, seats: list[dict]) -> None:
+        key = "session_guid = ? AND section = ? AND table_no = ? AND round_no = ? AND direction = ?"
+        for p in seats:
+            where = (session, p["section"], p["table"], p["round"], p["direction"])
+            if p.get("swap"):
+                partner = {"N": "S", "S": "N", "E": "W", "W": "E"}[p["direction"]]
+                other = (session, p["section"], p["table"], p["round"], partner)
+                tx.execute(f"UPDATE dc_participations SET direction = 'swap' WHERE {key}", other)
+                tx.execute(f"UPDATE dc_participations SET direction = ? WHERE {key}", (partner, *where))
+                tx.execute("UPDATE dc_participations SET direction = ? WHERE session_guid = ? AND section = ? "
+                           "AND table_no = ? AND round_no = ? AND direction = 'swap'", (p["direction"], *other[:4]))
+                if not (p.get("number") or p.get("last_name")):
+                    continue
+            tx.execute(f"DELETE FROM dc_participations WHERE {key}", where)
+            if not p.get("remove"):
+                tx.execute("INSERT INTO dc_participations (session_guid, section, table_no, round_no, direction, "
+                           "player_number, first_name, last_name, country_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           (*where, p.get("number"), p.get("first_name"), p.get("last_name"),
+                            p.get("country_code")))
 
     def players(self, session: str) -> dict[str, dict]:
         rows = self.query("SELECT player_number, first_name, last_name, country_code FROM dc_players "

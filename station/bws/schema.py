@@ -41,8 +41,11 @@ TABLES: dict[str, list[tuple[str, str]]] = {
                       ("Number", "TEXT(16)"), ("Name", "TEXT(18)"), ("Round", "INT"),
                       ("Processed", "BIT"), ("Updated", "BIT"), ("TimeLog", "DATETIME")],
     "PlayerNames": [("ID", "LONG"), ("Name", "TEXT(18)"), ("strID", "TEXT(18)")],
-    "Settings": [("Section", "INT"), ("ShowResults", "BIT"), ("LeadCard", "BIT"),
-                 ("BM2RecordBidding", "BIT"), ("BM2RecordPlay", "BIT"), ("BM2PINcode", "TEXT(4)")],
+    "Settings": [("Section", "INT"), ("ShowResults", "BIT"), ("ShowOwnResult", "BIT"), ("ShowPercentage", "BIT"),
+                 ("LeadCard", "BIT"), ("BM2ValidateLeadCard", "BIT"), ("BM2ScoreRecap", "BIT"),
+                 ("BM2NextSeatings", "BIT"), ("BM2ResultsOverview", "INT"), ("BM2ViewHandrecord", "BIT"),
+                 ("BM2TDCall", "BIT"), ("BM2RecordBidding", "BIT"), ("BM2RecordPlay", "BIT"),
+                 ("BM2PINcode", "TEXT(4)")],
     "HandRecord": [("Section", "INT"), ("Board", "INT")] + [
         (f"{seat}{suit}", "TEXT(13)") for seat in ("North", "East", "South", "West")
         for suit in ("Spades", "Hearts", "Diamonds", "Clubs")],

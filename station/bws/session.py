@@ -12,10 +12,17 @@ import json
 import re
 from typing import Any
 
+from bridgemate_dataconnector.dto import Bridgemate2SettingsDTO
+
 from .odbc import Bws
 from .schema import missing
 
 SECTION_RE = re.compile(r"^([A-Z])\1{0,2}$")
+# The Settings columns BCS keeps per section are the Data Connector's Bridgemate 2 settings, by
+# the same names: the .bws's settings are served to the tablets as the Data Connector's are
+# (station/movement.py settings_for). The Bridgemates' TD PIN stays in the file.
+SETTINGS_DEFAULTS = {k: v for k, v in Bridgemate2SettingsDTO().to_dict().items()
+                     if k not in ("SessionGuid", "SectionLetters", "ValidationMessages", "BM2PINcode")}
 HAND_SEATS = ("North", "East", "South", "West")
 HAND_SUITS = ("Spades", "Hearts", "Diamonds", "Clubs")
 
@@ -47,8 +54,8 @@ def read(bws: Bws) -> dict[str, Any]:
     rounds = sorted(tuple(_int(x) for x in r) for r in bws.select(
         "RoundData", ["Section", "Table", "Round", "NSPair", "EWPair", "LowBoard", "HighBoard"]))
     players = _optional(bws, present, "PlayerNumbers", ["Section", "Table", "Direction", "Number", "Name", "Round"])
-    names = _optional(bws, present, "PlayerNames", ["ID", "Name"])
-    settings = _optional(bws, present, "Settings", ["Section", "LeadCard", "BM2RecordBidding", "BM2RecordPlay"])
+    names = _optional(bws, present, "PlayerNames", ["ID", "Name", "strID"])
+    settings = _optional(bws, present, "Settings", ["Section", *SETTINGS_DEFAULTS])
     hands = _optional(bws, present, "HandRecord",
                       ["Section", "Board"] + [s + u for s in HAND_SEATS for u in HAND_SUITS])
     status_cols = {c.lower() for k, v in present.items() if k.lower() == "tables" for c in v}
@@ -124,6 +131,71 @@ def deal(hand: dict[str, Any]) -> str | None:
     return "N:" + " ".join(hands)
 
 
+def split_name(name: str) -> tuple[str, str]:
+    """A .bws name -> (first, last): "Berg, Anna" as written; "Anna Berg" split at the last
+    space (a name of one word is a last name)."""
+    name = " ".join(str(name or "").split())
+    if "," in name:
+        last, _, first = name.partition(",")
+        return first.strip(), last.strip()
+    first, _, last = name.rpartition(" ")
+    return first, last
+
+
+def _number(v: Any) -> str | None:
+    text = str(v if v is not None else "").strip()
+    if text.endswith(".0") and text[:-2].isdigit():  # a number column read as float
+        text = text[:-2]
+    return text if text and text.strip("0") else None  # "" and "0": no number entered
+
+
+def people(session: dict[str, Any]) -> tuple[list[dict], list[dict]]:
+    """PlayerNumbers (who sits where, a name or a number) and PlayerNames (the club's players by
+    number) -> (players, seats) for Store.replace_people. A seat's own Name wins over the name
+    its number has in PlayerNames; a row for round 0 or 1 seats the player for the evening (the
+    player follows the pair), a later round's row that round only (station/players.py); of two
+    rows for one seat and round the later one counts."""
+    names: dict[str, str] = {}
+    for r in session["player_names"]:
+        for ident in (_number(r.get("ID")), _number(r.get("strID"))):
+            if ident and str(r.get("Name") or "").strip():
+                names[ident] = str(r["Name"])
+    sections = session["sections"]
+    players: dict[str, dict] = {}
+    seats = []
+    for r in session["players"]:
+        direction = str(r.get("Direction") or "").strip().upper()[:1]
+        if _int(r.get("Section")) not in sections or direction not in ("N", "E", "S", "W") or _int(r.get("Table")) < 1:
+            continue
+        number = _number(r.get("Number"))
+        full = str(r.get("Name") or "").strip() or names.get(number or "", "")
+        if not (number or full):
+            continue
+        first, last = split_name(full) if full else ("", "")
+        if number and full:
+            players[number] = {"number": number, "first_name": first or None, "last_name": last}
+        seats.append({"section": sections[_int(r["Section"])], "table": _int(r["Table"]),
+                      "round": max(_int(r.get("Round")), 1), "direction": direction, "number": number,
+                      "first_name": first or None, "last_name": last or None, "country_code": None})
+    return list(players.values()), seats
+
+
+def settings(session: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Settings rows -> [(section letter, Bridgemate2SettingsDTO as a dict)], Yes/No columns as
+    booleans (Access stores True as -1), numbers as numbers, absent columns as the DTO's default."""
+    out: dict[str, dict] = {}
+    for r in session["settings"]:
+        letter = session["sections"].get(_int(r.get("Section")))
+        if letter is None:
+            continue
+        dto = dict(SETTINGS_DEFAULTS)
+        for k, default in SETTINGS_DEFAULTS.items():
+            if k in r and r[k] is not None:
+                dto[k] = bool(r[k]) if isinstance(default, bool) else _int(r[k])
+        out[letter] = dto  # two rows for one section: the later one
+    return sorted(out.items())
+
+
 def install(station: Any, session: dict[str, Any], guid: str) -> dict[str, list[int]]:
     """Write the session into the station's movement tables (one transaction) and give every
     table its key. Returns {section letter: [tables]} of the tables the movement has."""
@@ -139,8 +211,11 @@ def install(station: Any, session: dict[str, Any], guid: str) -> dict[str, list[
         tx.execute("DELETE FROM dc_sections WHERE session_guid = ?", (guid,))
         tx.execute("DELETE FROM dc_rounds WHERE session_guid = ?", (guid,))
         tx.execute("DELETE FROM dc_handrecords WHERE session_guid = ?", (guid,))
+        tx.execute("DELETE FROM dc_settings WHERE session_guid = ?", (guid,))
+        # The session's name (PBN Event, USEBIO description) is the file's, as the scoring
+        # program named the session: "Mandag" for Mandag.bws.
         tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                   (guid, event, "bws", canonical(payload), utc_now()))
+                   (guid, event, _session_name(session["path"]), canonical(payload), utc_now()))
         # The id this session's tablets put in their keys (docs/station.md "Events and sessions").
         station.store.assign_session_id(tx, event, guid, None)
         for letter in sorted(sections.values()):
@@ -157,9 +232,21 @@ def install(station: Any, session: dict[str, Any], guid: str) -> dict[str, list[
                 tx.execute("INSERT INTO dc_handrecords (session_guid, section, board, deal, payload) "
                            "VALUES (?, ?, ?, ?, ?)", (guid, sections[_int(h["Section"])], _int(h["Board"]), d,
                                                       canonical({"source": "bws"})))
+        players, seats = people(session)
+        station.store.replace_people(tx, guid, players, seats)
+        for letter, dto in settings(session):
+            tx.execute("INSERT INTO dc_settings (session_guid, section, model, payload) VALUES (?, ?, ?, ?)",
+                       (guid, letter, 2, canonical({**dto, "SessionGuid": guid, "SectionLetters": letter})))
     for s, t in session["tables"]:
         if s in sections:
             by_section.setdefault(sections[s], set()).add(t)
     for letter, ts in by_section.items():
         station.register_tables(event, letter, sorted(ts))
     return {k: sorted(v) for k, v in by_section.items()}
+
+
+def _session_name(path: str) -> str:
+    import ntpath
+
+    base = ntpath.basename(str(path))  # a Windows path on the scoring PC, a POSIX one in tests
+    return base[:-4] if base.lower().endswith(".bws") else base or "bws"

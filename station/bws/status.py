@@ -1,33 +1,66 @@
-"""Which scoring-program link the station runs, for the director page: the Data Connector, or
-the `.bws` bridge with when the scoring program last read a result (its Processed flags)."""
+"""Which scoring-program link the station runs, for the director page: the Data Connector (per
+session: results taken and when the scoring program last took one and last asked), or the `.bws`
+bridge with when the scoring program last read a result (its Processed flags). Times are shown
+in the station's local time, as the scoring PC's clock shows them."""
 from __future__ import annotations
 
+import calendar
 import html
 import json
+import time
 from typing import Any
 
+RESULTS = 12  # the Data Connector's results queue (DataConnectorResponseData.Results)
 
-def integration(st: Any) -> dict[str, Any]:
+
+def local(iso: str | None) -> str:
+    """`2026-11-24T22:05:00Z` (UTC, as stored) -> `2026-11-24 23:05:00` in local time; '' if none."""
+    if not iso:
+        return ""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(calendar.timegm(
+            time.strptime(iso, "%Y-%m-%dT%H:%M:%SZ"))))
+    except (ValueError, OverflowError):
+        return iso
+
+
+def integration(st: Any, event: str | None = None) -> dict[str, Any]:
     store = st.store
     if store.setting("integration") == "bws":
         saved = store.setting("bws/status")
         return {"integration": "bws", **(json.loads(saved) if saved else {})}
-    accepted = store.query("SELECT COUNT(*) FROM dc_accepted WHERE data_type = 12")[0][0]
-    return {"integration": "dataconnector", "accepted": int(accepted)}
+    event = event or st.config.event
+    sessions = [{"guid": r[0], "name": r[1], "polled_at": r[2], "accepted_at": r[3], "accepted": int(r[4])}
+                for r in store.query(
+                    "SELECT s.session_guid, s.name, r.polled_at, r.accepted_at, (SELECT COUNT(*) FROM dc_accepted a "
+                    "WHERE a.session_guid = s.session_guid AND a.data_type = ?) FROM dc_sessions s "
+                    "LEFT JOIN dc_reads r ON r.session_guid = s.session_guid AND r.data_type = ? "
+                    "WHERE s.event = ? ORDER BY s.created_at, s.session_guid", (RESULTS, RESULTS, event))]
+    return {"integration": "dataconnector", "accepted": sum(s["accepted"] for s in sessions),
+            "sessions": sessions}
 
 
-def line(st: Any) -> str:
+def line(st: Any, event: str | None = None) -> str:
     """One paragraph of HTML for the director page."""
-    s = integration(st)
+    s = integration(st, event)
     e = html.escape
     if s["integration"] != "bws":
+        parts = []
+        for x in s["sessions"]:
+            took = (f"last took one at {e(local(x['accepted_at']))}" if x["accepted_at"]
+                    else "none taken yet")
+            asked = f", last asked at {e(local(x['polled_at']))}" if x["polled_at"] else ", not polled yet"
+            parts.append(f'<span class="dc-session">{e(x["name"] or x["guid"])}: {x["accepted"]} results '
+                         f'taken by the scoring program, {took}{asked}</span>')
+        detail = "; ".join(parts) if parts else "the scoring program has not initialised a session yet"
         return (f'<p id="integration">Scoring program link: Bridgemate Data Connector (/dc-scoringprogram); '
-                f'{s["accepted"]} results taken by the scoring program.</p>')
-    when = str(s.get("last_read_at") or "").replace("T", " ").rstrip("Z")
-    read = (f'last read by the scoring program at {e(when)} UTC' if when
+                f'{s["accepted"]} results taken by the scoring program (times are local). {detail}.</p>')
+    when = local(s.get("last_read_at"))
+    read = (f'last read by the scoring program at {e(when)} (local time)' if when
             else "not read by the scoring program yet")
-    text = (f'Scoring program link: .bws file {e(str(s.get("path")))} (Ruter, Magic Contest); '
-            f'{int(s.get("written") or 0)} results in the file, {int(s.get("processed") or 0)} read; {read}.')
+    text = (f'Scoring program link: .bws file {e(str(s.get("path")))} (Ruter, Magic Contest; the Data '
+            f'Connector is off); {int(s.get("written") or 0)} results in the file, '
+            f'{int(s.get("processed") or 0)} read; {read}.')
     problems = [e(s["error"])] if s.get("error") else []
     problems += [e(h) for h in s.get("held") or []]
     if problems:

@@ -124,3 +124,34 @@ def test_a_changed_call_replaces_the_call_at_its_own_turn():
                                            "irregularities": [{**irr, "resolution": "unintended"}],
                                            "at": "2026-11-22T19:01:00Z"}))
     assert _bids(after) == [(0, "N", "1H", True), (0, "N", "1S", False)]
+
+
+def test_players_from_the_bws_as_the_scoring_program_left_them():
+    from station.bws.session import people, settings, split_name
+
+    assert split_name("Berg, Anna") == ("Anna", "Berg")
+    assert split_name("  Anna   von Berg ") == ("Anna von", "Berg")
+    assert split_name("Åström") == ("", "Åström")
+    session = {"sections": {1: "A", 2: "B"},
+               "player_names": [{"ID": 101, "Name": "Ek, Bo", "strID": None},
+                                {"ID": 0, "Name": "Nobody", "strID": "S-7"}],
+               "players": [
+                   {"Section": 1, "Table": 1, "Direction": "N", "Number": "100", "Name": "Anna Berg", "Round": 0},
+                   {"Section": 1, "Table": 1, "Direction": "E", "Number": "101", "Name": "", "Round": 1},
+                   {"Section": 1, "Table": 1, "Direction": "S", "Number": "0", "Name": "Cilla Lind", "Round": 1},
+                   {"Section": 1, "Table": 1, "Direction": "W", "Number": "S-7", "Name": "", "Round": 1},
+                   {"Section": 2, "Table": 3, "Direction": "N", "Number": "", "Name": "", "Round": 1},  # nobody
+                   {"Section": 9, "Table": 1, "Direction": "N", "Number": "5", "Name": "X Y", "Round": 1},  # no section 9
+                   {"Section": 1, "Table": 2, "Direction": "Z", "Number": "6", "Name": "X Y", "Round": 1},
+                   {"Section": 1, "Table": 1, "Direction": "N", "Number": "102", "Name": "Dan Holm", "Round": 3}],
+               "settings": [{"Section": 1, "ShowResults": -1, "LeadCard": 0, "BM2RecordBidding": 1,
+                             "BM2ResultsOverview": 2}, {"Section": 7, "ShowResults": 1}]}
+    players, seats = people(session)
+    assert sorted((p["number"], p["first_name"], p["last_name"]) for p in players) == [
+        ("100", "Anna", "Berg"), ("101", "Bo", "Ek"), ("102", "Dan", "Holm"), ("S-7", None, "Nobody")]
+    assert [(s["section"], s["table"], s["round"], s["direction"], s["number"], s["last_name"]) for s in seats] == [
+        ("A", 1, 1, "N", "100", "Berg"), ("A", 1, 1, "E", "101", "Ek"), ("A", 1, 1, "S", None, "Lind"),
+        ("A", 1, 1, "W", "S-7", "Nobody"), ("A", 1, 3, "N", "102", "Holm")]
+    [(letter, dto)] = settings(session)
+    assert letter == "A" and (dto["ShowResults"], dto["LeadCard"], dto["BM2RecordBidding"]) == (True, False, True)
+    assert dto["BM2ResultsOverview"] == 2 and dto["ShowOwnResult"] is False and "BM2PINcode" not in dto

@@ -65,14 +65,29 @@ def create_bws(path, rounds: int, tables: dict | None = None) -> None:
         db.execute("INSERT INTO [Section] ([ID], [Letter], [Tables], [MissingPair], [Winners]) VALUES (1, 'A', 4, 0, 2)")
         for t in range(1, TABLES + 1):
             db.execute("INSERT INTO [Tables] ([Section], [Table], [CurrentRound], [CurrentBoard]) VALUES (1, ?, 0, 0)", (t,))
-            for d, name in zip("NESW", ("Anna", "Bo", "Cecilia", "David"), strict=True):
+            for d in "NESW":
+                number, name = player(t, d)
+                # Ruter fills in the name for most seats; at table 4 only the number, whose name
+                # is in the club's list (PlayerNames).
                 db.execute("INSERT INTO [PlayerNumbers] ([Section], [Table], [Direction], [Number], [Name], [Round]) "
-                           "VALUES (1, ?, ?, ?, ?, 1)", (t, d, str(100 * t + "NESW".index(d)), f"{name} {t}"))
+                           "VALUES (1, ?, ?, ?, ?, 1)", (t, d, number, "" if t == 4 else name))
+                db.execute("INSERT INTO [PlayerNames] ([ID], [Name], [strID]) VALUES (?, ?, ?)",
+                           (int(number), name, number))
         add_rounds(db, range(1, rounds + 1))
-        db.execute("INSERT INTO [Settings] ([Section], [ShowResults], [LeadCard], [BM2RecordBidding], "
-                   "[BM2RecordPlay], [BM2PINcode]) VALUES (1, 1, 1, 1, 0, '5431')")
+        db.execute("INSERT INTO [Settings] ([Section], [ShowResults], [LeadCard], [BM2ValidateLeadCard], "
+                   "[BM2ScoreRecap], [BM2RecordBidding], [BM2RecordPlay], [BM2PINcode]) "
+                   "VALUES (1, 1, 1, 0, 1, 1, 0, '5431')")
     db.commit()
     db.close()
+
+
+FIRST = {"N": "Anna", "E": "Bo", "S": "Cecilia", "W": "David"}
+LAST = {1: "Berg", 2: "Ek", 3: "Lind", 4: "Åström"}
+
+
+def player(t: int, d: str) -> tuple[str, str]:
+    """The player Ruter seats at table t, seat d in round 1: (member number, "First Last")."""
+    return str(100 * t + "NESW".index(d)), f"{FIRST[d]} {LAST[t]}"
 
 
 def add_rounds(db, rounds) -> None:
@@ -283,6 +298,21 @@ def wait_for(pred, what: str, timeout: float = 30.0):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def pbn_names(st: StationProcess) -> dict[tuple[int, int], dict[str, str]]:
+    """(table, round) -> {seat: "First Last"} from the station's PBN export."""
+    from .export_readers import conforming_text, games, tags
+    from .test_export_standards import fetch
+
+    out = {}
+    for game in games(conforming_text(fetch(st, "/export/pbn"))):
+        t = dict(tags(game))
+        if "Table" in t:
+            out[(int(t["Table"]), int(t["Round"]))] = {
+                s: " ".join(reversed(t[n].split(", "))) for s, n in zip("NESW", ("North", "East", "South", "West"),
+                                                                       strict=True)}
+    return out
+
+
 def bws_station(tmp_path, bws) -> StationProcess:
     return StationProcess(str(tmp_path / "bws-station.db"), tmp_path,
                           ["--bws", str(bws), "--bws-odbc", odbc_template(), "--bws-poll", "0.5"]).start()
@@ -346,6 +376,13 @@ def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path
         total = 3 * TABLES * BOARDS_PER_ROUND
         wait_for(lambda: len(read_results(bws)) == total, "every result in ReceivedData")
         wait_for(lambda: "read; last read by the scoring program at" in director(st), "the last read on the director page")
+        # The players Ruter seated are in the export, after the restart and the added round: in
+        # round 3 EW pair n, seated at table n in round 1, has moved on two tables.
+        names = pbn_names(st)
+        for t in range(1, TABLES + 1):
+            ew_from = next(x for x in range(1, TABLES + 1) if mitchell(x, 1)[4] == mitchell(t, 3)[4])
+            assert names[(t, 3)] == {"N": player(t, "N")[1], "S": player(t, "S")[1],
+                                     "E": player(ew_from, "E")[1], "W": player(ew_from, "W")[1]}, t
     finally:
         for ctl in ctls.values():
             ctl.close()
