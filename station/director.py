@@ -279,7 +279,7 @@ def render(st: Any, event: str) -> str:
 <h1>Director — {e(event)}</h1>
 <p>Updated {e(local_time(s["generated_at"]))} (station time, {e(_zone())}; refreshes every 5 s). Exports:
 <a href="/export/pbn?event={q}">PBN</a> · <a href="/export/usebio?event={q}">USEBIO XML</a></p>
-{bws_status.line(st)}
+{bws_status.line(st, event)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>

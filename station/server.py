@@ -415,7 +415,13 @@ class StationApp:
                 print(f"station: Data Connector error: {e!r}", file=sys.stderr, flush=True)
                 return self._json(200, _dc_error_envelope(f"Invalid data: {type(e).__name__}"))
         if path == "/":
-            text = PING_TEXT.format(v=__version__) + "\nDirector page: /director\n"
+            if st.store.setting("integration") == "bws":
+                # No Data Connector greeting: a scoring program's Connect must fail, not find a
+                # link that refuses every command (docs/bws.md).
+                from .dataconnector import BWS_MODE
+                text = f"bidding-box results station {__version__}\n{BWS_MODE}\nDirector page: /director\n"
+            else:
+                text = PING_TEXT.format(v=__version__) + "\nDirector page: /director\n"
             return Response(200, text.encode())
         if path == "/login":
             return self._login(request, body)

@@ -50,8 +50,11 @@ def test_a_scoring_program_on_the_data_connector_of_a_bws_station_is_told_and_ch
         before = st.request("GET", "/api/v1/movement", headers=st.table_headers(table))[1]
         assert st.post_item("result", result_record_for(1, 1, 1))[0] == 201
         client = DataConnectorClient("club-7", st.token, st.url)
-        # (The client's connect() is only a GET of the station's front page: reachability.)
-        replies = [client.ping(), client.initialize(init_dto())]
+        # The client's connect() is a GET of the station's front page: no Data Connector greeting.
+        replies = [client.connect(), client.ping(), client.initialize(init_dto())]
+        assert replies[0].data_type == DataConnectorResponseData.Error
+        assert ".bws link" in json.loads(replies[0].serialized_data)
+        replies = replies[1:]
         for command in (ScoringProgramDataConnectorCommands.Connect,
                         ScoringProgramDataConnectorCommands.PollQueueForNewResults,
                         ScoringProgramDataConnectorCommands.PollQueueForAllResults):
