@@ -25,6 +25,12 @@ def replay_cli(log):
     return json.loads(out.stdout)
 
 
+def export_cli(db, *board):
+    """`python -m tablet_app.table_log TABLET.db [BOARD]`: the log from the tablet's journal."""
+    return subprocess.run([sys.executable, "-m", "tablet_app.table_log", str(db), *map(str, board)],
+                          capture_output=True, text=True)
+
+
 def ruled(state):
     return {k: state[k] for k in RULED}
 
@@ -67,6 +73,10 @@ def test_wbf_screen_regulations_call_out_of_rotation_caught_before_the_tray_pass
     assert st["tray"] == {"seats": ["N", "E"], "passes": []}
     again, log = same_ruling_everywhere(make_controller, ctl, tmp_path)
     assert not any("tray" in e for e in log["events"])
+    again.close()
+    out = export_cli(tmp_path / "journal.db")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == log
 
 
 def test_wbf_screen_regulations_call_out_of_rotation_after_the_tray_has_passed(make_controller, clock, tmp_path):
@@ -98,6 +108,22 @@ def test_wbf_screen_regulations_call_out_of_rotation_after_the_tray_has_passed(m
     # the restarted tablet's screen model agrees with the engine's tray
     assert again.snapshot()["screen"]["tray_seats"] == ["N", "E"]
     assert [p["t"] for p in again.screen.passes] == [p["t"] for p in tray["passes"]]
+    again.close()
+    out = export_cli(tmp_path / "journal.db", 1)
+    assert out.returncode == 0, out.stderr
+    assert ruled(replay_cli(json.loads(out.stdout))) == ruled(again.estate)
+
+
+def test_table_log_export_refuses_a_board_not_played_and_a_missing_journal(make_controller, clock, tmp_path):
+    ctl = make_controller()
+    ctl.setup(SCREENS)
+    calls(ctl, clock, ("N", "1C"))
+    ctl.close()
+    out = export_cli(tmp_path / "journal.db", 3)
+    assert out.returncode == 1 and out.stderr.count("\n") == 1 and "board 3" in out.stderr
+    out = export_cli(tmp_path / "nothing.db")
+    assert out.returncode == 1 and "no tablet journal" in out.stderr
+    assert not (tmp_path / "nothing.db").exists()
 
 
 def test_wbf_tray_due_before_a_call_passes_first_in_the_log(make_controller, clock, tmp_path):
