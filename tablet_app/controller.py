@@ -194,6 +194,7 @@ class Controller:
         self.log: list[dict[str, Any]] = []  # what happened, for the TD and the headless demo
         self.td_calls: list[dict[str, Any]] = []
         self.last_t = 0.0
+        self.released_t = 0.0  # board time the director last dismissed the boxes' calls (the tray waits till then)
         self.progress_seq = 0  # "auction" items queued for the board in play
         self.progress_of: dict[int, int] = {}  # ... per board: a board left and taken up again goes on counting
         self.progress_step: str | None = None
@@ -343,6 +344,7 @@ class Controller:
             self.phase = "auction"
             self.entry = None
             self.last_t = 0.0
+            self.released_t = 0.0
             self._start_engine()
             self.log.append({"what": "board", "board": self.board, "chosen_by": body.get("by")})
         elif kind == "event":
@@ -402,6 +404,8 @@ class Controller:
             self.done.append(body["record"])
             self.log.append({"what": "correction", "board": body["record"]["board"], "key": body["record"]["key"]})
         elif kind == "td_attended":
+            if self.current is not None:
+                self.released_t = max(0.0, round(float(body["t"]) - self.board_started, 2))
             self.log.append({"what": "td_attended", "board": self.board, "t": body["t"]})
         elif kind == "withdrawn":
             self.done.append(body["record"])
@@ -1112,13 +1116,15 @@ class Controller:
         passes it at the same event time: the screen model moves when that event is applied. True
         when it passed."""
         scr = self.screen
-        if scr is None or self.phase != "auction":
+        if scr is None or self.phase != "auction" or self.held():
+            # held: a box called the director (TD key, UNDO after a confirmed call): the tray
+            # stays, as it does while the TD rules, so a change of call is not seen across it
             return False
         due = scr.ready_at()
         if due is None or due > t:
             return False
-        # not before an event already in the log (e.g. the TD's ruling that let the tray go)
-        ev = {"t": max(due, self.last_t), "tray": True}
+        # not before an event already in the log, nor before the director let the table go on
+        ev = {"t": max(due, self.last_t, min(self.released_t, t)), "tray": True}
         try:
             with self._tx():
                 self._record("event", {"ev": ev, "box": None})

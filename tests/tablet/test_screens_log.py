@@ -190,3 +190,51 @@ def test_2017_call_made_when_confirmed_the_box_call_is_a_plain_call(make_control
     calls(ctl, clock, ("N", "1H"))
     assert ctl.table_log()["events"] == [{"t": 2.0, "seat": "N", "call": "1H"}]
     assert ctl.estate["box_taken"] == []
+
+
+def test_wbf_tray_due_on_a_full_disk_waits_and_no_call_is_lost(make_controller, clock, tmp_path, monkeypatch):
+    # The tray is due but the journal cannot take its pass: nothing moves (the screen model moves
+    # only when the pass is journalled), South's call is kept for a retry, and once the storage
+    # takes writes again the pass and the call go in, in that order.
+    from tablet_app.journal import StorageFull
+
+    ctl = make_controller()
+    ctl.setup(SCREENS)
+    calls(ctl, clock, ("N", "1C"), ("E", "P"))
+    clock.advance(16)
+    append = ctl.journal.append
+
+    def full(kind, body):
+        raise StorageFull("disk full")
+
+    monkeypatch.setattr(ctl.journal, "append", full)
+    assert not ctl.tick()
+    assert ctl.snapshot()["disk_full"] and ctl.estate["tray"]["seats"] == ["N", "E"]
+    assert ctl.snapshot()["screen"]["tray_seats"] == ["N", "E"]
+    r = ctl.box_event("S", "call", call="1H", seq=1, box_ms=20000)
+    assert r["retry"] and [c["call"] for c in ctl.estate["calls"]] == ["1C", "P"]
+    monkeypatch.setattr(ctl.journal, "append", append)
+    assert ctl.box_event("S", "call", call="1H", seq=1, box_ms=20000)["ok"]
+    assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
+    assert ctl.estate["tray"]["passes"] == [{"t": 15.0, "to": ["S", "W"], "calls": 2}]
+    same_ruling_everywhere(make_controller, ctl, tmp_path)
+
+
+def test_2017_L25A_wbf_tray_stays_while_a_box_holds_the_table_for_the_director(make_controller, clock, tmp_path):
+    # East presses UNDO after his pass (a change of call: the director is called, 2017 L25). The
+    # tray was due at 15 s but stays on North-East until the director has seen to it, so South-West
+    # never see a call the director may still let East correct; it passes once he dismisses the call.
+    ctl = make_controller()
+    ctl.setup(SCREENS)
+    calls(ctl, clock, ("N", "1C"), ("E", "P"))
+    clock.advance(1)
+    ctl.box_event("E", "undo")
+    assert ctl.held()
+    clock.advance(25)  # 30 s into the board
+    assert not ctl.tick()
+    assert ctl.estate["tray"]["passes"] == [] and ctl.views()["S"]["auction"] == [
+        {"call": None, "alert": False, "stop": False}] * 2
+    ctl.td_attended(PIN)
+    assert ctl.tick()
+    assert ctl.estate["tray"]["passes"] == [{"t": 30.0, "to": ["S", "W"], "calls": 2}]
+    same_ruling_everywhere(make_controller, ctl, tmp_path)
