@@ -44,11 +44,11 @@ def calls(ctl, clock, *seq, think=2.0):
 
 def same_ruling_everywhere(make_controller, ctl, tmp_path):
     """The live table, the table replayed from the tablet's journal, and the TD's replay of the
-    exported log give the same ruling."""
+    exported log give the same ruling. `tmp_path`: the test's directory, or the journal itself."""
     live = ruled(ctl.estate)
     log = ctl.table_log()
     ctl.close()
-    again = make_controller(tmp_path / "journal.db")
+    again = make_controller(tmp_path if tmp_path.suffix == ".db" else tmp_path / "journal.db")
     assert ruled(again.estate) == live
     assert again.table_log() == log
     assert ruled(replay_cli(json.loads(json.dumps(log)))) == live

@@ -9,21 +9,12 @@ import pytest
 
 from tablet_app.controller import Refused
 from tests.tablet.conftest import SESSION
-from tests.tablet.test_screens_log import calls, replay_cli, ruled
+from tests.tablet.test_screens_log import calls
+from tests.tablet.test_screens_log import same_ruling_everywhere as restarted
 
 PIN = "4321"
 FSB = {**SESSION, "profile": "fsb-2007", "policy": "record"}
 DBF = {**SESSION, "profile": "dbf-2017", "policy": "record"}
-
-
-def restarted(make_controller, ctl, tmp_path):
-    live = ruled(ctl.estate)
-    log = ctl.table_log()
-    ctl.close()
-    again = make_controller(tmp_path if tmp_path.suffix == ".db" else tmp_path / "journal.db")
-    assert ruled(again.estate) == live and again.table_log() == log
-    assert ruled(replay_cli(log)) == live
-    return again
 
 
 def test_2007_L15C_td_cancels_the_board_when_a_repeated_call_differs(make_controller, clock, tmp_path):
@@ -49,7 +40,7 @@ def test_2007_L15C_td_cancels_the_board_when_a_repeated_call_differs(make_contro
     assert ctl.journal.count() == n + 1  # one record: the TD event with its reason
     assert list(ctl.journal.records())[-1][2] == {"ev": {"t": ctl.last_t, "td": "cancel_board"}, "box": None,
                                                    "reason": "North bid 1S where he had bid 1H"}
-    again = restarted(make_controller, ctl, tmp_path)
+    again, _ = restarted(make_controller, ctl, tmp_path)
     assert [e for e in again.log if e["what"] == "board_cancelled"] == entry
     rec = again.td_artificial_score(PIN, "avg", "avg", "2007 L15C, L12C2")
     assert rec["board"] == 1 and again.board == 2
