@@ -226,6 +226,7 @@ class Controller:
         self.engine = self._new_engine(self.session, self.board)
         self.estate = self.engine.state()
         self.engine_events = []
+        self.board_events.pop(self.board, None)  # a board taken up again: its new auction, and the latest
         self.board_events[self.board] = self.engine_events
         self.stop_shown = {}
         profile = self.profile_loader(self.session.profile)
