@@ -182,6 +182,8 @@ class Controller:
         self.board_started = 0.0
         self.engine: Any = None
         self.engine_events: list[dict[str, Any]] = []
+        self.board_events: dict[int, list[dict[str, Any]]] = {}  # board -> its engine events, this round
+        self.call_made = "confirmed"  # the profile's FSB L112C rule for box calls
         self.estate: dict[str, Any] = {}
         self.screen: Screen | None = None
         self.phase = "setup"  # setup, auction, frozen, play, confirm, round_end
@@ -192,6 +194,7 @@ class Controller:
         self.log: list[dict[str, Any]] = []  # what happened, for the TD and the headless demo
         self.td_calls: list[dict[str, Any]] = []
         self.last_t = 0.0
+        self.released_t = 0.0  # board time the director last dismissed the boxes' calls (the tray waits till then)
         self.progress_seq = 0  # "auction" items queued for the board in play
         self.progress_of: dict[int, int] = {}  # ... per board: a board left and taken up again goes on counting
         self.progress_step: str | None = None
@@ -223,8 +226,11 @@ class Controller:
         self.engine = self._new_engine(self.session, self.board)
         self.estate = self.engine.state()
         self.engine_events = []
+        self.board_events.pop(self.board, None)  # a board taken up again: its new auction, and the latest
+        self.board_events[self.board] = self.engine_events
         self.stop_shown = {}
         profile = self.profile_loader(self.session.profile)
+        self.call_made = str(getattr(profile, "call_made", "confirmed"))
         dealer = board_rules.dealer(self.board)
         self.screen = None
         if profile is not None and uses_screens(profile):
@@ -339,6 +345,7 @@ class Controller:
             self.phase = "auction"
             self.entry = None
             self.last_t = 0.0
+            self.released_t = 0.0
             self._start_engine()
             self.log.append({"what": "board", "board": self.board, "chosen_by": body.get("by")})
         elif kind == "event":
@@ -356,6 +363,11 @@ class Controller:
             self.log.append({"what": "event", "board": self.board, **ev})
             for irr in self.estate.get("irregularities", [])[n_irr:]:
                 self.log.append({"what": "irregularity", "board": self.board, **irr})
+            if ev.get("td") == "cancel_board":
+                # 2007 L15C: the TD's reason with the consequence the engine gave it
+                adjusted = self.estate.get("adjusted_score") or {}
+                self.log.append({"what": "board_cancelled", "board": self.board, "reason": body.get("reason"),
+                                 "law": adjusted.get("law"), "adjusted_score": adjusted})
         elif kind == "stop":
             self.stop_shown[body["seat"]] = body["t"]
             box = body.get("box")
@@ -393,6 +405,8 @@ class Controller:
             self.done.append(body["record"])
             self.log.append({"what": "correction", "board": body["record"]["board"], "key": body["record"]["key"]})
         elif kind == "td_attended":
+            if self.current is not None:
+                self.released_t = max(0.0, round(float(body["t"]) - self.board_started, 2))
             self.log.append({"what": "td_attended", "board": self.board, "t": body["t"]})
         elif kind == "withdrawn":
             self.done.append(body["record"])
@@ -614,6 +628,8 @@ class Controller:
             return {"ok": True, "reason": None, "duplicate": False}
         if self.phase not in ("auction", "frozen"):
             return self._refuse(seat, kind, call, box, "the auction is over")
+        if kind in ("alert", "call"):
+            self._pass_tray(t)  # a tray due before this event is in the log before it
         if kind == "stop":
             self._record("stop", {"seat": seat, "t": t, "box": box})
             return {"ok": True, "reason": None, "duplicate": False}
@@ -636,6 +652,10 @@ class Controller:
         if not call:
             return self._refuse(seat, kind, call, box, "a call event without a call")
         ev: dict[str, Any] = {"t": t, "seat": seat, "call": call}
+        if self.call_made == "taken":
+            # FSB L112C: the call is made when taken from the box with visible intent. The box
+            # sends a call only when it is confirmed, and its confirm is the taking (docs/tablet.md).
+            ev["taken"] = True
         if stop or seat in self.stop_shown:
             ev["stop"] = True
         if self.held():
@@ -652,7 +672,6 @@ class Controller:
             if seat not in allowed:
                 return self._refuse(seat, kind, call, box, "the table waits for the director")
         if self.screen is not None:
-            self.screen.advance(t)
             if not self.screen.may_call(seat):
                 return self._refuse(seat, kind, call, box, "the tray is on the other side of the screen")
         if hasattr(self.engine, "check"):
@@ -800,7 +819,13 @@ class Controller:
             return True
         return False
 
-    def td_decide(self, pin: str, choice: str, call: str | None = None) -> None:
+    def td_decide(self, pin: str, choice: str, call: str | None = None, *, shown: list[str] | None = None,
+                  stop: bool = False) -> None:
+        """The TD answers the pending decision with one of its options (`call`: the replacement
+        where the option needs one). `shown`: for `cancel_artificial` (2007/2017 L29C), the
+        denominations the artificial call out of rotation showed, which Law 26 then uses.
+        `stop`: the replacement call was made with the stop card (FSB L116B), so a jump is not
+        reported as stop_missing."""
         self._require_pin(pin)
         pending = self.estate.get("pending")
         if not pending:
@@ -808,23 +833,49 @@ class Controller:
         ids = [o.get("id") for o in pending.get("options", [])]
         if choice not in ids:
             raise Refused(f"{choice!r} is not one of the options: {', '.join(map(str, ids))}")
-        ev: dict[str, Any] = {"t": self._t(), "td": pending["kind"], "choice": choice}
+        ev: dict[str, Any] = {"td": pending["kind"], "choice": choice}
         if call:
             ev["call"] = call
-        with self._tx():
-            self._record("event", {"ev": ev, "box": None})
+            if stop:
+                ev["stop"] = True
+        if shown is not None:
+            ev["shown"] = list(shown) if isinstance(shown, list | tuple) else shown  # the engine checks it
+        self._td_record(ev)
 
-    def td_correct_call(self, pin: str, seat: str, call: str) -> None:
+    def td_correct_call(self, pin: str, seat: str, call: str, stop: bool | None = None) -> None:
         """L25A (2007 L25A1-A4, FSB L112D; 2017 L25A1-A6): the TD lets a player replace an unintended
-        call (a mis-press, reported with UNDO on the box). The engine says when it is too late."""
+        call (a mis-press, reported with UNDO on the box). The engine says when it is too late.
+        `stop`: whether the intended call was made with the stop card (FSB L116B); None keeps
+        what the replaced call had."""
         self._require_pin(pin)
         if seat not in SEATS:
             raise Refused(f"unknown seat {seat!r}")
         if self.phase not in ("auction", "play"):
             raise Refused("a call can be corrected during the auction, or before the opening lead")
-        ev = {"t": self._t(), "td": "correct_call", "seat": seat, "call": call}
+        ev: dict[str, Any] = {"td": "correct_call", "seat": seat, "call": call}
+        if stop is not None:
+            ev["stop"] = bool(stop)
+        self._td_record(ev)
+
+    def td_cancel_board(self, pin: str, reason: str) -> None:
+        """2007 L15C: after the wrong board was bid, a call of the repeated auction differs from
+        the first one: the TD cancels the board. The engine stops the auction (status
+        `adjusted_score`, artificial, 2007 L15C) and the table waits until the TD awards the
+        score (`td_artificial_score`). The reason is journalled with the event. Refused in 2017
+        (no such rule) and while the repeated calls are the same."""
+        self._require_pin(pin)
+        why = self._reason(reason)
+        if self.phase not in ("auction", "frozen"):
+            raise Refused("the board is cancelled during the auction (2007 L15C)")
+        self._td_record({"td": "cancel_board"}, reason=why)
+
+    def _td_record(self, ev: dict[str, Any], **extra: Any) -> None:
+        """Journal one TD event at the board's time now; a tray due by then passes first, so the
+        events stay in time order. A refused event leaves no trace in the journal."""
+        t = self._t()
+        self._pass_tray(t)
         with self._tx():
-            self._record("event", {"ev": ev, "box": None})
+            self._record("event", {"ev": {"t": t, **ev}, "box": None, **extra})
 
     def _td_event(self, pin: str, ev: dict[str, Any], phases: tuple[str, ...], when: str) -> None:
         """Journal one TD event for the engine; the engine refuses what the Law does not allow then
@@ -834,8 +885,7 @@ class Controller:
             raise Refused(f"unknown seat {ev['seat']!r}")
         if self.phase not in phases:
             raise Refused(when)
-        with self._tx():
-            self._record("event", {"ev": {"t": self._t(), **ev}, "box": None})
+        self._td_record(ev)
 
     def td_exposed_cards(self, pin: str, seat: str, cards: list[str], led: bool = False) -> None:
         """Law 24: the TD has found that `seat` held cards so his partner could see them (`led`: a
@@ -1055,9 +1105,57 @@ class Controller:
 
     def tick(self) -> bool:
         """Let time pass: the tray moves when due. True when what the boxes see has changed."""
-        if self.screen is None or self.phase != "auction":
+        try:
+            return self._pass_tray(self._t())
+        except DiskFull:
+            return False  # the snapshot says so; the tray passes once the journal takes it
+
+    def _pass_tray(self, t: float) -> bool:
+        """The tray passes under the screen when the screen model says it is due (FSB L114,
+        2007/2017 L80B2(e)). It is journalled as the engine's `tray` event, so the engine's log
+        holds every pass (a call out of rotation is ruled by the side it never left) and replay
+        passes it at the same event time: the screen model moves when that event is applied. True
+        when it passed."""
+        scr = self.screen
+        if scr is None or self.phase != "auction" or self.held():
+            # held: a box called the director (TD key, UNDO after a confirmed call): the tray
+            # stays, as it does while the TD rules, so a change of call is not seen across it
             return False
-        return self.screen.advance(self._t())
+        due = scr.ready_at()
+        if due is None or due > t:
+            return False
+        # not before an event already in the log, nor before the director let the table go on
+        ev = {"t": max(due, self.last_t, min(self.released_t, t)), "tray": True}
+        try:
+            with self._tx():
+                self._record("event", {"ev": ev, "box": None})
+        except DiskFull:
+            raise
+        except Refused:
+            # The engine has no tray to pass (cannot happen with the same profile): the screen
+            # model still moves, so the table goes on; replay moves it at the next event.
+            return scr.advance(t)
+        return True
+
+    def table_log(self, board: int | None = None) -> dict[str, Any]:
+        """The board's table log (docs/table-log.md): what `python -m shared_rules replay` reads
+        to rule it again. `board`: one of this round's boards played or in play (default: the
+        board in play, else the last one)."""
+        s = self.session
+        if s is None or not self.board_events:
+            raise Refused("no board has been played in this round yet", "board.none")
+        n = board if board is not None else (self.current if self.current in self.board_events
+                                              else list(self.board_events)[-1])
+        if n not in self.board_events:
+            raise Refused(f"board {n} has not been played in this round", "board.not_played", board=n)
+        log: dict[str, Any] = {"profile": s.profile, "board": n}
+        if s.policy is not None:
+            log["policy"] = s.policy
+        if s.no_alerts_by:
+            log["no_alerts_by"] = list(s.no_alerts_by)
+        log["table"] = {"event": s.event, "section": s.section, "table": s.table, "round": s.round}
+        log["events"] = [dict(e) for e in self.board_events[n]]
+        return log
 
     # ------------------------------------------------------------------ outputs
     def views(self) -> dict[str, dict[str, Any]]:

@@ -59,6 +59,15 @@ def _triggers(loader: Any, name: str) -> tuple[str, ...]:
     return tuple(t for t in stop.triggers if t in STOP_TRIGGERS)
 
 
+def alert_seen(call: dict[str, Any], seat: str, screens: bool) -> bool:
+    """Whether `seat` sees the alert of `call`. Without screens the whole table does. Behind
+    screens each player alerts to his screenmate, an opponent (WBF screen regulations; FSB L115B
+    with screens): only the seats in the engine's `alerted_to` see it, not the alerter's partner."""
+    if not call.get("alerted"):
+        return False
+    return not screens or seat in (call.get("alerted_to") or ())
+
+
 def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     st = ctl.estate or {}
     phase = ctl.phase
@@ -68,7 +77,8 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     screen = ctl.screen
     shown = screen.visible_calls(seat) if screen is not None else calls
     auction = [
-        {"call": c.get("call"), "alert": bool(c.get("alerted")), "stop": bool(c.get("stop"))} for c in shown
+        {"call": c.get("call"), "alert": alert_seen(c, seat, screen is not None), "stop": bool(c.get("stop"))}
+        for c in shown
     ]
     # Behind a screen the other side's calls not yet passed on the tray are hidden (code 0x3F), so
     # the box still counts the rotation right.

@@ -4,7 +4,7 @@
 
 Input lines are JSON: {"n": 7, "now": 123.4, "op": "box", "seat": "N", "kind": "call", "call": "1H",
 "seq": 3, "box_ms": 3000} | {"op": "td", "choice": .., "call": ..} | {"op": "result", "tricks": ..}
-| {"op": "confirm"} | {"op": "dump"}. The clock is the input's `now`, so a replay after any number
+| {"op": "confirm"} | {"op": "tick"} | {"op": "dump"}. The clock is the input's `now`, so a replay after any number
 of kills must give exactly the state of a run with no kill.
 """
 from __future__ import annotations
@@ -34,6 +34,8 @@ for line in sys.stdin:
                                      box_ms=msg["box_ms"], epoch=msg.get("epoch", 1))
         elif op == "td":
             ctl.td_decide(msg["pin"], msg["choice"], msg.get("call"))
+        elif op == "tick":
+            out["r"] = ctl.tick()
         elif op == "result":
             ctl.enter_result(msg["tricks"], msg.get("lead"))
         elif op == "confirm":

@@ -117,6 +117,63 @@ def test_kill_9_at_random_points_loses_and_duplicates_nothing(tmp_path):
     assert total_kills >= 15  # the test really killed the controller many times
 
 
+def screens_script():
+    """One board behind screens (wbf-screens-2017, tray after 2 s): tray passes between the
+    calls, a screenmate alert, and a call out of rotation cancelled behind the screen."""
+    session = {**SESSION, "boards": [1], "profile": "wbf-screens-2017", "tray_delay_s": 2.0}
+    seqs = {s: 0 for s in "NESW"}
+    ops = [{"op": "setup", "session": session}]
+
+    def box(seat, call, kind="call"):
+        seqs[seat] += 1
+        ops.append({"op": "box", "seat": seat, "kind": kind, "call": call, "seq": seqs[seat],
+                    "box_ms": seqs[seat] * 1000})
+
+    box("N", "1C")
+    box("N", None, kind="alert")  # to East
+    box("E", "P")
+    ops.append({"op": "tick"})  # the tray passes to South-West
+    box("S", None, kind="alert")  # to West
+    box("S", "1H")
+    box("W", "P")
+    box("S", "1S")  # refused: the tray passed to North-East before it (journalled first)
+    ops.append({"op": "tick"})  # nothing due
+    box("E", "1S")  # out of rotation at North's turn, on North-East's side
+    ops.append({"op": "td", "pin": "1357", "choice": "cancel"})  # behind the screen: no rectification
+    for seat, call in [("N", "1S"), ("E", "P")]:
+        box(seat, call)
+    ops.append({"op": "tick"})
+    for seat, call in [("S", "2S"), ("W", "P")]:
+        box(seat, call)
+    ops.append({"op": "tick"})
+    for seat, call in [("N", "P"), ("E", "P")]:
+        box(seat, call)
+    ops.append({"op": "result", "tricks": 8})
+    ops.append({"op": "confirm"})
+    for i, o in enumerate(ops):
+        o["n"] = i
+        o["now"] = 1_795_339_000.0 + 1.5 * i
+    return ops
+
+
+@pytest.mark.slow
+def test_wbf_screens_kill_9_with_the_tray_in_the_journal_loses_and_duplicates_nothing(tmp_path):
+    ops = screens_script()
+    reference, _ = run(tmp_path / "ref.db", ops)
+    st = reference["snapshot"]["state"]
+    assert reference["snapshot"]["phase"] == "round_end" and st["contract"] == "2S"
+    assert len(st["tray"]["passes"]) == 4 and st["calls"][0]["alerted_to"] == ["E", "W"]
+    assert [i["resolution"] for i in st["irregularities"]] == ["cancelled_behind_screen"]
+    total_kills = 0
+    for seed in range(2):
+        final, kills = run(tmp_path / f"crash{seed}.db", ops, random.Random(100 + seed), kill_p=0.35)
+        total_kills += kills
+        assert final["outbox"] == reference["outbox"], f"seed {seed}: results differ after {kills} kills"
+        assert final["snapshot"] == reference["snapshot"], f"seed {seed}: table differs after {kills} kills"
+        assert final["views"] == reference["views"]
+    assert total_kills >= 6
+
+
 def test_restart_mid_auction_and_mid_td_decision_restores_the_same_table(tmp_path):
     ops = script()
     db = tmp_path / "j.db"
