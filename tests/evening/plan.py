@@ -10,6 +10,7 @@ sent for section A only); C is another (boards 1-6, its own deals).
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 
@@ -189,6 +190,11 @@ class Expected:
     score_ns: int | None
 
 
+@functools.cache
+def _dd(pbn: str):
+    return calc_dd_table(Deal(pbn))
+
+
 # The Data Connector's artificial levels, by NS/EW (the client's own constants).
 ARTIFICIAL = {("avg+", "avg-"): ResultDTO.AvgPlusMin}
 
@@ -202,7 +208,7 @@ def expected(play: Play, deal_of: dict[tuple[int, int], Deal]) -> Expected:
     if contract.is_passout():
         return Expected(s.ns, s.ew, 0, None, 0, None, None, 0)
     deal = deal_of[(group(s.section), play.cards)]
-    tricks = calc_dd_table(deal)[contract.denom, contract.declarer]
+    tricks = _dd(deal.to_pbn())[contract.denom, contract.declarer]
     contract.result = tricks - contract.level - 6
     score = contract.score(Vul.from_board(play.board))
     decl = contract.declarer.abbr

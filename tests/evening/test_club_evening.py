@@ -9,15 +9,27 @@ from __future__ import annotations
 import http.client
 
 import pytest
-from bridgemate_dataconnector import DataConnectorClient, validate_result_dto
-from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO
+from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
+from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO, TdCallDTO
 from endplay.types import Player
 
 from tests.station.conftest import StationProcess
 from tests.station.export_readers import conforming_text, endplay_boards, games, tags, usebio_tree
 
 from .club import CLUB, Worker, handrecords, init, people, run_all
-from .plan import C_PROFILE, MOVED, PIN, SESSION, TABLET_KILLED, deals, expected, group, slots, table_plays
+from .plan import (
+    C_PROFILE,
+    INSUFFICIENT,
+    MOVED,
+    PIN,
+    SESSION,
+    TABLET_KILLED,
+    deals,
+    expected,
+    group,
+    slots,
+    table_plays,
+)
 
 pytestmark = pytest.mark.slow
 DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
@@ -74,7 +86,7 @@ def test_a_club_evening_end_to_end(tmp_path):
     the_deals = deals()
     plans = {(s.section, s.table, s.round): table_plays(s) for s in the_slots}
     want = {}
-    for segments, plays in plans.values():
+    for _segments, plays in plans.values():
         for p in plays:
             e = expected(p, the_deals)
             for step in p.steps:
@@ -147,7 +159,7 @@ def test_a_club_evening_end_to_end(tmp_path):
         drain()
         scorer.poll()
         moved_from, moved_to = plans[MOVED][1][0].at, plans[MOVED][1][0].board
-        assert scorer.table[(*MOVED, moved_from)].level > 0
+        assert scorer.table[(*MOVED, moved_from)].level > 0 and (*MOVED, moved_to) not in scorer.table
         run_all(workers, segment(3, 1))
         drain()
         scorer.poll()
@@ -168,6 +180,16 @@ def test_a_club_evening_end_to_end(tmp_path):
         live = {(r.section_letters, r.table_number, r.round_number, r.board_number): r
                 for r in every if not r.is_deleted}
         assert {k: as_expected(r) for k, r in live.items()} == want_shape
+
+        # The TD calls: the tablets called the director at each irregularity and he ruled; the
+        # scoring program has each call launched and resolved, the director page none open.
+        calls = client.poll_for_td_calls(SESSION, all=True)
+        assert all(validate_td_call_dto(c) for c in calls)
+        by_table = sorted((c.section_letters, c.table_number, c.round_number, c.status) for c in calls)
+        assert by_table == sorted((sec, t, r, s) for sec, t, r in INSUFFICIENT
+                                  for s in (TdCallDTO.TdCallStatus_Launched, TdCallDTO.TdCallStatus_Resolved))
+        code, status = st.request("GET", f"/director/status.json?token={st.token}")
+        assert code == 200 and status["open_td_calls"] == [] and status["refusals"] == []
 
         # PBN, read back with endplay board by board: deals from the hand records (Deal from the
         # dealer), the players' names, contract, result and the Law 77 score.
@@ -214,6 +236,24 @@ def test_a_club_evening_end_to_end(tmp_path):
                 assert p.findtext("PLACE") == f"{better + 1}{'=' if tied else ''}"
             assert [x.findtext("PLAYER_NAME") for x in pairs[("NS", 1)].findall("PLAYER")] == \
                 [f"N{letters}1 Öberg-{letters}NS1", f"S{letters}1 Öberg-{letters}NS1"]
+        # Every traveller line: the pairs, the contract and the Law 77 score computed by endplay.
+        lines = {}
+        for letters, sec in secs.items():
+            for b in sec.findall("BOARD"):
+                for tl in b.findall("TRAVELLER_LINE"):
+                    key = (letters, int(b.findtext("BOARD_NUMBER")), int(tl.findtext("NS_PAIR_NUMBER")))
+                    assert key not in lines, key
+                    lines[key] = (int(tl.findtext("EW_PAIR_NUMBER")), tl.findtext("CONTRACT"), tl.findtext("SCORE"))
+        want_lines = {}
+        for (letters, _t, _r, board), e in want.items():
+            if e.level < 0:
+                shown = (e.ew, "AVE+", "")
+            elif e.level == 0:
+                shown = (e.ew, "PASS", "0")
+            else:
+                shown = (e.ew, f"{e.level}{e.denom}{'X' * e.stake}", str(e.score_ns))
+            want_lines[(letters, board, e.ns)] = shown
+        assert {k: (ew, c, s or "") for k, (ew, c, s) in lines.items()} == want_lines
         howell = secs["C"].findall("PARTICIPANTS/PAIR")
         assert sorted(int(p.findtext("PAIR_NUMBER")) for p in howell) == [1, 2, 3, 4, 5, 6]
         assert {p.findtext("PLACE") for p in howell} & {"1", "1="}
