@@ -188,6 +188,7 @@ class Expected:
     declarer: str | None
     tricks: int | None
     score_ns: int | None
+    lead: str | None = None  # the opening leader's first card in his hand ("SA", "HT")
 
 
 @functools.cache
@@ -212,7 +213,9 @@ def expected(play: Play, deal_of: dict[tuple[int, int], Deal]) -> Expected:
     contract.result = tricks - contract.level - 6
     score = contract.score(Vul.from_board(play.board))
     decl = contract.declarer.abbr
+    leader = Player.find(lho(decl))
+    suit, ranks = next((s, r) for s, r in zip("SHDC", deal[leader].to_pbn().split("."), strict=True) if r)
     denom = {Denom.clubs: "C", Denom.diamonds: "D", Denom.hearts: "H", Denom.spades: "S", Denom.nt: "NT"}[contract.denom]
     return Expected(s.ns, s.ew, contract.level, denom, {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}[contract.penalty], decl, tricks,
-                    score if decl in "NS" else -score)
+                    score if decl in "NS" else -score, suit + ranks[0])
 

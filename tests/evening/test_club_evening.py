@@ -11,7 +11,7 @@ import http.client
 import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
 from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO, TdCallDTO
-from endplay.types import Player
+from endplay.types import Card, Player
 
 from tests.station.conftest import StationProcess
 from tests.station.export_readers import conforming_text, endplay_boards, games, tags, usebio_tree
@@ -33,6 +33,7 @@ from .plan import (
 
 pytestmark = pytest.mark.slow
 DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
+RANK = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", **{n: str(n) for n in range(2, 10)}}
 
 
 def ok(reply):
@@ -42,9 +43,10 @@ def ok(reply):
 def as_expected(dto: ResultDTO) -> tuple:
     """What a scoring program reads from a ResultDTO, in the shape of plan.Expected (no score)."""
     played = dto.level > 0
+    lead = f"{'CDHS'[dto.lead_card_suit - 1]}{RANK[dto.lead_card_rank]}" if dto.lead_card_suit else None
     return (dto.pair_north_south, dto.pair_east_west, dto.level, DENOM[dto.denomination] if played else None,
             dto.stake if played else 0, "NESW"[dto.declarer_direction - 1] if played else None,
-            dto.total_tricks if played else None)
+            dto.total_tricks if played else None, lead)
 
 
 class Scorer:
@@ -91,7 +93,7 @@ def test_a_club_evening_end_to_end(tmp_path):
             e = expected(p, the_deals)
             for step in p.steps:
                 if step[0] == "result" and step[1] == "dd":
-                    step[1] = e.tricks
+                    step[1:] = [e.tricks, e.lead]  # North enters the tricks and the lead
             key = (p.slot.section, p.slot.table, p.slot.round, p.board)
             assert key not in want
             want[key] = e
@@ -165,7 +167,7 @@ def test_a_club_evening_end_to_end(tmp_path):
         scorer.poll()
 
         def shape(e):
-            return (e.ns, e.ew, e.level, e.denom, e.stake, e.declarer, e.tricks)
+            return (e.ns, e.ew, e.level, e.denom, e.stake, e.declarer, e.tricks, e.lead)
 
         want_shape = {k: shape(e) for k, e in want.items()}
         # What the scoring program holds after its polls (deletions applied) ...
@@ -220,6 +222,7 @@ def test_a_club_evening_end_to_end(tmp_path):
             c = b.contract
             assert (c.level, c.declarer.abbr, c.level + 6 + c.result) == (e.level, e.declarer, e.tricks)
             assert score == f"NS {e.score_ns}", (section, table, b.board_num, score, e)
+            assert len(b.play) == 1 and b.play[0] == Card(e.lead)  # the Play section: the lead
 
         # USEBIO: valid against the DTD; the Mitchells ranked per direction, the Howell as one field.
         root = usebio_tree(fetch(st, "/export/usebio"))

@@ -68,7 +68,7 @@ class Tablet:
         elif op == "td":
             ctl.td_decide(PIN, args[0], args[1])
         elif op == "result":
-            ctl.enter_result(args[0])
+            ctl.enter_result(args[0], args[1] if len(args) > 1 else None)
             assert ctl.ew_confirm(True) is not None
         elif op == "adjust":
             ctl.td_artificial_score(PIN, args[0], args[1], args[2])
