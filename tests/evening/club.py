@@ -136,13 +136,17 @@ class Worker:
                 self.kill()
 
 
-def run_all(workers: dict[str, Worker], per_table: dict[str, list]) -> None:
-    """One command to every worker at once (they play in parallel), then every reply."""
+def send_all(workers: dict[str, Worker], per_table: dict[str, list]) -> list[Worker]:
+    """One command to every worker at once (they play in parallel); the workers now busy."""
     busy = []
     for name, w in workers.items():
         mine = {t: steps for t, steps in per_table.items() if t.split("/")[0] == name and steps}
         if mine:
             w.send({"op": "run", "tables": mine})
             busy.append(w)
-    for w in busy:
+    return busy
+
+
+def run_all(workers: dict[str, Worker], per_table: dict[str, list]) -> None:
+    for w in send_all(workers, per_table):
         w.reply()

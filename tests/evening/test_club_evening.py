@@ -6,7 +6,7 @@ auctions played, tricks double dummy from the hand records, the Law 77 score), w
 or doubled, and the PBN and USEBIO exports read back with independent readers."""
 from __future__ import annotations
 
-import http.client
+import time
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
@@ -15,8 +15,9 @@ from endplay.types import Card, Player
 
 from tests.station.conftest import StationProcess
 from tests.station.export_readers import conforming_text, endplay_boards, games, tags, usebio_tree
+from tests.station.test_export_standards import fetch
 
-from .club import CLUB, Worker, handrecords, init, people, run_all
+from .club import CLUB, Worker, handrecords, init, people, run_all, send_all
 from .plan import (
     C_PROFILE,
     INSUFFICIENT,
@@ -72,17 +73,6 @@ class Scorer:
         assert self.client.poll_for_results(SESSION) == []
 
 
-def fetch(st: StationProcess, path: str) -> bytes:
-    conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=30)
-    try:
-        conn.request("GET", f"{path}?token={st.token}")
-        resp = conn.getresponse()
-        assert resp.status == 200
-        return resp.read()
-    finally:
-        conn.close()
-
-
 def test_a_club_evening_end_to_end(tmp_path):
     the_slots = slots()
     the_deals = deals()
@@ -133,14 +123,23 @@ def test_a_club_evening_end_to_end(tmp_path):
 
         # Round 1: a board not in the round caught, an insufficient bid (2017 L27), shared boards.
         setup_round()
-        run_all(workers, segment(1, 0))
+        # The scoring program polls and accepts while the results come in, as it does every few
+        # seconds: an accept takes only what its poll returned.
+        busy = send_all(workers, segment(1, 0))
+        for _ in range(3):
+            scorer.poll()
+        for w in busy:
+            w.reply()
         drain()
         scorer.poll()
 
-        # Round 2: the station dies (SIGKILL) once the tables have their round; they play on.
+        # Round 2: the station dies (SIGKILL) while the tables play and deliver; they play on.
         setup_round()
+        busy = send_all(workers, segment(2, 0))
+        time.sleep(0.2)  # results on their way
         st.kill()
-        run_all(workers, segment(2, 0))
+        for w in busy:
+            w.reply()
         # A tablet dies mid-board (two calls made) and comes back on its journal.
         sec, table, _ = TABLET_KILLED
         workers[sec].kill()
