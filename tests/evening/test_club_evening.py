@@ -191,6 +191,9 @@ def test_a_club_evening_end_to_end(tmp_path):
                                   for s in (TdCallDTO.TdCallStatus_Launched, TdCallDTO.TdCallStatus_Resolved))
         code, status = st.request("GET", f"/director/status.json?token={st.token}")
         assert code == 200 and status["open_td_calls"] == [] and status["refusals"] == []
+        rows = {(t["section"], t["table"]): t for t in status["tables"]}
+        assert set(rows) == tables_of
+        assert all(t["round"] == 3 and t["results"] == 6 and not t["late"] for t in rows.values()), rows
 
         # PBN, read back with endplay board by board: deals from the hand records (Deal from the
         # dealer), the players' names, contract, result and the Law 77 score.
