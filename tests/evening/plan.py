@@ -20,6 +20,7 @@ from endplay.types import Bid, Contract, Deal, Denom, Penalty, Player, Vul
 
 SESSION = "C10BE0E1E0000000000000000000A7B2"
 DATE = (2026, 11, 22)
+EVENT = "club-2026-11-22"  # the station's event for the scoring program's session of that date
 ROUNDS, PER_ROUND, MITCHELL_TABLES = 3, 2, 7
 PIN = "2468"
 SEATS = "NESW"

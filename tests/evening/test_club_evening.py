@@ -16,10 +16,12 @@ from endplay.types import Card, Player
 from tests.station.conftest import StationProcess
 from tests.station.export_readers import conforming_text, endplay_boards, games, tags, usebio_tree
 from tests.station.test_export_standards import fetch
+from tests.station.test_sessions import _director_keys as director_keys
 
 from .club import CLUB, Worker, handrecords, init, people, run_all, send_all
 from .plan import (
     C_PROFILE,
+    EVENT,
     INSUFFICIENT,
     MOVED,
     PIN,
@@ -89,8 +91,9 @@ def test_a_club_evening_end_to_end(tmp_path):
             want[key] = e
     assert len(want) == 2 * 7 * 3 * 2 + 3 * 3 * 2
 
-    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=[
-        "--tables", "A:1-7", "--tables", "B:1-7", "--tables", "C:1-3", "--profile", "dbf-2017",
+    # Started as the README says, without --event: the event is the scoring program's.
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, event=None, extra=[
+        "--profile", "dbf-2017",
         "--director-pin", PIN, "--club", "Bridgeklubben Öst", "--club-id", "4711"]).start()
     workers: dict[str, Worker] = {}
     try:
@@ -101,9 +104,11 @@ def test_a_club_evening_end_to_end(tmp_path):
         ok(client.send_player_data(SESSION, players))
         ok(client.send_participations(SESSION, seats))
         scorer = Scorer(client)
+        assert st.request("GET", "/api/v1/health")[1]["event"] == EVENT
+        keys = director_keys(st)  # every table of the movement got its key (the director page)
 
         for name in "ABC":
-            tables = [{"id": f"{name}/{t}", "key": st.keys[f"{st.event}/{name}/{t}"]}
+            tables = [{"id": f"{name}/{t}", "key": keys[f"{name}{t}"]}
                       for t in range(1, (3 if name == "C" else 7) + 1)]
             workers[name] = Worker(tmp_path / f"tablets-{name}", st.url, tables, {"C": C_PROFILE}).start()
         tables_of = {(s.section, s.table) for s in the_slots}
@@ -149,6 +154,7 @@ def test_a_club_evening_end_to_end(tmp_path):
         first = plans[TABLET_KILLED][1][0]
         assert (state["board"], state["phase"], state["calls"]) == (first.board, "auction", first.calls[:2])
         st.start()  # the same database, the same port
+        assert st.request("GET", "/api/v1/health")[1]["event"] == EVENT  # not a new day's event
         run_all(workers, segment(2, 1))
         drain()
         scorer.poll()
