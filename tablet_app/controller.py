@@ -910,7 +910,8 @@ class Controller:
         self._require_pin(pin)
         if self.session is None or self.board is None or self.phase not in ("auction", "frozen", "play", "confirm"):
             raise Refused("there is no board in play to adjust")
-        rec = results.artificial_record(self.session.to_dict(), self.estate, self.board, ns, ew, law, self.clock())
+        rec = results.artificial_record(self.session.to_dict(), self.estate, self.board, ns, ew, law, self.clock(),
+                                        self._next_revision(self.board))
         rec["td_calls"] = self._board_td_calls()
         with self._tx():
             self.outbox.enqueue("result", rec["key"], rec)
@@ -966,9 +967,7 @@ class Controller:
         previous = self._latest(board)
         note = {"by": str(by)[:60], "reason": why, "previous": previous["key"]}
         withdrawn = results.withdrawn_record(previous, {**note, "moved_to": to_board}, self.clock())
-        revision = 1 + max((int(r["key"].rsplit("/", 1)[1]) for r in self.done
-                            if r["board"] == to_board and r["round"] == previous["round"]), default=0)
-        rec = results.moved_record(previous, to_board, revision, {**note, "moved_from": board}, self.clock())
+        rec = results.moved_record(previous, to_board, self._next_revision(to_board), {**note, "moved_from": board}, self.clock())
         with self._tx():
             self.outbox.enqueue("result", withdrawn["key"], withdrawn)
             self.outbox.enqueue("result", rec["key"], rec)
@@ -976,6 +975,12 @@ class Controller:
             if self.phase in ("auction",) and self.board == to_board:
                 self._next_board()  # the board waiting at the table is the one just recorded
         return rec
+
+    def _next_revision(self, board: int) -> int:
+        """The revision a new record of `board` this round takes: 1, or one past the last (a
+        board whose result was withdrawn or moved away and is then played again must not reuse
+        the key the station already holds with the old content)."""
+        return 1 + max((int(r["key"].rsplit("/", 1)[1]) for r in self.done if r["board"] == board), default=0)
 
     def _reason(self, reason: Any) -> str:
         if not isinstance(reason, str) or not reason.strip():
@@ -1094,7 +1099,7 @@ class Controller:
             return None
         rec = results.record(
             self.session.to_dict(), self.estate, self.board, self.entry["tricks"], self.entry["lead"],
-            self.entry["entered_at"],
+            self.entry["entered_at"], self._next_revision(self.board),
         )
         rec["td_calls"] = self._board_td_calls()
         with self._tx():

@@ -106,14 +106,14 @@ ARTIFICIAL = ("avg-", "avg", "avg+")
 
 
 def artificial_record(session: dict[str, Any], state: dict[str, Any], board: int, ns: str, ew: str, law: str,
-                      entered_at: float) -> dict[str, Any]:
+                      entered_at: float, revision: int = 1) -> dict[str, Any]:
     """A board that cannot be played normally: the TD's artificial adjusted score (2007/2017 L12C2,
     e.g. Avg+ / Avg-), no contract. The scoring program turns Avg into its percentage."""
     if ns not in ARTIFICIAL or ew not in ARTIFICIAL:
         raise ResultError(f"an artificial score is one of {', '.join(ARTIFICIAL)} for each side")
     if not law or not isinstance(law, str):
         raise ResultError("name the law of the adjusted score (e.g. 2017 L12C2)")
-    key = f"{session['event']}/{session['section']}/{session['table']}/{session['round']}/{board}/1"
+    key = f"{session['event']}/{session['section']}/{session['table']}/{session['round']}/{board}/{revision}"
     return {
         "key": key, "event": session["event"], "section": session["section"], "table": session["table"],
         "round": session["round"], "board": board, "ns_pair": session["ns_pair"], "ew_pair": session["ew_pair"],

@@ -1,0 +1,276 @@
+"""A club evening as a test (issue 11): the official Data Connector client as the scoring
+program, `python -m station` (killed and restarted mid-evening), the tablets as real controller
+processes with their journals and outboxes (one killed mid-board and restarted). At the end the
+scoring program's results equal an independent recomputation (endplay: contract from the
+auctions played, tricks double dummy from the hand records, the Law 77 score), with nothing lost
+or doubled, and the PBN and USEBIO exports read back with independent readers."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
+from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO, TdCallDTO
+from endplay.types import Card, Player
+
+from tests.station.conftest import StationProcess
+from tests.station.export_readers import conforming_text, endplay_boards, games, tags, usebio_tree
+from tests.station.test_export_standards import fetch
+from tests.station.test_sessions import _director_keys as director_keys
+
+from .club import CLUB, Worker, handrecords, init, people, run_all, send_all
+from .plan import (
+    C_PROFILE,
+    EVENT,
+    INSUFFICIENT,
+    MOVED,
+    PIN,
+    SESSION,
+    TABLET_KILLED,
+    deals,
+    expected,
+    group,
+    slots,
+    table_plays,
+)
+
+pytestmark = pytest.mark.slow
+DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
+RANK = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", **{n: str(n) for n in range(2, 10)}}
+
+
+def ok(reply):
+    assert reply.data_type == DataConnectorResponseData.OK, reply.serialized_data
+
+
+def as_expected(dto: ResultDTO) -> tuple:
+    """What a scoring program reads from a ResultDTO, in the shape of plan.Expected (no score)."""
+    played = dto.level > 0
+    lead = f"{'CDHS'[dto.lead_card_suit - 1]}{RANK[dto.lead_card_rank]}" if dto.lead_card_suit else None
+    return (dto.pair_north_south, dto.pair_east_west, dto.level, DENOM[dto.denomination] if played else None,
+            dto.stake if played else 0, "NESW"[dto.declarer_direction - 1] if played else None,
+            dto.total_tricks if played else None, lead)
+
+
+class Scorer:
+    """The scoring program: polls new results and accepts them, applying deletions."""
+
+    def __init__(self, client: DataConnectorClient):
+        self.client = client
+        self.log: list[ResultDTO] = []
+        self.table: dict[tuple, ResultDTO] = {}
+
+    def poll(self, quiet: bool = True) -> None:
+        """Poll new, apply, accept. `quiet`: nothing is arriving, so nothing is left after."""
+        new = self.client.poll_for_results(SESSION)
+        assert all(validate_result_dto(r) for r in new), [r.validation_messages for r in new]
+        for r in new:
+            self.log.append(r)
+            key = (r.section_letters, r.table_number, r.round_number, r.board_number)
+            if r.is_deleted:
+                assert key in self.table, f"deleted a result the scoring program never had: {key}"
+                del self.table[key]
+            else:
+                self.table[key] = r
+        ok(self.client.accept_queue_data(SESSION, DataConnectorResponseData.Results))
+        if quiet:
+            assert self.client.poll_for_results(SESSION) == []
+
+
+def test_a_club_evening_end_to_end(tmp_path):
+    the_slots = slots()
+    the_deals = deals()
+    plans = {(s.section, s.table, s.round): table_plays(s) for s in the_slots}
+    want = {}
+    for _segments, plays in plans.values():
+        for p in plays:
+            e = expected(p, the_deals)
+            for step in p.steps:
+                if step[0] == "result" and step[1] == "dd":
+                    step[1:] = [e.tricks, e.lead]  # North enters the tricks and the lead
+            key = (p.slot.section, p.slot.table, p.slot.round, p.board)
+            assert key not in want
+            want[key] = e
+    assert len(want) == 2 * 7 * 3 * 2 + 3 * 3 * 2
+
+    # Started as the README says, without --event: the event is the scoring program's.
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, event=None, extra=[
+        "--profile", "dbf-2017",
+        "--director-pin", PIN, "--club", "Bridgeklubben Öst", "--club-id", "4711"]).start()
+    workers: dict[str, Worker] = {}
+    try:
+        client = DataConnectorClient(CLUB, st.token, st.url)
+        players, seats, name_at = people(the_slots)
+        ok(client.initialize(init(the_slots)))
+        ok(client.send_handrecords(SESSION, handrecords(the_deals)))
+        ok(client.send_player_data(SESSION, players))
+        ok(client.send_participations(SESSION, seats))
+        scorer = Scorer(client)
+        assert st.request("GET", "/api/v1/health")[1]["event"] == EVENT
+        keys = director_keys(st)  # every table of the movement got its key (the director page)
+
+        for name in "ABC":
+            tables = [{"id": f"{name}/{t}", "key": keys[f"{name}{t}"]}
+                      for t in range(1, (3 if name == "C" else 7) + 1)]
+            workers[name] = Worker(tmp_path / f"tablets-{name}", st.url, tables, {"C": C_PROFILE}).start()
+        tables_of = {(s.section, s.table) for s in the_slots}
+
+        def segment(round_: int, n: int) -> dict[str, list]:
+            return {f"{sec}/{t}": (plans[(sec, t, round_)][0][n] if n < len(plans[(sec, t, round_)][0]) else [])
+                    for sec, t in tables_of}
+
+        def setup_round() -> None:
+            run_all(workers, {f"{sec}/{t}": [["round"]] for sec, t in tables_of})
+
+        def drain() -> None:
+            for w in workers.values():
+                w.send({"op": "drain"})
+            for w in workers.values():
+                assert w.reply()["refused"] == {}  # the station refused nothing
+
+        # Round 1: a board not in the round caught, an insufficient bid (2017 L27), shared boards.
+        setup_round()
+        # The scoring program polls and accepts while the results come in, as it does every few
+        # seconds: an accept takes only what its poll returned.
+        busy = send_all(workers, segment(1, 0))
+        for _ in range(3):
+            scorer.poll(quiet=False)
+        for w in busy:
+            w.reply()
+        drain()
+        scorer.poll()
+
+        # Round 2: the station dies (SIGKILL) while the tables play and deliver; they play on.
+        setup_round()
+        busy = send_all(workers, segment(2, 0))
+        time.sleep(0.2)  # results on their way
+        st.kill()
+        for w in busy:
+            w.reply()
+        # A tablet dies mid-board (two calls made) and comes back on its journal.
+        sec, table, _ = TABLET_KILLED
+        workers[sec].kill()
+        workers[sec].start()
+        workers[sec].send({"op": "state", "table": f"{sec}/{table}"})
+        state = workers[sec].reply()
+        first = plans[TABLET_KILLED][1][0]
+        assert (state["board"], state["phase"], state["calls"]) == (first.board, "auction", first.calls[:2])
+        st.start()  # the same database, the same port
+        assert st.request("GET", "/api/v1/health")[1]["event"] == EVENT  # not a new day's event
+        run_all(workers, segment(2, 1))
+        drain()
+        scorer.poll()
+
+        # Round 3: a result entered on the wrong board; the scoring program takes it, then the TD
+        # moves it (2017 L15) and the board is played.
+        setup_round()
+        run_all(workers, segment(3, 0))
+        drain()
+        scorer.poll()
+        moved_from, moved_to = plans[MOVED][1][0].at, plans[MOVED][1][0].board
+        assert scorer.table[(*MOVED, moved_from)].level > 0 and (*MOVED, moved_to) not in scorer.table
+        run_all(workers, segment(3, 1))
+        drain()
+        scorer.poll()
+
+        def shape(e):
+            return (e.ns, e.ew, e.level, e.denom, e.stake, e.declarer, e.tricks, e.lead)
+
+        want_shape = {k: shape(e) for k, e in want.items()}
+        # What the scoring program holds after its polls (deletions applied) ...
+        assert {k: as_expected(r) for k, r in scorer.table.items()} == want_shape
+        # ... nothing doubled: one result a board, plus the one taken back and its replacement ...
+        deleted = [(r.section_letters, r.table_number, r.round_number, r.board_number)
+                   for r in scorer.log if r.is_deleted]
+        assert deleted == [(*MOVED, moved_from)]
+        assert len([r for r in scorer.log if not r.is_deleted]) == len(want) + 1
+        # ... and the same from a poll of everything, as a scoring program re-reading the event.
+        every = client.poll_for_results(SESSION, all=True)
+        live = {(r.section_letters, r.table_number, r.round_number, r.board_number): r
+                for r in every if not r.is_deleted}
+        assert {k: as_expected(r) for k, r in live.items()} == want_shape
+
+        # The TD calls: the tablets called the director at each irregularity and he ruled; the
+        # scoring program has each call launched and resolved, the director page none open.
+        calls = client.poll_for_td_calls(SESSION, all=True)
+        assert all(validate_td_call_dto(c) for c in calls)
+        by_table = sorted((c.section_letters, c.table_number, c.round_number, c.status) for c in calls)
+        assert by_table == sorted((sec, t, r, s) for sec, t, r in INSUFFICIENT
+                                  for s in (TdCallDTO.TdCallStatus_Launched, TdCallDTO.TdCallStatus_Resolved))
+        code, status = st.request("GET", f"/director/status.json?token={st.token}")
+        assert code == 200 and status["open_td_calls"] == [] and status["refusals"] == []
+        rows = {(t["section"], t["table"]): t for t in status["tables"]}
+        assert set(rows) == tables_of
+        assert all(t["round"] == 3 and t["results"] == 6 and not t["late"] for t in rows.values()), rows
+
+        # PBN, read back with endplay board by board: deals from the hand records (Deal from the
+        # dealer), the players' names, contract, result and the Law 77 score.
+        raw = fetch(st, "/export/pbn")
+        text = conforming_text(raw)
+        tag_of = {}
+        for game in games(text):
+            t = dict(tags(game))
+            tag_of[(t["Section"], int(t["Table"]), int(t["Round"]), int(t["Board"]))] = t
+            assert t["Deal"].startswith(t["Dealer"] + ":"), t["Deal"]
+        boards = endplay_boards(raw)
+        assert len(boards) == len(want) == len(tag_of)
+        for b in boards:
+            section, table = b.info["Section"], int(b.info["Table"])
+            round_ = int(b.info["Round"])
+            e = want[(section, table, round_, b.board_num)]
+            assert b.dealer == Player.from_board(b.board_num)
+            deal = the_deals[(group(section), b.board_num)]
+            assert {p: b.deal[p].to_pbn() for p in Player} == {p: deal[p].to_pbn() for p in Player}
+            assert {s: b.info[n] for s, n in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))} == \
+                {s: name_at(section, table, round_, s) for s in "NESW"}
+            score = tag_of[(section, table, round_, b.board_num)].get("Score")
+            if e.level < 0:
+                continue  # the TD's artificial score: no contract at the table
+            if e.level == 0:
+                assert b.contract is None or b.contract.is_passout()
+                continue
+            c = b.contract
+            assert (c.level, c.declarer.abbr, c.level + 6 + c.result) == (e.level, e.declarer, e.tricks)
+            assert score == f"NS {e.score_ns}", (section, table, b.board_num, score, e)
+            assert len(b.play) == 1 and b.play[0] == Card(e.lead)  # the Play section: the lead
+
+        # USEBIO: valid against the DTD; the Mitchells ranked per direction, the Howell as one field.
+        root = usebio_tree(fetch(st, "/export/usebio"))
+        secs = {s.get("SECTION_ID"): s for s in root.find("EVENT").findall("SECTION")}
+        assert set(secs) == {"A", "B", "C"}
+        for letters in "AB":
+            pairs = {(p.findtext("DIRECTION"), int(p.findtext("PAIR_NUMBER"))): p
+                     for p in secs[letters].findall("PARTICIPANTS/PAIR")}
+            assert set(pairs) == {(d, n) for d in ("NS", "EW") for n in range(1, 8)}
+            pct = {k: float(p.findtext("PERCENTAGE")) for k, p in pairs.items()}
+            for (side, n), p in pairs.items():
+                better = sum(pct[(side, m)] > pct[(side, n)] for m in range(1, 8))
+                tied = sum(pct[(side, m)] == pct[(side, n)] for m in range(1, 8)) > 1
+                assert p.findtext("PLACE") == f"{better + 1}{'=' if tied else ''}"
+            assert [x.findtext("PLAYER_NAME") for x in pairs[("NS", 1)].findall("PLAYER")] == \
+                [f"N{letters}1 Öberg-{letters}NS1", f"S{letters}1 Öberg-{letters}NS1"]
+        # Every traveller line: the pairs, the contract and the Law 77 score computed by endplay.
+        lines = {}
+        for letters, sec in secs.items():
+            for b in sec.findall("BOARD"):
+                for tl in b.findall("TRAVELLER_LINE"):
+                    key = (letters, int(b.findtext("BOARD_NUMBER")), int(tl.findtext("NS_PAIR_NUMBER")))
+                    assert key not in lines, key
+                    lines[key] = (int(tl.findtext("EW_PAIR_NUMBER")), tl.findtext("CONTRACT"), tl.findtext("SCORE"))
+        want_lines = {}
+        for (letters, _t, _r, board), e in want.items():
+            if e.level < 0:
+                shown = (e.ew, "AVE+", "")
+            elif e.level == 0:
+                shown = (e.ew, "PASS", "0")
+            else:
+                shown = (e.ew, f"{e.level}{e.denom}{'X' * e.stake}", str(e.score_ns))
+            want_lines[(letters, board, e.ns)] = shown
+        assert {k: (ew, c, s or "") for k, (ew, c, s) in lines.items()} == want_lines
+        howell = secs["C"].findall("PARTICIPANTS/PAIR")
+        assert sorted(int(p.findtext("PAIR_NUMBER")) for p in howell) == [1, 2, 3, 4, 5, 6]
+        assert {p.findtext("PLACE") for p in howell} & {"1", "1="}
+    finally:
+        for w in workers.values():
+            w.stop()
+        st.stop()
