@@ -112,6 +112,17 @@ class TopBar(BoxLayout):
         self.note.text = self.app.current_note()
         self.note.width = 560 if self.note.text else 0  # the header keeps the width otherwise
         self.lang.text = lang.upper()
+        banner = getattr(self, "banner", None)
+        if banner is not None:
+            # the tablet's storage refused a write: in red on every screen, until it recovers
+            text = ""
+            if snap.get("storage_error"):
+                text = i18n.tr("storage_error_banner", lang, error=snap["storage_error"])
+            if snap.get("disk_full"):
+                text = i18n.tr("storage_full_banner", lang)
+            banner.label.text = text
+            banner.height = 56 if text else 0
+            banner.opacity = 1 if text else 0
 
 
 class Facing(Widget):
@@ -180,6 +191,12 @@ def framed(screen: Any, app: Any) -> BoxLayout:
     _bg(root, BG)
     screen.topbar = TopBar(app)
     root.add_widget(screen.topbar)
+    banner = Panel(STOP_RED, 0, size_hint_y=None, height=0, padding=(18, 4))
+    banner.label = Text("", size=22, color=WHITE, bold=True)  # type: ignore[attr-defined]
+    banner.add_widget(banner.label)  # type: ignore[attr-defined]
+    banner.opacity = 0
+    screen.topbar.banner = banner
+    root.add_widget(banner)
     screen.add_widget(root)
     return root
 

@@ -160,10 +160,14 @@ def step2(_dt):
     d = app.screens["director"]
     for k in "9999":
         d.pin_buttons[k].trigger_action(0)
-    journal_before = ctl.journal.count()
+    journal_before, state_before = ctl.journal.count(), json.dumps(ctl.estate, sort_keys=True)
     d.pin_buttons["unlock"].trigger_action(0)
     checks["wrong_pin_message"] = d.message.text
-    checks["wrong_pin_journal_unchanged"] = ctl.journal.count() == journal_before
+    # a wrong PIN is journalled by design (one `pin_wrong` record: the lockout survives a restart,
+    # the station's director page hears of it); nothing else changes
+    last = list(ctl.journal.records())[-1]
+    checks["wrong_pin_changed_nothing_else"] = [ctl.journal.count() - journal_before, last[1],
+                                                json.dumps(ctl.estate, sort_keys=True) == state_before, ctl.phase]
     checks["wrong_pin_still_locked"] = not d.unlocked and bool(d.pin_buttons)
     for k in "4321":
         d.pin_buttons[k].trigger_action(0)
@@ -347,10 +351,24 @@ def step10(_dt):
 def step10b(_dt):
     d = app.screens["director"]
     d.tool_buttons["tricks9"].trigger_action(0)
+    # L79C: the console asks why before anything is changed; no reason, no correction
+    journal_before = ctl.journal.count()
+    d.tool_buttons["record_reason"].trigger_action(0)
+    checks["no_reason"] = [d.message.text, ctl.journal.count() == journal_before, d.mode]
+    d.tool_buttons["reason_miscounted"].trigger_action(0)
+    shot("director-reason")
+
+
+def step10c(_dt):
+    d = app.screens["director"]
+    checks["reason_typed"] = d.reason_input.text
+    d.tool_buttons["record_reason"].trigger_action(0)
     rows = ctl.journal.conn.execute("SELECT item_key, payload FROM outbox WHERE kind='result' ORDER BY id").fetchall()
     checks["corrected"] = [(k, json.loads(p)["score_ns"]) for k, p in rows[-2:]]
+    checks["correction_reason"] = json.loads(rows[-1][1]).get("correction", {}).get("reason")
     checks["correction_message"] = d.message.text
 
 
-run([step1, step1a, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10, step10b])
+run([step1, step1a, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10,
+     step10b, step10c])
 app.run()
