@@ -562,6 +562,31 @@ def refusal(text: str, lang: str = "en") -> str:
     return text
 
 
+# Why the journal failed its check at start (tablet_app/journal.py), by the start of the reason;
+# the technical detail after it stays as it is (for whoever looks at the file).
+DAMAGE = (
+    ("its content does not match its checksum", {"en": "a record was changed or damaged (its checksum does not match)",
+                                                 "sv": "en post har ändrats eller skadats (kontrollsumman stämmer inte)",
+                                                 "da": "en post er ændret eller beskadiget (kontrolsummen passer ikke)"}),
+    ("SQLite finds its structure damaged", {"en": "the database file is damaged", "sv": "databasfilen är skadad",
+                                            "da": "databasefilen er beskadiget"}),
+    ("SQLite cannot read it", {"en": "the database file cannot be read", "sv": "databasfilen kan inte läsas",
+                               "da": "databasefilen kan ikke læses"}),
+    ("the journal's end marker does not match", {"en": "the journal ends before its last record (records are missing)",
+                                                 "sv": "journalen slutar före sin sista post (poster saknas)",
+                                                 "da": "journalen slutter før sin sidste post (poster mangler)"}),
+)
+
+
+def damage_reason(why: str, lang: str = "en") -> str:
+    for start, words in DAMAGE:
+        if why.startswith(start):
+            rest = why[len(start):].strip(" ()")
+            text = words.get(lang, words["en"])
+            return f"{text} ({rest})" if rest and start.startswith("SQLite") else text
+    return why
+
+
 def tr(key: str, lang: str = "en", **kw: object) -> str:
     entry = T.get(key)
     text = key if entry is None else entry.get(lang) or entry.get("en") or key

@@ -49,7 +49,7 @@ class DamagedScreen(Screen):
         seq = getattr(d, "seq", None)
         where = i18n.tr("damaged_record", lang, seq=seq) if seq is not None else i18n.tr("damaged_file", lang)
         self.where.text = i18n.tr("damaged_where", lang, where=where)
-        self.why.text = i18n.tr("damaged_why", lang, why=getattr(d, "why", str(d)))
+        self.why.text = i18n.tr("damaged_why", lang, why=i18n.damage_reason(str(getattr(d, "why", d)), lang))
         self.help.text = i18n.tr("damaged_help", lang)
         self.message.text = self.said(lang) if self.said is not None else ""
         self.recover_btn.text = i18n.tr("damaged_recover", lang)

@@ -13,7 +13,6 @@ from kivy.uix.widget import Widget
 
 from shared_rules import laws
 from tablet_app import i18n, present
-from tablet_app.controller import PinError
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
 from tablet_app.ui.widgets import BigButton, CallPicker, Grow, Panel, Text, framed, message_bar
@@ -462,6 +461,11 @@ class DirectorScreen(PinEntry, Screen):
         self.side.add_widget(Text(i18n.tr("reason_q", lang), size=20, size_hint_y=None, height=34))
         if self.reason_input.parent is not None:
             self.reason_input.parent.remove_widget(self.reason_input)
+        # a ready phrase follows a language switch; the director's own words stay as typed
+        typed = self.reason_input.text
+        for key in self.REASONS:
+            if typed and typed in (i18n.T[key].values()):
+                self.reason_input.text = i18n.tr(key, lang)
         self.side.add_widget(self.reason_input)
         for key in self.REASONS:
             b = BigButton(i18n.tr(key, lang), BTN_LIGHT, size=20, size_hint_y=None, height=64)

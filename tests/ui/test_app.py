@@ -145,38 +145,47 @@ def test_2017_L24A_director_records_an_exposed_card_with_the_card_picker(session
     assert "South: \u26632 face up on the table  (2017 L24A)" in session["exposed_conseq"]
 
 
-def test_no_english_left_on_swedish_and_danish_screens(session):
-    """Every screen shot in Swedish and Danish: no English text of ours (nor an engine option label)
-    on it. Call symbols, numbers, law references and names are language-neutral."""
+def english_words(lang):
+    """English words of ours (and the engine's option labels) that must not be on a `lang` screen.
+    Call symbols, numbers, law references and names are language-neutral."""
     import re
 
-    from shared_rules.table import Table  # noqa: F401 - the engine's labels are checked through i18n
     from tablet_app import i18n
 
-    def english(lang):
-        out = set()
-        for entry in i18n.T.values():
-            en, other = entry.get("en", ""), entry.get(lang, "")
-            for part in re.split(r"\{[^}]*\}", en):
-                part = part.strip(" :.,()-")
-                if len(part) >= 5 and part not in other and " " in part or part in {"Director", "Result", "Round", "Board"}:
+    out = set()
+    for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()):
+        en, other = entry.get("en", ""), entry.get(lang, "")
+        for part in re.split(r"\{[^}]*\}", en):
+            part = part.strip(" :.,()-")
+            if len(part) >= 5 and part not in other and " " in part or part in {"Director", "Result", "Round", "Board"}:
+                out.add(part)
+    for kinds in i18n.OPTIONS.values():
+        for entry in kinds.values():
+            for part in re.split(r"\{[^}]*\}", entry["en"]):
+                part = part.strip(" :.,()-'s")
+                if len(part) >= 8:
                     out.add(part)
-        for kinds in i18n.OPTIONS.values():
-            for entry in kinds.values():
-                for part in re.split(r"\{[^}]*\}", entry["en"]):
-                    part = part.strip(" :.,()-'s")
-                    if len(part) >= 8:
-                        out.add(part)
-        out |= {"LHO", "stop wait short", "Avg+", "Avg-", "profile", "fsb-2007", "dbf-2017", "accepts", "East", "West",
-                "North", "South"}
-        return out
+    out |= {"LHO", "stop wait short", "Avg+", "Avg-", "profile", "fsb-2007", "dbf-2017", "accepts", "East", "West",
+            "North", "South"}
+    return out
 
+
+def english_left(shots, lang):
+    """(screen, word) for every English word of ours on a screen shot in `lang`."""
+    import re
+
+    words = english_words(lang)
+    return {(name, w) for name, texts in shots.items() for t in texts for w in words
+            if re.search(r"(?<![A-Za-zÅÄÖåäöæø])" + re.escape(w) + r"(?![A-Za-zÅÄÖåäöæø])", t)}
+
+
+def test_no_english_left_on_swedish_and_danish_screens(session):
+    """Every screen shot in Swedish and Danish: no English text of ours (nor an engine option label)
+    on it."""
     for lang in ("sv", "da"):
         shots = session[f"texts_{lang}"]
         assert {"auction", "director-console", "result-confirm", "tempo", "setup"} <= set(shots)
-        words = english(lang)
-        left = {(name, w) for name, texts in shots.items() for t in texts for w in words
-                if re.search(r"(?<![A-Za-zÅÄÖåäöæø])" + re.escape(w) + r"(?![A-Za-zÅÄÖåäöæø])", t)}
+        left = english_left(shots, lang)
         assert not left, "\n".join(map(str, sorted(left)))
 
 
