@@ -290,7 +290,7 @@ def _item_name(key: Any, kind: Any = None) -> str:
     return f"{kind} {tail}" if kind else tail
 
 
-RED = "cc141f"
+RED_MARKUP = "cc141f"  # refusals on the director console
 
 
 def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[str, Any] | None,
@@ -305,7 +305,7 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
     else:
         lines = [i18n.tr("station_ok" if delivery.get("connected") else "station_down", lang, d=d, p=p)]
     if station and not station.get("ok"):
-        lines.append(f"[color={RED}]" + i18n.tr("station_check_failed", lang, table=station.get("table", ""),
+        lines.append(f"[color={RED_MARKUP}]" + i18n.tr("station_check_failed", lang, table=station.get("table", ""),
                                                   message=station.get("message") or station.get("reason") or "")
                      + "[/color]")
     for item in delivery.get("refused") or []:
@@ -313,7 +313,7 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
                        what=_item_name(item.get("key")), reason=item.get("reason") or "")
         if item.get("retrying"):
             text += " " + i18n.tr("station_refused_retrying", lang)
-        lines.append(f"[color={RED}]{text}[/color]")
+        lines.append(f"[color={RED_MARKUP}]{text}[/color]")
     return lines
 
 
