@@ -426,11 +426,18 @@ class DirectorScreen(PinEntry, Screen):
             return
         self.side.add_widget(Text(f"{i18n.tr('board', lang)} {self.draft['board']}: {i18n.tr('tricks', lang)}",
                                   size=20, bold=True, size_hint_y=None, height=34))
-        grid = GridLayout(cols=7, spacing=8, size_hint_y=None, height=150)
-        for n in range(14):
-            b = BigButton(str(n), BTN_LIGHT, size=26)
-            b.bind(on_release=lambda _b, n=n: self._fix_tricks(n))
-            self.tool_buttons[f"tricks{n}"] = b
+        self._number_grid(range(14), "tricks", self._fix_tricks, cols=7)
+
+    def _number_grid(self, numbers: Any, prefix: str, on_pick: Any, cols: int = 6, label: Any = str,
+                     current: int | None = None) -> None:
+        """A grid of number buttons (tricks, boards) named `<prefix><n>` in tool_buttons."""
+        numbers = list(numbers)
+        rows = max(1, -(-len(numbers) // cols))
+        grid = GridLayout(cols=cols, spacing=8, size_hint_y=None, height=rows * 72 + (rows - 1) * 8)
+        for n in numbers:
+            b = BigButton(label(n), BTN if n == current else BTN_LIGHT, size=26)
+            b.bind(on_release=lambda _b, n=n: on_pick(n))
+            self.tool_buttons[f"{prefix}{n}"] = b
             grid.add_widget(b)
         self.side.add_widget(grid)
         self.side.add_widget(Widget())
@@ -516,16 +523,8 @@ class DirectorScreen(PinEntry, Screen):
         choice = snap.get("board_choice") or {}
         self.side.add_widget(Text(i18n.tr("move_to_which", lang, board=board), size=20, bold=True,
                                   size_hint_y=None, height=34))
-        grid = GridLayout(cols=6, spacing=8, size_hint_y=None, height=80)
-        for n in choice.get("boards", []):
-            if n == board or n in choice.get("played", []):
-                continue
-            b = BigButton(str(n), BTN_LIGHT, size=26)
-            b.bind(on_release=lambda _b, n=n: self._move_to(board, n))
-            self.tool_buttons[f"to{n}"] = b
-            grid.add_widget(b)
-        self.side.add_widget(grid)
-        self.side.add_widget(Widget())
+        targets = [n for n in choice.get("boards", []) if n != board and n not in choice.get("played", [])]
+        self._number_grid(targets, "to", lambda n: self._move_to(board, n))
 
     def _revise_board(self, board: int) -> None:
         if self.mode == "move":
@@ -549,16 +548,9 @@ class DirectorScreen(PinEntry, Screen):
     def _board_panel(self, snap: dict[str, Any], lang: str) -> None:
         self.side.add_widget(Text(i18n.tr("board_on_table", lang), size=20, bold=True, size_hint_y=None, height=34))
         choice = snap.get("board_choice") or {}
-        grid = GridLayout(cols=6, spacing=8, size_hint_y=None, height=80)
-        for n in choice.get("boards", []):
-            played = n in choice.get("played", [])
-            b = BigButton(f"{n}" + (" \u2713" if played else ""), BTN if n == choice.get("current") else BTN_LIGHT,
-                          size=24)
-            b.bind(on_release=lambda _b, n=n: self._choose_board(n))
-            self.tool_buttons[f"choose{n}"] = b
-            grid.add_widget(b)
-        self.side.add_widget(grid)
-        self.side.add_widget(Widget())
+        played = choice.get("played", [])
+        self._number_grid(choice.get("boards", []), "choose", self._choose_board,
+                          label=lambda n: f"{n}" + (" \u2713" if n in played else ""), current=choice.get("current"))
 
     def _choose_board(self, n: int) -> None:
         def choose(pin: str) -> Any:

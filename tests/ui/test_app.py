@@ -1,28 +1,17 @@
 """The real Kivy tablet app under Xvfb, driven through its own buttons (tests/ui/drive_app.py)."""
-import json
-import os
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
+from tests.ui.conftest import SHOTS, run_driver
+
 pytestmark = pytest.mark.ui
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")
 def session(xvfb_display, tmp_path_factory):
-    out = tmp_path_factory.mktemp("ui")
-    env = {**os.environ, "DISPLAY": xvfb_display, "KIVY_HOME": str(out / "kivy"), "KIVY_NO_ARGS": "1"}
-    proc = subprocess.run([sys.executable, str(ROOT / "tests/ui/drive_app.py"), str(out), str(SHOTS)],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    checks_file = out / "checks.json"
-    assert checks_file.exists(), f"the app did not finish its session:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    checks = json.loads(checks_file.read_text())
-    assert "error" not in checks, checks["error"]
-    return checks
+    return run_driver("drive_app.py", tmp_path_factory.mktemp("ui"), xvfb_display, timeout=120)
 
 
 def test_auction_screen_shows_four_columns_suit_symbols_alert_and_turn(session):

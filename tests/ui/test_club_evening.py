@@ -3,19 +3,12 @@
 regulations, the players choose the board on the table, refused deliveries are red on the
 director console, results are moved and withdrawn with a reason, the PIN pad locks, a full
 journal is a red banner. Screenshots in English, Swedish and Danish go to docs/screenshots."""
-import json
-import os
-import pathlib
-import subprocess
-import sys
-
 import pytest
 
 from tests.station.conftest import EVENT, StationProcess
+from tests.ui.conftest import run_driver
 
 pytestmark = pytest.mark.ui
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -23,17 +16,10 @@ def evening(xvfb_display, tmp_path_factory):
     out = tmp_path_factory.mktemp("club")
     station = StationProcess(str(out / "station.db"), out).start()
     try:
-        env = {**os.environ, "DISPLAY": xvfb_display, "KIVY_HOME": str(out / "kivy"), "KIVY_NO_ARGS": "1"}
-        proc = subprocess.run([sys.executable, str(ROOT / "tests/ui/drive_club.py"), str(out), str(SHOTS), station.url,
-                               station.keys[f"{EVENT}/A/3"], station.keys[f"{EVENT}/A/2"]],
-                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=180)
+        return run_driver("drive_club.py", out, xvfb_display, station.url, station.keys[f"{EVENT}/A/3"],
+                          station.keys[f"{EVENT}/A/2"])
     finally:
         station.stop()
-    checks_file = out / "checks.json"
-    assert checks_file.exists(), f"the app did not finish:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    checks = json.loads(checks_file.read_text())
-    assert "error" not in checks, checks["error"]
-    return checks
 
 
 def test_a_new_tablet_makes_the_director_choose_the_regulations_never_the_first_name(evening):

@@ -1,27 +1,15 @@
 """Issue 12: a damaged journal made the app exit 1 with nothing on screen. Now `python -m
 tablet_app.app` on an edited journal shows the damage and its reason on the tablet, in the
 director's language, and Recover goes on from the records before it (tests/ui/drive_damaged.py)."""
-import json
-import os
-import pathlib
-import subprocess
-import sys
-
 import pytest
 
+from tests.ui.conftest import run_driver
+
 pytestmark = pytest.mark.ui
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
 
 
 def test_an_edited_journal_is_shown_on_screen_and_recovered_from_the_records_before_it(xvfb_display, tmp_path):
-    env = {**os.environ, "DISPLAY": xvfb_display, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_ARGS": "1"}
-    proc = subprocess.run([sys.executable, str(ROOT / "tests/ui/drive_damaged.py"), str(tmp_path), str(SHOTS)],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    checks_file = tmp_path / "checks.json"
-    assert checks_file.exists(), f"{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
-    c = json.loads(checks_file.read_text())
-    assert "error" not in c, c["error"]
+    c = run_driver("drive_damaged.py", tmp_path, xvfb_display, timeout=120)
     assert c["screen"] == "damaged"
     assert "The tablet's journal is damaged" in c["texts"]
     assert f"First bad record: record {c['edited_seq']}" in c["texts"]
