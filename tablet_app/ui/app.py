@@ -138,14 +138,27 @@ class TabletApp(App):
         self.refresh()
 
     def _second_tick(self, _dt: float) -> None:
-        locked = self.controller.pin_state().get("wait_s", 0) > 0  # "wait N s" on the PIN pads
-        if self.controller.stop_wait() is not None or self.note[0] or self._counting or locked:
-            self._counting = self.controller.stop_wait() is not None or locked
-            if self.note[0] and time.monotonic() > self.note[2]:
-                self.note = ("", {}, 0.0)
+        """What changes with time alone: the stop countdown (the auction screen), the PIN pads'
+        "wait N s", a notice on the top bar ending. Only what changed is redrawn: rebuilding the
+        director's pickers every half second would redraw them under his finger."""
+        counting = self.controller.stop_wait() is not None
+        wait = self.controller.pin_state().get("wait_s", 0)
+        if counting or self._counting:
+            self._counting = counting
             self.refresh()
+            return
+        if wait != self._pin_wait:
+            self._pin_wait = wait
+            if self.sm.current in ("pin", "director"):
+                self.refresh()
+                return
+        if self.note[0]:
+            if time.monotonic() > self.note[2]:
+                self.note = ("", {}, 0.0)
+            self.screens[self.sm.current].topbar.refresh(self.controller.snapshot(), self.lang)
 
     _counting = False
+    _pin_wait = 0
 
     def notify(self, key: str, seconds: float = 8.0, **fields: Any) -> None:
         self.note = (key, fields, time.monotonic() + seconds)

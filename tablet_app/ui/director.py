@@ -254,11 +254,16 @@ class DirectorScreen(PinEntry, Screen):
                 tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]{ed} L79C[/size]", self._start_fix))
                 tools.append(("withdraw", i18n.tr("tool_withdraw", lang), lambda: self._enter("withdraw", board=None)))
                 tools.append(("move", i18n.tr("tool_move", lang), lambda: self._enter("move", board=None)))
+            # two columns: every tool in view at once, none pushed off the panel
+            grid = GridLayout(cols=2, spacing=10, size_hint_y=None, height=-(-len(tools) // 2) * 94 - 10)
             for name, label, fn in tools:
-                b = BigButton(label, BTN, size=20, size_hint_y=None, height=84)
+                b = BigButton(label, BTN, size=18)
+                b.halign = "center"
+                b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 16, None)))
                 b.bind(on_release=lambda _b, fn=fn: fn())
                 self.tool_buttons[name] = b
-                self.side.add_widget(b)
+                grid.add_widget(b)
+            self.side.add_widget(grid)
             self.side.add_widget(Widget())
             return
         if self.draft.get("seat") is None:

@@ -97,7 +97,7 @@ class SetupScreen(Screen):
         """The next round's setup from this one; `pin` is the director PIN given to open it, kept
         for the new session when the PIN field is left empty (the field is never filled in)."""
         s = dict(session or {})
-        self.gate_pin = pin
+        self.gate_pin, self.said = pin, None
         if s:
             s["round"] = s.get("round", 0) + 1
             s["boards"] = ""
@@ -174,12 +174,15 @@ class SetupScreen(Screen):
             w.opacity = 1 if shown else 0
             w.disabled = not shown
 
+    said: Any = None  # the last refusal, as a function of the language (it follows a switch)
+
     def submit(self) -> None:
         try:
             self.app.controller.setup(self.values())
-            self.error.text = ""
+            self.said = None
         except ValueError as exc:  # SetupError, Refused: shown, nothing changed
-            self.error.text = i18n.error_text(exc, self.app.lang)
+            self.said = lambda lang, exc=exc: i18n.error_text(exc, lang)
+        self.error.text = self.said(self.app.lang) if self.said else ""
         self.app.refresh()
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
@@ -190,6 +193,7 @@ class SetupScreen(Screen):
         self.labels["policy"].text = i18n.tr("setup_policy", lang)
         self.labels["alerts"].text = i18n.tr("setup_alerts", lang)
         self.start.text = i18n.tr("setup_start", lang)
+        self.error.text = self.said(lang) if self.said else ""
         self.refresh_choices()
 
 

@@ -99,6 +99,8 @@ class TopBar(BoxLayout):
         _bg(self, NAVY)
         self.app = app
         self.title = Text("", size=26, color=WHITE, bold=True)
+        # one line, cut at the end when a notice takes room: the board number comes first and stays
+        self.title.shorten, self.title.shorten_from, self.title.max_lines = True, "right", 1
         self.lang = BigButton("EN", color=(0.25, 0.38, 0.56, 1), size=20, size_hint_x=None, width=90)
         self.lang.bind(on_release=lambda *_: app.next_language())
         # a short notice for the table (a result confirmed), green, for a few seconds

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import time
 import traceback
 from typing import Any
 
@@ -28,8 +29,33 @@ def texts(widget: Any) -> list[str]:
 
 class Shots:
     def __init__(self, app: Any, checks: dict[str, Any], shots_dir: pathlib.Path | None):
-        self.app, self.checks, self.dir = app, checks, shots_dir
+        self.checks, self.dir = checks, shots_dir
         self.pending: list[tuple[str | None, str]] = []
+        self.refreshed = 0.0
+        self._app: Any = None
+        self.app = app
+
+    @property
+    def app(self) -> Any:
+        return self._app
+
+    @app.setter
+    def app(self, app: Any) -> None:
+        # A screenshot is taken only once the screen has stood still for a while: the app redraws
+        # by itself (a notice, a countdown), and a picture taken in the frame after a redraw shows
+        # new widgets not yet laid out.
+        self._app = app
+        if app is not None:
+            redraw = app.refresh
+
+            def refresh() -> None:
+                self.refreshed = time.monotonic()
+                redraw()
+
+            app.refresh = refresh
+
+    def settled(self) -> bool:
+        return time.monotonic() - self.refreshed >= 0.5
 
     def current(self) -> Any:
         app = self.app
@@ -62,6 +88,9 @@ class Shots:
 
         def go(_dt: float) -> None:
             try:
+                if self.pending and not self.settled():
+                    KClock.schedule_once(go, 0.3)
+                    return
                 if self.pending:
                     self.take(self.pending.pop(0))
                 else:
