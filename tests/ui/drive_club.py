@@ -209,6 +209,21 @@ def step10(_dt):
     checks["banner_after_space"] = app.screens["auction"].topbar.banner.height
 
 
-shots.run([step1, step2, step3, step4, wait_refused, step5, step6, step7, step8, step9, step10], OUT,
+def step11(_dt):
+    # board 1 has calls now: the players' chooser is gone, the director changes the board
+    checks["chooser_with_calls"] = app.screens["auction"].chooser.height
+    d = sign_in()
+    d.tool_buttons["board"].trigger_action(0)
+    checks["board_tool"] = sorted(k for k in d.tool_buttons if k.startswith("choose"))
+    shots.shot("director-board")
+
+
+def step12(_dt):
+    d = app.screens["director"]
+    d.tool_buttons["choose2"].trigger_action(0)
+    checks["td_board"] = [ctl.board, list(ctl.journal.records())[-1][2].get("by"), d.message.text, ctl.estate["calls"]]
+
+
+shots.run([step1, step2, step3, step4, wait_refused, step5, step6, step7, step8, step9, step10, step11, step12], OUT,
           on_end=deliverer.stop)
 app.run()

@@ -46,6 +46,13 @@ def test_players_choose_the_board_on_the_table_and_a_board_outside_the_round_is_
     assert evening["board3_again"] == ["Board 3 already has a result at this table", 1]
 
 
+def test_after_the_first_call_only_the_director_changes_the_board(evening):
+    assert evening["chooser_with_calls"] == 0
+    assert evening["board_tool"] == ["choose1", "choose2", "choose3"]
+    board, by, message, calls = evening["td_board"]
+    assert board == 2 and by == "director" and message.endswith("Board 2 is on the table[/color]") and calls == []
+
+
 def test_deliveries_the_station_refuses_are_red_on_the_console_with_its_status_and_reason(evening):
     lines = evening["delivery_lines"]
     refused = [x for x in lines if "Refused by the station" in x]
@@ -92,6 +99,6 @@ def test_club_screens_have_no_english_left_in_swedish_and_danish(evening):
     for lang in ("sv", "da"):
         shots = evening[f"texts_{lang}"]
         assert {"setup-first", "board-chooser", "board-chooser-refused", "director-delivery-refused",
-                "director-move-result", "pin-locked", "storage-full"} <= set(shots)
+                "director-move-result", "pin-locked", "storage-full", "director-board"} <= set(shots)
         left = english_left(shots, lang)
         assert not left, sorted(left)
