@@ -48,23 +48,31 @@ def main(argv: list[str] | None = None) -> int:
                     help="print 'ready' once the auction screen is drawn, then quit (bench)")
     args = ap.parse_args(argv)
     pathlib.Path(args.db).parent.mkdir(parents=True, exist_ok=True)
-    from tablet_app.journal import JournalError
+    from tablet_app.journal import JournalDamaged, JournalError
     from tablet_app.session import SetupError
 
     # what the TD chooses for a session taken from a movement (the movement has pairs and boards)
     extra = {k: v for k, v in (("td_pin", args.pin), ("profile", args.profile), ("policy", args.policy)) if v}
+    ctl: Controller | None = None
+    damaged: JournalDamaged | None = None
     try:
-        ctl = Controller(args.db)
-        if ctl.session is None and args.setup:
+        try:
+            ctl = Controller(args.db)
+        except JournalDamaged as exc:
+            # Said on the screen, with a way on (the damaged screen's Recover), not an exit with
+            # nothing shown; the line here is for whoever started the app from a terminal.
+            damaged = exc
+            print(f"tablet: {exc}", file=sys.__stderr__)
+        if ctl is not None and ctl.session is None and args.setup:
             ctl.setup(json.loads(pathlib.Path(args.setup).read_text()))
-        elif ctl.session is None and args.movement:
+        elif ctl is not None and ctl.session is None and args.movement:
             from tablet_app.session import from_station
 
             if args.table is None or not args.table.isdigit():
                 raise SetupError("--movement needs --table N (the table's number)")
             movement = json.loads(pathlib.Path(args.movement).read_text())
             ctl.setup(from_station(movement, int(args.table), args.round or 1, **extra))
-        elif ctl.session is None and args.station and args.table is not None:
+        elif ctl is not None and ctl.session is None and args.station and args.table is not None:
             from tablet_app.station_client import StationError, setup_from_station
 
             try:
@@ -75,51 +83,69 @@ def main(argv: list[str] | None = None) -> int:
     except (JournalError, SetupError, OSError, json.JSONDecodeError) as exc:
         print(f"tablet: {exc}", file=sys.__stderr__)  # Kivy has taken over sys.stderr
         return 2
-    runner = None
-    if args.ports:
-        from tablet_app.runner import TableRunner
-
-        ports = dict(p.split("=", 1) for p in args.ports.split(","))
-        runner = TableRunner(ctl, ports)
+    runners: list[Any] = []
     deliverers: list[Any] = []
+    app: TabletApp | None = None
 
-    def start_deliverer() -> Any:
+    def start_deliverer(c: Controller) -> Any:
         from tablet_app.outbox import Deliverer
 
-        s = ctl.session
+        s = c.session
         deliverers.append(Deliverer(args.db, args.station, f"{s.event}/{s.section}/{s.table}",
                                     args.table_key).start())
         return deliverers[-1]
 
-    deliverer = start_deliverer() if args.station and ctl.session is not None else None
+    def parts(c: Controller) -> tuple[Any, Any]:
+        """The link to the boxes and the deliverer to the station, for the table's controller."""
+        runner = None
+        if args.ports:
+            from tablet_app.runner import TableRunner
+
+            ports = dict(p.split("=", 1) for p in args.ports.split(","))
+            runner = TableRunner(c, ports)
+            runners.append(runner)
+        deliverer = start_deliverer(c) if args.station and c.session is not None else None
+        if args.station and deliverer is None:
+            # Setup typed in at the table: results go to the station from the first board on.
+            def on_setup() -> None:
+                if app is not None and app.deliverer is None and c.session is not None:
+                    app.deliverer = start_deliverer(c)
+
+            c.listeners.append(on_setup)
+        if args.station:
+            def next_setup() -> None:
+                from tablet_app.station_client import next_round_from_station
+
+                next_round_from_station(c, args.station, args.table_key)
+
+            if app is not None:
+                app.next_setup = next_setup
+            pending_next.append(next_setup)
+        return runner, deliverer
+
+    pending_next: list[Any] = []
+
+    def recover() -> tuple[Controller, Any, Any]:
+        c = Controller.recover(args.db)
+        runner, deliverer = parts(c)
+        return c, runner, deliverer
 
     def ready(app: TabletApp) -> None:
         print("ready", flush=True)
         app.stop()
 
+    runner, deliverer = parts(ctl) if ctl is not None else (None, None)
     app = TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None,
-                    deliverer=deliverer, flat=args.flat)
-    if args.station:
-        def next_setup() -> None:
-            from tablet_app.station_client import next_round_from_station
-
-            next_round_from_station(ctl, args.station, args.table_key)
-
-        app.next_setup = next_setup
-    if args.station and deliverer is None:
-        # Setup typed in at the table: results go to the station from the first board on.
-        def on_setup() -> None:
-            if app.deliverer is None and ctl.session is not None:
-                app.deliverer = start_deliverer()
-
-        ctl.listeners.append(on_setup)
+                    deliverer=deliverer, flat=args.flat, damaged=damaged, recover=recover)
+    if pending_next:
+        app.next_setup = pending_next[-1]
     try:
         app.run()
     finally:
         for d in deliverers:
             d.stop()
-        if runner is not None:
-            runner.close()
+        for r in runners:
+            r.close()
     return 0
 
 

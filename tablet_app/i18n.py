@@ -258,6 +258,68 @@ T = {
     "flag_alert_not_permitted": {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
     "flag_alert_by_wrong_player": {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
                                    "da": "alerteret af forkert spiller"},
+    # the board on the table (chosen by the players before the first call, or by the director)
+    "boards": {"en": "Boards", "sv": "Brickor", "da": "Spil"},
+    "board_on_table": {"en": "Which board is on the table?", "sv": "Vilken bricka ligger på bordet?",
+                       "da": "Hvilket spil ligger på bordet?"},
+    "board_other": {"en": "Other number", "sv": "Annat nummer", "da": "Andet nummer"},
+    "board_chosen": {"en": "Board {board} is on the table", "sv": "Bricka {board} ligger på bordet",
+                     "da": "Spil {board} ligger på bordet"},
+    "board_played_mark": {"en": "played", "sv": "spelad", "da": "spillet"},
+    "tool_board": {"en": "Change the board on the table", "sv": "Byt brickan på bordet", "da": "Skift spillet på bordet"},
+    "tool_withdraw": {"en": "Withdraw a result", "sv": "Dra tillbaka ett resultat", "da": "Træk et resultat tilbage"},
+    "tool_move": {"en": "Move a result to another board", "sv": "Flytta ett resultat till en annan bricka",
+                  "da": "Flyt et resultat til et andet spil"},
+    "move_to_which": {"en": "Board {board}: the play belongs to board ...", "sv": "Bricka {board}: spelet hör till bricka ...",
+                      "da": "Spil {board}: spillet hører til spil ..."},
+    "withdrawn_note": {"en": "Board {board}: result withdrawn", "sv": "Bricka {board}: resultatet tillbakadraget",
+                       "da": "Spil {board}: resultatet trukket tilbage"},
+    "moved_note": {"en": "Result moved from board {board} to board {to}", "sv": "Resultatet flyttat från bricka {board} till bricka {to}",
+                   "da": "Resultatet flyttet fra spil {board} til spil {to}"},
+    "reason_q": {"en": "Why? (the scorer and the players see it)", "sv": "Varför? (tävlingsdatorn och spelarna ser det)",
+                 "da": "Hvorfor? (regnskabet og spillerne ser det)"},
+    "reason_for": {"en": "{what}: the reason", "sv": "{what}: skälet", "da": "{what}: begrundelsen"},
+    "reason_miscounted": {"en": "Tricks were counted wrongly", "sv": "Sticken räknades fel", "da": "Stikkene blev talt forkert"},
+    "reason_wrong_board": {"en": "Result entered on the wrong board", "sv": "Resultatet fördes in på fel bricka",
+                           "da": "Resultatet blev indtastet på forkert spil"},
+    "reason_ruling": {"en": "Director's ruling", "sv": "Tävlingsledarens beslut", "da": "Turneringslederens kendelse"},
+    "reason_record": {"en": "Record with this reason", "sv": "Registrera med detta skäl", "da": "Registrer med denne begrundelse"},
+    # the tablet's storage and the station, in red where the director looks
+    "storage_full_banner": {"en": "Tablet storage is full: nothing more can be recorded. Call the director.",
+                            "sv": "Plattans minne är fullt: inget mer kan registreras. Tillkalla tävlingsledaren.",
+                            "da": "Tablettens lager er fuldt: intet mere kan registreres. Tilkald turneringslederen."},
+    "storage_error_banner": {"en": "Tablet storage error: {error}. Call the director.",
+                             "sv": "Fel i plattans minne: {error}. Tillkalla tävlingsledaren.",
+                             "da": "Fejl i tablettens lager: {error}. Tilkald turneringslederen."},
+    "station_refused_item": {"en": "Refused by the station ({status}), tell the scorer: {what}: {reason}",
+                             "sv": "Nekad av stationen ({status}), meddela tävlingsdatorns ansvarige: {what}: {reason}",
+                             "da": "Afvist af stationen ({status}), sig det til regnskabsføreren: {what}: {reason}"},
+    "station_refused_retrying": {"en": "(tried again)", "sv": "(försöker igen)", "da": "(prøver igen)"},
+    "station_check_failed": {"en": "Station check of table {table} failed: {message}",
+                             "sv": "Stationens kontroll av bord {table} misslyckades: {message}",
+                             "da": "Stationens kontrol af bord {table} mislykkedes: {message}"},
+    "pin_locked_wait": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",
+                        "da": "For mange forkerte koder: vent {wait_s} s"},
+    "setup_choose_profile": {"en": "Choose the regulations", "sv": "Välj regelverk", "da": "Vælg regelsæt"},
+    # a journal that cannot be trusted (tablet_app/ui/damaged.py)
+    "damaged_title": {"en": "The tablet's journal is damaged", "sv": "Plattans journal är skadad", "da": "Tablettens journal er beskadiget"},
+    "damaged_where": {"en": "First bad record: {where}", "sv": "Första felaktiga post: {where}", "da": "Første fejlagtige post: {where}"},
+    "damaged_record": {"en": "record {seq}", "sv": "post {seq}", "da": "post {seq}"},
+    "damaged_file": {"en": "the file itself", "sv": "själva filen", "da": "selve filen"},
+    "damaged_why": {"en": "Reason: {why}", "sv": "Orsak: {why}", "da": "Årsag: {why}"},
+    "damaged_help": {"en": "Recover keeps the damaged file aside and goes on from the records before the damage. "
+                           "Check the board in play with the station's copy.",
+                     "sv": "Återställ sparar den skadade filen separat och fortsätter från posterna före skadan. "
+                           "Kontrollera brickan som spelades mot stationens kopia.",
+                     "da": "Gendan gemmer den beskadigede fil for sig og fortsætter fra posterne før skaden. "
+                           "Kontrollér spillet i gang mod stationens kopi."},
+    "damaged_recover": {"en": "Recover", "sv": "Återställ", "da": "Gendan"},
+    "damaged_quit": {"en": "Quit", "sv": "Avsluta", "da": "Afslut"},
+    "damaged_recovered": {"en": "Recovered: {kept} records kept; the damaged file is at {aside}",
+                          "sv": "Återställd: {kept} poster behölls; den skadade filen ligger i {aside}",
+                          "da": "Gendannet: {kept} poster beholdt; den beskadigede fil ligger i {aside}"},
+    "damaged_failed": {"en": "Recovery failed: {error}", "sv": "Återställningen misslyckades: {error}",
+                       "da": "Gendannelsen mislykkedes: {error}"},
 }
 
 # The Law's options at a pending decision, by the engine's pending kind and option id (the ids are
@@ -428,6 +490,14 @@ ERRORS: dict[str, dict[str, str]] = {
                                    "da": "{field}: bord {table} findes ikke i en række med {tables} borde"},
     "setup.no_alerts": {"en": "{field}: these regulations have no such choice", "sv": "{field}: regelverket har inget sådant val",
                         "da": "{field}: regelsættet har intet sådant valg"},
+    "setup.engine": {"en": "{field}: the rules engine cannot run this setup ({detail})",
+                     "sv": "{field}: regelmotorn kan inte köra denna inställning ({detail})",
+                     "da": "{field}: regelmotoren kan ikke køre denne opsætning ({detail})"},
+    "setup.choice": {"en": "{field}: choose one of the offered values", "sv": "{field}: välj ett av de erbjudna värdena",
+                     "da": "{field}: vælg en af de tilbudte værdier"},
+    "setup.round_open": {"en": "Finish the round (or have the director end it) before setting up a new one",
+                         "sv": "Avsluta ronden (eller låt tävlingsledaren avsluta den) innan en ny ställs in",
+                         "da": "Afslut runden (eller lad turneringslederen afslutte den) før en ny sættes op"},
     "setup.missing": {"en": "Fill in every field", "sv": "Fyll i alla fält", "da": "Udfyld alle felter"},
     "pin.wrong": {"en": "Wrong PIN - nothing was changed", "sv": "Fel kod - inget har ändrats",
                   "da": "Forkert kode - intet er ændret"},
@@ -435,10 +505,36 @@ ERRORS: dict[str, dict[str, str]] = {
                    "da": "For mange forkerte koder: vent {wait_s} s"},
     "pin.not_set": {"en": "No director PIN is set for this table yet", "sv": "Ingen TL-kod är inställd för bordet än",
                     "da": "Der er endnu ingen TL-kode for bordet"},
+    "board.not_in_round": {"en": "Board {board} is not one of this round's boards ({boards}): check the board in the tray, "
+                                 "or call the director (2017 L15A, 2007 L15)",
+                           "sv": "Bricka {board} hör inte till ronden ({boards}): kontrollera brickan, "
+                                 "eller tillkalla tävlingsledaren (2017 L15A, 2007 L15)",
+                           "da": "Spil {board} hører ikke til runden ({boards}): kontrollér spillet, "
+                                 "eller tilkald turneringslederen (2017 L15A, 2007 L15)"},
+    "board.played": {"en": "Board {board} already has a result at this table", "sv": "Bricka {board} har redan ett resultat vid bordet",
+                     "da": "Spil {board} har allerede et resultat ved bordet"},
+    "board.started": {"en": "The auction has started: only the director can change the board",
+                      "sv": "Budgivningen har börjat: bara tävlingsledaren kan byta bricka",
+                      "da": "Meldingerne er begyndt: kun turneringslederen kan skifte spil"},
+    "board.result_waiting": {"en": "A result is waiting for East-West: confirm it first",
+                             "sv": "Ett resultat väntar på Öst-Väst: godkänn det först",
+                             "da": "Et resultat venter på Øst-Vest: godkend det først"},
+    "board.in_play": {"en": "Board {board} is being bid at the table", "sv": "Bricka {board} budas just nu vid bordet",
+                      "da": "Spil {board} meldes netop nu ved bordet"},
+    "board.no_result": {"en": "Board {board} has no result at this table this round",
+                        "sv": "Bricka {board} har inget resultat vid bordet i denna rond",
+                        "da": "Spil {board} har intet resultat ved bordet i denne runde"},
+    "td.reason_missing": {"en": "Say why (a few words for the scorer and the players)",
+                          "sv": "Ange varför (några ord till tävlingsdatorn och spelarna)",
+                          "da": "Angiv hvorfor (nogle ord til regnskabet og spillerne)"},
+    "storage.full": {"en": "Tablet storage is full: nothing was recorded", "sv": "Plattans minne är fullt: inget registrerades",
+                     "da": "Tablettens lager er fuldt: intet blev registreret"},
+    "setup.station_refused": {"en": "The station refused table {table}: {reason}", "sv": "Stationen nekade bord {table}: {reason}",
+                              "da": "Stationen afviste bord {table}: {reason}"},
 }
 # the setup screen's field labels, for "{field}"
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
-              "boards": "board", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
+              "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
               "tables": "setup_tables", "profile": "setup_profile", "policy": "setup_policy",
               "no_alerts_by": "setup_alerts"}
 
@@ -464,6 +560,31 @@ def refusal(text: str, lang: str = "en") -> str:
         if text.startswith(start):
             return tr(key, lang)
     return text
+
+
+# Why the journal failed its check at start (tablet_app/journal.py), by the start of the reason;
+# the technical detail after it stays as it is (for whoever looks at the file).
+DAMAGE = (
+    ("its content does not match its checksum", {"en": "a record was changed or damaged (its checksum does not match)",
+                                                 "sv": "en post har ändrats eller skadats (kontrollsumman stämmer inte)",
+                                                 "da": "en post er ændret eller beskadiget (kontrolsummen passer ikke)"}),
+    ("SQLite finds its structure damaged", {"en": "the database file is damaged", "sv": "databasfilen är skadad",
+                                            "da": "databasefilen er beskadiget"}),
+    ("SQLite cannot read it", {"en": "the database file cannot be read", "sv": "databasfilen kan inte läsas",
+                               "da": "databasefilen kan ikke læses"}),
+    ("the journal's end marker does not match", {"en": "the journal ends before its last record (records are missing)",
+                                                 "sv": "journalen slutar före sin sista post (poster saknas)",
+                                                 "da": "journalen slutter før sin sidste post (poster mangler)"}),
+)
+
+
+def damage_reason(why: str, lang: str = "en") -> str:
+    for start, words in DAMAGE:
+        if why.startswith(start):
+            rest = why[len(start):].strip(" ()")
+            text = words.get(lang, words["en"])
+            return f"{text} ({rest})" if rest and start.startswith("SQLite") else text
+    return why
 
 
 def tr(key: str, lang: str = "en", **kw: object) -> str:

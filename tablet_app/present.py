@@ -272,22 +272,48 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
 
 def delivery_lines(counts: dict[str, int], rejected: list[dict[str, Any]], station: dict[str, Any] | None,
                    lang: str = "en") -> list[str]:
-    """The outbox as the director sees it: where results stand and anything the station refused.
-
-    `counts` is `Outbox.counts()`, `rejected` is `Outbox.items("rejected")`, `station` is None when
-    no station is configured, else `{"connected": bool}`. A refused item is kept on the tablet and
-    never retried by itself, so it is named here until the scorer deals with it."""
+    """The outbox as the director sees it, from `Outbox.counts()` and `Outbox.items("rejected")`
+    (`station` None: no station configured, else `{"connected": bool}`). Plain text, no colour."""
     d, p = counts.get("delivered", 0), counts.get("pending", 0)
     if station is None:
-        lines = [i18n.tr("station_none", lang, n=d + p)]
-    elif station.get("connected"):
-        lines = [i18n.tr("station_ok", lang, d=d, p=p)]
-    else:
-        lines = [i18n.tr("station_down", lang, d=d, p=p)]
+        return [i18n.tr("station_none", lang, n=d + p)]
+    lines = [i18n.tr("station_ok" if station.get("connected") else "station_down", lang, d=d, p=p)]
     for item in rejected:
-        # event/section/table/ are the same for every item of this tablet: show round/board/...
-        what = f"{item.get('kind')} {str(item.get('key', '')).split('/', 3)[-1]}"
-        lines.append(i18n.tr("station_refused", lang, what=what, error=item.get("error") or ""))
+        lines.append(i18n.tr("station_refused", lang, what=_item_name(item.get("key"), item.get("kind")),
+                             error=item.get("error") or ""))
+    return lines
+
+
+def _item_name(key: Any, kind: Any = None) -> str:
+    # event/section/table/ are the same for every item of this tablet: show round/board/...
+    tail = str(key or "").split("/", 3)[-1]
+    return f"{kind} {tail}" if kind else tail
+
+
+RED_MARKUP = "cc141f"  # refusals on the director console
+
+
+def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[str, Any] | None,
+                    lang: str = "en") -> list[str]:
+    """The director console's lines on where results stand, from `snapshot()["delivery"]`
+    (`configured`: the tablet has a station to deliver to) and `snapshot()["station"]` (the check
+    before the first board). Every refusal and a failed check in red (markup), with the station's
+    status and reason: a table whose results never arrive must be seen where the director looks."""
+    d, p = delivery.get("delivered", 0), delivery.get("waiting", 0)
+    if not configured:
+        lines = [i18n.tr("station_none", lang, n=d + p)]
+    else:
+        lines = [i18n.tr("station_ok" if delivery.get("connected") else "station_down", lang, d=d, p=p)]
+    if station and not station.get("ok"):
+        lines.append(f"[color={RED_MARKUP}]" + i18n.tr("station_check_failed", lang, table=station.get("table", ""),
+                                                  message=station.get("message") or station.get("reason") or "")
+                     + "[/color]")
+    for item in delivery.get("refused") or []:
+        text = i18n.tr("station_refused_item", lang, status=item.get("status") or "-",
+                       what=_item_name(item.get("key")), reason=item.get("reason") or "")
+        if item.get("retrying"):
+            text += " " + i18n.tr("station_refused_retrying", lang)
+        lines.append(f"[color={RED_MARKUP}]{text}[/color]")
     return lines
 
 

@@ -51,9 +51,15 @@ class Locked:
 class TabletApp(App):
     title = "Bidding box - table tablet"
 
-    def __init__(self, controller: Controller, runner: Any = None, lang: str = "en",
-                 on_ready: Any = None, deliverer: Any = None, flat: bool = False, **kw: Any):
+    def __init__(self, controller: Controller | None, runner: Any = None, lang: str = "en",
+                 on_ready: Any = None, deliverer: Any = None, flat: bool = False, damaged: Any = None,
+                 recover: Any = None, **kw: Any):
         super().__init__(**kw)
+        # A journal that failed its check at start (JournalDamaged, controller None): shown on the
+        # damaged screen; `recover()` returns (controller, runner, deliverer) from the records
+        # before the damage (main: Controller.recover), and the table goes on from there.
+        self.damaged = damaged
+        self.recover = recover
         self.deliverer = deliverer  # tablet_app.outbox.Deliverer when a station is configured
         # With a station: sets the controller up for this table's next round from its movement.
         self.next_setup: Any = None
@@ -61,7 +67,7 @@ class TabletApp(App):
         # The link waiter thread applies box events; every other use of the controller is on
         # this thread. One lock keeps them apart (the proxy takes it for every access).
         self.lock = threading.RLock()
-        self.controller = Locked(controller, self.lock)
+        self.controller: Any = Locked(controller, self.lock) if controller is not None else None
         self.runner = runner
         self.lang = lang
         self.flat = flat  # the auction screen with a strip turned to each seat (a tablet lying flat)
@@ -73,13 +79,41 @@ class TabletApp(App):
 
     def build(self) -> ScreenManager:
         Window.clearcolor = BG
-        sm = ScreenManager(transition=NoTransition())
+        self.sm = ScreenManager(transition=NoTransition())
+        if self.damaged is not None:
+            from tablet_app.ui.damaged import DamagedScreen
+
+            self.damaged_screen = DamagedScreen(self, self.damaged)
+            self.sm.add_widget(self.damaged_screen)
+            self.damaged_screen.refresh({}, self.lang)
+            return self.sm
+        self._attach()
+        return self.sm
+
+    def recover_journal(self) -> None:
+        """The director's Recover on the damaged screen: the table from the records before the
+        damage; a failure is said on the same screen."""
+        scr = self.damaged_screen
+        try:
+            controller, runner, deliverer = self.recover()
+        except Exception as exc:  # noqa: BLE001 - whatever stops it is said, nothing is hidden
+            scr.said = lambda lang, exc=exc: f"[color=cc141f]{i18n.tr('damaged_failed', lang, error=exc)}[/color]"
+            scr.refresh({}, self.lang)
+            return
+        self.controller = Locked(controller, self.lock)
+        self.runner, self.deliverer, self.damaged = runner, deliverer, None
+        done = next((x for x in reversed(controller.log) if x.get("what") == "recovered"), {})
+        self.notify("damaged_recovered", 30.0, kept=done.get("kept", "?"), aside=done.get("damaged_file", "?"))
+        self._attach()
+
+    def _attach(self) -> None:
+        """The table's screens, the link thread and the clocks, once there is a controller."""
+        sm = self.sm
         for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen, SetupScreen,
                     PinGateScreen):
             s = cls(self)
             self.screens[s.name] = s
             sm.add_widget(s)
-        self.sm = sm
         self.controller.listeners.append(self._changed)
         self._dirty = True
         # Box events: the link's waiter thread wakes this thread at once (Kivy's interrupt clock,
@@ -100,17 +134,31 @@ class TabletApp(App):
         Clock.schedule_interval(self._delivery_tick, 1.0)
         # the stop countdown and notices change with time alone, not with an event
         Clock.schedule_interval(self._second_tick, 0.5)
+        self.last_phase = None
         self.refresh()
-        return sm
 
     def _second_tick(self, _dt: float) -> None:
-        if self.controller.stop_wait() is not None or self.note[0] or self._counting:
-            self._counting = self.controller.stop_wait() is not None
-            if self.note[0] and time.monotonic() > self.note[2]:
-                self.note = ("", {}, 0.0)
+        """What changes with time alone: the stop countdown (the auction screen), the PIN pads'
+        "wait N s", a notice on the top bar ending. Only what changed is redrawn: rebuilding the
+        director's pickers every half second would redraw them under his finger."""
+        counting = self.controller.stop_wait() is not None
+        wait = self.controller.pin_state().get("wait_s", 0)
+        if counting or self._counting:
+            self._counting = counting
             self.refresh()
+            return
+        if wait != self._pin_wait:
+            self._pin_wait = wait
+            if self.sm.current in ("pin", "director"):
+                self.refresh()
+                return
+        if self.note[0]:
+            if time.monotonic() > self.note[2]:
+                self.note = ("", {}, 0.0)
+            self.screens[self.sm.current].topbar.refresh(self.controller.snapshot(), self.lang)
 
     _counting = False
+    _pin_wait = 0
 
     def notify(self, key: str, seconds: float = 8.0, **fields: Any) -> None:
         self.note = (key, fields, time.monotonic() + seconds)
@@ -140,12 +188,14 @@ class TabletApp(App):
         if self.sm.current == "director":
             self.screens["director"].delivery.text = "\n".join(self.delivery_lines(self.lang))
 
-    def delivery_lines(self, lang: str) -> list[str]:
-        with self.lock:  # the outbox shares the journal's connection with the link thread
-            ob = self.controller.outbox
-            counts, rejected = ob.counts(), ob.items("rejected")
-        station = None if self.deliverer is None else {"connected": self.deliverer.connected}
-        return present.delivery_lines(counts, rejected, station, lang)
+    def delivery_lines(self, lang: str, snap: dict[str, Any] | None = None) -> list[str]:
+        if snap is None:
+            snap = self.controller.snapshot()
+        delivery = dict(snap.get("delivery") or {})
+        if self.deliverer is not None:
+            # the deliverer's own word is the freshest; the outbox row is what it last wrote
+            delivery["connected"] = bool(self.deliverer.connected or delivery.get("connected"))
+        return present.delivery_report(delivery, self.deliverer is not None, snap.get("station"), lang)
 
     def _link_events(self, events: list[Any]) -> None:
         """On the link waiter's thread: journal, acknowledge, push to the boxes; then redraw."""
@@ -174,7 +224,7 @@ class TabletApp(App):
             self.refresh()
 
     def on_stop(self) -> None:
-        if self.waiter is not None:
+        if getattr(self, "waiter", None) is not None:
             self.waiter.stop()
 
     def go(self, name: str) -> None:
@@ -187,6 +237,9 @@ class TabletApp(App):
 
     def refresh(self) -> None:
         self._dirty = False
+        if self.controller is None:  # the damaged journal's screen only
+            self.damaged_screen.refresh({}, self.lang)
+            return
         snap = self.controller.snapshot()
         phase = snap["phase"]
         if phase != self.last_phase:

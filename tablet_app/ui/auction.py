@@ -8,9 +8,10 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, VUL_RED, WHITE, set_bg
+from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, STOP_RED, VUL_RED, WHITE, set_bg
 from tablet_app.ui.widgets import BigButton, CallCell, Facing, Panel, Text, framed
 
 
@@ -32,6 +33,19 @@ class AuctionScreen(Screen):
             lbl.panel = p  # type: ignore[attr-defined]
             head_row.add_widget(p)
         body.add_widget(head_row)
+        # Before the first call of a board: the players say which board is on the table (any of
+        # the round's boards, in any order; docs/tablet.md "Board on the table").
+        self.chooser = Panel(WHITE, 12, orientation="vertical", size_hint_y=None, height=0, padding=(14, 6), spacing=4)
+        self.chooser_title = Text("", size=22, bold=True, size_hint_y=None, height=32)
+        self.chooser_row = BoxLayout(spacing=8, size_hint_y=None, height=64)
+        self.chooser_msg = Text("", size=18, bold=True, color=STOP_RED, size_hint_y=None, height=0)
+        self.other_board = TextInput(multiline=False, font_size=24, input_filter="int", size_hint_x=None, width=110,
+                                     padding=(10, 14), write_tab=False)
+        for w in (self.chooser_title, self.chooser_row, self.chooser_msg):
+            self.chooser.add_widget(w)
+        body.add_widget(self.chooser)
+        self.board_buttons: dict[Any, Any] = {}
+        self.board_said: Any = None
         self.scroll = ScrollView(do_scroll_x=False, bar_width=0)
         self.grid = GridLayout(cols=4, spacing=12, size_hint_y=None, row_default_height=88, row_force_default=True)
         self.grid.bind(minimum_height=self.grid.setter("height"))
@@ -70,8 +84,52 @@ class AuctionScreen(Screen):
         root.add_widget(bar)
         self.cells: list[CallCell] = []
 
+    def choose_board(self, n: Any) -> None:
+        """A board picked on the tablet (or typed: the number on the board in the tray)."""
+        try:
+            self.app.controller.choose_board(n)
+        except ValueError as exc:  # Refused: not this round's board, played already, too late
+            self.board_said = lambda lang, exc=exc: i18n.error_text(exc, lang)
+        else:
+            self.board_said = None
+            self.other_board.text = ""
+        self.app.refresh()
+
+    def _chooser(self, snap: dict[str, Any], lang: str) -> None:
+        st = snap.get("state") or {}
+        choice = snap.get("board_choice") or {}
+        shown = snap.get("phase") == "auction" and not st.get("calls") and bool(choice.get("boards"))
+        self.chooser.opacity = 1 if shown else 0
+        self.chooser.disabled = not shown
+        self.chooser_row.clear_widgets()
+        self.board_buttons = {}
+        if not shown:
+            self.chooser.height = 0
+            self.board_said = None
+            self.chooser_title.text = self.chooser_msg.text = ""
+            return
+        self.chooser_title.text = i18n.tr("board_on_table", lang)
+        for n in choice["boards"]:
+            played = n in choice.get("played", [])
+            current = n == choice.get("current")
+            label = f"{n}" + (f" [size=14]{i18n.tr('board_played_mark', lang)}[/size]" if played else "")
+            b = BigButton(label, BTN if current else BTN_LIGHT, size=26)
+            b.bind(on_release=lambda _b, n=n: self.choose_board(n))
+            self.board_buttons[n] = b
+            self.chooser_row.add_widget(b)
+        other = BigButton(i18n.tr("board_other", lang), BTN_LIGHT, size=18)
+        other.bind(on_release=lambda *_: self.choose_board(self.other_board.text))
+        self.board_buttons["other"] = other
+        self.chooser_row.add_widget(self.other_board)
+        self.chooser_row.add_widget(other)
+        said = self.board_said(lang) if self.board_said is not None else ""
+        self.chooser_msg.text = said
+        self.chooser_msg.height = 52 if said else 0
+        self.chooser.height = 32 + 64 + self.chooser_msg.height + 22
+
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)
+        self._chooser(snap, lang)
         st = snap.get("state") or {}
         vul = st.get("vulnerability") or "None"
         for seat, lbl in self.heads.items():

@@ -8,11 +8,11 @@ from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from shared_rules import laws
 from tablet_app import i18n, present
-from tablet_app.controller import PinError
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
 from tablet_app.ui.widgets import BigButton, CallPicker, Grow, Panel, Text, framed, message_bar
@@ -27,7 +27,8 @@ class DirectorScreen(PinEntry, Screen):
         # What the director is doing, one thing at a time: None (the menu), "option" (a Law option
         # that needs a replacement call), "correct" (L25A), "adjust" (L12C2), "fix" (L79C),
         # "exposed" (L24), "wrong_call" (2007 L17D / 2017 L15A), "wrong_board" (2007 L15C /
-        # 2017 L15B); `draft` holds what has been picked so far in that mode.
+        # 2017 L15B), "withdraw" and "move" (a result on the wrong board), "board" (the board on the
+        # table), "reason" (why, for a change to a result); `draft` holds what has been picked so far.
         self.mode: str | None = None
         self.draft: dict[str, Any] = {}
         self.tool_buttons: dict[str, Button] = {}
@@ -60,6 +61,9 @@ class DirectorScreen(PinEntry, Screen):
         self.pin_buttons: dict[str, Button] = {}
         self.option_buttons: list[Button] = []
         self.picker: CallPicker | None = None
+        # the reason for a change to a result, in the director's own words (or a ready phrase)
+        self.reason_input = TextInput(multiline=False, font_size=22, size_hint_y=None, height=56,
+                                      padding=(10, 12), write_tab=False)
 
     def say(self, said: Any) -> None:
         """The console's message, as a function of the language: it follows a language switch."""
@@ -122,8 +126,9 @@ class DirectorScreen(PinEntry, Screen):
         # the director has seen to the boxes' calls: they leave the list and a held auction goes on
         self._td(lambda pin: self.app.controller.td_attended(pin) and None)
 
-    def _pin_pad(self, lang: str) -> None:
-        self.pin_buttons = pin_pad(self.side, self.pin, lang, self.press_digit, self.press_clear, self.press_unlock)
+    def _pin_pad(self, lang: str, wait_s: int = 0) -> None:
+        self.pin_buttons = pin_pad(self.side, self.pin, lang, self.press_digit, self.press_clear, self.press_unlock,
+                                   wait_s)
 
     def _options(self, pending: dict[str, Any], lang: str) -> None:
         self.side.add_widget(Text(i18n.tr("options", lang), size=24, bold=True, size_hint_y=None, height=40))
@@ -172,7 +177,7 @@ class DirectorScreen(PinEntry, Screen):
         self.conseq_head.text = i18n.tr("consequences", lang).upper()
         self.conseq.text = "\n".join(present.consequences(st, lang)) or i18n.tr("none", lang)
         self.delivery_head.text = i18n.tr("delivery", lang).upper()
-        self.delivery.text = "\n".join(self.app.delivery_lines(lang))
+        self.delivery.text = "\n".join(self.app.delivery_lines(lang, snap))
         self.back.text = i18n.tr("back", lang)
         self.message.text = self.said(lang) if self.said is not None else ""
         self.side.clear_widgets()
@@ -187,7 +192,7 @@ class DirectorScreen(PinEntry, Screen):
             if not pending:
                 self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center",
                                           size_hint_y=None, height=40))
-            self._pin_pad(lang)
+            self._pin_pad(lang, (snap.get("pin") or {}).get("wait_s", 0))
         elif pending:
             self._options(pending, lang)
         else:
@@ -218,6 +223,15 @@ class DirectorScreen(PinEntry, Screen):
         if self.mode == "wrong_board":
             self._wrong_board_panel(snap, lang)
             return
+        if self.mode == "reason":
+            self._reason_panel(lang)
+            return
+        if self.mode in ("withdraw", "move"):
+            self._revise_panel(snap, lang)
+            return
+        if self.mode == "board":
+            self._board_panel(snap, lang)
+            return
         if self.mode != "correct":
             tools = []
             ed = (snap.get("state") or {}).get("edition", 2017)
@@ -233,13 +247,23 @@ class DirectorScreen(PinEntry, Screen):
                               self._start_wrong_board))
             if phase in ("auction", "frozen", "play", "confirm"):
                 tools.append(("artificial", f"{i18n.tr('artificial', lang)}\n[size=16]{ed} L12C2[/size]", self._start_adjust))
-            if snap.get("done"):
+            if phase in ("auction", "play", "round_end"):
+                tools.append(("board", f"{i18n.tr('tool_board', lang)}\n[size=16]{ed} L15[/size]",
+                              lambda: self._enter("board")))
+            if (snap.get("board_choice") or {}).get("played"):
                 tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]{ed} L79C[/size]", self._start_fix))
+                tools.append(("withdraw", i18n.tr("tool_withdraw", lang), lambda: self._enter("withdraw", board=None)))
+                tools.append(("move", i18n.tr("tool_move", lang), lambda: self._enter("move", board=None)))
+            # two columns: every tool in view at once, none pushed off the panel
+            grid = GridLayout(cols=2, spacing=10, size_hint_y=None, height=-(-len(tools) // 2) * 94 - 10)
             for name, label, fn in tools:
-                b = BigButton(label, BTN, size=20, size_hint_y=None, height=84)
+                b = BigButton(label, BTN, size=18)
+                b.halign = "center"
+                b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 16, None)))
                 b.bind(on_release=lambda _b, fn=fn: fn())
                 self.tool_buttons[name] = b
-                self.side.add_widget(b)
+                grid.add_widget(b)
+            self.side.add_widget(grid)
             self.side.add_widget(Widget())
             return
         if self.draft.get("seat") is None:
@@ -350,18 +374,20 @@ class DirectorScreen(PinEntry, Screen):
         self._enter(None, refresh=False)
         self._td(lambda pin: self.app.controller.td_wrong_board(pin, played_before))
 
-    def _td(self, act: Any, refresh: bool = True) -> None:
+    def _td(self, act: Any, refresh: bool = True) -> bool:
         """Run one TD action with the signed-in PIN; `act(pin)` may return a message to show.
-        The PIN was checked at sign-in; the controller checks it again (it trusts no widget)."""
+        The PIN was checked at sign-in; the controller checks it again (it trusts no widget).
+        False (and the reason said) when the controller refused it."""
+        ok = False
         try:
             said = act(self.credential if self.unlocked and self.credential else "")
             self.say(said if callable(said) else None)
-        except PinError:
-            self.say(lambda lang: i18n.tr("pin_wrong", lang))
-        except ValueError as exc:  # Refused, SetupError: said, nothing changed
-            self.say(lambda lang, exc=exc: i18n.error_text(exc, lang)[:160])
+            ok = True
+        except ValueError as exc:  # PinError, Refused, SetupError: said, nothing changed
+            self.say(lambda lang, exc=exc: i18n.error_text(exc, lang)[:200])
         if refresh:
             self.app.refresh()
+        return ok
 
     # -- artificial adjusted score (L12C2) --------------------------------------------------------
     def _start_adjust(self) -> None:
@@ -401,25 +427,22 @@ class DirectorScreen(PinEntry, Screen):
     def _fix_panel(self, snap: dict[str, Any], lang: str) -> None:
         if self.draft["board"] is None:
             self.side.add_widget(Text(i18n.tr("which_board", lang), size=20, bold=True, size_hint_y=None, height=34))
-            seen: dict[int, dict[str, Any]] = {}
-            for r in snap.get("done", []):
-                if r.get("contract") not in (None, "PASS"):
-                    seen[r["board"]] = r
-            for board, r in seen.items():
-                b = BigButton(f"{i18n.tr('board', lang)} {board}: {present.contract_text(r['contract'], r['declarer'], lang)}"
-                              f"  {r['tricks']}  ({r['score_ns']:+d})", BTN_LIGHT, size=20, size_hint_y=None, height=70)
-                b.bind(on_release=lambda _b, board=board: self._fix_board(board))
-                self.tool_buttons[f"board{board}"] = b
-                self.side.add_widget(b)
-            self.side.add_widget(Widget())
+            self._result_buttons(snap, lang, self._fix_board, played_only=True)
             return
         self.side.add_widget(Text(f"{i18n.tr('board', lang)} {self.draft['board']}: {i18n.tr('tricks', lang)}",
                                   size=20, bold=True, size_hint_y=None, height=34))
-        grid = GridLayout(cols=7, spacing=8, size_hint_y=None, height=150)
-        for n in range(14):
-            b = BigButton(str(n), BTN_LIGHT, size=26)
-            b.bind(on_release=lambda _b, n=n: self._fix_tricks(n))
-            self.tool_buttons[f"tricks{n}"] = b
+        self._number_grid(range(14), "tricks", self._fix_tricks, cols=7)
+
+    def _number_grid(self, numbers: Any, prefix: str, on_pick: Any, cols: int = 6, label: Any = str,
+                     current: int | None = None) -> None:
+        """A grid of number buttons (tricks, boards) named `<prefix><n>` in tool_buttons."""
+        numbers = list(numbers)
+        rows = max(1, -(-len(numbers) // cols))
+        grid = GridLayout(cols=cols, spacing=8, size_hint_y=None, height=rows * 72 + (rows - 1) * 8)
+        for n in numbers:
+            b = BigButton(label(n), BTN if n == current else BTN_LIGHT, size=26)
+            b.bind(on_release=lambda _b, n=n: on_pick(n))
+            self.tool_buttons[f"{prefix}{n}"] = b
             grid.add_widget(b)
         self.side.add_widget(grid)
         self.side.add_widget(Widget())
@@ -429,13 +452,119 @@ class DirectorScreen(PinEntry, Screen):
 
     def _fix_tricks(self, n: int) -> None:
         board = self.draft.get("board")
-        self._enter(None, refresh=False)
 
-        def fix(pin: str) -> Any:
-            rec = self.app.controller.td_correct_result(pin, board, n)
+        def fix(pin: str, why: str) -> Any:
+            rec = self.app.controller.td_correct_result(pin, board, n, reason=why)
             return lambda lang: f"[color=2a8c4d]{i18n.tr('sent', lang)}: {rec['score_ns']:+d}[/color]"
 
-        self._td(fix)
+        self._ask_reason(lambda lang: f"{i18n.tr('fix_result', lang)}: {i18n.tr('board', lang)} {board}  \u00b7  "
+                               f"{i18n.tr('tricks', lang)}: {n}", fix)
+
+    # -- why a result changes (L79C corrections, withdrawals, moves): asked every time ----------------
+    REASONS = ("reason_miscounted", "reason_wrong_board", "reason_ruling")
+
+    def _ask_reason(self, title: Any, act: Any) -> None:
+        """`act(pin, reason)` runs once the director has said why; the text field starts empty."""
+        self.reason_input.text = ""
+        self._enter("reason", title=title, act=act)
+
+    def _reason_panel(self, lang: str) -> None:
+        self.side.add_widget(Text(self.draft["title"](lang), size=20, bold=True, size_hint_y=None, height=34))
+        self.side.add_widget(Text(i18n.tr("reason_q", lang), size=20, size_hint_y=None, height=34))
+        if self.reason_input.parent is not None:
+            self.reason_input.parent.remove_widget(self.reason_input)
+        # a ready phrase follows a language switch; the director's own words stay as typed
+        typed = self.reason_input.text
+        for key in self.REASONS:
+            if typed and typed in (i18n.T[key].values()):
+                self.reason_input.text = i18n.tr(key, lang)
+        self.side.add_widget(self.reason_input)
+        for key in self.REASONS:
+            b = BigButton(i18n.tr(key, lang), BTN_LIGHT, size=20, size_hint_y=None, height=64)
+            b.bind(on_release=lambda _b, key=key: setattr(self.reason_input, "text", i18n.tr(key, self.app.lang)))
+            self.tool_buttons[key] = b
+            self.side.add_widget(b)
+        row = BoxLayout(spacing=10, size_hint_y=None, height=80)
+        cancel = BigButton(i18n.tr("back", lang), BTN_LIGHT, size=20)
+        cancel.bind(on_release=lambda *_: self._enter(None))
+        ok = BigButton(i18n.tr("reason_record", lang), BTN_OK, size=20)
+        ok.bind(on_release=lambda *_: self._record_reason())
+        self.tool_buttons["reason_cancel"], self.tool_buttons["record_reason"] = cancel, ok
+        row.add_widget(cancel)
+        row.add_widget(ok)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _record_reason(self) -> None:
+        act, why = self.draft["act"], self.reason_input.text
+        if self._td(lambda pin: act(pin, why), refresh=False):
+            self._enter(None, refresh=False)  # a refusal (no reason given) keeps the panel open
+        self.app.refresh()
+
+    # -- a result on the wrong board: withdraw it, or move it to the board it was played on -----------
+    def _result_buttons(self, snap: dict[str, Any], lang: str, on_pick: Any, played_only: bool = False) -> None:
+        """One button per board of the round with a standing result at this table."""
+        played = set((snap.get("board_choice") or {}).get("played") or [])
+        latest: dict[int, dict[str, Any]] = {}
+        for r in snap.get("done", []):
+            latest[r["board"]] = r
+        for board, r in latest.items():
+            if board not in played or (played_only and r.get("contract") in (None, "PASS")):
+                continue
+            b = BigButton(f"{i18n.tr('board', lang)} {board}: {present.result_text(r, lang)}", BTN_LIGHT, size=20,
+                          size_hint_y=None, height=70)
+            b.bind(on_release=lambda _b, board=board: on_pick(board))
+            self.tool_buttons[f"board{board}"] = b
+            self.side.add_widget(b)
+        self.side.add_widget(Widget())
+
+    def _revise_panel(self, snap: dict[str, Any], lang: str) -> None:
+        board = self.draft.get("board")
+        if board is None:
+            self.side.add_widget(Text(i18n.tr("which_board", lang), size=20, bold=True, size_hint_y=None, height=34))
+            self._result_buttons(snap, lang, self._revise_board)
+            return
+        # move: the board the play belongs to (the round's boards without a result here)
+        choice = snap.get("board_choice") or {}
+        self.side.add_widget(Text(i18n.tr("move_to_which", lang, board=board), size=20, bold=True,
+                                  size_hint_y=None, height=34))
+        targets = [n for n in choice.get("boards", []) if n != board and n not in choice.get("played", [])]
+        self._number_grid(targets, "to", lambda n: self._move_to(board, n))
+
+    def _revise_board(self, board: int) -> None:
+        if self.mode == "move":
+            self._enter("move", board=board)
+            return
+
+        def withdraw(pin: str, why: str) -> Any:
+            self.app.controller.td_withdraw_result(pin, board, reason=why)
+            return lambda lang: f"[color=2a8c4d]{i18n.tr('withdrawn_note', lang, board=board)}[/color]"
+
+        self._ask_reason(lambda lang: f"{i18n.tr('tool_withdraw', lang)}: {i18n.tr('board', lang)} {board}", withdraw)
+
+    def _move_to(self, board: int, to: int) -> None:
+        def move(pin: str, why: str) -> Any:
+            self.app.controller.td_move_result(pin, board, to, reason=why)
+            return lambda lang: f"[color=2a8c4d]{i18n.tr('moved_note', lang, board=board, to=to)}[/color]"
+
+        self._ask_reason(lambda lang: i18n.tr("moved_note", lang, board=board, to=to), move)
+
+    # -- the board on the table (after the first call only the director changes it) -------------------
+    def _board_panel(self, snap: dict[str, Any], lang: str) -> None:
+        self.side.add_widget(Text(i18n.tr("board_on_table", lang), size=20, bold=True, size_hint_y=None, height=34))
+        choice = snap.get("board_choice") or {}
+        played = choice.get("played", [])
+        self._number_grid(choice.get("boards", []), "choose", self._choose_board,
+                          label=lambda n: f"{n}" + (" \u2713" if n in played else ""), current=choice.get("current"))
+
+    def _choose_board(self, n: int) -> None:
+        def choose(pin: str) -> Any:
+            self.app.controller.choose_board(n, pin)
+            return lambda lang: f"[color=2a8c4d]{i18n.tr('board_chosen', lang, board=n)}[/color]"
+
+        if self._td(choose, refresh=False):
+            self._enter(None, refresh=False)
+        self.app.refresh()
 
     def _start_correct(self) -> None:
         self._enter("correct", seat=None)

@@ -11,13 +11,18 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from tablet_app import i18n
-from tablet_app.ui.theme import BG, BTN_LIGHT, BTN_OK, WHITE
+from tablet_app.ui.theme import BG, BTN_LIGHT, BTN_OK, STOP_RED, WHITE
 from tablet_app.ui.widgets import BigButton, Panel, Text, framed, message_bar
 
 
-def pin_pad(target: BoxLayout, pin: str, lang: str, digit: Any, clear: Any, unlock: Any) -> dict[str, Any]:
-    """The PIN prompt, the dots typed so far and the keypad, added to `target`; returns the buttons."""
+def pin_pad(target: BoxLayout, pin: str, lang: str, digit: Any, clear: Any, unlock: Any,
+            wait_s: int = 0) -> dict[str, Any]:
+    """The PIN prompt, the dots typed so far and the keypad, added to `target`; returns the buttons.
+    `wait_s` > 0: the controller takes no try for that long (`pin_state()`): said, Sign in disabled."""
     target.add_widget(Text(i18n.tr("pin_prompt", lang), size=24, bold=True, size_hint_y=None, height=40))
+    if wait_s > 0:
+        target.add_widget(Text(i18n.tr("pin_locked_wait", lang, wait_s=wait_s), size=22, bold=True,
+                               color=STOP_RED, size_hint_y=None, height=36))
     shown = Panel(BG, 8, size_hint_y=None, height=60)
     shown.add_widget(Text("\u25cf " * len(pin) or " ", size=30, halign="center"))
     target.add_widget(shown)
@@ -29,6 +34,7 @@ def pin_pad(target: BoxLayout, pin: str, lang: str, digit: Any, clear: Any, unlo
             b.bind(on_release=lambda *_: clear())
         elif key == "unlock":
             b = BigButton(i18n.tr("unlock", lang), BTN_OK, size=22)
+            b.disabled = wait_s > 0
             b.bind(on_release=lambda *_: unlock())
         else:
             b = BigButton(key, BTN_LIGHT, size=32)
@@ -83,7 +89,9 @@ class PinGateScreen(PinEntry, Screen):
             if then is not None:
                 then(pin)
         else:
-            self.message.text = i18n.tr("pin_wrong", self.app.lang)
+            wait = self.app.controller.pin_state().get("wait_s", 0)
+            self.message.text = (i18n.tr("pin_locked_wait", self.app.lang, wait_s=wait) if wait
+                                 else i18n.tr("pin_wrong", self.app.lang))
             self.app.refresh()
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
@@ -91,5 +99,6 @@ class PinGateScreen(PinEntry, Screen):
         self.back.text = i18n.tr("back", lang)
         self.panel.clear_widgets()
         self.panel.add_widget(Text(i18n.tr("pin_needed", lang), size=22, bold=True, size_hint_y=None, height=40))
-        self.pin_buttons = pin_pad(self.panel, self.pin, lang, self.press_digit, self.press_clear, self._unlock)
+        self.pin_buttons = pin_pad(self.panel, self.pin, lang, self.press_digit, self.press_clear, self._unlock,
+                                   (snap.get("pin") or {}).get("wait_s", 0))
         self.panel.add_widget(Widget(size_hint_y=None, height=4))

@@ -39,8 +39,8 @@ class SetupScreen(Screen):
         from shared_rules import profiles as _profiles
 
         PROFILES: tuple[str, ...] = tuple(_profiles.names())
-    except Exception:  # the engine's profiles are missing: only the default is offered
-        PROFILES = ("fsb-2007",)
+    except Exception:  # the engine's profiles are missing: the setup is refused with the reason
+        PROFILES = ()
 
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="setup", **kw)
@@ -70,7 +70,9 @@ class SetupScreen(Screen):
         self.alerts_id = "all"
         self.alerts = self._choice(grid, "alerts")
         self.gate_pin = ""
-        self.profile_key = self.PROFILES[0] if "fsb-2007" not in self.PROFILES else "fsb-2007"
+        # the club's regulations (controller.setup_defaults()); None until the TD chooses: a
+        # table never runs under rules nobody picked (the first name in a list is not a choice)
+        self.profile_key: str | None = None
         self.profile.bind(text=lambda *_: self._pick_profile())
         self.policy.bind(text=lambda sp, *_: self._pick("policy_id", sp, "policy_", self.POLICIES))
         self.alerts.bind(text=lambda sp, *_: self._pick("alerts_id", sp, "alerts_", self.ALERTS))
@@ -95,17 +97,21 @@ class SetupScreen(Screen):
         """The next round's setup from this one; `pin` is the director PIN given to open it, kept
         for the new session when the PIN field is left empty (the field is never filled in)."""
         s = dict(session or {})
-        self.gate_pin = pin
+        self.gate_pin, self.said = pin, None
         if s:
             s["round"] = s.get("round", 0) + 1
             s["boards"] = ""
             s["ns_pair"], s["ew_pair"] = next_pairs(s)
+        else:
+            # a first setup: what the club set (the station's movement reply, or this tablet's)
+            d = self.app.controller.setup_defaults()
+            s = {k: d.get(k) for k in ("event", "section", "table")}
+            s["profile"] = d.get("profile")
         s["td_pin"] = ""
         for name, _ in self.FIELDS:
             v = s.get(name, "")
             self.inputs[name].text = "" if v is None else str(v)
-        if s.get("profile") in self.PROFILES:
-            self.profile_key = s["profile"]
+        self.profile_key = s["profile"] if s.get("profile") in self.PROFILES else None
         self.policy_id = s.get("policy") or "profile"
         off = tuple(s.get("no_alerts_by") or ())
         self.alerts_id = next((k for k, v in self.ALERTS.items() if v == off), "all")
@@ -130,7 +136,7 @@ class SetupScreen(Screen):
     def _names(self) -> dict[str, str]:
         return {p: i18n.profile_name(p, self.app.lang) for p in self.PROFILES}
 
-    def profile_id(self) -> str:
+    def profile_id(self) -> str | None:
         return self.profile_key
 
     def _pick_profile(self) -> None:
@@ -144,7 +150,7 @@ class SetupScreen(Screen):
         try:
             from shared_rules import profiles
 
-            return bool(profiles.load(self.profile_id()).alert.pair_may_decline)
+            return self.profile_key is not None and bool(profiles.load(self.profile_key).alert.pair_may_decline)
         except Exception:
             return False
 
@@ -157,7 +163,8 @@ class SetupScreen(Screen):
         lang = self.app.lang
         names = self._names()
         self.profile.values = list(names.values())
-        self.profile.text = names.get(self.profile_key, self.profile_key)
+        self.profile.text = (names.get(self.profile_key, self.profile_key) if self.profile_key
+                             else i18n.tr("setup_choose_profile", lang))
         self.policy.values = [i18n.tr("policy_" + p, lang) for p in self.POLICIES]
         self.policy.text = i18n.tr("policy_" + self.policy_id, lang)
         self.alerts.values = [i18n.tr("alerts_" + a, lang) for a in self.ALERTS]
@@ -167,12 +174,15 @@ class SetupScreen(Screen):
             w.opacity = 1 if shown else 0
             w.disabled = not shown
 
+    said: Any = None  # the last refusal, as a function of the language (it follows a switch)
+
     def submit(self) -> None:
         try:
             self.app.controller.setup(self.values())
-            self.error.text = ""
+            self.said = None
         except ValueError as exc:  # SetupError, Refused: shown, nothing changed
-            self.error.text = i18n.error_text(exc, self.app.lang)
+            self.said = lambda lang, exc=exc: i18n.error_text(exc, lang)
+        self.error.text = self.said(self.app.lang) if self.said else ""
         self.app.refresh()
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
@@ -183,6 +193,7 @@ class SetupScreen(Screen):
         self.labels["policy"].text = i18n.tr("setup_policy", lang)
         self.labels["alerts"].text = i18n.tr("setup_alerts", lang)
         self.start.text = i18n.tr("setup_start", lang)
+        self.error.text = self.said(lang) if self.said else ""
         self.refresh_choices()
 
 

@@ -99,6 +99,8 @@ class TopBar(BoxLayout):
         _bg(self, NAVY)
         self.app = app
         self.title = Text("", size=26, color=WHITE, bold=True)
+        # one line, cut at the end when a notice takes room: the board number comes first and stays
+        self.title.shorten, self.title.shorten_from, self.title.max_lines = True, "right", 1
         self.lang = BigButton("EN", color=(0.25, 0.38, 0.56, 1), size=20, size_hint_x=None, width=90)
         self.lang.bind(on_release=lambda *_: app.next_language())
         # a short notice for the table (a result confirmed), green, for a few seconds
@@ -112,6 +114,17 @@ class TopBar(BoxLayout):
         self.note.text = self.app.current_note()
         self.note.width = 560 if self.note.text else 0  # the header keeps the width otherwise
         self.lang.text = lang.upper()
+        banner = getattr(self, "banner", None)
+        if banner is not None:
+            # the tablet's storage refused a write: in red on every screen, until it recovers
+            text = ""
+            if snap.get("storage_error"):
+                text = i18n.tr("storage_error_banner", lang, error=snap["storage_error"])
+            if snap.get("disk_full"):
+                text = i18n.tr("storage_full_banner", lang)
+            banner.label.text = text
+            banner.height = 56 if text else 0
+            banner.opacity = 1 if text else 0
 
 
 class Facing(Widget):
@@ -180,6 +193,12 @@ def framed(screen: Any, app: Any) -> BoxLayout:
     _bg(root, BG)
     screen.topbar = TopBar(app)
     root.add_widget(screen.topbar)
+    banner = Panel(STOP_RED, 0, size_hint_y=None, height=0, padding=(18, 4))
+    banner.label = Text("", size=22, color=WHITE, bold=True)  # type: ignore[attr-defined]
+    banner.add_widget(banner.label)  # type: ignore[attr-defined]
+    banner.opacity = 0
+    screen.topbar.banner = banner
+    root.add_widget(banner)
     screen.add_widget(root)
     return root
 

@@ -27,3 +27,23 @@ def xvfb_display():
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+def run_driver(script, out, display, *args, timeout=180):
+    """Run a UI driver (tests/ui/drive_*.py) under `display`: the real app, driven by its buttons;
+    returns the checks it wrote to OUT/checks.json (screenshots go to docs/screenshots)."""
+    import json
+    import sys
+
+    env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(out / "kivy"), "KIVY_NO_ARGS": "1"}
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / script), str(out), str(SHOTS), *map(str, args)],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    checks_file = out / "checks.json"
+    assert checks_file.exists(), f"the app did not finish:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    checks = json.loads(checks_file.read_text())
+    assert "error" not in checks, checks["error"]
+    return checks

@@ -33,14 +33,17 @@ def test_session_from_a_movement_takes_the_directors_profile_policy_and_pin(xvfb
     ctl = Controller(tmp_path / "t.db")
     try:
         s = ctl.session
-        assert (s.profile, s.policy, s.td_pin, s.boards, s.ns_pair, s.ew_pair) == ("dbf-2017", "prevent", "2468", (1, 2), 1, 2)
+        assert (s.profile, s.policy, s.boards, s.ns_pair, s.ew_pair) == ("dbf-2017", "prevent", (1, 2), 1, 2)
+        # the PIN is kept as a salted hash (tablet_app/pin.py), never the digits: it checks
+        assert "2468" not in repr(s.td_pin) and ctl.check_pin("2468")
         assert ctl.estate["edition"] == 2017
     finally:
         ctl.close()
 
 
 def test_an_unknown_profile_is_one_clear_line_and_nothing_is_journalled(xvfb_display, tmp_path):
-    p = start(tmp_path, xvfb_display, "--profile", "sbf-1997")
+    # with the PIN given (there is no default PIN any more: without one that is the first error)
+    p = start(tmp_path, xvfb_display, "--profile", "sbf-1997", "--pin", "2468")
     assert p.returncode == 2
     assert "sbf-1997" in p.stderr and "Traceback" not in p.stderr
     from tablet_app.journal import Journal

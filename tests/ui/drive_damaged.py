@@ -1,0 +1,65 @@
+"""`python -m tablet_app.app` on a journal someone has edited (a 1NT turned into 2NT): the app shows
+the damage on screen with its reason, and the director's Recover goes on from the records before
+it. Drives the real app started by `tablet_app.app.main`:
+
+    python tests/ui/drive_damaged.py OUT_DIR SHOTS_DIR
+"""
+from __future__ import annotations
+
+import json
+import pathlib
+import sqlite3
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tablet_app.controller import Controller  # noqa: E402
+from tests.ui.shots import Shots, texts  # noqa: E402
+
+OUT, SHOTS = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+OUT.mkdir(parents=True, exist_ok=True)
+DB = OUT / "tablet.db"
+
+ctl = Controller(DB)
+ctl.setup({"event": "club-2026-11-22", "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
+           "ew_pair": 3, "tables": 4, "profile": "dbf-2017", "td_pin": "2468"})
+for seat, call in (("N", "1C"), ("E", "P"), ("S", "1NT"), ("W", "P")):
+    assert ctl.box_event(seat, "call", call=call)["ok"]
+ctl.close()
+conn = sqlite3.connect(DB)
+seq, body = next((s, b) for s, b in conn.execute("SELECT seq, body FROM journal WHERE kind = 'event'")
+                 if '"call":"1NT"' in b)
+conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (body.replace('"1NT"', '"2NT"'), seq))
+conn.commit()
+conn.close()
+
+from kivy.app import App  # noqa: E402
+
+import tablet_app.app as A  # noqa: E402
+
+checks: dict[str, object] = {"edited_seq": seq}
+shots = Shots(None, checks, SHOTS)
+
+
+def step1(_dt):
+    app = shots.app = App.get_running_app()
+    checks["screen"] = app.sm.current
+    checks["texts"] = texts(app.sm.current_screen)
+    shots.shot("journal-damaged")
+
+
+def step2(_dt):
+    app = shots.app
+    app.damaged_screen.recover_btn.trigger_action(0)
+    checks["after"] = [app.sm.current, [c["call"] for c in app.controller.estate["calls"]], app.controller.board]
+    checks["note"] = app.current_note()
+    checks["aside"] = sorted(p.name.split("-")[0] for p in OUT.glob("tablet.db.damaged-*") if p.suffix != ".db-wal")
+    shots.shot("journal-recovered")
+
+
+shots.run([step1, step2], OUT)
+rc = A.main(["--db", str(DB), "--lang", "en"])
+data = json.loads((OUT / "checks.json").read_text())
+data["rc"] = rc
+(OUT / "checks.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))

@@ -1,0 +1,111 @@
+"""What the UI drivers (drive_app.py, drive_club.py, drive_damaged.py) share: a settable clock,
+the texts on a screen, screenshots in English, Swedish and Danish, and the step loop on Kivy's
+clock that writes checks.json at the end."""
+from __future__ import annotations
+
+import json
+import pathlib
+import time
+import traceback
+from typing import Any
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_795_339_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def texts(widget: Any) -> list[str]:
+    out = []
+    for w in widget.walk():
+        t = getattr(w, "text", None)
+        if isinstance(t, str) and t:
+            out.append(t)
+    return out
+
+
+class Shots:
+    def __init__(self, app: Any, checks: dict[str, Any], shots_dir: pathlib.Path | None):
+        self.checks, self.dir = checks, shots_dir
+        self.pending: list[tuple[str | None, str]] = []
+        self.refreshed = 0.0
+        self._app: Any = None
+        self.app = app
+
+    @property
+    def app(self) -> Any:
+        return self._app
+
+    @app.setter
+    def app(self, app: Any) -> None:
+        # A screenshot is taken only once the screen has stood still for a while: the app redraws
+        # by itself (a notice, a countdown), and a picture taken in the frame after a redraw shows
+        # new widgets not yet laid out.
+        self._app = app
+        if app is not None:
+            redraw = app.refresh
+
+            def refresh() -> None:
+                self.refreshed = time.monotonic()
+                redraw()
+
+            app.refresh = refresh
+
+    def settled(self) -> bool:
+        return time.monotonic() - self.refreshed >= 0.5
+
+    def current(self) -> Any:
+        app = self.app
+        return app.sm.current_screen
+
+    def shot(self, name: str) -> None:
+        """Screenshots in English, Swedish and Danish, each one frame after the language is switched
+        (the screen must be laid out and drawn first); the Swedish and Danish texts are kept for the
+        check that no English is left on them."""
+        keep = self.app.lang
+        self.app.lang = "en"
+        self.app.refresh()
+        self.pending.extend([(name, "en"), (name, "sv"), (name, "da"), (None, keep)])
+
+    def take(self, item: tuple[str | None, str]) -> None:
+        name, lang = item
+        app = self.app
+        if name is not None:
+            if self.dir is not None:
+                self.dir.mkdir(parents=True, exist_ok=True)
+                app.sm.export_to_png(str(self.dir / (f"{name}.png" if lang == "en" else f"{name}-{lang}.png")))
+            self.checks.setdefault("shots", []).append(f"{name}/{lang}")
+            if lang != "en":
+                self.checks.setdefault(f"texts_{lang}", {})[name] = texts(self.current())
+        app.lang = self.pending[0][1] if self.pending else lang
+        app.refresh()
+
+    def run(self, steps: list[Any], out: pathlib.Path, on_end: Any = None) -> None:
+        from kivy.clock import Clock as KClock
+
+        def go(_dt: float) -> None:
+            try:
+                if self.pending and not self.settled():
+                    KClock.schedule_once(go, 0.3)
+                    return
+                if self.pending:
+                    self.take(self.pending.pop(0))
+                else:
+                    steps.pop(0)(_dt)
+            except Exception:
+                self.checks["error"] = traceback.format_exc()
+                steps.clear()
+                self.pending.clear()
+            if steps or self.pending:
+                # a screenshot waits for the frame to be drawn (longer on a loaded machine)
+                KClock.schedule_once(go, 0.8 if self.pending else 0.3)
+            else:
+                (out / "checks.json").write_text(json.dumps(self.checks, indent=1, ensure_ascii=False, default=str))
+                if on_end is not None:
+                    on_end()
+                self.app.stop()
+
+        KClock.schedule_once(go, 1.5)
