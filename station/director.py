@@ -212,10 +212,11 @@ def table_history(st: Any, event: str, section: str, table_no: int) -> dict:
             "td_calls": calls}
 
 
-def seating_of(store: Any, event: str) -> dict[tuple[str, int, int], dict]:
+def seating_of(store: Any, event: str, only: Any = None) -> dict[tuple[str, int, int], dict]:
     """(section, table, round) -> {"ns", "ew", "names": {seat: "First Last"}}: who the scoring
     program's player data and participations seat at each table in each round of its movement
-    (the same seating the PBN and USEBIO exports use, station/players.py)."""
+    (the same seating the PBN and USEBIO exports use, station/players.py). `only`: a test on
+    (section, table, round), so the tables list names only the rounds it shows."""
     from .exports import seats, session_by_section
 
     seated = seats(store, event)
@@ -224,6 +225,8 @@ def seating_of(store: Any, event: str) -> dict[tuple[str, int, int], dict]:
         seats_at = seated[letters][0]
         for t, r, ns, ew in store.query("SELECT table_no, round_no, pair_ns, pair_ew FROM dc_rounds "
                                         "WHERE session_guid = ? AND section = ?", (sess["guid"], letters)):
+            if only is not None and not only(letters, int(t), int(r)):
+                continue
             who = seats_at(letters, int(t), int(r), int(ns), int(ew))
             out[(letters, int(t), int(r))] = {"ns": int(ns), "ew": int(ew),
                                               "names": {k: v["full_name"] for k, v in who.items()}}
@@ -274,7 +277,8 @@ def render(st: Any, event: str) -> str:
     s = status(st, event, full=False)
     e = html.escape
     q = quote(event, safe="")
-    seating = seating_of(st.store, event)
+    shown = {(t["section"], t["table"], t["round"] or 1) for t in s["tables"]}
+    seating = seating_of(st.store, event, lambda sec, t, r: (sec, t, r) in shown)
     rows = []
     for t in s["tables"]:
         # the round the table is on, else its first round in the movement
@@ -336,8 +340,8 @@ def render_table(st: Any, event: str, section: str, table_no: int) -> str:
     calls = [f'<tr class="td-call"><td>{c["round"] or ""}</td><td>{c["board"] or ""}</td><td>{e(str(c["status"]))}</td>'
              f'<td>{e(str(c["seat"] or ""))}</td><td>{e(str(c["note"] or ""))}</td>'
              f'<td>{e(local_time(c["at"]))}</td></tr>' for c in h["td_calls"]]
-    seated = sorted((r, place) for (sec, t, r), place in seating_of(st.store, event).items()
-                    if sec == section and t == table_no)
+    seated = sorted((r, place) for (_sec, _t, r), place in seating_of(
+        st.store, event, lambda sec, t, _r: sec == section and t == table_no).items())
     players = [f'<tr class="players"><td>{r}</td><td>{place["ns"]}</td><td>{place["ew"]}</td>'
                f'<td>{_names_html(place)}</td></tr>' for r, place in seated]
     name = f"{section}{table_no}"
