@@ -6,7 +6,12 @@ import re
 from urllib.parse import quote
 
 from bridgemate_dataconnector import DataConnectorClient
-from bridgemate_dataconnector.dto import DataConnectorResponseData, ParticipationDTO, PlayerDataDTO, TableDirection
+from bridgemate_dataconnector.dto import (
+    DataConnectorResponseData,
+    ParticipationDTO,
+    PlayerDataDTO,
+    TableDirection,
+)
 
 from station.movement import Slot
 

@@ -16,20 +16,12 @@ from tablet_app.controller import Controller, Refused
 from tablet_app.outbox import Deliverer
 from tablet_app.session import from_station
 from tablet_app.station_client import StationError, fetch_traveller, setup_from_station, traveller_hook
-from tests.station.conftest import EVENT, StationProcess, result_record
+from tests.station.conftest import EVENT, result_record
 from tests.station.test_dataconnector import GUID, pairs_init
 from tests.tablet.conftest import SESSION
 
 # one round, four tables, boards 1-3; NS pair t meets EW pair t+10 at table t
 SLOTS = [Slot(t, 1, 1, 3, t, t + 10) for t in range(1, 5)]
-
-
-@pytest.fixture
-def station(tmp_path):
-    st = StationProcess(str(tmp_path / "station.db"), tmp_path,
-                        ["--director-pin", "97531", "--profile", "dbf-2017"]).start()
-    yield st
-    st.stop()
 
 
 def scoring_program_sends(st, view: Bm3ViewResultsOption, lead: Bm3LeadCardEntryOption, recap: bool) -> None:
@@ -39,6 +31,15 @@ def scoring_program_sends(st, view: Bm3ViewResultsOption, lead: Bm3LeadCardEntry
         bm3_score_recap=recap, bm3_pi_ncode="7391", bm3_screen_brightness=4)]
     client = DataConnectorClient("club-7", st.token, st.url)
     assert client.initialize(init).data_type == DataConnectorResponseData.OK
+
+
+def deliver_all(ctl, station, key: str) -> None:
+    """The outbox's pump with the traveller fetch the tablet app wires to it, until nothing waits."""
+    tid = f"{EVENT}/A/{ctl.session.table}"
+    d = Deliverer(ctl.db_path, station.url, tid, key, on_delivered=traveller_hook(ctl, station.url, tid, key))
+    while d.send_one():
+        pass
+    d.stop()
 
 
 def three_nt_by_north(ctl, clock) -> None:
@@ -73,10 +74,7 @@ def test_the_club_shows_results_the_traveller_comes_only_after_the_tables_own_re
     # confirmed but not yet stored at the station: no traveller
     assert ctl.snapshot()["traveller"] is None
 
-    d = Deliverer(ctl.db_path, station.url, tid, key, on_delivered=traveller_hook(ctl, station.url, tid, key))
-    while d.send_one():
-        pass
-    d.stop()
+    deliver_all(ctl, station, key)
     trav = ctl.snapshot()["traveller"]
     assert trav is not None and trav["board"] == 1
     rows = {r["table"]: r for r in trav["rows"]}
@@ -91,22 +89,18 @@ def test_the_club_shows_results_the_traveller_comes_only_after_the_tables_own_re
 def test_at_the_end_of_the_round_the_traveller_waits_for_the_round_end(station, make_controller, clock):
     scoring_program_sends(station, Bm3ViewResultsOption.AtEndOfRound, Bm3LeadCardEntryOption.Disabled,
                           recap=False)
-    key, tid = station.keys[f"{EVENT}/A/1"], f"{EVENT}/A/1"
+    key = station.keys[f"{EVENT}/A/1"]
     ctl = make_controller()
     setup_from_station(ctl, station.url, "1", key)
-    hook = traveller_hook(ctl, station.url, tid, key)
-    d = Deliverer(ctl.db_path, station.url, tid, key, on_delivered=hook)
     for board in (1, 2, 3):
         assert ctl.board == board
         three_nt_by_north(ctl, clock)
         ctl.enter_result(9, "SA")  # the club does not ask for the lead: none is kept
         assert ctl.entry["lead"] is None
         ctl.ew_confirm()
-        while d.send_one():
-            pass
+        deliver_all(ctl, station, key)
         if board < 3:
             assert ctl.snapshot()["traveller"] is None  # not during the round
-    d.stop()
     assert ctl.phase == "round_end"
     trav = ctl.snapshot()["traveller"]
     assert trav["board"] == 3 and trav["recap"] is None and [r["table"] for r in trav["rows"]] == [1]
@@ -121,10 +115,7 @@ def test_own_result_only_no_traveller_even_when_the_station_would_give_one(stati
     three_nt_by_north(ctl, clock)
     ctl.enter_result(9, "HA")
     rec = ctl.ew_confirm()
-    d = Deliverer(ctl.db_path, station.url, tid, key, on_delivered=traveller_hook(ctl, station.url, tid, key))
-    while d.send_one():
-        pass
-    d.stop()
+    deliver_all(ctl, station, key)
     stored = fetch_traveller(station.url, tid, key, 1)
     assert [r["key"] for r in stored] == [rec["key"]]
     assert ctl.set_traveller(rec["key"], stored) is False and ctl.snapshot()["traveller"] is None
