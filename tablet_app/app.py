@@ -85,13 +85,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def start_deliverer() -> Any:
         from tablet_app.outbox import Deliverer
-        from tablet_app.station_client import traveller_hook
 
         s = ctl.session
-        tid = f"{s.event}/{s.section}/{s.table}"
-        # the board's traveller once the station has stored the table's result (club settings)
-        deliverers.append(Deliverer(args.db, args.station, tid, args.table_key,
-                                    on_delivered=traveller_hook(ctl, args.station, tid, args.table_key)).start())
+        deliverers.append(Deliverer(args.db, args.station, f"{s.event}/{s.section}/{s.table}",
+                                    args.table_key).start())
         return deliverers[-1]
 
     deliverer = start_deliverer() if args.station and ctl.session is not None else None
