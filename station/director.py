@@ -212,6 +212,36 @@ def table_history(st: Any, event: str, section: str, table_no: int) -> dict:
             "td_calls": calls}
 
 
+def seating_of(store: Any, event: str, only: Any = None) -> dict[tuple[str, int, int], dict]:
+    """(section, table, round) -> {"ns", "ew", "names": {seat: "First Last"}}: who the scoring
+    program's player data and participations seat at each table in each round of its movement
+    (the same seating the PBN and USEBIO exports use, station/players.py). `only`: a test on
+    (section, table, round), so the tables list names only the rounds it shows."""
+    from .exports import seats, session_by_section
+
+    seated = seats(store, event)
+    out: dict[tuple[str, int, int], dict] = {}
+    for letters, sess in session_by_section(store, event).items():
+        seats_at = seated[letters][0]
+        for t, r, ns, ew in store.query("SELECT table_no, round_no, pair_ns, pair_ew FROM dc_rounds "
+                                        "WHERE session_guid = ? AND section = ?", (sess["guid"], letters)):
+            if only is not None and not only(letters, int(t), int(r)):
+                continue
+            who = seats_at(letters, int(t), int(r), int(ns), int(ew))
+            out[(letters, int(t), int(r))] = {"ns": int(ns), "ew": int(ew),
+                                              "names": {k: v["full_name"] for k, v in who.items()}}
+    return out
+
+
+def _names_html(place: dict | None) -> str:
+    """`N Anna Berg – S Carl Dahl / E ... – W ...`, escaped; empty without names."""
+    if not place or not place["names"]:
+        return ""
+    n = place["names"]
+    side = [" – ".join(f"{s} {html.escape(n[s])}" for s in pair if s in n) for pair in ("NS", "EW")]
+    return " / ".join(x for x in side if x)
+
+
 def _sessions_html(st: Any, event: str) -> str:
     """Which id each session's tablets use (a later session's: `<event>.<n>`), for a setup typed in."""
     from .movement import sessions
@@ -247,15 +277,19 @@ def render(st: Any, event: str) -> str:
     s = status(st, event, full=False)
     e = html.escape
     q = quote(event, safe="")
+    shown = {(t["section"], t["table"], t["round"] or 1) for t in s["tables"]}
+    seating = seating_of(st.store, event, lambda sec, t, r: (sec, t, r) in shown)
     rows = []
     for t in s["tables"]:
+        # the round the table is on, else its first round in the movement
+        place = seating.get((t["section"], t["table"], t["round"] or 1))
         cls = "late" if t["late"] else t["phase"]
         name = f'{t["section"]}{t["table"]}'
         rows.append(
             f'<tr class="table-row {e(cls)}" id="table-{e(name)}">'
             f'<td><a href="/director/table?event={q}&amp;section={quote(t["section"])}&amp;table={t["table"]}">'
             f'{e(name)}</a></td><td>{t["round"] or ""}</td><td>{t["board"] or ""}</td>'
-            f'<td class="phase">{e(t["phase_label"])}{" — LATE" if t["late"] else ""}</td>'
+            f'<td class="players">{_names_html(place)}</td><td class="phase">{e(t["phase_label"])}{" — LATE" if t["late"] else ""}</td>'
             f'<td>{t["results"]}</td><td>{t["open_td_calls"] or ""}</td>'
             f'<td>{e(local_time(t["last_seen"]))}</td></tr>')
     calls = [f'<li class="td-call">Table {e(c["section"])}{c["table"]}, round {c["round"]}'
@@ -284,7 +318,7 @@ def render(st: Any, event: str) -> str:
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>
 <p>A table's irregularities and TD calls: click its name.</p>
-<table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news</th></tr>
+<table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Players</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news</th></tr>
 {"".join(rows)}</table>
 <h2>Results as they arrive ({s["results_count"]}{", the latest 200 shown" if s["results_count"] > 200 else ""})</h2>
 <table id="results"><tr><th>Table</th><th>Round</th><th>Board</th><th>Pairs</th><th>Contract</th><th>Tricks</th><th>Score NS</th><th>Received</th></tr>
@@ -306,6 +340,10 @@ def render_table(st: Any, event: str, section: str, table_no: int) -> str:
     calls = [f'<tr class="td-call"><td>{c["round"] or ""}</td><td>{c["board"] or ""}</td><td>{e(str(c["status"]))}</td>'
              f'<td>{e(str(c["seat"] or ""))}</td><td>{e(str(c["note"] or ""))}</td>'
              f'<td>{e(local_time(c["at"]))}</td></tr>' for c in h["td_calls"]]
+    seated = sorted((r, place) for (_sec, _t, r), place in seating_of(
+        st.store, event, lambda sec, t, _r: sec == section and t == table_no).items())
+    players = [f'<tr class="players"><td>{r}</td><td>{place["ns"]}</td><td>{place["ew"]}</td>'
+               f'<td>{_names_html(place)}</td></tr>' for r, place in seated]
     name = f"{section}{table_no}"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Table {e(name)} — {e(event)}</title>
@@ -314,6 +352,8 @@ def render_table(st: Any, event: str, section: str, table_no: int) -> str:
 </style></head><body>
 <h1>Table {e(name)} — {e(event)}</h1>
 <p><a href="/director?event={quote(event, safe="")}">Back to all tables</a> (times: station time, {e(_zone())})</p>
+<h2>Players</h2>
+<table id="players"><tr><th>Round</th><th>NS pair</th><th>EW pair</th><th>Players</th></tr>{"".join(players)}</table>
 <h2>Irregularities ({len(irr)})</h2>
 <table id="irregularities"><tr><th>Round</th><th>Board</th><th>Irregularity</th><th>Seat</th><th>Call</th><th>Law</th>
 <th>Ruling</th><th>Received</th></tr>{"".join(irr)}</table>

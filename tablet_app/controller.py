@@ -24,9 +24,9 @@ from typing import Any
 
 from shared_rules import boards as board_rules
 from shared_rules.screens import Screen, screenmates_of, tray_delay, uses_screens
-from tablet_app import movement, pin, results, views
+from tablet_app import movement, pin, results, traveller, views
 from tablet_app.journal import Journal, JournalDamaged, JournalError, StorageFull
-from tablet_app.session import Session, SetupError
+from tablet_app.session import DEFAULT_SETTINGS, Session, SetupError
 
 SEATS = ("N", "E", "S", "W")
 CALL_KINDS = ("call", "alert", "stop", "undo", "review", "td", "hello")
@@ -137,6 +137,9 @@ class Controller:
         self._tokens: set[str] = set()
         self._unjournalled_wrong = 0
         self._pin_fast: tuple[str, str] | None = None  # (salt, sha256) of the last good PIN, memory only
+        # The station's travellers of boards this table has played, fetched at the I/O edge after
+        # its own result was stored there (set_traveller): memory only, the station keeps them.
+        self.travellers: dict[int, dict[str, Any]] = {}
         try:
             self._replay()
             from tablet_app.outbox import check_rows
@@ -1068,7 +1071,13 @@ class Controller:
             raise Refused("the result can be entered when the auction is over")
         if self.phase == "confirm":
             raise Refused("a result is already waiting for East-West to confirm")
+        assert self.session is not None
+        asked = self.session.setting("lead_entry")
+        if asked == "none":
+            lead = None  # the club does not ask for the lead (Bridgemate setting)
         tricks, lead = results.check_entry(self.estate, tricks, lead)
+        if lead is None and asked in ("enter", "validate") and results.contract_of(self.estate)[0] != "PASS":
+            raise Refused("enter the opening lead: the club's settings ask for it", "result.lead_missing")
         self._record("result", {"tricks": tricks, "lead": lead, "entered_at": self.clock()})
         return self.result_preview() or {}
 
@@ -1107,6 +1116,51 @@ class Controller:
             self._record("confirm", {"accepted": True, "record": rec})
             self._next_board()
         return rec
+
+    # ------------------------------------------------------------------ traveller (Bridgemate settings)
+    def own_result(self, key: str) -> dict[str, Any] | None:
+        """The table's own confirmed (or adjusted) result stored under `key`, if it is the board's
+        latest and not withdrawn."""
+        latest: dict[int, dict[str, Any]] = {}
+        for rec in self.done:
+            latest[rec["board"]] = rec
+        rec = next((r for r in latest.values() if r.get("key") == key), None)
+        return None if rec is None or rec.get("withdrawn") else rec
+
+    def set_traveller(self, key: str, results: list[dict[str, Any]]) -> bool:
+        """The station's results of the board this table's result `key` was on, as the I/O edge
+        fetched them once the station had stored that result (2007 L16C1, 2017 L16D1: the table
+        sees other results only after its own is in). Ignored (False) for a key that is not the
+        table's own standing result, or when the club shows no other results."""
+        s = self.session
+        own = self.own_result(key)
+        if s is None or own is None or s.setting("show_results") not in ("all", "round_end"):
+            return False
+        if not any(r.get("table") == s.table and r.get("section") == s.section for r in results):
+            return False  # the station's copy lacks our own result: not the board we played
+        entry = {"board": own["board"], "round": own.get("round"), "key": key, "rows": traveller.rows(results)}
+        # a new dict, not an edit: the screen's thread may be reading the old one
+        self.travellers = {**self.travellers, own["board"]: entry}
+        return True
+
+    def traveller_view(self) -> dict[str, Any] | None:
+        """`snapshot()["traveller"]`: the last board of this round with a result and a traveller,
+        when the club's `show_results` shows it now; with `score_recap` the pairs' running scores."""
+        s = self.session
+        if s is None or not traveller.shown(s.setting("show_results"), self.phase):
+            return None
+        held = self.travellers
+        latest = {r["board"]: r for r in self.done}  # a withdrawn or corrected board: its last revision
+        boards = [b for b, r in latest.items() if b in held and held[b]["key"] == r["key"]]
+        if not boards:
+            return None
+        t = held[boards[-1]]
+        out: dict[str, Any] = {"board": t["board"], "rows": [dict(r) for r in t["rows"]], "recap": None}
+        if s.setting("score_recap"):
+            lines = {b: v["rows"] for b, v in held.items()}
+            out["recap"] = {"ns": traveller.running_score(lines, s.ns_pair, "NS", s.per_direction),
+                            "ew": traveller.running_score(lines, s.ew_pair, "EW", s.per_direction)}
+        return out
 
     def tick(self) -> bool:
         """Let time pass: the tray moves when due. True when what the boxes see has changed."""
@@ -1201,6 +1255,8 @@ class Controller:
             "stop_wait": self.stop_wait(),
             "held": self.held(),
             "td_calls": self.open_td_calls(),
+            "settings": {k: self.session.setting(k) for k in DEFAULT_SETTINGS} if self.session else None,
+            "traveller": self.traveller_view(),
         }
 
     def delivery(self) -> dict[str, Any]:

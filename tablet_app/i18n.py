@@ -499,6 +499,7 @@ ERRORS: dict[str, dict[str, str]] = {
                          "sv": "Avsluta ronden (eller låt tävlingsledaren avsluta den) innan en ny ställs in",
                          "da": "Afslut runden (eller lad turneringslederen afslutte den) før en ny sættes op"},
     "setup.missing": {"en": "Fill in every field", "sv": "Fyll i alla fält", "da": "Udfyld alle felter"},
+    "result.lead_missing": {"en": "Enter the opening lead", "sv": "Ange utspelet", "da": "Angiv udspillet"},
     "pin.wrong": {"en": "Wrong PIN - nothing was changed", "sv": "Fel kod - inget har ändrats",
                   "da": "Forkert kode - intet er ændret"},
     "pin.locked": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",

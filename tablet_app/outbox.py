@@ -18,6 +18,7 @@ import random
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -155,8 +156,12 @@ class Deliverer:
     enqueue to send at once; `drain(timeout)` waits until nothing is pending."""
 
     def __init__(self, db_path: str, station_url: str, table_id: str, table_key: str, *,
-                 timeout: float = 10.0, min_backoff: float = 0.2, max_backoff: float = 15.0):
+                 timeout: float = 10.0, min_backoff: float = 0.2, max_backoff: float = 15.0,
+                 on_delivered: Callable[[str, str, Any], None] | None = None):
         self.db_path = db_path
+        # Called (kind, key, payload) after the station stored an item: e.g. the traveller fetch
+        # (station_client.traveller_hook), which the station answers only after that.
+        self.on_delivered = on_delivered
         url = urlsplit(station_url)
         if url.scheme not in ("http", "https") or not url.hostname:
             raise ValueError(f"station_url must be http(s)://host:port, not {station_url!r}")
@@ -266,6 +271,11 @@ class Deliverer:
                        (time.time(), item_id))
             db.commit()
             self.last_error = None
+            if self.on_delivered is not None:
+                try:
+                    self.on_delivered(kind, key, json.loads(payload))
+                except Exception as e:  # the hook never holds up delivery
+                    self.last_error = f"after delivery: {type(e).__name__}: {e}"
             return True
         message = f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
         self.last_error = message

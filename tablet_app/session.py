@@ -23,7 +23,16 @@ FIELD_LABELS = {
     "profile": "Regulations", "policy": "Irregularity policy", "td_pin": "Director PIN",
     "tables": "Tables in the section", "movement": "Movement", "tray_delay_s": "Tray delay",
     "no_alerts_by": "Pairs not alerting", "pairs_per_direction": "Pair numbering",
+    "settings": "Bridgemate settings",
 }
+
+# What the table does without the club's Bridgemate settings (a typed-in setup, or a section the
+# scoring program sent none for): the table's own result only; the lead may be entered or left
+# out ("optional": no club rule either way); no score recap.
+DEFAULT_SETTINGS: dict[str, Any] = {"show_results": "own", "lead_entry": "optional", "score_recap": False,
+                                    "next_seating": True}
+SETTING_CHOICES = {"show_results": ("none", "own", "all", "round_end"),
+                   "lead_entry": ("none", "enter", "validate", "optional")}
 
 
 class SetupError(ValueError):
@@ -67,6 +76,15 @@ class Session:
     # 1 in round 1); a Howell numbers each pair once. None: from `movement` (a typed-in
     # Mitchell is per direction); the station's movement says it (`from_station`).
     pairs_per_direction: bool | None = None
+    # The club's Bridgemate settings from the station's movement (docs/station.md `settings`):
+    # `show_results`, `lead_entry`, `score_recap`, `next_seating`, and the scoring program's own
+    # `bm2`/`bm3` fields. None: typed in at the table (DEFAULT_SETTINGS).
+    settings: dict[str, Any] | None = None
+
+    def setting(self, name: str) -> Any:
+        """One plain-words setting, the default where the club sent none."""
+        value = (self.settings or {}).get(name)
+        return DEFAULT_SETTINGS.get(name) if value is None else value
 
     def __post_init__(self) -> None:
         if isinstance(self.td_pin, str) and pin.valid_digits(self.td_pin):
@@ -142,6 +160,7 @@ class Session:
         if not isinstance(self.profile, str) or not self.profile:
             raise _field_error("profile", "choose the club's regulations", "setup.profile", value=str(self.profile))
         self._validate_pin()
+        self._validate_settings()
         if self.movement not in MOVEMENTS:
             raise _field_error("movement", f"choose {', '.join(MOVEMENTS)}, not {self.movement!r}", "setup.choice",
                                value=str(self.movement), choices=",".join(MOVEMENTS))
@@ -157,6 +176,20 @@ class Session:
         if self.table > self.tables:
             raise _field_error("table", f"table {self.table} does not exist in a section of {self.tables} tables",
                                "setup.table_not_in_section", table=self.table, tables=self.tables)
+
+    def _validate_settings(self) -> None:
+        if self.settings is None:
+            return
+        if not isinstance(self.settings, dict):
+            raise _field_error("settings", "the club's settings must be a set of named values", "setup.invalid")
+        for name, choices in SETTING_CHOICES.items():
+            value = self.settings.get(name)
+            if value is not None and value not in choices:
+                raise _field_error("settings", f"{name} must be {' or '.join(choices)}, not {value!r}",
+                                   "setup.choice", value=str(value), choices=",".join(choices))
+        for name in ("score_recap", "next_seating"):
+            if self.settings.get(name) not in (None, True, False):
+                raise _field_error("settings", f"{name} must be true or false", "setup.invalid")
 
     def _validate_pin(self) -> None:
         if self.td_pin is None or self.td_pin == "":
@@ -222,6 +255,8 @@ def from_station(movement: dict[str, Any], table: int, round_: int, *, defaults:
             "movement": "station",
             "next_positions": slot.get("next"),
             "pairs_per_direction": per_direction(movement),
+            # the club's Bridgemate settings ({} when the scoring program sent none: defaults)
+            "settings": dict(movement["settings"]) if isinstance(movement.get("settings"), dict) else {},
         }
     except (KeyError, TypeError) as exc:
         raise SetupError(f"the station's movement has no pairs and boards for table {table}, round {round_}",

@@ -170,6 +170,16 @@ def fetch_board_results(station_url: str, table_id: str, key: str, board: int, *
     """What the station stored of this table's result on `board` (every revision it holds, the
     latest last): after a damaged journal the TD checks the board against it. The station shows
     a board's results only to a table whose own result is in (Law 16)."""
+    _event, section, number = table_id.rsplit("/", 2)
+    return [r for r in fetch_traveller(station_url, table_id, key, board, timeout=timeout)
+            if r.get("section") == section and str(r.get("table")) == number]
+
+
+def fetch_traveller(station_url: str, table_id: str, key: str, board: int, *,
+                    timeout: float = 10.0) -> list[dict[str, Any]]:
+    """Every table's result on `board` in this table's section (the latest revision of each), as
+    the station gives it to a table whose own result on the board is in (2007 L16C1, 2017 L16D1);
+    a StationError `refused` before that."""
     if isinstance(board, bool) or not isinstance(board, int) or board < 1:
         raise StationError("bad_reply", f"board must be a number from 1 up, not {board!r}")
     status, reply = _get(station_url, f"/api/v1/boards/{board}/results",
@@ -179,6 +189,24 @@ def fetch_board_results(station_url: str, table_id: str, key: str, board: int, *
                                       f"{_why(reply)}")
     if status != 200 or not isinstance(reply, dict) or not isinstance(reply.get("results"), list):
         raise StationError("bad_reply", f"unexpected reply from the station (HTTP {status}): {_why(reply)}")
-    _event, section, number = table_id.rsplit("/", 2)
-    return [r for r in reply["results"] if isinstance(r, dict) and r.get("section") == section
-            and str(r.get("table")) == number]
+    return [r for r in reply["results"] if isinstance(r, dict)]
+
+
+def traveller_hook(controller: Any, station_url: str, table_id: str, key: str, *,
+                   timeout: float = 10.0) -> Any:
+    """For `outbox.Deliverer(on_delivered=...)`: once the station has stored one of this table's
+    results (and only then), fetch that board's traveller and give it to the controller when the
+    club's settings show results (`Controller.set_traveller`). Runs on the deliverer's thread; a
+    failed fetch only leaves the traveller out."""
+    def on_delivered(kind: str, item_key: str, payload: dict[str, Any]) -> None:
+        s = controller.session
+        if kind != "result" or s is None or s.setting("show_results") not in ("all", "round_end"):
+            return
+        if controller.own_result(item_key) is None:
+            return  # withdrawn, superseded, or another round's: nothing to show
+        try:
+            results = fetch_traveller(station_url, table_id, key, int(payload["board"]), timeout=timeout)
+        except (StationError, KeyError, TypeError, ValueError):
+            return
+        controller.set_traveller(item_key, results)
+    return on_delivered

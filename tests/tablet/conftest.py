@@ -43,3 +43,14 @@ def make_controller(tmp_path, clock):
             c.close()
         except Exception:
             pass
+
+
+@pytest.fixture
+def station(tmp_path):
+    """A real station over HTTP with the club's director PIN and regulations."""
+    from tests.station.conftest import StationProcess
+
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path,
+                        ["--director-pin", "97531", "--profile", "dbf-2017"]).start()
+    yield st
+    st.stop()

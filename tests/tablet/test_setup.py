@@ -9,7 +9,7 @@ from tablet_app.station_client import (
     setup_from_station,
     station_check,
 )
-from tests.station.conftest import EVENT, StationProcess
+from tests.station.conftest import EVENT
 from tests.tablet.conftest import SESSION
 
 
@@ -95,14 +95,6 @@ def test_no_regulations_given_is_never_a_silent_acbl_default(make_controller):
     kept.journal.conn.close()
     again = make_controller(ctl.db_path + ".kept")
     assert again.session is None and again.setup_defaults()["profile"] == "dbf-2017"
-
-
-@pytest.fixture
-def station(tmp_path):
-    st = StationProcess(str(tmp_path / "station.db"), tmp_path,
-                        ["--director-pin", "97531", "--profile", "dbf-2017"]).start()
-    yield st
-    st.stop()
 
 
 def test_a_wrong_table_key_is_refused_before_the_first_board_and_shown(make_controller, station):
