@@ -89,10 +89,14 @@ def main(argv: list[str] | None = None) -> int:
 
     def start_deliverer(c: Controller) -> Any:
         from tablet_app.outbox import Deliverer
+        from tablet_app.station_client import traveller_hook
 
         s = c.session
-        deliverers.append(Deliverer(args.db, args.station, f"{s.event}/{s.section}/{s.table}",
-                                    args.table_key).start())
+        tid = f"{s.event}/{s.section}/{s.table}"
+        # After the station has stored this table's result, the board's traveller (Law 16: not
+        # before), when the club's settings show results.
+        deliverers.append(Deliverer(args.db, args.station, tid, args.table_key,
+                                    on_delivered=traveller_hook(c, args.station, tid, args.table_key)).start())
         return deliverers[-1]
 
     def parts(c: Controller) -> tuple[Any, Any]:
