@@ -31,6 +31,7 @@ class BoxAndScreens(TableBase):
         if self._status != BIDDING:
             raise EventError("the auction is over: the tray does not pass any more")
         self._tray_side = 1 - self._tray_side
+        self._tray_calls = len(self._calls)
         self._tray_passes.append({"t": t, "to": [SEATS[x] for x in self._screenmates[self._tray_side]],
                                   "calls": len(self._calls)})
 

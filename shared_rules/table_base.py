@@ -214,6 +214,9 @@ class TableBase:
         self._screenmates = tuple(tuple(SEAT_INDEX[x] for x in pair) for pair in self.profile.screens.screenmates)
         self._tray_side = next(i for i, pair in enumerate(self._screenmates) if self.dealer in pair)
         self._tray_passes: list[dict[str, Any]] = []
+        # How many of the standing calls the tray has carried across so far: those are seen on
+        # both sides; a later call is seen only on the side where it was made.
+        self._tray_calls = 0
         # FSB L112C: a call taken from the box with visible intent is made; the box's confirmation
         # that follows is the same call, not a second one. (seat, code) of that call until then.
         self._taken: tuple[int, int] | None = None
@@ -558,6 +561,7 @@ class TableBase:
 
     def _rebuild(self) -> None:
         self._views.clear()
+        self._tray_calls = min(self._tray_calls, len(self._calls))
         self._last_bid, self._has_action, self._trailing_passes = -1, False, 0
         for r in self._calls:
             if r.code == PASS:
