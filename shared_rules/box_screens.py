@@ -4,11 +4,8 @@ The screen model the tablet draws is screens.py.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from shared_rules.calls import (
     SEATS,
-    call_name,
 )
 from shared_rules.table_base import (
     BIDDING,
@@ -31,18 +28,17 @@ class BoxAndScreens(TableBase):
         if self._status != BIDDING:
             raise EventError("the auction is over: the tray does not pass any more")
         self._tray_side = 1 - self._tray_side
+        self._tray_calls = len(self._calls)
         self._tray_passes.append({"t": t, "to": [SEATS[x] for x in self._screenmates[self._tray_side]],
                                   "calls": len(self._calls)})
 
-    def _on_box_call(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:
+    def _on_box_call(self, seat: int, code: int, t: float, stop: bool, taken: bool) -> None:
         """A call event from a box that reports the card taken out (`taken`), or the confirmation
         after one. Profile `call_made`: "taken" (FSB L112C, the call is made when taken out with
         visible intent) or "confirmed" (the box's confirmation makes it; a taken card is noted)."""
-        stop = bool(ev.get("stop", False))
-        if ev.get("taken"):
+        if taken:
             made = self.profile.call_made == "taken"
-            self._box_taken.append({"seat": SEATS[seat], "call": call_name(code), "t": t, "made": made,
-                                    "law": "FSB L112C" if made else ""})
+            self._box_taken.append((seat, code, t, made))  # the state's dict is built when asked
             if made:
                 self._taken = (seat, code)
                 self._on_call(Rec(seat, code, t, t - self._turn_t, stop))

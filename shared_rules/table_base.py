@@ -214,10 +214,14 @@ class TableBase:
         self._screenmates = tuple(tuple(SEAT_INDEX[x] for x in pair) for pair in self.profile.screens.screenmates)
         self._tray_side = next(i for i, pair in enumerate(self._screenmates) if self.dealer in pair)
         self._tray_passes: list[dict[str, Any]] = []
+        # How many of the standing calls the tray has carried across so far: those are seen on
+        # both sides; a later call is seen only on the side where it was made.
+        self._tray_calls = 0
         # FSB L112C: a call taken from the box with visible intent is made; the box's confirmation
         # that follows is the same call, not a second one. (seat, code) of that call until then.
         self._taken: tuple[int, int] | None = None
-        self._box_taken: list[dict[str, Any]] = []
+        self._box_taken: list[tuple[int, int, float, bool]] = []  # (seat, code, t, made)
+        self._box_views: list[dict[str, Any]] = []  # their dicts for state(), built once each
         # The events taken so far: a refused event is undone by folding them again (refusals are
         # rare; the accepted path pays nothing for it).
         self._events: list[Any] = []
@@ -337,10 +341,15 @@ class TableBase:
         return kind, seat, code, float(t)
 
     def _apply(self, ev: Any) -> None:
-        # Fast path for the common event, a plain call: same checks as _validate, fewer steps.
-        if type(ev) is dict and self._pending is None and self._taken is None and "call" in ev and "td" not in ev:
+        # Fast path for the common event, a plain call, or a call from a box that reports the card
+        # taken out (FSB L112C: the tablet sends `taken` on every box call under fsb-2007): same
+        # checks as _validate, fewer steps.
+        if type(ev) is dict and self._pending is None and "call" in ev and "td" not in ev:
             n = len(ev)
             stop = ev.get("stop")
+            taken = ev.get("taken")
+            if type(taken) is bool:
+                n -= 1
             if (n == 3 and stop is None) or (n == 4 and type(stop) is bool):
                 t, seat, call = ev.get("t"), ev.get("seat"), ev.get("call")
                 if (type(t) is float or type(t) is int) and type(seat) is str and type(call) is str:
@@ -348,7 +357,10 @@ class TableBase:
                     s = SEAT_INDEX.get(seat)
                     if code is not None and s is not None and self._last_t <= t <= _T_MAX:
                         try:
-                            self._on_call(Rec(s, code, t, t - self._turn_t, stop is True))
+                            if taken is None and self._taken is None:
+                                self._on_call(Rec(s, code, t, t - self._turn_t, stop is True))
+                            else:
+                                self._on_box_call(s, code, t, stop is True, taken is True)
                         except EventError:
                             self._undo()
                             raise
@@ -358,7 +370,7 @@ class TableBase:
         kind, seat, code, t = self._validate(ev)
         try:
             if kind == "call" and ("taken" in ev or self._taken is not None):
-                self._on_box_call(ev, seat, code, t)
+                self._on_box_call(seat, code, t, bool(ev.get("stop", False)), bool(ev.get("taken")))
             elif kind == "call":
                 self._on_call(Rec(seat, code, t, t - self._turn_t, bool(ev.get("stop", False))))
             elif kind == "alert":
@@ -558,6 +570,7 @@ class TableBase:
 
     def _rebuild(self) -> None:
         self._views.clear()
+        self._tray_calls = min(self._tray_calls, len(self._calls))
         self._last_bid, self._has_action, self._trailing_passes = -1, False, 0
         for r in self._calls:
             if r.code == PASS:
@@ -651,7 +664,7 @@ class TableBase:
     def _on_tray(self, t: float) -> None:  # box_screens
         raise NotImplementedError
 
-    def _on_box_call(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:  # box_screens
+    def _on_box_call(self, seat: int, code: int, t: float, stop: bool, taken: bool) -> None:  # box_screens
         raise NotImplementedError
 
     # ------------------------------------------------------------------ dispatch
@@ -736,6 +749,16 @@ class TableBase:
             elif self._last_action == DOUBLE:
                 out.append("XX")
         return out
+
+    def _box_taken_views(self) -> list[dict[str, Any]]:
+        """The cards taken from the box (FSB L112C) as the state lists them. Entries never change
+        once made, so each dict is built once and shared between states, as the call dicts are:
+        read them, do not change them."""
+        views = self._box_views
+        for seat, code, t, made in self._box_taken[len(views):]:
+            views.append({"seat": SEATS[seat], "call": call_name(code), "t": t, "made": made,
+                          "law": "FSB L112C" if made else ""})
+        return list(views)
 
     def status(self) -> str:
         return AWAITING if self._pending is not None else self._status
@@ -858,5 +881,5 @@ class TableBase:
             "tray": None if not self.profile.screens.enabled else {
                 "seats": [SEATS[x] for x in self._screenmates[self._tray_side]],
                 "passes": [*map(dict, self._tray_passes)] if self._tray_passes else []},
-            "box_taken": [*map(dict, self._box_taken)] if self._box_taken else [],
+            "box_taken": self._box_taken_views(),
         }

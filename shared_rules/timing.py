@@ -36,9 +36,20 @@ class Timing(TableBase):
     def _on_alert(self, seat: int, t: float) -> None:
         """An alert names the last call of the alerter's partner, or his own if that is later
         (self-alert). Who may alert, and when alerting stops, is profile data (FSB L115B)."""
+        screens = self.profile.screens.enabled
+        mate = partner(seat)
+        # Behind screens the alerter's partner sits on the other side: the alerter knows a call
+        # of his partner only once the tray has carried it across (docs/laws/choices.md #23), so
+        # the alert is about the last call of his side he has seen.
         idx = next((i for i in range(len(self._calls) - 1, -1, -1)
-                    if self._calls[i].seat in (seat, partner(seat)) and not self._calls[i].deemed), None)
+                    if not self._calls[i].deemed and (self._calls[i].seat == seat or (
+                        self._calls[i].seat == mate and (not screens or i < self._tray_calls)))), None)
         if idx is None:
+            unseen = next((c for c in reversed(self._calls) if c.seat == mate and not c.deemed), None)
+            if unseen is not None:
+                raise EventError(
+                    f"{SEATS[seat]} alerted, but {SEATS[mate]}'s {call_name(unseen.code)} is still on the other side "
+                    f"of the screen: the tray has not brought it to {SEATS[seat]} ({self.profile.screens.law})")
             raise EventError(f"{SEATS[seat]} alerted, but neither {SEATS[seat]} nor partner has made a call to alert")
         target = self._calls[idx]
         rules = self.profile.alert
@@ -59,15 +70,26 @@ class Timing(TableBase):
             if not exempt and any(0 <= c.code and level(c.code) >= rules.cutoff_level for c in self._calls[: idx + 1]):
                 self._timing.append({"kind": "alert_not_permitted", **base, "law": rules.law,
                                      "cutoff": f"{rules.cutoff_level}C"})
-        if idx < len(self._calls) - 1:
+        # Late: a call was made after the alerter knew of the call and before he alerted it, so
+        # the opponent called without the alert ("underlåtenhet att omedelbart alertera", 2007
+        # L21B1(a); "undladelse af omgående alert", 2017 L21B1(a)). Without screens that is any
+        # later call. Behind screens the partner learns of the call only when the tray brings it,
+        # always after his screenmate has called on the other side; his alert to his screenmate
+        # is then due at once, so only a later call on the alerter's own side of the screen (his
+        # own, or his screenmate's) makes it late (WBF screen regulations; FSB L115B with screens).
+        later = idx + 1
+        if screens:
+            side = (seat, self._screenmate(seat))
+            later = next((j for j in range(idx + 1, len(self._calls)) if self._calls[j].seat in side), len(self._calls))
+        if later < len(self._calls):
             self._timing.append({"kind": "alert_late", **base, "law": self.refs["late_alert"],
-                                 "after": SEATS[self._calls[idx + 1].seat]})
-        if self.profile.screens.enabled:
+                                 "after": SEATS[self._calls[later].seat]})
+        if screens:
             # Behind screens each player alerts to his screenmate, an opponent: the alert reaches
             # only that opponent (WBF screen regulations; FSB L115B alerts every alertable call).
-            mate = self._screenmate(seat)
-            if mate not in target.alerted_to:
-                target.alerted_to.append(mate)
+            screenmate = self._screenmate(seat)
+            if screenmate not in target.alerted_to:
+                target.alerted_to.append(screenmate)
                 target._view = None
                 del self._views[idx:]
         if target.alerted_by is None:
