@@ -17,7 +17,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hardware.sim.boxes import Boxes, Screen  # noqa: E402
+from hardware.sim.boxes import Boxes, ScreenWatch  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
@@ -67,20 +67,19 @@ def main() -> None:
                 keys = tokens(call)
                 boxes.press(seat, keys[:-1])
                 time.sleep(0.02)
-                files = [boxes.boxes[s].screen_file for s in SEATS]
+                # parse a screen only when its file changed: this thread shares the app's GIL
+                # and must not slow down what it measures
+                watch = [ScreenWatch(boxes.boxes[s].screen_file) for s in SEATS]
+                for w in watch:
+                    w.poll()
                 t0 = time.perf_counter()
                 boxes.press(seat, "OK")
                 pending = set(range(4))
-                seen = {i: files[i].stat().st_mtime_ns for i in pending}
                 while pending:
                     for i in list(pending):
-                        # parse a screen only when its file changed: this thread shares the
-                        # app's GIL and must not slow down what it measures
-                        m = files[i].stat().st_mtime_ns
-                        if m != seen[i]:
-                            seen[i] = m
-                            if len(Screen(files[i].read_text()).calls) == n + 1:
-                                pending.discard(i)
+                        sc = watch[i].poll()
+                        if sc is not None and len(sc.calls) == n + 1:
+                            pending.discard(i)
                     if time.perf_counter() - t0 > 5:
                         raise TimeoutError("a box did not show the call in 5 s")
                     time.sleep(0.0005)

@@ -26,6 +26,11 @@ from collections.abc import Callable, Iterable
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SEATS = "NESW"
 AUCTION_HEAD = "N   E   S   W"
+# A file's mtime is stamped from the kernel's coarse clock, which lags the real time by up to one
+# tick (<= 10 ms): two redraws of a box within one tick can leave two versions of its screen file
+# with the same mtime (and, on ext4, the same inode number: the rename frees the old one for the
+# next). A write that happens SETTLE_NS after a version's mtime cannot carry that mtime again.
+SETTLE_NS = 20_000_000
 
 
 def micropython_path() -> str:
@@ -64,6 +69,41 @@ class Screen:
 
     def __repr__(self) -> str:
         return f"Screen({self.text!r})"
+
+
+class ScreenWatch:
+    """Follows one box's screen file cheaply: `poll()` reads and parses it only when it may have
+    changed since the last read, for a watcher that must not burn the CPU it measures (the
+    latency bench). An unchanged (inode, mtime, size) does not prove the text unchanged: a
+    version younger than SETTLE_NS is read again on every poll, as a second redraw within the
+    same tick of the file clock keeps its stamp."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = pathlib.Path(path)
+        self.stamp: tuple[int, int, int] | None = None
+        self.text = ""
+        self.screen = Screen("")
+
+    def poll(self) -> Screen | None:
+        """The screen when it changed since the last poll, else None."""
+        now = time.time_ns()  # before the stat: a write after this gets a later mtime
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        if stamp == self.stamp and now - st.st_mtime_ns > SETTLE_NS:
+            return None
+        self.stamp = stamp
+        try:
+            text = self.path.read_text()
+        except FileNotFoundError:
+            return None
+        if text == self.text:
+            return None
+        self.text = text
+        self.screen = Screen(text)
+        return self.screen
 
 
 class Box:
