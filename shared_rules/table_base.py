@@ -763,6 +763,14 @@ class TableBase:
     def status(self) -> str:
         return AWAITING if self._pending is not None else self._status
 
+    def irregularities_since(self, n: int) -> list[dict[str, Any]]:
+        """The irregularities recorded after the first `n`, as state()["irregularities"] lists
+        them: what one event added, without building the whole state."""
+        return [dict(x) for x in self._irregularities[n:]]
+
+    def irregularity_count(self) -> int:
+        return len(self._irregularities)
+
     def state(self) -> dict[str, Any]:
         status = self.status()
         ended = self._status == ENDED

@@ -156,15 +156,37 @@ class Controller:
             raise JournalDamaged(self.db_path, None, f"outbox item {bad} is not what was queued")
 
     def _replay(self) -> None:
-        """The table from the journal on disk (at start, and after a write that did not commit)."""
+        """The table from the journal on disk (at start, and after a write that did not commit).
+        The engine's state is built only when something reads it, not after every replayed
+        event: a long journal replays in time linear in its length."""
         self._reset()
-        for seq, kind, body in self.journal.records():
-            try:
-                self._apply(kind, body)
-            except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
-                # Never guess past a record we cannot apply: the TD must know the table is not
-                # what was played (e.g. a journal from a newer version).
-                raise JournalDamaged(self.db_path, seq, f"the {kind!r} record cannot be replayed ({exc})") from exc
+        self._replaying = True
+        try:
+            for seq, kind, body in self.journal.records():
+                try:
+                    self._apply(kind, body)
+                except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+                    # Never guess past a record we cannot apply: the TD must know the table is not
+                    # what was played (e.g. a journal from a newer version).
+                    raise JournalDamaged(self.db_path, seq, f"the {kind!r} record cannot be replayed ({exc})") from exc
+        finally:
+            self._replaying = False
+
+    # The engine's state as of its last event, built on first read after a replayed event.
+    _replaying = False
+    _estate: dict[str, Any] = {}
+    _estate_stale = False
+
+    @property
+    def estate(self) -> dict[str, Any]:
+        if self._estate_stale:
+            self._estate = self.engine.state()
+            self._estate_stale = False
+        return self._estate
+
+    @estate.setter
+    def estate(self, state: dict[str, Any]) -> None:
+        self._estate, self._estate_stale = state, False
 
     @classmethod
     def recover(cls, db_path: str | pathlib.Path, **kw: Any) -> Controller:
@@ -242,8 +264,15 @@ class Controller:
             self.screen = Screen(dealer, delay, screenmates_of(profile))
 
     def _engine_apply(self, ev: dict[str, Any]) -> None:
+        # Replaying a table without screens, nothing needs the state after each event (the
+        # phase comes from the engine's status); a screen model observes every state.
+        lazy = self._replaying and self.screen is None and hasattr(self.engine, "take")
         try:
-            state = self.engine.apply(ev)
+            if lazy:
+                self.engine.take(ev)
+                state = None
+            else:
+                state = self.engine.apply(ev)
         except Exception as exc:  # the engine refused: rebuild it untouched from the journal
             assert self.session is not None and self.board is not None
             self.engine = self._new_engine(self.session, self.board)
@@ -251,20 +280,27 @@ class Controller:
                 self.engine.apply(old)
             raise Refused(str(exc)) from exc  # the engine's message says what and which law
         self.engine_events.append(ev)
-        self.estate = state
-        if self.screen is not None:
-            self.screen.observe(state, float(ev.get("t", 0.0)))
+        if state is None:
+            self._estate_stale = True
+        else:
+            self.estate = state
+            if self.screen is not None:
+                self.screen.observe(state, float(ev.get("t", 0.0)))
         self._phase_from_engine()
 
     def _phase_from_engine(self) -> None:
-        st = self.estate
         if self.phase in ("confirm", "round_end", "setup"):
             return
-        if st.get("pending") or st.get("status") in ("awaiting_td", "adjusted_score"):
+        if self._estate_stale:  # the engine's own status, without building its whole state
+            status = self.engine.status()
+            pending = status == "awaiting_td"
+        else:
+            pending, status = bool(self.estate.get("pending")), self.estate.get("status")
+        if pending or status in ("awaiting_td", "adjusted_score"):
             # adjusted_score: the engine stopped the auction (2007 L17D2, 2017 L15A2(a)/L15B1);
             # nothing goes on at the table until the TD awards the score.
             self.phase = "frozen"
-        elif st.get("status") in ("ended", "passed_out"):
+        elif status in ("ended", "passed_out"):
             self.phase = "play"
         else:
             self.phase = "auction"
@@ -355,7 +391,7 @@ class Controller:
             ev = body["ev"]
             if "call" in ev and ev.get("seat") in self.stop_shown and "stop" not in ev:
                 ev = {**ev, "stop": True}
-            n_irr = len(self.estate.get("irregularities", []))
+            n_irr = self.engine.irregularity_count()
             self._engine_apply(ev)  # may refuse: nothing below may have happened before it
             box = body.get("box")
             if box:
@@ -364,7 +400,7 @@ class Controller:
                 self.stop_shown.pop(ev.get("seat"), None)
             self.last_t = max(self.last_t, float(ev.get("t", 0.0)))
             self.log.append({"what": "event", "board": self.board, **ev})
-            for irr in self.estate.get("irregularities", [])[n_irr:]:
+            for irr in self.engine.irregularities_since(n_irr):
                 self.log.append({"what": "irregularity", "board": self.board, **irr})
             if ev.get("td") == "cancel_board":
                 # 2007 L15C: the TD's reason with the consequence the engine gave it
