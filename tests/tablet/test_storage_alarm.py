@@ -4,6 +4,8 @@ journal file. A real station over HTTP, the journal on a real 1 MB tmpfs filled 
 import sqlite3
 import time
 
+import pytest
+
 from tablet_app.controller import Controller
 from tablet_app.outbox import Deliverer
 from tests.station.conftest import EVENT
@@ -136,3 +138,18 @@ def test_items_waiting_when_the_disk_fills_neither_hold_up_the_alarm_nor_lock_th
     finally:
         d.stop()
         ctl.close()
+
+
+def test_the_storage_key_is_only_for_the_storage_call():
+    """A box's TD call cannot take the storage call's key, nor the storage call a box call's."""
+    from station.records import RecordError, validate_item
+
+    base = {"kind": "td_call", "event": EVENT, "section": "A", "table": 3, "round": 1, "board": 2,
+            "seat": None, "at": 1_763_800_000}
+    good = f"{EVENT}/A/3/1/2/storage/7"
+    validate_item("td_call", good, {**base, "key": good, "reason": "storage_full"})
+    validate_item("td_call", good + "/resolved", {**base, "key": good + "/resolved", "reason": "storage_full",
+                                                  "status": "resolved"})
+    for key, reason in ((good, "td_key"), (f"{EVENT}/A/3/1/2/td/7", "storage_full")):
+        with pytest.raises(RecordError, match="key: expected"):
+            validate_item("td_call", key, {**base, "key": key, "reason": reason})
