@@ -234,7 +234,10 @@ def expected_key(kind: str, rec: dict, n: int = 0) -> str:
             return f"{e}/{s}/{t}/td/{rec['call']}/{rec['status']}"
         # The tablet's form: the call when it is made (status "launched"), then one item per
         # later status, named after the call: <call key>/<status>. `n` is read from the key.
-        launch = f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/td/{n}"
+        # A tablet whose storage is full calls under its own name (`storage/<journal seq>`): it
+        # cannot number the call among the table's own, which live in the full journal.
+        kind_seg = "storage" if rec.get("reason") == "storage_full" else "td"
+        launch = f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/{kind_seg}/{n}"
         return launch + (f"/{rec['status']}" if "status" in rec else "")
     return f"{e}/{s}/{t}/{rec['round']}/{rec['board']}/auction/{rec['seq']}"
 
@@ -338,12 +341,12 @@ def validate_item(kind: Any, key: Any, payload: Any) -> dict:
             _str(payload, "status", choices=TD_STATUSES)
             n = key.rsplit("/", 2)[-2] if key.count("/") >= 2 else ""
             if not n.isdigit():
-                raise RecordError("key: a TD call status key ends with /td/<number>/<status>")
+                raise RecordError("key: a TD call status key ends with /td/<number>/<status> (storage/<number>/<status>)")
             want_key = expected_key(kind, payload, int(n))
         else:
             n = key.rsplit("/", 1)[-1]
             if not n.isdigit():
-                raise RecordError("key: a TD call key ends with /td/<number>")
+                raise RecordError("key: a TD call key ends with /td/<number> (storage/<number>)")
             want_key = expected_key(kind, payload, int(n))
         _time(payload, "at")
         for name in ("note", "reason"):

@@ -95,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         tid = f"{s.event}/{s.section}/{s.table}"
         # After the station has stored this table's result, the board's traveller (Law 16: not
         # before), when the club's settings show results.
+        # watch_storage: a full disk is told to the director page (nothing can be queued then).
         deliverers.append(Deliverer(args.db, args.station, tid, args.table_key,
-                                    on_delivered=traveller_hook(c, args.station, tid, args.table_key)).start())
+                                    on_delivered=traveller_hook(c, args.station, tid, args.table_key))
+                          .watch_storage(c).start())
         return deliverers[-1]
 
     def parts(c: Controller) -> tuple[Any, Any]:

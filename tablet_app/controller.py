@@ -131,6 +131,11 @@ class Controller:
         self.station_check: Callable[[Session], Any] | None = None
         self.station_status: dict[str, Any] | None = None
         self.storage_error: str | None = None
+        # While the storage refuses writes nothing can be queued in the full file, so the
+        # Deliverer (outbox.Deliverer.watch_storage) tells the station itself: from where the
+        # table stood when the refusals began (`storage_since`), woken by these listeners.
+        self.storage_since: dict[str, Any] | None = None
+        self.storage_listeners: list[Callable[[], None]] = []
         self._tx_depth = 0
         self._tx_applied = 0
         self._safe_point = False
@@ -494,14 +499,25 @@ class Controller:
             if self._tx_applied:
                 self._replay()  # what was applied before the failure was never committed
             if isinstance(exc, StorageFull):
-                self.storage_error = str(exc)
+                self._storage_state(str(exc))
                 raise DiskFull(f"tablet storage full: nothing was recorded ({exc})") from exc
             raise
         self._tx_depth = 0
-        self.storage_error = None
+        self._storage_state(None)
         if self._safe_point:
             self.journal.checkpoint()
         for fn in list(self.listeners):
+            fn()
+
+    def _storage_state(self, error: str | None) -> None:
+        was, self.storage_error = self.storage_error, error
+        if (was is None) == (error is None):
+            return
+        # The last journalled record names the episode: nothing can be journalled until it ends.
+        self.storage_since = None if error is None else {
+            "seq": self.journal._last()[0], "at": self.clock(), "board": self.board,
+            "round": self.session.round if self.session is not None else 0}
+        for fn in list(self.storage_listeners):
             fn()
 
     def _record(self, kind: str, body: dict[str, Any]) -> None:

@@ -177,6 +177,12 @@ class Deliverer:
         self._conn: sqlite3.Connection | None = None
         self.last_error: str | None = None
         self.connected = False  # last attempt reached the station
+        # The storage alarm (watch_storage): the controller whose storage it watches, the key of
+        # the call the station holds open, and the item being sent (kept, so a retry is identical).
+        self._storage_ctl: Any = None
+        self._alarm_key: str | None = None
+        self._alarm_item: tuple[str, dict] | None = None
+        self._alarm_launch: dict = {}
 
     # -- lifecycle ------------------------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
@@ -207,6 +213,16 @@ class Deliverer:
     def wake(self) -> None:
         self._wake.set()
 
+    def watch_storage(self, ctl: Any) -> Deliverer:
+        """Tell the station when `ctl` (a Controller) reports its storage full, and again when
+        it is over. The outbox lives in the same full file, so this call is posted directly,
+        never queued: a `td_call` with reason `storage_full`, keyed by the last journalled
+        record (`<event>/<section>/<table>/<round>/<board>/storage/<seq>`; a repeat, e.g. after
+        a restart on the full disk, is the same call), then `<key>/resolved`."""
+        self._storage_ctl = ctl
+        ctl.storage_listeners.append(self.wake)
+        return self
+
     def pending(self) -> int:
         with sqlite3.connect(self.db_path, timeout=30) as c:
             _schema(c)
@@ -227,7 +243,8 @@ class Deliverer:
         backoff = self.min_backoff
         while not self._stop.is_set():
             try:
-                sent = self.send_one()
+                # the alarm first: while the disk is full the queued items cannot be marked sent
+                sent = self.send_one() if self.storage_alarm() else None
             except Exception as e:  # the pump must outlive any surprise; retry later
                 self.last_error = f"{type(e).__name__}: {e}"
                 sent = None
@@ -242,6 +259,61 @@ class Deliverer:
             self._wake.wait(backoff * random.uniform(0.5, 1.0))
             self._wake.clear()
             backoff = min(backoff * 2, self.max_backoff)
+
+    def storage_alarm(self) -> bool:
+        """Post what the station must hear of the watched controller's storage (nothing is
+        written to the tablet's database). False: the station was not reached; try again."""
+        ctl = self._storage_ctl
+        if ctl is None:
+            return True
+        for _ in range(2):  # at most: the end of one episode, then the start of the next
+            if self._alarm_item is None:
+                since = ctl.storage_since
+                want = self._storage_call(since) if since is not None else None
+                if self._alarm_key is not None and (want is None or want[0] != self._alarm_key):
+                    key = self._alarm_key + "/resolved"
+                    self._alarm_item = (key, {**self._alarm_launch, "key": key, "status": "resolved",
+                                              "at": ctl.clock()})
+                elif want is not None and self._alarm_key is None:
+                    self._alarm_item = want
+                else:
+                    return True
+            if not self._post_alarm(*self._alarm_item):
+                return False
+        return True
+
+    def _post_alarm(self, key: str, payload: dict) -> bool:
+        body = json.dumps({"kind": "td_call", "key": key, "payload": payload}).encode()
+        try:
+            status, reply = self._post(body)
+        except (OSError, http.client.HTTPException) as e:
+            self.connected = False
+            self.last_error = f"station unreachable: {e}"
+            return False
+        self.connected = True
+        message = f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
+        if status not in (200, 201, 400, 409, 411, 413, 422):  # 401/403, 5xx, ...: retry, as send_one
+            self.last_error = message
+            return False
+        if status not in (200, 201, 409):  # the station will never take it: not retried
+            self.last_error = f"storage alarm refused: {message}"
+        # 409: the station holds this call with another `at` (the tablet restarted on the full
+        # disk and the refusals began again after the same record): the same call, still open.
+        if "status" in payload:
+            self._alarm_key = None
+        else:
+            self._alarm_key, self._alarm_launch = key, payload
+        self._alarm_item = None
+        return True
+
+    def _storage_call(self, since: dict) -> tuple[str, dict]:
+        event, section, table = self.table_id.rsplit("/", 2)
+        key = f"{event}/{section}/{table}/{since['round']}/{since['board']}/storage/{since['seq']}"
+        table_no: Any = int(table) if table.isdigit() else table
+        return key, {"kind": "td_call", "key": key, "event": event, "section": section, "table": table_no,
+                     "round": since["round"], "board": since["board"], "seat": None, "t": None,
+                     "reason": "storage_full", "at": since["at"],
+                     "note": "tablet storage full: calls are refused until space is freed"}
 
     def send_one(self) -> bool | None:
         """Send the oldest pending item. True: settled (delivered or rejected for good); False:

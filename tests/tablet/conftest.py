@@ -1,3 +1,7 @@
+import contextlib
+import os
+import subprocess
+
 import pytest
 
 
@@ -54,3 +58,30 @@ def station(tmp_path):
                         ["--director-pin", "97531", "--profile", "dbf-2017"]).start()
     yield st
     st.stop()
+
+
+# -- a full disk, on a real small tmpfs (test_journal.py, test_storage_alarm.py) ----------------------
+@pytest.fixture
+def small_disk(tmp_path):
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True, text=True)
+    assert r.returncode == 0, f"the full-disk test mounts a 1 MB tmpfs and must run as root: {r.stderr}"
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def fill(mnt):
+    """Fill the disk to the last byte; returns the filler to delete."""
+    filler = mnt / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for size in (65536, 4096, 1):
+            with contextlib.suppress(OSError):
+                while os.write(fd, b"\0" * size):
+                    pass
+    finally:
+        os.close(fd)
+    return filler

@@ -6,13 +6,12 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
 
 import pytest
 
 from tablet_app.controller import Controller
 from tablet_app.journal import JournalDamaged, JournalError
-from tests.tablet.conftest import SESSION, Clock
+from tests.tablet.conftest import SESSION, Clock, fill
 from tests.tablet.outbox_rows import outbox_items
 
 ROT = ("N", "E", "S", "W")
@@ -138,32 +137,6 @@ def test_an_unreadable_file_is_a_journal_error_never_a_raw_sqlite_error(tmp_path
 
 
 # -- a full disk, on a real small tmpfs -------------------------------------------------------------
-@pytest.fixture
-def small_disk(tmp_path):
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True, text=True)
-    assert r.returncode == 0, f"the full-disk test mounts a 1 MB tmpfs and must run as root: {r.stderr}"
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
-
-
-def fill(mnt):
-    """Fill the disk to the last byte; returns the filler to delete."""
-    filler = mnt / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        for size in (65536, 4096, 1):
-            with contextlib.suppress(OSError):
-                while os.write(fd, b"\0" * size):
-                    pass
-    finally:
-        os.close(fd)
-    return filler
-
-
 def test_a_full_disk_refuses_the_call_without_advancing_the_auction_and_the_resend_is_taken(small_disk):
     clock = Clock()
     db = small_disk / "tablet.db"

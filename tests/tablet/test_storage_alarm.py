@@ -1,0 +1,155 @@
+"""A tablet's disk fills up mid-auction (issue 12): the tablet says so on its own screen, and
+the station's director page must hear of it too, although nothing can be queued in the full
+journal file. A real station over HTTP, the journal on a real 1 MB tmpfs filled to the last byte."""
+import sqlite3
+import time
+
+import pytest
+
+from tablet_app.controller import Controller
+from tablet_app.outbox import Deliverer
+from tests.station.conftest import EVENT
+from tests.tablet.conftest import Clock, fill
+from tests.tablet.test_journal import play
+
+TABLE = f"{EVENT}/A/3"
+
+
+def outbox_rows(db) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(db) as c:  # reading a full disk works; only writes fail
+        return c.execute("SELECT kind, item_key, state FROM outbox ORDER BY id").fetchall()
+
+
+def status_of(station) -> dict:
+    """What the director page renders (status.json), over HTTP."""
+    return station.request("GET", f"/director/status.json?token={station.token}")[1]
+
+
+def storage_calls(s: dict) -> list[dict]:
+    return [c for c in s["open_td_calls"] if c.get("reason") == "storage_full"]
+
+
+def wait_for(station, d, cond, what: str) -> dict:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        s = status_of(station)
+        if cond(s):
+            return s
+        time.sleep(0.05)
+    raise AssertionError(f"the director page never showed {what}: {s['open_td_calls']}, {d.last_error}")
+
+
+def test_a_full_tablet_disk_is_an_open_call_on_the_director_page_until_space_returns(station, small_disk):
+    db = small_disk / "tablet.db"
+    clock = Clock()
+    ctl = Controller(db, clock=clock)
+    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
+                  max_backoff=0.2).watch_storage(ctl).start()
+
+    def page():
+        return status_of(station)
+
+    def until(cond, what):
+        return wait_for(station, d, cond, what)
+
+    try:
+        ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
+                   "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
+        play(ctl, clock, ["1H", "P"], seq0=1)
+        assert d.drain(20), d.last_error
+        assert storage_calls(page()) == []
+        rows_before = outbox_rows(db)
+
+        filler = fill(small_disk)
+        clock.advance(2)
+        r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
+        assert r["disk_full"] is True and ctl.snapshot()["disk_full"] is True
+        s = until(lambda s: storage_calls(s), "the storage call")
+        [call] = storage_calls(s)
+        assert (call["section"], call["table"], call["round"], call["board"]) == ("A", 3, 1, 1)
+        assert call["note"].startswith("tablet storage full")
+        html = station.request("GET", f"/director?token={station.token}")[1]
+        assert "Table A3, round 1, board 1: launched" in html and "tablet storage full" in html
+        # the box sends it again while the disk is still full: refused again, the same call
+        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
+        # a restarted deliverer (the tablet's app restarted on the full disk) says it again:
+        # the same key, a duplicate at the station, not a second call
+        again = Deliverer(str(db), station.url, TABLE, station.keys[TABLE]).watch_storage(ctl)
+        assert again.storage_alarm() is True and again.last_error is None
+        s = page()
+        assert len(storage_calls(s)) == 1
+        assert [k for k in s["stored_keys"] if "/storage/" in k] == [call["key"]]
+        assert outbox_rows(db) == rows_before  # nothing was written to the full file
+
+        filler.unlink()
+        r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)  # the box's resend, taken
+        assert r["ok"] is True and ctl.snapshot()["disk_full"] is False
+        s = until(lambda s: not storage_calls(s), "the storage call resolved")
+        assert [k for k in s["stored_keys"] if "/storage/" in k] == [call["key"], call["key"] + "/resolved"]
+        html = station.request("GET", f"/director?token={station.token}")[1]
+        assert "tablet storage full" not in html
+        # and the table's own items after the refusal go through, each once
+        play(ctl, clock, ["P", "P", "P"], dealer="W", seq0=4)
+        assert d.drain(20), d.last_error
+        assert [c["call"] for c in ctl.estate["calls"]] == ["1H", "P", "4H", "P", "P", "P"]
+        rows = outbox_rows(db)
+        assert {state for _, _, state in rows} == {"delivered"}
+        stored = page()["stored_keys"]
+        assert sorted(k for k in stored if "/storage/" not in k) == sorted(k for _, k, _ in rows)
+        assert len(stored) == len(set(stored))
+    finally:
+        d.stop()
+        ctl.close()
+
+
+def test_items_waiting_when_the_disk_fills_neither_hold_up_the_alarm_nor_lock_the_journal(station, small_disk):
+    """The deliverer cannot mark a queued item sent on a full disk: its failed write must not
+    keep the file locked (the box's resend after space returns would wait on it), and the
+    alarm goes first."""
+    db = small_disk / "tablet.db"
+    clock = Clock()
+    ctl = Controller(db, clock=clock)
+    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
+                  max_backoff=0.2).watch_storage(ctl)
+    try:
+        ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
+                   "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
+        play(ctl, clock, ["1H", "P"], seq0=1)
+        waiting = [k for _, k, state in outbox_rows(db) if state == "pending"]
+        assert waiting
+        filler = fill(small_disk)
+        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
+        d.start()
+        s = wait_for(station, d, storage_calls, "the storage call")
+        assert [c["reason"] for c in s["open_td_calls"]] == ["storage_full"]
+        assert not any(k in s["stored_keys"] for k in waiting)  # not sent: they cannot be marked sent
+        deadline = time.monotonic() + 20
+        while "full" not in (d.last_error or "") and time.monotonic() < deadline:
+            time.sleep(0.05)  # the pump tries the waiting items against the full disk meanwhile
+        assert "full" in (d.last_error or ""), d.last_error
+        filler.unlink()
+        r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
+        assert r["ok"] is True, r
+        assert d.drain(20), d.last_error
+        s = wait_for(station, d, lambda s: s["open_td_calls"] == [], "the storage call resolved")
+        stored = s["stored_keys"]
+        assert len(stored) == len(set(stored))
+        assert sorted(k for k in stored if "/storage/" not in k) == sorted(k for _, k, _ in outbox_rows(db))
+    finally:
+        d.stop()
+        ctl.close()
+
+
+def test_the_storage_key_is_only_for_the_storage_call():
+    """A box's TD call cannot take the storage call's key, nor the storage call a box call's."""
+    from station.records import RecordError, validate_item
+
+    base = {"kind": "td_call", "event": EVENT, "section": "A", "table": 3, "round": 1, "board": 2,
+            "seat": None, "at": 1_763_800_000}
+    good = f"{EVENT}/A/3/1/2/storage/7"
+    validate_item("td_call", good, {**base, "key": good, "reason": "storage_full"})
+    validate_item("td_call", good + "/resolved", {**base, "key": good + "/resolved", "reason": "storage_full",
+                                                  "status": "resolved"})
+    for key, reason in ((good, "td_key"), (f"{EVENT}/A/3/1/2/td/7", "storage_full")):
+        with pytest.raises(RecordError, match="key: expected"):
+            validate_item("td_call", key, {**base, "key": key, "reason": reason})
