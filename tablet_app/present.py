@@ -342,3 +342,51 @@ def round_end_lines(pos: dict[str, Any] | None, lang: str = "en") -> list[str]:
         lines.append(i18n.tr("boards_go", lang, boards=boards, table=b["table"]) if b.get("table")
                      else i18n.tr("boards_to_td", lang, boards=boards))
     return lines or [i18n.tr("ask_td", lang)]
+
+
+def _result_mark(contract: str | None, tricks: Any) -> str:
+    """Tricks against the contract, as a traveller writes them: `=`, `+1`, `-2`."""
+    if not contract or contract == "PASS" or not isinstance(tricks, int) or not contract[0].isdigit():
+        return ""
+    over = tricks - (int(contract[0]) + 6)
+    return "=" if over == 0 else f"{over:+d}"
+
+
+def _mp(v: Any) -> str:
+    return "" if v is None else f"{float(v):g}"
+
+
+def traveller_table(trav: dict[str, Any], lang: str = "en") -> tuple[list[str], list[list[str]]]:
+    """`snapshot()["traveller"]` as a traveller's header and rows, one per table: pairs, contract
+    and declarer, tricks (and the result against the contract), North-South's score, each side's
+    matchpoints (Law 78A). An adjusted score without a table score says so."""
+    head = [i18n.tr("table", lang), i18n.tr("trav_ns", lang), i18n.tr("trav_ew", lang), i18n.tr("contract", lang),
+            i18n.tr("trav_tricks", lang), i18n.tr("score_ns", lang),
+            f"{i18n.tr('trav_mp', lang)} {i18n.tr('trav_ns', lang)}", f"{i18n.tr('trav_mp', lang)} {i18n.tr('trav_ew', lang)}"]
+    rows = []
+    for r in trav.get("rows") or []:
+        contract, tricks = r.get("contract"), r.get("tricks")
+        score = r.get("score_ns")
+        mark = _result_mark(contract, tricks)
+        if isinstance(score, int):
+            score_text = f"{score:+d}" if score else "0"
+        else:
+            score_text = i18n.tr("trav_adjusted", lang) if r.get("adjusted") else ""
+        rows.append([str(r.get("table", "")), str(r.get("ns_pair", "")), str(r.get("ew_pair", "")),
+                     contract_text(contract, r.get("declarer"), lang),
+                     f"{tricks} ({mark})" if mark else ("" if tricks is None else str(tricks)),
+                     score_text, _mp(r.get("mp_ns")), _mp(r.get("mp_ew"))])
+    return head, rows
+
+
+def recap_lines(recap: dict[str, Any] | None, lang: str = "en") -> list[str]:
+    """Each pair's running score over the travellers the table holds (`traveller["recap"]`)."""
+    out = []
+    for side in ("ns", "ew"):
+        r = (recap or {}).get(side)
+        if not r:
+            continue
+        pct = "-" if r.get("percent") is None else f"{r['percent']:.1f} %"
+        out.append(i18n.tr("trav_pair_line", lang, side=i18n.tr(f"trav_{side}", lang), pair=r.get("pair"),
+                           mp=_mp(r.get("mp")) or "0", top=r.get("top", 0), percent=pct, boards=r.get("boards", 0)))
+    return out

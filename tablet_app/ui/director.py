@@ -101,7 +101,11 @@ class DirectorScreen(PinEntry, Screen):
 
     def choose(self, option: dict[str, Any]) -> None:
         if option.get("needs_call"):
-            self._enter("option", option=option, call=None)
+            # the offender showed the stop card before the call being replaced: the replacement is
+            # taken as made with it unless the director says otherwise (FSB L116B)
+            snap = self.app.controller.snapshot()
+            seat = ((snap.get("state") or {}).get("pending") or {}).get("seat")
+            self._enter("option", option=option, call=None, stop=seat in (snap.get("stop_shown") or {}))
             return
         self._decide(option["id"], None)
 
@@ -114,11 +118,28 @@ class DirectorScreen(PinEntry, Screen):
 
     def confirm_call(self) -> None:
         if self.mode == "option" and self.draft.get("call"):
-            self._decide(self.draft["option"]["id"], self.draft["call"])
+            self._decide(self.draft["option"]["id"], self.draft["call"], bool(self.draft.get("stop")))
 
-    def _decide(self, choice: str, call: str | None) -> None:
+    def toggle_stop(self) -> None:
+        """With or without the stop card. The replacement call (option): on/off. The corrected call
+        (L25A): as the replaced call was made (None), then with, then without."""
+        if self.mode == "option":
+            self.draft["stop"] = not self.draft.get("stop")
+        elif self.mode == "correct":
+            self.draft["stop"] = {None: True, True: False, False: None}[self.draft.get("stop")]
+        self.app.refresh()
+
+    def _stop_toggle(self, lang: str) -> None:
+        stop = self.draft.get("stop")
+        key = {None: "stop_as_made", True: "stop_with", False: "stop_without"}[stop]
+        b = BigButton(i18n.tr(key, lang), BTN if stop else BTN_LIGHT, size=18, size_hint_y=None, height=56)
+        b.bind(on_release=lambda *_: self.toggle_stop())
+        self.tool_buttons["stop"] = b
+        self.side.add_widget(b)
+
+    def _decide(self, choice: str, call: str | None, stop: bool = False) -> None:
         # the director stays signed in after the ruling: the consequences are read out from here
-        self._td(lambda pin: self.app.controller.td_decide(pin, choice, call), refresh=False)
+        self._td(lambda pin: self.app.controller.td_decide(pin, choice, call, stop=stop), refresh=False)
         self._enter(None, refresh=False)
         self.app.refresh()
 
@@ -142,6 +163,8 @@ class DirectorScreen(PinEntry, Screen):
             self.picker = CallPicker(self.pick_call, present.replacement_calls(self.app.controller.estate),
                                      self.draft.get("call"))
             self.side.add_widget(self.picker)
+            self.draft["stop"] = bool(self.draft.get("stop"))
+            self._stop_toggle(lang)
             row = BoxLayout(spacing=10, size_hint_y=None, height=80)
             cancel = BigButton(i18n.tr("other_option", lang), BTN_LIGHT, size=20)
             cancel.bind(on_release=lambda *_: self._enter(None))
@@ -273,6 +296,7 @@ class DirectorScreen(PinEntry, Screen):
                                   size=20, bold=True, size_hint_y=None, height=34))
         self.picker = CallPicker(self._correct)
         self.side.add_widget(self.picker)
+        self._stop_toggle(lang)
 
     # -- Law 24 and the wrong-board laws: TD findings the boxes cannot see ----------------------------
     def _seat_row(self, lang: str, prompt: str, on_pick: Any) -> None:
@@ -570,12 +594,12 @@ class DirectorScreen(PinEntry, Screen):
         self._enter("correct", seat=None)
 
     def _pick_seat(self, seat: str) -> None:
-        self._enter("correct", seat=seat)
+        self._enter("correct", seat=seat, stop=None)
 
     def _correct(self, call: str) -> None:
-        seat = self.draft.get("seat")
+        seat, stop = self.draft.get("seat"), self.draft.get("stop")
         self._enter(None, refresh=False)
-        self._td(lambda pin: self.app.controller.td_correct_call(pin, seat, call))
+        self._td(lambda pin: self.app.controller.td_correct_call(pin, seat, call, stop=stop))
 
     def leave(self) -> None:
         if self.credential is not None and hasattr(self.app.controller, "sign_out"):

@@ -11,6 +11,7 @@ from kivy.uix.widget import Widget
 
 from tablet_app import i18n, present
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, RED_SUIT, STOP_RED, WHITE
+from tablet_app.ui.traveller import traveller_panel
 from tablet_app.ui.widgets import BigButton, Panel, Text, framed
 
 
@@ -89,9 +90,13 @@ class ResultScreen(Screen):
             text = i18n.error_text(self.error, lang)
         if not res:
             summary.add_widget(Text(text or present.status_line(snap, lang), size=26, bold=True))
-            back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), size=(220, 70))
+            # (BigButton's `size` is its font size: the button's own size goes as width and height)
+            back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), width=220, height=70)
             back.bind(on_release=lambda *_: self.app.go("auction"))
             self.body.add_widget(back)
+            trav = snap.get("traveller")
+            if trav:  # the board just played, with the other tables' results (club's show_results)
+                self.body.add_widget(traveller_panel(trav, (snap.get("session") or {}).get("table"), lang))
             self.body.add_widget(Widget())
             return
         contract = present.contract_text(res["contract"], res["declarer"], lang)

@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from tablet_app.controller import Controller  # noqa: E402
 from tests.ui.shots import Clock, Shots, texts  # noqa: E402
+from tests.ui.shots import sign_in as shots_sign_in  # noqa: E402
 
 OUT = pathlib.Path(sys.argv[1])
 SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
@@ -252,12 +253,7 @@ def step8(_dt):
 
 
 def sign_in():
-    app.go("director")
-    d = app.screens["director"]
-    for k in "4321":
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
-    return d
+    return shots_sign_in(app, "4321")
 
 
 def step9(_dt):

@@ -23,6 +23,7 @@ from tablet_app.controller import Controller  # noqa: E402
 from tablet_app.outbox import Deliverer  # noqa: E402
 from tablet_app.station_client import station_check  # noqa: E402
 from tests.ui.shots import Clock, Shots, texts  # noqa: E402
+from tests.ui.shots import sign_in as shots_sign_in  # noqa: E402
 
 OUT, SHOTS = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 URL, RIGHT_KEY, WRONG_KEY = sys.argv[3], sys.argv[4], sys.argv[5]
@@ -114,12 +115,7 @@ def wait_refused(_dt):
 
 
 def sign_in(pin: str = "2468"):
-    app.go("director")
-    d = app.screens["director"]
-    for k in pin:
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
-    return d
+    return shots_sign_in(app, pin)
 
 
 def step5(_dt):

@@ -109,3 +109,13 @@ class Shots:
                 self.app.stop()
 
         KClock.schedule_once(go, 1.5)
+
+
+def sign_in(app: Any, pin: str) -> Any:
+    """Open the director console and sign in with `pin` through its own pad; the console."""
+    app.go("director")
+    d = app.screens["director"]
+    for k in pin:
+        d.pin_buttons[k].trigger_action(0)
+    d.pin_buttons["unlock"].trigger_action(0)
+    return d
