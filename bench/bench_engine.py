@@ -49,7 +49,10 @@ def generate(rng: random.Random, board: int, profile: str) -> dict[str, Any]:
         seq.append((seat, CALL_CODE[call]))
         if call[0].isdigit() and rng.random() < 0.1:
             t += 0.3
-            events.append({"t": t, "seat": SEATS[(seat + 2) % 4], "alert": True})
+            # Behind screens the caller alerts his own call to his screenmate (partner has not
+            # seen it yet: the engine refuses his alert); at an open table partner alerts.
+            alerter = seat if "screens" in profile else (seat + 2) % 4
+            events.append({"t": t, "seat": SEATS[alerter], "alert": True})
         trailing = 0
         for _, c in reversed(seq):
             if c != PASS:
