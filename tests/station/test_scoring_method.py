@@ -157,3 +157,42 @@ def test_a_teams_section_is_refused_with_a_line_saying_so_not_scored_as_pairs(tm
             sorted(ns_score(b, t) for b in PLAYED for t in PLAYED[b])
     finally:
         st.stop()
+
+
+def test_sections_scored_differently_get_their_own_pbn_scoring_and_one_usebio_method(tmp_path):
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--tables", "B:1-4"]).start()
+    try:
+        dto = init(ScoringGroupDTO.ScoringType_XImp3_Average)
+        section_b = init(ScoringGroupDTO.ScoringType_Pairs).sessions[0].scoring_groups[0].sections[0]
+        section_b.letters, section_b.scoring_group_number = "B", 2
+        for table in section_b.tables:
+            table.section_letters = "B"
+            for r in table.rounds:
+                r.section_letters = "B"
+        dto.sessions[0].scoring_groups.append(ScoringGroupDTO(
+            session_guid=GUID, scoring_group_number=2, scoring_method=ScoringGroupDTO.ScoringType_Pairs,
+            sections=[section_b]))
+        reply = DataConnectorClient("club-7", st.token, st.url).initialize(dto)
+        assert reply.data_type == DataConnectorResponseData.OK, reply.serialized_data
+        for letters in "AB":
+            for t, (contract, declarer, tricks) in PLAYED[1].items():
+                rec = result_record(table=t, board=1, ns_pair=t, ew_pair=t, dealer="N", vulnerability="None",
+                                    contract=contract, declarer=declarer, tricks=tricks, score_ns=ns_score(1, t))
+                rec["section"], rec["key"] = letters, rec["key"].replace("/A/", f"/{letters}/")
+                code, doc = st.post_item("result", rec)
+                assert code == 201, doc
+
+        scoring = {dict(tags(g))["Section"]: dict(tags(g))["Scoring"]
+                   for g in games(conforming_text(fetch(st, "/export/pbn")))}
+        assert scoring == {"A": "IMP", "B": "MP"}
+
+        raw = fetch(st, "/export/usebio")
+        assert b"<!-- Section B (matchpoints) not scored: this file is scored by cross_imps" in raw
+        root = usebio_tree(raw)
+        assert root.findtext("EVENT/BOARD_SCORING_METHOD") == "CROSS_IMPS"
+        a, b = root.findall("EVENT/SECTION")
+        assert len(a.findall("PARTICIPANTS/PAIR")) == 8 and b.findall("PARTICIPANTS/PAIR") == []
+        line = a.find("BOARD/TRAVELLER_LINE")
+        assert float(line.findtext("NS_MATCH_POINTS")) == float(cross_expected()[1][int(line.findtext("NS_PAIR_NUMBER"))])
+    finally:
+        st.stop()
