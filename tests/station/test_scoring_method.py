@@ -4,7 +4,6 @@ official Data Connector client, tablets deliver results over HTTP, and the PBN `
 the USEBIO event type, pair totals and traveller points are checked against IMPs computed here from
 the WBF scale written out (tests/scoring/test_imp_pairs_session.py), not by the station's scorer.
 A teams section is refused in both files with a line saying so, never scored as pairs."""
-import http.client
 from fractions import Fraction
 
 import pytest
@@ -24,6 +23,7 @@ from tests.scoring.test_imp_pairs_session import wbf_imps
 
 from .conftest import StationProcess, result_record
 from .export_readers import conforming_text, games, tags, usebio_tree
+from .test_export_standards import fetch
 
 GUID = "A0B1C2D3E4F5A6B7C8D9E0F1A2B3C4D5"
 DEALER = {1: "N", 2: "E", 3: "S"}
@@ -50,17 +50,6 @@ def init(method: int, game_type: int = 10) -> InitDTO:
 def ns_score(board: int, table: int) -> int:
     contract, declarer, tricks = PLAYED[board][table]
     return score(contract, declarer, tricks, VUL[board])
-
-
-def fetch(st, path: str) -> bytes:
-    conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=30)
-    try:
-        conn.request("GET", f"{path}?token={st.token}")
-        resp = conn.getresponse()
-        assert resp.status == 200
-        return resp.read()
-    finally:
-        conn.close()
 
 
 def club_evening(tmp_path, method: int, game_type: int = 10) -> StationProcess:
