@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from . import __version__, pbn, usebio
-from .movement import numbered_per_direction
+from .movement import GAME_TYPES, SCORING_METHODS, numbered_per_direction
 from .players import seating
 from .store import Store, latest_results
 
@@ -30,15 +30,19 @@ def _well_formed(item: dict) -> bool:
 
 def sessions(store: Store, event: str, session: str | None = None) -> list[dict]:
     """The scoring program's sessions of the event, oldest first: guid, name, sections
-    {letters: scoring group}."""
+    {letters: scoring group}, scoring {letters: {"method", "game_type"}} (station.movement's
+    names: "matchpoints", "imps", "cross_imps", "team_imps" ...; "pairs", "individual", "teams")."""
     rows = store.query("SELECT session_guid, name FROM dc_sessions WHERE event = ? ORDER BY created_at, session_guid",
                        (event,))
     out = []
     for guid, name in rows:
         if session and guid != session:
             continue
-        secs = store.query("SELECT section, scoring_group FROM dc_sections WHERE session_guid = ?", (guid,))
-        out.append({"guid": guid, "name": name, "sections": {r[0]: int(r[1]) for r in secs}})
+        secs = store.query("SELECT section, scoring_group, scoring_method, game_type FROM dc_sections "
+                           "WHERE session_guid = ?", (guid,))
+        out.append({"guid": guid, "name": name, "sections": {r[0]: int(r[1]) for r in secs},
+                    "scoring": {r[0]: {"method": SCORING_METHODS.get(int(r[2]), str(r[2])),
+                                       "game_type": GAME_TYPES.get(int(r[3]), str(r[3]))} for r in secs}})
     return out
 
 
@@ -123,8 +127,36 @@ def pair_ids(results: list[dict]) -> tuple[Any, Any]:
     return (lambda n: n), (lambda n: n)
 
 
-def score_section(results: list[dict], rules: str = "fsb-2007") -> dict:
-    """Matchpoints for one section's results via shared_rules.scoring.score_pairs_session."""
+# How a section is scored, by the scoring program's method (docs/station.md "Files"): the
+# pairs methods the station can score, and the board method shared_rules.scoring uses for IMPs.
+PAIRS_METHODS = ("matchpoints", "imps", "cross_imps")
+IMP_METHOD = {"imps": "butler", "cross_imps": "cross"}
+# PBN 2.1 `Scoring` keywords: MP, IMP and BAM are the standard's base keywords; Butler and
+# cross-IMPs are both IMP scoring, and a team match is IMPs (VPs come from IMPs) or BAM.
+PBN_SCORING = {"matchpoints": "MP", "imps": "IMP", "cross_imps": "IMP", "team_imps": "IMP", "team_vp": "IMP",
+               "bam": "BAM", "patton": "BAM"}
+MATCHPOINTS = {"method": "matchpoints", "game_type": "pairs"}
+
+
+def section_scoring(store: Store, event: str, session: str | None = None) -> dict[str, dict]:
+    """section letters -> {"method", "game_type"} as the scoring program sent it (the latest
+    session with those letters); a section the scoring program never sent is matchpoints."""
+    return {letters: s["scoring"].get(letters, MATCHPOINTS)
+            for letters, s in session_by_section(store, event, session).items()}
+
+
+def refusal(letters: str, how: dict) -> str | None:
+    """Why the station does not score this section (None: it does)."""
+    if how["game_type"] != "pairs" or how["method"] not in PAIRS_METHODS:
+        return (f"Section {letters} ({how['game_type']}, {how['method']}) not scored: the station scores pairs "
+                f"only and has no team matches")
+    return None
+
+
+def score_section(results: list[dict], rules: str = "fsb-2007", method: str = "matchpoints") -> dict:
+    """One section's results scored by its method via shared_rules.scoring: matchpoints
+    (score_pairs_session) or IMP pairs (score_imp_pairs_session, Butler or cross-IMPs)."""
+    from shared_rules.scoring.board_imps import score_imp_pairs_session
     from shared_rules.scoring.session import score_pairs_session
 
     ns_id, ew_id = pair_ids(results)
@@ -132,15 +164,22 @@ def score_section(results: list[dict], rules: str = "fsb-2007") -> dict:
     for r in results:
         boards.setdefault(r["board"], []).append({**r, "ns_pair": ns_id(r["ns_pair"]),
                                                   "ew_pair": ew_id(r["ew_pair"])})
+    if method in IMP_METHOD:
+        return score_imp_pairs_session(boards, IMP_METHOD[method], rules=rules)
     return score_pairs_session(boards, rules=rules)
 
 
-def scorable(rec: dict, rules: str) -> bool:
-    """Whether the scorer can read this record alone (a stored adjusted block may be incomplete)."""
+def scorable(rec: dict, rules: str, method: str = "matchpoints") -> bool:
+    """Whether the scorer can read this record alone (a stored adjusted block may be incomplete;
+    a percentage adjusted score has no IMPs)."""
     from shared_rules.scoring import score_board
+    from shared_rules.scoring.board_imps import score_board_imps
 
     try:
-        score_board([rec], rules=rules)
+        if method in IMP_METHOD:
+            score_board_imps([rec], IMP_METHOD[method], rules=rules)
+        else:
+            score_board([rec], rules=rules)
         return isinstance(rec.get("ns_pair"), int) and isinstance(rec.get("ew_pair"), int)
     except Exception:  # noqa: BLE001 - any reason the scorer refuses is a record to leave out
         return False
@@ -154,6 +193,7 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
     hands = deals(store, event, session)
     by_section = session_by_section(store, event, session)
     seated = seats(store, event, session)
+    how = section_scoring(store, event, session)
     site = club(store)[0]
     games = []
     for r in results:
@@ -163,7 +203,8 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
             names = {s: p["pbn_name"] for s, p in found.items()}
         s = by_section.get(r["section"])
         ctx = {"event": (s and s["name"]) or event, "site": site, "names": names,
-               "deal": hands.get((r["section"], r["board"])), "scoring": "MP"}
+               "deal": hands.get((r["section"], r["board"])),
+               "scoring": PBN_SCORING.get(how.get(r["section"], MATCHPOINTS)["method"], "?")}
         try:
             games.append(pbn.game(r, ctx))
         except Exception as e:  # a stored record the writer did not foresee: say so, keep the file
@@ -171,6 +212,8 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
             games.append([pbn.comment(f"Result of section {r['section']} table {r['table']} round {r['round']} "
                                       f"board {r['board']} could not be written")])
     header = [f"Creator: bidding-box station {__version__}", f"Event {event}: {len(results)} results"]
+    header += [why for letters in sorted({r["section"] for r in results})
+               if (why := refusal(letters, how.get(letters, MATCHPOINTS)))]
     return pbn.document(games, header)
 
 
@@ -183,13 +226,24 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
     hands = deals(store, event, session)
     seated = seats(store, event, session)
     by_section = session_by_section(store, event, session)
+    how = section_scoring(store, event, session)
     name, ident = club(store)
+    letters_all = sorted({r["section"] for r in results})
+    # One USEBIO EVENT has one BOARD_SCORING_METHOD: the first section the station scores sets it.
+    scored_methods = [how.get(x, MATCHPOINTS)["method"] for x in letters_all
+                      if refusal(x, how.get(x, MATCHPOINTS)) is None]
+    method = scored_methods[0] if scored_methods else "matchpoints"
     sections = []
-    for letters in sorted({r["section"] for r in results}):
+    for letters in letters_all:
         recs = [r for r in results if r["section"] == letters]
-        good = [r for r in recs if scorable(r, rules)]
+        mine = how.get(letters, MATCHPOINTS)
+        why = refusal(letters, mine)
+        if why is None and mine["method"] != method:
+            why = (f"Section {letters} ({mine['method']}) not scored: this file is scored by {method}; "
+                   f"export that section's session alone (&session=)")
+        good = [] if why else [r for r in recs if scorable(r, rules, method)]
         try:
-            scored = score_section(good, rules) if good else {"pairs": {}, "boards": {}}
+            scored = score_section(good, rules, method) if good else {"pairs": {}, "boards": {}}
         except Exception as e:  # noqa: BLE001 - the travellers are still worth having
             log.error("USEBIO export: section %s not scored: %r", letters, e)
             good, scored = [], {"pairs": {}, "boards": {}}
@@ -210,11 +264,12 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
             key = (letters, text[:2], int(text[2:])) if per_direction else (letters, "", pair_id)
             players[pair_id] = [p for p in members.get(key, []) if p]
         sections.append({"id": letters, "per_direction": per_direction, "scored": scored, "boards": boards,
+                         "refused": why,
                          "players": players, "hands": {b: d for (s, b), d in hands.items() if s == letters}})
     names = [s["name"] for s in by_section.values() if s.get("name")]
     doc = {"club_name": club_name or name, "club_id": ident,
            "description": " / ".join(dict.fromkeys(names)) or event,
            "identifier": event, "date": usebio.parse_date([r.get("entered_at") for r in results]),
            "program": "bidding-box station", "version": __version__,
-           "boards_played": len({r["board"] for r in results}), "sections": sections}
+           "boards_played": len({r["board"] for r in results}), "sections": sections, "method": method}
     return usebio.document(doc)

@@ -13,9 +13,16 @@ Conventions other writers and readers of USEBIO 1.2 use, and that this module fo
   each other's complement), an assigned score as the assigned contract and its score, a
   weighted or split score as `WEIGHTED` / `SPLIT`; never the table's own contract and score.
 
-Matchpoints come from the project's one scorer, shared_rules.scoring.score_pairs_session. A
-stored record the scorer cannot read (an adjusted block without its values, say) is shown with
-CONTRACT `?` and no matchpoints instead of failing the whole export.
+- The event's method: `EVENT_TYPE` `PAIRS` with `BOARD_SCORING_METHOD` `MATCH_POINTS` or
+  `CROSS_IMPS`, or `BUTLER_PAIRS` with `IMPS`; `TOTAL_SCORE` and the traveller's
+  `NS_MATCH_POINTS`/`EW_MATCH_POINTS` then hold that method's points (IMPs for IMP pairs, with
+  `PERCENTAGE` empty).
+
+Scores come from the project's one scorer, shared_rules.scoring (score_pairs_session,
+score_imp_pairs_session). A stored record the scorer cannot read (an adjusted block without its
+values, say) is shown with CONTRACT `?` and no points instead of failing the whole export. A
+section the station does not score (teams) is preceded by a comment saying so and keeps its
+traveller results without points.
 """
 from __future__ import annotations
 
@@ -115,19 +122,43 @@ def _sub(parent: ET.Element, tag: str, value: Any = None, **attrs: str) -> ET.El
     return el
 
 
+# The event's USEBIO EVENT_TYPE and BOARD_SCORING_METHOD by the scoring program's method
+# (docs/station.md "Files"): Butler pairs are their own event type; cross-IMPs are a pairs event
+# scored by cross-IMPs.
+EVENT_TYPES = {"matchpoints": ("PAIRS", "MATCH_POINTS"), "imps": ("BUTLER_PAIRS", "IMPS"),
+               "cross_imps": ("PAIRS", "CROSS_IMPS")}
+
+
+def _total(totals: dict) -> Any:
+    """A pair's total in the event's method: matchpoints, else IMPs."""
+    return totals["mp"] if "mp" in totals else totals["imps"]
+
+
+def _board_points(row: dict | None, side: str) -> Any:
+    """A traveller line's points for `side` in the event's method ("" when not scored)."""
+    if row is None:
+        return ""
+    value = row.get(f"{side}_mp", row.get(f"{side}_imps"))
+    return "" if value is None else value
+
+
 def section_element(parent: ET.Element, sec: dict) -> None:
-    """One <SECTION>: sec = {"id", "per_direction", "scored" (score_pairs_session output over
-    the usable records), "boards" {board: [(rec, row or None)]}, "players" {pair id: [player]},
-    "hands" {board: "N:..."}}."""
+    """One <SECTION>: sec = {"id", "per_direction", "scored" (score_pairs_session or
+    score_imp_pairs_session output over the usable records), "boards" {board: [(rec, row or
+    None)]}, "players" {pair id: [player]}, "hands" {board: "N:..."}, "refused" (why the section
+    is not scored, or None)}. A refused section keeps its travellers' results, without points."""
+    if sec.get("refused"):
+        parent.append(ET.Comment(" " + text(sec["refused"], 200).replace("--", "- -") + " "))
     el = _sub(parent, "SECTION", SECTION_ID=sec["id"])
     parts = _sub(el, "PARTICIPANTS")
     pairs = sec["scored"].get("pairs", {})
+    rank_by = {p: t["pct"] if "pct" in t else t["imps"] for p, t in pairs.items()}
     if sec["per_direction"]:
         places = {}
         for side in ("NS", "EW"):
-            places.update(place_labels([(p, t["pct"]) for p, t in pairs.items() if str(p).startswith(side)]))
+            places.update(place_labels([(p, v) for p, v in rank_by.items() if str(p).startswith(side)]))
     else:
-        places = place_labels([(p, t["pct"]) for p, t in pairs.items()])
+        places = place_labels(list(rank_by.items()))
     for pair_id, totals in sorted(pairs.items(), key=lambda kv: _pair_sort(kv[0])):
         p = _sub(parts, "PAIR")
         m = re.match(r"^(NS|EW)(\d+)$", str(pair_id))
@@ -135,8 +166,8 @@ def section_element(parent: ET.Element, sec: dict) -> None:
         if m:
             _sub(p, "DIRECTION", m.group(1))
         _sub(p, "PLACE", places.get(pair_id, ""))
-        _sub(p, "TOTAL_SCORE", totals["mp"])
-        _sub(p, "PERCENTAGE", totals["pct"])
+        _sub(p, "TOTAL_SCORE", _total(totals))
+        _sub(p, "PERCENTAGE", totals.get("pct", ""))
         _sub(p, "BOARDS_PLAYED", totals["boards"])
         for player in sec["players"].get(pair_id, []):
             pl = _sub(p, "PLAYER")
@@ -150,12 +181,16 @@ def section_element(parent: ET.Element, sec: dict) -> None:
             tl = _sub(b, "TRAVELLER_LINE")
             _sub(tl, "NS_PAIR_NUMBER", small_int(rec.get("ns_pair"), 0, 9999) or "")
             _sub(tl, "EW_PAIR_NUMBER", small_int(rec.get("ew_pair"), 0, 9999) or "")
-            cells = result_cells(rec) if row is not None else {
-                "CONTRACT": "?", "PLAYED_BY": "", "LEAD": "", "TRICKS": "", "SCORE": ""}
+            cells = {"CONTRACT": "?", "PLAYED_BY": "", "LEAD": "", "TRICKS": "", "SCORE": ""}
+            if row is not None or sec.get("refused"):
+                try:
+                    cells = result_cells(rec)
+                except Exception:  # noqa: BLE001 - a refused section's odd record stays unknown
+                    pass
             for name in ("CONTRACT", "PLAYED_BY", "LEAD", "TRICKS", "SCORE"):
                 _sub(tl, name, cells[name])
-            _sub(tl, "NS_MATCH_POINTS", "" if row is None or row["ns_mp"] is None else row["ns_mp"])
-            _sub(tl, "EW_MATCH_POINTS", "" if row is None or row["ew_mp"] is None else row["ew_mp"])
+            _sub(tl, "NS_MATCH_POINTS", _board_points(row, "ns"))
+            _sub(tl, "EW_MATCH_POINTS", _board_points(row, "ew"))
     hands = {b: d for b, d in sec["hands"].items() if _hands(d)}
     if hands:
         hs = _sub(el, "HANDSET")
@@ -184,13 +219,15 @@ def _pair_sort(pair_id: Any) -> tuple:
 
 def document(event: dict) -> str:
     """event = {"club_name", "club_id", "description", "identifier", "date" (date or None),
-    "program", "version", "boards_played", "sections" [see section_element]}."""
+    "program", "version", "boards_played", "sections" [see section_element], "method"
+    ("matchpoints", "imps", "cross_imps": EVENT_TYPES)}."""
     root = ET.Element("USEBIO", Version="1.2")
     club = _sub(root, "CLUB")
     _sub(club, "CLUB_NAME", event.get("club_name") or "")
     if event.get("club_id"):
         _sub(club, "CLUB_ID_NUMBER", event["club_id"])
-    ev = _sub(root, "EVENT", EVENT_TYPE="PAIRS")
+    event_type, board_method = EVENT_TYPES.get(event.get("method") or "matchpoints", EVENT_TYPES["matchpoints"])
+    ev = _sub(root, "EVENT", EVENT_TYPE=event_type)
     _sub(ev, "PROGRAM_NAME", event.get("program") or "")
     _sub(ev, "PROGRAM_VERSION", event.get("version") or "")
     _sub(ev, "EVENT_DESCRIPTION", event.get("description") or "")
@@ -198,7 +235,7 @@ def document(event: dict) -> str:
     _sub(ev, "DATE", day.strftime("%d/%m/%Y") if day else "")
     _sub(ev, "EVENT_IDENTIFIER", event.get("identifier") or "")
     _sub(ev, "WINNER_TYPE", 2 if any(s["per_direction"] for s in event["sections"]) else 1)
-    _sub(ev, "BOARD_SCORING_METHOD", "MATCH_POINTS")
+    _sub(ev, "BOARD_SCORING_METHOD", board_method)
     _sub(ev, "BOARDS_PLAYED", event.get("boards_played", 0))
     for sec in event["sections"]:
         section_element(ev, sec)

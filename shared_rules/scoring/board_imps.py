@@ -76,3 +76,33 @@ def _side_imps(value: SideValue, sign: int, datum: int | None, plain: list[int],
     if not others:
         return Fraction(0)
     return _imps_against(value, others, sign)
+
+
+def score_imp_pairs_session(
+    boards: Mapping[int, Sequence[Mapping[str, Any]]],
+    method: str = "butler",
+    rules: ScoringRules | str = "fsb-2007",
+    decimals: int = 2,
+) -> dict[str, Any]:
+    """An IMP pairs session (Butler or cross-IMPs, L78B with L78D): every board by
+    `score_board_imps`, each pair's IMPs summed over the boards it has a score on.
+
+    Pair ids must be unique across directions (a Mitchell: "NS1", "EW1"). Returns
+    `{"boards": {n: score_board_imps rows}, "pairs": {pair: {"imps", "boards"}}}`, totals
+    rounded half-up to `decimals` from the board values as printed (what a reader can add up).
+    """
+    board_rows: dict[int, list[dict[str, Any]]] = {}
+    totals: dict[Any, list[Fraction | int]] = {}
+    for number in sorted(boards):
+        rows = score_board_imps(boards[number], method, rules, decimals=decimals)
+        board_rows[number] = rows
+        for row in rows:
+            for side in ("ns", "ew"):
+                value = row[f"{side}_imps"]
+                if value is None:
+                    continue
+                t = totals.setdefault(row[f"{side}_pair"], [Fraction(0), 0])
+                t[0] += Fraction(str(value))
+                t[1] += 1
+    pairs = {p: {"imps": round_half_up(t[0], decimals), "boards": t[1]} for p, t in totals.items()}
+    return {"boards": board_rows, "pairs": pairs}
