@@ -70,10 +70,8 @@ class StorageFull(JournalError):
 
 
 def chain_of(prev: str, seq: int, kind: str, body: str) -> str:
-    h = hashlib.sha256()
-    h.update(f"{prev}\n{seq}\n{kind}\n".encode())
-    h.update(body.encode("utf-8"))
-    return h.hexdigest()
+    # One digest of "prev, seq, kind, body" (the same bytes as hashing them in two updates).
+    return hashlib.sha256(f"{prev}\n{seq}\n{kind}\n{body}".encode()).hexdigest()
 
 
 def is_storage_error(exc: BaseException) -> bool:
