@@ -837,11 +837,6 @@ class Controller:
     def _require_pin(self, given: Any) -> None:
         if isinstance(given, str) and any(hmac.compare_digest(given, t) for t in self._tokens):
             return
-        if self.session is not None and given is self.session.td_pin and given is not None:
-            # Transitional, for a console that checked the PIN at sign-in and then passes the
-            # session's own PIN record (the very object: no typed input can be it). Consoles
-            # should pass the token from sign_in().
-            return
         if self.session is None or not self.session.td_pin:
             raise PinError("no director PIN is set for this table yet: nothing was changed", "pin.not_set")
         now = self.clock()

@@ -243,13 +243,6 @@ class Journal:
             self._head = want
         return out
 
-    def first_damaged(self) -> int | None:
-        try:
-            self.verified()
-        except JournalDamaged as exc:
-            return exc.seq if exc.seq is not None else 1
-        return None
-
     def count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM journal").fetchone()[0])
 
