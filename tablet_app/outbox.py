@@ -36,6 +36,8 @@ LINK_SCHEMA = """CREATE TABLE IF NOT EXISTS outbox_link (
 STATES = ("pending", "delivered", "rejected")
 
 KINDS = ("result", "td_call", "auction")
+# The station's answers that no retry can change: the item is kept (for the TD), not resent.
+FOR_GOOD = (400, 409, 411, 413, 422)
 
 
 class OutboxError(ValueError):
@@ -139,6 +141,11 @@ class Outbox:
         rows = self.conn.execute(sql + (" WHERE state = ?" if state else "") + " ORDER BY id",
                                  (state,) if state else ()).fetchall()
         return [{"kind": r[0], "key": r[1], "state": r[2], "attempts": r[3], "error": r[4]} for r in rows]
+
+
+def _answer(status: int, reply: Any) -> str:
+    """The station's answer as the outbox keeps it (`_http_reason` reads it back)."""
+    return f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
 
 
 def _http_reason(err: str | None) -> tuple[int | None, str]:
@@ -291,8 +298,8 @@ class Deliverer:
             self.last_error = f"station unreachable: {e}"
             return False
         self.connected = True
-        message = f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
-        if status not in (200, 201, 400, 409, 411, 413, 422):  # 401/403, 5xx, ...: retry, as send_one
+        message = _answer(status, reply)
+        if status not in (200, 201, *FOR_GOOD):  # 401/403, 5xx, ...: retry, as send_one
             self.last_error = message
             return False
         if status not in (200, 201, 409):  # the station will never take it: not retried
@@ -335,8 +342,8 @@ class Deliverer:
             self._note(item_id, self.last_error)
             return None
         self.connected = True
-        self._link(f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
-                   if status not in (200, 201) else None)
+        message = _answer(status, reply)
+        self._link(message if status not in (200, 201) else None)
         if status in (200, 201):
             # The station committed before replying: only now may the item be forgotten.
             db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",
@@ -349,9 +356,8 @@ class Deliverer:
                 except Exception as e:  # the hook never holds up delivery
                     self.last_error = f"after delivery: {type(e).__name__}: {e}"
             return True
-        message = f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
         self.last_error = message
-        if status in (400, 409, 411, 413, 422):
+        if status in FOR_GOOD:
             # The station will never take this item as it is; keep it (for the TD) but stop
             # retrying it, so the items behind it still get through.
             db.execute("UPDATE outbox SET state = 'rejected', done_at = ?, last_error = ? WHERE id = ?",
