@@ -208,7 +208,6 @@ class Controller:
     # ------------------------------------------------------------------ derived state
     def _reset(self) -> None:
         self.session: Session | None = None
-        self.board_index = -1
         self.board_started = 0.0
         self.engine: Any = None
         self.engine_events: list[dict[str, Any]] = []
@@ -383,7 +382,6 @@ class Controller:
             if n not in self.session.boards:
                 raise ValueError(f"board {n} is not in the round")
             self.current = n
-            self.board_index = self.session.boards.index(n)
             self.board_started = float(body["started_at"])
             self.progress_seq = self.progress_of.get(n, 0)
             self.phase = "auction"
@@ -472,7 +470,6 @@ class Controller:
             self.pin_locked_until = 0.0
         elif kind == "round_end":
             self.phase = "round_end"
-            self.board_index = len(self.session.boards) if self.session else -1
             self.current = None
             self.log.append({"what": "round_end"})
         else:
