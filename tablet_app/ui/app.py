@@ -189,8 +189,8 @@ class TabletApp(App):
             self.screens["director"].delivery.text = "\n".join(self.delivery_lines(self.lang))
 
     def delivery_lines(self, lang: str, snap: dict[str, Any] | None = None) -> list[str]:
-        if snap is None:
-            snap = self.controller.snapshot()
+        if snap is None:  # the label's tick: only what the lines read, not the whole table
+            snap = {"delivery": self.controller.delivery(), "station": self.controller.station_status}
         delivery = dict(snap.get("delivery") or {})
         if self.deliverer is not None:
             # the deliverer's own word is the freshest; the outbox row is what it last wrote
