@@ -270,20 +270,6 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
     return f"{contract_text(rec.get('contract'), rec.get('declarer'), lang)} {score:+d}" if isinstance(score, int) else ""
 
 
-def delivery_lines(counts: dict[str, int], rejected: list[dict[str, Any]], station: dict[str, Any] | None,
-                   lang: str = "en") -> list[str]:
-    """The outbox as the director sees it, from `Outbox.counts()` and `Outbox.items("rejected")`
-    (`station` None: no station configured, else `{"connected": bool}`). Plain text, no colour."""
-    d, p = counts.get("delivered", 0), counts.get("pending", 0)
-    if station is None:
-        return [i18n.tr("station_none", lang, n=d + p)]
-    lines = [i18n.tr("station_ok" if station.get("connected") else "station_down", lang, d=d, p=p)]
-    for item in rejected:
-        lines.append(i18n.tr("station_refused", lang, what=_item_name(item.get("key"), item.get("kind")),
-                             error=item.get("error") or ""))
-    return lines
-
-
 def _item_name(key: Any, kind: Any = None) -> str:
     # event/section/table/ are the same for every item of this tablet: show round/board/...
     tail = str(key or "").split("/", 3)[-1]

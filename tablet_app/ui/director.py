@@ -81,10 +81,8 @@ class DirectorScreen(PinEntry, Screen):
     def press_unlock(self) -> None:
         ctl = self.app.controller
         try:
-            # a controller that signs the director in gives a token for the TD actions; otherwise
-            # the PIN is checked here and again by each action
-            self.credential = ctl.sign_in(self.pin) if hasattr(ctl, "sign_in") else (
-                self.pin if ctl.check_pin(self.pin) else None)
+            # the token the TD actions take instead of the PIN (memory only)
+            self.credential = ctl.sign_in(self.pin)
         except ValueError as exc:  # PinError, PinLocked: said, in the director's language
             self.credential = None
             self.say(lambda lang, exc=exc: i18n.error_text(exc, lang))

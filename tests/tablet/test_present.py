@@ -40,19 +40,6 @@ def test_result_lines_for_played_passed_out_and_artificial_boards():
     assert present.result_text({"contract": None, "score_ns": None, "adjusted": adj}) == "Avg+ / Avg-"
 
 
-def test_director_sees_where_results_stand_and_every_item_the_station_refused():
-    counts = {"pending": 2, "delivered": 5, "rejected": 1}
-    refused = [{"kind": "result", "key": "club/A/3/2/7/result/0", "state": "rejected", "attempts": 1,
-                "error": "HTTP 409: altered replay"}]
-    assert present.delivery_lines(counts, [], None) == [
-        "No results station connected: 7 item(s) kept on this tablet."]
-    up = present.delivery_lines(counts, refused, {"connected": True})
-    assert up[0] == "Station connected: 5 delivered, 2 waiting."
-    assert up[1] == "Refused by the station, tell the scorer: result 2/7/result/0: HTTP 409: altered replay"
-    down = present.delivery_lines(counts, [], {"connected": False}, "sv")
-    assert down == ["Stationen nås inte, försöker igen: 5 levererade, 2 väntar (inget går förlorat)."]
-
-
 def test_2017_L24_exposed_cards_shown_until_the_end_then_penalty_cards_L50():
     from tests.rules.helpers import run
 
