@@ -810,7 +810,7 @@ class TableBase:
         leads: list[dict[str, Any]] = []
         lifted: list[dict[str, Any]] = []
         if self._leads:
-            legal_auction = [(c.seat, c.code) for c in self._calls]
+            legal_auction = pairs if ended else [(c.seat, c.code) for c in self._calls]
             for lr in self._leads:
                 off = lr["offender"]
                 d = {"offender": SEATS[off], "leader": SEATS[partner(off)],
