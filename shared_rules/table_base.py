@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from shared_rules import auction, boards, law26, laws, profiles
 from shared_rules.calls import (
+    BID_NAME,
     CALL_CODE,
     DOUBLE,
     MAX_LEGAL_RANK,
@@ -40,7 +41,7 @@ _EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "l
 _CARD_SUITS, _CARD_RANKS = "SHDC", "AKQJT98765432"
 # Event times are seconds from the board's start; far beyond any session, but finite floats.
 _T_MAX = 1e12
-_BID_NAMES = tuple(call_name(r) for r in range(MAX_LEGAL_RANK + 1))
+_BID_NAMES = BID_NAME[:MAX_LEGAL_RANK + 1]  # 1C..7NT
 
 
 class EventError(ValueError):
