@@ -672,6 +672,17 @@ class TableBase:
     def _unintended_option(self) -> Option:
         return Option("unintended", "unintended", self.refs["unintended"], True)
 
+    def _replace_unintended(self, p: Pending, call: Rec | None) -> None:
+        """The TD took `_unintended_option`: the call is withdrawn and the intended `call` is made
+        in its place, with the think time of the call it replaces."""
+        x = p.rec
+        assert x is not None and call is not None
+        self._pending = None
+        self._resolve(p, "unintended", self.refs["unintended"])
+        self._withdraw(x, "unintended call", self.refs["unintended"])
+        call.think = x.think
+        self._on_call(call)
+
     def _raise(self, kind: str, extra: Any, rec: Rec) -> None:
         self._RAISE[kind](self, rec, extra)
     def _pend(self, p: Pending) -> None:
