@@ -23,7 +23,7 @@ from typing import Any
 sys.path.insert(0, ".")
 
 from shared_rules import auction  # noqa: E402
-from shared_rules.calls import CALL_CODE, PASS, SEATS  # noqa: E402
+from shared_rules.calls import BID_NAME, CALL_CODE, MAX_LEGAL_RANK, PASS, SEATS  # noqa: E402
 from shared_rules.replay import replay  # noqa: E402
 from shared_rules.table import EventError, Table  # noqa: E402
 
@@ -99,7 +99,7 @@ def generate_irregular(rng: random.Random, board: int, profile: str) -> dict[str
 
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
            "profile": "fsb-2007", "policy": "record", "td_pin": "1234"}
-BIDS = [f"{lvl}{d}" for lvl in range(1, 8) for d in ("C", "D", "H", "S", "NT")]
+BIDS = BID_NAME[:MAX_LEGAL_RANK + 1]  # 1C..7NT
 
 
 def short_auction(rng: random.Random) -> list[str]:

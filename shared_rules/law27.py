@@ -64,12 +64,7 @@ class Law27(TableBase):
             self._resolve(p, "accepted", r["insufficient_accepted"])
             self._stand(x)
         elif o.id == "unintended":
-            assert call is not None
-            self._pending = None
-            self._resolve(p, "unintended", r["unintended"])
-            self._withdraw(x, "unintended call", r["unintended"])
-            call.think = x.think
-            self._on_call(call)
+            self._replace_unintended(p, call)
         else:
             assert call is not None
             self._ib_replace(p, call, r["insufficient_replaced"])

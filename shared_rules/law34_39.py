@@ -121,11 +121,7 @@ class Law34to39(TableBase):
         off = p.seat
         self._pending = None
         if o.id == "unintended":
-            assert call is not None
-            self._resolve(p, "unintended", r["unintended"])
-            self._withdraw(x, "unintended call", r["unintended"])
-            call.think = x.think
-            self._on_call(call)
+            self._replace_unintended(p, call)
             return
         law = r["inadmissible_out_of_rotation"] if p.context.out_of_rotation else r["inadmissible_cancelled"]
         self._resolve(p, "cancelled", law)

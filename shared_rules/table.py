@@ -34,20 +34,7 @@ Edition differences are data in laws.py; jurisdiction differences are data in pr
 from __future__ import annotations
 
 from shared_rules import box_screens, law15_17, law24, law25, law27, law28_33, law34_39, timing
-from shared_rules.table_base import (
-    ADJUSTED,
-    AWAITING,
-    BIDDING,
-    ENDED,
-    PASSED_OUT,
-    Context,
-    EventError,
-    Option,
-    Pending,
-    Rec,
-    TableBase,
-    parse_call,
-)
+from shared_rules.table_base import EventError, TableBase
 
 
 class Table(law15_17.WrongBoards, law24.Law24, law25.Law25, law27.Law27, law28_33.Law28to33,
@@ -65,5 +52,4 @@ class Table(law15_17.WrongBoards, law24.Law24, law25.Law25, law27.Law27, law28_3
     _DIRECT_FIELDS = {**law15_17.DIRECT_FIELDS, **law24.DIRECT_FIELDS, **law25.DIRECT_FIELDS}
 
 
-__all__ = ["Table", "EventError", "Pending", "Option", "Context", "Rec", "parse_call",
-           "BIDDING", "ENDED", "PASSED_OUT", "AWAITING", "ADJUSTED"]
+__all__ = ["Table", "EventError"]

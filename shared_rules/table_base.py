@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from shared_rules import auction, boards, law26, laws, profiles
 from shared_rules.calls import (
+    BID_NAME,
     CALL_CODE,
     DOUBLE,
     MAX_LEGAL_RANK,
@@ -40,7 +41,7 @@ _EVENT_KEYS = {"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "l
 _CARD_SUITS, _CARD_RANKS = "SHDC", "AKQJT98765432"
 # Event times are seconds from the board's start; far beyond any session, but finite floats.
 _T_MAX = 1e12
-_BID_NAMES = tuple(call_name(r) for r in range(MAX_LEGAL_RANK + 1))
+_BID_NAMES = BID_NAME[:MAX_LEGAL_RANK + 1]  # 1C..7NT
 
 
 class EventError(ValueError):
@@ -671,6 +672,17 @@ class TableBase:
     def _unintended_option(self) -> Option:
         return Option("unintended", "unintended", self.refs["unintended"], True)
 
+    def _replace_unintended(self, p: Pending, call: Rec | None) -> None:
+        """The TD took `_unintended_option`: the call is withdrawn and the intended `call` is made
+        in its place, with the think time of the call it replaces."""
+        x = p.rec
+        assert x is not None and call is not None
+        self._pending = None
+        self._resolve(p, "unintended", self.refs["unintended"])
+        self._withdraw(x, "unintended call", self.refs["unintended"])
+        call.think = x.think
+        self._on_call(call)
+
     def _raise(self, kind: str, extra: Any, rec: Rec) -> None:
         self._RAISE[kind](self, rec, extra)
     def _pend(self, p: Pending) -> None:
@@ -810,7 +822,7 @@ class TableBase:
         leads: list[dict[str, Any]] = []
         lifted: list[dict[str, Any]] = []
         if self._leads:
-            legal_auction = [(c.seat, c.code) for c in self._calls]
+            legal_auction = pairs if ended else [(c.seat, c.code) for c in self._calls]
             for lr in self._leads:
                 off = lr["offender"]
                 d = {"offender": SEATS[off], "leader": SEATS[partner(off)],
