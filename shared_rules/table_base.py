@@ -63,7 +63,7 @@ class Rec:
         self.alerted_by: int | None = None
         self.alert_t: float | None = None
         self.in_rotation = True
-        self.deemed = False
+        self.deemed: str | bool = False  # the Law that deems the call made (L28A), else False
         # When the player himself first acted at this turn: a call the TD enters later (a
         # replacement) keeps the time of the player's own call, which is what FSB L116B times.
         self.acted = t
@@ -85,6 +85,7 @@ class Rec:
                 d["in_rotation"] = False
             if self.deemed:
                 d["deemed"] = True
+                d["deemed_law"] = self.deemed  # the Law that deems it made (L28A of the edition)
             if self.alerted_to:
                 d["alerted_to"] = [SEATS[x] for x in self.alerted_to]
             self._view = d
@@ -479,7 +480,7 @@ class TableBase:
                 kind, extra = after  # refused before anyone saw it: no pass is deemed either
             else:
                 deemed = Rec(rho(rec.seat), PASS, rec.t, rec.t - self._turn_t, False)
-                deemed.deemed = True
+                deemed.deemed = self.refs["deemed_pass"]
                 self._stand(deemed)  # L28A: the RHO's pass, then the call in rotation after it
                 rec.think = rec.t - self._turn_t
                 self._on_call(rec)

@@ -56,6 +56,7 @@ def test_L28A_deemed_pass_is_kept_when_the_call_after_it_is_insufficient(profile
     state = run(profile, *_w_must_pass("E 1H", "S P", "N 1D", "E P"))
     assert calls(state) == ["N 1C", "E 1H", "S P", "W P", "N 1D", "E P"]
     assert state["calls"][3]["deemed"] is True and state["next"] == "S"
+    assert state["calls"][3]["deemed_law"] == f"{ed} L28A"
     assert [i["kind"] for i in state["irregularities"]] == ["inadmissible_double", "insufficient_bid"]
     assert state["irregularities"][-1]["ruling"] == f"{ed} L27A1"
 
