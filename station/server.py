@@ -408,7 +408,7 @@ class StationApp:
                         and abs(command) < 2**31 else 0
                     env["SessionGuid"] = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) else None
                     return self._json(200, env)
-                return self._json(200, dataconnector.handle(st, body))
+                return self._json(200, dataconnector.handle_request(st, req))
             except JsonError as e:
                 return self._json(200, _dc_error_envelope(f"Malformed ScoringProgramRequest: {e}"))
             except Exception as e:
