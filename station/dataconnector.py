@@ -44,6 +44,7 @@ from bridgemate_dataconnector.validation import (
     validate_section_update_dto,
 )
 
+from .http_json import JsonError, loads_limited
 from .records import at_iso, td_call_facts
 from .store import canonical, latest_results, numbered, utc_now
 
@@ -102,11 +103,16 @@ def handle(st: Any, body: bytes) -> dict:
     """One Data Connector request -> the response envelope (a dict to send as JSON). Whatever the
     request, the reply is an envelope (HTTP 200): the client retries anything else five times."""
     try:
-        req = json.loads(body)
-        if not isinstance(req, dict):
-            raise ValueError("not an object")
-    except (ValueError, RecursionError) as e:  # 100k-deep arrays raise RecursionError
+        req = loads_limited(body)  # the door's limits (station/http_json.py)
+    except JsonError as e:
         return _reply(0, ERROR, f"Malformed ScoringProgramRequest: {str(e)[:200]}", error_type=E_VALIDATION)
+    return handle_request(st, req)
+
+
+def handle_request(st: Any, req: Any) -> dict:
+    """`handle` for a request body already parsed with the door's limits."""
+    if not isinstance(req, dict):
+        return _reply(0, ERROR, "Malformed ScoringProgramRequest: not an object", error_type=E_VALIDATION)
     command = req.get("Command") if isinstance(req.get("Command"), int) else 0
     session = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) and req.get("SessionGuid") else None
     try:
@@ -136,8 +142,8 @@ def _data(serialized: Any, want: type) -> Any:
     if not isinstance(serialized, str) or not serialized.strip():
         raise DcError(E_NODATA, "Empty data")
     try:
-        value = json.loads(serialized)
-    except (ValueError, RecursionError) as e:
+        value = loads_limited(serialized)
+    except JsonError as e:
         raise DcError(E_VALIDATION, f"SerializedData is not JSON: {str(e)[:200]}") from e
     if not isinstance(value, want) or (want is int and isinstance(value, bool)):
         raise DcError(E_VALIDATION, f"SerializedData: expected a JSON {want.__name__}")

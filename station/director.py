@@ -47,6 +47,12 @@ def local_time(iso: str | None, now: float | None = None) -> str:
     return time.strftime("%H:%M:%S" if t[:3] == today[:3] else "%d %b %H:%M", t)
 
 
+def idle_row(section: str, t: int) -> dict:
+    """A table the station has heard nothing from yet."""
+    return {"section": section, "table": t, "round": None, "board": None, "phase": "idle",
+            "last_seen": None, "results": set()}
+
+
 class Progress:
     """What the page needs, folded from the stored items as they arrive: each table's round,
     board, phase, last news and results; the TD calls; the latest results. A page refresh
@@ -66,9 +72,7 @@ class Progress:
 
     @staticmethod
     def _table(ev: dict, section: str, t: int) -> dict:
-        return ev["tables"].setdefault((section, t), {
-            "section": section, "table": t, "round": None, "board": None, "phase": "idle",
-            "last_seen": None, "results": set()})
+        return ev["tables"].setdefault((section, t), idle_row(section, t))
 
     def catch_up(self, store: Any) -> None:
         while True:
@@ -133,8 +137,7 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
     folded, td_calls, recent = progress_of(st).snapshot(store, event)
     tables: dict[tuple[str, int], dict] = {(r["section"], r["table"]): r for r in folded}
     for section, t in store.tables_with_keys(event):
-        tables.setdefault((section, t), {"section": section, "table": t, "round": None, "board": None,
-                                         "phase": "idle", "last_seen": None, "results": set()})
+        tables.setdefault((section, t), idle_row(section, t))
     for row in tables.values():
         row.update(late=False, open_td_calls=0)
     open_calls = sorted((c for c in td_calls if c["status"] in OPEN_TD), key=lambda c: c["received_at"])

@@ -65,7 +65,7 @@ class Station:
         self.store = store
         self.config = config
         self.progress: Any = None   # director.Progress, made on the first page view
-        self.storage_trouble: tuple[float, str] | None = None  # the last failed store, until one succeeds
+        self.storage_trouble: str | None = None  # why the last store failed, until one succeeds
         self._probe: tuple[float, str | None] = (0.0, None)
         self._probe_lock = threading.Lock()
 
@@ -102,7 +102,7 @@ class Station:
         if probe:
             problems.append(probe)
         if self.storage_trouble:
-            problems.append(f"the last delivery could not be stored: {self.storage_trouble[1]}")
+            problems.append(f"the last delivery could not be stored: {self.storage_trouble}")
         doc = {"status": "trouble" if problems else "ok", "event": self.config.event, "items": items,
                "problems": problems}
         return (503 if problems else 200), doc
@@ -198,7 +198,7 @@ class Station:
         except QuotaExceeded as e:
             raise HttpError(413, str(e)) from e
         except Exception as e:  # disk full, I/O error: nothing stored, the tablet retries later
-            self.storage_trouble = (time.time(), f"{type(e).__name__}: {e}"[:300])
+            self.storage_trouble = f"{type(e).__name__}: {e}"[:300]
             raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
                                  "the tablet keeps the item and retries") from e
         self.storage_trouble = None
@@ -408,7 +408,7 @@ class StationApp:
                         and abs(command) < 2**31 else 0
                     env["SessionGuid"] = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) else None
                     return self._json(200, env)
-                return self._json(200, dataconnector.handle(st, body))
+                return self._json(200, dataconnector.handle_request(st, req))
             except JsonError as e:
                 return self._json(200, _dc_error_envelope(f"Malformed ScoringProgramRequest: {e}"))
             except Exception as e:

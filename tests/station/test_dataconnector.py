@@ -27,9 +27,11 @@ DEAL_S = ("T76", "T9876", "A", "Q765")
 DEAL_W = ("532", "54", "JT987", "T98")
 
 
-def pairs_init(slots, guid: str = GUID, name: str = "Tuesday pairs") -> InitDTO:
-    """One pairs section as a scoring program initialises it (Data Connector InitDTO): `slots` are
-    station.movement.Slot (table, round, boards, pairs), in table order."""
+def pairs_init(slots, guid: str = GUID, name: str = "Tuesday pairs",
+               method: int = ScoringGroupDTO.ScoringType_Pairs, game_type: int = 10) -> InitDTO:
+    """One section A as a scoring program initialises it (Data Connector InitDTO): `slots` are
+    station.movement.Slot (table, round, boards, pairs), in table order; pairs scoring unless
+    `method` says otherwise."""
     tables: dict[int, list[RoundDTO]] = {}
     for s in slots:
         tables.setdefault(s.table, []).append(
@@ -38,10 +40,9 @@ def pairs_init(slots, guid: str = GUID, name: str = "Tuesday pairs") -> InitDTO:
                      pair_ew=s.ew))
     tabs = [TableDTO(session_guid=guid, section_letters="A", table_number=t, rounds=rs)
             for t, rs in tables.items()]
-    section = SectionDTO(session_guid=guid, scoring_group_number=1, letters="A", winners=2, game_type=10,
+    section = SectionDTO(session_guid=guid, scoring_group_number=1, letters="A", winners=2, game_type=game_type,
                          tables=tabs)
-    group = ScoringGroupDTO(session_guid=guid, scoring_group_number=1,
-                            scoring_method=ScoringGroupDTO.ScoringType_Pairs, sections=[section])
+    group = ScoringGroupDTO(session_guid=guid, scoring_group_number=1, scoring_method=method, sections=[section])
     session = SessionDTO(session_guid=guid, name=name, year=2026, month=11, day=22,
                          scoring_groups=[group])
     return InitDTO(commands=InitDTO.Command_Reset | InitDTO.Command_StartReading, club_id="club-7",

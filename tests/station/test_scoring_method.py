@@ -11,18 +11,16 @@ from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import (
     DataConnectorResponseData,
     InitDTO,
-    RoundDTO,
     ScoringGroupDTO,
-    SectionDTO,
-    SessionDTO,
-    TableDTO,
 )
 
 from shared_rules.scoring import score
+from station.movement import Slot
 from tests.scoring.test_imp_pairs_session import wbf_imps
 
 from .conftest import StationProcess, result_record
 from .export_readers import conforming_text, games, tags, usebio_tree
+from .test_dataconnector import pairs_init
 from .test_export_standards import fetch
 
 GUID = "A0B1C2D3E4F5A6B7C8D9E0F1A2B3C4D5"
@@ -35,16 +33,7 @@ PLAYED = {1: {1: ("4S", "N", 10), 2: ("4S", "N", 9), 3: ("3NT", "S", 10), 4: ("5
 
 
 def init(method: int, game_type: int = 10) -> InitDTO:
-    tables = [TableDTO(session_guid=GUID, section_letters="A", table_number=t, rounds=[
-        RoundDTO(session_guid=GUID, section_letters="A", table_number=t, round_number=1, low_board_number=1,
-                 high_board_number=3, pair_ns=t, pair_ew=t)]) for t in (1, 2, 3, 4)]
-    section = SectionDTO(session_guid=GUID, scoring_group_number=1, letters="A", winners=2, game_type=game_type,
-                         tables=tables)
-    group = ScoringGroupDTO(session_guid=GUID, scoring_group_number=1, scoring_method=method, sections=[section])
-    session = SessionDTO(session_guid=GUID, name="IMP-par tisdag", year=2026, month=11, day=22,
-                         scoring_groups=[group])
-    return InitDTO(commands=InitDTO.Command_Reset | InitDTO.Command_StartReading, club_id="club-7",
-                   sessions=[session])
+    return pairs_init([Slot(t, 1, 1, 3, t, t) for t in (1, 2, 3, 4)], GUID, "IMP-par tisdag", method, game_type)
 
 
 def ns_score(board: int, table: int) -> int:
