@@ -1,5 +1,6 @@
 # Minimal SSD1306 128x64 I2C driver on framebuf (the part of micropython-lib's driver the box
-# uses: init, text, show). Kept here so the firmware needs nothing from the network to flash.
+# uses: init, text, a page at a time). Kept here so the firmware needs nothing from the network
+# to flash.
 import framebuf
 
 # display off, clock, multiplex 64, offset 0, start line 0, charge pump on, horizontal
@@ -17,6 +18,9 @@ class SSD1306:
         self.height = height
         self.buf = bytearray(width * height // 8)
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
+        # each page's I2C write, made once: pushing a frame allocates nothing
+        mv = memoryview(self.buf)
+        self.pages = tuple((b"\x40", mv[p * width:(p + 1) * width]) for p in range(height // 8))
         self.cmd = bytearray(2)
         for c in _INIT:
             self.command(c)
@@ -26,21 +30,20 @@ class SSD1306:
         self.cmd[1] = c
         self.i2c.writeto(self.addr, self.cmd)
 
-    def show(self):
-        for p in range(self.height // 8):
-            self.show_page(p)
-
     def show_page(self, p):
         """One 8-pixel row of the frame (128 bytes, about 3 ms at 400 kHz): the box pushes a
         frame a page per turn of its loop, so no grant waits behind a whole redraw."""
-        for c in (0x21, 0, self.width - 1, 0x22, p, p):
-            self.command(c)
-        w = self.width
-        self.i2c.writevto(self.addr, (b"\x40", memoryview(self.buf)[p * w:(p + 1) * w]))
+        self.command(0x21)  # columns 0..width-1, then page p only
+        self.command(0)
+        self.command(self.width - 1)
+        self.command(0x22)
+        self.command(p)
+        self.command(p)
+        self.i2c.writevto(self.addr, self.pages[p])
 
     def draw(self, text_lines, first=0):
         """Draw up to 8 lines into the frame (the built-in 8x8 font: 16 columns; longer lines
-        are cut at 16); show() or show_page() puts it on the panel."""
+        are cut at 16); show_page() puts it on the panel."""
         self.fb.fill(0)
         y = 0
         for i in range(first, len(text_lines)):
@@ -48,7 +51,3 @@ class SSD1306:
                 break
             self.fb.text(text_lines[i], 0, y, 1)
             y += 8
-
-    def lines(self, text_lines, first=0):
-        self.draw(text_lines, first)
-        self.show()

@@ -11,7 +11,10 @@ EVENT_KINDS = {CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo", REVIEW:
 BOX_TYPES = {HELLO: "hello", ACK: "ack", CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo",
              REVIEW: "review", TD: "td"}
 TABLET_TYPES = {WELCOME: "welcome", PING: "ping", NAK: "nak", STATE: "state"}
-STOP_TRIGGERS = ("jump", "opening_two_level")  # the profile's [stop] triggers the box knows
+# the profile's [stop] triggers the box knows, and the STATE flag bit of each (a tuple: the
+# order of decode_state's list is fixed on MicroPython too)
+STOP_TRIGGER_FLAGS = (("jump", F_STOP_JUMP), ("opening_two_level", F_STOP_OPENING2))
+STOP_TRIGGERS = tuple(t for t, _ in STOP_TRIGGER_FLAGS)
 NAK_REASONS = {BAD_FRAME: "bad_frame", OUT_OF_SEQUENCE: "out_of_sequence", VERSION: "version",
                NO_SESSION: "no_session", MALFORMED: "malformed"}
 
@@ -39,10 +42,9 @@ def encode_state(view, out=None):
     for t in triggers:
         if t not in STOP_TRIGGERS:
             raise ValueError("unknown stop trigger " + repr(t))
-    if "jump" in triggers:
-        flags |= F_STOP_JUMP
-    if "opening_two_level" in triggers:
-        flags |= F_STOP_OPENING2
+    for t, f in STOP_TRIGGER_FLAGS:
+        if t in triggers:
+            flags |= f
     lowest = view.get("lowest")
     auction = view.get("auction") or []
     msg = view.get("message") or ""
@@ -126,8 +128,7 @@ def decode_state(body, start=0, end=-1):
         "turn": None if turn == calls.NONE else calls.SEATS[turn],
         "frozen": bool(flags & F_FROZEN), "over": bool(flags & F_OVER),
         "prevent": bool(flags & F_PREVENT), "screens": bool(flags & F_SCREENS),
-        "stop_triggers": [t for t, f in (("jump", F_STOP_JUMP), ("opening_two_level", F_STOP_OPENING2))
-                          if flags & f],
+        "stop_triggers": [t for t, f in STOP_TRIGGER_FLAGS if flags & f],
         "lowest": None if lowest == calls.NONE else calls.NAMES[lowest],
         "allowed": allowed,
         "stop_ms": (b[s + S_STOP_MS] << 8) | b[s + S_STOP_MS + 1],

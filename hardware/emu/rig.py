@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import pathlib
-import threading
 import time
 from typing import Any
 
 from hardware.emu.harness import EmuTable
 from tablet_app.controller import Controller
+from tablet_app.demo import Loop
 from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
 
@@ -51,16 +51,8 @@ class EmuRig:
         self.ctl.setup({**SESSION, **(session or {})})
         link = self.master if len(seats) == 4 else _SomeSeats(self.master, seats)
         self.runner = TableRunner(self.ctl, link=link)
-        self.lock = threading.RLock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-        self._thread.start()
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            with self.lock:
-                self.runner.step(0)
-            time.sleep(0.005)
+        self._loop = Loop(self.runner)  # the table loop in a thread, as the demo runs it
+        self.lock = self._loop.lock
 
     @contextlib.contextmanager
     def paused(self):
@@ -79,8 +71,7 @@ class EmuRig:
             time.sleep(0.05)
 
     def close(self) -> None:
-        self._stop.set()
-        self._thread.join(5)
+        self._loop.stop()
         self.master.close()
         self.ctl.close()
         self.emu.close()
