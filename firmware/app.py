@@ -9,13 +9,23 @@ import render
 import view as V
 
 from protocol import layout as L
-from protocol.session import BoxEndpoint
+from protocol.session import BoxEndpoint, next_epoch
+
+# what this box tells a version 2 tablet it has (SPEC.md section 3c): vendor 0 (the reference
+# box), 8 text lines of render.WIDTH columns, ASCII only (the tablet sends suits as letters),
+# every key of keys.py (codes 1..22)
+VENDOR = 0
+NAME = "ref-box"
+KEYS_PRESENT = 0x7FFFFE
 
 
 class BoxApp:
     def __init__(self, hal, seat, bus=False, store=None):
         self.hal = hal
-        self.ep = BoxEndpoint(seat, bus=bus, now=hal.ticks_ms())
+        # the epoch after the last boot's (kept in flash): never the previous one again
+        epoch = store.boot_epoch(next_epoch) if store is not None else 0
+        caps = L.caps_body(VENDOR, 1, L.K_BUS if bus else 0, 8, render.WIDTH, KEYS_PRESENT, NAME)
+        self.ep = BoxEndpoint(seat, epoch, bus=bus, now=hal.ticks_ms(), caps=caps)
         # the view's auction is the STATE body's own call bytes (same layout: view.F_ALERT is
         # layout.C_ALERT): apply_state copies none of them
         self.view = V.BoxView(seat, memoryview(self.ep.state_body)[L.S_AUCTION:])
@@ -138,9 +148,10 @@ class BoxApp:
             self.dirty = True
             d = self.ep.deframer
             # one format string: on the box each separate word would be a qstr of heap
-            print("link %s at %d session %d frames %d bad %d ignored %d queued %d" % (
+            print("link %s at %d session %d frames %d bad %d ignored %d queued %d nak %d/%d" % (
                 "up" if up else "down", now, self.ep.session, d.frames,
-                d.bad_crc + d.bad_cobs + d.bad_size, self.ep.ignored, self.ep.q_count))
+                d.bad_crc + d.bad_cobs + d.bad_size, self.ep.ignored, self.ep.q_count,
+                self.ep.naks_out, self.ep.naks_in))
         if self.store is not None and self.store.restored:
             self.store.tick(self, now)
         if self.view.stop_deadline:

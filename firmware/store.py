@@ -37,6 +37,27 @@ class Store:
 
         os.rename(tmp, self.path)
 
+    def boot_epoch(self, next_epoch):
+        """This boot's protocol epoch, the one after the last boot's (kept in a 2-byte file
+        beside the outbox): a box never reuses its previous epoch (SPEC.md section 4). A file
+        that cannot be read or written leaves the random draw of next_epoch(0)."""
+        p = self.path + ".ep"
+        prev = 0
+        try:
+            with open(p, "rb") as f:
+                b = f.read(2)
+            if len(b) == 2:
+                prev = (b[0] << 8) | b[1]
+        except OSError:
+            pass
+        e = next_epoch(prev)
+        try:
+            with open(p, "wb") as f:
+                f.write(bytes((e >> 8, e & 0xFF)))
+        except OSError:
+            pass
+        return e
+
     def restore(self, app):
         try:
             with open(self.path, "rb") as f:

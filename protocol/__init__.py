@@ -8,6 +8,6 @@ plain-dict form, for the tablet and tests), framing (Deframer, frame builder), f
 tablet_endpoint (TabletEndpoint), clock (tick arithmetic). The box loads only what it uses: every
 function loaded costs its heap.
 """
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2 adds the box's NAK and CAPS (SPEC.md sections 3b, 3c)
 VERSION_MIN = 1
-VERSION_MAX = 1
+VERSION_MAX = 2

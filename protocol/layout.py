@@ -17,6 +17,8 @@ FROM_BOX = 0x80
 # box -> tablet
 HELLO = 0x01
 ACK = 0x02
+BNAK = 0x03      # version 2: the box's NAK of a tablet frame it cannot use (section 3b)
+CAPS = 0x04      # version 2: the box's capabilities, reliable, sent once per session (3c)
 CALL = 0x10
 STOP = 0x11
 ALERT = 0x12
@@ -33,15 +35,28 @@ EVENT_BODY = 5
 HELLO_BODY = 6
 WELCOME_BODY = 4
 NAK_BODY = 2
+BNAK_BODY = 4    # reason, type, seq, where (section 3b)
+CAPS_FIXED = 13  # the CAPS body without its name (section 3c)
+MAX_NAME = 16
 MAX_AUCTION = 319
 MAX_MESSAGE = 64
 
-# NAK reasons (1..5)
+# NAK reasons (1..5 both ways; 6..9 only in the box's NAK, version 2: SPEC.md section 3b)
 BAD_FRAME = 1
 OUT_OF_SEQUENCE = 2
 VERSION = 3
 NO_SESSION = 4
 MALFORMED = 5
+UNKNOWN_TYPE = 6
+BAD_LENGTH = 7
+BAD_FIELD = 8
+BAD_EPOCH = 9
+NAK_REASON_MAX = 9
+
+# CAPS flags (section 3c)
+K_BUS = 1
+K_SUITS = 2      # the display has the four suit symbols (U+2663 U+2666 U+2665 U+2660)
+K_LATIN1 = 4     # the display has the Latin-1 letters (U+00A0..U+00FF), e.g. a-ring, o-umlaut
 
 # STATE body: offsets of its fields (SPEC.md section 3)
 S_TURN = 0
@@ -75,6 +90,7 @@ def is_event(t):
 
 
 def nak_reason_ok(r):
+    """A reason the tablet's NAK may carry (the box's NAK has more: 1..NAK_REASON_MAX)."""
     return BAD_FRAME <= r <= MALFORMED
 
 
@@ -85,6 +101,10 @@ def body_ok(from_box, t, blen):
             return blen == HELLO_BODY
         if t == ACK:
             return blen == 0
+        if t == BNAK:
+            return blen == BNAK_BODY
+        if t == CAPS:
+            return CAPS_FIXED <= blen <= CAPS_FIXED + MAX_NAME
         if is_event(t):
             return blen == EVENT_BODY
         return False
@@ -116,38 +136,63 @@ def put_crc(buf, n):
     return n + 2
 
 
-def state_ok(b, s, end):
-    """Whether b[s:end] is a well-formed STATE body. Checks everything the box relies on before
-    it takes a STATE, so a malformed one changes nothing (the message's UTF-8 check makes a
-    short-lived copy of at most 64 bytes; nothing is kept)."""
+def state_fault(b, s, end):
+    """-1 if b[s:end] is a well-formed STATE body, else the body offset of the first field that
+    is wrong (the `where` of the box's NAK BAD_FIELD, SPEC.md section 3b). Checks everything the
+    box relies on before it takes a STATE, so a malformed one changes nothing (the message's
+    UTF-8 check makes a short-lived copy of at most 64 bytes; nothing is kept)."""
     n = end - s
     if n < STATE_FIXED + 1 or n > MAX_BODY:
-        return False
+        return S_N
     turn = b[s + S_TURN]
     if turn != calls.NONE and turn > 3:
-        return False
+        return S_TURN
     if b[s + S_FLAGS] & 0xC0:
-        return False
+        return S_FLAGS
     low = b[s + S_LOWEST]
     if low != calls.NONE and not 3 <= low < calls.COUNT:
-        return False
+        return S_LOWEST
     if b[s + S_ALLOWED + 4] & 0xC0:  # bits for codes 38, 39 do not exist
-        return False
-    if b[s + S_DEALER] > 3 or b[s + S_VUL] > 3:
-        return False
+        return S_ALLOWED + 4
+    if b[s + S_DEALER] > 3:
+        return S_DEALER
+    if b[s + S_VUL] > 3:
+        return S_VUL
     na = (b[s + S_N] << 8) | b[s + S_N + 1]
     if na > MAX_AUCTION or s + S_AUCTION + na + 1 > end:
-        return False
+        return S_N
     mlen = b[s + S_AUCTION + na]
     if s + S_AUCTION + 1 + na + mlen != end or mlen > MAX_MESSAGE:
-        return False
+        return S_AUCTION + na
     for i in range(s + S_AUCTION, s + S_AUCTION + na):
         c = b[i] & 0x3F
         if c != calls.HIDDEN and c >= calls.COUNT:
-            return False
+            return i - s
     if mlen:
         try:
             bytes(b[end - mlen:end]).decode("utf-8")
         except Exception:  # UnicodeError on CPython, UnicodeError/ValueError on MicroPython
-            return False
-    return True
+            return S_AUCTION + na + 1
+    return -1
+
+
+def caps_body(vendor, fw, flags, lines, cols, keys, name):
+    """The CAPS body (SPEC.md section 3c), built once at boot: bytes."""
+    nb = name.encode() if isinstance(name, str) else bytes(name)
+    nb = nb[:MAX_NAME]
+    b = bytearray(CAPS_FIXED + len(nb))
+    b[0] = vendor >> 8
+    b[1] = vendor & 0xFF
+    b[2] = fw >> 8
+    b[3] = fw & 0xFF
+    b[4] = flags
+    b[5] = lines
+    b[6] = cols
+    b[7] = (keys >> 24) & 0xFF
+    b[8] = (keys >> 16) & 0xFF
+    b[9] = (keys >> 8) & 0xFF
+    b[10] = keys & 0xFF
+    b[11] = 0  # reserved
+    b[12] = len(nb)
+    b[CAPS_FIXED:] = nb
+    return bytes(b)

@@ -8,15 +8,18 @@ from protocol.layout import *  # noqa: F403  (the layout constants are part of t
 # ruff: noqa: F405  (names from the star import above)
 
 EVENT_KINDS = {CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo", REVIEW: "review", TD: "td"}
-BOX_TYPES = {HELLO: "hello", ACK: "ack", CALL: "call", STOP: "stop", ALERT: "alert", UNDO: "undo",
-             REVIEW: "review", TD: "td"}
+BOX_TYPES = {HELLO: "hello", ACK: "ack", BNAK: "box_nak", CAPS: "caps", CALL: "call", STOP: "stop",
+             ALERT: "alert", UNDO: "undo", REVIEW: "review", TD: "td"}
 TABLET_TYPES = {WELCOME: "welcome", PING: "ping", NAK: "nak", STATE: "state"}
 # the profile's [stop] triggers the box knows, and the STATE flag bit of each (a tuple: the
 # order of decode_state's list is fixed on MicroPython too)
 STOP_TRIGGER_FLAGS = (("jump", F_STOP_JUMP), ("opening_two_level", F_STOP_OPENING2))
 STOP_TRIGGERS = tuple(t for t, _ in STOP_TRIGGER_FLAGS)
 NAK_REASONS = {BAD_FRAME: "bad_frame", OUT_OF_SEQUENCE: "out_of_sequence", VERSION: "version",
-               NO_SESSION: "no_session", MALFORMED: "malformed"}
+               NO_SESSION: "no_session", MALFORMED: "malformed", UNKNOWN_TYPE: "unknown_type",
+               BAD_LENGTH: "bad_length", BAD_FIELD: "bad_field", BAD_EPOCH: "bad_epoch"}
+# the CAPS flag bits by name (SPEC.md section 3c)
+CAPS_FLAGS = (("bus", K_BUS), ("suits", K_SUITS), ("latin1", K_LATIN1))
 
 
 def epoch_of(p):
@@ -106,7 +109,7 @@ def decode_state(body, start=0, end=-1):
     garbage must change nothing)."""
     if end < 0:
         end = len(body)
-    if not state_ok(body, start, end):
+    if state_fault(body, start, end) >= 0:
         return None
     b = body
     s = start
@@ -164,6 +167,15 @@ def encode_payload(m):
     if t == HELLO:
         body = bytearray([m["ver_min"], m["ver_max"], m["base_seq"] & 0xFF, 1 if m.get("bus") else 0,
                           (m.get("fw", 0) >> 8) & 0xFF, m.get("fw", 0) & 0xFF])
+    elif t == BNAK:
+        body = bytearray([_nak_code(m["reason"]), m["of_type"], m["of_seq"] & 0xFF, m["detail"]])
+    elif t == CAPS:
+        flags = 0
+        for k, f in CAPS_FLAGS:
+            if m.get(k):
+                flags |= f
+        body = bytearray(caps_body(m["vendor"], m["fw"], flags, m["lines"], m["cols"], m["keys"],
+                                   m["name"]))
     elif is_event(t):
         ms = m["box_ms"] & 0xFFFFFFFF
         if t == CALL:
@@ -214,6 +226,19 @@ def decode_payload(p, n=-1):
         m["base_seq"] = p[b + 2]
         m["bus"] = bool(p[b + 3] & 1)
         m["fw"] = (p[b + 4] << 8) | p[b + 5]
+    elif t == BNAK:
+        r = p[b]
+        if r not in NAK_REASONS:
+            return None
+        m["reason"] = NAK_REASONS[r]
+        m["of_type"] = p[b + 1]
+        m["of_seq"] = p[b + 2]
+        m["detail"] = p[b + 3]
+    elif t == CAPS:
+        c = decode_caps(p, b, n - CRC)
+        if c is None:
+            return None
+        m.update(c)
     elif from_box and is_event(t):
         m["box_ms"] = (p[b] << 24) | (p[b + 1] << 16) | (p[b + 2] << 8) | p[b + 3]
         arg = p[b + 4]
@@ -229,7 +254,7 @@ def decode_payload(p, n=-1):
         m["box_epoch"] = (p[b + 2] << 8) | p[b + 3]
     elif t == NAK:
         r = p[b]
-        if r not in NAK_REASONS:
+        if not nak_reason_ok(r):  # the reasons 6.. are the box's alone
             return None
         m["reason"] = NAK_REASONS[r]
         m["detail"] = p[b + 1]
@@ -239,6 +264,23 @@ def decode_payload(p, n=-1):
             return None
         m["view"] = v
     return m
+
+
+def decode_caps(p, s, end):
+    """The fields of a CAPS body p[s:end] as a dict, None if it is malformed (SPEC.md 3c)."""
+    if end - s < CAPS_FIXED or p[s + 12] != end - s - CAPS_FIXED:
+        return None
+    try:
+        name = bytes(p[s + CAPS_FIXED:end]).decode("utf-8")
+    except Exception:  # UnicodeError (CPython), UnicodeError/ValueError (MicroPython)
+        return None
+    flags = p[s + 4]
+    c = {"vendor": (p[s] << 8) | p[s + 1], "fw": (p[s + 2] << 8) | p[s + 3],
+         "lines": p[s + 5], "cols": p[s + 6],
+         "keys": (p[s + 7] << 24) | (p[s + 8] << 16) | (p[s + 9] << 8) | p[s + 10], "name": name}
+    for k, f in CAPS_FLAGS:
+        c[k] = bool(flags & f)
+    return c
 
 
 def _type_code(tname):

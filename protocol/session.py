@@ -29,6 +29,15 @@ def new_epoch():
             return e
 
 
+def next_epoch(prev):
+    """The epoch of the boot after one with epoch `prev` (0: no earlier boot known, draw one at
+    random). Never `prev` again until 65,535 boots later: a box that keeps its last epoch in
+    flash cannot be taken for its own previous boot (SPEC.md section 4)."""
+    if not prev:
+        return new_epoch()
+    return prev % 0xFFFF + 1
+
+
 def ahead(a, b):
     """a >= b in 8-bit serial arithmetic."""
     return ((a - b) & 0xFF) < 128
@@ -38,7 +47,9 @@ class BoxEndpoint:
     """The box side of one link. `submit` an event, feed `receive`, write `output` until None."""
 
     def __init__(self, seat, epoch=0, bus=False, fw=1, now=0, ver_min=VERSION_MIN,
-                 ver_max=VERSION_MAX):
+                 ver_max=VERSION_MAX, caps=None):
+        """caps: the CAPS body (layout.caps_body), sent once per session of version 2 or
+        later; None: a minimal one (vendor 0, this fw, no display described)."""
         self.ver_min = ver_min
         self.ver_max = ver_max
         self.seat = seat if isinstance(seat, int) else "NESW".index(seat)  # SPEC.md: N E S W = 0..3
@@ -68,11 +79,23 @@ class BoxEndpoint:
         self.last_ev_tx = now
         self.last_hello = ticks_add(now, -VERSION_RETRY_MS - 1)
         self.deframer = Deframer()
-        self.writer = FrameWriter(M.HELLO_BODY)  # the box's largest body
+        if caps is None:
+            caps = M.caps_body(0, fw, M.K_BUS if bus else 0, 0, 0, 0, b"")
+        self.caps = caps
+        self.writer = FrameWriter(max(M.HELLO_BODY, len(caps)))  # the box's largest body
         self.wire = self.writer.wire
         self.body = bytearray(M.HELLO_BODY)
         self.ignored = 0        # valid frames not for us / out of place
         self.retransmits = 0
+        # the box's NAK (version 2, SPEC.md section 3b): the one due, and counters
+        self.nak_reason = 0
+        self.nak_type = 0
+        self.nak_seq = 0
+        self.nak_detail = 0
+        self.last_nak = ticks_add(now, -NAK_GAP_MS - 1)
+        self.naks_out = 0       # NAKs sent
+        self.naks_in = 0        # NAKs received from the tablet
+        self.bad_seen = 0       # the deframer's errors_seen when last looked at
 
     # --- application side -------------------------------------------------------------------
 
@@ -95,6 +118,16 @@ class BoxEndpoint:
         s = self.next_seq
         self.next_seq = (s + 1) & 0xFF
         return s
+
+    def _submit_caps(self):
+        """Queue this box's CAPS as a reliable frame in the event sequence (SPEC.md section 3c):
+        it is then retransmitted and acknowledged like any event. Its body is self.caps."""
+        if self.q_count >= QUEUE:
+            return  # a full queue: the tablet goes on with the defaults (a version 1 box's)
+        slot = (self.q_first + self.q_count) % QUEUE
+        self.q_type[slot] = M.CAPS
+        self.q_count += 1
+        self.next_seq = (self.next_seq + 1) & 0xFF
 
     def pending_call(self):
         """The call code of the latest CALL the tablet has not acknowledged yet, else 0xFF."""
@@ -123,28 +156,57 @@ class BoxEndpoint:
             if d.length:
                 if self._frame(d.payload, d.length, now):
                     got += 1
+        if d.errors_seen != self.bad_seen:
+            # a garbled frame: its address cannot be trusted, so on a bus it is only counted;
+            # point-to-point the port is this box's own and the tablet may resend at once
+            self.bad_seen = d.errors_seen
+            if not self.bus:
+                self._nak(M.BAD_FRAME, 0, 0, 0xFF, now)
         return got
+
+    def _nak(self, reason, t, seq, detail, now):
+        """Make a NAK due (SPEC.md section 3b): only to a tablet that speaks version 2 (a
+        version 1 tablet would take it for garbage) and at most one per NAK_GAP_MS."""
+        if reason != M.VERSION and (not self.session or self.version < 2):
+            return
+        if ticks_diff(now, self.last_nak) < NAK_GAP_MS:
+            return
+        self.last_nak = now
+        self.nak_reason = reason
+        self.nak_type = t
+        self.nak_seq = seq
+        self.nak_detail = detail
 
     def _frame(self, p, n, now):
         addr = p[0]
         if addr & 0xFC or (addr & 3) != self.seat:
-            self.ignored += 1  # a box's frame on the bus, another seat's, or reserved bits
+            # a box's frame on the bus, another seat's, or reserved bits (a future broadcast):
+            # not addressed to this box, so never NAKed
+            self.ignored += 1
             return False
         t = p[1]
         blen = n - M.MIN_PAYLOAD
         if not M.body_ok(False, t, blen):
             self.ignored += 1
+            if t != M.NAK:  # never a NAK of a NAK
+                known = t == M.WELCOME or t == M.PING or t == M.STATE
+                self._nak(M.BAD_LENGTH if known else M.UNKNOWN_TYPE, t, p[4], 0xFF, now)
             return False
         if not (p[2] or p[3]):
             self.ignored += 1  # epoch 0 is never sent: not a frame of any tablet
+            if t != M.NAK:
+                self._nak(M.BAD_EPOCH, t, p[4], 0xFF, now)
             return False
         if t == M.NAK and not M.nak_reason_ok(p[M.HEADER]):
             self.ignored += 1
             return False
         # check a STATE fully before touching any state: a malformed body changes nothing
-        if t == M.STATE and not M.state_ok(p, M.HEADER, n - M.CRC):
-            self.ignored += 1
-            return False
+        if t == M.STATE:
+            f = M.state_fault(p, M.HEADER, n - M.CRC)
+            if f >= 0:
+                self.ignored += 1
+                self._nak(M.BAD_FIELD, t, p[4], f, now)
+                return False
         ep = (p[2] << 8) | p[3]
         seq = p[4]
         ack = p[5]
@@ -156,11 +218,14 @@ class BoxEndpoint:
         if t == M.WELCOME:
             if (p[b + 2] << 8) | p[b + 3] != self.epoch:
                 self.ignored += 1  # a stale WELCOME for an earlier boot of this box
+                self._nak(M.BAD_EPOCH, t, seq, 0xFF, now)
                 return False
             v = p[b]
             if v < self.ver_min or v > self.ver_max:
                 self.version_error = True
+                self._nak(M.VERSION, t, seq, self.ver_max, now)
                 return False
+            fresh = not self.session or self.tablet_epoch != ep
             self.session = True
             self.version = v
             self.version_error = False
@@ -169,7 +234,11 @@ class BoxEndpoint:
             self.last_rx = now
             self._acked(ack)
             self.send_seq = self.head_seq
+            if v >= 2 and fresh:
+                self._submit_caps()
             return True
+        if t == M.NAK:
+            self.naks_in += 1
         if t == M.NAK and p[b] == M.VERSION:
             self.version_error = True
             self.last_rx = now
@@ -232,11 +301,15 @@ class BoxEndpoint:
             if not self.granted:
                 return 0
             self.granted = False
+            if self.nak_reason:
+                return self._nak_frame(now)
             if not self.session:
                 return self._hello(now)
             if self.q_count:
                 return self._event(self.head_seq, now)  # stop-and-wait: one per grant
             return self._ack(now)
+        if self.nak_reason:
+            return self._nak_frame(now)
         if not self.session:
             wait = VERSION_RETRY_MS if self.version_error else HELLO_MS
             if ticks_diff(now, self.last_hello) >= wait:
@@ -277,17 +350,36 @@ class BoxEndpoint:
         self.last_tx = now
         return f
 
+    def _nak_frame(self, now):
+        b = self.body
+        b[0] = self.nak_reason
+        b[1] = self.nak_type
+        b[2] = self.nak_seq
+        b[3] = self.nak_detail
+        self.nak_reason = 0
+        self.naks_out += 1
+        f = self.writer.build(self._addr(), M.BNAK, self.epoch, self.next_seq, self.rx_next,
+                              b, M.BNAK_BODY, self._flush(now))
+        self.last_tx = now
+        return f
+
     def _event(self, s, now):
         k = (s - self.head_seq) & 0xFF
         slot = (self.q_first + k) % QUEUE
         w = self.writer
-        o = slot * M.EVENT_BODY
         sc = w.scratch
-        qb = self.q_body
-        for i in range(M.EVENT_BODY):
-            sc[M.HEADER + i] = qb[o + i]
-        f = w.build(self._addr(), self.q_type[slot], self.epoch, s, self.rx_next, None,
-                    M.EVENT_BODY, self._flush(now))
+        t = self.q_type[slot]
+        if t == M.CAPS:
+            src = self.caps
+            o = 0
+            blen = len(src)
+        else:
+            src = self.q_body
+            o = slot * M.EVENT_BODY
+            blen = M.EVENT_BODY
+        for i in range(blen):
+            sc[M.HEADER + i] = src[o + i]
+        f = w.build(self._addr(), t, self.epoch, s, self.rx_next, None, blen, self._flush(now))
         self.ack_due = False
         self.last_tx = now
         self.last_ev_tx = now

@@ -7,6 +7,9 @@ from protocol.clock import ticks_add, ticks_diff
 from protocol.framing import Deframer, FrameWriter
 from protocol.session import FLUSH_IDLE_MS, HEARTBEAT_MS, LINK_LOSS_MS, NAK_GAP_MS, RTO_MS, ahead, new_epoch
 
+# what a box without suit glyphs shows instead (CAPS flag "suits", SPEC.md section 3c)
+SUIT_LETTERS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+
 
 class TabletEndpoint:
     """The tablet side of one seat's link. Events arrive in order, once, via `take_events()`."""
@@ -23,6 +26,12 @@ class TabletEndpoint:
         self.box_epoch = 0
         self.box_bus = False
         self.box_fw = 0
+        self.caps = None         # the box's CAPS as a dict (version 2), None: a version 1 box
+        self.caps_seq = -1       # seq of the CAPS frame (needs no journal: never held)
+        self.view = None         # the latest view as given (re-encoded when CAPS arrives)
+        self.reports = []        # NAKs from the box, CAPS, version refusals: take_reports()
+        self.refused = None      # (box epoch, ver_min, ver_max) of the last refused HELLO
+        self.box_naks = 0
         self.version = 0
         self.rx_next = 0
         self.state_body = None   # bytes of the latest STATE body, None before any view
@@ -54,10 +63,34 @@ class TabletEndpoint:
     def set_view(self, view):
         """A new complete state for this seat (view dict, SPEC.md section 3); sent at once and
         re-sent until acked. Raises ValueError for a view that cannot be encoded."""
-        body = M.encode_state(view)
+        body = M.encode_state(self.fit(view))
+        self.view = view
         self.state_body = body
         if self.session:
             self._new_state_seq()
+
+    def fit(self, view):
+        """The view as this box can show it: suit symbols in the message become letters unless
+        the box's CAPS says it has the glyphs (a version 1 box sent none: letters)."""
+        msg = view.get("message") or ""
+        if (self.caps and self.caps["suits"]) or not isinstance(msg, str):
+            return view
+        out = msg
+        for g in SUIT_LETTERS:
+            out = out.replace(g, SUIT_LETTERS[g])
+        if out == msg:
+            return view
+        v = dict(view)
+        v["message"] = out
+        return v
+
+    def take_reports(self):
+        """What the box told about the link since the last call, for the tablet's log and the
+        director: {"kind": "nak", "reason", "of_type", "of_seq", "detail"}, {"kind": "caps",
+        ...CAPS fields} and {"kind": "version", "ver_min", "ver_max", "text"} (a box refused)."""
+        r = self.reports
+        self.reports = []
+        return r
 
     def _new_state_seq(self):
         self.state_seq = self.state_next
@@ -84,6 +117,13 @@ class TabletEndpoint:
             return
         if ahead(upto, self.ack_next) and ahead(self.rx_next, upto):
             self.ack_next = upto
+            self.ack_due = True
+            self._skip_caps()
+
+    def _skip_caps(self):
+        # a CAPS needs no journal: acknowledged as soon as everything before it is
+        if self.ack_next == self.caps_seq and self.rx_next != self.ack_next:
+            self.ack_next = (self.ack_next + 1) & 0xFF
             self.ack_due = True
 
     def state_acked(self):
@@ -149,6 +189,16 @@ class TabletEndpoint:
             if lo > hi:
                 self.last_nak = ticks_add(now, -NAK_GAP_MS - 1)
                 self._nak(M.VERSION, VERSION_MAX, now)
+                key = (ep, p[b], p[b + 1])
+                if key != self.refused:  # once per box boot, not on every HELLO retry
+                    self.refused = key
+                    self.reports.append({
+                        "kind": "version", "seat": calls.SEATS[self.seat], "ver_min": p[b],
+                        "ver_max": p[b + 1],
+                        "text": "box %s speaks protocol %d..%d, this tablet %d..%d: update the "
+                                "box's firmware or the tablet" % (calls.SEATS[self.seat], p[b],
+                                                                   p[b + 1], VERSION_MIN,
+                                                                   VERSION_MAX)})
                 return True
             new_box = not self.session or ep != self.box_epoch
             base = p[b + 2]
@@ -165,6 +215,11 @@ class TabletEndpoint:
             self.version = hi
             self.box_bus = bool(p[b + 3] & 1)
             self.box_fw = (p[b + 4] << 8) | p[b + 5]
+            if new_box:
+                self.caps = None  # a new box: what it can show is unknown until its CAPS
+                self.caps_seq = -1
+                if self.view is not None:
+                    self.state_body = M.encode_state(self.fit(self.view))
             self.last_rx = now
             self.welcome_due = True
             self.nak_reason = 0
@@ -184,7 +239,29 @@ class TabletEndpoint:
         if self.state_unacked and ack == ((self.state_seq + 1) & 0xFF):
             # exactly "applied the latest": a stale ack from long ago must not look like one
             self.state_unacked = False
-        if M.is_event(t):
+        if t == M.BNAK:
+            self._box_nak(p, b, now)
+            return True
+        if M.is_event(t) or t == M.CAPS:
+            if t == M.CAPS and seq == self.rx_next:
+                c = M.decode_caps(p, b, n - M.CRC)
+                self.rx_next = (seq + 1) & 0xFF
+                if not self.hold_acks:
+                    self.ack_next = self.rx_next
+                self.caps_seq = seq
+                self._skip_caps()
+                self.ack_due = True
+                if c is None:
+                    self._nak(M.MALFORMED, t, now)
+                    return True
+                self.caps = c
+                c = dict(c)
+                c["kind"] = "caps"
+                c["seat"] = calls.SEATS[self.seat]
+                self.reports.append(c)
+                if self.view is not None and M.encode_state(self.fit(self.view)) != self.state_body:
+                    self.set_view(self.view)  # the box shows suit symbols: send them
+                return True
             if seq == self.rx_next:
                 self.rx_next = (seq + 1) & 0xFF
                 if not self.hold_acks:
@@ -205,6 +282,20 @@ class TabletEndpoint:
                 self._nak(M.OUT_OF_SEQUENCE, self.rx_next, now)
             self.ack_due = True
         return True
+
+    def _box_nak(self, p, b, now):
+        """The box could not use a frame of ours (SPEC.md section 3b): report it; a garbled one
+        (BAD_FRAME) is answered at once with the latest STATE, the rest wait for the RTO."""
+        r = p[b]
+        if r not in M.NAK_REASONS:
+            self.ignored += 1  # never a NAK of a NAK
+            return
+        self.box_naks += 1
+        if r == M.BAD_FRAME and self.state_unacked:
+            self.state_sent = False
+        self.reports.append({"kind": "nak", "seat": calls.SEATS[self.seat],
+                             "reason": M.NAK_REASONS[r], "of_type": p[b + 1], "of_seq": p[b + 2],
+                             "detail": p[b + 3]})
 
     # --- bytes out --------------------------------------------------------------------------
 

@@ -114,6 +114,9 @@ class LinkMaster:
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._events: deque[BoxEvent] = deque()
+        # what the boxes said about the link (SPEC.md sections 3b, 3c): NAKs with a reason, CAPS,
+        # a box whose protocol versions this tablet does not speak; see reports()
+        self._reports: deque[dict] = deque(maxlen=200)
         self.ack_on_commit = ack_on_commit
         self._eps = {s: TabletEndpoint(s, epoch, now, hold_acks=ack_on_commit) for s in ports}
         self._handed: dict[str, tuple[int, int]] = {}  # seat -> (box epoch, seq after last handed)
@@ -185,6 +188,24 @@ class LinkMaster:
         with self._lock:
             return ep.state_acked()
 
+    def reports(self) -> list[dict]:
+        """What the boxes reported since the last call, oldest first, for the director's log:
+        {"kind": "nak", "seat", "reason", "of_type", "of_seq", "detail"} (a frame the box could
+        not use), {"kind": "caps", "seat", "vendor", "name", "fw", "lines", "cols", "suits", ...}
+        and {"kind": "version", "seat", "ver_min", "ver_max", "text"} (a box refused). Each is
+        also logged. At most the last 200 are kept."""
+        with self._lock:
+            out = list(self._reports)
+            self._reports.clear()
+            return out
+
+    def caps(self, seat: str) -> dict | None:
+        """The box's capabilities (its CAPS, SPEC.md section 3c), None for a version 1 box or
+        before they arrived."""
+        ep = self._ep(seat)
+        with self._lock:
+            return dict(ep.caps) if ep.caps else None
+
     def stats(self) -> dict[str, dict[str, int]]:
         with self._lock:
             out = {}
@@ -193,7 +214,8 @@ class LinkMaster:
                 d = p.deframer if p.bus else ep.deframer
                 out[s] = {"frames": d.frames, "bad_crc": d.bad_crc, "bad_cobs": d.bad_cobs,
                           "bad_size": d.bad_size, "duplicates": ep.duplicates, "gaps": ep.gaps,
-                          "sessions": ep.sessions, "port_errors": p.errors}
+                          "sessions": ep.sessions, "port_errors": p.errors,
+                          "box_naks": ep.box_naks}
             return out
 
     def close(self) -> None:
@@ -286,6 +308,8 @@ class LinkMaster:
             evs = []
             for ep in port.eps.values():
                 evs += ep.take_events()
+                for r in ep.take_reports():
+                    self._report(r)
             if not evs:
                 return
             t = time.monotonic()
@@ -293,6 +317,16 @@ class LinkMaster:
                 self._events.append(BoxEvent(e["seat"], e["kind"], e["call"], e["box_ms"], e["seq"],
                                              e["epoch"], e["index"], t))
             self._cond.notify_all()
+
+    def _report(self, r: dict) -> None:
+        if r["kind"] == "nak":
+            log.warning("box %s could not use a frame of type 0x%02x seq %d: %s (detail %d)",
+                        r["seat"], r["of_type"], r["of_seq"], r["reason"], r["detail"])
+        elif r["kind"] == "version":
+            log.error("%s", r["text"])
+        else:
+            log.info("box %s: %s", r["seat"], r)
+        self._reports.append(r)
 
     def _received_bus(self, port: _Port, data: bytes, now: int) -> None:
         d = port.deframer

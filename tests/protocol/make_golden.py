@@ -62,6 +62,33 @@ MESSAGES = [
      "detail": 0},
     {"type": "nak", "seat": "N", "epoch": 0x9999, "seq": 0, "ack": 0, "reason": "malformed",
      "detail": 16},
+    {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 2, "ack": 5, "reason": "bad_frame",
+     "of_type": 0, "of_seq": 0, "detail": 0xFF},
+    {"type": "box_nak", "seat": "E", "epoch": 0x1234, "seq": 2, "ack": 5, "reason": "out_of_sequence",
+     "of_type": 0x30, "of_seq": 9, "detail": 0xFF},
+    {"type": "box_nak", "seat": "S", "epoch": 0x1234, "seq": 0, "ack": 0, "reason": "version",
+     "of_type": 0x21, "of_seq": 0, "detail": 2},
+    {"type": "box_nak", "seat": "W", "epoch": 0x1234, "seq": 0, "ack": 0, "reason": "no_session",
+     "of_type": 0x22, "of_seq": 3, "detail": 0xFF},
+    {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 1, "reason": "malformed",
+     "of_type": 0x30, "of_seq": 4, "detail": 0xFF},
+    {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 1, "reason": "unknown_type",
+     "of_type": 0x7E, "of_seq": 4, "detail": 0xFF},
+    {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 1, "reason": "bad_length",
+     "of_type": 0x22, "of_seq": 4, "detail": 0xFF},
+    {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 1, "reason": "bad_field",
+     "of_type": 0x30, "of_seq": 4, "detail": 11},
+    {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 1, "reason": "bad_epoch",
+     "of_type": 0x21, "of_seq": 0, "detail": 0xFF},
+    {"type": "caps", "seat": "N", "epoch": 0x1234, "seq": 0, "ack": 0, "vendor": 0, "fw": 2,
+     "bus": False, "suits": False, "latin1": False, "lines": 8, "cols": 16, "keys": 0x7FFFFE,
+     "name": "ref-box"},
+    {"type": "caps", "seat": "S", "epoch": 0x0042, "seq": 17, "ack": 3, "vendor": 0x7F01,
+     "fw": 0x0310, "bus": True, "suits": True, "latin1": True, "lines": 4, "cols": 20,
+     "keys": 0x7FFFFE, "name": "Åbo BB-4"},
+    {"type": "caps", "seat": "W", "epoch": 0x0042, "seq": 0, "ack": 0, "vendor": 0xFFFF,
+     "fw": 0, "bus": False, "suits": False, "latin1": False, "lines": 0, "cols": 0,
+     "keys": 0x0001FFFE, "name": ""},
     {"type": "state", "seat": "W", "epoch": 0x9999, "seq": 7, "ack": 3, "view": FULL_VIEW},
     {"type": "state", "seat": "N", "epoch": 0x9999, "seq": 0, "ack": 0, "view": SCREEN_VIEW},
     {"type": "state", "seat": "N", "epoch": 0x0001, "seq": 1, "ack": 0, "view": EMPTY_VIEW},
@@ -116,7 +143,93 @@ def bad_vectors(good):
     s[M.HEADER + 1] |= 0x40  # a STATE flag bit no version defines
     M.put_crc(s, len(s) - 2)
     out.append(("state reserved flag bit 6", bytes(s)))
+    r = bytearray(M.encode_payload(MESSAGES[16]))
+    r[M.HEADER] = M.BAD_FIELD  # a reason only the box's NAK has
+    M.put_crc(r, len(r) - 2)
+    out.append(("tablet NAK with a box-only reason", bytes(r)))
+    r = bytearray(M.encode_payload(_msg("box_nak")))
+    r[M.HEADER] = 10  # no such reason
+    M.put_crc(r, len(r) - 2)
+    out.append(("box NAK unknown reason", bytes(r)))
+    r = bytearray(M.encode_payload(_msg("caps")))
+    r[M.HEADER + 12] += 1  # the name's length says one byte more than there is
+    M.put_crc(r, len(r) - 2)
+    out.append(("caps name length mismatch", bytes(r)))
     return out
+
+
+def _msg(t):
+    return next(m for m in MESSAGES if m["type"] == t)
+
+
+# Frames a tablet might send that a box in a version 2 session (seat N, tablet epoch 0x9999,
+# box epoch BOX_EPOCH) cannot use, each with the box's answer: its NAK (reason, of_type, of_seq,
+# detail) or None where the SPEC says the box stays silent (section 3b).
+BOX_EPOCH = 0x1234
+TABLET_EPOCH = 0x9999
+
+
+def _tab(t, body, seq=4, addr=0, epoch=TABLET_EPOCH):
+    b = bytearray(M.HEADER + len(body) + M.CRC)
+    M.put_header(b, addr, t, epoch, seq, 0)
+    b[M.HEADER:M.HEADER + len(body)] = body
+    M.put_crc(b, M.HEADER + len(body))
+    return b
+
+
+def _state(seq=4, **fix):
+    b = bytearray(M.encode_payload({"type": "state", "seat": "N", "epoch": TABLET_EPOCH, "seq": seq,
+                                    "ack": 0, "view": EMPTY_VIEW}))
+    for off, v in fix.items():
+        b[M.HEADER + int(off[1:])] = v
+    M.put_crc(b, len(b) - 2)
+    return b
+
+
+def box_bad_cases():
+    nak = lambda r, t, seq, d=0xFF: {"reason": r, "of_type": t, "of_seq": seq, "detail": d}  # noqa: E731
+    crc = _tab(M.PING, b"")
+    crc[-1] ^= 0x01
+    trailing = _tab(M.STATE, bytes(M.encode_state(EMPTY_VIEW)) + b"\x00")
+    hidden = bytearray(M.encode_state(dict(EMPTY_VIEW, auction=[{"call": "P"}])))
+    hidden[M.S_AUCTION] = 0x3E  # call code 62: neither a call nor "hidden"
+    return [
+        ("crc flipped (point-to-point)", crc, False, nak("bad_frame", 0, 0)),
+        ("crc flipped (bus: its address cannot be trusted)", crc, True, None),
+        ("unknown type 0x7E", _tab(0x7E, b"\x01"), False, nak("unknown_type", 0x7E, 4)),
+        ("a box's type sent to the box", _tab(M.CALL, b"\0\0\0\0\0"), False,
+         nak("unknown_type", M.CALL, 4)),
+        ("PING with a body", _tab(M.PING, b"\x00"), False, nak("bad_length", M.PING, 4)),
+        ("WELCOME 3 bytes", _tab(M.WELCOME, b"\x02\x00\x12"), False,
+         nak("bad_length", M.WELCOME, 4)),
+        ("STATE shorter than its fixed part", _tab(M.STATE, bytes(15)), False,
+         nak("bad_length", M.STATE, 4)),
+        ("STATE turn 4", _state(s0=4), False, nak("bad_field", M.STATE, 4, M.S_TURN)),
+        ("STATE reserved flag bit 6", _state(s1=0x40), False, nak("bad_field", M.STATE, 4, M.S_FLAGS)),
+        ("STATE lowest 0 (pass is not a bid)", _state(s2=0), False,
+         nak("bad_field", M.STATE, 4, M.S_LOWEST)),
+        ("STATE allowed bit of call code 38", _state(s7=0x40), False,
+         nak("bad_field", M.STATE, 4, M.S_ALLOWED + 4)),
+        ("STATE dealer 4", _state(s11=4), False, nak("bad_field", M.STATE, 4, M.S_DEALER)),
+        ("STATE vul 4", _state(s12=4), False, nak("bad_field", M.STATE, 4, M.S_VUL)),
+        ("STATE n 320", _state(s13=1, s14=64), False, nak("bad_field", M.STATE, 4, M.S_N)),
+        ("STATE trailing byte", trailing, False, nak("bad_field", M.STATE, 4, M.S_AUCTION)),
+        ("STATE call code 62", _tab(M.STATE, hidden), False,
+         nak("bad_field", M.STATE, 4, M.S_AUCTION)),
+        ("STATE message not UTF-8", _tab(M.STATE, bytes(M.encode_state(EMPTY_VIEW))[:-1] + b"\x01\xff"),
+         False, nak("bad_field", M.STATE, 4, M.S_AUCTION + 1)),
+        ("epoch 0", _tab(M.PING, b"", epoch=0), False, nak("bad_epoch", M.PING, 4)),
+        ("WELCOME for another boot of the box",
+         _tab(M.WELCOME, bytes([2, 0, 0x43, 0x21]), seq=0), False, nak("bad_epoch", M.WELCOME, 0)),
+        ("WELCOME version 9", _tab(M.WELCOME, bytes([9, 0, BOX_EPOCH >> 8, BOX_EPOCH & 0xFF]), seq=0),
+         False, nak("version", M.WELCOME, 0, 2)),
+        ("another seat's PING", _tab(M.PING, b"", addr=1), False, None),
+        ("reserved address bits (a broadcast of a later version)", _tab(M.PING, b"", addr=0x7C), False,
+         None),
+        ("a box's frame (direction bit)", _tab(M.ACK, b"", addr=0x80), False, None),
+        ("NAK with an unknown reason (never a NAK of a NAK)", _tab(M.NAK, b"\x09\x00"), False, None),
+        ("NAK 3 bytes (never a NAK of a NAK)", _tab(M.NAK, b"\x01\x00\x00"), False, None),
+    ]
 
 
 def main():
@@ -129,6 +242,11 @@ def main():
     for why, p in bad_vectors(M.encode_payload(MESSAGES[3])):
         assert M.decode_payload(p) is None, why
         lines.append(json.dumps({"bad": why, "payload": hexs(p)}, sort_keys=True))
+    for why, p, bus, nak in box_bad_cases():
+        lines.append(json.dumps({"to_box": why, "seat": "N", "box_epoch": BOX_EPOCH,
+                                 "tablet_epoch": TABLET_EPOCH, "bus": bus, "payload": hexs(p),
+                                 "wire": hexs(wire_from_payload(bytes(p))), "nak": nak},
+                                sort_keys=True))
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("wrote", len(lines), "vectors to", OUT)
 
