@@ -28,7 +28,8 @@ class TabletEndpoint:
         self.box_fw = 0
         self.caps = None         # the box's CAPS as a dict (version 2), None: a version 1 box
         self.caps_seq = -1       # seq of the CAPS frame (needs no journal: never held)
-        self.view = None         # the latest view as given (re-encoded when CAPS arrives)
+        self.message = ""        # the latest view's message as given (refitted when CAPS arrives;
+                                 # not the whole view: on a small tablet every dict counts)
         self.reports = []        # NAKs from the box, CAPS, version refusals: take_reports()
         self.refused = None      # (box epoch, ver_min, ver_max) of the last refused HELLO
         self.box_naks = 0
@@ -64,25 +65,45 @@ class TabletEndpoint:
         """A new complete state for this seat (view dict, SPEC.md section 3); sent at once and
         re-sent until acked. Raises ValueError for a view that cannot be encoded."""
         body = M.encode_state(self.fit(view))
-        self.view = view
+        self.message = view.get("message") or ""
         self.state_body = body
         if self.session:
             self._new_state_seq()
 
     def fit(self, view):
-        """The view as this box can show it: suit symbols in the message become letters unless
-        the box's CAPS says it has the glyphs (a version 1 box sent none: letters)."""
+        """The view as this box can show it: its message through fit_message."""
         msg = view.get("message") or ""
-        if (self.caps and self.caps["suits"]) or not isinstance(msg, str):
-            return view
-        out = msg
-        for g in SUIT_LETTERS:
-            out = out.replace(g, SUIT_LETTERS[g])
+        out = self.fit_message(msg)
         if out == msg:
             return view
         v = dict(view)
         v["message"] = out
         return v
+
+    def fit_message(self, msg):
+        """Suit symbols become letters unless the box's CAPS says it has the glyphs (a version 1
+        box sent none: letters)."""
+        if (self.caps and self.caps["suits"]) or not isinstance(msg, str):
+            return msg
+        for g in SUIT_LETTERS:
+            msg = msg.replace(g, SUIT_LETTERS[g])
+        return msg
+
+    def _refit(self):
+        """The current STATE body with its message fitted to the box as now known; True when
+        that changed it."""
+        b = self.state_body
+        if b is None:
+            return False
+        mb = self.fit_message(self.message)
+        mb = mb.encode("utf-8") if isinstance(mb, str) else bytes(mb)
+        na = (b[M.S_N] << 8) | b[M.S_N + 1]
+        o = M.S_AUCTION + na
+        nb = bytes(b[:o]) + bytes([len(mb)]) + mb
+        if nb == b:
+            return False
+        self.state_body = nb
+        return True
 
     def take_reports(self):
         """What the box told about the link since the last call, for the tablet's log and the
@@ -218,8 +239,7 @@ class TabletEndpoint:
             if new_box:
                 self.caps = None  # a new box: what it can show is unknown until its CAPS
                 self.caps_seq = -1
-                if self.view is not None:
-                    self.state_body = M.encode_state(self.fit(self.view))
+                self._refit()
             self.last_rx = now
             self.welcome_due = True
             self.nak_reason = 0
@@ -259,8 +279,8 @@ class TabletEndpoint:
                 c["kind"] = "caps"
                 c["seat"] = calls.SEATS[self.seat]
                 self.reports.append(c)
-                if self.view is not None and M.encode_state(self.fit(self.view)) != self.state_body:
-                    self.set_view(self.view)  # the box shows suit symbols: send them
+                if self._refit() and self.session:
+                    self._new_state_seq()  # the box shows suit symbols: send them
                 return True
             if seq == self.rx_next:
                 self.rx_next = (seq + 1) & 0xFF

@@ -1,6 +1,7 @@
 """LinkMaster (pyserial, real ptys) against the protocol's own box endpoint over the simulated
 link, with and without faults. Not a mock: EndpointBox is the box-side state machine the firmware
 runs; the firmware itself is tested on top by the firmware tests."""
+import os
 import time
 
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from hardware.sim.link import EndpointBox, SimLink
 from protocol import calls
 from protocol import messages as M
+from protocol.frame_tools import wire_from_payload
 from tablet_app.link import LinkMaster
 
 SEATS = "NESW"
@@ -224,3 +226,32 @@ def test_ack_on_commit_keeps_events_on_the_box_until_commit_and_a_restarted_tabl
             lm.close()
         finally:
             box.close()
+
+
+def test_linkmaster_reports_box_naks_and_caps_and_fits_suits_to_a_box_without_them(table):
+    """A box that could not use a frame says why (SPEC.md section 3b): LinkMaster hands the
+    report to the application (and its log) instead of re-sending in silence; a box's CAPS (3c)
+    is kept per seat, and a box without suit glyphs is sent letters."""
+    link, boxes, lm, t = table
+    assert wait(lambda: (t.pump(), all(lm.caps(s) is not None for s in SEATS))[1], 5)
+    reps = lm.reports()
+    assert {r["seat"] for r in reps if r["kind"] == "caps"} == set(SEATS)
+    assert lm.caps("E")["suits"] is False
+    lm.send_state("E", {"turn": "E", "message": "1\u2665 alerted"})
+    assert wait(lambda: boxes["E"].view and boxes["E"].view["message"] == "1H alerted", 5)
+    box = boxes["E"]
+    with box.lock:
+        nak = M.encode_payload({"type": "box_nak", "seat": "E", "epoch": box.ep.epoch, "seq": 0,
+                                "ack": box.ep.rx_next, "reason": "bad_field", "of_type": M.STATE,
+                                "of_seq": 7, "detail": M.S_DEALER})
+    os.write(box.fd, wire_from_payload(nak))
+    got = []
+
+    def naks():
+        got.extend(r for r in lm.reports() if r["kind"] == "nak")
+        return got
+
+    assert wait(naks, 3)
+    assert got == [{"kind": "nak", "seat": "E", "reason": "bad_field", "of_type": M.STATE,
+                    "of_seq": 7, "detail": M.S_DEALER}]
+    assert lm.stats()["E"]["box_naks"] == 1
