@@ -250,6 +250,9 @@ class TabletEndpoint:
                                     "seq": seq, "box_ms": None, "call": None, "index": None,
                                     "version": hi, "fw": self.box_fw, "bus": self.box_bus})
             return True
+        if t == M.BNAK and (not self.session or ep != self.box_epoch):
+            self._box_nak(p, b, now)  # e.g. VERSION: the box refused our WELCOME, no session
+            return True
         if not self.session or ep != self.box_epoch:
             if self.session:
                 self.session = False  # the box restarted: wait for its HELLO

@@ -140,3 +140,24 @@ def test_the_epoch_of_the_next_boot_never_repeats_the_last_one():
         e = n
     assert len(seen) == 40 and S.next_epoch(0xFFFF) == 1
     assert 1 <= S.next_epoch(0) <= 0xFFFF  # no earlier boot known: drawn at random
+
+
+def test_a_box_that_refuses_the_tablets_version_says_so_and_the_tablet_reports_it():
+    """A (broken or newer) tablet WELCOMEs with a version the box never offered: the box NAKs
+    VERSION with the highest it speaks, even without a session, and the tablet reports it."""
+    box = S.BoxEndpoint("N", epoch=0x1234, now=1000)
+    tab = TabletEndpoint("N", 0x9999, 1000)
+    hello = payloads(bytes(box.output(1000)))[0]
+    tab.receive(wire_from_payload(hello), 1000)
+    w = bytearray(payloads(bytes(tab.output(1001)))[0])
+    assert w[1] == M.WELCOME
+    w[M.HEADER] = 9
+    M.put_crc(w, len(w) - 2)
+    box.receive(wire_from_payload(bytes(w)), 1002)
+    nak = M.decode_payload(payloads(bytes(box.output(1002)))[0])
+    assert (nak["type"], nak["reason"], nak["of_type"], nak["detail"]) == ("box_nak", "version",
+                                                                          M.WELCOME, 2)
+    assert box.version_error and not box.session
+    tab.session = False  # as a tablet that has not (yet) taken the box in
+    tab.receive(wire_from_payload(M.encode_payload(nak)), 1003)
+    assert [r["reason"] for r in tab.take_reports() if r["kind"] == "nak"] == ["version"]
