@@ -491,6 +491,7 @@ class Controller:
         try:
             with self.journal.transaction():
                 yield
+                self._queue_storage_over()
         except BaseException as exc:
             self._tx_depth = 0
             if self._tx_applied:
@@ -511,11 +512,28 @@ class Controller:
         if (was is None) == (error is None):
             return
         # The last journalled record names the episode: nothing can be journalled until it ends.
+        s = self.session
         self.storage_since = None if error is None else {
             "seq": self.journal._last()[0], "at": self.clock(), "board": self.board,
-            "round": self.session.round if self.session is not None else 0}
+            "round": s.round if s is not None else 0,
+            "place": [s.event, s.section, s.table] if s is not None else None}
         for fn in list(self.storage_listeners):
             fn()
+
+    def _queue_storage_over(self) -> None:
+        """Inside the first transaction that commits after a storage episode: the episode's call
+        and `<its key>/resolved` go into the outbox with it, so the station hears the end even
+        if the tablet stops before the pump runs (the direct alarm is memory only)."""
+        since = self.storage_since
+        if since is None or since.get("place") is None:
+            return
+        from tablet_app.outbox import storage_call
+
+        key, launch = storage_call(*since["place"], since)
+        if not self.outbox.has(key + "/resolved"):
+            self.outbox.enqueue("td_call", key, launch)
+            self.outbox.enqueue("td_call", key + "/resolved",
+                                {**launch, "key": key + "/resolved", "status": "resolved", "at": self.clock()})
 
     def _record(self, kind: str, body: dict[str, Any]) -> None:
         """Journal first, then apply: what is in memory never runs ahead of what is on disk."""
