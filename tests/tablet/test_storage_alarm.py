@@ -199,3 +199,43 @@ def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_
     finally:
         d.stop()
         ctl.close()
+
+
+def test_a_tablet_restarted_once_space_is_freed_closes_the_storage_call(station, small_disk):
+    """The TD sees the red line, frees space and restarts the tablet (the usual remedy) before
+    any call could be written: the new start must know the storage call it raised is over."""
+    db = small_disk / "tablet.db"
+    clock = Clock()
+    ctl = Controller(db, clock=clock)
+    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
+                  max_backoff=0.2).watch_storage(ctl).start()
+    try:
+        ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
+                   "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
+        play(ctl, clock, ["1H", "P"], seq0=1)
+        assert d.drain(20), d.last_error
+        filler = fill(small_disk)
+        clock.advance(2)
+        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
+        [call] = storage_calls(wait_for(station, d, storage_calls, "the storage call"))
+    finally:
+        d.stop()  # the tablet is switched off on the full disk
+        ctl.close()
+
+    filler.unlink()
+    clock.advance(60)
+    ctl = Controller(db, clock=clock)
+    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
+                  max_backoff=0.2).watch_storage(ctl).start()
+    try:
+        s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
+        assert call["key"] + "/resolved" in s["stored_keys"]
+        assert ctl.snapshot()["disk_full"] is False and ctl.storage_since is None
+        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["ok"] is True  # the box's resend
+        assert d.drain(20), d.last_error
+        s = status_of(station)
+        assert len(s["stored_keys"]) == len(set(s["stored_keys"]))
+        assert sorted(s["stored_keys"]) == sorted(k for _, k, _ in outbox_rows(db))
+    finally:
+        d.stop()
+        ctl.close()
