@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "derive from), never kept in the database; owner-only (0600), made on first start. "
                         "Default: <db>.secrets beside a SQLite file; required with PostgreSQL (each hall's "
                         "station gets a copy of the same file)")
+    p.add_argument("--new-secrets", action="store_true",
+                   help="the secrets file is lost or another one: take the file's secrets, or make new ones "
+                        "(every table key and the director token change; reprint the keys)")
     p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
     p.add_argument("--host", default="0.0.0.0", help="interface to listen on (default all)")
     p.add_argument("--event", default=None,
@@ -182,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"station: cannot open database {args.db!r}: {e}", file=sys.stderr)
         return 2
     try:
+        if args.new_secrets:
+            store.forget_secrets()
         token = store.ensure_secret("director_token")
         store.ensure_secret("table_key_secret")  # now: a wrong file is told at start, before anything is written
     except StoreError as e:

@@ -402,13 +402,15 @@ class Store:
                 value = kept[name]
                 if check is not None and not hmac.compare_digest(hash_key(value), check):
                     raise StoreError(f"the secrets file {path} is not this database's (its {name} does not "
-                                     "match): use the secrets file made with this database")
+                                     "match): use the secrets file made with this database, or start once "
+                                     "with --new-secrets to take this file's (every table key changes)")
                 if check is not None and legacy is None:
                     return value
             elif legacy is None and check is not None:
                 raise StoreError(f"this database's {name} is in a secrets file that is not at {path}: copy "
                                  "that file here (from the computer that first ran the station with this "
-                                 "database) or give its place with --secrets")
+                                 "database) or give its place with --secrets; if it is lost, start once with "
+                                 "--new-secrets (every table key and the director token change)")
             else:
                 # A database from before kept its secrets inside: move them out (same values, so
                 # printed keys and the token stay valid), else make a new one.
@@ -419,6 +421,13 @@ class Store:
                 tx.execute("DELETE FROM settings WHERE name = ? OR name = ?", (name, "secret_sha256:" + name))
                 tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", ("secret_sha256:" + name, hash_key(value)))
             return value
+
+    def forget_secrets(self) -> None:
+        """The database forgets which secrets it had (their checks): the secrets file's are
+        taken at the next `ensure_secret`, or new ones made. Every table key derived before and
+        the director token then change; for a lost or replaced secrets file only."""
+        with self.transaction() as tx:
+            tx.execute("DELETE FROM settings WHERE name LIKE 'secret_sha256:%'")
 
     # -- table keys ---------------------------------------------------------------------------
     def register_table(self, event: str, section: str, table_no: int, key: str) -> None:

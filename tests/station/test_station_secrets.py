@@ -265,3 +265,20 @@ def test_a_sqlite_station_refuses_another_databases_secrets_file(tmp_path):
     StationProcess(str(b / "station.db"), b).start().stop()
     (a / "station.db.secrets").write_bytes((b / "station.db.secrets").read_bytes())  # the wrong backup restored
     assert "is not this database's" in refused_start(str(a / "station.db"), tmp_path)
+
+
+def test_a_lost_secrets_file_stops_the_station_until_the_club_asks_for_new_keys(tmp_path):
+    """The secrets file is gone (a new computer, a cleaned folder): the station does not quietly
+    make new keys that no tablet has; it says so, and makes new ones only when asked."""
+    db = tmp_path / "station.db"
+    st = StationProcess(str(db), tmp_path).start()
+    st.stop()
+    (tmp_path / "station.db.secrets").unlink()
+    says = refused_start(str(db), tmp_path)
+    assert "is in a secrets file that is not at" in says and "--new-secrets" in says
+    again = StationProcess(str(db), tmp_path, ["--new-secrets"]).start()
+    try:
+        assert again.token != st.token and again.keys[f"{EVENT}/A/1"] != st.keys[f"{EVENT}/A/1"]
+    finally:
+        again.stop()
+    StationProcess(str(db), tmp_path).start().stop()  # and from then on without it
