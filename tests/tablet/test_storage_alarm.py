@@ -156,6 +156,27 @@ def test_the_storage_key_is_only_for_the_storage_call():
             validate_item("td_call", key, {**base, "key": key, "reason": reason})
 
 
+def tablet(station, db, clock) -> tuple[Controller, Deliverer]:
+    """The tablet's app as `python -m tablet_app.app` wires it: controller, pump, storage alarm."""
+    ctl = Controller(db, clock=clock)
+    return ctl, Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
+                          max_backoff=0.2).watch_storage(ctl).start()
+
+
+def disk_fills_mid_auction(station, small_disk, ctl, d, clock):
+    """1H P delivered, then the disk fills and South's 4H is refused: the director page shows
+    the storage call (returned, with the filler to delete)."""
+    ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
+               "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
+    play(ctl, clock, ["1H", "P"], seq0=1)
+    assert d.drain(20), d.last_error
+    filler = fill(small_disk)
+    clock.advance(2)
+    assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
+    [call] = storage_calls(wait_for(station, d, storage_calls, "the storage call"))
+    return call, filler
+
+
 def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_tablet_restarts(station, small_disk):
     """The club's evening: the tablet's disk fills, the director page shows the call; the
     station's PC goes down; space is freed and the box's resend is taken; the tablet's battery
@@ -163,18 +184,9 @@ def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_
     call open for a disk that is no longer full."""
     db = small_disk / "tablet.db"
     clock = Clock()
-    ctl = Controller(db, clock=clock)
-    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
-                  max_backoff=0.2).watch_storage(ctl).start()
+    ctl, d = tablet(station, db, clock)
     try:
-        ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
-                   "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
-        play(ctl, clock, ["1H", "P"], seq0=1)
-        assert d.drain(20), d.last_error
-        filler = fill(small_disk)
-        clock.advance(2)
-        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
-        [call] = storage_calls(wait_for(station, d, storage_calls, "the storage call"))
+        call, filler = disk_fills_mid_auction(station, small_disk, ctl, d, clock)
 
         station.kill()  # the station's PC goes down
         filler.unlink()
@@ -186,9 +198,7 @@ def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_
         ctl.close()
 
     station.start()  # the same database, the same port
-    ctl = Controller(db, clock=clock)
-    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
-                  max_backoff=0.2).watch_storage(ctl).start()
+    ctl, d = tablet(station, db, clock)
     try:
         assert d.drain(20), d.last_error
         s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
@@ -206,27 +216,16 @@ def test_a_tablet_restarted_once_space_is_freed_closes_the_storage_call(station,
     any call could be written: the new start must know the storage call it raised is over."""
     db = small_disk / "tablet.db"
     clock = Clock()
-    ctl = Controller(db, clock=clock)
-    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
-                  max_backoff=0.2).watch_storage(ctl).start()
+    ctl, d = tablet(station, db, clock)
     try:
-        ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
-                   "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
-        play(ctl, clock, ["1H", "P"], seq0=1)
-        assert d.drain(20), d.last_error
-        filler = fill(small_disk)
-        clock.advance(2)
-        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
-        [call] = storage_calls(wait_for(station, d, storage_calls, "the storage call"))
+        call, filler = disk_fills_mid_auction(station, small_disk, ctl, d, clock)
     finally:
         d.stop()  # the tablet is switched off on the full disk
         ctl.close()
 
     filler.unlink()
     clock.advance(60)
-    ctl = Controller(db, clock=clock)
-    d = Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
-                  max_backoff=0.2).watch_storage(ctl).start()
+    ctl, d = tablet(station, db, clock)
     try:
         s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
         assert call["key"] + "/resolved" in s["stored_keys"]
