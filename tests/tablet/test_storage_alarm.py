@@ -238,3 +238,40 @@ def test_a_tablet_restarted_once_space_is_freed_closes_the_storage_call(station,
     finally:
         d.stop()
         ctl.close()
+
+
+def test_a_storage_call_the_station_holds_with_another_time_is_not_a_refused_item(station, small_disk):
+    """The tablet restarted on the full disk without its storage mark (e.g. a filesystem that
+    could not overwrite it): the refusals after the same record are the same call with another
+    `at`. When space returns the outbox's copy of the call gets 409 from the station: that is
+    "already known", delivered, not an item the director console lists as refused."""
+    db = small_disk / "tablet.db"
+    clock = Clock()
+    ctl, d = tablet(station, db, clock)
+    try:
+        call, filler = disk_fills_mid_auction(station, small_disk, ctl, d, clock)
+    finally:
+        d.stop()
+        ctl.close()
+    (small_disk / "tablet.db.storage").unlink()  # the mark lost
+    filler.unlink()
+    filler = fill(small_disk)  # and the page it held filled too
+    clock.advance(30)
+    ctl, d = tablet(station, db, clock)
+    try:
+        r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
+        assert r.get("disk_full") is True, r
+        deadline = time.monotonic() + 20
+        while d._alarm_key != call["key"] and time.monotonic() < deadline:
+            time.sleep(0.05)  # posted again: 409 at the station, the same open call
+        assert d._alarm_key == call["key"] and len(storage_calls(status_of(station))) == 1
+        filler.unlink()
+        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["ok"] is True
+        assert d.drain(20), d.last_error
+        s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
+        assert {state for _, _, state in outbox_rows(db)} == {"delivered"}
+        assert ctl.delivery()["refused"] == []
+        assert sorted(s["stored_keys"]) == sorted(k for _, k, _ in outbox_rows(db))
+    finally:
+        d.stop()
+        ctl.close()
