@@ -4,6 +4,9 @@ With no options it works for a club: SQLite file station.db in the current direc
 8080 on every interface, today's event `club-YYYY-MM-DD`. Tables become known either from the
 scoring program (Data Connector InitializeEvent) or with `--tables A:1-12`; their keys are
 printed, and shown on the director page.
+
+`python -m station cert --export station.cer`: the station's TLS certificate for the trusted
+roots of a computer whose scoring program verifies it instead of pinning (docs/station.md).
 """
 from __future__ import annotations
 
@@ -117,8 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--head-timeout", type=float, default=Limits.head_timeout, metavar="S",
                    help=f"seconds a client has to send its request head (default {Limits.head_timeout:g})")
     p.add_argument("--insecure-http", action="store_true",
-                   help="serve plain HTTP instead of TLS (a closed network, a demo, a scoring program "
-                        "that cannot pin the certificate)")
+                   help="serve plain HTTP instead of TLS (a closed network, a demo; a scoring program on "
+                        "another computer needs no such thing: --tls-san and `python -m station cert`)")
     p.add_argument("--tls-dir", default=None, metavar="DIR",
                    help="where the station's TLS certificate and key live (default: <db>.tls beside a "
                         "SQLite file, else ./station-tls); made on first start")
