@@ -177,6 +177,16 @@ def disk_fills_mid_auction(station, small_disk, ctl, d, clock):
     return call, filler
 
 
+def switched_off_on_a_full_disk(station, small_disk, db, clock):
+    """`disk_fills_mid_auction`, then the tablet is switched off with the disk still full."""
+    ctl, d = tablet(station, db, clock)
+    try:
+        return disk_fills_mid_auction(station, small_disk, ctl, d, clock)
+    finally:
+        d.stop()
+        ctl.close()
+
+
 def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_tablet_restarts(station, small_disk):
     """The club's evening: the tablet's disk fills, the director page shows the call; the
     station's PC goes down; space is freed and the box's resend is taken; the tablet's battery
@@ -214,14 +224,8 @@ def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_
 def test_a_tablet_restarted_once_space_is_freed_closes_the_storage_call(station, small_disk):
     """The TD sees the red line, frees space and restarts the tablet (the usual remedy) before
     any call could be written: the new start must know the storage call it raised is over."""
-    db = small_disk / "tablet.db"
-    clock = Clock()
-    ctl, d = tablet(station, db, clock)
-    try:
-        call, filler = disk_fills_mid_auction(station, small_disk, ctl, d, clock)
-    finally:
-        d.stop()  # the tablet is switched off on the full disk
-        ctl.close()
+    db, clock = small_disk / "tablet.db", Clock()
+    call, filler = switched_off_on_a_full_disk(station, small_disk, db, clock)
 
     filler.unlink()
     clock.advance(60)
@@ -245,14 +249,8 @@ def test_a_storage_call_the_station_holds_with_another_time_is_not_a_refused_ite
     could not overwrite it): the refusals after the same record are the same call with another
     `at`. When space returns the outbox's copy of the call gets 409 from the station: that is
     "already known", delivered, not an item the director console lists as refused."""
-    db = small_disk / "tablet.db"
-    clock = Clock()
-    ctl, d = tablet(station, db, clock)
-    try:
-        call, filler = disk_fills_mid_auction(station, small_disk, ctl, d, clock)
-    finally:
-        d.stop()
-        ctl.close()
+    db, clock = small_disk / "tablet.db", Clock()
+    call, filler = switched_off_on_a_full_disk(station, small_disk, db, clock)
     (small_disk / "tablet.db.storage").unlink()  # the mark lost
     filler.unlink()
     filler = fill(small_disk)  # and the page it held filled too
