@@ -4,6 +4,9 @@ With no options it works for a club: SQLite file station.db in the current direc
 8080 on every interface, today's event `club-YYYY-MM-DD`. Tables become known either from the
 scoring program (Data Connector InitializeEvent) or with `--tables A:1-12`; their keys are
 printed, and shown on the director page.
+
+`python -m station cert --export station.cer`: the station's TLS certificate for the trusted
+roots of a computer whose scoring program verifies it instead of pinning (docs/station.md).
 """
 from __future__ import annotations
 
@@ -18,9 +21,10 @@ import signal
 import sys
 import threading
 
+from . import tls
 from .http_server import Limits
 from .server import Station, StationConfig, make_server
-from .store import Store
+from .store import Store, StoreError
 
 
 def parse_tables(spec: str) -> tuple[str, list[int]]:
@@ -54,11 +58,26 @@ def profile_name(name: str) -> str:
     return name
 
 
+def tls_name(text: str) -> str:
+    try:
+        return tls.san(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m station", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", default="station.db",
                    help="SQLite file (default station.db) or a postgresql://user@host/dbname URL")
+    p.add_argument("--secrets", default=None, metavar="FILE",
+                   help="the file of the station's secrets (director token, the secret the table keys "
+                        "derive from), never kept in the database; owner-only (0600), made on first start. "
+                        "Default: <db>.secrets beside a SQLite file; required with PostgreSQL (each hall's "
+                        "station gets a copy of the same file)")
+    p.add_argument("--new-secrets", action="store_true",
+                   help="the secrets file is lost or another one: take the file's secrets, or make new ones "
+                        "(every table key and the director token change; reprint the keys)")
     p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
     p.add_argument("--host", default="0.0.0.0", help="interface to listen on (default all)")
     p.add_argument("--event", default=None,
@@ -101,11 +120,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--head-timeout", type=float, default=Limits.head_timeout, metavar="S",
                    help=f"seconds a client has to send its request head (default {Limits.head_timeout:g})")
     p.add_argument("--insecure-http", action="store_true",
-                   help="serve plain HTTP instead of TLS (a closed network, a demo, a scoring program "
-                        "that cannot pin the certificate)")
+                   help="serve plain HTTP instead of TLS (a closed network, a demo; a scoring program on "
+                        "another computer needs no such thing: --tls-san and `python -m station cert`)")
     p.add_argument("--tls-dir", default=None, metavar="DIR",
                    help="where the station's TLS certificate and key live (default: <db>.tls beside a "
                         "SQLite file, else ./station-tls); made on first start")
+    p.add_argument("--tls-san", type=tls_name, action="append", default=[], metavar="NAME_OR_IP",
+                   help="an address the club reaches the station by (the scoring PC's IP address or name), "
+                        "named in the station's certificate so a scoring program on another computer can "
+                        "verify it; repeatable (localhost, 127.0.0.1 and this computer's name always)")
+    p.add_argument("--tls-cert", default=None, metavar="FILE",
+                   help="serve the club's own certificate (PEM, the chain after it) instead of the station's; "
+                        "with --tls-key")
+    p.add_argument("--tls-key", default=None, metavar="FILE", help="the private key (PEM) of --tls-cert")
     p.add_argument("--dc-local-port", type=int, default=5079, metavar="N",
                    help="with TLS: also serve plain HTTP on 127.0.0.1:N (default 5079, the Data Connector's "
                         "own port) for a scoring program on this computer; -1: not at all")
@@ -114,12 +141,60 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def cert_main(argv: list[str]) -> int:
+    """`python -m station cert --export FILE`: the station's certificate for another computer's
+    trust store (a scoring program that verifies instead of pinning)."""
+    p = argparse.ArgumentParser(prog="python -m station cert", description=cert_main.__doc__)
+    p.add_argument("--db", default="station.db", help="the station's database (default station.db): the "
+                   "certificate lives beside a SQLite file")
+    p.add_argument("--tls-dir", default=None, metavar="DIR", help="where the certificate lives, if not beside the db")
+    p.add_argument("--tls-san", type=tls_name, action="append", default=[], metavar="NAME_OR_IP",
+                   help="an address the certificate must name (as for the station; repeatable)")
+    p.add_argument("--export", required=True, metavar="FILE",
+                   help="write the certificate here: DER for FILE.cer/.der (Windows' import), else PEM")
+    args = p.parse_args(argv)
     try:
-        store = Store(args.db)
+        made = tls.ensure_certificate(pathlib.Path(args.tls_dir) if args.tls_dir else tls.tls_dir_for(args.db),
+                                      args.tls_san)
+        form = tls.export(made.cert, pathlib.Path(args.export))
+    except (OSError, ValueError) as e:
+        print(f"station: cannot export the certificate: {e}", file=sys.stderr)
+        return 2
+    if made.added:
+        print(f"station: the certificate now also names {', '.join(made.added)}: its fingerprint changed, "
+              "give the tablets the new station address")
+    print(f"station: certificate ({form}) written to {args.export}; it names "
+          f"{', '.join(tls.names_of(made.cert.read_bytes()))}")
+    print(f"station: TLS certificate fingerprint (SHA-256): {made.fingerprint}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["cert"]:
+        return cert_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        print("station: --tls-cert and --tls-key go together (the club's certificate and its private key)",
+              file=sys.stderr)
+        return 2
+    if args.tls_cert and args.tls_san:
+        print("station: --tls-san names addresses in the station's own certificate; the club's "
+              "certificate (--tls-cert) names its own", file=sys.stderr)
+        return 2
+    try:
+        store = Store(args.db, args.secrets)
     except Exception as e:  # any failure to open: the message must reach the club's scorer
         print(f"station: cannot open database {args.db!r}: {e}", file=sys.stderr)
+        return 2
+    try:
+        if args.new_secrets:
+            store.forget_secrets()
+        token = store.ensure_secret("director_token")
+        store.ensure_secret("table_key_secret")  # now: a wrong file is told at start, before anything is written
+    except StoreError as e:
+        print(f"station: {e}", file=sys.stderr)
+        store.close()
         return 2
     if args.director_pin is not None:
         if not re.fullmatch(r"\d{4,8}", args.director_pin):
@@ -136,20 +211,28 @@ def main(argv: list[str] | None = None) -> int:
         if value is not None:
             store.set_setting(name, value)
     config = StationConfig(db=args.db, host=args.host, port=args.port, event=event,
-                           director_token=store.ensure_secret("director_token"),
+                           director_token=token,
                            dc_licence_key=args.dc_licence_key, late_minutes=args.late_minutes,
                            extra={"access_log": args.access_log, "event_named": bool(args.event),
                                   "profile": args.profile or store.setting("profile")})
     station = Station(store, config)
     ssl_context, pin = None, ""
     if not args.insecure_http:
-        from . import tls
         try:
-            cert, key, fp = tls.ensure_certificate(pathlib.Path(args.tls_dir) if args.tls_dir else tls.tls_dir_for(args.db))
+            if args.tls_cert:
+                cert, key = pathlib.Path(args.tls_cert), pathlib.Path(args.tls_key)
+                fp, added = tls.fingerprint(tls.der_of(cert.read_bytes())), []
+            else:
+                cert, key, fp, added = tls.ensure_certificate(
+                    pathlib.Path(args.tls_dir) if args.tls_dir else tls.tls_dir_for(args.db), args.tls_san)
             ssl_context = tls.server_context(cert, key)
-        except Exception as e:  # unreadable or unwritable directory: say so and stop
-            print(f"station: cannot set up TLS ({e}); use --tls-dir DIR, or --insecure-http", file=sys.stderr)
+        except Exception as e:  # unreadable or unwritable directory, a wrong file: say so and stop
+            print(f"station: cannot set up TLS ({e}); use --tls-dir DIR, --tls-cert/--tls-key, or --insecure-http",
+                  file=sys.stderr)
             return 2
+        if added:
+            print(f"station: the certificate now also names {', '.join(added)}: its fingerprint changed, "
+                  "give the tablets the new station address")
         pin = f"#sha256={fp}"
         config.extra["tls"] = True
         print(f"station: TLS certificate fingerprint (SHA-256): {fp}")

@@ -139,6 +139,43 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
+def _read_secrets(path: str) -> dict[str, str]:
+    """The secrets file's names and values ({} when there is none yet); StoreError when it is
+    damaged or others can read it."""
+    try:
+        mode = os.stat(path).st_mode
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        raise StoreError(f"cannot read the secrets file {path}: {e.strerror or e}") from e
+    if os.name == "posix" and mode & 0o077:
+        raise StoreError(f"the secrets file {path} can be read by others (mode {mode & 0o777:o}): "
+                         f"chmod 600 {path}")
+    try:
+        kept = json.loads(text)
+    except ValueError as e:
+        raise StoreError(f"the secrets file {path} is damaged ({e}): restore it from a backup") from e
+    if not isinstance(kept, dict) or not all(isinstance(v, str) and v for v in kept.values()):
+        raise StoreError(f"the secrets file {path} is damaged (not the station's names and values): "
+                         "restore it from a backup")
+    return kept
+
+
+def _write_secrets(path: str, kept: dict[str, str]) -> None:
+    tmp = path + ".tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(kept, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        raise StoreError(f"cannot write the secrets file {path}: {e.strerror or e}") from e
+
+
 def utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
@@ -150,8 +187,9 @@ class Store:
     transaction (`query`) use a read-only connection per thread, so they neither wait for the
     write lock nor take it (SQLite WAL and PostgreSQL both let readers run beside a writer)."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, secrets_path: str | None = None):
         self.url = url
+        self._secrets_path = secrets_path  # None: `<db>.secrets` beside SQLite; PostgreSQL needs one
         self._lock = threading.RLock()
         self._local = threading.local()       # this thread's read connection, transaction depth
         self._readers: list[Any] = []
@@ -327,42 +365,69 @@ class Store:
             tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (name, value))
 
     def secrets_file(self) -> str | None:
-        """Where the station's secrets (director token, table-key secret) live: a file beside
-        the SQLite database, readable by its owner only, so a copy of the database alone
-        gives away no key. PostgreSQL: None, in the database (a server with its own access
-        control, shared by the stations of a multi-hall event, which need the same secrets)."""
+        """Where the station's secrets (director token, table-key secret) live: never in the
+        database (a copy of it, a dump of a shared PostgreSQL, gives away no key), but in a
+        file readable by its owner only: the one given (`--secrets`), else `<db>.secrets`
+        beside a SQLite file. PostgreSQL has no default (None): the stations of a multi-hall
+        event share one database and so one secrets file, copied to each hall's computer."""
+        if self._secrets_path:
+            return self._secrets_path
         return None if self.dialect == "postgresql" else self._path + ".secrets"
 
+    def _memory_secrets(self) -> dict[str, str] | None:
+        """An in-memory SQLite database (tests, fuzzing) keeps nothing at rest, its secrets neither."""
+        if self._secrets_path or self.dialect != "sqlite" or self._path not in (":memory:", ""):
+            return None
+        if not hasattr(self, "_in_memory"):
+            self._in_memory: dict[str, str] = {}
+        return self._in_memory
+
     def ensure_secret(self, name: str) -> str:
+        """The secret `name` from the secrets file; made (or moved out of a database from
+        before, same value) on first use. The database keeps only its SHA-256, so a secrets
+        file of another database, or a missing one, is a clear StoreError, never new keys."""
+        memory = self._memory_secrets()
+        if memory is not None:
+            return memory.setdefault(name, secrets.token_urlsafe(12))
         path = self.secrets_file()
         if path is None:
-            value = self.setting(name)
-            if value is None:
-                value = secrets.token_urlsafe(12)
-                self.set_setting(name, value)
-            return value
+            raise StoreError("a PostgreSQL database keeps no secrets: give the station a secrets file with "
+                             "--secrets FILE (made on first start; the stations of a multi-hall event use "
+                             "copies of the same file)")
         with _secrets_lock:
-            try:
-                with open(path, encoding="utf-8") as f:
-                    kept = json.load(f)
-            except FileNotFoundError:
-                kept = {}
+            kept = _read_secrets(path)
+            check = self.setting("secret_sha256:" + name)
+            legacy = self.setting(name)
             if name in kept:
-                return str(kept[name])
-            # A database from before kept its secrets inside: move them out (same values, so
-            # printed keys and the token stay valid), else make a new one.
-            value = self.setting(name) or secrets.token_urlsafe(12)
-            kept[name] = value
-            tmp = path + ".tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(kept, f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
+                value = kept[name]
+                if check is not None and not hmac.compare_digest(hash_key(value), check):
+                    raise StoreError(f"the secrets file {path} is not this database's (its {name} does not "
+                                     "match): use the secrets file made with this database, or start once "
+                                     "with --new-secrets to take this file's (every table key changes)")
+                if check is not None and legacy is None:
+                    return value
+            elif legacy is None and check is not None:
+                raise StoreError(f"this database's {name} is in a secrets file that is not at {path}: copy "
+                                 "that file here (from the computer that first ran the station with this "
+                                 "database) or give its place with --secrets; if it is lost, start once with "
+                                 "--new-secrets (every table key and the director token change)")
+            else:
+                # A database from before kept its secrets inside: move them out (same values, so
+                # printed keys and the token stay valid), else make a new one.
+                value = legacy or secrets.token_urlsafe(12)
+                kept[name] = value
+                _write_secrets(path, kept)
             with self.transaction() as tx:
-                tx.execute("DELETE FROM settings WHERE name = ?", (name,))
+                tx.execute("DELETE FROM settings WHERE name = ? OR name = ?", (name, "secret_sha256:" + name))
+                tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", ("secret_sha256:" + name, hash_key(value)))
             return value
+
+    def forget_secrets(self) -> None:
+        """The database forgets which secrets it had (their checks): the secrets file's are
+        taken at the next `ensure_secret`, or new ones made. Every table key derived before and
+        the director token then change; for a lost or replaced secrets file only."""
+        with self.transaction() as tx:
+            tx.execute("DELETE FROM settings WHERE name LIKE 'secret_sha256:%'")
 
     # -- table keys ---------------------------------------------------------------------------
     def register_table(self, event: str, section: str, table_no: int, key: str) -> None:

@@ -159,6 +159,7 @@ class Controller:
         if bad is not None:
             self.journal.conn.close()
             raise JournalDamaged(self.db_path, None, f"outbox item {bad} is not what was queued")
+        self._resume_storage_episode()
 
     def _replay(self) -> None:
         """The table from the journal on disk (at start, and after a write that did not commit).
@@ -491,6 +492,7 @@ class Controller:
         try:
             with self.journal.transaction():
                 yield
+                self._queue_storage_over()
         except BaseException as exc:
             self._tx_depth = 0
             if self._tx_applied:
@@ -508,14 +510,50 @@ class Controller:
 
     def _storage_state(self, error: str | None) -> None:
         was, self.storage_error = self.storage_error, error
-        if (was is None) == (error is None):
-            return
-        # The last journalled record names the episode: nothing can be journalled until it ends.
-        self.storage_since = None if error is None else {
-            "seq": self.journal._last()[0], "at": self.clock(), "board": self.board,
-            "round": self.session.round if self.session is not None else 0}
+        if error is None:
+            if self.storage_since is None:
+                return
+            self.storage_since = None
+        elif was is not None or self.storage_since is not None:
+            return  # the same episode (one remembered from before a restart included)
+        else:
+            # The last journalled record names the episode: nothing can be journalled until it ends.
+            s = self.session
+            self.storage_since = {
+                "seq": self.journal._last()[0], "at": self.clock(), "board": self.board,
+                "round": s.round if s is not None else 0,
+                "place": [s.event, s.section, s.table] if s is not None else None}
+        self._storage_mark.write(self.storage_since)
         for fn in list(self.storage_listeners):
             fn()
+
+    def _resume_storage_episode(self) -> None:
+        """At start: an episode the tablet was stopped in (`storage_mark`) is told to the
+        station again, and ended at once if the storage takes a write now (space was freed
+        while the tablet was off), so the director page's call does not stay open."""
+        from tablet_app.storage_mark import StorageMark
+
+        self._storage_mark = StorageMark(str(self.db_path) + ".storage")
+        self.storage_since = self._storage_mark.read()
+        if self.storage_since is not None:
+            with contextlib.suppress(DiskFull):
+                with self._tx():
+                    pass  # commits the episode's call and its end (_queue_storage_over)
+
+    def _queue_storage_over(self) -> None:
+        """Inside the first transaction that commits after a storage episode: the episode's call
+        and `<its key>/resolved` go into the outbox with it, so the station hears the end even
+        if the tablet stops before the pump runs (the direct alarm is memory only)."""
+        since = self.storage_since
+        if since is None or since.get("place") is None:
+            return
+        from tablet_app.outbox import storage_call
+
+        key, launch = storage_call(*since["place"], since)
+        if not self.outbox.has(key + "/resolved"):
+            self.outbox.enqueue("td_call", key, launch)
+            self.outbox.enqueue("td_call", key + "/resolved",
+                                {**launch, "key": key + "/resolved", "status": "resolved", "at": self.clock()})
 
     def _record(self, kind: str, body: dict[str, Any]) -> None:
         """Journal first, then apply: what is in memory never runs ahead of what is on disk."""

@@ -36,7 +36,7 @@ def demo_session(profile: str, policy: str | None) -> dict[str, Any]:
 def fresh_db(workdir: pathlib.Path) -> pathlib.Path:
     workdir.mkdir(parents=True, exist_ok=True)
     db = workdir / "tablet.db"
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", ".storage"):
         pathlib.Path(str(db) + suffix).unlink(missing_ok=True)
     return db
 

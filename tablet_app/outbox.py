@@ -84,6 +84,17 @@ def sound_items(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     return out
 
 
+def storage_call(event: str, section: str, table: Any, since: dict) -> tuple[str, dict]:
+    """The station's item for a storage episode that began after journal record `since["seq"]`
+    (`Controller.storage_since`): posted directly while the disk is full (Deliverer.storage_alarm),
+    queued with `<key>/resolved` once a write succeeds again (the controller)."""
+    key = f"{event}/{section}/{table}/{since['round']}/{since['board']}/storage/{since['seq']}"
+    return key, {"kind": "td_call", "key": key, "event": event, "section": section, "table": table,
+                 "round": since["round"], "board": since["board"], "seat": None, "t": None,
+                 "reason": "storage_full", "at": since["at"],
+                 "note": "tablet storage full: calls are refused until space is freed"}
+
+
 class Outbox:
     """The queue, on the journal's own connection. Never commits: the caller owns the transaction."""
 
@@ -108,6 +119,9 @@ class Outbox:
         self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?)",
                           (kind, key, body, time.time(), digest(kind, key, body)))
         return True
+
+    def has(self, key: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM outbox WHERE item_key = ?", (key,)).fetchone() is not None
 
     def restore(self, item: dict[str, Any]) -> None:
         """One row from `sound_items` into this (new) outbox, as it was."""
@@ -189,7 +203,6 @@ class Deliverer:
         self._storage_ctl: Any = None
         self._alarm_key: str | None = None
         self._alarm_item: tuple[str, dict] | None = None
-        self._alarm_launch: dict = {}
 
     # -- lifecycle ------------------------------------------------------------------------
     def _db(self) -> sqlite3.Connection:
@@ -225,7 +238,8 @@ class Deliverer:
         it is over. The outbox lives in the same full file, so this call is posted directly,
         never queued: a `td_call` with reason `storage_full`, keyed by the last journalled
         record (`<event>/<section>/<table>/<round>/<board>/storage/<seq>`; a repeat, e.g. after
-        a restart on the full disk, is the same call), then `<key>/resolved`."""
+        a restart on the full disk, is the same call). Its end, `<key>/resolved`, is queued by
+        the controller in the outbox (durable) when a write succeeds again."""
         self._storage_ctl = ctl
         ctl.storage_listeners.append(self.wake)
         return self
@@ -273,21 +287,17 @@ class Deliverer:
         ctl = self._storage_ctl
         if ctl is None:
             return True
-        for _ in range(2):  # at most: the end of one episode, then the start of the next
-            if self._alarm_item is None:
-                since = ctl.storage_since
-                want = self._storage_call(since) if since is not None else None
-                if self._alarm_key is not None and (want is None or want[0] != self._alarm_key):
-                    key = self._alarm_key + "/resolved"
-                    self._alarm_item = (key, {**self._alarm_launch, "key": key, "status": "resolved",
-                                              "at": ctl.clock()})
-                elif want is not None and self._alarm_key is None:
-                    self._alarm_item = want
-                else:
-                    return True
-            if not self._post_alarm(*self._alarm_item):
-                return False
-        return True
+        since = ctl.storage_since
+        want = self._storage_call(since) if since is not None else None
+        if want is None or (self._alarm_item is not None and self._alarm_item[0] != want[0]):
+            # The episode is over: the controller queued its launch and `/resolved` in the same
+            # commit as the first write that succeeded, so they reach the station after any restart.
+            self._alarm_key = self._alarm_item = None
+        if want is None or self._alarm_key == want[0]:
+            return True
+        if self._alarm_item is None:
+            self._alarm_item = want
+        return self._post_alarm(*self._alarm_item)
 
     def _post_alarm(self, key: str, payload: dict) -> bool:
         body = json.dumps({"kind": "td_call", "key": key, "payload": payload}).encode()
@@ -306,21 +316,12 @@ class Deliverer:
             self.last_error = f"storage alarm refused: {message}"
         # 409: the station holds this call with another `at` (the tablet restarted on the full
         # disk and the refusals began again after the same record): the same call, still open.
-        if "status" in payload:
-            self._alarm_key = None
-        else:
-            self._alarm_key, self._alarm_launch = key, payload
-        self._alarm_item = None
+        self._alarm_key, self._alarm_item = key, None
         return True
 
     def _storage_call(self, since: dict) -> tuple[str, dict]:
         event, section, table = self.table_id.rsplit("/", 2)
-        key = f"{event}/{section}/{table}/{since['round']}/{since['board']}/storage/{since['seq']}"
-        table_no: Any = int(table) if table.isdigit() else table
-        return key, {"kind": "td_call", "key": key, "event": event, "section": section, "table": table_no,
-                     "round": since["round"], "board": since["board"], "seat": None, "t": None,
-                     "reason": "storage_full", "at": since["at"],
-                     "note": "tablet storage full: calls are refused until space is freed"}
+        return storage_call(event, section, int(table) if table.isdigit() else table, since)
 
     def send_one(self) -> bool | None:
         """Send the oldest pending item. True: settled (delivered or rejected for good); False:
@@ -355,6 +356,13 @@ class Deliverer:
                     self.on_delivered(kind, key, json.loads(payload))
                 except Exception as e:  # the hook never holds up delivery
                     self.last_error = f"after delivery: {type(e).__name__}: {e}"
+            return True
+        if status == 409 and kind == "td_call" and "/storage/" in key:
+            # The storage call (or its end) the station already holds: posted directly while the
+            # disk was full, with another `at`. The station knows; nothing is left to send.
+            db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",
+                       (time.time(), item_id))
+            db.commit()
             return True
         self.last_error = message
         if status in FOR_GOOD:

@@ -41,7 +41,10 @@ class StationProcess:
         cmd = [sys.executable, "-m", "station", "--db", self.db, "--port", str(self.port),
                "--host", "127.0.0.1", *(["--event", self.event] if self.event else []), "--tables", "A:1-4",
                *(["--dc-local-port", "0"] if "--tls" in self.extra else ["--insecure-http"]),
-               *[x for x in self.extra if x != "--tls"]]
+               *[x for x in self.extra if x != "--tls"],
+               # PostgreSQL keeps no secrets: the station's file of them, one per database here
+               *(["--secrets", str(self.tmp / (self.db.rsplit("/", 1)[-1] + ".secrets"))]
+                 if self.db.startswith("postgresql://") and "--secrets" not in self.extra else [])]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         lines = []
         deadline = time.monotonic() + 20

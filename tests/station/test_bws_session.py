@@ -551,7 +551,7 @@ def test_a_crash_between_the_file_and_the_station_db_writes_nothing_twice(tmp_pa
 
     bws = tmp_path / "Fredag.bws"
     create_bws(bws, rounds=1)
-    store = Store(db_url)
+    store = Store(db_url, str(tmp_path / "station.secrets"))
     st = Station(store, StationConfig(event=EVENT, director_token="t"))
     said: list[str] = []
 

@@ -160,3 +160,125 @@ def test_a_copy_of_the_database_gives_away_no_secret(tmp_path):
         assert st.token == "old-token-1234" and st.keys[f"{EVENT}/A/1"] == key
     finally:
         st.stop()
+
+
+def table_dump(url: str) -> str:
+    """Every table of a PostgreSQL database as pg_dump writes it (what a shared server's
+    backup, or anyone with read access to the database, gets)."""
+    import subprocess
+
+    from .conftest import PG_BIN
+
+    r = subprocess.run([str(PG_BIN / "pg_dump"), "--data-only", "--inserts", url], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    # without the random `\restrict` guard lines pg_dump writes: two dumps of one database are equal
+    return "".join(line for line in r.stdout.splitlines(True) if not line.startswith(("\\restrict", "\\unrestrict")))
+
+
+def test_a_shared_postgresql_database_holds_no_secret(postgres, tmp_path):
+    """The halls of an event share one PostgreSQL; whoever can read it (its backup, another
+    hall's admin) must find neither the director token, nor the secret the table keys derive
+    from, nor a table key. A database from before, with its token inside, has it moved out."""
+    import os
+
+    import psycopg
+
+    url = postgres.new_database()
+    with psycopg.connect(url, autocommit=True) as c:  # a station of an earlier version ran on it
+        c.execute("CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        c.execute("INSERT INTO settings VALUES ('director_token', 'old-pg-token-5678')")
+    hall = tmp_path / "hall-1.secrets"
+    st = StationProcess(url, tmp_path, ["--secrets", str(hall)]).start()
+    try:
+        assert st.token == "old-pg-token-5678"  # moved out, not changed
+        key = st.keys[f"{EVENT}/A/1"]
+        assert st.post_item("result", result_record())[0] == 201
+    finally:
+        st.stop()
+    kept = json.loads(hall.read_text())
+    assert set(kept) == {"director_token", "table_key_secret"}
+    assert os.stat(hall).st_mode & 0o077 == 0
+    dump = table_dump(url)
+    assert "INSERT INTO public.items" in dump and "INSERT INTO public.table_keys" in dump  # the evening is in it
+    for secret in (*kept.values(), key):
+        assert secret not in dump
+    # the second hall's station, with a copy of the file: the same token and keys
+    second = tmp_path / "hall-2.secrets"
+    second.write_text(hall.read_text())
+    second.chmod(0o600)
+    st = StationProcess(url, tmp_path, ["--secrets", str(second)]).start()
+    try:
+        assert st.token == "old-pg-token-5678" and st.keys[f"{EVENT}/A/1"] == key
+    finally:
+        st.stop()
+
+
+def refused_start(url: str, tmp_path, *extra: str) -> str:
+    """`python -m station` that must stop at once with a message (exit 2, no traceback)."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    r = subprocess.run([sys.executable, "-m", "station", "--db", url, "--port", "0", "--host", "127.0.0.1",
+                        "--insecure-http", "--tables", "A:1-2", *extra], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and r.stderr.startswith("station: "), r.stderr
+    assert "key " not in r.stdout  # no table key printed from a guessed secret
+    return r.stderr
+
+
+def test_a_missing_or_wrong_secrets_file_is_a_clear_error(postgres, tmp_path):
+    url = postgres.new_database()
+    assert "--secrets FILE" in refused_start(url, tmp_path)  # PostgreSQL: no default place
+    hall = tmp_path / "hall.secrets"
+    StationProcess(url, tmp_path, ["--secrets", str(hall)]).start().stop()
+    before = table_dump(url)
+    # the second hall's computer was not given the file
+    assert "copy that file here" in refused_start(url, tmp_path, "--secrets", str(tmp_path / "nowhere.secrets"))
+    # another database's file (last week's, another event's)
+    other_url = postgres.new_database()
+    other = tmp_path / "other.secrets"
+    StationProcess(other_url, tmp_path, ["--secrets", str(other)]).start().stop()
+    assert "is not this database's" in refused_start(url, tmp_path, "--secrets", str(other))
+    # a damaged copy, and one the whole computer can read
+    damaged = tmp_path / "damaged.secrets"
+    damaged.write_text(hall.read_text()[:-5])
+    damaged.chmod(0o600)
+    assert "is damaged" in refused_start(url, tmp_path, "--secrets", str(damaged))
+    readable = tmp_path / "readable.secrets"
+    readable.write_text(hall.read_text())
+    readable.chmod(0o644)
+    assert "chmod 600" in refused_start(url, tmp_path, "--secrets", str(readable))
+    assert table_dump(url) == before  # nothing changed by a refused start
+    st = StationProcess(url, tmp_path, ["--secrets", str(hall)]).start()  # the right one still works
+    st.stop()
+
+
+def test_a_sqlite_station_refuses_another_databases_secrets_file(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    StationProcess(str(a / "station.db"), a).start().stop()
+    StationProcess(str(b / "station.db"), b).start().stop()
+    (a / "station.db.secrets").write_bytes((b / "station.db.secrets").read_bytes())  # the wrong backup restored
+    assert "is not this database's" in refused_start(str(a / "station.db"), tmp_path)
+
+
+def test_a_lost_secrets_file_stops_the_station_until_the_club_asks_for_new_keys(tmp_path):
+    """The secrets file is gone (a new computer, a cleaned folder): the station does not quietly
+    make new keys that no tablet has; it says so, and makes new ones only when asked."""
+    db = tmp_path / "station.db"
+    st = StationProcess(str(db), tmp_path).start()
+    st.stop()
+    (tmp_path / "station.db.secrets").unlink()
+    says = refused_start(str(db), tmp_path)
+    assert "is in a secrets file that is not at" in says and "--new-secrets" in says
+    again = StationProcess(str(db), tmp_path, ["--new-secrets"]).start()
+    try:
+        assert again.token != st.token and again.keys[f"{EVENT}/A/1"] != st.keys[f"{EVENT}/A/1"]
+    finally:
+        again.stop()
+    StationProcess(str(db), tmp_path).start().stop()  # and from then on without it

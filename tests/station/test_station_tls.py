@@ -12,7 +12,7 @@ import pytest
 from tablet_app.outbox import Deliverer
 from tablet_app.station_client import StationError, table_id
 
-from .conftest import EVENT, StationProcess
+from .conftest import EVENT, StationProcess, result_record
 from .test_outbox_faults import make_tablet_db
 
 
@@ -120,3 +120,146 @@ def test_a_scoring_program_on_the_same_computer_uses_plain_http_on_loopback_only
     conn.request("GET", "/")
     assert b"Bridgemate dataconnector service" in conn.getresponse().read()
     conn.close()
+
+
+def export_cert(tmp_path, db: str, name: str, *extra: str) -> bytes:
+    """`python -m station cert --export FILE`, as the club runs it on the scoring PC."""
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    out = tmp_path / name
+    r = subprocess.run([sys.executable, "-m", "station", "cert", "--db", db, "--export", str(out), *extra],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return out.read_bytes()
+
+
+def test_a_scoring_program_on_another_computer_verifies_the_exported_certificate(tmp_path, monkeypatch):
+    """The scoring program runs on the club secretary's laptop, not on the station's computer:
+    the official Data Connector client cannot pin a fingerprint, it verifies the certificate
+    as any HTTPS client does (trust store + the address in the certificate). The club exports
+    the station's certificate into that computer's trusted roots and names the station's
+    address in it (`--tls-san`); no `--insecure-http`. The station listens on 127.0.0.2 here:
+    an address its first certificate does not name, as the scoring PC's LAN address."""
+    from bridgemate_dataconnector import DataConnectorClient
+    from bridgemate_dataconnector.dto import DataConnectorResponseData
+
+    from .test_dataconnector import GUID, pairs_init
+    from .test_dc_club import SLOTS
+
+    db = str(tmp_path / "station.db")
+    laptop_roots = tmp_path / "laptop-trusted-roots.pem"  # the other computer's trust store
+    monkeypatch.setenv("SSL_CERT_FILE", str(laptop_roots))
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+
+    st = StationProcess(db, tmp_path, extra=["--tls", "--host", "127.0.0.2"]).start()
+    try:
+        laptop_roots.write_bytes(export_cert(tmp_path, db, "station.pem"))
+        client = DataConnectorClient("club-7", st.token, f"https://127.0.0.2:{st.port}")
+        refused = client.ping()  # trusted, but the certificate does not name this address
+        assert refused.data_type == DataConnectorResponseData.Error
+        assert re.search("CERTIFICATE_VERIFY_FAILED.*IP address mismatch", refused.serialized_data), \
+            refused.serialized_data
+    finally:
+        st.stop()
+
+    st = StationProcess(db, tmp_path, extra=["--tls", "--host", "127.0.0.2", "--tls-san", "127.0.0.2",
+                                             "--tls-san", "scoring-pc.club.lan"]).start()
+    try:
+        fp = re.search(r"fingerprint \(SHA-256\): ([0-9a-f]{64})", st.startup_text).group(1)
+        assert "the certificate now also names 127.0.0.2" in st.startup_text  # the tablets' address changed
+        client = DataConnectorClient("club-7", st.token, f"https://127.0.0.2:{st.port}")
+        laptop_roots.write_bytes(b"")
+        refused = client.ping()  # not yet trusted on the laptop: refused, nothing sent
+        assert refused.data_type == DataConnectorResponseData.Error
+        assert "CERTIFICATE_VERIFY_FAILED" in refused.serialized_data, refused.serialized_data
+        der = export_cert(tmp_path, db, "station.cer")  # what the Windows certificate import takes
+        assert hashlib.sha256(der).hexdigest() == fp
+        pem = export_cert(tmp_path, db, "station.pem")
+        assert ssl.PEM_cert_to_DER_cert(pem.decode()) == der
+        laptop_roots.write_bytes(pem)
+        assert client.ping().data_type == DataConnectorResponseData.OK
+        assert client.initialize(pairs_init(SLOTS)).data_type == DataConnectorResponseData.OK
+        rec = result_record()  # a table's result, over the same verified TLS
+        conn = http.client.HTTPSConnection("127.0.0.2", st.port, timeout=10,
+                                           context=ssl.create_default_context(cafile=str(laptop_roots)))
+        conn.request("POST", "/api/v1/items", json.dumps({"kind": "result", "key": rec["key"], "payload": rec}),
+                     st.table_headers())
+        assert conn.getresponse().status == 201
+        conn.close()
+        [result] = client.poll_for_results(GUID)
+        assert result.board_number == 1
+        # the tablets still pin: the same certificate, by its fingerprint
+        assert table_id(f"https://127.0.0.2:{st.port}/#sha256={fp}", 1) == f"{EVENT}/A/1"
+    finally:
+        st.stop()
+
+
+def test_a_club_certificate_is_served_and_pinned(tmp_path, monkeypatch):
+    """The club already has a certificate for its scoring PC (its own CA, or one its IT made):
+    `--tls-cert/--tls-key` serve it; the scoring program verifies it through the club's CA,
+    the tablets pin its fingerprint."""
+    import datetime
+    import ipaddress
+
+    from bridgemate_dataconnector import DataConnectorClient
+    from bridgemate_dataconnector.dto import DataConnectorResponseData
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Bridge club CA")])
+    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())
+          .serial_number(1).not_valid_before(now - datetime.timedelta(days=1))
+          .not_valid_after(now + datetime.timedelta(days=30))
+          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+          .sign(ca_key, hashes.SHA256()))
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "scoring-pc")]))
+            .issuer_name(ca_name).public_key(key.public_key()).serial_number(2)
+            .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=30))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.2"))]),
+                           critical=False)
+            .sign(ca_key, hashes.SHA256()))
+    (tmp_path / "club.crt").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "club.key").write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                                          serialization.PrivateFormat.PKCS8,
+                                                          serialization.NoEncryption()))
+    (tmp_path / "club.key").chmod(0o600)
+    (tmp_path / "ca.pem").write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    monkeypatch.setenv("SSL_CERT_FILE", str(tmp_path / "ca.pem"))
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=[
+        "--tls", "--host", "127.0.0.2", "--tls-cert", str(tmp_path / "club.crt"),
+        "--tls-key", str(tmp_path / "club.key")]).start()
+    try:
+        fp = re.search(r"fingerprint \(SHA-256\): ([0-9a-f]{64})", st.startup_text).group(1)
+        assert fp == hashlib.sha256(cert.public_bytes(serialization.Encoding.DER)).hexdigest()
+        client = DataConnectorClient("club-7", st.token, f"https://127.0.0.2:{st.port}")
+        assert client.ping().data_type == DataConnectorResponseData.OK
+        assert table_id(f"https://127.0.0.2:{st.port}/#sha256={fp}", 1) == f"{EVENT}/A/1"
+        assert not (tmp_path / "station.db.tls").exists()  # no certificate of its own made
+    finally:
+        st.stop()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--tls-cert", "nowhere.crt", "--tls-key", "nowhere.key"], "cannot set up TLS"),
+    (["--tls-cert", "club.crt"], "--tls-cert and --tls-key go together"),
+    (["--tls-san", "not a name!"], "--tls-san"),
+])
+def test_a_wrong_tls_option_is_a_clear_error(tmp_path, args, says):
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    r = subprocess.run([sys.executable, "-m", "station", "--db", str(tmp_path / "station.db"), "--port", "0",
+                        "--host", "127.0.0.1", *args], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                       env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr

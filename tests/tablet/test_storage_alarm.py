@@ -95,7 +95,8 @@ def test_a_full_tablet_disk_is_an_open_call_on_the_director_page_until_space_ret
         rows = outbox_rows(db)
         assert {state for _, _, state in rows} == {"delivered"}
         stored = page()["stored_keys"]
-        assert sorted(k for k in stored if "/storage/" not in k) == sorted(k for _, k, _ in rows)
+        # the storage call and its end are queued too (durable), each stored once
+        assert sorted(stored) == sorted(k for _, k, _ in rows)
         assert len(stored) == len(set(stored))
     finally:
         d.stop()
@@ -134,7 +135,7 @@ def test_items_waiting_when_the_disk_fills_neither_hold_up_the_alarm_nor_lock_th
         s = wait_for(station, d, lambda s: s["open_td_calls"] == [], "the storage call resolved")
         stored = s["stored_keys"]
         assert len(stored) == len(set(stored))
-        assert sorted(k for k in stored if "/storage/" not in k) == sorted(k for _, k, _ in outbox_rows(db))
+        assert sorted(stored) == sorted(k for _, k, _ in outbox_rows(db))
     finally:
         d.stop()
         ctl.close()
@@ -153,3 +154,122 @@ def test_the_storage_key_is_only_for_the_storage_call():
     for key, reason in ((good, "td_key"), (f"{EVENT}/A/3/1/2/td/7", "storage_full")):
         with pytest.raises(RecordError, match="key: expected"):
             validate_item("td_call", key, {**base, "key": key, "reason": reason})
+
+
+def tablet(station, db, clock) -> tuple[Controller, Deliverer]:
+    """The tablet's app as `python -m tablet_app.app` wires it: controller, pump, storage alarm."""
+    ctl = Controller(db, clock=clock)
+    return ctl, Deliverer(str(db), station.url, TABLE, station.keys[TABLE], min_backoff=0.05,
+                          max_backoff=0.2).watch_storage(ctl).start()
+
+
+def disk_fills_mid_auction(station, small_disk, ctl, d, clock):
+    """1H P delivered, then the disk fills and South's 4H is refused: the director page shows
+    the storage call (returned, with the filler to delete)."""
+    ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
+               "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
+    play(ctl, clock, ["1H", "P"], seq0=1)
+    assert d.drain(20), d.last_error
+    filler = fill(small_disk)
+    clock.advance(2)
+    assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
+    [call] = storage_calls(wait_for(station, d, storage_calls, "the storage call"))
+    return call, filler
+
+
+def switched_off_on_a_full_disk(station, small_disk, db, clock):
+    """`disk_fills_mid_auction`, then the tablet is switched off with the disk still full."""
+    ctl, d = tablet(station, db, clock)
+    try:
+        return disk_fills_mid_auction(station, small_disk, ctl, d, clock)
+    finally:
+        d.stop()
+        ctl.close()
+
+
+def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_tablet_restarts(station, small_disk):
+    """The club's evening: the tablet's disk fills, the director page shows the call; the
+    station's PC goes down; space is freed and the box's resend is taken; the tablet's battery
+    dies before it could tell the station. Both come back: the director page must not keep a
+    call open for a disk that is no longer full."""
+    db = small_disk / "tablet.db"
+    clock = Clock()
+    ctl, d = tablet(station, db, clock)
+    try:
+        call, filler = disk_fills_mid_auction(station, small_disk, ctl, d, clock)
+
+        station.kill()  # the station's PC goes down
+        filler.unlink()
+        r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)  # the box's resend, taken
+        assert r["ok"] is True and ctl.snapshot()["disk_full"] is False
+        time.sleep(0.3)  # the pump tries the dead station meanwhile
+    finally:
+        d.stop()  # the tablet dies: nothing more reaches the station from this run
+        ctl.close()
+
+    station.start()  # the same database, the same port
+    ctl, d = tablet(station, db, clock)
+    try:
+        assert d.drain(20), d.last_error
+        s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
+        assert call["key"] + "/resolved" in s["stored_keys"]
+        assert [c["call"] for c in ctl.estate["calls"]] == ["1H", "P", "4H"]
+        assert {state for _, _, state in outbox_rows(db)} == {"delivered"}
+        assert len(s["stored_keys"]) == len(set(s["stored_keys"]))
+    finally:
+        d.stop()
+        ctl.close()
+
+
+def test_a_tablet_restarted_once_space_is_freed_closes_the_storage_call(station, small_disk):
+    """The TD sees the red line, frees space and restarts the tablet (the usual remedy) before
+    any call could be written: the new start must know the storage call it raised is over."""
+    db, clock = small_disk / "tablet.db", Clock()
+    call, filler = switched_off_on_a_full_disk(station, small_disk, db, clock)
+
+    filler.unlink()
+    clock.advance(60)
+    ctl, d = tablet(station, db, clock)
+    try:
+        s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
+        assert call["key"] + "/resolved" in s["stored_keys"]
+        assert ctl.snapshot()["disk_full"] is False and ctl.storage_since is None
+        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["ok"] is True  # the box's resend
+        assert d.drain(20), d.last_error
+        s = status_of(station)
+        assert len(s["stored_keys"]) == len(set(s["stored_keys"]))
+        assert sorted(s["stored_keys"]) == sorted(k for _, k, _ in outbox_rows(db))
+    finally:
+        d.stop()
+        ctl.close()
+
+
+def test_a_storage_call_the_station_holds_with_another_time_is_not_a_refused_item(station, small_disk):
+    """The tablet restarted on the full disk without its storage mark (e.g. a filesystem that
+    could not overwrite it): the refusals after the same record are the same call with another
+    `at`. When space returns the outbox's copy of the call gets 409 from the station: that is
+    "already known", delivered, not an item the director console lists as refused."""
+    db, clock = small_disk / "tablet.db", Clock()
+    call, filler = switched_off_on_a_full_disk(station, small_disk, db, clock)
+    (small_disk / "tablet.db.storage").unlink()  # the mark lost
+    filler.unlink()
+    filler = fill(small_disk)  # and the page it held filled too
+    clock.advance(30)
+    ctl, d = tablet(station, db, clock)
+    try:
+        r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
+        assert r.get("disk_full") is True, r
+        deadline = time.monotonic() + 20
+        while d._alarm_key != call["key"] and time.monotonic() < deadline:
+            time.sleep(0.05)  # posted again: 409 at the station, the same open call
+        assert d._alarm_key == call["key"] and len(storage_calls(status_of(station))) == 1
+        filler.unlink()
+        assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["ok"] is True
+        assert d.drain(20), d.last_error
+        s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
+        assert {state for _, _, state in outbox_rows(db)} == {"delivered"}
+        assert ctl.delivery()["refused"] == []
+        assert sorted(s["stored_keys"]) == sorted(k for _, k, _ in outbox_rows(db))
+    finally:
+        d.stop()
+        ctl.close()
