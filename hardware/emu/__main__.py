@@ -54,13 +54,13 @@ def screens(out: pathlib.Path) -> int:
         r = EmuRig(pathlib.Path(tmp), "N")
         try:
             e = r.emu
-            e.wait_screen("N", lambda s: "YOUR TURN" in s.lines[1], 120).png(out / "box-your-turn.png")
-            e.press("N", "1 NT")
-            e.wait_screen("N", lambda s: "1NT OK?" in s.lines[2], 60).png(out / "box-selected.png")
+            e.wait_screen("N", lambda s: "YOUR TURN" in s.status, 120).png(out / "box-your-turn.png")
+            e.press("N", "1 H")
+            e.wait_screen("N", lambda s: "1\u2665 OK?" in s.call_line, 60).png(out / "box-selected.png")
             with r.paused():  # the tablet has not acknowledged yet
                 e.press("N", "OK")
-                e.wait_screen("N", lambda s: "sending" in s.lines[2], 60).png(out / "box-sending.png")
-            e.wait_screen("N", lambda s: "E to call" in s.lines[1], 60).png(out / "box-made.png")
+                e.wait_screen("N", lambda s: "sending" in s.call_line, 60).png(out / "box-sending.png")
+            e.wait_screen("N", lambda s: "E to call" in s.status, 60).png(out / "box-made.png")
         finally:
             r.close()
     for f in sorted(out.glob("box-*.png")):
