@@ -183,7 +183,10 @@ class Frame:
     def _auction(self, view, ent):
         self._text(32, _HEAD)
         if view.seat < 4:
-            self.want[32 + 4 * ((view.seat + 1) & 3)] |= INV  # this box's own column
+            # this box's own column: its letter on an inverted bar three cells wide
+            c = 32 + 4 * ((view.seat + 1) & 3)
+            for i in range(c - 1 if c > 32 else c, c + 2):
+                self.want[i] |= INV
         n = view.n
         a = view.auction
         if ent.review and n:

@@ -330,6 +330,20 @@ class EmuTable:
                 raise TimeoutError(f"{seat}: screen not as expected in {timeout}s:\n{sc.text}")
             time.sleep(0.1)
 
+    def wait_still(self, seat: str, pred, timeout: float = 30.0, quiet: float = 0.3) -> Screen:
+        """wait_screen, then until the panel's memory stands still for `quiet` seconds: the box
+        pushes a changed frame a page per loop turn, so a screen read mid-push holds lines of
+        two frames (for screenshots)."""
+        sc = self.wait_screen(seat, pred, timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            again = self.screen(seat)
+            if again.ram == sc.ram:
+                break
+            sc = again
+        return sc
+
     def wait_console(self, seat: str, pattern: str, timeout: float = 30.0) -> re.Match:
         rx = re.compile(pattern)
         found: list[re.Match] = []

@@ -187,7 +187,9 @@ def test_board_line_own_column_and_alerts_inverted():
     f = draw(v, E.CallEntry())
     assert row_text(f.buf, 0) == "W to call"
     assert row_text(f.buf, 1) == "S Bd3 DE VEW"
-    assert cell(f.buf, 2, 12) == bytes(b ^ 0xFF for b in glyph("S"))  # this box's column
+    assert cell(f.buf, 2, 12) == bytes(b ^ 0xFF for b in glyph("S"))  # this box's column,
+    assert cell(f.buf, 2, 11) == cell(f.buf, 2, 13) == b"\xff" * 16  # on a bar 3 cells wide
+    assert cell(f.buf, 2, 10) == b"\x00" * 16
     assert cell(f.buf, 3, 12) == bytes(b ^ 0xFF for b in glyph("2"))  # S's alerted 2D
     assert row_text(f.buf, 3) == "        1" + font16.SUITS[0] + "  2" + font16.SUITS[1] + "!"
 
