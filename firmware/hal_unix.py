@@ -9,6 +9,7 @@ import termios
 import time
 
 import keys
+import textview
 
 # Single keystrokes on a terminal (unix backend, interactive). Letters chosen so a player can
 # type a call as it reads: "3", "n", Enter.
@@ -150,7 +151,7 @@ class Display:
         """The OLED's picture in the terminal: the same 4 lines, suits and inverted cells."""
         if self.draw and mask:
             # home, clear, draw: a whole small screen per change
-            sys.stdout.write("\x1b[H\x1b[2J" + "\r\n".join(fr.rows(True)) + "\r\n")
+            sys.stdout.write("\x1b[H\x1b[2J" + "\r\n".join(textview.frame_rows(fr, True)) + "\r\n")
 
     def indicate(self, turn, stop, alert, link):
         pass  # the LEDs of the board; the terminal shows the same on the status line

@@ -231,17 +231,3 @@ class Frame:
         for k in range(8):
             buf[o + k] = f[g + k] ^ inv
             buf[o + 128 + k] = f[g + 8 + k] ^ inv
-
-    def rows(self, ansi=False):
-        """The picture as 4 text lines (suits as their characters), for a terminal: with ansi,
-        inverted cells in reverse video."""
-        out = []
-        for r in range(ROWS):
-            s = ""
-            for i in range(r * WIDTH, r * WIDTH + WIDTH):
-                c = self.shown[i]
-                g = c & 0x7F
-                ch = chr(g + 32) if g < 95 else (font16.SUITS[g - 95] if g < 99 else "?")
-                s += "\x1b[7m" + ch + "\x1b[0m" if ansi and c & INV else ch
-            out.append(s.rstrip())
-        return out

@@ -1,8 +1,11 @@
 # The box's whole state as text lines (every auction row, ASCII call names): the unix backend's
-# screen file, which programs read (hardware/sim/boxes.py). Only the unix backend loads this
-# module; what a board shows is render.Frame (hardware/display.md).
+# screen file, which programs read (hardware/sim/boxes.py); and a render.Frame's picture as text
+# for its terminal. Only the unix backend loads this module; what a board shows is render.Frame
+# (hardware/display.md).
 import calls
 import entry as E
+import font16
+import render
 import view as V
 
 WIDTH = 16
@@ -96,4 +99,19 @@ def lines(view, ent, now, ticks_diff, link_up=True, version_error=False):
             out.append(row.rstrip())
     if view.msg:
         out.append(("~ " + view.msg)[:WIDTH])  # "~" keeps it apart from the auction rows
+    return out
+
+
+def frame_rows(fr, ansi=False):
+    """A render.Frame's picture as 4 text lines (suits as their characters), for a terminal: with
+    ansi, inverted cells in reverse video."""
+    out = []
+    for r in range(render.ROWS):
+        s = ""
+        for i in range(r * WIDTH, r * WIDTH + WIDTH):
+            c = fr.shown[i]
+            g = c & 0x7F
+            ch = chr(g + 32) if g < 95 else (font16.SUITS[g - 95] if g < 99 else "?")
+            s += "\x1b[7m" + ch + "\x1b[0m" if ansi and c & render.INV else ch
+        out.append(s.rstrip())
     return out

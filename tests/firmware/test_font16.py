@@ -12,6 +12,7 @@ import calls  # noqa: E402
 import entry as E  # noqa: E402
 import font16  # noqa: E402
 import render  # noqa: E402
+import textview  # noqa: E402
 import view as V  # noqa: E402
 
 
@@ -56,7 +57,7 @@ def test_the_emulators_display_model_reads_what_the_firmware_drew():
     fr = render.Frame()
     fr.draw(v, ent, 0, lambda a, b: a - b)
     sc = Screen(bytes(fr.buf))
-    assert sc.lines == fr.rows()
+    assert sc.lines == textview.frame_rows(fr)  # the terminal view: the same lines
     assert sc.status == "YOUR TURN"
     assert sc.call_line == "> 4\u2665 OK?"
     assert sc.auction == "X   3NT 1D  1S"  # W N E S (East dealt); North's 3NT alerted (inverted)

@@ -5,6 +5,7 @@ import entry as E
 import font16
 import keys as K
 import render
+import textview
 import view as V
 
 from protocol.calls import code
@@ -226,6 +227,6 @@ def test_only_the_pages_that_changed_are_marked():
 
 def test_terminal_rows_show_the_same_suits():
     v = view_with(["1S", "P", "4S"], dealer=0, seat=2, turn=3)
-    rows = draw(v, E.CallEntry()).rows()
+    rows = textview.frame_rows(draw(v, E.CallEntry()))
     assert rows[3] == "    1" + font16.SUITS[3] + "  P   4" + font16.SUITS[3], rows
     assert rows[0] == "W to call"
