@@ -7,6 +7,7 @@ import keys as K
 import render
 import textview
 import view as V
+from fw_hw_checks import view_with as hw_view_with
 
 from protocol.calls import code
 
@@ -16,17 +17,7 @@ def diff(a, b):
 
 
 def view_with(auction, dealer=0, seat=0, turn=0):
-    v = V.BoxView(seat)
-    v.known = True
-    v.phase = V.AUCTION
-    v.board = 3
-    v.dealer = dealer
-    v.vul = 2
-    v.turn = turn
-    for i in range(len(auction)):
-        v.auction[i] = code(auction[i])
-    v.n = len(auction)
-    return v
+    return hw_view_with([(c, 0) for c in auction], dealer, seat, turn)
 
 
 def glyph(ch):
@@ -103,8 +94,9 @@ def test_the_call_being_confirmed_is_visible_at_every_auction_length():
     # the box at each length: the call line always shows it, the latest round the last call
     seq = ["P", "P", "P"]
     for b in range(calls.FIRST_BID, calls.COUNT):
-        seq += [calls.name(b), "X", "P", "P", "XX", "P", "P", "P"][:8 if b < calls.COUNT - 1 else 7]
-    seq = seq[:319]
+        seq += [calls.name(b), "P", "P", "X", "P", "P", "XX", "P", "P"]
+    seq.append("P")
+    assert len(seq) == 319
     v = view_with([], dealer=0, seat=1, turn=1)
     ent = E.CallEntry()
     ent.press(K.from_token("3"), v, 0, diff)
