@@ -159,7 +159,7 @@ class Frame:
             self.want[p + 1] = code_of(95)  # "_": the denomination comes next
             return p + 2
         if ent.note in _ROW1_NOTES:
-            return self._text(p, E.NOTES[ent.note])
+            return self._text(16, E.NOTES[ent.note])
         if ent.review and view.n:
             col0 = (view.dealer + 1) & 3
             rows = (col0 + view.n + 3) // 4

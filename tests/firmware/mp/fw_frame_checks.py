@@ -222,3 +222,17 @@ def test_terminal_rows_show_the_same_suits():
     rows = textview.frame_rows(draw(v, E.CallEntry()))
     assert rows[3] == "    1" + font16.SUITS[3] + "  P   4" + font16.SUITS[3], rows
     assert rows[0] == "W to call"
+
+
+def test_every_note_fits_its_line_whole():
+    # a refusal on the status line, an acknowledgement on the call line: never cut at 16
+    v = view_with(["1C"], dealer=0, seat=1, turn=2)
+    for note in render._ROW0_NOTES + render._ROW1_NOTES:
+        ent = E.CallEntry()
+        ent.note = note
+        if note in (E.N_INSUFFICIENT, E.N_NOT_ALLOWED):
+            ent.sel = calls.PASS  # shown only while the refused selection is there
+        f = draw(v, ent)
+        text = E.NOTES[note]
+        assert len(text) <= 16, text
+        assert text in (row_text(f.buf, 0), row_text(f.buf, 1)), (text, row_text(f.buf, 0))
