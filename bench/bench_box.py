@@ -123,7 +123,7 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
     try:
         e = r.emu
         boot = e.wait_console("N", r"box boot .* heap (\d+)", 180)
-        e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
+        e.wait_screen("N", lambda sc: "YOUR TURN" in sc.status, 180)
         prog0, erased0 = e.flash_bytes()
         lat: list[float] = []
         made: list[str] = []
@@ -133,7 +133,7 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                 name = NAMES[3 + rank]
                 seat = "NESW"[rank % 4]
                 if seat == "N":
-                    e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
+                    e.wait_screen("N", lambda sc: "YOUR TURN" in sc.status, 180)
                     kd = len(e.key_downs["N"])
                     e.press("N", f"{name[0]} {name[1:]} OK")
                     made.append(name)
@@ -142,7 +142,7 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     t_ok = e.key_downs["N"][kd + 2][0]
 
                     def shown(t0=t_ok, c=name) -> list[int]:
-                        return [t for t, f in e.frames["N"] if t > t0 and c in "\n".join(f.lines[4:])]
+                        return [t for t, f in e.frames["N"] if t > t0 and c in [x.rstrip("!") for x in f.auction.split()]]
 
                     e.wait(lambda: bool(shown()), 180, f"N's display showing {name}")
                     t_show = min(shown())
@@ -153,7 +153,7 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     made.append(name)
             for seat in "WNE":  # three passes end the auction (S bid 7NT)
                 if seat == "N":
-                    e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
+                    e.wait_screen("N", lambda sc: "YOUR TURN" in sc.status, 180)
                     e.press("N", "P OK")
                     made.append("P")
                     r.wait_calls(made, 180)
@@ -161,7 +161,7 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     with r.lock:
                         r.ctl.box_event(seat, "call", call="P")
                     made.append("P")
-            e.wait_screen("N", lambda sc: "AUCTION OVER" in sc.lines[1], 180)
+            e.wait_screen("N", lambda sc: "AUCTION OVER" in sc.status, 180)
         except TimeoutError as exc:
             # what the chip did instead is the figure: say it
             resets = [t for k, t in e.resets["N"] if k == "D"]

@@ -37,6 +37,8 @@ class BoxApp:
         self.link_up = False
         self.stop_shown_s = -1
         self.renders = 0
+        # the panel's picture, drawn into the display driver's own frame buffer when it has one
+        self.frame = render.Frame(getattr(hal.display, "buf", None))
         self.redraw_at = 0  # ticks of the next try after the display did not answer
         self.heap_log = False
         if store is not None:
@@ -178,15 +180,22 @@ class BoxApp:
 
     def redraw(self, now):
         self.dirty = False
-        lines = render.lines(self.view, self.entry, now, self.hal.ticks_diff)
-        if self.ep.version_error:
-            lines[1] = "update firmware"  # the tablet speaks no protocol version we know
-        elif not self.link_up:
-            lines[1] = "no link " + lines[1]
         v = self.view
+        d = self.hal.display
+        # allocation-free; the mask names the 8-pixel pages that changed: only those are pushed
+        mask = self.frame.draw(v, self.entry, now, self.hal.ticks_diff, self.link_up,
+                               self.ep.version_error)
+        if d.wants_lines:
+            # the unix backend's screen file: the whole state as text, for programs (a board
+            # never loads textview)
+            import textview
+
+            d.show(textview.lines(v, self.entry, now, self.hal.ticks_diff, self.link_up,
+                                  self.ep.version_error),
+                   self.entry.review_page if self.entry.review else -1)
         last_alerted = v.n > 0 and v.auction[v.n - 1] & V.F_ALERT
-        self.hal.display.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
-        self.hal.display.show(lines, self.entry.review_page if self.entry.review else -1)
+        d.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
+        d.frame(self.frame, mask)
         self.renders += 1
 
     def run(self):

@@ -6,7 +6,6 @@ import json
 import time
 
 import keypad
-import render
 from machine import I2C, PWM, UART, Pin
 
 
@@ -48,10 +47,14 @@ class Serial:
 class Display:
     """OLED when one answers on I2C, else nothing but the LEDs (the box still works)."""
 
+    wants_lines = False  # only the panel's picture (render.Frame): no text form on the box
+
     def __init__(self, cfg, leds):
         self.oled = None
+        self.buf = None  # the driver's frame buffer: render.Frame draws straight into it
         self.leds = leds
-        self.page = 8  # next page of the frame to push; 8: the panel is up to date
+        self.pending = 0  # mask of the frame's pages still to push (bit p: page p)
+        self.lost = False  # the panel missed pages: its whole picture must go again
         self.failed = False
         if cfg and cfg.get("kind") == "ssd1306":
             try:
@@ -63,35 +66,37 @@ class Display:
                 # 112 (and rp2's scan bit-bangs the pins); no answer raises OSError
                 self.oled = ssd1306.SSD1306(i2c, cfg.get("addr", 0x3C), cfg.get("width", 128),
                                             cfg.get("height", 64))
+                self.buf = self.oled.buf
             except OSError:
                 self.oled = None
 
-    def show(self, lines, page=-1):
+    def frame(self, fr, mask):
+        """A new picture in the buffer: the pages in `mask` changed (render.Frame.draw)."""
         if self.oled is None:
             return
-        rows = self.oled.height // 8
-        head = render.HEADER_LINES
-        body = len(lines) - head
-        room = rows - head
-        if page < 0:
-            first = max(0, body - room)  # follow the auction: its last rows
-        else:
-            first = min(page * room, max(0, body - 1))
-        self.oled.draw(lines[:head] + lines[head + first:head + first + room])
+        if self.lost:
+            mask = 0xFF
+            self.lost = False
+        self.pending |= mask
         self.failed = False
-        self.page = 0  # pushed a page per loop turn by push()
 
     def push(self):
-        """One page of a pending frame to the panel; a display that does not answer (a loose
-        cable) stops the push and sets `failed` (the app draws again half a second later)."""
-        if self.page >= 8 or self.oled is None:
+        """One changed page of the frame to the panel per call (128 bytes, about 3 ms at 400 kHz:
+        no grant waits behind a whole frame); a display that does not answer (a loose cable) stops
+        the push and sets `failed` (the app draws again half a second later, and then every page
+        goes, as the panel may have lost any of them)."""
+        if not self.pending or self.oled is None:
             return
+        p = 0
+        while not self.pending >> p & 1:
+            p += 1
         try:
-            self.oled.show_page(self.page)
-            self.page += 1
+            self.oled.show_page(p)
+            self.pending &= ~(1 << p)
         except OSError:
             self.failed = True
-            self.page = 8
+            self.lost = True
+            self.pending = 0
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:

@@ -9,6 +9,7 @@ import termios
 import time
 
 import keys
+import textview
 
 # Single keystrokes on a terminal (unix backend, interactive). Letters chosen so a player can
 # type a call as it reads: "3", "n", Enter.
@@ -132,22 +133,25 @@ class Keys:
 
 class Display:
     failed = False  # a terminal always answers (hal_rp2's OLED may not)
+    wants_lines = True  # the screen file: the whole state as text (render.lines)
+    buf = None  # no driver buffer: render.Frame keeps its own
 
     def __init__(self, screen_file=None, draw=True):
         self.screen_file = screen_file
         self.draw = draw
 
     def show(self, lines, page=-1):
-        text = "\n".join(lines) + "\n"
         if self.screen_file:
             tmp = self.screen_file + ".tmp"
             with open(tmp, "w") as f:
-                f.write(text)
+                f.write("\n".join(lines) + "\n")
             os.rename(tmp, self.screen_file)
-        if self.draw:
-            # home, clear, draw: a whole small screen per change, like the OLED's frame buffer
-            sys.stdout.write("\x1b[H\x1b[2J" + text.replace("\n", "\r\n"))
 
+    def frame(self, fr, mask):
+        """The OLED's picture in the terminal: the same 4 lines, suits and inverted cells."""
+        if self.draw and mask:
+            # home, clear, draw: a whole small screen per change
+            sys.stdout.write("\x1b[H\x1b[2J" + "\r\n".join(textview.frame_rows(fr, True)) + "\r\n")
 
     def indicate(self, turn, stop, alert, link):
         pass  # the LEDs of the board; the terminal shows the same on the status line

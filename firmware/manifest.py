@@ -6,7 +6,7 @@
 # /pinmap.json and /config.json stay files.
 include("$(PORT_DIR)/boards/manifest.py")
 package("protocol", base_path="..")
-for name in ("app", "calls", "entry", "hal_rp2", "keypad", "keys", "render", "ssd1306", "store",
-             "view"):
+for name in ("app", "calls", "entry", "font16", "hal_rp2", "keypad", "keys", "render", "ssd1306",
+             "store", "view"):
     module(name + ".py")
 module("main.py")

@@ -165,9 +165,10 @@ PANEL_096 = Panel("0.96in 128x64 SSD1306", 21.74, 10.86, 128, 64)
 
 # The 8x8 font the box draws today (MicroPython framebuf): capitals 7 rows of 8.
 FONT_8X8 = Font("framebuf 8x8", 8, 8, 7)
-# The font this build needs for calls and status: an 8 x 16 cell (16 columns, 4 lines on
-# 128 x 64) whose capitals and digits cover 11 rows, e.g. the classic VGA 8x16 ROM font.
-FONT_8X16 = Font("8x16 (capitals 11 px)", 8, 16, 11)
+# The box's font for calls and status (firmware/font16.py, Terminus Bold 16): an 8 x 16 cell (16
+# columns, 4 lines on 128 x 64) whose capitals and digits cover 10 rows (measured from the font
+# by tests/firmware/test_font16.py).
+FONT_8X16 = Font("8x16 (capitals 10 px)", 8, 16, 10)
 
 # Raspberry Pi Pico: 51 x 21 mm, 1 mm board; the tallest part on its top side (the micro-USB
 # receptacle) makes about 3.2 mm. Soldered flat under the main PCB, components facing down.

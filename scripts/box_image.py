@@ -24,8 +24,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import fold_constants  # noqa: E402
 
 # Not on the board: main stays .py (MicroPython runs /main.py at boot from the filesystem), the
-# unix backend, and the freeze manifest (build data for custom images).
-NOT_ON_BOARD = ("main.py", "hal_unix.py", "manifest.py")
+# unix backend and its screen-file text (textview), and the freeze manifest (build data for
+# custom images).
+NOT_ON_BOARD = ("main.py", "hal_unix.py", "textview.py", "manifest.py")
 # The tablet's side of the protocol (the plain-dict codec and TabletEndpoint) and the helpers of
 # tests and tools: the box imports none of them. The heap benchmark adds them (with_tablet) because it plays the tablet in the same
 # interpreter.
@@ -61,6 +62,7 @@ def stage(out: pathlib.Path, with_tablet: bool = False, unix: bool = False) -> l
     files = sources(with_tablet)
     if unix:
         files["hal_unix"] = ROOT / "firmware/hal_unix.py"
+        files["textview"] = ROOT / "firmware/textview.py"
         files["main"] = ROOT / "firmware/main.py"
     folded = fold_constants.fold({m: f.read_text() for m, f in files.items()})
     (out / "protocol").mkdir(parents=True)

@@ -11,8 +11,9 @@ from typing import Any
 
 from protocol.messages import STOP_TRIGGERS
 
-# The box display is 16 characters wide and shows a message as "~ text" (firmware/render.py):
-# messages are at most 14 characters.
+# The box display is 16 characters wide and shows a message on its call line when nothing is
+# selected (firmware/render.py; "~ text" in its screen file, firmware/textview.py): messages are
+# at most 14 characters.
 MESSAGES = {
     "frozen": "TD is coming",
     "play": "",

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         print("machine:", m.group(3))
         print("heap in use after boot:", m.group(4), "bytes")
         print("seat:", m.group(1), "bus:", m.group(2))
-        sc = t.wait_screen(a.seat, lambda s: bool(s.lines[0]), a.timeout)
+        sc = t.wait_still(a.seat, lambda s: bool(s.lines[0]), a.timeout)
         print("screen:")
         for line in sc.lines:
             print("  |" + line)
@@ -46,21 +46,43 @@ def main(argv: list[str] | None = None) -> int:
 
 def screens(out: pathlib.Path) -> int:
     """The screens a player sees, from the box's own display memory on the emulated chip, with the
-    real tablet (controller, laws engine, LinkMaster) on the other end."""
+    real tablet (controller, laws engine, LinkMaster) on the other end. North's box is emulated;
+    East, South and West call through the controller as their boxes would."""
     from hardware.emu.rig import EmuRig
 
     out.mkdir(parents=True, exist_ok=True)
+    heart = "\u2665"
     with tempfile.TemporaryDirectory(prefix="box_screens_") as tmp:
         r = EmuRig(pathlib.Path(tmp), "N")
         try:
             e = r.emu
-            e.wait_screen("N", lambda s: "YOUR TURN" in s.lines[1], 120).png(out / "box-your-turn.png")
-            e.press("N", "1 NT")
-            e.wait_screen("N", lambda s: "1NT OK?" in s.lines[2], 60).png(out / "box-selected.png")
+
+            def shot(pred, name: str) -> None:
+                e.wait_still("N", pred, 120).png(out / name)
+
+            def other(seat: str, call: str, stop: bool = False) -> None:
+                with r.lock:
+                    r.ctl.box_event(seat, "call", call=call, stop=stop)
+
+            shot(lambda s: "YOUR TURN" in s.status, "box-your-turn.png")
+            e.press("N", "1 H")
+            shot(lambda s: f"1{heart} OK?" in s.call_line, "box-selected.png")
             with r.paused():  # the tablet has not acknowledged yet
                 e.press("N", "OK")
-                e.wait_screen("N", lambda s: "sending" in s.lines[2], 60).png(out / "box-sending.png")
-            e.wait_screen("N", lambda s: "E to call" in s.lines[1], 60).png(out / "box-made.png")
+                shot(lambda s: "sending" in s.call_line, "box-sending.png")
+            shot(lambda s: "E to call" in s.status and "1H" in s.auction, "box-made.png")
+            other("E", "2S", stop=True)  # a jump, with the STOP card
+            other("S", "P")
+            other("W", "3D", stop=True)
+            # North next: the stop wait runs on its box (dbf-2017: 10 s), the latest round below
+            shot(lambda s: s.status.startswith("STOP") and "3D!" in s.auction, "box-stop.png")
+            e.wait_screen("N", lambda s: s.status == "YOUR TURN", 180)
+            e.press("N", "4 H")  # a jump: the regulation wants STOP first
+            shot(lambda s: "STOP?" in s.call_line, "box-stop-prompt.png")
+            e.press("N", "CLR P OK")
+            r.wait_calls(["1H", "2S", "P", "3D", "P"], 120)
+            other("E", "1C")  # insufficient: the table waits for the director
+            shot(lambda s: "DIRECTOR" in s.status, "box-director.png")
         finally:
             r.close()
     for f in sorted(out.glob("box-*.png")):

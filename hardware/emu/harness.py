@@ -69,21 +69,27 @@ ALIASES = {"PASS": "P", "DBL": "X", "RDBL": "XX", "N": "NT", "ENTER": "OK", "BID
            "ESC": "CLR", "CANCEL": "CLR"}
 
 _GLYPHS: dict[bytes, str] | None = None
+_SUIT_LETTERS = str.maketrans({"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"})
 
 
 def glyphs() -> dict[bytes, str]:
-    """The 8x8 font of MicroPython's framebuf (the box's font), from the unix port itself:
-    column bytes (MONO_VLSB, as the SSD1306's pages hold them) -> character."""
+    """The box's 8x16 font (firmware/font16.py), as the SSD1306's pages hold a glyph: the 8 column
+    bytes of the top page then the bottom page -> character (suits as their symbols). Inverted
+    cells (render.INV) map to the same characters."""
     global _GLYPHS
     if _GLYPHS is None:
-        mp = shutil.which("micropython", path=str(ROOT / ".venv/bin")) or "micropython"
-        code = ("import framebuf\nb=bytearray(8)\nf=framebuf.FrameBuffer(b,8,8,framebuf.MONO_VLSB)\n"
-                "for i in range(32,127):\n f.fill(0);f.text(chr(i),0,0,1);print(i,b.hex())\n")
-        out = subprocess.run([mp, "-c", code], capture_output=True, text=True, check=True).stdout
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("font16", ROOT / "firmware/font16.py")
+        font = importlib.util.module_from_spec(spec)
+        assert spec.loader is not None
+        spec.loader.exec_module(font)
         _GLYPHS = {}
-        for line in out.splitlines():
-            i, h = line.split()
-            _GLYPHS.setdefault(bytes.fromhex(h), chr(int(i)))
+        for g in range(font.COUNT):
+            ch = chr(g + 32) if g < 95 else (font.SUITS[g - 95] if g < 99 else "\ufffd")
+            bits = bytes(font.FONT[g * 16:g * 16 + 16])
+            _GLYPHS.setdefault(bits, ch)
+            _GLYPHS.setdefault(bytes(b ^ 0xFF for b in bits), ch)
     return _GLYPHS
 
 
@@ -95,12 +101,30 @@ class Screen:
 
     @property
     def lines(self) -> list[str]:
+        """The 4 text lines of 16 cells (firmware/render.py Frame): status, the call line, the
+        seat header (W N E S), the latest round. "?" for a cell that is no glyph of the font."""
         g = glyphs()
         out = []
-        for page in range(8):
-            row = self.ram[page * 128:(page + 1) * 128]
-            out.append("".join(g.get(bytes(row[c * 8:c * 8 + 8]), "?") for c in range(16)).rstrip())
+        for r in range(4):
+            top = self.ram[2 * r * 128:(2 * r + 1) * 128]
+            bot = self.ram[(2 * r + 1) * 128:(2 * r + 2) * 128]
+            out.append("".join(g.get(bytes(top[c * 8:c * 8 + 8]) + bytes(bot[c * 8:c * 8 + 8]), "?")
+                               for c in range(16)).rstrip())
         return out
+
+    @property
+    def status(self) -> str:
+        return self.lines[0]
+
+    @property
+    def call_line(self) -> str:
+        """The selection being confirmed, the call being sent, or the board (seat, dealer, vul)."""
+        return self.lines[1]
+
+    @property
+    def auction(self) -> str:
+        """The latest round as shown, suits written as letters ("1H", "3NT", "P", "X")."""
+        return self.lines[3].translate(_SUIT_LETTERS)
 
     @property
     def text(self) -> str:
@@ -305,6 +329,20 @@ class EmuTable:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{seat}: screen not as expected in {timeout}s:\n{sc.text}")
             time.sleep(0.1)
+
+    def wait_still(self, seat: str, pred, timeout: float = 30.0, quiet: float = 0.3) -> Screen:
+        """wait_screen, then until the panel's memory stands still for `quiet` seconds: the box
+        pushes a changed frame a page per loop turn, so a screen read mid-push holds lines of
+        two frames (for screenshots)."""
+        sc = self.wait_screen(seat, pred, timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(quiet)
+            again = self.screen(seat)
+            if again.ram == sc.ram:
+                break
+            sc = again
+        return sc
 
     def wait_console(self, seat: str, pattern: str, timeout: float = 30.0) -> re.Match:
         rx = re.compile(pattern)

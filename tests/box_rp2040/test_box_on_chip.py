@@ -10,7 +10,7 @@ pytestmark = [pytest.mark.slow]
 
 
 def turn_shown(sc):
-    return "YOUR TURN" in sc.lines[1]
+    return "YOUR TURN" in sc.status
 
 
 def test_boots_as_flashed_and_links_up_with_the_real_tablet(emu_rig):
@@ -20,11 +20,11 @@ def test_boots_as_flashed_and_links_up_with_the_real_tablet(emu_rig):
     assert boot.group(1) == "N" and boot.group(2) == "0"
     # the tablet's STATE reaches the display: board 1, N deals, N's turn
     sc = r.emu.wait_screen("N", turn_shown, 60)
-    assert sc.lines[0].startswith("N Bd1 DN")
+    assert sc.call_line.startswith("N Bd1 DN")  # seat, board, dealer
     assert sc.leds.get("turn") == 1 and sc.leds.get("link") == 1
     r.emu.press("N", "1 NT OK")
     r.wait_calls(["1NT"])
-    sc = r.emu.wait_screen("N", lambda s: "1NT" in s.text and "E to call" in s.lines[1], 30)
+    sc = r.emu.wait_screen("N", lambda s: "1NT" in s.text and "E to call" in s.status, 30)
 
 
 def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_nothing(emu_rig):
@@ -33,7 +33,7 @@ def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_
     with r.paused():  # the tablet journals (and so acks) nothing while the box is cut
         r.emu.press("N", "1 H OK")
         # the box has taken the call (kept in flash, then sent): it says so
-        r.emu.wait_screen("N", lambda s: "1H sending" in s.lines[2], 30)
+        r.emu.wait_screen("N", lambda s: "1\u2665 sending" in s.call_line, 30)
         r.emu.power_off("N")
         kept = None
         for _ in range(50):  # the emulator writes the flash file back at power-off
@@ -45,7 +45,7 @@ def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_
         r.emu.power_on("N")
     r.emu.wait_console("N", r"resend kept call|link up", 60)
     r.wait_calls(["1H"], 90)
-    r.emu.wait_screen("N", lambda s: "1H" in s.text and "E to call" in s.lines[1], 60)
+    r.emu.wait_screen("N", lambda s: "1H" in s.text and "E to call" in s.status, 60)
     time.sleep(2)  # a resend after the reboot would arrive now
     assert r.calls() == ["1H"]
 
@@ -56,9 +56,9 @@ def test_an_i2c_fault_mid_board_leaves_the_box_calling(emu_rig):
     r.emu.i2c_fault("N", True)  # the OLED's cable comes loose
     r.emu.press("N", "P OK")
     r.wait_calls(["P"], 120)
-    r.emu.wait_screen("N", lambda s: "YOUR TURN" in s.lines[1], 5)  # still the old picture
+    r.emu.wait_screen("N", lambda s: "YOUR TURN" in s.status, 5)  # still the old picture
     r.emu.i2c_fault("N", False)  # the cable is pushed back: the screen catches up by itself
-    r.emu.wait_screen("N", lambda s: "E to call" in s.lines[1], 30)
+    r.emu.wait_screen("N", lambda s: "E to call" in s.status, 30)
     assert not any("box fault" in t for _, t in r.emu.console["N"]), r.emu.console["N"]
 
 

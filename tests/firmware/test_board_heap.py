@@ -50,6 +50,7 @@ def test_board_code_from_romfs_boots_follows_an_auction_and_idles_without_alloca
 def test_the_board_image_holds_what_the_board_imports_and_nothing_of_the_tablet(box_image, tmp_path):
     names = set(box_image.stage(tmp_path / "board"))
     assert {"app.mpy", "hal_rp2.mpy", "store.mpy", "protocol/session.mpy",
-            "protocol/layout.mpy"} <= names
-    assert not names & {"hal_unix.mpy", "main.mpy", "manifest.mpy", "protocol/messages.mpy",
+            "protocol/layout.mpy", "render.mpy", "font16.mpy"} <= names
+    assert not names & {"hal_unix.mpy", "textview.mpy", "main.mpy", "manifest.mpy",
+                        "protocol/messages.mpy",
                         "protocol/tablet_endpoint.mpy", "protocol/frame_tools.mpy"}

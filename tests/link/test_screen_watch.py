@@ -11,8 +11,8 @@ import time
 
 from hardware.sim.boxes import SETTLE_NS, ScreenWatch
 
-SENDING = "N Bd1 DN V-\nYOUR TURN\n> 1NT sending\nN   E   S   W\n"
-SHOWN = "N Bd1 DN V-   \nE to call\n> sent\nN   E   S   W\n1NT\n"
+SENDING = "N Bd1 DN V- \nYOUR TURN\n> 1NT sending\nW   N   E   S\n"
+SHOWN = "N Bd1 DN V-\nE to call\n> sent\nW   N   E   S\n    1NT\n"
 assert len(SENDING) == len(SHOWN)  # so that the size gives nothing away either
 
 

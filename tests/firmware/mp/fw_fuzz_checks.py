@@ -83,8 +83,13 @@ class Nothing:
     def indicate(self, turn, stop, alert, link):
         pass
 
+    wants_lines = True
+
     def show(self, lines, page=-1):
         self.lines = lines
+
+    def frame(self, fr, mask):
+        self.mask = mask
 
 
 class Hal:

@@ -4,7 +4,7 @@ import json
 import entry as E
 import keypad
 import keys as K
-import render
+import textview
 import view as V
 
 from protocol import layout as L
@@ -141,13 +141,14 @@ def test_display_rows_start_under_the_dealer_and_mark_alerts_and_stops():
     v = view_with([("1C", 0), ("P", 0), ("2D", V.F_STOP | V.F_ALERT), ("X", 0), ("P", V.F_ALERT)],
                   dealer=1, seat=2, turn=2)
     ent = E.CallEntry()
-    lines = render.lines(v, ent, 0, diff)
+    lines = textview.lines(v, ent, 0, diff)
     assert lines[0] == "S Bd3 DE VEW", lines
     assert lines[1] == "YOUR TURN"
-    head = lines.index(render.AUCTION_HEAD)
-    assert lines[head + 1] == "    1C  P   2D+", lines
-    assert lines[head + 2] == "X   P*", lines
-    assert all(len(x) <= render.WIDTH for x in lines)
+    head = lines.index(textview.AUCTION_HEAD)
+    assert textview.AUCTION_HEAD == "W   N   E   S"  # the tablet's order
+    assert lines[head + 1] == "        1C  P", lines  # East deals: West and North have no call yet
+    assert lines[head + 2] == "2D+ X   P*", lines
+    assert all(len(x) <= textview.WIDTH for x in lines)
 
 
 def test_display_shows_selection_only_and_stop_hint_for_a_jump():
@@ -156,19 +157,19 @@ def test_display_shows_selection_only_and_stop_hint_for_a_jump():
     ent = E.CallEntry()
     ent.press(K.from_token("3"), v, 0, diff)
     ent.press(K.from_token("D"), v, 0, diff)
-    lines = render.lines(v, ent, 0, diff)
+    lines = textview.lines(v, ent, 0, diff)
     assert lines[2] == "> 3D OK?", lines  # no trigger in the STATE: no hint
     v.stop_jump = True  # the tablet's profile names the jump bid
-    lines = render.lines(v, ent, 0, diff)
+    lines = textview.lines(v, ent, 0, diff)
     assert lines[2] == "> 3D OK? STOP?", lines
 
 
 def test_display_stop_countdown_on_the_next_box():
     v = view_with([("2S", V.F_STOP)], dealer=0, seat=1, turn=1)
     v.stop_deadline = 7500
-    lines = render.lines(v, E.CallEntry(), 1000, diff)
+    lines = textview.lines(v, E.CallEntry(), 1000, diff)
     assert lines[1] == "STOP 7 YOUR TURN", lines
-    lines = render.lines(v, E.CallEntry(), 8000, diff)
+    lines = textview.lines(v, E.CallEntry(), 8000, diff)
     assert lines[1] == "YOUR TURN", lines
 
 
@@ -176,13 +177,13 @@ def test_display_director_wait_auction_over_and_screened_calls():
     v = view_with([("1C", 0), ("P", 0)], dealer=0, seat=0, turn=2)
     v.auction[1] = HIDDEN  # behind the screen for this seat
     v.phase = V.FROZEN
-    lines = render.lines(v, E.CallEntry(), 0, diff)
+    lines = textview.lines(v, E.CallEntry(), 0, diff)
     assert lines[1] == "DIRECTOR: wait"
-    assert lines[lines.index(render.AUCTION_HEAD) + 1] == "1C  --", lines
+    assert lines[lines.index(textview.AUCTION_HEAD) + 1] == "    1C  --", lines
     v.phase = V.ENDED
-    assert render.lines(v, E.CallEntry(), 0, diff)[1] == "AUCTION OVER"
+    assert textview.lines(v, E.CallEntry(), 0, diff)[1] == "AUCTION OVER"
     v.known = False
-    assert render.lines(v, E.CallEntry(), 0, diff)[1] == "wait for tablet"
+    assert textview.lines(v, E.CallEntry(), 0, diff)[1] == "wait for tablet"
 
 
 def test_director_pending_refuses_every_call():

@@ -128,33 +128,130 @@ def test_rp2_rs485_driver_enabled_only_while_sending():
     assert FakePin.levels[2] == 0  # released after the last byte left
 
 
-def test_rp2_display_draws_header_and_last_auction_rows():
+def pushed_pages():
+    """(page, its 128 bytes) for each page written to the panel, from the I2C traffic."""
+    out = []
+    cmds = []
+    for w in FakeI2C.writes:
+        if w[0] == 0x80:
+            cmds.append(w[1])
+        elif w[0] == 0x40:
+            out.append((cmds[len(cmds) - 1 - cmds[::-1].index(0x22) + 1], w[1:]))
+    return out
+
+
+def frame_view(seat=0):
+    import calls
+    import view as V
+
+    from protocol.calls import code
+
+    v = V.BoxView(seat)
+    v.known = True
+    v.phase = V.AUCTION
+    v.board = 1
+    v.turn = seat
+    v.auction[0] = code("1H")
+    v.auction[1] = code("P")
+    v.n = 2
+    v.lowest = calls.bid(2, 0)
+    return v
+
+
+def diff(a, b):
+    return a - b
+
+
+def test_rp2_display_pushes_only_the_pages_that_changed():
+    import entry as E
+    import render
+
     hal = hal_rp2.Hal(pinmap_path())
-    assert hal.display.oled is not None
+    assert hal.display.oled is not None and hal.display.buf is hal.display.oled.buf
+    fr = render.Frame(hal.display.buf)  # drawn in place: the driver's buffer is the frame
+    v = frame_view(2)
+    ent = E.CallEntry()
     FakeI2C.writes.clear()
-    lines = ["N Bd1 DN V-", "YOUR TURN", ">", "N   E   S   W"] + ["1C  P   1H  P"] * 9
-    hal.display.show(lines)
-    assert not [w for w in FakeI2C.writes if w[0] == 0x40]  # drawn, not pushed yet
+    hal.display.frame(fr, fr.draw(v, ent, 0, diff))
+    assert not pushed_pages()  # drawn, not pushed yet
     for i in range(8):
         hal.display.push()  # a page per turn of the loop: no grant waits behind a whole frame
-        pages = [w for w in FakeI2C.writes if w[0] == 0x40]
-        assert len(pages) == i + 1 and len(pages[-1]) == 1 + 128
+        assert len(pushed_pages()) == i + 1
     hal.display.push()
-    assert len([w for w in FakeI2C.writes if w[0] == 0x40]) == 8  # the frame is up
-    assert any(b for w in FakeI2C.writes if w[0] == 0x40 for b in w[1:])  # something was drawn
+    pages = pushed_pages()
+    assert [p for p, _ in pages] == list(range(8))
+    assert all(data == bytes(fr.buf[p * 128:p * 128 + 128]) for p, data in pages)
+    FakeI2C.writes.clear()
+    ent.press(K.from_token("2"), v, 0, diff)
+    ent.press(K.from_token("S"), v, 0, diff)  # only the call line changes: "> 2S OK?"
+    hal.display.frame(fr, fr.draw(v, ent, 0, diff))
+    for _ in range(8):
+        hal.display.push()
+    pages = pushed_pages()
+    assert [p for p, _ in pages] == [2, 3], [p for p, _ in pages]
+    # the spade glyph of the selection is what reached the panel, at the call line's 4th cell
+    import font16
+
+    g = font16.SPADE * 16
+    assert pages[0][1][24:32] == bytes(font16.FONT[g:g + 8])
+    assert pages[1][1][24:32] == bytes(font16.FONT[g + 8:g + 16])
 
 
 def test_rp2_display_that_stops_answering_is_reported_not_raised():
+    import entry as E
+    import render
+
     hal = hal_rp2.Hal(pinmap_path())
-    hal.display.show(["N", "YOUR TURN"])
+    fr = render.Frame(hal.display.buf)
+    v = frame_view()
+    hal.display.frame(fr, fr.draw(v, E.CallEntry(), 0, diff))
     FakeI2C.fail = True
     try:
         hal.display.push()  # no exception out of the loop: the box goes on
     finally:
         FakeI2C.fail = False
     assert hal.display.failed
-    hal.display.show(["N", "YOUR TURN"])  # the app draws again later
+    FakeI2C.writes.clear()
+    # the app draws again later; nothing changed in the picture, but the panel may have lost
+    # any page: all of them go again
+    hal.display.frame(fr, fr.draw(v, E.CallEntry(), 0, diff))
     assert not hal.display.failed
+    for _ in range(9):
+        hal.display.push()
+    assert [p for p, _ in pushed_pages()] == list(range(8))
+
+
+def test_frame_draw_allocates_nothing():
+    # on the box's hot path: a new STATE or key redraws without touching the heap
+    import gc
+
+    import entry as E
+    import render
+
+    hal = hal_rp2.Hal(pinmap_path())
+    fr = render.Frame(hal.display.buf)
+    v = frame_view(0)
+    ent = E.CallEntry()
+    fr.draw(v, ent, 0, diff)
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        ent.press(K.from_token("3"), v, 0, diff)
+        ent.press(K.from_token("NT"), v, 0, diff)
+        m1 = fr.draw(v, ent, 0, diff)
+        v.auction[2] = v.auction[0] | 0x40
+        v.n = 3
+        v.turn = 3
+        v.stop_deadline = 5000
+        m2 = fr.draw(v, ent, 1000, diff)
+        for _ in range(8):
+            hal.display.push()
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    assert m1 and m2
+    assert after == before, after - before
 
 
 def test_rp2_seat_jumpers():
@@ -166,17 +263,3 @@ def test_rp2_seat_jumpers():
     FakePin.pressed.clear()
     assert hal_rp2.seat_from_jumpers(()) == -1
     assert hal_rp2.Hal(pinmap_path()).jumper_gpios == (20, 21)  # from the pin map
-
-
-def test_rp2_oled_follows_the_auction_and_pages_in_review():
-    hal = hal_rp2.Hal(pinmap_path())
-    shown = []
-    hal.display.oled.draw = lambda ls, first=0: shown.append(list(ls))
-    head = ["N Bd1 DN V-", "YOUR TURN", ">", "N   E   S   W"]
-    rows = ["row" + str(i) for i in range(10)]
-    hal.display.show(head + rows)          # normal: the last rows
-    assert shown[-1] == head + rows[6:10], shown[-1]
-    hal.display.show(head + rows, 0)       # review, first page
-    assert shown[-1] == head + rows[0:4]
-    hal.display.show(head + rows, 2)       # review, third page
-    assert shown[-1] == head + rows[8:10]

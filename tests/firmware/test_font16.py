@@ -1,0 +1,63 @@
+"""The box's 8x16 font and the emulator's reading of the panel (CPython): the capital height the
+display choice promises (hardware/fit.py, hardware/display.md) is the font's own, and the
+emulator's I2C display model reads back exactly what the firmware drew."""
+import sys
+
+from hardware import fit
+from hardware.emu.harness import Screen
+from tests.conftest import ROOT
+
+sys.path[:0] = [str(ROOT / "firmware"), str(ROOT)]
+import calls  # noqa: E402
+import entry as E  # noqa: E402
+import font16  # noqa: E402
+import render  # noqa: E402
+import textview  # noqa: E402
+import view as V  # noqa: E402
+
+
+def rows_of(g):
+    """Glyph g as 16 rows of 8 bits (bit 7 the left pixel)."""
+    out = [0] * 16
+    for x in range(8):
+        for page in range(2):
+            b = font16.FONT[g * 16 + page * 8 + x]
+            for k in range(8):
+                if b >> k & 1:
+                    out[page * 8 + k] |= 0x80 >> x
+    return out
+
+
+def ink_rows(g):
+    r = rows_of(g)
+    lit = [i for i in range(16) if r[i]]
+    return lit[0], lit[-1]
+
+
+def test_capitals_digits_and_suits_are_as_tall_as_the_display_choice_says():
+    for ch in "ABCDEFHIKLMNOPRSTUVWXYZ0123456789":  # (no descenders or accents in these)
+        top, bottom = ink_rows(ord(ch) - 32)
+        assert (top, bottom) == (font16.CAP_TOP, font16.CAP_BOTTOM), ch
+    for g in (font16.CLUB, font16.DIAMOND, font16.HEART, font16.SPADE):
+        assert ink_rows(g) == (font16.CAP_TOP, font16.CAP_BOTTOM)
+    assert fit.FONT_8X16.cap_h == font16.CAP_BOTTOM - font16.CAP_TOP + 1
+    assert fit.glyph_height_mm(fit.PANEL_242, fit.FONT_8X16) >= fit.MIN_GLYPH_MM
+
+
+def test_the_emulators_display_model_reads_what_the_firmware_drew():
+    v = V.BoxView(0)
+    v.known, v.phase, v.board, v.turn = True, V.AUCTION, 5, 0
+    for i, c in enumerate(("1D", "1S", "X", "3NT")):
+        v.auction[i] = calls.NAMES.index(c)
+    v.auction[3] |= V.F_ALERT
+    v.n = 4
+    v.dealer = 1
+    ent = E.CallEntry()
+    ent.sel = calls.bid(4, 2)
+    fr = render.Frame()
+    fr.draw(v, ent, 0, lambda a, b: a - b)
+    sc = Screen(bytes(fr.buf))
+    assert sc.lines == textview.frame_rows(fr)  # the terminal view: the same lines
+    assert sc.status == "YOUR TURN"
+    assert sc.call_line == "> 4\u2665 OK?"
+    assert sc.auction == "X   3NT 1D  1S"  # W N E S (East dealt); North's 3NT alerted (inverted)
