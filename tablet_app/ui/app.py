@@ -122,12 +122,16 @@ class TabletApp(App):
         if self.runner is not None:
             from tablet_app.runner import LinkWaiter
 
-            # The screen is redrawn a moment after the boxes have been answered: the link thread
-            # writing their STATEs does not compete with this thread's Python for the GIL, whose
-            # hand-over interval is shortened for the same reason (the default is 5 ms).
+            # The screen is redrawn once every box has acknowledged its new view (the link calls
+            # on_states_acked), at the latest 30 ms after the event: the link thread writing the
+            # STATEs does not compete with this thread's drawing for the CPU and the GIL (whose
+            # hand-over interval is shortened for the same reason; the default is 5 ms), and the
+            # drawing is over before a player can key the next call.
             sys.setswitchinterval(0.001)
             self._redraw = Clock.create_trigger(self._redraw_now, 0.03)
             self._push = Clock.create_trigger(self._push_now, 0)
+            if hasattr(self.runner.link, "on_states_acked"):
+                self.runner.link.on_states_acked = Clock.create_trigger(self._redraw_now, 0)
             self.waiter = LinkWaiter(self.runner.link, self._link_events).start()
         Clock.schedule_interval(self._tick, 0.25)
         # The deliverer works in its own thread: the director console re-reads the outbox now and then.
