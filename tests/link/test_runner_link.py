@@ -66,7 +66,7 @@ def test_a_call_is_acknowledged_by_the_state_that_shows_it_not_by_a_bare_frame_b
     for i, call in enumerate(auction):
         seat = SEATS[i % 4]  # board 1: North deals
         box = boxes[seat]
-        assert wait(lambda: box.view["turn"] == seat, 5)
+        assert wait(lambda box=box, seat=seat: box.view["turn"] == seat, 5)
         seen = frames_seen(box)
         with box.lock:
             before = box.ep.state_seq
