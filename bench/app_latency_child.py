@@ -37,6 +37,22 @@ def wire_bytes(payload_len: int) -> int:
     return payload_len + payload_len // 254 + 3  # COBS overhead, delimiter, leading flush
 
 
+def render_threads() -> dict[str, int]:
+    """This process's threads by name with their nice value (the app's thread is MainThread's
+    name, "python"; a software renderer's workers are llvmpipe-N)."""
+    import os
+
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/comm") as f:
+                out[f"{f.read().strip()}/{tid}"] = os.getpriority(os.PRIO_PROCESS, int(tid))
+        except OSError:
+            continue
+    out["app"] = os.getpriority(os.PRIO_PROCESS, 0)
+    return out
+
+
 def main() -> None:
     n_calls, work = int(sys.argv[1]), pathlib.Path(sys.argv[2])
     stages = None
@@ -104,7 +120,7 @@ def main() -> None:
                 state = M.encode_state(ctl.views()[SEATS[(SEATS.index(seat) + 1) % 4]])
                 floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + wire_bytes(M.HEADER + len(state) + M.CRC))
                              * 10 / BAUD * 1000)
-            out.update(lat=lat, floor=floor)
+            out.update(lat=lat, floor=floor, render_threads=render_threads())
             if stages is not None:
                 out["stages"] = stages.report()
         except Exception as exc:  # reported by the parent
