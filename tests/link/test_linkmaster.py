@@ -224,3 +224,20 @@ def test_ack_on_commit_keeps_events_on_the_box_until_commit_and_a_restarted_tabl
             lm.close()
         finally:
             box.close()
+
+
+def test_the_app_is_told_when_every_box_holds_its_new_view_and_not_before(table):
+    # The app redraws its own screen when the boxes are served (tablet_app/ui/app.py): told too
+    # early, its drawing competes with the boxes' STATEs; never told, it waits a fixed 30 ms.
+    link, boxes, lm, t = table
+    assert wait(lambda: all(b.view is not None for b in boxes.values()), 5)
+    assert wait(lambda: all(lm.state_acked(s) for s in SEATS), 5)
+    told = []
+    lm.on_states_acked = lambda: told.append({s: boxes[s].view["message"] for s in SEATS})
+    for round_ in range(3):
+        t.push()
+        want = f"v{t.version}"
+        assert wait(lambda: len(told) == round_ + 1, 5), told
+        assert told[-1] == {s: want for s in SEATS}  # every box had it when the app was told
+        time.sleep(0.3)  # heartbeats and their acks meanwhile: told once per push, not again
+        assert len(told) == round_ + 1
