@@ -237,7 +237,7 @@ def test_the_app_is_told_when_every_box_holds_its_new_view_and_not_before(table)
     for round_ in range(3):
         t.push()
         want = f"v{t.version}"
-        assert wait(lambda: len(told) == round_ + 1, 5), told
+        assert wait(lambda n=round_ + 1: len(told) == n, 5), told
         assert told[-1] == {s: want for s in SEATS}  # every box had it when the app was told
         time.sleep(0.3)  # heartbeats and their acks meanwhile: told once per push, not again
         assert len(told) == round_ + 1

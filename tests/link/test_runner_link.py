@@ -11,19 +11,11 @@ from protocol import messages as M
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
+from tests.link.test_linkmaster import wait
 
 SEATS = "NESW"
 SESSION = {"event": "club", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "4321"}
-
-
-def wait(cond, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.002)
-    return cond()
 
 
 @pytest.fixture
