@@ -3,7 +3,9 @@ controller, journal and rules engine) on the simulated link with four MicroPytho
 boxes. A driver thread keys calls on the boxes and times confirm key -> every box showing the
 call. Prints one JSON line: latencies (ms) and the wire floor per call.
 
-    python bench/app_latency_child.py N_CALLS WORKDIR
+    python bench/app_latency_child.py N_CALLS WORKDIR [--stages]
+
+--stages: also time each stage of every call (bench/app_stages.py) and print the breakdown.
 """
 from __future__ import annotations
 
@@ -35,8 +37,29 @@ def wire_bytes(payload_len: int) -> int:
     return payload_len + payload_len // 254 + 3  # COBS overhead, delimiter, leading flush
 
 
+def render_threads() -> dict[str, int]:
+    """This process's threads by name with their nice value (the app's thread is MainThread's
+    name, "python"; a software renderer's workers are llvmpipe-N)."""
+    import os
+
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/comm") as f:
+                out[f"{f.read().strip()}/{tid}"] = os.getpriority(os.PRIO_PROCESS, int(tid))
+        except OSError:
+            continue
+    out["app"] = os.getpriority(os.PRIO_PROCESS, 0)
+    return out
+
+
 def main() -> None:
     n_calls, work = int(sys.argv[1]), pathlib.Path(sys.argv[2])
+    stages = None
+    if "--stages" in sys.argv[3:]:
+        from bench.app_stages import Stages
+
+        stages = Stages()
     link = SimLink().start()
     boxes = Boxes(link.box_ports, work / "boxes", link=link)
     boxes.start()
@@ -47,6 +70,9 @@ def main() -> None:
     from tablet_app.app import TabletApp
 
     app = TabletApp(ctl, runner)
+    if stages is not None:
+        stages.install(link, master, ctl, runner)
+        stages.install_kivy(app)
     out: dict[str, object] = {}
 
     def drive() -> None:
@@ -72,22 +98,31 @@ def main() -> None:
                 watch = [ScreenWatch(boxes.boxes[s].screen_file) for s in SEATS]
                 for w in watch:
                     w.poll()
-                t0 = time.perf_counter()
+                if stages is not None:
+                    stages.on = True
+                t0 = time.monotonic()
                 boxes.press(seat, "OK")
                 pending = set(range(4))
+                seen: dict[str, float] = {}
                 while pending:
                     for i in list(pending):
                         sc = watch[i].poll()
                         if sc is not None and len(sc.calls) == n + 1:
                             pending.discard(i)
-                    if time.perf_counter() - t0 > 5:
+                            seen[SEATS[i]] = time.monotonic()
+                    if time.monotonic() - t0 > 5:
                         raise TimeoutError("a box did not show the call in 5 s")
                     time.sleep(0.0005)
-                lat.append((time.perf_counter() - t0) * 1000)
+                lat.append((max(seen.values()) - t0) * 1000)
+                if stages is not None:
+                    stages.on = False
+                    stages.call(seat, t0, seen)
                 state = M.encode_state(ctl.views()[SEATS[(SEATS.index(seat) + 1) % 4]])
                 floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + wire_bytes(M.HEADER + len(state) + M.CRC))
                              * 10 / BAUD * 1000)
-            out.update(lat=lat, floor=floor)
+            out.update(lat=lat, floor=floor, render_threads=render_threads())
+            if stages is not None:
+                out["stages"] = stages.report()
         except Exception as exc:  # reported by the parent
             out["error"] = repr(exc)
         finally:
@@ -115,4 +150,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BaseException:
+        import traceback
+
+        traceback.print_exc(file=sys.__stderr__)  # Kivy has taken over sys.stderr
+        raise

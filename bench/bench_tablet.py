@@ -6,7 +6,8 @@
 - Real path: confirm key on a box -> every box showing the call, through the real Kivy app
   (woken by the link thread), controller, journal and engine, on the simulated link at 115200
   baud with four MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
-  wire floor (the call frame plus one STATE frame).
+  wire floor (the call frame plus one STATE frame). `python bench/bench_tablet.py --stages` runs
+  only this, 200 calls, and adds where each call's time goes (bench/app_stages.py).
 - Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
   in production) plus `views()` for the four boxes, i.e. what the runner does per event.
   Median and p99 over many generated auctions; the journal-free part is shown separately.
@@ -127,7 +128,7 @@ def cold_start(runs: int = 5) -> None:
           f"median {statistics.median(times):.2f} s, max {max(times):.2f} s")
 
 
-def app_path(n_calls: int = 200) -> None:
+def app_path(n_calls: int = 200, stages: bool = False) -> None:
     xvfb, display = start_xvfb()
     if display is None:
         print("real app path: not measured (Xvfb is not installed)")
@@ -135,7 +136,8 @@ def app_path(n_calls: int = 200) -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(pathlib.Path(tmp) / "kivy")}
-            p = subprocess.run([sys.executable, str(ROOT / "bench" / "app_latency_child.py"), str(n_calls), tmp],
+            p = subprocess.run([sys.executable, str(ROOT / "bench" / "app_latency_child.py"), str(n_calls), tmp,
+                                *(["--stages"] if stages else [])],
                                cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     finally:
         xvfb.terminate()
@@ -151,9 +153,14 @@ def app_path(n_calls: int = 200) -> None:
           f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms (goal p99 <= 12 ms)")
     print(f"  wire floor (call frame + STATE frame): mean {statistics.mean(floor):.2f} ms; "
           f"p50 / floor = {pct(lat, 50) / statistics.mean(floor):.1f}x, p99 / floor = {pct(lat, 99) / statistics.mean(floor):.1f}x")
+    for line in res.get("stages", []):
+        print("  " + line)
 
 
 if __name__ == "__main__":
+    if "--stages" in sys.argv[1:]:
+        app_path(stages=True)
+        raise SystemExit(0)
     per_event()
     app_path()
     cold_start()

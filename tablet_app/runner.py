@@ -65,18 +65,18 @@ class TableRunner:
                 self.notes[ev.seat] = (short_reason(r["reason"]), time.monotonic() + NOTE_S)
             if ev.kind == "hello":
                 self.sent.pop(ev.seat, None)
-        if events:
-            # box_event() has committed each event to the journal (or refused it); only now may
-            # the boxes forget them. A link without the option ignores this.
-            commit = getattr(self.link, "commit", None)
-            if commit is not None and not self.retry:
-                commit()
+        # box_event() has committed each event to the journal (or refused it); only now may the
+        # boxes forget them. The acknowledgement goes out with the new views, in the same frames.
         self.ctl.tick()
-        self.push()
+        self.push(commit=bool(events) and not self.retry)
         return len(events)
 
-    def push(self, force: bool = False) -> None:
+    def push(self, force: bool = False, commit: bool = False) -> None:
+        """Send each box its view if it changed (all of them with `force`); with `commit`, also
+        acknowledge the box events handled so far (the link's `commit`)."""
         now = time.monotonic()
+        changed: dict[str, dict[str, Any]] = {}
+        keys: dict[str, dict[str, Any]] = {}
         for seat, view in self.ctl.views().items():
             note = self.notes.get(seat)
             if note is not None:
@@ -88,8 +88,19 @@ class TableRunner:
             key = {k: v for k, v in view.items() if k != "stop_ms"}
             key["stop_on"] = bool(view.get("stop_ms"))
             if force or self.sent.get(seat) != key:
+                changed[seat], keys[seat] = view, key
+        if not changed and not commit:
+            return
+        send_states = getattr(self.link, "send_states", None)
+        if send_states is not None:
+            send_states(changed, commit=commit)
+        else:
+            # a link without batches (a test's, the emulator rig's): acknowledge, then send
+            if commit and getattr(self.link, "commit", None) is not None:
+                self.link.commit()
+            for seat, view in changed.items():
                 self.link.send_state(seat, view)
-                self.sent[seat] = key
+        self.sent.update(keys)  # not before: a view the link refused is sent again next time
 
     def close(self) -> None:
         self.link.close()

@@ -18,6 +18,7 @@ import select
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import serial
@@ -130,6 +131,10 @@ class LinkMaster:
         self._seat_port = {s: self._ports[p] for s, p in ports.items()}
         self.byte_s = 10 / baud
         self._views: dict[str, dict] = {}
+        # Called (on the link thread) once every box in session has acknowledged the views sent
+        # to it: the app redraws its own screen then, when the boxes have what they need.
+        self.on_states_acked: Callable[[], None] | None = None
+        self._acks_awaited = False
         self.thread_errors = 0
         self._stop = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
@@ -158,15 +163,40 @@ class LinkMaster:
         """With `ack_on_commit=True`: acknowledge every event `poll` has returned so far. Call it
         after those events are durable (journal committed); until then the boxes keep them and
         re-send them, so a tablet crash in between loses nothing (the journal drops the re-sent
-        ones it already has by (seat, epoch, seq, box_ms)). A no-op without ack_on_commit."""
+        ones it already has by (seat, epoch, seq, box_ms)). A no-op without ack_on_commit.
+        `send_states(views, commit=True)` does the same together with the next views."""
         if not self.ack_on_commit:
             return
         with self._lock:
-            for seat, (epoch, upto) in self._handed.items():
-                ep = self._eps[seat]
-                if ep.session and ep.box_epoch == epoch:
-                    ep.release(upto)
+            self._release()
         self._wake()
+
+    def _release(self) -> None:
+        if not self.ack_on_commit:
+            return
+        for seat, (epoch, upto) in self._handed.items():
+            ep = self._eps[seat]
+            if ep.session and ep.box_epoch == epoch:
+                ep.release(upto)
+
+    def send_states(self, views: dict[str, dict], commit: bool = False) -> None:
+        """Push views to several boxes at once and, with `commit=True`, acknowledge what `poll`
+        returned as `commit()` does, all under one hold of the lock: the link thread cannot slip
+        a bare acknowledgement in before the new STATE, so the acknowledgement rides on each
+        box's STATE frame (every frame carries it) and the box that called redraws once, not
+        twice, with one frame less ahead of its STATE on its line. ValueError as `send_state`."""
+        eps = {seat: self._ep(seat) for seat in views}
+        try:
+            with self._lock:
+                if commit:
+                    self._release()
+                for seat, view in views.items():
+                    eps[seat].set_view(view)
+                    self._views[seat] = view
+                if views:
+                    self._acks_awaited = True
+        finally:
+            self._wake()
 
     def send_state(self, seat: str, view: dict) -> None:
         """Push a complete view to one box (SPEC.md section 3); re-sent until acknowledged and
@@ -175,6 +205,7 @@ class LinkMaster:
         with self._lock:
             ep.set_view(view)
             self._views[seat] = view
+            self._acks_awaited = True
         self._wake()
 
     def connected(self, seat: str) -> bool:
@@ -310,13 +341,18 @@ class LinkMaster:
                 evs += ep.take_events()
                 for r in ep.take_reports():
                     self._report(r)
-            if not evs:
-                return
-            t = time.monotonic()
-            for e in evs:
-                self._events.append(BoxEvent(e["seat"], e["kind"], e["call"], e["box_ms"], e["seq"],
-                                             e["epoch"], e["index"], t))
-            self._cond.notify_all()
+            acked = self._acks_awaited and all(not ep.session or not ep.state_unacked
+                                               for ep in self._eps.values())
+            if acked:
+                self._acks_awaited = False
+            if evs:
+                t = time.monotonic()
+                for e in evs:
+                    self._events.append(BoxEvent(e["seat"], e["kind"], e["call"], e["box_ms"], e["seq"],
+                                                 e["epoch"], e["index"], t))
+                self._cond.notify_all()
+        if acked and self.on_states_acked is not None:
+            self.on_states_acked()
 
     def _report(self, r: dict) -> None:
         if r["kind"] == "nak":

@@ -16,11 +16,14 @@ from tablet_app.controller import Controller
 from tablet_app.ui.auction import AuctionScreen
 from tablet_app.ui.director import DirectorScreen
 from tablet_app.ui.pin_gate import PinGateScreen
+from tablet_app.ui.render_priority import lower_render_threads
 from tablet_app.ui.result import ResultScreen
 from tablet_app.ui.round_end import RoundEndScreen
 from tablet_app.ui.setup import SetupScreen
 from tablet_app.ui.tempo import TempoScreen
 from tablet_app.ui.theme import BG
+
+ACKED_REDRAW_S = 0.005  # after the boxes' acknowledgements: their own drawing comes first
 
 
 class Locked:
@@ -79,6 +82,10 @@ class TabletApp(App):
 
     def build(self) -> ScreenManager:
         Window.clearcolor = BG
+        # the GL context (and a software renderer's worker threads) exists once the window does;
+        # looked for again after the first frame, for a renderer that starts them lazily
+        lower_render_threads()
+        Clock.schedule_once(lambda _dt: lower_render_threads(), 0.5)
         self.sm = ScreenManager(transition=NoTransition())
         if self.damaged is not None:
             from tablet_app.ui.damaged import DamagedScreen
@@ -122,12 +129,17 @@ class TabletApp(App):
         if self.runner is not None:
             from tablet_app.runner import LinkWaiter
 
-            # The screen is redrawn a moment after the boxes have been answered: the link thread
-            # writing their STATEs does not compete with this thread's Python for the GIL, whose
-            # hand-over interval is shortened for the same reason (the default is 5 ms).
+            # The screen is redrawn just after every box has acknowledged its new view (the link
+            # calls on_states_acked), at the latest 30 ms after the event: the link thread writing
+            # the STATEs does not compete with this thread's drawing for the CPU and the GIL (whose
+            # hand-over interval is shortened for the same reason; the default is 5 ms), and the
+            # drawing starts as soon as the boxes are served, not a fixed time later.
             sys.setswitchinterval(0.001)
             self._redraw = Clock.create_trigger(self._redraw_now, 0.03)
             self._push = Clock.create_trigger(self._push_now, 0)
+            if hasattr(self.runner.link, "on_states_acked"):
+                # a box acknowledges a STATE as it takes it, and draws it right after
+                self.runner.link.on_states_acked = Clock.create_trigger(self._redraw_now, ACKED_REDRAW_S)
             self.waiter = LinkWaiter(self.runner.link, self._link_events).start()
         Clock.schedule_interval(self._tick, 0.25)
         # The deliverer works in its own thread: the director console re-reads the outbox now and then.

@@ -255,3 +255,20 @@ def test_linkmaster_reports_box_naks_and_caps_and_fits_suits_to_a_box_without_th
     assert got == [{"kind": "nak", "seat": "E", "reason": "bad_field", "of_type": M.STATE,
                     "of_seq": 7, "detail": M.S_DEALER}]
     assert lm.stats()["E"]["box_naks"] == 1
+
+
+def test_the_app_is_told_when_every_box_holds_its_new_view_and_not_before(table):
+    # The app redraws its own screen when the boxes are served (tablet_app/ui/app.py): told too
+    # early, its drawing competes with the boxes' STATEs; never told, it waits a fixed 30 ms.
+    link, boxes, lm, t = table
+    assert wait(lambda: all(b.view is not None for b in boxes.values()), 5)
+    assert wait(lambda: all(lm.state_acked(s) for s in SEATS), 5)
+    told = []
+    lm.on_states_acked = lambda: told.append({s: boxes[s].view["message"] for s in SEATS})
+    for round_ in range(3):
+        t.push()
+        want = f"v{t.version}"
+        assert wait(lambda n=round_ + 1: len(told) == n, 5), told
+        assert told[-1] == {s: want for s in SEATS}  # every box had it when the app was told
+        time.sleep(0.3)  # heartbeats and their acks meanwhile: told once per push, not again
+        assert len(told) == round_ + 1

@@ -23,6 +23,10 @@ def test_calls_keyed_on_real_boxes_reach_every_box_through_the_app(xvfb_display,
     res = json.loads(lines[-1])
     assert "error" not in res, res.get("error")
     assert len(res["lat"]) == 24
+    # Xvfb renders in software: a call arriving while the screen is drawn must not queue behind
+    # llvmpipe's workers for a core (tablet_app/ui/render_priority.py)
+    workers = {k: v for k, v in res["render_threads"].items() if k.startswith("llvmpipe")}
+    assert workers and all(v > res["render_threads"]["app"] for v in workers.values()), res["render_threads"]
     from tablet_app.controller import Controller
 
     ctl = Controller(tmp_path / "journal.db")  # the journal the app wrote: every call, replayed
