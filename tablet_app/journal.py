@@ -234,13 +234,12 @@ class Journal:
         except (sqlite3.Error, UnicodeDecodeError, ValueError, OverflowError) as exc:
             raise JournalDamaged(self.path, None, f"SQLite cannot read it ({type(exc).__name__}: {exc})") from exc
         # One pass, the per-record cost kept to the hash and the decode a restart cannot skip: the
-        # chain hashed from the stored text as chain_of does (no re-serialising), each body
-        # decoded by the JSON scanner itself (_decode).
-        sha256 = hashlib.sha256
-        stop = upto if upto is not None else float("inf")
+        # chain hashed from the stored text as chain_of does (no re-serialising), each body read
+        # by the JSON scanner itself (_decode, inlined here: this loop runs once per record).
+        if upto is not None:
+            rows = [r for r in rows if r[0] < upto]  # in seq order: the records before `upto`
+        sha256, scan = hashlib.sha256, _scan
         for seq, kind, body, chain in rows:
-            if seq >= stop:
-                break
             if seq != expect:
                 raise JournalDamaged(self.path, expect, f"record {expect} is missing (next found: {seq!r})")
             if type(kind) is not str or type(body) is not str or type(chain) is not str:
@@ -249,9 +248,14 @@ class Journal:
             if sha256(f"{prev}\n{seq}\n{kind}\n{body}".encode()).hexdigest() != chain:
                 raise JournalDamaged(self.path, seq, "its content does not match its checksum (changed or damaged)")
             try:
-                data = _decode(body)
-            except ValueError as exc:
-                raise JournalDamaged(self.path, seq, f"not readable ({exc})") from exc
+                data, end = scan(body, 0)
+            except (StopIteration, ValueError):
+                end = -1
+            if end != len(body):
+                try:
+                    data = _decode(body)
+                except ValueError as exc:
+                    raise JournalDamaged(self.path, seq, f"not readable ({exc})") from exc
             if type(data) is not dict:
                 raise JournalDamaged(self.path, seq, "not a record")
             out.append((seq, kind, data))
