@@ -166,8 +166,9 @@ class Controller:
         event: a long journal replays in time linear in its length."""
         self._reset()
         self._replaying = True
-        # The replay only builds what the table keeps (records, the log, the engine's calls): the
-        # cycle collector, run every few hundred of those objects, would find nothing to free.
+        # The replay builds what the table keeps (records, the log, the engine's calls); what it
+        # drops is freed by reference counting. The cycle collector, run every few hundred new
+        # objects, would walk the kept ones again and again: it runs once, after the replay.
         collecting = gc.isenabled()
         gc.disable()
         try:
