@@ -28,12 +28,15 @@ class Law34to39(TableBase):
         turn = self._turn if self._turn is not None else x
         kind = "inadmissible_double"
         oot = bool(extra)
-        entry = self._irregularity(kind, rec, r["inadmissible_double"], out_of_rotation=oot)
+        # Out of rotation: L32 would let LHO accept it, except an inadmissible one (L32 intro:
+        # never accepted, see L36), hence no "accept" option.
+        law = r["out_of_rotation_inadmissible"] if oot else r["inadmissible_double"]
+        entry = self._irregularity(kind, rec, law, out_of_rotation=oot)
         opts = [Option("cancel", "inadmissible_double.cancel",
                        r["inadmissible_out_of_rotation"] if oot else r["inadmissible_cancelled"])]
         if not oot:
             opts.append(self._unintended_option())
-        self._pend(Pending(kind, r["inadmissible_double"], x, "lho", opts, rec, entry, Context(turn=turn, out_of_rotation=oot)))
+        self._pend(Pending(kind, law, x, "lho", opts, rec, entry, Context(turn=turn, out_of_rotation=oot)))
 
     def _lho_calls_over_inadmissible_double(self, p: Pending, rec: Rec) -> None:
         """L36A: the LHO called before the X/XX was corrected: it and every later call are cancelled."""

@@ -10,6 +10,7 @@ does; this module looks them up in those registries.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -133,6 +134,12 @@ class Pending:
         self.context = context or Context()
 
 
+@functools.lru_cache(maxsize=16)
+def _seat_pairs(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[int, ...], ...]:
+    """A profile's screenmates as seat indexes: the same few tuples for every board's Table."""
+    return tuple(tuple(SEAT_INDEX[x] for x in pair) for pair in pairs)
+
+
 def _check_cards(cards: Any) -> None:
     if not isinstance(cards, list) or not 1 <= len(cards) <= 13:
         raise EventError("cards must be a list of 1 to 13 cards, e.g. [\"SK\", \"H7\"]")
@@ -213,7 +220,7 @@ class TableBase:
         self._views: list[dict[str, Any]] = []  # Rec.view() of the standing calls, for state()
         # Screens (FSB L114, 2007/2017 L80B2(e)): which side holds the tray (index into the
         # screenmates), and every pass of the tray under the screen.
-        self._screenmates = tuple(tuple(SEAT_INDEX[x] for x in pair) for pair in self.profile.screens.screenmates)
+        self._screenmates = _seat_pairs(self.profile.screens.screenmates)
         self._tray_side = next(i for i, pair in enumerate(self._screenmates) if self.dealer in pair)
         self._tray_passes: list[dict[str, Any]] = []
         # How many of the standing calls the tray has carried across so far: those are seen on

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import gc
 import hashlib
 import hmac
 import json
@@ -24,6 +25,7 @@ from typing import Any
 
 from shared_rules import boards as board_rules
 from shared_rules.screens import Screen, screenmates_of, tray_delay, uses_screens
+from shared_rules.table import Table
 from tablet_app import movement, pin, results, traveller, views
 from tablet_app.journal import Journal, JournalDamaged, JournalError, StorageFull
 from tablet_app.session import DEFAULT_SETTINGS, Session, SetupError
@@ -79,8 +81,6 @@ def lho(seat: str) -> str:
 
 
 def _default_engine(profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = ()) -> Any:
-    from shared_rules.table import Table
-
     return Table(profile, board, policy, no_alerts_by)
 
 
@@ -167,6 +167,11 @@ class Controller:
         event: a long journal replays in time linear in its length."""
         self._reset()
         self._replaying = True
+        # The replay builds what the table keeps (records, the log, the engine's calls); what it
+        # drops is freed by reference counting. The cycle collector, run every few hundred new
+        # objects, would walk the kept ones again and again: it runs once, after the replay.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             for seq, kind, body in self.journal.records():
                 try:
@@ -177,6 +182,8 @@ class Controller:
                     raise JournalDamaged(self.db_path, seq, f"the {kind!r} record cannot be replayed ({exc})") from exc
         finally:
             self._replaying = False
+            if collecting:
+                gc.enable()
 
     # The engine's state as of its last event, built on first read after a replayed event.
     _replaying = False
@@ -254,7 +261,10 @@ class Controller:
     def _start_engine(self) -> None:
         assert self.session is not None and self.board is not None
         self.engine = self._new_engine(self.session, self.board)
-        self.estate = self.engine.state()
+        if self._replaying:
+            self._estate_stale = True  # built when read (a replayed board's state is mostly never read)
+        else:
+            self.estate = self.engine.state()
         self.engine_events = []
         self.board_events.pop(self.board, None)  # a board taken up again: its new auction, and the latest
         self.board_events[self.board] = self.engine_events
@@ -314,6 +324,11 @@ class Controller:
     def _apply(self, kind: str, body: dict[str, Any]) -> None:
         before = self.phase
         self._apply_record(kind, body)
+        if kind == "event" and self.phase == before:
+            # nearly every record: no progress step, no director call, no safe point (below)
+            self.progress_step = None
+            self.td_due = []
+            return
         # The station's director page follows each table's progress from "auction" items. Which
         # changes produce one is decided here, for replay and live alike, so the item numbers a
         # restarted tablet uses continue where they were; only the live path queues (_record).
@@ -366,7 +381,32 @@ class Controller:
                 self.td_due.append((n, "resolved"))
 
     def _apply_record(self, kind: str, body: dict[str, Any]) -> None:
-        if kind == "setup":
+        if kind == "event":  # nearly every record: first, and no work for what it does not hold
+            ev = body["ev"]
+            stop_shown = self.stop_shown
+            if stop_shown and "call" in ev and ev.get("seat") in stop_shown and "stop" not in ev:
+                ev = {**ev, "stop": True}
+            engine = self.engine
+            n_irr = engine.irregularity_count()
+            self._engine_apply(ev)  # may refuse: nothing below may have happened before it
+            box = body.get("box")
+            if box:
+                self.seen_box.add(_box_key(box))
+            if stop_shown and "call" in ev:
+                stop_shown.pop(ev.get("seat"), None)
+            t = float(ev.get("t", 0.0))
+            if t > self.last_t:
+                self.last_t = t
+            self.log.append({"what": "event", "board": self.board, **ev})
+            if engine.irregularity_count() != n_irr:
+                for irr in engine.irregularities_since(n_irr):
+                    self.log.append({"what": "irregularity", "board": self.board, **irr})
+            if ev.get("td") == "cancel_board":
+                # 2007 L15C: the TD's reason with the consequence the engine gave it
+                adjusted = self.estate.get("adjusted_score") or {}
+                self.log.append({"what": "board_cancelled", "board": self.board, "reason": body.get("reason"),
+                                 "law": adjusted.get("law"), "adjusted_score": adjusted})
+        elif kind == "setup":
             # A director call outlives its round: the TD may attend to it after the table has
             # moved on, and the station keeps it open until he does.
             calls, wrong, until = self.td_calls, self.pin_wrong, self.pin_locked_until
@@ -391,26 +431,6 @@ class Controller:
             self.released_t = 0.0
             self._start_engine()
             self.log.append({"what": "board", "board": self.board, "chosen_by": body.get("by")})
-        elif kind == "event":
-            ev = body["ev"]
-            if "call" in ev and ev.get("seat") in self.stop_shown and "stop" not in ev:
-                ev = {**ev, "stop": True}
-            n_irr = self.engine.irregularity_count()
-            self._engine_apply(ev)  # may refuse: nothing below may have happened before it
-            box = body.get("box")
-            if box:
-                self.seen_box.add(_box_key(box))
-            if "call" in ev:
-                self.stop_shown.pop(ev.get("seat"), None)
-            self.last_t = max(self.last_t, float(ev.get("t", 0.0)))
-            self.log.append({"what": "event", "board": self.board, **ev})
-            for irr in self.engine.irregularities_since(n_irr):
-                self.log.append({"what": "irregularity", "board": self.board, **irr})
-            if ev.get("td") == "cancel_board":
-                # 2007 L15C: the TD's reason with the consequence the engine gave it
-                adjusted = self.estate.get("adjusted_score") or {}
-                self.log.append({"what": "board_cancelled", "board": self.board, "reason": body.get("reason"),
-                                 "law": adjusted.get("law"), "adjusted_score": adjusted})
         elif kind == "stop":
             self.stop_shown[body["seat"]] = body["t"]
             box = body.get("box")

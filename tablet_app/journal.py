@@ -74,6 +74,23 @@ def chain_of(prev: str, seq: int, kind: str, body: str) -> str:
     return hashlib.sha256(f"{prev}\n{seq}\n{kind}\n{body}".encode()).hexdigest()
 
 
+_scan = json.JSONDecoder().scan_once
+
+
+def _decode(body: str) -> Any:
+    """json.loads(body), without its two Python layers and whitespace matching for a body that is
+    one JSON value from its first character to its last (what append writes). Anything else
+    (whitespace around it, an error) goes through json.loads, so what is accepted and the error
+    message are json.loads's own."""
+    try:
+        data, end = _scan(body, 0)
+    except (StopIteration, ValueError):
+        end = -1
+    if end != len(body):
+        data = json.loads(body)
+    return data
+
+
 def is_storage_error(exc: BaseException) -> bool:
     """A write the storage could not take (full, read-only, I/O), as opposed to a bug."""
     if not isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
@@ -216,20 +233,30 @@ class Journal:
                 raise JournalDamaged(self.path, None, f"SQLite cannot read it ({exc})") from exc
         except (sqlite3.Error, UnicodeDecodeError, ValueError, OverflowError) as exc:
             raise JournalDamaged(self.path, None, f"SQLite cannot read it ({type(exc).__name__}: {exc})") from exc
+        # One pass, the per-record cost kept to the hash and the decode a restart cannot skip: the
+        # chain hashed from the stored text as chain_of does (no re-serialising), each body read
+        # by the JSON scanner itself (_decode, inlined here: this loop runs once per record).
+        if upto is not None:
+            rows = [r for r in rows if r[0] < upto]  # in seq order: the records before `upto`
+        sha256, scan = hashlib.sha256, _scan
         for seq, kind, body, chain in rows:
-            if upto is not None and seq >= upto:
-                break
             if seq != expect:
                 raise JournalDamaged(self.path, expect, f"record {expect} is missing (next found: {seq!r})")
-            if not isinstance(kind, str) or not isinstance(body, str) or not isinstance(chain, str):
-                raise JournalDamaged(self.path, seq, "a field is not text")
-            if chain_of(prev, seq, kind, body) != chain:
+            if type(kind) is not str or type(body) is not str or type(chain) is not str:
+                if not isinstance(kind, str) or not isinstance(body, str) or not isinstance(chain, str):
+                    raise JournalDamaged(self.path, seq, "a field is not text")
+            if sha256(f"{prev}\n{seq}\n{kind}\n{body}".encode()).hexdigest() != chain:
                 raise JournalDamaged(self.path, seq, "its content does not match its checksum (changed or damaged)")
             try:
-                data = json.loads(body)
-            except ValueError as exc:
-                raise JournalDamaged(self.path, seq, f"not readable ({exc})") from exc
-            if not isinstance(data, dict):
+                data, end = scan(body, 0)
+            except (StopIteration, ValueError):
+                end = -1
+            if end != len(body):
+                try:
+                    data = _decode(body)
+                except ValueError as exc:
+                    raise JournalDamaged(self.path, seq, f"not readable ({exc})") from exc
+            if type(data) is not dict:
                 raise JournalDamaged(self.path, seq, "not a record")
             out.append((seq, kind, data))
             prev, expect = chain, seq + 1

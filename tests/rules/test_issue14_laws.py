@@ -345,3 +345,19 @@ def test_L29C_shown_only_with_cancel_artificial():
         table.apply(ev(spec, float(i)))
     with pytest.raises(EventError, match="cancel_artificial"):
         table.apply({"t": 5.0, "td": "call_out_of_rotation", "choice": "cancel", "shown": ["H"]})
+
+
+# ---------------------------------------------------------------- L32 intro: an inadmissible X/XX out of rotation
+@pytest.mark.parametrize("profile,ed", BOTH)
+def test_L32_intro_inadmissible_redouble_out_of_rotation_names_L32_and_L36(profile, ed):
+    # W redoubles at E's turn with nothing doubled. A double or redouble out of rotation may be
+    # accepted (L32), except an inadmissible one, which never is (L32 intro: see L36): the TD is
+    # offered no "accept", and the record says why. (It cited L36 alone, as for one in turn.)
+    state = run(profile, "N 1H", "W XX")
+    irregularity = state["irregularities"][-1]
+    assert irregularity["kind"] == "inadmissible_double" and irregularity["out_of_rotation"] is True
+    assert irregularity["law"] == state["pending"]["law"] == f"{ed} L32 intro, L36"
+    assert "accept" not in options(state)
+    # in turn it is L36 alone
+    state = run(profile, "N 1H", "E XX")
+    assert state["irregularities"][-1]["law"] == state["pending"]["law"] == f"{ed} L36"

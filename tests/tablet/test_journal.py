@@ -250,3 +250,123 @@ def test_a_tablet_upgraded_mid_evening_keeps_its_journal_and_its_pin_leaves_the_
     again = Controller(db, clock=Clock())  # chained now: opens clean, and the old outbox row is kept
     assert again.board == 2 and [k for k, _, _ in outbox_items(again.outbox)] == ["k/1"]
     again.close()
+
+
+# -- what the restart's one pass over the journal must still catch (issue 14: the fast replay) --------
+def rewrite(db, fn):
+    """Edit the closed journal file as a tool outside the tablet would (sqlite3, no chain)."""
+    conn = sqlite3.connect(db)
+    fn(conn)
+    conn.commit()
+    conn.close()
+
+
+def closed_evening(tmp_path):
+    db = tmp_path / "tablet.db"
+    clock = Clock()
+    ctl = evening(db, clock)
+    reference = table_of(ctl)
+    ctl.close()
+    conn = sqlite3.connect(db)
+    events = [s for (s,) in conn.execute("SELECT seq FROM journal WHERE kind = 'event' ORDER BY seq")]
+    last = conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+    conn.close()
+    return db, clock, reference, events, last
+
+
+def test_a_record_deleted_from_the_middle_of_the_evening_is_named(tmp_path):
+    db, clock, _, events, _ = closed_evening(tmp_path)
+    gone = events[5]
+    rewrite(db, lambda c: c.execute("DELETE FROM journal WHERE seq = ?", (gone,)))
+    with pytest.raises(JournalDamaged, match=f"record {gone} is missing") as e:
+        Controller(db, clock=clock)
+    assert e.value.seq == gone
+
+
+def test_two_calls_swapped_in_the_journal_are_caught_at_the_first_of_them(tmp_path):
+    # E's pass and S's 4H of board 1 change places, each row keeping its own chain: a reordered
+    # auction that is still a legal one must not open as the table that was played.
+    db, clock, _, events, _ = closed_evening(tmp_path)
+    a, b = events[1], events[2]
+
+    def swap(conn):
+        (body_a,), (body_b,) = (conn.execute("SELECT body FROM journal WHERE seq = ?", (s,)).fetchone() for s in (a, b))
+        conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (body_b, a))
+        conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (body_a, b))
+    rewrite(db, swap)
+    with pytest.raises(JournalDamaged, match="does not match its checksum") as e:
+        Controller(db, clock=clock)
+    assert e.value.seq == a
+
+
+def test_the_last_record_cut_off_is_named_not_replayed_as_a_shorter_evening(tmp_path):
+    db, clock, _, _, last = closed_evening(tmp_path)
+    rewrite(db, lambda c: c.execute("DELETE FROM journal WHERE seq = ?", (last,)))
+    with pytest.raises(JournalDamaged, match=f"records {last}-{last} are missing") as e:
+        Controller(db, clock=clock)
+    assert e.value.seq == last
+
+
+def chain_from(conn, seq):
+    """Chain the journal again from record `seq` on, as a forger who knows the scheme would."""
+    from tablet_app.journal import GENESIS, chain_of
+
+    prev = conn.execute("SELECT chain FROM journal WHERE seq = ?", (seq - 1,)).fetchone()
+    prev = prev[0] if prev else GENESIS
+    for s, kind, body in conn.execute("SELECT seq, kind, body FROM journal WHERE seq >= ? ORDER BY seq", (seq,)).fetchall():
+        prev = chain_of(prev, s, kind, body)
+        conn.execute("UPDATE journal SET chain = ? WHERE seq = ?", (prev, s))
+    conn.execute("UPDATE head SET chain = ?", (prev,))
+
+
+@pytest.mark.parametrize("body, why", [
+    ('{"box":null,"ev":{"call":"4H","seat":"S","t":4.5', "not readable"),  # cut mid-record
+    ('{"box":null,"ev":{}}x', "not readable"),  # a value, then garbage
+    ('[{"box":null,"ev":{}}]', "not a record"),
+    ('{"box":null,"ev":{"call":"4H","seat":"S","t":NaN}}', "cannot be replayed"),
+])
+def test_a_chained_record_that_is_not_one_json_record_is_named(tmp_path, body, why):
+    # The chain holds (re-chained after the edit), so only the record's own reading can catch it.
+    db, clock, _, events, _ = closed_evening(tmp_path)
+    seq = events[2]
+
+    def forge(conn):
+        conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (body, seq))
+        chain_from(conn, seq)
+    rewrite(db, forge)
+    with pytest.raises(JournalDamaged, match=why) as e:
+        Controller(db, clock=clock)
+    assert e.value.seq == seq
+
+
+def test_records_written_with_spaces_by_an_older_writer_replay_as_the_same_table(tmp_path):
+    # json.dumps' default separators, and a space around the value: what json.loads reads, the
+    # restart reads alike.
+    db, clock, reference, _, _ = closed_evening(tmp_path)
+
+    def respace(conn):
+        for seq, body in conn.execute("SELECT seq, body FROM journal").fetchall():
+            conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (f" {json.dumps(json.loads(body))}\n", seq))
+        chain_from(conn, 1)
+    rewrite(db, respace)
+    again = Controller(db, clock=clock)
+    assert table_of(again) == reference
+    again.close()
+
+
+def test_the_journal_reads_each_body_exactly_as_json_loads_does():
+    from tablet_app.journal import _decode
+
+    bodies = ['{}', '{"a":1}', ' {"a":1}', '{"a":1} ', '{"a":1}\n', '{"a":1}{"b":2}', '{"a":1},{"b":2}', '[]', '"s"',
+              '1', '', ' ', '{', '{"a":', '{"a":1}x', '{"a":NaN}', '{"a":Infinity}', '{"a":"\x01"}', '{"a":"\\ud800"}',
+              '\ufeff{}', '{"a":1e400}', '{"a":[1,2,{"b":null}]}', 'null', '{"é":"ü"}']
+    for body in bodies:
+        try:
+            want = ("ok", json.loads(body))
+        except ValueError as exc:
+            want = ("error", str(exc))
+        try:
+            got = ("ok", _decode(body))
+        except ValueError as exc:
+            got = ("error", str(exc))
+        assert repr(got) == repr(want), body
