@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol import VERSION_MAX, VERSION_MIN
 from tablet_app import i18n
 
 COLUMNS = ("W", "N", "E", "S")  # the order of a printed auction diagram
@@ -300,6 +301,23 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
         if item.get("retrying"):
             text += " " + i18n.tr("station_refused_retrying", lang)
         lines.append(f"[color={RED_MARKUP}]{text}[/color]")
+    return lines
+
+
+def box_lines(trouble: dict[str, dict[str, Any]], lang: str = "en") -> list[str]:
+    """The director console's lines on the boxes' links (`TableRunner.box_trouble`): a box
+    whose protocol the tablet does not speak in red (it cannot take calls), frames a box could
+    not read as a plain line (a cable to check; the link re-sends, nothing is lost)."""
+    lines = []
+    for seat in sorted(trouble, key=lambda s: "NESW".find(s)):
+        t = trouble[seat]
+        name = i18n.seat_name(seat, lang)
+        if t.get("version"):
+            lo, hi = t["version"]
+            lines.append(f"[color={RED_MARKUP}]" + i18n.tr("box_version", lang, seat=name, lo=lo, hi=hi,
+                                                      tlo=VERSION_MIN, thi=VERSION_MAX) + "[/color]")
+        if t.get("naks"):
+            lines.append(i18n.tr("box_naks", lang, seat=name, n=t["naks"], reason=t.get("reason") or "-"))
     return lines
 
 

@@ -39,6 +39,10 @@ class TableRunner:
         # Events the storage could not take (disk full): fed again, in order, before new ones,
         # and not acknowledged to the box until the journal holds them.
         self.retry: list[Any] = []
+        # What each box reported about the link (protocol/SPEC.md sections 3b, 3c): frames it
+        # could not use, and a box whose protocol this tablet does not speak. The director console
+        # shows them (present.box_lines): a box on a bad cable or with old firmware must be seen.
+        self.box_trouble: dict[str, dict[str, Any]] = {}
         self.ctl.tick()  # a tray due while the tablet was down passes now (screens)
         self.push(force=True)  # after a restart the boxes get the replayed table at once
 
@@ -51,6 +55,7 @@ class TableRunner:
         box event the journal could not take (a full disk) is kept and fed again first."""
         events = self.retry + list(events)
         self.retry = []
+        self.take_reports()
         for ev in events:
             try:
                 r = self.ctl.box_event(ev.seat, ev.kind, call=ev.call, seq=ev.seq, box_ms=ev.box_ms,
@@ -70,6 +75,23 @@ class TableRunner:
         self.ctl.tick()
         self.push(commit=bool(events) and not self.retry)
         return len(events)
+
+    def take_reports(self) -> None:
+        """Fold the link's box reports into `box_trouble`: per seat, the count of frames the box
+        could NAK (with the last reason) and a protocol refusal, until that box links up again."""
+        reports = getattr(self.link, "reports", None)
+        if reports is None:
+            return
+        for r in reports():
+            seat = r.get("seat")
+            if r["kind"] == "nak":
+                t = self.box_trouble.setdefault(seat, {})
+                t["naks"] = t.get("naks", 0) + 1
+                t["reason"] = r.get("reason")
+            elif r["kind"] == "version":
+                self.box_trouble.setdefault(seat, {})["version"] = (r.get("ver_min"), r.get("ver_max"))
+            elif r["kind"] == "caps" and seat in self.box_trouble:
+                self.box_trouble[seat].pop("version", None)  # it speaks our protocol now
 
     def push(self, force: bool = False, commit: bool = False) -> None:
         """Send each box its view if it changed (all of them with `force`); with `commit`, also

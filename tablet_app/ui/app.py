@@ -207,7 +207,10 @@ class TabletApp(App):
         if self.deliverer is not None:
             # the deliverer's own word is the freshest; the outbox row is what it last wrote
             delivery["connected"] = bool(self.deliverer.connected or delivery.get("connected"))
-        return present.delivery_report(delivery, self.deliverer is not None, snap.get("station"), lang)
+        lines = present.delivery_report(delivery, self.deliverer is not None, snap.get("station"), lang)
+        if self.runner is not None:
+            lines += present.box_lines(self.runner.box_trouble, lang)
+        return lines
 
     def _link_events(self, events: list[Any]) -> None:
         """On the link waiter's thread: journal, acknowledge, push to the boxes; then redraw."""

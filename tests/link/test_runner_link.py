@@ -1,13 +1,16 @@
 """The table loop on the real link: TableRunner + LinkMaster over the simulated serial link,
 with the protocol's own box endpoint at each seat (hardware.sim.link.EndpointBox) and the real
 controller, journal and engine behind it."""
+import os
 import time
 
 import pytest
 
 from hardware.sim.link import EndpointBox, SimLink
-from protocol import calls
+from protocol import VERSION_MAX, VERSION_MIN, calls
 from protocol import messages as M
+from protocol.frame_tools import wire_from_payload
+from tablet_app import present
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
@@ -71,3 +74,28 @@ def test_a_call_is_acknowledged_by_the_state_that_shows_it_not_by_a_bare_frame_b
         t, _held, state = seen[released]
         assert t == M.STATE and state != before, (seat, call, seen)
         assert [c["call"] for c in box.view["auction"]][-1] == call
+
+
+def test_a_frame_a_box_could_not_read_reaches_the_director_console_in_the_players_language(table):
+    # protocol v2 (SPEC.md section 3b): a box NAKs a frame it cannot use. Logged alone, a box on
+    # a bad cable or with old firmware goes unseen; the runner keeps it for the director console.
+    runner, boxes = table
+    assert wait(lambda: all(b.view is not None for b in boxes.values()), 5)
+    box = boxes["E"]
+    with box.lock:
+        nak = M.encode_payload({"type": "box_nak", "seat": "E", "epoch": box.ep.epoch, "seq": 0,
+                                "ack": box.ep.rx_next, "reason": "bad_field", "of_type": M.STATE,
+                                "of_seq": 7, "detail": M.S_DEALER})
+    for _ in range(2):
+        os.write(box.fd, wire_from_payload(nak))
+    assert wait(lambda: (runner.step(0.01), runner.box_trouble.get("E", {}).get("naks") == 2)[1], 5), \
+        runner.box_trouble
+    assert runner.box_trouble["E"]["reason"] == "bad_field"
+    assert present.box_lines(runner.box_trouble, "sv") == [
+        "Boxen Öst kunde inte läsa 2 meddelande(n) (senast: bad_field): kontrollera kabeln."]
+
+
+def test_a_box_speaking_another_protocol_is_shown_in_red_until_it_links_up():
+    trouble = {"W": {"version": (3, 4)}}
+    [line] = present.box_lines(trouble, "da")
+    assert line.startswith("[color=") and f"Boksen Vest taler protokol 3..4, tabletten {VERSION_MIN}..{VERSION_MAX}" in line
