@@ -240,6 +240,28 @@ class Box {
     const cdc = new USBCDC(mcu.usbCtrl);
     cdc.onDeviceConnected = () => out(`L ${this.index} ${simUs()} [usb connected]`);
     this.cdc = cdc;
+    // A USB host sends an OUT packet only when it has data for the device. rp2040js 1.4.1's
+    // USBCDC answers every OUT buffer the device arms with a zero-length packet 10 us later, so
+    // TinyUSB re-arms it at once: about 24,000 USB interrupts a second, which kept the core
+    // busy almost all the time (measured: 98.7% of an idle box's cycles). Here an armed buffer
+    // waits until the console has bytes for it.
+    let armed = -1;
+    const usb = mcu.usbCtrl;
+    const sendOut = () => {
+      const buf = new Uint8Array(Math.min(armed, cdc.txFIFO.itemCount));
+      for (let i = 0; i < buf.length; i++) buf[i] = cdc.txFIFO.pull();
+      armed = -1;
+      usb.endpointReadDone(cdc.outEndpoint, buf);
+    };
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint !== cdc.outEndpoint) return;
+      armed = size;
+      if (cdc.txFIFO.itemCount) sendOut();
+    };
+    this.consoleIn = (bytes) => {
+      for (const v of bytes) cdc.txFIFO.push(v);
+      if (armed >= 0 && cdc.txFIFO.itemCount) sendOut();
+    };
     cdc.onSerialData = (buf) => {
       for (const ch of buf) {
         if (ch === 10) {
@@ -444,7 +466,7 @@ function command(l) {
     }
   } else if (op === 'E') {
     const b = boxes[+a[1]];
-    if (b.cdc) for (const v of Buffer.from(a[2] || '', 'hex')) b.cdc.sendSerialByte(v);
+    if (b.mcu) b.consoleIn(Buffer.from(a[2] || '', 'hex'));
   } else if (op === 'P') {
     boxes[+a[1]].keyq.push({ r: +a[2], c: +a[3], hold: +a[4], gap: +a[5], down: false });
   } else if (op === 'X') {
