@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from hardware.emu.harness import EmuTable, Screen
+from hardware.sim.boxes import Screen as SimScreen
 from hardware.sim.table import tokens
 from tablet_app.controller import Controller
 from tablet_app.demo import Loop
@@ -28,17 +29,8 @@ SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "
 
 
 def shown_calls(sc: Screen) -> list[str]:
-    """The auction as the box's display shows it: the rows under the "N   E   S   W" head, four
-    characters a seat, marks (* alert, ! stop, + both) taken off."""
-    out: list[str] = []
-    for line in sc.lines[4:]:
-        if line.startswith("~"):
-            break
-        for i in range(0, len(line), 4):
-            cell = line[i:i + 4].strip().rstrip("*!+")
-            if cell:
-                out.append(cell)
-    return out
+    """The auction as the box's display shows it (marks * ! + taken off)."""
+    return SimScreen(sc.text).plain_calls
 
 
 class _SomeSeats:
