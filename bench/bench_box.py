@@ -259,7 +259,7 @@ def main() -> None:
     ap.add_argument("--soak-calls", type=int, default=100_000)
     ap.add_argument("--soak-tables", type=int, default=4)
     a = ap.parse_args()
-    # The simulated link, LinkMaster and scripted tablet share this one CPython process (on a
+    # The simulated link, LinkMaster and the tablet (controller, runner) share this one CPython process (on a
     # real table they are a kernel UART driver and a tablet): a short GIL switch interval keeps
     # them from queueing behind each other for the default 5 ms.
     sys.setswitchinterval(0.0005)
@@ -282,7 +282,7 @@ def main() -> None:
             if c["failure"]:
                 print(f"  FAILED on the chip: {c['failure']}")
         lat = latency(a.latency_calls, tmp / "lat")
-        print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults): "
+        print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults, the real tablet): "
               f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
               f"(goal p99 < 20 ms)")
         print(f"  physical floor (wire time of call frame + STATE frame at {BAUD} baud): "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import pathlib
 import threading
 import time
+from typing import Any
 
 from hardware.sim.boxes import Boxes
 from hardware.sim.link import SimLink
@@ -214,15 +215,14 @@ class SimTable:
         self.board = board
         self.master: LinkMaster | None = None
         self.boxes: Boxes | None = None
-        self.tablet: ScriptedTablet | None = None
+        self.tablet: Any = None  # ScriptedTablet here, Tablet in RealTable
 
     def __enter__(self) -> SimTable:
         self.link.start()
         try:
             self.boxes = Boxes(self.link.box_ports, self.workdir, link=self.link, main=self.main)
             self.boxes.start()
-            self.master = LinkMaster(self.link.tablet_ports)
-            self.tablet = ScriptedTablet(self.master, self.board, self.prevent, self.stop_wait_ms)
+            self.tablet = self._start_tablet()
             for seat in SEATS:  # every box has its session and the first state
                 self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN")),
                                        timeout=10)
@@ -230,6 +230,10 @@ class SimTable:
             self.close()
             raise
         return self
+
+    def _start_tablet(self) -> Any:
+        self.master = LinkMaster(self.link.tablet_ports)
+        return ScriptedTablet(self.master, self.board, self.prevent, self.stop_wait_ms)
 
     def call(self, seat: str, call: str, timeout: float = 10.0) -> None:
         """Wait until `seat`'s box says it is its turn (auction up to date, no stop wait), key
@@ -353,45 +357,18 @@ class Tablet:
         self.ctl.close()
 
 
-class RealTable:
-    """Link + four firmware boxes + LinkMaster + the real tablet (Tablet), started together."""
+class RealTable(SimTable):
+    """Link + four firmware boxes + LinkMaster (acks once journalled) + the real tablet (Tablet),
+    started together."""
 
     def __init__(self, workdir, baud: int = 115200, seed: int | None = None,
                  main: pathlib.Path | None = None, profile: str = "dbf-2017"):
-        self.link = SimLink(baud=baud, seed=seed)
-        self.main = main  # the boxes' main.py (hardware.sim.boxes.Boxes)
-        self.workdir = pathlib.Path(workdir)
+        super().__init__(workdir, baud=baud, seed=seed, main=main)
         self.profile = profile
-        self.master: LinkMaster | None = None
-        self.boxes: Boxes | None = None
-        self.tablet: Tablet | None = None
 
-    def __enter__(self) -> RealTable:
-        self.link.start()
-        try:
-            self.boxes = Boxes(self.link.box_ports, self.workdir, link=self.link, main=self.main)
-            self.boxes.start()
-            self.master = LinkMaster(self.link.tablet_ports, ack_on_commit=True)
-            self.tablet = Tablet(self.master, self.workdir, self.profile)
-            for seat in SEATS:  # every box has its session and the first state
-                self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN")),
-                                       timeout=10)
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def close(self) -> None:
-        if self.tablet is not None:
-            self.tablet.close()
-        if self.master is not None:
-            self.master.close()
-        if self.boxes is not None:
-            self.boxes.stop()
-        self.link.close()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def _start_tablet(self) -> Any:
+        self.master = LinkMaster(self.link.tablet_ports, ack_on_commit=True)
+        return Tablet(self.master, pathlib.Path(self.workdir), self.profile)
 
 
 def main(argv: list[str] | None = None) -> int:
