@@ -112,7 +112,7 @@ class EmuRig:
         deadline = time.monotonic() + timeout
         while self.calls() != want:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"tablet has {self.calls()}, want {want}")
+                raise TimeoutError(f"tablet has {self.calls()}, want {want}\n" + self.story())
             time.sleep(0.05)
 
     def call(self, seat: str, call: str, timeout: float = 120.0) -> None:
@@ -128,6 +128,23 @@ class EmuRig:
         line; the error names what it shows instead."""
         return self.emu.wait_screen(
             seat, lambda s: shown_calls(s) == want and status in s.lines[1], timeout)
+
+    def story(self) -> str:
+        """What the table did, for a failure message: each box's screen, keys and last console
+        lines, what the tablet refused, the link's counters."""
+        out = [f"chip time {self.emu.sim_us} us"]
+        for seat in self.emu.seats:
+            try:
+                text = self.emu.screen(seat).text.replace("\n", " | ")
+            except TimeoutError:
+                text = "(no answer)"
+            out.append(f"box {seat}: screen [{text}]; keys down at chip us "
+                       f"{[t for t, _, _ in self.emu.key_downs[seat]][-6:]}; resets "
+                       f"{self.emu.resets[seat]}; console {[t for _, t in self.emu.console[seat]][-4:]}")
+        with self.lock:
+            refused = [b for _, k, b in self.ctl.journal.records() if k == "refused"]
+        out.append(f"tablet refused: {refused}; link: {self.master.stats()}")
+        return "\n".join(out)
 
     def close(self) -> None:
         self._loop.stop()
