@@ -6,9 +6,13 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system run run-headless test test-fast bench lint mpy-check flash clean
+BOXES  ?= unix
 
+.PHONY: setup system uf2 run run-headless test test-fast bench lint mpy-check flash clean
+
+# the UF2 for the emulated boxes; without network and without a copy the chip tests say so
 setup: system $(STAMP)
+	-@bash hardware/emu/fetch_uf2.sh
 
 $(STAMP): requirements.txt requirements-dev.txt hardware/emu/package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,11 +26,18 @@ $(STAMP): requirements.txt requirements-dev.txt hardware/emu/package-lock.json
 system:
 	@bash scripts/setup-system.sh
 
+# BOXES=rp2040: the four boxes run the flashed firmware on emulated RP2040s (hardware/emu)
+# instead of the MicroPython unix port (the default: faster, and the boxes get terminals).
 run: setup
-	$(PY) -m tablet_app.demo
+	$(PY) -m tablet_app.demo --boxes $(BOXES)
 
 run-headless: setup
-	$(PY) -m tablet_app.demo --headless
+	$(PY) -m tablet_app.demo --headless --boxes $(BOXES)
+
+# The stock MicroPython UF2 (RPI_PICO v1.27.0): found in $$BOX_RP2040_ASSETS, build/rp2040 or
+# ../shared/rp2040, else downloaded from micropython.org and kept only if its sha256 is pinned.
+uf2:
+	@bash hardware/emu/fetch_uf2.sh
 
 test: setup mpy-check
 	$(PY) -m pytest -q tests

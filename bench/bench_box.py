@@ -1,14 +1,16 @@
 """The box figures of issue 3, measured on the real firmware (MicroPython unix port):
 
 - latency from the confirm key on one box to every box showing the new state, p50 / p99, at
-  115200 baud over the simulated link with four boxes, beside the physical floor (the wire time
+  115200 baud over the simulated link with four boxes and the real tablet (controller, laws
+  engine, journal, runner: hardware.sim.table.RealTable), beside the physical floor (the wire time
   of the call frame plus one STATE frame: the four STATEs go out in parallel, one port each);
 - the heap the board's code uses after boot and during an auction (gc.mem_alloc on MicroPython:
   the unix port, 64-bit, with the ROMFS image and with .mpy files; the WebAssembly port, 32-bit
   like the RP2040, with .mpy files), and what its poll loop allocates over 1,000 idle loops;
 - total size of the compiled .mpy files (what `make flash` copies, and all of them);
 - a long fault soak (1% corrupted, 0.5% dropped bytes, cable pulls, box reboots): calls, lost,
-  duplicated, reordered. `--soak-calls N` (default 100,000; about 15 ms per call on 4 tables).
+  duplicated, reordered. `--soak-calls N` (default 100,000; about 23 ms per call on 4 tables with the real tablet,
+  which journals every call; 15 ms with the scripted stand-in it replaced).
 
 Usage: python bench/bench_box.py [--latency-calls 300] [--soak-calls 100000] [--soak-tables 4]
 """
@@ -31,7 +33,7 @@ import box_image  # noqa: E402
 
 from hardware.sim import soak  # noqa: E402
 from hardware.sim.boxes import micropython_path  # noqa: E402
-from hardware.sim.table import SEATS, SimTable, tokens  # noqa: E402
+from hardware.sim.table import SEATS, RealTable, tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
 
 BAUD = 115200
@@ -53,13 +55,11 @@ def latency(n_calls: int, workdir: pathlib.Path) -> dict:
     floor: list[float] = []
     up: list[float] = []  # confirm key -> call delivered at the tablet
     rng = __import__("random").Random(3)
-    with SimTable(workdir, seed=3) as t:
-        board = 1
+    with RealTable(workdir, seed=3) as t:
         while len(lat) < n_calls:
             turn = t.tablet.turn()
             if turn is None:
-                board = board % 32 + 1  # a club set of 32 boards (the STATE carries u8)
-                t.tablet.new_board(board)
+                t.tablet.new_board()  # result entered and confirmed: the next board
                 continue
             seat = SEATS[turn]
             n = len(t.tablet.calls())
@@ -71,7 +71,7 @@ def latency(n_calls: int, workdir: pathlib.Path) -> dict:
             t.boxes.press(seat, keys[:-1])   # the selection, then a pause, then the confirm key
             time.sleep(0.02)
             files = [t.boxes.boxes[s].screen_file for s in SEATS]
-            t0 = time.perf_counter()
+            t0 = time.monotonic()
             t.boxes.press(seat, "OK")
             want = n + 1
             pending = set(range(4))
@@ -84,14 +84,12 @@ def latency(n_calls: int, workdir: pathlib.Path) -> dict:
                         continue
                     if t.boxes.screen(SEATS[i]).text and len(_calls(txt)) == want:
                         pending.discard(i)
-                if time.perf_counter() > deadline:
+                if time.monotonic() > deadline:
                     raise TimeoutError("a box did not show the call in 5 s")
                 time.sleep(0.0002)
-            lat.append((time.perf_counter() - t0) * 1000)
-            with t.tablet.lock:
-                up.append((t.tablet.delivered_at[-1] - t0) * 1000)
-            with t.tablet.lock:
-                state = M.encode_state(t.tablet.view((turn + 1) % 4))
+            lat.append((time.monotonic() - t0) * 1000)
+            up.append((t.tablet.delivered_at[-1] - t0) * 1000)
+            state = M.encode_state(t.tablet.view((turn + 1) % 4))
             ev = wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC)
             st = wire_bytes(M.HEADER + len(state) + M.CRC)
             floor.append((ev + st) * 10 / BAUD * 1000)
@@ -262,7 +260,7 @@ def main() -> None:
     ap.add_argument("--soak-calls", type=int, default=100_000)
     ap.add_argument("--soak-tables", type=int, default=4)
     a = ap.parse_args()
-    # The simulated link, LinkMaster and scripted tablet share this one CPython process (on a
+    # The simulated link, LinkMaster and the tablet (controller, runner) share this one CPython process (on a
     # real table they are a kernel UART driver and a tablet): a short GIL switch interval keeps
     # them from queueing behind each other for the default 5 ms.
     sys.setswitchinterval(0.0005)
@@ -285,7 +283,7 @@ def main() -> None:
             if c["failure"]:
                 print(f"  FAILED on the chip: {c['failure']}")
         lat = latency(a.latency_calls, tmp / "lat")
-        print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults): "
+        print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults, the real tablet): "
               f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
               f"(goal p99 < 20 ms)")
         print(f"  physical floor (wire time of call frame + STATE frame at {BAUD} baud): "

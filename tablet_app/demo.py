@@ -2,6 +2,7 @@
 
     python -m tablet_app.demo              # Kivy tablet + four boxes, each in its own tmux pane
     python -m tablet_app.demo --headless   # a scripted session that prints what happens
+    python -m tablet_app.demo --boxes rp2040   # the boxes on emulated RP2040s (make run BOXES=rp2040)
 
 Both run the real parts: the box firmware on the MicroPython unix port, each box behind its own
 pseudo-terminal of the simulated serial link (hardware/sim, 115200 baud timing), the tablet's
@@ -133,18 +134,27 @@ def headless(args: argparse.Namespace) -> int:
     work = ROOT / "build" / "demo"
     db = fresh_db(work)
     say = print
-    say("Headless demo: four MicroPython boxes on a simulated serial link, the tablet's controller, "
-        "the laws engine (profile dbf-2017, record policy), the results station.\n")
-    link = SimLink().start()
-    boxes = Boxes(link.box_ports, work / "boxes", link=link)
+    on_chip = args.boxes == "rp2040"
+    say(f"Headless demo: four {'emulated RP2040' if on_chip else 'MicroPython'} boxes on a "
+        "simulated serial link, the tablet's controller, the laws engine (profile dbf-2017, "
+        "record policy), the results station.\n")
+    link: Any = None
+    if on_chip:
+        boxes: Any = emulated_boxes(work)
+        ports, slow = boxes.ports, boxes.slow
+    else:
+        link = SimLink().start()
+        boxes = Boxes(link.box_ports, work / "boxes", link=link)
+        ports, slow = link.tablet_ports, 1.0
     master = None
     loop = None
     station = None
     try:
         station = DemoStation(work, db)
         say(f"Results station: {station.url} (director page {station.director_page})\n")
-        boxes.start()
-        master = LinkMaster(link.tablet_ports, ack_on_commit=True)
+        if not on_chip:
+            boxes.start()
+        master = LinkMaster(ports, ack_on_commit=True)
         ctl = Controller(db)
         ctl.setup(demo_session("dbf-2017", "record"))
         runner = TableRunner(ctl, link=master)
@@ -153,7 +163,7 @@ def headless(args: argparse.Namespace) -> int:
             boxes.wait_screen(s, lambda sc: "Bd1 " in sc.text, timeout=15)
 
         def wait(pred: Any, what: str, timeout: float = 15.0) -> None:
-            end = time.monotonic() + timeout
+            end = time.monotonic() + timeout * slow
             while True:
                 with loop.lock:
                     if pred(ctl):
@@ -275,7 +285,21 @@ def headless(args: argparse.Namespace) -> int:
         if master is not None:
             master.close()
         boxes.stop()
-        link.close()
+        if link is not None:
+            link.close()
+
+
+def emulated_boxes(work: pathlib.Path) -> Any:
+    """Four boxes on emulated RP2040s (`--boxes rp2040`), flashed as `make flash` flashes them."""
+    from hardware.emu.boxes import EmuBoxes
+    from hardware.emu.harness import missing
+
+    why = missing()
+    if why:
+        raise SystemExit(f"--boxes rp2040: {why}")
+    print("Booting four emulated RP2040s (stock MicroPython, the flashed firmware); they run at "
+          "about 1/8 of real time here, so the boxes answer slowly.")
+    return EmuBoxes(work / "emu")
 
 
 # ---------------------------------------------------------------------------------------- windowed
@@ -341,10 +365,22 @@ def windowed(args: argparse.Namespace) -> int:
 
     work = ROOT / "build" / "demo"
     db = fresh_db(work)
-    link = SimLink().start()
-    boxes = None
-    attach = start_tmux(link.box_ports, work)
-    if attach is None:
+    link: Any = None
+    boxes: Any = None
+    attach = None
+    if args.boxes == "rp2040":
+        boxes = emulated_boxes(work)
+        boxes.mirror()
+        ports = boxes.ports
+        print(f"The boxes' displays: {boxes.workdir}/box-N.png (and .txt), kept up to date.\n"
+              "Press their keys here: a seat, then the keys, then Enter, e.g. `S 1 h OK` or "
+              f"`W p OK`.\nKeys: {LEGEND}")
+        key_console(boxes)
+    else:
+        link = SimLink().start()
+        ports = link.tablet_ports
+        attach = start_tmux(link.box_ports, work)
+    if link is not None and attach is None:
         from hardware.sim.boxes import Boxes
 
         boxes = Boxes(link.box_ports, work / "boxes", link=link)
@@ -353,13 +389,13 @@ def windowed(args: argparse.Namespace) -> int:
               "build/demo/boxes/screen-*.txt).\nPress their keys here: a seat, then the keys, then Enter, "
               f"e.g. `S 1 h OK` (South bids 1 heart) or `W p OK`.\nKeys: {LEGEND}")
         key_console(boxes)
-    else:
+    elif attach is not None:
         shown = open_terminal(attach)
         print(f"Four boxes run in tmux session '{TMUX_SESSION}'"
               + ("" if shown else f": open a terminal and run `{attach}`")
               + f".\nKeys on a box (shown on each pane's border too): {LEGEND}")
     print(f"Director PIN: {PIN}. Journal: {db}")
-    master = LinkMaster(link.tablet_ports, ack_on_commit=True)
+    master = LinkMaster(ports, ack_on_commit=True)
     ctl = Controller(db)
     ctl.setup(demo_session(args.profile, None))
     runner = TableRunner(ctl, link=master)
@@ -387,7 +423,8 @@ def windowed(args: argparse.Namespace) -> int:
             subprocess.run(["tmux", "kill-session", "-t", TMUX_SESSION], capture_output=True)
         if boxes is not None:
             boxes.stop()
-        link.close()
+        if link is not None:
+            link.close()
     return 0
 
 
@@ -396,6 +433,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--headless", action="store_true", help="scripted session, printed (no display needed)")
     ap.add_argument("--profile", default="fsb-2007", help="regulation profile for the windowed demo")
     ap.add_argument("--lang", default="en", choices=("en", "sv", "da"))
+    ap.add_argument("--boxes", default="unix", choices=("unix", "rp2040"),
+                    help="unix: the firmware on the MicroPython unix port (fast); rp2040: the "
+                         "flashed firmware on four emulated RP2040s (hardware/emu)")
     ap.add_argument("--no-wait", dest="wait", action="store_false",
                     help="headless: end at once (by default, in a terminal, it waits for Enter so the "
                          "station's director page can be looked at)")

@@ -25,11 +25,14 @@
 // Lines from it:
 //   R box sim_us          box booted (power on or reset)
 //   U box sim_us HEX      bytes the box put on its wire, each delivered at its stop bit's time
-//   B sim_us HEX          bytes on the RS-485 line (driven by a box whose DE was high)
-//   C sim_us a b          collision: boxes a and b drove the line at once
+//   B sim_us HEX box      bytes on the RS-485 line (driven by a box whose DE was high)
+//   M sim_us HEX          bus: bytes the tablet put on the line (from that time on)
+//   C sim_us a b HEX      collision: box b drove the line (byte HEX, lost) while a did
+//   Z sim_us box          bus: a byte the box sent with its driver off (DE low): lost
 //   L box sim_us TEXT     a line the box printed (its USB console)
 //   F box HEX leds        display memory
 //   D box sim_us          watchdog reset
+//   N sim_us              the table's chip clock now (every few ms of wall time)
 //   T sim_us wall_us busy_cycles_per_box bytes_programmed_per_box bytes_erased_per_box
 //   KD box sim_us r c     a key went down (its press starts)
 //   V box sim_us HEX      with "frames": a whole frame reached the display
@@ -240,6 +243,28 @@ class Box {
     const cdc = new USBCDC(mcu.usbCtrl);
     cdc.onDeviceConnected = () => out(`L ${this.index} ${simUs()} [usb connected]`);
     this.cdc = cdc;
+    // A USB host sends an OUT packet only when it has data for the device. rp2040js 1.4.1's
+    // USBCDC answers every OUT buffer the device arms with a zero-length packet 10 us later, so
+    // TinyUSB re-arms it at once: about 24,000 USB interrupts a second, which kept the core
+    // busy almost all the time (measured: 98.7% of an idle box's cycles). Here an armed buffer
+    // waits until the console has bytes for it.
+    let armed = -1;
+    const usb = mcu.usbCtrl;
+    const sendOut = () => {
+      const buf = new Uint8Array(Math.min(armed, cdc.txFIFO.itemCount));
+      for (let i = 0; i < buf.length; i++) buf[i] = cdc.txFIFO.pull();
+      armed = -1;
+      usb.endpointReadDone(cdc.outEndpoint, buf);
+    };
+    usb.onEndpointRead = (endpoint, size) => {
+      if (endpoint !== cdc.outEndpoint) return;
+      armed = size;
+      if (cdc.txFIFO.itemCount) sendOut();
+    };
+    this.consoleIn = (bytes) => {
+      for (const v of bytes) cdc.txFIFO.push(v);
+      if (armed >= 0 && cdc.txFIFO.itemCount) sendOut();
+    };
     cdc.onSerialData = (buf) => {
       for (const ch of buf) {
         if (ch === 10) {
@@ -356,7 +381,14 @@ class Box {
 
   tickIo() {
     const now = gNs;
-    while (this.rxq.length && this.rxq[0].at <= now) this.mcu.uart[0].feedByte(this.rxq.shift().v);
+    // a PL011 hears nothing until the firmware enables it (UARTEN, RXE); rp2040js 1.4.1 would
+    // keep the bytes in its FIFO from reset, so a box on the bus answered grants sent to it
+    // while it booted, together with every other box that did the same
+    const uart = this.mcu.uart[0];
+    while (this.rxq.length && this.rxq[0].at <= now) {
+      const v = this.rxq.shift().v;
+      if (uart.enabled && uart.rxEnabled) uart.feedByte(v);
+    }
     if (this.keyq.length && now >= this.keyUntil) {
       const k = this.keyq[0];
       if (!k.down) {
@@ -406,17 +438,22 @@ function deliver(now) {
   pending.sort((a, b) => a.at - b.at);
   const p2p = new Map();
   let bus = [];
+  let busFrom = -1;
   while (pending.length && pending[0].at <= now) {
     const p = pending.shift();
     if (cfg.bus) {
-      if (!p.de) continue; // driver off: nothing reaches the line
+      if (!p.de) { // driver off: nothing reaches the line (the firmware forgot DE)
+        out(`Z ${Math.floor(p.at / 1000)} ${p.box.index}`);
+        continue;
+      }
         const startAt = p.at - BYTE_NS;
       if (startAt < busFree && busOwner !== p.box.index) {
-        out(`C ${Math.floor(p.at / 1000)} ${busOwner} ${p.box.index}`);
+        out(`C ${Math.floor(p.at / 1000)} ${busOwner} ${p.box.index} ${p.v.toString(16).padStart(2, '0')}`);
         continue;
       }
       busFree = p.at; busOwner = p.box.index;
       bus.push(p.v);
+      busFrom = p.box.index;
       // the other boxes hear the line too (a transceiver's receiver stays on with /RE low)
     } else {
       if (!p2p.has(p.box.index)) p2p.set(p.box.index, []);
@@ -424,7 +461,7 @@ function deliver(now) {
     }
   }
   for (const [i, bytes] of p2p) out(`U ${i} ${simUs()} ${Buffer.from(bytes).toString('hex')}`);
-  if (bus.length) out(`B ${simUs()} ${Buffer.from(bus).toString('hex')}`);
+  if (bus.length) out(`B ${simUs()} ${Buffer.from(bus).toString('hex')} ${busFrom}`);
 }
 
 let quitting = false;
@@ -438,13 +475,15 @@ function command(l) {
   if (op === 'W') {
     const bytes = Buffer.from(a[2] || '', 'hex');
     if (a[1] === 'bus') {
+      // the tablet's bytes go on the line as they come, at the chip time they come
+      out(`M ${simUs()} ${a[2] || ''}`);
       for (const b of boxes) if (b.mcu) b.feed(bytes);
     } else if (boxes[+a[1]].mcu) {
       boxes[+a[1]].feed(bytes);
     }
   } else if (op === 'E') {
     const b = boxes[+a[1]];
-    if (b.cdc) for (const v of Buffer.from(a[2] || '', 'hex')) b.cdc.sendSerialByte(v);
+    if (b.mcu) b.consoleIn(Buffer.from(a[2] || '', 'hex'));
   } else if (op === 'P') {
     boxes[+a[1]].keyq.push({ r: +a[2], c: +a[3], hold: +a[4], gap: +a[5], down: false });
   } else if (op === 'X') {
@@ -474,7 +513,9 @@ function loop() {
     for (const b of boxes) b.save();
     process.exit(0);
   }
-  const sliceEnd = Date.now() + 20;
+  // a few ms of wall time per turn, then the chip clock is reported: the tablet's link timers
+  // run on it (hardware/emu/rig.py), so the boxes never look slower to it than they are
+  const sliceEnd = Date.now() + 4;
   while (Date.now() < sliceEnd) {
     if (cfg.realtime !== false && gNs / 1000 > wallUs()) break;
     const until = gNs + SLICE_NS;
@@ -487,6 +528,7 @@ function loop() {
     gNs = until;
     deliver(gNs);
   }
+  out(`N ${simUs()}`);
   setImmediate(loop);
 }
 

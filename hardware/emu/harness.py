@@ -176,6 +176,11 @@ class EmuTable:
         self.frames: dict[str, list[tuple[int, Screen]]] = {s: [] for s in seats}  # (chip us, frame)
         self.resets: dict[str, list[tuple[str, int]]] = {s: [] for s in seats}
         self.collisions = 0
+        self.line_log: list[tuple[int, str, str]] = []  # bus: (chip us, who, hex) as driven
+        self.undriven: list[tuple[int, str]] = []  # bus: (chip us, seat) of bytes sent with DE low
+        self.collided: list[tuple[int, str]] = []  # (chip us, line) of each collision
+        self.bus_bytes = 0  # bytes the boxes put on the RS-485 line (bus mode)
+        self.unplugged: set[str] = set()  # cables pulled between a box and the tablet
         self.sim_us = 0
         self._cv = threading.Condition()
         self._replies: dict[str, str] = {}
@@ -212,11 +217,20 @@ class EmuTable:
         for line in self.proc.stdout:
             parts = line.rstrip("\n").split(" ", 3)
             op = parts[0]
-            if op == "U":
+            if op == "N":
+                self.sim_us = max(self.sim_us, int(parts[1]))
+            elif op == "U":
+                self.sim_us = max(self.sim_us, int(parts[2]))
                 self._to_tablet(self.seats[int(parts[1])], bytes.fromhex(parts[3]))
-                self.sim_us = int(parts[2])
             elif op == "B":
-                self._to_tablet("bus", bytes.fromhex(parts[2].split()[0]))
+                hexs, who = parts[2], parts[3]
+                data = bytes.fromhex(hexs)
+                self.bus_bytes += len(data)
+                self.sim_us = max(self.sim_us, int(parts[1]))
+                self.line_log.append((int(parts[1]), self.seats[int(who)], hexs))
+                self._to_tablet("bus", data)
+            elif op == "M":
+                self.line_log.append((int(parts[1]), "tablet", parts[2] if len(parts) > 2 else ""))
             elif op == "L":
                 with self._cv:
                     self.console[self.seats[int(parts[1])]].append((int(parts[2]), parts[3] if len(parts) > 3 else ""))
@@ -236,14 +250,23 @@ class EmuTable:
                 with self._cv:
                     self.resets[self.seats[int(parts[1])]].append((op, int(parts[2])))
                     self._cv.notify_all()
+            elif op == "Z":
+                with self._cv:
+                    self.undriven.append((int(parts[1]), self.seats[int(parts[2])]))
             elif op == "C":
-                self.collisions += 1
+                with self._cv:
+                    self.collisions += 1
+                    self.collided.append((int(parts[1]), line.rstrip("\n")))
+                    owner, (who, v) = parts[2], parts[3].split()
+                    self.line_log.append((int(parts[1]), f"{self.seats[int(who)]} over {self.seats[int(owner)]}", v))
             elif op in ("F", "T"):
                 with self._cv:
                     self._replies[op + (parts[1] if op == "F" else "")] = line.rstrip("\n")
                     self._cv.notify_all()
 
     def _to_tablet(self, name: str, data: bytes) -> None:
+        if name in self.unplugged:
+            return
         fd = self._pty[name][0]
         try:
             os.write(fd, data)
@@ -259,7 +282,7 @@ class EmuTable:
                     data = os.read(fd, 4096)
                 except (BlockingIOError, OSError):
                     continue
-                if data:
+                if data and fds[fd] not in self.unplugged:
                     name = fds[fd]
                     self._send(f"W {'bus' if name == 'bus' else self.seats.index(name)} {data.hex()}")
 
@@ -320,6 +343,49 @@ class EmuTable:
                     raise TimeoutError(f"{what} not met in {timeout}s")
                 self._cv.wait(min(left, 0.2))
 
+    def line_frames(self) -> list[tuple[int, int, str, str]]:
+        """The bus line's traffic as frames: (first byte's chip us, last byte's chip us, who
+        drove it, what it is: "GRANT->E", "CALL from N" ...). A collided byte counts to the box
+        that sent it ("N over S")."""
+        from protocol import layout as L
+        from protocol.framing import Deframer
+
+        names = {v: k for k, v in vars(L).items() if k.isupper() and isinstance(v, int)
+                 and k in ("HELLO", "ACK", "CALL", "STOP", "ALERT", "UNDO", "REVIEW", "TD",
+                           "WELCOME", "PING", "NAK", "STATE")}
+        out: list[tuple[int, int, str, str]] = []
+        open_: dict[str, tuple[int, Deframer]] = {}
+        for t, who, h in list(self.line_log):
+            data = bytes.fromhex(h)
+            start, d = open_.get(who, (t, Deframer()))
+            if d.n == 0:  # this chunk starts a frame
+                start = t
+            i = 0
+            while i < len(data):
+                i = d.feed(data, i, len(data))
+                if data[i - 1] == 0:  # a frame ended here (good or bad)
+                    what = "garbled"
+                    if d.length:
+                        addr, typ = d.payload[0], d.payload[1]
+                        seat = "NESW"[addr & 3] if addr & 0x7F < 4 else f"#{addr}"
+                        what = f"{names.get(typ, hex(typ))} {'from' if addr & 0x80 else 'to'} {seat}"
+                    if d.length or " over " in who:
+                        out.append((start, t, who, what))
+                    start = t
+            open_[who] = (start, d)
+        return out
+
+    def line_around(self, us: int, before: int = 8, after: int = 3) -> str:
+        """The bus line's frames around chip time `us`, one a line."""
+        fr = self.line_frames()
+        i = next((k for k, f in enumerate(fr) if f[1] >= us), len(fr))
+        return "\n".join(f"  {a:>9}-{b:>9} us {who:>10}: {what}" for a, b, who, what in fr[max(0, i - before):i + after])
+
+    def wait_chip(self, ms: float, timeout: float = 120.0) -> None:
+        """Let `ms` of the table's chip time pass."""
+        until = self.sim_us + int(ms * 1000)
+        self.wait(lambda: self.sim_us >= until, timeout, f"{ms} ms of chip time")
+
     def wait_screen(self, seat: str, pred, timeout: float = 30.0) -> Screen:
         deadline = time.monotonic() + timeout
         while True:
@@ -368,6 +434,14 @@ class EmuTable:
     def power_cycle(self, seat: str) -> None:
         self.power_off(seat)
         self.power_on(seat)
+
+    def unplug(self, seat: str, out: bool = True) -> None:
+        """Pull (or push back) the cable between the box and the tablet: nothing passes either
+        way meanwhile (point-to-point; on the bus, pass "bus" to cut the tablet's line)."""
+        if out:
+            self.unplugged.add(seat)
+        else:
+            self.unplugged.discard(seat)
 
     def i2c_fault(self, seat: str, on: bool = True) -> None:
         self._send(f"I {self.seats.index(seat)} {1 if on else 0}")

@@ -1,7 +1,14 @@
 """A table of boxes on emulated RP2040s (hardware/emu) behind the tablet's real LinkMaster,
 controller, runner and laws engine. The runner turns in a thread; `paused()` stops it so that a
 test can act between a box's frame and the tablet's acknowledgement (the LinkMaster acks a box
-event only after the runner has journalled it: ack_on_commit)."""
+event only after the runner has journalled it: ack_on_commit).
+
+The emulated chips run slower than real time (four boxes: about 1/8 on this machine), so the
+LinkMaster's timers (retransmit 40 ms, heartbeat, link loss, the bus's reply window) run on the
+table's chip clock, not the wall's: a box then looks to the tablet exactly as fast as it is. On
+the wall clock a retransmit every 40 ms would reach a box every 4 ms of its time, faster than it
+can take a frame, and bury it. Only the link's clock is replaced; the laws engine, the journal
+and the runner keep the wall clock."""
 from __future__ import annotations
 
 import contextlib
@@ -9,7 +16,9 @@ import pathlib
 import time
 from typing import Any
 
-from hardware.emu.harness import EmuTable
+from hardware.emu.harness import EmuTable, Screen
+from hardware.sim.boxes import Screen as SimScreen
+from hardware.sim.table import tokens
 from tablet_app.controller import Controller
 from tablet_app.demo import Loop
 from tablet_app.link import LinkMaster
@@ -17,6 +26,11 @@ from tablet_app.runner import TableRunner
 
 SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "2468", "tables": 3}
+
+
+def shown_calls(sc: Screen) -> list[str]:
+    """The auction as the box's display shows it (marks * ! + taken off)."""
+    return SimScreen(sc.text).plain_calls
 
 
 class _SomeSeats:
@@ -41,11 +55,42 @@ class _SomeSeats:
         return seat not in self._seats or self._m.state_acked(seat)
 
 
+class _ChipTime:
+    """What tablet_app.link.master reads as `time`: monotonic() is the chip clock."""
+
+    def __init__(self, emu: EmuTable):
+        self._emu = emu
+        self.sleep = time.sleep
+
+    def monotonic(self) -> float:
+        return self._emu.sim_us / 1e6
+
+    def ticks_ms(self) -> int:
+        return self._emu.sim_us // 1000
+
+
+@contextlib.contextmanager
+def link_on_chip_clock(emu: EmuTable):
+    """The LinkMaster's timers on the emulated table's clock while the block runs."""
+    from tablet_app.link import master as m
+
+    saved = (m.time, m.ticks_ms)
+    ct = _ChipTime(emu)
+    m.time, m.ticks_ms = ct, ct.ticks_ms  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        m.time, m.ticks_ms = saved
+
+
 class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
                  session: dict[str, Any] | None = None, frames: bool = False,
-                 extra_config: dict | None = None):
+                 extra_config: dict | None = None, hold_ms: int = 60):
+        self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config)
+        self._clock = link_on_chip_clock(self.emu)
+        self._clock.__enter__()
         self.master = LinkMaster(self.emu.ports, ack_on_commit=True)
         self.ctl = Controller(workdir / "journal.db")
         self.ctl.setup({**SESSION, **(session or {})})
@@ -67,11 +112,43 @@ class EmuRig:
         deadline = time.monotonic() + timeout
         while self.calls() != want:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"tablet has {self.calls()}, want {want}")
+                raise TimeoutError(f"tablet has {self.calls()}, want {want}\n" + self.story())
             time.sleep(0.05)
+
+    def call(self, seat: str, call: str, timeout: float = 120.0) -> None:
+        """Wait until `seat`'s box says it is its turn, key `call` on its matrix, wait until the
+        tablet's engine has it."""
+        before = self.calls()
+        self.emu.wait_screen(seat, lambda s: "YOUR TURN" in s.lines[1], timeout)
+        self.emu.press(seat, " ".join(tokens(call)), hold_ms=self.hold_ms, gap_ms=self.hold_ms)
+        self.wait_calls(before + [call], timeout)
+
+    def wait_shown(self, seat: str, want: list[str], status: str, timeout: float = 120.0) -> Screen:
+        """Wait until the box's display shows the auction `want` and `status` on its status
+        line; the error names what it shows instead."""
+        return self.emu.wait_screen(
+            seat, lambda s: shown_calls(s) == want and status in s.lines[1], timeout)
+
+    def story(self) -> str:
+        """What the table did, for a failure message: each box's screen, keys and last console
+        lines, what the tablet refused, the link's counters."""
+        out = [f"chip time {self.emu.sim_us} us"]
+        for seat in self.emu.seats:
+            try:
+                text = self.emu.screen(seat).text.replace("\n", " | ")
+            except TimeoutError:
+                text = "(no answer)"
+            out.append(f"box {seat}: screen [{text}]; keys down at chip us "
+                       f"{[t for t, _, _ in self.emu.key_downs[seat]][-6:]}; resets "
+                       f"{self.emu.resets[seat]}; console {[t for _, t in self.emu.console[seat]][-4:]}")
+        with self.lock:
+            refused = [b for _, k, b in self.ctl.journal.records() if k == "refused"]
+        out.append(f"tablet refused: {refused}; link: {self.master.stats()}")
+        return "\n".join(out)
 
     def close(self) -> None:
         self._loop.stop()
         self.master.close()
+        self._clock.__exit__(None, None, None)
         self.ctl.close()
         self.emu.close()

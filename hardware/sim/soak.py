@@ -1,7 +1,8 @@
 """The fault soak: many calls keyed on real firmware boxes over a faulty simulated link.
 
 `run(workdir, calls=2000, ...)` keys random (legal) auctions on the four boxes of one or more
-simulated tables, while the link corrupts and drops bytes, cables are pulled and boxes rebooted
+simulated tables, the real tablet on the other end of each (controller, laws engine, journal,
+runner: hardware.sim.table.RealTable), while the link corrupts and drops bytes, cables are pulled and boxes rebooted
 (sometimes straight after a call was keyed, while it is in flight). It returns counts: calls
 keyed, delivered, lost, duplicated, reordered, and boards whose final auction some box did not
 show. Used by tests/box_e2e (bounded) and bench/bench_box.py (long).
@@ -15,7 +16,7 @@ import random
 import threading
 import time
 
-from hardware.sim.table import SEATS, SimTable, tokens
+from hardware.sim.table import SEATS, RealTable, tokens
 
 
 def _pick(rng: random.Random, allowed: list[str], n: int) -> str:
@@ -59,10 +60,10 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
               reboot_every: int, seed: int, out: Result, deadline: float | None = None,
               main: pathlib.Path | None = None) -> None:
     rng = random.Random(seed)
-    with SimTable(workdir, seed=seed, main=main) as t:
+    with RealTable(workdir, seed=seed, main=main) as t:
         t.link.set_faults(corrupt=corrupt, drop=drop)
         keyed: list[tuple[int, str, str]] = []  # (board, seat, call) as keyed
-        board = 1
+        board = t.tablet.board
         since_pull = 0
         since_reboot = 0
         try:
@@ -73,8 +74,7 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
                 turn = t.tablet.turn()
                 if turn is None:
                     _check_screens(t, board, out)
-                    board = board % 32 + 1  # a club set of 32 boards (the STATE carries u8)
-                    t.tablet.new_board(board)
+                    board = t.tablet.new_board()  # result entered and confirmed: the next board
                     out.boards += 1
                     continue
                 seat = SEATS[turn]
@@ -124,7 +124,7 @@ def out_keyed(keyed: list) -> int:
     return len(keyed)
 
 
-def _check_screens(t: SimTable, board: int, out: Result) -> None:
+def _check_screens(t: RealTable, board: int, out: Result) -> None:
     want = t.tablet.calls()
     for s in SEATS:
         try:
@@ -135,14 +135,15 @@ def _check_screens(t: SimTable, board: int, out: Result) -> None:
             out.errors.append(str(e))
 
 
-def _tally(t: SimTable, keyed: list[tuple[int, str, str]], out: Result) -> None:
+def _tally(t: RealTable, keyed: list[tuple[int, str, str]], out: Result) -> None:
+    from shared_rules.boards import dealer
+
     tab = t.tablet
-    with tab.lock:
-        got: list[tuple[int, str, str]] = []
-        for b, cs in tab.history + [(tab.board, [c for c, _, _ in tab.auction])]:
-            d = "NESW".index(__import__("shared_rules.boards", fromlist=["x"]).dealer(b))
-            got += [(b, SEATS[(d + i) % 4], c) for i, c in enumerate(cs)]
-        rejected = list(tab.rejected)
+    got: list[tuple[int, str, str]] = []
+    for b, cs in tab.history + [(tab.board, tab.calls())]:
+        d = SEATS.index(dealer(b))
+        got += [(b, SEATS[(d + i) % 4], c) for i, c in enumerate(cs)]
+    rejected = tab.rejected()
     if rejected:
         out.errors.append(f"rejected by the tablet (duplicates or out of turn): {rejected}")
     for i in range(min(len(got), len(keyed))):

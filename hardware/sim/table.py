@@ -1,19 +1,24 @@
-"""A whole simulated table for tests, the demo and the bench: the simulated link
-(hardware/sim/link.py), four real firmware boxes on MicroPython (boxes.py), the tablet's
-LinkMaster over pyserial, and a small scripted "tablet" loop that accepts calls in turn and pushes
-the state back to every box. The scripted tablet is not the laws engine (shared_rules is): it
-knows only rotation, sufficiency, double/redouble and the end of the auction, which is all the
-link and the boxes need to be exercised.
+"""A whole simulated table: the simulated link (hardware/sim/link.py), four real firmware boxes
+on MicroPython (boxes.py), the tablet's LinkMaster over pyserial, and a tablet.
 
-    with SimTable(tmpdir) as t:
+`RealTable` (the soak, the latency bench): the real tablet, its controller with the laws engine
+and journal and its TableRunner, turning in a thread as the demo runs it.
+
+    with RealTable(tmpdir) as t:
         t.boxes.press("N", "1 NT OK")
         t.tablet.wait_calls(1)
+
+`SimTable` (tests/box_e2e's auction tests, `python -m hardware.sim.table`): a small scripted
+"tablet" loop that accepts calls in turn and pushes the state back to every box. The scripted
+tablet is not the laws engine (shared_rules is): it knows only rotation, sufficiency,
+double/redouble and the end of the auction.
 """
 from __future__ import annotations
 
 import pathlib
 import threading
 import time
+from typing import Any
 
 from hardware.sim.boxes import Boxes
 from hardware.sim.link import SimLink
@@ -210,15 +215,14 @@ class SimTable:
         self.board = board
         self.master: LinkMaster | None = None
         self.boxes: Boxes | None = None
-        self.tablet: ScriptedTablet | None = None
+        self.tablet: Any = None  # ScriptedTablet here, Tablet in RealTable
 
     def __enter__(self) -> SimTable:
         self.link.start()
         try:
             self.boxes = Boxes(self.link.box_ports, self.workdir, link=self.link, main=self.main)
             self.boxes.start()
-            self.master = LinkMaster(self.link.tablet_ports)
-            self.tablet = ScriptedTablet(self.master, self.board, self.prevent, self.stop_wait_ms)
+            self.tablet = self._start_tablet()
             for seat in SEATS:  # every box has its session and the first state
                 self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN")),
                                        timeout=10)
@@ -226,6 +230,10 @@ class SimTable:
             self.close()
             raise
         return self
+
+    def _start_tablet(self) -> Any:
+        self.master = LinkMaster(self.link.tablet_ports)
+        return ScriptedTablet(self.master, self.board, self.prevent, self.stop_wait_ms)
 
     def call(self, seat: str, call: str, timeout: float = 10.0) -> None:
         """Wait until `seat`'s box says it is its turn (auction up to date, no stop wait), key
@@ -253,6 +261,114 @@ class SimTable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Tablet:
+    """The real tablet for a simulated table: Controller (laws engine, journal), TableRunner over
+    the LinkMaster (acks only what the journal holds), its loop in a thread (tablet_app.demo.Loop).
+    Seen through what the soak and the bench ask: whose turn, the calls, the legal calls, the next
+    board, the boards done, what the tablet refused."""
+
+    BOARDS = list(range(1, 33))  # a club set; the next round starts after board 32
+
+    def __init__(self, master: LinkMaster, workdir: pathlib.Path, profile: str = "dbf-2017"):
+        from tablet_app.controller import Controller
+        from tablet_app.demo import Loop
+        from tablet_app.runner import TableRunner
+
+        class Runner(TableRunner):
+            def handle(inner, events: list) -> int:  # noqa: N805 - the runner's self
+                self.delivered_at.extend(e.t for e in events if e.kind == "call")
+                return super().handle(events)
+
+        self.delivered_at: list[float] = []  # monotonic time the LinkMaster delivered each call
+        self.history: list[tuple[int, list[str]]] = []  # finished boards: (board, calls)
+        self.round = 1
+        self.profile = profile
+        self.ctl = Controller(workdir / "tablet.db")
+        self.ctl.setup(self._session())
+        self.runner = Runner(self.ctl, link=master)
+        self._loop = Loop(self.runner)
+        self.lock = self._loop.lock
+
+    def _session(self) -> dict:
+        return {"event": "sim", "section": "A", "table": 1, "round": self.round,
+                "boards": self.BOARDS, "ns_pair": 1, "ew_pair": 2, "profile": self.profile,
+                "policy": "prevent", "td_pin": "2468", "tables": 16}
+
+    @property
+    def board(self) -> int:
+        with self.lock:
+            return int(self.ctl.board or 0)
+
+    def view(self, seat: int) -> dict:
+        from tablet_app import views
+
+        with self.lock:
+            return views.box_view(self.ctl, SEATS[seat])
+
+    def turn(self) -> int | None:
+        v = self.view(0)
+        return None if v["over"] or v["turn"] is None else SEATS.index(v["turn"])
+
+    def over(self) -> bool:
+        return bool(self.view(0)["over"])
+
+    def allowed(self, seat: int) -> list[str]:
+        return list(self.view(seat)["allowed"])
+
+    def calls(self) -> list[str]:
+        with self.lock:
+            return [c["call"] for c in self.ctl.estate.get("calls", [])]
+
+    def wait_calls(self, n: int, timeout: float = 5.0) -> list[str]:
+        deadline = time.monotonic() + timeout
+        while len(got := self.calls()) < n:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"tablet has {len(got)} calls, wanted {n}: {got}")
+            time.sleep(0.002)
+        return got
+
+    def new_board(self) -> int:
+        """The auction is over: a result is entered and East-West confirm it (passed out, or the
+        contract made exactly); the controller moves to the next board of the round, or a new
+        round starts. Returns the board now on the table."""
+        with self.lock:
+            c = self.ctl
+            self.history.append((int(c.board or 0), self.calls()))
+            passed = c.estate.get("status") == "passed_out"
+            level = 0 if passed else int(str(c.estate["contract"])[0])
+            c.enter_result(None if passed else 6 + level, None if passed else "SA")
+            c.ew_confirm(True)
+            if c.phase == "round_end":
+                self.round += 1
+                c.setup(self._session())
+            return int(c.board or 0)
+
+    def rejected(self) -> list[tuple[str, str | None]]:
+        """What the tablet refused from a box (with `prevent`, a box sends only legal calls in
+        turn: anything here is a call that came twice or out of order)."""
+        with self.lock:
+            return [(b.get("seat"), b.get("call")) for _, k, b in self.ctl.journal.records()
+                    if k == "refused"]
+
+    def close(self) -> None:
+        self._loop.stop()
+        self.ctl.close()
+
+
+class RealTable(SimTable):
+    """Link + four firmware boxes + LinkMaster (acks once journalled) + the real tablet (Tablet),
+    started together."""
+
+    def __init__(self, workdir, baud: int = 115200, seed: int | None = None,
+                 main: pathlib.Path | None = None, profile: str = "dbf-2017"):
+        super().__init__(workdir, baud=baud, seed=seed, main=main)
+        self.profile = profile
+
+    def _start_tablet(self) -> Any:
+        self.master = LinkMaster(self.link.tablet_ports, ack_on_commit=True)
+        return Tablet(self.master, pathlib.Path(self.workdir), self.profile)
 
 
 def main(argv: list[str] | None = None) -> int:

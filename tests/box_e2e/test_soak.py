@@ -1,4 +1,5 @@
-"""The fault soak (bounded): 2,000 calls keyed on real firmware boxes with 1% of the bytes
+"""The fault soak (bounded): 2,000 calls keyed on real firmware boxes, the real tablet on the other
+end (controller, laws engine, journal, runner: a result entered after each auction), with 1% of the bytes
 corrupted and 0.5% dropped in both directions, cables pulled and boxes rebooted (half of the
 reboots straight after the box's own call, while it may be in flight): no call lost, duplicated
 or reordered, and after every board every box shows the auction the tablet holds. The boxes run

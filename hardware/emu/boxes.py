@@ -1,0 +1,63 @@
+"""Four boxes on emulated RP2040s behind the API the demo drives the unix-port boxes with
+(hardware.sim.boxes.Boxes: press, screen, wait_screen, stop), so `make run BOXES=rp2040` runs the
+same table with the flashed firmware on the chip. The emulated chips run slower than real time:
+waits are stretched by `slow`, and the tablet's link runs on the chip clock (rig.py)."""
+from __future__ import annotations
+
+import pathlib
+import threading
+from collections.abc import Callable, Iterable
+
+from hardware.emu.harness import EmuTable
+from hardware.emu.rig import link_on_chip_clock
+from hardware.sim.boxes import Screen
+
+SLOW = 12.0  # four emulated boxes run at about 1/8 of real time here; waits get some margin
+
+
+class EmuBoxes:
+    def __init__(self, workdir: pathlib.Path, seats: str = "NESW", slow: float = SLOW):
+        self.emu = EmuTable(workdir, seats)
+        self.ports = self.emu.ports
+        self.slow = slow
+        self.workdir = pathlib.Path(workdir)
+        self._clock = link_on_chip_clock(self.emu)
+        self._clock.__enter__()  # before the LinkMaster is made: its timers read the chip clock
+        self._stop = threading.Event()
+        self._mirror: threading.Thread | None = None
+
+    def press(self, seat: str, keys: str | Iterable[str]) -> None:
+        self.emu.press(seat, keys if isinstance(keys, str) else " ".join(keys))
+
+    def screen(self, seat: str) -> Screen:
+        return Screen(self.emu.screen(seat).text)
+
+    def wait_screen(self, seat: str, pred: Callable[[Screen], bool], timeout: float = 5.0) -> Screen:
+        sc = self.emu.wait_screen(seat, lambda s: pred(Screen(s.text)), timeout * self.slow)
+        return Screen(sc.text)
+
+    def mirror(self, every: float = 0.5) -> None:
+        """Keep each box's display in workdir/box-<seat>.png and .txt (the windowed demo's view
+        of the boxes: they have no terminal of their own)."""
+        def run() -> None:
+            last: dict[str, str] = {}
+            while not self._stop.wait(every):
+                for s in self.emu.seats:
+                    try:
+                        sc = self.emu.screen(s)
+                    except TimeoutError:
+                        continue
+                    if last.get(s) != sc.text:
+                        last[s] = sc.text
+                        sc.png(self.workdir / f"box-{s}.png")
+                        (self.workdir / f"box-{s}.txt").write_text(sc.text + "\n")
+
+        self._mirror = threading.Thread(target=run, name="emu-mirror", daemon=True)
+        self._mirror.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._mirror is not None:
+            self._mirror.join(2)
+        self._clock.__exit__(None, None, None)
+        self.emu.close()

@@ -1,0 +1,79 @@
+"""A whole table on emulated RP2040s: four boxes flashed as `make flash` flashes them, the
+tablet's real LinkMaster, controller, runner and laws engine (profile dbf-2017) on the other end,
+point-to-point (a UART per box) and on one shared RS-485 line."""
+import pytest
+
+pytestmark = [pytest.mark.slow]
+
+# Board 1, dealer N: a normal auction ending in 4H by N (2017 L17-L22)
+BOARD1 = [("N", "1H"), ("E", "P"), ("S", "2NT"), ("W", "P"), ("N", "4H"), ("E", "P"),
+          ("S", "P"), ("W", "P")]
+
+
+def play(r, script):
+    for seat, call in script:
+        r.call(seat, call)
+    want = [c for _, c in script]
+    assert r.calls() == want
+    for seat in "NESW":
+        r.wait_shown(seat, want, "AUCTION OVER")
+
+
+def test_a_full_board_on_four_emulated_boxes_point_to_point(emu_rig):
+    r = emu_rig(seats="NESW", hold_ms=40)
+    play(r, BOARD1)
+    with r.paused():
+        st = r.ctl.estate
+        assert (st["contract"], st["declarer"]) == ("4H", "N"), st
+
+
+def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig):
+    """Four boxes flashed with BUS=1 share one line; the tablet is bus master and grants them in
+    turn. The line model drives the line only from a box whose DE pin is high and counts two
+    drivers at once as a collision."""
+    r = emu_rig(seats="NESW", bus=True, hold_ms=40)
+    script = [("N", "1NT"), ("E", "P"), ("S", "3NT"), ("W", "P"), ("N", "P"), ("E", "P")]
+    play(r, script)
+    e = r.emu
+    assert e.bus_bytes > 0, "no box byte reached the line"
+    assert e.undriven == [], f"bytes sent with DE low (chip us, seat): {e.undriven[:5]}"
+    if e.collided:
+        first = e.collided[0][0]
+        # Known defect (issue 15, "the box breaks its own bus rule"): after its own call a box
+        # writes flash and redraws before it answers the next grant, 15-20 ms of chip time
+        # instead of the 5 ms SPEC.md section 1 allows, by which time the tablet has granted the
+        # next box. This test passes once the firmware answers in time.
+        pytest.xfail(f"{len(e.collided)} bytes collided on the line; the first at {first} us of "
+                     "chip time. The line's frames before it (chip us, who drove the line):\n"
+                     + e.line_around(first))
+
+
+def test_tablet_unplugged_and_back_no_second_call_and_the_pending_call_stays_in_sight(emu_rig):
+    """A player keys 1NT while the cable to the tablet is out, and then, seeing nothing happen,
+    2NT: the box keeps 1NT on its display as sending and refuses the second call; when the cable
+    is back the tablet gets 1NT, once, and nothing else."""
+    r = emu_rig(seats="N")
+    e = r.emu
+    e.wait_screen("N", lambda s: "YOUR TURN" in s.lines[1], 120)
+    e.unplug("N")
+    e.press("N", "1 NT OK")
+    sc = e.wait_screen("N", lambda s: "1NT sending" in s.lines[2], 60)
+    e.wait_console("N", r"link down", 60)
+    e.press("N", "2 NT OK")  # the impatient second call
+    e.wait_keys("N", 6, 60)
+    sc = e.wait_screen("N", lambda s: "no link" in s.lines[1], 30)
+    assert "1NT sending" in sc.lines[2], f"the pending call left the display:\n{sc.text}"
+    assert r.calls() == [], "a call crossed a pulled cable"
+    e.unplug("N", False)
+    r.wait_calls(["1NT"], 120)
+    r.wait_shown("N", ["1NT"], "E to call", 60)
+    e.wait_console("N", r"link up", 60)
+    e.wait_chip(1000)  # a second call sent after the first was acknowledged would be here
+    with r.paused():
+        recs = list(r.ctl.journal.records())
+        phase = r.ctl.phase
+    made = [b["ev"]["call"] for _, k, b in recs if k == "event" and b["ev"].get("call")]
+    refused = [b for _, k, b in recs if k == "refused"]
+    assert made == ["1NT"], f"calls journalled: {made}"
+    assert refused == [], f"the tablet refused: {refused}"
+    assert phase != "frozen", "the tablet saw an irregularity (a second call?)"
