@@ -119,13 +119,15 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
     from hardware.emu.rig import EmuRig
     from protocol.calls import NAMES
 
-    r = EmuRig(workdir, "N", frames=True, extra_config={"heap_log": True})
+    r = EmuRig(workdir, "N", frames=True, extra_config={"heap_log": True, "trace": True})
     try:
         e = r.emu
         boot = e.wait_console("N", r"box boot .* heap (\d+)", 180)
         e.wait_screen("N", lambda sc: "YOUR TURN" in sc.lines[1], 180)
         prog0, erased0 = e.flash_bytes()
         lat: list[float] = []
+        floor: list[float] = []
+        taken: list[float] = []  # OK key down -> the firmware takes it (debounce, scan period)
         made: list[str] = []
         failure = ""
         try:
@@ -147,6 +149,12 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     e.wait(lambda: bool(shown()), 180, f"N's display showing {name}")
                     t_show = min(shown())
                     lat.append((t_show - t_ok) / 1000)
+                    e.wait(lambda k=len(taken): _traces(e) and len(_traces(e)) > k, 60, "trace")
+                    taken.append((_traces(e)[-1][5] - t_ok) / 1000)
+                    with r.lock:
+                        st = M.encode_state(r.ctl.views()["N"])  # the STATE that showed it
+                    floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC)
+                                  + wire_bytes(M.HEADER + len(st) + M.CRC)) * 10 / BAUD * 1000)
                 else:
                     with r.lock:
                         r.ctl.box_event(seat, "call", call=name)
@@ -172,13 +180,26 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         sim, wall, _ = e.clock()
         if not lat:
             lat = [float("nan")]
+        tr = _traces(e)
+        # from the key taken: frame written, kept in flash, acked, STATE in, drawn and pushed
+        steps = {k: statistics.median(x[i] / 1000 for x in tr) if tr else float("nan")
+                 for i, k in enumerate(("sent", "kept", "acked", "state_in", "shown"))}
         return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
-                "failure": failure,
+                "failure": failure, "steps": steps,
+                "taken_p50": statistics.median(taken) if taken else float("nan"),
+                "floor_mean": statistics.mean(floor) if floor else float("nan"),
                 "heap_boot": int(boot.group(1)), "heap_peak": max(heaps) if heaps else 0,
                 "calls": len(made), "programmed": prog1[0] - prog0[0], "erased": erased1[0] - erased0[0],
                 "speed": sim / max(wall, 1)}
     finally:
         r.close()
+
+
+def _traces(e) -> list[list[int]]:
+    """The box's "trace" lines (firmware/app.py, config "trace"): us from the OK key taken to
+    the frame written, the call kept in flash, the ack, the STATE in, the call shown; and the
+    chip's ticks_us when the key was taken."""
+    return [[int(x) for x in t.split()[1:]] for _, t in e.console["N"] if t.startswith("trace ")]
 
 
 def _calls(text: str) -> list[str]:
@@ -275,8 +296,14 @@ def main() -> None:
                   f"point-to-point, the real tablet; {c['calls']}-call auction; chip clock, "
                   f"emulation at {c['speed']:.2f}x real time):")
             print(f"  OK key down -> the box's display shows the call ({c['n']} calls): p50 "
-                  f"{c['p50']:.1f} ms, p99 {c['p99']:.1f} ms, max {c['max']:.1f} ms (goal p99 <= 30 ms; "
-                  f"20 ms of it is the key debounce)")
+                  f"{c['p50']:.1f} ms, p99 {c['p99']:.1f} ms, max {c['max']:.1f} ms (goal p99 <= 30 ms); "
+                  f"wire floor (call frame + STATE frame at {BAUD} baud) {c['floor_mean']:.1f} ms, "
+                  f"p50 / floor = {c['p50'] / c['floor_mean']:.1f}x")
+            s = c["steps"]
+            print(f"  where it goes (medians, chip ms): key down -> taken {c['taken_p50']:.1f} "
+                  f"(debounce + scan); then frame written {s['sent']:.1f}, call kept in flash "
+                  f"{s['kept']:.1f}, acked {s['acked']:.1f}, STATE in {s['state_in']:.1f}, "
+                  f"applied + drawn + changed pages pushed {s['shown']:.1f}")
             print(f"  heap in use (gc.mem_alloc, main.py included): after boot "
                   f"{c['heap_boot'] / 1024:.1f} KB, highest after a STATE in the auction "
                   f"{c['heap_peak'] / 1024:.1f} KB (goal < 64 KB)")

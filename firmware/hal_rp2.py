@@ -8,6 +8,7 @@ import time
 import keypad
 import render
 from machine import I2C, PWM, UART, Pin
+from micropython import const
 
 
 def load_pinmap(path="/pinmap.json"):
@@ -51,7 +52,8 @@ class Display:
     def __init__(self, cfg, leds):
         self.oled = None
         self.leds = leds
-        self.page = 8  # next page of the frame to push; 8: the panel is up to date
+        self.pending = 0  # mask of the frame's pages not on the panel yet (bit p: page p)
+        self.shown = None  # the lines in the frame (None: the panel's picture is unknown)
         self.failed = False
         if cfg and cfg.get("kind") == "ssd1306":
             try:
@@ -67,6 +69,8 @@ class Display:
                 self.oled = None
 
     def show(self, lines, page=-1):
+        """Draw the lines into the frame: only the rows whose text changed are drawn and marked
+        for the push."""
         if self.oled is None:
             return
         rows = self.oled.height // 8
@@ -77,21 +81,35 @@ class Display:
             first = max(0, body - room)  # follow the auction: its last rows
         else:
             first = min(page * room, max(0, body - 1))
-        self.oled.draw(lines[:head] + lines[head + first:head + first + room])
+        win = lines[:head] + lines[head + first:head + first + room]
+        self.pending |= self.oled.draw(win, 0, self.shown)
+        self.shown = win
         self.failed = False
-        self.page = 0  # pushed a page per loop turn by push()
 
-    def push(self):
-        """One page of a pending frame to the panel; a display that does not answer (a loose
-        cable) stops the push and sets `failed` (the app draws again half a second later)."""
-        if self.page >= 8 or self.oled is None:
-            return
-        try:
-            self.oled.show_page(self.page)
-            self.page += 1
-        except OSError:
-            self.failed = True
-            self.page = 8
+    def push(self, every=False):
+        """The changed pages to the panel: the first of them, or with `every` all of them, a
+        run of adjacent pages in one write (point to point, right after the reply went out).
+        On a bus the box pushes one page per turn of its loop, so no grant waits behind a whole frame. A display that does not
+        answer (a loose cable) stops the push and sets `failed`: the app draws again half a
+        second later, every page, as the panel may have lost any of them."""
+        while self.pending and self.oled is not None:
+            m = self.pending
+            p = 0
+            while not m >> p & 1:
+                p += 1
+            q = p
+            while every and m >> (q + 1) & 1:
+                q += 1
+            try:
+                self.oled.show_pages(p, q)
+            except OSError:
+                self.failed = True
+                self.pending = 0
+                self.shown = None
+                return
+            self.pending = m & ~(((2 << q) - 1) ^ ((1 << p) - 1))
+            if not every:
+                return
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:
@@ -132,6 +150,26 @@ class Buzzer:
             self.until = 0
 
 
+_SIO_GPIO_IN = const(0xD0000004)
+
+
+def _column_reader(gpios, on_low):
+    """The columns of the driven row as a bit mask from one read of the RP2040's GPIO input
+    register, when the column GPIOs are consecutive (the reference pin map: 11-15); else None
+    (the matrix then reads each pin)."""
+    first = gpios[0]
+    if list(gpios) != list(range(first, first + len(gpios))) or first + len(gpios) > 30:
+        return None
+    try:
+        from machine import mem32
+    except (ImportError, AttributeError):  # a stand-in `machine` (tests)
+        return None
+    mask = (1 << len(gpios)) - 1
+    if on_low:
+        return lambda: ~(mem32[_SIO_GPIO_IN] >> first) & mask
+    return lambda: (mem32[_SIO_GPIO_IN] >> first) & mask
+
+
 def keypad_matrix(cfg):
     """The keypad as the pin map wires it: its get() is the key source the app reads."""
     on_low = cfg.get("active_low", True)
@@ -139,7 +177,8 @@ def keypad_matrix(cfg):
     rows = [Pin(n, Pin.OUT) for n in cfg["rows"]]
     cols = [Pin(n, Pin.IN, pull) for n in cfg["cols"]]
     return keypad.Matrix(rows, cols, keypad.codes_from_layout(cfg["keys"]),
-                         cfg.get("debounce_ms", 20), on_low)
+                         cfg.get("debounce_ms", 20), on_low, cfg.get("press_ms", -1),
+                         _column_reader(cfg["cols"], on_low))
 
 
 def seat_from_jumpers(gpios):
@@ -163,6 +202,7 @@ class Hal:
         self.ticks_ms = time.ticks_ms
         self.ticks_diff = time.ticks_diff
         self.ticks_add = time.ticks_add
+        self.ticks_us = time.ticks_us
         self.wdt = None  # main.py starts the watchdog once the box is up
 
     def wait(self, ms):

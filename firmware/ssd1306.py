@@ -1,5 +1,5 @@
 # Minimal SSD1306 128x64 I2C driver on framebuf (the part of micropython-lib's driver the box
-# uses: init, text, a page at a time). Kept here so the firmware needs nothing from the network
+# uses: init, text, the changed pages). Kept here so the firmware needs nothing from the network
 # to flash.
 import framebuf
 
@@ -16,12 +16,17 @@ class SSD1306:
         self.addr = addr
         self.width = width
         self.height = height
-        self.buf = bytearray(width * height // 8)
+        # The frame sits behind one spare byte, so a run of pages goes out as one I2C write
+        # straight from it: the byte before the run is set to the data control byte (0x40) for
+        # the write. (writevto would join a prefix and the data into a new buffer per write on
+        # rp2: heap churn on every push.)
+        self.raw = bytearray(1 + width * height // 8)
+        self.mv = memoryview(self.raw)
+        self.buf = self.mv[1:]
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
-        # each page's I2C write, made once: pushing a frame allocates nothing
-        mv = memoryview(self.buf)
-        self.pages = tuple((b"\x40", mv[p * width:(p + 1) * width]) for p in range(height // 8))
         self.cmd = bytearray(2)
+        self.win = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")  # columns 0..127, pages a..b
+        self.win[3] = width - 1
         for c in _INIT:
             self.command(c)
 
@@ -30,24 +35,43 @@ class SSD1306:
         self.cmd[1] = c
         self.i2c.writeto(self.addr, self.cmd)
 
-    def show_page(self, p):
-        """One 8-pixel row of the frame (128 bytes, about 3 ms at 400 kHz): the box pushes a
-        frame a page per turn of its loop, so no grant waits behind a whole redraw."""
-        self.command(0x21)  # columns 0..width-1, then page p only
-        self.command(0)
-        self.command(self.width - 1)
-        self.command(0x22)
-        self.command(p)
-        self.command(p)
-        self.i2c.writevto(self.addr, self.pages[p])
+    def show_pages(self, first, last):
+        """Pages first..last (8-pixel rows, 128 bytes each: about 3 ms a page at 400 kHz) to the
+        panel: one write sets the window, one write carries the pages."""
+        w = self.win
+        w[5] = first
+        w[6] = last
+        self.i2c.writeto(self.addr, w)
+        o = first * self.width
+        keep = self.raw[o]
+        self.raw[o] = 0x40
+        try:
+            self.i2c.writeto(self.addr, self.mv[o:(last + 1) * self.width + 1])
+        finally:
+            self.raw[o] = keep
 
-    def draw(self, text_lines, first=0):
+    def show_page(self, p):
+        self.show_pages(p, p)
+
+    def draw(self, text_lines, first=0, changed=None):
         """Draw up to 8 lines into the frame (the built-in 8x8 font: 16 columns; longer lines
-        are cut at 16); show_page() puts it on the panel."""
-        self.fb.fill(0)
-        y = 0
+        are cut at 16); returns the mask of the pages whose text differs from `changed` (the
+        lines drawn last time; None: all). show_pages() puts them on the panel."""
+        fb = self.fb
+        mask = 0
+        row = 0
         for i in range(first, len(text_lines)):
-            if y >= self.height:
+            if row >= self.height // 8:
                 break
-            self.fb.text(text_lines[i], 0, y, 1)
-            y += 8
+            t = text_lines[i]
+            if changed is None or row >= len(changed) or changed[row] != t:
+                fb.fill_rect(0, row * 8, self.width, 8, 0)
+                fb.text(t, 0, row * 8, 1)
+                mask |= 1 << row
+            row += 1
+        while row < self.height // 8:
+            if changed is None or row < len(changed):
+                fb.fill_rect(0, row * 8, self.width, 8, 0)
+                mask |= 1 << row
+            row += 1
+        return mask

@@ -171,7 +171,7 @@ def test_rp2_seat_jumpers():
 def test_rp2_oled_follows_the_auction_and_pages_in_review():
     hal = hal_rp2.Hal(pinmap_path())
     shown = []
-    hal.display.oled.draw = lambda ls, first=0: shown.append(list(ls))
+    hal.display.oled.draw = lambda ls, first=0, changed=None: shown.append(list(ls)) or 0
     head = ["N Bd1 DN V-", "YOUR TURN", ">", "N   E   S   W"]
     rows = ["row" + str(i) for i in range(10)]
     hal.display.show(head + rows)          # normal: the last rows
