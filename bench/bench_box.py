@@ -128,6 +128,7 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         lat: list[float] = []
         floor: list[float] = []
         taken: list[float] = []  # OK key down -> the firmware takes it (debounce, scan period)
+        own: list[float] = []  # the box's own share: taken + frame out + STATE in -> shown
         made: list[str] = []
         failure = ""
         try:
@@ -151,6 +152,8 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     lat.append((t_show - t_ok) / 1000)
                     e.wait(lambda k=len(taken): _traces(e) and len(_traces(e)) > k, 60, "trace")
                     taken.append((_traces(e)[-1][5] - t_ok) / 1000)
+                    x = _traces(e)[-1]
+                    own.append(taken[-1] + x[0] / 1000 + (x[4] - x[3]) / 1000)
                     with r.lock:
                         st = M.encode_state(r.ctl.views()["N"])  # the STATE that showed it
                     floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC)
@@ -173,7 +176,8 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         except TimeoutError as exc:
             # what the chip did instead is the figure: say it
             resets = [t for k, t in e.resets["N"] if k == "D"]
-            failure = (f"stopped after {len(made)} calls: {str(exc).splitlines()[0][:100]}; "
+            why = str(exc).splitlines()[0]
+            failure = (f"stopped after {len(made)} calls: {why[:60]}...{why[-90:]}; "
                        f"watchdog resets at chip ms {[t // 1000 for t in resets]}")
         prog1, erased1 = e.flash_bytes()
         heaps = [int(t.split()[1]) for _, t in e.console["N"] if t.startswith("heap ")]
@@ -185,8 +189,10 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         steps = {k: statistics.median(x[i] / 1000 for x in tr) if tr else float("nan")
                  for i, k in enumerate(("sent", "kept", "acked", "state_in", "shown"))}
         return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
-                "failure": failure, "steps": steps,
+                "failure": failure, "steps": steps, "traces": tr,
                 "taken_p50": statistics.median(taken) if taken else float("nan"),
+                "own_p50": statistics.median(own) if own else float("nan"),
+                "own_p99": pct(own, 99) if own else float("nan"),
                 "floor_mean": statistics.mean(floor) if floor else float("nan"),
                 "heap_boot": int(boot.group(1)), "heap_peak": max(heaps) if heaps else 0,
                 "calls": len(made), "programmed": prog1[0] - prog0[0], "erased": erased1[0] - erased0[0],
@@ -304,6 +310,12 @@ def main() -> None:
                   f"(debounce + scan); then frame written {s['sent']:.1f}, call kept in flash "
                   f"{s['kept']:.1f}, acked {s['acked']:.1f}, STATE in {s['state_in']:.1f}, "
                   f"applied + drawn + changed pages pushed {s['shown']:.1f}")
+            print(f"  the box's own share (key down -> taken, -> frame out, STATE in -> shown): p50 "
+                  f"{c['own_p50']:.1f} ms, p99 {c['own_p99']:.1f} ms; with the wire floor "
+                  f"{c['own_p50'] + c['floor_mean']:.1f} / {c['own_p99'] + c['floor_mean']:.1f} ms is what "
+                  f"a tablet answering at once would give (the emulated chip runs at "
+                  f"{c['speed']:.2f}x real time, so the real tablet's wall-clock turn weighs "
+                  f"{1 / max(c['speed'], 1e-9):.0f}x on the chip's clock)")
             print(f"  heap in use (gc.mem_alloc, main.py included): after boot "
                   f"{c['heap_boot'] / 1024:.1f} KB, highest after a STATE in the auction "
                   f"{c['heap_peak'] / 1024:.1f} KB (goal < 64 KB)")

@@ -47,7 +47,8 @@ class BoxApp:
         self.idle_due = False  # a call's redraw is out: collect its garbage once idle
         self.push_all = getattr(hal.display, "push", None) if not bus else None
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
-        # frame written, kept in flash, acknowledged, STATE in, applied, drawn, pushed
+        # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
+        # call drawn and pushed
         self.trace = None
         if store is not None:
             store.restore(self)
@@ -143,6 +144,9 @@ class BoxApp:
         hal.wait(wait_ms)
         now = hal.ticks_ms()
         n = hal.serial.readinto(self.rx)
+        tr = self.trace
+        if n and tr is not None and not tr[5]:
+            tr[4] = hal.ticks_us()  # if these bytes end a STATE: its receive starts here
         while n:
             self.ep.receive(self.rx, now, 0, n)
             n = hal.serial.readinto(self.rx)
@@ -154,15 +158,12 @@ class BoxApp:
             self.key(k, now)
             k = hal.keys.get()
         self.send(now)  # point-to-point: a new call goes out at once (on a bus: at the next grant)
-        tr = self.trace
         if tr is not None and tr[0] and not tr[1]:
             tr[1] = hal.ticks_us()
         state = self.ep.state_seq != self.seen_state
         if state:
             self.seen_state = self.ep.state_seq
             if self.ep.state_len:
-                if tr is not None:
-                    tr[4] = hal.ticks_us()
                 self.apply_state(now)
                 self.hold_at = 0
         sending = self.ep.pending_call()
@@ -231,7 +232,10 @@ class BoxApp:
             # grant and the reply.
             self.idle_due = False
             if self.heap_log:
-                print("heap %d" % gc.mem_alloc())
+                h = gc.mem_alloc()
+                if h > self.heap_log:  # a new high-water mark (few lines: USB output can stall)
+                    self.heap_log = h
+                    print("heap %d" % h)
             if self.push_all is not None:
                 gc.collect()
             if self.store is not None:

@@ -206,15 +206,16 @@ class Hal:
         self.wdt = None  # main.py starts the watchdog once the box is up
 
     def wait(self, ms):
-        """One scan of the keypad, then a short sleep: the UART has its own receive buffer."""
+        """One scan of the keypad and one page of a pending picture (bus mode). No sleep: a loop
+        turn of the app is already a few ms of chip time, and every ms asleep would be added to
+        a key's debounce and to a STATE's wait before it is read (the UART has its own receive
+        buffer; the box is powered by its cable, so idling buys nothing)."""
         if self.wdt is not None:
             self.wdt.feed()
         now = time.ticks_ms()
         self.keys.scan(now, time.ticks_diff)
         self.buzzer.tick(now)
         self.display.push()
-        if ms > 0:
-            time.sleep_ms(1 if ms > 1 else ms)
 
     def close(self):
         pass

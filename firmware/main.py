@@ -71,7 +71,8 @@ def main_rp2():
     if seat < 0:
         seat = 0
     box = app.BoxApp(hal, seat, bus, store.Store("/outbox.bin"))
-    box.heap_log = heap_log  # the bench's: the heap in use after each STATE, on the console
+    # the bench's: each new high-water mark of the heap (after a STATE, before the collection)
+    box.heap_log = 1 if heap_log else 0
     if trace:
         box.trace = [0] * 6  # the bench's: where a call's time goes (app.py), on the console
     import gc
