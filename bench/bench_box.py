@@ -150,7 +150,12 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     e.wait(lambda: bool(shown()), 180, f"N's display showing {name}")
                     t_show = min(shown())
                     lat.append((t_show - t_ok) / 1000)
-                    e.wait(lambda k=len(taken): _traces(e) and len(_traces(e)) > k, 60, "trace")
+                    n_tr = len(taken)
+
+                    def traced(k=n_tr) -> bool:
+                        return len(_traces(e)) > k
+
+                    e.wait(traced, 60, "trace")
                     taken.append((_traces(e)[-1][5] - t_ok) / 1000)
                     x = _traces(e)[-1]
                     own.append(taken[-1] + x[0] / 1000 + (x[4] - x[3]) / 1000)

@@ -8,6 +8,7 @@ import app as A
 import keys as K
 import store
 from fw_fuzz_checks import VIEW, Clock, Hal
+from fw_fuzz_checks import pump as _pump
 
 from protocol.tablet_endpoint import TabletEndpoint
 
@@ -41,26 +42,6 @@ def _box_in_turn():
     _pump(box, tab, clock, 300)
     assert box.view.known and box.view.my_turn(), "no session"
     return box, tab, clock, view
-
-
-def _pump(box, tab, clock, steps, answer=None):
-    """steps ms of the table: the box's loop and the tablet's endpoint; `answer(events)` is the
-    tablet taking the box's events and setting the new view."""
-    for _ in range(steps):
-        clock.t += 1
-        box.step(0)
-        if box.hal.serial.tx:
-            tab.receive(bytes(box.hal.serial.tx), clock.t)
-            box.hal.serial.tx = bytearray()
-        if answer is not None:
-            ev = tab.take_events()
-            if ev:
-                answer(ev)
-        while True:
-            f = tab.output(clock.t)
-            if f is None:
-                break
-            box.hal.serial.rx += bytes(f)
 
 
 def test_a_call_the_tablet_acknowledges_at_once_is_drawn_once_and_never_written_to_flash():
