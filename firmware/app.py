@@ -89,7 +89,7 @@ class BoxApp:
                 self.hal.buzzer.beep(30)
                 if self.trace is not None:
                     tr = self.trace
-                    for i in range(1, 6):
+                    for i in range(1, 8):
                         tr[i] = 0
                     tr[0] = self.hal.ticks_us()
         self.dirty = True
@@ -164,6 +164,8 @@ class BoxApp:
         if state:
             self.seen_state = self.ep.state_seq
             if self.ep.state_len:
+                if tr is not None:
+                    tr[6] = hal.ticks_us()  # received (COBS, CRC, checks, copy)
                 self.apply_state(now)
                 self.hold_at = 0
         sending = self.ep.pending_call()
@@ -218,6 +220,8 @@ class BoxApp:
             self.dirty = True
         if self.dirty and not self.hold_at:
             self.redraw(now)
+            if tr is not None and state:
+                tr[7] = hal.ticks_us()  # drawn
             if self.push_all is not None:
                 # point to point nothing waits on a grant: the changed pages go at once, a run
                 # of adjacent pages per I2C write (on a bus the loop pushes a page per turn)
@@ -242,9 +246,10 @@ class BoxApp:
                 self.store.flush()
             if tr is not None and tr[0] and tr[5]:
                 t0 = tr[0]
-                for i in range(1, 6):
+                for i in range(1, 8):
                     tr[i] = hal.ticks_diff(tr[i], t0) if tr[i] else -1
-                print("trace %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0))
+                print("trace %d %d %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0,
+                                                        tr[6], tr[7]))
                 tr[0] = 0
 
     def send(self, now):
