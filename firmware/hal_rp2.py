@@ -53,6 +53,8 @@ class Display:
         self.oled = None
         self.leds = leds
         self.pending = 0  # mask of the frame's pages not on the panel yet (bit p: page p)
+        self.lo = bytearray(8)  # and the columns of each that changed
+        self.hi = bytearray(8)
         self.shown = None  # the lines in the frame (None: the panel's picture is unknown)
         self.failed = False
         if cfg and cfg.get("kind") == "ssd1306":
@@ -82,7 +84,16 @@ class Display:
         else:
             first = min(page * room, max(0, body - 1))
         win = lines[:head] + lines[head + first:head + first + room]
-        self.pending |= self.oled.draw(win, 0, self.shown)
+        o = self.oled
+        m = o.draw(win, 0, self.shown)
+        for p in range(rows):
+            if m >> p & 1:
+                if self.pending >> p & 1:  # not pushed yet: both changes go
+                    o.lo[p] = min(o.lo[p], self.lo[p])
+                    o.hi[p] = max(o.hi[p], self.hi[p])
+                self.lo[p] = o.lo[p]
+                self.hi[p] = o.hi[p]
+        self.pending |= m
         self.shown = win
         self.failed = False
 
@@ -98,10 +109,15 @@ class Display:
             while not m >> p & 1:
                 p += 1
             q = p
-            while every and m >> (q + 1) & 1:
+            full = self.lo[p] == 0 and self.hi[p] == self.oled.width - 1
+            while every and full and m >> (q + 1) & 1 and self.lo[q + 1] == 0 and (
+                    self.hi[q + 1] == self.oled.width - 1):
                 q += 1
             try:
-                self.oled.show_pages(p, q)
+                if full:
+                    self.oled.show_pages(p, q)
+                else:
+                    self.oled.show_pages(p, p, self.lo[p], self.hi[p])
             except OSError:
                 self.failed = True
                 self.pending = 0

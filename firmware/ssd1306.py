@@ -25,8 +25,10 @@ class SSD1306:
         self.buf = self.mv[1:]
         self.fb = framebuf.FrameBuffer(self.buf, width, height, framebuf.MONO_VLSB)
         self.cmd = bytearray(2)
-        self.win = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")  # columns 0..127, pages a..b
-        self.win[3] = width - 1
+        self.win = bytearray(b"\x00\x21\x00\x7f\x22\x00\x07")  # columns a..b, pages c..d
+        # the columns of each page that the last draw() changed (first, last)
+        self.lo = bytearray(height // 8)
+        self.hi = bytearray(height // 8)
         for c in _INIT:
             self.command(c)
 
@@ -35,18 +37,26 @@ class SSD1306:
         self.cmd[1] = c
         self.i2c.writeto(self.addr, self.cmd)
 
-    def show_pages(self, first, last):
-        """Pages first..last (8-pixel rows, 128 bytes each: about 3 ms a page at 400 kHz) to the
-        panel: one write sets the window, one write carries the pages."""
+    def show_pages(self, first, last, c0=0, c1=-1):
+        """Pages first..last (8-pixel rows, 128 bytes each: about 3 ms a page at 400 kHz), or
+        columns c0..c1 of one page, to the panel: one write sets the window, one write carries
+        the bytes."""
         w = self.win
+        if c1 < 0:
+            c1 = self.width - 1
+        w[2] = c0
+        w[3] = c1
         w[5] = first
         w[6] = last
         self.i2c.writeto(self.addr, w)
-        o = first * self.width
+        o = first * self.width + c0
         keep = self.raw[o]
         self.raw[o] = 0x40
         try:
-            self.i2c.writeto(self.addr, self.mv[o:(last + 1) * self.width + 1])
+            if c0 == 0 and c1 == self.width - 1:
+                self.i2c.writeto(self.addr, self.mv[o:(last + 1) * self.width + 1])
+            else:
+                self.i2c.writeto(self.addr, self.mv[o:first * self.width + c1 + 2])
         finally:
             self.raw[o] = keep
 
@@ -64,14 +74,35 @@ class SSD1306:
             if row >= self.height // 8:
                 break
             t = text_lines[i]
-            if changed is None or row >= len(changed) or changed[row] != t:
+            old = None if changed is None or row >= len(changed) else changed[row]
+            if old != t:
                 fb.fill_rect(0, row * 8, self.width, 8, 0)
                 fb.text(t, 0, row * 8, 1)
                 mask |= 1 << row
+                self._span(row, old, t)
             row += 1
         while row < self.height // 8:
             if changed is None or row < len(changed):
                 fb.fill_rect(0, row * 8, self.width, 8, 0)
                 mask |= 1 << row
+                self._span(row, None, "")
             row += 1
         return mask
+
+    def _span(self, row, old, new):
+        """The columns of `row` that differ between the texts (8 per character): a new call
+        changes a few characters of its auction row, and only those go over the bus."""
+        last = self.width - 1
+        if old is None:
+            self.lo[row] = 0
+            self.hi[row] = last
+            return
+        n = max(len(old), len(new))
+        a = 0
+        while a < n and a < len(old) and a < len(new) and old[a] == new[a]:
+            a += 1
+        b = n - 1
+        while b > a and b < len(old) and b < len(new) and old[b] == new[b]:
+            b -= 1
+        self.lo[row] = min(a * 8, last)
+        self.hi[row] = min(b * 8 + 7, last)
