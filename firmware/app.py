@@ -46,6 +46,7 @@ class BoxApp:
         self.hold_at = 0  # ticks since when a redraw waits for the STATE (0: none)
         self.idle_due = False  # a call's redraw is out: collect its garbage once idle
         self.push_all = getattr(hal.display, "push", None) if not bus else None
+        self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
         # call drawn and pushed
@@ -89,7 +90,7 @@ class BoxApp:
                 self.hal.buzzer.beep(30)
                 if self.trace is not None:
                     tr = self.trace
-                    for i in range(1, 8):
+                    for i in range(1, 9):
                         tr[i] = 0
                     tr[0] = self.hal.ticks_us()
         self.dirty = True
@@ -150,6 +151,10 @@ class BoxApp:
         while n:
             self.ep.receive(self.rx, now, 0, n)
             n = hal.serial.readinto(self.rx)
+            if self.scan is not None:
+                self.scan()
+        if tr is not None and not tr[5]:
+            tr[8] = hal.ticks_us()  # received
         # the reply first: on a bus nothing may come between a grant and the box's answer (no
         # key handling, whose call is written to flash, no redraw: SPEC.md section 3a)
         self.send(now)
@@ -220,6 +225,8 @@ class BoxApp:
             self.dirty = True
         if self.dirty and not self.hold_at:
             self.redraw(now)
+            if self.scan is not None:
+                self.scan()
             if tr is not None and state:
                 tr[7] = hal.ticks_us()  # drawn
             if self.push_all is not None:
@@ -246,10 +253,10 @@ class BoxApp:
                 self.store.flush()
             if tr is not None and tr[0] and tr[5]:
                 t0 = tr[0]
-                for i in range(1, 8):
+                for i in range(1, 9):
                     tr[i] = hal.ticks_diff(tr[i], t0) if tr[i] else -1
-                print("trace %d %d %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0,
-                                                        tr[6], tr[7]))
+                print("trace %d %d %d %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0,
+                                                           tr[6], tr[7], tr[8]))
                 tr[0] = 0
 
     def send(self, now):

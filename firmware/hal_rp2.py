@@ -55,6 +55,7 @@ class Display:
         self.pending = 0  # mask of the frame's pages not on the panel yet (bit p: page p)
         self.lo = bytearray(8)  # and the columns of each that changed
         self.hi = bytearray(8)
+        self.between = None  # called between two writes of a push (the keypad's scan)
         self.shown = None  # the lines in the frame (None: the panel's picture is unknown)
         self.failed = False
         if cfg and cfg.get("kind") == "ssd1306":
@@ -126,6 +127,8 @@ class Display:
             self.pending = m & ~(((2 << q) - 1) ^ ((1 << p) - 1))
             if not every:
                 return
+            if self.between is not None:
+                self.between()
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:
@@ -167,6 +170,7 @@ class Buzzer:
 
 
 _SIO_GPIO_IN = const(0xD0000004)
+SCAN_MS = 3  # at most this long between two scans of the keypad, however long a loop turn
 
 
 def _column_reader(gpios, on_low):
@@ -220,6 +224,17 @@ class Hal:
         self.ticks_add = time.ticks_add
         self.ticks_us = time.ticks_us
         self.wdt = None  # main.py starts the watchdog once the box is up
+        self.scanned = time.ticks_ms()
+        self.display.between = self.scan
+
+    def scan(self):
+        """The keypad again if the last scan is SCAN_MS old: the app calls this between the long
+        steps of a STATE (receive, draw, each write of the push), so a key held 60 ms is seen
+        twice (press_ms) even in a loop turn that takes longer."""
+        now = time.ticks_ms()
+        if time.ticks_diff(now, self.scanned) >= SCAN_MS:
+            self.scanned = now
+            self.keys.scan(now, time.ticks_diff)
 
     def wait(self, ms):
         """One scan of the keypad and one page of a pending picture (bus mode). No sleep: a loop
@@ -229,6 +244,7 @@ class Hal:
         if self.wdt is not None:
             self.wdt.feed()
         now = time.ticks_ms()
+        self.scanned = now
         self.keys.scan(now, time.ticks_diff)
         self.buzzer.tick(now)
         self.display.push()
