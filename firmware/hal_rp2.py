@@ -24,9 +24,12 @@ class Serial:
         self.de = Pin(de, Pin.OUT, value=0) if de is not None and de >= 0 else None
 
     def readinto(self, buf):
-        if not self.uart.any():
+        # only what the driver holds: readinto(buf) alone waits for more bytes until the
+        # inter-character timeout (a millisecond or two after a frame's last byte, every time)
+        n = self.uart.any()
+        if not n:
             return 0
-        return self.uart.readinto(buf) or 0
+        return self.uart.readinto(buf, n if n < len(buf) else len(buf)) or 0
 
     def write(self, data):
         if self.de is None:

@@ -40,8 +40,8 @@ class FakeUART:
     def any(self):
         return len(self.rx)
 
-    def readinto(self, buf):
-        n = min(len(buf), len(self.rx))
+    def readinto(self, buf, nbytes=-1):
+        n = min(len(buf), len(self.rx), len(buf) if nbytes < 0 else nbytes)
         buf[0:n] = self.rx[0:n]
         self.rx = self.rx[n:]
         return n
