@@ -190,9 +190,15 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         if not lat:
             lat = [float("nan")]
         tr = _traces(e)
-        # from the key taken: frame written, kept in flash, acked, STATE in, drawn and pushed
-        steps = {k: statistics.median(x[i] / 1000 for x in tr) if tr else float("nan")
-                 for i, k in enumerate(("sent", "kept", "acked", "state_in", "shown"))}
+        # from the key taken (chip ms): the frame written; the tablet's turn and the wire up to
+        # the read that ends the STATE; its receive (COBS, CRC, checks); apply + render + draw;
+        # the push of the changed pages
+        parts = {"sent": lambda x: x[0], "away": lambda x: x[3] - x[0],
+                 "receive": lambda x: x[8] - x[3], "draw": lambda x: x[7] - x[8],
+                 "push": lambda x: x[4] - x[7]}
+        steps = {k: statistics.median(f(x) / 1000 for x in tr) if tr else float("nan")
+                 for k, f in parts.items()}
+        steps["kept"] = sum(1 for x in tr if x[1] >= 0)
         return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
                 "failure": failure, "steps": steps, "traces": tr,
                 "taken_p50": statistics.median(taken) if taken else float("nan"),
@@ -312,9 +318,11 @@ def main() -> None:
                   f"p50 / floor = {c['p50'] / c['floor_mean']:.1f}x")
             s = c["steps"]
             print(f"  where it goes (medians, chip ms): key down -> taken {c['taken_p50']:.1f} "
-                  f"(debounce + scan); then frame written {s['sent']:.1f}, call kept in flash "
-                  f"{s['kept']:.1f}, acked {s['acked']:.1f}, STATE in {s['state_in']:.1f}, "
-                  f"applied + drawn + changed pages pushed {s['shown']:.1f}")
+                  f"(press_ms + scan); frame written {s['sent']:.1f}; tablet and wire until the "
+                  f"STATE's last bytes are read {s['away']:.1f}; receive {s['receive']:.1f} "
+                  f"(COBS, CRC, checks in Python); apply + render + draw {s['draw']:.1f}; push of "
+                  f"the changed pages {s['push']:.1f} (I2C 400 kHz); calls kept in flash "
+                  f"(unacknowledged after 40 ms) {s['kept']}")
             print(f"  the box's own share (key down -> taken, -> frame out, STATE in -> shown): p50 "
                   f"{c['own_p50']:.1f} ms, p99 {c['own_p99']:.1f} ms; with the wire floor "
                   f"{c['own_p50'] + c['floor_mean']:.1f} / {c['own_p99'] + c['floor_mean']:.1f} ms is what "
@@ -322,10 +330,11 @@ def main() -> None:
                   f"{c['speed']:.2f}x real time, so the real tablet's wall-clock turn weighs "
                   f"{1 / max(c['speed'], 1e-9):.0f}x on the chip's clock)")
             print(f"  heap in use (gc.mem_alloc, main.py included): after boot "
-                  f"{c['heap_boot'] / 1024:.1f} KB, highest after a STATE in the auction "
+                  f"{c['heap_boot'] / 1024:.1f} KB, highest in the auction (before each collection) "
                   f"{c['heap_peak'] / 1024:.1f} KB (goal < 64 KB)")
             print(f"  flash written in the board: {c['programmed']} B programmed, "
-                  f"{c['erased'] / 1024:.0f} KB erased (LittleFS, /outbox.bin per call)")
+                  f"{c['erased'] / 1024:.0f} KB erased (LittleFS /outbox.bin: only calls "
+                  f"unacknowledged after 40 ms)")
             if c["failure"]:
                 print(f"  FAILED on the chip: {c['failure']}")
         lat = latency(a.latency_calls, tmp / "lat")
