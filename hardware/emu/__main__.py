@@ -34,7 +34,16 @@ def main(argv: list[str] | None = None) -> int:
         print("machine:", m.group(3))
         print("heap in use after boot:", m.group(4), "bytes")
         print("seat:", m.group(1), "bus:", m.group(2))
-        sc = t.wait_screen(a.seat, lambda s: bool(s.lines[0]), a.timeout)
+        # the first picture takes the I2C bus a few tens of ms of chip time: the screen that
+        # stays, not one caught mid-push
+        last: list = [None]
+
+        def settled(s) -> bool:
+            same = s.ram == last[0]
+            last[0] = s.ram
+            return same and bool(s.lines[0])
+
+        sc = t.wait_screen(a.seat, settled, a.timeout)
         print("screen:")
         for line in sc.lines:
             print("  |" + line)
