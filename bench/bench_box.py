@@ -117,13 +117,16 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
     from hardware.emu.rig import EmuRig
     from protocol.calls import NAMES
 
-    r = EmuRig(workdir, "N", frames=True, extra_config={"heap_log": True})
+    r = EmuRig(workdir, "N", frames=True, extra_config={"heap_log": True, "trace": True})
     try:
         e = r.emu
         boot = e.wait_console("N", r"box boot .* heap (\d+)", 180)
         e.wait_screen("N", lambda sc: "YOUR TURN" in sc.status, 180)
         prog0, erased0 = e.flash_bytes()
         lat: list[float] = []
+        floor: list[float] = []
+        taken: list[float] = []  # OK key down -> the firmware takes it (debounce, scan period)
+        own: list[float] = []  # the box's own share: taken + frame out + STATE in -> shown
         made: list[str] = []
         failure = ""
         try:
@@ -145,6 +148,19 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
                     e.wait(lambda: bool(shown()), 180, f"N's display showing {name}")
                     t_show = min(shown())
                     lat.append((t_show - t_ok) / 1000)
+                    n_tr = len(taken)
+
+                    def traced(k=n_tr) -> bool:
+                        return len(_traces(e)) > k
+
+                    e.wait(traced, 60, "trace")
+                    taken.append((_traces(e)[-1][5] - t_ok) / 1000)
+                    x = _traces(e)[-1]
+                    own.append(taken[-1] + x[0] / 1000 + (x[4] - x[3]) / 1000)
+                    with r.lock:
+                        st = M.encode_state(r.ctl.views()["N"])  # the STATE that showed it
+                    floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC)
+                                  + wire_bytes(M.HEADER + len(st) + M.CRC)) * 10 / BAUD * 1000)
                 else:
                     with r.lock:
                         r.ctl.box_event(seat, "call", call=name)
@@ -163,20 +179,42 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         except TimeoutError as exc:
             # what the chip did instead is the figure: say it
             resets = [t for k, t in e.resets["N"] if k == "D"]
-            failure = (f"stopped after {len(made)} calls: {str(exc).splitlines()[0][:100]}; "
+            why = str(exc).splitlines()[0]
+            failure = (f"stopped after {len(made)} calls: {why[:60]}...{why[-90:]}; "
                        f"watchdog resets at chip ms {[t // 1000 for t in resets]}")
         prog1, erased1 = e.flash_bytes()
         heaps = [int(t.split()[1]) for _, t in e.console["N"] if t.startswith("heap ")]
         sim, wall, _ = e.clock()
         if not lat:
             lat = [float("nan")]
+        tr = _traces(e)
+        # from the key taken (chip ms): the frame written; the tablet's turn and the wire up to
+        # the read that ends the STATE; its receive (COBS, CRC, checks); apply + render + draw;
+        # the push of the changed pages
+        parts = {"sent": lambda x: x[0], "away": lambda x: x[3] - x[0],
+                 "receive": lambda x: x[8] - x[3], "draw": lambda x: x[7] - x[8],
+                 "push": lambda x: x[4] - x[7]}
+        steps = {k: statistics.median(f(x) / 1000 for x in tr) if tr else float("nan")
+                 for k, f in parts.items()}
+        steps["kept"] = sum(1 for x in tr if x[1] >= 0)
         return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
-                "failure": failure,
+                "failure": failure, "steps": steps, "traces": tr,
+                "taken_p50": statistics.median(taken) if taken else float("nan"),
+                "own_p50": statistics.median(own) if own else float("nan"),
+                "own_p99": pct(own, 99) if own else float("nan"),
+                "floor_mean": statistics.mean(floor) if floor else float("nan"),
                 "heap_boot": int(boot.group(1)), "heap_peak": max(heaps) if heaps else 0,
                 "calls": len(made), "programmed": prog1[0] - prog0[0], "erased": erased1[0] - erased0[0],
                 "speed": sim / max(wall, 1)}
     finally:
         r.close()
+
+
+def _traces(e) -> list[list[int]]:
+    """The box's "trace" lines (firmware/app.py, config "trace"): us from the OK key taken to
+    the frame written, the call kept in flash, the ack, the STATE in, the call shown; and the
+    chip's ticks_us when the key was taken."""
+    return [[int(x) for x in t.split()[1:]] for _, t in e.console["N"] if t.startswith("trace ")]
 
 
 def _calls(text: str) -> list[str]:
@@ -273,13 +311,28 @@ def main() -> None:
                   f"point-to-point, the real tablet; {c['calls']}-call auction; chip clock, "
                   f"emulation at {c['speed']:.2f}x real time):")
             print(f"  OK key down -> the box's display shows the call ({c['n']} calls): p50 "
-                  f"{c['p50']:.1f} ms, p99 {c['p99']:.1f} ms, max {c['max']:.1f} ms (goal p99 <= 30 ms; "
-                  f"20 ms of it is the key debounce)")
+                  f"{c['p50']:.1f} ms, p99 {c['p99']:.1f} ms, max {c['max']:.1f} ms (goal p99 <= 30 ms); "
+                  f"wire floor (call frame + STATE frame at {BAUD} baud) {c['floor_mean']:.1f} ms, "
+                  f"p50 / floor = {c['p50'] / c['floor_mean']:.1f}x")
+            s = c["steps"]
+            print(f"  where it goes (medians, chip ms): key down -> taken {c['taken_p50']:.1f} "
+                  f"(press_ms + scan); frame written {s['sent']:.1f}; tablet and wire until the "
+                  f"STATE's last bytes are read {s['away']:.1f}; receive {s['receive']:.1f} "
+                  f"(COBS, CRC, checks in Python); apply + render + draw {s['draw']:.1f}; push of "
+                  f"the changed pages {s['push']:.1f} (I2C 400 kHz); calls kept in flash "
+                  f"(unacknowledged after 40 ms) {s['kept']}")
+            print(f"  the box's own share (key down -> taken, -> frame out, STATE in -> shown): p50 "
+                  f"{c['own_p50']:.1f} ms, p99 {c['own_p99']:.1f} ms; with the wire floor "
+                  f"{c['own_p50'] + c['floor_mean']:.1f} / {c['own_p99'] + c['floor_mean']:.1f} ms is what "
+                  f"a tablet answering at once would give (the emulated chip runs at "
+                  f"{c['speed']:.2f}x real time, so the real tablet's wall-clock turn weighs "
+                  f"{1 / max(c['speed'], 1e-9):.0f}x on the chip's clock)")
             print(f"  heap in use (gc.mem_alloc, main.py included): after boot "
-                  f"{c['heap_boot'] / 1024:.1f} KB, highest after a STATE in the auction "
+                  f"{c['heap_boot'] / 1024:.1f} KB, highest in the auction (before each collection) "
                   f"{c['heap_peak'] / 1024:.1f} KB (goal < 64 KB)")
             print(f"  flash written in the board: {c['programmed']} B programmed, "
-                  f"{c['erased'] / 1024:.0f} KB erased (LittleFS, /outbox.bin per call)")
+                  f"{c['erased'] / 1024:.0f} KB erased (LittleFS /outbox.bin: only calls "
+                  f"unacknowledged after 40 ms)")
             if c["failure"]:
                 print(f"  FAILED on the chip: {c['failure']}")
         lat = latency(a.latency_calls, tmp / "lat")

@@ -109,12 +109,14 @@ class FakeUart:
     def any(self):
         return self.rn - self.rpos
 
-    def readinto(self, buf):
+    def readinto(self, buf, nbytes=-1):
         n = self.rn - self.rpos
         if n <= 0:
             return 0
         if n > len(buf):
             n = len(buf)
+        if 0 <= nbytes < n:
+            n = nbytes
         p = self.rpos
         for i in range(n):
             buf[i] = self.rx[p + i]

@@ -2,6 +2,11 @@
 # display. Backend-neutral: `hal` is hal_unix.Hal or hal_rp2.Hal. The steady-state loop (no key,
 # no byte, nothing due) allocates nothing: buffers are preallocated and redraws happen only on
 # change.
+# The path of a call, in the order the chip runs it (docs: firmware/README.md, "Timing"): the key,
+# the frame out, the call kept in flash while the frame is on the wire, the STATE in, one redraw,
+# the changed pages pushed at once; the garbage of that is collected after, while nothing waits.
+import gc
+
 import calls
 import entry as E
 import keys
@@ -18,13 +23,21 @@ VENDOR = 0
 NAME = "ref-box"
 KEYS_PRESENT = 0x7FFFFE
 
+# After a call is made (and after its ack), the redraw waits this long for the tablet's STATE
+# that shows it, so the call costs one redraw instead of two or three (a redraw and its push take
+# longer on the chip than the tablet's answer). A call still unacknowledged then is kept in flash
+# and shown as "sending"; one acknowledged by then is at the tablet and needs no flash write.
+HOLD_MS = 40
+
 
 class BoxApp:
     def __init__(self, hal, seat, bus=False, store=None):
         self.hal = hal
         # the epoch after the last boot's (kept in flash): never the previous one again
         epoch = store.boot_epoch(next_epoch) if store is not None else 0
-        caps = L.caps_body(VENDOR, 1, L.K_BUS if bus else 0, 8, render.WIDTH, KEYS_PRESENT, NAME)
+        # the panel (render.Frame, hardware/display.md): 4 lines of 16 with the suit symbols
+        caps = L.caps_body(VENDOR, 1, (L.K_BUS if bus else 0) | L.K_SUITS, render.ROWS, render.WIDTH,
+                           KEYS_PRESENT, NAME)
         self.ep = BoxEndpoint(seat, epoch, bus=bus, now=hal.ticks_ms(), caps=caps)
         # the view's auction is the STATE body's own call bytes (same layout: view.F_ALERT is
         # layout.C_ALERT): apply_state copies none of them
@@ -41,6 +54,17 @@ class BoxApp:
         self.frame = render.Frame(getattr(hal.display, "buf", None))
         self.redraw_at = 0  # ticks of the next try after the display did not answer
         self.heap_log = False
+        self.keep = -1  # a call made and not acknowledged yet, to keep in flash after HOLD_MS
+        self.keep_n = 0  # its place in the auction and its board
+        self.keep_board = 0
+        self.hold_at = 0  # ticks since when a redraw waits for the STATE (0: none)
+        self.idle_due = False  # a call's redraw is out: collect its garbage once idle
+        self.push_all = getattr(hal.display, "push", None) if not bus else None
+        self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
+        # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
+        # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
+        # call drawn and pushed
+        self.trace = None
         if store is not None:
             store.restore(self)
 
@@ -58,17 +82,31 @@ class BoxApp:
             self.hal.buzzer.beep(150)  # refused: a longer buzz than the click of a made call
         if kind:
             code = self.entry.out_call if kind == E.EV_CALL else 0xFF
-            if kind == E.EV_CALL and self.store is not None:
-                # kept before it is sent: a reboot in between must not lose it
-                self.store.add(code, self.view.n, self.view.board)
             # entry's EV_CALL..EV_TD are in the order of the wire's CALL..TD (SPEC.md section 3)
             if self.ep.submit(L.CALL + kind - E.EV_CALL, code, now) < 0:
                 # 16 events unacknowledged (a long cable pull): the call is not made
                 self.entry.note = E.N_QUEUE_FULL
-                if kind == E.EV_CALL and self.store is not None:
-                    self.store.forget_last()
+            elif kind == E.EV_CALL:
+                # Sent at once, kept in flash only if the tablet has not acknowledged it within
+                # HOLD_MS (step). On the chip a LittleFS write costs tens of ms (a 4 KB sector
+                # erase is 45 ms, with interrupts off, so the STATE's bytes would overrun the
+                # UART's FIFO); an acknowledged call is in the tablet's journal and needs no copy
+                # here. Lost to a power cut is only a call whose frame also never reached the
+                # tablet in those 40 ms: nobody saw it, and the player keys it again.
+                self.keep = code
+                self.keep_n = self.view.n
+                self.keep_board = self.view.board
+                self.hold_at = now or 1
+                if not self.link_up and self.store is not None:
+                    self.store.add(code, self.keep_n, self.keep_board)  # no tablet: keep it now
+                    self.keep = -1
             if kind == E.EV_CALL:
                 self.hal.buzzer.beep(30)
+                if self.trace is not None:
+                    tr = self.trace
+                    for i in range(1, 9):
+                        tr[i] = 0
+                    tr[0] = self.hal.ticks_us()
         self.dirty = True
 
     def apply_state(self, now):
@@ -88,9 +126,10 @@ class BoxApp:
         v.stop_jump = bool(f & L.F_STOP_JUMP)
         v.stop_opening2 = bool(f & L.F_STOP_OPENING2)
         v.lowest = b[L.S_LOWEST]  # the same codes, and 0xFF for none (calls.NONE)
-        for i in range(calls.COUNT):
-            v.allowed[i] = 1 if b[L.S_ALLOWED + (i >> 3)] & (1 << (i & 7)) else 0
         v.has_allowed = v.prevent
+        if v.prevent:  # the box reads the allowed calls only when it refuses calls itself
+            for i in range(calls.COUNT):
+                v.allowed[i] = 1 if b[L.S_ALLOWED + (i >> 3)] & (1 << (i & 7)) else 0
         sm = (b[L.S_STOP_MS] << 8) | b[L.S_STOP_MS + 1]
         v.stop_deadline = self.hal.ticks_add(now, sm) if sm else 0
         if sm and not v.stop_deadline:
@@ -106,10 +145,7 @@ class BoxApp:
         if self.store is not None:
             self.store.reconcile(self, now)
         self.dirty = True
-        if self.heap_log:
-            import gc
-
-            print("heap %d" % gc.mem_alloc())
+        self.idle_due = True
 
     def resend_call(self, code, now):
         """A kept call from before a reboot whose place in the auction is still open."""
@@ -123,9 +159,16 @@ class BoxApp:
         hal.wait(wait_ms)
         now = hal.ticks_ms()
         n = hal.serial.readinto(self.rx)
+        tr = self.trace
+        if n and tr is not None and not tr[5]:
+            tr[4] = hal.ticks_us()  # if these bytes end a STATE: its receive starts here
         while n:
             self.ep.receive(self.rx, now, 0, n)
             n = hal.serial.readinto(self.rx)
+            if self.scan is not None:
+                self.scan()
+        if tr is not None and not tr[5]:
+            tr[8] = hal.ticks_us()  # received
         # the reply first: on a bus nothing may come between a grant and the box's answer (no
         # key handling, whose call is written to flash, no redraw: SPEC.md section 3a)
         self.send(now)
@@ -134,15 +177,41 @@ class BoxApp:
             self.key(k, now)
             k = hal.keys.get()
         self.send(now)  # point-to-point: a new call goes out at once (on a bus: at the next grant)
-        if self.ep.state_seq != self.seen_state:
+        if tr is not None and tr[0] and not tr[1]:
+            tr[1] = hal.ticks_us()
+        state = self.ep.state_seq != self.seen_state
+        if state:
             self.seen_state = self.ep.state_seq
             if self.ep.state_len:
+                if tr is not None:
+                    tr[6] = hal.ticks_us()  # received (COBS, CRC, checks, copy)
                 self.apply_state(now)
+                self.hold_at = 0
         sending = self.ep.pending_call()
         if sending != self.view.sending:
+            if sending == calls.NONE and not state and self.view.sending != calls.NONE:
+                # acknowledged: the tablet's STATE with the call follows on the wire; one redraw
+                # for both
+                self.hold_at = self.hold_at or now or 1
+                if tr is not None:
+                    tr[3] = hal.ticks_us()
+            else:
+                self.dirty = True
             self.view.sending = sending
             if self.entry.note == E.N_ONE_IN_FLIGHT:
                 self.entry.note = E.N_NONE
+                self.dirty = True
+        if self.keep >= 0:
+            if self.view.sending != self.keep:
+                self.keep = -1  # acknowledged: the tablet has it
+            elif hal.ticks_diff(now, self.hold_at) >= HOLD_MS or not self.hold_at:
+                if self.store is not None:
+                    self.store.add(self.keep, self.keep_n, self.keep_board)
+                self.keep = -1
+                if tr is not None:
+                    tr[2] = hal.ticks_us()
+        if self.hold_at and hal.ticks_diff(now, self.hold_at) >= HOLD_MS:
+            self.hold_at = 0
             self.dirty = True
         up = self.ep.linked(now)
         if up != self.link_up:
@@ -169,8 +238,41 @@ class BoxApp:
         if self.redraw_at and hal.ticks_diff(now, self.redraw_at) >= 0:
             self.redraw_at = 0
             self.dirty = True
-        if self.dirty:
+        if self.dirty and not self.hold_at:
             self.redraw(now)
+            if self.scan is not None:
+                self.scan()
+            if tr is not None and state:
+                tr[7] = hal.ticks_us()  # drawn
+            if self.push_all is not None:
+                # point to point nothing waits on a grant: the changed pages go at once, a run
+                # of adjacent pages per I2C write (on a bus the loop pushes a page per turn)
+                self.push_all(True)
+            if tr is not None and state:
+                tr[5] = hal.ticks_us()
+        elif self.idle_due and not self.dirty and not self.hold_at:
+            # the STATE's picture is out and nothing is due: point to point its garbage goes
+            # now, off the path of the next call (the heap's high-water mark is read just
+            # before: the bench's). On a bus a grant may come at any time: there main.py's
+            # gc.threshold collects, inside a redraw's allocations, which never come between a
+            # grant and the reply.
+            self.idle_due = False
+            if self.heap_log:
+                h = gc.mem_alloc()
+                if h > self.heap_log:  # a new high-water mark (few lines: USB output can stall)
+                    self.heap_log = h
+                    print("heap %d" % h)
+            if self.push_all is not None:
+                gc.collect()
+            if self.store is not None:
+                self.store.flush()
+            if tr is not None and tr[0] and tr[5]:
+                t0 = tr[0]
+                for i in range(1, 9):
+                    tr[i] = hal.ticks_diff(tr[i], t0) if tr[i] else -1
+                print("trace %d %d %d %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0,
+                                                           tr[6], tr[7], tr[8]))
+                tr[0] = 0
 
     def send(self, now):
         out = self.ep.output(now)

@@ -56,12 +56,14 @@ def main_rp2():
     seat = -1
     bus = False
     heap_log = False
+    trace = False
     try:
         with open("/config.json") as f:
             cfg = json.load(f)
         seat = SEATS.find(cfg.get("seat", "?"))
         bus = bool(cfg.get("bus", False))
         heap_log = bool(cfg.get("heap_log", False))
+        trace = bool(cfg.get("trace", False))
     except (OSError, ValueError):
         pass
     if seat < 0:
@@ -69,12 +71,19 @@ def main_rp2():
     if seat < 0:
         seat = 0
     box = app.BoxApp(hal, seat, bus, store.Store("/outbox.bin"))
-    box.heap_log = heap_log  # the bench's: the heap in use after each STATE, on the console
+    # the bench's: each new high-water mark of the heap (after a STATE, before the collection)
+    box.heap_log = 1 if heap_log else 0
+    if trace:
+        box.trace = [0] * 9  # the bench's: where a call's time goes (app.py), on the console
     import gc
 
     from machine import WDT
 
     gc.collect()
+    # A collection when this much was allocated since the last: the heap's high-water mark stays
+    # near what is live, and each collection has little to sweep. Point to point the app also
+    # collects after each call's redraw, while nothing waits.
+    gc.threshold(12 * 1024)
     # one line a harness or a person at the USB console reads: which chip, how much heap
     print("box boot seat %s bus %d on %s heap %d" % (
         SEATS[seat], bus, sys.implementation._machine, gc.mem_alloc()))

@@ -51,6 +51,10 @@ class Frame:
         self.font = memoryview(font16.FONT)
         self.want = bytearray(CELLS)
         self.shown = bytearray(CELLS)
+        # per 8-pixel page, the first and last pixel column the last draw() changed: a new call
+        # changes a cell or two of a line, and only those columns need go over I2C
+        self.lo = bytearray(8)
+        self.hi = bytearray(8)
         self.invalidate()
 
     def invalidate(self):
@@ -205,7 +209,8 @@ class Frame:
     # -- drawing ---------------------------------------------------------------------------
     def draw(self, view, ent, now, ticks_diff, link_up=True, version_error=False):
         """Compose the 4 lines and draw the cells that changed. Returns the mask of the frame's
-        8-pixel pages that changed (bit p: page p): the display need push only those."""
+        8-pixel pages that changed (bit p: page p), with their changed columns in lo/hi: the
+        display need push only those."""
         w = self.want
         for i in range(CELLS):
             w[i] = _SP
@@ -214,12 +219,21 @@ class Frame:
         self._auction(view, ent)
         mask = 0
         shown = self.shown
+        lo = self.lo
+        hi = self.hi
         for i in range(CELLS):
             c = w[i]
             if c != shown[i]:
                 shown[i] = c
                 self._blit(i, c)
-                mask |= 3 << ((i >> 4) << 1)
+                p = (i >> 4) << 1  # line r is pages 2r and 2r + 1
+                x = (i & 15) << 3
+                if not mask >> p & 1:
+                    lo[p] = x
+                    lo[p + 1] = x
+                hi[p] = x + 7
+                hi[p + 1] = x + 7
+                mask |= 3 << p
         return mask
 
     def _blit(self, i, c):

@@ -22,8 +22,10 @@ class Store:
         self.k = 0
         self.restored = False
         self.settle_at = 0
+        self.stale = False  # the file still lists calls the auction now holds
 
     def _save(self):
+        self.stale = False
         b = bytearray(self.k * REC)
         for i in range(self.k):
             b[i * REC] = self.code[i]
@@ -114,11 +116,18 @@ class Store:
             else:
                 i += 1
         if changed:
-            self._save()
+            # written when the box is idle (flush), not on the path of the STATE's redraw: until
+            # then the file lists a call the auction holds, which a reboot drops again here
+            self.stale = True
         if self.k == 0:
             self.restored = False
         if self.restored:
             self.settle_at = app.hal.ticks_add(now, SETTLE_MS) or 1
+
+    def flush(self):
+        """Write what reconcile dropped (the app calls this when nothing waits)."""
+        if self.stale:
+            self._save()
 
     def tick(self, app, now):
         if not self.restored or not self.settle_at:

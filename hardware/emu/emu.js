@@ -35,7 +35,7 @@
 //   N sim_us              the table's chip clock now (every few ms of wall time)
 //   T sim_us wall_us busy_cycles_per_box bytes_programmed_per_box bytes_erased_per_box
 //   KD box sim_us r c     a key went down (its press starts)
-//   V box sim_us HEX      with "frames": a whole frame reached the display
+//   V box sim_us HEX      with "frames": a write to display memory ended (its whole memory)
 'use strict';
 const fs = require('fs');
 const readline = require('readline');
@@ -85,11 +85,18 @@ class Oled {
     this.args = []; this.need = 0; this.cmd = 0;
     this.mode = 0; // 0 control byte expected, 1 commands, 2 data
     this.writes = 0;
+    this.drew = false;
   }
   connect(addr) {
     if (this.fault || addr !== this.addr) return false;
     this.mode = 0;
     return true;
+  }
+  stop() {
+    // the end of a write that changed display memory: the moment a player can read it (the
+    // firmware pushes only the pages that changed, so this need not be the last page)
+    if (this.drew && this.onFrame) this.onFrame();
+    this.drew = false;
   }
   write(v) {
     if (this.mode === 0) {
@@ -99,7 +106,7 @@ class Oled {
     if (this.mode === 2) {
       this.ram[this.page * 128 + this.col] = v;
       this.writes++;
-      if (this.page === 7 && this.col === 127 && this.onFrame) this.onFrame();
+      this.drew = true;
       if (++this.col > this.col1) {
         this.col = this.col0;
         if (++this.page > this.page1) this.page = this.page0;
@@ -131,30 +138,45 @@ class Oled {
 // 1.4.1 models only XIP reads: a write through the ROM did nothing, so MicroPython's LittleFS
 // could not write a byte). The ROM forces the chip select through IO_QSPI's SS override and
 // shifts commands through the SSI's data register: write enable, sector/block erase, page
-// program, status polls (never busy here: the time the erase takes is not modelled).
+// program, status polls. The chip is busy (status bit WIP) for its typical program and erase
+// times (Winbond W25Q16JV, the Pico's part: page program 0.4 ms, 4 KB sector erase 45 ms, 32/64
+// KB block erase 120/150 ms), so a write costs the firmware the time it costs on a Pico; the
+// rp2 port runs these with interrupts off, so a long erase also holds off the UART's handler.
+const FLASH_PROGRAM_NS = 400e3;
+const FLASH_ERASE_NS = { 0x20: 45e6, 0x52: 120e6, 0xd8: 150e6 };
+
 class SpiFlash {
-  constructor(mem) {
+  constructor(mem, now) {
     this.mem = mem;
+    this.now = now; // the chip's clock, ns
     this.selected = false;
     this.buf = [];
+    this.busyUntil = 0;
     this.written = 0; // bytes programmed since power-on
     this.erased = 0;
   }
   select(on) {
+    // a page program starts when the chip select rises after its data
+    if (!on && this.selected && this.buf[0] === 0x02 && this.buf.length > 4) {
+      this.busyUntil = this.now() + FLASH_PROGRAM_NS;
+    }
     this.selected = on;
     this.buf = [];
     if (this.onSelect) this.onSelect();
   }
   byte(v) {
-    if (!this.selected) return;
+    // returns the byte shifted in while v is shifted out
+    if (!this.selected) return 0;
     const b = this.buf;
     b.push(v);
     const cmd = b[0];
+    if (cmd === 0x05 && b.length > 1) return this.now() < this.busyUntil ? 1 : 0; // WIP
     if (b.length === 4 && (cmd === 0x20 || cmd === 0x52 || cmd === 0xd8)) {
       const size = cmd === 0x20 ? 4096 : cmd === 0x52 ? 32768 : 65536;
       const addr = ((b[1] << 16) | (b[2] << 8) | b[3]) & ~(size - 1);
       this.mem.fill(0xff, addr, addr + size);
       this.erased += size;
+      this.busyUntil = this.now() + FLASH_ERASE_NS[cmd];
     } else if (cmd === 0x02 && b.length > 4) {
       const addr = (b[1] << 16) | (b[2] << 8) | b[3];
       const page = addr & ~0xff;
@@ -162,6 +184,7 @@ class SpiFlash {
       this.mem[a] &= v;
       this.written++;
     }
+    return 0;
   }
 }
 
@@ -170,23 +193,17 @@ function attachFlash(mcu, model) {
   const write = ssi.writeUint32.bind(ssi);
   const read = ssi.readUint32.bind(ssi);
   // every byte shifted out shifts one in: the ROM counts them through RXFLR
-  let rx = 0;
-  model.onSelect = () => { rx = 0; };
+  let rx = [];
+  model.onSelect = () => { rx = []; };
   ssi.writeUint32 = (off, v) => {
-    if (off === 0x08) rx = 0; // SSIENR: disabling the SSI empties its FIFOs
-    if (off === 0x60) {
-      model.byte(v & 0xff);
-      rx++;
-    }
+    if (off === 0x08) rx = []; // SSIENR: disabling the SSI empties its FIFOs
+    if (off === 0x60) rx.push(model.byte(v & 0xff));
     write(off, v);
   };
   ssi.readUint32 = (off) => {
     if (off === 0x20) return 0; // TXFLR: sent at once
-    if (off === 0x24) return rx; // RXFLR
-    if (off === 0x60) {
-      if (rx > 0) rx--;
-      return 0; // status 0: never busy; ids and reads of the chip answer 0
-    }
+    if (off === 0x24) return rx.length; // RXFLR
+    if (off === 0x60) return rx.length ? rx.shift() : 0; // status while busy; ids and reads 0
     return read(off);
   };
   const regs = new Map();
@@ -238,7 +255,7 @@ class Box {
     mcu.loadBootrom(new Uint32Array(bootrom.buffer, bootrom.byteOffset, bootrom.length / 4));
     mcu.flash.set(this.flash);
     this.flash = mcu.flash.subarray(0, FLASH_SIZE); // the firmware's writes land here
-    this.spi = new SpiFlash(mcu.flash);
+    this.spi = new SpiFlash(mcu.flash, () => this.clock.nanos);
     attachFlash(mcu, this.spi);
     const cdc = new USBCDC(mcu.usbCtrl);
     cdc.onDeviceConnected = () => out(`L ${this.index} ${simUs()} [usb connected]`);
@@ -293,15 +310,28 @@ class Box {
     const i2c = mcu.i2c[0];
     const oled = this.oled;
     oled.reset();
-    // the last byte of a frame reached the panel: the moment a player can read it
-    if (cfg.frames) oled.onFrame = () => out(`V ${this.index} ${simUs()} ${Buffer.from(oled.ram).toString('hex')}`);
-    // Every I2C event completes at once on the chip's clock; the bus time is the firmware's own
-    // (pico-sdk waits on the controller's FIFO, which rp2040js empties immediately).
-    i2c.onStart = () => i2c.completeStart();
-    i2c.onConnect = (addr) => i2c.completeConnect(oled.connect(addr));
-    i2c.onWriteByte = (v) => { if (oled.fault) { i2c.completeWrite(false); return; } oled.write(v); i2c.completeWrite(true); };
-    i2c.onReadByte = () => i2c.completeRead(0);
-    i2c.onStop = () => i2c.completeStop();
+    if (cfg.frames) oled.onFrame = () => out(`V ${this.index} ${Math.floor(this.now() / 1000)} ${Buffer.from(oled.ram).toString('hex')}`);
+    // The I2C bus takes its time on the chip's clock: a start or stop a bit time, the address
+    // and each data byte nine (8 bits and the acknowledge), at the SCL period the firmware
+    // programmed (clk_sys cycles high + low, as pico-sdk's i2c_set_baudrate sets them), so a
+    // page pushed at 400 kHz costs what it costs on the chip (pico-sdk waits on the FIFO).
+    const bitNs = () => {
+      const fast = ((i2c.control >> 1) & 3) >= 2;
+      const cyc = fast ? i2c.fsClockHighPeriod + i2c.fsClockLowPeriod : i2c.ssClockHighPeriod + i2c.ssClockLowPeriod;
+      return Math.max(cyc, 1) * CYCLE_NS;
+    };
+    let i2cDone = null;
+    const i2cAlarm = this.clock.createAlarm(() => { const f = i2cDone; i2cDone = null; if (f) f(); });
+    const after = (bits, f) => { i2cDone = f; i2cAlarm.schedule(bits * bitNs()); };
+    i2c.onStart = () => after(1, () => i2c.completeStart());
+    i2c.onConnect = (addr) => after(9, () => i2c.completeConnect(oled.connect(addr)));
+    i2c.onWriteByte = (v) => after(9, () => {
+      if (oled.fault) { i2c.completeWrite(false); return; }
+      oled.write(v);
+      i2c.completeWrite(true);
+    });
+    i2c.onReadByte = () => after(9, () => i2c.completeRead(0));
+    i2c.onStop = () => after(1, () => { oled.stop(); i2c.completeStop(); });
     // keypad: rows 6-10 driven, cols 11-15 read (hardware/pinmap.json); a pressed key joins
     // its row to its column through a diode, so a column reads low only while a row it is
     // pressed on is driven low

@@ -139,7 +139,8 @@ def test_the_box_naks_every_frame_it_cannot_use_with_the_golden_reason(wire):
     w = wire()
     _up(w)
     caps = w.tab.caps
-    assert (caps["vendor"], caps["name"], caps["cols"], caps["suits"]) == (0, "ref-box", 16, False)
+    assert (caps["vendor"], caps["name"], caps["lines"], caps["cols"], caps["suits"]) == (
+        0, "ref-box", 4, 16, True)
     cases = [v for v in vectors() if "to_box" in v and not v["bus"]]
     # the version refusal last: it leaves the box showing "update firmware"
     cases.sort(key=lambda v: v["nak"] is not None and v["nak"]["reason"] == "version")
@@ -172,10 +173,12 @@ def test_on_a_bus_the_box_does_not_nak_a_garbled_frame_but_does_nak_a_bad_field(
     assert w.naks() == [dealer["nak"]]
 
 
-def test_a_box_without_suit_glyphs_is_sent_letters(wire):
+def test_the_reference_box_says_it_has_suit_glyphs_and_is_sent_the_symbols(wire):
+    # its 8x16 font has them (firmware/font16.py); a box whose CAPS lacks them gets letters
+    # (tests/protocol/test_nak_caps.py)
     w = wire()
     _up(w)
-    assert w.pump(3, lambda: "1C to open" in (w.tmp / "screen.txt").read_text())
+    assert w.pump(3, lambda: "1\u2663 to open" in (w.tmp / "screen.txt").read_text(encoding="utf-8"))
 
 
 def test_a_rebooted_box_never_comes_back_with_the_epoch_of_its_previous_boot(wire):

@@ -126,13 +126,19 @@ def linked_pair():
     return box, tab, clock
 
 
-def pump(box, tab, clock, steps):
+def pump(box, tab, clock, steps, answer=None):
+    """steps ms of the table: the box's loop and the tablet's endpoint; `answer(events)`, if
+    given, is the tablet taking the box's events and setting its new view."""
     for _ in range(steps):
         clock.t += 1
         box.step(0)
         if box.hal.serial.tx:
             tab.receive(bytes(box.hal.serial.tx), clock.t)
             box.hal.serial.tx = bytearray()
+        if answer is not None:
+            ev = tab.take_events()
+            if ev:
+                answer(ev)
         while True:
             f = tab.output(clock.t)
             if f is None:

@@ -194,3 +194,32 @@ def test_director_pending_refuses_every_call():
     for t in ("P", "OK"):
         assert ent.press(K.from_token(t), v, 0, diff) == E.EV_NONE
     assert ent.note == E.N_NO_AUCTION
+
+
+def test_keypad_a_firm_press_counts_after_5_ms_and_a_bouncing_release_is_no_second_press():
+    # a player's quick, firm OK: the call must not wait the whole release debounce
+    rows = [Out(), Out()]
+    pressed = set()
+    cols = [In(rows, 0, pressed), In(rows, 1, pressed)]
+    m = keypad.Matrix(rows, cols, keypad.codes_from_layout([["1", "C"], ["OK", ""]]), 20, True, 5)
+    pressed.add((1, 0))
+    t = 0
+    got = -1
+    while t <= 20:
+        m.scan(t, diff)
+        if got < 0 and m.get() == K.OK:
+            got = t
+        t += 1
+    assert 5 <= got <= 6, got
+    for _ in range(4):  # the contact chatters as it opens
+        pressed.discard((1, 0))
+        m.scan(t, diff)
+        t += 1
+        pressed.add((1, 0))
+        m.scan(t, diff)
+        t += 1
+    pressed.discard((1, 0))
+    for _ in range(40):
+        m.scan(t, diff)
+        t += 1
+    assert m.get() == K.NONE

@@ -1,0 +1,85 @@
+# The path of one call through the real box application and the real protocol endpoints, as a
+# player at the table meets it: the box must not spend its chip's time twice on one call (two
+# redraws, a flash write for a call the tablet already has), and a call the tablet has not
+# acknowledged must still be in flash before the box says "sending".
+import os
+
+import app as A
+import keys as K
+import store
+from fw_fuzz_checks import VIEW, Clock, Hal
+from fw_fuzz_checks import pump as _pump
+
+from protocol.tablet_endpoint import TabletEndpoint
+
+SEAT = 1
+PATH = "/tmp/fw_call_path_checks.bin"
+
+
+def _clean():
+    try:
+        os.remove(PATH)
+    except OSError:
+        pass
+
+
+def _file_size():
+    try:
+        return os.stat(PATH)[6]
+    except OSError:
+        return -1  # never written
+
+
+def _box_in_turn():
+    _clean()
+    clock = Clock()
+    box = A.BoxApp(Hal(clock), SEAT, False, store.Store(PATH))
+    tab = TabletEndpoint(SEAT, 0x4242, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "E"
+    view["prevent"] = False
+    tab.set_view(view)
+    _pump(box, tab, clock, 300)
+    assert box.view.known and box.view.my_turn(), "no session"
+    return box, tab, clock, view
+
+
+def test_a_call_the_tablet_acknowledges_at_once_is_drawn_once_and_never_written_to_flash():
+    box, tab, clock, view = _box_in_turn()
+    box.key(K.L1, clock.t)
+    box.key(K.NT, clock.t)
+    _pump(box, tab, clock, 5)
+    drawn = box.renders
+
+    def answer(ev):
+        v = dict(view)
+        v["auction"] = view["auction"] + [{"call": ev[0]["call"], "alert": False, "stop": False}]
+        v["turn"] = "S"
+        tab.set_view(v)
+
+    box.key(K.OK, clock.t)
+    _pump(box, tab, clock, 200, answer)
+    assert box.view.n == len(view["auction"]) + 1  # the tablet's STATE with the call is shown
+    # one picture for the call: not one for "sending", one at the ack and one at the STATE
+    assert box.renders - drawn == 1, box.renders - drawn
+    # the tablet acknowledged within the hold: nothing to keep, no flash written
+    assert box.store.k == 0 and _file_size() <= 0, _file_size()
+    _clean()
+
+
+def test_a_call_the_tablet_does_not_acknowledge_is_in_flash_before_the_box_shows_sending():
+    box, tab, clock, view = _box_in_turn()
+    for k in (2, K.C, K.OK):  # 2 clubs
+        box.key(k, clock.t)
+    for _ in range(A.HOLD_MS - 2):  # the tablet hears nothing: a cable pulled just now
+        clock.t += 1
+        box.step(0)
+        box.hal.serial.tx = bytearray()
+    assert box.view.sending != 0xFF
+    assert box.hal.display.lines == [] or "sending" not in " ".join(box.hal.display.lines)
+    for _ in range(5):
+        clock.t += 1
+        box.step(0)
+    assert box.store.k == 1 and _file_size() == store.REC  # kept ...
+    assert "sending" in " ".join(box.hal.display.lines)  # ... then shown as on its way
+    _clean()
