@@ -17,7 +17,6 @@ import time
 from typing import Any
 
 from hardware.emu.harness import EmuTable, Screen
-from hardware.sim.boxes import Screen as SimScreen
 from hardware.sim.table import tokens
 from tablet_app.controller import Controller
 from tablet_app.demo import Loop
@@ -28,9 +27,25 @@ SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "2468", "tables": 3}
 
 
-def shown_calls(sc: Screen) -> list[str]:
-    """The auction as the box's display shows it (marks * ! + taken off)."""
-    return SimScreen(sc.text).plain_calls
+WNES = "WNES"  # the box's auction columns (firmware/render.py: the tablet's seat order)
+
+
+def round_shown(sc: Screen) -> list[str]:
+    """The latest round as the box's display shows it: one cell per column W N E S, suits as
+    letters, marks (! for the STOP card) taken off, "" for an empty cell."""
+    row = sc.auction.ljust(16)
+    return [row[4 * c:4 * c + 4].strip().rstrip("!*+") for c in range(4)]
+
+
+def last_round(auction: list[str], dealer: str) -> list[str]:
+    """What round_shown should read for `auction` (dealer first): its last four calls, each
+    under its seat (the 4-line layout, hardware/display.md), P for a pass."""
+    cells = [""] * 4
+    first = WNES.index(dealer)
+    n = len(auction)
+    for i in range(max(0, n - 4), n):
+        cells[(first + i) % 4] = "P" if auction[i] in ("P", "Pass") else auction[i]
+    return cells
 
 
 class _SomeSeats:
@@ -47,6 +62,9 @@ class _SomeSeats:
     def send_state(self, seat: str, view: dict) -> None:
         if seat in self._seats:
             self._m.send_state(seat, view)
+
+    def send_states(self, views: dict[str, dict], commit: bool = False) -> None:
+        self._m.send_states({s: v for s, v in views.items() if s in self._seats}, commit=commit)
 
     def connected(self, seat: str) -> bool:
         return seat in self._seats and self._m.connected(seat)
@@ -119,15 +137,18 @@ class EmuRig:
         """Wait until `seat`'s box says it is its turn, key `call` on its matrix, wait until the
         tablet's engine has it."""
         before = self.calls()
-        self.emu.wait_screen(seat, lambda s: "YOUR TURN" in s.lines[1], timeout)
+        self.emu.wait_screen(seat, lambda s: "YOUR TURN" in s.status, timeout)
         self.emu.press(seat, " ".join(tokens(call)), hold_ms=self.hold_ms, gap_ms=self.hold_ms)
         self.wait_calls(before + [call], timeout)
 
     def wait_shown(self, seat: str, want: list[str], status: str, timeout: float = 120.0) -> Screen:
-        """Wait until the box's display shows the auction `want` and `status` on its status
-        line; the error names what it shows instead."""
+        """Wait until the box's display shows the latest round of the auction `want` and `status`
+        on its status line; the error names what it shows instead."""
+        with self.lock:
+            dealer = self.ctl.estate["dealer"]
+        cells = last_round(want, dealer)
         return self.emu.wait_screen(
-            seat, lambda s: shown_calls(s) == want and status in s.lines[1], timeout)
+            seat, lambda s: round_shown(s) == cells and status in s.status, timeout)
 
     def story(self) -> str:
         """What the table did, for a failure message: each box's screen, keys and last console

@@ -24,7 +24,7 @@ def test_boots_as_flashed_and_links_up_with_the_real_tablet(emu_rig):
     assert sc.leds.get("turn") == 1 and sc.leds.get("link") == 1
     r.emu.press("N", "1 NT OK")
     r.wait_calls(["1NT"])
-    sc = r.emu.wait_screen("N", lambda s: "1NT" in s.text and "E to call" in s.status, 30)
+    sc = r.emu.wait_screen("N", lambda s: "1NT" in s.auction and "E to call" in s.status, 30)
 
 
 def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_nothing(emu_rig):
@@ -45,7 +45,7 @@ def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_
         r.emu.power_on("N")
     r.emu.wait_console("N", r"resend kept call|link up", 60)
     r.wait_calls(["1H"], 90)
-    r.emu.wait_screen("N", lambda s: "1H" in s.text and "E to call" in s.status, 60)
+    r.emu.wait_screen("N", lambda s: "1H" in s.auction and "E to call" in s.status, 60)
     time.sleep(2)  # a resend after the reboot would arrive now
     assert r.calls() == ["1H"]
 

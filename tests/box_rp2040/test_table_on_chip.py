@@ -54,15 +54,15 @@ def test_tablet_unplugged_and_back_no_second_call_and_the_pending_call_stays_in_
     is back the tablet gets 1NT, once, and nothing else."""
     r = emu_rig(seats="N")
     e = r.emu
-    e.wait_screen("N", lambda s: "YOUR TURN" in s.lines[1], 120)
+    e.wait_screen("N", lambda s: "YOUR TURN" in s.status, 120)
     e.unplug("N")
     e.press("N", "1 NT OK")
-    sc = e.wait_screen("N", lambda s: "1NT sending" in s.lines[2], 60)
+    sc = e.wait_screen("N", lambda s: "1NT sending" in s.call_line, 60)
     e.wait_console("N", r"link down", 60)
     e.press("N", "2 NT OK")  # the impatient second call
     e.wait_keys("N", 6, 60)
-    sc = e.wait_screen("N", lambda s: "no link" in s.lines[1], 30)
-    assert "1NT sending" in sc.lines[2], f"the pending call left the display:\n{sc.text}"
+    sc = e.wait_screen("N", lambda s: "NO LINK" in s.status, 30)
+    assert "1NT sending" in sc.call_line, f"the pending call left the display:\n{sc.text}"
     assert r.calls() == [], "a call crossed a pulled cable"
     e.unplug("N", False)
     r.wait_calls(["1NT"], 120)
