@@ -60,6 +60,15 @@ class BoxApp:
         self.hold_at = 0  # ticks since when a redraw waits for the STATE (0: none)
         self.idle_due = False  # a call's redraw is out: collect its garbage once idle
         self.push_all = getattr(hal.display, "push", None) if not bus else None
+        # On a bus a reply must start within 5 ms of its grant or not at all (SPEC.md section 1).
+        # A grant read after a long loop turn (a page pushed, a STATE received) may have waited
+        # in the UART's buffer since just after the previous read: its reply could start late
+        # and collide with the next box's. The rp2 backend sets late_us, the age beyond which
+        # the box stays silent until the next grant; the unix port's wait returns when a byte
+        # arrives, so it reads a grant at once and sets none.
+        self.late_us = getattr(hal, "late_us", 0) if bus else 0
+        self.read_us = hal.ticks_us() if self.late_us else 0
+        self.late_grants = 0
         self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
@@ -158,6 +167,10 @@ class BoxApp:
         hal = self.hal
         hal.wait(wait_ms)
         now = hal.ticks_ms()
+        late = self.late_us
+        if late:
+            before = self.read_us  # bytes read now may have come in just after this
+            self.read_us = hal.ticks_us()
         n = hal.serial.readinto(self.rx)
         tr = self.trace
         if n and tr is not None and not tr[5]:
@@ -171,6 +184,9 @@ class BoxApp:
             tr[8] = hal.ticks_us()  # received
         # the reply first: on a bus nothing may come between a grant and the box's answer (no
         # key handling, whose call is written to flash, no redraw: SPEC.md section 3a)
+        if late and self.ep.granted and hal.ticks_diff(hal.ticks_us(), before) > late:
+            self.ep.granted = False  # perhaps too old to answer in time: the next grant
+            self.late_grants += 1
         self.send(now)
         k = hal.keys.get()
         while k:

@@ -176,6 +176,7 @@ class Buzzer:
 
 
 _SIO_GPIO_IN = const(0xD0000004)
+LATE_US = 3000
 SCAN_MS = 3  # at most this long between two scans of the keypad, however long a loop turn
 
 
@@ -230,6 +231,9 @@ class Hal:
         self.ticks_add = time.ticks_add
         self.ticks_us = time.ticks_us
         self.wdt = None  # main.py starts the watchdog once the box is up
+        # a grant read more than this after the previous read gets no reply (app.py, bus mode):
+        # 5 ms allowed (SPEC.md section 1) less the time to build a reply frame in Python
+        self.late_us = LATE_US
         self.scanned = time.ticks_ms()
         self.display.between = self.scan
 

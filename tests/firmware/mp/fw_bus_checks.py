@@ -83,3 +83,32 @@ def test_full_event_queue_refuses_the_call_and_keeps_nothing():
     except OSError:
         size = 0  # never written
     assert st.k == 0 and size == 0  # nothing kept for a call that was not made
+
+
+def test_a_grant_read_too_late_to_answer_within_5_ms_gets_no_reply_and_the_next_one_does():
+    # SPEC.md section 1: a box's reply starts within 5 ms of its grant or not at all. On the
+    # chip a loop turn that pushes a page or takes a STATE lasts longer than that; the box's
+    # late reply then met the next box's on the line (tests/box_rp2040, bus: collisions).
+    clock = Clock()
+    us = [0]
+    hal = Hal(clock)
+    hal.ticks_us = lambda: us[0]
+    hal.late_us = 3000
+    box = A.BoxApp(hal, SEAT, True)
+    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "S"
+    tab.set_view(view)
+    for _ in range(20):  # link up: grants read 1 ms after the previous read
+        us[0] += 1000
+        grant(box, tab, clock)
+    assert box.view.known and box.view.turn == SEAT
+    for _ in range(3):  # linked: every grant in time is answered (a heartbeat at least)
+        us[0] += 1000
+        assert grant(box, tab, clock)
+    box.step(0)
+    us[0] += 4000  # a long turn (a page to the OLED): the grant may have waited 4 ms
+    assert grant(box, tab, clock) == b""
+    assert box.late_grants == 1
+    us[0] += 500  # the next grant, read at once: answered
+    assert grant(box, tab, clock)
