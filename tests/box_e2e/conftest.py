@@ -2,14 +2,15 @@ import pytest
 
 
 @pytest.fixture
-def sim_table(tmp_path, micropython_bin):
-    """Factory: a started SimTable (link, four MicroPython boxes, LinkMaster, scripted tablet)."""
-    from hardware.sim.table import SimTable
+def real_table(tmp_path, micropython_bin):
+    """Factory: a started RealTable (link, four MicroPython boxes, LinkMaster, the real tablet:
+    controller, laws engine, journal, runner)."""
+    from hardware.sim.table import RealTable
 
     tables = []
 
     def make(**kw):
-        t = SimTable(tmp_path / f"table{len(tables)}", **kw).__enter__()
+        t = RealTable(tmp_path / f"table{len(tables)}", **kw).__enter__()
         tables.append(t)
         return t
 

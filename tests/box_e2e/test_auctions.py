@@ -1,6 +1,6 @@
 """Four real firmware boxes (MicroPython, unix backend) on the simulated link at 115200 baud,
-a tablet-side LinkMaster over pyserial, a scripted tablet: what players key arrives at the tablet
-intact and in order, and every box shows it."""
+a tablet-side LinkMaster over pyserial, the real tablet (controller, laws engine, journal,
+runner): what players key arrives at the tablet intact and in order, and every box shows it."""
 import time
 
 import pytest
@@ -14,8 +14,8 @@ def shown(t, seat):
     return t.boxes.screen(seat)
 
 
-def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(sim_table):
-    t = sim_table(stop_wait_ms=1500)
+def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(real_table):
+    t = real_table(profile="fsb-2007")
     # Board 1, dealer N: an alert (FSB L115B), a stop before a jump (FSB L116B), double, redouble.
     t.call("N", "1C")
     t.boxes.press("S", "ALERT")          # S alerts partner's 1C
@@ -32,6 +32,8 @@ def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(sim_
     t.boxes.press("W", "P OK")
     t.boxes.wait_screen("W", lambda s: "STOP: wait" in s.selection)
     assert len(t.tablet.calls()) == 7, "a call during the stop wait reached the tablet"
+    # FSB L116B's wait is about 10 s: the table's clock is moved on 9 s rather than sat through
+    t.tablet.advance(9.0)
     t.call("W", "P", timeout=5)          # after the countdown
     for seat, call in (("N", "P"), ("E", "X"), ("S", "XX"), ("W", "P"), ("N", "P"), ("E", "P")):
         t.call(seat, call)
@@ -40,16 +42,17 @@ def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(sim_
     assert t.tablet.over()
     for s in "NESW":
         t.boxes.wait_screen(s, lambda sc: sc.status == "AUCTION OVER" and sc.plain_calls == want1)
-    # the alert is shown to the opponents (and the alerter), not to the player who made the call
-    assert shown(t, "E").calls[0] == "1C*" and shown(t, "W").calls[0] == "1C*"
-    assert shown(t, "S").calls[0] == "1C*" and shown(t, "N").calls[0] == "1C"
+    # FSB L115B: the partner alerts by knocking on the table or with the alert card, so without
+    # screens the whole table sees the alert, the player who made the call too
+    assert [shown(t, s).calls[0] for s in "NESW"] == ["1C*"] * 4
     assert shown(t, "N").calls[6] == "4H!"  # stop shown with the jump
-    # Board 2, dealer E: passed out. Board 3, dealer S: 1NT - 3NT.
-    t.tablet.new_board(2)
+    # Board 2, dealer E: passed out. Board 3, dealer S: 1NT - 3NT. (A result is entered for
+    # each board and East-West confirm it: the tablet then puts the next board on the table.)
+    assert t.tablet.new_board() == 2
     for seat in "ESWN":
         t.call(seat, "P")
     assert t.tablet.over() and t.tablet.calls() == ["P"] * 4
-    t.tablet.new_board(3)
+    assert t.tablet.new_board() == 3
     for seat, call in zip("SWNESW", "1NT P 3NT P P P".split(), strict=True):
         t.call(seat, call)
     want3 = "1NT P 3NT P P P".split()
@@ -59,12 +62,12 @@ def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(sim_
     keyed = want1 + ["P"] * 4 + want3
     got = [c for _, kind, c in t.tablet.events if kind == "call"]
     assert got == keyed
-    assert t.tablet.rejected == []
+    assert t.tablet.rejected() == []
     assert [k for _, k, _ in t.tablet.events if k not in ("call", "hello")] == ["alert", "stop"]
 
 
-def test_2017_L27_prevent_policy_box_refuses_insufficient_and_out_of_turn_calls(sim_table):
-    t = sim_table()
+def test_2017_L27_prevent_policy_box_refuses_insufficient_and_out_of_turn_calls(real_table):
+    t = real_table()
     t.call("N", "1H")
     t.boxes.wait_screen("E", lambda s: s.status == "YOUR TURN" and len(s.calls) == 1)
     t.boxes.press("E", tokens("1C"))
@@ -78,21 +81,32 @@ def test_2017_L27_prevent_policy_box_refuses_insufficient_and_out_of_turn_calls(
     t.boxes.press("E", "2 C OK")
     assert t.tablet.wait_calls(2) == ["1H", "2C"]
     assert sc.plain_calls == ["1H"]
+    assert t.tablet.rejected() == []  # the boxes refused them: nothing irregular reached the tablet
 
 
-def test_detect_policy_box_sends_insufficient_bid_for_the_director(sim_table):
-    t = sim_table(prevent=False)
+def test_2017_L27_record_policy_box_sends_insufficient_bid_and_the_table_waits_for_the_director(
+        real_table):
+    # Under `record` the box lets the irregular call through (the call is made); the engine
+    # rules it insufficient (2017 L27) and the table waits for the director, who gives South, the
+    # offender's LHO, the choice to accept it (L27A1): every box shows the call being ruled on.
+    t = real_table(policy="record")
     t.call("N", "1H")
     t.boxes.wait_screen("E", lambda s: s.status == "YOUR TURN" and len(s.calls) == 1)
     t.boxes.press("E", tokens("1C"))
-    deadline = time.monotonic() + 5
-    while ("E", "1C") not in t.tablet.rejected:  # the scripted tablet refuses it; the engine rectifies
-        assert time.monotonic() < deadline, t.tablet.events
-        time.sleep(0.01)
+    t.tablet.wait_events(lambda ev: ("E", "call", "1C") in ev)
+    with t.tablet.lock:
+        st = t.tablet.ctl.estate
+        assert t.tablet.ctl.phase == "frozen"
+        assert (st["pending"]["seat"], st["pending"]["call"]) == ("E", "1C")
+        assert "L27" in str(st["pending"].get("law")), st["pending"]
+    assert t.tablet.calls() == ["1H"]  # not in the auction until the director rules
+    assert t.tablet.rejected() == []
+    for s in "NESW":
+        t.boxes.wait_screen(s, lambda sc: "E 1C: wait TD" in sc.text)
 
 
-def test_box_reboot_mid_auction_gets_the_auction_back(sim_table):
-    t = sim_table()
+def test_box_reboot_mid_auction_gets_the_auction_back(real_table):
+    t = real_table()
     for seat, call in zip("NESW", "1D P 1S P".split(), strict=True):
         t.call(seat, call)
     t.boxes.reboot("E")
@@ -103,8 +117,8 @@ def test_box_reboot_mid_auction_gets_the_auction_back(sim_table):
     assert t.tablet.calls() == "1D P 1S P 2S P".split()
 
 
-def test_call_made_during_cable_pull_then_reboot_arrives_once(sim_table):
-    t = sim_table()
+def test_call_made_during_cable_pull_then_reboot_arrives_once(real_table):
+    t = real_table()
     t.call("N", "1C")
     t.boxes.wait_screen("E", lambda s: s.status == "YOUR TURN" and len(s.calls) == 1)
     t.link.pull("E", 1.5)
@@ -122,28 +136,32 @@ def test_call_made_during_cable_pull_then_reboot_arrives_once(sim_table):
     assert [c for s, k, c in t.tablet.events if k == "call" and s == "E"] == ["1H"]
 
 
-def test_2017_L25A_L20_L9B_undo_review_and_td_keys_reach_the_tablet_in_order(sim_table):
-    t = sim_table()
+def test_2017_L25A_L20_L9B_undo_review_and_td_keys_reach_the_tablet_in_order(real_table):
+    t = real_table()
     t.call("N", "1S")
     t.boxes.press("N", "UNDO")     # "wrong card": N says 1S was unintended (Law 25A)
     t.boxes.press("E", "REVIEW")   # E asks for the auction (Law 20B)
     t.boxes.press("E", "CLR")
     t.boxes.press("S", "TD")       # S calls the director (Law 9B)
-    deadline = time.monotonic() + 5
-    while len([e for e in t.tablet.events if e[1] in ("undo", "review", "td")]) < 3:
-        assert time.monotonic() < deadline, t.tablet.events
-        time.sleep(0.01)
+    t.tablet.wait_events(lambda ev: len([e for e in ev if e[1] in ("undo", "review", "td")]) >= 3)
     got = [(s, k) for s, k, _ in t.tablet.events if k in ("undo", "review", "td")]
     assert sorted(got) == [("E", "review"), ("N", "undo"), ("S", "td")]
     assert [k for s, k, _ in t.tablet.events if s == "N" and k != "hello"] == ["call", "undo"]
     t.boxes.wait_screen("S", lambda s: "TD called" in s.selection)
     t.boxes.wait_screen("N", lambda s: "wrong card" in s.selection)
+    # A call confirmed on the box is made: N's UNDO calls the director (2017 L25), as S's TD key
+    # does (L9B); the auction waits for him, so a correction L25A still allows stays possible.
+    with t.tablet.lock:
+        calls = sorted((c["seat"], c.get("reason")) for c in t.tablet.ctl.open_td_calls())
+        assert calls == [("N", "change_of_call"), ("S", None)]
+        assert t.tablet.ctl.held()
+    assert t.tablet.calls() == ["1S"]
 
 
-def test_a_cable_glitch_never_turns_into_a_second_call(sim_table):
+def test_a_cable_glitch_never_turns_into_a_second_call(real_table):
     # Found in a club: the cable to N's box was loose; N keyed 1NT, saw nothing happen, keyed
     # 2NT, and when the cable made contact both reached the tablet (1NT, then 2NT out of turn).
-    t = sim_table()
+    t = real_table()
     t.boxes.wait_screen("N", lambda s: s.status == "YOUR TURN")
     t.link.pull("N", 4.0)
     t.boxes.press("N", "1 NT OK")
