@@ -3,6 +3,7 @@ the boxes are started from them (real firmware on MicroPython), and the real tab
 command takes their calls, holds the auction for the director and starts the next board."""
 import queue
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -80,5 +81,10 @@ def test_sim_table_command_plays_a_board_on_the_real_tablet(tmp_path, micropytho
         for p in boxes.values():
             p.kill()
             p.wait()
-        cli.terminate()
-        cli.wait(10)
+        cli.send_signal(signal.SIGINT)  # Ctrl-C, as a person ends it
+        try:
+            cli.wait(10)
+        except subprocess.TimeoutExpired:
+            cli.kill()
+            cli.wait()
+    assert cli.returncode == 0, out.seen
