@@ -3,15 +3,21 @@ controller, journal and rules engine) on the simulated link with four MicroPytho
 boxes. A driver thread keys calls on the boxes and times confirm key -> every box showing the
 call. Prints one JSON line: latencies (ms) and the wire floor per call.
 
-    python bench/app_latency_child.py N_CALLS WORKDIR [--stages]
+    python bench/app_latency_child.py N_CALLS WORKDIR [--stages] [--inproc-relay]
 
 --stages: also time each stage of every call (bench/app_stages.py) and print the breakdown.
+
+The simulated link's relay runs in its own process (`python -m hardware.sim.link`), as a real
+tablet's UARTs are driven by the kernel, not by a thread of the app: a relay thread in the app's
+process would take the app's GIL for every 16-byte chunk it delivers and compete with the link
+thread it feeds. --inproc-relay runs it as a thread of this process instead (for comparison).
 """
 from __future__ import annotations
 
 import json
 import pathlib
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -55,15 +61,29 @@ def render_threads() -> dict[str, int]:
 
 def main() -> None:
     n_calls, work = int(sys.argv[1]), pathlib.Path(sys.argv[2])
+    opts = sys.argv[3:]
+    gap = next((float(o.split("=", 1)[1]) / 1000 for o in opts if o.startswith("--gap=")), 0.02)
     stages = None
     if "--stages" in sys.argv[3:]:
         from bench.app_stages import Stages
 
         stages = Stages()
-    link = SimLink().start()
-    boxes = Boxes(link.box_ports, work / "boxes", link=link)
+    work.mkdir(parents=True, exist_ok=True)
+    marks = str(work / "relay-marks.txt") if stages is not None else None
+    relay: subprocess.Popen | None = None
+    link: SimLink | None = None
+    if "--inproc-relay" in sys.argv[3:]:
+        link = SimLink().start()
+        tablet_ports, box_ports = link.tablet_ports, link.box_ports
+    else:
+        relay = subprocess.Popen([sys.executable, "-m", "hardware.sim.link", *(["--marks", marks] if marks else [])],
+                                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert relay.stdout is not None
+        ports = json.loads(relay.stdout.readline())
+        tablet_ports, box_ports = ports["tablet"], ports["box"]
+    boxes = Boxes(box_ports, work / "boxes", link=link)
     boxes.start()
-    master = LinkMaster(link.tablet_ports, ack_on_commit=True)
+    master = LinkMaster(tablet_ports, ack_on_commit=True)
     ctl = Controller(work / "journal.db")
     ctl.setup(SESSION)
     runner = TableRunner(ctl, link=master)
@@ -71,7 +91,7 @@ def main() -> None:
 
     app = TabletApp(ctl, runner)
     if stages is not None:
-        stages.install(link, master, ctl, runner)
+        stages.install(link, master, ctl, runner, marks_file=None if link is not None else marks)
         stages.install_kivy(app)
     out: dict[str, object] = {}
 
@@ -92,7 +112,7 @@ def main() -> None:
                 call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
                 keys = tokens(call)
                 boxes.press(seat, keys[:-1])
-                time.sleep(0.02)
+                time.sleep(gap)
                 # parse a screen only when its file changed: this thread shares the app's GIL
                 # and must not slow down what it measures
                 watch = [ScreenWatch(boxes.boxes[s].screen_file) for s in SEATS]
@@ -145,7 +165,10 @@ def main() -> None:
     finally:
         master.close()
         boxes.stop()
-        link.close()
+        if link is not None:
+            link.close()
+        if relay is not None:
+            relay.communicate("quit\n", timeout=10)
     print(json.dumps(out))
 
 

@@ -5,7 +5,8 @@
   Median and max of several starts.
 - Real path: confirm key on a box -> every box showing the call, through the real Kivy app
   (woken by the link thread), controller, journal and engine, on the simulated link at 115200
-  baud with four MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
+  baud (its relay in its own process, as a tablet's UARTs are the kernel's) with four
+  MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
   wire floor (the call frame plus one STATE frame). `python bench/bench_tablet.py --stages` runs
   only this, 200 calls, and adds where each call's time goes (bench/app_stages.py).
 - Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
