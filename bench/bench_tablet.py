@@ -129,7 +129,26 @@ def cold_start(runs: int = 5) -> None:
           f"median {statistics.median(times):.2f} s, max {max(times):.2f} s")
 
 
+def busy_cpu_s() -> float | None:
+    """CPU seconds the whole machine has spent busy since boot (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = v[3] + (v[4] if len(v) > 4 else 0)  # idle + iowait
+    return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_s() -> float:
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def app_path(n_calls: int = 200, stages: bool = False) -> None:
+    busy0, ours0, t0 = busy_cpu_s(), children_cpu_s(), time.monotonic()
     xvfb, display = start_xvfb()
     if display is None:
         print("real app path: not measured (Xvfb is not installed)")
@@ -143,6 +162,10 @@ def app_path(n_calls: int = 200, stages: bool = False) -> None:
     finally:
         xvfb.terminate()
         xvfb.wait(10)
+    # the bench's own processes (app, boxes, relay, Xvfb) have all been waited for: what else the
+    # machine ran meanwhile took CPU from them (the bench needs about one of the two cores)
+    busy1, wall = busy_cpu_s(), time.monotonic() - t0
+    others = (busy1 - busy0 - (children_cpu_s() - ours0)) / wall if busy0 is not None and busy1 is not None else None
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
     res = json.loads(lines[-1]) if lines else {"error": p.stderr[-500:]}
     if "error" in res:
@@ -154,6 +177,9 @@ def app_path(n_calls: int = 200, stages: bool = False) -> None:
           f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms (goal p99 <= 12 ms)")
     print(f"  wire floor (call frame + STATE frame): mean {statistics.mean(floor):.2f} ms; "
           f"p50 / floor = {pct(lat, 50) / statistics.mean(floor):.1f}x, p99 / floor = {pct(lat, 99) / statistics.mean(floor):.1f}x")
+    if others is not None:
+        print(f"  other processes on this machine during the run: {max(0.0, others):.2f} of {os.cpu_count()} cores "
+              f"busy (the figures above are for an otherwise idle machine only when this is near 0)")
     for line in res.get("stages", []):
         print("  " + line)
 
