@@ -118,6 +118,11 @@ def main() -> None:
         from bench.app_stages import Stages
 
         stages = Stages()
+    # Kivy before any thread starts: Kivy's logging handler, installed while Kivy imports, imports
+    # kivy.config on its first record, so the link thread logging a box's report while this
+    # thread is still importing Kivy deadlocks (the import lock against the handler's lock)
+    from tablet_app.app import TabletApp
+
     work.mkdir(parents=True, exist_ok=True)
     marks = str(work / "relay-marks.txt") if stages is not None else None
     relay: subprocess.Popen | None = None
@@ -137,8 +142,6 @@ def main() -> None:
     ctl = Controller(work / "journal.db")
     ctl.setup(SESSION)
     runner = TableRunner(ctl, link=master)
-    from tablet_app.app import TabletApp
-
     app = TabletApp(ctl, runner)
     if stages is not None:
         stages.install(link, master, ctl, runner, marks_file=None if link is not None else marks)

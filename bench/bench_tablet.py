@@ -8,7 +8,9 @@
   baud (its relay in its own process, as a tablet's UARTs are the kernel's) with four
   MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
   wire floor (the call frame plus one STATE frame). `python bench/bench_tablet.py --stages` runs
-  only this, 200 calls, and adds where each call's time goes (bench/app_stages.py).
+  only this, 200 calls, and adds where each call's time goes (bench/app_stages.py); further
+  options go to bench/app_latency_child.py (--inproc-relay, --poll-watch, --gap=MS: the setups
+  compared). Beside the figure: how many cores other processes kept busy during the run.
 - Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
   in production) plus `views()` for the four boxes, i.e. what the runner does per event.
   Median and p99 over many generated auctions; the journal-free part is shown separately.
@@ -147,7 +149,8 @@ def children_cpu_s() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def app_path(n_calls: int = 200, stages: bool = False) -> None:
+def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = ()) -> None:
+    """setup: the child's options for comparisons (--inproc-relay, --poll-watch, --gap=MS)."""
     busy0, ours0, t0 = busy_cpu_s(), children_cpu_s(), time.monotonic()
     xvfb, display = start_xvfb()
     if display is None:
@@ -157,7 +160,7 @@ def app_path(n_calls: int = 200, stages: bool = False) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(pathlib.Path(tmp) / "kivy")}
             p = subprocess.run([sys.executable, str(ROOT / "bench" / "app_latency_child.py"), str(n_calls), tmp,
-                                *(["--stages"] if stages else [])],
+                                *(["--stages"] if stages else []), *setup],
                                cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     finally:
         xvfb.terminate()
@@ -186,7 +189,7 @@ def app_path(n_calls: int = 200, stages: bool = False) -> None:
 
 if __name__ == "__main__":
     if "--stages" in sys.argv[1:]:
-        app_path(stages=True)
+        app_path(stages=True, setup=tuple(a for a in sys.argv[1:] if a != "--stages"))
         raise SystemExit(0)
     per_event()
     app_path()
