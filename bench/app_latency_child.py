@@ -3,15 +3,24 @@ controller, journal and rules engine) on the simulated link with four MicroPytho
 boxes. A driver thread keys calls on the boxes and times confirm key -> every box showing the
 call. Prints one JSON line: latencies (ms) and the wire floor per call.
 
-    python bench/app_latency_child.py N_CALLS WORKDIR [--stages]
+    python bench/app_latency_child.py N_CALLS WORKDIR [--stages] [--inproc-relay] [--poll-watch] [--gap=MS]
 
 --stages: also time each stage of every call (bench/app_stages.py) and print the breakdown.
+
+The simulated link's relay runs in its own process (`python -m hardware.sim.link`), as a real
+tablet's UARTs are driven by the kernel, not by a thread of the app: a relay thread in the app's
+process would take the app's GIL for every 16-byte chunk it delivers and compete with the link
+thread it feeds. --inproc-relay runs it as a thread of this process instead (for comparison).
+The watcher of the boxes' screens sleeps until a box renames its screen file (inotify);
+--poll-watch polls the files every 0.5 ms instead. --gap=MS: the time between keying the call
+and its confirm key (20 ms).
 """
 from __future__ import annotations
 
 import json
 import pathlib
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -37,6 +46,53 @@ def wire_bytes(payload_len: int) -> int:
     return payload_len + payload_len // 254 + 3  # COBS overhead, delimiter, leading flush
 
 
+class DirChanges:
+    """Waits for a file to be renamed into a directory (a box replaces its screen file by
+    rename), with Linux inotify through ctypes: the watcher sleeps in the kernel until a box has
+    drawn, instead of polling four files every half millisecond, each poll taking the GIL the
+    app's link thread needs. Without inotify, wait() just sleeps `fallback` seconds."""
+
+    IN_MOVED_TO = 0x80
+
+    def __init__(self, path: pathlib.Path, fallback: float = 0.0005):
+        import ctypes
+        import ctypes.util
+        import os
+
+        self.fallback = fallback
+        self.fd = -1
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+            if fd >= 0 and libc.inotify_add_watch(fd, str(path).encode(), self.IN_MOVED_TO) >= 0:
+                self.fd = fd
+            elif fd >= 0:
+                os.close(fd)
+        except (OSError, AttributeError):
+            self.fd = -1
+
+    def wait(self, timeout: float) -> None:
+        import os
+        import select
+
+        if self.fd < 0:
+            time.sleep(self.fallback)
+            return
+        r, _, _ = select.select([self.fd], [], [], timeout)
+        if r:
+            try:
+                os.read(self.fd, 65536)
+            except BlockingIOError:
+                pass
+
+    def close(self) -> None:
+        import os
+
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
 def render_threads() -> dict[str, int]:
     """This process's threads by name with their nice value (the app's thread is MainThread's
     name, "python"; a software renderer's workers are llvmpipe-N)."""
@@ -55,25 +111,46 @@ def render_threads() -> dict[str, int]:
 
 def main() -> None:
     n_calls, work = int(sys.argv[1]), pathlib.Path(sys.argv[2])
+    opts = sys.argv[3:]
+    gap = next((float(o.split("=", 1)[1]) / 1000 for o in opts if o.startswith("--gap=")), 0.02)
     stages = None
     if "--stages" in sys.argv[3:]:
         from bench.app_stages import Stages
 
         stages = Stages()
-    link = SimLink().start()
-    boxes = Boxes(link.box_ports, work / "boxes", link=link)
+    # Kivy before any thread starts: Kivy's logging handler, installed while Kivy imports, imports
+    # kivy.config on its first record, so the link thread logging a box's report while this
+    # thread is still importing Kivy deadlocks (the import lock against the handler's lock)
+    from tablet_app.app import TabletApp
+
+    work.mkdir(parents=True, exist_ok=True)
+    marks = str(work / "relay-marks.txt") if stages is not None else None
+    relay: subprocess.Popen | None = None
+    link: SimLink | None = None
+    if "--inproc-relay" in sys.argv[3:]:
+        link = SimLink().start()
+        tablet_ports, box_ports = link.tablet_ports, link.box_ports
+    else:
+        relay = subprocess.Popen([sys.executable, "-m", "hardware.sim.link", *(["--marks", marks] if marks else [])],
+                                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert relay.stdout is not None
+        ports = json.loads(relay.stdout.readline())
+        tablet_ports, box_ports = ports["tablet"], ports["box"]
+    boxes = Boxes(box_ports, work / "boxes", link=link)
     boxes.start()
-    master = LinkMaster(link.tablet_ports, ack_on_commit=True)
+    master = LinkMaster(tablet_ports, ack_on_commit=True)
     ctl = Controller(work / "journal.db")
     ctl.setup(SESSION)
     runner = TableRunner(ctl, link=master)
-    from tablet_app.app import TabletApp
-
     app = TabletApp(ctl, runner)
     if stages is not None:
-        stages.install(link, master, ctl, runner)
+        stages.install(link, master, ctl, runner, marks_file=None if link is not None else marks)
         stages.install_kivy(app)
     out: dict[str, object] = {}
+
+    changes = DirChanges(work / "boxes")
+    if "--poll-watch" in opts:
+        changes.close()  # the watcher polls every 0.5 ms (for comparison)
 
     def drive() -> None:
         lat: list[float] = []
@@ -92,10 +169,11 @@ def main() -> None:
                 call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
                 keys = tokens(call)
                 boxes.press(seat, keys[:-1])
-                time.sleep(0.02)
+                time.sleep(gap)
                 # parse a screen only when its file changed: this thread shares the app's GIL
                 # and must not slow down what it measures
                 watch = [ScreenWatch(boxes.boxes[s].screen_file) for s in SEATS]
+                changes.wait(0)  # what was renamed before now is already read below
                 for w in watch:
                     w.poll()
                 if stages is not None:
@@ -112,7 +190,9 @@ def main() -> None:
                             seen[SEATS[i]] = time.monotonic()
                     if time.monotonic() - t0 > 5:
                         raise TimeoutError("a box did not show the call in 5 s")
-                    time.sleep(0.0005)
+                    # a screen version younger than the file clock's tick is read again
+                    # (ScreenWatch): a short timeout keeps that re-read going without inotify
+                    changes.wait(0.005)
                 lat.append((max(seen.values()) - t0) * 1000)
                 if stages is not None:
                     stages.on = False
@@ -145,7 +225,10 @@ def main() -> None:
     finally:
         master.close()
         boxes.stop()
-        link.close()
+        if link is not None:
+            link.close()
+        if relay is not None:
+            relay.communicate("quit\n", timeout=10)
     print(json.dumps(out))
 
 

@@ -1,6 +1,7 @@
 """Where the time of one call goes on the real app path (bench/app_latency_child.py --stages).
 
-Wraps, in the bench's process only, the points a call passes on its way: the relay reading the
+Wraps, in the bench's process, the points a call passes on its way (the relay's own marks come
+from its process, `python -m hardware.sim.link --marks`): the relay reading the
 box's frame (the box has handled the key), the tablet's link thread reading it, the waiter
 thread handing it to the runner, the journal's transaction, the acknowledgement, each STATE
 frame written and relayed, and each box's new screen seen by the watcher. Also the Kivy main
@@ -35,35 +36,17 @@ class Stages:
 
     # --- hooks --------------------------------------------------------------------------------
 
-    def install(self, link: Any, master: Any, ctl: Any, runner: Any) -> None:
-        from hardware.sim import link as simlink
+    def install(self, link: Any, master: Any, ctl: Any, runner: Any, marks_file: str | None = None) -> None:
+        """link: an in-process hardware.sim.link.SimLink, or None with `marks_file`, the relay
+        process's marks (`python -m hardware.sim.link --marks FILE`; time.monotonic() is the
+        same clock in every process)."""
         from protocol import messages as M
 
         st = self
-        orig_accept = link._accept
-
-        def accept(ch: Any, data: bytes, now: float) -> None:
-            orig_accept(ch, data, now)
-            if st.on:
-                with st.lock:
-                    st.marks.append((now, f"{ch.direction}_read", ch.seat))
-                    st.marks.append((ch.line_free, f"{ch.direction}_wire_end", ch.seat))
-
-        link._accept = accept
-        del simlink
-        orig_deliver = link._deliver
-
-        def deliver(now: float) -> None:
-            busy = [ch for ch in link._channels if ch.queue]
-            orig_deliver(now)
-            if st.on:
-                t = time.monotonic()
-                with st.lock:
-                    for ch in busy:
-                        if not ch.queue:
-                            st.marks.append((t, f"{ch.direction}_delivered", ch.seat))
-
-        link._deliver = deliver
+        self.marks_file = marks_file
+        self._marks_pos = 0
+        if link is not None:
+            link.on_mark = lambda t, what, seat: st._relay_mark(t, what, seat)
 
         orig_received = master._received
 
@@ -126,6 +109,29 @@ class Stages:
 
         journal.transaction = transaction
 
+    def _relay_mark(self, t: float, what: str, seat: str) -> None:
+        if self.on:
+            with self.lock:
+                self.marks.append((t, what, seat))
+
+    def _read_relay_marks(self) -> list[tuple[float, str, str]]:
+        """The relay process's marks written since the last call."""
+        if not self.marks_file:
+            return []
+        try:
+            with open(self.marks_file) as f:
+                f.seek(self._marks_pos)
+                text = f.read()
+        except FileNotFoundError:
+            return []
+        text = text[:text.rfind("\n") + 1]  # a line still being written waits for the next call
+        self._marks_pos += len(text)
+        out = []
+        for line in text.splitlines():
+            t, what, seat = line.split()
+            out.append((float(t), what, seat))
+        return out
+
     def span(self, obj: Any, attr: str, name: str) -> None:
         st = self
         orig = getattr(obj, attr)
@@ -168,8 +174,9 @@ class Stages:
     # --- per call -----------------------------------------------------------------------------
 
     def call(self, seat: str, t0: float, seen: dict[str, float]) -> None:
+        relay = [m for m in self._read_relay_marks() if m[0] <= max(seen.values()) + 0.001]
         with self.lock:
-            marks = [m for m in self.marks if m[0] >= t0 - 0.001]
+            marks = [m for m in self.marks + relay if m[0] >= t0 - 0.001]
             self.marks = []
             busy = [(a, b) for a, b in self.busy if b > t0]
             self.busy = []

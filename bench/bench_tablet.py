@@ -5,9 +5,12 @@
   Median and max of several starts.
 - Real path: confirm key on a box -> every box showing the call, through the real Kivy app
   (woken by the link thread), controller, journal and engine, on the simulated link at 115200
-  baud with four MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
+  baud (its relay in its own process, as a tablet's UARTs are the kernel's) with four
+  MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
   wire floor (the call frame plus one STATE frame). `python bench/bench_tablet.py --stages` runs
-  only this, 200 calls, and adds where each call's time goes (bench/app_stages.py).
+  only this, 200 calls, and adds where each call's time goes (bench/app_stages.py); further
+  options go to bench/app_latency_child.py (--inproc-relay, --poll-watch, --gap=MS: the setups
+  compared). Beside the figure: how many cores other processes kept busy during the run.
 - Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
   in production) plus `views()` for the four boxes, i.e. what the runner does per event.
   Median and p99 over many generated auctions; the journal-free part is shown separately.
@@ -128,7 +131,27 @@ def cold_start(runs: int = 5) -> None:
           f"median {statistics.median(times):.2f} s, max {max(times):.2f} s")
 
 
-def app_path(n_calls: int = 200, stages: bool = False) -> None:
+def busy_cpu_s() -> float | None:
+    """CPU seconds the whole machine has spent busy since boot (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = v[3] + (v[4] if len(v) > 4 else 0)  # idle + iowait
+    return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_s() -> float:
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = ()) -> None:
+    """setup: the child's options for comparisons (--inproc-relay, --poll-watch, --gap=MS)."""
+    busy0, ours0, t0 = busy_cpu_s(), children_cpu_s(), time.monotonic()
     xvfb, display = start_xvfb()
     if display is None:
         print("real app path: not measured (Xvfb is not installed)")
@@ -137,11 +160,15 @@ def app_path(n_calls: int = 200, stages: bool = False) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(pathlib.Path(tmp) / "kivy")}
             p = subprocess.run([sys.executable, str(ROOT / "bench" / "app_latency_child.py"), str(n_calls), tmp,
-                                *(["--stages"] if stages else [])],
+                                *(["--stages"] if stages else []), *setup],
                                cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     finally:
         xvfb.terminate()
         xvfb.wait(10)
+    # the bench's own processes (app, boxes, relay, Xvfb) have all been waited for: what else the
+    # machine ran meanwhile took CPU from them (the bench needs about one of the two cores)
+    busy1, wall = busy_cpu_s(), time.monotonic() - t0
+    others = (busy1 - busy0 - (children_cpu_s() - ours0)) / wall if busy0 is not None and busy1 is not None else None
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
     res = json.loads(lines[-1]) if lines else {"error": p.stderr[-500:]}
     if "error" in res:
@@ -153,13 +180,16 @@ def app_path(n_calls: int = 200, stages: bool = False) -> None:
           f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms (goal p99 <= 12 ms)")
     print(f"  wire floor (call frame + STATE frame): mean {statistics.mean(floor):.2f} ms; "
           f"p50 / floor = {pct(lat, 50) / statistics.mean(floor):.1f}x, p99 / floor = {pct(lat, 99) / statistics.mean(floor):.1f}x")
+    if others is not None:
+        print(f"  other processes on this machine during the run: {max(0.0, others):.2f} of {os.cpu_count()} cores "
+              f"busy (the figures above are for an otherwise idle machine only when this is near 0)")
     for line in res.get("stages", []):
         print("  " + line)
 
 
 if __name__ == "__main__":
     if "--stages" in sys.argv[1:]:
-        app_path(stages=True)
+        app_path(stages=True, setup=tuple(a for a in sys.argv[1:] if a != "--stages"))
         raise SystemExit(0)
     per_event()
     app_path()

@@ -9,8 +9,8 @@ relay that delays every byte by its real duration at the baud rate and injects f
         link.flush_box("S")        # a box was restarted: the bytes it never read are gone
         link.stats()               # bytes relayed / corrupted / dropped per seat and direction
 
-Command line: `python -m hardware.sim.link [--baud B] [--corrupt P] [--drop P] [--seats NESW]`
-prints the port paths as one JSON line, then reads commands on stdin (`pull SEAT SECONDS`,
+Command line: `python -m hardware.sim.link [--baud B] [--corrupt P] [--drop P] [--seats NESW]
+[--marks FILE]` prints the port paths as one JSON line, then reads commands on stdin (`pull SEAT SECONDS`,
 `faults CORRUPT DROP`, `flush SEAT`, `stats`, `quit`).
 
 Why the relay holds both slave ends open: a pty whose slave is closed returns EIO on the master
@@ -33,6 +33,7 @@ import time
 import traceback
 import tty
 from collections import deque
+from collections.abc import Callable
 
 from protocol.messages import box_state
 from protocol.session import BoxEndpoint
@@ -84,6 +85,11 @@ class SimLink:
         self._wake_r, self._wake_w = -1, -1
         self._thread: threading.Thread | None = None
         self.relay_errors = 0
+        # (monotonic time, what, seat) for a bench's breakdown (bench/app_stages.py), called in
+        # the relay thread: "<dir>_read" when a side's bytes are read (and "<dir>_wire_end" with
+        # the time their last byte leaves the wire), "<dir>_delivered" when a channel's queue runs
+        # dry. None: nothing is recorded.
+        self.on_mark: Callable[[float, str, str], None] | None = None
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -247,11 +253,15 @@ class SimLink:
             if out:
                 ch.queue.append((t, bytes(out)))
             ch.line_free = t
+        if self.on_mark is not None:
+            self.on_mark(now, f"{ch.direction}_read", ch.seat)
+            self.on_mark(t, f"{ch.direction}_wire_end", ch.seat)
 
     def _deliver(self, now: float) -> None:
         with self._lock:
             for ch in self._channels:
                 q = ch.queue
+                was_busy = bool(q)
                 while q and q[0][0] <= now:
                     due, chunk = q[0]
                     if now < self.pulled_until[ch.seat]:
@@ -280,6 +290,8 @@ class SimLink:
                         ch.blocked_since = 0.0
                         continue
                     break
+                if was_busy and not q and self.on_mark is not None:
+                    self.on_mark(time.monotonic(), f"{ch.direction}_delivered", ch.seat)
 
 
 class SimBus:
@@ -545,8 +557,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--drop", type=float, default=0.0, help="per-byte drop probability")
     ap.add_argument("--seats", default=SEATS)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--marks", default=None,
+                    help="append 'TIME WHAT SEAT' lines (time.monotonic()) for a bench's breakdown")
     a = ap.parse_args(argv)
-    with SimLink(a.seats, a.baud, a.corrupt, a.drop, a.seed) as link:
+    link = SimLink(a.seats, a.baud, a.corrupt, a.drop, a.seed)
+    if a.marks:
+        marks = open(a.marks, "a", buffering=1)
+        link.on_mark = lambda t, what, seat: marks.write(f"{t:.6f} {what} {seat}\n")
+    with link:
         print(json.dumps({"tablet": link.tablet_ports, "box": link.box_ports, "baud": a.baud}),
               flush=True)
         for line in sys.stdin:

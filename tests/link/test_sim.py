@@ -121,3 +121,36 @@ def test_command_line_prints_ports_and_obeys_commands():
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def test_relay_process_marks_each_frame_read_on_the_wire_and_delivered(tmp_path):
+    # the latency bench runs the relay as its own process and reads this timeline from it: a
+    # frame's bytes are read, leave the wire no earlier than their wire time, and are delivered
+    import json
+    import subprocess
+    import sys
+
+    marks = tmp_path / "marks.txt"
+    p = subprocess.Popen([sys.executable, "-m", "hardware.sim.link", "--seats", "S", "--marks", str(marks)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        ports = json.loads(p.stdout.readline())
+        tab = serial.Serial(ports["tablet"]["S"], 115200, timeout=0)
+        box = open_box(ports["box"]["S"])
+        tab.write(bytes(100))
+        assert read_for(box, 3, 100) == bytes(100)
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+        assert p.wait(5) == 0
+        rows = [line.split() for line in marks.read_text().splitlines()]
+        got = {what: float(t) for t, what, seat in rows if seat == "S"}
+        assert set(got) == {"down_read", "down_wire_end", "down_delivered"}
+        # 100 bytes at 10 bits each at 115200 baud: 8.7 ms on the wire
+        assert got["down_wire_end"] - got["down_read"] >= 100 * 10 / 115200 - 1e-6
+        assert got["down_read"] <= got["down_delivered"]
+        assert got["down_delivered"] >= got["down_wire_end"] - 16 * 10 / 115200  # a chunk may go early
+        tab.close()
+        os.close(box)
+    finally:
+        if p.poll() is None:
+            p.kill()
