@@ -358,7 +358,11 @@ def open_terminal(attach: str) -> bool:
 
 
 def windowed(args: argparse.Namespace) -> int:
+    # Kivy first, before any thread starts: a thread that logs while Kivy is being imported
+    # (the link's box reports) and Kivy's log handler importing its config under its lock
+    # deadlock each other (seen in the latency bench with gdb).
     from hardware.sim.link import SimLink
+    from tablet_app.app import TabletApp
     from tablet_app.controller import Controller
     from tablet_app.link import LinkMaster
     from tablet_app.runner import TableRunner
@@ -401,8 +405,6 @@ def windowed(args: argparse.Namespace) -> int:
     runner = TableRunner(ctl, link=master)
     station = DemoStation(work, db)
     print(f"Results station: director page {station.director_page}")
-    from tablet_app.app import TabletApp
-
     app = TabletApp(ctl, runner, args.lang, deliverer=station.deliverer)
     import signal
 
