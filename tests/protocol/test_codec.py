@@ -22,8 +22,8 @@ def test_crc16_table_constant_is_the_polynomial_0x1021_table():
         c = i << 8
         for _ in range(8):
             c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
-        assert (C._T[2 * i] << 8) | C._T[2 * i + 1] == c, i
-    assert len(C._T) == 512
+        assert (C._HI[i] << 8) | C._LO[i] == c, i
+    assert len(C._HI) == len(C._LO) == 256
 
 
 def test_crc16_bitwise_equals_table_on_random_frames():
