@@ -50,7 +50,7 @@ class Frame:
     the SSD1306's page layout: page p is buf[128 p:128 p + 128], bit 0 its top row), which may
     be the display driver's own buffer. draw() allocates nothing: the lines are composed as
     font codes into a preallocated array and only cells whose code changed are copied from the
-    font, byte for byte."""
+    font (by framebuf where there is one, else byte for byte)."""
 
     def __init__(self, buf=None):
         self.buf = bytearray(128 * 64 // 8) if buf is None else buf
