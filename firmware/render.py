@@ -93,7 +93,12 @@ class Frame:
         for ch in s:
             if pos >= end:
                 break
-            w[pos] = code_of(ch) | inv
+            # printable ASCII from bytes (every fixed text) without a call: a call a character
+            # is a good part of composing the lines on the chip
+            if type(ch) is int and 32 <= ch < 127:
+                w[pos] = (ch - 32) | inv
+            else:
+                w[pos] = code_of(ch) | inv
             pos += 1
         return pos
 
