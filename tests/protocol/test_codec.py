@@ -22,8 +22,8 @@ def test_crc16_table_constant_is_the_polynomial_0x1021_table():
         c = i << 8
         for _ in range(8):
             c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
-        assert (C._T[2 * i] << 8) | C._T[2 * i + 1] == c, i
-    assert len(C._T) == 512
+        assert (C._HI[i] << 8) | C._LO[i] == c, i
+    assert len(C._HI) == len(C._LO) == 256
 
 
 def test_crc16_bitwise_equals_table_on_random_frames():
@@ -165,3 +165,81 @@ def test_deframer_discards_an_overlong_frame_and_resynchronises():
         if d.length:
             got.append(bytes(d.payload[:d.length]))
     assert got == [p] and d.bad_size == 1
+
+
+def test_state_call_table_matches_the_call_codes():
+    from protocol import layout
+
+    assert len(layout._BAD_CALL) == 64
+    for c in range(64):
+        assert layout._BAD_CALL[c] == (c != calls.HIDDEN and c >= calls.COUNT), c
+
+
+def test_deframer_matches_cobs_decode_and_crc16_of_whole_frames_on_any_bytes():
+    # the one-pass Deframer against the reference: collect to each 0, cobs.decode, size, crc16
+    import random
+
+    from protocol.layout import MAX_PAYLOAD, MAX_WIRE, MIN_PAYLOAD
+
+    def reference(data):
+        out, counts, raw = [], [0, 0, 0], bytearray()
+        for byte in data:
+            if byte:
+                raw.append(byte)
+                continue
+            if not raw:
+                continue
+            frame, raw = raw, bytearray()
+            dst = bytearray(MAX_WIRE)
+            m = -2 if len(frame) > MAX_WIRE else cobs.decode(frame, len(frame), dst)
+            if m == -1:
+                counts[1] += 1
+            elif m < MIN_PAYLOAD or m > MAX_PAYLOAD:
+                counts[2] += 1
+            elif crc16(dst, 0, m - 2) != (dst[m - 2] << 8) | dst[m - 1]:
+                counts[0] += 1
+            else:
+                out.append(bytes(dst[:m]))
+        return out, counts
+
+    rnd = random.Random(7)
+    ping = M.encode_payload({"type": "ping", "seat": "N", "epoch": 1, "seq": 3, "ack": 0})
+    for _ in range(1500):
+        parts = []
+        for _ in range(rnd.randrange(1, 6)):
+            r = rnd.random()
+            if r < 0.5:
+                p = bytearray(ping if r < 0.2 else bytes(rnd.randrange(256)
+                                                         for _ in range(rnd.randrange(6, 60))))
+                if rnd.random() < 0.5:
+                    c = crc16(p, 0, len(p) - 2)
+                    p[-2:] = bytes([c >> 8, c & 0xFF])
+                w = bytearray(wire_from_payload(bytes(p)))
+                if rnd.random() < 0.3:
+                    w[rnd.randrange(len(w) - 1)] = rnd.randrange(256)  # a line error
+                parts.append(bytes(w))
+            elif r < 0.7:
+                parts.append(bytes(rnd.randrange(256) for _ in range(rnd.randrange(30))))
+            elif r < 0.75:
+                parts.append(bytes([rnd.randrange(1, 256)]) * rnd.randrange(MAX_WIRE - 5, 1000))
+            else:
+                parts.append(b"\x00")
+        data = b"".join(parts)
+        d = Deframer()
+        got = []
+        pos = 0
+        while pos < len(data):  # in chunks, as a UART delivers them
+            e = min(len(data), pos + rnd.randrange(1, 80))
+            i = pos
+            while i < e:
+                i = d.feed(data, i, e)
+                if d.length:
+                    got.append(bytes(d.payload[:d.length]))
+            pos = e
+        want, (bad_crc, bad_cobs, bad_size) = reference(data + b"\x00")
+        if d.w:  # an unfinished frame at the end: the reference saw its closing 0 too
+            i = d.feed(b"\x00", 0, 1)
+            if d.length:
+                got.append(bytes(d.payload[:d.length]))
+        assert got == want
+        assert (d.bad_crc, d.bad_cobs, d.bad_size) == (bad_crc, bad_cobs, bad_size)

@@ -236,3 +236,22 @@ def test_every_note_fits_its_line_whole():
         text = E.NOTES[note]
         assert len(text) <= 16, text
         assert text in (row_text(f.buf, 0), row_text(f.buf, 1)), (text, row_text(f.buf, 0))
+
+
+def test_framebuf_blit_draws_the_same_pixels_as_the_byte_copy():
+    # on the box a cell goes through framebuf (C); the byte-for-byte copy is the reference (and
+    # what CPython draws): every cell, inverted ones included, must come out the same
+    if render.framebuf is None:
+        return  # CPython: no framebuf, every Frame copies bytes (the MicroPython run checks)
+    v = view_with(["1C", "2D", "P", "3NT", "X"], dealer=1, seat=2, turn=3)
+    v.auction[3] |= V.F_ALERT | V.F_STOP
+    ent = E.CallEntry()
+    ent.press(K.from_token("4"), v, 0, diff)
+    fast = render.Frame()
+    ref = render.Frame()
+    ref.lines = None
+    for now in (0, 1000):
+        assert fast.draw(v, ent, now, diff) == ref.draw(v, ent, now, diff)
+        assert fast.buf == ref.buf
+        ent.press(K.from_token("NT"), v, now, diff)
+        v.auction[4] |= V.F_ALERT
