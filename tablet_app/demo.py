@@ -404,7 +404,6 @@ def windowed(args: argparse.Namespace) -> int:
     ctl.setup(demo_session(args.profile, None))
     runner = TableRunner(ctl, link=master)
     station = DemoStation(work, db)
-    print(f"Results station: director page {station.director_page}")
     app = TabletApp(ctl, runner, args.lang, deliverer=station.deliverer)
     import signal
 
@@ -416,6 +415,9 @@ def windowed(args: argparse.Namespace) -> int:
 
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, stop)
+    # only now: a Ctrl-C from here on ends everything (before the handlers it would have left
+    # the station's threads running)
+    print(f"Results station: director page {station.director_page}", flush=True)
     try:
         app.run()
     finally:
