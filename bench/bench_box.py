@@ -210,6 +210,81 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         r.close()
 
 
+def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
+    """Four boxes on emulated RP2040s (flashed with BUS=1) on one RS-485 line, the real tablet as
+    bus master (LinkMaster granting in turn, controller, laws engine): every call keyed on its
+    box's matrix, `bids` rising bids then three passes. Per call, on the chip's clock: from the OK
+    key going down on the box whose turn it is to the last of the four boxes' displays showing the
+    call (debounce, the wait for the grant, the frame, the tablet's turn, the four STATEs one
+    after the other on the shared line, each box's display push). Floor: the wire time of the
+    call frame and the four STATE frames, without the grant wait. The line model counts two
+    drivers at once (collisions) and bytes sent with DE low."""
+    from hardware.emu.harness import missing
+
+    why = missing()
+    if why:
+        print("on the chip, bus: not run:", why)
+        return None
+    from hardware.emu.rig import EmuRig, last_round, round_shown
+    from protocol.calls import NAMES
+
+    r = EmuRig(workdir, "NESW", bus=True, frames=True, hold_ms=40)
+    try:
+        e = r.emu
+        with r.lock:
+            dealer = r.ctl.estate["dealer"]
+        lat: list[float] = []
+        to_line: list[float] = []  # OK key down -> the call frame starts on the line
+        floor: list[float] = []
+        made: list[str] = []
+        failure = ""
+        script = [NAMES[3 + i] for i in range(bids)] + ["P"] * 3
+        first = "NESW".index(dealer)
+        try:
+            for i, call in enumerate(script):
+                seat = "NESW"[(first + i) % 4]
+                keys = tokens(call)
+                e.wait_screen(seat, lambda sc: "YOUR TURN" in sc.status, 180)
+                kd = len(e.key_downs[seat])
+                e.press(seat, " ".join(keys), hold_ms=r.hold_ms, gap_ms=r.hold_ms)
+                made.append(call)
+                r.wait_calls(made, 180)
+                n_down = kd + len(keys)
+                e.wait(lambda k=n_down, s=seat: len(e.key_downs[s]) >= k, 60, "keys down")
+                t_ok = e.key_downs[seat][n_down - 1][0]
+                cells = last_round(made, dealer)
+
+                def shown(s: str, t0=t_ok, want=cells) -> list[int]:
+                    return [t for t, f in e.frames[s] if t > t0 and round_shown(f) == want]
+
+                e.wait(lambda: all(shown(s) for s in "NESW"), 180, f"all boxes showing {call}")
+                lat.append((max(min(shown(s)) for s in "NESW") - t_ok) / 1000)
+                sent = [a for a, _, _, what in e.line_frames()
+                        if a > t_ok and what == f"CALL from {seat}"]
+                if sent:
+                    to_line.append((sent[0] - t_ok) / 1000)
+                with r.lock:
+                    views = r.ctl.views()  # the STATEs that showed it
+                wire = wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + sum(
+                    wire_bytes(M.HEADER + len(M.encode_state(v)) + M.CRC) for v in views.values())
+                floor.append(wire * 10 / BAUD * 1000)
+        except TimeoutError as exc:
+            why = str(exc).splitlines()[0]
+            failure = f"stopped after {len(made)} calls: {why[:120]}"
+        sim, wall, _ = e.clock()
+        if not lat:
+            lat = [float("nan")]
+        return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
+                "line_p50": statistics.median(to_line) if to_line else float("nan"),
+                "line_max": max(to_line) if to_line else float("nan"),
+                "floor_mean": statistics.mean(floor) if floor else float("nan"),
+                "collisions": e.collisions, "undriven": len(e.undriven), "calls": len(made),
+                "failure": failure, "speed": sim / max(wall, 1), "wall": wall / 1e6,
+                "each": list(zip(made, lat, strict=False))}
+    finally:
+        r.close()
+
+
 def _traces(e) -> list[list[int]]:
     """The box's "trace" lines (firmware/app.py, config "trace"): us from the OK key taken to
     the frame written, the call kept in flash, the ack, the STATE in, the call shown; and the
@@ -297,6 +372,8 @@ def main() -> None:
     ap.add_argument("--latency-calls", type=int, default=300)
     ap.add_argument("--soak-calls", type=int, default=100_000)
     ap.add_argument("--soak-tables", type=int, default=4)
+    ap.add_argument("--bus-bids", type=int, default=13,
+                    help="rising bids keyed on the four boxes on the bus (then three passes)")
     a = ap.parse_args()
     # The simulated link, LinkMaster and the tablet (controller, runner) share this one CPython process (on a
     # real table they are a kernel UART driver and a tablet): a short GIL switch interval keeps
@@ -335,6 +412,20 @@ def main() -> None:
                   f"unacknowledged after 40 ms)")
             if c["failure"]:
                 print(f"  FAILED on the chip: {c['failure']}")
+        b = on_chip_bus(tmp / "chip_bus", a.bus_bids)
+        if b is not None:
+            print(f"on the chip, RS-485 bus (four emulated RP2040s flashed with BUS=1 on one line, "
+                  f"the real tablet as bus master; {b['calls']}-call auction, every call keyed on "
+                  f"its box; chip clock, emulation at {b['speed']:.2f}x real time, {b['wall']:.0f} s):")
+            print(f"  OK key down -> all 4 boxes' displays show the call ({b['n']} calls): p50 "
+                  f"{b['p50']:.1f} ms, p99 {b['p99']:.1f} ms, max {b['max']:.1f} ms (goal p99 <= 60 ms); "
+                  f"wire floor (call frame + four STATE frames on the one line at {BAUD} baud, "
+                  f"grant wait not included) {b['floor_mean']:.1f} ms, p50 / floor = "
+                  f"{b['p50'] / b['floor_mean']:.1f}x; OK key down -> the call frame on the line "
+                  f"(debounce, scan, grant wait) p50 {b['line_p50']:.1f} ms, max {b['line_max']:.1f} ms; "
+                  f"line: {b['collisions']} collisions, {b['undriven']} bytes sent with DE low")
+            if b["failure"]:
+                print(f"  FAILED on the bus: {b['failure']}")
         lat = latency(a.latency_calls, tmp / "lat")
         print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults, the real tablet): "
               f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
