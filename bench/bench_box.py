@@ -4,6 +4,11 @@
   115200 baud over the simulated link with four boxes and the real tablet (controller, laws
   engine, journal, runner: hardware.sim.table.RealTable), beside the physical floor (the wire time
   of the call frame plus one STATE frame: the four STATEs go out in parallel, one port each);
+- on emulated RP2040s (hardware/emu, stock MicroPython as flashed) behind the real tablet: one box
+  point to point (OK key down -> its display shows the call), and four boxes on one RS-485 line
+  with the tablet as bus master (OK key down -> all four displays show the call, beside the wire
+  floor of the call frame and four STATEs, and the collisions the line model counts), on the
+  chip's clock;
 - the heap the board's code uses after boot and during an auction (gc.mem_alloc on MicroPython:
   the unix port, 64-bit, with the ROMFS image and with .mpy files; the WebAssembly port, 32-bit
   like the RP2040, with .mpy files), and what its poll loop allocates over 1,000 idle loops;
@@ -13,6 +18,7 @@
   which journals every call; 15 ms with the scripted stand-in it replaced).
 
 Usage: python bench/bench_box.py [--latency-calls 300] [--soak-calls 100000] [--soak-tables 4]
+                                 [--bus-bids 13]
 """
 from __future__ import annotations
 
@@ -235,6 +241,9 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
             dealer = r.ctl.estate["dealer"]
         lat: list[float] = []
         to_line: list[float] = []  # OK key down -> the call frame starts on the line
+        # per call, chip ms: key down -> call frame starts (debounce, grant wait); the call frame;
+        # -> the tablet writes the STATEs; -> the last display shows the call
+        split: list[tuple[float, ...]] = []
         floor: list[float] = []
         made: list[str] = []
         failure = ""
@@ -259,10 +268,17 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
 
                 e.wait(lambda: all(shown(s) for s in "NESW"), 180, f"all boxes showing {call}")
                 lat.append((max(min(shown(s)) for s in "NESW") - t_ok) / 1000)
-                sent = [a for a, _, _, what in e.line_frames()
-                        if a > t_ok and what == f"CALL from {seat}"]
+                fr = [f for f in e.line_frames() if f[0] > t_ok]
+                sent = [(a, z) for a, z, _, what in fr if what == f"CALL from {seat}"]
                 if sent:
-                    to_line.append((sent[0] - t_ok) / 1000)
+                    to_line.append((sent[0][0] - t_ok) / 1000)
+                    # the tablet writes the four STATEs in one go (the line model logs them at
+                    # that moment; the line then carries them one after the other)
+                    t_st = [a for a, _, _, what in fr if a >= sent[0][1] and what.startswith("STATE to ")]
+                    if t_st:
+                        split.append(((sent[0][0] - t_ok) / 1000, (sent[0][1] - sent[0][0]) / 1000,
+                                      (t_st[0] - sent[0][1]) / 1000,
+                                      (t_ok + lat[-1] * 1000 - t_st[0]) / 1000))
                 with r.lock:
                     views = r.ctl.views()  # the STATEs that showed it
                 wire = wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + sum(
@@ -279,10 +295,40 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
                 "line_max": max(to_line) if to_line else float("nan"),
                 "floor_mean": statistics.mean(floor) if floor else float("nan"),
                 "collisions": e.collisions, "undriven": len(e.undriven), "calls": len(made),
+                "event_ms": wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) * 10 / BAUD * 1000,
                 "failure": failure, "speed": sim / max(wall, 1), "wall": wall / 1e6,
-                "each": list(zip(made, lat, strict=False))}
+                "each": list(zip(made, lat, strict=False)),
+                "split": [statistics.median(x) for x in zip(*split, strict=True)] if split else [],
+                "slowest": max(split, key=sum) if split else []}
     finally:
         r.close()
+
+
+def print_bus(b: dict) -> None:
+    print(f"on the chip, RS-485 bus (four emulated RP2040s flashed with BUS=1 on one line, "
+          f"the real tablet as bus master; {b['calls']}-call auction, every call keyed on "
+          f"its box; chip clock, emulation at {b['speed']:.2f}x real time, {b['wall']:.0f} s):")
+    print(f"  OK key down -> all 4 boxes' displays show the call ({b['n']} calls): p50 "
+          f"{b['p50']:.1f} ms, p99 {b['p99']:.1f} ms, max {b['max']:.1f} ms (goal p99 <= 60 ms); "
+          f"wire floor (call frame + four STATE frames on the one line at {BAUD} baud, "
+          f"grant wait not included) {b['floor_mean']:.1f} ms, p50 / floor = "
+          f"{b['p50'] / b['floor_mean']:.1f}x; OK key down -> the call frame on the line "
+          f"(debounce, scan, grant wait) p50 {b['line_p50']:.1f} ms, max {b['line_max']:.1f} ms; "
+          f"line: {b['collisions']} collisions, {b['undriven']} bytes sent with DE low")
+    if b["split"]:
+        k = b["split"]
+        print(f"  where it goes (medians, chip ms): key down -> the call frame starts on the "
+              f"line {k[0]:.1f} (debounce, scan, the wait for the grant); the call frame "
+              f"{k[1]:.1f}; -> the tablet writes the four STATEs {k[2]:.1f} (its turn, on the "
+              f"wall clock: it weighs {1 / max(b['speed'], 1e-9):.0f}x on the chip's clock); "
+              f"-> the last box's display shows the call {k[3]:.1f} (the four STATEs one "
+              f"after the other on the line, {b['floor_mean'] - b['event_ms']:.1f} ms of wire; the "
+              f"box's receive, draw and push)")
+        w = b["slowest"]
+        print(f"  the slowest call ({sum(w):.1f} ms): to the line {w[0]:.1f}, the call frame {w[1]:.1f}, "
+              f"the tablet {w[2]:.1f}, STATEs to the last display {w[3]:.1f}")
+    if b["failure"]:
+        print(f"  FAILED on the bus: {b['failure']}")
 
 
 def _traces(e) -> list[list[int]]:
@@ -414,18 +460,7 @@ def main() -> None:
                 print(f"  FAILED on the chip: {c['failure']}")
         b = on_chip_bus(tmp / "chip_bus", a.bus_bids)
         if b is not None:
-            print(f"on the chip, RS-485 bus (four emulated RP2040s flashed with BUS=1 on one line, "
-                  f"the real tablet as bus master; {b['calls']}-call auction, every call keyed on "
-                  f"its box; chip clock, emulation at {b['speed']:.2f}x real time, {b['wall']:.0f} s):")
-            print(f"  OK key down -> all 4 boxes' displays show the call ({b['n']} calls): p50 "
-                  f"{b['p50']:.1f} ms, p99 {b['p99']:.1f} ms, max {b['max']:.1f} ms (goal p99 <= 60 ms); "
-                  f"wire floor (call frame + four STATE frames on the one line at {BAUD} baud, "
-                  f"grant wait not included) {b['floor_mean']:.1f} ms, p50 / floor = "
-                  f"{b['p50'] / b['floor_mean']:.1f}x; OK key down -> the call frame on the line "
-                  f"(debounce, scan, grant wait) p50 {b['line_p50']:.1f} ms, max {b['line_max']:.1f} ms; "
-                  f"line: {b['collisions']} collisions, {b['undriven']} bytes sent with DE low")
-            if b["failure"]:
-                print(f"  FAILED on the bus: {b['failure']}")
+            print_bus(b)
         lat = latency(a.latency_calls, tmp / "lat")
         print(f"latency confirm key -> all 4 boxes show the call ({lat['n']} calls, no faults, the real tablet): "
               f"p50 {lat['p50']:.1f} ms, p99 {lat['p99']:.1f} ms, max {lat['max']:.1f} ms "
