@@ -244,6 +244,7 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
         # per call, chip ms: key down -> call frame starts (debounce, grant wait); the call frame;
         # -> the tablet writes the STATEs; -> the last display shows the call
         split: list[tuple[float, ...]] = []
+        resent = 0
         floor: list[float] = []
         made: list[str] = []
         failure = ""
@@ -275,6 +276,8 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
                     # the tablet writes the four STATEs in one go (the line model logs them at
                     # that moment; the line then carries them one after the other)
                     t_st = [a for a, _, _, what in fr if a >= sent[0][1] and what.startswith("STATE to ")]
+                    t_last = t_ok + lat[-1] * 1000
+                    resent += max(0, sum(1 for a in t_st if a <= t_last) - 4)  # STATEs sent again
                     if t_st:
                         split.append(((sent[0][0] - t_ok) / 1000, (sent[0][1] - sent[0][0]) / 1000,
                                       (t_st[0] - sent[0][1]) / 1000,
@@ -294,7 +297,7 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
                 "line_p50": statistics.median(to_line) if to_line else float("nan"),
                 "line_max": max(to_line) if to_line else float("nan"),
                 "floor_mean": statistics.mean(floor) if floor else float("nan"),
-                "collisions": e.collisions, "undriven": len(e.undriven), "calls": len(made),
+                "collisions": e.collisions, "resent": resent, "undriven": len(e.undriven), "calls": len(made),
                 "event_ms": wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) * 10 / BAUD * 1000,
                 "failure": failure, "speed": sim / max(wall, 1), "wall": wall / 1e6,
                 "each": list(zip(made, lat, strict=False)),
@@ -326,7 +329,8 @@ def print_bus(b: dict) -> None:
               f"box's receive, draw and push)")
         w = b["slowest"]
         print(f"  the slowest call ({sum(w):.1f} ms): to the line {w[0]:.1f}, the call frame {w[1]:.1f}, "
-              f"the tablet {w[2]:.1f}, STATEs to the last display {w[3]:.1f}")
+              f"the tablet {w[2]:.1f}, STATEs to the last display {w[3]:.1f}; STATE frames the "
+              f"tablet sent again before the last display showed a call: {b['resent']} in all")
     if b["failure"]:
         print(f"  FAILED on the bus: {b['failure']}")
 
