@@ -129,6 +129,7 @@ def headless(args: argparse.Namespace) -> int:
     from tablet_app import i18n, present
     from tablet_app.controller import Controller
     from tablet_app.link import LinkMaster
+    from tablet_app.link.master import WallClock
     from tablet_app.runner import TableRunner
 
     work = ROOT / "build" / "demo"
@@ -154,7 +155,7 @@ def headless(args: argparse.Namespace) -> int:
         say(f"Results station: {station.url} (director page {station.director_page})\n")
         if not on_chip:
             boxes.start()
-        master = LinkMaster(ports, ack_on_commit=True)
+        master = LinkMaster(ports, ack_on_commit=True, clock=getattr(boxes, "clock", WallClock))
         ctl = Controller(db)
         ctl.setup(demo_session("dbf-2017", "record"))
         runner = TableRunner(ctl, link=master)
@@ -365,6 +366,7 @@ def windowed(args: argparse.Namespace) -> int:
     from tablet_app.app import TabletApp
     from tablet_app.controller import Controller
     from tablet_app.link import LinkMaster
+    from tablet_app.link.master import WallClock
     from tablet_app.runner import TableRunner
 
     work = ROOT / "build" / "demo"
@@ -399,7 +401,7 @@ def windowed(args: argparse.Namespace) -> int:
               + ("" if shown else f": open a terminal and run `{attach}`")
               + f".\nKeys on a box (shown on each pane's border too): {LEGEND}")
     print(f"Director PIN: {PIN}. Journal: {db}")
-    master = LinkMaster(ports, ack_on_commit=True)
+    master = LinkMaster(ports, ack_on_commit=True, clock=getattr(boxes, "clock", WallClock))
     ctl = Controller(db)
     ctl.setup(demo_session(args.profile, None))
     runner = TableRunner(ctl, link=master)

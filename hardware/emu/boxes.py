@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable, Iterable
 
 from hardware.emu.harness import EmuTable
-from hardware.emu.rig import link_on_chip_clock
+from hardware.emu.rig import ChipClock
 from hardware.sim.boxes import Screen
 
 SLOW = 12.0  # four emulated boxes run at about 1/8 of real time here; waits get some margin
@@ -21,8 +21,7 @@ class EmuBoxes:
         self.ports = self.emu.ports
         self.slow = slow
         self.workdir = pathlib.Path(workdir)
-        self._clock = link_on_chip_clock(self.emu)
-        self._clock.__enter__()  # before the LinkMaster is made: its timers read the chip clock
+        self.clock = ChipClock(self.emu)  # the LinkMaster's (LinkMaster(clock=...)): chip time
         self._stop = threading.Event()
         self._mirror: threading.Thread | None = None
 
@@ -59,5 +58,4 @@ class EmuBoxes:
         self._stop.set()
         if self._mirror is not None:
             self._mirror.join(2)
-        self._clock.__exit__(None, None, None)
         self.emu.close()

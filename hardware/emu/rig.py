@@ -7,7 +7,7 @@ The emulated chips run slower than real time (four boxes: about 1/8 on this mach
 LinkMaster's timers (retransmit 40 ms, heartbeat, link loss, the bus's reply window) run on the
 table's chip clock, not the wall's: a box then looks to the tablet exactly as fast as it is. On
 the wall clock a retransmit every 40 ms would reach a box every 4 ms of its time, faster than it
-can take a frame, and bury it. Only the link's clock is replaced; the laws engine, the journal
+can take a frame, and bury it (`LinkMaster(clock=ChipClock(emu))`). Only the link's clock is; the laws engine, the journal
 and the runner keep the wall clock."""
 from __future__ import annotations
 
@@ -73,12 +73,13 @@ class _SomeSeats:
         return seat not in self._seats or self._m.state_acked(seat)
 
 
-class _ChipTime:
-    """What tablet_app.link.master reads as `time`: monotonic() is the chip clock."""
+class ChipClock:
+    """The LinkMaster's clock (`LinkMaster(clock=...)`) on the emulated table's chip time."""
+
+    sleep = staticmethod(time.sleep)
 
     def __init__(self, emu: EmuTable):
         self._emu = emu
-        self.sleep = time.sleep
 
     def monotonic(self) -> float:
         return self._emu.sim_us / 1e6
@@ -87,29 +88,13 @@ class _ChipTime:
         return self._emu.sim_us // 1000
 
 
-@contextlib.contextmanager
-def link_on_chip_clock(emu: EmuTable):
-    """The LinkMaster's timers on the emulated table's clock while the block runs."""
-    from tablet_app.link import master as m
-
-    saved = (m.time, m.ticks_ms)
-    ct = _ChipTime(emu)
-    m.time, m.ticks_ms = ct, ct.ticks_ms  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        m.time, m.ticks_ms = saved
-
-
 class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
                  session: dict[str, Any] | None = None, frames: bool = False,
                  extra_config: dict | None = None, hold_ms: int = 60):
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config)
-        self._clock = link_on_chip_clock(self.emu)
-        self._clock.__enter__()
-        self.master = LinkMaster(self.emu.ports, ack_on_commit=True)
+        self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu))
         self.ctl = Controller(workdir / "journal.db")
         self.ctl.setup({**SESSION, **(session or {})})
         link = self.master if len(seats) == 4 else _SomeSeats(self.master, seats)
@@ -170,6 +155,5 @@ class EmuRig:
     def close(self) -> None:
         self._loop.stop()
         self.master.close()
-        self._clock.__exit__(None, None, None)
         self.ctl.close()
         self.emu.close()

@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import serial
 
@@ -54,10 +55,21 @@ class BoxEvent:
     t: float = 0.0             # tablet time.monotonic() at delivery
 
 
+class WallClock:
+    """The link's time: monotonic seconds, the protocol's ms ticks, sleep. LinkMaster(clock=...)
+    takes another, e.g. an emulated chip's (hardware/emu/rig.py), so that its timers run at the
+    boxes' own speed."""
+
+    monotonic = staticmethod(time.monotonic)
+    sleep = staticmethod(time.sleep)
+    ticks_ms = staticmethod(ticks_ms)
+
+
 class _Port:
     """One serial port: one seat (point-to-point) or several (an RS-485 bus)."""
 
-    def __init__(self, path: str, baud: int, eps: dict[str, TabletEndpoint]):
+    def __init__(self, path: str, baud: int, eps: dict[str, TabletEndpoint], clock: Any):
+        self.clock = clock
         self.path = path
         self.baud = baud
         self.eps = eps
@@ -81,7 +93,7 @@ class _Port:
         except (serial.SerialException, OSError):
             self.ser = None
             self.errors += 1
-            self.next_open = time.monotonic() + REOPEN_S
+            self.next_open = self.clock.monotonic() + REOPEN_S
             return False
 
     def fail(self) -> None:
@@ -93,7 +105,7 @@ class _Port:
             pass
         self.ser = None
         self.waiting = None
-        self.next_open = time.monotonic() + REOPEN_S
+        self.next_open = self.clock.monotonic() + REOPEN_S
 
 
 class LinkMaster:
@@ -105,13 +117,14 @@ class LinkMaster:
     events `poll` returned are journalled (closes the crash window docs/tablet.md describes)."""
 
     def __init__(self, ports: dict[str, str], baud: int = 115200, epoch: int = 0,
-                 ack_on_commit: bool = False):
+                 ack_on_commit: bool = False, clock: Any = WallClock):
+        self.clock = clock
         if not ports:
             raise ValueError("LinkMaster needs at least one seat's port")
         for seat in ports:
             if seat not in ("N", "E", "S", "W"):
                 raise ValueError(f"unknown seat {seat!r}: expected N, E, S or W")
-        now = ticks_ms()
+        now = self.clock.ticks_ms()
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._events: deque[BoxEvent] = deque()
@@ -127,7 +140,7 @@ class LinkMaster:
         self._ports: dict[str, _Port] = {}
         for path in dict.fromkeys(ports.values()):
             eps = {s: self._eps[s] for s, p in ports.items() if p == path}
-            self._ports[path] = _Port(path, baud, eps)
+            self._ports[path] = _Port(path, baud, eps, clock)
         self._seat_port = {s: self._ports[p] for s, p in ports.items()}
         self.byte_s = 10 / baud
         self._views: dict[str, dict] = {}
@@ -211,7 +224,7 @@ class LinkMaster:
     def connected(self, seat: str) -> bool:
         ep = self._ep(seat)
         with self._lock:
-            return self._seat_port[seat].ser is not None and ep.connected(ticks_ms())
+            return self._seat_port[seat].ser is not None and ep.connected(self.clock.ticks_ms())
 
     def state_acked(self, seat: str) -> bool:
         """Whether the box has acknowledged the latest view sent to it."""
@@ -292,7 +305,7 @@ class LinkMaster:
             except Exception:  # the link must outlive a bug in one frame's handling
                 self.thread_errors += 1
                 log.exception("LinkMaster I/O step failed; continuing")
-                time.sleep(TICK_S)
+                self.clock.sleep(TICK_S)
 
     def _step(self) -> None:
         self._flush_output()
@@ -300,9 +313,9 @@ class LinkMaster:
         timeout = TICK_S
         for p in fds.values():
             if p.waiting is not None:
-                timeout = min(timeout, max(0.0, p.wait_until - time.monotonic()))
+                timeout = min(timeout, max(0.0, p.wait_until - self.clock.monotonic()))
             if p.hold_until:
-                timeout = min(timeout, max(0.0, p.hold_until - time.monotonic()))
+                timeout = min(timeout, max(0.0, p.hold_until - self.clock.monotonic()))
         try:
             ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout)
         except (OSError, ValueError):
@@ -330,7 +343,7 @@ class LinkMaster:
 
     def _received(self, port: _Port, data: bytes) -> None:
         with self._cond:
-            now = ticks_ms()
+            now = self.clock.ticks_ms()
             if port.bus:
                 self._received_bus(port, data, now)
             else:
@@ -346,7 +359,7 @@ class LinkMaster:
             if acked:
                 self._acks_awaited = False
             if evs:
-                t = time.monotonic()
+                t = self.clock.monotonic()
                 for e in evs:
                     self._events.append(BoxEvent(e["seat"], e["kind"], e["call"], e["box_ms"], e["seq"],
                                                  e["epoch"], e["index"], t))
@@ -383,11 +396,11 @@ class LinkMaster:
             if ep is not None and ep.events:
                 # give the application a moment to answer with new STATEs before granting
                 # anyone else: they then go out first instead of after another round trip
-                port.hold_until = time.monotonic() + BUS_APP_S
+                port.hold_until = self.clock.monotonic() + BUS_APP_S
 
     def _flush_output(self) -> None:
         with self._lock:
-            now = ticks_ms()
+            now = self.clock.ticks_ms()
             for p in self._ports.values():
                 if p.ser is None:
                     continue
@@ -405,7 +418,7 @@ class LinkMaster:
     def _grant(self, p: _Port, now: int) -> None:
         """Bus master: send due STATEs back to back (they are not grants), otherwise address the
         next seat with a grant and wait for its reply (or the timeout) before the next one."""
-        t = time.monotonic()
+        t = self.clock.monotonic()
         if p.waiting is not None and t < p.wait_until:
             return
         p.waiting = None
@@ -453,7 +466,7 @@ class LinkMaster:
             return False
 
     def _reopen(self) -> None:
-        t = time.monotonic()
+        t = self.clock.monotonic()
         for p in self._ports.values():
             if p.ser is None and t >= p.next_open:
                 with self._lock:
