@@ -173,9 +173,14 @@ def headless(args: argparse.Namespace) -> int:
                     raise TimeoutError(what)
                 time.sleep(0.01)
 
+        def turn_shown(seat: str) -> None:
+            # the box holds the tablet's latest view (acknowledged) and shows that it is its turn:
+            # read from the box's status line, which both box kinds show whole (the chip's
+            # display shows only the latest round of the auction)
+            boxes.wait_screen(seat, lambda sc: sc.status == "YOUR TURN" and master.state_acked(seat), 15)
+
         def key(seat: str, call: str, note: str = "") -> None:
-            n = len(ctl.estate.get("calls", []))
-            boxes.wait_screen(seat, lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == n, 15)
+            turn_shown(seat)
             with loop.lock:
                 before = ctl.journal.count()
             boxes.press(seat, tokens(call))
@@ -207,8 +212,7 @@ def headless(args: argparse.Namespace) -> int:
 
         say("== Board 2: an irregularity ==")
         key("E", "1NT")
-        n = 1
-        boxes.wait_screen("S", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == n, 15)
+        turn_shown("S")
         boxes.press("S", tokens("1S"))
         say("  box S keys 1\u2660 - insufficient over 1NT")
         wait(lambda c: c.phase == "frozen", "table frozen")

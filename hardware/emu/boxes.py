@@ -9,10 +9,22 @@ import threading
 from collections.abc import Callable, Iterable
 
 from hardware.emu.harness import EmuTable
+from hardware.emu.harness import Screen as EmuScreen
 from hardware.emu.rig import ChipClock
-from hardware.sim.boxes import Screen
 
 SLOW = 12.0  # four emulated boxes run at about 1/8 of real time here; waits get some margin
+
+
+class ChipScreen:
+    """What the chip's 4-line display shows (firmware/render.py), with the names the demo reads
+    from a unix-port box's screen (hardware.sim.boxes.Screen): `text`, `lines`, `status`. Its
+    auction is the latest round only (`round`, suits as letters)."""
+
+    def __init__(self, sc: EmuScreen):
+        self.text = sc.text
+        self.lines = sc.lines
+        self.status = sc.status
+        self.round = sc.auction.split()
 
 
 class EmuBoxes:
@@ -28,12 +40,13 @@ class EmuBoxes:
     def press(self, seat: str, keys: str | Iterable[str]) -> None:
         self.emu.press(seat, keys if isinstance(keys, str) else " ".join(keys))
 
-    def screen(self, seat: str) -> Screen:
-        return Screen(self.emu.screen(seat).text)
+    def screen(self, seat: str) -> ChipScreen:
+        return ChipScreen(self.emu.screen(seat))
 
-    def wait_screen(self, seat: str, pred: Callable[[Screen], bool], timeout: float = 5.0) -> Screen:
-        sc = self.emu.wait_screen(seat, lambda s: pred(Screen(s.text)), timeout * self.slow)
-        return Screen(sc.text)
+    def wait_screen(self, seat: str, pred: Callable[[ChipScreen], bool],
+                    timeout: float = 5.0) -> ChipScreen:
+        sc = self.emu.wait_screen(seat, lambda s: pred(ChipScreen(s)), timeout * self.slow)
+        return ChipScreen(sc)
 
     def mirror(self, every: float = 0.5) -> None:
         """Keep each box's display in workdir/box-<seat>.png and .txt (the windowed demo's view
