@@ -11,12 +11,18 @@ The simulated link's relay runs in its own process (`python -m hardware.sim.link
 tablet's UARTs are driven by the kernel, not by a thread of the app: a relay thread in the app's
 process would take the app's GIL for every 16-byte chunk it delivers and compete with the link
 thread it feeds. --inproc-relay runs it as a thread of this process instead (for comparison).
-The watcher of the boxes' screens sleeps until a box renames its screen file (inotify);
---poll-watch polls the files every 0.5 ms instead. --gap=MS: the time between keying the call
-and its confirm key (20 ms).
+The boxes' screens are watched by another process (bench/screen_watcher.py), which sleeps until a
+box renames its screen file (inotify); --poll-watch makes it poll the files every 0.5 ms instead.
+
+--gap=MS: the time between keying the call and its confirm key. By default 300 ms, a player's
+pace: nobody chooses a call and presses OK faster, so the screen has drawn the previous call
+before the next one comes, as at a table. --gap=20 keys calls about 25 times a second, faster
+than any table: each call then arrives while the app still draws the previous one (a stress
+figure, printed beside the goal's).
 """
 from __future__ import annotations
 
+import gc
 import json
 import pathlib
 import random
@@ -28,7 +34,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hardware.sim.boxes import Boxes, ScreenWatch  # noqa: E402
+from hardware.sim.boxes import Boxes  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
@@ -38,59 +44,13 @@ from tablet_app.runner import TableRunner  # noqa: E402
 
 SEATS = "NESW"
 BAUD = 115200
+PLAYER_GAP_S = 0.3  # choosing a call to pressing OK, at a player's fastest
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
            "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": list(range(1, 33))}
 
 
 def wire_bytes(payload_len: int) -> int:
     return payload_len + payload_len // 254 + 3  # COBS overhead, delimiter, leading flush
-
-
-class DirChanges:
-    """Waits for a file to be renamed into a directory (a box replaces its screen file by
-    rename), with Linux inotify through ctypes: the watcher sleeps in the kernel until a box has
-    drawn, instead of polling four files every half millisecond, each poll taking the GIL the
-    app's link thread needs. Without inotify, wait() just sleeps `fallback` seconds."""
-
-    IN_MOVED_TO = 0x80
-
-    def __init__(self, path: pathlib.Path, fallback: float = 0.0005):
-        import ctypes
-        import ctypes.util
-        import os
-
-        self.fallback = fallback
-        self.fd = -1
-        try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-            if fd >= 0 and libc.inotify_add_watch(fd, str(path).encode(), self.IN_MOVED_TO) >= 0:
-                self.fd = fd
-            elif fd >= 0:
-                os.close(fd)
-        except (OSError, AttributeError):
-            self.fd = -1
-
-    def wait(self, timeout: float) -> None:
-        import os
-        import select
-
-        if self.fd < 0:
-            time.sleep(self.fallback)
-            return
-        r, _, _ = select.select([self.fd], [], [], timeout)
-        if r:
-            try:
-                os.read(self.fd, 65536)
-            except BlockingIOError:
-                pass
-
-    def close(self) -> None:
-        import os
-
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
 
 
 def render_threads() -> dict[str, int]:
@@ -112,7 +72,7 @@ def render_threads() -> dict[str, int]:
 def main() -> None:
     n_calls, work = int(sys.argv[1]), pathlib.Path(sys.argv[2])
     opts = sys.argv[3:]
-    gap = next((float(o.split("=", 1)[1]) / 1000 for o in opts if o.startswith("--gap=")), 0.02)
+    gap = next((float(o.split("=", 1)[1]) / 1000 for o in opts if o.startswith("--gap=")), PLAYER_GAP_S)
     stages = None
     if "--stages" in sys.argv[3:]:
         from bench.app_stages import Stages
@@ -148,9 +108,23 @@ def main() -> None:
         stages.install_kivy(app)
     out: dict[str, object] = {}
 
-    changes = DirChanges(work / "boxes")
-    if "--poll-watch" in opts:
-        changes.close()  # the watcher polls every 0.5 ms (for comparison)
+    # the boxes' screens are watched from another process (bench/screen_watcher.py)
+    watcher = subprocess.Popen([sys.executable, str(ROOT / "bench" / "screen_watcher.py"), str(work / "boxes"),
+                                *(["--poll"] if "--poll-watch" in opts else [])],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert watcher.stdin is not None and watcher.stdout is not None
+
+    def watch(calls: int) -> None:
+        watcher.stdin.write(json.dumps({"calls": calls}) + "\n")
+        watcher.stdin.flush()
+        if watcher.stdout.readline().strip() != "armed":
+            raise RuntimeError("the screen watcher did not arm")
+
+    def seen_by_watcher() -> dict[str, float]:
+        reply = json.loads(watcher.stdout.readline() or "{}")
+        if "seen" not in reply:
+            raise TimeoutError(f"a box did not show the call in 5 s ({reply})")
+        return reply["seen"]
 
     def drive() -> None:
         lat: list[float] = []
@@ -170,29 +144,12 @@ def main() -> None:
                 keys = tokens(call)
                 boxes.press(seat, keys[:-1])
                 time.sleep(gap)
-                # parse a screen only when its file changed: this thread shares the app's GIL
-                # and must not slow down what it measures
-                watch = [ScreenWatch(boxes.boxes[s].screen_file) for s in SEATS]
-                changes.wait(0)  # what was renamed before now is already read below
-                for w in watch:
-                    w.poll()
+                watch(n)
                 if stages is not None:
                     stages.on = True
                 t0 = time.monotonic()
                 boxes.press(seat, "OK")
-                pending = set(range(4))
-                seen: dict[str, float] = {}
-                while pending:
-                    for i in list(pending):
-                        sc = watch[i].poll()
-                        if sc is not None and len(sc.calls) == n + 1:
-                            pending.discard(i)
-                            seen[SEATS[i]] = time.monotonic()
-                    if time.monotonic() - t0 > 5:
-                        raise TimeoutError("a box did not show the call in 5 s")
-                    # a screen version younger than the file clock's tick is read again
-                    # (ScreenWatch): a short timeout keeps that re-read going without inotify
-                    changes.wait(0.005)
+                seen = seen_by_watcher()
                 lat.append((max(seen.values()) - t0) * 1000)
                 if stages is not None:
                     stages.on = False
@@ -200,7 +157,7 @@ def main() -> None:
                 state = M.encode_state(ctl.views()[SEATS[(SEATS.index(seat) + 1) % 4]])
                 floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + wire_bytes(M.HEADER + len(state) + M.CRC))
                              * 10 / BAUD * 1000)
-            out.update(lat=lat, floor=floor, render_threads=render_threads())
+            out.update(lat=lat, floor=floor, render_threads=render_threads(), frozen=gc.get_freeze_count())
             if stages is not None:
                 out["stages"] = stages.report()
         except Exception as exc:  # reported by the parent
@@ -224,6 +181,8 @@ def main() -> None:
         app.run()
     finally:
         master.close()
+        watcher.stdin.close()
+        watcher.wait(10)
         boxes.stop()
         if link is not None:
             link.close()

@@ -7,7 +7,9 @@
   (woken by the link thread), controller, journal and engine, on the simulated link at 115200
   baud (its relay in its own process, as a tablet's UARTs are the kernel's) with four
   MicroPython unix-port boxes (bench/app_latency_child.py), p50 / p99 beside the
-  wire floor (the call frame plus one STATE frame). `python bench/bench_tablet.py --stages` runs
+  wire floor (the call frame plus one STATE frame), at a player's pace (OK 300 ms after the call
+  is chosen: the goal's figure) and under stress (20 ms: calls arrive while the app still draws
+  the previous one). `python bench/bench_tablet.py --stages` runs
   only this, 200 calls, and adds where each call's time goes (bench/app_stages.py); further
   options go to bench/app_latency_child.py (--inproc-relay, --poll-watch, --gap=MS: the setups
   compared). Beside the figure: how many cores other processes kept busy during the run.
@@ -175,9 +177,14 @@ def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = 
         print(f"real app path: failed ({res['error']})")
         return
     lat, floor = res["lat"], res["floor"]
+    gap = next((o.split("=", 1)[1] for o in setup if o.startswith("--gap=")), None)
+    pace = (f"stress: OK {gap} ms after the call is chosen, while the app still draws the previous call"
+            if gap is not None and float(gap) < 300 else
+            f"a player's pace: OK {gap or 300} ms after the call is chosen")
     print(f"real app path, confirm key -> all 4 boxes show the call (Kivy app woken by the link thread, "
-          f"journal fsync, engine; simulated link 115200 baud, MicroPython unix-port boxes), {len(lat)} calls: "
-          f"p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms (goal p99 <= 12 ms)")
+          f"journal fsync, engine; simulated link 115200 baud, MicroPython unix-port boxes; {pace}), "
+          f"{len(lat)} calls: p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat):.1f} ms"
+          + (" (goal p99 <= 12 ms)" if "stress" not in pace else ""))
     print(f"  wire floor (call frame + STATE frame): mean {statistics.mean(floor):.2f} ms; "
           f"p50 / floor = {pct(lat, 50) / statistics.mean(floor):.1f}x, p99 / floor = {pct(lat, 99) / statistics.mean(floor):.1f}x")
     if others is not None:
@@ -193,4 +200,5 @@ if __name__ == "__main__":
         raise SystemExit(0)
     per_event()
     app_path()
+    app_path(setup=("--gap=20",))
     cold_start()

@@ -16,6 +16,7 @@ from tablet_app.controller import Controller
 from tablet_app.ui.auction import AuctionScreen
 from tablet_app.ui.director import DirectorScreen
 from tablet_app.ui.pin_gate import PinGateScreen
+from tablet_app.ui.pauses import freeze_built_screens
 from tablet_app.ui.render_priority import lower_render_threads
 from tablet_app.ui.result import ResultScreen
 from tablet_app.ui.round_end import RoundEndScreen
@@ -267,9 +268,12 @@ class TabletApp(App):
                 self.sm.current = target
             self.last_phase = phase
         self.screens[self.sm.current].refresh(snap, self.lang)
-        if not self.ready and self.on_ready is not None:
-            # the frame after this refresh is the first one a player sees
-            Clock.schedule_once(lambda _dt: self.on_ready(self), 0)
+        if not self.ready:
+            # the screens are built: what exists now lives as long as the app (tablet_app/ui/pauses.py)
+            Clock.schedule_once(lambda _dt: freeze_built_screens(), 0)
+            if self.on_ready is not None:
+                # the frame after this refresh is the first one a player sees
+                Clock.schedule_once(lambda _dt: self.on_ready(self), 0)
         self.ready = True
 
 
