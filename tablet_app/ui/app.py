@@ -15,8 +15,8 @@ from tablet_app import i18n, present
 from tablet_app.controller import Controller
 from tablet_app.ui.auction import AuctionScreen
 from tablet_app.ui.director import DirectorScreen
-from tablet_app.ui.pin_gate import PinGateScreen
 from tablet_app.ui.pauses import freeze_built_screens
+from tablet_app.ui.pin_gate import PinGateScreen
 from tablet_app.ui.render_priority import lower_render_threads
 from tablet_app.ui.result import ResultScreen
 from tablet_app.ui.round_end import RoundEndScreen
