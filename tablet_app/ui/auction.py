@@ -45,6 +45,7 @@ class AuctionScreen(Screen):
             self.chooser.add_widget(w)
         body.add_widget(self.chooser)
         self.board_buttons: dict[Any, Any] = {}
+        self.chooser_key: tuple[Any, ...] | None = None  # what the board buttons show
         self.board_said: Any = None
         self.scroll = ScrollView(do_scroll_x=False, bar_width=0)
         self.grid = GridLayout(cols=4, spacing=12, size_hint_y=None, row_default_height=88, row_force_default=True)
@@ -101,14 +102,30 @@ class AuctionScreen(Screen):
         shown = snap.get("phase") == "auction" and not st.get("calls") and bool(choice.get("boards"))
         self.chooser.opacity = 1 if shown else 0
         self.chooser.disabled = not shown
-        self.chooser_row.clear_widgets()
-        self.board_buttons = {}
         if not shown:
+            if self.board_buttons:
+                self.chooser_row.clear_widgets()
+                self.board_buttons, self.chooser_key = {}, None
             self.chooser.height = 0
             self.board_said = None
             self.chooser_title.text = self.chooser_msg.text = ""
             return
         self.chooser_title.text = i18n.tr("board_on_table", lang)
+        # The buttons are rebuilt only when what they say changes: this screen is refreshed after
+        # every box event, and 30-odd new buttons cost the drawing thread about 15 ms (and leave
+        # their widgets to the cycle collector) each time.
+        key = (tuple(choice["boards"]), tuple(choice.get("played", [])), choice.get("current"), lang)
+        if key != self.chooser_key:
+            self._chooser_buttons(choice, lang)
+            self.chooser_key = key
+        said = self.board_said(lang) if self.board_said is not None else ""
+        self.chooser_msg.text = said
+        self.chooser_msg.height = 52 if said else 0
+        self.chooser.height = 32 + 64 + self.chooser_msg.height + 22
+
+    def _chooser_buttons(self, choice: dict[str, Any], lang: str) -> None:
+        self.chooser_row.clear_widgets()
+        self.board_buttons = {}
         for n in choice["boards"]:
             played = n in choice.get("played", [])
             current = n == choice.get("current")
@@ -122,10 +139,6 @@ class AuctionScreen(Screen):
         self.board_buttons["other"] = other
         self.chooser_row.add_widget(self.other_board)
         self.chooser_row.add_widget(other)
-        said = self.board_said(lang) if self.board_said is not None else ""
-        self.chooser_msg.text = said
-        self.chooser_msg.height = 52 if said else 0
-        self.chooser.height = 32 + 64 + self.chooser_msg.height + 22
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)

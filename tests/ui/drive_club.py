@@ -82,6 +82,9 @@ def step3(_dt):
     a.other_board.text = "7"  # the number on the board in the tray: not one of this round's
     a.board_buttons["other"].trigger_action(0)
     checks["board7"] = [a.chooser_msg.text, ctl.board, ctl.journal.count() == before]
+    kept = a.board_buttons[3]
+    app.refresh()  # nothing the buttons say has changed: the same buttons stay
+    checks["chooser_kept"] = a.board_buttons[3] is kept and kept.parent is a.chooser_row
     shots.shot("board-chooser-refused")
 
 

@@ -40,6 +40,8 @@ def test_players_choose_the_board_on_the_table_and_a_board_outside_the_round_is_
     assert msg.startswith("Board 7 is not one of this round's boards (1,2,3)") and "L15" in msg
     assert board == 1 and unchanged
     assert evening["board3"] == [3, "players", ""]
+    # a refresh that changes nothing the board buttons say keeps them (no 30 new widgets per event)
+    assert evening["chooser_kept"] is True
     assert evening["chooser_after_first_call"] == 0  # after the first call only the director changes it
     assert evening["next_board"] == 1
     assert "played" in evening["marks"]["3"] and "played" not in evening["marks"]["1"]
