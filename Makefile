@@ -10,7 +10,7 @@ BOXES  ?= unix
 
 .PHONY: setup system uf2 run run-headless test test-fast bench lint mpy-check flash clean
 
-# the UF2 for the emulated boxes; without network and without a copy the chip tests say so
+# the UF2 and boot ROM for the emulated boxes; without network and without copies the chip tests say so
 setup: system $(STAMP)
 	-@bash hardware/emu/fetch_uf2.sh
 
@@ -34,8 +34,9 @@ run: setup
 run-headless: setup
 	$(PY) -m tablet_app.demo --headless --boxes $(BOXES)
 
-# The stock MicroPython UF2 (RPI_PICO v1.27.0): found in $$BOX_RP2040_ASSETS, build/rp2040 or
-# ../shared/rp2040, else downloaded from micropython.org and kept only if its sha256 is pinned.
+# The stock MicroPython UF2 (RPI_PICO v1.27.0) and the RP2040 boot ROM (B1) the emulated boxes
+# need: found in $$BOX_RP2040_ASSETS, build/rp2040 or ../shared/rp2040, else downloaded (the UF2
+# from micropython.org, the boot ROM from rp2040js at a pinned commit); kept only if the sha256 is pinned.
 uf2:
 	@bash hardware/emu/fetch_uf2.sh
 

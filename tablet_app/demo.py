@@ -24,6 +24,9 @@ from typing import Any
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SEATS = "NESW"
 PIN = "1234"
+# how long a box's panel must stand still, on the box's clock, before the demo prints it: four
+# times a full frame's push on the chip (about 25 ms over 400 kHz I2C)
+SCREEN_STILL_S = 0.1
 TMUX_SESSION = os.environ.get("BIDDING_BOX_TMUX_SESSION", "bidding-box-demo")  # tests use their own
 LEGEND = ("1-7 level, c d h s n suit/NT, p pass, x double, r redouble, Enter OK, Esc clear, "
           "! stop, a alert, u undo, v review, t director")
@@ -192,9 +195,23 @@ def headless(args: argparse.Namespace) -> int:
                 text = present.headless_table(ctl.snapshot())
             say("\n".join("    | " + line for line in text.splitlines()))
 
-        def box_screen(seat: str) -> None:
+        box_clock = getattr(boxes, "clock", WallClock)
+
+        def box_screen(seat: str, status: str) -> None:
+            # The box acknowledges a STATE before it draws it, and the chip pushes a new frame
+            # to its panel over some 25 ms of its own time (a few hundred ms of ours), the status
+            # line first: wait for the acknowledged view's status, then for the panel to stand
+            # still, so the print is the tablet's latest view whole.
+            sc = boxes.wait_screen(seat, lambda sc: sc.status == status and master.state_acked(seat), 15)
+            since = box_clock.monotonic()
+            end = time.monotonic() + 15 * slow
+            while box_clock.monotonic() - since < SCREEN_STILL_S and time.monotonic() < end:
+                time.sleep(0.05)
+                again = boxes.screen(seat)
+                if again.text != sc.text:
+                    sc, since = again, box_clock.monotonic()
             say(f"  box {seat}'s display:")
-            for line in boxes.screen(seat).lines:
+            for line in sc.lines:
                 say("    : " + line)
 
         say("== Board 1: a normal auction ==")
@@ -202,7 +219,7 @@ def headless(args: argparse.Namespace) -> int:
                            ("S", "P"), ("W", "P")]:
             key(seat, call)
         table()
-        box_screen("E")
+        box_screen("E", "AUCTION OVER")
         with loop.lock:
             say("  North enters 10 tricks, lead the ace of spades; East-West confirm (FSB 98A)")
             ctl.enter_result(10, "SA")
@@ -218,7 +235,7 @@ def headless(args: argparse.Namespace) -> int:
         wait(lambda c: c.phase == "frozen", "table frozen")
         boxes.wait_screen("W", lambda sc: sc.status == "DIRECTOR: wait", 15)
         table()
-        box_screen("W")
+        box_screen("W", "DIRECTOR: wait")
         with loop.lock:
             st = ctl.estate
             say("  Director console:")

@@ -1,33 +1,89 @@
 #!/usr/bin/env bash
-# `make uf2`: the stock MicroPython UF2 the box runs on (RPI_PICO, v1.27.0), for the emulated
-# boxes (hardware/emu) and for flashing a real Pico. Nothing is fetched when a copy is already in
-# $BOX_RP2040_ASSETS, build/rp2040/ or ../shared/rp2040/ (where the tests find it, with no
-# network). Otherwise it is downloaded from MicroPython's download page into build/rp2040/ and
-# kept only if its sha256 is the pinned one.
+# `make uf2`: the two binaries the box's chip needs, each kept only if its sha256 is the pinned one:
+# - the stock MicroPython UF2 (RPI_PICO, v1.27.0), for the emulated boxes (hardware/emu) and for
+#   flashing a real Pico, from MicroPython's download page;
+# - the RP2040 boot ROM, revision B1 (16 KiB), which the emulated chip runs from its mask ROM.
+#   Raspberry Pi publishes it as source only (raspberrypi/pico-bootrom, BSD-3-Clause); the
+#   rp2040js emulator's demo carries the built ROM as a Uint32Array literal (demo/bootrom.ts,
+#   "revision: B1 (00a4a191...)"), fetched at a pinned commit and packed little-endian by
+#   bootrom_from_ts.py. A mirror of the plain 16 KiB binary is taken as it is.
+# Nothing is fetched when a directory the emulator searches ($BOX_RP2040_ASSETS, build/rp2040/,
+# ../shared/rp2040/; hardware/emu/harness.py) already holds both. Otherwise build/rp2040/ gets both:
+# a file found in another of those directories is copied, the rest downloaded. A failed or refused
+# download leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-NAME=micropython-v1.27.0-RPI_PICO.uf2
-URL=${UF2_URL:-https://micropython.org/resources/firmware/RPI_PICO-20251209-v1.27.0.uf2}  # (a mirror may be named)
-SHA256=0ee9cece99e77658387b53b2aa89c575f4e080eb710cd64b94f2f3b22b10b564
+PY=${PYTHON:-python3}
+DEST=build/rp2040
+UF2=micropython-v1.27.0-RPI_PICO.uf2
+UF2_URL=${UF2_URL:-https://micropython.org/resources/firmware/RPI_PICO-20251209-v1.27.0.uf2}  # (a mirror may be named)
+UF2_SHA256=0ee9cece99e77658387b53b2aa89c575f4e080eb710cd64b94f2f3b22b10b564
+ROM=rp2040-bootrom-b1.bin
+ROM_URL=${BOOTROM_URL:-https://raw.githubusercontent.com/wokwi/rp2040js/8f032378586948687ed54e2309931aa3d543ba79/demo/bootrom.ts}
+ROM_SHA256=90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae
 
-for dir in "${BOX_RP2040_ASSETS:-}" build/rp2040 ../shared/rp2040 ../../shared/rp2040; do
-  if [ -n "$dir" ] && [ -f "$dir/$NAME" ]; then
-    echo "uf2: $dir/$NAME"
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+pinned() { [ -f "$1" ] && [ "$(sha "$1")" = "$2" ]; }
+
+dirs=()
+for dir in "${BOX_RP2040_ASSETS:-}" "$DEST" ../shared/rp2040 ../../shared/rp2040; do
+  [ -n "$dir" ] && dirs+=("$dir")
+done
+for dir in "${dirs[@]}"; do
+  if pinned "$dir/$UF2" "$UF2_SHA256" && pinned "$dir/$ROM" "$ROM_SHA256"; then
+    echo "uf2: $dir/$UF2"
+    echo "bootrom: $dir/$ROM"
     exit 0
   fi
 done
-mkdir -p build/rp2040
-tmp=$(mktemp build/rp2040/.uf2.XXXXXX)
-trap 'rm -f "$tmp"' EXIT
-echo "uf2: fetching $URL"
-if ! curl -fsSL --retry 2 -o "$tmp" "$URL"; then
-  echo "uf2: could not download $URL (no network?): put $NAME in build/rp2040/ or set BOX_RP2040_ASSETS" >&2
-  exit 1
-fi
-got=$(sha256sum "$tmp" | cut -d' ' -f1)
-if [ "$got" != "$SHA256" ]; then
-  echo "uf2: refused: sha256 of the download is $got, pinned is $SHA256" >&2
-  exit 1
-fi
-mv "$tmp" "build/rp2040/$NAME"
-echo "uf2: build/rp2040/$NAME (sha256 checked)"
+
+mkdir -p "$DEST"
+work=$(mktemp -d "$DEST/.fetch.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# provide TAG NAME SHA256 URL [CONVERT]: a checked copy of NAME in $DEST, from a searched
+# directory or from URL (CONVERT: a command turning the download into NAME, tried when the
+# download itself is not the pinned file).
+provide() {
+  local tag=$1 name=$2 want=$3 url=$4 convert=${5:-} dir got
+  if pinned "$DEST/$name" "$want"; then
+    echo "$tag: $DEST/$name"
+    return 0
+  fi
+  for dir in "${dirs[@]}"; do
+    if [ -f "$dir/$name" ] && ! pinned "$dir/$name" "$want"; then
+      echo "$tag: ignored $dir/$name: its sha256 is not the pinned $want" >&2
+    elif [ -f "$dir/$name" ]; then
+      cp "$dir/$name" "$work/$name"
+      mv "$work/$name" "$DEST/$name"
+      echo "$tag: $DEST/$name (copied from $dir, sha256 checked)"
+      return 0
+    fi
+  done
+  echo "$tag: fetching $url"
+  if ! curl -fsSL --retry 2 -o "$work/download" "$url"; then
+    echo "$tag: could not download $url (no network?): put $name in $DEST/ or set BOX_RP2040_ASSETS" >&2
+    return 1
+  fi
+  if ! pinned "$work/download" "$want" && [ -n "$convert" ]; then
+    if ! $convert "$work/download" "$work/converted" 2>"$work/why"; then
+      echo "$tag: refused: the download is neither the pinned file nor convertible: $(cat "$work/why")" >&2
+      rm -f "$work/download" "$work/converted"
+      return 1
+    fi
+    mv "$work/converted" "$work/download"
+  fi
+  got=$(sha "$work/download")
+  if [ "$got" != "$want" ]; then
+    echo "$tag: refused: sha256 of the download is $got, pinned is $want" >&2
+    rm -f "$work/download"
+    return 1
+  fi
+  mv "$work/download" "$DEST/$name"
+  echo "$tag: $DEST/$name (sha256 checked)"
+}
+
+status=0
+provide uf2 "$UF2" "$UF2_SHA256" "$UF2_URL" || status=1
+provide bootrom "$ROM" "$ROM_SHA256" "$ROM_URL" "$PY hardware/emu/bootrom_from_ts.py" || status=1
+exit $status

@@ -1,0 +1,60 @@
+"""`make run-headless BOXES=rp2040`: the demo prints what a box's display shows, and on the
+emulated chips (1/8 of real time) that must be the tablet's latest view, not the one before it.
+Found by a user: after board 1's final pass East's display read "W to call". The demo is run up
+to that display (board 1, about a minute) and then interrupted."""
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hardware.emu.harness import missing
+from tests.conftest import ROOT
+
+
+def demo_until(marker: str, then_lines: int, timeout: float = 400.0) -> list[str]:
+    """The demo's stdout up to `then_lines` lines after the first line holding `marker`; the
+    demo (and the emulator it started, in its own session) is interrupted after."""
+    p = subprocess.Popen([sys.executable, "-m", "tablet_app.demo", "--headless", "--boxes", "rp2040"],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         start_new_session=True)
+    out: list[str] = []
+    try:
+        deadline = time.monotonic() + timeout
+        after = None
+        while after is None or len(out) < after + then_lines:
+            if time.monotonic() > deadline:
+                raise AssertionError("demo did not get there in time:\n" + "\n".join(out))
+            if not select.select([p.stdout], [], [], 1.0)[0]:
+                continue
+            line = p.stdout.readline()
+            if not line:
+                raise AssertionError(f"demo ended ({p.wait()}) before that:\n" + "\n".join(out))
+            out.append(line.rstrip("\n"))
+            if after is None and marker in line:
+                after = len(out)
+        return out
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGINT)  # the demo's own process group only
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        p.stdout.close()
+
+
+def test_the_display_printed_after_the_final_pass_shows_the_auction_over():
+    why = missing()
+    if why:
+        pytest.skip(why)
+    out = demo_until("box E's display:", 4)
+    shown = [line.removeprefix("    : ") for line in out[-4:]]
+    # the status line is what tells the two views apart: the latest round (the last four calls)
+    # reads "P 4H P P" both before and after West's final pass
+    assert shown[0] == "AUCTION OVER", "\n".join(out)
+    assert shown[2:] == ["W   N   E   S", "P   4\u2665  P   P"], "\n".join(out)
