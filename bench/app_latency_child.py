@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import pathlib
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -44,6 +47,7 @@ from tablet_app.runner import TableRunner  # noqa: E402
 
 SEATS = "NESW"
 BAUD = 115200
+SHM = "/dev/shm"
 PLAYER_GAP_S = 0.3  # choosing a call to pressing OK, at a player's fastest
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
            "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": list(range(1, 33))}
@@ -56,8 +60,6 @@ def wire_bytes(payload_len: int) -> int:
 def render_threads() -> dict[str, int]:
     """This process's threads by name with their nice value (the app's thread is MainThread's
     name, "python"; a software renderer's workers are llvmpipe-N)."""
-    import os
-
     out = {}
     for tid in os.listdir("/proc/self/task"):
         try:
@@ -96,7 +98,11 @@ def main() -> None:
         assert relay.stdout is not None
         ports = json.loads(relay.stdout.readline())
         tablet_ports, box_ports = ports["tablet"], ports["box"]
-    boxes = Boxes(box_ports, work / "boxes", link=link)
+    # The boxes are devices of their own: their screen and flash files go to a RAM filesystem
+    # where there is one, so that the tablet journal's fsync (ext4 commits every pending change
+    # of the filesystem with it) does not carry four boxes' screen renames, nor they wait for it.
+    box_dir = pathlib.Path(tempfile.mkdtemp(prefix="bench-boxes-", dir=SHM)) if os.path.isdir(SHM) else work / "boxes"
+    boxes = Boxes(box_ports, box_dir, link=link)
     boxes.start()
     master = LinkMaster(tablet_ports, ack_on_commit=True)
     ctl = Controller(work / "journal.db")
@@ -109,7 +115,7 @@ def main() -> None:
     out: dict[str, object] = {}
 
     # the boxes' screens are watched from another process (bench/screen_watcher.py)
-    watcher = subprocess.Popen([sys.executable, str(ROOT / "bench" / "screen_watcher.py"), str(work / "boxes"),
+    watcher = subprocess.Popen([sys.executable, str(ROOT / "bench" / "screen_watcher.py"), str(box_dir),
                                 *(["--poll"] if "--poll-watch" in opts else [])],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert watcher.stdin is not None and watcher.stdout is not None
@@ -184,6 +190,8 @@ def main() -> None:
         watcher.stdin.close()
         watcher.wait(10)
         boxes.stop()
+        if box_dir.parent != work:
+            shutil.rmtree(box_dir, ignore_errors=True)
         if link is not None:
             link.close()
         if relay is not None:
