@@ -76,20 +76,6 @@ def test_tablet_unplugged_and_back_no_second_call_and_the_pending_call_stays_in_
     assert phase != "frozen", "the tablet saw an irregularity (a second call?)"
 
 
-def grants_answered(e, since_us: int) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """The grants (PINGs) the tablet put on the line after `since_us`, split into those the box
-    answered before the tablet's next frame and those it let pass: (chip us, seat) each."""
-    fr = [f for f in e.line_frames() if f[0] >= since_us]
-    answered, missed = [], []
-    for k, (t, _, who, what) in enumerate(fr[:-1]):
-        if who != "tablet" or not what.startswith("PING to "):
-            continue
-        seat = what[-1]
-        nxt = next((f for f in fr[k + 1:] if f[2] == "tablet" or f[2] == seat), None)
-        (answered if nxt is not None and nxt[2] == seat else missed).append((t, seat))
-    return answered, missed
-
-
 def test_bus_idle_boxes_answer_their_grants(emu_rig):
     """Four boxes on the line, nobody keying, every display drawn: each grant is the box's turn
     to talk and costs the line a 7.5 ms timeout when it lets it pass. The boxes used to let
@@ -105,7 +91,7 @@ def test_bus_idle_boxes_answer_their_grants(emu_rig):
     e.wait_chip(1500)  # the first STATEs drawn and pushed: nothing left to do on any box
     t0 = e.sim_us
     e.wait_chip(400)
-    answered, missed = grants_answered(e, t0)
+    answered, missed = e.grants(t0)
     with r.lock:
         turn = r.ctl.views()["N"]["turn"]
     assert len(answered) >= 60, f"only {len(answered)} grants answered in 400 ms"
