@@ -224,7 +224,8 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
     call (debounce, the wait for the grant, the frame, the tablet's turn, the four STATEs one
     after the other on the shared line, each box's display push). Floor: the wire time of the
     call frame and the four STATE frames, without the grant wait. The line model counts two
-    drivers at once (collisions) and bytes sent with DE low."""
+    drivers at once (collisions) and bytes sent with DE low; the line's frames give the grants
+    the boxes let pass."""
     from hardware.emu.harness import missing
 
     why = missing()
@@ -250,6 +251,7 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
         failure = ""
         script = [NAMES[3 + i] for i in range(bids)] + ["P"] * 3
         first = "NESW".index(dealer)
+        t_first = e.sim_us
         try:
             for i, call in enumerate(script):
                 seat = "NESW"[(first + i) % 4]
@@ -291,9 +293,10 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
             why = str(exc).splitlines()[0]
             failure = f"stopped after {len(made)} calls: {why[:120]}"
         sim, wall, _ = e.clock()
+        answered, missed = e.grants(t_first)
         if not lat:
             lat = [float("nan")]
-        return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
+        return {"n": len(lat), "grants": len(answered) + len(missed), "grants_passed": len(missed), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
                 "line_p50": statistics.median(to_line) if to_line else float("nan"),
                 "line_max": max(to_line) if to_line else float("nan"),
                 "floor_mean": statistics.mean(floor) if floor else float("nan"),
@@ -317,7 +320,9 @@ def print_bus(b: dict) -> None:
           f"grant wait not included) {b['floor_mean']:.1f} ms, p50 / floor = "
           f"{b['p50'] / b['floor_mean']:.1f}x; OK key down -> the call frame on the line "
           f"(debounce, scan, grant wait) p50 {b['line_p50']:.1f} ms, max {b['line_max']:.1f} ms; "
-          f"line: {b['collisions']} collisions, {b['undriven']} bytes sent with DE low")
+          f"line: {b['collisions']} collisions, {b['undriven']} bytes sent with DE low; "
+          f"grants: {b['grants']}, of which the box let {b['grants_passed']} pass (busy drawing "
+          f"or pushing, or read too late to answer within 5 ms: 7.5 ms of line each)")
     if b["split"]:
         k = b["split"]
         print(f"  where it goes (medians, chip ms): key down -> the call frame starts on the "

@@ -28,6 +28,11 @@ KEYS_PRESENT = 0x7FFFFE
 # longer on the chip than the tablet's answer). A call still unacknowledged then is kept in flash
 # and shown as "sending"; one acknowledged by then is at the tablet and needs no flash write.
 HOLD_MS = 40
+# On a bus the garbage is collected right after a reply to a grant (main.py sets no threshold
+# there): at most this often, and a box in turn, granted every other time, at most every
+# GC_TURN_MS (a collection, about 4.5 ms on the chip, then costs it one grant).
+GC_BUS_MS = 100
+GC_TURN_MS = 1000
 
 
 class BoxApp:
@@ -69,6 +74,7 @@ class BoxApp:
         self.late_us = getattr(hal, "late_us", 0) if bus else 0
         self.read_us = hal.ticks_us() if self.late_us else 0
         self.late_grants = 0
+        self.gc_at = hal.ticks_ms()
         self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
@@ -187,7 +193,11 @@ class BoxApp:
         if late and self.ep.granted and hal.ticks_diff(hal.ticks_us(), before) > late:
             self.ep.granted = False  # perhaps too old to answer in time: the next grant
             self.late_grants += 1
-        self.send(now)
+        if self.send(now) and late and hal.ticks_diff(now, self.gc_at) >= (
+                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS):
+            # the reply is out; the next grant is another box's
+            gc.collect()
+            self.gc_at = hal.ticks_ms()
         k = hal.keys.get()
         while k:
             self.key(k, now)
@@ -291,10 +301,14 @@ class BoxApp:
                 tr[0] = 0
 
     def send(self, now):
+        """Write what the endpoint has to send; True when it wrote a frame."""
         out = self.ep.output(now)
+        sent = False
         while out is not None and len(out):
             self.hal.serial.write(out)
+            sent = True
             out = self.ep.output(now)
+        return sent
 
     def redraw(self, now):
         self.dirty = False

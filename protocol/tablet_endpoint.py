@@ -41,6 +41,10 @@ class TabletEndpoint:
         self.state_unacked = False
         self.state_sent = False
         self.last_state_tx = now
+        # bus (SPEC.md sections 1, 5): the box acks a STATE only in its reply to a grant, so
+        # the STATE goes again only when a reply to a grant sent after it lacks the ack
+        self.bus = False
+        self.granted_since_state = False
         self.welcome_due = False
         self.nak_reason = 0
         self.nak_detail = 0
@@ -118,6 +122,7 @@ class TabletEndpoint:
         self.state_next = (self.state_next + 1) & 0xFF
         self.state_unacked = True
         self.state_sent = False
+        self.granted_since_state = False
 
     def take_events(self):
         """Delivered events since the last call: dicts with kind, seat, epoch, seq, box_ms, call,
@@ -262,6 +267,11 @@ class TabletEndpoint:
         if self.state_unacked and ack == ((self.state_seq + 1) & 0xFF):
             # exactly "applied the latest": a stale ack from long ago must not look like one
             self.state_unacked = False
+        elif self.state_unacked and self.granted_since_state:
+            # bus: the box answered a grant that followed the STATE on the line, without its
+            # ack: the STATE never reached it whole. Again, at once.
+            self.state_sent = False
+            self.granted_since_state = False
         if t == M.BNAK:
             self._box_nak(p, b, now)
             return True
@@ -350,9 +360,10 @@ class TabletEndpoint:
             body[2] = self.box_epoch >> 8
             body[3] = self.box_epoch & 0xFF
             return self._build(M.WELCOME, self.state_next, body, M.WELCOME_BODY, now)
-        if self.state_unacked and (not self.state_sent
-                                   or ticks_diff(now, self.last_state_tx) >= RTO_MS):
+        if self.state_unacked and (not self.state_sent or not self.bus
+                                   and ticks_diff(now, self.last_state_tx) >= RTO_MS):
             self.state_sent = True
+            self.granted_since_state = False
             self.last_state_tx = now
             sb = self.state_body
             return self._build(M.STATE, self.state_seq, sb, len(sb), now)
@@ -361,6 +372,8 @@ class TabletEndpoint:
         return 0
 
     def _build(self, t, seq, body, blen, now):
+        if self.bus and t != M.STATE and self.state_sent:
+            self.granted_since_state = True  # on a bus every frame but a STATE is a grant
         flush = ticks_diff(now, self.last_tx) >= FLUSH_IDLE_MS
         f = self.writer.build(self.seat, t, self.epoch, seq, self.ack_next, body, blen, flush)
         self.last_type = t

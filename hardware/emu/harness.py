@@ -375,6 +375,21 @@ class EmuTable:
             open_[who] = (start, d)
         return out
 
+    def grants(self, since_us: int = 0) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+        """The grants (PINGs) the tablet put on the bus line after `since_us`, split into those
+        the box answered before the tablet's next frame and those it let pass: (chip us, seat)
+        each."""
+        fr = [f for f in self.line_frames() if f[0] >= since_us]
+        answered: list[tuple[int, str]] = []
+        missed: list[tuple[int, str]] = []
+        for k, (t, _, who, what) in enumerate(fr[:-1]):
+            if who != "tablet" or not what.startswith("PING to "):
+                continue
+            seat = what[-1]
+            nxt = next((f for f in fr[k + 1:] if f[2] in ("tablet", seat)), None)
+            (answered if nxt is not None and nxt[2] == seat else missed).append((t, seat))
+        return answered, missed
+
     def line_around(self, us: int, before: int = 8, after: int = 3) -> str:
         """The bus line's frames around chip time `us`, one a line."""
         fr = self.line_frames()

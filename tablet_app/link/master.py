@@ -7,8 +7,9 @@ only calls `poll`, `send_state` and `connected`. A port that fails (a USB-CDC bo
 closed and re-opened every second; the protocol resynchronises on its own.
 
 Seats given the SAME port path share an RS-485 bus (SPEC.md section 1): the thread is then bus
-master on that port and grants the seats in turn, one frame each, waiting for the reply (or a
-timeout) before addressing the next; boxes on it must run `BoxEndpoint(..., bus=True)`.
+master on that port and grants the seats one at a time, waiting for the reply (or a timeout)
+before addressing the next: every other grant to the seat in turn, the rest in rotation
+(SPEC.md section 1, "Poll schedule"); boxes on it must run `BoxEndpoint(..., bus=True)`.
 """
 from __future__ import annotations
 
@@ -74,12 +75,16 @@ class _Port:
         self.baud = baud
         self.eps = eps
         self.bus = len(eps) > 1
+        for ep in eps.values():
+            ep.bus = self.bus  # a STATE is re-sent on a lacking reply, not by a timer
         self.order = list(eps)
         self.turn = 0
         self.waiting: str | None = None   # bus: the seat granted, whose reply we wait for
         self.wait_until = 0.0
         self.line_free = 0.0              # bus: when our queued bytes will have left the wire
         self.last_grant: dict[str, float] = {}
+        self.last_seat: str | None = None  # bus: the seat granted last
+        self.grants: dict[str, int] = dict.fromkeys(eps, 0)  # bus: grants sent per seat
         self.hold_until = 0.0
         self.deframer = Deframer()        # bus: one byte stream for all its seats
         self.ser: serial.Serial | None = None
@@ -259,7 +264,7 @@ class LinkMaster:
                 out[s] = {"frames": d.frames, "bad_crc": d.bad_crc, "bad_cobs": d.bad_cobs,
                           "bad_size": d.bad_size, "duplicates": ep.duplicates, "gaps": ep.gaps,
                           "sessions": ep.sessions, "port_errors": p.errors,
-                          "box_naks": ep.box_naks}
+                          "box_naks": ep.box_naks, "grants": p.grants.get(s, 0)}
             return out
 
     def close(self) -> None:
@@ -437,21 +442,40 @@ class LinkMaster:
                 p.hold_until = 0.0
         if t < p.hold_until:
             return
-        # a seat whose box is silent (absent, unplugged) is granted only every BUS_ABSENT_S, so a
-        # missing box does not add its reply timeout to every round of the others
-        for _ in range(k):
-            seat = p.order[p.turn % k]
-            p.turn += 1
-            ep = p.eps[seat]
-            if ep.connected(now) or t - p.last_grant.get(seat, 0.0) >= BUS_ABSENT_S:
-                break
-        else:
+        seat = self._next_seat(p, now, t)
+        if seat is None:
             return
+        ep = p.eps[seat]
+        p.last_seat = seat
         p.last_grant[seat] = t
+        p.grants[seat] += 1
         f = ep.output(now, True)
         if self._bus_write(p, f, t) and ep.last_type != M.STATE:
             p.waiting = seat
             p.wait_until = p.line_free + BUS_REPLY_S
+
+    def _next_seat(self, p: _Port, now: int, t: float) -> str | None:
+        """Whose grant is next (SPEC.md section 1, "Poll schedule"): every other grant goes to
+        the seat in turn (the box that will call, as the latest view says); the others take
+        the slots between, in rotation, so any box is granted at least once in every
+        2 * (seats - 1) grants (a TD call, an undo, a call out of turn). A seat whose box is silent (absent, unplugged) is granted only every
+        BUS_ABSENT_S, so a missing box does not add its reply timeout to every round."""
+        def grantable(seat: str) -> bool:
+            return p.eps[seat].connected(now) or t - p.last_grant.get(seat, 0.0) >= BUS_ABSENT_S
+
+        view = self._views.get(p.order[0])
+        pri = view.get("turn") if view else None
+        if pri not in p.eps:
+            pri = None
+        if pri is not None and pri != p.last_seat and grantable(pri):
+            return pri
+        k = len(p.order)
+        for _ in range(k):
+            seat = p.order[p.turn % k]
+            p.turn += 1
+            if seat != pri and grantable(seat):
+                return seat
+        return pri if pri is not None and grantable(pri) else None
 
     def _bus_write(self, p: _Port, f: memoryview, t: float) -> bool:
         p.line_free = max(t, p.line_free) + len(f) * self.byte_s

@@ -74,3 +74,29 @@ def test_tablet_unplugged_and_back_no_second_call_and_the_pending_call_stays_in_
     assert made == ["1NT"], f"calls journalled: {made}"
     assert refused == [], f"the tablet refused: {refused}"
     assert phase != "frozen", "the tablet saw an irregularity (a second call?)"
+
+
+def test_bus_idle_boxes_answer_their_grants(emu_rig):
+    """Four boxes on the line, nobody keying, every display drawn: each grant is the box's turn
+    to talk and costs the line a 7.5 ms timeout when it lets it pass. The boxes used to let
+    about one grant in ten pass while idle: the garbage collector, triggered by gc.threshold at
+    any point of the loop, held the chip about 4.5 ms every 25 ms, and a grant read after it
+    was too old to answer. On a bus the box now collects right after a reply, when its next
+    grant is another box's; the box in turn, granted every other time, does so once a second
+    and lets that one grant pass."""
+    r = emu_rig(seats="NESW", bus=True, hold_ms=40)
+    e = r.emu
+    for s in "NESW":
+        e.wait_console(s, r"link up", 120)
+    e.wait_chip(1500)  # the first STATEs drawn and pushed: nothing left to do on any box
+    t0 = e.sim_us
+    e.wait_chip(400)
+    answered, missed = e.grants(t0)
+    with r.lock:
+        turn = r.ctl.views()["N"]["turn"]
+    assert len(answered) >= 60, f"only {len(answered)} grants answered in 400 ms"
+    others = [m for m in missed if m[1] != turn]
+    assert not others and len(missed) <= 1, (
+        f"{len(missed)} of {len(answered) + len(missed)} grants to idle boxes not answered "
+        f"(chip us, seat; {turn} in turn): {missed[:8]}; the line around the first:\n"
+        + e.line_around(missed[0][0], 6, 4))

@@ -102,3 +102,26 @@ def test_a_missing_box_on_the_bus_does_not_stop_the_others():
             lm.close()
             for x in boxes.values():
                 x.close()
+
+
+def test_bus_grants_the_box_in_turn_every_other_time_and_starves_no_one(bus):
+    """South is to call: its box is granted every other time, so its call waits at most one
+    other box's grant and reply instead of a whole round; the other three still get the slots
+    between (a TD call, an undo or a call out of turn is taken within 2 * 3 grants)."""
+    b, boxes, lm = bus
+    for s in SEATS:
+        lm.send_state(s, {"turn": "S", "message": "S to call"})
+    assert wait(lambda: all(x.view for x in boxes.values()) and all(lm.connected(s) for s in SEATS), 5)
+    before = {s: v["grants"] for s, v in lm.stats().items()}
+    time.sleep(0.6)
+    g = {s: v["grants"] - before[s] for s, v in lm.stats().items()}
+    total = sum(g.values())
+    assert total >= 20, g
+    assert g["S"] * 2 >= total - 2, f"the box in turn got {g['S']} of {total} grants: {g}"
+    for s in "NEW":
+        assert g[s] * 7 >= total - 6, f"box {s} got {g[s]} of {total} grants: {g}"
+    # a call out of turn (West) still arrives
+    lm.poll(0.01)
+    boxes["W"].submit(M.CALL, calls.code("P"))
+    got = []
+    assert wait(lambda: (got.extend(e.seat for e in lm.poll(0.02) if e.kind == "call"), "W" in got)[1], 2)
