@@ -48,6 +48,7 @@ from tablet_app.runner import TableRunner  # noqa: E402
 SEATS = "NESW"
 BAUD = 115200
 SHM = "/dev/shm"
+RELAY_NICE = -10
 PLAYER_GAP_S = 0.3  # choosing a call to pressing OK, at a player's fastest
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
            "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": list(range(1, 33))}
@@ -93,7 +94,10 @@ def main() -> None:
         link = SimLink().start()
         tablet_ports, box_ports = link.tablet_ports, link.box_ports
     else:
-        relay = subprocess.Popen([sys.executable, "-m", "hardware.sim.link", *(["--marks", marks] if marks else [])],
+        # the relay stands in for the UARTs and their interrupt handler, which run ahead of any
+        # process: it asks for a higher priority (granted where the bench may raise one)
+        relay = subprocess.Popen([sys.executable, "-m", "hardware.sim.link", "--nice", str(RELAY_NICE),
+                                  *(["--marks", marks] if marks else [])],
                                  cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert relay.stdout is not None
         ports = json.loads(relay.stdout.readline())
@@ -163,7 +167,8 @@ def main() -> None:
                 state = M.encode_state(ctl.views()[SEATS[(SEATS.index(seat) + 1) % 4]])
                 floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + wire_bytes(M.HEADER + len(state) + M.CRC))
                              * 10 / BAUD * 1000)
-            out.update(lat=lat, floor=floor, render_threads=render_threads(), frozen=gc.get_freeze_count())
+            out.update(lat=lat, floor=floor, render_threads=render_threads(), frozen=gc.get_freeze_count(),
+                       relay_nice=os.getpriority(os.PRIO_PROCESS, relay.pid) if relay is not None else None)
             if stages is not None:
                 out["stages"] = stages.report()
         except Exception as exc:  # reported by the parent

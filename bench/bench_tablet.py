@@ -187,6 +187,9 @@ def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = 
           + (" (goal p99 <= 12 ms)" if "stress" not in pace else ""))
     print(f"  wire floor (call frame + STATE frame): mean {statistics.mean(floor):.2f} ms; "
           f"p50 / floor = {pct(lat, 50) / statistics.mean(floor):.1f}x, p99 / floor = {pct(lat, 99) / statistics.mean(floor):.1f}x")
+    if res.get("relay_nice") is not None:
+        print(f"  the simulated link's relay (the UARTs and their interrupt handler) ran at nice {res['relay_nice']}"
+              + ("" if res["relay_nice"] < 0 else " (raising its priority was not permitted here)"))
     if others is not None:
         print(f"  other processes on this machine during the run: {max(0.0, others):.2f} of {os.cpu_count()} cores "
               f"busy (the figures above are for an otherwise idle machine only when this is near 0)")
