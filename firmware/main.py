@@ -52,11 +52,11 @@ def main_rp2():
     import hal_rp2
     import store
 
-    hal = hal_rp2.Hal("/pinmap.json")
     seat = -1
     bus = False
     heap_log = False
     trace = False
+    display = "spi"  # how the panel is wired (hardware/display.md): "spi" or "i2c"
     try:
         with open("/config.json") as f:
             cfg = json.load(f)
@@ -64,8 +64,10 @@ def main_rp2():
         bus = bool(cfg.get("bus", False))
         heap_log = bool(cfg.get("heap_log", False))
         trace = bool(cfg.get("trace", False))
+        display = cfg.get("display", display)
     except (OSError, ValueError):
         pass
+    hal = hal_rp2.Hal("/pinmap.json", display)
     if seat < 0:
         seat = hal_rp2.seat_from_jumpers(hal.jumper_gpios)
     if seat < 0:
@@ -80,10 +82,14 @@ def main_rp2():
     from machine import WDT
 
     gc.collect()
-    # A collection when this much was allocated since the last: the heap's high-water mark stays
-    # near what is live, and each collection has little to sweep. Point to point the app also
-    # collects after each call's redraw, while nothing waits.
-    gc.threshold(12 * 1024)
+    # On a bus: a collection when this much was allocated since the last (the heap's high-water
+    # mark stays near what is live, and each collection has little to sweep). Point to point
+    # the app collects after each STATE's redraw, while nothing waits; a collection by
+    # threshold (4.6 ms of the chip's time with this heap) would fall at random inside a
+    # call's path instead (measured: in 2 to 5 of 9 calls, `make bench`). MicroPython still
+    # collects by itself if an allocation finds no room.
+    if bus:
+        gc.threshold(12 * 1024)
     # one line a harness or a person at the USB console reads: which chip, how much heap
     print("box boot seat %s bus %d on %s heap %d" % (
         SEATS[seat], bus, sys.implementation._machine, gc.mem_alloc()))
