@@ -34,7 +34,7 @@ TABLET_ONLY = ("messages.py", "tablet_endpoint.py", "frame_tools.py")
 # Modules with native code (@micropython.viper): compiled for the board's Cortex-M0+ (mpy-cross
 # -march=armv6m); a virtual box gets their source, which the unix port compiles for its own CPU.
 # Where they cannot load (another port, another CPU) their users fall back to bytecode.
-NATIVE = ("blit",)
+NATIVE = ("blit", "protocol.native")
 BOARD_ARCH = "armv6m"
 
 
