@@ -1,5 +1,5 @@
-# The changed cells of the box's picture into the frame buffer, in native code (MicroPython's
-# viper emitter): render.Frame.draw's inner loop. On the chip the same loop in bytecode, with a
+# The changed cells of the box's picture into the frame buffer, and the fixed texts into its
+# lines, in native code (MicroPython's viper emitter): render.Frame.draw's inner loops. On the chip the same loop in bytecode, with a
 # framebuf blit per cell, took 5-10 ms of a call's path (64 cells compared, 20-30 of them copied
 # after a call: measured on the emulated RP2040, `make bench`); here it is tens of microseconds.
 # Only MicroPython compiles this module: render.py falls back to its bytecode loop where it
@@ -48,3 +48,24 @@ def cells(fr) -> int:
             mask |= 3 << p
         i += 1
     return mask
+
+
+@micropython.viper
+def text(want, pos: int, s, inv: int) -> int:
+    """The bytes s as font codes into want from pos, or'ed with inv, cut at the end of pos's
+    line; returns the position after the last (render.Frame._text for a bytes text: printable
+    ASCII is code c - 32, anything else font16.OTHER, 99)."""
+    w = ptr8(want)  # noqa: F821
+    p = ptr8(s)  # noqa: F821
+    n = int(len(s))
+    end = (pos | 15) + 1
+    i = 0
+    while i < n and pos < end:
+        c = p[i]
+        if c >= 32 and c < 127:
+            w[pos] = (c - 32) | inv
+        else:
+            w[pos] = 99 | inv
+        pos += 1
+        i += 1
+    return pos

@@ -17,6 +17,18 @@ def init_bytes(charge_pump):
     return _INIT if charge_pump else _INIT[:_PUMP] + _INIT[_PUMP + 2:]
 
 
+def _window(w, k, width, first, last, c0, c1):
+    """Set the window commands in w (0x21 c0 c1 0x22 first last, from index k): columns c0..c1
+    (c1 -1: the last) of pages first..last. Returns c1."""
+    if c1 < 0:
+        c1 = width - 1
+    w[k + 1] = c0
+    w[k + 2] = c1
+    w[k + 4] = first
+    w[k + 5] = last
+    return c1
+
+
 class SSD1306:
     """Over I2C: every write starts with a control byte (0x80 one command, 0x00 commands, 0x40
     display data), and a write nobody acknowledges raises OSError (a missing panel is seen)."""
@@ -51,14 +63,8 @@ class SSD1306:
         """Pages first..last (8-pixel rows, 128 bytes each: about 3 ms a page at 400 kHz), or
         columns c0..c1 of one page, to the panel: one write sets the window, one write carries
         the bytes."""
-        w = self.win
-        if c1 < 0:
-            c1 = self.width - 1
-        w[2] = c0
-        w[3] = c1
-        w[5] = first
-        w[6] = last
-        self.i2c.writeto(self.addr, w)
+        c1 = _window(self.win, 1, self.width, first, last, c0, c1)
+        self.i2c.writeto(self.addr, self.win)
         o = first * self.width + c0
         keep = self.raw[o]
         self.raw[o] = 0x40
@@ -88,6 +94,9 @@ class SSD1306SPI:
         self.raw = bytearray(width * height // 8)
         self.mv = memoryview(self.raw)
         self.buf = self.mv
+        # a view of each page, made once: the refresh and a bus box push a page at a time, and
+        # the idle loop then allocates nothing
+        self.pages = [self.mv[p * width:(p + 1) * width] for p in range(height // 8)]
         self.win = bytearray(b"\x21\x00\x7f\x22\x00\x07")  # columns a..b, pages c..d
         self.init_seq = init_bytes(charge_pump)
         cs.value(1)
@@ -117,16 +126,10 @@ class SSD1306SPI:
 
     def show_pages(self, first, last, c0=0, c1=-1):
         """As SSD1306.show_pages: the window (6 command bytes), then the bytes."""
-        w = self.win
-        if c1 < 0:
-            c1 = self.width - 1
-        w[1] = c0
-        w[2] = c1
-        w[4] = first
-        w[5] = last
-        self._write(0, w)
+        c1 = _window(self.win, 0, self.width, first, last, c0, c1)
+        self._write(0, self.win)
         o = first * self.width + c0
         if c0 == 0 and c1 == self.width - 1:
-            self._write(1, self.mv[o:(last + 1) * self.width])
+            self._write(1, self.pages[first] if first == last else self.mv[o:(last + 1) * self.width])
         else:
             self._write(1, self.mv[o:first * self.width + c1 + 1])

@@ -286,3 +286,19 @@ def test_native_cells_draw_the_same_pixels_and_pages_as_the_byte_copy():
     ref.invalidate()
     assert nat.draw(v, ent, 0, diff) == ref.draw(v, ent, 0, diff) == 0xFF
     assert nat.buf == ref.buf
+    # every status and call line the box composes from fixed texts (native) and from strings
+    # (the tablet's message, the notes: bytecode), and another seat's header line
+    for seat in (0, 3):
+        w = view_with(["1S", "P", "2NT"], dealer=3, seat=seat, turn=(seat + 1) & 3)
+        e = E.CallEntry()
+        for k, (link, phase, stop, msg, key) in enumerate((
+                (True, V.AUCTION, 0, "", "REVIEW"), (False, V.AUCTION, 0, "", "CLR"),
+                (True, V.FROZEN, 0, "", "2"), (True, V.ENDED, 0, "4H by N", "CLR"),
+                (True, V.AUCTION, 7000, "", "OK"), (True, V.AUCTION, 12000, "", "3"))):
+            w.phase = phase
+            w.stop_deadline = stop
+            w.msg = msg
+            e.press(K.from_token(key), w, k, diff)
+            m = nat.draw(w, e, k, diff, link)
+            assert m == ref.draw(w, e, k, diff, link), (seat, k)
+            assert nat.buf == ref.buf, (seat, k, row_text(nat.buf, 0), row_text(ref.buf, 0))
