@@ -59,8 +59,8 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 flash: $(STAMP)
-	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N] [BUS=1] [ROMFS=1]"; exit 2; }
-	ROMFS="$(ROMFS)" BUS="$(BUS)" bash scripts/flash.sh "$(PORT)" "$(SEAT)"
+	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N] [BUS=1] [DISPLAY_BUS=i2c] [ROMFS=1]"; exit 2; }
+	ROMFS="$(ROMFS)" BUS="$(BUS)" DISPLAY_BUS="$(DISPLAY_BUS)" bash scripts/flash.sh "$(PORT)" "$(SEAT)"
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

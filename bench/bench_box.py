@@ -450,8 +450,9 @@ def main() -> None:
             print(f"  where it goes (medians, chip ms): key down -> taken {c['taken_p50']:.1f} "
                   f"(press_ms + scan); frame written {s['sent']:.1f}; tablet and wire until the "
                   f"STATE's last bytes are read {s['away']:.1f}; receive {s['receive']:.1f} "
-                  f"(COBS, CRC, checks in Python); apply + render + draw {s['draw']:.1f}; push of "
-                  f"the changed pages {s['push']:.1f} (I2C 400 kHz); calls kept in flash "
+                  f"(COBS and CRC in native code, checks in Python); apply + render + draw "
+                  f"{s['draw']:.1f}; push of the changed pages {s['push']:.1f} (SPI 8.9 MHz: "
+                  f"hardware/display.md); calls kept in flash "
                   f"(unacknowledged after 40 ms) {s['kept']}")
             print(f"  the box's own share (key down -> taken, -> frame out, STATE in -> shown): p50 "
                   f"{c['own_p50']:.1f} ms, p99 {c['own_p99']:.1f} ms; with the wire floor "

@@ -11,7 +11,7 @@
 # partition, so bytecode runs in place) or a staged directory of the same .mpy files (imported
 # from a filesystem: the bytecode is copied into the heap). The code measured is the board's own:
 # main_rp2's objects (hal_rp2.Hal from the pin map, store.Store, app.BoxApp). Only `machine` is
-# stood in, by objects made before the baseline: on the RP2040 machine.Pin, I2C and PWM objects
+# stood in, by objects made before the baseline: on the RP2040 machine.Pin, I2C, SPI and PWM objects
 # are static in flash. The UART's receive (512, as hal_rp2 asks) and transmit (256) buffers are
 # allocated after the baseline, as the rp2 driver allocates them on the heap. What stands for
 # flash (the image bytes) is read before the baseline. The tablet side (protocol TabletEndpoint)
@@ -152,6 +152,17 @@ class FakeI2c:
         pass
 
 
+class FakeSpi:
+    """machine.SPI (the display on 4-wire SPI, the reference box): the rp2 port's SPI objects
+    are static, nothing on the heap."""
+
+    def __call__(self, *a, **k):
+        return self
+
+    def write(self, buf):
+        pass
+
+
 class FakePwm:
     def __call__(self, pin):
         return self
@@ -168,6 +179,7 @@ class Machine:
         self.Pin = Pins()
         self.UART = FakeUart()
         self.I2C = FakeI2c()
+        self.SPI = FakeSpi()
         self.PWM = FakePwm()
 
 

@@ -6,7 +6,7 @@ import json
 import time
 
 import keypad
-from machine import I2C, PWM, UART, Pin
+from machine import I2C, PWM, SPI, UART, Pin
 from micropython import const
 
 
@@ -49,11 +49,12 @@ class Serial:
 
 
 class Display:
-    """OLED when one answers on I2C, else nothing but the LEDs (the box still works)."""
+    """The OLED over SPI or I2C, as /config.json's "display" says and the pin map wires it, else
+    nothing but the LEDs (the box still works)."""
 
     wants_lines = False  # only the panel's picture (render.Frame): no text form on the box
 
-    def __init__(self, cfg, leds):
+    def __init__(self, cfg, leds, bus="spi"):
         self.oled = None
         self.buf = None  # the driver's frame buffer: render.Frame draws straight into it
         self.leds = leds
@@ -63,20 +64,44 @@ class Display:
         self.lost = False  # the panel missed pages: its whole picture must go again
         self.between = None  # called between two writes of a push (the keypad's scan)
         self.failed = False
+        # SPI has no acknowledge: a panel whose cable came loose (and lost its power with it)
+        # is not seen, and would stay dark or half drawn for the rest of the evening. So the
+        # whole picture, init commands first, goes again every REFRESH_MS when no page is due
+        # (1 KB at 8.9 MHz: about 1 ms of the chip's time in 2 s).
+        self.refresh_ms = 0
+        self.refreshed = 0
+        self.whole = False  # push whole pages, not column windows (SPI: see push)
         kind = cfg.get("kind") if cfg else None
-        if kind == "ssd1306" or kind == "ssd1309":
-            try:
-                import ssd1306
+        if kind != "ssd1306" and kind != "ssd1309":
+            return
+        w = cfg.get("width", 128)
+        h = cfg.get("height", 64)
+        try:
+            import ssd1306
 
-                i2c = I2C(cfg.get("i2c", 0), sda=Pin(cfg["sda"]), scl=Pin(cfg["scl"]),
-                          freq=cfg.get("freq", 400000))
+            if bus == "i2c":
+                c = cfg["i2c"]
+                i2c = I2C(c.get("id", 0), sda=Pin(c["sda"]), scl=Pin(c["scl"]),
+                          freq=c.get("freq", 400000))
                 # the driver's first command is the probe: one transaction where a scan makes
                 # 112 (and rp2's scan bit-bangs the pins); no answer raises OSError
-                self.oled = ssd1306.SSD1306(i2c, cfg.get("addr", 0x3C), cfg.get("width", 128),
-                                            cfg.get("height", 64), kind == "ssd1306")
-                self.buf = self.oled.buf
-            except OSError:
-                self.oled = None
+                self.oled = ssd1306.SSD1306(i2c, c.get("addr", 0x3C), w, h, kind == "ssd1306")
+            else:
+                c = cfg["spi"]
+                # MISO named too: rp2's machine.SPI otherwise claims SPI0's default MISO pin,
+                # GP16 on a Pico, which is the turn LED here (hardware/display.md)
+                spi = SPI(c.get("id", 0), baudrate=c.get("baud", 10000000), polarity=0, phase=0,
+                          sck=Pin(c["sck"]), mosi=Pin(c["mosi"]), miso=Pin(c["miso"]))
+                res = c.get("res", -1)
+                self.oled = ssd1306.SSD1306SPI(spi, Pin(c["dc"], Pin.OUT, value=0),
+                                               Pin(c["cs"], Pin.OUT, value=1),
+                                               Pin(res, Pin.OUT, value=1) if res >= 0 else None,
+                                               w, h, kind == "ssd1306")
+                self.refresh_ms = REFRESH_MS
+                self.whole = True
+            self.buf = self.oled.buf
+        except OSError:
+            self.oled = None
 
     def frame(self, fr, mask):
         """A new picture in the buffer: the pages in `mask` changed, columns fr.lo[p]..fr.hi[p]
@@ -84,6 +109,11 @@ class Display:
         if self.oled is None:
             return
         if self.lost:
+            try:
+                self.oled.init()  # it may have lost its power with the cable: off, unset
+            except OSError:
+                self.failed = True
+                return
             mask = 0xFF
             self.lost = False
             for p in range(8):
@@ -103,12 +133,18 @@ class Display:
         self.failed = False
 
     def push(self, every=False):
-        """The changed pages to the panel: the first of them, or with `every` all of them, a
-        run of adjacent whole pages in one write (point to point, right after the reply went
-        out), a page that changed in part as the window of its changed columns. On a bus the
-        box pushes one page per turn of its loop, so no grant waits behind a whole frame. A
-        display that does not answer (a loose cable) stops the push and sets `failed`: the app
-        draws again half a second later, every page, as the panel may have lost any of them."""
+        """The changed pages to the panel: the first of them, or with `every` all of them (point
+        to point, right after the reply went out). On a bus the box pushes one page per turn of
+        its loop, so no grant waits behind a whole frame.
+        On I2C (22.5 us a byte at 400 kHz) only the changed columns go: a page that changed in
+        part as the window of its changed columns, a run of adjacent whole pages in one write.
+        On SPI (0.9 us a byte) a write costs more in Python than its bytes on the wire, so whole
+        pages go, and with `every` all pages from the first changed to the last in one write
+        (a call's status, call line and round: 1 KB, 0.9 ms, against about 2.5 ms for six
+        column windows).
+        A display that does not answer (a loose I2C cable) stops the push and sets `failed`:
+        the app draws again half a second later, every page, as the panel may have lost any of
+        them (and its power: the init commands go first)."""
         while self.pending and self.oled is not None:
             m = self.pending
             p = 0
@@ -116,7 +152,10 @@ class Display:
                 p += 1
             q = p
             last = self.oled.width - 1
-            full = self.lo[p] == 0 and self.hi[p] == last
+            full = self.whole or self.lo[p] == 0 and self.hi[p] == last
+            if every and self.whole:
+                while m >> (q + 1):
+                    q += 1
             while every and full and m >> (q + 1) & 1 and self.lo[q + 1] == 0 and (
                     self.hi[q + 1] == last):
                 q += 1
@@ -135,6 +174,25 @@ class Display:
                 return
             if self.between is not None:
                 self.between()
+
+    def refresh(self, now):
+        """SPI only (no acknowledge, so no `failed`): every refresh_ms with no page due, the
+        init commands again (a panel that lost its power is off and knows no addressing mode)
+        and every page marked due, so the loop's pushes rewrite the whole picture, a page a
+        turn. A panel plugged back in shows the box's picture again within refresh_ms."""
+        if not self.refresh_ms or self.pending or self.oled is None:
+            return
+        if time.ticks_diff(now, self.refreshed) < self.refresh_ms:
+            return
+        self.refreshed = now
+        try:
+            self.oled.init()
+        except OSError:
+            return
+        for p in range(8):
+            self.lo[p] = 0
+            self.hi[p] = self.oled.width - 1
+        self.pending = 0xFF
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:
@@ -176,6 +234,7 @@ class Buzzer:
 
 
 _SIO_GPIO_IN = const(0xD0000004)
+REFRESH_MS = 2000  # the SPI panel's whole picture again this often (Display.refresh)
 LATE_US = 3000
 SCAN_MS = 3  # at most this long between two scans of the keypad, however long a loop turn
 
@@ -217,14 +276,16 @@ def seat_from_jumpers(gpios):
 
 
 class Hal:
-    def __init__(self, pinmap_path="/pinmap.json"):
+    def __init__(self, pinmap_path="/pinmap.json", display="spi"):
+        """display: how the panel is wired, "spi" (the reference box) or "i2c" (/config.json's
+        "display", written by `make flash`)."""
         pm = load_pinmap(pinmap_path)  # not kept: its comments alone would cost a kilobyte
         jp = pm.get("seat_jumpers")
         self.jumper_gpios = tuple(jp.get("pins", ())) if jp else ()
         self.serial = Serial(pm["uart"])
         self.keys = keypad_matrix(pm["keypad"])
         self.leds = Leds(pm.get("leds"))
-        self.display = Display(pm.get("display"), self.leds)
+        self.display = Display(pm.get("display"), self.leds, display)
         self.buzzer = Buzzer(pm.get("buzzer"))
         self.ticks_ms = time.ticks_ms
         self.ticks_diff = time.ticks_diff
@@ -257,6 +318,7 @@ class Hal:
         self.scanned = now
         self.keys.scan(now, time.ticks_diff)
         self.buzzer.tick(now)
+        self.display.refresh(now)
         self.display.push()
 
     def close(self):

@@ -52,11 +52,11 @@ def main_rp2():
     import hal_rp2
     import store
 
-    hal = hal_rp2.Hal("/pinmap.json")
     seat = -1
     bus = False
     heap_log = False
     trace = False
+    display = "spi"  # how the panel is wired (hardware/display.md): "spi" or "i2c"
     try:
         with open("/config.json") as f:
             cfg = json.load(f)
@@ -64,8 +64,10 @@ def main_rp2():
         bus = bool(cfg.get("bus", False))
         heap_log = bool(cfg.get("heap_log", False))
         trace = bool(cfg.get("trace", False))
+        display = cfg.get("display", display)
     except (OSError, ValueError):
         pass
+    hal = hal_rp2.Hal("/pinmap.json", display)
     if seat < 0:
         seat = hal_rp2.seat_from_jumpers(hal.jumper_gpios)
     if seat < 0:
@@ -80,13 +82,13 @@ def main_rp2():
     from machine import WDT
 
     gc.collect()
-    # Point to point: a collection when this much was allocated since the last: the heap's
-    # high-water mark stays near what is live, and each collection has little to sweep; the app
-    # also collects after each call's redraw, while nothing waits. On a bus no threshold: it
-    # brought a collection, about 4.5 ms of chip time, every 25 ms even in the idle loop (whose
-    # heap in use does not grow), at any point of it, and a grant read after one was too old to
-    # answer; there the app collects right after its reply to a grant (app.py).
-    gc.threshold(-1 if bus else 12 * 1024)
+    # No collection by threshold: one (about 4.5 ms of the chip's time with this heap) would fall
+    # at random inside a call's path or, on a bus, between a grant and its reply, which then came
+    # too late to send (measured: 7-17 grants in 100 let pass, `make bench`). The app collects
+    # when nothing waits instead: point to point after each STATE's redraw, on a bus right after
+    # its reply to a grant (app.py). MicroPython still collects by itself if an allocation finds
+    # no room.
+    gc.threshold(-1)
     # one line a harness or a person at the USB console reads: which chip, how much heap
     print("box boot seat %s bus %d on %s heap %d" % (
         SEATS[seat], bus, sys.implementation._machine, gc.mem_alloc()))

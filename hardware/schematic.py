@@ -84,20 +84,22 @@ def box(pinmap: dict | None = None) -> Board:
         "J2": two("termination jumper", "PinHeader_1x02_P2.54mm"),
         "J3": Part("seat jumpers", "PinHeader_2x02_P2.54mm", tuple((n, n, PAS) for n in "1234")),
         "J4": Part("display cable (2.42in SSD1309 module)", "Molex_PicoBlade_53047-0710_1x07_P1.25mm",
-                   (("1", "VCC", PAS), ("2", "GND", PAS), ("3", "SDA", PAS), ("4", "SCL", PAS),
+                   (("1", "VCC", PAS), ("2", "GND", PAS), ("3", "DIN", PAS), ("4", "CLK", PAS),
                     ("5", "CS", PAS), ("6", "DC", PAS), ("7", "RST", PAS))),
         "D26": diode("MBR120VLSFT1G", "D_SOD-123F"),
         "D27": SM712,
         "D28": diode("SMAJ5.0A", "D_SMA"),
         "R1": two("330", "R_0805"), "R2": two("330", "R_0805"), "R3": two("150", "R_0805"),
         "R4": two("100", "R_0805"), "R5": two("120", "R_0805"),
-        "R6": two("4.7k", "R_0805"), "R7": two("4.7k", "R_0805"), "R8": two("10k", "R_0805"),
-        "C1": two("100n", "C_0805"), "C2": two("10u", "C_0805"), "C3": two("1u", "C_0805"),
+        "R8": two("10k", "R_0805"),
+        "C1": two("100n", "C_0805"), "C2": two("10u", "C_0805"),
         "LED1": diode("green", "LED_D3.0mm"), "LED2": diode("red", "LED_D3.0mm"),
         "LED3": diode("blue", "LED_D3.0mm"),
         "BZ1": two("piezo", "Buzzer_12x9.5RM7.6"),
     }
-    uart, disp, leds = pm["uart"], pm["display"], pm["leds"]
+    # the display module on 4-wire SPI (hardware/display.md); SPI0's MISO pin is claimed by
+    # machine.SPI but wired to nothing (the panel sends nothing back)
+    uart, disp, leds = pm["uart"], pm["display"]["spi"], pm["leds"]
     nets: dict[str, list[tuple[str, str]]] = {
         "UART_TX": [("U1", gp[uart["tx"]]), ("U2", "4")],
         "UART_RX": [("U1", gp[uart["rx"]]), ("U2", "1")],
@@ -107,10 +109,13 @@ def box(pinmap: dict | None = None) -> Board:
         "TERM": [("R5", "2"), ("J2", "1")],
         "5V_IN": [("J1", "1"), ("D28", "1"), ("D26", "2")],
         "VSYS": [("D26", "1"), ("U1", "39"), ("C2", "1"), ("J4", "1")],
-        "3V3": [("U1", "36"), ("U2", "8"), ("C1", "1"), ("R6", "1"), ("R7", "1"), ("R8", "1")],
-        "I2C_SDA": [("U1", gp[disp["sda"]]), ("R6", "2"), ("J4", "3")],
-        "I2C_SCL": [("U1", gp[disp["scl"]]), ("R7", "2"), ("J4", "4")],
-        "DISP_RST": [("J4", "7"), ("R8", "2"), ("C3", "1")],
+        "3V3": [("U1", "36"), ("U2", "8"), ("C1", "1"), ("R8", "1")],
+        "DISP_DIN": [("U1", gp[disp["mosi"]]), ("J4", "3")],
+        "DISP_CLK": [("U1", gp[disp["sck"]]), ("J4", "4")],
+        "DISP_CS": [("U1", gp[disp["cs"]]), ("J4", "5")],
+        "DISP_DC": [("U1", gp[disp["dc"]]), ("J4", "6")],
+        # driven by the firmware; R8 holds it high (out of reset) while the Pico boots
+        "DISP_RST": [("U1", gp[disp["res"]]), ("J4", "7"), ("R8", "2")],
         "LED_TURN": [("U1", gp[leds["turn"]]), ("R1", "1")],
         "LED_STOP": [("U1", gp[leds["stop"]]), ("R2", "1")],
         "LED_ALERT": [("U1", gp[leds["alert"]]), ("R3", "1")],
@@ -122,8 +127,8 @@ def box(pinmap: dict | None = None) -> Board:
         "SEAT0": [("U1", gp[pm["seat_jumpers"]["pins"][0]]), ("J3", "1")],
         "SEAT1": [("U1", gp[pm["seat_jumpers"]["pins"][1]]), ("J3", "3")],
         "GND": [("U1", n) for n, name, _ in pico().pins if name == "GND"] + [
-            ("U2", "5"), ("J1", "3"), ("D27", "3"), ("D28", "2"), ("C1", "2"), ("C2", "2"), ("C3", "2"),
-            ("J4", "2"), ("J4", "5"), ("J4", "6"), ("LED1", "1"), ("LED2", "1"), ("LED3", "1"),
+            ("U2", "5"), ("J1", "3"), ("D27", "3"), ("D28", "2"), ("C1", "2"), ("C2", "2"),
+            ("J4", "2"), ("LED1", "1"), ("LED2", "1"), ("LED3", "1"),
             ("BZ1", "2"), ("J3", "2"), ("J3", "4")],
     }
     kp = pm["keypad"]

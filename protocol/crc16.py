@@ -34,10 +34,19 @@ _LO = (
 )
 
 
+try:
+    # on the box: the same loop in native code (protocol/native.py)
+    from protocol.native import crc16 as _native
+except (ImportError, ValueError, SyntaxError, NameError):
+    _native = None
+
+
 def crc16(buf, start=0, end=-1, crc=0xFFFF):
     """CRC of buf[start:end] (end -1: to the end of buf), without slicing."""
     if end < 0:
         end = len(buf)
+    if _native is not None:
+        return _native(buf, start, end, crc, _HI, _LO)
     th = _HI
     tl = _LO
     hi = crc >> 8

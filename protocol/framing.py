@@ -4,6 +4,15 @@ from protocol import cobs
 from protocol.crc16 import _HI, _LO
 from protocol.layout import CRC, HEADER, MAX_BODY, MAX_PAYLOAD, MAX_WIRE, MIN_PAYLOAD, put_crc, put_header
 
+try:
+    # on the box: a run of data bytes decoded and summed, and a frame COBS-encoded, in native
+    # code (protocol/native.py: the same loops)
+    from protocol.native import cobs_encode as _native_encode
+    from protocol.native import deframe_run as _native_run
+except (ImportError, ValueError, SyntaxError, NameError):
+    _native_run = None
+    _native_encode = None
+
 
 class Deframer:
     """Accumulates received bytes; yields CRC-checked payloads.
@@ -29,6 +38,7 @@ class Deframer:
         self.bad_cobs = 0
         self.bad_size = 0
         self.errors_seen = 0  # bumped on every discarded frame (the owner may NAK on change)
+        self.native = _native_run  # None: the bytecode loop (tests compare the two)
         self.reset()
 
     def reset(self):
@@ -110,17 +120,24 @@ class Deframer:
                 if j <= i:
                     self.overrun = True
                     continue
-            n0 = n
-            for k in range(i, j):
-                b = data[k]
-                if not b:
-                    break
-                raw[n] = b
-                n += 1
-                b ^= hi
-                hi = lo ^ th[b]
-                lo = tl[b]
-            k = n - n0
+            if self.native is not None:
+                r = self.native(data, i, j, raw, n, (hi << 8) | lo, th, tl)
+                k = r >> 16
+                n += k
+                hi = (r >> 8) & 0xFF
+                lo = r & 0xFF
+            else:
+                n0 = n
+                for k in range(i, j):
+                    b = data[k]
+                    if not b:
+                        break
+                    raw[n] = b
+                    n += 1
+                    b ^= hi
+                    hi = lo ^ th[b]
+                    lo = tl[b]
+                k = n - n0
             i += k
             w += k
             left -= k
@@ -181,4 +198,4 @@ class FrameWriter:
         return o + 1
 
 
-_cobs_encode = cobs.encode
+_cobs_encode = _native_encode if _native_encode is not None else cobs.encode

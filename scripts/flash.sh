@@ -12,6 +12,9 @@
 # FLASH_STAGE=DIR stages into DIR instead of build/flash (the emulator, hardware/emu, builds the
 # board's LittleFS image from exactly this tree).
 #
+# DISPLAY_BUS=i2c: the display module is wired for I2C (GP4/GP5) instead of the reference box's
+# 4-wire SPI; written to /config.json as "display" (hardware/display.md).
+#
 # ROMFS=1: the modules go into the board's ROMFS partition as one image instead (`mpremote romfs
 # deploy`; the MicroPython build must have a ROMFS partition, MICROPY_HW_ROMFS_BYTES). Their
 # bytecode then runs in place from flash and costs no heap (see `make bench`); module files left
@@ -40,10 +43,15 @@ fi
 cp firmware/main.py "$stage/main.py"
 cp hardware/pinmap.json "$stage/pinmap.json"
 if [ -n "$bus" ] && [ "$bus" != 0 ]; then bus_json=true; else bus_json=false; fi
+# DISPLAY_BUS: how the display module is wired, spi (the reference box) or i2c
+display_bus="${DISPLAY_BUS:-spi}"
+if [ "$display_bus" != spi ] && [ "$display_bus" != i2c ]; then
+  echo "flash.sh: DISPLAY_BUS must be spi or i2c (got '$display_bus')" >&2; exit 2
+fi
 if [ -n "$seat" ]; then
-  printf '{"seat": "%s", "bus": %s}\n' "$(echo "$seat" | tr a-z A-Z)" "$bus_json" > "$stage/config.json"
+  printf '{"seat": "%s", "bus": %s, "display": "%s"}\n' "$(echo "$seat" | tr a-z A-Z)" "$bus_json" "$display_bus" > "$stage/config.json"
 else
-  printf '{"bus": %s}\n' "$bus_json" > "$stage/config.json"
+  printf '{"bus": %s, "display": "%s"}\n' "$bus_json" "$display_bus" > "$stage/config.json"
 fi
 if [ -n "$romfs" ]; then
   # One mpremote session: the image into ROMFS partition 0, old module files off the filesystem,
@@ -80,4 +88,4 @@ if [ -n "${FLASH_DRY_RUN:-}" ]; then   # print the mpremote command instead (tes
   printf '%q ' "$mpremote" "${args[@]}"; echo; exit 0
 fi
 "$mpremote" "${args[@]}"
-echo "flash.sh: done; the box restarts as seat ${seat:-from its jumpers}, bus $bus_json"
+echo "flash.sh: done; the box restarts as seat ${seat:-from its jumpers}, bus $bus_json, display $display_bus"

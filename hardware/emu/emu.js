@@ -3,6 +3,7 @@
 //   node emu.js CONFIG.json
 //
 // CONFIG: {"uf2": path, "bootrom": path, "bus": bool, "baud": 115200, "realtime": true,
+//          "spi": {"id": 0, "cs": 26, "dc": 27, "res": 28} (the display's SPI block and pins),
 //          "boxes": [{"flash": path-of-a-2MiB-flash-file, "jumpers": [0|1, 0|1]}, ...]}
 // Each box is one RP2040 booted as a Pico boots: the boot ROM, then the stock MicroPython UF2's
 // image in flash, and the box's LittleFS filesystem at flash offset 0xA0000 (in the flash file,
@@ -17,7 +18,8 @@
 //   P box r c hold gap   press key (row r, col c) for hold ms of chip time, then gap ms released
 //   X box          power off (flash kept, written back to its file)
 //   O box          power on (boot again from the flash)
-//   I box 0|1      I2C fault: the display stops acknowledging (1) or answers again (0)
+//   I box 0|1      the display's cable out (1: no power, no acknowledge on I2C, SPI bytes lost)
+//                  or back in (0: the panel starts as at power-on, off, its memory cleared)
 //   H box          hang the firmware: the CPU spins with interrupts off (the watchdog's case)
 //   S box          screenshot: replies F box HEX(1024 bytes GDDRAM) and the LED states
 //   T              time: replies T sim_us wall_us
@@ -70,13 +72,15 @@ function loadUf2(flash) {
   }
 }
 
-// The SSD1306/SSD1309 as the box's I2C bus sees it: control byte, commands, GDDRAM writes in
-// horizontal addressing mode (the mode firmware/ssd1306.py sets).
+// The SSD1306/SSD1309 as the box's I2C bus or its 4-wire SPI sees it: I2C writes start with a
+// control byte (0x00 commands, 0x40 display data, 0x80 one command); on SPI the D/C pin says
+// which a byte is. Commands, and GDDRAM writes in horizontal addressing mode (the mode
+// firmware/ssd1306.py sets).
 class Oled {
   constructor(addr) {
     this.addr = addr;
     this.ram = new Uint8Array(1024);
-    this.fault = false;
+    this.fault = false; // the cable is out: the panel has no power, sees nothing, answers nothing
     this.reset();
   }
   reset() {
@@ -86,6 +90,12 @@ class Oled {
     this.mode = 0; // 0 control byte expected, 1 commands, 2 data
     this.writes = 0;
     this.drew = false;
+  }
+  plug(out) {
+    // a panel that was without power comes back as after power-on: off, registers at reset,
+    // its memory not what it showed (cleared here)
+    if (this.fault && !out) { this.reset(); this.ram.fill(0); }
+    this.fault = out;
   }
   connect(addr) {
     if (this.fault || addr !== this.addr) return false;
@@ -99,20 +109,24 @@ class Oled {
     this.drew = false;
   }
   write(v) {
+    // an I2C byte after the address
     if (this.mode === 0) {
       this.mode = v & 0x40 ? 2 : 1;
       return;
     }
-    if (this.mode === 2) {
-      this.ram[this.page * 128 + this.col] = v;
-      this.writes++;
-      this.drew = true;
-      if (++this.col > this.col1) {
-        this.col = this.col0;
-        if (++this.page > this.page1) this.page = this.page0;
-      }
-      return;
+    if (this.mode === 2) this.data(v);
+    else this.command1(v);
+  }
+  data(v) {
+    this.ram[this.page * 128 + this.col] = v;
+    this.writes++;
+    this.drew = true;
+    if (++this.col > this.col1) {
+      this.col = this.col0;
+      if (++this.page > this.page1) this.page = this.page0;
     }
+  }
+  command1(v) {
     if (this.need) {
       this.args.push(v);
       if (--this.need === 0) this.command(this.cmd, this.args);
@@ -332,6 +346,37 @@ class Box {
     });
     i2c.onReadByte = () => after(9, () => i2c.completeRead(0));
     i2c.onStop = () => after(1, () => { oled.stop(); i2c.completeStop(); });
+    // The same panel on 4-wire SPI (the reference box: hardware/pinmap.json, display.spi). A byte
+    // takes 8 SCK periods at the clock the firmware programmed (clk_peri / (CPSDVSR x (1 +
+    // SCR)), the PL022's divider: 10 MHz asked gives 8.93 MHz), one after the other as the
+    // transmit FIFO (or the DMA behind it) hands them over; the panel takes a byte at its last
+    // clock edge, only while CS is low, as a command while D/C is low and as display data
+    // while it is high. CS going high ends a write (a frame, as an I2C stop does); RES low
+    // resets the controller. Nothing answers: SPI has no acknowledge, a missing panel is not
+    // seen by the firmware.
+    const sp = cfg.spi || { id: 0, cs: 26, dc: 27, res: 28 };
+    const spi = mcu.spi[sp.id];
+    const driven = (n, level) => {
+      const p = mcu.gpio[n];
+      return p.outputEnable && !!p.outputValue === level;
+    };
+    let spiByte = 0;
+    const spiAlarm = this.clock.createAlarm(() => {
+      if (driven(sp.cs, false) && !oled.fault) {
+        if (driven(sp.dc, true)) oled.data(spiByte);
+        else oled.command1(spiByte);
+      }
+      spi.completeTransmit(0);
+    });
+    spi.onTransmit = (v) => {
+      spiByte = v;
+      const hz = spi.clockFrequency || 1e6;
+      spiAlarm.schedule(Math.max(1, Math.round((spi.dataBits * 1e9) / hz)));
+    };
+    mcu.gpio[sp.cs].addListener((s) => { if (s === GPIOPinState.High) oled.stop(); });
+    if (sp.res >= 0) {
+      mcu.gpio[sp.res].addListener((s) => { if (s === GPIOPinState.Low && !oled.fault) oled.reset(); });
+    }
     // keypad: rows 6-10 driven, cols 11-15 read (hardware/pinmap.json); a pressed key joins
     // its row to its column through a diode, so a column reads low only while a row it is
     // pressed on is driven low
@@ -521,7 +566,7 @@ function command(l) {
   } else if (op === 'O') {
     boxes[+a[1]].powerOn();
   } else if (op === 'I') {
-    boxes[+a[1]].oled.fault = a[2] === '1';
+    boxes[+a[1]].oled.plug(a[2] === '1');
   } else if (op === 'H') {
     boxes[+a[1]].hangs = true;
   } else if (op === 'S') {

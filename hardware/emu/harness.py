@@ -6,7 +6,7 @@ the tablet's LinkMaster opens with pyserial (point-to-point), or one pty is the 
         t.ports            # {"N": "/dev/pts/5", ...} for LinkMaster (bus: the same path 4 times)
         t.press("N", "1 NT OK")
         t.screen("N").lines, t.save_png("N", "n.png")
-        t.power_cycle("N"); t.i2c_fault("N", True); t.hang("N")
+        t.power_cycle("N"); t.display_unplugged("N"); t.hang("N")
 """
 from __future__ import annotations
 
@@ -148,7 +148,9 @@ class EmuTable:
     def __init__(self, workdir: pathlib.Path, seats: str = "NESW", bus: bool = False,
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
                  seat_in_config: bool = True, frames: bool = False,
-                 extra_config: dict | None = None):
+                 extra_config: dict | None = None, display: str = "spi"):
+        """display: how the boxes' panels are wired, "spi" (the reference box) or "i2c"
+        (`make flash DISPLAY_BUS=i2c`); the emulated panel listens on both buses."""
         why = missing()
         if why:
             raise RuntimeError(why)
@@ -161,13 +163,15 @@ class EmuTable:
         boxes = []
         for s in seats:
             flash = self.workdir / f"box-{s}.flash"
-            image.flash_file(flash, s if seat_in_config else None, bus, extra_config)
+            image.flash_file(flash, s if seat_in_config else None, bus, extra_config, display)
             b: dict = {"flash": str(flash)}
             if jumpers and s in jumpers:
                 b["jumpers"] = list(jumpers[s])
             boxes.append(b)
+        sp = json.loads((ROOT / "hardware/pinmap.json").read_text())["display"]["spi"]
         cfg = {"uf2": str(a / UF2), "bootrom": str(a / BOOTROM), "bus": bus, "boxes": boxes,
-               "realtime": realtime, "frames": frames}
+               "realtime": realtime, "frames": frames,
+               "spi": {"id": sp["id"], "cs": sp["cs"], "dc": sp["dc"], "res": sp.get("res", -1)}}
         cfgp = self.workdir / "emu.json"
         cfgp.write_text(json.dumps(cfg))
         self.console: dict[str, list[tuple[int, str]]] = {s: [] for s in seats}
@@ -458,8 +462,10 @@ class EmuTable:
         else:
             self.unplugged.discard(seat)
 
-    def i2c_fault(self, seat: str, on: bool = True) -> None:
-        self._send(f"I {self.seats.index(seat)} {1 if on else 0}")
+    def display_unplugged(self, seat: str, out: bool = True) -> None:
+        """The display's cable out (its power with it: on I2C nothing acknowledges, on SPI the
+        bytes go nowhere) or back in (the panel starts as at power-on: off, memory cleared)."""
+        self._send(f"I {self.seats.index(seat)} {1 if out else 0}")
 
     def hang(self, seat: str) -> None:
         self._send(f"H {self.seats.index(seat)}")

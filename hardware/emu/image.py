@@ -17,9 +17,12 @@ BLOCK_COUNT = (FLASH_SIZE - FS_OFFSET) // BLOCK_SIZE  # 352
 PROG_SIZE = 256
 
 
-def stage(out: pathlib.Path, seat: str | None = None, bus: bool = False) -> list[str]:
-    """Run scripts/flash.sh (dry run) staging into `out`; the staged files' relative paths."""
-    env = dict(os.environ, FLASH_STAGE=str(out), FLASH_DRY_RUN="1", BUS="1" if bus else "")
+def stage(out: pathlib.Path, seat: str | None = None, bus: bool = False,
+          display: str = "spi") -> list[str]:
+    """Run scripts/flash.sh (dry run) staging into `out`; the staged files' relative paths.
+    display: how the panel is wired ("spi" or "i2c": flash.sh's DISPLAY_BUS)."""
+    env = dict(os.environ, FLASH_STAGE=str(out), FLASH_DRY_RUN="1", BUS="1" if bus else "",
+               DISPLAY_BUS=display)
     subprocess.run(["bash", str(ROOT / "scripts/flash.sh"), "/dev/null", seat or ""],
                    cwd=ROOT, env=env, check=True, capture_output=True)
     return sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
@@ -38,13 +41,13 @@ def littlefs_image(tree: pathlib.Path) -> bytes:
 
 
 def flash_file(path: pathlib.Path, seat: str | None = None, bus: bool = False,
-               extra_config: dict | None = None) -> list[str]:
+               extra_config: dict | None = None, display: str = "spi") -> list[str]:
     """Write a 2 MiB flash file (erased, 0xFF) with the box's filesystem at FS_OFFSET; the
     emulator puts the MicroPython UF2 over it at boot. Returns the deployed files.
     extra_config: keys added to the /config.json flash.sh wrote (the bench's "heap_log")."""
     with tempfile.TemporaryDirectory(prefix="box_flash_") as tmp:
         tree = pathlib.Path(tmp) / "stage"
-        files = stage(tree, seat, bus)
+        files = stage(tree, seat, bus, display)
         if extra_config:
             import json
 

@@ -91,9 +91,10 @@ class ChipClock:
 class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
                  session: dict[str, Any] | None = None, frames: bool = False,
-                 extra_config: dict | None = None, hold_ms: int = 60):
+                 extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi"):
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
-        self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config)
+        self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config,
+                            display=display)
         self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu))
         self.ctl = Controller(workdir / "journal.db")
         self.ctl.setup({**SESSION, **(session or {})})

@@ -19,7 +19,8 @@ def test_boots_as_flashed_and_links_up_with_the_real_tablet(emu_rig):
     assert boot.group(3) == "Raspberry Pi Pico with RP2040"
     assert boot.group(1) == "N" and boot.group(2) == "0"
     # the tablet's STATE reaches the display: board 1, N deals, N's turn
-    sc = r.emu.wait_screen("N", turn_shown, 60)
+    # (a screen read while a picture goes out holds lines of two pictures: wait for both lines)
+    sc = r.emu.wait_screen("N", lambda s: turn_shown(s) and s.call_line.startswith("N Bd1"), 60)
     assert sc.call_line.startswith("N Bd1 DN")  # seat, board, dealer
     assert sc.leds.get("turn") == 1 and sc.leds.get("link") == 1
     r.emu.press("N", "1 NT OK")
@@ -51,14 +52,33 @@ def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_
 
 
 def test_an_i2c_fault_mid_board_leaves_the_box_calling(emu_rig):
-    r = emu_rig(seats="N")
+    """A box whose module is wired for I2C (`make flash DISPLAY_BUS=i2c`): the cable comes loose
+    mid-board. Nothing acknowledges, the box goes on without its display, and when the cable is
+    back (the panel powers up off, its memory gone) the box sets it up and draws it again."""
+    r = emu_rig(seats="N", display="i2c")
     r.emu.wait_screen("N", turn_shown, 60)
-    r.emu.i2c_fault("N", True)  # the OLED's cable comes loose
+    r.emu.display_unplugged("N")  # the OLED's cable comes loose
     r.emu.press("N", "P OK")
     r.wait_calls(["P"], 120)
-    r.emu.wait_screen("N", lambda s: "YOUR TURN" in s.status, 5)  # still the old picture
-    r.emu.i2c_fault("N", False)  # the cable is pushed back: the screen catches up by itself
-    r.emu.wait_screen("N", lambda s: "E to call" in s.status, 30)
+    r.emu.display_unplugged("N", False)  # the cable is pushed back: the screen catches up by itself
+    sc = r.emu.wait_screen("N", lambda s: "E to call" in s.status, 30)
+    assert sc.on, "the panel came back dark: it was not set up again"
+    assert not any("box fault" in t for _, t in r.emu.console["N"]), r.emu.console["N"]
+
+
+def test_the_spi_display_unplugged_mid_board_comes_back_by_itself(emu_rig):
+    """The reference box: the display on 4-wire SPI, which has no acknowledge, so the box cannot
+    see that the cable came loose. It goes on calling, and the panel, plugged back in dark and
+    blank, shows the box's picture again within the refresh period (hal_rp2.REFRESH_MS)."""
+    r = emu_rig(seats="N")
+    sc = r.emu.wait_screen("N", turn_shown, 60)
+    assert sc.on and sc.call_line.startswith("N Bd1")
+    r.emu.display_unplugged("N")
+    r.emu.press("N", "P OK")
+    r.wait_calls(["P"], 120)
+    r.emu.display_unplugged("N", False)  # back dark and blank, as at power-on
+    sc = r.emu.wait_screen("N", lambda s: s.on and "E to call" in s.status, 60)
+    assert sc.call_line.startswith("N Bd1"), sc.text
     assert not any("box fault" in t for _, t in r.emu.console["N"]), r.emu.console["N"]
 
 

@@ -23,7 +23,9 @@ def test_flash_copies_compiled_firmware_pin_map_and_seat_then_resets():
     # the unix backend, the freeze manifest and the tablet's side of the protocol stay off
     for absent in ("hal_unix", "manifest", "main.mpy", "messages", "tablet_endpoint"):
         assert absent not in cmd, absent
-    assert (ROOT / "build/flash/config.json").read_text().strip() == '{"seat": "E", "bus": false}'
+    # the display on 4-wire SPI: the reference box's wiring (hardware/display.md)
+    assert (ROOT / "build/flash/config.json").read_text().strip() == (
+        '{"seat": "E", "bus": false, "display": "spi"}')
 
 
 def test_reflash_keeps_bus_mode_with_BUS_1_and_reads_the_jumpers_without_a_seat(tmp_path):
@@ -31,12 +33,23 @@ def test_reflash_keeps_bus_mode_with_BUS_1_and_reads_the_jumpers_without_a_seat(
     # SEAT the old seat stayed on the board instead of the jumpers being read
     r = _flash("/dev/ttyACM7", "S", BUS="1", FLASH_STAGE=str(tmp_path / "a"))
     assert r.returncode == 0, r.stderr
-    assert (tmp_path / "a/config.json").read_text().strip() == '{"seat": "S", "bus": true}'
+    assert (tmp_path / "a/config.json").read_text().strip() == (
+        '{"seat": "S", "bus": true, "display": "spi"}')
     r = _flash("/dev/ttyACM7", BUS="1", FLASH_STAGE=str(tmp_path / "b"))
     assert r.returncode == 0, r.stderr
     # written every time (so an old seat is overwritten) and without a seat: the jumpers decide
-    assert (tmp_path / "b/config.json").read_text().strip() == '{"bus": true}'
+    assert (tmp_path / "b/config.json").read_text().strip() == '{"bus": true, "display": "spi"}'
     assert ":config.json" in r.stdout
+
+
+def test_a_box_whose_module_is_wired_for_i2c_is_flashed_with_DISPLAY_BUS_i2c(tmp_path):
+    r = _flash("/dev/ttyACM7", "W", DISPLAY_BUS="i2c", FLASH_STAGE=str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "a/config.json").read_text().strip() == (
+        '{"seat": "W", "bus": false, "display": "i2c"}')
+    r = _flash("/dev/ttyACM7", "W", DISPLAY_BUS="I2C-ish", FLASH_STAGE=str(tmp_path / "b"))
+    assert r.returncode == 2
+    assert "DISPLAY_BUS must be spi or i2c" in r.stderr
 
 
 def test_flash_refuses_a_bad_seat():

@@ -247,11 +247,58 @@ def test_framebuf_blit_draws_the_same_pixels_as_the_byte_copy():
     v.auction[3] |= V.F_ALERT | V.F_STOP
     ent = E.CallEntry()
     ent.press(K.from_token("4"), v, 0, diff)
-    fast = render.Frame()
-    ref = render.Frame()
+    fast = render.Frame(native=False)
+    ref = render.Frame(native=False)
     ref.lines = None
     for now in (0, 1000):
         assert fast.draw(v, ent, now, diff) == ref.draw(v, ent, now, diff)
         assert fast.buf == ref.buf
         ent.press(K.from_token("NT"), v, now, diff)
         v.auction[4] |= V.F_ALERT
+
+
+def test_native_cells_draw_the_same_pixels_and_pages_as_the_byte_copy():
+    # on the box the changed cells are copied by firmware/blit.py's native code (viper); the
+    # byte-for-byte loop is the reference: same pixels, same changed pages and columns
+    import sys
+
+    if sys.implementation.name != "micropython":
+        assert render._native_cells is None  # CPython has no viper: the loop draws
+        return
+    assert render._native_cells is not None, "blit.py did not compile to native code"
+    v = view_with(["1C", "2D", "P", "3NT", "X"], dealer=1, seat=2, turn=3)
+    v.auction[3] |= V.F_ALERT | V.F_STOP
+    ent = E.CallEntry()
+    nat = render.Frame()
+    ref = render.Frame(native=False)
+    ref.lines = None
+    steps = [("4", 0), ("NT", 1000), ("CLR", 2000), ("P", 3000)]
+    for key, now in steps:
+        m = nat.draw(v, ent, now, diff)
+        assert m == ref.draw(v, ent, now, diff)
+        assert nat.buf == ref.buf
+        for p in range(8):
+            if m >> p & 1:
+                assert (nat.lo[p], nat.hi[p]) == (ref.lo[p], ref.hi[p]), p
+        ent.press(K.from_token(key), v, now, diff)
+        v.auction[4] |= V.F_ALERT
+    nat.invalidate()
+    ref.invalidate()
+    assert nat.draw(v, ent, 0, diff) == ref.draw(v, ent, 0, diff) == 0xFF
+    assert nat.buf == ref.buf
+    # every status and call line the box composes from fixed texts (native) and from strings
+    # (the tablet's message, the notes: bytecode), and another seat's header line
+    for seat in (0, 3):
+        w = view_with(["1S", "P", "2NT"], dealer=3, seat=seat, turn=(seat + 1) & 3)
+        e = E.CallEntry()
+        for k, (link, phase, stop, msg, key) in enumerate((
+                (True, V.AUCTION, 0, "", "REVIEW"), (False, V.AUCTION, 0, "", "CLR"),
+                (True, V.FROZEN, 0, "", "2"), (True, V.ENDED, 0, "4H by N", "CLR"),
+                (True, V.AUCTION, 7000, "", "OK"), (True, V.AUCTION, 12000, "", "3"))):
+            w.phase = phase
+            w.stop_deadline = stop
+            w.msg = msg
+            e.press(K.from_token(key), w, k, diff)
+            m = nat.draw(w, e, k, diff, link)
+            assert m == ref.draw(w, e, k, diff, link), (seat, k)
+            assert nat.buf == ref.buf, (seat, k, row_text(nat.buf, 0), row_text(ref.buf, 0))

@@ -75,6 +75,20 @@ class FakeI2C:
         FakeI2C.writes.append(b"".join(bytes(b) for b in bufs))
 
 
+class FakeSPI:
+    """machine.SPI: each write with the D/C and CS levels it was made under (SPI has no
+    acknowledge: nothing here can fail, as nothing on the wire can)."""
+    writes = []  # (dc, bytes)
+    made = []
+
+    def __init__(self, id, baudrate=0, polarity=0, phase=0, sck=None, mosi=None, miso=None):
+        FakeSPI.made.append((id, baudrate, sck.n, mosi.n, miso.n))
+
+    def write(self, buf):
+        assert FakePin.levels.get(CS) == 0, "a write with CS high reaches no panel"
+        FakeSPI.writes.append((FakePin.levels.get(DC), bytes(buf)))
+
+
 class FakePWM:
     def __init__(self, pin):
         self.duty = 0
@@ -90,6 +104,7 @@ class FakeMachine:
     Pin = FakePin
     UART = FakeUART
     I2C = FakeI2C
+    SPI = FakeSPI
     PWM = FakePWM
 
 
@@ -101,6 +116,11 @@ import keys as K  # noqa: E402
 
 def pinmap_path():
     return sys.path[1] + "/hardware/pinmap.json"
+
+
+_SPI_PINS = hal_rp2.load_pinmap(pinmap_path())["display"]["spi"]
+CS = _SPI_PINS["cs"]
+DC = _SPI_PINS["dc"]
 
 
 def test_rp2_hal_reads_the_pin_map_and_scans_the_keypad():
@@ -171,7 +191,7 @@ def test_rp2_display_pushes_only_the_pages_that_changed():
     import entry as E
     import render
 
-    hal = hal_rp2.Hal(pinmap_path())
+    hal = hal_rp2.Hal(pinmap_path(), "i2c")
     assert hal.display.oled is not None and hal.display.buf is hal.display.oled.buf
     fr = render.Frame(hal.display.buf)  # drawn in place: the driver's buffer is the frame
     v = frame_view(2)
@@ -211,7 +231,7 @@ def test_rp2_display_that_stops_answering_is_reported_not_raised():
     import entry as E
     import render
 
-    hal = hal_rp2.Hal(pinmap_path())
+    hal = hal_rp2.Hal(pinmap_path(), "i2c")
     fr = render.Frame(hal.display.buf)
     v = frame_view()
     hal.display.frame(fr, fr.draw(v, E.CallEntry(), 0, diff))
@@ -229,6 +249,88 @@ def test_rp2_display_that_stops_answering_is_reported_not_raised():
     for _ in range(9):
         hal.display.push()
     assert [(p, c0, len(d)) for p, c0, d in pushed_pages()] == [(p, 0, 128) for p in range(8)]
+
+
+def spi_pages():
+    """(first page, last page, their bytes) for each window written over SPI: a command write
+    (D/C low) with 0x21 c0 c1 0x22 first last sets it, the data write (D/C high) that follows
+    fills it. Commands that are no window (the init sequence) are returned as ("init", bytes)."""
+    out = []
+    win = None
+    for dc, w in FakeSPI.writes:
+        if dc == 0 and len(w) == 6 and w[0] == 0x21 and w[3] == 0x22:
+            win = (w[4], w[5], w[1], w[2])
+        elif dc == 0:
+            out.append(("init", w))
+        else:
+            first, last, c0, c1 = win
+            assert (c0, c1) == (0, 127), "SPI pushes whole pages"
+            assert len(w) == (last - first + 1) * 128
+            out.append((first, last, w))
+    return out
+
+
+def test_rp2_display_on_spi_pushes_whole_pages_in_one_write_from_the_first_changed_to_the_last():
+    import entry as E
+    import render
+
+    FakeSPI.made.clear()
+    FakeSPI.writes.clear()
+    hal = hal_rp2.Hal(pinmap_path())  # the reference box: SPI
+    sp = _SPI_PINS
+    assert FakeSPI.made == [(sp["id"], sp["baud"], sp["sck"], sp["mosi"], sp["miso"])]
+    # MISO is named (GP4): else rp2's machine.SPI would take SPI0's default MISO, GP16, the
+    # turn LED's pin
+    assert sp["miso"] != hal_rp2.load_pinmap(pinmap_path())["leds"]["turn"]
+    init = spi_pages()
+    assert init and init[0][0] == "init" and init[0][1][-1] == 0xAF  # display on, last
+    assert 0x8D not in init[0][1]  # the SSD1309 has no charge pump command
+    assert FakePin.levels[CS] == 1  # deselected between writes
+    fr = render.Frame(hal.display.buf)
+    v = frame_view(2)
+    ent = E.CallEntry()
+    hal.display.frame(fr, fr.draw(v, ent, 0, diff))
+    FakeSPI.writes.clear()
+    hal.display.push(True)  # point to point: everything at once, in one window
+    assert [(a, b) for a, b, _ in spi_pages()] == [(0, 7)]
+    assert spi_pages()[0][2] == bytes(fr.buf)
+    FakeSPI.writes.clear()
+    ent.press(K.from_token("2"), v, 0, diff)
+    ent.press(K.from_token("S"), v, 0, diff)  # only the call line changes: pages 2 and 3
+    hal.display.frame(fr, fr.draw(v, ent, 0, diff))
+    hal.display.push()  # a bus box: one page a turn
+    hal.display.push()
+    hal.display.push()
+    assert [(a, b) for a, b, _ in spi_pages()] == [(2, 2), (3, 3)]
+    for a, _, data in spi_pages():
+        assert data == bytes(fr.buf[a * 128:a * 128 + 128])
+
+
+def test_rp2_display_on_spi_rewrites_its_whole_picture_every_refresh_period():
+    """SPI has no acknowledge: a panel whose cable came out and went back in (off, its memory
+    lost) cannot be seen. The box sends the init commands and every page again every
+    REFRESH_MS while nothing else is due, so such a panel shows the picture again."""
+    import entry as E
+    import render
+
+    hal = hal_rp2.Hal(pinmap_path())
+    fr = render.Frame(hal.display.buf)
+    hal.display.frame(fr, fr.draw(frame_view(), E.CallEntry(), 0, diff))
+    hal.display.push(True)
+    t0 = time.ticks_ms()
+    hal.display.refreshed = t0
+    FakeSPI.writes.clear()
+    hal.display.refresh(t0 + hal_rp2.REFRESH_MS - 1)
+    for _ in range(9):
+        hal.display.push()
+    assert FakeSPI.writes == []  # not due yet
+    hal.display.refresh(t0 + hal_rp2.REFRESH_MS)
+    for _ in range(9):
+        hal.display.push()  # a page a turn of the loop
+    got = spi_pages()
+    assert got[0][0] == "init" and got[0][1][-1] == 0xAF
+    assert [(a, b) for a, b, _ in got[1:]] == [(p, p) for p in range(8)]
+    assert b"".join(d for _, _, d in got[1:]) == bytes(fr.buf)
 
 
 def test_frame_draw_allocates_nothing():
