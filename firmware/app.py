@@ -279,9 +279,8 @@ class BoxApp:
         elif self.idle_due and not self.dirty and not self.hold_at:
             # the STATE's picture is out and nothing is due: point to point its garbage goes
             # now, off the path of the next call (the heap's high-water mark is read just
-            # before: the bench's). On a bus a grant may come at any time: there main.py's
-            # gc.threshold collects, inside a redraw's allocations, which never come between a
-            # grant and the reply.
+            # before: the bench's). On a bus a grant may come at any time: there the garbage
+            # goes right after a reply to a grant (above).
             self.idle_due = False
             if self.heap_log:
                 h = gc.mem_alloc()
