@@ -198,6 +198,7 @@ class Stages:
         rec["up_wire_end"] = first("up_wire_end", seat, up or t0)
         rec["lm_event"] = first("lm_event", seat)
         rec["handle"] = first("handle")
+        rec["tx_body_end"] = first("tx_body_end")
         rec["journal_commit"] = first("journal_commit")
         rec["commit"] = first("commit")
         rec["handle_end"] = first("handle_end")
@@ -231,7 +232,7 @@ class Stages:
     def report(self) -> list[str]:
         from bench.bench_tablet import pct
 
-        keys = ["box_sent", "up_wire_end", "lm_event", "handle", "journal_commit", "commit", "first_state_tx",
+        keys = ["box_sent", "up_wire_end", "lm_event", "handle", "tx_body_end", "journal_commit", "commit", "first_state_tx",
                 "last_state_tx", "handle_end", "last_down_wire_end", "last_down_delivered", "first_seen",
                 "last_seen", "seen_after_wire", "delivered_after_wire", "seen_after_delivered",
                 "kivy_busy", "kivy_busy_max", "kivy_refresh", "kivy_draw", "kivy_flip"]
