@@ -1,71 +1,23 @@
 # The changed cells of the box's picture into the frame buffer, and the fixed texts into its
-# lines, in native code (MicroPython's viper emitter): render.Frame.draw's inner loops. On the chip the same loop in bytecode, with a
-# framebuf blit per cell, took 5-10 ms of a call's path (64 cells compared, 20-30 of them copied
+# lines, in native code (MicroPython's viper emitter): render.Frame.draw's inner loops.
+# On the chip the same loop in bytecode, with a framebuf blit per cell, took 5-10 ms of a call's path (64 cells compared, 20-30 of them copied
 # after a call: measured on the emulated RP2040, `make bench`); here it is tens of microseconds.
 # Only MicroPython compiles this module: render.py falls back to its bytecode loop where it
-# cannot be imported (CPython: no `micropython` module; a port without native code; an .mpy
-# compiled for another architecture). scripts/box_image.py compiles it with -march=armv6m for
-# the board (the RP2040's Cortex-M0+); the unix port compiles the source itself.
-import micropython
+# cannot be imported (CPython: no `micropython` module; a port without native code, whose
+# compiler refuses the decorators).
+import sys
+
+import micropython  # noqa: F401 - the decorators in the source name it
 
 
-@micropython.viper
-def cells(fr) -> int:
-    """For each of the 64 cells whose font code in fr.want differs from fr.shown: copy its glyph
-    (16 bytes: its 8 columns in the line's top page, then in the bottom page; inverted when bit
-    7 of the code is set) from fr.font into fr.buf, note it shown, and widen the changed columns
-    fr.lo/fr.hi of its two pages. Returns the mask of the changed pages (bit p: page p). The
-    same as render.Frame's loop, byte for byte (tests/firmware/mp/fw_frame_checks.py)."""
-    w = ptr8(fr.want)  # noqa: F821 - viper's pointer casts exist only inside viper code
-    s = ptr8(fr.shown)  # noqa: F821
-    buf = ptr8(fr.buf)  # noqa: F821
-    font = ptr8(fr.font)  # noqa: F821
-    lo = ptr8(fr.lo)  # noqa: F821
-    hi = ptr8(fr.hi)  # noqa: F821
-    mask = 0
-    i = 0
-    while i < 64:
-        c = w[i]
-        if c != s[i]:
-            s[i] = c
-            g = (c & 0x7F) << 4
-            inv = 0
-            if c & 0x80:
-                inv = 0xFF
-            o = ((i >> 4) << 8) + ((i & 15) << 3)  # line r is pages 2r and 2r + 1
-            k = 0
-            while k < 8:
-                buf[o + k] = font[g + k] ^ inv
-                buf[o + 128 + k] = font[g + 8 + k] ^ inv
-                k += 1
-            p = (i >> 4) << 1
-            x = (i & 15) << 3
-            if ((mask >> p) & 1) == 0:
-                lo[p] = x
-                lo[p + 1] = x
-            hi[p] = x + 7
-            hi[p + 1] = x + 7
-            mask |= 3 << p
-        i += 1
-    return mask
+def _compile():
+    """The loops, compiled at import by the box's own MicroPython, which emits native code for
+    the CPU it runs on (the RP2040's Cortex-M0+, x86-64 for the unix port): in an .mpy native
+    code would tie the file to one CPU, and mpy-cross refuses it without an architecture."""
+    import blit_src
+    exec(blit_src.SRC, globals())
+    # the text is needed only now: without its module it leaves the heap
+    del sys.modules["blit_src"]
 
 
-@micropython.viper
-def text(want, pos: int, s, inv: int) -> int:
-    """The bytes s as font codes into want from pos, or'ed with inv, cut at the end of pos's
-    line; returns the position after the last (render.Frame._text for a bytes text: printable
-    ASCII is code c - 32, anything else font16.OTHER, 99)."""
-    w = ptr8(want)  # noqa: F821
-    p = ptr8(s)  # noqa: F821
-    n = int(len(s))
-    end = (pos | 15) + 1
-    i = 0
-    while i < n and pos < end:
-        c = p[i]
-        if c >= 32 and c < 127:
-            w[pos] = (c - 32) | inv
-        else:
-            w[pos] = 99 | inv
-        pos += 1
-        i += 1
-    return pos
+_compile()

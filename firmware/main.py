@@ -89,9 +89,14 @@ def main_rp2():
     # its reply to a grant (app.py). MicroPython still collects by itself if an allocation finds
     # no room.
     gc.threshold(-1)
-    # one line a harness or a person at the USB console reads: which chip, how much heap
-    print("box boot seat %s bus %d on %s heap %d" % (
-        SEATS[seat], bus, sys.implementation._machine, gc.mem_alloc()))
+    # one line a harness or a person at the USB console reads: which chip, how much heap, and
+    # whether the byte loops were compiled to native code here (else they run as bytecode)
+    import render
+
+    from protocol import framing
+    native = render._native_cells is not None and framing._native_run is not None
+    print("box boot seat %s bus %d on %s heap %d native %d" % (
+        SEATS[seat], bus, sys.implementation._machine, gc.mem_alloc(), native))
     # The watchdog: a box that hangs (a stuck bus, a loop that never returns) restarts within
     # 2 s; hal.wait feeds it on every turn of the loop. Calls in flight are in /outbox.bin.
     hal.wdt = WDT(timeout=2000)

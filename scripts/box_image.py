@@ -31,11 +31,6 @@ NOT_ON_BOARD = ("main.py", "hal_unix.py", "textview.py", "manifest.py")
 # tests and tools: the box imports none of them. The heap benchmark adds them (with_tablet) because it plays the tablet in the same
 # interpreter.
 TABLET_ONLY = ("messages.py", "tablet_endpoint.py", "frame_tools.py")
-# Modules with native code (@micropython.viper): compiled for the board's Cortex-M0+ (mpy-cross
-# -march=armv6m); a virtual box gets their source, which the unix port compiles for its own CPU.
-# Where they cannot load (another port, another CPU) their users fall back to bytecode.
-NATIVE = ("blit", "protocol.native")
-BOARD_ARCH = "armv6m"
 
 
 def sources(with_tablet: bool = False) -> dict[str, pathlib.Path]:
@@ -79,13 +74,12 @@ def stage(out: pathlib.Path, with_tablet: bool = False, unix: bool = False) -> l
             src = pathlib.Path(tmp) / rel
             src.parent.mkdir(parents=True, exist_ok=True)
             src.write_text(folded[mod])
-            if mod == "main" or unix and mod in NATIVE:  # MicroPython compiles it from source
+            if mod == "main":  # MicroPython runs /main.py from source
                 (out / rel).write_text(folded[mod])
                 names.append(str(rel))
                 continue
             dst = rel.with_suffix(".mpy")
-            arch = ["-march=" + BOARD_ARCH] if mod in NATIVE else []
-            subprocess.run([compiler, *arch, "-s", mod, "-o", str(out / dst), str(src)], check=True)
+            subprocess.run([compiler, "-s", mod, "-o", str(out / dst), str(src)], check=True)
             names.append(str(dst))
     return names
 

@@ -30,10 +30,10 @@ def main(argv: list[str] | None = None) -> int:
         return screens(pathlib.Path(a.outdir))
     with tempfile.TemporaryDirectory(prefix="box_emu_") as tmp, \
             EmuTable(pathlib.Path(tmp), a.seat, bus=a.bus) as t:
-        m = t.wait_console(a.seat, r"box boot seat (\S) bus (\d) on (.+) heap (\d+)", a.timeout)
+        m = t.wait_console(a.seat, r"box boot seat (\S) bus (\d) on (.+) heap (\d+) native (\d)", a.timeout)
         print("machine:", m.group(3))
         print("heap in use after boot:", m.group(4), "bytes")
-        print("seat:", m.group(1), "bus:", m.group(2))
+        print("seat:", m.group(1), "bus:", m.group(2), "native code:", "yes" if m.group(5) == "1" else "no")
         sc = t.wait_still(a.seat, lambda s: bool(s.lines[0]), a.timeout)
         print("screen:")
         for line in sc.lines:
