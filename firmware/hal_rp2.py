@@ -109,16 +109,10 @@ class Display:
         if self.oled is None:
             return
         if self.lost:
-            try:
-                self.oled.init()  # it may have lost its power with the cable: off, unset
-            except OSError:
+            if not self._whole_due():  # it may have lost its power with the cable
                 self.failed = True
                 return
-            mask = 0xFF
             self.lost = False
-            for p in range(8):
-                fr.lo[p] = 0
-                fr.hi[p] = 127
         for p in range(8):
             if mask >> p & 1:
                 if self.pending >> p & 1:
@@ -185,14 +179,20 @@ class Display:
         if time.ticks_diff(now, self.refreshed) < self.refresh_ms:
             return
         self.refreshed = now
+        self._whole_due()
+
+    def _whole_due(self):
+        """The init commands again (a panel that lost its power is off and knows no addressing
+        mode) and every page due whole; False when the panel does not answer (I2C)."""
         try:
             self.oled.init()
         except OSError:
-            return
+            return False
         for p in range(8):
             self.lo[p] = 0
             self.hi[p] = self.oled.width - 1
         self.pending = 0xFF
+        return True
 
     def indicate(self, turn, stop, alert, link):
         if self.leds:
