@@ -7,10 +7,15 @@ thread handing it to the runner, the journal's transaction, the acknowledgement,
 frame written and relayed, and each box's new screen seen by the watcher. Also the Kivy main
 thread's busy spells (everything but its clock's sleep), which compete for the GIL. Every time is
 `time.monotonic()`; the report gives each stage's p50 / p99 in ms after the confirm key.
+
+BENCH_STAGES_DUMP=FILE also writes every call's record to FILE (JSON), with its timeline: each mark
+and each Kivy span in ms after the confirm key, to see what the slowest calls waited behind.
 """
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -227,6 +232,12 @@ class Stages:
         rec["kivy_busy_max"] = max((min(b, end) - max(a, t0) for a, b in busy), default=0.0)
         for name in ("kivy_refresh", "kivy_draw", "kivy_flip"):
             rec[name] = sum(max(0.0, min(b, end) - max(a, t0)) for a, b, w in spans if w == name)
+        if os.environ.get("BENCH_STAGES_DUMP"):
+            rec["timeline"] = sorted([(round((t - t0) * 1000, 2), w, ms) for t, w, ms in marks]
+                                     + [(round((a - t0) * 1000, 2), "+" + w, round((b - a) * 1000, 2))
+                                        for a, b, w in spans]
+                                     + [(round((max(a, t0) - t0) * 1000, 2), "busy", round((b - max(a, t0)) * 1000, 2))
+                                        for a, b in busy])
         self.calls.append(rec)
 
     def report(self) -> list[str]:
@@ -246,6 +257,9 @@ class Stages:
             if xs:
                 out.append(f"{k:34} {pct(xs, 50):7.2f} {pct(xs, 90):7.2f} {pct(xs, 99):7.2f} "
                            f"{sum(ss) / max(1, len(ss)):16.2f}")
+        if os.environ.get("BENCH_STAGES_DUMP"):
+            with open(os.environ["BENCH_STAGES_DUMP"], "w") as f:
+                json.dump(self.calls, f)
         acks = sum(1 for r in self.calls if r["ack_before_state"])
         out.append(f"calls whose ack went out in its own frame before the caller's STATE: {acks}/{n}")
         return out

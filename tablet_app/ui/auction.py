@@ -7,12 +7,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 from tablet_app import i18n, present
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, STOP_RED, VUL_RED, WHITE, set_bg
-from tablet_app.ui.widgets import BigButton, CallCell, Facing, Panel, Text, framed
+from tablet_app.ui.widgets import BigButton, CallCell, Facing, Panel, StillScrollView, Text, framed
 
 
 class AuctionScreen(Screen):
@@ -47,7 +46,9 @@ class AuctionScreen(Screen):
         self.board_buttons: dict[Any, Any] = {}
         self.chooser_key: tuple[Any, ...] | None = None  # what the board buttons show
         self.board_said: Any = None
-        self.scroll = ScrollView(do_scroll_x=False, bar_width=0)
+        # no bar, and one colour for it at rest and in use: scrolling the auction changes no pixel
+        self.scroll = StillScrollView(do_scroll_x=False, bar_width=0, bar_color=(0, 0, 0, 0),
+                                      bar_inactive_color=(0, 0, 0, 0))
         self.grid = GridLayout(cols=4, spacing=12, size_hint_y=None, row_default_height=88, row_force_default=True)
         self.grid.bind(minimum_height=self.grid.setter("height"))
         self.scroll.add_widget(self.grid)

@@ -7,7 +7,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
@@ -15,7 +14,16 @@ from shared_rules import laws
 from tablet_app import i18n, present
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
-from tablet_app.ui.widgets import BigButton, CallPicker, Grow, Panel, Text, framed, message_bar
+from tablet_app.ui.widgets import (
+    BigButton,
+    CallPicker,
+    Grow,
+    Panel,
+    StillScrollView,
+    Text,
+    framed,
+    message_bar,
+)
 
 
 class DirectorScreen(PinEntry, Screen):
@@ -50,7 +58,7 @@ class DirectorScreen(PinEntry, Screen):
         self.delivery = Grow("", size=18)
         for w in (self.happened_head, self.happened, self.conseq_head, self.conseq, self.delivery_head, self.delivery):
             column.add_widget(w)
-        scroll = ScrollView(do_scroll_x=False)
+        scroll = StillScrollView(do_scroll_x=False)
         scroll.add_widget(column)
         left.add_widget(scroll)
         body.add_widget(left)

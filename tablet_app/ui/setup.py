@@ -12,7 +12,7 @@ from kivy.uix.textinput import TextInput
 
 from tablet_app import i18n
 from tablet_app.ui.theme import BTN_LIGHT, BTN_OK, INK, MUTED, STOP_RED, WHITE
-from tablet_app.ui.widgets import BigButton, Panel, Text, framed
+from tablet_app.ui.widgets import BigButton, Panel, StillDropDown, Text, framed
 
 
 def next_pairs(s: dict[str, Any]) -> tuple[Any, Any]:
@@ -89,7 +89,7 @@ class SetupScreen(Screen):
         if label is not None:
             self.labels[label] = Text("", size=20, bold=True, color=MUTED)
             grid.add_widget(self.labels[label])
-        sp = Spinner(text="", values=[], font_size=20, background_normal="", background_color=BTN_LIGHT, color=INK)
+        sp = Spinner(text="", values=[], font_size=20, dropdown_cls=StillDropDown, background_normal="", background_color=BTN_LIGHT, color=INK)
         grid.add_widget(sp)
         return sp
 

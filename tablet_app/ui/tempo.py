@@ -6,12 +6,11 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from tablet_app import i18n, present
 from tablet_app.ui.theme import BTN_LIGHT, MUTED, WHITE
-from tablet_app.ui.widgets import BigButton, Panel, Text, call_markup, framed
+from tablet_app.ui.widgets import BigButton, Panel, StillScrollView, Text, call_markup, framed
 
 
 class TempoScreen(Screen):
@@ -51,7 +50,7 @@ class TempoScreen(Screen):
                                  + ("[/color][/b]" if long else ""), size=22))
             grid.add_widget(Text(marks, size=20))
             grid.add_widget(Text(f"[color=cc141f]{flags}[/color]" if flags else "", size=20))
-        sv = ScrollView()
+        sv = StillScrollView()
         sv.add_widget(grid)
         self.panel.add_widget(Text(i18n.tr("tempo", lang), size=28, bold=True, size_hint_y=None, height=46))
         self.panel.add_widget(sv)

@@ -7,8 +7,10 @@ from kivy.clock import Clock
 from kivy.graphics import PopMatrix, PushMatrix, Rotate
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.dropdown import DropDown
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from tablet_app import i18n, present
@@ -26,6 +28,26 @@ from tablet_app.ui.theme import (
     _bg,
     set_bg,
 )
+
+
+class _BarStaysStill:
+    """Kivy's ScrollView shows its bar on every scroll or content change and, half a second later,
+    fades it out over half a second by an Animation: about 40 frames of the whole window, drawn
+    after every call on the auction screen. Without a GPU each frame is 10-20 ms of CPU, which a
+    box's next call then waits behind. The bar takes its resting colour at once instead."""
+
+    def _bind_inactive_bar_color(self, *_a: Any) -> None:  # overrides Kivy 2.3's ScrollView
+        self.funbind("bar_color", self._change_bar_color)
+        self.fbind("bar_inactive_color", self._change_bar_color)
+        self._bar_color = self.bar_inactive_color
+
+
+class StillScrollView(_BarStaysStill, ScrollView):
+    pass
+
+
+class StillDropDown(_BarStaysStill, DropDown):
+    """A Spinner's list (a DropDown is a ScrollView): `Spinner(dropdown_cls=StillDropDown)`."""
 
 
 class Panel(BoxLayout):

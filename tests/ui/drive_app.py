@@ -109,6 +109,32 @@ def step1d(_dt):
     d.back.trigger_action(0)
 
 
+frames = [0]
+
+
+def count_frames(*_a):
+    frames[0] += 1
+
+
+def rest1(_dt):
+    # back on the auction screen (step1d): what is drawn from here on while nothing changes
+    from kivy.core.window import Window
+
+    Window.bind(on_flip=count_frames)
+    checks["rest_frames"] = [frames[0]]
+
+
+def rest2(_dt):
+    pass
+
+
+def rest3(_dt):
+    checks["rest_frames"].append(frames[0])
+    from kivy.core.window import Window
+
+    Window.unbind(on_flip=count_frames)
+
+
 def step2(_dt):
     box("S", "2D", think=3.0)
     box("W", "2C", think=2.0)  # insufficient over 2D: the table freezes
@@ -302,6 +328,6 @@ def step10c(_dt):
     checks["correction_message"] = d.message.text
 
 
-shots.run([step1, step1a, step1b, step1c, step1d, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10,
+shots.run([step1, step1a, step1b, step1c, step1d, rest1, rest2, rest2, rest3, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10,
      step10b, step10c], OUT)
 app.run()

@@ -185,3 +185,11 @@ def test_flat_table_each_seat_reads_its_own_strip_turned_to_it(session):
     assert "[b]South[/b]:  your turn" in strips["S"][1]
     assert "South to call" in strips["N"][1] and "South to call" in strips["W"][1]
     assert strips["N"][2][1] > 0 and strips["E"][2][0] > 0  # the strips take room on every edge
+
+
+def test_the_screen_at_rest_draws_nothing(session):
+    # Kivy's ScrollView fades its bar for half a second, half a second after every scroll or content
+    # change: about 40 full-window frames after each call, on a software renderer the link's CPU
+    # (tablet_app/ui/widgets.py, StillScrollView). Nothing changes here, so nothing is drawn.
+    before, after = session["rest_frames"]
+    assert after - before == 0, f"{after - before} frames drawn on an unchanging auction screen"
