@@ -136,7 +136,14 @@ def main() -> None:
             raise TimeoutError(f"a box did not show the call in 5 s ({reply})")
         return reply["seen"]
 
+    full_passes = [0]
+
+    def count_full_passes(phase: str, info: dict) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full_passes[0] += 1
+
     def drive() -> None:
+        gc.callbacks.append(count_full_passes)  # from the first call on (start-up's own are done)
         lat: list[float] = []
         floor: list[float] = []
         rng = random.Random(3)
@@ -168,6 +175,7 @@ def main() -> None:
                 floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + wire_bytes(M.HEADER + len(state) + M.CRC))
                              * 10 / BAUD * 1000)
             out.update(lat=lat, floor=floor, render_threads=render_threads(), frozen=gc.get_freeze_count(),
+                       full_passes=full_passes[0], full_pass_threshold=gc.get_threshold()[2],
                        relay_nice=os.getpriority(os.PRIO_PROCESS, relay.pid) if relay is not None else None)
             if stages is not None:
                 out["stages"] = stages.report()

@@ -14,6 +14,7 @@ and each Kivy span in ms after the confirm key, to see what the slowest calls wa
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import threading
@@ -161,6 +162,17 @@ class Stages:
         self.span(app, "refresh", "kivy_refresh")
         self.span(WindowBase, "on_draw", "kivy_draw")
         self.span(WindowBase, "on_flip", "kivy_flip")
+        gc_start = [0.0]
+
+        def collector(phase: str, info: dict[str, Any]) -> None:
+            # the cycle collector holds the GIL for its whole pass, whichever thread set it off
+            if phase == "start":
+                gc_start[0] = time.monotonic()
+            elif st.on:
+                with st.lock:
+                    st.spans.append((gc_start[0], time.monotonic(), f"gc{info['generation']}"))
+
+        gc.callbacks.append(collector)
         cls = type(object.__getattribute__(Clock, "_obj"))  # Clock is a context proxy
         orig_idle = cls.idle
         last = [time.monotonic()]
@@ -230,8 +242,8 @@ class Stages:
                 rec[k] = v - t0
         rec["kivy_busy"] = sum(max(0.0, min(b, end) - max(a, t0)) for a, b in busy)
         rec["kivy_busy_max"] = max((min(b, end) - max(a, t0) for a, b in busy), default=0.0)
-        for name in ("kivy_refresh", "kivy_draw", "kivy_flip"):
-            rec[name] = sum(max(0.0, min(b, end) - max(a, t0)) for a, b, w in spans if w == name)
+        for name in ("kivy_refresh", "kivy_draw", "kivy_flip", "gc"):
+            rec[name] = sum(max(0.0, min(b, end) - max(a, t0)) for a, b, w in spans if w.startswith(name))
         if os.environ.get("BENCH_STAGES_DUMP"):
             rec["timeline"] = sorted([(round((t - t0) * 1000, 2), w, ms) for t, w, ms in marks]
                                      + [(round((a - t0) * 1000, 2), "+" + w, round((b - a) * 1000, 2))
@@ -246,7 +258,7 @@ class Stages:
         keys = ["box_sent", "up_wire_end", "lm_event", "handle", "tx_body_end", "journal_commit", "commit", "first_state_tx",
                 "last_state_tx", "handle_end", "last_down_wire_end", "last_down_delivered", "first_seen",
                 "last_seen", "seen_after_wire", "delivered_after_wire", "seen_after_delivered",
-                "kivy_busy", "kivy_busy_max", "kivy_refresh", "kivy_draw", "kivy_flip"]
+                "kivy_busy", "kivy_busy_max", "kivy_refresh", "kivy_draw", "kivy_flip", "gc"]
         out = []
         n = len(self.calls)
         slow = sorted(self.calls, key=lambda r: r["end"])[-max(1, n // 20):]

@@ -15,7 +15,7 @@ from tablet_app import i18n, present
 from tablet_app.controller import Controller
 from tablet_app.ui.auction import AuctionScreen
 from tablet_app.ui.director import DirectorScreen
-from tablet_app.ui.pauses import freeze_built_screens
+from tablet_app.ui.pauses import freeze_built_screens, full_pass
 from tablet_app.ui.pin_gate import PinGateScreen
 from tablet_app.ui.render_priority import lower_render_threads
 from tablet_app.ui.result import ResultScreen
@@ -25,6 +25,7 @@ from tablet_app.ui.tempo import TempoScreen
 from tablet_app.ui.theme import BG
 
 ACKED_REDRAW_S = 0.005  # after the boxes' acknowledgements: their own drawing comes first
+FULL_PASS_AFTER_S = 0.02  # after the auction: the screen that follows it is drawn first
 
 
 class Locked:
@@ -266,6 +267,10 @@ class TabletApp(App):
                 self.screens["setup"].prefill(None)
             if target is not None and not (phase == "confirm" and self.last_phase == "play"):
                 self.sm.current = target
+            if phase != "auction" and self.ready:
+                # no call is on its way now (result entry, the director called, the round's end):
+                # the cycle collector's full pass (ui/pauses.py), once the new screen is drawn
+                Clock.schedule_once(lambda _dt: full_pass(), FULL_PASS_AFTER_S)
             self.last_phase = phase
         self.screens[self.sm.current].refresh(snap, self.lang)
         if not self.ready:

@@ -30,6 +30,11 @@ def test_calls_keyed_on_real_boxes_reach_every_box_through_the_app(xvfb_display,
     # the built screens are out of the cycle collector's full passes (tablet_app/ui/pauses.py):
     # a Kivy app's tens of thousands of long-lived objects are not walked while a box waits
     assert res["frozen"] > 10_000, res["frozen"]
+    # ...and no full pass is set off by allocation in an auction: the app runs one when an auction
+    # has ended (here 0.3 s before the next board's first call)
+    from tablet_app.ui.pauses import NEVER
+
+    assert res["full_pass_threshold"] == NEVER and res["full_passes"] >= 1, res
     from tablet_app.controller import Controller
 
     ctl = Controller(tmp_path / "journal.db")  # the journal the app wrote: every call, replayed
