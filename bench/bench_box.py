@@ -296,7 +296,8 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
         answered, missed = e.grants(t_first)
         if not lat:
             lat = [float("nan")]
-        return {"n": len(lat), "grants": len(answered) + len(missed), "grants_passed": len(missed), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
+        return {"n": len(lat), "p50": statistics.median(lat), "p99": pct(lat, 99), "max": max(lat),
+                "grants": len(answered) + len(missed), "grants_passed": len(missed),
                 "line_p50": statistics.median(to_line) if to_line else float("nan"),
                 "line_max": max(to_line) if to_line else float("nan"),
                 "floor_mean": statistics.mean(floor) if floor else float("nan"),

@@ -354,7 +354,9 @@ class Box {
     // while it is high. CS going high ends a write (a frame, as an I2C stop does); RES low
     // resets the controller. Nothing answers: SPI has no acknowledge, a missing panel is not
     // seen by the firmware.
-    const sp = cfg.spi || { id: 0, cs: 26, dc: 27, res: 28 };
+    // the pins come from the pin map only (hardware/emu/harness.py copies them into CONFIG)
+    const sp = cfg.spi;
+    if (!sp) throw new Error('CONFIG has no "spi": the display\'s SPI block and pins (hardware/pinmap.json)');
     const spi = mcu.spi[sp.id];
     const driven = (n, level) => {
       const p = mcu.gpio[n];

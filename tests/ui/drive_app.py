@@ -125,7 +125,7 @@ def rest1(_dt):
 
 
 def rest2(_dt):
-    pass
+    pass  # a step of the driver's clock (0.3 s) while the screen is left alone
 
 
 def rest3(_dt):
