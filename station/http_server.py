@@ -45,6 +45,7 @@ from .http_stream import Stream
 
 MAX_HEAD_BYTES = 16 * 1024
 ACCEPT_BATCH = 64  # connections taken from the backlog per wake-up of the loop
+LINGER_S = 2.0      # after a reply that closes the connection: what the client still sends is dropped
 
 # On every response. The pages have no scripts, frames or plugins; a page with an inline
 # style sets its own policy with the style's hash (station/server.py).
@@ -121,9 +122,10 @@ class _HeadTooBig(Exception):
     """A request head over MAX_HEAD_BYTES."""
 
 
+_BUSY_BODY = b'{"error": "too many connections from this address; retry later", "status": 503}'
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 2\r\n"
-        b"Connection: close\r\nContent-Length: 80\r\n\r\n"
-        b'{"error": "too many connections from this address; retry later", "status": 503}')
+        + b"".join(f"{k}: {v}\r\n".encode() for k, v in SECURITY_HEADERS)
+        + b"Connection: close\r\nContent-Length: " + str(len(_BUSY_BODY)).encode() + b"\r\n\r\n" + _BUSY_BODY)
 
 
 class HttpServer:
@@ -264,6 +266,11 @@ class HttpServer:
                                        min(deadline, self.loop.time() + self.limits.handshake_timeout))
                 self.door.handshake(entry, False)
             await self._serve_connection(stream, entry, deadline)
+            if stream.ended_by_reply:
+                # The client may still be sending (a body refused unread, a head too big): its
+                # bytes are read and dropped a moment, so that the reply is not lost to a reset.
+                self.door.head_due(entry, True)
+                await stream.linger(self.loop.time() + LINGER_S)
         except (ConnectionError, OSError, TimeoutError, _Slow, ssl.SSLError, h11.ProtocolError):
             pass
         except asyncio.CancelledError:
@@ -382,6 +389,7 @@ class HttpServer:
         headers += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response_headers(response)]
         if response.close:
             headers.append((b"Connection", b"close"))
+            stream.ended_by_reply = True
         self.app.log(request, response.status, client)
         if conn.our_state is not h11.SEND_RESPONSE and conn.our_state is not h11.IDLE:
             return

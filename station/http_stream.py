@@ -26,6 +26,7 @@ class Stream:
         self.sock = sock
         self.tls: ssl.SSLObject | None = None
         self._in = self._out = ssl.MemoryBIO()
+        self.ended_by_reply = False  # the last reply said Connection: close
 
     async def start_tls(self, context: ssl.SSLContext, deadline: float) -> None:
         """The TLS handshake, done by `deadline`; called once the client has sent its first
@@ -67,17 +68,33 @@ class Stream:
         async with asyncio.timeout_at(deadline):
             await self.loop.sock_sendall(self.sock, data)
 
+    async def linger(self, deadline: float) -> None:
+        """Stop sending (TLS close_notify, then FIN) and drop what the client still sends until
+        it closes or `deadline`: closing with unread bytes would reset the connection, and a
+        reset can make the client lose the reply it has not read yet."""
+        try:
+            self._close_notify()
+            self.sock.shutdown(socket.SHUT_WR)
+            while await self._recv_raw(deadline):
+                pass
+        except (OSError, TimeoutError):
+            pass
+
+    def _close_notify(self) -> None:
+        if self.tls is not None:
+            try:
+                self.tls.unwrap()
+            except (ssl.SSLError, ValueError):
+                pass  # the client's own close_notify is not waited for
+            self.tls = None
+            tail = self._out.read()
+            if tail:
+                self.sock.send(tail)
+
     def close(self) -> None:
         """Close at once (a TLS close_notify if it fits in the socket's buffer, never a wait)."""
         try:
-            if self.tls is not None:
-                try:
-                    self.tls.unwrap()
-                except (ssl.SSLError, ValueError):
-                    pass  # the client's own close_notify is not waited for
-                tail = self._out.read()
-                if tail:
-                    self.sock.send(tail)
+            self._close_notify()
         except OSError:
             pass
         finally:
