@@ -600,7 +600,20 @@ DAMAGE = (
     ("the journal's end marker does not match", {"en": "the journal ends before its last record (records are missing)",
                                                  "sv": "journalen slutar före sin sista post (poster saknas)",
                                                  "da": "journalen slutter før sin sidste post (poster mangler)"}),
+    # the commit mark (tablet_app/journal.py): the detail after it names the file and the byte
+    ("records that were committed are missing", {"en": "records that were saved are missing",
+                                                 "sv": "poster som sparats saknas",
+                                                 "da": "poster, der blev gemt, mangler"}),
+    ("its commit mark is damaged", {"en": "the journal's save mark is damaged",
+                                    "sv": "journalens sparmarkering är skadad",
+                                    "da": "journalens gemmemarkering er beskadiget"}),
+    ("its records are not the ones that were committed", {
+        "en": "the journal's records are not the ones that were saved (the file was edited or replaced)",
+        "sv": "journalens poster är inte de som sparades (filen har ändrats eller bytts ut)",
+        "da": "journalens poster er ikke dem, der blev gemt (filen er ændret eller udskiftet)"}),
 )
+# reasons whose technical detail (file, byte) follows the translated words
+DAMAGE_DETAIL = ("SQLite", "records that were committed are missing", "its commit mark is damaged")
 
 
 def damage_reason(why: str, lang: str = "en") -> str:
@@ -608,7 +621,7 @@ def damage_reason(why: str, lang: str = "en") -> str:
         if why.startswith(start):
             rest = why[len(start):].strip(" ()")
             text = words.get(lang, words["en"])
-            return f"{text} ({rest})" if rest and start.startswith("SQLite") else text
+            return f"{text} ({rest})" if rest and start.startswith(DAMAGE_DETAIL) else text
     return why
 
 
