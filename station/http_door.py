@@ -46,7 +46,13 @@ class _Descriptors:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.held = 0
-        self.budget = max(16, raise_fd_limit() - RESERVE_FDS)
+        self.budget = 0  # set by the first door (raising the limit is no side effect of an import)
+
+    def setup(self) -> int:
+        with self.lock:
+            if not self.budget:
+                self.budget = max(16, raise_fd_limit() - RESERVE_FDS)
+            return self.budget
 
     def take(self) -> bool:
         with self.lock:
@@ -87,7 +93,7 @@ class Door:
         self.per_address = per_address
         self.max_handshakes = max(1, max_handshakes)
         self.evict = evict  # ends an entry's connection (Door.leave already done)
-        self.max_connections = max(16, min(max_connections, DESCRIPTORS.budget))
+        self.max_connections = max(16, min(max_connections, DESCRIPTORS.setup()))
         self.by_address: dict[str, int] = {}
         self.open = 0
         self.peak = 0
@@ -112,10 +118,9 @@ class Door:
 
     def head_due(self, entry: Entry, due: bool) -> None:
         """The connection waits for a request head (evictable) or is serving one (not)."""
+        self.waiting.pop(entry, None)
         if due and not entry.gone:
-            self.waiting[entry] = None
-        else:
-            self.waiting.pop(entry, None)
+            self.waiting[entry] = None  # the newest: an idle keep-alive goes to the back
 
     def handshake(self, entry: Entry, under_way: bool) -> None:
         """The connection starts (True) or ends (False) its TLS handshake."""

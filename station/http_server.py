@@ -393,10 +393,12 @@ class HttpServer:
         self.app.log(request, response.status, client)
         if conn.our_state is not h11.SEND_RESPONSE and conn.our_state is not h11.IDLE:
             return
+        # One write for the whole reply: one TLS record and one segment where it fits, not three.
+        data = conn.send(h11.Response(status_code=response.status, headers=headers)) or b""
+        if request is None or request.method != "HEAD":
+            data += conn.send(h11.Data(data=response.body)) or b""
+        data += conn.send(h11.EndOfMessage()) or b""
         try:
-            await self._write(conn, stream, h11.Response(status_code=response.status, headers=headers))
-            if request is None or request.method != "HEAD":
-                await self._write(conn, stream, h11.Data(data=response.body))
-            await self._write(conn, stream, h11.EndOfMessage())
+            await stream.send(data, self.loop.time() + self.limits.body_timeout)
         except TimeoutError:
             raise _Slow() from None
