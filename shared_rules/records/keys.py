@@ -194,6 +194,11 @@ class TableTdCallKey:
     def format(self) -> str:
         return f"{self.table_id.format()}/td/{self.call}/{self.status}"
 
+    def with_status(self, status: str) -> TableTdCallKey:
+        if status not in TD_STATUSES:
+            raise RecordError(f"status: expected one of {', '.join(TD_STATUSES)}, got {status!r}")
+        return replace(self, status=status)
+
     def launch(self) -> str:
         """What names the call whatever its status (this form has no key without a status)."""
         return f"{self.table_id.format()}/td/{self.call}"

@@ -5,6 +5,7 @@ status of that call. Two key forms (keys.py): the tablet's (`.../<round>/<board>
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,12 @@ class TdCall:
     def call_key(self) -> str:
         """What names the call across its status changes (the director page's one line of it)."""
         return self.key.launch() if isinstance(self.key, TableTdCallKey) else self.key.launch().format()
+
+    def with_status(self, status: str, at: Time) -> TdCall:
+        """The same call, now in `status` (a new item: each status change is one)."""
+        key = self.key.with_status(status) if isinstance(self.key, TableTdCallKey) else \
+            self.key.launch().with_status(status)
+        return dataclasses.replace(self, key=key, at=at)
 
     def to_json(self) -> dict[str, Any]:
         tid = self.key.table_id

@@ -18,7 +18,12 @@ from typing import Any
 
 HERE = pathlib.Path(__file__).parent
 OUT = HERE / "door_cases.jsonl"
-DROP = object()  # a field left out
+class _Drop:
+    def __repr__(self) -> str:
+        return "left out"
+
+
+DROP = _Drop()  # a field left out
 
 
 def tablet_items() -> list[dict]:
