@@ -8,7 +8,6 @@ record whose score disagrees: a wrong score must be corrected at the table, not 
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from shared_rules.records import RecordError, as_iso, read_item, td_call_launch, where
@@ -36,7 +35,9 @@ def parse_item(body: bytes) -> dict:
 def validate_item(kind: Any, key: Any, payload: Any) -> dict:
     """Check one item (`shared_rules.records.read_item`). Returns where the store files it
     (event, section, table_no, round_no, board, revision) or raises RecordError."""
-    return dataclasses.asdict(where(read_item(kind, key, payload)))
+    w = where(read_item(kind, key, payload))
+    return {"event": w.event, "section": w.section, "table_no": w.table_no, "round_no": w.round_no,
+            "board": w.board, "revision": w.revision}
 
 
 def at_iso(at: Any) -> str:

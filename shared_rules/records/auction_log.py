@@ -15,7 +15,7 @@ from .fields import CALL_RE, MAX_THINK, SEATS, text
 IRREGULARITY_KIND_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LoggedCall:
     """One call of the auction: who, what, alerted, whether a stop preceded it, and how long the
     seat thought (seconds from being in turn; None when unknown). `explanation`: the alert's
@@ -73,7 +73,7 @@ def read_calls(calls: Any, field: str) -> tuple[LoggedCall, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Irregularity:
     """An irregularity as the engine recorded it (docs/table-log.md: `kind`, `seat`, `call`,
     `law`, `resolution`, `turn`, `ruling`, ... per kind). The record is the engine's and is

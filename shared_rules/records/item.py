@@ -21,7 +21,7 @@ KINDS = tuple(k.value for k in ItemKind)
 Item = Result | Withdrawal | AuctionProgress | TdCall
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Where:
     """Where an item belongs, as the station files it (its `items` table's columns)."""
 

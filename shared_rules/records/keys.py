@@ -63,7 +63,7 @@ def _segments(text: object, counts: tuple[int, ...], form: str) -> list[str]:
     return parts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableId:
     """`<event>/<section>/<table>`: one table of one event (session) at the station."""
 
@@ -90,7 +90,7 @@ class TableId:
         return cls(event, section, _number(table, "the table", text, 1))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ResultKey:
     """`<table id>/<round>/<board>/<revision>`: one revision of one board's result at a table."""
 
@@ -117,7 +117,7 @@ class ResultKey:
                    _number(parts[4], "the board", str(text), 1), _number(parts[5], "the revision", str(text), 1))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AuctionKey:
     """`<table id>/<round>/<board>/auction/<seq>`: the auction's progress, numbered per board."""
 
@@ -140,7 +140,7 @@ class AuctionKey:
                    _number(parts[4], "the board", str(text), 1), _number(parts[6], "the sequence number", str(text), 1))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TdCallKey:
     """`<table id>/<round>/<board>/td/<n>[/<status>]`, the tablet's form of a TD call: the call
     itself (no status: it is launched), then one item per later status. `board` None: the call
@@ -181,7 +181,7 @@ class TdCallKey:
                    _number(parts[6], "the call's number", str(text)), TdCallSeries(parts[5]), status)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableTdCallKey:
     """`<table id>/td/<call>/<status>`: a TD call numbered by its sender, one item per status."""
 

@@ -24,7 +24,7 @@ PROGRESS_FIELDS = frozenset({"key", "event", "section", "table", "round", "board
                              "irregularities", "at"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AuctionProgress:
     """Sent when a board starts (`bidding`, no calls), when the table freezes on an
     irregularity, when the auction ends (`playing`) and when North enters the result; `seq`

@@ -40,7 +40,7 @@ WITHDRAWAL_FIELDS = frozenset({"key", *_PLACE, "ns_pair", "ew_pair", "withdrawn"
                                "entered_at", "contract", "declarer", "tricks", "score_ns", "adjusted"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Result:
     """A board's result at a table (docs/interfaces.md section 3). `contract` "PASS": passed out
     (no declarer, no tricks); None: not played, `adjusted` says what the TD awarded (Law 12).
@@ -100,7 +100,7 @@ class Result:
         return rec
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Withdrawal:
     """A result taken back (recorded on the wrong board, or not to stand): the next revision of
     its key, carrying no result. The scoring program sees the result deleted (ResultDTO IsDeleted)."""
@@ -176,6 +176,9 @@ def check_adjusted(payload: Json) -> Mapping[str, Any]:
 
 
 def _revision_in(key: str, lowest: int, why: str) -> int:
+    # The door finds the revision as it always has (the key's last segment), so a malformed key
+    # gets the message it always got; the key is then compared whole with the one the fields
+    # give (read_item), which is what makes it well-formed.
     parts = key.rsplit("/", 1)
     if len(parts) == 2 and parts[1].isdigit():
         try:

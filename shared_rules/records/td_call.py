@@ -19,7 +19,7 @@ TD_CALL_FIELDS = frozenset({"kind", "key", "event", "section", "table", "round",
                             "seat", "t", "reason", "note", "at"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TdCall:
     """A TD call or a change of its status. `round` 0 and `board` None: made before or between
     boards. `t`: seconds into the board when it was made (the tablet's clock for the board);
@@ -76,7 +76,9 @@ class TdCall:
 
 
 def _numbered(key: str, from_end: int, why: str) -> int:
-    """The call's number in the tablet's key: the last segment, or the one before the status."""
+    """The call's number in the tablet's key: the last segment, or the one before the status,
+    found as the door always has (so a malformed key gets the message it always got); the key is
+    then compared whole with the one the fields give."""
     n = key.rsplit("/", 1)[-1] if from_end == 1 else key.rsplit("/", 2)[-2] if key.count("/") >= 2 else ""
     if n.isdigit():
         try:
