@@ -107,6 +107,15 @@ class Station:
             problems.append(f"the last delivery could not be stored: {self.storage_trouble}")
         doc = {"status": "trouble" if problems else "ok", "event": self.config.event, "items": items,
                "problems": problems}
+        if items is not None:
+            # Rows no reader can use (station/stored.py): named on the director page and in
+            # status.json. They do not stop deliveries, so the station is still "ok".
+            from .director import progress_of
+            try:
+                doc["damaged"] = progress_of(self).damaged_count(self.store)
+            except Exception as e:  # noqa: BLE001 - a count must not turn the health check into a 500
+                doc["damaged"] = None
+                print(f"station: could not count damaged rows: {e!r}", file=sys.stderr, flush=True)
         return (503 if problems else 200), doc
 
     # -- table keys --------------------------------------------------------------------------

@@ -21,6 +21,8 @@ from typing import Any
 
 from shared_rules.records import RecordError, ResultKey
 
+from .stored import COLUMNS, Damaged, read_rows
+
 # One logical schema. `{serial}` is the only dialect difference (an auto-increment id).
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS table_keys (
@@ -548,17 +550,26 @@ class Store:
 
     def items(self, event: str | None = None, kind: str | None = None, *, section: str | None = None,
               table_no: int | None = None, board: int | None = None, after_id: int = 0) -> list[dict]:
-        """Stored items as dicts: id, key, kind, received_at, payload (decoded)."""
+        """Stored items as dicts: id, key, kind, event, received_at, payload (decoded), only the
+        rows that read (station/stored.py: a damaged row is left out, `damaged` lists it)."""
+        return self.read(event, kind, section=section, table_no=table_no, board=board, after_id=after_id)[0]
+
+    def damaged(self, event: str | None = None, kind: str | None = None) -> list[Damaged]:
+        """The stored rows no reader can use (station/stored.py), oldest first."""
+        return self.read(event, kind)[1]
+
+    def read(self, event: str | None = None, kind: str | None = None, *, section: str | None = None,
+             table_no: int | None = None, board: int | None = None,
+             after_id: int = 0) -> tuple[list[dict], list[Damaged]]:
+        """(the items that read, the damaged rows) of one read, oldest first (`items`, `damaged`)."""
         where, params = ["id > ?"], [after_id]
         for col, val in (("event", event), ("kind", kind), ("section", section),
                          ("table_no", table_no), ("board", board)):
             if val is not None:
                 where.append(f"{col} = ?")
                 params.append(val)
-        rows = self.query("SELECT id, item_key, kind, received_at, payload FROM items WHERE "
-                          + " AND ".join(where) + " ORDER BY id", params)
-        return [{"id": int(r[0]), "key": r[1], "kind": r[2], "received_at": r[3],
-                 "payload": json.loads(r[4])} for r in rows]
+        return read_rows(self.query(f"SELECT {COLUMNS} FROM items WHERE " + " AND ".join(where) + " ORDER BY id",
+                                    params))
 
     def count_items(self, kind: str | None = None) -> int:
         if kind is None:
@@ -630,7 +641,7 @@ class Store:
 
     def events(self) -> list[str]:
         rows = self.query("SELECT DISTINCT event FROM items UNION SELECT DISTINCT event FROM table_keys")
-        return sorted(r[0] for r in rows)
+        return sorted({str(r[0]) for r in rows})  # a hand-edited row may hold anything there
 
 
 def numbered(name: str, sep: str) -> Iterator[str]:
