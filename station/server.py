@@ -175,7 +175,7 @@ class Station:
             # The TD must hear of a result the station refused (the tablet keeps it as rejected):
             # its trace is kept per table (the item itself is stored nowhere). A 503 is no
             # refusal (the tablet retries), and a store that cannot write must not hide the reply.
-            if e.status < 500:
+            if e.status < 500 or e.status == 507:  # 507: no room for a result, retried
                 key = None
                 try:
                     key = loads_limited(body).get("key")
@@ -207,7 +207,10 @@ class Station:
         except Conflict as e:
             raise HttpError(409, str(e)) from e
         except QuotaExceeded as e:
-            raise HttpError(413, str(e)) from e
+            # A result or a TD call is never refused for good for space: 507, which the tablet
+            # keeps and retries (no table in play comes near its room: docs/station.md "Room");
+            # a progress snapshot is dropped (413).
+            raise HttpError(413 if e.kind == "auction" else 507, str(e)) from e
         except Exception as e:  # disk full, I/O error: nothing stored, the tablet retries later
             self.storage_trouble = f"{type(e).__name__}: {e}"[:300]
             raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
