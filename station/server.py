@@ -29,7 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from . import __version__, movement
+from . import __version__, law16, movement
 from .http_json import JsonError, loads_limited
 from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
 from .listeners import Ingested, Listeners
@@ -198,8 +198,8 @@ class Station:
             raise HttpError(422, str(e)) from e
         if (where["event"], where["section"], where["table_no"]) != (event, section, table_no):
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
-        if doc["kind"] == "result":  # issue 12: results only where the movement allows
-            why = movement.gate(self.store, event, section, table_no, where["round_no"], where["board"])
+        if doc["kind"] == "result":  # results only for the round the table is on (station/law16.py)
+            why = law16.may_post(self.store, event, section, table_no, where["round_no"], where["board"])
             if why:
                 raise HttpError(422, why)
         try:
@@ -223,18 +223,15 @@ class Station:
                                            "key": doc["key"], "id": item_id}
 
     def board_results(self, headers: Any, board: int) -> dict:
-        """Scoring spec 6.5 (L16C1 2007 / 16D1 2017, R-INFO-1): a table sees a board's results
-        only once its own result on that board is in."""
+        """The board's results in the table's section (the latest revision of each table's),
+        only once the table's own result on that board stands (2007 L16C1 / 2017 L16D1:
+        station/law16.py). A damaged row is left out (station/stored.py)."""
         event, section, table_no = self.authenticate_table(headers)
-        why = movement.gate(self.store, event, section, table_no, None, board)
+        why = law16.may_read(self.store, event, section, table_no, board)
         if why:
             raise HttpError(403, why)
         items = self.store.items(event, "result", section=section, board=board)
-        if not any(it["payload"]["table"] == table_no for it in items):
-            raise HttpError(403, f"board {board}: results are shown only after this table's own result "
-                                 "is in (Law 16: extraneous information)")
-        return {"board": board, "results": [it["payload"] for it in latest_results(items)
-                                            if it["payload"]["section"] == section]}
+        return {"board": board, "results": [it["payload"] for it in latest_results(items)]}
 
     def table_movement(self, headers: Any) -> dict:
         event, section, table_no = self.authenticate_table(headers)
