@@ -70,12 +70,18 @@ class Progress:
         self.events: dict[str, dict] = {}
 
     def _event(self, event: str) -> dict:
-        return self.events.setdefault(event, {"tables": {}, "td": {}, "recent": collections.deque(maxlen=self.RECENT),
-                                              "damaged": {}})
+        ev = self.events.get(event)
+        if ev is None:  # made once per event, not once per folded item
+            ev = self.events[event] = {"tables": {}, "td": {}, "recent": collections.deque(maxlen=self.RECENT),
+                                       "damaged": {}}
+        return ev
 
     @staticmethod
     def _table(ev: dict, section: str, t: int) -> dict:
-        return ev["tables"].setdefault((section, t), idle_row(section, t))
+        row = ev["tables"].get((section, t))
+        if row is None:
+            row = ev["tables"][(section, t)] = idle_row(section, t)
+        return row
 
     def catch_up(self, store: Any) -> None:
         while True:

@@ -62,6 +62,9 @@ def may_post(store: Any, event: str, section: str, table_no: int, round_no: int,
         given = ", ".join(map(str, slot.boards)) if slot else "none"
         return (f"board {board} is not played at table {section}{table_no} in round {round_no} "
                 f"(the movement gives boards {given})")
+    first = current_round(slots, set())
+    if first is None or round_no <= first.round:  # the table's first round: nothing before it to finish
+        return None
     done = standing(store, event, section, table_no)
     now = current_round(slots, done)
     if now is not None and round_no > now.round:
