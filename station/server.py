@@ -187,8 +187,13 @@ class Station:
             where = validate_item(doc.get("kind"), doc.get("key"), doc.get("payload"))
         except RecordError as e:
             raise HttpError(422, str(e)) from e
-        if (where["event"], where["section"], where["table_no"]) != (event, section, table_no):
+        if (where["section"], where["table_no"]) != (section, table_no) or (
+                where["event"] != event
+                and self.store.station_event_of(where["event"]) != self.store.station_event_of(event)):
+            # A table's key is its station event's: an item of another session of that event (a
+            # tablet that moved on to the evening session keeps its X-Table) is still its own.
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
+        event = where["event"]
         if doc["kind"] == "result":  # issue 12: results only where the movement allows
             why = movement.gate(self.store, event, section, table_no, where["round_no"], where["board"])
             if why:
@@ -224,12 +229,16 @@ class Station:
         return {"board": board, "results": [it["payload"] for it in latest_results(items)
                                             if it["payload"]["section"] == section]}
 
-    def table_movement(self, headers: Any) -> dict:
+    def table_movement(self, headers: Any, session: str | None = None) -> dict:
+        """The table's movement; `session` (`?session=<SessionGuid>`): the session the tablet was
+        set up with, which it stays in whatever the scoring program initialises meanwhile."""
         event, section, table_no = self.authenticate_table(headers)
+        if session is not None and not re.fullmatch(r"[0-9A-F]{32}", session):
+            raise HttpError(400, "?session= must be the SessionGuid the movement gave (32 characters 0-9, A-F)")
         try:
             # The club's regulations (python -m station --profile, kept in the settings).
             doc = movement.for_table(self.store, event, section, table_no,
-                                     self.config.extra.get("profile") or self.store.setting("profile"))
+                                     self.config.extra.get("profile") or self.store.setting("profile"), session)
         except movement.NoMovement as e:
             raise HttpError(404, str(e)) from e
         # The club's director PIN for its tablets (python -m station --director-pin): only its
@@ -432,7 +441,7 @@ class StationApp:
         if path == "/api/v1/health":
             return self._json(*st.health())
         if path == "/api/v1/movement":
-            return self._json(200, st.table_movement(request.headers))
+            return self._json(200, st.table_movement(request.headers, (query.get("session") or [None])[0]))
         m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
         if m:
             return self._json(200, st.board_results(request.headers, int(m.group(1))))
