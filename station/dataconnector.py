@@ -357,7 +357,8 @@ def _initialize(st: Any, init: dict) -> str:
             if int(init.get("Commands") or 0) & 128:  # ClearData: the scorer starts its queues afresh
                 tx.execute("DELETE FROM dc_accepted WHERE session_guid = ?", (guid,))
             tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid")}),
+                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid"),
+                                                               "ClubId": init.get("ClubId")}),
                         utc_now()))
             st.store.assign_session_id(tx, event, guid, dto.event_guid or s.get("EventGuid"))
             for g in s["ScoringGroups"]:

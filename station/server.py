@@ -471,15 +471,26 @@ class StationApp:
                                 "text/html; charset=utf-8")
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
-            # ?session=<SessionGuid>: one session of the scoring program (default: all).
+            # One session's file: ?session=<SessionGuid>, else the session whose tablets use the
+            # id ?event= (docs/station.md "Files"); &section= one of its sections (USEBIO).
             session = (query.get("session") or [None])[0]
-            if path == "/export/pbn":
-                return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
-                                "application/x-pbn; charset=utf-8",
-                                [("Content-Disposition", f'attachment; filename="{_filename(event)}.pbn"')])
-            return Response(200, exports.usebio_for_event(st.store, event, session=session).encode(),
-                            "application/xml; charset=utf-8",
-                            [("Content-Disposition", f'attachment; filename="{_filename(event)}.xml"')])
+            from .session_scope import UnknownSession, scope
+            try:
+                sc = scope(st.store, event, session)
+                name = _filename(sc.tablet_event)
+                if path == "/export/pbn":
+                    return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
+                                    "application/x-pbn; charset=utf-8",
+                                    [("Content-Disposition", f'attachment; filename="{name}.pbn"')])
+                section = (query.get("section") or [None])[0]
+                if section is not None and not re.fullmatch(r"[A-Z]{1,3}", section):
+                    raise HttpError(400, "?section= must be the section's letters (A, B ...)")
+                body = exports.usebio_for_event(st.store, event, session=session, section=section)
+            except (UnknownSession, exports.UnknownSection) as e:
+                raise HttpError(404, str(e)) from e
+            suffix = f"-{section}" if section else ""
+            return Response(200, body.encode(), "application/xml; charset=utf-8",
+                            [("Content-Disposition", f'attachment; filename="{name}{suffix}.xml"')])
         raise HttpError(404, f"no such page: {path}")
 
 
