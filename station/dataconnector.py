@@ -487,6 +487,12 @@ def _handrecord_rows(st: Any, groups_of: dict[str, dict[str, int]], records: Any
         sections = groups_of[session]
         if section not in sections:
             raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: no section {section} in session {session}")
+        if dto.scoring_group_number and dto.scoring_group_number != sections[section]:
+            # A scoring group naming a section it does not have: the deal would go to the wrong
+            # group's sections. Refused whole (nothing is written before every record is checked).
+            raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: scoring group {dto.scoring_group_number} "
+                                           f"has no section {section} (section {section} is in scoring group "
+                                           f"{sections[section]})")
         hands = [".".join(h[seat + suit] for suit in ("Spades", "Hearts", "Diamonds", "Clubs"))
                  for seat in ("North", "East", "South", "West")]
         deal = "N:" + " ".join(hands)
