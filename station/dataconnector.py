@@ -357,7 +357,8 @@ def _initialize(st: Any, init: dict) -> str:
             if int(init.get("Commands") or 0) & 128:  # ClearData: the scorer starts its queues afresh
                 tx.execute("DELETE FROM dc_accepted WHERE session_guid = ?", (guid,))
             tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid")}),
+                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid"),
+                                                               "ClubId": init.get("ClubId")}),
                         utc_now()))
             st.store.assign_session_id(tx, event, guid, dto.event_guid or s.get("EventGuid"))
             for g in s["ScoringGroups"]:
@@ -486,6 +487,12 @@ def _handrecord_rows(st: Any, groups_of: dict[str, dict[str, int]], records: Any
         sections = groups_of[session]
         if section not in sections:
             raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: no section {section} in session {session}")
+        if dto.scoring_group_number and dto.scoring_group_number != sections[section]:
+            # A scoring group naming a section it does not have: the deal would go to the wrong
+            # group's sections. Refused whole (nothing is written before every record is checked).
+            raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: scoring group {dto.scoring_group_number} "
+                                           f"has no section {section} (section {section} is in scoring group "
+                                           f"{sections[section]})")
         hands = [".".join(h[seat + suit] for suit in ("Spades", "Hearts", "Diamonds", "Clubs"))
                  for seat in ("North", "East", "South", "West")]
         deal = "N:" + " ".join(hands)

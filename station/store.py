@@ -448,6 +448,12 @@ class Store:
                           (section, table_no, event, event))
         return bool(rows) and hmac.compare_digest(rows[0][0], hash_key(key))
 
+    def station_event_of(self, event: str) -> str:
+        """The station event an id belongs to: a session's own id (`<event>.<n>`) -> its event;
+        any other id is itself."""
+        rows = self.query("SELECT event FROM dc_session_ids WHERE tablet_event = ?", (event,))
+        return str(rows[0][0]) if rows else event
+
     def assign_session_id(self, tx: Store._Tx, event: str, session: str, event_guid: str | None) -> str:
         """The id a session's tablets put in their keys: the event itself for its first session,
         `<event>.<n>` for each later one, fixed once given (docs/station.md "Events and
