@@ -29,7 +29,7 @@ from station.store import Store
 from .conftest import EVENT, result_record
 from .export_readers import games, tags, usebio_sections, usebio_tree
 from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W
-from .usebio_readers import Rejected, cobalt, import_usebio, read_as_others_do
+from .usebio_readers import cobalt, import_usebio, read_as_others_do
 
 AFTERNOON = "A0000000000000000000000000000001"
 EVENING = "E0000000000000000000000000000002"
@@ -230,14 +230,3 @@ def test_a_one_section_session_is_read_by_cobalt_and_import_usebio(st):
     game = next(g for g in games(text) if '[Table "3"]' in g and '[Board "2"]' in g)
     assert any(line.startswith("{Adjusted score, assigned:") for line in game)
 
-
-def test_a_real_compscore_file_is_read_by_the_same_reader_logic():
-    """Compscore3's USEBIO as published in cobalt's test fixtures (an excerpt: data/README.md).
-    cobalt reads it; ImportUsebio refuses it for what Compscore leaves out (BOARDS_PLAYED), which
-    shows that reader's checks are real, not ours: the station's files carry it."""
-    raw = (DATA / "compscore3-butler-mitchell-excerpt.xml").read_bytes()
-    c = cobalt(raw)
-    assert c["pairs"][:4] == ["1NS", "1EW", "2NS", "2EW"] and len(c["records"]) == 28
-    assert str(c["date"]) == "2026-03-11"
-    with pytest.raises(Rejected, match="Number of boards played unspecified"):
-        import_usebio(raw, policy=False)
