@@ -31,6 +31,8 @@ import re
 import unicodedata
 from typing import Any
 
+from shared_rules.records import auction_dealer
+
 SEATS = "NESW"
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
@@ -337,7 +339,9 @@ def game(rec: dict, ctx: dict) -> list[str]:
     out.extend(tag(name, extra[name]) for name in sorted(extra) if extra[name] is not None)
     lines, notes, rows, loose = auction(rec)
     if lines or loose:
-        out.append(tag("Auction", dealer or "N"))
+        # A result moved to another board was bid from the dealer the table had (L15).
+        first = auction_dealer(rec) if dealer else None
+        out.append(tag("Auction", first or dealer or "N"))
         out.extend(comment(t) for t in loose)
         out.extend(lines)
         out.extend(tag("Note", f"{i}:{n}") for i, n in enumerate(notes, 1))
