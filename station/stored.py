@@ -115,32 +115,33 @@ def decode(payload: Any) -> dict[str, Any]:
     return doc
 
 
-def _same(what: str, stored: Any, want: Any) -> None:
+def _same(what: str, stored: Any, want: Any, whose: str = "its key") -> None:
     if type(stored) is not type(want) or stored != want:  # 1.0 or True is not the table 1
-        raise _Bad(f"{what} is {_as_text(stored, 40)!s}, its key says {want}")
+        raise _Bad(f"{what} is {_as_text(stored, 40)!s}, {whose} says {want}")
 
 
 def _filed(row: Sequence[Any], key: Any, p: dict[str, Any]) -> None:
     """The row's columns and the payload say where the item belongs, as its key does."""
     _, _, _, event, section, table_no, round_no, board, revision = row[:9]
     tid = key.table_id
-    names = ["its event column", "its section column", "its table_no column", "payload.event", "payload.section",
-             "payload.table", "its round_no column", "its board column"]
-    got = [event, section, table_no, p.get("event"), p.get("section"), p.get("table"), round_no, board]
-    # The door files a TD call numbered by its sender under the round and board it names.
-    want = [tid.event, tid.section, tid.table, tid.event, tid.section, tid.table, p.get("round"), p.get("board")]
+    checks = [("its event column", event, tid.event), ("its section column", section, tid.section),
+              ("its table_no column", table_no, tid.table), ("payload.event", p.get("event"), tid.event),
+              ("payload.section", p.get("section"), tid.section), ("payload.table", p.get("table"), tid.table)]
     if isinstance(key, (ResultKey, AuctionKey, TdCallKey)):
-        names += ["payload.round", "payload.board"]
-        got += [p.get("round"), p.get("board")]
-        want += [key.round, key.board]
+        checks += [("payload.round", p.get("round"), key.round), ("payload.board", p.get("board"), key.board)]
     if isinstance(key, ResultKey):
-        names.append("its revision column")
-        got.append(revision)
-        want.append(key.revision)
+        checks.append(("its revision column", revision, key.revision))
+    # The door files an item under the round and board its payload names (a TD call numbered by
+    # its sender has them nowhere else).
+    filed = [("its round_no column", round_no, p.get("round")), ("its board column", board, p.get("board"))]
+    got = [c[1] for c in checks + filed]
+    want = [c[2] for c in checks + filed]
     # One comparison for a good row; field by field (for the message) only for a bad one.
     if got != want or list(map(type, got)) != list(map(type, want)):
-        for name, stored, wanted in zip(names, got, want, strict=True):
+        for name, stored, wanted in checks:
             _same(name, stored, wanted)
+        for name, stored, wanted in filed:
+            _same(name, stored, wanted, "the payload")
 
 
 def _result(p: dict[str, Any]) -> None:

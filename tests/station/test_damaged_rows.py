@@ -201,7 +201,8 @@ def test_every_reader_answers_200_names_each_damaged_row_and_shows_the_good_ones
     assert (table1["round"], table1["results"]) == (1, 1)
     # The reasons say what is wrong, field by field.
     why = {r["what"]: named[key_text(r)]["why"] for r in rows}
-    assert "round" in why["result without round"] and "round" in why["round as a list"]
+    assert why["result without round"] == "payload.round is None, its key says 1"
+    assert why["round as a list"] == "payload.round is [1], its key says 1"
     assert "round" in why["round as a float"]
     assert "ns_pair" in why["pairs as markup"] and "contract" in why["contract as a number"]
     assert "not JSON" in why["not JSON"] and "kind" in why["unknown kind"]
