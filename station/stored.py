@@ -1,6 +1,7 @@
-"""A stored item read back: what every reader of the `items` table outside the exports gets (the
-director page, status.json, a board's results for a table, the Data Connector's polls, the
-`.bws` bridge, a table's movement), so that one bad row never breaks a page for the whole event.
+"""A stored item read back: what every reader of the `items` table gets (the director page,
+status.json, a board's results for a table, the Data Connector's polls, the `.bws` bridge, a
+table's movement, the exports: all through `Store.items`/`Store.read`), so that one bad row
+never breaks a page for the whole event.
 
 The door checked every item before it was stored (`shared_rules.records.read_item`), but a
 database can hold anything: a copy edited by hand, an older station's rows, a disk fault. A row
