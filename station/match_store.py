@@ -41,17 +41,19 @@ def dc_slots(section: dict) -> list[TeamSlot]:
     return out
 
 
-def is_teams_section(section: dict) -> bool:
-    """A section the scoring program sent as teams (GameType 30), or whose rounds name teams."""
-    return int(section.get("GameType") or 0) == TEAMS_GAME or any(
-        (r.get("TeamNS") or r.get("TeamEW") or r.get("MatesTableTableNumber"))
-        for t in section.get("Tables") or [] for r in t.get("Rounds") or [])
+def names_teams(section: dict) -> bool:
+    """Whether the section's rounds name their teams or the teammates' tables (RoundDTO TeamNS,
+    TeamEW, MatesTable*): a movement that says which tables form a match."""
+    return any((r.get("TeamNS") or r.get("TeamEW") or r.get("MatesTableTableNumber"))
+               for t in section.get("Tables") or [] for r in t.get("Rounds") or [])
 
 
 def check_dc_sections(sections: list[dict], stored: list[TeamSlot] | None = None) -> None:
-    """MatchError when the teams sections of one session cannot be played as matches (checked
-    before the Data Connector stores anything). `stored`: the session's other teams sections."""
-    slots = [s for sec in sections if is_teams_section(sec) for s in dc_slots(sec)]
+    """MatchError when sections whose rounds name teams cannot be played as matches (checked
+    before the Data Connector stores anything). `stored`: the session's other teams sections.
+    A teams section that names no teams is taken as sent; its matches are inferred when the
+    station reads it (`session_matches`), and what stops one is shown, not refused."""
+    slots = [s for sec in sections if names_teams(sec) for s in dc_slots(sec)]
     if slots:
         letters = {sec["Letters"] for sec in sections}
         derive(slots + [s for s in stored or [] if s.room.section not in letters])

@@ -5,7 +5,7 @@ conditions of contest name the scale).
 ("The New WBF IMP to VP Scales", WBF Scoring Panel) requires more of the published scale: each
 extra IMP is worth no more VPs than the one before (no "cusping"), and it says the published
 scale corrects the rounded formula where rounding breaks that. Plain rounding breaks it at many
-margins (8 boards, 38-40 IMPs: 19.62, 19.73, 19.85 gains 0.11 then 0.12), so this module
+margins (8 boards, 39-41 IMPs: 19.62, 19.73, 19.85 gains 0.11 then 0.12), so this module
 applies the correction: wherever a gain is larger than the gain before it, the VP between the
 two is raised by 0.01, from the smallest margin up, until no gain grows. The same correction is
 what BridgeScore (marcshearer/BridgeScore, `BridgeImps.vp`) applies to produce the WBF tables.
