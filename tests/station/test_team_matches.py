@@ -299,3 +299,41 @@ def test_wbf_scale_no_imp_is_worth_more_than_the_one_before():
     plain = [WbfContinuousScale().winner_vp(m, 8) for m in (39, 40, 41)]
     assert plain == [19.62, 19.73, 19.85]  # gains 0.11 then 0.12: the plain rounding's cusp
     assert [scale.winner_vp(m, 8) for m in (39, 40, 41)] != plain
+
+
+def test_a_bws_teams_section_declared_by_the_td_and_a_bad_one_changes_nothing():
+    """A `.bws` session as the bridge stores it (station/bws/session.py install: scoring method 10,
+    game type 10, RoundData's pairs = the team numbers): `match teams A` finds its matches; a
+    section where a team sits at one table only is refused and nothing is kept."""
+    from station import match_store
+    from station.matches import MatchError
+    from station.store import Store
+
+    store = Store(":memory:")
+    guid = "B" * 32
+    with store.transaction() as tx:
+        for letter in ("A", "B"):
+            tx.execute("INSERT INTO dc_sections (session_guid, section, scoring_group, scoring_method, game_type) "
+                       "VALUES (?, ?, 1, 10, 10)", (guid, letter))
+        # A: two matches on boards 1-6 (teams 1 v 2 at tables 1, 2; 3 v 4 at tables 3, 4), two halves.
+        for table, ns, ew, rnd, low in ((1, 1, 2, 1, 1), (2, 2, 1, 1, 1), (3, 3, 4, 1, 1), (4, 4, 3, 1, 1),
+                                        (1, 1, 2, 2, 4), (2, 2, 1, 2, 4), (3, 3, 4, 2, 4), (4, 4, 3, 2, 4)):
+            tx.execute("INSERT INTO dc_rounds (session_guid, section, table_no, round_no, low_board, high_board, "
+                       "pair_ns, pair_ew) VALUES (?, 'A', ?, ?, ?, ?, ?, ?)", (guid, table, rnd, low, low + 2, ns, ew))
+        # B: team 5 v 6 at table 1, but table 2 seats 6 v 7.
+        for table, ns, ew in ((1, 5, 6), (2, 6, 7)):
+            tx.execute("INSERT INTO dc_rounds (session_guid, section, table_no, round_no, low_board, high_board, "
+                       "pair_ns, pair_ew) VALUES (?, 'B', ?, 1, 1, 3, ?, ?)", (guid, table, ns, ew))
+    found = match_store.set_teams(store, guid, "A")
+    assert sorted((m.home, m.away, [b for b in m.boards]) for m in found) == [(1, 2, [1, 2, 3, 4, 5, 6]),
+                                                                             (3, 4, [1, 2, 3, 4, 5, 6])]
+    assert {(s.open.room.name, s.closed.room.name) for m in found for s in m.segments} == {("A1", "A2"), ("A3", "A4")}
+    try:
+        match_store.set_teams(store, guid, "B")
+    except MatchError as e:
+        assert "team 5, 7 would play in one room only" in str(e), e
+    else:
+        raise AssertionError("a team at one table only was taken")
+    assert match_store.teams_sections(store, guid) == {"A"}
+    assert len(match_store.session_matches(store, guid).matches) == 2
+    store.close()
