@@ -128,13 +128,14 @@ def session_matches(store: Any, session: str | None) -> SessionMatches:
         except MatchError as e:
             out.problems.append(f"teams sections {', '.join(sorted(sections))}: {e}")
     named = []
-    for e in _entries(store, session):
-        if e.get("kind") != "match":
+    for entry in _entries(store, session):
+        if entry.get("kind") != "match":
             continue
+        o, c = tuple(entry["open"]), tuple(entry["closed"])
         try:
-            named.append(td_match(slots, tuple(e["open"]), tuple(e["closed"]), e.get("rounds"), e.get("home")))
+            named.append(td_match(slots, o, c, entry.get("rounds"), entry.get("home")))
         except MatchError as err:
-            out.problems.append(f"match {e['open'][0]}{e['open'][1]}-{e['closed'][0]}{e['closed'][1]} set by the TD: {err}")
+            out.problems.append(f"match {o[0]}{o[1]}-{c[0]}{c[1]} set by the TD: {err}")
     try:
         out.matches = combine(derived, named)
     except MatchError as e:

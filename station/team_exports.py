@@ -73,11 +73,11 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
     index = match_store.index_results(results)
     chosen = [s for s in v.scored if only is None or any(r.section == only for r in s.match.rooms())]
     totals: dict[int, dict[str, Any]] = {}
-    matches = []
+    matches: list[dict[str, Any]] = []
     vps = any(s.scale == "wbf" for s in chosen)
     for s in chosen:
         m, d = s.match, s.score
-        boards = []
+        boards: list[dict[str, Any]] = []
         for seg in m.segments:
             ns, ew = m.home_ns(seg)
             for b in seg.boards:
@@ -87,7 +87,7 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
                                "home_ew": index.get((ew.room.section, ew.room.table, ew.room.round, b))})
         matches.append({"round": m.segments[0].open.room.round, "home": m.home, "away": m.away,
                         "home_imps": imps_text(d.home_imps), "away_imps": imps_text(d.away_imps),
-                        "vp": d.vp, "boards": sorted(boards, key=lambda x: x["number"])})
+                        "vp": d.vp, "boards": sorted(boards, key=lambda x: int(x["number"]))})
         for team, mine, vp in ((m.home, d.home_imps, d.vp[0] if d.vp else None),
                                (m.away, d.away_imps, d.vp[1] if d.vp else None)):
             t = totals.setdefault(team, {"number": team, "name": team_name(team), "imps": Fraction(0),
