@@ -11,6 +11,7 @@ and the WBF's published formula (never with shared_rules):
 """
 from __future__ import annotations
 
+import functools
 import math
 import pathlib
 from dataclasses import dataclass
@@ -91,7 +92,15 @@ def imp(difference: int) -> int:
 
 
 def wbf_vp(margin: int, boards: int) -> tuple[float, float]:
-    """(winner-side VP for +margin, the other side's) on the WBF 2013 scale."""
+    """(VP for the side `margin` IMPs ahead, the other side's) on the WBF 2013 scale."""
+    table = _wbf_table(boards)
+    win = table[min(abs(margin), len(table) - 1)]
+    a, b = float(win), float(Decimal(20) - win)
+    return (a, b) if margin >= 0 else (b, a)
+
+
+@functools.cache
+def _wbf_table(boards: int) -> tuple[Decimal, ...]:
     t = (math.sqrt(5) - 1) / 2
     blitz = 15 * math.sqrt(boards)
 
@@ -104,9 +113,7 @@ def wbf_vp(margin: int, boards: int) -> tuple[float, float]:
         if bad is None:
             break
         table[bad - 1] += Decimal("0.01")
-    win = table[min(abs(margin), len(table) - 1)]
-    a, b = float(win), float(Decimal(20) - win)
-    return (a, b) if margin >= 0 else (b, a)
+    return tuple(table)
 
 
 # -- the scoring program's teams movement ------------------------------------------------------------------
