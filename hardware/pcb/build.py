@@ -1,0 +1,433 @@
+"""Lay out, route and check one board with KiCad's own Python module, and write what a board
+house takes: Gerbers, Excellon drill files, the pick-and-place file and the KiCad board.
+
+Runs under the interpreter KiCad's `pcbnew` module was built for (Debian's /usr/bin/python3),
+not the project's venv: `python -m hardware.pcb` (the `make pcb` target) calls it as
+`/usr/bin/python3 -m hardware.pcb.build BOARD NETLIST OUTDIR`. The netlist is the one
+hardware/schematic.py writes (the single source: schematic.py reads pinmap.json); footprints
+come from footprints.py, placement from layout.py. It ends by writing OUTDIR/BOARD-summary.json:
+KiCad's DRC figures, the board's size, the holes drilled, and every pad's net as the board has it.
+"""
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+import re
+import sys
+
+import pcbnew
+
+from hardware.pcb import footprints as fplib
+from hardware.pcb import layout as lay
+from hardware.pcb import netlist as nl
+from hardware.pcb import router
+
+RULES = router.Rules()
+GND = "GND"
+# nets that carry the box's or a port's supply current: wider tracks
+POWER = {"5V_IN", "VSYS", "3V3", "DAMP", "+5V_PSU", "VBUS", "PORT1_5V", "PORT2_5V", "PORT3_5V", "PORT4_5V"}
+MM = pcbnew.FromMM
+
+
+def pt(x: float, y: float):
+    return pcbnew.wxPoint(MM(x), MM(y))
+
+
+# --- the board ------------------------------------------------------------------------------
+
+def new_board() -> pcbnew.BOARD:
+    board = pcbnew.BOARD()
+    ds = board.GetDesignSettings()
+    ds.SetCopperLayerCount(2)
+    ds.m_MinClearance = MM(RULES.clearance)
+    ds.m_TrackMinWidth = MM(RULES.signal)
+    ds.m_ViasMinSize = MM(RULES.via)
+    ds.m_MinThroughDrill = MM(0.3)
+    ds.m_HoleClearance = MM(0.25)
+    ds.m_HoleToHoleMin = MM(0.25)
+    ds.m_CopperEdgeClearance = MM(RULES.edge)
+    nc = ds.GetNetClasses().GetDefault()
+    nc.SetClearance(MM(RULES.clearance))
+    nc.SetTrackWidth(MM(RULES.signal))
+    nc.SetViaDiameter(MM(RULES.via))
+    nc.SetViaDrill(MM(0.3))
+    return board
+
+
+def outline(board, layout: lay.BoardLayout) -> None:
+    pts = layout.outline
+    for a, b in zip(pts, pts[1:] + pts[:1]):
+        seg = pcbnew.PCB_SHAPE(board)
+        seg.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        seg.SetLayer(pcbnew.Edge_Cuts)
+        seg.SetWidth(MM(0.1))
+        seg.SetStart(pt(*a))
+        seg.SetEnd(pt(*b))
+        board.Add(seg)
+
+
+def _rect(fp, layer, box, width) -> None:
+    x0, y0, x1, y1 = box
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        s = pcbnew.FP_SHAPE(fp)
+        s.SetShape(pcbnew.SHAPE_T_SEGMENT)
+        s.SetLayer(layer)
+        s.SetWidth(MM(width))
+        s.SetStart0(pt(*a))
+        s.SetEnd0(pt(*b))
+        s.SetDrawCoord()
+        fp.Add(s)
+
+
+def footprint(board, ref: str, value: str, spec: fplib.Footprint, place: lay.Place, nets: dict[str, object]):
+    fp = pcbnew.FOOTPRINT(board)
+    fp.SetFPID(pcbnew.LIB_ID("bidbox", spec.name))
+    fp.SetReference(ref)
+    fp.SetValue(value)
+    for text in (fp.Reference(), fp.Value()):
+        text.SetLayer(pcbnew.F_Fab)
+        text.SetTextSize(pcbnew.wxSizeMM(0.8, 0.8))
+        text.SetTextThickness(MM(0.12))
+        text.SetPos0(pt(0, 0))
+        text.SetDrawCoord()
+    fp.Value().SetVisible(False)
+    smd = all(p.kind == "smd" for p in spec.pads)
+    fp.SetAttributes(pcbnew.FP_SMD if smd else pcbnew.FP_THROUGH_HOLE)
+    if not spec.pads or spec.name.startswith("MountingHole"):
+        fp.SetAttributes(pcbnew.FP_EXCLUDE_FROM_POS_FILES | pcbnew.FP_EXCLUDE_FROM_BOM)
+    for p in spec.pads:
+        pad = pcbnew.PAD(fp)
+        pad.SetNumber(p.number)
+        pad.SetSize(pcbnew.wxSizeMM(p.w, p.h))
+        shape = {"rect": pcbnew.PAD_SHAPE_RECT, "roundrect": pcbnew.PAD_SHAPE_ROUNDRECT,
+                 "circle": pcbnew.PAD_SHAPE_CIRCLE, "oval": pcbnew.PAD_SHAPE_OVAL}[p.shape]
+        pad.SetShape(shape)
+        if p.shape == "roundrect":
+            pad.SetRoundRectRadiusRatio(0.25)
+        if p.kind == "smd":
+            pad.SetAttribute(pcbnew.PAD_ATTRIB_SMD)
+            pad.SetLayerSet(pad.SMDMask())
+        elif p.kind == "tht":
+            pad.SetAttribute(pcbnew.PAD_ATTRIB_PTH)
+            pad.SetLayerSet(pad.PTHMask())
+            pad.SetDrillSize(pcbnew.wxSizeMM(p.drill, p.drill))
+        else:
+            pad.SetAttribute(pcbnew.PAD_ATTRIB_NPTH)
+            pad.SetLayerSet(pad.UnplatedHoleMask())
+            pad.SetDrillSize(pcbnew.wxSizeMM(p.drill, p.drill))
+        pad.SetPos0(pt(p.x, p.y))
+        pad.SetPosition(pt(p.x, p.y))
+        if (ref, p.number) in nets:
+            pad.SetNet(nets[(ref, p.number)])
+        fp.Add(pad)
+    _rect(fp, pcbnew.F_CrtYd, spec.courtyard, 0.05)
+    _rect(fp, pcbnew.F_Fab, spec.courtyard, 0.1)
+    fp.SetPosition(pt(place.x, place.y))
+    if place.rot:
+        fp.SetOrientationDegrees(place.rot)
+    if place.side == "B":
+        fp.Flip(fp.GetPosition(), True)
+    board.Add(fp)
+    return fp
+
+
+# --- routing --------------------------------------------------------------------------------
+
+def _shape_of(pad, net_id: int) -> router.Shape:
+    bb = pad.GetBoundingBox()
+    x, y = pcbnew.ToMM(pad.GetPosition().x), pcbnew.ToMM(pad.GetPosition().y)
+    hw, hh = pcbnew.ToMM(bb.GetWidth()) / 2, pcbnew.ToMM(bb.GetHeight()) / 2
+    layers = tuple(i for i, layer in enumerate((pcbnew.F_Cu, pcbnew.B_Cu)) if pad.IsOnLayer(layer))
+    if pad.GetAttribute() == pcbnew.PAD_ATTRIB_NPTH:
+        r = pcbnew.ToMM(pad.GetDrillSize().x) / 2 + 0.1
+        return router.Shape(router.BLOCKED, (0, 1), "circle", x, y, r=r)
+    if pad.GetShape() == pcbnew.PAD_SHAPE_CIRCLE:
+        return router.Shape(net_id, layers, "circle", x, y, r=hw)
+    return router.Shape(net_id, layers, "rect", x, y, hw=hw, hh=hh)
+
+
+def add_track(board, net, route: router.Route) -> None:
+    for (xa, ya, la), (xb, yb, lb) in zip(route.points, route.points[1:]):
+        if la != lb or (xa, ya) == (xb, yb):
+            continue
+        t = pcbnew.PCB_TRACK(board)
+        t.SetStart(pt(xa, ya))
+        t.SetEnd(pt(xb, yb))
+        t.SetWidth(MM(route.width))
+        t.SetLayer(pcbnew.F_Cu if la == 0 else pcbnew.B_Cu)
+        t.SetNet(net)
+        board.Add(t)
+    for x, y in route.vias:
+        add_via(board, net, x, y)
+
+
+def add_via(board, net, x: float, y: float) -> None:
+    v = pcbnew.PCB_VIA(board)
+    v.SetPosition(pt(x, y))
+    v.SetWidth(MM(RULES.via))
+    v.SetDrill(MM(0.3))
+    v.SetViaType(pcbnew.VIATYPE_THROUGH)
+    v.SetLayerPair(pcbnew.F_Cu, pcbnew.B_Cu)
+    v.SetNet(net)
+    board.Add(v)
+
+
+def fan_out_ground(grid: router.Grid, gnd: int, pads: list[router.Shape]) -> list[router.Route]:
+    """A via beside every single-sided ground pad, so both ground planes reach it: the shortest
+    track from the pad to any place within 4 mm where a via may stand."""
+    out = []
+    for pad in pads:
+        if len(pad.layers) != 1:
+            continue
+        layer = pad.layers[0]
+        ci, cj = grid.cell(pad.x, pad.y)
+        starts = router.pad_cells(grid, pad, gnd, "signal")
+        path = None
+        for mm in (1.5, 4.0):   # the nearest place first: a far via takes room from the signals
+            reach = int(mm / grid.rules.pitch)
+            window = (max(ci - reach, 0), max(cj - reach, 0), min(ci + reach, grid.nx - 1), min(cj + reach, grid.ny - 1))
+            goals = [(layer, j, i) for j in range(window[1], window[3] + 1) for i in range(window[0], window[2] + 1)
+                     if grid.via_ok(gnd, i, j) and grid.maps["signal"][layer, j, i] in (router.FREE, gnd)]
+            path = grid.search(gnd, "signal", starts, goals, window) if goals and starts else None
+            if path:
+                break
+        if path is None:
+            print(f"no ground via for the pad at ({pad.x:.2f}, {pad.y:.2f})", file=sys.stderr)
+            continue
+        end_layer, j, i = path[-1]
+        pts = router.simplify(path)
+        r = router.Route(gnd, RULES.signal, [(*grid.xy(i2, j2), lay2) for lay2, j2, i2 in pts], [grid.xy(i, j)])
+        router.commit(grid, r)
+        out.append(r)
+    return out
+
+
+def stitch(grid: router.Grid, gnd: int, step: float = 6.0) -> list[tuple[float, float]]:
+    vias = []
+    n = int(step / grid.rules.pitch)
+    for j in range(n // 2, grid.ny, n):
+        for i in range(n // 2, grid.nx, n):
+            if grid.via_ok(gnd, i, j):
+                x, y = grid.xy(i, j)
+                grid.stamp(router.Shape(gnd, (0, 1), "circle", x, y, r=grid.rules.via / 2))
+                grid.drill(x, y, grid.rules.drill)
+                vias.append((x, y))
+    return vias
+
+
+def route_board(board, layout: lay.BoardLayout, netinfo: dict[str, object]) -> dict[str, int]:
+    names = list(netinfo)
+    ids = {name: i for i, name in enumerate(names)}
+    base = router.Grid(layout.size, layout.outline, RULES)
+    by_net: dict[str, list[router.Shape]] = {}
+    for fp in board.GetFootprints():
+        for pad in fp.Pads():
+            name = pad.GetNetname()
+            shape = _shape_of(pad, ids.get(name, router.BLOCKED))
+            base.stamp(shape)
+            if pad.GetDrillSize().x > 0:
+                base.drill(shape.x, shape.y, pcbnew.ToMM(pad.GetDrillSize().x))
+            if name in ids:
+                by_net.setdefault(name, []).append(shape)
+    gnd = ids.get(GND, -3)
+    ground = fan_out_ground(base, gnd, by_net.get(GND, []))
+    order = sorted((n for n in by_net if n != GND and len(by_net[n]) > 1),
+                   key=lambda n: (n not in POWER, _span(by_net[n])))
+    failed: list[str] = []
+    for attempt in range(4):
+        grid = _copy(base)
+        routes: list[router.Route] = []
+        failed = []
+        for name in order:
+            r = router.route_net(grid, ids[name], list(by_net[name]), "power" if name in POWER else "signal")
+            if r is None:
+                failed.append(name)
+            else:
+                routes += r
+        if not failed:
+            break
+        print(f"attempt {attempt + 1}: {failed} not routed; again with them first", file=sys.stderr)
+        order = failed + [n for n in order if n not in failed]
+    for r in ground + routes:
+        add_track(board, netinfo[names[r.net]], r)
+    stitches = stitch(grid, gnd) if GND in netinfo else []
+    for x, y in stitches:
+        add_via(board, netinfo[GND], x, y)
+    return {"routed_nets": len(order) - len(failed), "failed_nets": len(failed), "failed": failed,
+            "attempts": attempt + 1, "stitching_vias": len(stitches)}
+
+
+def _span(shapes: list[router.Shape]) -> float:
+    xs, ys = [s.x for s in shapes], [s.y for s in shapes]
+    return (max(xs) - min(xs)) + (max(ys) - min(ys))
+
+
+def _copy(grid: router.Grid) -> router.Grid:
+    g = object.__new__(router.Grid)
+    g.__dict__.update(grid.__dict__)
+    g.maps = {k: v.copy() for k, v in grid.maps.items()}
+    return g
+
+
+def ground_zones(board, layout: lay.BoardLayout, gnd) -> None:
+    for layer in (pcbnew.F_Cu, pcbnew.B_Cu):
+        z = pcbnew.ZONE(board)
+        z.SetLayer(layer)
+        z.SetNet(gnd)
+        z.SetLocalClearance(MM(0.3))
+        z.SetMinThickness(MM(0.25))
+        z.SetThermalReliefGap(MM(0.3))
+        z.SetThermalReliefSpokeWidth(MM(0.4))
+        z.SetPadConnection(pcbnew.ZONE_CONNECTION_THT_THERMAL)
+        z.SetIslandRemovalMode(pcbnew.ISLAND_REMOVAL_MODE_ALWAYS)
+        ol = z.Outline()
+        ol.NewOutline()
+        for x, y in layout.outline:
+            ol.Append(MM(x), MM(y))
+        board.Add(z)
+
+
+# --- checks and outputs ---------------------------------------------------------------------
+
+def drc(board, path: pathlib.Path) -> dict[str, int]:
+    pcbnew.WriteDRCReport(board, str(path), pcbnew.EDA_UNITS_MILLIMETRES, True)
+    text = path.read_text()
+    found = {k: int(v) for v, k in re.findall(r"\*\* Found (\d+) (DRC violations|unconnected pads|Footprint errors)", text)}
+    return {"violations": found.get("DRC violations", -1), "unconnected": found.get("unconnected pads", -1),
+            "footprint_errors": found.get("Footprint errors", 0)}
+
+
+def _loose_vias(report: pathlib.Path) -> set[tuple[float, float]]:
+    """Ground vias the DRC report names as dangling or as an unconnected item."""
+    found = set()
+    for block in report.read_text().split("\n["):
+        if block.startswith(("via_dangling", "unconnected_items")):
+            for x, y in re.findall(r"@\(([-\d.]+) mm, ([-\d.]+) mm\): Via \[GND\]", block):
+                found.add((round(float(x), 3), round(float(y), 3)))
+    return found
+
+
+GERBER_LAYERS = (("F_Cu", "F.Cu"), ("B_Cu", "B.Cu"), ("F_Mask", "F.Mask"), ("B_Mask", "B.Mask"),
+                 ("F_Paste", "F.Paste"), ("B_Paste", "B.Paste"), ("F_SilkS", "F.SilkS"),
+                 ("B_SilkS", "B.SilkS"), ("Edge_Cuts", "Edge.Cuts"), ("F_Fab", "F.Fab"), ("B_Fab", "B.Fab"))
+
+
+def plot(board, out: pathlib.Path, name: str) -> list[str]:
+    pc = pcbnew.PLOT_CONTROLLER(board)
+    po = pc.GetPlotOptions()
+    po.SetOutputDirectory(str(out))
+    po.SetPlotFrameRef(False)
+    po.SetUseGerberProtelExtensions(False)
+    po.SetCreateGerberJobFile(True)
+    po.SetUseGerberX2format(True)
+    po.SetIncludeGerberNetlistInfo(True)
+    po.SetSubtractMaskFromSilk(True)
+    po.SetUseAuxOrigin(False)
+    po.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE)
+    written = []
+    for attr, suffix in GERBER_LAYERS:
+        pc.SetLayer(getattr(pcbnew, attr))
+        pc.OpenPlotfile(suffix.replace(".", "_"), pcbnew.PLOT_FORMAT_GERBER, suffix)
+        pc.PlotLayer()
+        written.append(pc.GetPlotFileName())
+    pc.ClosePlot()
+    dw = pcbnew.EXCELLON_WRITER(board)
+    dw.SetOptions(False, False, pcbnew.wxPoint(0, 0), False)
+    dw.SetFormat(True)
+    dw.CreateDrillandMapFilesSet(str(out), True, False)
+    return [pathlib.Path(w).name for w in written]
+
+
+def positions(board, out: pathlib.Path, name: str) -> None:
+    rows = ["Designator,Val,Package,Mid X,Mid Y,Rotation,Layer"]
+    for fp in sorted(board.GetFootprints(), key=lambda f: f.GetReference()):
+        if fp.GetAttributes() & pcbnew.FP_EXCLUDE_FROM_POS_FILES:
+            continue
+        pos = fp.GetPosition()
+        side = "bottom" if fp.IsFlipped() else "top"
+        # board-house convention: y up from the board's lower-left corner
+        rows.append(f"{fp.GetReference()},{fp.GetValue()},{fp.GetFPID().GetLibItemName()},"
+                    f"{pcbnew.ToMM(pos.x):.3f},{-pcbnew.ToMM(pos.y):.3f},{fp.GetOrientationDegrees() % 360:.1f},{side}")
+    (out / f"{name}-pos.csv").write_text("\n".join(rows) + "\n")
+
+
+def build(name: str, netlist_path: pathlib.Path, out: pathlib.Path) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    net = nl.read(netlist_path.read_text())
+    layout = lay.LAYOUTS[name]
+    board = new_board()
+    netinfo = {}
+    for net_name in net.nets:
+        ni = pcbnew.NETINFO_ITEM(board, net_name)
+        board.Add(ni)
+        netinfo[net_name] = ni
+    pin_net = {k: netinfo[v] for k, v in net.pin_net().items()}
+    placed = {}
+    for ref, (value, fp_name) in net.components.items():
+        placed[ref] = footprint(board, ref, value, fplib.FOOTPRINTS[fp_name], layout.places[ref], pin_net)
+    for i, (x, y) in enumerate(layout.holes):
+        footprint(board, f"H{i + 1}", "M3", fplib.FOOTPRINTS["MountingHole_3.2mm"], lay.Place(x, y), {})
+    _check_placement(placed, net, layout)
+    outline(board, layout)
+    title = pcbnew.PCB_TEXT(board)
+    title.SetText(layout.title)
+    title.SetLayer(pcbnew.F_Fab)
+    title.SetPosition(pt(layout.size[0] / 2, layout.size[1] - 1.0))
+    board.Add(title)
+    routing = route_board(board, layout, netinfo)
+    print("routed", routing, file=sys.stderr, flush=True)
+    if GND in netinfo:
+        ground_zones(board, layout, netinfo[GND])
+    pcb_file = out / f"{name}.kicad_pcb"
+    pcbnew.SaveBoard(str(pcb_file), board)
+    # KiCad's zone filler needs a board as KiCad loads it (connectivity built): filling the
+    # board built above in memory crashes KiCad 6.0.
+    board = pcbnew.LoadBoard(str(pcb_file))
+    # Stitching vias that the filled planes leave hanging (a plane cut off on one side by
+    # tracks) are taken out, and the planes filled again, until none is left.
+    for _ in range(4):
+        board.BuildConnectivity()
+        pcbnew.ZONE_FILLER(board).Fill(board.Zones())
+        result = drc(board, out / f"{name}-drc.rpt")
+        loose = _loose_vias(out / f"{name}-drc.rpt")
+        stitches = [v for v in board.GetTracks() if isinstance(v, pcbnew.PCB_VIA) and v.GetNetname() == GND
+                    and (round(pcbnew.ToMM(v.GetPosition().x), 3), round(pcbnew.ToMM(v.GetPosition().y), 3)) in loose]
+        if not stitches:
+            break
+        for v in stitches:
+            board.Remove(v)
+        routing["stitching_vias"] -= len(stitches)
+    pcbnew.SaveBoard(str(pcb_file), board)
+    gerbers = plot(board, out, name)
+    positions(board, out, name)
+    pads = {f"{fp.GetReference()}.{p.GetNumber()}": p.GetNetname() for fp in board.GetFootprints() for p in fp.Pads()
+            if p.GetNumber()}
+    holes = sum(1 for fp in board.GetFootprints() for p in fp.Pads() if p.GetDrillSize().x > 0)
+    vias = sum(1 for t in board.GetTracks() if isinstance(t, pcbnew.PCB_VIA))
+    bb = board.GetBoardEdgesBoundingBox()
+    summary = {"board": name, "drc": result, "routing": routing,
+               "size_mm": [round(pcbnew.ToMM(bb.GetWidth()), 2), round(pcbnew.ToMM(bb.GetHeight()), 2)],
+               "pad_holes": holes, "vias": vias, "tracks": sum(1 for t in board.GetTracks()) - vias,
+               "gerbers": gerbers, "pads": pads, "footprints": len(board.GetFootprints())}
+    (out / f"{name}-summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
+    return summary
+
+
+def _check_placement(placed, net: nl.Netlist, layout: lay.BoardLayout) -> None:
+    """KiCad put each pad where layout.world says: the pure checks and the board agree."""
+    for ref, fp in placed.items():
+        spec = fplib.FOOTPRINTS[net.components[ref][1]]
+        by_number = {pad.GetNumber(): pad for pad in fp.Pads()}
+        for p in spec.pads:
+            pad = by_number[p.number]
+            want = lay.world(layout.places[ref], p.x, p.y)
+            got = (pcbnew.ToMM(pad.GetPosition().x), pcbnew.ToMM(pad.GetPosition().y))
+            if abs(want[0] - got[0]) > 1e-3 or abs(want[1] - got[1]) > 1e-3:
+                raise AssertionError(f"{ref} pad {p.number}: layout says {want}, KiCad put it at {got}")
+
+
+if __name__ == "__main__":
+    board_name, net_path, out_dir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+    s = build(board_name, net_path, out_dir)
+    print(json.dumps({k: s[k] for k in ("board", "drc", "routing", "size_mm", "pad_holes", "vias")}))
