@@ -184,7 +184,7 @@ def fan_out_ground(grid: router.Grid, gnd: int, pads: list[router.Shape]) -> lis
         ci, cj = grid.cell(pad.x, pad.y)
         starts = router.pad_cells(grid, pad, gnd, "signal")
         path = None
-        for mm in (1.5, 4.0):   # the nearest place first: a far via takes room from the signals
+        for mm in (1.5, 2.5):   # the nearest place first: a far via takes room from the signals
             reach = int(mm / grid.rules.pitch)
             window = (max(ci - reach, 0), max(cj - reach, 0), min(ci + reach, grid.nx - 1), min(cj + reach, grid.ny - 1))
             goals = [(layer, j, i) for j in range(window[1], window[3] + 1) for i in range(window[0], window[2] + 1)

@@ -69,7 +69,7 @@ def _box_places() -> dict[str, Place]:
         "LED3": Place(55.0, 56.5), "R1": Place(25.0, 61.0), "R2": Place(40.0, 61.0),
         "R3": Place(55.0, 61.0), "BZ1": Place(71.0, 57.0), "R4": Place(62.0, 61.0),
         # keypad protection (bottom): a TVS array and five 100 ohm resistors for rows, the same for columns
-        "U3": Place(26.0, 51.0, 0, "B"), "U4": Place(54.0, 51.0, 0, "B"),
+        "U3": Place(32.0, 52.5), "U4": Place(48.0, 52.5),
     }
     for i in range(5):
         p[f"R{10 + i}"] = Place(14.0 + 4.0 * i, 46.0, 90, "B")
