@@ -4,6 +4,7 @@ independent reader (gerbonara) with the board outline and the holes expected."""
 import json
 import pathlib
 
+import gerbonara
 import pytest
 
 from hardware import schematic
@@ -35,7 +36,6 @@ def test_every_pad_carries_the_schematics_net(built):
 
 
 def test_the_gerbers_read_back_with_the_outline_and_the_holes(built):
-    gerbonara = pytest.importorskip("gerbonara")
     name, s = built
     out = BUILD / name
     edge = gerbonara.GerberFile.open(out / f"{name}-Edge_Cuts.gbr")
