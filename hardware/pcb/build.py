@@ -11,7 +11,6 @@ KiCad's DRC figures, the board's size, the holes drilled, and every pad's net as
 from __future__ import annotations
 
 import json
-import math
 import pathlib
 import re
 import sys

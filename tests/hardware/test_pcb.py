@@ -1,7 +1,6 @@
 """The box and hub PCBs build from the schematic with KiCad, pass KiCad's DRC with nothing
 unconnected, carry exactly the schematic's nets, and their Gerbers read back with an
 independent reader (gerbonara) with the board outline and the holes expected."""
-import json
 import pathlib
 
 import gerbonara
