@@ -53,6 +53,13 @@ ESDA = Part("ESDA6V1-5SC6Y", "SOT-23-6", (("1", "IO1", PAS), ("2", "GND", PAS), 
 ESDA_IO = ("1", "3", "4", "5", "6")
 SM712 = Part("SM712-02HTG", "SOT-23", (("1", "IO1", PAS), ("2", "IO2", PAS), ("3", "GND", PAS)))
 M8 = ("1", "+5V", PAS), ("2", "A", PAS), ("3", "GND", PAS), ("4", "B", PAS)
+# TI TPS25940A eFuse (WQFN-20 RVC, exposed pad = 21): hardware/power.py `EFuse` says why and what
+# sets it. DEVSLP and PGTH held low, PGOOD, IMON and FLT unused (the data sheet lets them float).
+EFUSE = Part("TPS25940ARVCR", "WQFN-20_3x4mm_P0.5mm_EP", (
+    ("1", "DEVSLP", IN), ("2", "PGOOD", NC), ("3", "PGTH", IN),
+    *((str(n), "OUT", PAS) for n in range(4, 9)), *((str(n), "IN", PIN) for n in range(9, 14)),
+    ("14", "EN/UVLO", IN), ("15", "OVP", IN), ("16", "GND", PIN), ("17", "ILIM", PAS), ("18", "dVdT", PAS),
+    ("19", "IMON", NC), ("20", "FLT", NC), ("21", "EP", PIN)))
 RS485 = Part("SN65HVD1781DR", "SOIC-8", (
     ("1", "R", OUT), ("2", "~RE", IN), ("3", "DE", IN), ("4", "D", IN),
     ("5", "GND", PIN), ("6", "A", BI), ("7", "B", BI), ("8", "VCC", PIN)))
@@ -98,8 +105,11 @@ def box(pinmap: dict | None = None) -> Board:
         "D26": diode("MBR120VLSFT1G", "D_SOD-123F"),
         "D27": SM712,
         "D28": diode("SMAJ5.0A", "D_SMA"),
-        # hot-plug damper across the cable input (hardware/power.py, `hotplug_peak`)
-        "R6": two("0.5", "R_1206"), "C3": two("47u", "C_1210"),
+        # the cable's 5 V through an eFuse: overvoltage cut-off and a slow start, so neither a hot
+        # plug's ring nor a wrong adapter reaches VSYS (hardware/power.py, `EFuse`)
+        "U5": EFUSE, "C3": two("1u", "C_0805"), "C4": two("22n", "C_0805"),
+        "R20": two("82.5k", "R_0805"), "R21": two("7.15k", "R_0805"), "R22": two("20k", "R_0805"),
+        "R23": two("68.1k", "R_0805"),
         "U3": ESDA, "U4": ESDA,
         "R1": two("330", "R_0805"), "R2": two("330", "R_0805"), "R3": two("150", "R_0805"),
         "R4": two("100", "R_0805"), "R5": two("120", "R_0805"),
@@ -119,8 +129,12 @@ def box(pinmap: dict | None = None) -> Board:
         "BUS_A": [("U2", "6"), ("J1", "2"), ("D27", "1"), ("R5", "1")],
         "BUS_B": [("U2", "7"), ("J1", "4"), ("D27", "2"), ("J2", "2")],
         "TERM": [("R5", "2"), ("J2", "1")],
-        "5V_IN": [("J1", "1"), ("D28", "1"), ("D26", "2"), ("R6", "1")],
-        "DAMP": [("R6", "2"), ("C3", "1")],
+        "5V_IN": [("J1", "1"), ("D28", "1"), ("C3", "1"), ("R20", "1")] + [("U5", str(n)) for n in range(9, 14)],
+        "5V_SAFE": [("D26", "2")] + [("U5", str(n)) for n in range(4, 9)],
+        "EF_EN": [("U5", "14"), ("R20", "2"), ("R21", "1")],
+        "EF_OVP": [("U5", "15"), ("R21", "2"), ("R22", "1")],
+        "EF_ILIM": [("U5", "17"), ("R23", "1")],
+        "EF_DVDT": [("U5", "18"), ("C4", "1")],
         "VSYS": [("D26", "1"), ("U1", "39"), ("C2", "1"), ("J4", "1")],
         "3V3": [("U1", "36"), ("U2", "8"), ("C1", "1"), ("R8", "1")],
         "DISP_DIN": [("U1", gp[disp["mosi"]]), ("J4", "3")],
@@ -141,6 +155,7 @@ def box(pinmap: dict | None = None) -> Board:
         "SEAT1": [("U1", gp[pm["seat_jumpers"]["pins"][1]]), ("J3", "3")],
         "GND": [("U1", n) for n, name, _ in pico().pins if name == "GND"] + [
             ("U2", "5"), ("J1", "3"), ("D27", "3"), ("D28", "2"), ("C1", "2"), ("C2", "2"), ("C3", "2"),
+            ("C4", "2"), ("R22", "2"), ("R23", "2"), ("U5", "1"), ("U5", "3"), ("U5", "16"), ("U5", "21"),
             ("U3", "2"), ("U4", "2"),
             ("J4", "2"), ("LED1", "1"), ("LED2", "1"), ("LED3", "1"),
             ("BZ1", "2"), ("J3", "2"), ("J3", "4")],
@@ -175,7 +190,7 @@ def box(pinmap: dict | None = None) -> Board:
     used = {pin for members in nets.values() for ref, pin in members if ref == "U1"}
     parts["U1"] = Part(parts["U1"].value, parts["U1"].footprint, tuple(
         (n, name, typ if n in used else NC) for n, name, typ in parts["U1"].pins))
-    return Board("box", parts, nets, frozenset({"5V_IN", "VSYS", "GND"}))
+    return Board("box", parts, nets, frozenset({"5V_IN", "5V_SAFE", "VSYS", "GND"}))
 
 
 PORTS = 4

@@ -11,19 +11,20 @@ KiCad's DRC figures, the board's size, the holes drilled, and every pad's net as
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import re
 import sys
 
 import pcbnew
 
+from hardware.pcb import autoroute, render, router
 from hardware.pcb import footprints as fplib
 from hardware.pcb import layout as lay
 from hardware.pcb import netlist as nl
-from hardware.pcb import router
 
 RULES = router.Rules()
-GND = "GND"
+GND = autoroute.GND
 # nets that carry the box's or a port's supply current: wider tracks
 POWER = {"5V_IN", "VSYS", "3V3", "DAMP", "+5V_PSU", "VBUS", "PORT1_5V", "PORT2_5V", "PORT3_5V", "PORT4_5V"}
 MM = pcbnew.FromMM
@@ -56,7 +57,7 @@ def new_board() -> pcbnew.BOARD:
 
 def outline(board, layout: lay.BoardLayout) -> None:
     pts = layout.outline
-    for a, b in zip(pts, pts[1:] + pts[:1]):
+    for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
         seg = pcbnew.PCB_SHAPE(board)
         seg.SetShape(pcbnew.SHAPE_T_SEGMENT)
         seg.SetLayer(pcbnew.Edge_Cuts)
@@ -93,8 +94,9 @@ def footprint(board, ref: str, value: str, spec: fplib.Footprint, place: lay.Pla
     fp.Value().SetVisible(False)
     smd = all(p.kind == "smd" for p in spec.pads)
     fp.SetAttributes(pcbnew.FP_SMD if smd else pcbnew.FP_THROUGH_HOLE)
-    if not spec.pads or spec.name.startswith("MountingHole"):
-        fp.SetAttributes(pcbnew.FP_EXCLUDE_FROM_POS_FILES | pcbnew.FP_EXCLUDE_FROM_BOM)
+    if not spec.pads or spec.name.startswith(fplib.PCB_ONLY):
+        # copper only (fixing holes, pads for wires or a module's header): nothing to place
+        fp.SetAttributes(fp.GetAttributes() | pcbnew.FP_EXCLUDE_FROM_POS_FILES | pcbnew.FP_EXCLUDE_FROM_BOM)
     for p in spec.pads:
         pad = pcbnew.PAD(fp)
         pad.SetNumber(p.number)
@@ -147,7 +149,7 @@ def _shape_of(pad, net_id: int) -> router.Shape:
 
 
 def add_track(board, net, route: router.Route) -> None:
-    for (xa, ya, la), (xb, yb, lb) in zip(route.points, route.points[1:]):
+    for (xa, ya, la), (xb, yb, lb) in zip(route.points, route.points[1:], strict=False):
         if la != lb or (xa, ya) == (xb, yb):
             continue
         t = pcbnew.PCB_TRACK(board)
@@ -172,101 +174,41 @@ def add_via(board, net, x: float, y: float) -> None:
     board.Add(v)
 
 
-def fan_out_ground(grid: router.Grid, gnd: int, pads: list[router.Shape]) -> list[router.Route]:
-    """A via beside every single-sided ground pad, so both ground planes reach it: the shortest
-    track from the pad to any place within 4 mm where a via may stand."""
-    out = []
-    for pad in pads:
-        if len(pad.layers) != 1:
-            continue
-        layer = pad.layers[0]
-        ci, cj = grid.cell(pad.x, pad.y)
-        starts = router.pad_cells(grid, pad, gnd, "signal")
-        path = None
-        for mm in (1.5, 2.5):   # the nearest place first: a far via takes room from the signals
-            reach = int(mm / grid.rules.pitch)
-            window = (max(ci - reach, 0), max(cj - reach, 0), min(ci + reach, grid.nx - 1), min(cj + reach, grid.ny - 1))
-            goals = [(layer, j, i) for j in range(window[1], window[3] + 1) for i in range(window[0], window[2] + 1)
-                     if grid.via_ok(gnd, i, j) and grid.maps["signal"][layer, j, i] in (router.FREE, gnd)]
-            path = grid.search(gnd, "signal", starts, goals, window) if goals and starts else None
-            if path:
-                break
-        if path is None:
-            print(f"no ground via for the pad at ({pad.x:.2f}, {pad.y:.2f})", file=sys.stderr)
-            continue
-        end_layer, j, i = path[-1]
-        pts = router.simplify(path)
-        r = router.Route(gnd, RULES.signal, [(*grid.xy(i2, j2), lay2) for lay2, j2, i2 in pts], [grid.xy(i, j)])
-        router.commit(grid, r)
-        out.append(r)
-    return out
+# routing plans kept between runs, named by autoroute.key (PCB_PLAN_CACHE moves them: the tests
+# plan from scratch in a folder of their own)
+CACHE = pathlib.Path(os.environ.get("PCB_PLAN_CACHE", pathlib.Path(__file__).resolve().parents[2] / "build" / "pcb-cache"))
 
 
-def stitch(grid: router.Grid, gnd: int, step: float = 6.0) -> list[tuple[float, float]]:
-    vias = []
-    n = int(step / grid.rules.pitch)
-    for j in range(n // 2, grid.ny, n):
-        for i in range(n // 2, grid.nx, n):
-            if grid.via_ok(gnd, i, j):
-                x, y = grid.xy(i, j)
-                grid.stamp(router.Shape(gnd, (0, 1), "circle", x, y, r=grid.rules.via / 2))
-                grid.drill(x, y, grid.rules.drill)
-                vias.append((x, y))
-    return vias
-
-
-def route_board(board, layout: lay.BoardLayout, netinfo: dict[str, object]) -> dict[str, int]:
+def route_board(board, layout: lay.BoardLayout, netinfo: dict[str, object]) -> dict:
+    """Route the board (autoroute.py) or take the plan kept from a run with the same inputs,
+    and add its tracks and vias to the board."""
     names = list(netinfo)
     ids = {name: i for i, name in enumerate(names)}
-    base = router.Grid(layout.size, layout.outline, RULES)
-    by_net: dict[str, list[router.Shape]] = {}
-    for fp in board.GetFootprints():
-        for pad in fp.Pads():
-            name = pad.GetNetname()
-            shape = _shape_of(pad, ids.get(name, router.BLOCKED))
-            base.stamp(shape)
+    pads, holes = [], []
+    for fp in sorted(board.GetFootprints(), key=lambda f: f.GetReference()):
+        for pad in sorted(fp.Pads(), key=lambda p: p.GetNumber()):
+            shape = _shape_of(pad, ids.get(pad.GetNetname(), router.BLOCKED))
+            pads.append((pad.GetNetname(), shape))
             if pad.GetDrillSize().x > 0:
-                base.drill(shape.x, shape.y, pcbnew.ToMM(pad.GetDrillSize().x))
-            if name in ids:
-                by_net.setdefault(name, []).append(shape)
-    gnd = ids.get(GND, -3)
-    ground = fan_out_ground(base, gnd, by_net.get(GND, []))
-    order = sorted((n for n in by_net if n != GND and len(by_net[n]) > 1),
-                   key=lambda n: (n not in POWER, _span(by_net[n])))
-    failed: list[str] = []
-    for attempt in range(4):
-        grid = _copy(base)
-        routes: list[router.Route] = []
-        failed = []
-        for name in order:
-            r = router.route_net(grid, ids[name], list(by_net[name]), "power" if name in POWER else "signal")
-            if r is None:
-                failed.append(name)
-            else:
-                routes += r
-        if not failed:
-            break
-        print(f"attempt {attempt + 1}: {failed} not routed; again with them first", file=sys.stderr)
-        order = failed + [n for n in order if n not in failed]
-    for r in ground + routes:
+                holes.append((shape.x, shape.y, pcbnew.ToMM(pad.GetDrillSize().x)))
+    args = (layout.size, layout.outline, names, pads, holes, POWER, RULES)
+    cached = CACHE / f"{layout.name}-{autoroute.key(*args)}.json"
+    if cached.exists():
+        result = autoroute.Plan.from_json(cached.read_text())
+        reused = True
+    else:
+        result = autoroute.plan(*args)
+        reused = False
+        if not result.failed:
+            CACHE.mkdir(parents=True, exist_ok=True)
+            cached.write_text(result.to_json())
+    for r in result.routes:
         add_track(board, netinfo[names[r.net]], r)
-    stitches = stitch(grid, gnd) if GND in netinfo else []
-    for x, y in stitches:
+    for x, y in result.stitches:
         add_via(board, netinfo[GND], x, y)
-    return {"routed_nets": len(order) - len(failed), "failed_nets": len(failed), "failed": failed,
-            "attempts": attempt + 1, "stitching_vias": len(stitches)}
-
-
-def _span(shapes: list[router.Shape]) -> float:
-    xs, ys = [s.x for s in shapes], [s.y for s in shapes]
-    return (max(xs) - min(xs)) + (max(ys) - min(ys))
-
-
-def _copy(grid: router.Grid) -> router.Grid:
-    g = object.__new__(router.Grid)
-    g.__dict__.update(grid.__dict__)
-    g.maps = {k: v.copy() for k, v in grid.maps.items()}
-    return g
+    return {"routed_nets": result.nets - len(result.failed), "failed_nets": len(result.failed),
+            "failed": result.failed, "attempts": result.attempts, "stitching_vias": len(result.stitches),
+            "plan": cached.name, "reused": reused}
 
 
 def ground_zones(board, layout: lay.BoardLayout, gnd) -> None:
@@ -400,6 +342,7 @@ def build(name: str, netlist_path: pathlib.Path, out: pathlib.Path) -> dict:
     pcbnew.SaveBoard(str(pcb_file), board)
     gerbers = plot(board, out, name)
     positions(board, out, name)
+    render.render(board, out / f"{name}.png")
     pads = {f"{fp.GetReference()}.{p.GetNumber()}": p.GetNetname() for fp in board.GetFootprints() for p in fp.Pads()
             if p.GetNumber()}
     holes = sum(1 for fp in board.GetFootprints() for p in fp.Pads() if p.GetDrillSize().x > 0)
@@ -427,6 +370,6 @@ def _check_placement(placed, net: nl.Netlist, layout: lay.BoardLayout) -> None:
 
 
 if __name__ == "__main__":
-    board_name, net_path, out_dir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+    board_name, net_path, out_dir = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3]).resolve()
     s = build(board_name, net_path, out_dir)
     print(json.dumps({k: s[k] for k in ("board", "drc", "routing", "size_mm", "pad_holes", "vias")}))

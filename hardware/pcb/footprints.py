@@ -75,6 +75,25 @@ def _pico() -> Footprint:
                      "4.2 mm = 1 mm board + the micro-USB receptacle")
 
 
+def _wqfn20() -> Footprint:
+    """TI RVC (WQFN-20, 3 x 4 mm, 0.5 mm pitch) with its exposed pad as pad 21. Pads 1-6 down the
+    left (long) side, 7-10 along the bottom, 11-16 up the right, 17-20 back along the top."""
+    pads = []
+    for k in range(6):
+        y = -1.25 + 0.5 * k
+        pads.append(Pad(str(1 + k), -1.45, y, 0.7, 0.25, shape="roundrect"))
+        pads.append(Pad(str(16 - k), 1.45, y, 0.7, 0.25, shape="roundrect"))
+    for k in range(4):
+        x = -0.75 + 0.5 * k
+        pads.append(Pad(str(7 + k), x, 1.95, 0.25, 0.7, shape="roundrect"))
+        pads.append(Pad(str(20 - k), x, -1.95, 0.25, 0.7, shape="roundrect"))
+    pads.append(Pad("21", 0.0, 0.0, 1.7, 2.7))
+    return Footprint("WQFN-20_3x4mm_P0.5mm_EP", tuple(sorted(pads, key=lambda p: int(p.number))),
+                     (-2.2, -2.7, 2.2, 2.7), 0.8, "TI TPS25940A, package RVC (WQFN-20 3 x 4 mm, 0.5 mm pitch)",
+                     "the pad arrangement, the land sizes and the exposed pad: take them from TI's RVC0020A "
+                     "land pattern (this is a placeholder drawn to the pin numbers of the pin table)")
+
+
 def _switch() -> Footprint:
     pads = tuple(Pad(n, x, y, 2.2, 2.2, "tht", 1.2, "circle")
                  for n, x, y in (("1", -6.25, -2.5), ("2", 6.25, -2.5), ("3", -6.25, 2.5), ("4", 6.25, 2.5)))
@@ -146,7 +165,7 @@ def _all() -> dict[str, Footprint]:
                                             Pad("2", 2.5, 0, 1.6, 1.6, "tht", 0.8, "circle")),
                   (-6.4, -6.4, 6.4, 6.4), 6.5, "TDK PS1240P02BT: 12.2 mm diameter",
                   "pin pitch 5.0 mm and height 6.5 mm: check the PS1240 drawing"),
-        _pico(), _switch(), _usb_b(), _dc_jack(), _hole(3.2, 3.0),
+        _pico(), _wqfn20(), _switch(), _usb_b(), _dc_jack(), _hole(3.2, 3.0),
     ]
     return {f.name: f for f in fps}
 

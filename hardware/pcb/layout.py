@@ -55,9 +55,12 @@ def key_xy(row: int, col: int) -> tuple[float, float]:
 
 def _box_places() -> dict[str, Place]:
     p: dict[str, Place] = {
-        # cable entry, the left of the gland: pads, TVS, Schottky, hot-plug damper
-        "J1": Place(27.0, 7.75, 90), "D28": Place(21.5, 6.0, 90), "D26": Place(16.5, 6.0, 90),
-        "R6": Place(10.5, 3.5), "C3": Place(10.5, 8.5),
+        # cable entry, the left of the gland: pads, TVS, the eFuse with its divider, ILIM resistor
+        # and dVdT capacitor, then the Schottky to VSYS (U5's pads on the 0.25 mm routing grid)
+        "J1": Place(27.0, 7.75, 90), "D28": Place(21.5, 6.0, 90), "C3": Place(18.0, 3.0),
+        "U5": Place(13.0, 6.5, 90), "R20": Place(14.5, 2.2, 180), "R21": Place(11.0, 2.2, 180),
+        "R22": Place(8.0, 6.0, 90), "R23": Place(8.0, 9.5, 90), "C4": Place(11.5, 10.5),
+        "D26": Place(17.0, 11.0, 180),
         # the transceiver on the right of the gland, its bus TVS and the termination jumper
         "D27": Place(53.5, 4.0, 90), "U2": Place(60.5, 6.0), "C1": Place(60.5, 11.0),
         "R5": Place(68.0, 2.5), "J2": Place(68.0, 7.5),
@@ -92,10 +95,12 @@ HUB_W, HUB_H = 100.0, 70.0
 
 
 def _hub_places() -> dict[str, Place]:
+    # U1 (SSOP-20, 0.65 mm pitch) with its first pad on the 0.25 mm routing grid: then every pad
+    # has a grid row within 0.1 mm of its centre, room for a track between its neighbours
     p: dict[str, Place] = {
         "J1": Place(17.5, 20.0), "J2": Place(15.0, 50.0),
         "D1": Place(22.0, 13.0), "R1": Place(27.0, 11.0), "R2": Place(27.0, 15.0),
-        "U1": Place(37.0, 20.0), "C1": Place(22.0, 27.0, 90), "C2": Place(31.0, 28.0),
+        "U1": Place(37.0, 20.175), "C1": Place(22.0, 27.0, 90), "C2": Place(31.0, 28.0),
         "C3": Place(42.0, 30.0), "U3": Place(47.0, 36.0), "C4": Place(53.0, 36.0, 90),
         "U2": Place(55.0, 20.0), "C5": Place(55.0, 27.0), "R3": Place(62.0, 15.0, 90),
         "R4": Place(65.0, 15.0, 90), "R5": Place(63.0, 26.0, 90), "C6": Place(25.0, 45.0, 90),

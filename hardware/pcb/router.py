@@ -6,8 +6,12 @@ on a grid of `pitch` mm; for each of three widths (signal track, power track, vi
 holds, per layer and cell, which net may put that object's centre there: free (-1), one net, or
 nobody (-2: too close to two nets, the board edge or a bare hole). A cell is labelled when the
 object centred there would come closer than the clearance to something of another net, plus a
-margin larger than half a grid diagonal, so that a straight move between two allowed cells is
-allowed everywhere along it. KiCad's DRC (build.py) then checks the result exactly.
+small margin: every obstacle grown by the clearance is convex with corners rounded to at least
+the clearance plus half a track (0.25 mm), and a straight move is taken only between allowed
+cells (a diagonal one only when both cells beside it are allowed too), so the most such a grown
+obstacle can reach into a move's cell square without covering a corner of it is the sagitta of
+the square's diagonal on that radius (0.073 mm at a 0.25 mm pitch): the margin covers it.
+KiCad's DRC (build.py) then checks the result exactly.
 
 Pure numpy; knows nothing of KiCad. Coordinates in mm.
 """
@@ -30,8 +34,8 @@ class Rules:
     power: float = 0.4
     via: float = 0.6             # via diameter (drill 0.3)
     edge: float = 0.3            # copper to board edge
-    pitch: float = 0.2
-    margin: float = 0.15         # > half a grid diagonal (0.141 at 0.2 mm)
+    pitch: float = 0.25          # 0.5 mm-pitch pads placed on the grid get a column each
+    margin: float = 0.08         # > the sagitta above (0.073 mm)
     via_cost: float = 12.0
     hole_gap: float = 0.25       # drilled hole to drilled hole, whatever their nets
     drill: float = 0.3           # via drill
@@ -73,6 +77,13 @@ class Grid:
         self.maps = {k: np.full((2, self.ny, self.nx), FREE, dtype=np.int32) for k in self.half}
         self.no_via = np.zeros((self.ny, self.nx), dtype=bool)   # too close to a drilled hole
         self._edge(outline)
+
+    def copy(self) -> Grid:
+        g = object.__new__(Grid)
+        g.__dict__.update(self.__dict__)
+        g.maps = {k: v.copy() for k, v in self.maps.items()}
+        g.no_via = self.no_via.copy()
+        return g
 
     def drill(self, x: float, y: float, diameter: float) -> None:
         """A drilled hole: no via drill within the hole-to-hole gap of it, same net or not."""
@@ -152,65 +163,99 @@ class Grid:
 
     # --- search ------------------------------------------------------------------------------
     def search(self, net: int, width: str, starts, goals, bbox) -> list[tuple[int, int, int]] | None:
-        """A* from any start cell to any goal cell, both sets of (layer, i, j)."""
+        """A* from any start cell to any goal cell, both sets of (layer, j, i), inside bbox
+        (i0, j0, i1, j1). The window is copied once into flat Python byte strings (which cells
+        the net may use, where a via may stand), so the loop touches no numpy scalar; ties are
+        broken by insertion order, so a search gives the same path every run."""
         rl = self.rules
-        m = self.maps[width]
-        goal_set = set(goals)
-        gx = np.array([g[2] for g in goals], dtype=float)
-        gy = np.array([g[1] for g in goals], dtype=float)
-        gmin_x, gmax_x, gmin_y, gmax_y = gx.min(), gx.max(), gy.min(), gy.max()
+        i0, j0, i1, j1 = bbox
+        w, h = i1 - i0 + 3, j1 - j0 + 3          # a border of blocked cells: no bounds checks
+        m = self.maps[width][:, j0:j1 + 1, i0:i1 + 1]
+        ok = np.zeros((2, h, w), dtype=np.uint8)
+        ok[:, 1:-1, 1:-1] = (m == FREE) | (m == net)
+        vm = self.maps["via"][:, j0:j1 + 1, i0:i1 + 1]
+        via = np.zeros((h, w), dtype=np.uint8)
+        via[1:-1, 1:-1] = (~self.no_via[j0:j1 + 1, i0:i1 + 1] & ((vm[0] == FREE) | (vm[0] == net))
+                           & ((vm[1] == FREE) | (vm[1] == net)))
+        allowed, via_at = ok.tobytes(), via.tobytes()
+        plane = w * h
 
-        def h(i: int, j: int) -> float:
-            dx = max(gmin_x - i, 0, i - gmax_x)
-            dy = max(gmin_y - j, 0, j - gmax_y)
-            return rl.greed * (max(dx, dy) + 0.414 * min(dx, dy))
+        def flat(c: tuple[int, int, int]) -> int:
+            return c[0] * plane + (c[1] - j0 + 1) * w + (c[2] - i0 + 1)
 
-        i_lo, j_lo, i_hi, j_hi = bbox
-        ok = lambda layer, i, j: i_lo <= i <= i_hi and j_lo <= j <= j_hi and m[layer, j, i] in (FREE, net)  # noqa: E731
-        best: dict[tuple[int, int, int], float] = {}
-        prev: dict[tuple[int, int, int], tuple[int, int, int] | None] = {}
-        heap: list[tuple[float, float, tuple[int, int, int]]] = []
+        inside = [g for g in goals if i0 <= g[2] <= i1 and j0 <= g[1] <= j1]
+        goal_set = {flat(g) for g in inside}
+        if not goal_set:
+            return None
+        gx = [g[2] - i0 + 1 for g in inside]
+        gy = [g[1] - j0 + 1 for g in inside]
+        gx0, gx1, gy0, gy1 = min(gx), max(gx), min(gy), max(gy)
+        greed, across, via_cost = rl.greed, rl.across_cost, rl.via_cost
+        # (offset, cost on the top layer, cost on the bottom layer, side step a, side step b)
+        steps = []
+        for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            diag = di != 0 and dj != 0
+            c = math.sqrt(2.0) if diag else 1.0
+            top = c * (across if (dj and not di) else 1.0)      # top runs along x, bottom along y
+            bottom = c * (across if (di and not dj) else 1.0)
+            steps.append((dj * w + di, top, bottom, di if diag else 0, dj * w if diag else 0))
+        inf = math.inf
+        best = [inf] * (2 * plane)
+        prev = [-1] * (2 * plane)
+        heap: list[tuple[float, float, int, int]] = []
+        count = 0
         for s in starts:
-            if m[s] in (FREE, net):
-                best[s] = 0.0
-                prev[s] = None
-                heapq.heappush(heap, (h(s[2], s[1]), 0.0, s))
-        steps = ((1, 0, 1.0), (-1, 0, 1.0), (0, 1, 1.0), (0, -1, 1.0),
-                 (1, 1, 1.414), (1, -1, 1.414), (-1, 1, 1.414), (-1, -1, 1.414))
+            f = flat(s)
+            if i0 <= s[2] <= i1 and j0 <= s[1] <= j1 and allowed[f] and best[f] > 0.0:
+                best[f] = 0.0
+                heapq.heappush(heap, (0.0, 0.0, count, f))
+                count += 1
         while heap:
-            _, g, node = heapq.heappop(heap)
-            if g > best.get(node, math.inf):
+            _, g, _, node = heapq.heappop(heap)
+            if g > best[node]:
                 continue
             if node in goal_set:
-                path = []
-                cur: tuple[int, int, int] | None = node
-                while cur is not None:
-                    path.append(cur)
-                    cur = prev[cur]
-                return path[::-1]
-            layer, j, i = node
-            for di, dj, cost in steps:
-                ni, nj = i + di, j + dj
-                if not ok(layer, ni, nj):
+                return self._unflat(node, prev, plane, w, i0, j0)
+            layer = node >= plane
+            for off, c_top, c_bottom, sa, sb in steps:
+                nxt = node + off
+                if not allowed[nxt] or (sa and not (allowed[node + sa] and allowed[node + sb])):
                     continue
-                if di and dj and not (ok(layer, i + di, j) and ok(layer, i, j + dj)):
-                    continue
-                if (layer == 0 and dj and not di) or (layer == 1 and di and not dj):
-                    cost *= rl.across_cost
-                nxt = (layer, nj, ni)
-                ng = g + cost
-                if ng < best.get(nxt, math.inf):
+                ng = g + (c_bottom if layer else c_top)
+                if ng < best[nxt]:
                     best[nxt] = ng
                     prev[nxt] = node
-                    heapq.heappush(heap, (ng + h(ni, nj), ng, nxt))
-            if self.via_ok(net, i, j):
-                nxt = (1 - layer, j, i)
-                ng = g + rl.via_cost
-                if ng < best.get(nxt, math.inf):
+                    rest = nxt - plane if layer else nxt
+                    y, x = divmod(rest, w)
+                    dx = gx0 - x if x < gx0 else (x - gx1 if x > gx1 else 0)
+                    dy = gy0 - y if y < gy0 else (y - gy1 if y > gy1 else 0)
+                    hh = (dx + 0.414 * dy) if dx > dy else (dy + 0.414 * dx)
+                    count += 1
+                    heapq.heappush(heap, (ng + greed * hh, ng, count, nxt))
+            rest = node - plane if layer else node
+            if via_at[rest]:
+                nxt = rest if layer else node + plane
+                ng = g + via_cost
+                if ng < best[nxt] and allowed[nxt]:
                     best[nxt] = ng
                     prev[nxt] = node
-                    heapq.heappush(heap, (ng + h(i, j), ng, nxt))
+                    y, x = divmod(rest, w)
+                    dx = gx0 - x if x < gx0 else (x - gx1 if x > gx1 else 0)
+                    dy = gy0 - y if y < gy0 else (y - gy1 if y > gy1 else 0)
+                    hh = (dx + 0.414 * dy) if dx > dy else (dy + 0.414 * dx)
+                    count += 1
+                    heapq.heappush(heap, (ng + greed * hh, ng, count, nxt))
         return None
+
+    @staticmethod
+    def _unflat(node: int, prev: list[int], plane: int, w: int, i0: int, j0: int) -> list[tuple[int, int, int]]:
+        path = []
+        while node != -1:
+            layer, rest = divmod(node, plane)
+            y, x = divmod(rest, w)
+            path.append((layer, y - 1 + j0, x - 1 + i0))
+            node = prev[node]
+        return path[::-1]
 
 
 def _seg_dist(X, Y, xa, ya, xb, yb):
@@ -244,7 +289,7 @@ def simplify(path: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     if len(path) < 3:
         return path
     out = [path[0]]
-    for a, b, c in zip(path, path[1:], path[2:]):
+    for a, b, c in zip(path, path[1:], path[2:], strict=False):
         if a[0] != b[0] or b[0] != c[0]:
             out.append(b)
             continue
@@ -254,48 +299,69 @@ def simplify(path: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     return out
 
 
-def route_net(grid: Grid, net: int, pads: list[Shape], width: str) -> list[Route] | None:
-    """Connect the net's pads one by one to the tree grown so far (nearest pad first)."""
-    pitch = grid.rules.pitch
-    w = grid.rules.power if width == "power" else grid.rules.signal
-    tree = [pads[0]]
-    tree_cells = set(pad_cells(grid, pads[0], net, width))
-    todo = pads[1:]
+def route_net(grid: Grid, net: int, terminals: list[list[Shape]], width: str) -> list[Route] | None:
+    """Connect the net's terminals (each one pad, or pads already joined in copper) one by one to
+    the tree grown so far, nearest first. Each search runs from the whole tree to the new
+    terminal, so A*'s estimate (the distance to that terminal) is a close one. A power net's
+    connection that finds no way at its width (a fine-pitch pin has no room for a wide track)
+    is made at the signal width: such a pin draws little."""
+    tree = list(terminals[0])
+    tree_cells: set[tuple[int, int, int]] = set()
+    for pad in terminals[0]:
+        tree_cells.update(pad_cells(grid, pad, net, width) or pad_cells(grid, pad, net, "signal"))
+    todo = list(terminals[1:])
     routes: list[Route] = []
     while todo:
-        todo.sort(key=lambda p: min(math.hypot(p.x - t.x, p.y - t.y) for t in tree))
-        pad = todo.pop(0)
-        starts = pad_cells(grid, pad, net, width)
-        if not starts or not tree_cells:
-            return None
-        path = None
-        for grow in (6.0, 20.0, 1e4):
-            xs = [pad.x] + [t.x for t in tree]
-            ys = [pad.y] + [t.y for t in tree]
-            bbox = (max(int((min(xs) - grow) / pitch), 0), max(int((min(ys) - grow) / pitch), 0),
-                    min(int((max(xs) + grow) / pitch), grid.nx - 1), min(int((max(ys) + grow) / pitch), grid.ny - 1))
-            goals = [c for c in tree_cells if bbox[0] <= c[2] <= bbox[2] and bbox[1] <= c[1] <= bbox[3]]
-            if goals:
-                path = grid.search(net, width, starts, goals, bbox)
-            if path:
+        todo.sort(key=lambda term: min(math.hypot(p.x - t.x, p.y - t.y) for p in term for t in tree))
+        term = todo.pop(0)
+        found = None
+        for kind in dict.fromkeys((width, "signal")):
+            found = _connect(grid, net, tree, tree_cells, term, kind)
+            if found:
                 break
-        if path is None:
+        if found is None:
             return None
-        pts = simplify(path)
-        route = Route(net, w, [(*grid.xy(i, j), layer) for layer, j, i in pts])
-        for a, b in zip(pts, pts[1:]):
-            if a[0] != b[0]:
-                route.vias.append(grid.xy(a[2], a[1]))
+        route, goals, path = found
         commit(grid, route)
         routes.append(route)
-        tree.append(pad)
-        tree_cells.update(pad_cells(grid, pad, net, width))
+        tree += term
+        tree_cells.update(goals)
         tree_cells.update(path)
     return routes
 
 
+def _connect(grid: Grid, net: int, tree: list[Shape], tree_cells: set[tuple[int, int, int]],
+             term: list[Shape], width: str):
+    pitch = grid.rules.pitch
+    goals = [c for pad in term for c in pad_cells(grid, pad, net, width)]
+    if not goals or not tree_cells:
+        return None
+    near = min(tree, key=lambda t: min(math.hypot(p.x - t.x, p.y - t.y) for p in term))
+    path = None
+    for grow in (4.0, 12.0, 1e4):
+        xs = [p.x for p in term] + [near.x]
+        ys = [p.y for p in term] + [near.y]
+        bbox = (max(int((min(xs) - grow) / pitch), 0), max(int((min(ys) - grow) / pitch), 0),
+                min(int((max(xs) + grow) / pitch) + 1, grid.nx - 1),
+                min(int((max(ys) + grow) / pitch) + 1, grid.ny - 1))
+        starts = sorted(c for c in tree_cells if bbox[0] <= c[2] <= bbox[2] and bbox[1] <= c[1] <= bbox[3])
+        if starts:
+            path = grid.search(net, width, starts, goals, bbox)
+        if path:
+            break
+    if path is None:
+        return None
+    pts = simplify(path)
+    route = Route(net, grid.rules.power if width == "power" else grid.rules.signal,
+                  [(*grid.xy(i, j), layer) for layer, j, i in pts])
+    for a, b in zip(pts, pts[1:], strict=False):
+        if a[0] != b[0]:
+            route.vias.append(grid.xy(a[2], a[1]))
+    return route, goals, path
+
+
 def commit(grid: Grid, route: Route) -> None:
-    for (xa, ya, la), (xb, yb, lb) in zip(route.points, route.points[1:]):
+    for (xa, ya, la), (xb, yb, lb) in zip(route.points, route.points[1:], strict=False):
         if la == lb:
             grid.stamp(Shape(route.net, (la,), "seg", xa, ya, hw=route.width / 2, x2=xb, y2=yb))
     for x, y in route.vias:
