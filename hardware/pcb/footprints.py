@@ -130,11 +130,8 @@ def _all() -> dict[str, Footprint]:
     fps = [
         _two("R_0805", 1.825, 1.025, 1.4, (1.7, 1.0), 0.6, "IPC-7351 nominal 2012 metric (Yageo RC0805 land pattern)"),
         _two("C_0805", 1.825, 1.025, 1.4, (1.7, 1.0), 1.35, "IPC-7351 nominal 2012 metric"),
-        _two("R_1206", 2.925, 1.125, 1.75, (2.3, 1.2), 0.65, "IPC-7351 nominal 3216 metric"),
         _two("C_1206", 2.925, 1.125, 1.75, (2.3, 1.2), 1.8, "IPC-7351 nominal 3216 metric"),
-        _two("C_1210", 2.925, 1.125, 2.7, (2.3, 1.7), 2.7, "IPC-7351 nominal 3225 metric"),
-        _two("Fuse_1812", 4.2, 1.4, 3.4, (3.2, 2.0), 1.3, "Bourns MF-MSMF land pattern (1812)",
-             ) ,
+        _two("Fuse_1812", 4.2, 1.4, 3.4, (3.2, 2.0), 1.3, "Bourns MF-MSMF land pattern (1812)"),
         _two("D_SOD-123", 3.3, 0.9, 1.2, (2.4, 1.0), 1.35, "IPC-7351 SOD-123; pad 1 = cathode"),
         _two("D_SOD-123F", 3.1, 1.1, 1.2, (2.3, 1.0), 1.1, "onsemi SOD-123FL recommended footprint; pad 1 = cathode"),
         _two("D_SMA", 4.0, 2.5, 1.8, (3.5, 1.6), 2.4, "Littelfuse DO-214AC (SMA) pad layout; pad 1 = cathode"),
