@@ -13,6 +13,7 @@ import json
 import math
 import pathlib
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from hardware.pcb import router
@@ -41,8 +42,11 @@ class Plan:
         return cls(routes, [(x, y) for x, y in d["stitches"]], d["failed"], d["attempts"], d["nets"])
 
 
-def key(size, outline, names: list[str], pads: list[tuple[str, router.Shape]], holes, power: set[str],
-        rules: router.Rules) -> str:
+Outline = Sequence[tuple[float, float]]
+
+
+def key(size: tuple[float, float], outline: Outline, names: list[str], pads: list[tuple[str, router.Shape]],
+        holes: list[tuple[float, float, float]], power: set[str], rules: router.Rules) -> str:
     """A hash of everything the plan depends on, the routing code included."""
     h = hashlib.sha256()
     for module in ("router.py", "autoroute.py"):
@@ -52,8 +56,8 @@ def key(size, outline, names: list[str], pads: list[tuple[str, router.Shape]], h
     return h.hexdigest()[:20]
 
 
-def plan(size, outline, names: list[str], pads: list[tuple[str, router.Shape]], holes: list[tuple[float, float, float]],
-         power: set[str], rules: router.Rules) -> Plan:
+def plan(size: tuple[float, float], outline: Outline, names: list[str], pads: list[tuple[str, router.Shape]],
+         holes: list[tuple[float, float, float]], power: set[str], rules: router.Rules) -> Plan:
     """`names` are the nets in a fixed order (their ids are their indices), `pads` every copper
     pad with its net name ("" for none), `holes` every drilled hole as (x, y, diameter)."""
     ids = {name: i for i, name in enumerate(names)}
@@ -123,7 +127,7 @@ def join_fine_pitch(by_net: dict[str, list[router.Shape]], ids: dict[str, int]
     return bridges, terminals
 
 
-def _finder(group: list[int]):
+def _finder(group: list[int]) -> Callable[[int], int]:
     def root(k: int) -> int:
         while group[k] != k:
             k = group[k]

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 FREE, BLOCKED = -1, -2
 LAYERS = ("F", "B")
+Cell = tuple[int, int, int]      # (layer, j, i): layer 0 top, 1 bottom; row j, column i
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class Route:
 
 
 class Grid:
-    def __init__(self, size: tuple[float, float], outline, rules: Rules):
+    def __init__(self, size: tuple[float, float], outline: Sequence[tuple[float, float]], rules: Rules) -> None:
         self.rules = rules
         self.nx = int(math.ceil(size[0] / rules.pitch)) + 1
         self.ny = int(math.ceil(size[1] / rules.pitch)) + 1
@@ -99,7 +101,7 @@ class Grid:
         return not self.no_via[j, i] and vm[0, j, i] in (FREE, net) and vm[1, j, i] in (FREE, net)
 
     # --- labelling ---------------------------------------------------------------------------
-    def _edge(self, outline) -> None:
+    def _edge(self, outline: Sequence[tuple[float, float]]) -> None:
         X, Y = np.meshgrid(self.xs, self.ys)
         inside = np.zeros(X.shape, dtype=bool)
         dist = np.full(X.shape, np.inf)
@@ -162,7 +164,8 @@ class Grid:
         return i * self.rules.pitch, j * self.rules.pitch
 
     # --- search ------------------------------------------------------------------------------
-    def search(self, net: int, width: str, starts, goals, bbox) -> list[tuple[int, int, int]] | None:
+    def search(self, net: int, width: str, starts: Sequence[Cell], goals: Sequence[Cell],
+               bbox: tuple[int, int, int, int]) -> list[Cell] | None:
         """A* from any start cell to any goal cell, both sets of (layer, j, i), inside bbox
         (i0, j0, i1, j1). The window is copied once into flat Python byte strings (which cells
         the net may use, where a via may stand), so the loop touches no numpy scalar; ties are
@@ -258,7 +261,7 @@ class Grid:
         return path[::-1]
 
 
-def _seg_dist(X, Y, xa, ya, xb, yb):
+def _seg_dist(X: np.ndarray, Y: np.ndarray, xa: float, ya: float, xb: float, yb: float) -> np.ndarray:
     dx, dy = xb - xa, yb - ya
     ll = dx * dx + dy * dy
     if ll == 0:
@@ -330,8 +333,8 @@ def route_net(grid: Grid, net: int, terminals: list[list[Shape]], width: str) ->
     return routes
 
 
-def _connect(grid: Grid, net: int, tree: list[Shape], tree_cells: set[tuple[int, int, int]],
-             term: list[Shape], width: str):
+def _connect(grid: Grid, net: int, tree: list[Shape], tree_cells: set[Cell], term: list[Shape],
+             width: str) -> tuple[Route, list[Cell], list[Cell]] | None:
     pitch = grid.rules.pitch
     goals = [c for pad in term for c in pad_cells(grid, pad, net, width)]
     if not goals or not tree_cells:

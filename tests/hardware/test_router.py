@@ -3,7 +3,6 @@ nets exactly (not only on the grid), fine-pitch rows of one net are joined, a gr
 room for a via reaches ground copper by a track, and a plan is the same every run."""
 import math
 
-import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -71,7 +70,7 @@ def test_a_fine_pitch_row_of_one_net_is_one_terminal_joined_by_strips_no_wider_t
     assert len(bridges) == 4 and all(b.width == 0.25 and b.net == 0 for b in bridges)
     # a strip's round end stays inside its pad: nothing nearer the other nets than the pads are
     for b in bridges:
-        for x, y, _ in b.points:
+        for _x, y, _layer in b.points:
             assert min(abs(y - 1.5), abs(y - 4.5)) - b.width / 2 >= 0.5 - 0.125 - 1e-9
 
 
