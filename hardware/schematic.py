@@ -55,6 +55,7 @@ SM712 = Part("SM712-02HTG", "SOT-23", (("1", "IO1", PAS), ("2", "IO2", PAS), ("3
 M8 = ("1", "+5V", PAS), ("2", "A", PAS), ("3", "GND", PAS), ("4", "B", PAS)
 # TI TPS25940A eFuse (WQFN-20 RVC, exposed pad = 21): hardware/power.py `EFuse` says why and what
 # sets it. DEVSLP and PGTH held low, PGOOD, IMON and FLT unused (the data sheet lets them float).
+# The five OUT pins are one output, not five drivers: passive, so the ERC sees no conflict.
 EFUSE = Part("TPS25940ARVCR", "WQFN-20_3x4mm_P0.5mm_EP", (
     ("1", "DEVSLP", IN), ("2", "PGOOD", NC), ("3", "PGTH", IN),
     *((str(n), "OUT", PAS) for n in range(4, 9)), *((str(n), "IN", PIN) for n in range(9, 14)),

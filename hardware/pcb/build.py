@@ -25,8 +25,7 @@ from hardware.pcb import netlist as nl
 
 RULES = router.Rules()
 GND = autoroute.GND
-# nets that carry the box's or a port's supply current: wider tracks
-POWER = {"5V_IN", "VSYS", "3V3", "DAMP", "+5V_PSU", "VBUS", "PORT1_5V", "PORT2_5V", "PORT3_5V", "PORT4_5V"}
+POWER = lay.POWER
 MM = pcbnew.FromMM
 
 

@@ -118,6 +118,8 @@ HUB = BoardLayout("hub", (HUB_W, HUB_H), _rect_outline(HUB_W, HUB_H),
                   ((3.5, 3.5), (96.5, 3.5), (3.5, 66.5), (96.5, 66.5)), _hub_places(), "bidding box table hub")
 
 LAYOUTS = {"box": BOX, "hub": HUB}
+# nets that carry a board's or a port's supply current: routed 0.4 mm wide where the pins allow
+POWER = {"5V_IN", "5V_SAFE", "VSYS", "3V3", "+5V_PSU", "VBUS", "PORT1_5V", "PORT2_5V", "PORT3_5V", "PORT4_5V"}
 
 
 # --- checks without KiCad --------------------------------------------------------------------

@@ -104,3 +104,11 @@ def test_a_plan_is_the_same_every_run_and_its_key_follows_its_inputs():
     moved = list(args)
     moved[3] = [*args[3][:-1], ("GND", router.Shape(2, (0, 1), "circle", 6.5, 2.0, r=0.8))]
     assert autoroute.key(*moved) != autoroute.key(*args)
+
+
+def test_every_power_net_named_for_wide_tracks_is_a_net_of_a_board():
+    from hardware import schematic
+    from hardware.pcb import layout
+    nets = {name for make in schematic.BOARDS.values() for name in make().nets}
+    assert layout.POWER <= nets
+    assert {"5V_IN", "5V_SAFE", "VSYS"} <= set(schematic.box().nets) & layout.POWER
