@@ -10,6 +10,8 @@ KiCad's DRC figures, the board's size, the holes drilled, and every pad's net as
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import pathlib
@@ -253,7 +255,9 @@ GERBER_LAYERS = (("F_Cu", "F.Cu"), ("B_Cu", "B.Cu"), ("F_Mask", "F.Mask"), ("B_M
                  ("B_SilkS", "B.SilkS"), ("Edge_Cuts", "Edge.Cuts"), ("F_Fab", "F.Fab"), ("B_Fab", "B.Fab"))
 
 
-def plot(board, out: pathlib.Path, name: str) -> list[str]:
+def plot(board, out: pathlib.Path, name: str, height: float) -> list[str]:
+    """Gerbers and Excellon files with their origin at the board's lower-left corner, as the
+    pick-and-place file has it: the three line up wherever a board house puts them."""
     pc = pcbnew.PLOT_CONTROLLER(board)
     po = pc.GetPlotOptions()
     po.SetOutputDirectory(str(out))
@@ -263,7 +267,8 @@ def plot(board, out: pathlib.Path, name: str) -> list[str]:
     po.SetUseGerberX2format(True)
     po.SetIncludeGerberNetlistInfo(True)
     po.SetSubtractMaskFromSilk(True)
-    po.SetUseAuxOrigin(False)
+    board.GetDesignSettings().SetAuxOrigin(pt(0.0, height))
+    po.SetUseAuxOrigin(True)
     po.SetDrillMarksType(pcbnew.PCB_PLOT_PARAMS.NO_DRILL_SHAPE)
     written = []
     for attr, suffix in GERBER_LAYERS:
@@ -273,23 +278,26 @@ def plot(board, out: pathlib.Path, name: str) -> list[str]:
         written.append(pc.GetPlotFileName())
     pc.ClosePlot()
     dw = pcbnew.EXCELLON_WRITER(board)
-    dw.SetOptions(False, False, pcbnew.wxPoint(0, 0), False)
+    dw.SetOptions(False, False, pt(0.0, height), False)
     dw.SetFormat(True)
     dw.CreateDrillandMapFilesSet(str(out), True, False)
     return [pathlib.Path(w).name for w in written]
 
 
-def positions(board, out: pathlib.Path, name: str) -> None:
-    rows = ["Designator,Val,Package,Mid X,Mid Y,Rotation,Layer"]
+def positions(board, out: pathlib.Path, name: str, height: float) -> None:
+    """The pick-and-place file: centres in mm from the board's lower-left corner, y up (the
+    board houses' convention; the board itself has y down from its top-left corner)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(("Designator", "Val", "Package", "Mid X", "Mid Y", "Rotation", "Layer"))
     for fp in sorted(board.GetFootprints(), key=lambda f: f.GetReference()):
         if fp.GetAttributes() & pcbnew.FP_EXCLUDE_FROM_POS_FILES:
             continue
         pos = fp.GetPosition()
-        side = "bottom" if fp.IsFlipped() else "top"
-        # board-house convention: y up from the board's lower-left corner
-        rows.append(f"{fp.GetReference()},{fp.GetValue()},{fp.GetFPID().GetLibItemName()},"
-                    f"{pcbnew.ToMM(pos.x):.3f},{-pcbnew.ToMM(pos.y):.3f},{fp.GetOrientationDegrees() % 360:.1f},{side}")
-    (out / f"{name}-pos.csv").write_text("\n".join(rows) + "\n")
+        w.writerow((fp.GetReference(), fp.GetValue(), fp.GetFPID().GetLibItemName(),
+                    f"{pcbnew.ToMM(pos.x):.3f}", f"{height - pcbnew.ToMM(pos.y):.3f}",
+                    f"{fp.GetOrientationDegrees() % 360:.1f}", "bottom" if fp.IsFlipped() else "top"))
+    (out / f"{name}-pos.csv").write_text(buf.getvalue())
 
 
 def build(name: str, netlist_path: pathlib.Path, out: pathlib.Path) -> dict:
@@ -339,8 +347,8 @@ def build(name: str, netlist_path: pathlib.Path, out: pathlib.Path) -> dict:
             board.Remove(v)
         routing["stitching_vias"] -= len(stitches)
     pcbnew.SaveBoard(str(pcb_file), board)
-    gerbers = plot(board, out, name)
-    positions(board, out, name)
+    gerbers = plot(board, out, name, layout.size[1])
+    positions(board, out, name, layout.size[1])
     render.render(board, out / f"{name}.png")
     pads = {f"{fp.GetReference()}.{p.GetNumber()}": p.GetNetname() for fp in board.GetFootprints() for p in fp.Pads()
             if p.GetNumber()}

@@ -62,8 +62,12 @@ def test_the_gerbers_read_back_with_the_outline_and_the_holes(built):
     edge = gerbonara.GerberFile.open(out / f"{name}-Edge_Cuts.gbr")
     (x0, y0), (x1, y1) = edge.bounding_box(gerbonara.utils.MM)
     w, h = layout.LAYOUTS[name].size
-    # the outline's own line width (0.1 mm) on either side
+    # the outline's own line width (0.1 mm) on either side; the origin at the lower-left corner,
+    # as the pick-and-place file has it
     assert abs((x1 - x0) - w) < 0.2 and abs((y1 - y0) - h) < 0.2
+    assert abs(x0) < 0.1 and abs(y0) < 0.1
+    drills = [d for drl in out.glob("*.drl") for d in gerbonara.ExcellonFile.open(drl).drills()]
+    assert all(-0.1 < d.x < w + 0.1 and -0.1 < d.y < h + 0.1 for d in drills)
     holes = sum(len(list(gerbonara.ExcellonFile.open(drl).drills())) for drl in out.glob("*.drl"))
     assert holes == s["pad_holes"] + s["vias"]
     for layer in ("F_Cu", "B_Cu"):
@@ -85,7 +89,9 @@ def test_the_assembly_bill_and_the_pick_and_place_file_name_every_fitted_part_on
     with (BUILD / name / f"{name}-pos.csv").open() as f:
         placed = {row["Designator"]: row for row in csv.DictReader(f)}
     assert set(placed) == _fitted(name)
+    height = layout.LAYOUTS[name].size[1]
     for ref, row in placed.items():
         want = layout.LAYOUTS[name].places[ref]
-        assert (float(row["Mid X"]), -float(row["Mid Y"])) == pytest.approx((want.x, want.y), abs=1e-3)
+        # y up from the lower-left corner
+        assert (float(row["Mid X"]), height - float(row["Mid Y"])) == pytest.approx((want.x, want.y), abs=1e-3)
         assert row["Layer"] == ("bottom" if want.side == "B" else "top")
