@@ -302,8 +302,31 @@ def positions(board, out: pathlib.Path, name: str, height: float) -> None:
 
 def build(name: str, netlist_path: pathlib.Path, out: pathlib.Path) -> dict:
     out.mkdir(parents=True, exist_ok=True)
-    net = nl.read(netlist_path.read_text())
     layout = lay.LAYOUTS[name]
+    board, netinfo = place(nl.read(netlist_path.read_text()), layout)
+    routing = route_board(board, layout, netinfo)
+    print("routed", routing, file=sys.stderr, flush=True)
+    if GND in netinfo:
+        ground_zones(board, layout, netinfo[GND])
+    pcb_file = out / f"{name}.kicad_pcb"
+    pcbnew.SaveBoard(str(pcb_file), board)
+    # KiCad's zone filler needs a board as KiCad loads it (connectivity built): filling the
+    # board built above in memory crashes KiCad 6.0.
+    board = pcbnew.LoadBoard(str(pcb_file))
+    result, dropped = fill_and_check(board, out / f"{name}-drc.rpt")
+    routing["stitching_vias"] -= dropped
+    pcbnew.SaveBoard(str(pcb_file), board)
+    gerbers = plot(board, out, name, layout.size[1])
+    positions(board, out, name, layout.size[1])
+    render.render(board, out / f"{name}.png")
+    summary = {"board": name, "drc": result, "routing": routing, "gerbers": gerbers, **figures(board)}
+    (out / f"{name}-summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
+    return summary
+
+
+def place(net: nl.Netlist, layout: lay.BoardLayout) -> tuple[pcbnew.BOARD, dict[str, object]]:
+    """A new board with the netlist's nets, every part where the layout puts it, the fixing
+    holes, the outline and the title."""
     board = new_board()
     netinfo = {}
     for net_name in net.nets:
@@ -323,44 +346,40 @@ def build(name: str, netlist_path: pathlib.Path, out: pathlib.Path) -> dict:
     title.SetLayer(pcbnew.F_Fab)
     title.SetPosition(pt(layout.size[0] / 2, layout.size[1] - 1.0))
     board.Add(title)
-    routing = route_board(board, layout, netinfo)
-    print("routed", routing, file=sys.stderr, flush=True)
-    if GND in netinfo:
-        ground_zones(board, layout, netinfo[GND])
-    pcb_file = out / f"{name}.kicad_pcb"
-    pcbnew.SaveBoard(str(pcb_file), board)
-    # KiCad's zone filler needs a board as KiCad loads it (connectivity built): filling the
-    # board built above in memory crashes KiCad 6.0.
-    board = pcbnew.LoadBoard(str(pcb_file))
-    # Stitching vias that the filled planes leave hanging (a plane cut off on one side by
-    # tracks) are taken out, and the planes filled again, until none is left.
+    return board, netinfo
+
+
+def fill_and_check(board, report: pathlib.Path) -> tuple[dict[str, int], int]:
+    """Fill the planes and run the DRC. Stitching vias that the filled planes leave hanging (a
+    plane cut off on one side by tracks) are taken out, and the planes filled again, until none
+    is left. Returns the DRC figures and how many vias were taken out."""
+    dropped = 0
     for _ in range(4):
         board.BuildConnectivity()
         pcbnew.ZONE_FILLER(board).Fill(board.Zones())
-        result = drc(board, out / f"{name}-drc.rpt")
-        loose = _loose_vias(out / f"{name}-drc.rpt")
+        result = drc(board, report)
+        loose = _loose_vias(report)
         stitches = [v for v in board.GetTracks() if isinstance(v, pcbnew.PCB_VIA) and v.GetNetname() == GND
                     and (round(pcbnew.ToMM(v.GetPosition().x), 3), round(pcbnew.ToMM(v.GetPosition().y), 3)) in loose]
         if not stitches:
             break
         for v in stitches:
             board.Remove(v)
-        routing["stitching_vias"] -= len(stitches)
-    pcbnew.SaveBoard(str(pcb_file), board)
-    gerbers = plot(board, out, name, layout.size[1])
-    positions(board, out, name, layout.size[1])
-    render.render(board, out / f"{name}.png")
-    pads = {f"{fp.GetReference()}.{p.GetNumber()}": p.GetNetname() for fp in board.GetFootprints() for p in fp.Pads()
-            if p.GetNumber()}
-    holes = sum(1 for fp in board.GetFootprints() for p in fp.Pads() if p.GetDrillSize().x > 0)
+        dropped += len(stitches)
+    return result, dropped
+
+
+def figures(board) -> dict:
+    """What the summary reports of the finished board: its size, holes, vias, tracks, and every
+    pad's net as the board has it."""
     vias = sum(1 for t in board.GetTracks() if isinstance(t, pcbnew.PCB_VIA))
     bb = board.GetBoardEdgesBoundingBox()
-    summary = {"board": name, "drc": result, "routing": routing,
-               "size_mm": [round(pcbnew.ToMM(bb.GetWidth()), 2), round(pcbnew.ToMM(bb.GetHeight()), 2)],
-               "pad_holes": holes, "vias": vias, "tracks": sum(1 for t in board.GetTracks()) - vias,
-               "gerbers": gerbers, "pads": pads, "footprints": len(board.GetFootprints())}
-    (out / f"{name}-summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True))
-    return summary
+    return {"size_mm": [round(pcbnew.ToMM(bb.GetWidth()), 2), round(pcbnew.ToMM(bb.GetHeight()), 2)],
+            "pad_holes": sum(1 for fp in board.GetFootprints() for p in fp.Pads() if p.GetDrillSize().x > 0),
+            "vias": vias, "tracks": sum(1 for t in board.GetTracks()) - vias,
+            "pads": {f"{fp.GetReference()}.{p.GetNumber()}": p.GetNetname()
+                     for fp in board.GetFootprints() for p in fp.Pads() if p.GetNumber()},
+            "footprints": len(board.GetFootprints())}
 
 
 def _check_placement(placed, net: nl.Netlist, layout: lay.BoardLayout) -> None:

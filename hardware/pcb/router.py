@@ -172,15 +172,7 @@ class Grid:
         broken by insertion order, so a search gives the same path every run."""
         rl = self.rules
         i0, j0, i1, j1 = bbox
-        w, h = i1 - i0 + 3, j1 - j0 + 3          # a border of blocked cells: no bounds checks
-        m = self.maps[width][:, j0:j1 + 1, i0:i1 + 1]
-        ok = np.zeros((2, h, w), dtype=np.uint8)
-        ok[:, 1:-1, 1:-1] = (m == FREE) | (m == net)
-        vm = self.maps["via"][:, j0:j1 + 1, i0:i1 + 1]
-        via = np.zeros((h, w), dtype=np.uint8)
-        via[1:-1, 1:-1] = (~self.no_via[j0:j1 + 1, i0:i1 + 1] & ((vm[0] == FREE) | (vm[0] == net))
-                           & ((vm[1] == FREE) | (vm[1] == net)))
-        allowed, via_at = ok.tobytes(), via.tobytes()
+        allowed, via_at, w, h = self._window(net, width, bbox)
         plane = w * h
 
         def flat(c: tuple[int, int, int]) -> int:
@@ -249,6 +241,20 @@ class Grid:
                     count += 1
                     heapq.heappush(heap, (ng + greed * hh, ng, count, nxt))
         return None
+
+    def _window(self, net: int, width: str, bbox: tuple[int, int, int, int]) -> tuple[bytes, bytes, int, int]:
+        """The window's cells the net may use (both layers) and where a via may stand, as flat
+        byte strings with a border of blocked cells (so the search needs no bounds checks)."""
+        i0, j0, i1, j1 = bbox
+        w, h = i1 - i0 + 3, j1 - j0 + 3
+        m = self.maps[width][:, j0:j1 + 1, i0:i1 + 1]
+        ok = np.zeros((2, h, w), dtype=np.uint8)
+        ok[:, 1:-1, 1:-1] = (m == FREE) | (m == net)
+        vm = self.maps["via"][:, j0:j1 + 1, i0:i1 + 1]
+        via = np.zeros((h, w), dtype=np.uint8)
+        via[1:-1, 1:-1] = (~self.no_via[j0:j1 + 1, i0:i1 + 1] & ((vm[0] == FREE) | (vm[0] == net))
+                           & ((vm[1] == FREE) | (vm[1] == net)))
+        return ok.tobytes(), via.tobytes(), w, h
 
     @staticmethod
     def _unflat(node: int, prev: list[int], plane: int, w: int, i0: int, j0: int) -> list[tuple[int, int, int]]:
