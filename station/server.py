@@ -236,7 +236,11 @@ class Station:
         if why:
             raise HttpError(403, why)
         items = self.store.items(event, "result", section=section, board=board)
-        return {"board": board, "results": [it["payload"] for it in latest_results(items)]}
+        shown = [it["payload"] for it in latest_results(items)]
+        # A team match hides the other room's result until the match is over (docs/station.md
+        # "Team matches"), whatever the club's show-results setting.
+        from .match_store import law16_visible
+        return {"board": board, "results": law16_visible(self.store, event, section, table_no, board, shown)}
 
     def table_movement(self, headers: Any, session: str | None = None) -> dict:
         """The table's movement; `session` (`?session=<SessionGuid>`): the session the tablet was
