@@ -1,0 +1,95 @@
+"""What a screen renders, and how it reaches a screen on another thread.
+
+`Snapshot` is everything a screen (Kivy or text) needs to render the table, as plain data. The
+controller publishes one after each change (`Publisher.changed`, at the end of every input): a
+new mapping that nobody changes afterwards, handed to the subscribers (the Kivy app keeps the
+latest and redraws from it on its own thread). A screen therefore never reads the controller while
+another thread changes it, and takes no lock to read.
+
+Nested values are the controller's own only where it never changes them after building them (the
+engine's state, result records, director calls: each change makes a new one).
+"""
+from __future__ import annotations
+
+import contextlib
+import types
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypedDict
+
+from tablet_app.control.auction import StopWait
+from tablet_app.control.boards import BoardChoices
+from tablet_app.control.director_pin import PinState
+from tablet_app.control.result_entry import Preview, TravellerView
+from tablet_app.control.setup import SetupDefaults, StationStatus
+from tablet_app.control.state import EngineState, ResultRecord, TdCall
+from tablet_app.control.station_feed import Delivery
+
+
+class Snapshot(TypedDict):
+    phase: str
+    session: dict[str, Any] | None  # Session.to_dict(), without the PIN's hash
+    board_choice: BoardChoices
+    delivery: Delivery
+    disk_full: bool
+    storage_error: str | None
+    pin: PinState
+    setup_defaults: SetupDefaults
+    station: StationStatus | None
+    board: int | None
+    board_no: int  # the n-th board at this table this round
+    boards: int
+    state: EngineState
+    screen: dict[str, Any] | None
+    result: Preview | None
+    done: list[ResultRecord]
+    next_positions: dict[str, Any] | None
+    stop_shown: dict[str, float]
+    stop_wait: StopWait | None
+    held: bool
+    td_calls: list[TdCall]
+    settings: dict[str, Any] | None
+    traveller: TravellerView | None
+
+
+Published = Mapping[str, Any]  # a Snapshot that cannot be changed
+
+
+class Publisher:
+    def __init__(self, build: Callable[[], Snapshot]):
+        self.build = build
+        self.subscribers: list[Callable[[Published], None]] = []
+        self.latest: Published = types.MappingProxyType({})
+        self._held = 0
+        self._stale = False
+
+    def changed(self) -> None:
+        """The table may have changed: publish now, or at the end of the batch."""
+        if self._held:
+            self._stale = True
+        else:
+            self.publish()
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several inputs, one snapshot at the end (the link thread's batch of box events, whose
+        new views go to the boxes first)."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held and self._stale:
+                self.publish()
+
+    def publish(self) -> Published:
+        self._stale = False
+        snap = types.MappingProxyType(dict(self.build()))
+        self.latest = snap
+        for fn in list(self.subscribers):
+            fn(snap)
+        return snap
+
+    def running(self) -> bool:
+        """The latest snapshot counts down with time alone (a stop wait, a PIN lockout)."""
+        snap = self.latest
+        return bool(snap.get("stop_wait")) or bool((snap.get("pin") or {}).get("locked_until"))
