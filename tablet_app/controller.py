@@ -241,12 +241,16 @@ class Controller:
 
     @_input
     def tick(self) -> bool:
-        """Let time pass: the tray moves when due. True when what the boxes see has changed. A
-        snapshot that counts down (a stop wait, a PIN lockout) is published again."""
-        passed = self._auction.tick()
-        if not passed and self._publisher.running():
+        """Let time pass: the tray moves when due. True when what the boxes see has changed."""
+        return self._auction.tick()
+
+    @_input
+    def refresh_countdowns(self) -> Published:
+        """The latest snapshot, published again if it counts down with time alone (a stop wait's
+        seconds, a PIN lockout's): for a screen's clock."""
+        if self._publisher.running():
             self._publisher.publish()
-        return passed
+        return self._publisher.latest
 
     def batch(self) -> Any:
         """Several inputs published as one snapshot at the end (`with ctl.lock, ctl.batch(): ...`)."""

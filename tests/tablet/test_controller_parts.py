@@ -95,7 +95,7 @@ def test_a_batch_of_inputs_is_published_once_at_its_end(make_controller, clock):
     assert len(seen) == 1 and [c["call"] for c in seen[0]["state"]["calls"]] == ["1H", "P", "2H"]
 
 
-def test_fsb_L116B_the_published_stop_wait_counts_down_with_tick_alone(make_controller, clock):
+def test_fsb_L116B_the_published_stop_wait_counts_down_with_time_alone(make_controller, clock):
     ctl = make_controller()
     ctl.setup(FSB)
     ctl.box_event("N", "stop", seq=1, box_ms=10)
@@ -103,11 +103,27 @@ def test_fsb_L116B_the_published_stop_wait_counts_down_with_tick_alone(make_cont
     assert ctl.box_event("N", "call", call="2H", seq=2, box_ms=2010)["ok"]
     assert ctl.published["stop_wait"]["remaining"] == pytest.approx(10.0)
     clock.advance(4.0)
-    assert not ctl.tick()  # nothing journalled: the countdown is published again
-    assert ctl.published["stop_wait"]["remaining"] == pytest.approx(6.0)
+    n = ctl.journal.count()
+    assert ctl.refresh_countdowns()["stop_wait"]["remaining"] == pytest.approx(6.0)
+    assert ctl.published["stop_wait"]["remaining"] == pytest.approx(6.0) and ctl.journal.count() == n
     clock.advance(7.0)
-    ctl.tick()
-    assert ctl.published["stop_wait"] is None
+    assert ctl.refresh_countdowns()["stop_wait"] is None
+    seen = []
+    ctl.on_publish.append(seen.append)
+    ctl.refresh_countdowns()  # nothing counts down: nothing is published
+    assert seen == []
+
+
+def test_the_published_pin_lockout_counts_down_with_time_alone(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    while not ctl.published["pin"]["locked_until"]:
+        assert not ctl.check_pin("0000")
+    wait = ctl.published["pin"]["wait_s"]
+    clock.advance(1.0)
+    assert ctl.refresh_countdowns()["pin"]["wait_s"] == wait - 1
+    clock.advance(wait)
+    assert ctl.refresh_countdowns()["pin"]["locked_until"] is None
 
 
 def test_an_input_from_another_thread_waits_for_the_one_under_way(make_controller, clock):
