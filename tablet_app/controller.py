@@ -22,18 +22,15 @@ from typing import Any, ParamSpec, TypeVar
 
 from shared_rules import profiles
 from shared_rules.table import Table
-from tablet_app import movement, views
-from tablet_app.control import td_calls
-from tablet_app.control.auction import Auction, BoxReply, StopWait
-from tablet_app.control.boards import BoardChoices, Boards
-from tablet_app.control.director_pin import DirectorPin, PinState
-from tablet_app.control.director_tools import DirectorTools
+from tablet_app import views
+from tablet_app.control import boards, parts, td_calls
+from tablet_app.control.auction import BoxReply, StopWait
+from tablet_app.control.boards import BoardChoices
+from tablet_app.control.director_pin import PinState
 from tablet_app.control.errors import DiskFull, PinError, PinLocked, Refused
-from tablet_app.control.journal_tx import Transactions
-from tablet_app.control.reducer import Fold
-from tablet_app.control.result_entry import Preview, ResultEntry, TravellerView
-from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus, TableSetup
-from tablet_app.control.snapshot import Published, Publisher, Snapshot
+from tablet_app.control.result_entry import Preview, TravellerView
+from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
+from tablet_app.control.snapshot import Published, Snapshot, build
 from tablet_app.control.state import (
     SEATS,
     Engine,
@@ -41,15 +38,14 @@ from tablet_app.control.state import (
     ProfileLoader,
     ResultRecord,
     Rules,
-    TableState,
     TdCall,
     lho,
 )
-from tablet_app.control.station_feed import Delivery, StationFeed
-from tablet_app.control.storage_episode import StorageEpisode, StorageSince
+from tablet_app.control.station_feed import Delivery
+from tablet_app.control.storage_episode import StorageSince
 from tablet_app.journal import Journal, JournalDamaged, JournalError
 from tablet_app.outbox import Outbox, check_rows
-from tablet_app.session import DEFAULT_SETTINGS, Session
+from tablet_app.session import Session
 
 __all__ = ["Controller", "Refused", "PinError", "PinLocked", "DiskFull", "SEATS", "lho"]
 
@@ -100,22 +96,13 @@ class Controller:
             self.journal.conn.close()
             raise JournalDamaged(self.db_path, None, f"its outbox cannot be read ({type(exc).__name__}: {exc})") from exc
         self.listeners: list[Callable[[], None]] = []  # called after every committed input
-        self._st = st = TableState()
-        self._publisher = Publisher(self._build_snapshot)
-        self._feed = StationFeed(self.outbox, st, clock)
-        self._storage = StorageEpisode(self.journal, st, self._feed, clock)
-        self._tx = Transactions(self.journal, Fold(st, Rules(engine_factory, profile_loader)), self._feed,
-                                self._storage, self.listeners, self._publisher.changed)
-        self._pin = DirectorPin(st, self._tx, clock)
-        self._setup = TableSetup(st, self._tx, self.journal, self._tx.fold.rules, clock)
-        self._boards = Boards(st, self._tx, self._pin, clock)
-        self._auction = Auction(st, self._tx, clock)
-        self._results = ResultEntry(st, self._tx, self._boards, self._feed, clock)
-        self._tools = DirectorTools(st, self._tx, self._pin, self._auction, self._boards, self._feed, clock)
+        p = self._p = parts.assemble(self.journal, self.outbox, Rules(engine_factory, profile_loader), clock,
+                                     self.listeners)
+        self._st = p.st
         if club_profile:
             self.set_club_defaults(profile=club_profile)
         try:
-            self._tx.replay()
+            p.tx.replay()
             bad = check_rows(self.journal.conn)
         except JournalError:
             self.journal.conn.close()
@@ -126,9 +113,9 @@ class Controller:
         if bad is not None:
             self.journal.conn.close()
             raise JournalDamaged(self.db_path, None, f"outbox item {bad} is not what was queued")
-        self._storage.remember()
-        self._tx.resume_storage_episode()
-        self._publisher.publish()
+        p.storage.remember()
+        p.tx.resume_storage_episode()
+        p.publisher.publish()
 
     @classmethod
     def recover(cls, db_path: str | pathlib.Path, **kw: Any) -> Controller:
@@ -167,50 +154,50 @@ class Controller:
 
     def board_time(self) -> float:
         """Seconds since the board's start (never before its last event)."""
-        return self._auction.board_time()
+        return self._p.auction.board_time()
 
     # ------------------------------------------------------------------ storage, station, club
     @property
     def storage_error(self) -> str | None:
-        return self._storage.error
+        return self._p.storage.error
 
     @property
     def storage_since(self) -> StorageSince | None:
         """Where the table stood when the storage began refusing writes (None when it takes them)."""
-        return self._storage.since
+        return self._p.storage.since
 
     @property
     def storage_listeners(self) -> list[Callable[[], None]]:
         """Called when a storage episode begins and ends (`outbox.Deliverer.watch_storage`)."""
-        return self._storage.listeners
+        return self._p.storage.listeners
 
     @property
     def club(self) -> dict[str, Any]:
-        return self._setup.club
+        return self._p.setup.club
 
     @property
     def station_check(self) -> StationCheck | None:
         """Checks a typed-in setup against the station before its first board
         (`station_client.station_check`); None without a station."""
-        return self._setup.station_check
+        return self._p.setup.station_check
 
     @station_check.setter
     def station_check(self, check: StationCheck | None) -> None:
-        self._setup.station_check = check
+        self._p.setup.station_check = check
 
     @property
     def station_status(self) -> StationStatus | None:
-        return self._setup.station_status
+        return self._p.setup.station_status
 
     @station_status.setter
     def station_status(self, status: StationStatus | None) -> None:
         with self.lock:
-            self._setup.station_status = status
-            self._publisher.changed()
+            self._p.setup.station_status = status
+            self._p.publisher.changed()
 
     @property
     def travellers(self) -> dict[int, Any]:
-        return self._results.travellers
+        return self._p.results.travellers
 
     # ------------------------------------------------------------------ setup
     @_input
@@ -218,17 +205,17 @@ class Controller:
         """Start a round: the setup is checked (in the TD's words, SetupError with a key for the
         screen), completed with the club's regulations and PIN, checked against the station when
         there is one (`station_check`), then journalled with its first board."""
-        self._setup.setup(session)
+        self._p.setup.setup(session)
 
     @_input
     def set_club_defaults(self, **values: Any) -> None:
         """What the club set: `profile` (regulations), `director_pin` (hash from the station,
         or digits, hashed here). Used by the next setup that does not give its own."""
-        self._setup.set_club_defaults(**values)
-        self._publisher.changed()
+        self._p.setup.set_club_defaults(**values)
+        self._p.publisher.changed()
 
     def setup_defaults(self) -> SetupDefaults:
-        return self._setup.defaults()
+        return self._p.setup.defaults()
 
     # ------------------------------------------------------------------ the boxes
     @_input
@@ -237,34 +224,34 @@ class Controller:
         """Feed one event from a box. Returns {"ok": bool, "reason": str | None, "duplicate": bool}
         and, when the storage refused it, "retry": True (nothing changed; feed it again, as the
         box re-sends it, once there is space)."""
-        return self._auction.box_event(seat, kind, call, seq, box_ms, stop, epoch)
+        return self._p.auction.box_event(seat, kind, call, seq, box_ms, stop, epoch)
 
     @_input
     def tick(self) -> bool:
         """Let time pass: the tray moves when due. True when what the boxes see has changed."""
-        return self._auction.tick()
+        return self._p.auction.tick()
 
-    @_input
     def refresh_countdowns(self) -> Published:
         """The latest snapshot, published again if it counts down with time alone (a stop wait's
-        seconds, a PIN lockout's): for a screen's clock."""
-        if self._publisher.running():
-            self._publisher.publish()
-        return self._publisher.latest
+        seconds, a PIN lockout's): for a screen's clock, which takes no lock otherwise."""
+        if self._p.publisher.running():
+            with self.lock:
+                self._p.publisher.publish()
+        return self._p.publisher.latest
 
     def batch(self) -> Any:
         """Several inputs published as one snapshot at the end (`with ctl.lock, ctl.batch(): ...`)."""
-        return self._publisher.batch()
+        return self._p.publisher.batch()
 
     # ------------------------------------------------------------------ the board on the table
     def board_choices(self) -> BoardChoices:
-        return self._boards.choices()
+        return self._p.boards.choices()
 
     @_input
     def choose_board(self, n: Any, pin: str | None = None) -> None:
         """The board on the table: any of the round's boards, in any order; before the first call
         anyone may say, after it only the director (PIN) (2007 L15, L17D; 2017 L15A, L15B)."""
-        self._boards.choose(n, pin)
+        self._p.boards.choose(n, pin)
 
     # ------------------------------------------------------------------ the director PIN
     @_input
@@ -272,20 +259,20 @@ class Controller:
         """True for the director's PIN (or a token from `sign_in`). A wrong PIN is journalled and
         sent to the station's director page; after a few, tries are refused until a time that
         doubles with each wrong one (False then, without looking at the PIN: `pin_state()`)."""
-        return self._pin.check(pin)
+        return self._p.pin.check(pin)
 
     @_input
     def sign_in(self, pin: str) -> str:
         """The director signs in on the console: a token (memory only, gone at a restart) the
         console passes instead of the PIN to the TD methods. PinError / PinLocked otherwise."""
-        return self._pin.sign_in(pin)
+        return self._p.pin.sign_in(pin)
 
     @_input
     def sign_out(self, token: str | None = None) -> None:
-        self._pin.sign_out(token)
+        self._p.pin.sign_out(token)
 
     def pin_state(self) -> PinState:
-        return self._pin.state()
+        return self._p.pin.state()
 
     # ------------------------------------------------------------------ director calls
     def open_td_calls(self) -> list[TdCall]:
@@ -301,76 +288,76 @@ class Controller:
     def td_attended(self, pin: str) -> bool:
         """The director has seen to the calls from this table's boxes: the station's director page
         drops them and a held auction goes on. True if there were any."""
-        return self._tools.attended(pin)
+        return self._p.tools.attended(pin)
 
     # ------------------------------------------------------------------ director rulings (docs/tablet.md)
     @_input
     def td_decide(self, pin: str, choice: str, call: str | None = None, *, shown: list[str] | None = None,
                   stop: bool = False) -> None:
-        self._tools.decide(pin, choice, call, shown=shown, stop=stop)
+        self._p.tools.decide(pin, choice, call, shown=shown, stop=stop)
 
     @_input
     def td_correct_call(self, pin: str, seat: str, call: str, stop: bool | None = None) -> None:
-        self._tools.correct_call(pin, seat, call, stop)
+        self._p.tools.correct_call(pin, seat, call, stop)
 
     @_input
     def td_cancel_board(self, pin: str, reason: str) -> None:
-        self._tools.cancel_board(pin, reason)
+        self._p.tools.cancel_board(pin, reason)
 
     @_input
     def td_exposed_cards(self, pin: str, seat: str, cards: list[str], led: bool = False) -> None:
         """Law 24: the TD has found that `seat` held cards so his partner could see them (`led`: a
         card was led before the auction ended). The boxes cannot see cards: only the TD reports it."""
-        self._tools.event(pin, {"td": "exposed_cards", "seat": seat, "cards": list(cards), "led": bool(led)},
+        self._p.tools.event(pin, {"td": "exposed_cards", "seat": seat, "cards": list(cards), "led": bool(led)},
                           ("auction", "frozen", "play"), "cards exposed are ruled during the auction (Law 24)")
 
     @_input
     def td_wrong_board_call(self, pin: str, seat: str) -> None:
         """2007 L17D / 2017 L15A: `seat` has called holding the cards of another board."""
-        self._tools.event(pin, {"td": "wrong_board_call", "seat": seat}, ("auction", "play"),
+        self._p.tools.event(pin, {"td": "wrong_board_call", "seat": seat}, ("auction", "play"),
                           "a call from the wrong board is ruled during the auction (2007 L17D, 2017 L15A)")
 
     @_input
     def td_wrong_board(self, pin: str, played_before: bool = False) -> None:
         """2007 L15C / 2017 L15B: the table is bidding a board it should not play this round;
         `played_before`: a player at the table has played it already (decides 2017 L15B1/B2)."""
-        self._tools.event(pin, {"td": "wrong_board", "played_before": bool(played_before)}, ("auction",),
+        self._p.tools.event(pin, {"td": "wrong_board", "played_before": bool(played_before)}, ("auction",),
                           "the wrong board is ruled here during the auction (2007 L15C, 2017 L15B)")
 
     @_input
     def td_artificial_score(self, pin: str, ns: str, ew: str, law: str) -> ResultRecord:
-        return self._tools.artificial_score(pin, ns, ew, law)
+        return self._p.tools.artificial_score(pin, ns, ew, law)
 
     @_input
     def td_correct_result(self, pin: str, board: int, tricks: int, lead: str | None = None, *,
                           reason: str | None = None, by: str = "director") -> ResultRecord:
-        return self._tools.correct_result(pin, board, tricks, lead, reason=reason, by=by)
+        return self._p.tools.correct_result(pin, board, tricks, lead, reason=reason, by=by)
 
     @_input
     def td_withdraw_result(self, pin: str, board: int, *, reason: str, by: str = "director") -> ResultRecord:
-        return self._tools.withdraw_result(pin, board, reason=reason, by=by)
+        return self._p.tools.withdraw_result(pin, board, reason=reason, by=by)
 
     @_input
     def td_move_result(self, pin: str, board: int, to_board: int, *, reason: str,
                        by: str = "director") -> ResultRecord:
-        return self._tools.move_result(pin, board, to_board, reason=reason, by=by)
+        return self._p.tools.move_result(pin, board, to_board, reason=reason, by=by)
 
     # ------------------------------------------------------------------ the result and the traveller
     @_input
     def enter_result(self, tricks: int | None, lead: str | None = None) -> Preview:
         """North enters tricks (and the lead). Returns the preview East-West must confirm."""
-        return self._results.enter(tricks, lead)
+        return self._p.results.enter(tricks, lead)
 
     def result_preview(self) -> Preview | None:
-        return self._results.preview()
+        return self._p.results.preview()
 
     @_input
     def ew_confirm(self, accepted: bool = True) -> ResultRecord | None:
         """East-West confirm (FSB 98A): the result is journalled and queued in one transaction."""
-        return self._results.confirm(accepted)
+        return self._p.results.confirm(accepted)
 
     def own_result(self, key: str) -> ResultRecord | None:
-        return self._results.own_result(key)
+        return self._p.results.own_result(key)
 
     @_input
     def set_traveller(self, key: str, results: list[dict[str, Any]]) -> bool:
@@ -378,34 +365,20 @@ class Controller:
         fetched them once the station had stored that result (2007 L16C1, 2017 L16D1: the table
         sees other results only after its own is in). Ignored (False) for a key that is not the
         table's own standing result, or when the club shows no other results."""
-        taken = self._results.set_traveller(key, results)
+        taken = self._p.results.set_traveller(key, results)
         if taken:
-            self._publisher.changed()
+            self._p.publisher.changed()
         return taken
 
     def traveller_view(self) -> TravellerView | None:
-        return self._results.traveller_view()
+        return self._p.results.traveller_view()
 
     # ------------------------------------------------------------------ outputs
     def table_log(self, board: int | None = None) -> dict[str, Any]:
         """The board's table log (docs/table-log.md): what `python -m shared_rules replay` reads
         to rule it again. `board`: one of this round's boards played or in play (default: the
         board in play, else the last one)."""
-        st, s = self._st, self._st.session
-        if s is None or not st.board_events:
-            raise Refused("no board has been played in this round yet", "board.none")
-        n = board if board is not None else (st.current if st.current in st.board_events
-                                              else list(st.board_events)[-1])
-        if n not in st.board_events:
-            raise Refused(f"board {n} has not been played in this round", "board.not_played", board=n)
-        log: dict[str, Any] = {"profile": s.profile, "board": n}
-        if s.policy is not None:
-            log["policy"] = s.policy
-        if s.no_alerts_by:
-            log["no_alerts_by"] = list(s.no_alerts_by)
-        log["table"] = {"event": s.event, "section": s.section, "table": s.table, "round": s.round}
-        log["events"] = [dict(e) for e in st.board_events[n]]
-        return log
+        return boards.table_log(self._st, board)
 
     def views(self) -> dict[str, dict[str, Any]]:
         return {seat: views.box_view(self, seat) for seat in SEATS}
@@ -416,63 +389,34 @@ class Controller:
     def next_positions(self) -> dict[str, Any] | None:
         if self._st.session is None:
             return None
+        from tablet_app import movement
+
         return movement.next_positions(self._st.session)
 
     def stop_wait(self) -> StopWait | None:
         """The stop wait running now (FSB L116B, 2017 L73A2 regulations): the seat that waits, the
         seconds left, and whether the profile locks that seat's box (`enforced`) or only reports."""
-        return self._auction.stop_wait()
+        return self._p.auction.stop_wait()
 
     @_input
     def delivery(self) -> Delivery:
         """The outbox as the director console shows it (refused deliveries in red)."""
-        return self._feed.delivery()
+        return self._p.feed.delivery()
 
     @_input
     def snapshot(self) -> Snapshot:
         """Everything a screen (Kivy or text) needs to render the table, as plain data, now."""
-        return self._build_snapshot()
+        return build(self._p)
 
     @property
     def published(self) -> Published:
         """The latest snapshot the controller published: read it from any thread, without a lock."""
-        return self._publisher.latest
+        return self._p.publisher.latest
 
     @property
     def on_publish(self) -> list[Callable[[Published], None]]:
         """Called with each new snapshot, on the thread that made the change."""
-        return self._publisher.subscribers
-
-    def _build_snapshot(self) -> Snapshot:
-        st, s = self._st, self._st.session
-        session = s.to_dict() if s else None
-        if session is not None:
-            session["td_pin"] = ""  # a hash is nothing to show; the next setup keeps it
-        return {
-            "phase": st.phase,
-            "session": session,
-            "board_choice": self._boards.choices(),
-            "delivery": self._feed.delivery(),
-            "disk_full": self._storage.error is not None,
-            "storage_error": self._storage.error,
-            "pin": self._pin.state(),
-            "setup_defaults": self._setup.defaults(),
-            "station": dict(self._setup.station_status) if self._setup.station_status else None,  # type: ignore[typeddict-item]
-            "board": st.board,
-            "board_no": len(st.played()) + 1,  # the n-th board at this table this round
-            "boards": len(s.boards) if s else 0,
-            "state": st.estate,
-            "screen": st.screen.to_dict() if st.screen else None,
-            "result": self._results.preview(),
-            "done": list(st.done),
-            "next_positions": self.next_positions() if st.phase == "round_end" else None,
-            "stop_shown": dict(st.stop_shown),
-            "stop_wait": self._auction.stop_wait(),
-            "held": td_calls.held(st),
-            "td_calls": td_calls.open_calls(st),
-            "settings": {k: s.setting(k) for k in DEFAULT_SETTINGS} if s else None,
-            "traveller": self._results.traveller_view(),
-        }
+        return self._p.publisher.subscribers
 
     def close(self) -> None:
         self.journal.close()  # checkpoints: the file alone then holds the whole journal

@@ -4,7 +4,7 @@ The players say which board is on the table (any of the round's boards, in any o
 relayed boards); before its first call anyone may change it, after it only the director (PIN). A
 board the movement does not give this table is refused before its first call (2007 L15, L17D;
 2017 L15A, L15B). After a result the next board not yet played comes up; after the last, the
-round ends.
+round ends. A board's events make its table log (docs/table-log.md).
 """
 from __future__ import annotations
 
@@ -17,6 +17,25 @@ from tablet_app.control.errors import Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
 from tablet_app.control.state import TableState
+
+
+def table_log(st: TableState, board: int | None = None) -> dict[str, Any]:
+    """The board's table log (docs/table-log.md): one of this round's boards played or in play
+    (default: the board in play, else the last one); Refused otherwise."""
+    s = st.session
+    if s is None or not st.board_events:
+        raise Refused("no board has been played in this round yet", "board.none")
+    n = board if board is not None else (st.current if st.current in st.board_events else list(st.board_events)[-1])
+    if n not in st.board_events:
+        raise Refused(f"board {n} has not been played in this round", "board.not_played", board=n)
+    log: dict[str, Any] = {"profile": s.profile, "board": n}
+    if s.policy is not None:
+        log["policy"] = s.policy
+    if s.no_alerts_by:
+        log["no_alerts_by"] = list(s.no_alerts_by)
+    log["table"] = {"event": s.event, "section": s.section, "table": s.table, "round": s.round}
+    log["events"] = [dict(e) for e in st.board_events[n]]
+    return log
 
 
 class BoardChoices(TypedDict):

@@ -14,8 +14,10 @@ from __future__ import annotations
 import contextlib
 import types
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
+from tablet_app import movement
+from tablet_app.control import td_calls
 from tablet_app.control.auction import StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
@@ -23,6 +25,10 @@ from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationStatus
 from tablet_app.control.state import EngineState, ResultRecord, TdCall
 from tablet_app.control.station_feed import Delivery
+from tablet_app.session import DEFAULT_SETTINGS
+
+if TYPE_CHECKING:
+    from tablet_app.control.parts import Parts
 
 
 class Snapshot(TypedDict):
@@ -52,6 +58,40 @@ class Snapshot(TypedDict):
 
 
 Published = Mapping[str, Any]  # a Snapshot that cannot be changed
+
+
+def build(p: Parts) -> Snapshot:
+    """The table now, from every part."""
+    st, s = p.st, p.st.session
+    session = s.to_dict() if s else None
+    if session is not None:
+        session["td_pin"] = ""  # a hash is nothing to show; the next setup keeps it
+    station = p.setup.station_status
+    return {
+        "phase": st.phase,
+        "session": session,
+        "board_choice": p.boards.choices(),
+        "delivery": p.feed.delivery(),
+        "disk_full": p.storage.error is not None,
+        "storage_error": p.storage.error,
+        "pin": p.pin.state(),
+        "setup_defaults": p.setup.defaults(),
+        "station": {**station} if station else None,
+        "board": st.board,
+        "board_no": len(st.played()) + 1,  # the n-th board at this table this round
+        "boards": len(s.boards) if s else 0,
+        "state": st.estate,
+        "screen": st.screen.to_dict() if st.screen else None,
+        "result": p.results.preview(),
+        "done": list(st.done),
+        "next_positions": movement.next_positions(s) if s is not None and st.phase == "round_end" else None,
+        "stop_shown": dict(st.stop_shown),
+        "stop_wait": p.auction.stop_wait(),
+        "held": td_calls.held(st),
+        "td_calls": td_calls.open_calls(st),
+        "settings": {k: s.setting(k) for k in DEFAULT_SETTINGS} if s else None,
+        "traveller": p.results.traveller_view(),
+    }
 
 
 class Publisher:
