@@ -12,7 +12,7 @@ from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Fold
 from tablet_app.control.result_entry import ResultEntry
 from tablet_app.control.setup import TableSetup
-from tablet_app.control.snapshot import Publisher, build
+from tablet_app.control.snapshot import Publisher, SessionView, build
 from tablet_app.control.state import Rules, TableState
 from tablet_app.control.station_feed import StationFeed
 from tablet_app.control.storage_episode import StorageEpisode
@@ -33,6 +33,7 @@ class Parts:
     auction: Auction
     results: ResultEntry
     tools: DirectorTools
+    session_view: SessionView
 
 
 def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[], float],
@@ -47,5 +48,6 @@ def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[],
     boards = Boards(st, tx, pin, clock)
     auction = Auction(st, tx, clock)
     p = Parts(st, publisher, feed, storage, tx, pin, TableSetup(st, tx, journal, rules, clock), boards, auction,
-              ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock))
+              ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock),
+              SessionView())
     return p

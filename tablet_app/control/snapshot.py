@@ -25,7 +25,7 @@ from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationStatus
 from tablet_app.control.state import EngineState, ResultRecord, TdCall
 from tablet_app.control.station_feed import Delivery
-from tablet_app.session import DEFAULT_SETTINGS
+from tablet_app.session import DEFAULT_SETTINGS, Session
 
 if TYPE_CHECKING:
     from tablet_app.control.parts import Parts
@@ -60,12 +60,28 @@ class Snapshot(TypedDict):
 Published = Mapping[str, Any]  # a Snapshot that cannot be changed
 
 
+class SessionView:
+    """`Session.to_dict()` (a deep copy, most of a snapshot's cost) once per session: a Session is
+    frozen, so the same object gives the same dict."""
+
+    def __init__(self) -> None:
+        self._of: Session | None = None
+        self._view: dict[str, Any] = {}
+
+    def __call__(self, s: Session | None) -> dict[str, Any] | None:
+        if s is None:
+            return None
+        if s is not self._of:
+            view = s.to_dict()
+            view["td_pin"] = ""  # a hash is nothing to show; the next setup keeps it
+            self._of, self._view = s, view
+        return dict(self._view)
+
+
 def build(p: Parts) -> Snapshot:
     """The table now, from every part."""
     st, s = p.st, p.st.session
-    session = s.to_dict() if s else None
-    if session is not None:
-        session["td_pin"] = ""  # a hash is nothing to show; the next setup keeps it
+    session = p.session_view(s)
     station = p.setup.station_status
     return {
         "phase": st.phase,
