@@ -31,7 +31,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import __version__, movement
 from .http_json import JsonError, loads_limited
-from .http_server import Headers, HttpServer, Limits, Request, Response
+from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
 from .listeners import Ingested, Listeners
 from .records import MAX_ITEM_BYTES, RecordError, parse_item, validate_item
 from .store import Conflict, QuotaExceeded, Store, latest_results, utc_now
@@ -313,6 +313,14 @@ def _content_length(request: Request, limit: int) -> HttpError | None:
     return None
 
 
+def _styled_page(text: str) -> Response:
+    """A director page: its one inline <style> allowed by hash, nothing else inline."""
+    from .director import STYLE_HASH
+
+    return Response(200, text.encode(), "text/html; charset=utf-8",
+                    [("Content-Security-Policy", f"{CSP}; style-src {STYLE_HASH}")])
+
+
 def _dc_error_envelope(message: str) -> dict:
     """The Data Connector's contract is HTTP 200 with an error reply (DataType error,
     ErrorType validation), whatever the request was."""
@@ -452,14 +460,13 @@ class StationApp:
             from . import director, exports
             event = (query.get("event") or [st.config.event])[0]
             if path == "/director":
-                return Response(200, director.render(st, event).encode(), "text/html; charset=utf-8")
+                return _styled_page(director.render(st, event))
             if path == "/director/table":
                 m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
                 t = (query.get("table") or [""])[0]
                 if not m or not t.isdigit() or len(t) > 3:
                     raise HttpError(400, "expected ?section=<letters>&table=<number>")
-                return Response(200, director.render_table(st, event, m.group(1), int(t)).encode(),
-                                "text/html; charset=utf-8")
+                return _styled_page(director.render_table(st, event, m.group(1), int(t)))
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
             # ?session=<SessionGuid>: one session of the scoring program (default: all).
@@ -506,7 +513,7 @@ class LegacyHandler(BaseHTTPRequestHandler):
         self.send_response(r.status)
         self.send_header("Content-Type", r.content_type)
         self.send_header("Content-Length", str(len(r.body)))
-        for k, v in r.headers:
+        for k, v in response_headers(r):
             self.send_header(k, v)
         self.end_headers()
         if self.command != "HEAD":

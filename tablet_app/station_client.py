@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from shared_rules.records import RecordError, TableId
 
-from .http_transport import connection
+from .http_transport import PinError, connection
 from .session import Session, SetupError, from_station
 
 TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$")
@@ -23,8 +23,8 @@ TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$"
 
 class StationError(Exception):
     """The station could not give this table its setup. `reason`: `unreachable`, `refused`
-    (key or table id), `no_movement` (nothing from the scoring program for this table) or
-    `bad_reply`."""
+    (key or table id), `no_movement` (nothing from the scoring program for this table),
+    `bad_reply` or `certificate` (not the pinned one, or an https address without a pin)."""
 
     def __init__(self, reason: str, message: str):
         super().__init__(message)
@@ -43,6 +43,8 @@ def _get(station_url: str, path: str, headers: dict[str, str], timeout: float) -
             data = resp.read()
         finally:
             conn.close()
+    except PinError as e:
+        raise StationError("certificate", str(e)) from e
     except (OSError, http.client.HTTPException) as e:
         raise StationError("unreachable", f"station {station_url} unreachable: {e}") from e
     try:
