@@ -15,7 +15,8 @@
 - `director_tools.py`: the director's rulings and result changes (`td_*`);
 - `result_entry.py`: North's tricks, East-West's confirmation, the traveller;
 - `station_feed.py`: the items for the station in the outbox (progress, TD calls, results);
-- `snapshot.py`: what a screen renders, published as an immutable snapshot after each change.
+- `snapshot.py`: what a screen renders, published as an immutable snapshot after each change;
+- `parts.py`: the parts wired together once (`assemble`).
 
 No part imports Kivy or a serial port; each is used by the controller only.
 """
