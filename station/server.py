@@ -187,8 +187,13 @@ class Station:
             where = validate_item(doc.get("kind"), doc.get("key"), doc.get("payload"))
         except RecordError as e:
             raise HttpError(422, str(e)) from e
-        if (where["event"], where["section"], where["table_no"]) != (event, section, table_no):
+        if (where["section"], where["table_no"]) != (section, table_no) or (
+                where["event"] != event
+                and self.store.station_event_of(where["event"]) != self.store.station_event_of(event)):
+            # A table's key is its station event's: an item of another session of that event (a
+            # tablet that moved on to the evening session keeps its X-Table) is still its own.
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
+        event = where["event"]
         if doc["kind"] == "result":  # issue 12: results only where the movement allows
             why = movement.gate(self.store, event, section, table_no, where["round_no"], where["board"])
             if why:
@@ -221,15 +226,22 @@ class Station:
         if not any(it["payload"]["table"] == table_no for it in items):
             raise HttpError(403, f"board {board}: results are shown only after this table's own result "
                                  "is in (Law 16: extraneous information)")
-        return {"board": board, "results": [it["payload"] for it in latest_results(items)
-                                            if it["payload"]["section"] == section]}
+        shown = [it["payload"] for it in latest_results(items) if it["payload"]["section"] == section]
+        # A team match hides the other room's result until the match is over (docs/station.md
+        # "Team matches"), whatever the club's show-results setting.
+        from .match_store import law16_visible
+        return {"board": board, "results": law16_visible(self.store, event, section, table_no, board, shown)}
 
-    def table_movement(self, headers: Any) -> dict:
+    def table_movement(self, headers: Any, session: str | None = None) -> dict:
+        """The table's movement; `session` (`?session=<SessionGuid>`): the session the tablet was
+        set up with, which it stays in whatever the scoring program initialises meanwhile."""
         event, section, table_no = self.authenticate_table(headers)
+        if session is not None and not re.fullmatch(r"[0-9A-F]{32}", session):
+            raise HttpError(400, "?session= must be the SessionGuid the movement gave (32 characters 0-9, A-F)")
         try:
             # The club's regulations (python -m station --profile, kept in the settings).
             doc = movement.for_table(self.store, event, section, table_no,
-                                     self.config.extra.get("profile") or self.store.setting("profile"))
+                                     self.config.extra.get("profile") or self.store.setting("profile"), session)
         except movement.NoMovement as e:
             raise HttpError(404, str(e)) from e
         # The club's director PIN for its tablets (python -m station --director-pin): only its
@@ -440,7 +452,7 @@ class StationApp:
         if path == "/api/v1/health":
             return self._json(*st.health())
         if path == "/api/v1/movement":
-            return self._json(200, st.table_movement(request.headers))
+            return self._json(200, st.table_movement(request.headers, (query.get("session") or [None])[0]))
         m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
         if m:
             return self._json(200, st.board_results(request.headers, int(m.group(1))))
@@ -469,15 +481,26 @@ class StationApp:
                 return _styled_page(director.render_table(st, event, m.group(1), int(t)))
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
-            # ?session=<SessionGuid>: one session of the scoring program (default: all).
+            # One session's file: ?session=<SessionGuid>, else the session whose tablets use the
+            # id ?event= (docs/station.md "Files"); &section= one of its sections (USEBIO).
             session = (query.get("session") or [None])[0]
-            if path == "/export/pbn":
-                return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
-                                "application/x-pbn; charset=utf-8",
-                                [("Content-Disposition", f'attachment; filename="{_filename(event)}.pbn"')])
-            return Response(200, exports.usebio_for_event(st.store, event, session=session).encode(),
-                            "application/xml; charset=utf-8",
-                            [("Content-Disposition", f'attachment; filename="{_filename(event)}.xml"')])
+            from .session_scope import UnknownSession, scope
+            try:
+                sc = scope(st.store, event, session)
+                name = _filename(sc.tablet_event)
+                if path == "/export/pbn":
+                    return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
+                                    "application/x-pbn; charset=utf-8",
+                                    [("Content-Disposition", f'attachment; filename="{name}.pbn"')])
+                section = (query.get("section") or [None])[0]
+                if section is not None and not re.fullmatch(r"[A-Z]{1,3}", section):
+                    raise HttpError(400, "?section= must be the section's letters (A, B ...)")
+                body = exports.usebio_for_event(st.store, event, session=session, section=section)
+            except (UnknownSession, exports.UnknownSection) as e:
+                raise HttpError(404, str(e)) from e
+            suffix = f"-{section}" if section else ""
+            return Response(200, body.encode(), "application/xml; charset=utf-8",
+                            [("Content-Disposition", f'attachment; filename="{name}{suffix}.xml"')])
         raise HttpError(404, f"no such page: {path}")
 
 
