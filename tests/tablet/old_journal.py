@@ -55,11 +55,34 @@ def digest(x: Any) -> str:
     return hashlib.sha256(json.dumps(canonical(x), sort_keys=True).encode()).hexdigest()
 
 
+# The setup's fields when the journal was written. A field added to the setup since cannot be in an
+# old journal: the replayed table must show its default, and the old version did not show it.
+SESSION_FIELDS = ("boards", "event", "ew_pair", "movement", "next_positions", "no_alerts_by", "ns_pair",
+                  "pairs_per_direction", "policy", "profile", "round", "section", "settings", "table", "tables",
+                  "td_pin", "tray_delay_s")
+
+
+def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot with the session's fields of the version that wrote the journal."""
+    import dataclasses
+
+    from tablet_app.session import Session
+
+    session = snapshot.get("session")
+    if session is None:
+        return dict(snapshot)
+    defaults = {f.name: f.default for f in dataclasses.fields(Session)}
+    for k, v in session.items():
+        if k not in SESSION_FIELDS:
+            assert k in defaults and v == defaults[k], f"setup field {k} added since is {v!r}, not its default"
+    return {**snapshot, "session": {k: v for k, v in session.items() if k in SESSION_FIELDS}}
+
+
 def observe(ctl: Any) -> dict[str, Any]:
     """Everything a screen, a box or the TD reads from the table, as plain data."""
     boards = list(ctl.board_events) if ctl.session is not None else []
     return canonical({
-        "snapshot": ctl.snapshot(),
+        "snapshot": as_written(dict(ctl.snapshot())),
         "views": ctl.views(),
         "tempo": ctl.tempo(),
         "log": ctl.log,
