@@ -4,13 +4,18 @@ Everything the two editions do differently is here, keyed by edition, so the eng
 has no `if edition == ...` branches. Sources: 2007 = Swedish 2007 Laws (S07), 2017 = Danish 2017
 Laws (D17); docs/laws/ says in our words what each law requires of the engine.
 
-Obligation words: "next_turn" = must pass at his next turn, "rest" = must pass for the rest of
-the auction.
+Obligations are types.MustPass: NEXT_TURN = must pass at his next turn, REST = must pass for the
+rest of the auction.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
+
+from shared_rules.types import MustPass
+
+_NEXT: Final = MustPass.NEXT_TURN
+_REST: Final = MustPass.REST
 
 # Law references that exist in both editions, possibly under other numbers.
 REFS: Final[dict[int, dict[str, str]]] = {
@@ -153,7 +158,7 @@ LEAD: Final[dict[int, dict[str, str]]] = {
 class Outcome:
     """What follows when a TD answers a judgement question (or a watched call is made)."""
 
-    partner: str | None  # offender's partner must pass: "next_turn" | "rest" | None
+    partner: MustPass | None  # offender's partner must pass (next turn / rest of the auction)
     lead: bool  # a Law 26 lead restriction may follow
     law: str
 
@@ -173,8 +178,8 @@ class OotRule:
     """Consequences of a cancelled call out of rotation (L29B -> L30/L31/L32)."""
 
     law: str
-    offender: str | None = None  # offender must pass: "next_turn" | "rest"
-    partner: str | None = None  # offender's partner must pass at once: "next_turn" | "rest"
+    offender: MustPass | None = None  # offender must pass (next turn / rest of the auction)
+    partner: MustPass | None = None  # offender's partner must pass at once
     partner_no_double: bool = False  # 2007 L30B2(b)
     lead: bool = False  # L26 may apply at once
     watch_rho: bool = False  # L31A/L32 at RHO's turn: RHO's call decides (repeat or free call)
@@ -190,39 +195,39 @@ _SD07 = "same_denomination"
 # (only 2007 L30 distinguishes it; 2017 rows use "any").
 OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
     2007: {
-        ("pass", "rho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
-        ("pass", "partner", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
-        ("pass", "lho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
-        ("pass", "rho", "after_bid"): OotRule("2007 L30B1", offender="next_turn"),
-        ("pass", "partner", "after_bid"): OotRule("2007 L30B2", offender="rest", partner_no_double=True),
-        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender="next_turn"),  # cannot arise: 2007 L30B3 (a change of call) applies
+        ("pass", "rho", "before_bid"): OotRule("2007 L30A", offender=_NEXT),
+        ("pass", "partner", "before_bid"): OotRule("2007 L30A", offender=_NEXT),
+        ("pass", "lho", "before_bid"): OotRule("2007 L30A", offender=_NEXT),
+        ("pass", "rho", "after_bid"): OotRule("2007 L30B1", offender=_NEXT),
+        ("pass", "partner", "after_bid"): OotRule("2007 L30B2", offender=_REST, partner_no_double=True),
+        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender=_NEXT),  # cannot arise: 2007 L30B3 (a change of call) applies
         ("bid", "rho", "any"): OotRule(
             "2007 L31A",
             watch_rho=True,
             after_rho_active=Deferred(
                 _SD07,
                 "2007 L31A2",
-                yes=Outcome("next_turn", False, "2007 L31A2(a)"),
-                no=Outcome("rest", True, "2007 L31A2(b)"),
+                yes=Outcome(_NEXT, False, "2007 L31A2(a)"),
+                no=Outcome(_REST, True, "2007 L31A2(b)"),
             ),
         ),
-        ("bid", "partner", "any"): OotRule("2007 L31B", partner="rest", lead=True),
-        ("bid", "lho", "any"): OotRule("2007 L31B", partner="rest", lead=True),
-        ("double", "partner", "any"): OotRule("2007 L32A", partner="rest", lead=True),
-        ("double", "lho", "any"): OotRule("2007 L32A", partner="rest", lead=True),  # not addressed by 2007 L32: read as L32A (docs/laws/choices.md #1)
+        ("bid", "partner", "any"): OotRule("2007 L31B", partner=_REST, lead=True),
+        ("bid", "lho", "any"): OotRule("2007 L31B", partner=_REST, lead=True),
+        ("double", "partner", "any"): OotRule("2007 L32A", partner=_REST, lead=True),
+        ("double", "lho", "any"): OotRule("2007 L32A", partner=_REST, lead=True),  # not addressed by 2007 L32: read as L32A (docs/laws/choices.md #1)
         ("double", "rho", "any"): OotRule(
-            "2007 L32B", watch_rho=True, after_rho_active=Outcome("rest", True, "2007 L32B2")
+            "2007 L32B", watch_rho=True, after_rho_active=Outcome(_REST, True, "2007 L32B2")
         ),
     },
     2017: {
-        ("pass", "rho", "any"): OotRule("2017 L30A", offender="next_turn"),
+        ("pass", "rho", "any"): OotRule("2017 L30A", offender=_NEXT),
         ("pass", "partner", "any"): OotRule(
             "2017 L30B1",
             deferred=Deferred(
                 _C17,
                 "2017 L30B1(b), L23A",
                 yes=Outcome(None, False, "2017 L30B1(b)(i)"),
-                no=Outcome("next_turn", True, "2017 L30B1(b)(ii)"),
+                no=Outcome(_NEXT, True, "2017 L30B1(b)(ii)"),
             ),
         ),
         ("bid", "rho", "any"): OotRule(
@@ -232,7 +237,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L31A2, L23A",
                 yes=Outcome(None, False, "2017 L31A2(a)"),
-                no=Outcome("next_turn", True, "2017 L31A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L31A2(b)"),
             ),
         ),
         ("bid", "partner", "any"): OotRule(
@@ -241,7 +246,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L31B2, L23A",
                 yes=Outcome(None, False, "2017 L31A2(a)"),
-                no=Outcome("next_turn", True, "2017 L31A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L31A2(b)"),
             ),
         ),
         ("double", "rho", "any"): OotRule(
@@ -251,7 +256,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L32A2, L23A",
                 yes=Outcome(None, False, "2017 L32A2(a)"),
-                no=Outcome("next_turn", True, "2017 L32A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L32A2(b)"),
             ),
         ),
         ("double", "partner", "any"): OotRule(
@@ -260,7 +265,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L32B2, L23A",
                 yes=Outcome(None, False, "2017 L32A2(a)"),
-                no=Outcome("next_turn", True, "2017 L32A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L32A2(b)"),
             ),
         ),
     },
