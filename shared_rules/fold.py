@@ -11,7 +11,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from shared_rules import box_screens, law15_17, law24, law25, law28_33, law34_39, laws, profiles, timing
+from shared_rules import (
+    box_screens,
+    law15_17,
+    law24,
+    law25,
+    law28_33,
+    law34_39,
+    laws,
+    profiles,
+    texts,
+    timing,
+)
 from shared_rules.calls import (
     DOUBLE,
     MAX_LEGAL_RANK,
@@ -263,7 +274,7 @@ class Fold:
 
     def unintended_option(self) -> Option:
         """L25A: the TD may find the call unintended and let the intended call replace it."""
-        return Option(OptionId.UNINTENDED, "unintended", self.refs["unintended"], True)
+        return Option(OptionId.UNINTENDED, texts.UNINTENDED, self.refs["unintended"], True)
 
     def replace_unintended(self, p: Pending, call: Rec | None) -> None:
         """The TD took `unintended_option`: the call is withdrawn and the intended `call` is made

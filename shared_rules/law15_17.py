@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from shared_rules import laws
 from shared_rules.calls import SEATS, call_name, lho, partner
-from shared_rules.model import Context, EventError, Option, Pending, Rec
+from shared_rules.model import Context, EventError, Option, Pending, Rec, offer
 from shared_rules.rule import DecidingRule, Rule
+from shared_rules.texts import keys
 from shared_rules.types import Asks, Decision, IrregularityKind, OptionId, Resolution, Status
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 class WrongBoardCall(DecidingRule):
     kind = IrregularityKind.WRONG_BOARD_CALL
     decisions = (Decision.WRONG_BOARD_JUDGEMENT,)
-    texts = ("wrong_board_judgement.differs", "wrong_board_judgement.same")
+    texts = keys(Decision.WRONG_BOARD_JUDGEMENT, OptionId.DIFFERS, OptionId.SAME)
 
     def law_for(self, edition: int) -> str:
         return laws.WRONG_BOARD_CALL[edition].law  # 2007 L17D, 2017 L15A
@@ -76,11 +77,12 @@ class WrongBoardCall(DecidingRule):
         if rec.code == cancelled.code:
             f.repeat[lho(seat)] = (lho_call.code, rule.lho_repeats)
             return
+        judgement = Decision.WRONG_BOARD_JUDGEMENT
         opts = [
-            Option(OptionId.DIFFERS, "wrong_board_judgement.differs", f"{rule.differs}, L12C2",
-                   call=call_name(rec.code), cancelled=call_name(cancelled.code)),
-            Option(OptionId.SAME, "wrong_board_judgement.same", rule.lho_repeats, lho=SEATS[lho(seat)],
-                   lho_call=call_name(lho_call.code)),
+            offer(judgement, OptionId.DIFFERS, f"{rule.differs}, L12C2",
+                  params={"call": call_name(rec.code), "cancelled": call_name(cancelled.code)}),
+            offer(judgement, OptionId.SAME, rule.lho_repeats,
+                  params={"lho": SEATS[lho(seat)], "lho_call": call_name(lho_call.code)}),
         ]
         entry = next((i for i in reversed(f.irregularities)
                       if i["kind"] == self.kind and i["seat"] == SEATS[seat]), None)

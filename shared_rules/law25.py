@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Final
 
 from shared_rules import laws
 from shared_rules.calls import SEATS, call_name, lho, partner
-from shared_rules.model import EventError, Found, Option, Pending, Rec
+from shared_rules.model import EventError, Found, Option, Pending, Rec, offer
 from shared_rules.rule import LhoRule
+from shared_rules.texts import keys
 from shared_rules.types import Asks, Decision, IrregularityKind, OptionId, Resolution, Status
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class ChangeOfCall(LhoRule):
     kind = IrregularityKind.CHANGE_OF_CALL
     law = "change_of_call"  # 2007 L25, 2017 L25
     decisions = (Decision.CHANGE_OF_CALL,)
-    texts = ("change_of_call.unintended", "change_of_call.accept", "change_of_call.cancel")
+    texts = keys(Decision.CHANGE_OF_CALL, OptionId.UNINTENDED, OptionId.ACCEPT, OptionId.CANCEL)
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # the caller made the last call and it is his LHO's turn: he called again
@@ -35,9 +36,9 @@ class ChangeOfCall(LhoRule):
         r = f.refs
         entry = f.irregularity(self.kind, rec, r["change_of_call"], replaces=call_name(f.calls[-1].code))
         opts = [
-            Option(OptionId.UNINTENDED, "change_of_call.unintended", r["unintended"]),
-            Option(OptionId.ACCEPT, "change_of_call.accept", r["change_accepted"]),
-            Option(OptionId.CANCEL, "change_of_call.cancel", r["change_cancelled"]),
+            offer(Decision.CHANGE_OF_CALL, OptionId.UNINTENDED, r["unintended"]),
+            offer(Decision.CHANGE_OF_CALL, OptionId.ACCEPT, r["change_accepted"]),
+            offer(Decision.CHANGE_OF_CALL, OptionId.CANCEL, r["change_cancelled"]),
         ]
         f.pend(Pending(self, Decision.CHANGE_OF_CALL, r["change_of_call"], rec.seat, Asks.LHO, opts, rec, entry))
 

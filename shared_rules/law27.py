@@ -12,22 +12,20 @@ from typing import TYPE_CHECKING, Final
 
 from shared_rules import laws
 from shared_rules.calls import MAX_LEGAL_RANK, PASS, call_name, min_level, partner, strain
-from shared_rules.model import Context, EventError, Found, Option, Pending, Rec
+from shared_rules.model import Context, EventError, Found, Option, Pending, Rec, offer
 from shared_rules.rule import LhoRule
+from shared_rules.texts import UNINTENDED, key, keys
 from shared_rules.types import Asks, Decision, IrregularityKind, MustPass, OptionId, Resolution
 
 if TYPE_CHECKING:
     from shared_rules.fold import Fold
 
-_JUDGEMENT = "insufficient_bid_judgement"
-
-
 class InsufficientBid(LhoRule):
     kind = IrregularityKind.INSUFFICIENT_BID
     law = "insufficient_bid"  # 2007 L27, 2017 L27
     decisions = (Decision.INSUFFICIENT_BID, Decision.INSUFFICIENT_BID_JUDGEMENT)
-    texts = ("insufficient_bid.accept", "insufficient_bid.replace", "unintended",
-             *(f"{_JUDGEMENT}.{ed}.{key}" for ed, questions in laws.IB_QUESTIONS.items() for key in questions))
+    texts = (*keys(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, OptionId.REPLACE), UNINTENDED,
+             *(key(Decision.INSUFFICIENT_BID_JUDGEMENT, ed, q) for ed, qs in laws.IB_QUESTIONS.items() for q in qs))
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # L18C: a bid must be higher than the last bid; the same rank is not
@@ -37,8 +35,8 @@ class InsufficientBid(LhoRule):
         r = f.refs
         entry = f.irregularity(self.kind, rec, r["insufficient_bid"])
         opts = [
-            Option(OptionId.ACCEPT, "insufficient_bid.accept", r["insufficient_accepted"]),
-            Option(OptionId.REPLACE, "insufficient_bid.replace", r["insufficient_replaced"], True),
+            offer(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, r["insufficient_accepted"]),
+            offer(Decision.INSUFFICIENT_BID, OptionId.REPLACE, r["insufficient_replaced"], True),
             f.unintended_option(),
         ]
         f.pend(Pending(self, Decision.INSUFFICIENT_BID, r["insufficient_bid"], rec.seat, Asks.LHO, opts, rec, entry))
@@ -109,11 +107,11 @@ class InsufficientBid(LhoRule):
             return
         opts = []
         same = 0 <= code and code == _lowest_in_strain(f.last_bid, strain(insufficient.code))
-        q = f"{_JUDGEMENT}.{f.edition}"
+        q = key(Decision.INSUFFICIENT_BID_JUDGEMENT, f.edition)  # the edition's questions (laws.IB_QUESTIONS)
         if code >= 0 and (same or not laws.IB_B1A_SAME_STRAIN_ONLY[f.edition]):
-            opts.append(Option(OptionId.B1A, f"{q}.b1a", r["insufficient_b1a"]))
-        opts.append(Option(OptionId.B1B, f"{q}.b1b", r["insufficient_b1b"]))
-        opts.append(Option(OptionId.NONE, f"{q}.none", r["insufficient_b3"] if code < PASS else r["insufficient_b2"]))
+            opts.append(offer(q, OptionId.B1A, r["insufficient_b1a"]))
+        opts.append(offer(q, OptionId.B1B, r["insufficient_b1b"]))
+        opts.append(offer(q, OptionId.NONE, r["insufficient_b3"] if code < PASS else r["insufficient_b2"]))
         f.pending = Pending(self, Decision.INSUFFICIENT_BID_JUDGEMENT, law, offender, Asks.TD, opts, new,
                             p.irregularity, Context(insufficient_bid=insufficient))
 

@@ -9,14 +9,17 @@ from typing import TYPE_CHECKING, Final
 
 from shared_rules import laws
 from shared_rules.calls import PASS, SEATS, call_name, partner, rho
-from shared_rules.model import Context, Found, Option, Pending, Rec
+from shared_rules.model import Context, Found, Option, Pending, Rec, offer
 from shared_rules.rule import DetectedRule, LhoRule, Rule
+from shared_rules.texts import TD_DECIDES, key, keys
 from shared_rules.types import Asks, Decision, IrregularityKind, OptionId, Resolution
 
 if TYPE_CHECKING:
     from shared_rules.fold import Fold
 
 _POSITION: Final = {1: "lho", 2: "partner", 3: "rho"}  # (turn - offender) mod 4 -> whose turn it was
+_CANCEL_SCREEN: Final = "cancel_screen"  # the wording behind a screen whose regulation cancels it
+_CANCEL_ARTIFICIAL_CALL: Final = "cancel_artificial_call"  # L29C: an artificial bid, double, redouble
 
 
 # ---------------------------------------------------------------- L28A: RHO required to pass
@@ -68,10 +71,9 @@ class CallOutOfRotation(LhoRule):
     kind = IrregularityKind.CALL_OUT_OF_ROTATION
     law = "out_of_rotation_laws"  # 2007 L28-L32, 2017 L28-L32
     decisions = (Decision.CALL_OUT_OF_ROTATION, Decision.OOT_JUDGEMENT)
-    texts = ("call_out_of_rotation.accept", "call_out_of_rotation.cancel", "call_out_of_rotation.cancel_screen",
-             "call_out_of_rotation.cancel_artificial", "call_out_of_rotation.cancel_artificial_call",
-             "oot_judgement.comparable.yes", "oot_judgement.comparable.no",
-             "oot_judgement.same_denomination.yes", "oot_judgement.same_denomination.no")
+    texts = (*keys(Decision.CALL_OUT_OF_ROTATION, OptionId.ACCEPT, OptionId.CANCEL, _CANCEL_SCREEN,
+                   OptionId.CANCEL_ARTIFICIAL, _CANCEL_ARTIFICIAL_CALL),
+             *(key(Decision.OOT_JUDGEMENT, q, a) for q in laws.QUESTIONS for a in (OptionId.YES, OptionId.NO)))
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # any other call by a player not in turn (the rules before it took the special cases)
@@ -87,16 +89,15 @@ class CallOutOfRotation(LhoRule):
         if screens.enabled and screens.unpassed_call == "cancel":
             # The call never crossed the screen (the tray stays while the TD rules): the
             # offender's partner has not seen it.
-            cancel = Option(OptionId.CANCEL, "call_out_of_rotation.cancel_screen", screens.law)
+            cancel = offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL, screens.law, variant=_CANCEL_SCREEN)
         else:
-            cancel = Option(OptionId.CANCEL, "call_out_of_rotation.cancel", r["cancel_oot"])
-        opts = [Option(OptionId.ACCEPT, "call_out_of_rotation.accept", r["accept_oot"]), cancel]
+            cancel = offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL, r["cancel_oot"])
+        opts = [offer(Decision.CALL_OUT_OF_ROTATION, OptionId.ACCEPT, r["accept_oot"]), cancel]
         if rec.code == PASS:
-            opts.append(Option(OptionId.CANCEL_ARTIFICIAL, "call_out_of_rotation.cancel_artificial",
-                               r["artificial_pass"]))
+            opts.append(offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL_ARTIFICIAL, r["artificial_pass"]))
         else:  # L29C: an artificial bid, double or redouble is ruled on the denominations it showed
-            opts.append(Option(OptionId.CANCEL_ARTIFICIAL, "call_out_of_rotation.cancel_artificial_call",
-                               r["artificial_call"]))
+            opts.append(offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL_ARTIFICIAL, r["artificial_call"],
+                              variant=_CANCEL_ARTIFICIAL_CALL))
         f.pend(Pending(self, Decision.CALL_OUT_OF_ROTATION, r["out_of_rotation"], rec.seat, Asks.LHO, opts, rec,
                        entry, Context(turn=turn, position=found.position)))
 
@@ -183,9 +184,9 @@ class CallOutOfRotation(LhoRule):
         edition's question (2017 comparable, L23A; 2007 L31A2 same denomination)."""
         deferred, withdrawn = f.judge_next_call.pop(seat)
         names = {"call": call_name(rec.code), "withdrawn": call_name(withdrawn.code)}
-        key = f"oot_judgement.{deferred.question}"
-        opts = [Option(OptionId.YES, f"{key}.yes", deferred.yes.law, False, **names),
-                Option(OptionId.NO, f"{key}.no", deferred.no.law, False, **names)]
+        question = key(Decision.OOT_JUDGEMENT, deferred.question)
+        opts = [offer(question, OptionId.YES, deferred.yes.law, params=names),
+                offer(question, OptionId.NO, deferred.no.law, params=names)]
         f.pending = Pending(self, Decision.OOT_JUDGEMENT, deferred.law, seat, Asks.TD, opts, rec, None,
                             Context(question=deferred, withdrawn=withdrawn))
 
@@ -240,12 +241,12 @@ class TdDecides(DetectedRule):
     """A player who must repeat a call makes another (L31A1, L32), or doubles when he may not
     (2007 L30B2(b), L27B3): the Laws are silent (docs/laws/choices.md #8); the TD decides."""
 
-    texts = ("td_decides.stand", "td_decides.cancel")
+    texts = keys(TD_DECIDES, OptionId.STAND, OptionId.CANCEL)
 
     def record(self, f: Fold, rec: Rec, found: Found) -> None:
         law = self.law_for(f.edition)
         entry = f.irregularity(self.kind, rec, law)
-        opts = [Option(OptionId.STAND, "td_decides.stand", law), Option(OptionId.CANCEL, "td_decides.cancel", law)]
+        opts = [offer(TD_DECIDES, OptionId.STAND, law), offer(TD_DECIDES, OptionId.CANCEL, law)]
         f.pend(Pending(self, self.decisions[0], law, rec.seat, Asks.TD, opts, rec, entry))
 
     def ruling(self, f: Fold, p: Pending, option: Option, call: Rec | None, t: float) -> None:

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Final
 from shared_rules import auction, laws
 from shared_rules.calls import MAX_LEGAL_RANK, PASS, SEATS, opponents, partner
 from shared_rules.law28_33 import called_over_in_turn, opponent_in_turn
-from shared_rules.model import Context, Found, Option, Pending, Rec
+from shared_rules.model import Context, Found, Option, Pending, Rec, offer
 from shared_rules.rule import LhoRule
+from shared_rules.texts import UNINTENDED, key, keys
 from shared_rules.types import Asks, Decision, IrregularityKind, MustPass, OptionId, Resolution, Status
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class InadmissibleDouble(LhoRule):
     kind = IrregularityKind.INADMISSIBLE_DOUBLE
     law = "inadmissible_double"  # 2007 L36, 2017 L36
     decisions = (Decision.INADMISSIBLE_DOUBLE,)
-    texts = ("inadmissible_double.cancel", "unintended")
+    texts = (key(Decision.INADMISSIBLE_DOUBLE, OptionId.CANCEL), UNINTENDED)
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # a double or redouble L19A1 / L19B1 does not allow; before L37 (L37A excludes it)
@@ -66,8 +67,8 @@ class InadmissibleDouble(LhoRule):
         # never accepted, see L36), hence no "accept" option.
         law = r["out_of_rotation_inadmissible"] if oot else r["inadmissible_double"]
         entry = f.irregularity(self.kind, rec, law, out_of_rotation=oot)
-        opts = [Option(OptionId.CANCEL, "inadmissible_double.cancel",
-                       r["inadmissible_out_of_rotation"] if oot else r["inadmissible_cancelled"])]
+        opts = [offer(Decision.INADMISSIBLE_DOUBLE, OptionId.CANCEL,
+                      r["inadmissible_out_of_rotation"] if oot else r["inadmissible_cancelled"])]
         if not oot:
             opts.append(f.unintended_option())
         f.pend(Pending(self, Decision.INADMISSIBLE_DOUBLE, law, rec.seat, Asks.LHO, opts, rec, entry,
@@ -121,7 +122,7 @@ class CallWhenRequiredToPass(LhoRule):
     kind = IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS
     law = "required_to_pass"  # 2007 L37, 2017 L37
     decisions = (Decision.CALL_WHEN_REQUIRED_TO_PASS,)
-    texts = ("call_when_required_to_pass.cancel",)
+    texts = (key(Decision.CALL_WHEN_REQUIRED_TO_PASS, OptionId.CANCEL),)
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # a bid, double or redouble in turn by a player who must pass
@@ -130,7 +131,7 @@ class CallWhenRequiredToPass(LhoRule):
     def record(self, f: Fold, rec: Rec, found: Found) -> None:
         r = f.refs
         entry = f.irregularity(self.kind, rec, r["required_to_pass"], obligation=f.must_pass[rec.seat][1])
-        opts = [Option(OptionId.CANCEL, "call_when_required_to_pass.cancel", r["required_to_pass_cancelled"])]
+        opts = [offer(Decision.CALL_WHEN_REQUIRED_TO_PASS, OptionId.CANCEL, r["required_to_pass_cancelled"])]
         f.pend(Pending(self, Decision.CALL_WHEN_REQUIRED_TO_PASS, r["required_to_pass"], rec.seat, Asks.LHO, opts,
                        rec, entry))
 
@@ -164,7 +165,7 @@ class BidAboveSeven(LhoRule):
     kind = IrregularityKind.BID_ABOVE_SEVEN
     law = "above_seven"  # 2007 L38, 2017 L38
     decisions = (Decision.BID_ABOVE_SEVEN,)
-    texts = ("bid_above_seven.cancel",)
+    texts = (key(Decision.BID_ABOVE_SEVEN, OptionId.CANCEL),)
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # L18A: a bid names one to seven odd tricks
@@ -174,7 +175,7 @@ class BidAboveSeven(LhoRule):
         r = f.refs
         turn = f.turn if f.turn is not None else rec.seat
         entry = f.irregularity(self.kind, rec, r["above_seven"], out_of_rotation=found.out_of_rotation)
-        opts = [Option(OptionId.CANCEL, "bid_above_seven.cancel", r["above_seven_cancelled"])]
+        opts = [offer(Decision.BID_ABOVE_SEVEN, OptionId.CANCEL, r["above_seven_cancelled"])]
         f.pend(Pending(self, Decision.BID_ABOVE_SEVEN, r["above_seven"], rec.seat, Asks.LHO, opts, rec, entry,
                        Context(turn=turn, out_of_rotation=found.out_of_rotation)))
 
@@ -218,7 +219,7 @@ class CallAfterFinalPass(LhoRule):
     kind = IrregularityKind.CALL_AFTER_FINAL_PASS
     law = "after_final_pass"  # 2007 L39, 2017 L39
     decisions = (Decision.CALL_AFTER_FINAL_PASS,)
-    texts = ("call_after_final_pass.cancel", "call_after_final_pass.unintended")
+    texts = keys(Decision.CALL_AFTER_FINAL_PASS, OptionId.CANCEL, OptionId.UNINTENDED)
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # any call once the auction is over (table.Fold.classify refuses it after an adjusted score)
@@ -227,9 +228,9 @@ class CallAfterFinalPass(LhoRule):
     def record(self, f: Fold, rec: Rec, found: Found) -> None:
         r = f.refs
         entry = f.irregularity(self.kind, rec, r["after_final_pass"])
-        opts = [Option(OptionId.CANCEL, "call_after_final_pass.cancel", r["after_final_pass_cancelled"])]
+        opts = [offer(Decision.CALL_AFTER_FINAL_PASS, OptionId.CANCEL, r["after_final_pass_cancelled"])]
         if f.calls and f.calls[-1].seat == rec.seat:
-            opts.append(Option(OptionId.UNINTENDED, "call_after_final_pass.unintended", r["unintended_after_end"],
+            opts.append(offer(Decision.CALL_AFTER_FINAL_PASS, OptionId.UNINTENDED, r["unintended_after_end"],
                                True))
         f.pend(Pending(self, Decision.CALL_AFTER_FINAL_PASS, r["after_final_pass"], rec.seat, Asks.LHO, opts, rec,
                        entry))

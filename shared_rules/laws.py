@@ -189,6 +189,7 @@ class OotRule:
 
 _C17 = "comparable"
 _SD07 = "same_denomination"
+QUESTIONS: Final = (_C17, _SD07)  # the judgements a Deferred asks (texts.py words each)
 
 # OOT[edition][(call kind, position, phase)]; call kind: pass | bid | double; position: rho |
 # partner | lho (the seat whose turn it was, seen from the offender); phase: before_bid | after_bid

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from shared_rules import laws
 from shared_rules.calls import SEATS, call_name
-from shared_rules.texts import option_text
+from shared_rules.texts import key, option_text
 from shared_rules.types import Asks, Decision, OptionId, Refusal
 
 if TYPE_CHECKING:
@@ -83,6 +83,13 @@ class Option:
     def __init__(self, id_: OptionId, text: str, law: str, needs_call: bool = False, **params: str) -> None:
         self.id, self.text, self.params, self.law, self.needs_call = id_, text, params, law, needs_call
         self.label = option_text(text, params)
+
+
+def offer(prefix: str, id_: OptionId, law: str, needs_call: bool = False, variant: str = "",
+          params: dict[str, str] | None = None) -> Option:
+    """The option `id_` of a decision, worded by the text `<prefix>.<variant or id_>` (texts.key)
+    filled from `params`."""
+    return Option(id_, key(prefix, variant or id_), law, needs_call, **(params or {}))
 
 
 @dataclass
