@@ -67,6 +67,16 @@ def short(value: Any) -> str:
 class Fold:
     """One board's auction as the events so far made it (table.Table validates the events)."""
 
+    __slots__ = ("profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy",
+                 "refs", "stop_open", "stop_jump", "calls", "turn", "turn_t", "last_t", "status",
+                 "last_bid", "last_action", "last_action_seat", "has_action", "trailing_passes",
+                 "must_pass", "repeat", "no_double", "judge_next_call", "rho_watch", "pending",
+                 "stop_from", "irregularities", "irregularities_made", "timing", "withdrawn", "leads",
+                 "reviews", "refused", "exposed", "adjusted", "wrong_board", "wrong_board_ruled",
+                 "wrong_board_repeat", "views", "screens", "screenmates", "tray_side", "tray_passes",
+                 "tray_calls", "tray_seen", "tray_arrived_t", "calls_changed_t", "calls_counted", "taken",
+                 "box_taken", "box_views")
+
     def __init__(self, profile: profiles.Profile, board: int, dealer: int, vulnerability: str, policy: Policy,
                  no_alerts_by: tuple[str, ...]) -> None:
         self.profile = profile
@@ -116,6 +126,7 @@ class Fold:
         self.views: list[dict[str, Any]] = []  # Rec.view() of the standing calls, for state()
         # Screens (FSB L114, 2007/2017 L80B2(e)): which side holds the tray (index into the
         # screenmates), and every pass of the tray under the screen (box_screens.py).
+        self.screens = profile.screens.enabled
         self.screenmates = box_screens.seat_pairs(profile.screens.screenmates)
         self.tray_side = next(i for i, pair in enumerate(self.screenmates) if dealer in pair)
         self.tray_passes: list[dict[str, Any]] = []

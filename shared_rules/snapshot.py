@@ -12,16 +12,17 @@ mutable fields, the irregularity entries).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
+from shared_rules.fold import Fold
 from shared_rules.model import Context, Pending, Rec
-
-if TYPE_CHECKING:
-    from shared_rules.fold import Fold
 
 # Fold attributes that are never changed by an event (set once) or are caches rebuilt on demand.
 _FIXED = frozenset({"profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy", "refs",
-                    "stop_open", "stop_jump", "screenmates", "views", "box_views"})
+                    "stop_open", "stop_jump", "screens", "screenmates", "views", "box_views"})
+
+
+_SAVED: Final = tuple(name for name in Fold.__slots__ if name not in _FIXED)
 
 
 @dataclass
@@ -43,7 +44,7 @@ def _copy(value: Any) -> Any:
 
 
 def save(f: Fold) -> Saved:
-    attrs = {name: _copy(value) for name, value in vars(f).items() if name not in _FIXED}
+    attrs = {name: _copy(getattr(f, name)) for name in _SAVED}
     recs = {id(r): r for r in f.calls}
     p = f.pending
     if p is not None:

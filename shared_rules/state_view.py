@@ -24,7 +24,7 @@ def status(f: Fold) -> Status:
 
 
 def build(f: Fold) -> dict[str, Any]:
-    st = status(f)
+    st = Status.AWAITING_TD if f.pending is not None else f.status
     ended = f.status is Status.ENDED
     pairs = [(c.seat, c.code) for c in f.calls] if ended else []
     decl = auction.declarer(pairs) if ended else None
@@ -56,26 +56,26 @@ def build(f: Fold) -> dict[str, Any]:
         "declarer": SEATS[decl] if decl is not None else None,
         "next": SEATS[turn] if turn is not None else None,
         "lowest_bid": call_name(f.last_bid + 1) if f.last_bid < MAX_LEGAL_RANK else None,
-        "legal_calls": _legal(f, turn),
+        "legal_calls": _legal(f, turn) if f.must_pass or f.repeat or turn is None else f.legal_calls(turn),
         "stop_lock_until": f.stop_from[0] + f.profile.stop.wait_s
         if turn is not None and f.stop_from is not None and f.stop_from[1] == turn else None,
         "stop_enforcement": f.profile.stop.enforcement if f.profile.stop.enabled else "none",
         "pending": _pending(f, f.pending) if f.pending is not None else None,
         "irregularities": [*map(dict, f.irregularities)] if f.irregularities else [],
-        "obligations": _obligations(f),
+        "obligations": _obligations(f) if f.must_pass or f.repeat or f.no_double else [],
         "lead_restrictions": leads,
         "lead_restrictions_lifted": lifted,
         "timing": [*map(dict, f.timing)] if f.timing else [],
         "withdrawn": [*map(dict, f.withdrawn)] if f.withdrawn else [],
         "reviews": [*map(dict, f.reviews)] if f.reviews else [],
         "refused": [*map(dict, f.refused)] if f.refused else [],
-        "exposed_cards": CARDS_EXPOSED.views(f, decl),
+        "exposed_cards": CARDS_EXPOSED.views(f, decl) if f.exposed else [],
         "wrong_board": wrong_board,
         "adjusted_score": dict(adjusted) if adjusted is not None else None,
         "tray": None if not f.profile.screens.enabled else {
             "seats": [SEATS[s] for s in f.screenmates[f.tray_side]],
             "passes": [*map(dict, f.tray_passes)] if f.tray_passes else []},
-        "box_taken": box_screens.box_taken_views(f),
+        "box_taken": box_screens.box_taken_views(f) if f.box_taken else [],
     }
 
 
@@ -91,7 +91,7 @@ def _legal(f: Fold, turn: int | None) -> list[str]:
 
 def _obligations(f: Fold) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for s in range(4) if f.must_pass or f.repeat or f.no_double else ():
+    for s in range(4):
         if s in f.must_pass:
             how, law = f.must_pass[s]
             out.append({"seat": SEATS[s], "must_pass": how, "law": law})

@@ -44,12 +44,14 @@ from typing import Any
 
 from shared_rules import boards, box_screens, events, profiles, snapshot, state_view, timing
 from shared_rules.calls import CALL_CODE, MAX_LEGAL_RANK, PASS, SEAT_INDEX, SEATS, call_name
+from shared_rules.events import T_MAX
 from shared_rules.fold import Fold
 from shared_rules.model import DEEMED, Deemed, EventError, Found, Rec
 from shared_rules.outcome import Accepted, Refused
 from shared_rules.types import Pair, Policy, Status, TimingKind
 
 _BIDDING = Status.BIDDING
+_POLICY = {p.value: p for p in Policy}
 _PREVENT = Policy.PREVENT
 
 
@@ -72,7 +74,7 @@ class Table:
         if no_alerts_by and not prof.alert.pair_may_decline:
             raise EventError(f"profile {prof.name} has no choice for a pair to decline alerts "
                              "(FSB L115A1 is Swedish)")
-        self._f = Fold(prof, board, dealer, vulnerability, Policy(policy or prof.policy),
+        self._f = Fold(prof, board, dealer, vulnerability, _POLICY[policy or prof.policy],
                        tuple(sorted(set(no_alerts_by))))
         self._version = 0  # counts the events taken: an Accepted's state is of one version
 
@@ -196,7 +198,7 @@ class Table:
                 if (type(t) is float or type(t) is int) and type(seat) is str and type(call) is str:
                     code = CALL_CODE.get(call)
                     s = SEAT_INDEX.get(seat)
-                    if code is not None and s is not None and f.last_t <= t <= events.T_MAX:
+                    if code is not None and s is not None and f.last_t <= t <= T_MAX:
                         if taken is None and f.taken is None and s == f.turn and f.status is _BIDDING \
                                 and (code == PASS or f.last_bid < code <= MAX_LEGAL_RANK) \
                                 and s not in f.must_pass and s not in f.repeat:
@@ -210,7 +212,10 @@ class Table:
                             refused = self._box_call(s, code, t, stop is True, taken, gate)
                             if refused is not None:
                                 return refused
-                        self._taken_at(t)
+                        f.last_t = t
+                        self._version += 1
+                        if f.screens:
+                            box_screens.count_calls(f, t)
                         return None
         kind, s, code, t = self._validate(ev)
         if kind == "call":
@@ -240,7 +245,7 @@ class Table:
         f = self._f
         f.last_t = t
         self._version += 1
-        if f.profile.screens.enabled:
+        if f.screens:
             box_screens.count_calls(f, t)
 
     def _box_call(self, seat: int, code: int, t: float, stop: bool, taken: bool | None, gate: bool) -> Refused | None:
