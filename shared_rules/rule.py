@@ -40,7 +40,9 @@ class DecidingRule(Rule):
 
     @abstractmethod
     def ruling(self, f: Fold, p: Pending, option: Option, call: Rec | None, t: float) -> None:
-        """The TD's choice on a decision this rule raised (`call`: the call the option needs)."""
+        """The TD's choice on a decision this rule raised (`call`: the call the option needs).
+        It refuses (EventError) only before it changes anything: the table takes a TD's answer
+        without a saved state (snapshot.py)."""
 
     def may_call(self, f: Fold, p: Pending) -> tuple[int, ...]:
         """Seats besides the offender's LHO whose call the Law gives a meaning while `p` waits."""

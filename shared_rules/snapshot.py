@@ -2,83 +2,79 @@
 style: a small saved state, never a deep copy of the engine, never a replay).
 
 Most events are judged before anything changes (table.Table.step): a call with no decision
-pending is classified first, an alert judged first, a TD finding checked first. What can be
-refused after changes have begun is a call while a decision is pending (the LHO's call over an
-irregularity may itself meet a new decision), an L28A deemed pass and a TD's answer: those are
-run inside `save`/`restore`. The saved state is what those paths can change: the scalars, the
-containers (copied one level), and the objects changed in place (the pending decision, the calls'
-mutable fields, the irregularity entries).
+pending is classified first, an alert judged first, a TD finding checked first, a TD's answer
+checked by the fold and its rule first (rule.DecidingRule.ruling). What can be refused after
+changes have begun is a call while a decision is pending (the LHO's call over an irregularity may
+itself meet a new decision, L9B2) and a call after an L28A deemed pass: those run inside
+`save`/`restore`.
+
+What is saved is what those paths can change: every attribute of the fold, its lists, dicts and
+sets copied one level (their items are replaced, never changed in place), the irregularity
+entries (a ruling fills in `ruling` and `resolution`), the pending decision and its call (a
+ruling changes them in place). The standing calls' own fields change only by an alert, which is
+judged before anything changes, so they are not saved. Built from C-level copies: a few
+microseconds, paid only on those paths.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Final
 
 from shared_rules.fold import Fold
-from shared_rules.model import Context, Pending, Rec
+from shared_rules.model import Pending, Rec
 
-# Fold attributes that are never changed by an event (set once) or are caches rebuilt on demand.
-_FIXED = frozenset({"profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy", "refs",
-                    "stop_open", "stop_jump", "screens", "screenmates", "views", "box_views"})
+_LISTS: Final = ("calls", "irregularities", "timing", "withdrawn", "leads", "reviews", "refused", "exposed",
+                 "tray_passes", "tray_seen", "box_taken")
+_DICTS: Final = ("must_pass", "repeat", "no_double", "judge_next_call", "rho_watch", "wrong_board_repeat")
+_SETS: Final = ("wrong_board_ruled",)
+# Never changed by an event (set when the board's table is made), or caches rebuilt when read.
+_FIXED: Final = frozenset({"profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy",
+                           "refs", "stop_open", "stop_jump", "screens", "screenmates", "views", "box_views"})
+_VALUES: Final = tuple(n for n in Fold.__slots__ if n not in _FIXED and n not in _LISTS + _DICTS + _SETS)
 
+_values, _lists, _dicts = attrgetter(*_VALUES), attrgetter(*_LISTS), attrgetter(*_DICTS)
+_pending_fields, _rec_fields = attrgetter(*Pending.MUTABLE), attrgetter(*Rec.MUTABLE)
 
-_SAVED: Final = tuple(name for name in Fold.__slots__ if name not in _FIXED)
-
-
-@dataclass
-class Saved:
-    attrs: dict[str, Any]  # every other attribute, containers copied one level
-    recs: list[tuple[Rec, tuple[Any, ...], list[int]]]  # the calls' mutable fields
-    entries: list[tuple[dict[str, Any], dict[str, Any]]]  # irregularity entries and their contents
-    pending: tuple[Pending, tuple[Any, ...], Context] | None
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return list(value)
-    if isinstance(value, dict):
-        return dict(value)
-    if isinstance(value, set):
-        return set(value)
-    return value
+Saved = tuple[Any, ...]
 
 
 def save(f: Fold) -> Saved:
-    attrs = {name: _copy(getattr(f, name)) for name in _SAVED}
-    recs = {id(r): r for r in f.calls}
     p = f.pending
-    if p is not None:
-        for r in (p.rec, p.context.insufficient_bid, p.context.withdrawn):
-            if r is not None:
-                recs[id(r)] = r
-    saved_recs = [(r, tuple(getattr(r, name) for name in Rec.MUTABLE), list(r.alerted_to)) for r in recs.values()]
-    entries = [(e, dict(e)) for e in f.irregularities]
-    if p is not None and p.irregularity is not None and all(p.irregularity is not e for e in f.irregularities):
-        entries.append((p.irregularity, dict(p.irregularity)))
+    entries = [(e, e.copy()) for e in f.irregularities]
     pending = None
     if p is not None:
-        ctx = p.context
-        pending = (p, tuple(getattr(p, name) for name in Pending.MUTABLE), Context(**vars(ctx)))
-    return Saved(attrs, saved_recs, entries, pending)
+        if p.irregularity is not None:
+            entries.append((p.irregularity, p.irregularity.copy()))
+        rec = p.rec
+        pending = (p, _pending_fields(p), p.context.__dict__.copy(),
+                   None if rec is None else (rec, _rec_fields(rec), rec.alerted_to.copy()))
+    wrong_board = None if f.wrong_board is None else f.wrong_board.copy()
+    return (_values(f), tuple(map(list.copy, _lists(f))), tuple(map(dict.copy, _dicts(f))),
+            (set(f.wrong_board_ruled),), entries, pending, wrong_board)
 
 
 def restore(f: Fold, saved: Saved) -> None:
     """Put `f` back exactly as it was when `saved` was taken."""
-    for name, value in saved.attrs.items():
-        setattr(f, name, value)
-    for rec, fields, alerted_to in saved.recs:
-        for name, value in zip(Rec.MUTABLE, fields, strict=True):
-            setattr(rec, name, value)
-        rec.alerted_to[:] = alerted_to
-    for entry, content in saved.entries:
+    values, lists, dicts, sets, entries, pending, wrong_board = saved
+    for names, group in ((_VALUES, values), (_LISTS, lists), (_DICTS, dicts), (_SETS, sets)):
+        for name, value in zip(names, group, strict=True):
+            setattr(f, name, value)
+    for entry, content in entries:
         entry.clear()
         entry.update(content)
-    if saved.pending is not None:
-        p, fields, ctx = saved.pending
+    if pending is not None:
+        p, fields, context, rec = pending
         for name, value in zip(Pending.MUTABLE, fields, strict=True):
             setattr(p, name, value)
-        for name, value in vars(ctx).items():
-            setattr(p.context, name, value)
+        p.context.__dict__.update(context)
+        if rec is not None:
+            r, rec_fields, alerted_to = rec
+            for name, value in zip(Rec.MUTABLE, rec_fields, strict=True):
+                setattr(r, name, value)
+            r.alerted_to[:] = alerted_to
+    if wrong_board is not None and f.wrong_board is not None:
+        f.wrong_board.clear()
+        f.wrong_board.update(wrong_board)
     # the caches: rebuilt from the calls when next read
     f.views.clear()
     del f.box_views[len(f.box_taken):]

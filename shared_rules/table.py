@@ -232,12 +232,7 @@ class Table:
         elif kind == "tray":
             box_screens.tray(f, t)  # refused (EventError) before anything changes
         else:
-            saved = snapshot.save(f)
-            try:
-                f.on_td(ev, s, code, t)
-            except EventError:
-                snapshot.restore(f, saved)
-                raise
+            f.on_td(ev, s, code, t)  # a finding or a ruling refuses before it changes anything
         self._taken_at(t)
         return None
 

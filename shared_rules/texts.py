@@ -7,6 +7,7 @@ question); `{...}` fields are filled from the option's params (calls as "1H", se
 """
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 from shared_rules.laws import IB_QUESTIONS
@@ -17,8 +18,10 @@ UNINTENDED: Final = "unintended"  # L25A, offered with several decisions: one te
 TD_DECIDES: Final = "td_decides"  # the Laws are silent (docs/laws/choices.md #8): stand or cancel
 
 
+@functools.lru_cache(maxsize=256)
 def key(*parts: str | int) -> str:
-    """The key of an option's text: its decision (or a shared prefix), its option id, variants."""
+    """The key of an option's text: its decision (or a shared prefix), its option id, variants.
+    (Cached: an option is made for every decision the table waits for.)"""
     return ".".join(map(str, parts))
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from shared_rules import laws, profiles
 from shared_rules.outcome import Accepted, Refused
-from shared_rules.table import Table
+from shared_rules.table import EventError, Table
 from shared_rules.types import IrregularityKind, Refusal, TimingKind
 
 ALL = ("fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl")
@@ -217,7 +217,7 @@ def test_FSB_L114_a_tray_refused_without_screens_or_while_the_TD_rules(profile):
 
 def test_a_saved_state_puts_back_everything_an_event_may_change():
     # snapshot.save/restore, the undo of a refusal found part-way, on its own: whatever a rule
-    # changes in place (the pending decision, a call's fields, an irregularity entry, the
+    # changes in place (the pending decision and its call, an irregularity entry, the
     # obligations, the standing calls) comes back as it was
     from shared_rules import snapshot
     from shared_rules.calls import PASS
@@ -232,18 +232,40 @@ def test_a_saved_state_puts_back_everything_an_event_may_change():
     p = fold.pending
     assert p is not None and p.rec is not None
     pending_fields = (p.rec, p.law, p.context.only_bid_or_pass, p.irregularity)
-    first = fold.calls[0]
     saved = snapshot.save(fold)
     p.rec.think, p.rec.in_rotation, p.rec.shown = 99.0, False, (1,)
     p.law, p.context.only_bid_or_pass = "changed", True
     p.irregularity["resolution"] = "changed"  # type: ignore[index]
-    first.alerted_by, first.cached_view = 2, None
-    first.alerted_to.append(3)
+    p.rec.alerted_to.append(3)
     fold.oblige(3, MustPass.REST, "changed")
     fold.stand(Rec(2, PASS, 5.0, 1.0, False))
     fold.pending = None
     snapshot.restore(fold, saved)
     assert table.state() == before
     assert (p.rec, p.law, p.context.only_bid_or_pass, p.irregularity) == pending_fields
-    assert p.rec.think == 1.0 and p.rec.in_rotation and p.rec.shown is None
-    assert first.alerted_by is None and first.alerted_to == []
+    assert p.rec.think == 1.0 and p.rec.in_rotation and p.rec.shown is None and p.rec.alerted_to == []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_refused_events_leave_no_trace_in_random_sessions(seed):
+    # calls in and out of turn, alerts, trays, TD answers and findings, on every profile and both
+    # policies: after each refusal the state is as before, and the session ends where a table
+    # given only the accepted events ends
+    import random
+
+    from tests.rules.data.make_step_golden import random_session
+
+    rng = random.Random(seed)
+    log = random_session(rng, Table, EventError, n=40)
+    args = (log["profile"], log["board"], log.get("policy"), tuple(log.get("no_alerts_by", ())))
+    table, accepted = Table(*args), []
+    for ev in log["events"]:
+        before = table.state()
+        got = table.step(ev)
+        if isinstance(got, Refused):
+            assert table.state() == before, ev
+        else:
+            accepted.append(ev)
+    fresh = Table(*args)
+    assert all(isinstance(fresh.step(ev), Accepted) for ev in accepted)
+    assert fresh.state() == table.state()
