@@ -29,7 +29,7 @@ def is_a_call(f: Fold, seat: int, code: int, taken: bool) -> bool:
     when taken out with visible intent) or "confirmed" (the confirmation makes it; a taken card
     is only noted). The confirmation of a call already made is not a second call."""
     if taken:
-        return f.profile.call_made == "taken"
+        return f.taken_makes
     return f.taken != (seat, code)
 
 

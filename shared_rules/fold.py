@@ -75,7 +75,7 @@ class Fold:
                  "reviews", "refused", "exposed", "adjusted", "wrong_board", "wrong_board_ruled",
                  "wrong_board_repeat", "views", "screens", "screenmates", "tray_side", "tray_passes",
                  "tray_calls", "tray_seen", "tray_arrived_t", "calls_changed_t", "calls_counted", "taken",
-                 "box_taken", "box_views")
+                 "taken_makes", "box_taken", "box_views")
 
     def __init__(self, profile: profiles.Profile, board: int, dealer: int, vulnerability: str, policy: Policy,
                  no_alerts_by: tuple[str, ...]) -> None:
@@ -141,6 +141,7 @@ class Fold:
         # FSB L112C: a call taken from the box with visible intent is made; the box's confirmation
         # that follows is the same call, not a second one. (seat, code) of that call until then.
         self.taken: tuple[int, int] | None = None
+        self.taken_makes = profile.call_made == "taken"  # the card taken out is the call
         self.box_taken: list[tuple[int, int, float, bool]] = []  # (seat, code, t, made)
         self.box_views: list[dict[str, Any]] = []  # their dicts for state(), built once each
 

@@ -199,15 +199,19 @@ class Table:
                     code = CALL_CODE.get(call)
                     s = SEAT_INDEX.get(seat)
                     if code is not None and s is not None and f.last_t <= t <= T_MAX:
-                        if taken is None and f.taken is None and s == f.turn and f.status is _BIDDING \
+                        if ((taken is None and f.taken is None) or (taken is True and f.taken_makes)) \
+                                and s == f.turn and f.status is _BIDDING \
                                 and (code == PASS or f.last_bid < code <= MAX_LEGAL_RANK) \
                                 and s not in f.must_pass and s not in f.repeat:
-                            # a plainly legal call in turn (as Fold.classify's first test): it stands
+                            # a plainly legal call in turn (as Fold.classify's first test): it stands;
+                            # taken from the box, it is the call (FSB L112C, box_screens.is_a_call)
                             if gate and f.stop_from is not None:
                                 refused = self._locked(s, code, t)
                                 if refused is not None:
                                     return refused
                             f.stand(Rec(s, code, t, t - f.turn_t, stop is True))
+                            if taken is True:
+                                box_screens.noted(f, s, code, t, True, True)
                         else:
                             refused = self._box_call(s, code, t, stop is True, taken, gate)
                             if refused is not None:
