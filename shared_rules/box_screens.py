@@ -67,7 +67,8 @@ def tray(f: Fold, t: float) -> None:
     f.tray_side = 1 - f.tray_side
     f.tray_calls = len(f.calls)
     f.tray_arrived_t = t
-    f.tray_passes.append({"t": t, "to": [SEATS[s] for s in f.screenmates[f.tray_side]], "calls": len(f.calls)})
+    to = [SEATS[s] for s in f.screenmates[f.tray_side]]
+    f.tray_passes.append({"t": t, "to": to, "calls": len(f.calls)})
 
 
 def count_calls(f: Fold, t: float) -> None:

@@ -13,8 +13,8 @@ from shared_rules.types import Decision, Finding
 if TYPE_CHECKING:
     from shared_rules.fold import Fold
 
-EVENT_KEYS: Final = frozenset({"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led", "played_before",
-                               "taken", "tray", "shown"})
+EVENT_KEYS: Final = frozenset({"t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led",
+                               "played_before", "taken", "tray", "shown"})
 # The fields a TD finding may carry besides t and td.
 FINDING_FIELDS: Final[dict[str, frozenset[str]]] = {
     Finding.WRONG_BOARD_CALL: frozenset({"seat"}),
@@ -43,7 +43,8 @@ def _check_cards(cards: Any) -> None:
         raise EventError("cards must be a list of 1 to 13 cards, e.g. [\"SK\", \"H7\"]")
     for c in cards:
         if not isinstance(c, str) or len(c) != 2 or c[0] not in _CARD_SUITS or c[1] not in _CARD_RANKS:
-            raise EventError(f"unknown card {c!r}: a card is a suit S H D C and a rank A K Q J T 9..2, e.g. SK, HT, D7")
+            raise EventError(f"unknown card {c!r}: a card is a suit S H D C and a rank A K Q J T 9..2, "
+                             "e.g. SK, HT, D7")
     if len(set(cards)) != len(cards):
         raise EventError("a card is listed twice")
 
@@ -60,7 +61,8 @@ def validate(f: Fold, ev: Any) -> tuple[str, int, int, float]:
     if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= T_MAX or t != t:
         raise EventError(f"t must be a non-negative number of seconds, at most {T_MAX:.0e} (got {short(t)})")
     if t < f.last_t:
-        raise EventError(f"t={t} is earlier than the previous event (t={f.last_t}): events must be in time order")
+        raise EventError(f"t={t} is earlier than the previous event (t={f.last_t}): events must be in "
+                         "time order")
     kinds = [k for k in ("call", "alert") if k in ev]
     if "tray" in ev:
         if set(ev) != {"t", "tray"} or ev["tray"] is not True:
@@ -69,7 +71,8 @@ def validate(f: Fold, ev: Any) -> tuple[str, int, int, float]:
             raise EventError(f"profile {f.profile.name} plays without screens: there is no tray")
         return "tray", -1, 0, float(t)
     if "taken" in ev and ("call" not in ev or "td" in ev or not isinstance(ev["taken"], bool)):
-        raise EventError("taken must be true/false, and only on a call (the card taken from the box, FSB L112C)")
+        raise EventError("taken must be true/false, and only on a call (the card taken from the box, "
+                         "FSB L112C)")
     if "td" in ev:
         if "alert" in ev:
             raise EventError("a td event cannot also be an alert")
@@ -85,8 +88,10 @@ def validate(f: Fold, ev: Any) -> tuple[str, int, int, float]:
         seat = SEAT_INDEX[ev["seat"]]
     elif kind != "td":
         raise EventError(f"a {kind} event needs a seat")
-    if "stop" in ev and (not isinstance(ev["stop"], bool) or not (kind == "call" or (kind == "td" and "call" in ev))):
-        raise EventError("stop must be true/false, and only on an event with a call (a call, or the TD's replacement)")
+    with_call = kind == "call" or (kind == "td" and "call" in ev)
+    if "stop" in ev and (not isinstance(ev["stop"], bool) or not with_call):
+        raise EventError("stop must be true/false, and only on an event with a call (a call, or the TD's "
+                         "replacement)")
     if kind == "alert" and ev["alert"] is not True:
         raise EventError("alert must be true")
     if "shown" in ev and kind != "td":

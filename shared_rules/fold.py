@@ -159,8 +159,8 @@ class Fold:
         if self.status is not BIDDING:
             if self.status is ADJUSTED:
                 law = self.adjusted["law"] if self.adjusted else ""
-                raise EventError(f"the auction was stopped: the TD awards an adjusted score ({law}); no more calls",
-                                 Refusal.AUCTION_STOPPED, law)
+                raise EventError(f"the auction was stopped: the TD awards an adjusted score ({law}); no more "
+                                 "calls", Refusal.AUCTION_STOPPED, law)
         elif seat == self.turn:
             if (code == PASS or self.last_bid < code <= MAX_LEGAL_RANK) and seat not in self.must_pass \
                     and seat not in self.repeat:
@@ -238,8 +238,8 @@ class Fold:
         """A TD event: a finding (named in types.Finding), or the answer to the pending decision."""
         kind = ev["td"]
         if kind == Finding.CORRECT_CALL or kind == Finding.MISINFORMATION_CHANGE:
-            law25.CHANGE_OF_CALL.correct(self, seat, code, t, "call" in ev,
-                                         misinformation=kind == Finding.MISINFORMATION_CHANGE, stop=ev.get("stop"))
+            misinformation = kind == Finding.MISINFORMATION_CHANGE
+            law25.CHANGE_OF_CALL.correct(self, seat, code, t, "call" in ev, misinformation, ev.get("stop"))
         elif kind == Finding.EXPOSED_CARDS:
             law24.CARDS_EXPOSED.found(self, seat, list(ev["cards"]), bool(ev.get("led", False)), t)
         elif kind == Finding.WRONG_BOARD_CALL:
@@ -268,10 +268,11 @@ class Fold:
             names = ev["shown"]
             if option.id != OptionId.CANCEL_ARTIFICIAL or p.rec is None:
                 raise EventError("shown belongs to the choice cancel_artificial (L29C)")
-            if not isinstance(names, list) or not 1 <= len(names) <= 5 or len(set(map(str, names))) != len(names) \
-                    or any(x not in STRAINS for x in names):
-                raise EventError(f"shown must list distinct denominations C, D, H, S, NT (got {short(names)})")
-            shown = tuple(STRAINS.index(x) for x in names)
+            if not isinstance(names, list) or not 1 <= len(names) <= 5 \
+                    or len(set(map(str, names))) != len(names) or any(n not in STRAINS for n in names):
+                raise EventError(f"shown must list distinct denominations C, D, H, S, NT (got "
+                                 f"{short(names)})")
+            shown = tuple(STRAINS.index(n) for n in names)
         if option.needs_call and "call" not in ev:
             raise EventError(f"option {str(option.id)!r} needs the call (e.g. \"call\": \"2H\")")
         if shown is not None:
@@ -316,9 +317,10 @@ class Fold:
                 timing.check_stop_wait(self, rec)
             self.stop_from = None
         if code >= 0:
-            if (self.stop_open and self.last_bid < 0 and code >= 5) or (self.stop_jump and is_jump(code, self.last_bid)):
-                if not rec.stop:
-                    timing.stop_missing(self, rec)
+            # FSB L116B1-B2, 2017 L73A1: an opening at the two level or a jump, per profile
+            if not rec.stop and ((self.stop_open and self.last_bid < 0 and code >= 5)
+                                 or (self.stop_jump and is_jump(code, self.last_bid))):
+                timing.stop_missing(self, rec)
             self.last_bid = code
         if rec.stop and self.profile.stop.enabled:
             self.stop_from = (rec.t, lho(s))
@@ -405,7 +407,8 @@ class Fold:
     def lead(self, offender: int, withdrawn: Rec, law_hint: str) -> None:
         """Record a Law 26 lead restriction candidate. What it allows is worked out against the
         legal auction when the state is read (law26.py): the Law judges it at the lead."""
-        self.leads.append({"offender": offender, "code": withdrawn.code, "shown": withdrawn.shown, "because": law_hint})
+        self.leads.append({"offender": offender, "code": withdrawn.code, "shown": withdrawn.shown,
+                           "because": law_hint})
 
     def irregularity(self, kind: IrregularityKind, rec: Rec, law: str, **extra: Any) -> dict[str, Any]:
         entry: dict[str, Any] = {

@@ -34,8 +34,8 @@ class WrongBoardCall(DecidingRule):
         if f.status is Status.ADJUSTED_SCORE:
             raise EventError("the auction was already stopped for an adjusted score")
         if seat in f.wrong_board_ruled:
-            raise EventError(f"{SEATS[seat]}'s wrong-board call was already ruled ({rule.law}); he now has his "
-                             "own cards")
+            raise EventError(f"{SEATS[seat]}'s wrong-board call was already ruled ({rule.law}); he now has "
+                             "his own cards")
         idx = next((i for i, c in enumerate(f.calls) if c.seat == seat and not c.deemed), None)
         if idx is None:
             raise EventError(f"{SEATS[seat]} has made no call with the wrong cards: he takes his own cards, "
@@ -60,8 +60,8 @@ class WrongBoardCall(DecidingRule):
         if partner_called:
             entry["ruling"], entry["resolution"] = rule.partner_called, Resolution.ADJUSTED_SCORE
             f.stop_auction(rule.adjusted_kind, rule.partner_called,
-                           f"{SEATS[partner(seat)]} called after {SEATS[seat]}'s call made with cards from the "
-                           "wrong board")
+                           f"{SEATS[partner(seat)]} called after {SEATS[seat]}'s call made with cards from "
+                           "the wrong board")
             return
         entry["ruling"], entry["resolution"] = rule.recall, Resolution.OFFENDER_CALLS_AGAIN
         f.turn = seat
@@ -86,15 +86,15 @@ class WrongBoardCall(DecidingRule):
         ]
         entry = next((i for i in reversed(f.irregularities)
                       if i["kind"] == self.kind and i["seat"] == SEATS[seat]), None)
-        f.pending = Pending(self, Decision.WRONG_BOARD_JUDGEMENT, rule.differs, seat, Asks.TD, opts, rec, entry,
+        f.pending = Pending(self, judgement, rule.differs, seat, Asks.TD, opts, rec, entry,
                             Context(lho_call=lho_call, cancelled=cancelled))
 
     def ruling(self, f: Fold, p: Pending, option: Option, call: Rec | None, t: float) -> None:
         f.pending = None
         if option.id is OptionId.DIFFERS:  # 2007 L17D2, L12C2
             f.resolve(p, Resolution.ADJUSTED_SCORE, option.law)
-            f.stop_auction("artificial", option.law, f"{SEATS[p.seat]}'s new call differs from his call made with "
-                           "cards from the wrong board, after his LHO had called")
+            f.stop_auction("artificial", option.law, f"{SEATS[p.seat]}'s new call differs from his call made "
+                           "with cards from the wrong board, after his LHO had called")
             return
         f.resolve(p, Resolution.OFFENDER_CALLED_AGAIN, option.law)
         lho_call = p.context.lho_call
@@ -115,8 +115,8 @@ class WrongBoard(Rule):
         if f.pending is not None:
             raise EventError(f"a decision is pending ({f.pending.kind}); answer it first")
         if f.status is not Status.BIDDING:
-            raise EventError(f"the auction is over: the TD rules on the board's result ({law}), not the auction "
-                             "engine")
+            raise EventError(f"the auction is over: the TD rules on the board's result ({law}), not the "
+                             "auction engine")
         if f.wrong_board is not None:
             raise EventError(f"the wrong board was already ruled ({f.wrong_board['law']})")
         entry: dict[str, Any] = {"kind": self.kind, "seat": None, "law": law, "t": t, "call": None,
@@ -126,7 +126,8 @@ class WrongBoard(Rule):
             # 2007 L15C: a new auction in which the players must make the calls they made before.
             info.update(outcome="auction_restarted", earlier_calls=[
                 {"seat": SEATS[c.seat], "call": call_name(c.code)} for c in f.calls],
-                rule="the players must repeat their earlier calls; if any call differs, the TD cancels the board")
+                rule="the players must repeat their earlier calls; if any call differs, the TD cancels "
+                     "the board")
             for c in f.calls:
                 f.withdraw(c, "wrong board: the auction is cancelled and made again", law)
             f.calls.clear()

@@ -29,7 +29,7 @@ class CardsExposed(Rule):
             raise EventError(f"a decision is pending ({f.pending.kind}); answer it first")
         if f.status is Status.PASSED_OUT or f.status is Status.ADJUSTED_SCORE:
             raise EventError(f"the board will not be played: {rule['law']} has nothing to rectify")
-        shown = {c for x in f.exposed for c in x["cards"]}
+        shown = {c for entry in f.exposed for c in entry["cards"]}
         again = [c for c in cards if c in shown]
         if again:
             raise EventError(f"already exposed: {', '.join(again)}")
@@ -44,7 +44,8 @@ class CardsExposed(Rule):
         f.add_irregularity({
             "kind": self.kind, "seat": SEATS[seat], "law": rule["law"], "t": t, "call": None,
             "cards": list(cards), "led": led, "ruling": law,
-            "resolution": Resolution.PARTNER_PASSES_NEXT_TURN if forced else Resolution.NO_FURTHER_RECTIFICATION,
+            "resolution": Resolution.PARTNER_PASSES_NEXT_TURN if forced
+            else Resolution.NO_FURTHER_RECTIFICATION,
         })
         f.exposed.append({
             "seat": SEATS[seat], "cards": list(cards), "led": led, "t": t, "law": law,
@@ -61,11 +62,12 @@ class CardsExposed(Rule):
         """The exposed cards as the state lists them: what they become once the auction is over
         (penalty cards if the offender defends: 2007 L50, 2017 L24E/L50/L51)."""
         out = []
-        for x in f.exposed:
-            d = dict(x)
-            d["cards"] = list(x["cards"])
+        for entry in f.exposed:
+            d = dict(entry)
+            d["cards"] = list(entry["cards"])
             if f.status is Status.ENDED and declarer is not None:
-                d["becomes"] = "penalty_cards" if opponents(declarer, SEATS.index(x["seat"])) else "returned_to_hand"
+                defends = opponents(declarer, SEATS.index(entry["seat"]))
+                d["becomes"] = "penalty_cards" if defends else "returned_to_hand"
             else:
                 d["becomes"] = "returned_to_hand" if f.status is Status.PASSED_OUT else None
             out.append(d)

@@ -40,7 +40,8 @@ class ChangeOfCall(LhoRule):
             offer(Decision.CHANGE_OF_CALL, OptionId.ACCEPT, r["change_accepted"]),
             offer(Decision.CHANGE_OF_CALL, OptionId.CANCEL, r["change_cancelled"]),
         ]
-        f.pend(Pending(self, Decision.CHANGE_OF_CALL, r["change_of_call"], rec.seat, Asks.LHO, opts, rec, entry))
+        f.pend(Pending(self, Decision.CHANGE_OF_CALL, r["change_of_call"], rec.seat, Asks.LHO, opts, rec,
+                       entry))
 
     def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
         """L25B1: the LHO accepts the change by calling."""
@@ -112,9 +113,11 @@ class ChangeOfCall(LhoRule):
         for c in reversed(later):
             f.withdraw(c, "LHO's call withdrawn after a permitted correction", r["lho_withdraws"])
             f.reopen(c.seat, t)
-        f.withdraw(old, "changed after misinformation" if misinformation else "unintended call corrected", law)
-        f.irregularity(self.kind, Rec(seat, code, t, 0.0, False), law, replaces=call_name(old.code), ruling=law,
-                       resolution=Resolution.MISINFORMATION if misinformation else Resolution.UNINTENDED)
+        why = "changed after misinformation" if misinformation else "unintended call corrected"
+        f.withdraw(old, why, law)
+        resolution = Resolution.MISINFORMATION if misinformation else Resolution.UNINTENDED
+        f.irregularity(self.kind, Rec(seat, code, t, 0.0, False), law, replaces=call_name(old.code),
+                       ruling=law, resolution=resolution)
         f.reopen(seat, t)
         new = Rec(seat, code, t, old.think, old.stop if stop is None else stop)
         new.acted = old.acted

@@ -25,7 +25,8 @@ class InsufficientBid(LhoRule):
     law = "insufficient_bid"  # 2007 L27, 2017 L27
     decisions = (Decision.INSUFFICIENT_BID, Decision.INSUFFICIENT_BID_JUDGEMENT)
     texts = (*keys(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, OptionId.REPLACE), UNINTENDED,
-             *(key(Decision.INSUFFICIENT_BID_JUDGEMENT, ed, q) for ed, qs in laws.IB_QUESTIONS.items() for q in qs))
+             *(key(Decision.INSUFFICIENT_BID_JUDGEMENT, edition, question)
+               for edition, questions in laws.IB_QUESTIONS.items() for question in questions))
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # L18C: a bid must be higher than the last bid; the same rank is not
@@ -39,7 +40,8 @@ class InsufficientBid(LhoRule):
             offer(Decision.INSUFFICIENT_BID, OptionId.REPLACE, r["insufficient_replaced"], True),
             f.unintended_option(),
         ]
-        f.pend(Pending(self, Decision.INSUFFICIENT_BID, r["insufficient_bid"], rec.seat, Asks.LHO, opts, rec, entry))
+        f.pend(Pending(self, Decision.INSUFFICIENT_BID, r["insufficient_bid"], rec.seat, Asks.LHO, opts, rec,
+                       entry))
 
     def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
         """L27A1: the LHO accepts the insufficient bid by calling."""
@@ -88,7 +90,8 @@ class InsufficientBid(LhoRule):
             raise EventError(f"the replacement must be a legal call (Law 27B), not {call_name(code)}")
         if 0 <= code <= f.last_bid:
             # L27B4: another insufficient bid; LHO may accept it, otherwise as B3.
-            f.withdraw(insufficient, "insufficient bid, replaced by another insufficient bid", r["insufficient_b4"])
+            f.withdraw(insufficient, "insufficient bid, replaced by another insufficient bid",
+                       r["insufficient_b4"])
             f.resolve(p, Resolution.REPLACED_INSUFFICIENT, r["insufficient_b4"])
             p.rec = new
             p.context.only_bid_or_pass = True
@@ -96,8 +99,8 @@ class InsufficientBid(LhoRule):
             p.irregularity = f.irregularity(self.kind, new, r["insufficient_bid"])
             return
         if code < PASS and (p.context.only_bid_or_pass or not f.admissible(offender, code)):
-            raise EventError(f"{r['insufficient_b3']}: the insufficient bid must be replaced by a sufficient bid "
-                             "or a pass")
+            raise EventError(f"{r['insufficient_b3']}: the insufficient bid must be replaced by a sufficient "
+                             "bid or a pass")
         if p.context.only_bid_or_pass:
             f.pending = None
             f.resolve(p, Resolution.B3, r["insufficient_b3"])

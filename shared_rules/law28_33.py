@@ -73,7 +73,8 @@ class CallOutOfRotation(LhoRule):
     decisions = (Decision.CALL_OUT_OF_ROTATION, Decision.OOT_JUDGEMENT)
     texts = (*keys(Decision.CALL_OUT_OF_ROTATION, OptionId.ACCEPT, OptionId.CANCEL, _CANCEL_SCREEN,
                    OptionId.CANCEL_ARTIFICIAL, _CANCEL_ARTIFICIAL_CALL),
-             *(key(Decision.OOT_JUDGEMENT, q, a) for q in laws.QUESTIONS for a in (OptionId.YES, OptionId.NO)))
+             *(key(Decision.OOT_JUDGEMENT, question, answer)
+               for question in laws.QUESTIONS for answer in (OptionId.YES, OptionId.NO)))
 
     def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
         # any other call by a player not in turn (the rules before it took the special cases)
@@ -84,21 +85,23 @@ class CallOutOfRotation(LhoRule):
     def record(self, f: Fold, rec: Rec, found: Found) -> None:
         r = f.refs
         turn = f.turn if f.turn is not None else rec.seat
-        entry = f.irregularity(self.kind, rec, r["out_of_rotation_laws"], position=found.position, turn=SEATS[turn])
+        entry = f.irregularity(self.kind, rec, r["out_of_rotation_laws"], position=found.position,
+                               turn=SEATS[turn])
+        decision = Decision.CALL_OUT_OF_ROTATION
         screens = f.profile.screens
         if screens.enabled and screens.unpassed_call == "cancel":
             # The call never crossed the screen (the tray stays while the TD rules): the
             # offender's partner has not seen it.
-            cancel = offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL, screens.law, variant=_CANCEL_SCREEN)
+            cancel = offer(decision, OptionId.CANCEL, screens.law, variant=_CANCEL_SCREEN)
         else:
-            cancel = offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL, r["cancel_oot"])
-        opts = [offer(Decision.CALL_OUT_OF_ROTATION, OptionId.ACCEPT, r["accept_oot"]), cancel]
+            cancel = offer(decision, OptionId.CANCEL, r["cancel_oot"])
+        opts = [offer(decision, OptionId.ACCEPT, r["accept_oot"]), cancel]
         if rec.code == PASS:
-            opts.append(offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL_ARTIFICIAL, r["artificial_pass"]))
+            opts.append(offer(decision, OptionId.CANCEL_ARTIFICIAL, r["artificial_pass"]))
         else:  # L29C: an artificial bid, double or redouble is ruled on the denominations it showed
-            opts.append(offer(Decision.CALL_OUT_OF_ROTATION, OptionId.CANCEL_ARTIFICIAL, r["artificial_call"],
+            opts.append(offer(decision, OptionId.CANCEL_ARTIFICIAL, r["artificial_call"],
                               variant=_CANCEL_ARTIFICIAL_CALL))
-        f.pend(Pending(self, Decision.CALL_OUT_OF_ROTATION, r["out_of_rotation"], rec.seat, Asks.LHO, opts, rec,
+        f.pend(Pending(self, decision, r["out_of_rotation"], rec.seat, Asks.LHO, opts, rec,
                        entry, Context(turn=turn, position=found.position)))
 
     def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
@@ -143,10 +146,13 @@ class CallOutOfRotation(LhoRule):
             f.turn_t = t
             return
         code = irregular.code
-        what = "double" if code < PASS else ("pass" if code == PASS and option.id is OptionId.CANCEL else "bid")
+        # L30C: an artificial pass (the TD's cancel_artificial) is ruled as a bid (L31)
+        plain_pass = code == PASS and option.id is OptionId.CANCEL
+        what = "double" if code < PASS else ("pass" if plain_pass else "bid")
         rule = laws.oot_rule(f.edition, what, p.context.position, f.last_bid >= 0)
         f.resolve(p, Resolution.CANCELLED, rule.law)
-        f.withdraw(irregular, "call out of rotation, cancelled", f"{r['cancel_oot']}, {rule.law}, {r['withdrawn_ui']}")
+        f.withdraw(irregular, "call out of rotation, cancelled",
+                   f"{r['cancel_oot']}, {rule.law}, {r['withdrawn_ui']}")
         f.turn_t = t
         if rule.offender:
             f.oblige(offender, rule.offender, rule.law)
@@ -219,13 +225,15 @@ class SimultaneousCalls(Rule):
         after it: the player in turn calls (legally) within the profile's window of the call
         out of rotation, which is then made again after his."""
         oot = p.rec
-        if p.kind is not Decision.CALL_OUT_OF_ROTATION or rec.seat != p.context.turn or oot is None \
-                or rec.t - oot.t > f.profile.simultaneous_window_s or f.classify(rec.seat, rec.code) is not None:
+        if p.kind is not Decision.CALL_OUT_OF_ROTATION or rec.seat != p.context.turn or oot is None:
+            return False
+        if rec.t - oot.t > f.profile.simultaneous_window_s or f.classify(rec.seat, rec.code) is not None:
             return False
         r = f.refs
         assert p.irregularity is not None
         f.irregularities.remove(p.irregularity)
-        f.irregularity(self.kind, oot, r["simultaneous"], ruling=r["simultaneous"], resolution=Resolution.REORDERED)
+        f.irregularity(self.kind, oot, r["simultaneous"], ruling=r["simultaneous"],
+                       resolution=Resolution.REORDERED)
         f.pending = None
         f.on_call(rec)
         if f.pending is not None:  # the in-turn call needs a TD judgement first (L9B2)

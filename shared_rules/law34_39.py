@@ -35,8 +35,9 @@ def deprived_player(f: Fold, t: float) -> None:
     offender = f.calls[first]
     law = f.refs["deprived"]
     f.add_irregularity({
-        "kind": IrregularityKind.CALL_OUT_OF_ROTATION, "seat": SEATS[offender.seat], "law": law, "t": offender.t,
-        "call": "P", "deprived": SEATS[deprived], "ruling": law, "resolution": Resolution.AUCTION_CONTINUES,
+        "kind": IrregularityKind.CALL_OUT_OF_ROTATION, "seat": SEATS[offender.seat], "law": law,
+        "t": offender.t, "call": "P", "deprived": SEATS[deprived], "ruling": law,
+        "resolution": Resolution.AUCTION_CONTINUES,
     })
     for r in f.calls[first:]:
         f.withdraw(r, "passes after a deprived player's turn are cancelled", law)
@@ -76,7 +77,8 @@ class InadmissibleDouble(LhoRule):
 
     def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
         """L36A: the LHO called before the X/XX was corrected: it and every later call are cancelled."""
-        _cancel_with_the_call_over_it(f, p, rec, f.refs["inadmissible_lho_called"], "an inadmissible double/redouble")
+        _cancel_with_the_call_over_it(f, p, rec, f.refs["inadmissible_lho_called"],
+                                      "an inadmissible double/redouble")
         f.turn = p.context.turn
         f.turn_t = rec.t
 
@@ -132,8 +134,8 @@ class CallWhenRequiredToPass(LhoRule):
         r = f.refs
         entry = f.irregularity(self.kind, rec, r["required_to_pass"], obligation=f.must_pass[rec.seat][1])
         opts = [offer(Decision.CALL_WHEN_REQUIRED_TO_PASS, OptionId.CANCEL, r["required_to_pass_cancelled"])]
-        f.pend(Pending(self, Decision.CALL_WHEN_REQUIRED_TO_PASS, r["required_to_pass"], rec.seat, Asks.LHO, opts,
-                       rec, entry))
+        f.pend(Pending(self, Decision.CALL_WHEN_REQUIRED_TO_PASS, r["required_to_pass"], rec.seat, Asks.LHO,
+                       opts, rec, entry))
 
     def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
         """L37A: the LHO called over it: the call and the later legal calls stand."""
@@ -232,8 +234,8 @@ class CallAfterFinalPass(LhoRule):
         if f.calls and f.calls[-1].seat == rec.seat:
             opts.append(offer(Decision.CALL_AFTER_FINAL_PASS, OptionId.UNINTENDED, r["unintended_after_end"],
                                True))
-        f.pend(Pending(self, Decision.CALL_AFTER_FINAL_PASS, r["after_final_pass"], rec.seat, Asks.LHO, opts, rec,
-                       entry))
+        f.pend(Pending(self, Decision.CALL_AFTER_FINAL_PASS, r["after_final_pass"], rec.seat, Asks.LHO, opts,
+                       rec, entry))
 
     def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
         """L39B: cancelled, with the call over it."""

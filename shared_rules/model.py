@@ -30,8 +30,8 @@ class EventError(ValueError):
 class Rec:
     """One call as made at the table."""
 
-    __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed", "acted",
-                 "alerted_to", "shown", "cached_view")
+    __slots__ = ("seat", "code", "t", "think", "stop", "alerted_by", "alert_t", "in_rotation", "deemed",
+                 "acted", "alerted_to", "shown", "cached_view")
 
     # What may change on a Rec once made (snapshot.py saves these, in this order).
     MUTABLE = ("think", "alerted_by", "alert_t", "in_rotation", "deemed", "acted", "shown", "cached_view")
@@ -58,8 +58,9 @@ class Rec:
         changed calls, not in the auction's length (the tablet builds one per event)."""
         d = self.cached_view
         if d is None:
-            d = {"seat": SEATS[self.seat], "call": call_name(self.code), "alerted": self.alerted_by is not None,
-                 "stop": self.stop, "think": round(self.think, 3), "t": self.t}
+            d = {"seat": SEATS[self.seat], "call": call_name(self.code),
+                 "alerted": self.alerted_by is not None, "stop": self.stop, "think": round(self.think, 3),
+                 "t": self.t}
             if self.alerted_by is not None:
                 d["alerted_by"] = SEATS[self.alerted_by]
                 d["alert_t"] = self.alert_t

@@ -41,7 +41,10 @@ def build(f: Fold) -> dict[str, Any]:
         if "earlier_calls" in wrong_board:
             wrong_board["earlier_calls"] = [dict(e) for e in wrong_board["earlier_calls"]]
             wrong_board["differs"] = WRONG_BOARD.differs(f)
-    leads, lifted = _leads(f, pairs if ended else [(c.seat, c.code) for c in f.calls], decl) if f.leads else ([], [])
+    leads: list[dict[str, Any]] = []
+    lifted: list[dict[str, Any]] = []
+    if f.leads:
+        leads, lifted = _leads(f, pairs if ended else [(c.seat, c.code) for c in f.calls], decl)
     adjusted = f.adjusted
     return {
         "board": f.board, "dealer": SEATS[f.dealer], "vulnerability": f.vulnerability,

@@ -159,7 +159,7 @@ class Table:
         if kind != "call" or f.pending is not None:
             return None
         taken = bool(event.get("taken"))
-        if not box_screens.is_a_call(f, seat, code, taken):  # a card only noted, or a confirmation (FSB L112C)
+        if not box_screens.is_a_call(f, seat, code, taken):  # only noted, or confirmed (FSB L112C)
             return None
         if f.status is Status.ADJUSTED_SCORE:
             return {"kind": "auction_stopped", "law": f.adjusted["law"] if f.adjusted else "",
@@ -247,7 +247,8 @@ class Table:
         if f.screens:
             box_screens.count_calls(f, t)
 
-    def _box_call(self, seat: int, code: int, t: float, stop: bool, taken: bool | None, gate: bool) -> Refused | None:
+    def _box_call(self, seat: int, code: int, t: float, stop: bool, taken: bool | None,
+                  gate: bool) -> Refused | None:
         """A call event; from a box that reports the card taken out (`taken`), or the box's
         confirmation of such a call, the box's part too (box_screens.is_a_call)."""
         f = self._f
@@ -309,8 +310,8 @@ class Table:
         if until is None:
             return None
         law = self._f.profile.stop.law
-        return Refused(f"stop wait short ({law}): {SEATS[seat]} may call from t={until}", TimingKind.STOP_WAIT_SHORT,
-                       law, until)
+        return Refused(f"stop wait short ({law}): {SEATS[seat]} may call from t={until}",
+                       TimingKind.STOP_WAIT_SHORT, law, until)
 
 
 class _StateAfter:
@@ -326,7 +327,8 @@ class _StateAfter:
     def __call__(self) -> dict[str, Any]:
         if self.state is None:
             if self.version != self.table._version:
-                raise RuntimeError("the table has taken another event since: read Table.state() for its state now")
+                raise RuntimeError("the table has taken another event since: read Table.state() for its "
+                                   "state now")
             self.state = self.table.state()
         return self.state
 

@@ -38,16 +38,20 @@ OPTION_TEXTS: Final[dict[str, str]] = {
     key(_D.CALL_OUT_OF_ROTATION, _O.CANCEL):
         "not accepted: the call is cancelled and the Law 30-32 rectification applies",
     key(_D.CALL_OUT_OF_ROTATION, "cancel_screen"):
-        "not accepted: the call did not pass the screen; it is cancelled with no further rectification",
+        "not accepted: the call did not pass the screen; it is cancelled with no further "
+        "rectification",
     key(_D.CALL_OUT_OF_ROTATION, _O.CANCEL_ARTIFICIAL):
         "not accepted, and TD: the pass was artificial or passed an artificial call",
     key(_D.CALL_OUT_OF_ROTATION, "cancel_artificial_call"):
-        "not accepted, and TD: the call was artificial; Laws 30-32 apply to the denominations it showed",
-    key(_D.CHANGE_OF_CALL, _O.UNINTENDED): "TD: the first call was unintended; the new call replaces it",
+        "not accepted, and TD: the call was artificial; Laws 30-32 apply to the denominations "
+        "it showed",
+    key(_D.CHANGE_OF_CALL, _O.UNINTENDED):
+        "TD: the first call was unintended; the new call replaces it",
     key(_D.CHANGE_OF_CALL, _O.ACCEPT): "LHO accepts the change (by calling)",
     key(_D.CHANGE_OF_CALL, _O.CANCEL): "the change is cancelled; the first call stands",
     key(_D.INADMISSIBLE_DOUBLE, _O.CANCEL):
-        "the double/redouble is cancelled; offender's partner must pass for the rest of the auction",
+        "the double/redouble is cancelled; offender's partner must pass for the rest of the "
+        "auction",
     key(_D.CALL_WHEN_REQUIRED_TO_PASS, _O.CANCEL):
         "the call is replaced by a pass; both players of the side pass for the rest",
     key(_D.BID_ABOVE_SEVEN, _O.CANCEL):
@@ -61,7 +65,8 @@ OPTION_TEXTS: Final[dict[str, str]] = {
         "TD: {call} differs from the cancelled {cancelled} (very different meaning, or a psych): "
         "artificial adjusted score",
     key(_D.WRONG_BOARD_JUDGEMENT, _O.SAME): "TD: it does not differ; {lho} repeats his {lho_call}",
-    key(_D.OOT_JUDGEMENT, "comparable", _O.YES): "TD: {call} is comparable to the cancelled {withdrawn} (Law 23A)",
+    key(_D.OOT_JUDGEMENT, "comparable", _O.YES):
+        "TD: {call} is comparable to the cancelled {withdrawn} (Law 23A)",
     key(_D.OOT_JUDGEMENT, "comparable", _O.NO): "TD: not comparable",
     key(_D.OOT_JUDGEMENT, "same_denomination", _O.YES):
         "TD: {call} is in the same denomination as the cancelled {withdrawn}",

@@ -33,13 +33,14 @@ def check_stop_wait(f: Fold, rec: Rec) -> None:
     # FSB L116B: "about 10 s"; a wait of wait_s - tolerance_s (9.0 s) is kept
     if waited < stop.wait_s - stop.tolerance_s:
         f.timing.append({
-            "kind": TimingKind.STOP_WAIT_SHORT, "seat": SEATS[rec.seat], "t": rec.t, "waited": round(waited, 3),
-            "wait": stop.wait_s, "law": stop.law,
+            "kind": TimingKind.STOP_WAIT_SHORT, "seat": SEATS[rec.seat], "t": rec.t,
+            "waited": round(waited, 3), "wait": stop.wait_s, "law": stop.law,
         })
     elif waited > stop.long_thought_s:  # L16B1: a long thought is information the partner may not use
         f.timing.append({
             "kind": TimingKind.LONG_THOUGHT_AFTER_STOP, "seat": SEATS[rec.seat], "t": rec.t,
-            "waited": round(waited, 3), "threshold": stop.long_thought_s, "law": f"{stop.law}, {f.refs['tempo_ui']}",
+            "waited": round(waited, 3), "threshold": stop.long_thought_s,
+            "law": f"{stop.law}, {f.refs['tempo_ui']}",
         })
 
 
@@ -85,15 +86,17 @@ def judge_alert(f: Fold, seat: int, t: float) -> AlertJudgement:
         unseen = next((c for c in reversed(calls) if c.seat == mate and not c.deemed), None)
         if unseen is not None:
             raise EventError(
-                f"{SEATS[seat]} alerted, but {SEATS[mate]}'s {call_name(unseen.code)} is still on the other side "
-                f"of the screen: the tray has not brought it to {SEATS[seat]} ({f.profile.screens.law})")
-        raise EventError(f"{SEATS[seat]} alerted, but neither {SEATS[seat]} nor partner has made a call to alert")
+                f"{SEATS[seat]} alerted, but {SEATS[mate]}'s {call_name(unseen.code)} is still on the other "
+                f"side of the screen: the tray has not brought it to {SEATS[seat]} ({f.profile.screens.law})")
+        raise EventError(f"{SEATS[seat]} alerted, but neither {SEATS[seat]} nor partner has made a call to "
+                         "alert")
     target = calls[idx]
     rules = f.profile.alert
     who = "self" if target.seat == seat else "partner"
     flags: list[dict[str, Any]] = []
     # index: which standing call the flag is about (the tempo view hangs it on that row)
-    base = {"seat": SEATS[seat], "t": t, "call": call_name(target.code), "of": SEATS[target.seat], "index": idx}
+    base = {"seat": SEATS[seat], "t": t, "call": call_name(target.code), "of": SEATS[target.seat],
+            "index": idx}
     if who not in rules.by:
         flags.append({"kind": TimingKind.ALERT_BY_WRONG_PLAYER, **base, "law": rules.law,
                       "expected": "partner" if "partner" in rules.by else "self"})

@@ -130,7 +130,7 @@ class Finding(StrEnum):
 
 
 class OptionId(StrEnum):
-    """The id of an option the Law gives (the state's `pending.options[].id`, a TD event's `choice`)."""
+    """The id of an option the Law gives (`pending.options[].id`; a TD event's `choice`)."""
 
     ACCEPT = "accept"
     REPLACE = "replace"
@@ -174,7 +174,8 @@ class TimingKind(StrEnum):
 
 # The alert flags that mean the profile's rules forbid the alert (FSB L115): `Table.step`
 # refuses such an alert; a late alert is still an alert.
-FORBIDDING_ALERT: Final[tuple[TimingKind, ...]] = (TimingKind.ALERT_BY_WRONG_PLAYER, TimingKind.ALERT_NOT_PERMITTED)
+FORBIDDING_ALERT: Final[tuple[TimingKind, ...]] = (
+    TimingKind.ALERT_BY_WRONG_PLAYER, TimingKind.ALERT_NOT_PERMITTED)
 
 
 class Refusal(StrEnum):
