@@ -9,6 +9,7 @@ path is a few integer updates.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Final
 
 from shared_rules import (
@@ -287,7 +288,7 @@ class Fold:
 
     def unintended_option(self) -> Option:
         """L25A: the TD may find the call unintended and let the intended call replace it."""
-        return Option(OptionId.UNINTENDED, texts.UNINTENDED, self.refs["unintended"], True)
+        return _unintended(self.refs["unintended"])
 
     def replace_unintended(self, p: Pending, call: Rec | None) -> None:
         """The TD took `unintended_option`: the call is withdrawn and the intended `call` is made
@@ -447,3 +448,9 @@ class Fold:
 
 
 _BID_NAMES: Final = tuple(call_name(code) for code in range(MAX_LEGAL_RANK + 1))  # 1C..7NT
+
+
+@functools.lru_cache(maxsize=8)
+def _unintended(law: str) -> Option:
+    """The L25A option, made once per edition (options never change once made)."""
+    return Option(OptionId.UNINTENDED, texts.UNINTENDED, law, True)

@@ -5,6 +5,7 @@ share them.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -89,8 +90,16 @@ class Option:
 def offer(prefix: str, id_: OptionId, law: str, needs_call: bool = False, variant: str = "",
           params: dict[str, str] | None = None) -> Option:
     """The option `id_` of a decision, worded by the text `<prefix>.<variant or id_>` (texts.key)
-    filled from `params`."""
-    return Option(id_, key(prefix, variant or id_), law, needs_call, **(params or {}))
+    filled from `params`. Options are never changed once made: one without params is made once
+    per Law and shared by every decision that offers it."""
+    if params:
+        return Option(id_, key(prefix, variant or id_), law, needs_call, **params)
+    return _offer(prefix, id_, law, needs_call, variant)
+
+
+@functools.lru_cache(maxsize=512)
+def _offer(prefix: str, id_: OptionId, law: str, needs_call: bool, variant: str) -> Option:
+    return Option(id_, key(prefix, variant or id_), law, needs_call)
 
 
 @dataclass
