@@ -173,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["cert"]:
         return cert_main(argv[1:])
+    if argv[:1] == ["match"]:  # the TD's team matches (station/match_cli.py)
+        from .match_cli import main as match_main
+        return match_main(argv[1:])
     args = build_parser().parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         print("station: --tls-cert and --tls-key go together (the club's certificate and its private key)",
@@ -249,7 +252,6 @@ def main(argv: list[str] | None = None) -> int:
         bridge = Bridge(station, args.bws, odbc=args.bws_odbc, poll_s=args.bws_poll,
                         say=lambda text: print(text, flush=True))
         bridge.run_once()  # the session's tables and keys before the tablets ask
-        station.ingest = bridge.waking(station.ingest)  # type: ignore[method-assign]
     if args.tables or args.reissue:
         print(f"tablets: station address {scheme}://<this computer>:{args.port}/{pin}")
     if args.no_serve:
