@@ -124,7 +124,7 @@ class WrongBoard(Rule):
         info: dict[str, Any] = {"law": law, "played_before": played_before, "note": rule["note"] or None}
         if rule["restart"]:
             # 2007 L15C: a new auction in which the players must make the calls they made before.
-            info.update(outcome="auction_restarted", earlier_calls=[
+            info.update(outcome=Resolution.AUCTION_RESTARTED, earlier_calls=[
                 {"seat": SEATS[c.seat], "call": call_name(c.code)} for c in f.calls],
                 rule="the players must repeat their earlier calls; if any call differs, the TD cancels "
                      "the board")
@@ -145,12 +145,12 @@ class WrongBoard(Rule):
             f.turn_t = t
             entry.update(ruling=law, resolution=Resolution.AUCTION_RESTARTED)
         elif played_before:
-            info.update(outcome="board_cancelled")
+            info.update(outcome=Resolution.BOARD_CANCELLED)
             entry.update(ruling=str(rule["played_before"]), resolution=Resolution.BOARD_CANCELLED)
             f.stop_auction("artificial", str(rule["played_before"]),
                            "a player at the table has played this board before: cancelled for all four")
         else:
-            info.update(outcome="auction_continues",
+            info.update(outcome=Resolution.AUCTION_CONTINUES,
                         rule="the auction and play are completed normally and the result stands; the TD may "
                         "have the correct board played later")
             entry.update(ruling=str(rule["continues"]), resolution=Resolution.AUCTION_CONTINUES)
@@ -186,7 +186,7 @@ class WrongBoard(Rule):
         f.add_irregularity({"kind": self.kind, "seat": differs["seat"], "law": law, "t": t,
                             "call": differs["call"], "ruling": law, "resolution": Resolution.BOARD_CANCELLED,
                             "earlier": differs["earlier"]})
-        f.wrong_board["outcome"] = "board_cancelled"
+        f.wrong_board["outcome"] = Resolution.BOARD_CANCELLED
         f.stop_auction("artificial", law, f"{differs['seat']} called {differs['call']} where he had called "
                        f"{differs['earlier']} in the first auction: the board is cancelled")
 

@@ -48,7 +48,7 @@ from shared_rules.events import T_MAX
 from shared_rules.fold import Fold
 from shared_rules.model import DEEMED, Deemed, EventError, Found, Rec
 from shared_rules.outcome import Accepted, Refused
-from shared_rules.types import Pair, Policy, Status, TimingKind
+from shared_rules.types import Pair, Policy, Refusal, Status, TimingKind
 
 _BIDDING = Status.BIDDING
 _POLICY = {p.value: p for p in Policy}
@@ -162,7 +162,7 @@ class Table:
         if not box_screens.is_a_call(f, seat, code, taken):  # only noted, or confirmed (FSB L112C)
             return None
         if f.status is Status.ADJUSTED_SCORE:
-            return {"kind": "auction_stopped", "law": f.adjusted["law"] if f.adjusted else "",
+            return {"kind": Refusal.AUCTION_STOPPED, "law": f.adjusted["law"] if f.adjusted else "",
                     "seat": SEATS[seat], "call": call_name(code), "action": "refuse"}
         found = f.classify(seat, code)
         if isinstance(found, Deemed):
