@@ -354,6 +354,8 @@ class Fold:
             law28_33.CALL_OUT_OF_ROTATION.judge_next_call(self, s, rec)
         if self.wrong_board_repeat and s in self.wrong_board_repeat:
             law15_17.WRONG_BOARD_CALL.new_call(self, s, rec)
+        if self.wrong_board is not None:  # 2007 L15C: is it the call made in the first auction?
+            law15_17.WRONG_BOARD.called(self, rec)
 
     def end_check(self, t: float) -> None:
         """L22: three passes after a call, four at the start, end the auction if they come from
