@@ -27,21 +27,23 @@ def is_a_call(f: Fold, seat: int, code: int, taken: bool) -> bool:
     """A call event from a box that reports the card taken out (`taken`), or the confirmation
     after one: is it the call itself? Profile `call_made`: "taken" (FSB L112C, the call is made
     when taken out with visible intent) or "confirmed" (the confirmation makes it; a taken card
-    is only noted). The confirmation of a call already made is not a second call."""
+    is only noted). The confirmation of a call already made is not a second call. Each box
+    confirms its own card: two players may take cards out at nearly the same moment (L33) and
+    their boxes confirm in any order."""
     if taken:
         return f.taken_makes
-    return f.taken != (seat, code)
+    return f.taken is None or (seat, code) not in f.taken
 
 
 def noted(f: Fold, seat: int, code: int, t: float, taken: bool, made: bool) -> None:
     """The box's part once the call (if it was one) is taken: the card taken out is listed, or
-    the confirmation ends it."""
+    the confirmation ends it (for that box only)."""
     if taken:
         f.box_taken.append((seat, code, t, made))  # the state's dict is built when asked
-        if made:
-            f.taken = (seat, code)
-    else:
-        f.taken = None
+    if f.taken is not None:  # a box has one card out at a time: a new one, or its confirmation, ends it
+        f.taken = frozenset(p for p in f.taken if p[0] != seat) or None
+    if taken and made:
+        f.taken = (f.taken or frozenset()) | {(seat, code)}
 
 
 def box_taken_views(f: Fold) -> list[dict[str, Any]]:

@@ -251,3 +251,19 @@ def test_2007_L15C_the_same_calls_raise_nothing():
 def test_2007_L15C_the_cancel_board_event_still_answers_it():
     state = run("fsb-2007", "N 1H", "E 1S", {"td": "wrong_board"}, "N 1H", "E 2S", {"td": "cancel_board"})
     assert state["status"] == "adjusted_score" and state["adjusted_score"]["law"] == "2007 L15C"
+
+
+# ---------------------------------------------------------------- FSB L112C with L33: two boxes at once
+def test_FSB_L112C_L33_each_box_confirms_its_own_taken_card():
+    # fsb-2007: the card taken out is the call (FSB L112C); the box's confirmation after it is the
+    # same call. Two boxes taking cards at nearly the same moment confirm in any order.
+    state = _table("fsb-2007", {"t": 0, "seat": "N", "call": "1S", "taken": True},
+                   {"t": 0.3, "seat": "E", "call": "P", "taken": True},
+                   {"t": 0.5, "seat": "N", "call": "1S"}, {"t": 0.6, "seat": "E", "call": "P"})
+    assert calls(state) == ["N 1S", "E P"] and state["irregularities"] == [] and state["next"] == "S"
+    # S takes a pass out at E's turn as E takes his: L33 puts E's first; both confirm afterwards
+    state = _table("fsb-2007", {"t": 0, "seat": "N", "call": "1S", "taken": True}, {"t": 0.1, "seat": "N", "call": "1S"},
+                   {"t": 3.0, "seat": "S", "call": "P", "taken": True}, {"t": 3.1, "seat": "E", "call": "P", "taken": True},
+                   {"t": 3.2, "seat": "S", "call": "P"}, {"t": 3.3, "seat": "E", "call": "P"})
+    assert calls(state) == ["N 1S", "E P", "S P"] and state["pending"] is None and state["next"] == "W"
+    assert [i["kind"] for i in state["irregularities"]] == ["simultaneous_calls"]
