@@ -140,9 +140,9 @@ class Fold:
         self.calls_changed_t = 0.0  # the last event that changed the number of standing calls
         self.calls_counted = 0
         # FSB L112C: a call taken from the box with visible intent is made; the box's confirmation
-        # that follows is the same call, not a second one. (seat, code) of each such call until its
-        # box confirms it (None: none waits).
-        self.taken: frozenset[tuple[int, int]] | None = None
+        # that follows is the same call, not a second one. (seat, code) of that call until then;
+        # (seat, code, seat, code, ...) when cards of several boxes wait (L33: nearly at once).
+        self.taken: tuple[int, ...] | None = None
         self.taken_makes = profile.call_made == "taken"  # the card taken out is the call
         self.box_taken: list[tuple[int, int, float, bool]] = []  # (seat, code, t, made)
         self.box_views: list[dict[str, Any]] = []  # their dicts for state(), built once each
