@@ -58,8 +58,9 @@ class Watch:
         if before is None:  # the first look at a file (or a station from before this record)
             self.store.set_setting(SEEN, now.to_json())
             return None
-        emptied = before.wrote and bws.count("ReceivedData") == 0 and bws.count("BiddingData") == 0
-        why = fileid.changes(before, now, emptied)
+        why = fileid.changes(before, now, emptied=False)
+        if not why and before.wrote and bws.count("ReceivedData") == 0 and bws.count("BiddingData") == 0:
+            why = fileid.changes(before, now, emptied=True)  # counted only when nothing else says it
         if not why:
             state["replaced"] = None
             return None

@@ -340,3 +340,49 @@ def test_the_director_page_asks_the_td_about_a_file_of_another_movement(tmp_path
         assert health(st)[1]["status"] == "ok"  # held results are shown, not a degraded station
     finally:
         st.stop()
+
+
+def test_a_session_re_initialised_inside_the_same_file_gets_the_earlier_results_again(evening):
+    """The scoring program empties the tables and writes the session again in the same file (same
+    inode, no shorter, the same Session rows): the station's rows are all gone, which says so."""
+    ev = evening
+    before = play_some(ev)
+    inode = os.stat(ev.bws).st_ino
+    fresh = ev.tmp / "session.bws"
+    create_bws(fresh, rounds=2)
+    db = sqlite3.connect(ev.bws)
+    db.execute("ATTACH ? AS fresh", (str(fresh),))
+    for table in (*TABLES, "RoundData", "Tables", "PlayerNumbers", "PlayerNames", "Settings", "Section"):
+        db.execute(f"DELETE FROM main.[{table}]")
+        db.execute(f"INSERT INTO main.[{table}] SELECT * FROM fresh.[{table}]")  # the same session again
+    db.commit()
+    db.close()
+    assert os.stat(ev.bws).st_ino == inode and content(ev.bws) == {t: [] for t in TABLES}
+    state = ev.bridge().run_once()
+    assert state["last_replaced"]["why"] == ["it has none of the rows the station wrote"]
+    assert content(ev.bws) == before
+    ev.bridge().run_once()
+    assert content(ev.bws) == before
+
+
+def test_health_says_when_the_bridge_has_stopped_looking_at_the_file(tmp_path):
+    """A bridge stuck in a driver call: the file's last look is old, and health says so."""
+    import calendar
+    import json
+    import time
+
+    from station.bws import status
+
+    store = Store(str(tmp_path / "station.db"), str(tmp_path / "station.secrets"))
+    try:
+        assert status.health(store) == ([], None)  # the Data Connector: nothing of the .bws
+        store.set_setting("integration", "bws")
+        now = calendar.timegm(time.strptime("2026-11-23T20:00:00Z", "%Y-%m-%dT%H:%M:%SZ"))
+        store.set_setting("bws/status", json.dumps({"file": "ok", "error": None, "poll_s": 3.0,
+                                                    "checked_at": "2026-11-23T19:59:00Z", "written": 4}))
+        problems, link = status.health(store, now=now)
+        assert problems == [] and link["file"] == "ok" and link["results_in_file"] == 4
+        problems, _ = status.health(store, now=now + 600)
+        assert problems == ["the .bws bridge has not looked at the file for 660 s"]
+    finally:
+        store.close()
