@@ -3,19 +3,25 @@ result and auction the tables send into the `.bws`, as BCS would.
 
 One pass (on a timer, and at once when a tablet delivers a result or an auction: the bridge
 listens to the station's stored items, station/listeners.py):
-1. open the file through ODBC; read the session; if it changed (an added round, a new
-   movement), check it and put it where the station serves movements from (session.install);
-2. for each board with items not yet written, fold its items in order (boardlog) and write the
+1. open the file through ODBC; read the session; check that the tablets can play it;
+2. is it the file written into before (takeover.py)? A replaced file of the same session is
+   taken over (every item written before looked for in it and written where missing); one of
+   another session waits for the TD's answer, nothing written;
+3. if the session changed (an added round, a new movement), put it where the station serves
+   movements from (session.install);
+4. for each board with items not yet written, fold its items in order (boardlog) and write the
    rows of the first unwritten item in one transaction; the station DB records the item as
    `writing` (with its last row) before, and `done` after, so a crash between the two is
-   resolved by looking for that row in the file: nothing is written twice;
-3. note the tables' current round and board in Tables (where the file has those columns);
-4. look at the Processed flags: when the scoring program has read more results than before,
+   resolved by looking for that row in the file: nothing is written twice; a board whose items
+   cannot be made into rows (a damaged stored item) is held with the reason, the others go on;
+5. note the tables' current round and board in Tables (where the file has those columns);
+6. look at the Processed flags: when the scoring program has read more results than before,
    that is the time shown on the director page as "last read".
 
-Bad input (a file without the expected tables, a locked file, a movement the tablets cannot
-play) stops the pass with a message on the station's output and the director page; nothing is
-written until it is put right.
+Bad input (a missing, unreadable or locked file, one without the expected tables, a movement the
+tablets cannot play, a file of another session) stops the pass with a message on the station's
+output, the director page and /api/v1/health (status.py); nothing is written until it is put
+right.
 """
 from __future__ import annotations
 

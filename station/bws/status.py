@@ -1,7 +1,9 @@
 """Which scoring-program link the station runs, for the director page: the Data Connector (per
 session: results taken and when the scoring program last took one and last asked), or the `.bws`
-bridge with when the scoring program last read a result (its Processed flags). Times are shown
-in the station's local time, as the scoring PC's clock shows them."""
+bridge with when the scoring program last read a result (its Processed flags), the file missing,
+unreadable or replaced, and the TD's question about a file of another session. Times are shown
+in the station's local time, as the scoring PC's clock shows them. `health` is the link's part
+of /api/v1/health."""
 from __future__ import annotations
 
 import calendar

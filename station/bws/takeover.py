@@ -28,7 +28,7 @@ from typing import Any
 from . import fileid
 from .odbc import Bws, BwsReplaced
 
-SEEN = "bws/file"      # fileid.Seen of the file the bridge writes into (settings)
+SEEN = "bws/file/"     # + the session id: fileid.Seen of the file the bridge writes into (settings)
 ANSWER = "bws/answer"  # the TD's answer to a file of another session: {"token", "choice"}
 CHOICES = ("write", "leave")
 SUSPECT = ("missing", "unreadable", "not_bws")  # what comes back after these is checked as a new file
@@ -43,9 +43,10 @@ class Watch:
 
     def __init__(self, store: Any, guid: str, path: str, db: str):
         self.store, self.guid, self.path, self.db = store, guid, path, db
+        self.name = SEEN + guid  # per file path (the session id is the path's), so another --bws starts afresh
 
     def seen(self) -> fileid.Seen | None:
-        return fileid.Seen.from_json(self.store.setting(SEEN))
+        return fileid.Seen.from_json(self.store.setting(self.name))
 
     def check(self, bws: Bws, session: dict[str, Any], st: Any, written: list[tuple[str, int, int, int]],
               state: dict[str, Any]) -> tuple[list[str], str] | None:
@@ -56,7 +57,7 @@ class Watch:
         before = self.seen()
         now = fileid.seen(st, session["marker"])
         if before is None:  # the first look at a file (or a station from before this record)
-            self.store.set_setting(SEEN, now.to_json())
+            self.store.set_setting(self.name, now.to_json())
             return None
         why = fileid.changes(before, now, emptied=False)
         if not why and before.wrote and bws.count("ReceivedData") == 0 and bws.count("BiddingData") == 0:
@@ -98,15 +99,15 @@ class Watch:
         with self.store.transaction() as tx:
             if choice == "write":
                 tx.execute("UPDATE bws_items SET state = 'writing' WHERE guid = ? AND state = 'done'", (self.guid,))
-            tx.execute("DELETE FROM settings WHERE name = ? OR name = ?", (SEEN, ANSWER))
-            tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (SEEN, now.to_json()))
+            tx.execute("DELETE FROM settings WHERE name = ? OR name = ?", (self.name, ANSWER))
+            tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (self.name, now.to_json()))
         return recheck
 
     def suspect(self) -> None:
         """Missing or unreadable: whatever comes back at the path is checked as a replacement."""
         before = self.seen()
         if before is not None and not before.suspect:
-            self.store.set_setting(SEEN, dataclasses.replace(before, suspect=True).to_json())
+            self.store.set_setting(self.name, dataclasses.replace(before, suspect=True).to_json())
 
     def after(self, st: Any, marker: list[list[str]], wrote: bool) -> None:
         """The file's size and time after the bridge's own writes (`wrote`: rows were written
@@ -120,7 +121,7 @@ class Watch:
             return  # only a check (`check`, then `take_over`) clears the doubt
         seen = fileid.seen(end, marker, wrote or (before is not None and before.wrote))
         if before != seen:
-            self.store.set_setting(SEEN, seen.to_json())
+            self.store.set_setting(self.name, seen.to_json())
 
     def installed(self) -> dict[fileid.Slot, fileid.Placed]:
         """The movement the station took over before (what it serves the tablets)."""
