@@ -43,6 +43,9 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS bws_items (
     guid TEXT NOT NULL, item_id INTEGER NOT NULL, state TEXT NOT NULL, check_row TEXT,
     at TEXT NOT NULL, PRIMARY KEY (guid, item_id))"""
 KINDS = ("auction", "result")
+# An item's state in bws_items: `writing` (its rows may be in the file: look for its last row),
+# `done` (in the file), `left` (kept out of the file the TD said is a new session: takeover.py).
+SETTLED = ("done", "left")
 # The columns of a ReceivedData row that say what the result is (not the scorer's flags or times).
 RESULT_COLUMNS = ("PairNS", "PairEW", "Declarer", "NS/EW", "Contract", "Result", "LeadCard", "Remarks")
 
@@ -164,11 +167,13 @@ class Bridge:
         was = self.state.get("file")
         self._wrote = False
         try:
+            st = fileid.stat(self.path)
+            if st is None:
+                raise BwsMissing(f"{self.path}: no such file (the scoring program re-creating it?); the "
+                                 "results are kept and written when it is back")
             with Bws(self.path, self.odbc) as bws:
-                st = fileid.stat(self.path)
-                if st is None:
-                    raise BwsMissing(f"{self.path}: no such file (the scoring program re-creating it?); the "
-                                     "results are kept and written when it is back")
+                if not fileid.same_file(st, fileid.stat(self.path)):  # the connection's file is `st`'s
+                    raise BwsError(f"{self.path} was replaced while the station opened it; it looks again")
                 session = bws_session.read(bws)
                 self._check_playable(session)
                 self._collect()
@@ -238,7 +243,8 @@ class Bridge:
         if found is None:
             return
         why, choice = found
-        self._recheck = self.watch.take_over(st, session["marker"], choice)
+        held_now = [it["id"] for items in self.by_board.values() for it in items]
+        self._recheck = self.watch.take_over(st, session["marker"], choice, held_now)
         self.todo |= set(self.by_board)
         self.table_pos.clear()
         self._received_id = None
@@ -285,7 +291,7 @@ class Bridge:
             section, table, round_no, board = key
             where = f"section {section} table {table} round {round_no} board {board}"
             sid = ids.get(section)
-            if all(states.get(it["id"], ("",))[0] == "done" for it in self.by_board[key]):
+            if all(states.get(it["id"], ("",))[0] in SETTLED for it in self.by_board[key]):
                 self.todo.discard(key)
                 continue
             if sid is None or (sid, table, round_no) not in slots:
@@ -313,7 +319,7 @@ class Bridge:
             in_force = log.result
             rows = log.apply(it)
             state, check = states.get(it["id"], ("", None))
-            if state == "done":
+            if state in SETTLED:
                 continue
             if state == "writing" and check and self._present(bws, _decode(check)):
                 self._mark(it["id"], "done", check)

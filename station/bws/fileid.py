@@ -72,6 +72,10 @@ def stat(path: str) -> os.stat_result | None:
         return None
 
 
+def same_file(a: os.stat_result, b: os.stat_result | None) -> bool:
+    return b is not None and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
 def seen(st: os.stat_result, marker: list[list[str]], wrote: bool = False) -> Seen:
     return Seen(int(st.st_dev), int(st.st_ino), int(st.st_size), int(st.st_mtime_ns), marker, wrote)
 
@@ -117,7 +121,8 @@ def movement(session: dict[str, Any]) -> dict[Slot, Placed]:
 
 def misfits(earlier: dict[Slot, Placed], now: dict[Slot, Placed], boards: list[tuple[str, int, int, int]]) -> list[str]:
     """The boards written into the earlier file that the new file's movement would not take as
-    they were played: the table and round missing, other pairs there, the board not in its range."""
+    they were played: the table and round missing, other pairs there, the board no longer in its
+    range (a board the earlier movement did not have there either is no difference)."""
     out = []
     for section, table, round_no, board in sorted(boards):
         slot = (section, table, round_no)
@@ -130,6 +135,6 @@ def misfits(earlier: dict[Slot, Placed], now: dict[Slot, Placed], boards: list[t
         old = earlier.get(slot)
         if old is not None and (old[0], old[1]) != (ns, ew):
             out.append(f"{where}: played by NS {old[0]} v EW {old[1]}, the new file has NS {ns} v EW {ew}")
-        elif not low <= board <= high:
+        elif not low <= board <= high and (old is None or old[2] <= board <= old[3]):
             out.append(f"{where}: the new file has boards {low}-{high} there")
     return out

@@ -9,8 +9,9 @@ each look `Watch.check` compares the file at the path with it:
 - a replaced file the earlier results do not fit: nothing is taken over or written; the director
   page and `/api/v1/health` ask the TD, who answers with `python -m station bws-replaced write`
   (the earlier results into the new file, those its movement lacks held) or `leave` (the new
-  file is a new session: what the earlier file had is not written into it). The answer names
-  the file (`Seen.token`), so it never applies to a file put there after it was given.
+  file is a new session: no result the station holds when the answer is taken goes into it, or
+  into a file that later replaces it). The answer names the file (`Seen.token`), so it never
+  applies to a file put there after it was given.
 
 Taking a file over (`take_over`) is one transaction of the station's database: with `write`,
 every item written before goes back to `writing` (its last row kept), exactly as after a crash
@@ -89,9 +90,11 @@ class Watch:
         choice = doc.get("choice") if isinstance(doc, dict) and doc.get("token") == token else None
         return choice if choice in CHOICES else None
 
-    def take_over(self, st: Any, marker: list[list[str]], choice: str) -> set[int]:
-        """The file at the path becomes the one written into (one transaction). Returns the items
-        to look for in it (`write`: every item written before; `leave`: none)."""
+    def take_over(self, st: Any, marker: list[list[str]], choice: str, items: list[int]) -> set[int]:
+        """The file at the path becomes the one written into (one transaction). `write`: every
+        item written before goes back to `writing`, to be looked for in the new file; returns
+        them. `leave`: `items` (every item the station holds now) are `left`, never written into
+        this file or one that replaces it."""
         now = fileid.seen(st, marker)
         recheck = {int(r[0]) for r in self.store.query(
             "SELECT item_id FROM bws_items WHERE guid = ? AND state = 'done'", (self.guid,))} \
@@ -99,6 +102,12 @@ class Watch:
         with self.store.transaction() as tx:
             if choice == "write":
                 tx.execute("UPDATE bws_items SET state = 'writing' WHERE guid = ? AND state = 'done'", (self.guid,))
+            else:
+                at = utc()
+                for item_id in items:
+                    tx.execute("DELETE FROM bws_items WHERE guid = ? AND item_id = ?", (self.guid, item_id))
+                    tx.execute("INSERT INTO bws_items (guid, item_id, state, check_row, at) VALUES (?, ?, 'left', "
+                               "NULL, ?)", (self.guid, item_id, at))
             tx.execute("DELETE FROM settings WHERE name = ? OR name = ?", (self.name, ANSWER))
             tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (self.name, now.to_json()))
         return recheck

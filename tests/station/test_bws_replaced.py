@@ -240,6 +240,7 @@ def test_a_file_of_another_session_is_left_alone_when_the_td_says_leave(tmp_path
         state = bridge.run_once()
         assert state["file"] == "replaced"
         assert state["replaced"]["differs"][0].startswith("the file names another session (Mandag 2026-11-23")
+        ev.put(result_record_for(4, 1, 7))  # a late result of the Monday session, while the TD decides
         assert answer(ev.db, "leave").returncode == 0
         # Before the bridge looks, yet another file: the answer was about the one before.
         ev.fresh_file(("Onsdag", "2026-11-25"))
@@ -250,9 +251,14 @@ def test_a_file_of_another_session_is_left_alone_when_the_td_says_leave(tmp_path
         state = bridge.run_once()
         assert state["file"] == "ok" and state["last_replaced"]["choice"] == "leave"
         assert content(ev.bws) == {t: [] for t in TABLES}
-        ev.put(result_record_for(4, 1, 7))  # what the new session's tables send goes into it
+        ev.put(result_record_for(4, 2, 1))  # what the new session's tables send goes into it
         bridge.run_once()
-        assert [(r["Table"], r["Board"]) for r in rows(ev.bws, "ReceivedData")] == [(4, 7)]
+        assert [(r["Table"], r["Round"], r["Board"]) for r in rows(ev.bws, "ReceivedData")] == [(4, 2, 1)]
+        # BCS restarted on the new session: its own result comes back, the Monday ones never.
+        ev.fresh_file(("Onsdag", "2026-11-25"))
+        state = ev.bridge().run_once()
+        assert state["error"] is None and state["last_replaced"]["rewritten"] == 1
+        assert [(r["Table"], r["Round"], r["Board"]) for r in rows(ev.bws, "ReceivedData")] == [(4, 2, 1)]
         none = answer(ev.db, "write")  # nothing waits for an answer now
         assert none.returncode == 1 and "no replaced .bws is waiting" in none.stderr
     finally:
