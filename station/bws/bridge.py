@@ -236,10 +236,7 @@ class Bridge:
     def _check_file(self, bws: Bws, session: dict[str, Any], st: Any) -> None:
         """Is this the file the bridge wrote into before? A replaced file of the same session is
         taken over at once; one of another session waits for the TD (BwsReplaced)."""
-        states = self._states()
-        written = [k for k, items in self.by_board.items()
-                   if any(states.get(it["id"], ("",))[0] in ("done", "writing") for it in items)]
-        found = self.watch.check(bws, session, st, written, self.state)
+        found = self.watch.check(bws, session, st, self._written_boards, self.state)
         if found is None:
             return
         why, choice = found
@@ -255,6 +252,12 @@ class Bridge:
         self.say(f"station: .bws bridge: {self.path} was replaced ({'; '.join(why)}); "
                  + ("what was written before is looked for in it and written where missing" if choice == "write"
                     else "the earlier results are left out of it, as the TD answered"))
+
+    def _written_boards(self) -> list[tuple[str, int, int, int]]:
+        """The boards with items written into the file before (asked only of a replaced file)."""
+        states = self._states()
+        return [k for k, items in self.by_board.items()
+                if any(states.get(it["id"], ("",))[0] in ("done", "writing") for it in items)]
 
     # -- the items ----------------------------------------------------------------------------------
     def _collect(self) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+from collections.abc import Callable
 from typing import Any
 
 from . import fileid
@@ -49,12 +50,13 @@ class Watch:
     def seen(self) -> fileid.Seen | None:
         return fileid.Seen.from_json(self.store.setting(self.name))
 
-    def check(self, bws: Bws, session: dict[str, Any], st: Any, written: list[tuple[str, int, int, int]],
+    def check(self, bws: Bws, session: dict[str, Any], st: Any,
+              written: Callable[[], list[tuple[str, int, int, int]]],
               state: dict[str, Any]) -> tuple[list[str], str] | None:
         """None: the file written into before (or the first one). Else (why it is another file,
         the choice to take it over with). Raises BwsReplaced, with the question in
         `state["replaced"]`, when the earlier results do not fit and the TD has not answered.
-        `written`: the boards with items written into the earlier file."""
+        `written()`: the boards with items written into the earlier file."""
         before = self.seen()
         now = fileid.seen(st, session["marker"])
         if before is None:  # the first look at a file (or a station from before this record)
@@ -67,7 +69,7 @@ class Watch:
             state["replaced"] = None
             return None
         differs = [x for x in [fileid.other_session(before.marker, now.marker)] if x]
-        differs += fileid.misfits(self.installed(), fileid.movement(session), written)
+        differs += fileid.misfits(self.installed(), fileid.movement(session), written())
         if not differs:
             return why, "write"
         answer = self.answer(now.token())
