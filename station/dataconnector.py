@@ -44,6 +44,7 @@ from bridgemate_dataconnector.validation import (
     validate_section_update_dto,
 )
 
+from . import match_store
 from .http_json import JsonError, loads_limited
 from .records import at_iso, td_call_facts
 from .store import canonical, latest_results, numbered, utc_now
@@ -285,8 +286,13 @@ def _check_section(sec: Any) -> str:
             if (low or high) and not (1 <= low <= high and high - low < MAX_BOARDS_PER_ROUND):
                 raise DcError(E_VALIDATION, f"Boards {low}-{high} of {where}: a round has 1..{MAX_BOARDS_PER_ROUND} "
                                             "boards numbered from 1 (0-0 for none)")
-            for side in ("PairNS", "PairEW"):
+            for side in ("PairNS", "PairEW", "TeamNS", "TeamEW"):
                 _int_in(r.get(side), f"{side} of {where}", 0, MAX_PAIR)
+            _int_in(r.get("MatesTableTableNumber"), f"MatesTableTableNumber of {where}", 0, MAX_TABLE)
+            _int_in(r.get("MatesTableRoundNumber"), f"MatesTableRoundNumber of {where}", 0, MAX_ROUND)
+            mates = r.get("MatesTableSectionLetters")
+            if mates is not None and mates != "" and not (isinstance(mates, str) and SECTION_RE.match(mates)):
+                raise DcError(E_VALIDATION, f"MatesTableSectionLetters of {where} ({mates!r}) must be section letters")
     return letters
 
 
@@ -301,6 +307,16 @@ def _write_section(tx: Any, session: str, group: int, method: int, sec: dict) ->
                    [(session, letters, t["TableNumber"], r["RoundNumber"], int(r.get("LowBoardNumber") or 0),
                      int(r.get("HighBoardNumber") or 0), int(r.get("PairNS") or 0), int(r.get("PairEW") or 0))
                     for t in sec.get("Tables") or [] for r in t.get("Rounds") or []])
+    match_store.write_dc_teams(tx, session, sec)  # team matches (station/matches.py)
+
+
+def _check_teams(sections: list[dict], stored: list | None = None) -> None:
+    """A teams movement whose matches cannot be played (rooms on different boards, a team in one
+    room only) is refused before anything is written (docs/station.md "Team matches")."""
+    try:
+        match_store.check_dc_sections(sections, stored)
+    except match_store.MatchError as e:
+        raise DcError(E_VALIDATION, f"Team match: {e}. Nothing was changed.") from e
 
 
 def station_event(st: Any, tx: Any, scorer_event: str, session: dict) -> str:
@@ -337,6 +353,7 @@ def _initialize(st: Any, init: dict) -> str:
             _int_in(g.get("ScoringMethod"), "ScoringMethod", 0, 99)
             for sec in g.get("Sections") or []:
                 groups_of[guid][_check_section(sec)] = int(g.get("ScoringGroupNumber") or 1)
+        _check_teams([sec for g in s["ScoringGroups"] for sec in g.get("Sections") or []])
         plan.append((guid, s))
     hand_rows = _handrecord_rows(st, groups_of, init.get("Handrecords") or [])
     settings = _settings_rows(set(groups_of), 2, init.get("Bridgemate2Settings") or []) + \
@@ -392,6 +409,8 @@ def _update_movement(st: Any, session: str | None, data: dict) -> str:
     if data.get("SessionGuid") not in (None, session):
         raise DcError(E_VALIDATION, "UpdateMovement: SessionGuid differs from the request's")
     letters = _check_section(data)
+    if not data.get("IsDeleted"):
+        _check_teams([data], match_store.stored_slots(st.store, session, match_store.teams_sections(st.store, session)))
     group = _int_in(data.get("ScoringGroupNumber") or 1, "ScoringGroupNumber", 1, 999)
     method = _int_in(data.get("ScoringGroupScoringMethod") or 10, "ScoringGroupScoringMethod", 0, 99)
     rows = st.store.query("SELECT event FROM dc_sessions WHERE session_guid = ?", (session,))
@@ -405,6 +424,7 @@ def _update_movement(st: Any, session: str | None, data: dict) -> str:
         if data.get("IsDeleted"):
             tx.execute("DELETE FROM dc_sections WHERE session_guid = ? AND section = ?", (session, letters))
             tx.execute("DELETE FROM dc_rounds WHERE session_guid = ? AND section = ?", (session, letters))
+            tx.execute("DELETE FROM dc_round_teams WHERE session_guid = ? AND section = ?", (session, letters))
             return f"Section {letters} deleted"
         _write_section(tx, session, group, method, data)
         st.store.write_players(tx, session, added)

@@ -58,7 +58,7 @@ MOVEMENT = 14  # DataConnectorResponseData.Movement
 # What ClearData removes: the Data Connector's own data, never the tables' items nor the ids
 # the tablets' keys carry (dc_session_ids, dc_event_ids, table_keys).
 CLEARED = ("dc_sessions", "dc_sections", "dc_rounds", "dc_handrecords", "dc_settings", "dc_players",
-           "dc_participations", "dc_polled", "dc_accepted", "dc_reads", "dc_scorer_items")
+           "dc_participations", "dc_polled", "dc_accepted", "dc_reads", "dc_scorer_items", "dc_round_teams")
 
 
 def dispatch(st: Any, command: int, session: str | None, serialized: Any) -> dict:

@@ -19,6 +19,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
+from . import match_page
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
 from .store import latest_results
@@ -345,6 +346,7 @@ def render(st: Any, event: str) -> str:
 <p>Updated {e(local_time(s["generated_at"]))} (station time, {e(_zone())}; refreshes every 5 s).</p>
 {_exports_html(st, event)}
 {bws_status.line(st, event)}
+{match_page.html_section(st, event)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>

@@ -13,7 +13,7 @@ import datetime
 import logging
 from typing import Any
 
-from . import __version__, pbn, usebio
+from . import __version__, pbn, team_exports, usebio, usebio_teams
 from .export_items import Damaged, session_items
 from .movement import numbered_per_direction
 from .players import seating
@@ -124,11 +124,15 @@ PBN_SCORING = {"matchpoints": "MP", "imps": "IMP", "cross_imps": "IMP", "team_im
 MATCHPOINTS = {"method": "matchpoints", "game_type": "pairs"}
 
 
-def refusal(letters: str, how: dict) -> str | None:
-    """Why the station does not score this section (None: it does)."""
+def refusal(letters: str, how: dict, matched: bool = False) -> str | None:
+    """Why the station does not score this section as pairs (None: it does). `matched`: the
+    section's tables play team matches, scored as such (station/team_exports.py)."""
+    if matched:
+        return None
     if how["game_type"] != "pairs" or how["method"] not in PAIRS_METHODS:
-        return (f"Section {letters} ({how['game_type']}, {how['method']}) not scored: the station scores pairs "
-                f"only and has no team matches")
+        return (f"Section {letters} ({how['game_type']}, {how['method']}) not scored: no team match is known "
+                f"for its tables (the movement seats no two teams the other way round on the same boards; "
+                f"the TD sets one with python -m station match)")
     return None
 
 
@@ -183,6 +187,8 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
     seated = seats(store, sc)
     site = club(store, sc)[0]
     day = session_day(sc, results)
+    teams = team_exports.view(store, sc, results)
+    matched = teams.sections()
     games = []
     for r in results:
         names = {}
@@ -191,7 +197,10 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
             names = {s: p["pbn_name"] for s, p in found.items()}
         ctx = {"event": sc.name or sc.tablet_event, "site": site, "names": names, "date": day,
                "deal": hands.get((r["section"], r["board"])),
-               "scoring": PBN_SCORING.get(how_scored(sc, r["section"])["method"], "?")}
+               "scoring": PBN_SCORING.get(how_scored(sc, r["section"])["method"], "?"),
+               "team": teams.games.get((r["section"], r["table"], r["round"], r["board"]))}
+        if ctx["team"] and ctx["scoring"] == "MP":
+            ctx["scoring"] = "IMP"  # a team match set by the TD on a section sent as pairs
         try:
             games.append(pbn.game(r, ctx))
         except Exception as e:  # a stored record the writer did not foresee: say so, keep the file
@@ -201,12 +210,12 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
     header = [f"Creator: bidding-box station {__version__}",
               f"Session {sc.name or sc.tablet_event} ({sc.tablet_event}): {len(results)} results"]
     header += [why for letters in sorted({r["section"] for r in results})
-               if (why := refusal(letters, how_scored(sc, letters)))]
+               if (why := refusal(letters, how_scored(sc, letters), letters in matched))]
     if damaged:
         # Named in the file, after the games: a comment per row (PBN 3.8), its key and why.
         header.append(f"{len(damaged)} damaged stored items are not exported (comments after the games)")
         games.append([pbn.comment(d.note(), 2 * pbn.MAX_TEXT) for d in damaged])
-    return pbn.document(games, header)
+    return pbn.document(games, header + team_exports.header(teams))
 
 
 # -- USEBIO --------------------------------------------------------------------------------------------
@@ -224,6 +233,16 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
     seated = seats(store, sc)
     name, ident = club(store, sc)
     letters_all = sorted({r["section"] for r in results} | ({section} if section else set()))
+    teams = team_exports.view(store, sc, results)
+    matched = teams.sections()
+    if matched and set(letters_all) <= matched:
+        # Every section of the file plays team matches: a USEBIO teams event.
+        event_doc = team_exports.usebio_event(teams, results, hands, seated, section)
+        return usebio_teams.document({
+            "club_name": club_name or name, "club_id": ident, "description": sc.name or sc.tablet_event,
+            "identifier": sc.guid or sc.tablet_event, "date": session_day(sc, results),
+            "program": "bidding-box station", "version": __version__, **event_doc,
+            "notes": [*event_doc.get("notes", []), *(usebio.comment_text(d.note()) for d in damaged)]})
     # One USEBIO EVENT has one BOARD_SCORING_METHOD: the first section the station scores sets it.
     scored_methods = [how_scored(sc, x)["method"] for x in letters_all if refusal(x, how_scored(sc, x)) is None]
     method = scored_methods[0] if scored_methods else "matchpoints"
@@ -233,6 +252,8 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
         why_of = {}
         for x in group:
             why = refusal(x, how_scored(sc, x))
+            if x in matched:
+                why = f"Section {x} plays team matches: export it alone (&section={x}) for its USEBIO teams event"
             if why is None and how_scored(sc, x)["method"] != method:
                 why = (f"Section {x} ({how_scored(sc, x)['method']}) not scored: this file is scored by {method}; "
                        f"export that section alone (&section={x})")

@@ -249,6 +249,11 @@ def for_table(store: Any, event: str, section: str, table_no: int, profile: str 
     assert ref is not None  # table_movement raised NoMovement without slots
     out.update(session=ref.guid, profile=profile, scoring=event_scoring(store, ref.tablet_event).get(section),
                settings=settings_for(store, ref.guid, section))
+    from .match_store import in_open_match
+    if in_open_match(store, ref.tablet_event, section, table_no) and out["settings"].get("show_results") in ("all", "round_end"):
+        # A team match: the other room's results are not shown before the match is over (2007
+        # L16C1 / 2017 L16D1, FSB 110B), whatever the club's Bridgemate setting says.
+        out["settings"] = {**out["settings"], "show_results": "own", "club_show_results": out["settings"]["show_results"]}
     return out
 
 

@@ -336,6 +336,12 @@ def game(rec: dict, ctx: dict) -> list[str]:
     score = small_int(rec.get("score_ns"), -99999, 99999)
     if score is not None:
         extra["Score"] = f"NS {score}"
+    team = ctx.get("team") or {}
+    if team:
+        # A team match (PBN 2.1 section 4): the room, the two teams, and the board's IMPs for
+        # the team sitting North-South in this room (NS-prefixed, as Score is).
+        extra.update(Room=team.get("room"), HomeTeam=team.get("home"), VisitTeam=team.get("visit"),
+                     ScoreIMP=team.get("score_imp"))
     out.extend(tag(name, extra[name]) for name in sorted(extra) if extra[name] is not None)
     lines, notes, rows, loose = auction(rec)
     if lines or loose:

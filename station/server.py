@@ -235,8 +235,11 @@ class Station:
         if not any(it["payload"]["table"] == table_no for it in items):
             raise HttpError(403, f"board {board}: results are shown only after this table's own result "
                                  "is in (Law 16: extraneous information)")
-        return {"board": board, "results": [it["payload"] for it in latest_results(items)
-                                            if it["payload"]["section"] == section]}
+        shown = [it["payload"] for it in latest_results(items) if it["payload"]["section"] == section]
+        # A team match hides the other room's result until the match is over (docs/station.md
+        # "Team matches"), whatever the club's show-results setting.
+        from .match_store import law16_visible
+        return {"board": board, "results": law16_visible(self.store, event, section, table_no, board, shown)}
 
     def table_movement(self, headers: Any, session: str | None = None) -> dict:
         """The table's movement; `session` (`?session=<SessionGuid>`): the session the tablet was

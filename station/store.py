@@ -91,6 +91,17 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS dc_settings (
         session_guid TEXT NOT NULL, section TEXT NOT NULL, model INTEGER NOT NULL, payload TEXT NOT NULL,
         PRIMARY KEY (session_guid, section, model))""",
+    # Team matches (station/matches.py): the teams of each round of a teams movement as the
+    # scoring program sent them (RoundDTO TeamNS, TeamEW, MatesTable*), and what the TD set
+    # (`python -m station match`: a match's tables and home team, or a section declared teams).
+    """CREATE TABLE IF NOT EXISTS dc_round_teams (
+        session_guid TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
+        round_no INTEGER NOT NULL, team_ns INTEGER NOT NULL, team_ew INTEGER NOT NULL,
+        mates_section TEXT, mates_table INTEGER, mates_round INTEGER,
+        PRIMARY KEY (session_guid, section, table_no, round_no))""",
+    """CREATE TABLE IF NOT EXISTS team_matches (
+        session_guid TEXT NOT NULL, entry TEXT NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL,
+        PRIMARY KEY (session_guid, entry))""",
     # Results and TD calls the scoring program put (PutResults, PutTdCalls): the scoring
     # program's own, shown on the director page, never in its polls (those are the tables').
     """CREATE TABLE IF NOT EXISTS dc_scorer_items (

@@ -237,9 +237,14 @@ def section_element(parent: ET.Element, sec: dict) -> None:
     handset_element(el, sec["hands"])
 
 
+def comment_text(note: Any) -> str:
+    """A note as the text of an XML comment that cannot end early: one printable line, no "--"
+    (not allowed inside a comment)."""
+    return re.sub(r"-(?=-)", "- ", text(note, 300))
+
+
 def _comment(note: Any) -> ET.Element:
-    """An XML comment that cannot end early ("--" is not allowed inside one)."""
-    return ET.Comment(" " + re.sub(r"-(?=-)", "- ", text(note, 300)) + " ")
+    return ET.Comment(" " + comment_text(note) + " ")
 
 
 def _hands(deal: Any) -> list[str] | None:

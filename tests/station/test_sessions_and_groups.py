@@ -29,7 +29,7 @@ from station.store import Store
 from .conftest import EVENT, result_record
 from .export_readers import games, tags, usebio_sections, usebio_tree
 from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W
-from .usebio_readers import cobalt, import_usebio, read_as_others_do
+from .usebio_readers import read_as_others_do
 
 AFTERNOON = "A0000000000000000000000000000001"
 EVENING = "E0000000000000000000000000000002"

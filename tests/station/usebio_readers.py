@@ -13,7 +13,9 @@ schema of our own):
   where), `Validation.swift` (what it refuses) and `Score Data.swift` (EventType, ScoringMethod).
   What it refuses by policy of that tool - event types it does not award (Butler pairs) and
   files of more than one section - is kept apart (`policy=True`), because real files of other
-  writers fail it too.
+  writers fail it too. Teams: `TEAM` participants (TEAM_ID and TEAM_NAME attributes, four
+  players or two pairs, `validate(team:)`) and `MATCH` elements (processMatch, processBoard,
+  processTravellerLine).
 
 Each reader raises `Rejected` (or the exception the original would die with) for a file it
 cannot take, and returns what it read.
@@ -109,6 +111,7 @@ SUPPORTED = ("swiss_pairs", "swiss_teams", "mp_pairs", "pairs", "cross_imps", "t
              "teams_of_four", "head_to_head")
 PAIR_TYPES = ("mp_pairs", "butler_pairs", "swiss_pairs", "cross_imps", "aggregate", "swiss_pairs_cross_imps",
               "swiss_pairs_butler_imps", "pairs")
+TEAM_TYPES = ("swiss_teams", "teams", "teams_of_four", "head_to_head")
 SCORING = ("vps", "imps", "match_points", "percentage", "cross_imps", "aggregate")
 
 
@@ -172,10 +175,17 @@ def _process_event(el: ET.Element, event: dict) -> None:
             event["section_count"] = _int(value) or 0
         elif tag == "SESSION_COUNT":
             event["session_count"] = _int(value) or 0
+        elif tag == "MATCH_SCORING_METHOD":
+            method = value.lower().replace(" ", "_")
+            event["match_scoring"] = method if method in SCORING else None
         elif tag == "PARTICIPANTS":
             for pair in child:
                 if pair.tag == "PAIR":
                     event["participants"].append(_pair(pair))
+                elif pair.tag == "TEAM":
+                    event["participants"].append(_team(pair))
+        elif tag == "MATCH":
+            event.setdefault("matches", []).append(_match(child))
         elif tag in ("SESSION", "SECTION"):
             _process_event(child, event)
 
@@ -199,6 +209,60 @@ def _pair(el: ET.Element) -> dict:
         elif tag in ("TOTAL_SCORE", "PERCENTAGE"):
             pair["score"] = _float(value)
     return pair
+
+
+def _team(el: ET.Element) -> dict:
+    """processParticipants / processTeam: TEAM_ID and TEAM_NAME are attributes; the team holds
+    PAIRs of PLAYERs or PLAYERs directly, and PLACE / TOTAL_SCORE like a pair."""
+    team: dict[str, Any] = {"type": "team", "number": el.get("TEAM_ID"), "name": el.get("TEAM_NAME"),
+                            "players": [], "pairs": [], "place": None, "score": None}
+    for child in el:
+        tag, value = child.tag, child.text or ""
+        if tag == "PAIR":
+            team["pairs"].append(_pair(child))
+        elif tag == "PLAYER":
+            team["players"].append({"name": child.findtext("PLAYER_NAME"),
+                                    "national_id": child.findtext("NATIONAL_ID_NUMBER")})
+        elif tag == "PLACE":
+            team["place"] = _int(value.replace("=", ""))
+        elif tag in ("TOTAL_SCORE", "PERCENTAGE"):
+            team["score"] = _float(value)
+    return team
+
+
+def _match(el: ET.Element) -> dict:
+    """processMatch / processBoard / processTravellerLine: the match's teams and scores, each
+    BOARD's IMPS (the first team's) and its traveller lines' pair numbers by DIRECTION."""
+    match: dict[str, Any] = {"boards": [], "pair_numbers": set(), "opposing_pair_numbers": set()}
+    for child in el:
+        tag, value = child.tag, child.text or ""
+        if tag == "ROUND_NUMBER":
+            match["round"] = _int(value)
+        elif tag in ("TEAM", "NS_PAIR_NUMBER"):
+            match["number"] = value
+        elif tag in ("OPPOSING_TEAM", "EW_PAIR_NUMBER"):
+            match["opposing_number"] = value
+        elif tag in ("TEAM_SCORE", "NS_SCORE"):
+            match["score"] = _float(value)
+        elif tag in ("OPPOSING_TEAM_SCORE", "EW_SCORE"):
+            match["opposing_score"] = _float(value)
+        elif tag in ("TEAM_VICTORY_POINTS", "NS_VICTORY_POINTS"):
+            match["vp"] = _float(value)
+        elif tag in ("OPPOSING_TEAM_VICTORY_POINTS", "EW_VICTORY_POINTS"):
+            match["opposing_vp"] = _float(value)
+        elif tag == "BOARD":
+            for b in child:
+                if b.tag == "IMPS" and _float(b.text) is not None:
+                    match["boards"].append({"ns_score": _float(b.text), "ew_score": -(_float(b.text) or 0)})
+                elif b.tag == "TRAVELLER_LINE":
+                    direction = None
+                    for c in b:
+                        if c.tag == "DIRECTION":
+                            direction = (c.text or "").upper()
+                        elif c.tag in ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER"):
+                            side = "pair_numbers" if c.tag[:2] == direction else "opposing_pair_numbers"
+                            match[side].add(c.text)
+    return match
 
 
 def _validate(data: dict, policy: bool) -> tuple[list[str], list[str]]:
@@ -241,8 +305,19 @@ def _validate(data: dict, policy: bool) -> tuple[list[str], list[str]]:
             errors.append(f"Invalid place ({p['place'] or 0}) for pair {p['number']}")
         if p["score"] is None:
             errors.append(f"No score for pair {p['number']}")
-        if event["type"] not in PAIR_TYPES:
-            errors.append(f"Participant is pair but event requires {event['type']} participants")
+        wanted = "team" if event["type"] in TEAM_TYPES else "pair" if event["type"] in PAIR_TYPES else None
+        if p["type"] != wanted:
+            errors.append(f"Participant is {p['type']} but event requires {event['type']} participants")
+        if p["type"] == "team":  # validate(team:)
+            if not p["pairs"] and not p["players"]:
+                errors.append(f"Team {p['number']} has no pairs or players")
+            elif p["pairs"] and p["players"]:
+                errors.append(f"Team {p['number']} has both pairs and players")
+            elif p["pairs"] and len(p["pairs"]) < 2:
+                errors.append(f"Team {p['number']} has only {len(p['pairs'])} pairs")
+            elif p["players"] and len(p["players"]) < 4:
+                errors.append(f"Team {p['number']} has only {len(p['players'])} players")
+            continue
         if len(p["players"]) != 2:
             errors.append(f"Pair {p['number']} has {len(p['players'])} players")
         if (p["boards_played"] or 0) <= 0:
