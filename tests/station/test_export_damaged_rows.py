@@ -224,3 +224,47 @@ def damage_the_session(store) -> None:
         tx.execute("INSERT INTO dc_participations (session_guid, section, table_no, round_no, direction, "
                    "player_number, first_name, last_name, country_code) VALUES (?, 'A', 'x', 'y', 'N', '7', "
                    "'Anna', 'Berg', NULL)", (GUID,))
+
+
+def test_a_team_match_with_damaged_rows_still_gives_both_files(tmp_path):
+    """A teams section (the TD's `match teams A` on the session's movement): damaged result rows, a
+    result with odd values in the match, and a damaged TD entry; the team files are still
+    written, with the match's good boards and every damaged row named."""
+    from station import match_store
+
+    store = Store(str(tmp_path / "station.db"), str(tmp_path / "station.secrets"))
+    try:
+        with store.transaction() as tx:
+            tx.execute("INSERT INTO dc_session_ids (session_guid, event, tablet_event, event_guid, created_at) "
+                       "VALUES (?, ?, ?, NULL, ?)", (GUID, EVENT, EVENT, "2026-11-22T18:00:00Z"))
+            tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                       (GUID, EVENT, "Lag", "{}", "2026-11-22T18:00:00Z"))
+            tx.execute("INSERT INTO dc_sections (session_guid, section, scoring_group, scoring_method, game_type) "
+                       "VALUES (?, 'A', 1, 10, 10)", (GUID,))
+            for table, ns, ew in ((1, 1, 2), (2, 2, 1)):  # team 1 v team 2, boards 1-3 in both rooms
+                tx.execute("INSERT INTO dc_rounds (session_guid, section, table_no, round_no, low_board, high_board, "
+                           "pair_ns, pair_ew) VALUES (?, 'A', ?, 1, 1, 3, ?, ?)", (GUID, table, ns, ew))
+        match_store.set_teams(store, GUID, "A")
+        for t, b in ((1, 1), (2, 1), (1, 2), (2, 2), (1, 3)):
+            put(store, result_record(table=t, board=b, ns_pair=t, ew_pair=3 - t))
+        for k, kind, payload in DAMAGED:
+            raw_row(store, k, kind, payload)
+        odd = json.loads(result_payload(2, 3, contract=44, tricks="ten", score_ns="420", declarer=["S"],
+                                        adjusted="yes", ns_pair=2, ew_pair=1))
+        raw_row(store, key(2, 3), "result", json.dumps(odd), table=2, board=3)
+        with store.transaction() as tx:
+            tx.execute("INSERT INTO team_matches (session_guid, entry, payload, created_at) VALUES (?, ?, ?, ?)",
+                       (GUID, "match/junk", "{broken", "2026-11-22T18:30:00Z"))
+        text = exports.pbn_for_event(store, EVENT)
+        check_export_lines(text)
+        assert {(t["Table"], t["Board"]) for t in pbn_games(text).values()} == \
+            {("1", "1"), ("2", "1"), ("1", "2"), ("2", "2"), ("1", "3"), ("2", "3")}
+        assert any(line.startswith("% Match Team 1 (home) v Team 2: 2 of 3 boards") for line in text.split("\r\n"))
+        comments = [line for g in games(text) for line in g if line.startswith("{")]
+        assert sum(1 for c in comments if "damaged" in c.lower()) == len(DAMAGED)
+        root = usebio_tree(exports.usebio_for_event(store, EVENT, section="A").encode("utf-8"))
+        assert root.find("EVENT").get("EVENT_TYPE") == "TEAMS"
+        xml_comments = [c.text for c in root.iter() if callable(c.tag)]
+        assert sum(1 for c in xml_comments if "damaged" in c.lower()) == len(DAMAGED)
+    finally:
+        store.close()
