@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -44,7 +45,8 @@ class Watch:
     """The record of the file written into, for one bridge (its station store and session id)."""
 
     def __init__(self, store: Any, guid: str, path: str, db: str):
-        self.store, self.guid, self.path, self.db = store, guid, path, db
+        # The --db the TD's command needs, as the page shows it: a PostgreSQL URL without its password.
+        self.store, self.guid, self.path, self.db = store, guid, path, re.sub(r"(://[^:/@]*):[^@/]*@", r"\1@", db)
         self.name = SEEN + guid  # per file path (the session id is the path's), so another --bws starts afresh
 
     def seen(self) -> fileid.Seen | None:

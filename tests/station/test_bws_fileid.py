@@ -48,3 +48,11 @@ def test_what_the_new_movement_would_not_take_as_it_was_played():
         "section A table 2 round 1 board 3: played by NS 2 v EW 6, the new file has NS 2 v EW 7",
         "section A table 3 round 1 board 5: the new file has no table 3 in round 1",
         "section A table 4 round 1 board 7: the new file has boards 9-10 there"]
+
+
+def test_the_page_shows_the_tds_command_without_a_database_password():
+    from station.bws.takeover import Watch
+
+    assert Watch(None, "G", "x.bws", "postgresql://club:s3cret@db.local:5432/station").db == \
+        "postgresql://club@db.local:5432/station"
+    assert Watch(None, "G", "x.bws", "station.db").db == "station.db"
