@@ -143,6 +143,9 @@ def test_pbn_and_usebio_keep_every_good_result_and_name_every_damaged_row(store,
     assert any(key(3, 2, 2) in c and "damaged" in c.lower() for c in comments)
     assert sum(1 for c in comments if "damaged" in c.lower()) == len(DAMAGED) + 1 + (store.dialect == "sqlite")
     assert "damaged" not in clean_pbn
+    # Every row the files leave out is also on the director page's list (station/stored.py).
+    listed = {d.key for d in store.damaged(EVENT)}
+    assert {k[:200] for k, _, _ in DAMAGED} | {key(3, 2, 2)} <= listed  # it names a key by 200 characters
 
     raw = exports.usebio_for_event(store, EVENT).encode("utf-8")
     root = usebio_tree(raw)
