@@ -303,7 +303,8 @@ class EmuTable:
     # -- the boxes ------------------------------------------------------------------------------
     def press(self, seat: str, keys: str, hold_ms: int = 60, gap_ms: int = 60) -> None:
         """Key tokens (as the unix backend takes them) pressed on the box's matrix, each held
-        hold_ms of chip time (the debounce is 20 ms)."""
+        hold_ms of chip time (a press counts after press_ms, 3 ms, a release after debounce_ms, 20 ms:
+        hardware/pinmap.json)."""
         i = self.seats.index(seat)
         for tok in keys.upper().split():
             tok = ALIASES.get(tok, tok)
