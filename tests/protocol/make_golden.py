@@ -199,7 +199,7 @@ def decodes_vectors():
     out = []
     for t, name in ((M.STOP, "stop"), (M.REVIEW, "review"), (M.TD, "td")):
         for arg in (0x00, 0x7E):
-            out.append(("%s with arg 0x%02x (ignored)" % (name.upper(), arg),
+            out.append((f"{name.upper()} with arg 0x{arg:02x} (ignored)",
                         _payload(t, M.FROM_BOX, b"\0\0\x20\0" + bytes([arg])), dict(base, type=name)))
     out.append(("HELLO with ver_min > ver_max and flag bits 1-7 set (the tablet refuses the versions)",
                 _payload(M.HELLO, M.FROM_BOX, bytes([3, 1, 0, 0xFF, 0, 1])),

@@ -116,7 +116,7 @@ def frames(data: bytes) -> list[bytes | None]:
 def _call_name(code: int) -> str:
     if code < 3:
         return ("P", "X", "XX")[code]
-    return "%d%s" % ((code - 3) // 5 + 1, ("C", "D", "H", "S", "NT")[(code - 3) % 5])
+    return f"{(code - 3) // 5 + 1}{('C', 'D', 'H', 'S', 'NT')[(code - 3) % 5]}"
 
 
 def _utf8(b: bytes) -> str | None:
@@ -350,8 +350,8 @@ def tablet_answer(payload: bytes | None, *, seat: int, box_epoch: int, next_seq:
     if t == "hello":
         lo, hi = max(m["ver_min"], VERSIONS[0]), min(m["ver_max"], VERSIONS[1])
         if lo > hi:
-            text = ("box %s speaks protocol %d..%d, this tablet %d..%d: update the box's firmware "
-                    "or the tablet" % (m["seat"], m["ver_min"], m["ver_max"], *VERSIONS))
+            text = (f"box {m['seat']} speaks protocol {m['ver_min']}..{m['ver_max']}, this tablet "
+                    f"{VERSIONS[0]}..{VERSIONS[1]}: update the box's firmware or the tablet")
             return {"events": [], "reports": [{"kind": "version", "ver_min": m["ver_min"],
                                                "ver_max": m["ver_max"], "text": text}]}
         if m["epoch"] == box_epoch:

@@ -9,11 +9,11 @@ import subprocess
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.protocol import corpus_answers as A
 from tests.protocol import fuzz_corpus
 from tests.protocol import spec_decoder as S
 from tests.protocol.test_golden import vectors
-from tests.conftest import ROOT
 
 CTX = {"seat": 0, "box_epoch": A.BOX_EPOCH, "tablet_epoch": A.TABLET_EPOCH}
 
