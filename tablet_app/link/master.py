@@ -30,6 +30,7 @@ from protocol.calls import SEATS
 from protocol.clock import ticks_ms
 from protocol.framing import Deframer
 from protocol.tablet_endpoint import TabletEndpoint
+from tablet_app.link.latency import Latency, set_low_latency
 
 log = logging.getLogger(__name__)
 
@@ -90,10 +91,14 @@ class _Port:
         self.ser: serial.Serial | None = None
         self.next_open = 0.0
         self.errors = 0
+        self.latency: Latency | None = None  # what the last open found of the bridge's timer
 
     def open(self) -> bool:
         try:
             self.ser = serial.Serial(self.path, self.baud, timeout=0, write_timeout=0.5)
+            # a USB bridge holds the boxes' bytes up to its latency timer (16 ms by default):
+            # 1 ms, at every open, as the driver forgets it on each plug-in (latency.py)
+            self.latency = set_low_latency(self.ser, self.path)
             return True
         except (serial.SerialException, OSError):
             self.ser = None
@@ -266,6 +271,26 @@ class LinkMaster:
                           "sessions": ep.sessions, "port_errors": p.errors,
                           "box_naks": ep.box_naks, "grants": p.grants.get(s, 0)}
             return out
+
+    def latency(self) -> dict[str, Latency | None]:
+        """Per port path: the USB bridge's latency timer as the last open found and set it."""
+        return {path: p.latency for path, p in self._ports.items()}
+
+    def quiet(self) -> bool:
+        """Nothing received that the application has not taken, and nothing the endpoints
+        owe the boxes at once (a due STATE, WELCOME, NAK; point to point an ack): the link has
+        finished its turn. A test rig that stops the boxes' clock for the tablet's turn waits for
+        this (hardware/emu/rig.py); a bus's next grant waits for the boxes, not for it."""
+        with self._lock:
+            if self._events:
+                return False
+            for p in self._ports.values():
+                for ep in p.eps.values():
+                    if ep.nak_reason or ep.welcome_due or (not p.bus and ep.ack_due):
+                        return False
+                    if ep.session and ep.state_unacked and not ep.state_sent:
+                        return False
+            return True
 
     def close(self) -> None:
         self._stop.set()
