@@ -182,6 +182,14 @@ class LinkMaster:
                     self._handed[e.seat] = (e.epoch, (e.seq + 1) & 0xFF)
             return out
 
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` s until an event is there for `poll` (without taking it), as an
+        application woken by the link thread does; True when one is."""
+        with self._cond:
+            if not self._events:
+                self._cond.wait(timeout)
+            return bool(self._events)
+
     def commit(self) -> None:
         """With `ack_on_commit=True`: acknowledge every event `poll` has returned so far. Call it
         after those events are durable (journal committed); until then the boxes keep them and
@@ -277,18 +285,25 @@ class LinkMaster:
         return {path: p.latency for path, p in self._ports.items()}
 
     def quiet(self) -> bool:
-        """Nothing received that the application has not taken, and nothing the endpoints
-        owe the boxes at once (a due STATE, WELCOME, NAK; point to point an ack): the link has
-        finished its turn. A test rig that stops the boxes' clock for the tablet's turn waits for
-        this (hardware/emu/rig.py); a bus's next grant waits for the boxes, not for it."""
+        """Nothing received that the application has not taken, and nothing the link would
+        write now without waiting for the boxes: the tablet has finished its turn. A test rig
+        that stops the boxes' clock for the tablet's turn waits for this (hardware/emu/rig.py).
+        Point to point every due frame goes at once (a STATE, WELCOME, NAK, ack); on a bus only
+        due STATEs do, while no reply is awaited: a WELCOME or NAK is a grant and waits for its
+        seat's slot, an ack for the next grant, all of them for the boxes' time to pass."""
         with self._lock:
             if self._events:
                 return False
             for p in self._ports.values():
+                if p.ser is None:
+                    continue  # nothing goes out of a closed port
                 for ep in p.eps.values():
-                    if ep.nak_reason or ep.welcome_due or (not p.bus and ep.ack_due):
-                        return False
-                    if ep.session and ep.state_unacked and not ep.state_sent:
+                    due = ep.session and ep.state_unacked and not ep.state_sent
+                    if p.bus:
+                        # _grant's own test: a STATE due before its seat's WELCOME or NAK waits
+                        if due and not ep.welcome_due and not ep.nak_reason and p.waiting is None:
+                            return False
+                    elif due or ep.nak_reason or ep.welcome_due or ep.ack_due:
                         return False
             return True
 
