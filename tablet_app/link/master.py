@@ -53,7 +53,7 @@ class BoxEvent:
     box_ms: int | None   # the box's millisecond tick when the key was confirmed
     seq: int
     epoch: int
-    index: int | None = None   # alert/undo: the auction index concerned (None: the last one)
+    index: int | None = None   # alert/undo: the wire's index (None: the last one; modulo 255, messages.index_call)
     t: float = 0.0             # tablet time.monotonic() at delivery
 
 
