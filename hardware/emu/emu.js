@@ -58,6 +58,7 @@
 const fs = require('fs');
 const readline = require('readline');
 const { RP2040, USBCDC, GPIOPinState, Simulator } = require('rp2040js');
+const { Bridge } = require('./bridge.js');
 // the package exports no SimulationClock; the Simulator's own clock is one
 const SimulationClock = new Simulator().clock.constructor;
 
@@ -78,45 +79,14 @@ function out(line) {
   process.stdout.write(line + '\n');
 }
 
-// The USB bridge's receive side (CONFIG "bridge"): bytes from the wire wait in its buffer until
-// the latency timer's next tick or until a full USB packet has gathered. The FT231X's timer runs
-// whether or not bytes wait (it sends a status packet when none do), and a full packet leaves
-// at once and starts the timer again.
-class Bridge {
-  constructor(port, latencyMs, packet) {
-    this.port = port;
-    this.periodNs = latencyMs * 1e6;
-    this.packet = packet;
-    this.buf = [];
-    this.nextNs = this.periodNs;
-  }
-
-  push(bytes, now) {
-    for (const v of bytes) {
-      this.buf.push(v);
-      if (this.buf.length >= this.packet) {
-        this.flush(now);
-        this.nextNs = now + this.periodNs;
-      }
-    }
-  }
-
-  tick(now) {
-    if (now < this.nextNs) return;
-    this.flush(now);
-    while (this.nextNs <= now) this.nextNs += this.periodNs;
-  }
-
-  flush(now) {
-    if (!this.buf.length) return;
-    out(`Y ${this.port} ${Math.floor(now / 1000)} ${Buffer.from(this.buf).toString('hex')}`);
-    this.buf = [];
-    if (cfg.lockstep) { held = true; heldAt = now; }
-  }
-}
-
 let held = false; // lockstep: the chip clock waits for the tablet's turn (A)
 let heldAt = 0;
+
+// a bridge handing the tablet bytes: a Y line, and in lockstep the chip clock stops
+function handed(port, now, bytes) {
+  out(`Y ${port} ${Math.floor(now / 1000)} ${Buffer.from(bytes).toString('hex')}`);
+  if (cfg.lockstep) { held = true; heldAt = now; }
+}
 
 function loadUf2(flash) {
   for (let off = 0; off + 512 <= uf2.length; off += 512) {
@@ -569,8 +539,8 @@ let bridges = null;
 if (cfg.bridge) {
   bridges = {};
   const ms = cfg.bridge.latency_ms, pk = cfg.bridge.packet || 62;
-  if (cfg.bus) bridges.bus = new Bridge('bus', ms, pk);
-  else cfg.boxes.forEach((_, i) => { bridges[i] = new Bridge(i, ms, pk); });
+  if (cfg.bus) bridges.bus = new Bridge('bus', ms, pk, handed);
+  else cfg.boxes.forEach((_, i) => { bridges[i] = new Bridge(i, ms, pk, handed); });
 }
 let busFree = 0;
 let busOwner = -1;
