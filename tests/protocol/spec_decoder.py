@@ -1,15 +1,22 @@
-"""A second decoder of the bidding-box protocol, written from protocol/SPEC.md alone (it imports
-nothing of `protocol/`), kept in the tests as the reference that both ends' decoders must agree
-with: on every golden vector and on a seeded corpus of fuzzed frames (test_spec_decoder.py).
+"""A second decoder of the bidding-box protocol, written from protocol/SPEC.md alone (it was
+written reading the SPEC and the golden file, never protocol/*.py, and it imports nothing of
+`protocol/`), kept in the tests as the reference that both ends' decoders must agree with: on every
+golden vector and on a seeded corpus of fuzzed frames (test_spec_decoder.py), under CPython and
+on the MicroPython unix port.
 
 Where this file makes a choice, it cites the SPEC's words for it ("SPEC 3a: ..."); a choice the
-SPEC does not make is a gap in the SPEC, to be closed there first, then here.
+SPEC did not make was a gap in the SPEC, closed there first, then here. Its first draft and the
+code disagreed on: the order of the STATE checks (which field a NAK names), MicroPython taking
+overlong and surrogate UTF-8, STOP/REVIEW/TD's last byte, a STATE checked before or after the
+session's epoch, and a BAD_FIELD offset past 254 (the box crashed building that NAK).
 
-Two questions are answered:
+What it answers:
 - `decode(payload)`: the message a receiver accepts (a dict in the golden file's form), or None
-  for a payload every receiver discards (sections 2 and 3).
-- `box_answer(payload, ...)`: what a box in a version 2 session does with a frame from the wire:
-  ("apply", None), ("drop", None) or ("drop", nak) with its BOX_NAK (sections 3a, 3b).
+  for a payload every receiver discards (sections 2 and 3); `frames(wire)` splits a byte stream;
+- `box_answer(payload, ...)`: what a box does with one frame (section 3a's rows in their order,
+  3b for its NAK): ("apply" | "drop" | "rehello", nak or None);
+- `tablet_answer(payload, ...)`: the events a tablet in session delivers and the reports it files;
+- `index_call(k, n)`: the call an ALERT's or UNDO's index names (section 3).
 """
 from __future__ import annotations
 
