@@ -220,6 +220,9 @@ class EmuTable:
         self.held_s = 0.0  # ... and the wall time it stood
         self._lockstep = lockstep
         self._hold_t0: float | None = None  # lockstep: wall time the chip clock stopped
+        self._held_at_us = 0  # ... and the chip time it stopped at
+        self._tablet_us = 0  # the latest time tablet_us() gave
+        self._clock_lock = threading.Lock()
         self._io = threading.Lock()  # the pump's read-and-forward against the hold's end
         self._cv = threading.Condition()
         self._replies: dict[str, str] = {}
@@ -271,6 +274,7 @@ class EmuTable:
                 self.to_tablet.append((int(parts[2]), port, parts[3]))
                 if self._lockstep is not None:
                     with self._cv:
+                        self._held_at_us = int(parts[2])
                         self._hold_t0 = time.monotonic()
                         self.holds += 1
                         self._cv.notify_all()
@@ -348,6 +352,20 @@ class EmuTable:
                             self._send(f"W {port} {data.hex()}")
                         else:  # the chip clock stands: these bytes came this long into its stop
                             self._send(f"W {port} {data.hex()} {int((time.monotonic() - t0) * 1e6)}")
+
+    def tablet_us(self) -> int:
+        """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock): the
+        chips' time, except while the chips stand for the tablet's turn (lockstep), when it runs
+        on from the stop at wall speed, as the bytes the tablet writes then are placed. Never
+        backwards: after a stop it waits for the chips to catch up."""
+        t0 = self._hold_t0
+        t = self.sim_us
+        if t0 is not None:
+            t = max(t, self._held_at_us + int((time.monotonic() - t0) * 1e6))
+        with self._clock_lock:
+            if t > self._tablet_us:
+                self._tablet_us = t
+            return self._tablet_us
 
     def _holds(self) -> None:
         """Lockstep: end each stop of the chip clock once the tablet has read what the bridge

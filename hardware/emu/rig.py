@@ -83,10 +83,10 @@ class ChipClock:
         self._emu = emu
 
     def monotonic(self) -> float:
-        return self._emu.sim_us / 1e6
+        return self._emu.tablet_us() / 1e6
 
     def ticks_ms(self) -> int:
-        return self._emu.sim_us // 1000
+        return self._emu.tablet_us() // 1000
 
 
 class _WokenLoop:
