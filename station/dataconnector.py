@@ -235,6 +235,10 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
         return _reply(command, EMPTY_POLLS[command], [], session=session)
     if command in EMPTY_ACCEPTS:
         return _reply(command, OK, "0 queue items accepted", session=session)
+    from . import dc_scorer
+
+    if command in dc_scorer.COMMANDS:
+        return dc_scorer.dispatch(st, command, session, serialized)
     raise DcError(E_NOT_IMPLEMENTED, f"Command {command} is not supported by the bidding-box station")
 
 
@@ -357,7 +361,8 @@ def _initialize(st: Any, init: dict) -> str:
             if int(init.get("Commands") or 0) & 128:  # ClearData: the scorer starts its queues afresh
                 tx.execute("DELETE FROM dc_accepted WHERE session_guid = ?", (guid,))
             tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid")}),
+                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid"),
+                                                               "ClubId": init.get("ClubId")}),
                         utc_now()))
             st.store.assign_session_id(tx, event, guid, dto.event_guid or s.get("EventGuid"))
             for g in s["ScoringGroups"]:
@@ -391,14 +396,25 @@ def _update_movement(st: Any, session: str | None, data: dict) -> str:
     method = _int_in(data.get("ScoringGroupScoringMethod") or 10, "ScoringGroupScoringMethod", 0, 99)
     rows = st.store.query("SELECT event FROM dc_sessions WHERE session_guid = ?", (session,))
     event = str(rows[0][0])
+    # Players who arrive late (AddedPlayers) and where everyone sits (Participations), checked
+    # before anything is written: a participation may name a player added in the same update.
+    added = _players(session, _list(data.get("AddedPlayers")))
+    seats = _participations(st, session, _list(data.get("Participations")), {p["number"] for p in added})
+    explicit = bool(data.get("HasExplicitParticipations"))
     with st.store.transaction() as tx:
         if data.get("IsDeleted"):
             tx.execute("DELETE FROM dc_sections WHERE session_guid = ? AND section = ?", (session, letters))
             tx.execute("DELETE FROM dc_rounds WHERE session_guid = ? AND section = ?", (session, letters))
             return f"Section {letters} deleted"
         _write_section(tx, session, group, method, data)
+        st.store.write_players(tx, session, added)
+        if explicit:
+            # The update carries the section's whole seating, every round: it replaces the stored one.
+            tx.execute("DELETE FROM dc_participations WHERE session_guid = ? AND section = ?", (session, letters))
+        st.store.write_participations(tx, session, seats)
     st.register_tables(event, letters, [t["TableNumber"] for t in data.get("Tables") or []])
-    return f"Movement of section {letters} updated"
+    people = f"; {len(added)} player(s) added, {len(seats)} participation(s) stored" if added or seats else ""
+    return f"Movement of section {letters} updated{people}"
 
 
 def _list(v: Any) -> list:
@@ -486,6 +502,12 @@ def _handrecord_rows(st: Any, groups_of: dict[str, dict[str, int]], records: Any
         sections = groups_of[session]
         if section not in sections:
             raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: no section {section} in session {session}")
+        if dto.scoring_group_number and dto.scoring_group_number != sections[section]:
+            # A scoring group naming a section it does not have: the deal would go to the wrong
+            # group's sections. Refused whole (nothing is written before every record is checked).
+            raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: scoring group {dto.scoring_group_number} "
+                                           f"has no section {section} (section {section} is in scoring group "
+                                           f"{sections[section]})")
         hands = [".".join(h[seat + suit] for suit in ("Spades", "Hearts", "Diamonds", "Clubs"))
                  for seat in ("North", "East", "South", "West")]
         deal = "N:" + " ".join(hands)

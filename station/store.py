@@ -19,6 +19,8 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from shared_rules.records import RecordError, ResultKey
+
 # One logical schema. `{serial}` is the only dialect difference (an auto-increment id).
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS table_keys (
@@ -89,6 +91,12 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS dc_settings (
         session_guid TEXT NOT NULL, section TEXT NOT NULL, model INTEGER NOT NULL, payload TEXT NOT NULL,
         PRIMARY KEY (session_guid, section, model))""",
+    # Results and TD calls the scoring program put (PutResults, PutTdCalls): the scoring
+    # program's own, shown on the director page, never in its polls (those are the tables').
+    """CREATE TABLE IF NOT EXISTS dc_scorer_items (
+        id {serial}, session_guid TEXT NOT NULL, kind TEXT NOT NULL, section TEXT NOT NULL,
+        table_no INTEGER NOT NULL, round_no INTEGER NOT NULL, board INTEGER NOT NULL,
+        payload TEXT NOT NULL, received_at TEXT NOT NULL)""",
     # Deliveries the station refused, per table, for the director page (a refused item itself
     # is stored nowhere; this is its trace).
     """CREATE TABLE IF NOT EXISTS refusals (
@@ -446,6 +454,12 @@ class Store:
                           (section, table_no, event, event))
         return bool(rows) and hmac.compare_digest(rows[0][0], hash_key(key))
 
+    def station_event_of(self, event: str) -> str:
+        """The station event an id belongs to: a session's own id (`<event>.<n>`) -> its event;
+        any other id is itself."""
+        rows = self.query("SELECT event FROM dc_session_ids WHERE tablet_event = ?", (event,))
+        return str(rows[0][0]) if rows else event
+
     def assign_session_id(self, tx: Store._Tx, event: str, session: str, event_guid: str | None) -> str:
         """The id a session's tablets put in their keys: the event itself for its first session,
         `<event>.<n>` for each later one, fixed once given (docs/station.md "Events and
@@ -626,6 +640,23 @@ class Store:
         return [{"section": r[0], "table": int(r[1]), "round": int(r[2]), "direction": r[3], "number": r[4],
                  "first_name": r[5], "last_name": r[6], "country_code": r[7]} for r in rows]
 
+    def put_scorer_items(self, tx: Store._Tx, session: str, kind: str, rows: list[dict]) -> None:
+        """Results ("result") or TD calls ("td_call") the scoring program put, as its DTOs
+        (section, table, round, board (0 for a TD call), payload), in the caller's transaction."""
+        tx.executemany("INSERT INTO dc_scorer_items (session_guid, kind, section, table_no, round_no, board, "
+                       "payload, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       [(session, kind, r["section"], r["table"], r["round"], r["board"], canonical(r["payload"]),
+                         utc_now()) for r in rows])
+
+    def scorer_items(self, event: str) -> list[dict]:
+        """What the scoring program put for the sessions of a station event, oldest first:
+        {session, kind, section, table, round, board, payload, received_at}."""
+        rows = self.query("SELECT i.session_guid, i.kind, i.section, i.table_no, i.round_no, i.board, i.payload, "
+                          "i.received_at FROM dc_scorer_items i JOIN dc_session_ids s ON s.session_guid = "
+                          "i.session_guid WHERE s.event = ? ORDER BY i.id", (event,))
+        return [{"session": r[0], "kind": r[1], "section": r[2], "table": int(r[3]), "round": int(r[4]),
+                 "board": int(r[5]), "payload": json.loads(r[6]), "received_at": r[7]} for r in rows]
+
     def events(self) -> list[str]:
         rows = self.query("SELECT DISTINCT event FROM items UNION SELECT DISTINCT event FROM table_keys")
         return sorted(r[0] for r in rows)
@@ -638,21 +669,18 @@ def numbered(name: str, sep: str) -> Iterator[str]:
 
 
 def latest_results(items: list[dict], withdrawn: bool = False) -> list[dict]:
-    """One result per (section, table, round, board): the highest revision (Law 79C corrections
-    are new revisions, never edits). A result whose latest revision is a withdrawal (recorded on
-    the wrong board) is left out, unless `withdrawn` (the Data Connector reports it deleted)."""
-    best: dict[tuple, dict] = {}
+    """One result per (table, round, board): the highest revision of its key (Law 79C
+    corrections are new revisions, never edits). A result whose latest revision is a withdrawal
+    (recorded on the wrong board) is left out, unless `withdrawn` (the Data Connector reports it
+    deleted). An item whose key is not a result's (shared_rules.records) is no result."""
+    best: dict[tuple, tuple[int, dict]] = {}
     for it in items:
-        p = it["payload"]
-        k = (p["section"], p["table"], p["round"], p["board"])
-        if k not in best or _revision(it) >= _revision(best[k]):
-            best[k] = it
-    return sorted((it for it in best.values() if withdrawn or not it["payload"].get("withdrawn")),
+        try:
+            k = ResultKey.parse(it["key"])
+        except RecordError:
+            continue
+        board = (k.table_id, k.round, k.board)
+        if board not in best or k.revision >= best[board][0]:
+            best[board] = (k.revision, it)
+    return sorted((it for _, it in best.values() if withdrawn or not it["payload"].get("withdrawn")),
                   key=lambda it: it["id"])
-
-
-def _revision(item: dict) -> int:
-    try:
-        return int(item["key"].rsplit("/", 1)[1])
-    except (ValueError, IndexError):
-        return 0

@@ -31,8 +31,10 @@ def free_port() -> int:
 class StationProcess:
     """`python -m station` as the club runs it, in its own process (so tests can kill it)."""
 
-    def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None, event: str | None = EVENT):
+    def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None, event: str | None = EVENT,
+                 max_files: int | None = None):
         self.db, self.tmp, self.extra, self.event = db, tmp, extra or [], event
+        self.max_files = max_files  # the station's hard RLIMIT_NOFILE (a small computer's)
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.out = b""
@@ -45,7 +47,13 @@ class StationProcess:
                # PostgreSQL keeps no secrets: the station's file of them, one per database here
                *(["--secrets", str(self.tmp / (self.db.rsplit("/", 1)[-1] + ".secrets"))]
                  if self.db.startswith("postgresql://") and "--secrets" not in self.extra else [])]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        limit = None
+        if self.max_files is not None:
+            def limit(n=self.max_files):
+                import resource
+                resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     preexec_fn=limit)
         lines = []
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
