@@ -20,7 +20,7 @@ from build123d import Solid, export_step, export_stl
 from hardware.enclosure import check, design, legends, model, render
 
 # STEP files carry a date: a fixed one keeps a rebuild from a clean tree byte for byte the same
-STAMP = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+STAMP = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
 MESH = 0.05          # mm: the STL's chord tolerance (a printer's layer is 0.2)
 
 
@@ -31,7 +31,7 @@ def _mesh(solids: dict[str, Solid], offsets: dict[str, float] | None = None, tol
         v = np.array([[q.X, q.Y, q.Z] for q in verts], float)
         if offsets and name.split()[0] in offsets:
             v[:, 2] += offsets[name.split()[0]]
-        out.append((v, np.array(faces, int).reshape(-1, 3), model._colour(name)))
+        out.append((v, np.array(faces, int).reshape(-1, 3), model.colour(name)))
     return out
 
 
@@ -46,7 +46,7 @@ def _section(solids: dict[str, Solid], x: float) -> dict[str, Solid]:
             continue
         cut = solid if bb.max.X <= x else solid.intersect(keep)
         if cut is not None:
-            out[name] = check._one(cut)
+            out[name] = check.one(cut)
     return out
 
 

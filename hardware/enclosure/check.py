@@ -9,7 +9,6 @@ its plunger, the screw in its insert) share a face, not a volume.
 from __future__ import annotations
 
 import math
-from itertools import combinations
 
 from build123d import Axis, Compound, Edge, Solid, Vector
 
@@ -20,15 +19,7 @@ from hardware.fit import Check
 
 VOLUME_TOL = 1e-3        # mm^3: what OpenCascade leaves of two faces that touch
 
-# Clashes between two parts on the PCB that no enclosure can mend, found by the model and left to
-# the PCB's layout (hardware/enclosure.md, "Found on the PCB"): reported, not counted as the
-# enclosure's. The test fails when one of them goes away, so the entry goes with it.
-KNOWN_CLASHES = {
-    ("display module", "buzzer BZ1"):
-        "the buzzer (12.2 mm across, 6.5 mm tall, its centre 5.5 mm below the module's edge) stands "
-        "0.6 mm under the display module's lower edge: move BZ1 at least 0.7 mm towards the keys in "
-        "hardware/pcb/layout.py, or confirm a module at most 38.9 mm deep",
-}
+KNOWN_CLASHES = d.KNOWN_CLASHES
 REACH = 40.0             # how far a plug or a tool is followed from the USB socket's mouth
 
 
@@ -40,7 +31,7 @@ def _volume(shape) -> float:
     return shape.volume
 
 
-def _one(shape):
+def one(shape):
     """A boolean's result as one shape (build123d returns a list when it falls apart in pieces)."""
     return Compound(children=list(shape)) if isinstance(shape, list) else shape
 
@@ -56,7 +47,7 @@ def _inside(bb, box: tuple[float, float, float, float, float, float]) -> bool:
     return x0 < bb.min.X and bb.max.X < x1 and y0 < bb.min.Y and bb.max.Y < y1 and z0 < bb.min.Z and bb.max.Z < z1
 
 
-def _lid_cannot_meet(lid: Solid, part: Solid) -> bool:
+def _lid_cannot_meet(part: Solid) -> bool:
     """Exact, and cheaper than cutting: under the lid's plate and inside its walls the only lid
     material is the four bosses, so a part whose box lies in that hollow and meets no boss's box
     cannot share a volume with the lid."""
@@ -78,7 +69,7 @@ def interferences(solids: dict[str, Solid]) -> list[tuple[str, str, float]]:
         for b in names[i + 1:]:
             if not _boxes_overlap(solids[a], solids[b]):
                 continue
-            if "lid" in (a, b) and _lid_cannot_meet(solids["lid"], solids[b if a == "lid" else a]):
+            if "lid" in (a, b) and _lid_cannot_meet(solids[b if a == "lid" else a]):
                 continue
             v = _volume(solids[a].intersect(solids[b]))
             if v > VOLUME_TOL:
@@ -99,7 +90,7 @@ def key_checks(a: model.Assembly) -> list[Check]:
         rest, pressed = model.cap(ref), model.cap(ref, p.SWITCH.travel)
         x, y = d.key_centre(ref)
         # the lid round this key only: a distance to the whole lid costs a hundred times more
-        local = _one(lid.intersect(model.centred(x, y, 2 * p.KEYCAP.side, 2 * p.KEYCAP.side, d.BOTTOM, d.LID_TOP + 1)))
+        local = one(lid.intersect(model.centred(x, y, 2 * p.KEYCAP.side, 2 * p.KEYCAP.side, d.BOTTOM, d.LID_TOP + 1)))
         gaps.append(min(rest.distance_to(local), pressed.distance_to(local)))
         proud_rest.append(rest.bounding_box().max.Z - d.LID_TOP)
         proud_pressed.append(pressed.bounding_box().max.Z - d.LID_TOP)
@@ -178,7 +169,7 @@ def fixing_checks(a: model.Assembly) -> list[Check]:
 
 
 def pcb_checks(a: model.Assembly) -> list[Check]:
-    walls = model._shell()
+    walls = model.shell()
     return [Check("PCB edge to the walls", 0.5, a.solids["pcb"].distance_to(walls))]
 
 
@@ -225,15 +216,17 @@ def _opening_points() -> list[Vector]:
     return pts
 
 
-def all_checks(a: model.Assembly) -> list[Check]:
-    hits = [h for h in interferences(a.solids) if (h[0], h[1]) not in KNOWN_CLASHES]
-    checks = [Check(f"pairs of parts that share a volume, of {math.comb(len(a.solids), 2)} "
-                    f"(none allowed; {len(KNOWN_CLASHES)} known on the PCB apart)", float(len(hits)), 0.0)]
-    for group in (pcb_checks, key_checks, display_checks, gland_checks, fixing_checks, usb_checks):
-        checks += group(a)
-    return checks
+def groups(a: model.Assembly, found: list[tuple[str, str, float]] | None = None) -> dict[str, list[Check]]:
+    """Every check by what it is about; `found`: interferences(a.solids) when the caller has it."""
+    found = interferences(a.solids) if found is None else found
+    hits = [h for h in found if (h[0], h[1]) not in KNOWN_CLASHES]
+    out = {"parts": [Check(f"pairs of parts that share a volume, of {math.comb(len(a.solids), 2)} "
+                           f"(none allowed; {len(KNOWN_CLASHES)} known on the PCB apart)", float(len(hits)), 0.0)]}
+    for name, group in (("pcb", pcb_checks), ("keys", key_checks), ("display", display_checks),
+                        ("gland", gland_checks), ("fixings", fixing_checks), ("usb", usb_checks)):
+        out[name] = group(a)
+    return out
 
 
-def pairs_apart(solids: dict[str, Solid]) -> int:
-    """How many pairs the bounding boxes alone clear (for the report)."""
-    return sum(1 for x, y in combinations(solids.values(), 2) if not _boxes_overlap(x, y))
+def all_checks(a: model.Assembly, found: list[tuple[str, str, float]] | None = None) -> list[Check]:
+    return [c for checks in groups(a, found).values() for c in checks]

@@ -119,6 +119,17 @@ INSERT_HOLE_TOP = INSERT_TOP + RUN_OUT
 SCREW_TIP = BOTTOM + parts.SCREW.length
 
 
+# Clashes between two parts on the PCB that no enclosure can mend, found by the model and left to
+# the PCB's layout (hardware/enclosure.md, "Found on the PCB"): reported by check.py, not counted
+# as the enclosure's. The test fails when one of them goes away, so the entry goes with it.
+KNOWN_CLASHES = {
+    ("display module", "buzzer BZ1"):
+        "the buzzer (12.2 mm across, 6.5 mm tall, its centre 5.5 mm below the module's edge) stands "
+        "0.6 mm under the display module's lower edge: move BZ1 at least 0.7 mm towards the keys in "
+        "hardware/pcb/layout.py, or confirm a module at most 38.9 mm deep",
+}
+
+
 @dataclass(frozen=True)
 class Part:
     """A part on the PCB as the enclosure sees it: a block over its courtyard (larger than the

@@ -53,7 +53,8 @@ def hex_along_y(cx: float, cz: float, y0: float, y1: float, af: float) -> Solid:
 
 # --- the printed parts --------------------------------------------------------------------------
 
-def _shell() -> Solid:
+def shell() -> Solid:
+    """The lid without its bosses and openings: plate and walls, the vertical edges rounded."""
     x0, y0, x1, y1 = d.OUTSIDE
     outer = block(x0, y0, d.BOTTOM, x1, y1, d.LID_TOP)
     outer = outer.fillet(d.CORNER, outer.edges().filter_by(Axis.Z))
@@ -108,9 +109,8 @@ def lid_cuts() -> list[Solid]:
 
 def lid() -> Solid:
     """The top shell: plate, walls, the bosses the PCB is screwed to, every opening."""
-    shell = _shell()
     bosses = [rod(x, y, d.PCB_TOP, d.LID_UNDER + THROUGH, d.BOSS) for x, y in d.HOLES]
-    return shell.fuse(*bosses).cut(*lid_cuts()).clean()
+    return shell().fuse(*bosses).cut(*lid_cuts()).clean()
 
 
 def base() -> Solid:
@@ -250,12 +250,12 @@ class Assembly:
         children = []
         for name, solid in self.solids.items():
             solid.label = name
-            solid.color = Color(*_colour(name))
+            solid.color = Color(*colour(name))
             children.append(solid)
         return Compound(label="bidding box", children=children)
 
 
-def _colour(name: str) -> tuple[float, float, float]:
+def colour(name: str) -> tuple[float, float, float]:
     kind = name.split()[0]
     return {"lid": (0.32, 0.36, 0.42), "base": (0.32, 0.36, 0.42), "pcb": (0.10, 0.35, 0.18),
             "cap": (0.12, 0.12, 0.12), "switch": (0.75, 0.75, 0.72), "display": (0.05, 0.05, 0.08),
