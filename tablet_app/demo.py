@@ -40,7 +40,11 @@ def demo_session(profile: str, policy: str | None) -> dict[str, Any]:
 def fresh_db(workdir: pathlib.Path) -> pathlib.Path:
     workdir.mkdir(parents=True, exist_ok=True)
     db = workdir / "tablet.db"
-    for suffix in ("", "-wal", "-shm", ".storage"):
+    from tablet_app.journal import MARK_SUFFIX
+
+    # every file of the last run's journal: its commit mark too, or the new journal is checked
+    # against the old one's last record (JournalDamaged)
+    for suffix in ("", "-wal", "-shm", ".storage", MARK_SUFFIX):
         pathlib.Path(str(db) + suffix).unlink(missing_ok=True)
     return db
 
