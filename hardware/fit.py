@@ -101,7 +101,7 @@ class Check:
 
     def __str__(self) -> str:
         mark = "ok " if self.ok else "NO "
-        return f"{mark}{self.what}: need {self.need:.1f} mm, have {self.have:.1f} mm (spare {self.have - self.need:+.1f})"
+        return f"{mark}{self.what}: need {self.need:.2f} mm, have {self.have:.2f} mm (spare {self.have - self.need:+.2f})"
 
 
 def check_enclosure(lay: Layout) -> list[Check]:

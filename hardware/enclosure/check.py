@@ -21,6 +21,7 @@ VOLUME_TOL = 1e-3        # mm^3: what OpenCascade leaves of two faces that touch
 
 KNOWN_CLASHES = d.KNOWN_CLASHES
 REACH = 40.0             # how far a plug or a tool is followed from the USB socket's mouth
+MICRO_USB_PLUG = (6.9, 1.8)   # the micro-B plug's metal shell (6.85 x 1.8 mm in the USB Micro-USB specification)
 
 
 def _volume(shape) -> float:
@@ -103,7 +104,7 @@ def key_checks(a: model.Assembly) -> list[Check]:
     ]
 
 
-def _view_of_active_area(lid: Solid, grow: float, direction: tuple[float, float, float]) -> Solid:
+def _view_of_active_area(grow: float, direction: tuple[float, float, float]) -> Solid:
     """The active area (grown by `grow` each side) swept from the glass along `direction`."""
     x, y = d.DISPLAY_XY
     w, h = p.DISPLAY.active
@@ -118,15 +119,14 @@ def display_checks(a: model.Assembly) -> list[Check]:
     lid = a.solids["lid"]
     margin = 0.0
     for step in (0.1 * k for k in range(1, 21)):
-        if not _clear_of(_view_of_active_area(lid, step, (0, 0, 1)), lid):
+        if not _clear_of(_view_of_active_area(step, (0, 0, 1)), lid):
             break
         margin = step
-    seat = _clear_of(_view_of_active_area(lid, 0.0, (0, -1, 1)), lid)
+    seat = _clear_of(_view_of_active_area(0.0, (0, -1, 1)), lid)
     return [
         Check("display window beyond the active area, each side (seen from above)", 0.5, margin),
         Check("active area seen at 45 degrees from the keypad's end (1 = nothing hidden)", 1.0, float(seat)),
-        Check("display glass under the lid's pocket", d.OVER_PART - 1e-6,
-              min(s.distance_to(a.solids["lid"]) for s in (a.solids["display module"],))),
+        Check("display glass under the lid's pocket", d.OVER_PART - 1e-6, a.solids["display module"].distance_to(lid)),
     ]
 
 
@@ -182,8 +182,8 @@ def usb_checks(a: model.Assembly) -> list[Check]:
     """The Pico's USB socket, reached only with the base off: a plug pushed in along the socket's
     axis meets a wall, and no straight line from an opening in the closed box reaches its mouth."""
     mouth, facing = Vector(*a.usb.mouth), Vector(*a.usb.facing)
-    # a micro-USB plug's shell (6.9 x 1.8 mm), followed outward from the mouth along the socket
-    w, h = 6.9, 1.8
+    # a micro-USB plug's shell, followed outward from the mouth along the socket
+    w, h = MICRO_USB_PLUG
     end = mouth + facing * REACH
     across = (w / 2, 0.0) if abs(facing.X) < 0.5 else (0.0, w / 2)
     path = model.block(min(mouth.X, end.X) - across[0], min(mouth.Y, end.Y) - across[1], mouth.Z - h / 2,

@@ -50,10 +50,6 @@ def to_box(bx: float, by: float) -> tuple[float, float]:
     return bx, BOARD_L - by
 
 
-def footprint_of(ref: str) -> str:
-    return schematic.box().parts[ref].footprint
-
-
 def fitted_keys() -> list[str]:
     """The switch references that are fitted (the schematic's), in key order."""
     refs = [r for r in schematic.box().parts if r.startswith("SW")]

@@ -16,6 +16,7 @@ from build123d import Axis, Color, Compound, Face, Plane, Pos, Solid, Vector, Wi
 
 from hardware.enclosure import design as d
 from hardware.enclosure import parts as p
+from hardware.pcb.footprints import FOOTPRINTS
 
 THROUGH = 0.5     # a hole's cut runs this far past both faces (no face left at zero thickness)
 
@@ -132,7 +133,8 @@ def base() -> Solid:
 def pcb() -> Solid:
     outline = [Vector(*d.to_box(x, y), 0.0) for x, y in d.layout.BOX.outline]
     board = Solid.extrude(Face(Wire.make_polygon(outline, close=True)), Vector(0, 0, d.PCB))
-    return board.cut(*[rod(x, y, -THROUGH, d.PCB + THROUGH, 3.2) for x, y in d.HOLES])
+    drill = FOOTPRINTS["MountingHole_3.2mm"].pads[0].drill
+    return board.cut(*[rod(x, y, -THROUGH, d.PCB + THROUGH, drill) for x, y in d.HOLES])
 
 
 def switch(ref: str) -> Solid:
@@ -187,8 +189,7 @@ def pico() -> tuple[Solid, Usb]:
         board = centred(cx, cy, length, width, -thick, 0.0)
     else:
         board = centred(cx, cy, width, length, -thick, 0.0)
-    uw, over = p.PICO.usb
-    depth = 5.6
+    uw, depth, over = p.PICO.usb_width, p.PICO.usb_depth, p.PICO.usb_overhang
     mx, my = ex + along[0] * over, ey + along[1] * over
     bx, by = mx - along[0] * depth / 2, my - along[1] * depth / 2
     w, h = (depth, uw) if abs(along[0]) > 0.5 else (uw, depth)
@@ -214,16 +215,15 @@ def gland() -> tuple[Solid, Solid, Solid]:
     g = p.GLAND
     x, z = d.GLAND_X, d.GLAND_Z
     y_out = d.WALL_OUT_Y
-    hex_len = 5.0
-    body = hex_along_y(x, z, y_out, y_out + hex_len, g.body_af)
-    body = body.fuse(along_y(x, z, y_out + hex_len, y_out + g.outside, g.cap_diameter),
+    body = hex_along_y(x, z, y_out, y_out + g.body_hex, g.body_af)
+    body = body.fuse(along_y(x, z, y_out + g.body_hex, y_out + g.outside, g.cap_diameter),
                      along_y(x, z, y_out - g.thread_length, y_out, g.thread))
     body = body.cut(along_y(x, z, y_out - g.thread_length - THROUGH, y_out + g.outside + THROUGH,
                             p.CABLE.diameter))
     nut = hex_along_y(x, z, d.WALL_IN_Y - g.nut_thickness, d.WALL_IN_Y, g.nut_af)
     nut = nut.cut(along_y(x, z, d.WALL_IN_Y - g.nut_thickness - THROUGH, d.WALL_IN_Y + THROUGH, g.thread))
     inner_end = d.BOARD_L - (d.NOTCH_DEPTH - 3.0)      # the jacket ends inside the notch
-    cable = along_y(x, z, inner_end, y_out + g.outside + 30.0, p.CABLE.diameter)
+    cable = along_y(x, z, inner_end, y_out + g.outside + 30.0, p.CABLE.diameter)   # and goes on outside
     return body, nut, cable
 
 

@@ -57,7 +57,9 @@ class Module:
     mpn: str
     board: tuple[float, float, float]
     height: float          # board + the tallest part on it (the USB receptacle)
-    usb: tuple[float, float]   # receptacle width, how far it overhangs the board's end
+    usb_width: float       # the receptacle across its mouth
+    usb_depth: float       # the receptacle from its mouth back
+    usb_overhang: float    # how far its mouth stands past the board's end
     source: str
     confirm: str = ""
 
@@ -88,6 +90,7 @@ class Gland:
     thread_length: float
     hole: float            # clearance hole in the wall
     body_af: float         # the body's hex across flats (outside the wall)
+    body_hex: float        # the hex's thickness
     cap_diameter: float
     outside: float         # how far the gland stands out of the wall (body + cap)
     nut_af: float          # the locknut inside
@@ -155,11 +158,11 @@ DISPLAY = Display(
 
 # Raspberry Pi Pico (SC0915), soldered flat under the main PCB by its castellations.
 PICO = Module(
-    "SC0915", board=(51.0, 21.0, 1.0), height=4.2, usb=(8.0, 1.3),
+    "SC0915", board=(51.0, 21.0, 1.0), height=4.2, usb_width=8.0, usb_depth=5.6, usb_overhang=1.3,
     source="Raspberry Pi Pico Datasheet, chapter 2 Mechanical Specification (the Rev3 board): a "
            "51 x 21 mm, 1 mm thick PCB with the micro-USB port overhanging the top edge",
-    confirm="the micro-USB receptacle's height (4.2 mm over all here), width (8.0) and overhang (1.3) "
-            "on the Pico's mechanical drawing")
+    confirm="the micro-USB receptacle's height (4.2 mm over all here), width (8.0), depth (5.6) and "
+            "overhang (1.3) on the Pico's mechanical drawing")
 
 LED = Round(
     "WP710A10GD", diameter=3.0, height=5.3,
@@ -179,11 +182,12 @@ HEADER = Header(
 
 # The cable gland in the top end wall: the cordset's open end comes in through it.
 GLAND = Gland(
-    "SKINTOP ST-M 12x1.5", thread=12.0, thread_length=8.0, hole=12.5, body_af=15.0, cap_diameter=15.0,
+    "SKINTOP ST-M 12x1.5", thread=12.0, thread_length=8.0, hole=12.5, body_af=15.0, body_hex=5.0, cap_diameter=15.0,
     outside=17.0, nut_af=15.0, nut_thickness=5.0, clamp=(3.5, 7.0),
     source="EN 62444 (cable glands), metric size 12: M12 x 1.5 thread in a 12.5 mm clearance hole",
     confirm="on LAPP's SKINTOP ST-M and SKINTOP GMP-GL-M data sheets: the thread length (8.0 here), "
-            "the body's and the locknut's across-flats (15), the nut's thickness (5.0), the height "
+            "the body's and the locknut's across-flats (15), the body's hex (5.0 thick), the nut's "
+            "thickness (5.0), the height "
             "over the wall (17.0) and that the clamping range takes the cordset's jacket")
 
 CABLE = Cable(
