@@ -62,8 +62,11 @@ def build(out: pathlib.Path, docs: pathlib.Path | None) -> list[check.Check]:
     if docs is not None:
         docs.mkdir(parents=True, exist_ok=True)
         render.draw(_mesh(a.solids), (-0.9, -1.5, 1.3)).save(docs / "enclosure.png", optimize=True)
-        render.draw(_mesh(a.solids, {"lid": 30.0, "base": -18.0, "screw": -18.0}),
-                    (-0.9, -1.5, 0.9), 1000, 900).save(docs / "enclosure-exploded.png", optimize=True)
+        # the lid with what is fixed to it (the gland, its nut, the cable, the inserts) lifted off,
+        # the base with its screws lowered: the PCB with its parts between
+        up = {"lid": 45.0, "gland": 45.0, "nut": 45.0, "cable": 45.0, "insert": 45.0, "base": -22.0, "screw": -22.0}
+        render.draw(_mesh(a.solids, up), (-0.9, -1.5, 1.5), 1000, 1000).save(docs / "enclosure-exploded.png",
+                                                                            optimize=True)
         render.draw(_mesh(_section(a.solids, design.GLAND_X)), (1.0, 0.0, 0.0), 1400, 300).save(
             docs / "enclosure-section.png", optimize=True)
         legends.write_all(docs)
