@@ -382,6 +382,13 @@ OPTIONS: dict[str, dict[str, dict[str, str]]] = {
         "replace": {"en": "{offender} replaces it (the director then rules under L27B)",
                     "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
                     "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
+        # behind screens, before the tray passed (docs/laws/choices.md #36)
+        "correct_screen": {"en": "The bid did not pass the screen: {offender} corrects it to a legal call, "
+                                 "no rectification; the other side is not told",
+                           "sv": "Budet har inte passerat skärmen: {offender} rättar det till ett regelrätt bud "
+                                 "utan korrigering; andra sidan får inte veta det",
+                           "da": "Meldingen har ikke passeret skærmen: {offender} retter den til en lovlig "
+                                 "melding uden berigtigelse; den anden side får det ikke at vide"},
     },
     "insufficient_bid_judgement": {
         "b1a": {"en": "The lowest sufficient bid showing the same denomination(s)",
@@ -400,6 +407,9 @@ OPTIONS: dict[str, dict[str, dict[str, str]]] = {
         "cancel": {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
                    "sv": "Godtas inte: budet upphävs och lag 30-32 gäller",
                    "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
+        "cancel_screen": {"en": "The call did not pass the screen: it is cancelled, no further rectification",
+                          "sv": "Budet har inte passerat skärmen: det upphävs utan vidare korrigering",
+                          "da": "Meldingen har ikke passeret skærmen: den annulleres uden yderligere berigtigelse"},
         "cancel_artificial": {"en": "Not accepted, and the pass was artificial or passed an artificial call",
                               "sv": "Godtas inte, och passet var artificiellt eller ett pass på ett artificiellt bud",
                               "da": "Accepteres ikke, og passet var kunstigt eller et pas på en kunstig melding"},
@@ -455,7 +465,11 @@ OPTIONS: dict[str, dict[str, dict[str, str]]] = {
 def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
     """The Law's option in the player's language: by pending kind and option id, seats named."""
     oid = str(option.get("id", ""))
-    entry = OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
+    # an option with a second wording (behind a screen) names it in its text key: "<kind>.<variant>"
+    text = str(option.get("text", ""))
+    variant = text[len(kind) + 1:] if text.startswith(f"{kind}.") else ""
+    entry = (OPTIONS.get(kind, {}).get(variant) if variant and variant != oid else None) \
+        or OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
     if entry is None or lang not in entry:
         if lang == "en" or entry is None:
             return str(option.get("label") or oid)

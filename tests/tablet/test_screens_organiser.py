@@ -115,3 +115,20 @@ def test_WBF_an_irregularity_ruled_behind_the_screen_never_reaches_the_other_sid
     assert [c["call"] for c in snap["state"]["calls"]] == ["1NT", "2S"]
     assert snap["state"]["irregularities"] == [] and snap["state"]["withdrawn"] == []
     assert seen(ctl.views()["S"]) == ["1NT", "2S"]
+
+
+@pytest.mark.parametrize("lang", ["en", "sv", "da"])
+def test_the_director_reads_the_screen_options_in_their_own_words(make_controller, clock, lang):
+    from tablet_app import i18n, present
+
+    ctl = make_controller()
+    ctl.setup(WBF)
+    clock.advance(1)
+    ctl.box_event("N", "call", call="1NT")
+    clock.advance(1)
+    ctl.box_event("E", "call", call="1S")
+    pending = ctl.snapshot()["director_state"]["pending"]
+    [option] = pending["options"]
+    label = i18n.option_label(pending["kind"], option, lang, present.seat_names(pending, lang))
+    assert {"en": "did not pass the screen", "sv": "inte passerat skärmen", "da": "ikke passeret skærmen"}[lang] in label
+    assert "L27B" not in label  # not the Law 27 replacement's words
