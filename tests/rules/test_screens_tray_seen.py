@@ -137,3 +137,15 @@ def test_2017_L80B2e_partner_alert_after_his_screenmate_called_is_in_time_where_
     assert t.state()["calls"][1]["alerted_to"] == ["S"]
     assert [f["kind"] for f in got.timing] == (["alert_late"] if late else [])
 
+
+
+def test_WBF_the_record_the_station_gets_says_whom_a_rectified_irregularity_is_hidden_from():
+    from shared_rules.records import RecordError
+    from shared_rules.records.auction_log import read_irregularities
+
+    t = table("wbf-screens-2017", None, "N 1H", "E 1C")
+    t.step({"t": 3.0, "td": "insufficient_bid", "choice": "replace", "call": "P"})
+    [irr] = read_irregularities(t.state()["irregularities"], 2)
+    assert irr.hidden_from == ("S", "W")  # a feed the players may see leaves it out
+    with pytest.raises(RecordError, match="hidden_from"):
+        read_irregularities([{"kind": "insufficient_bid", "hidden_from": "SW"}], 2)
