@@ -105,6 +105,7 @@ T = {
     "setup_profile": {"en": "Regulations", "sv": "Regelverk", "da": "Regelsæt"},
     "setup_alerts": {"en": "Alerts (FSB L115A)", "sv": "Alertering (FSB L115A)", "da": "Alertering (FSB L115A)"},
     "setup_policy": {"en": "Irregularities", "sv": "Oegentligheter", "da": "Uregelmæssigheder"},
+    "setup_screens": {"en": "Screens", "sv": "Skärmar", "da": "Skærme"},
     "setup_start": {"en": "Start the round", "sv": "Starta ronden", "da": "Start runden"},
     "next_round": {"en": "Next round", "sv": "Nästa rond", "da": "Næste runde"},
     "td_called_by": {"en": "Director called by {seat}", "sv": "TL tillkallad av {seat}", "da": "TL tilkaldt af {seat}"},
@@ -265,6 +266,10 @@ T = {
     "pin_needed": {"en": "Director only: enter the director PIN", "sv": "Endast TL: ange TL-koden",
                    "da": "Kun TL: indtast TL-koden"},
     "policy_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    # FSB L114: screens when the organiser requires them (only where the regulation has screen rules)
+    "screens_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    "screens_on": {"en": "Play with screens", "sv": "Spel med skärmar", "da": "Spil med skærme"},
+    "screens_off": {"en": "No screens", "sv": "Utan skärmar", "da": "Uden skærme"},
     "policy_record": {"en": "Record and rule", "sv": "Registrera och döm", "da": "Registrer og afgør"},
     "policy_prevent": {"en": "Box refuses them", "sv": "Lådan vägrar", "da": "Kassen afviser"},
     "alerts_all": {"en": "Both pairs alert", "sv": "Båda paren alerterar", "da": "Begge par alerterer"},
@@ -592,7 +597,7 @@ ERRORS: dict[str, dict[str, str]] = {
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
               "tables": "setup_tables", "profile": "setup_profile", "policy": "setup_policy",
-              "no_alerts_by": "setup_alerts"}
+              "no_alerts_by": "setup_alerts", "screens": "setup_screens"}
 
 
 def error_text(exc: BaseException, lang: str = "en") -> str:
