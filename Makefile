@@ -29,10 +29,10 @@ system:
 # BOXES=rp2040: the four boxes run the flashed firmware on emulated RP2040s (hardware/emu)
 # instead of the MicroPython unix port (the default: faster, and the boxes get terminals).
 run: setup
-	$(PY) -m tablet_app.demo --boxes $(BOXES)
+	$(PY) -m demo --boxes $(BOXES)
 
 run-headless: setup
-	$(PY) -m tablet_app.demo --headless --boxes $(BOXES)
+	$(PY) -m demo --headless --boxes $(BOXES)
 
 # The stock MicroPython UF2 (RPI_PICO v1.27.0) and the RP2040 boot ROM (B1) the emulated boxes
 # need: found in $$BOX_RP2040_ASSETS, build/rp2040 or ../shared/rp2040, else downloaded (the UF2

@@ -197,7 +197,7 @@ def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
 
 
 def fault_counts(n_events: int) -> dict:
-    from tests.protocol.lossy import soak
+    from hardware.sim.lossy import soak
 
     t = time.perf_counter()
     ok, sent, got, lk = soak(2026, n_events, 0.01, 0.005, False, cuts=n_events // 2000,

@@ -19,9 +19,8 @@ from typing import Any
 from hardware.emu.harness import EmuTable, Screen
 from hardware.sim.table import tokens
 from tablet_app.controller import Controller
-from tablet_app.demo import Loop
 from tablet_app.link import LinkMaster
-from tablet_app.runner import TableRunner
+from tablet_app.runner import RunnerThread, TableRunner
 
 SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "2468", "tables": 3}
@@ -100,7 +99,7 @@ class EmuRig:
         self.ctl.setup({**SESSION, **(session or {})})
         link = self.master if len(seats) == 4 else _SomeSeats(self.master, seats)
         self.runner = TableRunner(self.ctl, link=link)
-        self._loop = Loop(self.runner)  # the table loop in a thread, as the demo runs it
+        self._loop = RunnerThread(self.runner)  # the table loop in a thread, as the demo runs it
         self.lock = self._loop.lock
 
     @contextlib.contextmanager

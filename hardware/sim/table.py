@@ -29,7 +29,7 @@ def tokens(call: str) -> list[str]:
 
 class Tablet:
     """The real tablet for a simulated table: Controller (laws engine, journal), TableRunner over
-    the LinkMaster (acks only what the journal holds), its loop in a thread (tablet_app.demo.Loop).
+    the LinkMaster (acks only what the journal holds), its loop in a thread (tablet_app.runner.RunnerThread).
     Seen through what the tests, the soak and the bench ask: whose turn, the calls, the legal
     calls, what the boxes sent, the next board, the boards done, what the tablet refused.
 
@@ -40,8 +40,7 @@ class Tablet:
     def __init__(self, master: LinkMaster, workdir: pathlib.Path, profile: str = "dbf-2017",
                  policy: str = "prevent", board: int = 1):
         from tablet_app.controller import Controller
-        from tablet_app.demo import Loop
-        from tablet_app.runner import TableRunner
+        from tablet_app.runner import RunnerThread, TableRunner
 
         class Runner(TableRunner):
             def handle(inner, events: list) -> int:  # noqa: N805 - the runner's self
@@ -59,7 +58,7 @@ class Tablet:
         self.ctl = Controller(workdir / "tablet.db", clock=lambda: time.time() + self.skew)
         self.ctl.setup(self._session())
         self.runner = Runner(self.ctl, link=master)
-        self._loop = Loop(self.runner)
+        self._loop = RunnerThread(self.runner)
         self.lock = self._loop.lock
 
     def _session(self) -> dict:

@@ -18,7 +18,7 @@ from tests.conftest import ROOT
 def demo_until(marker: str, then_lines: int, timeout: float = 400.0) -> list[str]:
     """The demo's stdout up to `then_lines` lines after the first line holding `marker`; the
     demo (and the emulator it started, in its own session) is interrupted after."""
-    p = subprocess.Popen([sys.executable, "-m", "tablet_app.demo", "--headless", "--boxes", "rp2040"],
+    p = subprocess.Popen([sys.executable, "-m", "demo", "--headless", "--boxes", "rp2040"],
                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          start_new_session=True)
     out: list[str] = []
