@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 
 BOXES  ?= unix
 
-.PHONY: setup system uf2 run run-headless test test-fast bench lint mpy-check flash clean
+.PHONY: setup system uf2 run run-headless test test-fast screenshots bench lint mpy-check flash clean
 
 # the UF2 and boot ROM for the emulated boxes; without network and without copies the chip tests say so
 setup: system $(STAMP)
@@ -40,12 +40,25 @@ run-headless: setup
 uf2:
 	@bash hardware/emu/fetch_uf2.sh
 
-test: setup mpy-check
+# The whole suite, after the box code compiles and the linters pass (CI runs exactly this). It
+# leaves the checkout as it was (tests/plugins/clean_tree.py): screenshots go to build/screenshots.
+test: setup mpy-check lint
 	$(PY) -m pytest -q tests
 
-# The engine and codec tests only: seconds, for the edit-test loop.
+# The edit-test loop (under a minute): the laws engine, scoring, the protocol's codec and the other
+# pure unit tests; nothing that starts MicroPython, an emulated chip, Kivy, PostgreSQL, Chromium
+# or a whole table (markers in pyproject.toml, given by tests/plugins/parts.py).
+FAST := not slow and not micropython and not emulator and not ui and not database and not browser
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not slow and not ui" tests
+	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST)" tests
+
+# The pictures in docs/screenshots: the tablet's screens in three languages and the director page
+# as the tests take them (into build/screenshots), and the box's display on the emulated chip.
+screenshots: setup
+	rm -rf build/screenshots
+	$(PY) -m pytest -q -p no:cacheprovider -m "ui or browser" tests/ui tests/station/test_director_page.py
+	cp build/screenshots/*.png docs/screenshots/
+	$(PY) -m hardware.emu screens docs/screenshots
 
 mpy-check: $(STAMP)
 	@bash scripts/mpy-check.sh

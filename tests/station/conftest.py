@@ -181,7 +181,7 @@ def postgres():
     server.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.database)])
 def db_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "station.db")
@@ -217,3 +217,32 @@ def result_record(table: int = 1, round_no: int = 1, board: int = 1, revision: i
     rec.update(over)
     rec["key"] = f"{EVENT}/A/{rec['table']}/{rec['round']}/{rec['board']}/{revision}"
     return rec
+
+
+class Chromium:
+    """A real headless Chromium, each run with a fresh profile of its own."""
+
+    FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--disable-dev-shm-usage"]
+
+    def __init__(self, exe: str):
+        self.exe = exe
+
+    def run(self, args: list[str]) -> subprocess.CompletedProcess:
+        with tempfile.TemporaryDirectory() as profile:
+            return subprocess.run([self.exe, *self.FLAGS, f"--user-data-dir={profile}", *args],
+                                  capture_output=True, text=True, timeout=60)
+
+    def dump_dom(self, url: str) -> str:
+        out = self.run(["--dump-dom", url])
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Chromium:
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        pytest.skip("chromium not installed (scripts/setup-system.sh installs it): director page not rendered")
+    return Chromium(exe)

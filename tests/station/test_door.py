@@ -12,6 +12,8 @@ from station.store import MAX_BYTES_PER_TABLE
 from .conftest import EVENT, StationProcess, result_record
 from .test_dataconnector import GUID, handrecord, init_dto
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 # init_dto(): table t plays boards ((t + r - 2) % 3) * 3 + 1 .. +2 in round r; table 1 round 1: 1-3.
 
 

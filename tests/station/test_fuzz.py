@@ -52,7 +52,7 @@ def test_2017_L77_the_station_takes_exactly_the_law_77_score(level, strain, stak
             assert "Law 77" in str(e)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(command=st.integers(-2, 45), data=json_values, session=st.sampled_from([None, "A" * 32, "x"]))
 def test_data_connector_answers_every_request_with_an_envelope(tmp_path, command, data, session):
     store = Store(str(tmp_path / "dc.db"))

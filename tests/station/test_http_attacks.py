@@ -11,6 +11,8 @@ import pytest
 
 from .conftest import EVENT, StationProcess, result_record
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 IDLE_HEAD = b"POST /api/v1/items HTTP/1.1\r\n"  # a request line, and then nothing
 
 

@@ -27,6 +27,8 @@ from tablet_app.station_client import (
 from .conftest import EVENT, StationProcess, result_record
 from .test_dataconnector import pairs_init
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 GUID = "00112233445566778899AABBCCDDEEFF"
 TABLES, ROUNDS, PER_ROUND = 4, 3, 3
 

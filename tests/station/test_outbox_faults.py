@@ -13,6 +13,8 @@ from tablet_app.outbox import Deliverer, Outbox, OutboxError
 
 from .conftest import EVENT, ROOT, StationProcess, free_port, result_record
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 
 class ReplyDroppingProxy:
     """Forwards each request to the station, and for every `drop_every`-th one throws the

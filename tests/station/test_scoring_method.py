@@ -23,6 +23,8 @@ from .export_readers import conforming_text, games, tags, usebio_tree
 from .test_dataconnector import pairs_init
 from .test_export_standards import fetch
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 GUID = "A0B1C2D3E4F5A6B7C8D9E0F1A2B3C4D5"
 DEALER = {1: "N", 2: "E", 3: "S"}
 VUL = {1: "None", 2: "NS", 3: "EW"}

@@ -5,6 +5,7 @@ import json
 import re
 import sqlite3
 
+import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import DataConnectorResponseData
 
@@ -13,6 +14,8 @@ from tablet_app.station_client import session_from_station
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_dataconnector import init_dto, pairs_init
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 AFTERNOON = "A0000000000000000000000000000001"
 EVENING = "E0000000000000000000000000000002"

@@ -3,9 +3,13 @@ writer, and the director's per-table history. Real station process over real HTT
 import sqlite3
 import threading
 
+import pytest
+
 from .conftest import EVENT, StationProcess, result_record
 from .test_director_page import auction
 from .test_http_attacks import deliver
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def test_200_tablets_delivering_at_once_are_all_stored_once(tmp_path):

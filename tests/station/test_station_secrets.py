@@ -6,10 +6,14 @@ import json
 import time
 import urllib.parse
 
+import pytest
+
 from station.store import hash_key
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_http_attacks import in_process_station
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def raw_get(st, path: str, headers: dict | None = None) -> http.client.HTTPResponse:

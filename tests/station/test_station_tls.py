@@ -15,6 +15,8 @@ from tablet_app.station_client import StationError, table_id
 from .conftest import EVENT, StationProcess, result_record
 from .test_outbox_faults import make_tablet_db
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 
 def status_over_tls(st) -> dict:
     """The director's view, read over TLS (this test trusts the certificate it just pinned)."""

@@ -11,7 +11,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def session(xvfb_display, tmp_path_factory):
+    for name in SAVED:  # so that the check below sees this run's pictures, not an earlier run's
+        (SHOTS / f"{name}.png").unlink(missing_ok=True)
     return run_driver("drive_app.py", tmp_path_factory.mktemp("ui"), xvfb_display, timeout=120)
+
+
+SAVED = ("auction", "director-console", "result-entry")
 
 
 def test_auction_screen_shows_four_columns_suit_symbols_alert_and_turn(session):
@@ -82,7 +87,7 @@ def test_language_switch_to_swedish_round_end_and_tempo(session):
 
 
 def test_screenshots_saved(session):
-    for name in ("auction", "director-console", "result-entry"):
+    for name in SAVED:
         p = SHOTS / f"{name}.png"
         assert p.exists() and p.stat().st_size > 10_000
 
