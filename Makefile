@@ -46,9 +46,10 @@ test: setup mpy-check lint
 	$(PY) -m pytest -q tests
 
 # The edit-test loop (under a minute): the laws engine, scoring, the protocol's codec and the other
-# pure unit tests; nothing that starts MicroPython, an emulated chip, Kivy, PostgreSQL, Chromium
+# pure unit tests; nothing that starts MicroPython, an emulated chip, Kivy, PostgreSQL, Chromium,
+# the station as a process
 # or a whole table (markers in pyproject.toml, given by tests/plugins/parts.py).
-FAST := not slow and not micropython and not emulator and not ui and not database and not browser
+FAST := not slow and not micropython and not emulator and not ui and not database and not browser and not server
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST)" tests
 

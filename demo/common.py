@@ -11,6 +11,7 @@ PIN = "1234"
 # how long a box's panel must stand still, on the box's clock, before the demo prints it: four
 # times a full frame's push on the chip (about 25 ms over 400 kHz I2C)
 SCREEN_STILL_S = 0.1
+HANG_S = 60.0  # a wait of the demo's that ends only a hang (on the boxes' clock), never a slow box
 TMUX_SESSION = os.environ.get("BIDDING_BOX_TMUX_SESSION", "bidding-box-demo")  # tests use their own
 LEGEND = ("1-7 level, c d h s n suit/NT, p pass, x double, r redouble, Enter OK, Esc clear, "
           "! stop, a alert, u undo, v review, t director")

@@ -4,7 +4,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # each runs pytest in a child process
 
 
 def _repo(tmp_path, body: str) -> subprocess.CompletedProcess:

@@ -63,6 +63,7 @@ def _probe(tmp_path, body: str) -> subprocess.CompletedProcess:
                           timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
 
 
+@pytest.mark.slow
 def test_a_test_asking_for_a_parts_fixture_is_marked_and_deselected_by_it(tmp_path):
     r = _probe(tmp_path, "def test_page(chromium):\n    assert False\n\ndef test_pure():\n    assert True\n")
     assert r.returncode == 0 and "1 passed, 1 deselected" in r.stdout, r.stdout + r.stderr

@@ -16,7 +16,7 @@ import pathlib
 import time
 from typing import Any
 
-from hardware.emu.harness import EmuTable, Screen
+from hardware.emu.harness import ChipBudget, EmuTable, Screen
 from hardware.sim.table import tokens
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
@@ -112,10 +112,13 @@ class EmuRig:
             return [c["call"] for c in self.ctl.estate.get("calls", [])]
 
     def wait_calls(self, want: list[str], timeout: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout
+        """Until the tablet's engine has exactly `want`, within `timeout` seconds of chip time."""
+        budget = ChipBudget(self.emu, timeout, f"tablet calls {want}")
         while self.calls() != want:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"tablet has {self.calls()}, want {want}\n" + self.story())
+            try:
+                budget.check()
+            except TimeoutError as exc:
+                raise TimeoutError(f"{exc}; the tablet has {self.calls()}\n" + self.story()) from None
             time.sleep(0.05)
 
     def call(self, seat: str, call: str, timeout: float = 120.0) -> None:

@@ -66,6 +66,7 @@ def flip_positions(size, n, seed):
     return [(rnd.randrange(size), rnd.randrange(8)) for _ in range(n)]
 
 
+@pytest.mark.slow
 def test_600_bit_flips_in_a_checkpointed_journal_are_harmless_or_named(tmp_path):
     clock = Clock()
     db = tmp_path / "tablet.db"
