@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -38,11 +39,17 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import box_image  # noqa: E402
 
 from hardware.sim import soak  # noqa: E402
-from hardware.sim.boxes import micropython_path  # noqa: E402
+from hardware.sim.boxes import Screen, micropython_path  # noqa: E402
 from hardware.sim.table import SEATS, RealTable, tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
 
 BAUD = 115200
+
+
+def turn_with_calls(sc: Screen, n: int) -> bool:
+    """The box shows that it is its turn, with the auction's n calls."""
+    return sc.status == "YOUR TURN" and len(sc.calls) == n
+
 
 
 def wire_bytes(payload_len: int) -> int:
@@ -69,7 +76,7 @@ def latency(n_calls: int, workdir: pathlib.Path) -> dict:
                 continue
             seat = SEATS[turn]
             n = len(t.tablet.calls())
-            t.boxes.wait_screen(seat, lambda sc, n=n: sc.status == "YOUR TURN" and len(sc.calls) == n)
+            t.boxes.wait_screen(seat, partial(turn_with_calls, n=n))
             allowed = t.tablet.allowed(turn)
             bids = [c for c in allowed if c not in ("P", "X", "XX")]
             call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
@@ -436,8 +443,8 @@ def main() -> None:
     # them from queueing behind each other for the default 5 ms.
     sys.setswitchinterval(0.0005)
     print(f"micropython: {micropython_path()}  baud {BAUD}, 4 boxes per table, simulated link (hardware/sim)")
-    with tempfile.TemporaryDirectory(prefix="bench_box_") as tmp:
-        tmp = pathlib.Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="bench_box_") as tmpdir:
+        tmp = pathlib.Path(tmpdir)
         c = on_chip(tmp / "chip")
         if c is not None:
             print(f"on the chip (emulated RP2040, stock MicroPython v1.27.0, as flashed; one box "

@@ -157,9 +157,10 @@ def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
     from tablet_app.link import LinkMaster
 
     lat = []
-    with (SimBus(baud=BAUD) if bus else SimLink(baud=BAUD)) as link:
+    link: SimBus | SimLink = SimBus(baud=BAUD) if bus else SimLink(baud=BAUD)
+    with link:
         boxes = {s: EndpointBox(s, link.box_ports[s], bus=bus) for s in "NESW"}
-        ports = {s: link.tablet_port for s in "NESW"} if bus else link.tablet_ports
+        ports = {s: link.tablet_port for s in "NESW"} if isinstance(link, SimBus) else link.tablet_ports
         lm = LinkMaster(ports)
         auction: list[dict] = []
 

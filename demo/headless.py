@@ -78,6 +78,11 @@ def headless(args: argparse.Namespace) -> int:
             wait(lambda c: c.journal.count() > before, f"{seat} {call}")
             say(f"  box {seat} keys {present.call_text(call)}{note}")
 
+        def confirmed() -> dict[str, Any]:
+            rec = ctl.ew_confirm(True)
+            assert rec is not None  # East-West accepted: the result as queued
+            return rec
+
         def table() -> None:
             with loop.lock:
                 text = present.headless_table(ctl.snapshot())
@@ -109,7 +114,7 @@ def headless(args: argparse.Namespace) -> int:
         with loop.lock:
             say("  North enters 10 tricks, lead the ace of spades; East-West confirm (FSB 98A)")
             ctl.enter_result(10, "SA")
-            rec = ctl.ew_confirm(True)
+            rec = confirmed()
         say(f"  -> board 1: {present.contract_text(rec['contract'], rec['declarer'])}, {rec['tricks']} tricks, N-S {rec['score_ns']:+d}, "
             "queued for the station\n")
 
@@ -150,7 +155,7 @@ def headless(args: argparse.Namespace) -> int:
         table()
         with loop.lock:
             ctl.enter_result(7)
-            rec = ctl.ew_confirm(True)
+            rec = confirmed()
         say(f"  -> board 2: {present.contract_text(rec['contract'], rec['declarer'])}, 7 tricks, N-S {rec['score_ns']:+d}\n")
 
         say("== Board 3: passed out ==")
@@ -159,7 +164,7 @@ def headless(args: argparse.Namespace) -> int:
         table()
         with loop.lock:
             ctl.enter_result(None)
-            rec = ctl.ew_confirm(True)
+            rec = confirmed()
             say(f"  -> board 3: passed out, N-S {rec['score_ns']:+d}\n")
             say("== Round end ==")
             pos = ctl.next_positions() or {}

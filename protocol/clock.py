@@ -1,7 +1,7 @@
 # Millisecond tick arithmetic. MicroPython's ticks wrap (period 2**30 on small ports), so every
 # comparison goes through ticks_diff; CPython callers pass plain monotonic milliseconds.
 try:
-    from time import ticks_add, ticks_diff, ticks_ms  # MicroPython
+    from time import ticks_add, ticks_diff, ticks_ms  # type: ignore[attr-defined, unused-ignore]  # MicroPython
 except ImportError:  # CPython
     import time as _time
 

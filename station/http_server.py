@@ -37,7 +37,7 @@ MAX_HEAD_BYTES = 16 * 1024
 class Headers(dict):
     """Request headers by lower-case name; `get` takes any case (as http.client's do)."""
 
-    def get(self, name: str, default: Any = "") -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = "") -> Any:
         return super().get(name.lower(), default)
 
 

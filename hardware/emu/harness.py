@@ -89,8 +89,8 @@ def glyphs() -> dict[bytes, str]:
         import importlib.util
 
         spec = importlib.util.spec_from_file_location("font16", ROOT / "firmware/font16.py")
+        assert spec is not None and spec.loader is not None
         font = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
         spec.loader.exec_module(font)
         _GLYPHS = {}
         for g in range(font.COUNT):
@@ -150,13 +150,14 @@ class Screen:
 
         img = Image.new("RGB", (128, 64), (8, 12, 24))
         px = img.load()
+        assert px is not None
         for page in range(8):
             for x in range(128):
                 b = self.ram[page * 128 + x]
                 for bit in range(8):
                     if b >> bit & 1:
                         px[x, page * 8 + bit] = (140, 220, 255)
-        img.resize((128 * scale, 64 * scale), Image.NEAREST).save(str(path))
+        img.resize((128 * scale, 64 * scale), Image.Resampling.NEAREST).save(str(path))
 
 
 class EmuTable:

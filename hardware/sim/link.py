@@ -6,6 +6,7 @@ relay that delays every byte by its real duration at the baud rate and injects f
         link.box_ports             # {"N": "/dev/pts/9", ...}  -> the firmware (boxes.py)
         link.set_faults(corrupt=0.01, drop=0.005)      # per byte, both directions
         link.pull("E", 2.0)        # cable out for 2 s: every byte both ways is lost
+        link.plug("E")             # cable back in now
         link.flush_box("S")        # a box was restarted: the bytes it never read are gone
         link.stats()               # bytes relayed / corrupted / dropped per seat and direction
 
@@ -64,6 +65,19 @@ class _Channel:
         self.blocked_since = 0.0
 
 
+def _raw_pty(fds: list[int]) -> tuple[int, int]:
+    """A pseudo-terminal (master, slave) in raw mode without echo, the master non-blocking; both
+    are added to `fds`, which the link closes."""
+    m, s = pty.openpty()
+    tty.setraw(s)
+    attrs = termios.tcgetattr(s)
+    attrs[3] &= ~termios.ECHO
+    termios.tcsetattr(s, termios.TCSANOW, attrs)
+    os.set_blocking(m, False)
+    fds += [m, s]
+    return m, s
+
+
 class SimLink:
     def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
                  drop: float = 0.0, seed: int | None = None):
@@ -113,14 +127,7 @@ class SimLink:
         return self
 
     def _pty(self) -> tuple[int, int]:
-        m, s = pty.openpty()
-        tty.setraw(s)
-        attrs = termios.tcgetattr(s)
-        attrs[3] &= ~termios.ECHO
-        termios.tcsetattr(s, termios.TCSANOW, attrs)
-        os.set_blocking(m, False)
-        self._fds += [m, s]
-        return m, s
+        return _raw_pty(self._fds)
 
     def close(self) -> None:
         self._stop.set()
@@ -157,6 +164,11 @@ class SimLink:
         """Pull the seat's cable for `seconds`: every byte in either direction is lost."""
         with self._lock:
             self.pulled_until[seat] = time.monotonic() + seconds
+
+    def plug(self, seat: str) -> None:
+        """The seat's cable back in (ends a pull at once)."""
+        with self._lock:
+            self.pulled_until[seat] = 0.0
 
     def is_pulled(self, seat: str) -> bool:
         return time.monotonic() < self.pulled_until[seat]
@@ -345,7 +357,8 @@ class SimBus:
         self._thread.start()
         return self
 
-    _pty = SimLink._pty
+    def _pty(self) -> tuple[int, int]:
+        return _raw_pty(self._fds)
 
     def close(self) -> None:
         SimLink.close(self)  # type: ignore[arg-type]
@@ -598,7 +611,11 @@ def main(argv: list[str]) -> int:
     link = SimLink(a.seats, a.baud, a.corrupt, a.drop, a.seed)
     if a.marks:
         marks = open(a.marks, "a", buffering=1)
-        link.on_mark = lambda t, what, seat: marks.write(f"{t:.6f} {what} {seat}\n")
+
+        def mark(t: float, what: str, seat: str) -> None:
+            marks.write(f"{t:.6f} {what} {seat}\n")
+
+        link.on_mark = mark
     with link:
         print(json.dumps({"tablet": link.tablet_ports, "box": link.box_ports, "baud": a.baud}),
               flush=True)

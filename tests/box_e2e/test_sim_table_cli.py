@@ -24,7 +24,7 @@ class Lines:
         self.seen: list[str] = []
         threading.Thread(target=lambda: [self.q.put(ln) for ln in stream], daemon=True).start()
 
-    def wait(self, pred, timeout: float = 15.0) -> str:
+    def wait(self, pred, timeout: float = 60.0) -> str:  # the limit only ends a hang
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -36,7 +36,7 @@ class Lines:
                 return line
 
 
-def wait_file(path, text: str, timeout: float = 15.0) -> None:
+def wait_file(path, text: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not (path.exists() and text in path.read_text()):
         assert time.monotonic() < deadline, (text, path.read_text() if path.exists() else None)

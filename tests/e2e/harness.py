@@ -19,6 +19,7 @@ from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
 
 SEATS = "NESW"
+HANG_S = 60.0  # the waits' limit: it only ends a hang (a busy machine is slow, not wrong)
 
 
 class Rig:
@@ -55,7 +56,7 @@ class E2ETable:
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._thread.start()
         for s in SEATS:
-            self.boxes.wait_screen(s, lambda sc: f"Bd{session['boards'][0]} " in sc.text, timeout=10)
+            self.boxes.wait_screen(s, lambda sc: f"Bd{session['boards'][0]} " in sc.text, timeout=HANG_S)
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -76,7 +77,7 @@ class E2ETable:
     def ncalls(self) -> int:
         return len(self.state().get("calls", []))
 
-    def wait(self, pred, timeout: float = 10.0, what: str = "condition"):
+    def wait(self, pred, timeout: float = HANG_S, what: str = "condition"):
         deadline = time.monotonic() + timeout
         while True:
             with self.lock:
@@ -93,7 +94,7 @@ class E2ETable:
         """Key a call on a box without waiting for its turn (an irregularity may be the point)."""
         self.boxes.press(seat, tokens(call))
 
-    def call(self, seat: str, call: str, timeout: float = 10.0) -> None:
+    def call(self, seat: str, call: str, timeout: float = HANG_S) -> None:
         """Wait until the box shows its turn with the auction up to date, key the call, wait until
         the tablet has journalled it."""
         n = self.ncalls()
@@ -108,6 +109,6 @@ class E2ETable:
         for k, c in enumerate(calls):
             self.call(SEATS[(i + k) % 4], c)
 
-    def all_boxes_show(self, calls: list[str], timeout: float = 10.0) -> None:
+    def all_boxes_show(self, calls: list[str], timeout: float = HANG_S) -> None:
         for s in SEATS:
             self.boxes.wait_screen(s, lambda sc: sc.plain_calls == calls, timeout)

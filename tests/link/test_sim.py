@@ -8,6 +8,14 @@ import serial
 from hardware.sim.link import SimLink
 
 
+def wait_for(cond, seconds=60):
+    """Until cond() holds; the limit only ends a hang."""
+    end = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < end, "condition not met"
+        time.sleep(0.005)
+
+
 def read_for(fd, seconds, want):
     got = bytearray()
     end = time.monotonic() + seconds
@@ -28,13 +36,18 @@ def test_bytes_cross_unchanged_both_ways_and_take_their_wire_time():
         tab = serial.Serial(link.tablet_ports["N"], 115200, timeout=0)
         box = open_box(link.box_ports["N"])
         data = bytes(range(256)) * 4  # every byte value, 0x00 included: the relay is transparent
-        t0 = time.monotonic()
+        marks = []
+        link.on_mark = lambda t, what, seat: marks.append((t, what))
         tab.write(data)
-        got = read_for(box, 3, len(data))
-        took = time.monotonic() - t0
+        got = read_for(box, 60, len(data))
         assert got == data
-        # 1024 bytes at 10 bits each at 115200 baud are 88.9 ms on the wire
-        assert took >= 0.085
+        # the relay's schedule, not the wall clock: 1024 bytes at 10 bits each at 115200 baud are
+        # 88.9 ms on the wire from the first byte read to the last byte's stop bit, and no byte
+        # is delivered before its time (the relay holds each chunk until it is due)
+        first_read = min(t for t, what in marks if what == "down_read")
+        wire_end = max(t for t, what in marks if what == "down_wire_end")
+        assert wire_end - first_read >= 1024 * 10 / 115200 - 1e-9
+        assert max(t for t, what in marks if what == "down_delivered") >= wire_end
         os.write(box, b"\x01\x02hello")
         back = read_for(tab.fileno(), 2, 7)
         assert back == b"\x01\x02hello"
@@ -70,12 +83,13 @@ def test_a_pulled_cable_loses_everything_both_ways_then_works_again():
     with SimLink("S") as link:
         tab = serial.Serial(link.tablet_ports["S"], 115200, timeout=0)
         box = open_box(link.box_ports["S"])
-        link.pull("S", 0.3)
+        link.pull("S", 3600)  # out until plugged back below
         assert link.is_pulled("S")
         tab.write(b"lost")
         os.write(box, b"lost too")
+        wait_for(lambda: link.stats()["S"]["down"]["pulled"] == 4 and link.stats()["S"]["up"]["pulled"] == 8)
         assert read_for(box, 0.2, 1) == b"" and read_for(tab.fileno(), 0.05, 1) == b""
-        time.sleep(0.15)
+        link.plug("S")
         assert not link.is_pulled("S")
         tab.write(b"back")
         assert read_for(box, 1, 4) == b"back"
