@@ -17,8 +17,22 @@ setup: system $(STAMP)
 $(STAMP): requirements.txt requirements-dev.txt hardware/emu/package-lock.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
-	cd hardware/emu && npm ci --no-audit --no-fund --loglevel=error
+	@# npm ci wipes node_modules first: only when what is installed is not what the lock pins
+	@# (a node_modules shared by several checkouts must not be emptied by each one's newer lock file)
+	$(PY) -c "$$NODE_MATCHES" || (cd hardware/emu && npm ci --no-audit --no-fund --loglevel=error)
 	touch $(STAMP)
+
+define NODE_MATCHES
+import json, sys
+def versions(path):
+    try:
+        pkgs = json.load(open(path))["packages"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return {k: v.get("version") for k, v in pkgs.items() if k}
+sys.exit(versions("hardware/emu/package-lock.json") != versions("hardware/emu/node_modules/.package-lock.json"))
+endef
+export NODE_MATCHES
 
 # Debian packages the tests and the demo use (Xvfb for the Kivy app, Chromium for the director
 # page, PostgreSQL for the station, tmux for the virtual boxes). Installed only when missing,
@@ -68,9 +82,13 @@ bench: setup
 	mkdir -p build
 	$(PY) -m bench | tee build/bench-latest.txt
 
+# ruff, then mypy over the whole tree as CPython runs it (pyproject.toml), then the box's code
+# (firmware/, protocol/) against the MicroPython stubs of the board we flash (firmware/mypy.ini).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(PY) scripts/mpy_stubs.py build/mpy-stubs
+	$(VENV)/bin/mypy --config-file firmware/mypy.ini
 
 flash: $(STAMP)
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N] [BUS=1] [DISPLAY_BUS=i2c] [ROMFS=1]"; exit 2; }

@@ -59,8 +59,10 @@ def test_sim_table_command_plays_a_board_on_the_real_tablet(tmp_path, micropytho
         out.wait(lambda ln: ln.startswith("board 1: -"))
 
         def press(seat: str, keys: str) -> None:
-            boxes[seat].stdin.write(keys + "\n")
-            boxes[seat].stdin.flush()
+            stdin = boxes[seat].stdin
+            assert stdin is not None
+            stdin.write(keys + "\n")
+            stdin.flush()
 
         # Board 1, dealer N. S calls the director (2017 L9B): the auction waits for him.
         wait_file(tmp_path / "N", "YOUR TURN")

@@ -22,15 +22,17 @@ def demo_until(marker: str, then_lines: int, timeout: float = 1500.0) -> list[st
                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          start_new_session=True)
     out: list[str] = []
+    stdout = p.stdout
+    assert stdout is not None
     try:
         deadline = time.monotonic() + timeout
         after = None
         while after is None or len(out) < after + then_lines:
             if time.monotonic() > deadline:
                 raise AssertionError("demo did not get there in time:\n" + "\n".join(out))
-            if not select.select([p.stdout], [], [], 1.0)[0]:
+            if not select.select([stdout], [], [], 1.0)[0]:
                 continue
-            line = p.stdout.readline()
+            line = stdout.readline()
             if not line:
                 raise AssertionError(f"demo ended ({p.wait()}) before that:\n" + "\n".join(out))
             out.append(line.rstrip("\n"))
@@ -45,7 +47,7 @@ def demo_until(marker: str, then_lines: int, timeout: float = 1500.0) -> list[st
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait()
-        p.stdout.close()
+        stdout.close()
 
 
 @pytest.mark.timeout(1800)

@@ -26,15 +26,16 @@ class Rig:
     """Link, boxes and LinkMaster: started once per module (starting MicroPython costs time)."""
 
     def __init__(self, workdir: pathlib.Path, bus: bool = False):
+        self.link: SimBus | SimLink
         if bus:
             # RS-485: one shared half-duplex line, the boxes speak only when the tablet grants
-            self.link = SimBus(seed=5).start()
-            self.boxes = Boxes(self.link.box_ports, workdir, extra_args=["--bus"])
-            ports = {s: self.link.tablet_port for s in SEATS}
+            bus_line = self.link = SimBus(seed=5).start()
+            self.boxes = Boxes(bus_line.box_ports, workdir, extra_args=["--bus"])
+            ports = {s: bus_line.tablet_port for s in SEATS}
         else:
-            self.link = SimLink().start()
-            self.boxes = Boxes(self.link.box_ports, workdir, link=self.link)
-            ports = self.link.tablet_ports
+            link = self.link = SimLink().start()
+            self.boxes = Boxes(link.box_ports, workdir, link=link)
+            ports = link.tablet_ports
         self.boxes.start()
         self.master = LinkMaster(ports, ack_on_commit=True)
 

@@ -80,6 +80,7 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
         p = subprocess.Popen([sys.executable, "-c", TABLET, str(db), json.dumps(link.tablet_ports),
                               "1" if ack_on_commit else "0", str(slow_journal)],
                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        assert p.stdout is not None
         p.stdout.readline()
         return p
 

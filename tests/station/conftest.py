@@ -46,10 +46,12 @@ class StationProcess:
                *(["--secrets", str(self.tmp / (self.db.rsplit("/", 1)[-1] + ".secrets"))]
                  if self.db.startswith("postgresql://") and "--secrets" not in self.extra else [])]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        lines = []
-        deadline = time.monotonic() + 20
+        lines: list[str] = []
+        out = self.proc.stdout
+        assert out is not None
+        deadline = time.monotonic() + 120  # only ends a hang
         while time.monotonic() < deadline:
-            line = self.proc.stdout.readline().decode()
+            line = out.readline().decode()
             if not line:
                 raise RuntimeError("station exited: " + "".join(lines))
             lines.append(line)
@@ -59,10 +61,12 @@ class StationProcess:
         self.keys = dict(re.findall(r"table (\S+)  key (\S+)", text))
         self.token = ""
         while "director page" not in text:
-            line = self.proc.stdout.readline().decode()
+            line = out.readline().decode()
             lines.append(line)
             text = "".join(lines)
-        self.token = re.search(r"token=(\S+)", text).group(1)
+        token = re.search(r"token=(\S+)", text)
+        assert token is not None, text
+        self.token = token.group(1)
         self.startup_text = text
         # Drain the rest of stdout in the background so the station never blocks on a full pipe;
         # kept in `out` (what the station logged).
@@ -100,10 +104,11 @@ class StationProcess:
             conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
             data = resp.read().decode()
-            if resp.status == 303 and resp.getheader("Set-Cookie"):
+            set_cookie, location = resp.getheader("Set-Cookie"), resp.getheader("Location")
+            if resp.status == 303 and set_cookie and location:
                 # `?token=` logs in and redirects to the page without it, as a browser follows.
-                cookie = resp.getheader("Set-Cookie").split(";")[0]
-                return self.request("GET", resp.getheader("Location"), headers={**(headers or {}), "Cookie": cookie})
+                cookie = set_cookie.split(";")[0]
+                return self.request("GET", location, headers={**(headers or {}), "Cookie": cookie})
             if resp.getheader("Content-Type", "").startswith("application/json"):
                 return resp.status, json.loads(data)
             return resp.status, data

@@ -4,6 +4,7 @@ import datetime
 import json
 import re
 import sqlite3
+from typing import Any
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
@@ -30,13 +31,13 @@ def session_result(event: str, table: int = 1, board: int = 1, **over) -> dict:
     return rec
 
 
-def post(st: StationProcess, rec: dict, key: str) -> tuple[int, dict]:
+def post(st: StationProcess, rec: dict, key: str) -> tuple[int, Any]:
     body = json.dumps({"kind": "result", "key": rec["key"], "payload": rec}).encode()
     return st.request("POST", "/api/v1/items", body,
                       st.table_headers(f"{rec['event']}/{rec['section']}/{rec['table']}", key))
 
 
-def movement(st: StationProcess, table_id: str, key: str) -> tuple[int, dict]:
+def movement(st: StationProcess, table_id: str, key: str) -> tuple[int, Any]:
     return st.request("GET", "/api/v1/movement", headers=st.table_headers(table_id, key))
 
 
@@ -110,7 +111,7 @@ def test_started_as_the_readme_says_the_station_does_not_reuse_last_weeks_event(
 
 def _director_keys(st: StationProcess) -> dict[str, str]:
     status, html = st.request("GET", f"/director?token={st.token}")
-    assert status == 200
+    assert status == 200 and isinstance(html, str)
     return dict(re.findall(r"<td>([A-Z]+\d+)</td><td><code>([A-Z0-9-]+)</code>", html))
 
 
