@@ -49,7 +49,7 @@ run-headless: setup
 	$(PY) -m demo --headless --boxes $(BOXES)
 
 # The stock MicroPython UF2 (RPI_PICO v1.27.0) and the RP2040 boot ROM (B1) the emulated boxes
-# need: found in $$BOX_RP2040_ASSETS, build/rp2040 or ../shared/rp2040, else downloaded (the UF2
+# need: found in $$BOX_RP2040_ASSETS, build/rp2040 or ~/.cache/bidding-box/rp2040, else downloaded (the UF2
 # from micropython.org, the boot ROM from rp2040js at a pinned commit); kept only if the sha256 is pinned.
 uf2:
 	@bash hardware/emu/fetch_uf2.sh

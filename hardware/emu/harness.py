@@ -40,11 +40,16 @@ STILL_US = 60_000
 STALL_S = 120.0
 
 
+def user_cache() -> pathlib.Path:
+    """Where `make uf2` keeps the pair for every checkout on this machine."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
+    return pathlib.Path(base) / "bidding-box" / "rp2040"
+
+
 def assets() -> pathlib.Path | None:
-    """The stock UF2 and the boot ROM: $BOX_RP2040_ASSETS, build/rp2040 (fetched by make), or
-    ../shared/rp2040 beside the repository (or beside the worktrees' parent)."""
-    cands = [os.environ.get("BOX_RP2040_ASSETS", ""), str(ROOT / "build/rp2040"),
-             str(ROOT.parent / "shared/rp2040"), str(ROOT.parent.parent / "shared/rp2040")]
+    """The stock UF2 and the boot ROM: $BOX_RP2040_ASSETS, build/rp2040 (fetched by `make uf2`),
+    or the user's cache that `make uf2` also fills (~/.cache/bidding-box/rp2040)."""
+    cands = [os.environ.get("BOX_RP2040_ASSETS", ""), str(ROOT / "build/rp2040"), str(user_cache())]
     for c in cands:
         if c and (pathlib.Path(c) / UF2).is_file() and (pathlib.Path(c) / BOOTROM).is_file():
             return pathlib.Path(c)
