@@ -1,4 +1,4 @@
-"""The box figures of issue 3, measured on the real firmware (MicroPython unix port):
+"""The box's figures, measured on the real firmware (MicroPython unix port):
 
 - latency from the confirm key on one box to every box showing the new state, p50 / p99, at
   115200 baud over the simulated link with four boxes and the real tablet (controller, laws

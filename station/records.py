@@ -27,7 +27,7 @@ LEAD_RE = re.compile(r"^[SHDC]([2-9]|T|10|J|Q|K|A)$")
 SECTION_RE = re.compile(r"^([A-Z])\1{0,2}$")  # A-Z, AA-ZZ, AAA-ZZZ, as Bridgemate sections
 EVENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 MAX_ITEM_BYTES = 256 * 1024  # a record with a long auction log is a few kB
-# Shape limits checked on every item before anything else (issue 12: validation at the door).
+# Shape limits checked on every item before anything else (validation at the door).
 MAX_DEPTH = 6          # payload -> auction -> call -> value is 4
 MAX_LIST = 400         # the longest legal auction is 319 calls
 MAX_STRING = 2000      # an alert explanation or a TD note; a key is at most 200
@@ -244,7 +244,7 @@ def expected_key(kind: str, rec: dict, n: int = 0) -> str:
 
 def law77_score(contract: str, declarer: str | None, tricks: int | None, vulnerability: str) -> int | None:
     """The Law 77 score from North-South's side, by the project's one scorer; None while the
-    scoring package (issue 5, another part) is not installed: the tablet's score is then kept
+    scoring package (shared_rules.scoring) is not installed: the tablet's score is then kept
     as sent."""
     try:
         from shared_rules.scoring import score

@@ -187,7 +187,7 @@ class Station:
             raise HttpError(422, str(e)) from e
         if (where["event"], where["section"], where["table_no"]) != (event, section, table_no):
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
-        if doc["kind"] == "result":  # issue 12: results only where the movement allows
+        if doc["kind"] == "result":  # results only where the movement allows
             why = movement.gate(self.store, event, section, table_no, where["round_no"], where["board"])
             if why:
                 raise HttpError(422, why)
@@ -207,7 +207,7 @@ class Station:
                                            "key": doc["key"], "id": item_id}
 
     def board_results(self, headers: Any, board: int) -> dict:
-        """Scoring spec 6.5 (L16C1 2007 / 16D1 2017, R-INFO-1): a table sees a board's results
+        """2007 L16C1 / 2017 L16D1 (information from another table): a table sees a board's results
         only once its own result on that board is in."""
         event, section, table_no = self.authenticate_table(headers)
         why = movement.gate(self.store, event, section, table_no, None, board)

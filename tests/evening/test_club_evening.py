@@ -1,4 +1,4 @@
-"""A club evening as a test (issue 11): the official Data Connector client as the scoring
+"""A club evening as a test: the official Data Connector client as the scoring
 program, `python -m station` (killed and restarted mid-evening), the tablets as real controller
 processes with their journals and outboxes (one killed mid-board and restarted). At the end the
 scoring program's results equal an independent recomputation (endplay: contract from the

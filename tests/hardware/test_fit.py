@@ -1,5 +1,5 @@
 """The box goes together: keypad, display, Pico and connector inside the chosen enclosure, and
-call and status characters at least 4 mm tall (issue 15)."""
+call and status characters at least 4 mm tall (hardware/display.md)."""
 import dataclasses
 
 from hardware import fit

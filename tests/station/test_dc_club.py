@@ -1,4 +1,4 @@
-"""The Data Connector as the scoring program expects it (issue 11 item 4), with the official
+"""The Data Connector as the scoring program expects it, with the official
 client as the scoring program over real HTTP and its own DTO validators on every reply."""
 import json
 

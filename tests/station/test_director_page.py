@@ -1,4 +1,4 @@
-"""Step 5: the live director page, rendered by a real headless Chromium."""
+"""The live director page, rendered by a real headless Chromium."""
 import time
 from html.parser import HTMLParser
 

@@ -1,4 +1,4 @@
-"""Validation at the door and results only where the movement allows (issue 12 items 3-4),
+"""Validation at the door and results only where the movement allows,
 written as the attacks that found the breaks: poisoned items from one table, malformed Data
 Connector requests, a flood from one key, a table reading boards it never played."""
 import json

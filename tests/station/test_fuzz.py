@@ -90,7 +90,7 @@ def _dc_rows(store):
 @given(where=st.integers(0, 10**6), value=json_values)
 def test_a_corrupted_initialize_event_is_refused_whole_or_taken_whole(where, value):
     """One value anywhere in a scoring program's InitializeEvent replaced by random JSON: an error
-    reply that changes nothing, or a movement that was checked (issue 12: InitializeEvent atomic)."""
+    reply that changes nothing, or a movement that was checked (InitializeEvent is atomic)."""
     from .test_dataconnector import handrecord, init_dto
 
     store = Store(":memory:")  # the same SQL; no fsync per example

@@ -1,4 +1,4 @@
-"""Attacks on the station's HTTP door, as someone on the club network made them (issue 12):
+"""Attacks on the station's HTTP door, as someone on the club network made them:
 idle-socket floods, connection bursts, unauthenticated bodies, hostile JSON. Real station
 process, real sockets on 127.0.0.x (Linux routes all of 127/8 to loopback, so a test can
 play several client addresses)."""

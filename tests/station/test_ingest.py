@@ -1,4 +1,4 @@
-"""Step 1: durable, idempotent ingestion over real HTTP, on SQLite and on a real PostgreSQL."""
+"""Durable, idempotent ingestion over real HTTP, on SQLite and on a real PostgreSQL."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""Step 2: the tablet outbox against a real station: kill the station, drop replies, kill the
+"""The tablet outbox against a real station: kill the station, drop replies, kill the
 tablet's pump; afterwards every result is at the station exactly once."""
 import socket
 import sqlite3

@@ -1,4 +1,4 @@
-"""The scoring program's ScoringMethod reaches the exports (issue 11: "scoring method and game type
+"""The scoring program's ScoringMethod reaches the exports ("scoring method and game type
 are stored and never used"). A club initialises an IMP pairs section (Butler or cross-IMPs) with the
 official Data Connector client, tablets deliver results over HTTP, and the PBN `Scoring` tag and
 the USEBIO event type, pair totals and traveller points are checked against IMPs computed here from

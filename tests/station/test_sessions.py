@@ -1,4 +1,4 @@
-"""Events and sessions as clubs run them (issue 11 items 1-2), over real HTTP with the official
+"""Events and sessions as clubs run them, over real HTTP with the official
 Data Connector client as the scoring program and the tablet's own station reader."""
 import datetime
 import json

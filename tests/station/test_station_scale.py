@@ -1,4 +1,4 @@
-"""A large venue (issue 11): 200 tablets delivering at once, key checks that never wait for a
+"""A large venue: 200 tablets delivering at once, key checks that never wait for a
 writer, and the director's per-table history. Real station process over real HTTP."""
 import sqlite3
 import threading

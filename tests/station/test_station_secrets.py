@@ -1,4 +1,4 @@
-"""Secrets on the club network (issue 12): the director token out of URLs and logs, constant-
+"""Secrets on the club network: the director token out of URLs and logs, constant-
 time comparisons, no header injection through `?event=`."""
 import hmac
 import http.client

@@ -1,4 +1,4 @@
-"""The club's Bridgemate settings at the table (issue 11 item 4): the scoring program (the
+"""The club's Bridgemate settings at the table: the scoring program (the
 official Data Connector client) sends them to the station, the station's movement gives them to
 the tablet, and the tablet asks for the lead and shows the board's traveller as they say, the
 traveller only once the station has stored the table's own result (2007 L16C1, 2017 L16D1)."""

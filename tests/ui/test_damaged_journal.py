@@ -1,4 +1,4 @@
-"""Issue 12: a damaged journal made the app exit 1 with nothing on screen. Now `python -m
+"""A damaged journal made the app exit 1 with nothing on screen. Now `python -m
 tablet_app.app` on an edited journal shows the damage and its reason on the tablet, in the
 director's language, and Recover goes on from the records before it (tests/ui/drive_damaged.py)."""
 import pytest
