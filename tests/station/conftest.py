@@ -33,7 +33,9 @@ class StationProcess:
 
     def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None, event: str | None = EVENT):
         self.db, self.tmp, self.extra, self.event = db, tmp, extra or [], event
-        self.port = free_port()
+        # 0: the station takes a free port itself (no race with another run for a port picked
+        # here); the one it took is kept, so a restart comes back on the same address
+        self.port = 0
         self.proc: subprocess.Popen | None = None
         self.out = b""
 
@@ -56,6 +58,7 @@ class StationProcess:
                 raise RuntimeError("station exited: " + "".join(lines))
             lines.append(line)
             if "listening on" in line:
+                self.port = int(re.search(r"listening on \S+?://[^/]+:(\d+)/", line).group(1))  # type: ignore[union-attr]
                 break
         text = "".join(lines)
         self.keys = dict(re.findall(r"table (\S+)  key (\S+)", text))
@@ -141,8 +144,15 @@ class PostgresServer:
         data = self.dir / "data"
         self._run([str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
                    "--no-sync", "-E", "UTF8"])
-        self._run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l", str(self.dir / "log"), "-o",
-                   f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on", "start"])
+        for attempt in range(3):  # the free port found may be taken by another run meanwhile
+            try:
+                self._run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l", str(self.dir / "log"), "-o",
+                           f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on", "start"])
+                return self
+            except subprocess.CalledProcessError:
+                if attempt == 2:
+                    raise
+                self.port = free_port()
         return self
 
     def new_database(self) -> str:
