@@ -61,9 +61,10 @@ test: setup mpy-check lint
 
 # The edit-test loop (under a minute): the laws engine, scoring, the protocol's codec and the other
 # pure unit tests; nothing that starts MicroPython, an emulated chip, Kivy, PostgreSQL, Chromium,
-# the station as a process
-# or a whole table (markers in pyproject.toml, given by tests/plugins/parts.py).
-FAST := not slow and not micropython and not emulator and not ui and not database and not browser and not server
+# the station as a process, the simulated link or a whole table (markers in pyproject.toml, given
+# by tests/plugins/parts.py).
+FAST := not slow and not micropython and not emulator and not ui and not database and not browser and not server \
+        and not link
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST)" tests
 

@@ -46,6 +46,7 @@ def test_board_code_from_romfs_boots_follows_an_auction_and_idles_without_alloca
     assert 0 < x["modules"] < image.stat().st_size
 
 
+@pytest.mark.slow  # compiles the board's image
 def test_the_board_image_holds_what_the_board_imports_and_nothing_of_the_tablet(box_image, tmp_path):
     names = set(box_image.stage(tmp_path / "board"))
     assert {"app.mpy", "hal_rp2.mpy", "store.mpy", "protocol/session.mpy",

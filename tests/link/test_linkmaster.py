@@ -12,6 +12,8 @@ from protocol import messages as M
 from protocol.frame_tools import wire_from_payload
 from tablet_app.link import LinkMaster
 
+pytestmark = pytest.mark.link  # runs the simulated serial link in real time
+
 SEATS = "NESW"
 
 

@@ -3,9 +3,12 @@ import os
 import select
 import time
 
+import pytest
 import serial
 
 from hardware.sim.link import SimLink
+
+pytestmark = pytest.mark.link  # runs the simulated serial link in real time
 
 
 def wait_for(cond, seconds=60):

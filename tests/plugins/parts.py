@@ -40,6 +40,8 @@ PARTS = (
          (r"[\"'/]initdb[\"']", r"[\"'/]pg_ctl[\"']")),
     Part("browser", frozenset({"chromium"}),
          (r"which\(\s*[\"']chromium",)),
+    Part("link", frozenset({"rig", "real_table"}),
+         (r"\bSim(Link|Bus)\(", r"\bEndpointBox\(")),
     Part("server", frozenset({"station", "sqlite_station", "station_x"}),
          (r"\bStationProcess\(", r"[\"']-m[\"'],\s*[\"']station[\"']")),
 )
