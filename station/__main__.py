@@ -250,7 +250,6 @@ def main(argv: list[str] | None = None) -> int:
         bridge = Bridge(station, args.bws, odbc=args.bws_odbc, poll_s=args.bws_poll,
                         say=lambda text: print(text, flush=True))
         bridge.run_once()  # the session's tables and keys before the tablets ask
-        station.ingest = bridge.waking(station.ingest)  # type: ignore[method-assign]
     if args.tables or args.reissue:
         print(f"tablets: station address {scheme}://<this computer>:{args.port}/{pin}")
     if args.no_serve:

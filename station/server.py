@@ -32,6 +32,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from . import __version__, movement
 from .http_json import JsonError, loads_limited
 from .http_server import Headers, HttpServer, Limits, Request, Response
+from .listeners import Ingested, Listeners
 from .records import MAX_ITEM_BYTES, RecordError, parse_item, validate_item
 from .store import Conflict, QuotaExceeded, Store, latest_results, utc_now
 
@@ -66,6 +67,7 @@ class Station:
         self.config = config
         self.progress: Any = None   # director.Progress, made on the first page view
         self.storage_trouble: str | None = None  # why the last store failed, until one succeeds
+        self.listeners = Listeners()  # who hears of each stored item (station/listeners.py)
         self._probe: tuple[float, str | None] = (0.0, None)
         self._probe_lock = threading.Lock()
 
@@ -202,6 +204,8 @@ class Station:
             raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
                                  "the tablet keeps the item and retries") from e
         self.storage_trouble = None
+        if created:
+            self.listeners.announce(Ingested(item_id, doc["kind"], doc["key"], doc["payload"]))
         # The commit above is durable: only now may the tablet forget the item.
         return (201 if created else 200), {"status": "stored" if created else "duplicate",
                                            "key": doc["key"], "id": item_id}

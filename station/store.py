@@ -19,6 +19,8 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from shared_rules.records import RecordError, ResultKey
+
 # One logical schema. `{serial}` is the only dialect difference (an auto-increment id).
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS table_keys (
@@ -638,21 +640,18 @@ def numbered(name: str, sep: str) -> Iterator[str]:
 
 
 def latest_results(items: list[dict], withdrawn: bool = False) -> list[dict]:
-    """One result per (section, table, round, board): the highest revision (Law 79C corrections
-    are new revisions, never edits). A result whose latest revision is a withdrawal (recorded on
-    the wrong board) is left out, unless `withdrawn` (the Data Connector reports it deleted)."""
-    best: dict[tuple, dict] = {}
+    """One result per (table, round, board): the highest revision of its key (Law 79C
+    corrections are new revisions, never edits). A result whose latest revision is a withdrawal
+    (recorded on the wrong board) is left out, unless `withdrawn` (the Data Connector reports it
+    deleted). An item whose key is not a result's (shared_rules.records) is no result."""
+    best: dict[tuple, tuple[int, dict]] = {}
     for it in items:
-        p = it["payload"]
-        k = (p["section"], p["table"], p["round"], p["board"])
-        if k not in best or _revision(it) >= _revision(best[k]):
-            best[k] = it
-    return sorted((it for it in best.values() if withdrawn or not it["payload"].get("withdrawn")),
+        try:
+            k = ResultKey.parse(it["key"])
+        except RecordError:
+            continue
+        board = (k.table_id, k.round, k.board)
+        if board not in best or k.revision >= best[board][0]:
+            best[board] = (k.revision, it)
+    return sorted((it for _, it in best.values() if withdrawn or not it["payload"].get("withdrawn")),
                   key=lambda it: it["id"])
-
-
-def _revision(item: dict) -> int:
-    try:
-        return int(item["key"].rsplit("/", 1)[1])
-    except (ValueError, IndexError):
-        return 0

@@ -89,10 +89,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def start_deliverer(c: Controller) -> Any:
         from tablet_app.outbox import Deliverer
-        from tablet_app.station_client import traveller_hook
+        from tablet_app.station_client import table_of, traveller_hook
 
-        s = c.session
-        tid = f"{s.event}/{s.section}/{s.table}"
+        tid = table_of(c.session).format()
         # After the station has stored this table's result, the board's traveller (Law 16: not
         # before), when the club's settings show results.
         # watch_storage: a full disk is told to the director page (nothing can be queued then).

@@ -22,6 +22,9 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from shared_rules.records import KINDS, Item, ItemKind, RecordError, TableId, TdCallKey, TdCallSeries, to_item
+
+from . import station_items
 from .http_transport import connection
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS outbox (
@@ -35,7 +38,6 @@ LINK_SCHEMA = """CREATE TABLE IF NOT EXISTS outbox_link (
     id INTEGER PRIMARY KEY CHECK (id = 1), connected INTEGER NOT NULL, last_error TEXT, at REAL NOT NULL)"""
 STATES = ("pending", "delivered", "rejected")
 
-KINDS = ("result", "td_call", "auction")
 # The station's answers that no retry can change: the item is kept (for the TD), not resent.
 FOR_GOOD = (400, 409, 411, 413, 422)
 
@@ -88,11 +90,18 @@ def storage_call(event: str, section: str, table: Any, since: dict) -> tuple[str
     """The station's item for a storage episode that began after journal record `since["seq"]`
     (`Controller.storage_since`): posted directly while the disk is full (Deliverer.storage_alarm),
     queued with `<key>/resolved` once a write succeeds again (the controller)."""
-    key = f"{event}/{section}/{table}/{since['round']}/{since['board']}/storage/{since['seq']}"
-    return key, {"kind": "td_call", "key": key, "event": event, "section": section, "table": table,
-                 "round": since["round"], "board": since["board"], "seat": None, "t": None,
-                 "reason": "storage_full", "at": since["at"],
-                 "note": "tablet storage full: calls are refused until space is freed"}
+    call = station_items.storage_call(TableId(event, section, table), since)
+    return call.key.format(), call.to_json()
+
+
+def _storage_key(kind: str, key: str) -> bool:
+    """A storage call's key (`.../storage/<seq>[/<status>]`), which the deliverer posts itself."""
+    if kind != ItemKind.TD_CALL:
+        return False
+    try:
+        return TdCallKey.parse(key).series is TdCallSeries.STORAGE
+    except RecordError:
+        return False
 
 
 class Outbox:
@@ -119,6 +128,10 @@ class Outbox:
         self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?)",
                           (kind, key, body, time.time(), digest(kind, key, body)))
         return True
+
+    def put(self, record: Item) -> bool:
+        """Queue a record of the records package (`enqueue` with its kind, key and JSON form)."""
+        return self.enqueue(*to_item(record))
 
     def has(self, key: str) -> bool:
         return self.conn.execute("SELECT 1 FROM outbox WHERE item_key = ?", (key,)).fetchone() is not None
@@ -320,8 +333,8 @@ class Deliverer:
         return True
 
     def _storage_call(self, since: dict) -> tuple[str, dict]:
-        event, section, table = self.table_id.rsplit("/", 2)
-        return storage_call(event, section, int(table) if table.isdigit() else table, since)
+        call = station_items.storage_call(TableId.parse(self.table_id), since)
+        return call.key.format(), call.to_json()
 
     def send_one(self) -> bool | None:
         """Send the oldest pending item. True: settled (delivered or rejected for good); False:
@@ -357,7 +370,7 @@ class Deliverer:
                 except Exception as e:  # the hook never holds up delivery
                     self.last_error = f"after delivery: {type(e).__name__}: {e}"
             return True
-        if status == 409 and kind == "td_call" and "/storage/" in key:
+        if status == 409 and _storage_key(kind, key):
             # The storage call (or its end) the station already holds: posted directly while the
             # disk was full, with another `at`. The station knows; nothing is left to send.
             db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",

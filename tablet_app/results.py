@@ -6,9 +6,11 @@ North enters, East-West verify).
 """
 from __future__ import annotations
 
-import datetime
+import dataclasses
 import re
 from typing import Any
+
+from shared_rules.records import Irregularity, Result, ResultKey, TableId, Withdrawal, iso_utc, logged_calls
 
 LEAD_RE = re.compile(r"^[SHDC](?:[AKQJT98765432]|10)$")
 
@@ -57,7 +59,13 @@ def tricks_label(contract: str, tricks: int | None) -> str:
     return "=" if diff == 0 else f"{diff:+d}"
 
 
-def record(
+def table_key(session: dict[str, Any], board: int, revision: int = 1) -> ResultKey:
+    """The key of this table's result on `board` this round (docs/interfaces.md section 3)."""
+    return ResultKey(TableId(session["event"], session["section"], session["table"]), session["round"], board,
+                     revision)
+
+
+def result_of(
     session: dict[str, Any],
     state: dict[str, Any],
     board: int,
@@ -65,41 +73,27 @@ def record(
     lead: str | None,
     entered_at: float,
     revision: int = 1,
-) -> dict[str, Any]:
+) -> Result:
+    """The result record of the board just played: contract and declarer from the engine's
+    state, the Law 77 score, the auction and its irregularities as the engine recorded them."""
     contract, declarer = contract_of(state)
-    key = f"{session['event']}/{session['section']}/{session['table']}/{session['round']}/{board}/{revision}"
-    return {
-        "key": key,
-        "event": session["event"],
-        "section": session["section"],
-        "table": session["table"],
-        "round": session["round"],
-        "board": board,
-        "ns_pair": session["ns_pair"],
-        "ew_pair": session["ew_pair"],
-        "dealer": state.get("dealer"),
-        "vulnerability": state.get("vulnerability"),
-        "contract": contract,
-        "declarer": declarer,
-        "tricks": tricks,
-        "lead": lead,
-        "score_ns": compute_score(state, tricks),
-        "ew_confirmed": True,
-        "adjusted": None,
-        "auction": [
-            {
-                "seat": c.get("seat"),
-                "call": c.get("call"),
-                "alerted": bool(c.get("alerted")),
-                "stop": bool(c.get("stop")),
-                "think": c.get("think"),
-            }
-            for c in state.get("calls", [])
-        ],
-        "irregularities": list(state.get("irregularities", [])),
-        "td_calls": [],
-        "entered_at": datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
+    return Result(
+        key=table_key(session, board, revision), ns_pair=session["ns_pair"], ew_pair=session["ew_pair"],
+        dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),
+        contract=contract, declarer=declarer, tricks=tricks, lead=lead, score_ns=compute_score(state, tricks),
+        entered_at=iso_utc(entered_at), ew_confirmed=True, adjusted=None,
+        auction=logged_calls(state.get("calls", [])), irregularities=_irregularities(state),
+    )
+
+
+def record(session: dict[str, Any], state: dict[str, Any], board: int, tricks: int | None, lead: str | None,
+           entered_at: float, revision: int = 1) -> dict[str, Any]:
+    """`result_of` as the outbox queues it and the journal keeps it."""
+    return result_of(session, state, board, tricks, lead, entered_at, revision).to_json()
+
+
+def _irregularities(state: dict[str, Any]) -> tuple[Irregularity, ...]:
+    return tuple(Irregularity(x) for x in state.get("irregularities", []))
 
 
 ARTIFICIAL = ("avg-", "avg", "avg+")
@@ -113,20 +107,14 @@ def artificial_record(session: dict[str, Any], state: dict[str, Any], board: int
         raise ResultError(f"an artificial score is one of {', '.join(ARTIFICIAL)} for each side")
     if not law or not isinstance(law, str):
         raise ResultError("name the law of the adjusted score (e.g. 2017 L12C2)")
-    key = f"{session['event']}/{session['section']}/{session['table']}/{session['round']}/{board}/{revision}"
-    return {
-        "key": key, "event": session["event"], "section": session["section"], "table": session["table"],
-        "round": session["round"], "board": board, "ns_pair": session["ns_pair"], "ew_pair": session["ew_pair"],
-        "dealer": state.get("dealer"), "vulnerability": state.get("vulnerability"),
-        "contract": None, "declarer": None, "tricks": None, "lead": None, "score_ns": None,
-        "ew_confirmed": True,
-        "adjusted": {"kind": "artificial", "ns": ns, "ew": ew, "law": law},
-        "auction": [{"seat": c.get("seat"), "call": c.get("call"), "alerted": bool(c.get("alerted")),
-                     "stop": bool(c.get("stop")), "think": c.get("think")} for c in state.get("calls", [])],
-        "irregularities": list(state.get("irregularities", [])),
-        "td_calls": [],
-        "entered_at": datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
+    return Result(
+        key=table_key(session, board, revision), ns_pair=session["ns_pair"], ew_pair=session["ew_pair"],
+        dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),
+        contract=None, declarer=None, tricks=None, lead=None, score_ns=None,
+        entered_at=iso_utc(entered_at), ew_confirmed=True,
+        adjusted={"kind": "artificial", "ns": ns, "ew": ew, "law": law},
+        auction=logged_calls(state.get("calls", [])), irregularities=_irregularities(state),
+    ).to_json()
 
 
 def corrected_record(previous: dict[str, Any], tricks: int, lead: str | None, entered_at: float) -> dict[str, Any]:
@@ -139,40 +127,34 @@ def corrected_record(previous: dict[str, Any], tricks: int, lead: str | None, en
         raise ResultError(f"tricks must be a whole number from 0 to 13, not {tricks!r}")
     if lead not in (None, "") and (not isinstance(lead, str) or not LEAD_RE.match(lead.upper())):
         raise ResultError(f"the lead must be a card like SA, H10 or DT, not {lead!r}")
-    base, _, rev = previous["key"].rpartition("/")
     rec = dict(previous)
-    rec["key"] = f"{base}/{int(rev) + 1}"
+    rec["key"] = _next_key(previous)
     rec["tricks"] = tricks
     rec["lead"] = lead.upper().replace("10", "T") if lead else previous.get("lead")
     rec["score_ns"] = int(score(previous["contract"], previous["declarer"], tricks, previous["vulnerability"]))
-    rec["entered_at"] = datetime.datetime.fromtimestamp(entered_at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    rec["entered_at"] = iso_utc(entered_at)
     return rec
 
 
 def _next_key(previous: dict[str, Any]) -> str:
-    base, _, rev = previous["key"].rpartition("/")
-    return f"{base}/{int(rev) + 1}"
+    """Law 79C: the next revision of the record's key."""
+    return ResultKey.parse(previous["key"]).next_revision().format()
 
 
-def _stamp(at: float) -> str:
-    return datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-# What a withdrawal keeps of the record it takes back: where it was played and by whom.
-WITHDRAWAL_PLACE = ("event", "section", "table", "round", "board", "ns_pair", "ew_pair")
+def next_revision(records: list[dict[str, Any]], board: int) -> int:
+    """The revision a new record of `board` takes among this round's `records`: 1, or one past
+    the last (a board whose result was withdrawn or moved away and is then played again must not
+    reuse a key the station already holds with other content)."""
+    return 1 + max((ResultKey.parse(r["key"]).revision for r in records if r["board"] == board), default=0)
 
 
 def withdrawn_record(previous: dict[str, Any], correction: dict[str, Any], entered_at: float) -> dict[str, Any]:
     """A result withdrawn (recorded on the wrong board, or not to stand): the next revision of the
     record, carrying no result, `withdrawn: true` (docs/interfaces.md section 3); the scoring
     program sees the result deleted."""
-    rec = {name: previous[name] for name in WITHDRAWAL_PLACE if name in previous}
-    rec["key"] = _next_key(previous)
-    rec["withdrawn"] = True
-    rec["reason"] = correction.get("reason")
-    rec["correction"] = dict(correction)
-    rec["entered_at"] = _stamp(entered_at)
-    return rec
+    return Withdrawal(key=ResultKey.parse(previous["key"]).next_revision(), ns_pair=previous["ns_pair"],
+                      ew_pair=previous["ew_pair"], entered_at=iso_utc(entered_at), reason=correction.get("reason"),
+                      correction=dict(correction)).to_json()
 
 
 def moved_record(previous: dict[str, Any], board: int, revision: int, correction: dict[str, Any],
@@ -182,8 +164,7 @@ def moved_record(previous: dict[str, Any], board: int, revision: int, correction
     from shared_rules import boards as board_rules
 
     rec = dict(previous)
-    base = previous["key"].rsplit("/", 2)[0]
-    rec["key"] = f"{base}/{board}/{revision}"
+    rec["key"] = dataclasses.replace(ResultKey.parse(previous["key"]), board=board, revision=revision).format()
     rec["board"] = board
     rec["dealer"] = board_rules.dealer(board)
     rec["vulnerability"] = board_rules.vulnerability(board)
@@ -193,5 +174,5 @@ def moved_record(previous: dict[str, Any], board: int, revision: int, correction
         rec["score_ns"] = int(score(rec["contract"], rec["declarer"], rec["tricks"], rec["vulnerability"]))
     rec.pop("withdrawn", None)
     rec["correction"] = dict(correction)
-    rec["entered_at"] = _stamp(entered_at)
+    rec["entered_at"] = iso_utc(entered_at)
     return rec

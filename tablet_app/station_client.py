@@ -13,6 +13,8 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from shared_rules.records import RecordError, TableId
+
 from .http_transport import connection
 from .session import Session, SetupError, from_station
 
@@ -49,6 +51,18 @@ def _get(station_url: str, path: str, headers: dict[str, str], timeout: float) -
         return resp.status, data.decode("utf-8", "replace")[:200]
 
 
+def table_of(session: Session) -> TableId:
+    """The session's table id, `<event>/<section>/<table>`: the X-Table of every request."""
+    return TableId(session.event, session.section, session.table)
+
+
+def _parse(table_id: str) -> TableId:
+    try:
+        return TableId.parse(table_id)
+    except RecordError as e:  # an event id the station gave that no key can carry
+        raise StationError("bad_reply", f"table id {table_id!r}: {e}") from None
+
+
 def _why(reply: Any) -> str:
     return str(reply.get("error", reply)) if isinstance(reply, dict) else str(reply)
 
@@ -68,7 +82,7 @@ def table_id(station_url: str, table: str | int, *, timeout: float = 10.0) -> st
             raise StationError("bad_reply", f"station {station_url} did not say its event (HTTP {status}: "
                                             f"{_why(reply)})")
         event = str(reply["event"])
-    return f"{event}/{section}/{number}"
+    return TableId(event, section, number).format()
 
 
 def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float = 10.0) -> dict[str, Any]:
@@ -103,8 +117,7 @@ def station_check(station_url: str, key: str, *, timeout: float = 10.0) -> Any:
     """For `Controller.station_check`: a typed-in setup is checked against the station before
     its first board (the same X-Table the outbox will deliver with)."""
     def check(session: Session) -> dict[str, Any] | None:
-        return check_table(station_url, f"{session.event}/{session.section}/{session.table}", key,
-                           timeout=timeout)
+        return check_table(station_url, table_of(session).format(), key, timeout=timeout)
     return check
 
 
@@ -131,7 +144,7 @@ def session_from_station(station_url: str, table: str | int, key: str, round_: i
         if not isinstance(round_, int):
             raise StationError("no_movement", f"table {tid} has results for every round of the movement; "
                                               "give the round to play")
-    return from_station(movement, int(tid.rsplit("/", 1)[1]), round_, defaults=defaults, **extra)
+    return from_station(movement, _parse(tid).table, round_, defaults=defaults, **extra)
 
 
 def setup_from_station(controller: Any, station_url: str, table: str | int, key: str,
@@ -148,8 +161,7 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
         controller.station_status = {"ok": False, "table": str(table), "reason": exc.reason, "message": str(exc)}
         raise
     controller.setup(session)
-    controller.station_status = {"ok": True, "table": f"{session.event}/{session.section}/{session.table}",
-                                 "reason": None, "message": None}
+    controller.station_status = {"ok": True, "table": table_of(session).format(), "reason": None, "message": None}
     return session
 
 
@@ -160,7 +172,7 @@ def next_round_from_station(controller: Any, station_url: str, key: str, *, time
     s = controller.session
     if s is None:
         raise SetupError("no session yet: nothing to follow on from")
-    return setup_from_station(controller, station_url, f"{s.event}/{s.section}/{s.table}", key, s.round + 1,
+    return setup_from_station(controller, station_url, table_of(s).format(), key, s.round + 1,
                               timeout=timeout, profile=s.profile, policy=s.policy, td_pin=s.td_pin,
                               tray_delay_s=s.tray_delay_s)
 
@@ -170,9 +182,9 @@ def fetch_board_results(station_url: str, table_id: str, key: str, board: int, *
     """What the station stored of this table's result on `board` (every revision it holds, the
     latest last): after a damaged journal the TD checks the board against it. The station shows
     a board's results only to a table whose own result is in (Law 16)."""
-    _event, section, number = table_id.rsplit("/", 2)
+    me = _parse(table_id)
     return [r for r in fetch_traveller(station_url, table_id, key, board, timeout=timeout)
-            if r.get("section") == section and str(r.get("table")) == number]
+            if r.get("section") == me.section and r.get("table") == me.table]
 
 
 def fetch_traveller(station_url: str, table_id: str, key: str, board: int, *,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared_rules.records import RecordError, Result, Withdrawal
 from shared_rules.scoring.matchpoints import board_matchpoints, top
 
 
@@ -17,27 +18,38 @@ def shown(show_results: str, phase: str) -> bool:
     return show_results == "all" or (show_results == "round_end" and phase == "round_end")
 
 
-def rows(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The traveller's lines, one per table (withdrawn results dropped, the latest revision kept),
-    in table order, each with its matchpoints among the results in so far (2/1/0 per result
-    compared, Law 78A; an adjusted score without a table score counts for neither side here)."""
-    latest: dict[Any, dict[str, Any]] = {}
+def standing(results: list[Any]) -> list[Result]:
+    """The board's result at each table as it stands: the latest revision of each table's record
+    (Law 79C corrections are new revisions), withdrawn ones dropped, in table order. A line that
+    is not a record the station's door takes (shared_rules.records) is left out."""
+    latest: dict[tuple[str, int], Result | Withdrawal] = {}
     for r in results:
-        if isinstance(r, dict) and not r.get("withdrawn"):
-            latest[(r.get("section"), r.get("table"))] = r
-    lines = [latest[k] for k in sorted(latest, key=lambda k: (str(k[0]), int(k[1] or 0)))]
-    scores = [r.get("score_ns") if isinstance(r.get("score_ns"), int) else None for r in lines]
-    scored = [s for s in scores if s is not None]
+        try:
+            rec = Result.from_json(r) if isinstance(r, dict) and not r.get("withdrawn") else Withdrawal.from_json(r)
+        except RecordError:
+            continue
+        where = (rec.key.table_id.section, rec.key.table_id.table)
+        if where not in latest or rec.key.revision >= latest[where].key.revision:
+            latest[where] = rec
+    return [rec for _, rec in sorted(latest.items()) if isinstance(rec, Result)]
+
+
+def rows(results: list[Any]) -> list[dict[str, Any]]:
+    """The traveller's lines, one per table (`standing`), each with its matchpoints among the
+    results in so far (2/1/0 per result compared, Law 78A; an adjusted score without a table
+    score counts for neither side here)."""
+    lines = standing(results)
+    scored = [r.score_ns for r in lines if r.score_ns is not None]
     mps = board_matchpoints(scored) if scored else []
     it = iter(mps)
     out = []
-    for r, s in zip(lines, scores, strict=True):
-        mp = next(it) if s is not None else None
-        out.append({"table": r.get("table"), "ns_pair": r.get("ns_pair"), "ew_pair": r.get("ew_pair"),
-                    "contract": r.get("contract"), "declarer": r.get("declarer"), "tricks": r.get("tricks"),
-                    "lead": r.get("lead"), "score_ns": s, "adjusted": r.get("adjusted"),
+    for r in lines:
+        mp = next(it) if r.score_ns is not None else None
+        out.append({"table": r.key.table_id.table, "ns_pair": r.ns_pair, "ew_pair": r.ew_pair,
+                    "contract": r.contract, "declarer": r.declarer, "tricks": r.tricks, "lead": r.lead,
+                    "score_ns": r.score_ns, "adjusted": None if r.adjusted is None else dict(r.adjusted),
                     "mp_ns": mp[0] if mp else None, "mp_ew": mp[1] if mp else None,
-                    "top": top(len(scored)) if s is not None else None})
+                    "top": top(len(scored)) if r.score_ns is not None else None})
     return out
 
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared_rules.records import RecordError, ResultKey
+
 from .formats import SEATS, bid_text, card_text, counter_for, lho, received_values, slots, stamp
 
 Row = tuple[str, dict[str, Any]]
@@ -130,7 +132,8 @@ class BoardLog:
 
 
 def _revision(key: str) -> int:
+    """The revision of a result's key (shared_rules.records); 0 for a key that is not one."""
     try:
-        return int(key.rsplit("/", 1)[1])
-    except (ValueError, IndexError):
+        return ResultKey.parse(key).revision
+    except RecordError:
         return 0

@@ -1,7 +1,8 @@
 """The bridge thread: keeps the station's movement equal to the `.bws` session and writes every
 result and auction the tables send into the `.bws`, as BCS would.
 
-One pass (on a timer, and at once when a tablet delivers something):
+One pass (on a timer, and at once when a tablet delivers a result or an auction: the bridge
+listens to the station's stored items, station/listeners.py):
 1. open the file through ODBC; read the session; if it changed (an added round, a new
    movement), check it and put it where the station serves movements from (session.install);
 2. for each board with items not yet written, fold its items in order (boardlog) and write the
@@ -24,6 +25,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from ..listeners import Ingested
 from . import session as bws_session
 from .boardlog import BoardLog, Row
 from .odbc import Bws, BwsError, insert_sql
@@ -80,6 +82,7 @@ class Bridge:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._last_said = ""
         with self.store.transaction() as tx:
             tx.execute(SCHEMA)
@@ -89,11 +92,15 @@ class Bridge:
 
     # -- thread ---------------------------------------------------------------------------------
     def start(self) -> Bridge:
+        """The bridge's thread, woken by each result or auction the station stores."""
+        self._unsubscribe = self.station.listeners.on_ingest(self.heard)
         self._thread = threading.Thread(target=self._run, name="bws-bridge", daemon=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
         self._stop.set()
         self._wake.set()
         if self._thread:
@@ -102,13 +109,10 @@ class Bridge:
     def wake(self) -> None:
         self._wake.set()
 
-    def waking(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """Wrap the station's ingest so a delivery wakes the bridge at once."""
-        def wrapped(*a: Any, **kw: Any) -> Any:
-            out = fn(*a, **kw)
+    def heard(self, item: Ingested) -> None:
+        """A tablet's item is stored: one the `.bws` gets is written at once, not at the next poll."""
+        if item.kind in KINDS:
             self._wake.set()
-            return out
-        return wrapped
 
     def _run(self) -> None:
         while not self._stop.is_set():

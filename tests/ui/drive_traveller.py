@@ -18,6 +18,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from shared_rules.boards import dealer, vulnerability  # noqa: E402
+from shared_rules.records import Result, ResultKey, TableId  # noqa: E402
 from tablet_app.controller import Controller  # noqa: E402
 from tests.ui.shots import Clock, Shots, texts  # noqa: E402
 from tests.ui.shots import sign_in as shots_sign_in  # noqa: E402
@@ -40,10 +42,10 @@ def box(seat: str, call: str | None = None, kind: str = "call", think: float = 3
 
 
 def line(table: int, board: int, contract: str, declarer: str, tricks: int, score: int) -> dict:
-    """One table's result as the station gives it back (docs/station.md)."""
-    return {"event": EVENT, "section": "A", "table": table, "round": 1, "board": board, "ns_pair": table,
-            "ew_pair": table + 10, "contract": contract, "declarer": declarer, "tricks": tricks,
-            "score_ns": score, "adjusted": None, "lead": None}
+    """One table's result as the station gives it back: the record its tablet sent
+    (shared_rules.records.Result, docs/interfaces.md section 3)."""
+    return Result(ResultKey(TableId(EVENT, "A", table), 1, board), table, table + 10, dealer(board),
+                  vulnerability(board), contract, declarer, tricks, None, score, "2026-11-24T19:45:12Z").to_json()
 
 
 import tablet_app.app as A  # noqa: E402

@@ -1,0 +1,44 @@
+"""The contracts between the table tablet and the results station, defined once.
+
+Every item a tablet queues for the station, and the station's check of it at its door:
+
+- `keys`: the item key of each kind (`ResultKey`, `AuctionKey`, `TdCallKey`, `TableTdCallKey`)
+  and the table id (`TableId`), with `format()` and `parse()`;
+- `result`: the result record (`Result`) and the withdrawal of one (`Withdrawal`);
+- `progress`: the auction-progress item (`AuctionProgress`);
+- `td_call`: the TD-call item (`TdCall`);
+- `auction_log`: the calls and irregularities those carry (`LoggedCall`, `Irregularity`);
+- `item`: `read_item(kind, key, payload)`, the station's check, every rule in one place.
+
+Each record has `to_json()` (the tablet's form, byte for byte what it always sent) and
+`from_json()` (the station's check; RecordError naming the field). Pure Python, no I/O; imports
+nothing of the project but `shared_rules.scoring` (the Law 77 score a result must carry).
+docs/interfaces.md sections 3 and 4 describe the contract and point here.
+"""
+from .auction_log import Irregularity, LoggedCall, logged_calls
+from .errors import RecordError
+from .fields import as_iso, iso_utc
+from .item import KINDS, Item, Where, read_item, to_item, where
+from .keys import (
+    TD_STATUSES,
+    AuctionKey,
+    ItemKey,
+    ItemKind,
+    ResultKey,
+    TableId,
+    TableTdCallKey,
+    TdCallKey,
+    TdCallSeries,
+    parse_key,
+    td_call_launch,
+)
+from .progress import PHASES, AuctionProgress, Phase
+from .result import Result, Withdrawal
+from .td_call import STORAGE_FULL, TdCall
+
+__all__ = [
+    "KINDS", "PHASES", "STORAGE_FULL", "TD_STATUSES", "AuctionKey", "AuctionProgress", "Irregularity", "Item",
+    "ItemKey", "ItemKind", "LoggedCall", "Phase", "RecordError", "Result", "ResultKey", "TableId",
+    "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "Where", "Withdrawal", "as_iso", "iso_utc",
+    "logged_calls", "parse_key", "read_item", "td_call_launch", "to_item", "where",
+]
