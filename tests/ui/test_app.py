@@ -13,7 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 def session(xvfb_display, tmp_path_factory):
     for name in SAVED:  # so that the check below sees this run's pictures, not an earlier run's
         (SHOTS / f"{name}.png").unlink(missing_ok=True)
-    return run_driver("drive_app.py", tmp_path_factory.mktemp("ui"), xvfb_display, timeout=120)
+    return run_driver("drive_app.py", tmp_path_factory.mktemp("ui"), xvfb_display)
 
 
 SAVED = ("auction", "director-console", "result-entry")

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.ui
 
 
 def test_an_edited_journal_is_shown_on_screen_and_recovered_from_the_records_before_it(xvfb_display, tmp_path):
-    c = run_driver("drive_damaged.py", tmp_path, xvfb_display, timeout=120)
+    c = run_driver("drive_damaged.py", tmp_path, xvfb_display)
     assert c["screen"] == "damaged"
     assert "The tablet's journal is damaged" in c["texts"]
     assert f"First bad record: record {c['edited_seq']}" in c["texts"]
