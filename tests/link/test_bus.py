@@ -154,3 +154,13 @@ def test_bus_grants_the_box_in_turn_every_other_time_and_starves_no_one(bus):
     boxes["W"].submit(M.CALL, calls.code("P"))
     got = []
     assert wait(lambda: (got.extend(e.seat for e in lm.poll(0.02) if e.kind == "call"), "W" in got)[1])
+
+
+def test_the_grant_check_sees_a_box_talking_unasked_or_twice_for_one_grant():
+    grant = lambda seat: ("tablet", bytes([SEATS.index(seat), M.PING]))  # noqa: E731
+    state = lambda seat: ("tablet", bytes([SEATS.index(seat), M.STATE]))  # noqa: E731
+    reply = lambda seat: (seat, bytes([FROM_BOX | SEATS.index(seat), M.ACK]))  # noqa: E731
+    assert unasked([grant("N"), reply("N"), grant("E"), grant("S"), reply("E"), reply("S")]) == []
+    assert unasked([state("N"), reply("N")]) == [(1, "N", hex(M.ACK))]  # a STATE is no grant
+    assert unasked([grant("N"), reply("N"), reply("N")]) == [(2, "N", hex(M.ACK))]
+    assert grants([grant("N"), state("E"), grant("S")]) == ["N", "S"]
