@@ -134,7 +134,7 @@ def test_command_line_prints_ports_and_obeys_commands():
         assert st["N"]["down"]["relayed"] == 0
         p.stdin.write("quit\n")
         p.stdin.flush()
-        assert p.wait(5) == 0
+        assert p.wait(120) == 0  # the limit only ends a hang
     finally:
         if p.poll() is None:
             p.kill()
@@ -158,7 +158,7 @@ def test_relay_process_marks_each_frame_read_on_the_wire_and_delivered(tmp_path)
         assert read_for(box, 3, 100) == bytes(100)
         p.stdin.write("quit\n")
         p.stdin.flush()
-        assert p.wait(5) == 0
+        assert p.wait(120) == 0  # the limit only ends a hang
         rows = [line.split() for line in marks.read_text().splitlines()]
         got = {what: float(t) for t, what, seat in rows if seat == "S"}
         assert set(got) == {"down_read", "down_wire_end", "down_delivered"}
