@@ -178,5 +178,8 @@ class RunnerThread:
             time.sleep(0.005)
 
     def stop(self) -> None:
+        """Ends the loop after the turn it is in (a turn does not block: `step(0)`). Waits for it
+        however long a busy machine takes: the caller closes the controller next, which must not
+        happen under a turn still running."""
         self._stop.set()
-        self._t.join(2)
+        self._t.join()
