@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 
 BOXES  ?= unix
 
-.PHONY: setup system uf2 run run-headless test test-fast screenshots bench lint mpy-check flash clean
+.PHONY: setup system uf2 run run-headless test test-fast screenshots bench lint mpy-check flash clean pcb
 
 # the UF2 and boot ROM for the emulated boxes; without network and without copies the chip tests say so
 setup: system $(STAMP)
@@ -94,6 +94,13 @@ lint: $(STAMP)
 flash: $(STAMP)
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [SEAT=N] [BUS=1] [DISPLAY_BUS=i2c] [ROMFS=1]"; exit 2; }
 	ROMFS="$(ROMFS)" BUS="$(BUS)" DISPLAY_BUS="$(DISPLAY_BUS)" bash scripts/flash.sh "$(PORT)" "$(SEAT)"
+
+# The box and hub PCBs from hardware/schematic.py: KiCad board, DRC report, Gerbers, drill,
+# assembly bill and pick-and-place files under build/pcb/, the views in docs/pcb-*.png (needs
+# Debian's kicad: scripts/setup-system.sh). A routing plan is kept in build/pcb-cache/ and used
+# again while nothing it depends on changes (hardware/pcb/README.md).
+pcb: $(STAMP) system
+	$(PY) -m hardware.pcb --out build/pcb --docs docs
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

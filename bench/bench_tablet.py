@@ -16,6 +16,8 @@
 - Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
   in production) plus `views()` for the four boxes, i.e. what the runner does per event.
   Median and p99 over many generated auctions; the journal-free part is shown separately.
+- Journal commit mark (tablet_app/journal.py): what writing the mark adds to each commit (the
+  commit with its fsync beside it) and what checking it adds to a restart's journal check.
 """
 from __future__ import annotations
 
@@ -88,6 +90,46 @@ def per_event(boards: int = 150) -> None:
           f"median {statistics.median(costs) * 1000:.2f} ms, p99 {pct(costs, 99) * 1000:.2f} ms")
     print(f"  of which views for 4 boxes: median {statistics.median(views_only) * 1000:.3f} ms, "
           f"p99 {pct(views_only, 99) * 1000:.3f} ms")
+
+
+def journal_mark(n: int = 400, records: int = 3000) -> None:
+    from tablet_app.journal import MARK_SUFFIX, Journal
+
+    body = {"ev": {"t": 2.5, "seat": "N", "call": "1NT"}, "box": {"seq": 7, "ms": 123456}}
+    with tempfile.TemporaryDirectory(dir=".") as tmp:  # the disk the tablet's journal is on
+        j = Journal(pathlib.Path(tmp) / "j.db")
+        commits, marks = [], []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            j.append("event", body)
+            t1 = time.perf_counter()
+            j._write_mark()
+            marks.append(time.perf_counter() - t1)
+            commits.append(t1 - t0)
+        with j.transaction():
+            for _ in range(records - n):
+                j.append("event", body)
+        opens: dict[bool, list[float]] = {True: [], False: []}
+        mark = pathlib.Path(str(j.path) + MARK_SUFFIX)
+        text = mark.read_bytes()
+        j.close()
+        for _ in range(7):
+            for with_mark in (True, False):
+                if with_mark:
+                    mark.write_bytes(text)
+                else:
+                    mark.unlink()
+                t0 = time.perf_counter()
+                again = Journal(j.path)
+                again.verified()
+                opens[with_mark].append(time.perf_counter() - t0)
+                again.close()
+    print(f"journal commit (append with fsync), {n} commits: median {statistics.median(commits) * 1000:.2f} ms, "
+          f"p99 {pct(commits, 99) * 1000:.2f} ms; the commit mark's write: median "
+          f"{statistics.median(marks) * 1e6:.1f} us, p99 {pct(marks, 99) * 1e6:.1f} us "
+          f"({statistics.median(marks) / statistics.median(commits) * 100:.2f} % of a commit)")
+    print(f"journal open and check, {records} records: with its mark median {statistics.median(opens[True]) * 1000:.1f}"
+          f" ms, without {statistics.median(opens[False]) * 1000:.1f} ms")
 
 
 def start_xvfb() -> tuple[subprocess.Popen | None, str | None]:
@@ -203,6 +245,7 @@ if __name__ == "__main__":
         app_path(stages=True, setup=tuple(a for a in sys.argv[1:] if a != "--stages"))
         raise SystemExit(0)
     per_event()
+    journal_mark()
     app_path()
     app_path(setup=("--gap=20",))
     cold_start()

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 BOM_CSV = pathlib.Path(__file__).resolve().parent / "bom.csv"
 FIELDS = ("assembly", "refs", "qty", "description", "value", "manufacturer", "mpn", "package", "note")
-# Parts on the bill but not on a board's schematic: mechanics, the cable, the adapter, and the
-# display module (cabled to J4, whose pins stand for it).
-OFF_BOARD = ("ENC", "KC", "JP", "PSU", "W", "DS")
+# Parts on the bill but not on a board's schematic: mechanics, the cable, the adapter, the
+# display module (its header soldered into J4, whose pads stand for it) and the hub's panel
+# connectors (X1-X4, wired to the pads J3-J6).
+OFF_BOARD = ("ENC", "KC", "JP", "PSU", "W", "DS", "X")
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,13 @@ def by_ref(lines: list[Line], assembly: str) -> dict[str, Line]:
                 raise ValueError(f"{assembly} {ref} is on two BOM lines")
             out[ref] = line
     return out
+
+
+def pads_only(footprint: str) -> bool:
+    """A schematic part that is only copper on the PCB (pads for wires or a module's header):
+    nothing to order for it, and no line on the bill."""
+    from hardware.pcb.footprints import PCB_ONLY
+    return footprint.startswith(PCB_ONLY)
 
 
 def is_off_board(ref: str) -> bool:

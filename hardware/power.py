@@ -8,6 +8,7 @@ all three LEDs on, the buzzer sounding, the lowest supply voltage the chain can 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 # --- one box ------------------------------------------------------------------------------------
@@ -68,12 +69,13 @@ class Path:
     r_fuse: float = 0.45               # Bourns MF-MSMF075-2: resistance one hour after a trip (R1max)
     v_diode: float = 0.45              # onsemi MBR120VLSFT1G at 0.5 A, worst case
     r_connectors: float = 4 * 0.005    # two M8 matings, two contacts each
+    r_efuse: float = 0.06              # TI TPS25940A's switch: 42 mohm typical, taken as 60
 
 
 def vsys_and_current(path: Path = Path(), watts: float | None = None) -> tuple[float, float]:
     """(VSYS, current) at the box: a constant-power load behind a resistive path and a diode."""
     p = box_watts() if watts is None else watts
-    r = path.r_cable + path.r_fuse + path.r_connectors
+    r = path.r_cable + path.r_fuse + path.r_connectors + path.r_efuse
     v_head = path.v_supply_min - path.v_diode
     # VSYS = v_head - I r and I = P / VSYS  ->  VSYS^2 - v_head VSYS + P r = 0 (upper root).
     disc = v_head * v_head - 4 * p * r
@@ -84,6 +86,7 @@ def vsys_and_current(path: Path = Path(), watts: float | None = None) -> tuple[f
 
 
 VSYS_MIN = 1.8          # Pico data sheet: VSYS 1.8 to 5.5 V
+VSYS_MAX = 5.5
 DISPLAY_VIN_MIN = 3.3   # Waveshare 2.42in module: 3.3 to 5 V
 
 
@@ -107,6 +110,111 @@ def hub_budget() -> dict[str, float]:
         "one_port_faulted_A": (BOXES - 1) * i_box + FUSE_TRIP_A,
         "fuse_hold_40C_A": FUSE_HOLD_A * FUSE_DERATE_40C,
     }
+
+
+# --- hot plug and overvoltage: the box's eFuse U5 -------------------------------------------
+# A cable plugged into a live hub port is a step through the cable's inductance into whatever
+# capacitance the box has at its input: with little of it the LC rings to nearly twice the
+# supply. A wrong adapter in the hub's jack (9 V and 12 V ones have the same 2.1 mm plug) is a
+# steady overvoltage, and the SMAJ5.0A at the box's input conducts only from 6.4 V. The Pico takes
+# 5.5 V at VSYS at most. So the cable's 5 V reaches D26 and VSYS through U5, a TI TPS25940A eFuse:
+# its switch opens while its input is over the threshold R20-R22 set, and its output rises at the
+# slew rate C4 sets, milliseconds where the ring lasts microseconds. Figures: the TPS2594x data
+# sheet's electrical characteristics (V(OVPR), V(ENR), the dVdT current and gain), its absolute
+# maximum ratings (IN 20 V).
+
+V_SUPPLY_MAX = 5.0 * 1.05   # GST25A05 at the top of its tolerance (+5 %, as assumed for the low end)
+SMAJ_VBR_MIN = 6.4          # Littelfuse SMAJ5.0A: breakdown from 6.40 V (at 10 mA)
+D26_VF_MIN = 0.15           # MBR120VLSFT1G at a few mA and hot: the least it drops
+C_VSYS_MIN = 10e-6 * 0.5    # C2 alone, at half its value under 5 V of DC bias (the Pico's and the
+                            # display's own capacitors not counted: the fewest microfarads there can be)
+
+
+@dataclass(frozen=True)
+class Plug:
+    """The live port, the cable and the box's input at the instant the cable goes in."""
+    v: float = V_SUPPLY_MAX
+    r: float = 0.15 + 2 * 2.0 * 0.0178 / 0.25 + 4 * 0.005   # the port fuse cold (MF-MSMF075-2
+                                                             # Rmin 0.15 ohm), the cable, the contacts
+    henry: float = 2.0 * 0.7e-6   # two 0.25 mm^2 conductors about 1.5 mm apart: some 0.7 uH per metre
+    c: float = 1e-6               # C3 at U5's input
+
+
+def ring_peak(v: float, r: float, henry: float, c: float) -> float:
+    """The peak of a series RLC's step response (the voltage on c), no clamp: an upper bound."""
+    zeta = r / 2 * (c / henry) ** 0.5
+    if zeta >= 1:
+        return v
+    return v * (1 + math.exp(-math.pi * zeta / (1 - zeta * zeta) ** 0.5))
+
+
+def ring(plug: Plug, t_end: float = 200e-6, dt: float = 5e-9) -> list[float]:
+    """The input node's voltage, step by step (semi-implicit Euler)."""
+    i = vc = 0.0
+    out = []
+    for _ in range(int(t_end / dt)):
+        i += (plug.v - plug.r * i - vc) / plug.henry * dt
+        vc += i / plug.c * dt
+        out.append(vc)
+    return out
+
+
+@dataclass(frozen=True)
+class EFuse:
+    """U5 and the parts that set it: R20 IN to EN/UVLO, R21 EN/UVLO to OVP, R22 OVP to GND
+    (0.1 %), C4 on dVdT."""
+    r_top: float = 82.5e3
+    r_mid: float = 7.15e3
+    r_bottom: float = 20.0e3
+    tol: float = 0.001
+    v_ref: tuple[float, float] = (0.97, 1.01)   # V(OVPR) and V(ENR), rising: min and max
+    c_dvdt: float = 22e-9
+    i_dvdt: float = 1e-6       # dVdT charging current (typical)
+    gain_dvdt: float = 11.9    # V(OUT) / V(dVdT)
+    in_abs_max: float = 20.0
+
+    def _ratio(self, upper: float, lower: float) -> tuple[float, float]:
+        lo = 1 + upper * (1 - self.tol) / (lower * (1 + self.tol))
+        hi = 1 + upper * (1 + self.tol) / (lower * (1 - self.tol))
+        return lo, hi
+
+    def trip(self) -> tuple[float, float]:
+        """Input voltage at which the switch opens (overvoltage): lowest and highest."""
+        lo, hi = self._ratio(self.r_top + self.r_mid, self.r_bottom)
+        return self.v_ref[0] * lo, self.v_ref[1] * hi
+
+    def uvlo(self) -> tuple[float, float]:
+        """Input voltage from which the switch closes (undervoltage lockout): lowest and highest."""
+        lo, hi = self._ratio(self.r_top, self.r_mid + self.r_bottom)
+        return self.v_ref[0] * lo, self.v_ref[1] * hi
+
+    def slew(self) -> float:
+        """The output's rise in V/s."""
+        return self.gain_dvdt * self.i_dvdt / self.c_dvdt
+
+
+def hotplug_vsys_peak(plug: Plug = Plug(), efuse: EFuse | None = EFuse()) -> float:
+    """VSYS's highest value after a hot plug. Without the eFuse the ring reaches VSYS's capacitance
+    through D26 (which then holds the peak); with it, the output follows a ramp from 0 and never
+    its input, and opens whenever the input passes the lowest trip point."""
+    if efuse is None:
+        return ring_peak(plug.v, plug.r, plug.henry, plug.c + C_VSYS_MIN) - D26_VF_MIN
+    dt = 5e-9
+    slew, trip = efuse.slew(), efuse.trip()[0]
+    out = peak = 0.0
+    for v_in in ring(plug, dt=dt):
+        if v_in < trip:
+            out = min(out + slew * dt, v_in)
+        peak = max(peak, out)
+    # after the ring the output ramps on to the supply (U5 drops next to nothing at no load)
+    return max(peak, plug.v) - D26_VF_MIN
+
+
+def steady_vsys(v_in: float, efuse: EFuse | None = EFuse()) -> float:
+    """VSYS with a steady input (a wrong adapter): nothing if U5 has opened."""
+    if efuse is not None and v_in >= efuse.trip()[0]:
+        return 0.0
+    return v_in - D26_VF_MIN
 
 
 # --- RS-485 bias and termination ------------------------------------------------------------

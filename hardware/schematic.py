@@ -8,7 +8,8 @@ tests/hardware/test_schematic.py runs the ERC, compares the box's nets with hard
 and every reference with hardware/bom.csv.
 
 Pin numbers are the package's (Pico: its 40 castellated pads; SOIC-8 transceiver; SSOP-20
-FT231X). `python -m hardware.schematic [box|hub] [OUT.net]` writes the netlist.
+FT231X). Footprint names are those of hardware/pcb/footprints.py, which draws each one; the PCBs
+(hardware/pcb/build.py) are laid out from the netlist this module writes. `python -m hardware.schematic [box|hub] [OUT.net]` writes the netlist.
 """
 from __future__ import annotations
 
@@ -46,8 +47,20 @@ def diode(value: str, footprint: str) -> Part:
     return Part(value, footprint, (("1", "K", PAS), ("2", "A", PAS)))
 
 
+# ST ESDA6V1-5SC6Y: five unidirectional TVS to a common ground (pin 2), 5.2 V stand-off
+ESDA = Part("ESDA6V1-5SC6Y", "SOT-23-6", (("1", "IO1", PAS), ("2", "GND", PAS), ("3", "IO2", PAS),
+                                         ("4", "IO3", PAS), ("5", "IO4", PAS), ("6", "IO5", PAS)))
+ESDA_IO = ("1", "3", "4", "5", "6")
 SM712 = Part("SM712-02HTG", "SOT-23", (("1", "IO1", PAS), ("2", "IO2", PAS), ("3", "GND", PAS)))
 M8 = ("1", "+5V", PAS), ("2", "A", PAS), ("3", "GND", PAS), ("4", "B", PAS)
+# TI TPS25940A eFuse (WQFN-20 RVC, exposed pad = 21): hardware/power.py `EFuse` says why and what
+# sets it. DEVSLP and PGTH held low, PGOOD, IMON and FLT unused (the data sheet lets them float).
+# The five OUT pins are one output, not five drivers: passive, so the ERC sees no conflict.
+EFUSE = Part("TPS25940ARVCR", "WQFN-20_3x4mm_P0.5mm_EP", (
+    ("1", "DEVSLP", IN), ("2", "PGOOD", NC), ("3", "PGTH", IN),
+    *((str(n), "OUT", PAS) for n in range(4, 9)), *((str(n), "IN", PIN) for n in range(9, 14)),
+    ("14", "EN/UVLO", IN), ("15", "OVP", IN), ("16", "GND", PIN), ("17", "ILIM", PAS), ("18", "dVdT", PAS),
+    ("19", "IMON", NC), ("20", "FLT", NC), ("21", "EP", PIN)))
 RS485 = Part("SN65HVD1781DR", "SOIC-8", (
     ("1", "R", OUT), ("2", "~RE", IN), ("3", "DE", IN), ("4", "D", IN),
     ("5", "GND", PIN), ("6", "A", BI), ("7", "B", BI), ("8", "VCC", PIN)))
@@ -80,22 +93,32 @@ def box(pinmap: dict | None = None) -> Board:
     parts: dict[str, Part] = {
         "U1": pico(),
         "U2": RS485,
-        "J1": Part("M8 A-coded 4-pole male receptacle", "M8_4pin_PCB", M8),
+        # the cable's open end, soldered in (no connector: none fits under the lid, and the
+        # box end is never unplugged; hardware/cable.md)
+        "J1": Part("cable pads", "WirePads_1x04_P3.5mm", M8),
         "J2": two("termination jumper", "PinHeader_1x02_P2.54mm"),
         "J3": Part("seat jumpers", "PinHeader_2x02_P2.54mm", tuple((n, n, PAS) for n in "1234")),
-        "J4": Part("display cable (2.42in SSD1309 module)", "Molex_PicoBlade_53047-0710_1x07_P1.25mm",
+        # the display module's own 7-pin header, soldered straight into the main PCB: no cable
+        # (its 8.9 MHz clock runs 2 cm over the ground plane; hardware/display.md)
+        "J4": Part("display module pads", "ModulePads_1x07_P2.54mm",
                    (("1", "VCC", PAS), ("2", "GND", PAS), ("3", "DIN", PAS), ("4", "CLK", PAS),
                     ("5", "CS", PAS), ("6", "DC", PAS), ("7", "RST", PAS))),
         "D26": diode("MBR120VLSFT1G", "D_SOD-123F"),
         "D27": SM712,
         "D28": diode("SMAJ5.0A", "D_SMA"),
+        # the cable's 5 V through an eFuse: overvoltage cut-off and a slow start, so neither a hot
+        # plug's ring nor a wrong adapter reaches VSYS (hardware/power.py, `EFuse`)
+        "U5": EFUSE, "C3": two("1u", "C_0805"), "C4": two("22n", "C_0805"),
+        "R20": two("82.5k", "R_0805"), "R21": two("7.15k", "R_0805"), "R22": two("20k", "R_0805"),
+        "R23": two("68.1k", "R_0805"),
+        "U3": ESDA, "U4": ESDA,
         "R1": two("330", "R_0805"), "R2": two("330", "R_0805"), "R3": two("150", "R_0805"),
         "R4": two("100", "R_0805"), "R5": two("120", "R_0805"),
         "R8": two("10k", "R_0805"),
         "C1": two("100n", "C_0805"), "C2": two("10u", "C_0805"),
         "LED1": diode("green", "LED_D3.0mm"), "LED2": diode("red", "LED_D3.0mm"),
         "LED3": diode("blue", "LED_D3.0mm"),
-        "BZ1": two("piezo", "Buzzer_12x9.5RM7.6"),
+        "BZ1": two("piezo", "Buzzer_D12.2mm_P5.0mm"),
     }
     # the display module on 4-wire SPI (hardware/display.md); SPI0's MISO pin is claimed by
     # machine.SPI but wired to nothing (the panel sends nothing back)
@@ -107,7 +130,12 @@ def box(pinmap: dict | None = None) -> Board:
         "BUS_A": [("U2", "6"), ("J1", "2"), ("D27", "1"), ("R5", "1")],
         "BUS_B": [("U2", "7"), ("J1", "4"), ("D27", "2"), ("J2", "2")],
         "TERM": [("R5", "2"), ("J2", "1")],
-        "5V_IN": [("J1", "1"), ("D28", "1"), ("D26", "2")],
+        "5V_IN": [("J1", "1"), ("D28", "1"), ("C3", "1"), ("R20", "1")] + [("U5", str(n)) for n in range(9, 14)],
+        "5V_SAFE": [("D26", "2")] + [("U5", str(n)) for n in range(4, 9)],
+        "EF_EN": [("U5", "14"), ("R20", "2"), ("R21", "1")],
+        "EF_OVP": [("U5", "15"), ("R21", "2"), ("R22", "1")],
+        "EF_ILIM": [("U5", "17"), ("R23", "1")],
+        "EF_DVDT": [("U5", "18"), ("C4", "1")],
         "VSYS": [("D26", "1"), ("U1", "39"), ("C2", "1"), ("J4", "1")],
         "3V3": [("U1", "36"), ("U2", "8"), ("C1", "1"), ("R8", "1")],
         "DISP_DIN": [("U1", gp[disp["mosi"]]), ("J4", "3")],
@@ -127,15 +155,27 @@ def box(pinmap: dict | None = None) -> Board:
         "SEAT0": [("U1", gp[pm["seat_jumpers"]["pins"][0]]), ("J3", "1")],
         "SEAT1": [("U1", gp[pm["seat_jumpers"]["pins"][1]]), ("J3", "3")],
         "GND": [("U1", n) for n, name, _ in pico().pins if name == "GND"] + [
-            ("U2", "5"), ("J1", "3"), ("D27", "3"), ("D28", "2"), ("C1", "2"), ("C2", "2"),
+            ("U2", "5"), ("J1", "3"), ("D27", "3"), ("D28", "2"), ("C1", "2"), ("C2", "2"), ("C3", "2"),
+            ("C4", "2"), ("R22", "2"), ("R23", "2"), ("U5", "1"), ("U5", "3"), ("U5", "16"), ("U5", "21"),
+            ("U3", "2"), ("U4", "2"),
             ("J4", "2"), ("LED1", "1"), ("LED2", "1"), ("LED3", "1"),
             ("BZ1", "2"), ("J3", "2"), ("J3", "4")],
     }
     kp = pm["keypad"]
+    # The keys are touched: an ESD spark to a key reaches the switch's contacts. Each row and
+    # column leaves the Pico through 100 ohm (R10-R14 rows, R15-R19 columns) and meets a TVS
+    # (U3 rows, U4 columns) on the keypad side: the TVS takes the surge, the resistor limits what
+    # is left for the RP2040's own pin diodes.
     for r, row_gp in enumerate(kp["rows"]):
-        nets[f"ROW{r}"] = [("U1", gp[row_gp])]
+        res = f"R{10 + r}"
+        parts[res] = two("100", "R_0805")
+        nets[f"ROW{r}_MCU"] = [("U1", gp[row_gp]), (res, "1")]
+        nets[f"ROW{r}"] = [(res, "2"), ("U3", ESDA_IO[r])]
     for c, col_gp in enumerate(kp["cols"]):
-        nets[f"COL{c}"] = [("U1", gp[col_gp])]
+        res = f"R{15 + c}"
+        parts[res] = two("100", "R_0805")
+        nets[f"COL{c}_MCU"] = [("U1", gp[col_gp]), (res, "1")]
+        nets[f"COL{c}"] = [(res, "2"), ("U4", ESDA_IO[c])]
     for r, keys in enumerate(kp["keys"]):
         for c, key in enumerate(keys):
             if not key:
@@ -151,7 +191,7 @@ def box(pinmap: dict | None = None) -> Board:
     used = {pin for members in nets.values() for ref, pin in members if ref == "U1"}
     parts["U1"] = Part(parts["U1"].value, parts["U1"].footprint, tuple(
         (n, name, typ if n in used else NC) for n, name, typ in parts["U1"].pins))
-    return Board("box", parts, nets, frozenset({"5V_IN", "VSYS", "GND"}))
+    return Board("box", parts, nets, frozenset({"5V_IN", "5V_SAFE", "VSYS", "GND"}))
 
 
 PORTS = 4
@@ -206,7 +246,8 @@ def hub() -> Board:
     }
     for k in range(1, PORTS + 1):
         j, f, tvs, esd = f"J{k + 2}", f"F{k}", f"D{k + 5}", f"D{k + 1}"
-        parts[j] = Part("M8 A-coded 4-pole female receptacle", "M8_4pin_PCB", M8)
+        # the port's M8 panel receptacle (X1-X4 on the bill) is wired to these pads
+        parts[j] = Part("M8 receptacle pads", "WirePads_1x04_P3.5mm", M8)
         parts[f] = two("MF-MSMF075-2", "Fuse_1812")
         parts[tvs] = diode("SMAJ5.0A", "D_SMA")
         parts[esd] = SM712

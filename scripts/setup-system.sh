@@ -6,12 +6,14 @@
 #   chromium     - headless browser for the station's live director page tests
 #   postgresql   - a real server for the station's PostgreSQL tests (started locally by the tests)
 #   tmux         - the demo puts each virtual box in its own pane
+#   kicad python3-numpy python3-pil - KiCad 6's pcbnew Python module (hardware/pcb/build.py lays out,
+#                  routes and checks the PCBs with it), with the numpy and Pillow it runs beside
 #   unixodbc unixodbc-dev libsqliteodbc - ODBC for the .bws bridge tests: the driver manager (and
 #                  its headers, should pip build pyodbc from source) and the SQLite ODBC driver
 # Without root or apt, it lists what is missing and returns 0: the tests that need a missing
 # piece skip with a message naming it, and the run fails (tests/plugins/no_skips.py).
 set -u
-want=(xvfb xauth libmtdev1 libgl1 libegl1 fonts-dejavu-core chromium postgresql tmux unixodbc unixodbc-dev libsqliteodbc)
+want=(xvfb xauth libmtdev1 libgl1 libegl1 fonts-dejavu-core chromium postgresql tmux unixodbc unixodbc-dev libsqliteodbc kicad python3-numpy python3-pil)
 missing=()
 for p in "${want[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

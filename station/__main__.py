@@ -173,6 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["cert"]:
         return cert_main(argv[1:])
+    if argv[:1] == ["match"]:  # the TD's team matches (station/match_cli.py)
+        from .match_cli import main as match_main
+        return match_main(argv[1:])
     args = build_parser().parse_args(argv)
     if bool(args.tls_cert) != bool(args.tls_key):
         print("station: --tls-cert and --tls-key go together (the club's certificate and its private key)",

@@ -44,6 +44,7 @@ from bridgemate_dataconnector.validation import (
     validate_section_update_dto,
 )
 
+from . import match_store
 from .http_json import JsonError, loads_limited
 from .records import at_iso, td_call_facts
 from .store import canonical, latest_results, numbered, utc_now
@@ -235,6 +236,10 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
         return _reply(command, EMPTY_POLLS[command], [], session=session)
     if command in EMPTY_ACCEPTS:
         return _reply(command, OK, "0 queue items accepted", session=session)
+    from . import dc_scorer
+
+    if command in dc_scorer.COMMANDS:
+        return dc_scorer.dispatch(st, command, session, serialized)
     raise DcError(E_NOT_IMPLEMENTED, f"Command {command} is not supported by the bidding-box station")
 
 
@@ -281,8 +286,13 @@ def _check_section(sec: Any) -> str:
             if (low or high) and not (1 <= low <= high and high - low < MAX_BOARDS_PER_ROUND):
                 raise DcError(E_VALIDATION, f"Boards {low}-{high} of {where}: a round has 1..{MAX_BOARDS_PER_ROUND} "
                                             "boards numbered from 1 (0-0 for none)")
-            for side in ("PairNS", "PairEW"):
+            for side in ("PairNS", "PairEW", "TeamNS", "TeamEW"):
                 _int_in(r.get(side), f"{side} of {where}", 0, MAX_PAIR)
+            _int_in(r.get("MatesTableTableNumber"), f"MatesTableTableNumber of {where}", 0, MAX_TABLE)
+            _int_in(r.get("MatesTableRoundNumber"), f"MatesTableRoundNumber of {where}", 0, MAX_ROUND)
+            mates = r.get("MatesTableSectionLetters")
+            if mates is not None and mates != "" and not (isinstance(mates, str) and SECTION_RE.match(mates)):
+                raise DcError(E_VALIDATION, f"MatesTableSectionLetters of {where} ({mates!r}) must be section letters")
     return letters
 
 
@@ -297,6 +307,16 @@ def _write_section(tx: Any, session: str, group: int, method: int, sec: dict) ->
                    [(session, letters, t["TableNumber"], r["RoundNumber"], int(r.get("LowBoardNumber") or 0),
                      int(r.get("HighBoardNumber") or 0), int(r.get("PairNS") or 0), int(r.get("PairEW") or 0))
                     for t in sec.get("Tables") or [] for r in t.get("Rounds") or []])
+    match_store.write_dc_teams(tx, session, sec)  # team matches (station/matches.py)
+
+
+def _check_teams(sections: list[dict], stored: list | None = None) -> None:
+    """A teams movement whose matches cannot be played (rooms on different boards, a team in one
+    room only) is refused before anything is written (docs/station.md "Team matches")."""
+    try:
+        match_store.check_dc_sections(sections, stored)
+    except match_store.MatchError as e:
+        raise DcError(E_VALIDATION, f"Team match: {e}. Nothing was changed.") from e
 
 
 def station_event(st: Any, tx: Any, scorer_event: str, session: dict) -> str:
@@ -333,6 +353,7 @@ def _initialize(st: Any, init: dict) -> str:
             _int_in(g.get("ScoringMethod"), "ScoringMethod", 0, 99)
             for sec in g.get("Sections") or []:
                 groups_of[guid][_check_section(sec)] = int(g.get("ScoringGroupNumber") or 1)
+        _check_teams([sec for g in s["ScoringGroups"] for sec in g.get("Sections") or []])
         plan.append((guid, s))
     hand_rows = _handrecord_rows(st, groups_of, init.get("Handrecords") or [])
     settings = _settings_rows(set(groups_of), 2, init.get("Bridgemate2Settings") or []) + \
@@ -357,7 +378,8 @@ def _initialize(st: Any, init: dict) -> str:
             if int(init.get("Commands") or 0) & 128:  # ClearData: the scorer starts its queues afresh
                 tx.execute("DELETE FROM dc_accepted WHERE session_guid = ?", (guid,))
             tx.execute("INSERT INTO dc_sessions (session_guid, event, name, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid")}),
+                       (guid, event, s.get("Name"), canonical({**s, "EventGuid": init.get("EventGuid") or s.get("EventGuid"),
+                                                               "ClubId": init.get("ClubId")}),
                         utc_now()))
             st.store.assign_session_id(tx, event, guid, dto.event_guid or s.get("EventGuid"))
             for g in s["ScoringGroups"]:
@@ -387,18 +409,32 @@ def _update_movement(st: Any, session: str | None, data: dict) -> str:
     if data.get("SessionGuid") not in (None, session):
         raise DcError(E_VALIDATION, "UpdateMovement: SessionGuid differs from the request's")
     letters = _check_section(data)
+    if not data.get("IsDeleted"):
+        _check_teams([data], match_store.stored_slots(st.store, session, match_store.teams_sections(st.store, session)))
     group = _int_in(data.get("ScoringGroupNumber") or 1, "ScoringGroupNumber", 1, 999)
     method = _int_in(data.get("ScoringGroupScoringMethod") or 10, "ScoringGroupScoringMethod", 0, 99)
     rows = st.store.query("SELECT event FROM dc_sessions WHERE session_guid = ?", (session,))
     event = str(rows[0][0])
+    # Players who arrive late (AddedPlayers) and where everyone sits (Participations), checked
+    # before anything is written: a participation may name a player added in the same update.
+    added = _players(session, _list(data.get("AddedPlayers")))
+    seats = _participations(st, session, _list(data.get("Participations")), {p["number"] for p in added})
+    explicit = bool(data.get("HasExplicitParticipations"))
     with st.store.transaction() as tx:
         if data.get("IsDeleted"):
             tx.execute("DELETE FROM dc_sections WHERE session_guid = ? AND section = ?", (session, letters))
             tx.execute("DELETE FROM dc_rounds WHERE session_guid = ? AND section = ?", (session, letters))
+            tx.execute("DELETE FROM dc_round_teams WHERE session_guid = ? AND section = ?", (session, letters))
             return f"Section {letters} deleted"
         _write_section(tx, session, group, method, data)
+        st.store.write_players(tx, session, added)
+        if explicit:
+            # The update carries the section's whole seating, every round: it replaces the stored one.
+            tx.execute("DELETE FROM dc_participations WHERE session_guid = ? AND section = ?", (session, letters))
+        st.store.write_participations(tx, session, seats)
     st.register_tables(event, letters, [t["TableNumber"] for t in data.get("Tables") or []])
-    return f"Movement of section {letters} updated"
+    people = f"; {len(added)} player(s) added, {len(seats)} participation(s) stored" if added or seats else ""
+    return f"Movement of section {letters} updated{people}"
 
 
 def _list(v: Any) -> list:
@@ -486,6 +522,12 @@ def _handrecord_rows(st: Any, groups_of: dict[str, dict[str, int]], records: Any
         sections = groups_of[session]
         if section not in sections:
             raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: no section {section} in session {session}")
+        if dto.scoring_group_number and dto.scoring_group_number != sections[section]:
+            # A scoring group naming a section it does not have: the deal would go to the wrong
+            # group's sections. Refused whole (nothing is written before every record is checked).
+            raise DcError(E_ENTRY_UNKNOWN, f"Handrecord of board {board}: scoring group {dto.scoring_group_number} "
+                                           f"has no section {section} (section {section} is in scoring group "
+                                           f"{sections[section]})")
         hands = [".".join(h[seat + suit] for suit in ("Spades", "Hearts", "Diamonds", "Clubs"))
                  for seat in ("North", "East", "South", "West")]
         deal = "N:" + " ".join(hands)

@@ -8,8 +8,10 @@ get a board's results only through /api/v1/boards/<n>/results, after their own r
 """
 from __future__ import annotations
 
+import base64
 import calendar
 import collections
+import hashlib
 import html
 import json
 import threading
@@ -17,6 +19,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
+from . import match_page
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
 from .store import latest_results
@@ -220,14 +223,16 @@ def seating_of(store: Any, event: str, only: Any = None) -> dict[tuple[str, int,
     program's player data and participations seat at each table in each round of its movement
     (the same seating the PBN and USEBIO exports use, station/players.py). `only`: a test on
     (section, table, round), so the tables list names only the rounds it shows."""
-    from .exports import seats, session_by_section
+    from .exports import seats
+    from .session_scope import scope
 
-    seated = seats(store, event)
+    sc = scope(store, event)  # the session whose tablets use this id, and only its players
+    seated = seats(store, sc)
     out: dict[tuple[str, int, int], dict] = {}
-    for letters, sess in session_by_section(store, event).items():
+    for letters in seated:
         seats_at = seated[letters][0]
         for t, r, ns, ew in store.query("SELECT table_no, round_no, pair_ns, pair_ew FROM dc_rounds "
-                                        "WHERE session_guid = ? AND section = ?", (sess["guid"], letters)):
+                                        "WHERE session_guid = ? AND section = ?", (sc.guid, letters)):
             if only is not None and not only(letters, int(t), int(r)):
                 continue
             who = seats_at(letters, int(t), int(r), int(ns), int(ew))
@@ -251,8 +256,29 @@ def _sessions_html(st: Any, event: str) -> str:
 
     items = [f"<li>{html.escape(x['name'] or x['guid'])} ({', '.join(map(html.escape, x['sections']))}): "
              f"table id <code>{html.escape(x['id'])}/&lt;section&gt;/&lt;table&gt;</code></li>"
-             for x in sessions(st.store, event)]
+             for x in sessions(st.store, st.store.station_event_of(event))]
     return f'<ul id="sessions">{"".join(items)}</ul>' if items else ""
+
+
+def _exports_html(st: Any, event: str) -> str:
+    """Each session's own files: PBN, USEBIO of the session and of each of its sections (a
+    reader that takes one section at a time), linked by the scoring program's SessionGuid."""
+    from .movement import sessions
+
+    e = html.escape
+    found = sessions(st.store, st.store.station_event_of(event))
+    if not found:
+        q = quote(event, safe="")
+        return (f'<p id="exports">Exports: <a href="/export/pbn?event={q}">PBN</a> · '
+                f'<a href="/export/usebio?event={q}">USEBIO XML</a></p>')
+    items = []
+    for x in found:
+        base = f"event={quote(x['id'], safe='')}&amp;session={quote(x['guid'], safe='')}"
+        per_section = "".join(f' · <a href="/export/usebio?{base}&amp;section={quote(sec, safe="")}">'
+                              f"USEBIO {e(sec)}</a>" for sec in x["sections"])
+        items.append(f'<li>{e(x["name"] or x["guid"])} ({e(x["id"])}): <a href="/export/pbn?{base}">PBN</a> · '
+                     f'<a href="/export/usebio?{base}">USEBIO XML</a>{per_section}</li>')
+    return f'<p>Exports, one session each:</p><ul id="exports">{"".join(items)}</ul>'
 
 
 def _contract_text(r: dict) -> str:
@@ -270,6 +296,9 @@ _STYLE = """body{font-family:sans-serif;margin:1em} table{border-collapse:collap
 td,th{padding:2px 8px;border-bottom:1px solid #ddd}
 tr.late td{background:#fcc} tr.bidding td.phase{color:#06c} tr.playing td.phase{color:#090}
 tr.entering_result td.phase{color:#c60} li.td-call{color:#c00;font-weight:bold} li.refused{color:#a50}"""
+# The pages' only inline content, the <style> element ("\n" + _STYLE + "\n"): their
+# Content-Security-Policy allows it by this hash and nothing else inline (station/server.py).
+STYLE_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(f"\n{_STYLE}\n".encode()).digest()).decode() + "'"
 
 
 def _zone() -> str:
@@ -314,9 +343,10 @@ def render(st: Any, event: str) -> str:
 {_STYLE}
 </style></head><body>
 <h1>Director — {e(event)}</h1>
-<p>Updated {e(local_time(s["generated_at"]))} (station time, {e(_zone())}; refreshes every 5 s). Exports:
-<a href="/export/pbn?event={q}">PBN</a> · <a href="/export/usebio?event={q}">USEBIO XML</a></p>
+<p>Updated {e(local_time(s["generated_at"]))} (station time, {e(_zone())}; refreshes every 5 s).</p>
+{_exports_html(st, event)}
 {bws_status.line(st, event)}
+{match_page.html_section(st, event)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 <h2>Tables</h2>

@@ -14,6 +14,7 @@ shape of `tablet_app.movement.next_positions` (what the round-end screen shows).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
@@ -47,24 +48,64 @@ class SessionRef(NamedTuple):
     game_type: int
 
 
-def session_for(store: Any, event: str, section: str) -> SessionRef | None:
-    """The scoring program's session a tablet id's event and section belong to.
+def session_for(store: Any, event: str, section: str, table_no: int | None = None,
+                guid: str | None = None) -> SessionRef | None:
+    """The scoring program's session a table asking for its movement belongs to.
 
-    `<event>.<n>` (a later session's own id) is that session. The station event itself is the
-    id of its first session for items, but a tablet asking for its movement with it is set up for
-    the session being played: of the event's sessions with this section, the one initialised
-    last (its reply carries that session's id, which the tablet then uses)."""
-    rows = store.query(
-        "SELECT i.session_guid, i.tablet_event, i.event, s.created_at, x.scoring_group, x.scoring_method, "
-        "x.game_type FROM dc_session_ids i JOIN dc_sessions s ON s.session_guid = i.session_guid "
-        "JOIN dc_sections x ON x.session_guid = i.session_guid AND x.section = ? "
-        "WHERE i.tablet_event = ? OR i.event = ?", (section, event, event))
-    own = [r for r in rows if r[1] == event and r[1] != r[2]]
-    mine = own or [r for r in rows if r[2] == event]
-    if not mine:
+    - `guid` (the SessionGuid the tablet was set up with, `?session=` on the request): that
+      session, whatever the scoring program initialised since. A tablet stays in its session.
+    - `<event>.<n>` (a later session's own id): that session.
+    - the station event (a tablet set up with the plain id, or an old tablet that sends no
+      session): the first session, in the order the scoring program initialised them, in
+      which this table still has a board to play; when it has played all of them, the one
+      initialised last. A table in the middle of a session is never moved into a session
+      initialised meanwhile (docs/station.md "Events and sessions")."""
+    rows = _section_sessions(store, event, section)
+    if guid is not None:
+        mine = [r for r in rows if r.guid == guid]
+        return mine[0] if mine else None
+    own = [r for r in rows if r.tablet_event == event and r.tablet_event != _station_event(store, event)]
+    if own:
+        return own[0]
+    if not rows:
         return None
-    r = max(mine, key=lambda r: (r[3], r[0]))
-    return SessionRef(str(r[0]), str(r[1]), int(r[4]), int(r[5]), int(r[6]))
+    if table_no is not None:
+        for r in rows:
+            if _still_to_play(store, r, section, table_no):
+                return r
+    return rows[-1]
+
+
+def _station_event(store: Any, event: str) -> str:
+    rows = store.query("SELECT event FROM dc_session_ids WHERE tablet_event = ?", (event,))
+    return str(rows[0][0]) if rows else event
+
+
+def _order(ref: SessionRef, station_event: str) -> int:
+    """A session's place in its station event: 1 for the first (its id is the event), n for
+    `<event>.<n>` (ids are given in the order the scoring program initialised the sessions)."""
+    m = re.fullmatch(re.escape(station_event) + r"\.(\d+)", ref.tablet_event)
+    return int(m.group(1)) if m else 1
+
+
+def _section_sessions(store: Any, event: str, section: str) -> list[SessionRef]:
+    """The sessions with this section of the station event `event` belongs to, oldest first."""
+    station_event = _station_event(store, event)
+    rows = store.query(
+        "SELECT i.session_guid, i.tablet_event, x.scoring_group, x.scoring_method, x.game_type, i.created_at "
+        "FROM dc_session_ids i JOIN dc_sections x ON x.session_guid = i.session_guid AND x.section = ? "
+        "WHERE i.event = ?", (section, station_event))
+    refs = [(SessionRef(str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])), str(r[5])) for r in rows]
+    refs.sort(key=lambda rc: (_order(rc[0], station_event), rc[1]))
+    return [ref for ref, _ in refs]
+
+
+def _still_to_play(store: Any, ref: SessionRef, section: str, table_no: int) -> bool:
+    """Whether the session's movement gives this table a board it has no result for (a round
+    without two pairs, a sit-out, is nothing to play)."""
+    slots = [s for s in session_slots(store, ref.guid, section, table_no) if s.ns and s.ew]
+    done = played(store, ref.tablet_event, section, table_no)
+    return any((s.round, b) not in done for s in slots for b in s.boards)
 
 
 def item_session(store: Any, event: str, section: str) -> SessionRef | None:
@@ -194,14 +235,25 @@ def settings_for(store: Any, session: str, section: str) -> dict[str, Any]:
     return out
 
 
-def for_table(store: Any, event: str, section: str, table_no: int, profile: str | None = None) -> dict[str, Any]:
-    ref = session_for(store, event, section)
+def for_table(store: Any, event: str, section: str, table_no: int, profile: str | None = None,
+              guid: str | None = None) -> dict[str, Any]:
+    """The table's movement in its session (`session_for`: `guid` is the session the tablet was
+    set up with)."""
+    ref = session_for(store, event, section, table_no, guid)
+    if ref is None and guid is not None:
+        raise NoMovement(f"session {guid} has no section {section} at this station: the scoring program "
+                         "has not sent it, or has deleted it")
     slots = session_slots(store, ref.guid, section) if ref else []
     tablet_event = ref.tablet_event if ref else event
     out = table_movement(tablet_event, section, table_no, slots, played(store, tablet_event, section, table_no))
     assert ref is not None  # table_movement raised NoMovement without slots
     out.update(session=ref.guid, profile=profile, scoring=event_scoring(store, ref.tablet_event).get(section),
                settings=settings_for(store, ref.guid, section))
+    from .match_store import in_open_match
+    if in_open_match(store, ref.tablet_event, section, table_no) and out["settings"].get("show_results") in ("all", "round_end"):
+        # A team match: the other room's results are not shown before the match is over (2007
+        # L16C1 / 2017 L16D1, FSB 110B), whatever the club's Bridgemate setting says.
+        out["settings"] = {**out["settings"], "show_results": "own", "club_show_results": out["settings"]["show_results"]}
     return out
 
 

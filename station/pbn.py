@@ -11,8 +11,10 @@ What the standard asks of an export file and how this module does it:
   section starts with the opening leader, declarer's left-hand opponent (3.6).
 - Irregularities (3.9): `^I` before an accepted insufficient bid (2017 L27A1), `^S` for each turn
   lost to an accepted call out of rotation (2017 L29A). Any other irregularity, and the outcome of
-  these, is a readable `{...}` comment right after the call it concerns (3.8: a comment refers to
-  the preceding token).
+  these, is a `{...}` comment on its own line after the auction line, naming the call ("1D by
+  East: ..."), so every auction line keeps its four calls (3.5).
+- An adjusted score (Law 12C) is a `{...}` comment after the tags saying what the TD ruled,
+  also on a board played to a result. `Date` is the session's date, `Site` the club.
 - AuctionTimeTable (5.2, 5.4): "?" for an unknown think time, "-" for a `^S` turn.
 
 Every text that comes from a tablet or the scoring program goes through `text`, `value` or
@@ -28,6 +30,8 @@ import math
 import re
 import unicodedata
 from typing import Any
+
+from shared_rules.records import auction_dealer
 
 SEATS = "NESW"
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
@@ -227,8 +231,9 @@ def adjusted_text(adjusted: Any) -> str:
 def auction(rec: dict) -> tuple[list[str], list[str], list[str], list[str]]:
     """(auction lines, note texts, time-table rows, comments on no particular call).
 
-    Four calls a line; a call followed by a comment ends its line ("only due to much annotation,
-    a line may contain less than 4 calls", 3.5)."""
+    Four calls a line (3.5); a remark on a call (an irregularity, an alert past the 32 notes) is
+    a comment on its own line after the line, naming the call (a comment refers to what precedes
+    it, 3.8, so it says which call it is about)."""
     calls = [c for c in (rec.get("auction") or []) if isinstance(c, dict)] \
         if isinstance(rec.get("auction"), list) else []
     irregs = [i for i in (rec.get("irregularities") or []) if isinstance(i, dict)] \
@@ -247,11 +252,18 @@ def auction(rec: dict) -> tuple[list[str], list[str], list[str], list[str]]:
     rows: list[str] = []
     total: float | None = 0.0
 
-    def put(token: str, closes: bool = False) -> None:
+    said: list[str] = []  # comments on calls of the line being written
+
+    def put(token: str) -> None:
         line.append(token)
-        if closes or len(line) == 4:
-            lines.append(" ".join(line))
-            line.clear()
+        if len(line) == 4:
+            flush()
+
+    def flush() -> None:
+        lines.append(" ".join(line))
+        lines.extend(said)
+        line.clear()
+        said.clear()
 
     for i, c in enumerate(calls):
         here = by_index.get(i, [])
@@ -263,23 +275,25 @@ def auction(rec: dict) -> tuple[list[str], list[str], list[str], list[str]]:
         token = call_token(c.get("call")) or "-"
         if any(accepted(irr) and irr.get("kind") == "insufficient_bid" for irr in here):
             token = "^I " + token
-        notes_here = []
+        remarks = []
         if c.get("alerted") is True:
             explanation = text(c.get("explanation")) or "alerted"
             if len(notes) < 32:
                 notes.append(explanation)
                 token += f" ={len(notes)}="
             else:
-                notes_here.append("Alert: " + explanation)
-        remarks = notes_here + [irregularity_text(irr) for irr in here]
+                remarks.append("Alert: " + explanation)
+        remarks += [irregularity_text(irr) for irr in here]
         if remarks:
-            token += " " + comment("; ".join(remarks))
-        put(token, closes=bool(remarks))
+            # Its own line after the auction line, naming the call: the line keeps its four calls.
+            said.append(comment(f"{call_token(c.get('call')) or '-'} by {SEAT_NAMES.get(seat(c.get('seat')) or '', '?')}: "
+                                + "; ".join(remarks), 2 * MAX_TEXT))
+        put(token)
         t = think(c)
         total = total + t if total is not None and t is not None else None
         rows.append(f"{clock(t)} {clock(total)}")
     if line:
-        lines.append(" ".join(line))
+        flush()
     return lines, notes, rows, loose
 
 
@@ -303,14 +317,17 @@ def game(rec: dict, ctx: dict) -> list[str]:
         decl, con, res = "", "Pass", ""
     else:
         decl, con, res = "?", "?", "?"
+    day = ctx.get("date")
     mandatory = {"Event": text(ctx.get("event")) or "?", "Site": text(ctx.get("site")) or "?",
-                 "Date": date(rec.get("entered_at")), "Board": "?" if board is None else board,
+                 "Date": day.strftime("%Y.%m.%d") if day else date(rec.get("entered_at")),
+                 "Board": "?" if board is None else board,
                  **{SEAT_NAMES[s]: text(names.get(s)) or "?" for s in SEATS},
                  "Dealer": dealer or "?", "Vulnerable": VULNERABLE.get(vul, "?") if isinstance(vul, str) else "?",
                  "Deal": deal, "Scoring": ctx.get("scoring") or "MP",
                  "Declarer": decl, "Contract": con, "Result": res}
     out = [tag(name, mandatory[name]) for name in MANDATORY]
-    if contract is None and rec.get("adjusted"):
+    if rec.get("adjusted"):
+        # What the TD ruled (Law 12C), also where the table's own result stands above it.
         out.append(comment(adjusted_text(rec.get("adjusted")), 2 * MAX_TEXT))
     extra: dict[str, Any] = {"Section": rec.get("section"), "Table": small_int(rec.get("table"), 1, 9999),
                              "Round": small_int(rec.get("round"), 0, 999),
@@ -319,10 +336,18 @@ def game(rec: dict, ctx: dict) -> list[str]:
     score = small_int(rec.get("score_ns"), -99999, 99999)
     if score is not None:
         extra["Score"] = f"NS {score}"
+    team = ctx.get("team") or {}
+    if team:
+        # A team match (PBN 2.1 section 4): the room, the two teams, and the board's IMPs for
+        # the team sitting North-South in this room (NS-prefixed, as Score is).
+        extra.update(Room=team.get("room"), HomeTeam=team.get("home"), VisitTeam=team.get("visit"),
+                     ScoreIMP=team.get("score_imp"))
     out.extend(tag(name, extra[name]) for name in sorted(extra) if extra[name] is not None)
     lines, notes, rows, loose = auction(rec)
     if lines or loose:
-        out.append(tag("Auction", dealer or "N"))
+        # A result moved to another board was bid from the dealer the table had (L15).
+        first = auction_dealer(rec) if dealer else None
+        out.append(tag("Auction", first or dealer or "N"))
         out.extend(comment(t) for t in loose)
         out.extend(lines)
         out.extend(tag("Note", f"{i}:{n}") for i, n in enumerate(notes, 1))

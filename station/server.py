@@ -31,7 +31,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import __version__, movement
 from .http_json import JsonError, loads_limited
-from .http_server import Headers, HttpServer, Limits, Request, Response
+from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
 from .listeners import Ingested, Listeners
 from .records import MAX_ITEM_BYTES, RecordError, parse_item, validate_item
 from .store import Conflict, QuotaExceeded, Store, latest_results, utc_now
@@ -187,8 +187,13 @@ class Station:
             where = validate_item(doc.get("kind"), doc.get("key"), doc.get("payload"))
         except RecordError as e:
             raise HttpError(422, str(e)) from e
-        if (where["event"], where["section"], where["table_no"]) != (event, section, table_no):
+        if (where["section"], where["table_no"]) != (section, table_no) or (
+                where["event"] != event
+                and self.store.station_event_of(where["event"]) != self.store.station_event_of(event)):
+            # A table's key is its station event's: an item of another session of that event (a
+            # tablet that moved on to the evening session keeps its X-Table) is still its own.
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
+        event = where["event"]
         if doc["kind"] == "result":  # results only where the movement allows
             why = movement.gate(self.store, event, section, table_no, where["round_no"], where["board"])
             if why:
@@ -221,15 +226,22 @@ class Station:
         if not any(it["payload"]["table"] == table_no for it in items):
             raise HttpError(403, f"board {board}: results are shown only after this table's own result "
                                  "is in (Law 16: extraneous information)")
-        return {"board": board, "results": [it["payload"] for it in latest_results(items)
-                                            if it["payload"]["section"] == section]}
+        shown = [it["payload"] for it in latest_results(items) if it["payload"]["section"] == section]
+        # A team match hides the other room's result until the match is over (docs/station.md
+        # "Team matches"), whatever the club's show-results setting.
+        from .match_store import law16_visible
+        return {"board": board, "results": law16_visible(self.store, event, section, table_no, board, shown)}
 
-    def table_movement(self, headers: Any) -> dict:
+    def table_movement(self, headers: Any, session: str | None = None) -> dict:
+        """The table's movement; `session` (`?session=<SessionGuid>`): the session the tablet was
+        set up with, which it stays in whatever the scoring program initialises meanwhile."""
         event, section, table_no = self.authenticate_table(headers)
+        if session is not None and not re.fullmatch(r"[0-9A-F]{32}", session):
+            raise HttpError(400, "?session= must be the SessionGuid the movement gave (32 characters 0-9, A-F)")
         try:
             # The club's regulations (python -m station --profile, kept in the settings).
             doc = movement.for_table(self.store, event, section, table_no,
-                                     self.config.extra.get("profile") or self.store.setting("profile"))
+                                     self.config.extra.get("profile") or self.store.setting("profile"), session)
         except movement.NoMovement as e:
             raise HttpError(404, str(e)) from e
         # The club's director PIN for its tablets (python -m station --director-pin): only its
@@ -311,6 +323,14 @@ def _content_length(request: Request, limit: int) -> HttpError | None:
     if n < 0 or n > limit:
         return HttpError(413, f"body of {n} bytes is over the limit of {limit} bytes")
     return None
+
+
+def _styled_page(text: str) -> Response:
+    """A director page: its one inline <style> allowed by hash, nothing else inline."""
+    from .director import STYLE_HASH
+
+    return Response(200, text.encode(), "text/html; charset=utf-8",
+                    [("Content-Security-Policy", f"{CSP}; style-src {STYLE_HASH}")])
 
 
 def _dc_error_envelope(message: str) -> dict:
@@ -432,7 +452,7 @@ class StationApp:
         if path == "/api/v1/health":
             return self._json(*st.health())
         if path == "/api/v1/movement":
-            return self._json(200, st.table_movement(request.headers))
+            return self._json(200, st.table_movement(request.headers, (query.get("session") or [None])[0]))
         m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
         if m:
             return self._json(200, st.board_results(request.headers, int(m.group(1))))
@@ -452,25 +472,35 @@ class StationApp:
             from . import director, exports
             event = (query.get("event") or [st.config.event])[0]
             if path == "/director":
-                return Response(200, director.render(st, event).encode(), "text/html; charset=utf-8")
+                return _styled_page(director.render(st, event))
             if path == "/director/table":
                 m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
                 t = (query.get("table") or [""])[0]
                 if not m or not t.isdigit() or len(t) > 3:
                     raise HttpError(400, "expected ?section=<letters>&table=<number>")
-                return Response(200, director.render_table(st, event, m.group(1), int(t)).encode(),
-                                "text/html; charset=utf-8")
+                return _styled_page(director.render_table(st, event, m.group(1), int(t)))
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
-            # ?session=<SessionGuid>: one session of the scoring program (default: all).
+            # One session's file: ?session=<SessionGuid>, else the session whose tablets use the
+            # id ?event= (docs/station.md "Files"); &section= one of its sections (USEBIO).
             session = (query.get("session") or [None])[0]
-            if path == "/export/pbn":
-                return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
-                                "application/x-pbn; charset=utf-8",
-                                [("Content-Disposition", f'attachment; filename="{_filename(event)}.pbn"')])
-            return Response(200, exports.usebio_for_event(st.store, event, session=session).encode(),
-                            "application/xml; charset=utf-8",
-                            [("Content-Disposition", f'attachment; filename="{_filename(event)}.xml"')])
+            from .session_scope import UnknownSession, scope
+            try:
+                sc = scope(st.store, event, session)
+                name = _filename(sc.tablet_event)
+                if path == "/export/pbn":
+                    return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
+                                    "application/x-pbn; charset=utf-8",
+                                    [("Content-Disposition", f'attachment; filename="{name}.pbn"')])
+                section = (query.get("section") or [None])[0]
+                if section is not None and not re.fullmatch(r"[A-Z]{1,3}", section):
+                    raise HttpError(400, "?section= must be the section's letters (A, B ...)")
+                body = exports.usebio_for_event(st.store, event, session=session, section=section)
+            except (UnknownSession, exports.UnknownSection) as e:
+                raise HttpError(404, str(e)) from e
+            suffix = f"-{section}" if section else ""
+            return Response(200, body.encode(), "application/xml; charset=utf-8",
+                            [("Content-Disposition", f'attachment; filename="{name}{suffix}.xml"')])
         raise HttpError(404, f"no such page: {path}")
 
 
@@ -506,7 +536,7 @@ class LegacyHandler(BaseHTTPRequestHandler):
         self.send_response(r.status)
         self.send_header("Content-Type", r.content_type)
         self.send_header("Content-Length", str(len(r.body)))
-        for k, v in r.headers:
+        for k, v in response_headers(r):
             self.send_header(k, v)
         self.end_headers()
         if self.command != "HEAD":

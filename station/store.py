@@ -91,6 +91,23 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS dc_settings (
         session_guid TEXT NOT NULL, section TEXT NOT NULL, model INTEGER NOT NULL, payload TEXT NOT NULL,
         PRIMARY KEY (session_guid, section, model))""",
+    # Team matches (station/matches.py): the teams of each round of a teams movement as the
+    # scoring program sent them (RoundDTO TeamNS, TeamEW, MatesTable*), and what the TD set
+    # (`python -m station match`: a match's tables and home team, or a section declared teams).
+    """CREATE TABLE IF NOT EXISTS dc_round_teams (
+        session_guid TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
+        round_no INTEGER NOT NULL, team_ns INTEGER NOT NULL, team_ew INTEGER NOT NULL,
+        mates_section TEXT, mates_table INTEGER, mates_round INTEGER,
+        PRIMARY KEY (session_guid, section, table_no, round_no))""",
+    """CREATE TABLE IF NOT EXISTS team_matches (
+        session_guid TEXT NOT NULL, entry TEXT NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL,
+        PRIMARY KEY (session_guid, entry))""",
+    # Results and TD calls the scoring program put (PutResults, PutTdCalls): the scoring
+    # program's own, shown on the director page, never in its polls (those are the tables').
+    """CREATE TABLE IF NOT EXISTS dc_scorer_items (
+        id {serial}, session_guid TEXT NOT NULL, kind TEXT NOT NULL, section TEXT NOT NULL,
+        table_no INTEGER NOT NULL, round_no INTEGER NOT NULL, board INTEGER NOT NULL,
+        payload TEXT NOT NULL, received_at TEXT NOT NULL)""",
     # Deliveries the station refused, per table, for the director page (a refused item itself
     # is stored nowhere; this is its trace).
     """CREATE TABLE IF NOT EXISTS refusals (
@@ -448,6 +465,12 @@ class Store:
                           (section, table_no, event, event))
         return bool(rows) and hmac.compare_digest(rows[0][0], hash_key(key))
 
+    def station_event_of(self, event: str) -> str:
+        """The station event an id belongs to: a session's own id (`<event>.<n>`) -> its event;
+        any other id is itself."""
+        rows = self.query("SELECT event FROM dc_session_ids WHERE tablet_event = ?", (event,))
+        return str(rows[0][0]) if rows else event
+
     def assign_session_id(self, tx: Store._Tx, event: str, session: str, event_guid: str | None) -> str:
         """The id a session's tablets put in their keys: the event itself for its first session,
         `<event>.<n>` for each later one, fixed once given (docs/station.md "Events and
@@ -627,6 +650,23 @@ class Store:
                           "ORDER BY section, table_no, round_no, direction", (session,))
         return [{"section": r[0], "table": int(r[1]), "round": int(r[2]), "direction": r[3], "number": r[4],
                  "first_name": r[5], "last_name": r[6], "country_code": r[7]} for r in rows]
+
+    def put_scorer_items(self, tx: Store._Tx, session: str, kind: str, rows: list[dict]) -> None:
+        """Results ("result") or TD calls ("td_call") the scoring program put, as its DTOs
+        (section, table, round, board (0 for a TD call), payload), in the caller's transaction."""
+        tx.executemany("INSERT INTO dc_scorer_items (session_guid, kind, section, table_no, round_no, board, "
+                       "payload, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       [(session, kind, r["section"], r["table"], r["round"], r["board"], canonical(r["payload"]),
+                         utc_now()) for r in rows])
+
+    def scorer_items(self, event: str) -> list[dict]:
+        """What the scoring program put for the sessions of a station event, oldest first:
+        {session, kind, section, table, round, board, payload, received_at}."""
+        rows = self.query("SELECT i.session_guid, i.kind, i.section, i.table_no, i.round_no, i.board, i.payload, "
+                          "i.received_at FROM dc_scorer_items i JOIN dc_session_ids s ON s.session_guid = "
+                          "i.session_guid WHERE s.event = ? ORDER BY i.id", (event,))
+        return [{"session": r[0], "kind": r[1], "section": r[2], "table": int(r[3]), "round": int(r[4]),
+                 "board": int(r[5]), "payload": json.loads(r[6]), "received_at": r[7]} for r in rows]
 
     def events(self) -> list[str]:
         rows = self.query("SELECT DISTINCT event FROM items UNION SELECT DISTINCT event FROM table_keys")

@@ -85,7 +85,8 @@ def adjusted_cells(adjusted: Any, vulnerability: Any) -> dict[str, str]:
         if ns not in AVERAGE or ew not in AVERAGE:
             return {"CONTRACT": "?", **empty}
         label = AVERAGE[ns] if OPPOSITE[ns] == ew else f"{AVERAGE[ns]}/{AVERAGE[ew]}"
-        return {"CONTRACT": label, **empty}
+        # SCORE: the TD's adjusted score; starting with "A" it reads as adjusted (cobalt shows "ADJ").
+        return {"CONTRACT": label, **empty, "SCORE": label}
     if kind == "assigned":
         c, d = adjusted.get("contract"), seat(adjusted.get("declarer"))
         tricks = small_int(adjusted.get("tricks"), 0, 13)
@@ -99,7 +100,7 @@ def adjusted_cells(adjusted: Any, vulnerability: Any) -> dict[str, str]:
         return {"CONTRACT": c if ok else "ASSIGNED", "PLAYED_BY": d or "", "LEAD": "",
                 "TRICKS": "" if tricks is None else str(tricks), "SCORE": "" if score is None else str(score)}
     if kind in ("weighted", "split"):
-        return {"CONTRACT": kind.upper(), **empty}
+        return {"CONTRACT": kind.upper(), **empty, "SCORE": "ADJ"}
     return {"CONTRACT": "?", **empty}
 
 
@@ -142,45 +143,59 @@ def _board_points(row: dict | None, side: str) -> Any:
     return "" if value is None else value
 
 
-def section_element(parent: ET.Element, sec: dict) -> None:
-    """One <SECTION>: sec = {"id", "per_direction", "scored" (score_pairs_session or
-    score_imp_pairs_session output over the usable records), "boards" {board: [(rec, row or
-    None)]}, "players" {pair id: [player]}, "hands" {board: "N:..."}, "refused" (why the section
-    is not scored, or None)}. A refused section keeps its travellers' results, without points."""
-    if sec.get("refused"):
-        parent.append(ET.Comment(" " + text(sec["refused"], 200).replace("--", "- -") + " "))
-    el = _sub(parent, "SECTION", SECTION_ID=sec["id"])
-    parts = _sub(el, "PARTICIPANTS")
-    pairs = sec["scored"].get("pairs", {})
-    rank_by = {p: t["pct"] if "pct" in t else t["imps"] for p, t in pairs.items()}
+def pair_label(pair: Any) -> str:
+    """A pair id (section, side, number) as other writers number pairs: a Mitchell's pair with
+    its direction (`1NS`, `1EW`, as Compscore writes them, unique in the section), a Howell's
+    pair by its number alone."""
+    _section, side, number = pair
+    return f"{number}{side}"
+
+
+def _field_places(sec: dict) -> dict[Any, str]:
+    """Places within the field the file ranks: the scoring group in a file of the session, the
+    section in a file of one section; per direction in a Mitchell (two winners)."""
+    pairs = sec["all_pairs"]
+    rank_by = {p: t["pct"] if "pct" in t else t["imps"] for p, t in pairs.items() if p in set(sec["field"])}
     if sec["per_direction"]:
-        places = {}
+        places: dict[Any, str] = {}
         for side in ("NS", "EW"):
-            places.update(place_labels([(p, v) for p, v in rank_by.items() if str(p).startswith(side)]))
-    else:
-        places = place_labels(list(rank_by.items()))
-    for pair_id, totals in sorted(pairs.items(), key=lambda kv: _pair_sort(kv[0])):
+            places.update(place_labels([(p, v) for p, v in rank_by.items() if p[1] == side]))
+        return places
+    return place_labels(list(rank_by.items()))
+
+
+def participants_element(parent: ET.Element, sec: dict) -> None:
+    parts = _sub(parent, "PARTICIPANTS")
+    places = _field_places(sec)
+    for pair, totals in sorted(sec["scored"]["pairs"].items(), key=lambda kv: _pair_sort(kv[0])):
         p = _sub(parts, "PAIR")
-        m = re.match(r"^(NS|EW)(\d+)$", str(pair_id))
-        _sub(p, "PAIR_NUMBER", m.group(2) if m else pair_id)
-        if m:
-            _sub(p, "DIRECTION", m.group(1))
-        _sub(p, "PLACE", places.get(pair_id, ""))
+        _sub(p, "PAIR_NUMBER", pair_label(pair))
+        if pair[1]:
+            _sub(p, "DIRECTION", pair[1])
+        _sub(p, "PLACE", places.get(pair, ""))
         _sub(p, "TOTAL_SCORE", _total(totals))
-        _sub(p, "PERCENTAGE", totals.get("pct", ""))
+        if "pct" in totals:
+            _sub(p, "PERCENTAGE", totals["pct"])
         _sub(p, "BOARDS_PLAYED", totals["boards"])
-        for player in sec["players"].get(pair_id, []):
+        # Two players a pair, as readers expect (a seat the scoring program sent nobody for is
+        # named so); the national number is always there, empty when not sent.
+        known = (sec["players"].get(pair) or []) + [None, None]
+        for player in known[:2]:
             pl = _sub(p, "PLAYER")
-            _sub(pl, "PLAYER_NAME", player.get("full_name") or "?")
-            if player.get("number"):
-                _sub(pl, "NATIONAL_ID_NUMBER", player["number"])
+            _sub(pl, "PLAYER_NAME", (player or {}).get("full_name") or "Unknown player")
+            _sub(pl, "NATIONAL_ID_NUMBER", (player or {}).get("number") or "")
+
+
+def boards_elements(parent: ET.Element, sec: dict) -> None:
+    per = sec["per_direction"]
     for board in sorted(sec["boards"]):
-        b = _sub(el, "BOARD")
+        b = _sub(parent, "BOARD")
         _sub(b, "BOARD_NUMBER", board)
         for rec, row in sec["boards"][board]:
             tl = _sub(b, "TRAVELLER_LINE")
-            _sub(tl, "NS_PAIR_NUMBER", small_int(rec.get("ns_pair"), 0, 9999) or "")
-            _sub(tl, "EW_PAIR_NUMBER", small_int(rec.get("ew_pair"), 0, 9999) or "")
+            for side, key in (("NS", "ns_pair"), ("EW", "ew_pair")):
+                n = small_int(rec.get(key), 0, 9999)
+                _sub(tl, f"{side}_PAIR_NUMBER", "" if not n else pair_label((sec["id"], side if per else "", n)))
             cells = {"CONTRACT": "?", "PLAYED_BY": "", "LEAD": "", "TRICKS": "", "SCORE": ""}
             if row is not None or sec.get("refused"):
                 try:
@@ -191,16 +206,35 @@ def section_element(parent: ET.Element, sec: dict) -> None:
                 _sub(tl, name, cells[name])
             _sub(tl, "NS_MATCH_POINTS", _board_points(row, "ns"))
             _sub(tl, "EW_MATCH_POINTS", _board_points(row, "ew"))
-    hands = {b: d for b, d in sec["hands"].items() if _hands(d)}
-    if hands:
-        hs = _sub(el, "HANDSET")
-        for board in sorted(hands):
-            hb = _sub(hs, "BOARD")
-            _sub(hb, "BOARD_NUMBER", board)
-            for (_s, name), hand in zip(HAND_SEATS, _hands(hands[board]) or [], strict=True):
-                h = _sub(hb, "HAND", DIRECTION=name)
-                for suit, i in SUITS:
-                    _sub(h, suit, hand.split(".")[i])
+
+
+def handset_element(parent: ET.Element, hands: dict) -> None:
+    hands = {b: d for b, d in hands.items() if _hands(d)}
+    if not hands:
+        return
+    hs = _sub(parent, "HANDSET")
+    for board in sorted(hands):
+        hb = _sub(hs, "BOARD")
+        _sub(hb, "BOARD_NUMBER", board)
+        for (_s, name), hand in zip(HAND_SEATS, _hands(hands[board]) or [], strict=True):
+            h = _sub(hb, "HAND")
+            _sub(h, "DIRECTION", name)
+            for suit, i in SUITS:
+                _sub(h, suit, hand.split(".")[i])
+
+
+def section_element(parent: ET.Element, sec: dict) -> None:
+    """One <SECTION> of a file with several: sec = {"id", "per_direction", "scored" {"pairs": the
+    section's pairs}, "all_pairs" (its scoring group's), "field" (the pairs ranked together),
+    "boards" {board: [(rec, row or None)]}, "players" {pair: [player]}, "hands" {board: "N:..."},
+    "refused" (why the section is not scored, or None)}. A refused section keeps its travellers'
+    results, without points."""
+    if sec.get("refused"):
+        parent.append(ET.Comment(" " + text(sec["refused"], 200).replace("--", "- -") + " "))
+    el = _sub(parent, "SECTION", SECTION_ID=sec["id"])
+    participants_element(el, sec)
+    boards_elements(el, sec)
+    handset_element(el, sec["hands"])
 
 
 def _hands(deal: Any) -> list[str] | None:
@@ -212,15 +246,18 @@ def _hands(deal: Any) -> list[str] | None:
     return d[2:].split(" ")
 
 
-def _pair_sort(pair_id: Any) -> tuple:
-    m = re.match(r"^(NS|EW)?(\d+)$", str(pair_id))
-    return (m.group(1) or "", int(m.group(2))) if m else ("~", 0)
+def _pair_sort(pair: Any) -> tuple:
+    return (pair[0], pair[1], pair[2])
 
 
 def document(event: dict) -> str:
     """event = {"club_name", "club_id", "description", "identifier", "date" (date or None),
     "program", "version", "boards_played", "sections" [see section_element], "method"
-    ("matchpoints", "imps", "cross_imps": EVENT_TYPES)}."""
+    ("matchpoints", "imps", "cross_imps": EVENT_TYPES)}.
+
+    The layout real files have (Compscore's, as cobalt and other readers take them): a file of
+    one section has PARTICIPANTS and BOARDs in the EVENT and the HANDSET after the EVENT; a file
+    of several sections has one SECTION each, with its own hand records."""
     root = ET.Element("USEBIO", Version="1.2")
     club = _sub(root, "CLUB")
     _sub(club, "CLUB_NAME", event.get("club_name") or "")
@@ -228,16 +265,26 @@ def document(event: dict) -> str:
         _sub(club, "CLUB_ID_NUMBER", event["club_id"])
     event_type, board_method = EVENT_TYPES.get(event.get("method") or "matchpoints", EVENT_TYPES["matchpoints"])
     ev = _sub(root, "EVENT", EVENT_TYPE=event_type)
+    _sub(ev, "EVENT_IDENTIFIER", event.get("identifier") or "")
+    _sub(ev, "EVENT_DESCRIPTION", event.get("description") or "")
     _sub(ev, "PROGRAM_NAME", event.get("program") or "")
     _sub(ev, "PROGRAM_VERSION", event.get("version") or "")
-    _sub(ev, "EVENT_DESCRIPTION", event.get("description") or "")
+    _sub(ev, "WINNER_TYPE", 2 if any(s["per_direction"] for s in event["sections"]) else 1)
     day = event.get("date")
     _sub(ev, "DATE", day.strftime("%d/%m/%Y") if day else "")
-    _sub(ev, "EVENT_IDENTIFIER", event.get("identifier") or "")
-    _sub(ev, "WINNER_TYPE", 2 if any(s["per_direction"] for s in event["sections"]) else 1)
+    _sub(ev, "SESSION_COUNT", 1)
+    _sub(ev, "SECTION_COUNT", max(1, len(event["sections"])))
     _sub(ev, "BOARD_SCORING_METHOD", board_method)
     _sub(ev, "BOARDS_PLAYED", event.get("boards_played", 0))
-    for sec in event["sections"]:
-        section_element(ev, sec)
+    if len(event["sections"]) == 1:
+        sec = event["sections"][0]
+        if sec.get("refused"):
+            ev.append(ET.Comment(" " + text(sec["refused"], 200).replace("--", "- -") + " "))
+        participants_element(ev, sec)
+        boards_elements(ev, sec)
+        handset_element(root, sec["hands"])
+    else:
+        for sec in event["sections"]:
+            section_element(ev, sec)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + DOCTYPE + "\n" + ET.tostring(root, encoding="unicode") + "\n"

@@ -14,7 +14,16 @@ from urllib.parse import SplitResult
 
 
 class PinError(ssl.SSLError):
-    """The station's certificate is not the one pinned (or no pin was given for https)."""
+    """The station's certificate is not the one pinned (or no pin was given for https). Its
+    text is one sentence (ssl.SSLError's own would show the arguments as a tuple); the TD sees
+    it in the tablet's language (i18n.station_problem)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def pinned_fingerprint(url: SplitResult) -> str | None:

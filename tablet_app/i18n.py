@@ -319,6 +319,23 @@ T = {
                              "sv": "Nekad av stationen ({status}), meddela tävlingsdatorns ansvarige: {what}: {reason}",
                              "da": "Afvist af stationen ({status}), sig det til regnskabsføreren: {what}: {reason}"},
     "station_refused_retrying": {"en": "(tried again)", "sv": "(försöker igen)", "da": "(prøver igen)"},
+    "station_pin_mismatch": {
+        "en": "The station's certificate is not the one this tablet was given: nothing was sent. Check the station "
+              "address (its #sha256= part) against the one the station printed; if it is right, someone may be "
+              "between the tablet and the station.",
+        "sv": "Stationens certifikat är inte det som plattan fick: inget skickades. Jämför stationens adress "
+              "(delen #sha256=) med den som stationen skrev ut; stämmer den kan någon finnas mellan plattan och "
+              "stationen.",
+        "da": "Stationens certifikat er ikke det, tabletten fik: intet blev sendt. Sammenlign stationens adresse "
+              "(delen #sha256=) med den, stationen udskrev; passer den, kan nogen være mellem tabletten og "
+              "stationen."},
+    "station_pin_missing": {
+        "en": "The station address starts with https:// but has no certificate fingerprint: use the whole "
+              "address the station printed (ending in #sha256=...).",
+        "sv": "Stationens adress börjar med https:// men saknar certifikatets fingeravtryck: använd hela adressen "
+              "som stationen skrev ut (den slutar med #sha256=...).",
+        "da": "Stationens adresse begynder med https://, men mangler certifikatets fingeraftryk: brug hele "
+              "adressen, stationen udskrev (den slutter med #sha256=...)."},
     "station_check_failed": {"en": "Station check of table {table} failed: {message}",
                              "sv": "Stationens kontroll av bord {table} misslyckades: {message}",
                              "da": "Stationens kontrol af bord {table} mislykkedes: {message}"},
@@ -579,6 +596,20 @@ def error_text(exc: BaseException, lang: str = "en") -> str:
     return refusal(str(exc), lang)
 
 
+# The tablet's TLS pinning (tablet_app/http_transport.py): its errors by the words they carry
+# (also inside "station unreachable: ..." as the outbox keeps them).
+PIN_PROBLEMS = (("the station's certificate is not the pinned one", "station_pin_mismatch"),
+                ("an https station address needs the certificate's fingerprint", "station_pin_missing"))
+
+
+def station_problem(text: str, lang: str = "en") -> str | None:
+    """A pinning error as a sentence in `lang`; None for any other text."""
+    for words, key in PIN_PROBLEMS:
+        if words in text:
+            return tr(key, lang)
+    return None
+
+
 def refusal(text: str, lang: str = "en") -> str:
     """A refusal's message in `lang` when it is a known one, else the message itself."""
     for start, key in REFUSALS:
@@ -600,7 +631,20 @@ DAMAGE = (
     ("the journal's end marker does not match", {"en": "the journal ends before its last record (records are missing)",
                                                  "sv": "journalen slutar före sin sista post (poster saknas)",
                                                  "da": "journalen slutter før sin sidste post (poster mangler)"}),
+    # the commit mark (tablet_app/journal.py): the detail after it names the file and the byte
+    ("records that were committed are missing", {"en": "records that were saved are missing",
+                                                 "sv": "poster som sparats saknas",
+                                                 "da": "poster, der blev gemt, mangler"}),
+    ("its commit mark is damaged", {"en": "the journal's save mark is damaged",
+                                    "sv": "journalens sparmarkering är skadad",
+                                    "da": "journalens gemmemarkering er beskadiget"}),
+    ("its records are not the ones that were committed", {
+        "en": "the journal's records are not the ones that were saved (the file was edited or replaced)",
+        "sv": "journalens poster är inte de som sparades (filen har ändrats eller bytts ut)",
+        "da": "journalens poster er ikke dem, der blev gemt (filen er ændret eller udskiftet)"}),
 )
+# reasons whose technical detail (file, byte) follows the translated words
+DAMAGE_DETAIL = ("SQLite", "records that were committed are missing", "its commit mark is damaged")
 
 
 def damage_reason(why: str, lang: str = "en") -> str:
@@ -608,7 +652,7 @@ def damage_reason(why: str, lang: str = "en") -> str:
         if why.startswith(start):
             rest = why[len(start):].strip(" ()")
             text = words.get(lang, words["en"])
-            return f"{text} ({rest})" if rest and start.startswith("SQLite") else text
+            return f"{text} ({rest})" if rest and start.startswith(DAMAGE_DETAIL) else text
     return why
 
 

@@ -10,6 +10,14 @@ A journal that never lies:
   body, and the `head` row holds the last seq and chain. A flipped bit, an edited row, a lost
   last record or a damaged file is found when the journal is opened (`JournalDamaged`, naming
   the first bad record), never replayed into a different table.
+- SQLite ignores, without an error, every WAL frame from the first one whose checksum fails, so
+  damage in the `-wal` (a flipped bit, a cut) would roll the table back to its last checkpoint.
+  The journal therefore keeps its own note of how far it has committed: the commit mark
+  (`<journal>-mark`: the last seq and its chain, overwritten in place after each commit). It
+  needs no fsync of its own: it is written after the commit's fsync, so whatever of it reaches
+  the disk never claims more than the WAL holds. Fewer records than the mark claims is damage,
+  named with where the WAL broke (tablet_app/wal_check.py). A journal copied without its mark
+  is taken as it is (the mark goes with the file; a mark without the records it names does not).
 - `checkpoint()` folds the WAL into the main file at safe points (board end, round end, close),
   so a `tablet.db` copied without its `-wal` still holds the session up to that point.
 - `recover(path)` keeps the damaged file aside and starts a new journal from the records before
@@ -25,6 +33,7 @@ import hashlib
 import json
 import os
 import pathlib
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -44,6 +53,7 @@ CREATE TABLE IF NOT EXISTS head (
 );
 """
 GENESIS = "0" * 64
+MARK_SUFFIX = "-mark"
 
 
 class JournalError(Exception):
@@ -67,6 +77,26 @@ class JournalDamaged(JournalError):
 
 class StorageFull(JournalError):
     """The tablet's storage refused a write (disk full or I/O error); nothing was committed."""
+
+
+MARK_SIZE = 128
+
+
+def mark_text(seq: int, chain: str) -> bytes:
+    """The commit mark's bytes: seq, chain and a check of both, padded to MARK_SIZE."""
+    body = f"{seq} {chain}"
+    return f"{body} {hashlib.sha256(body.encode()).hexdigest()[:16]}\n".encode().ljust(MARK_SIZE, b" ")
+
+
+def read_mark(text: bytes) -> tuple[int, str] | None:
+    """(seq, chain) from a commit mark's bytes; None when they are not one."""
+    try:
+        seq, chain, check = text.decode("ascii").split()
+        if mark_text(int(seq), chain) == text and int(seq) >= 0 and len(check) == 16:
+            return int(seq), chain
+    except (UnicodeDecodeError, ValueError):
+        pass
+    return None
 
 
 def chain_of(prev: str, seq: int, kind: str, body: str) -> str:
@@ -140,6 +170,8 @@ class Journal:
             raise JournalDamaged(self.path, None, f"SQLite cannot read it ({type(exc).__name__}: {exc})") from exc
         self._depth = 0
         self._head: tuple[int, str] | None = None
+        self.mark_path = self.path + MARK_SUFFIX
+        self._mark_fd: int | None = None
 
     def _migrate(self) -> None:
         """A journal written before the chain is chained as it stands (its PIN hashed) once."""
@@ -182,6 +214,8 @@ class Journal:
         try:
             yield self.conn
             self.conn.execute("COMMIT")
+            if self._head != head:
+                self._write_mark()
         except BaseException as exc:
             self._depth = 0
             self._head = head
@@ -191,6 +225,46 @@ class Journal:
                 raise self._storage(exc) from exc
             raise
         self._depth = 0
+
+    def _write_mark(self) -> None:
+        """After a commit (its fsync done): the last seq and chain, in place. Best effort: a
+        mark that could not be written claims less than the journal holds, never more."""
+        seq, chain = self._last()
+        try:
+            if self._mark_fd is None:
+                self._mark_fd = os.open(self.mark_path, os.O_WRONLY | os.O_CREAT, 0o600)
+            os.pwrite(self._mark_fd, mark_text(seq, chain), 0)
+        except OSError:
+            pass
+
+    def _check_mark(self, rows: list[Any], last: int) -> None:
+        """The records the commit mark says were committed are all here (and are those records)."""
+        try:
+            with open(self.mark_path, "rb") as f:
+                text = f.read(MARK_SIZE + 1)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise JournalDamaged(self.path, last + 1, f"its commit mark is damaged ({self.mark_path} cannot be "
+                                                      f"read: {exc})") from exc
+        claim = read_mark(text)
+        if claim is None:
+            raise JournalDamaged(self.path, last + 1, f"its commit mark is damaged ({self.mark_path}; record "
+                                                      f"{last} is the last one found)")
+        seq, chain = claim
+        if seq > last:
+            from tablet_app import wal_check
+
+            _keep_as_found(self.path + "-wal")
+            raise JournalDamaged(self.path, last + 1, f"records that were committed are missing (records "
+                                                      f"{last + 1}-{seq}: {wal_check.describe(self.path + '-wal')})")
+        if seq and rows[seq - 1][3] != chain:
+            # A sound mark that names another chain: some record up to `seq` was replaced and the
+            # journal chained again (or another file put in its place). Which one is unknown, so
+            # none of them is vouched for.
+            raise JournalDamaged(self.path, None, f"its records are not the ones that were committed (record {seq}"
+                                                  f"'s checksum is not the one its commit mark {self.mark_path} "
+                                                  "names: the file was edited or replaced)")
 
     def _storage(self, exc: sqlite3.Error) -> Exception:
         if is_storage_error(exc):
@@ -267,6 +341,7 @@ class Journal:
                 if isinstance(have, int) and have > want[0]:
                     raise JournalDamaged(self.path, want[0] + 1, f"records {want[0] + 1}-{have} are missing")
                 raise JournalDamaged(self.path, None, "the journal's end marker does not match its last record")
+            self._check_mark(rows, want[0])
             self._head = want
         return out
 
@@ -288,6 +363,24 @@ class Journal:
     def close(self) -> None:
         self.checkpoint()
         self.conn.close()
+        if self._mark_fd is not None:
+            os.close(self._mark_fd)
+            self._mark_fd = None
+
+
+def _keep_as_found(wal: str) -> None:
+    """The damaged WAL as it was found, beside it (`-wal.damaged`): closing the journal lets
+    SQLite fold what it could read into the main file and delete the WAL, and the frames after
+    the damage (the records that went missing) would go with it."""
+    kept = wal + ".damaged"
+    with contextlib.suppress(OSError):
+        if os.path.exists(wal) and os.path.getsize(wal):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(kept)
+            try:
+                os.link(wal, kept)
+            except OSError:  # a filesystem without hard links
+                shutil.copyfile(wal, kept)
 
 
 def recover(path: str | pathlib.Path) -> tuple[pathlib.Path, int]:
@@ -298,7 +391,7 @@ def recover(path: str | pathlib.Path) -> tuple[pathlib.Path, int]:
 
     path = pathlib.Path(path)
     aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%dT%H%M%S')}")
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", MARK_SUFFIX, "-wal.damaged"):
         src = pathlib.Path(str(path) + suffix)
         if src.exists():
             os.replace(src, str(aside) + suffix)

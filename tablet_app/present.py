@@ -292,9 +292,13 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
     else:
         lines = [i18n.tr("station_ok" if delivery.get("connected") else "station_down", lang, d=d, p=p)]
     if station and not station.get("ok"):
+        message = station.get("message") or station.get("reason") or ""
         lines.append(f"[color={RED_MARKUP}]" + i18n.tr("station_check_failed", lang, table=station.get("table", ""),
-                                                  message=station.get("message") or station.get("reason") or "")
+                                                  message=i18n.station_problem(message, lang) or message)
                      + "[/color]")
+    pin = i18n.station_problem(delivery.get("last_error") or "", lang) if not delivery.get("connected") else None
+    if pin and pin not in lines[-1]:  # the deliveries meet the same certificate: said once
+        lines.append(f"[color={RED_MARKUP}]{pin}[/color]")
     for item in delivery.get("refused") or []:
         text = i18n.tr("station_refused_item", lang, status=item.get("status") or "-",
                        what=_item_name(item.get("key")), reason=item.get("reason") or "")

@@ -23,7 +23,7 @@ FIELD_LABELS = {
     "profile": "Regulations", "policy": "Irregularity policy", "td_pin": "Director PIN",
     "tables": "Tables in the section", "movement": "Movement", "tray_delay_s": "Tray delay",
     "no_alerts_by": "Pairs not alerting", "pairs_per_direction": "Pair numbering",
-    "settings": "Bridgemate settings",
+    "settings": "Bridgemate settings", "station_session": "Scoring program's session",
 }
 
 # What the table does without the club's Bridgemate settings (a typed-in setup, or a section the
@@ -80,6 +80,10 @@ class Session:
     # `show_results`, `lead_entry`, `score_recap`, `next_seating`, and the scoring program's own
     # `bm2`/`bm3` fields. None: typed in at the table (DEFAULT_SETTINGS).
     settings: dict[str, Any] | None = None
+    # The scoring program's session (its SessionGuid) the station's movement belongs to: the
+    # tablet asks for its next round with it, so a session the scoring program initialises
+    # meanwhile does not take the table over (docs/station.md "Events and sessions").
+    station_session: str | None = None
 
     def setting(self, name: str) -> Any:
         """One plain-words setting, the default where the club sent none."""
@@ -161,6 +165,10 @@ class Session:
             raise _field_error("profile", "choose the club's regulations", "setup.profile", value=str(self.profile))
         self._validate_pin()
         self._validate_settings()
+        if self.station_session is not None and not (
+                isinstance(self.station_session, str) and re.fullmatch(r"[0-9A-F]{32}", self.station_session)):
+            raise _field_error("station_session", "the station's session id is 32 characters 0-9, A-F",
+                               "setup.invalid")
         if self.movement not in MOVEMENTS:
             raise _field_error("movement", f"choose {', '.join(MOVEMENTS)}, not {self.movement!r}", "setup.choice",
                                value=str(self.movement), choices=",".join(MOVEMENTS))
@@ -257,6 +265,7 @@ def from_station(movement: dict[str, Any], table: int, round_: int, *, defaults:
             "pairs_per_direction": per_direction(movement),
             # the club's Bridgemate settings ({} when the scoring program sent none: defaults)
             "settings": dict(movement["settings"]) if isinstance(movement.get("settings"), dict) else {},
+            "station_session": movement["session"] if isinstance(movement.get("session"), str) else None,
         }
     except (KeyError, TypeError) as exc:
         raise SetupError(f"the station's movement has no pairs and boards for table {table}, round {round_}",

@@ -11,11 +11,11 @@ import http.client
 import json
 import re
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from shared_rules.records import RecordError, TableId
 
-from .http_transport import connection
+from .http_transport import PinError, connection
 from .session import Session, SetupError, from_station
 
 TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$")
@@ -23,8 +23,8 @@ TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$"
 
 class StationError(Exception):
     """The station could not give this table its setup. `reason`: `unreachable`, `refused`
-    (key or table id), `no_movement` (nothing from the scoring program for this table) or
-    `bad_reply`."""
+    (key or table id), `no_movement` (nothing from the scoring program for this table),
+    `bad_reply` or `certificate` (not the pinned one, or an https address without a pin)."""
 
     def __init__(self, reason: str, message: str):
         super().__init__(message)
@@ -43,6 +43,8 @@ def _get(station_url: str, path: str, headers: dict[str, str], timeout: float) -
             data = resp.read()
         finally:
             conn.close()
+    except PinError as e:
+        raise StationError("certificate", str(e)) from e
     except (OSError, http.client.HTTPException) as e:
         raise StationError("unreachable", f"station {station_url} unreachable: {e}") from e
     try:
@@ -85,13 +87,16 @@ def table_id(station_url: str, table: str | int, *, timeout: float = 10.0) -> st
     return TableId(event, section, number).format()
 
 
-def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float = 10.0) -> dict[str, Any]:
-    """This table's movement (the dict `session.from_station` reads) from the station."""
+def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float = 10.0,
+                   session: str | None = None) -> dict[str, Any]:
+    """This table's movement (the dict `session.from_station` reads) from the station.
+    `session`: the scoring program's session the tablet is in (`Session.station_session`), so
+    the station answers for that session whatever it was sent since."""
     if not key:
         raise StationError("refused", f"no table key for {table_id}: the station printed one per table "
                                       "(also on its director page)")
-    status, reply = _get(station_url, "/api/v1/movement",
-                         {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
+    path = "/api/v1/movement" + (f"?session={quote(session)}" if session else "")
+    status, reply = _get(station_url, path, {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
     if status in (401, 403):
         raise StationError("refused", f"the station refused table {table_id}: {_why(reply)}")
     if status == 404:
@@ -134,11 +139,14 @@ def club_defaults(movement: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def session_from_station(station_url: str, table: str | int, key: str, round_: int | None = None, *,
-                         timeout: float = 10.0, defaults: dict[str, Any] | None = None, **extra: Any) -> Session:
+                         timeout: float = 10.0, defaults: dict[str, Any] | None = None,
+                         movement: dict[str, Any] | None = None, **extra: Any) -> Session:
     """Fetch and build the session (SetupError if the movement cannot make one). Without
-    `round_`, the round the station says this table is on: the first with a board still to play."""
+    `round_`, the round the station says this table is on: the first with a board still to play.
+    `movement`: one already fetched for this table (`next_round_from_station`)."""
     tid = table_id(station_url, table, timeout=timeout)
-    movement = fetch_movement(station_url, tid, key, timeout=timeout)
+    if movement is None:
+        movement = fetch_movement(station_url, tid, key, timeout=timeout)
     if round_ is None:
         round_ = movement.get("current_round")
         if not isinstance(round_, int):
@@ -148,14 +156,15 @@ def session_from_station(station_url: str, table: str | int, key: str, round_: i
 
 
 def setup_from_station(controller: Any, station_url: str, table: str | int, key: str,
-                       round_: int | None = None, *, timeout: float = 10.0, **extra: Any) -> Session:
+                       round_: int | None = None, *, timeout: float = 10.0,
+                       movement: dict[str, Any] | None = None, **extra: Any) -> Session:
     """`session_from_station` then `controller.setup`: the tablet's start without a screen."""
     if hasattr(controller, "station_check"):
         # a setup typed in later (no movement yet) is checked against the same station
         controller.station_check = station_check(station_url, key, timeout=timeout)
     try:
         session = session_from_station(station_url, table, key, round_, timeout=timeout,
-                                       defaults=getattr(controller, "club", None), **extra)
+                                       defaults=getattr(controller, "club", None), movement=movement, **extra)
     except StationError as exc:
         # shown on the setup screen (snapshot "station"), not only printed
         controller.station_status = {"ok": False, "table": str(table), "reason": exc.reason, "message": str(exc)}
@@ -168,13 +177,31 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
 def next_round_from_station(controller: Any, station_url: str, key: str, *, timeout: float = 10.0) -> Session:
     """At the round end: this table's next round from the station's movement. What the TD chose
     at the table (profile, policy, PIN, tray delay) carries over; pairs and boards come from the
-    movement. SetupError after the last round; nothing is journalled on any error."""
+    movement. SetupError after the last round; nothing is journalled on any error.
+
+    The tablet asks for its own session's movement (`Session.station_session`), so a session
+    the scoring program initialises while this one runs does not take the table over. At the
+    end of its own session it asks with the station's event (the session this table plays
+    next, docs/station.md "Events and sessions") and moves into that session when it is
+    another one; the TD can always set the tablet up for a session by its id."""
     s = controller.session
     if s is None:
         raise SetupError("no session yet: nothing to follow on from")
-    return setup_from_station(controller, station_url, table_of(s).format(), key, s.round + 1,
-                              timeout=timeout, profile=s.profile, policy=s.policy, td_pin=s.td_pin,
-                              tray_delay_s=s.tray_delay_s)
+    tid = table_of(s).format()
+    carried = {"profile": s.profile, "policy": s.policy, "td_pin": s.td_pin, "tray_delay_s": s.tray_delay_s}
+    own = fetch_movement(station_url, tid, key, timeout=timeout, session=s.station_session)
+    later = [int(r) for r in (own.get("rounds") or {}) if str(r).isdigit() and int(r) > s.round]
+    if later or s.station_session is None:
+        return setup_from_station(controller, station_url, tid, key, min(later, default=s.round + 1),
+                                  timeout=timeout, movement=own, **carried)
+    # The session is over for this table: the one it plays next, if the scoring program sent one.
+    nxt_id = table_id(station_url, f"{s.section}/{s.table}", timeout=timeout)
+    nxt = fetch_movement(station_url, nxt_id, key, timeout=timeout)
+    if nxt.get("session") == s.station_session or not isinstance(nxt.get("current_round"), int):
+        raise SetupError(f"table {s.section}{s.table} has no round {s.round + 1} in this session: round {s.round} "
+                         "was its last",
+                         "setup.movement_missing", table=s.table, round=s.round + 1)
+    return setup_from_station(controller, station_url, nxt_id, key, None, timeout=timeout, movement=nxt, **carried)
 
 
 def fetch_board_results(station_url: str, table_id: str, key: str, board: int, *,
@@ -217,7 +244,10 @@ def traveller_hook(controller: Any, station_url: str, table_id: str, key: str, *
         if controller.own_result(item_key) is None:
             return  # withdrawn, superseded, or another round's: nothing to show
         try:
-            results = fetch_traveller(station_url, table_id, key, int(payload["board"]), timeout=timeout)
+            # The session's own id: after a move into a later session the deliverer's table id
+            # is still the first one's, and a traveller is one session's.
+            results = fetch_traveller(station_url, table_of(s).format(), key, int(payload["board"]),
+                                      timeout=timeout)
         except (StationError, KeyError, TypeError, ValueError):
             return
         controller.set_traveller(item_key, results)

@@ -15,7 +15,7 @@ Each record has `to_json()` (the tablet's form, byte for byte what it always sen
 nothing of the project but `shared_rules.scoring` (the Law 77 score a result must carry).
 docs/interfaces.md sections 3 and 4 describe the contract and point here.
 """
-from .auction_log import Irregularity, LoggedCall, logged_calls
+from .auction_log import Irregularity, LoggedCall, auction_dealer, logged_calls
 from .errors import RecordError
 from .fields import as_iso, iso_utc
 from .item import KINDS, Item, Where, read_item, to_item, where
@@ -39,6 +39,7 @@ from .td_call import STORAGE_FULL, TdCall
 __all__ = [
     "KINDS", "PHASES", "STORAGE_FULL", "TD_STATUSES", "AuctionKey", "AuctionProgress", "Irregularity", "Item",
     "ItemKey", "ItemKind", "LoggedCall", "Phase", "RecordError", "Result", "ResultKey", "TableId",
-    "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "Where", "Withdrawal", "as_iso", "iso_utc",
+    "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "Where", "Withdrawal", "as_iso", "auction_dealer",
+    "iso_utc",
     "logged_calls", "parse_key", "read_item", "td_call_launch", "to_item", "where",
 ]

@@ -128,3 +128,28 @@ def read_irregularities(irr: Any, n_calls: int) -> tuple[Irregularity, ...]:
             if x.get(name) is not None and x[name] not in SEATS:
                 raise RecordError(f"irregularities[{i}].{name}: expected one of N, E, S, W")
     return tuple(Irregularity(x) for x in irr)
+
+
+def auction_dealer(record: Mapping[str, Any]) -> str | None:
+    """The seat whose turn the record's auction began with (a result or progress item in its JSON
+    form). It is the record's `dealer`, except for a result moved to another board (the boards
+    were mixed up at the table, 2007/2017 L15): the record then carries the board's dealer while
+    its auction was bid from the dealer of the board the table had, so the first call settles it.
+    A first call out of rotation that was accepted (L29A) was made at the dealer's turn: that
+    irregularity's `turn` is the dealer. None when the record names no dealer and has no calls."""
+    dealer = record.get("dealer")
+    given = record.get("auction") if "auction" in record else record.get("calls")
+    calls = [c for c in given if isinstance(c, Mapping)] if isinstance(given, (list, tuple)) else []
+    irregularities = record.get("irregularities")
+    if not calls or calls[0].get("seat") not in SEATS:
+        return dealer if dealer in SEATS else None
+    first = calls[0]
+    if first["seat"] == dealer:
+        return str(dealer)
+    for irr in irregularities if isinstance(irregularities, (list, tuple)) else []:
+        if isinstance(irr, Mapping) and irr.get("kind") == "call_out_of_rotation" \
+                and irr.get("resolution") == "accepted" and irr.get("seat") == first["seat"] \
+                and irr.get("call") == first.get("call") and irr.get("index", 0) == 0:
+            turn = irr.get("turn")
+            return str(turn) if turn in SEATS else (dealer if dealer in SEATS else None)
+    return str(first["seat"])

@@ -7,6 +7,7 @@ where the laws are silent. Modules, one job each:
 - matchpoints: L78A and Neuberg (FSB 98C); board: one board from result records;
   session: a pairs session (totals, percentages, places, byes, 12C2(c))
 - imps: L78B scale, team boards, cross-IMPs, Butler; aggregate: L78C; vp: victory points
+- team_match: a team match from the two rooms' records; wbf_vp: the WBF 2013 20-0 scale
 - adjusted: L12 artificial / assigned / weighted / split; fouled: L87 / FSB 99
 - tiebreaks: FSB 95; byes: FSB 96; tops: FSB 97; rules: edition and jurisdiction presets
 """

@@ -35,6 +35,17 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS bws_items (
     guid TEXT NOT NULL, item_id INTEGER NOT NULL, state TEXT NOT NULL, check_row TEXT,
     at TEXT NOT NULL, PRIMARY KEY (guid, item_id))"""
 KINDS = ("auction", "result")
+# The columns of a ReceivedData row that say what the result is (not the scorer's flags or times).
+RESULT_COLUMNS = ("PairNS", "PairEW", "Declarer", "NS/EW", "Contract", "Result", "LeadCard", "Remarks")
+
+
+def _norm(v: Any) -> Any:
+    """A value as both drivers give it back: text stripped, whole numbers as int."""
+    if isinstance(v, str):
+        return v.strip()
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
 
 
 def _dealer(board: int) -> str:
@@ -84,6 +95,7 @@ class Bridge:
         self._thread: threading.Thread | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._last_said = ""
+        self._received_id: bool | None = None
         with self.store.transaction() as tx:
             tx.execute(SCHEMA)
         saved = self.store.setting("bws/status")
@@ -215,6 +227,7 @@ class Bridge:
                 continue
             log = BoardLog(sid, table, round_no, board, _dealer(board))
             for it in items:
+                in_force = log.result
                 rows = log.apply(it)
                 state, check = states.get(it["id"], ("", None))
                 if state == "done":
@@ -222,13 +235,49 @@ class Bridge:
                 if state == "writing" and check and self._present(bws, _decode(check)):
                     self._mark(it["id"], "done", check)
                     continue
+                changed = self._changed_by_hand(bws, in_force, rows)
+                if changed:
+                    held.append(f"section {section} table {table} round {round_no} board {board}: the result "
+                                f"in the .bws was changed by hand ({changed}); the station's new revision "
+                                f"({it['key'].rsplit('/', 1)[-1]}) is not written over it. Enter it in the "
+                                "scoring program, or put the row back as the station wrote it")
+                    break
                 check = _encode(rows[-1]) if rows else None
                 if rows:
                     self._mark(it["id"], "writing", check)
                     bws.write([insert_sql(t, v) for t, v in rows])
                 self._mark(it["id"], "done", check)
-            self.todo.discard(key)
+            else:
+                self.todo.discard(key)
         return held
+
+    def _changed_by_hand(self, bws: Bws, in_force: dict[str, Any] | None, rows: list[Row]) -> str:
+        """Before a correction or withdrawal erases the result in force: the row the scoring
+        program reads must still be the one the station wrote. What differs ('' when nothing):
+        the scorer's own change is never erased or overwritten silently."""
+        if in_force is None or not any(t == "ReceivedData" and v.get("Erased") for t, v in rows):
+            return ""
+        cols = [c for c in RESULT_COLUMNS if c in in_force]
+        keys = ("Section", "Table", "Round", "Board")
+        where = " AND ".join(f"{name(k)} = ?" for k in keys)
+        found = bws.select("ReceivedData", ["ID", "Erased", *cols] if self._has_id(bws) else ["Erased", *cols],
+                           where, [in_force[k] for k in keys])
+        if self._has_id(bws):
+            found = [r[1:] for r in sorted(found, key=lambda r: r[0])]
+        live: tuple | None = None
+        for r in found:
+            live = None if r[0] else tuple(r[1:])
+        if live is None:
+            return "no result in force any more"
+        diffs = [f"{c} {_norm(in_force[c])!r} -> {_norm(v)!r}" for c, v in zip(cols, live, strict=True)
+                 if _norm(v) != _norm(in_force[c])]
+        return ", ".join(diffs)
+
+    def _has_id(self, bws: Bws) -> bool:
+        if self._received_id is None:
+            cols = next((v for k, v in bws.columns().items() if k.lower() == "receiveddata"), set())
+            self._received_id = any(c.lower() == "id" for c in cols)
+        return self._received_id
 
     def _present(self, bws: Bws, row: Row) -> bool:
         where, params = _where(row[1])

@@ -54,7 +54,8 @@ def line(st: Any, event: str | None = None) -> str:
                          f'taken by the scoring program, {took}{asked}</span>')
         detail = "; ".join(parts) if parts else "the scoring program has not initialised a session yet"
         return (f'<p id="integration">Scoring program link: Bridgemate Data Connector (/dc-scoringprogram); '
-                f'{s["accepted"]} results taken by the scoring program (times are local). {detail}.</p>')
+                f'{s["accepted"]} results taken by the scoring program (times are local). {detail}.</p>'
+                + scorer_items_html(st.store.scorer_items(event or st.config.event)))
     when = local(s.get("last_read_at"))
     read = (f'last read by the scoring program at {e(when)} (local time)' if when
             else "not read by the scoring program yet")
@@ -66,3 +67,46 @@ def line(st: Any, event: str | None = None) -> str:
     if problems:
         text += '<br><strong class="bws-error">' + "<br>".join(problems[:20]) + "</strong>"
     return f'<p id="integration">{text}</p>'
+
+
+LEVELS = {0: "Pass", -10: "no play"}
+ARTIFICIAL = ("Avg-", "Avg", "Avg+")
+
+
+def _result_text(p: dict) -> str:
+    """A ResultDTO the scoring program put, in words: `4♠= W`, `Avg+/Avg-`, `Pass`."""
+    level = p.get("Level")
+    if not isinstance(level, int):
+        return "?"
+    if -9 <= level <= -1:
+        ns, ew = divmod(-level - 1, 3)
+        return f"{ARTIFICIAL[ns]}/{ARTIFICIAL[ew]}"
+    if level <= 0:
+        return LEVELS.get(level, "?")
+    strain = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}.get(p.get("Denomination"), "?")
+    stake = {1: "x", 2: "xx"}.get(p.get("Stake"), "")
+    tricks = p.get("TotalTricks")
+    over = tricks - level - 6 if isinstance(tricks, int) else None
+    made = "=" if over == 0 else (f"{over:+d}" if over is not None else "")
+    return f"{level}{strain}{stake}{made} {'-NESW'[p['DeclarerDirection']] if p.get('DeclarerDirection') in (1, 2, 3, 4) else ''}"
+
+
+def scorer_items_html(items: list[dict]) -> str:
+    """Results and TD calls the scoring program put (PutResults, PutTdCalls): its own, shown to
+    the director apart from the tables' (they never go back to it as if a table had sent them)."""
+    if not items:
+        return ""
+    e = html.escape
+    lines = []
+    for it in items[-50:]:
+        where = f'table {e(it["section"])}{it["table"]}, round {it["round"]}'
+        if it["kind"] == "result":
+            lines.append(f'<li class="scorer-result">{where}, board {it["board"]}: '
+                         f'{e(_result_text(it["payload"]))} (put {e(local(it["received_at"]))})</li>')
+        else:
+            p = it["payload"]
+            status = {1: "launched", 2: "in progress", 3: "resolved", 4: "deferred"}.get(p.get("Status"), "?")
+            lines.append(f'<li class="scorer-td-call">{where}: TD call {status} at {int(p.get("Hour") or 0):02d}:'
+                         f'{int(p.get("Minute") or 0):02d} (put {e(local(it["received_at"]))})</li>')
+    return (f'<h2>From the scoring program ({len(items)}{", the latest 50 shown" if len(items) > 50 else ""})</h2>'
+            f'<ul id="scorer-items">{"".join(lines)}</ul>')

@@ -14,7 +14,7 @@ from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO, T
 from endplay.types import Card, Player
 
 from tests.station.conftest import StationProcess
-from tests.station.export_readers import conforming_text, endplay_boards, games, tags, usebio_tree
+from tests.station.export_readers import conforming_text, endplay_boards, games, pair_no, tags, usebio_tree
 from tests.station.test_export_standards import fetch
 from tests.station.test_sessions import _director_keys as director_keys
 
@@ -234,18 +234,20 @@ def test_a_club_evening_end_to_end(tmp_path):
             assert score == f"NS {e.score_ns}", (section, table, b.board_num, score, e)
             assert len(b.play) == 1 and b.play[0] == Card(e.lead)  # the Play section: the lead
 
-        # USEBIO: valid against the DTD; the Mitchells ranked per direction, the Howell as one field.
+        # USEBIO: the Mitchells (one scoring group) ranked per direction across A and B, the Howell as one field.
         root = usebio_tree(fetch(st, "/export/usebio"))
         secs = {s.get("SECTION_ID"): s for s in root.find("EVENT").findall("SECTION")}
         assert set(secs) == {"A", "B", "C"}
         for letters in "AB":
-            pairs = {(p.findtext("DIRECTION"), int(p.findtext("PAIR_NUMBER"))): p
+            pairs = {(p.findtext("DIRECTION"), pair_no(p.findtext("PAIR_NUMBER"))): p
                      for p in secs[letters].findall("PARTICIPANTS/PAIR")}
             assert set(pairs) == {(d, n) for d in ("NS", "EW") for n in range(1, 8)}
-            pct = {k: float(p.findtext("PERCENTAGE")) for k, p in pairs.items()}
+            field = {(x, p.findtext("DIRECTION"), pair_no(p.findtext("PAIR_NUMBER"))): float(p.findtext("PERCENTAGE"))
+                     for x in "AB" for p in secs[x].findall("PARTICIPANTS/PAIR")}
             for (side, n), p in pairs.items():
-                better = sum(pct[(side, m)] > pct[(side, n)] for m in range(1, 8))
-                tied = sum(pct[(side, m)] == pct[(side, n)] for m in range(1, 8)) > 1
+                mine = field[(letters, side, n)]
+                better = sum(v > mine for k, v in field.items() if k[1] == side)
+                tied = sum(v == mine for k, v in field.items() if k[1] == side) > 1
                 assert p.findtext("PLACE") == f"{better + 1}{'=' if tied else ''}"
             assert [x.findtext("PLAYER_NAME") for x in pairs[("NS", 1)].findall("PLAYER")] == \
                 [f"N{letters}1 Öberg-{letters}NS1", f"S{letters}1 Öberg-{letters}NS1"]
@@ -254,13 +256,13 @@ def test_a_club_evening_end_to_end(tmp_path):
         for letters, sec in secs.items():
             for b in sec.findall("BOARD"):
                 for tl in b.findall("TRAVELLER_LINE"):
-                    key = (letters, int(b.findtext("BOARD_NUMBER")), int(tl.findtext("NS_PAIR_NUMBER")))
+                    key = (letters, int(b.findtext("BOARD_NUMBER")), pair_no(tl.findtext("NS_PAIR_NUMBER")))
                     assert key not in lines, key
-                    lines[key] = (int(tl.findtext("EW_PAIR_NUMBER")), tl.findtext("CONTRACT"), tl.findtext("SCORE"))
+                    lines[key] = (pair_no(tl.findtext("EW_PAIR_NUMBER")), tl.findtext("CONTRACT"), tl.findtext("SCORE"))
         want_lines = {}
         for (letters, _t, _r, board), e in want.items():
             if e.level < 0:
-                shown = (e.ew, "AVE+", "")
+                shown = (e.ew, "AVE+", "AVE+")  # SCORE: the TD's adjusted score
             elif e.level == 0:
                 shown = (e.ew, "PASS", "0")
             else:
@@ -268,7 +270,7 @@ def test_a_club_evening_end_to_end(tmp_path):
             want_lines[(letters, board, e.ns)] = shown
         assert {k: (ew, c, s or "") for k, (ew, c, s) in lines.items()} == want_lines
         howell = secs["C"].findall("PARTICIPANTS/PAIR")
-        assert sorted(int(p.findtext("PAIR_NUMBER")) for p in howell) == [1, 2, 3, 4, 5, 6]
+        assert sorted(pair_no(p.findtext("PAIR_NUMBER")) for p in howell) == [1, 2, 3, 4, 5, 6]
         assert {p.findtext("PLACE") for p in howell} & {"1", "1="}
     finally:
         for w in workers.values():

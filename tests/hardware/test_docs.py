@@ -33,3 +33,13 @@ def test_enclosure_md_quotes_the_fit():
     for check in fit.check_enclosure(fit.REFERENCE)[:3]:
         assert f"{check.need:g} <= {check.have:g}" in text, check.what
     assert fit.REFERENCE.enclosure.mpn in text
+
+
+def test_the_pcb_readme_names_every_footprint_still_to_check():
+    from hardware import schematic
+    from hardware.pcb.footprints import FOOTPRINTS
+    text = read("pcb/README.md")
+    used = {part.footprint for make in schematic.BOARDS.values() for part in make().parts.values()}
+    for name in sorted(used):
+        if FOOTPRINTS[name].confirm:
+            assert f"`{name}`" in text, name

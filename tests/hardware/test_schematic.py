@@ -65,10 +65,32 @@ def test_the_box_wiring_is_the_pin_map():
             if not key:
                 assert f"SW{k}" not in board.parts
                 continue
-            # row GPIO -> diode cathode; diode anode -> switch; switch -> column GPIO
-            assert _net_of(board, f"D{k}", "1") == _gp_net(board, kp["rows"][r])
+            # row GPIO -> 100 ohm -> diode cathode; diode anode -> switch; switch -> 100 ohm ->
+            # column GPIO; the keypad side of each resistor has its TVS
+            assert _net_of(board, f"D{k}", "1") == _through_resistor(board, _gp_net(board, kp["rows"][r]))
             assert _net_of(board, f"D{k}", "2") == _net_of(board, f"SW{k}", "1")
-            assert _net_of(board, f"SW{k}", "3") == _gp_net(board, kp["cols"][c])
+            assert _net_of(board, f"SW{k}", "3") == _through_resistor(board, _gp_net(board, kp["cols"][c]))
+
+
+def _through_resistor(board, net):
+    """The net on the other side of the one series resistor on `net` (the keypad side)."""
+    (res,) = [ref for ref, _ in board.nets[net] if ref.startswith("R")]
+    pin = next(p for r, p in board.nets[net] if r == res)
+    return _net_of(board, res, "2" if pin == "1" else "1")
+
+
+def test_every_keypad_line_is_protected_on_the_keypad_side():
+    # A key is touched: every row and column has a series resistor and a TVS to ground, and
+    # no switch or diode sits on the Pico's side of the resistor.
+    board = schematic.box()
+    kp = PINMAP["keypad"]
+    for gpio in [*kp["rows"], *kp["cols"]]:
+        mcu = _gp_net(board, gpio)
+        assert sorted(ref[0] for ref, _ in board.nets[mcu]) == ["R", "U"], mcu
+        keypad = _through_resistor(board, mcu)
+        tvs = [ref for ref, _ in board.nets[keypad] if board.parts[ref].value == "ESDA6V1-5SC6Y"]
+        assert len(tvs) == 1, keypad
+        assert ("GND" in {n for n, m in board.nets.items() if (tvs[0], "2") in m})
 
 
 def test_every_gpio_the_pin_map_names_is_wired_once_and_nothing_else_is():

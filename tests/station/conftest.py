@@ -31,8 +31,10 @@ def free_port() -> int:
 class StationProcess:
     """`python -m station` as the club runs it, in its own process (so tests can kill it)."""
 
-    def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None, event: str | None = EVENT):
+    def __init__(self, db: str, tmp: pathlib.Path, extra: list[str] | None = None, event: str | None = EVENT,
+                 max_files: int | None = None):
         self.db, self.tmp, self.extra, self.event = db, tmp, extra or [], event
+        self.max_files = max_files  # the station's hard RLIMIT_NOFILE (a small computer's)
         # 0: the station takes a free port itself (no race with another run for a port picked
         # here); the one it took is kept, so a restart comes back on the same address
         self.port = 0
@@ -47,7 +49,13 @@ class StationProcess:
                # PostgreSQL keeps no secrets: the station's file of them, one per database here
                *(["--secrets", str(self.tmp / (self.db.rsplit("/", 1)[-1] + ".secrets"))]
                  if self.db.startswith("postgresql://") and "--secrets" not in self.extra else [])]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        limit = None
+        if self.max_files is not None:
+            def limit(n=self.max_files):
+                import resource
+                resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     preexec_fn=limit)
         lines: list[str] = []
         out = self.proc.stdout
         assert out is not None

@@ -4,18 +4,16 @@
   byte order mark, else ISO 8859/1), then read by endplay. endplay 0.5.12 knows neither the
   irregularity tokens `^I`/`^S` nor comments inside an auction line: `for_endplay` checks and
   removes them first, so endplay still reads every call, contract, declarer, result and deal.
-- USEBIO is validated by libxml2 (lxml) against a DTD of the USEBIO 1.2 structure
-  (data/usebio-1.2.dtd), not by our own code.
+- USEBIO is parsed by libxml2 (lxml, no entities, no network); whether other programs can read
+  it is checked with their own reading logic (usebio_readers.py: cobalt, ImportUsebio).
 """
 from __future__ import annotations
 
-import pathlib
 import re
 
 from endplay.parsers import pbn as endplay_pbn
 from lxml import etree
 
-DTD = pathlib.Path(__file__).parent / "data" / "usebio-1.2.dtd"
 BOM = b"\xef\xbb\xbf"
 TAG_LINE = re.compile(r'^\[([A-Z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$')
 COMMENT_LINE = re.compile(r"^\{[^{}]*\}$")
@@ -81,10 +79,25 @@ def endplay_boards(raw: bytes) -> list:
 
 
 def usebio_tree(raw: bytes) -> etree._Element:
-    """Parse and validate against the USEBIO 1.2 DTD (raises with libxml2's reason)."""
+    """Parse (libxml2: well-formed, no entities, no network) and check the file is USEBIO 1.2."""
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     root = etree.fromstring(raw, parser)
-    dtd = etree.DTD(str(DTD))
-    if not dtd.validate(root):
-        raise AssertionError(f"USEBIO not valid against the 1.2 DTD: {dtd.error_log.filter_from_errors()}")
+    assert root.tag == "USEBIO" and root.get("Version") == "1.2", root.tag
     return root
+
+
+def pair_no(label: str | None) -> int:
+    """A USEBIO pair number as the station writes it (`1NS`, `1EW` in a Mitchell, `3` in a
+    Howell) -> the number."""
+    m = re.match(r"^(\d+)(?:NS|EW)?$", label or "")
+    assert m, f"not a pair number: {label!r}"
+    return int(m.group(1))
+
+
+def usebio_sections(root: etree._Element, single: str = "A") -> dict[str, etree._Element]:
+    """section letters -> the element holding its PARTICIPANTS and BOARDs: the SECTIONs of a
+    file of several, the EVENT itself of a file of one (as Compscore writes it; `single` is
+    its letter, which such a file does not say)."""
+    ev = root.find("EVENT")
+    found = {s.get("SECTION_ID"): s for s in ev.findall("SECTION")}
+    return found or {single: ev}

@@ -11,6 +11,7 @@ from station.bws.formats import (
     card_text,
     contract_text,
     counter_for,
+    play_card_text,
     received_values,
     result_text,
     slots,
@@ -25,6 +26,7 @@ def test_values_are_written_as_the_scoring_programs_parse_them():
     assert [result_text("3NT", t) for t in (9, 10, 7)] == ["=", "+1", "-2"]
     assert result_text("PASS", None) == ""
     assert [card_text(c) for c in ("HT", "H10", "sa", None)] == ["H10", "H10", "SA", ""]
+    assert [play_card_text(c) for c in ("HT", "H10", "SA", "C2", None)] == ["TH", "TH", "AS", "2C", ""]
     assert [bid_text(c) for c in ("P", "PASS", "X", "XX", "1NT", "7C")] == ["PASS", "PASS", "x", "xx", "1NT", "7C"]
     with pytest.raises(ValueError):
         contract_text("8NT")
@@ -38,7 +40,7 @@ def test_a_turn_lost_to_an_accepted_call_out_of_rotation_is_a_skipbid():
     assert counter_for("S", 0, "E") == 1 and counter_for("E", 0, "E") == 0 and counter_for("N", 1, "N") == 4
 
 
-def test_declarer_is_the_declaring_pair_and_an_artificial_score_is_an_arbitral_score():
+def test_declarer_is_the_declaring_pair_and_an_artificial_score_says_which():
     rec = {"table": 3, "round": 2, "board": 5, "ns_pair": 7, "ew_pair": 12, "contract": "3NTX",
            "declarer": "W", "tricks": 10, "lead": "HT", "adjusted": None}
     v = received_values(rec, 1)
@@ -47,7 +49,7 @@ def test_declarer_is_the_declaring_pair_and_an_artificial_score_is_an_arbitral_s
     art = received_values({**rec, "contract": None, "declarer": None, "tricks": None, "lead": None,
                            "adjusted": {"kind": "artificial", "ns": "avg+", "ew": "avg-"}}, 1)
     assert (art["Declarer"], art["NS/EW"], art["Contract"], art["Result"], art["Remarks"]) == \
-        (0, "", "", "", "Arbitral score")
+        (0, "", "", "", "Avg+/Avg-")
     passed = received_values({**rec, "contract": "PASS", "declarer": None, "tricks": None, "lead": None}, 1)
     assert (passed["Contract"], passed["Declarer"], passed["NS/EW"], passed["LeadCard"]) == ("PASS", 0, "", "")
 
@@ -75,7 +77,7 @@ def test_an_insufficient_bid_replaced_is_erased_where_it_was_made():
     rows = log.apply(_item(2, "result", rec, key=f"{EVENT}/A/1/1/1/1"))
     assert _bids(rows) == [(1, "E", "1D", True), (1, "E", "2D", False), (2, "S", "PASS", False),
                            (3, "W", "PASS", False), (4, "N", "PASS", False)]
-    assert [(t, v.get("Card"), v.get("Direction")) for t, v in rows if t == "PlayData"] == [("PlayData", "SK", "S")]
+    assert [(t, v.get("Card"), v.get("Direction")) for t, v in rows if t == "PlayData"] == [("PlayData", "KS", "S")]
     [(table, received)] = [r for r in rows if r[0] == "ReceivedData"]
     assert (received["Contract"], received["Result"], received["Declarer"], received["Erased"]) == ("2 D", "=", 2, False)
     assert received["TimeLog"].date() == datetime.date(1899, 12, 30)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from .export_readers import conforming_text, games, tags, usebio_tree
+from .export_readers import conforming_text, games, pair_no, tags, usebio_tree
 from .test_bws_session import (
     EVENT,
     LAST,
@@ -60,7 +60,7 @@ def test_the_exports_of_a_bws_evening_carry_the_players_ruter_seated(tmp_path):
     assert seen[(4, 1)]["North"] == "Åström, Anna"  # from PlayerNames by member number
     assert seen[(2, 2)]["East"] == "Berg, Bo"  # EW pair 1 moved from table 1 to table 2
     # USEBIO: each pair's PLAYERs with name and member number.
-    pairs = {(p.findtext("DIRECTION"), int(p.findtext("PAIR_NUMBER"))): p for p in xml.iter("PAIR")}
+    pairs = {(p.findtext("DIRECTION"), pair_no(p.findtext("PAIR_NUMBER"))): p for p in xml.iter("PAIR")}
     assert [(x.findtext("PLAYER_NAME"), x.findtext("NATIONAL_ID_NUMBER")) for x in pairs[("NS", 4)].findall("PLAYER")] \
         == [(f"Anna {LAST[4]}", "400"), (f"Cecilia {LAST[4]}", "402")]
     assert [x.findtext("PLAYER_NAME") for x in pairs[("EW", 1)].findall("PLAYER")] == ["Bo Berg", "David Berg"]

@@ -433,7 +433,9 @@ def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path
              for r in rows(bws, "PlayData") if not r["Erased"]}
     for k, row in results.items():
         if row["LeadCard"]:
-            assert leads[k] == ("NESW"[("NESW".index(row["NS/EW"]) + 1) % 4], row["LeadCard"])
+            # PlayData as TabPlay reads it: rank then suit, T for the ten (LeadCard: H10).
+            card = row["LeadCard"][1:].replace("10", "T") + row["LeadCard"][0]
+            assert leads[k] == ("NESW"[("NESW".index(row["NS/EW"]) + 1) % 4], card)
     # The tables' current round and board, where BCS keeps them.
     status = {r["Table"]: (r["CurrentRound"], r["CurrentBoard"]) for r in rows(bws, "Tables")}
     assert all(status[t][0] == 3 for t in range(1, TABLES + 1))
@@ -588,5 +590,52 @@ def test_a_crash_between_the_file_and_the_station_db_writes_nothing_twice(tmp_pa
         bridge().run_once()
         assert _count(bws, "ReceivedData") == 0
         assert any(".bws bridge: session from" in s for s in said)
+    finally:
+        store.close()
+
+
+def test_a_row_the_scorer_changed_by_hand_is_reported_and_never_written_over(tmp_path):
+    """The scorer typed 3H over the table's 4H in ReceivedData; then the table's TD corrects the
+    tricks (L79C). The station's correction would erase the row in force: it is held with the
+    difference on the director page until the row is as the station wrote it."""
+    from station.bws import Bridge
+    from station.records import validate_item
+    from station.server import Station, StationConfig
+    from station.store import Store
+
+    bws = tmp_path / "Lordag.bws"
+    create_bws(bws, rounds=1)
+    store = Store(str(tmp_path / "station.db"), str(tmp_path / "station.secrets"))
+    st = Station(store, StationConfig(event=EVENT, director_token="t"))
+    bridge = Bridge(st, str(bws), odbc=odbc_template(), say=lambda _: None)
+
+    def put(rec):
+        store.put_item(rec["key"], "result", rec, **validate_item("result", rec["key"], rec))
+
+    try:
+        rec = result_record_for(1, 1, 1)
+        put(rec)
+        assert bridge.run_once()["error"] is None
+        db = sqlite3.connect(bws)
+        db.execute("UPDATE [ReceivedData] SET [Contract] = '3 H', [Result] = '+1'")
+        db.commit()
+        db.close()
+        from .conftest import result_record
+
+        put(result_record(table=1, round_no=1, board=1, revision=2, ns_pair=rec["ns_pair"], ew_pair=rec["ew_pair"],
+                          tricks=9, score_ns=-50))
+        state = bridge.run_once()
+        [held] = state["held"]
+        assert "changed by hand (Contract '4 H' -> '3 H', Result '=' -> '+1')" in held and "board 1" in held
+        assert [(r["Contract"], r["Erased"]) for r in rows(bws, "ReceivedData")] == [("3 H", 0)]
+        bridge.run_once()
+        assert len(rows(bws, "ReceivedData")) == 1  # still held, pass after pass
+        db = sqlite3.connect(bws)
+        db.execute("UPDATE [ReceivedData] SET [Contract] = '4 H', [Result] = '='")
+        db.commit()
+        db.close()
+        assert bridge.run_once()["held"] == []
+        assert [(r["Contract"], r["Result"], r["Erased"]) for r in rows(bws, "ReceivedData")] == [
+            ("4 H", "=", 0), ("4 H", "=", 1), ("4 H", "-1", 0)]
     finally:
         store.close()

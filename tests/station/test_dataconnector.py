@@ -10,6 +10,8 @@ from bridgemate_dataconnector.dto import (
     ResultDTO,
     RoundDTO,
     ScoringGroupDTO,
+    ScoringProgramDataConnectorCommands,
+    ScoringProgramRequest,
     SectionDTO,
     SessionDTO,
     TableDTO,
@@ -167,5 +169,8 @@ def test_unknown_session_and_unsupported_command_get_clear_errors(station, score
     r = scorer.send_handrecords(other, [])
     assert r.data_type == DataConnectorResponseData.Error
     assert scorer.poll_for_results(other) == []
-    r = scorer.send_results(GUID, [ResultDTO(session_guid=GUID)])
+    r = scorer.send_results(GUID, [ResultDTO(session_guid=GUID)])  # no section, table, board
+    assert r.data_type == DataConnectorResponseData.Error and r.error_type == ErrorType.Validation
+    r = scorer.send_request(ScoringProgramRequest(command=ScoringProgramDataConnectorCommands.ManageBCS,
+                                                  session_guid=GUID, serialized_data="{}"))
     assert r.data_type == DataConnectorResponseData.Error and r.error_type == ErrorType.NotImplemented

@@ -25,7 +25,15 @@ from shared_rules.scoring import score
 from station.pbn import MANDATORY
 
 from .conftest import StationProcess, result_record
-from .export_readers import check_export_lines, conforming_text, endplay_boards, games, tags, usebio_tree
+from .export_readers import (
+    check_export_lines,
+    conforming_text,
+    endplay_boards,
+    games,
+    pair_no,
+    tags,
+    usebio_tree,
+)
 from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, handrecord
 
 pytestmark = pytest.mark.server  # starts the results station as a process
@@ -206,21 +214,20 @@ def test_usebio_valid_against_the_dtd_with_the_conventions_readers_use(evening):
     assert ev.findtext("EVENT_DESCRIPTION") == SESSION_NAME
     secs = {s.get("SECTION_ID"): s for s in ev.findall("SECTION")}
     assert set(secs) == {"A", "B"} and ev.find("SECTION/SECTION_ID") is None
-    pairs = {(p.findtext("DIRECTION"), int(p.findtext("PAIR_NUMBER"))): p
+    pairs = {(p.findtext("DIRECTION"), pair_no(p.findtext("PAIR_NUMBER"))): p
              for p in secs["B"].findall("PARTICIPANTS/PAIR")}
     assert set(pairs) == {(d, n) for d in ("NS", "EW") for n in (1, 2, 3)}
-    # Section B: boards 1-3 give NS 1 = NS 2 > NS 3; board 4 gives NS 1 avg+, NS 2 avg-.
-    places = {k: p.findtext("PLACE") for k, p in pairs.items()}
-    pct = {k: float(p.findtext("PERCENTAGE")) for k, p in pairs.items()}
-    for side in ("NS", "EW"):  # ranked per direction, ties written "n="
-        ranked = sorted((n for d, n in pct if d == side), key=lambda n: -pct[(side, n)])
-        assert places[(side, ranked[0])] in ("1", "1=")
-        for n in (1, 2, 3):
-            better = sum(pct[(side, m)] > pct[(side, n)] for m in (1, 2, 3))
-            tied = sum(pct[(side, m)] == pct[(side, n)] for m in (1, 2, 3)) > 1
-            assert places[(side, n)] == f"{better + 1}{'=' if tied else ''}"
-    a_pairs = {(p.findtext("DIRECTION"), int(p.findtext("PAIR_NUMBER"))): p for p in secs["A"].findall("PARTICIPANTS/PAIR")}
-    assert {p.findtext("PLACE") for k, p in a_pairs.items() if k[0] == "NS"} == {"1=", "3"}
+    # A and B are one scoring group: one field, ranked per direction across both sections, ties
+    # written "n=" (the points themselves: test_scoring_groups.py).
+    field = {(x, p.findtext("DIRECTION"), pair_no(p.findtext("PAIR_NUMBER"))): p
+             for x in ("A", "B") for p in secs[x].findall("PARTICIPANTS/PAIR")}
+    pct = {k: float(p.findtext("PERCENTAGE")) for k, p in field.items()}
+    for k, p in field.items():
+        rivals = [j for j in pct if j[1] == k[1]]
+        better = sum(pct[j] > pct[k] for j in rivals)
+        tied = sum(pct[j] == pct[k] for j in rivals) > 1
+        assert p.findtext("PLACE") == f"{better + 1}{'=' if tied else ''}", k
+    a_pairs = {(p.findtext("DIRECTION"), pair_no(p.findtext("PAIR_NUMBER"))): p for p in secs["A"].findall("PARTICIPANTS/PAIR")}
     players = a_pairs[("NS", 1)].findall("PLAYER")
     assert [(x.findtext("PLAYER_NAME"), x.findtext("NATIONAL_ID_NUMBER")) for x in players] == \
         [("Åsa Lindström", "1001"), ("FA1S Öberg-A1S", "A1S")]
@@ -230,10 +237,10 @@ def test_usebio_valid_against_the_dtd_with_the_conventions_readers_use(evening):
     # B1 avg+/avg- and B2 avg-/avg+ written apart.
     line = {(s, t.findtext("NS_PAIR_NUMBER")): t for s, sec in secs.items()
             for b in sec.findall("BOARD") if b.findtext("BOARD_NUMBER") == "4" for t in b.findall("TRAVELLER_LINE")}
-    a3 = line[("A", "3")]
+    a3 = line[("A", "3NS")]
     assert [a3.findtext(x) for x in ("CONTRACT", "PLAYED_BY", "TRICKS", "SCORE")] == ["4S", "S", "9", "-100"]
-    assert line[("A", "1")].findtext("SCORE") == "600"
-    assert line[("B", "1")].findtext("CONTRACT") == "AVE+" and line[("B", "2")].findtext("CONTRACT") == "AVE-"
-    assert float(line[("A", "3")].findtext("NS_MATCH_POINTS")) < float(line[("A", "1")].findtext("NS_MATCH_POINTS"))
+    assert line[("A", "1NS")].findtext("SCORE") == "600"
+    assert line[("B", "1NS")].findtext("CONTRACT") == "AVE+" and line[("B", "2NS")].findtext("CONTRACT") == "AVE-"
+    assert float(line[("A", "3NS")].findtext("NS_MATCH_POINTS")) < float(line[("A", "1NS")].findtext("NS_MATCH_POINTS"))
     hands = secs["B"].findall("HANDSET/BOARD")
-    assert len(hands) == 4 and hands[0].findtext("HAND[@DIRECTION='West']/CLUBS") == DEAL_W[3]
+    assert len(hands) == 4 and [h for h in hands[0].findall("HAND") if h.findtext("DIRECTION") == "West"][0].findtext("CLUBS") == DEAL_W[3]

@@ -9,7 +9,7 @@ from shared_rules.scoring import score, score_board
 from station.movement import Slot
 
 from .conftest import EVENT, result_record
-from .export_readers import endplay_boards
+from .export_readers import endplay_boards, pair_no, usebio_sections
 from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, GUID, handrecord, pairs_init
 
 
@@ -74,8 +74,11 @@ def test_pbn_export_of_every_board_reparses_with_endplay(event):
     # endplay 0.5.12 does not know the ^I/^S irregularity tokens: check them here (export_readers
     # strips them for endplay).
     lines = text.split("\r\n")
-    assert "1H ^I 1D {Insufficient bid by East, accepted (2017 L27A1)}" in lines
-    assert "^S 1S {Call out of rotation by East, accepted (2017 L29A)}" in lines
+    # Four calls a line; what the TD ruled on a call is a comment on its own line after it.
+    i = lines.index("1H ^I 1D 2H Pass")
+    assert lines[i + 1] == "{1D by East: Insufficient bid by East, accepted (2017 L27A1)}"
+    i = lines.index("^S 1S Pass 2S")
+    assert lines[i + 1] == "{1S by East: Call out of rotation by East, accepted (2017 L29A)}"
     boards = endplay_boards(text.encode("utf-8"))
     assert len(boards) == 7
     got = {(b.info["Table"], b.board_num): b for b in boards}
@@ -105,11 +108,11 @@ def test_usebio_pairs_results_parse_back_with_matchpoints(event):
     assert root.tag == "USEBIO" and root.get("Version") == "1.2"
     ev = root.find("EVENT")
     assert ev.get("EVENT_TYPE") == "PAIRS" and ev.findtext("BOARD_SCORING_METHOD") == "MATCH_POINTS"
-    sec = ev.find("SECTION")
+    sec = usebio_sections(root)["A"]
     boards = {int(b.findtext("BOARD_NUMBER")): b for b in sec.findall("BOARD")}
     b1 = boards[1].findall("TRAVELLER_LINE")
     assert len(b1) == 4
-    line = {int(t.findtext("NS_PAIR_NUMBER")): t for t in b1}
+    line = {pair_no(t.findtext("NS_PAIR_NUMBER")): t for t in b1}
     # Board 1: 420, 450, -50 (the correction replaced 420) and an artificial avg+/avg- (L12C2).
     mp = {n: float(t.findtext("NS_MATCH_POINTS")) for n, t in line.items()}
     assert line[2].findtext("SCORE") == "450" and line[3].findtext("SCORE") == "-50"
@@ -123,9 +126,9 @@ def test_usebio_pairs_results_parse_back_with_matchpoints(event):
     assert line[4].findtext("CONTRACT") == "AVE+" and mp[4] == pytest.approx(0.6 * top)
     pairs = sec.find("PARTICIPANTS").findall("PAIR")
     assert {p.findtext("PAIR_NUMBER") for p in pairs} >= {"1", "2", "3", "11", "12", "13"}
-    hs = sec.find("HANDSET").findall("BOARD")
+    hs = root.find("HANDSET").findall("BOARD")  # one section: after the EVENT, as Compscore writes it
     assert [h.findtext("BOARD_NUMBER") for h in hs] == ["1", "2"]
-    north = hs[0].find("HAND[@DIRECTION='North']")
+    north = next(h for h in hs[0].findall("HAND") if h.findtext("DIRECTION") == "North")
     assert north.findtext("SPADES") == DEAL_N[0]
 
 

@@ -185,6 +185,41 @@ def test_a_huge_request_head_is_refused(sqlite_station):
         assert s.recv(4096).startswith(b"HTTP/1.1 431")
 
 
+def head_of(size: int) -> bytes:
+    """A complete GET head of exactly `size` bytes."""
+    start, end = b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ", b"\r\n\r\n"
+    return start + b"a" * (size - len(start) - len(end)) + end
+
+
+def send_head(port: int, data: bytes, pieces: int) -> bytes:
+    """`data` in one write, or in `pieces` writes with pauses (each its own read at the station)."""
+    import time
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        step = -(-len(data) // pieces)
+        for i in range(0, len(data), step):
+            s.sendall(data[i:i + step])
+            if pieces > 1:
+                time.sleep(0.002)
+        return s.recv(4096)
+
+
+@pytest.mark.parametrize("pieces", [1, 200], ids=["one write", "200 writes"])
+@pytest.mark.parametrize("size, status", [(16 * 1024, b"200"), (16 * 1024 + 1, b"431"), (20_000, b"431"),
+                                          (60_000, b"431")])
+def test_the_16_kib_head_limit_holds_however_the_bytes_arrive(sqlite_station, pieces, size, status):
+    assert send_head(sqlite_station.port, head_of(size), pieces).startswith(b"HTTP/1.1 " + status)
+
+
+def test_a_body_that_comes_with_its_head_does_not_count_against_the_head(sqlite_station):
+    """15 kB of head and 3 kB of body in one write: the head is under its limit."""
+    body = b"token=" + b"x" * 3000
+    head = (b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            b"X-Pad: " + b"a" * 15_000 + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+    assert send_head(sqlite_station.port, head + body, 1).startswith(b"HTTP/1.1 403")  # wrong token, read
+
+
 def in_process_station(tmp_path):
     """A station served on a thread of this process over real HTTP, so a test can break its
     database under it (as a full disk does)."""

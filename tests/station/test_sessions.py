@@ -42,8 +42,9 @@ def movement(st: StationProcess, table_id: str, key: str) -> tuple[int, Any]:
 
 
 def test_the_evening_session_reuses_section_A_without_colliding_with_the_afternoon(sqlite_station):
-    """The break: the evening's A1 round 1 board 1 was refused with 409 and the evening's poll
-    returned the afternoon's result."""
+    """The breaks: the evening's A1 round 1 board 1 was refused with 409 and the evening's poll
+    returned the afternoon's result; then, a session initialised while the afternoon still ran
+    took over the afternoon's tablets at their next request."""
     st = sqlite_station
     key = st.keys[f"{EVENT}/A/1"]
     scorer = DataConnectorClient("club-7", st.token, st.url)
@@ -52,15 +53,23 @@ def test_the_evening_session_reuses_section_A_without_colliding_with_the_afterno
     assert status == 200 and mv["event"] == EVENT and mv["session"] == AFTERNOON
     assert post(st, session_result(mv["event"]), key)[0] == 201                      # 4H= 420
 
+    # The evening is initialised while A1 still has boards 2 and 3 of the afternoon to play.
     assert scorer.initialize(pairs_init(SLOTS, EVENING, "Tuesday evening")).data_type == DataConnectorResponseData.OK
-    # The tablet asks with the id it was given at the start of the evening (the station's event)
-    # and is set up for the session being played, with that session's own id.
-    status, mv = movement(st, f"{EVENT}/A/1", key)
+    for asked in (f"/api/v1/movement?session={AFTERNOON}", "/api/v1/movement"):  # new tablet, old tablet
+        status, mv = st.request("GET", asked, headers=st.table_headers(f"{EVENT}/A/1", key))
+        assert status == 200 and mv["session"] == AFTERNOON and mv["event"] == EVENT, asked
+    # The TD says: the tablet is given the evening's id (director page) and is in the evening.
+    status, mv = movement(st, f"{EVENT}.2/A/1", key)
     assert status == 200 and mv["session"] == EVENING and mv["event"] == f"{EVENT}.2"
     assert mv["current_round"] == 1                      # the afternoon's board 1 is not this session's
     evening = session_result(mv["event"], tricks=11, score_ns=450)                  # 4H+1
     status, reply = post(st, evening, key)               # the same table key
     assert status == 201, reply
+    # Once A1 has played the afternoon's boards, the plain id sets a new tablet up in the evening.
+    for board in (2, 3):
+        assert post(st, session_result(EVENT, board=board), key)[0] == 201
+    status, mv = movement(st, f"{EVENT}/A/1", key)
+    assert status == 200 and mv["session"] == EVENING and mv["event"] == f"{EVENT}.2"
     assert movement(st, f"{EVENT}.2/A/1", key)[1]["session"] == EVENING
     # The director page says which id each session's tablets use (for a setup typed in).
     page = st.request("GET", f"/director?token={st.token}")[1]
@@ -69,8 +78,7 @@ def test_the_evening_session_reuses_section_A_without_colliding_with_the_afterno
 
     [pm] = scorer.poll_for_results(EVENING)
     assert (pm.table_number, pm.board_number, pm.total_tricks) == (1, 1, 11)
-    [aft] = scorer.poll_for_results(AFTERNOON)
-    assert aft.total_tricks == 10
+    assert [r.board_number for r in scorer.poll_for_results(AFTERNOON)] == [1, 2, 3]
     assert [r.total_tricks for r in scorer.poll_for_results(EVENING, all=True)] == [11]
 
     # Law 16 gate and travellers stay within the session too.

@@ -76,8 +76,45 @@ def test_a_wrong_fingerprint_is_refused_before_the_key_is_sent(tls_station, tmp_
 
 
 def test_https_without_a_pin_is_refused(tls_station):
-    with pytest.raises(StationError, match="fingerprint"):
+    with pytest.raises(StationError, match="fingerprint") as e:
         table_id(f"https://127.0.0.1:{tls_station.port}/", 1)
+    assert e.value.reason == "certificate"
+
+
+def test_a_wrong_pin_reaches_the_td_as_a_sentence_in_the_tablets_language(tls_station, tmp_path):
+    """Not ssl.SSLError's tuple ("('the station's ...',)"): the setup check and the deliveries
+    meet the other certificate, and the director console says so in the TD's language."""
+    from tablet_app import present
+    from tablet_app.controller import Controller
+    from tablet_app.station_client import station_check
+    from tests.tablet.conftest import SESSION, Clock
+
+    st = tls_station
+    url = f"https://127.0.0.1:{st.port}/#sha256={'0' * 64}"
+    with pytest.raises(StationError) as e:
+        table_id(url, 1)
+    assert e.value.reason == "certificate" and str(e.value).startswith("the station's certificate is not the pinned")
+    ctl = Controller(tmp_path / "tablet.db", clock=Clock())
+    ctl.station_check = station_check(url, st.keys[f"{EVENT}/A/3"])
+    ctl.setup(dict(SESSION))  # the table goes on: its results wait in the outbox
+    assert ctl.station_status["ok"] is False and "('" not in ctl.station_status["message"]
+    d = Deliverer(str(tmp_path / "tablet.db"), url, f"{EVENT}/A/3", st.keys[f"{EVENT}/A/3"])
+    assert d.send_one() is None  # the board's first item, refused before a byte is sent and "('" not in d.last_error
+    delivery = ctl.delivery()
+    assert "not the pinned one" in delivery["last_error"]
+    for lang, words in (("en", "The station's certificate is not the one this tablet was given"),
+                        ("sv", "Stationens certifikat är inte det som plattan fick"),
+                        ("da", "Stationens certifikat er ikke det, tabletten fik")):
+        lines = present.delivery_report(delivery, True, ctl.station_status, lang)
+        red = [line for line in lines if line.startswith("[color=")]
+        assert len(red) == 1 and words in red[0], lines
+    ctl.close()
+    d.stop()
+    lines = present.delivery_report({"connected": False, "last_error": "station unreachable: " + str(e.value)},
+                                    True, None, "sv")
+    assert lines[-1] == "[color=cc141f]" + "Stationens certifikat är inte det som plattan fick: inget skickades. " \
+        "Jämför stationens adress (delen #sha256=) med den som stationen skrev ut; stämmer den kan någon finnas " \
+        "mellan plattan och stationen.[/color]"
 
 
 def test_a_certificate_of_another_station_is_refused(tmp_path):

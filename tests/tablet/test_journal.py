@@ -309,8 +309,9 @@ def test_the_last_record_cut_off_is_named_not_replayed_as_a_shorter_evening(tmp_
 
 
 def chain_from(conn, seq):
-    """Chain the journal again from record `seq` on, as a forger who knows the scheme would."""
-    from tablet_app.journal import GENESIS, chain_of
+    """Chain the journal again from record `seq` on, as a forger who knows the scheme would
+    (its commit mark too: tests/tablet/test_journal_wal.py catches a forger who does not)."""
+    from tablet_app.journal import GENESIS, MARK_SUFFIX, chain_of, mark_text
 
     prev = conn.execute("SELECT chain FROM journal WHERE seq = ?", (seq - 1,)).fetchone()
     prev = prev[0] if prev else GENESIS
@@ -318,6 +319,10 @@ def chain_from(conn, seq):
         prev = chain_of(prev, s, kind, body)
         conn.execute("UPDATE journal SET chain = ? WHERE seq = ?", (prev, s))
     conn.execute("UPDATE head SET chain = ?", (prev,))
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    last = conn.execute("SELECT seq FROM head").fetchone()[0]
+    with open(path + MARK_SUFFIX, "wb") as f:
+        f.write(mark_text(last, prev))
 
 
 @pytest.mark.parametrize("body, why", [

@@ -1,0 +1,130 @@
+"""A team match from the two rooms' result records: IMPs per board (2007 L78B / 2017 §78B), the
+running score, and VPs at the end (L78D, `wbf_vp`).
+
+Each board is played in two rooms; the home team sits North-South in one and East-West in the
+other (FSB 104A: NS in the open room). Per board, the home team's IMPs are
+imp(NS score where home sits NS - NS score where home sits EW), the visitors' the opposite.
+
+Adjusted scores (the record's `adjusted` block, docs/scoring.md) are read per side with
+`adjusted.side_values`, so the two teams may get unequal values (2007 L12C1e, 2017 §12C1e/§12C4):
+- an artificial score (2007 L12C2 with L86A, 2017 §12C2b) is the edition's IMPs for that side
+  (+3 / 0 / -3 unless the TO varies them, `rules.artificial.imps`), whatever the other room did;
+- an assigned score (L12C1) takes the place of the room's result and is compared as one;
+- a weighted score (2007 L12C1c, 2017 §12C1c) weights the IMPs of each outcome (A07: weight the
+  IMPs, not the points);
+- a split score gives each side its own value, compared with the other room.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from shared_rules.scoring.adjusted import Distribution, Fixed, SideValue, side_values
+from shared_rules.scoring.imps import imp
+from shared_rules.scoring.rounding import round_half_up
+from shared_rules.scoring.rules import RULES, ScoringRules
+from shared_rules.scoring.wbf_vp import WbfScale2013
+
+
+class TeamScoreError(ValueError):
+    """A room's record cannot be scored in IMPs (a percentage adjusted score, a malformed block)."""
+
+
+@dataclass(frozen=True)
+class BoardImps:
+    home: Fraction
+    away: Fraction
+    adjusted: bool = False  # an adjusted score in either room (Law 12)
+
+
+@dataclass
+class MatchScore:
+    """The match so far: `boards` holds every board of the match, None until both rooms have
+    a result. IMPs are exact fractions (weighted scores); `vp` is set when every board is
+    scored and a scale is given."""
+
+    boards: dict[int, BoardImps | None] = field(default_factory=dict)
+    home_imps: Fraction = Fraction(0)
+    away_imps: Fraction = Fraction(0)
+    vp: tuple[float, float] | None = None
+
+    @property
+    def scored(self) -> int:
+        return sum(1 for b in self.boards.values() if b is not None)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.boards) and self.scored == len(self.boards)
+
+    def as_dict(self, decimals: int = 2) -> dict[str, Any]:
+        return {"boards": {n: None if b is None else [round_half_up(b.home, decimals), round_half_up(b.away, decimals)]
+                           for n, b in sorted(self.boards.items())},
+                "home_imps": round_half_up(self.home_imps, decimals),
+                "away_imps": round_half_up(self.away_imps, decimals),
+                "scored": self.scored, "total": len(self.boards), "complete": self.complete,
+                "vp": list(self.vp) if self.vp else None}
+
+
+def _rules(rules: ScoringRules | str) -> ScoringRules:
+    return RULES[rules] if isinstance(rules, str) else rules
+
+
+def _fixed_imps(value: Fixed, rules: ScoringRules) -> Fraction:
+    if value.category is None:
+        raise TeamScoreError("a percentage adjusted score has no IMP value: give avg+, avg or avg- "
+                             "(2007 L86A, 2017 §12C2b)")
+    return Fraction(str(rules.artificial.imps[value.category]))
+
+
+def _side(mine_ns: SideValue, mine_ew: SideValue, rules: ScoringRules) -> Fraction:
+    """One team's IMPs on the board: `mine_ns` its value in the room where it sits NS (an NS
+    score), `mine_ew` its value where it sits EW (also an NS score)."""
+    fixed = [v for v in (mine_ns, mine_ew) if isinstance(v, Fixed)]
+    if fixed:
+        # An artificial score stands for the board in IMPs (L86A / §12C2b); no comparison.
+        return sum((_fixed_imps(v, rules) for v in fixed), Fraction(0))
+    assert isinstance(mine_ns, Distribution) and isinstance(mine_ew, Distribution)
+    return sum((w1 * w2 * imp(s1 - s2) for w1, s1 in mine_ns.outcomes for w2, s2 in mine_ew.outcomes),
+               Fraction(0))
+
+
+def board_imps(home_ns_room: Mapping[str, Any], home_ew_room: Mapping[str, Any],
+               rules: ScoringRules | str = "fsb-2007") -> BoardImps:
+    """IMPs for (home, away) on one board from the two rooms' result records: `home_ns_room`
+    the record of the room where the home team sits NS. TeamScoreError when a record cannot be
+    scored in IMPs."""
+    r = _rules(rules)
+    values = []
+    for rec in (home_ns_room, home_ew_room):
+        try:
+            v = side_values(rec, r)
+        except ValueError as e:
+            raise TeamScoreError(str(e)) from e
+        if v is None:
+            raise TeamScoreError("a room has no score on this board (no result and no adjusted score)")
+        values.append(v)
+    (x_ns, x_ew), (y_ns, y_ew) = values
+    home = _side(x_ns, y_ew, r)
+    # The visitors sit NS in the second room: their gain is that room's NS score minus the first.
+    away = _side(y_ns, x_ew, r)
+    adjusted = bool(home_ns_room.get("adjusted") or home_ew_room.get("adjusted"))
+    return BoardImps(home, away, adjusted)
+
+
+def score_match(boards: Mapping[int, tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]],
+                rules: ScoringRules | str = "fsb-2007", scale: WbfScale2013 | None = None) -> MatchScore:
+    """`boards`: board number -> (record where home sits NS, record where home sits EW), None
+    for a room without a result yet. A board is scored once both rooms have one; VPs when all
+    are (`scale`, over the number of boards of the match)."""
+    out = MatchScore()
+    for number in sorted(boards):
+        a, b = boards[number]
+        out.boards[number] = None if a is None or b is None else board_imps(a, b, rules)
+    done = [b for b in out.boards.values() if b is not None]
+    out.home_imps = sum((b.home for b in done), Fraction(0))
+    out.away_imps = sum((b.away for b in done), Fraction(0))
+    if scale is not None and out.complete:
+        out.vp = scale.pair(out.home_imps, out.away_imps, len(out.boards))
+    return out

@@ -1,0 +1,109 @@
+"""`python -m station match ...`: the TD's team matches, set while the station runs (the station
+reads them from its database at every page view, export and board request).
+
+  match list                          the session's matches and how they stand
+  match set OPEN CLOSED [--home N]    two tables (A1 A2) as open and closed room of one match
+        [--rounds 1,2]                (FSB 110A: the TD says which room is closed); the home team
+                                      defaults to the team sitting NS in the open room (FSB 104A)
+  match teams SECTION                 a section played as teams (a .bws says nothing of it): its
+                                      matches come from its movement
+  match clear [OPEN CLOSED | SECTION] forget what the TD set (all of it without arguments)
+  match scale wbf|none                VPs on the WBF 2013 20-0 scale (default), or IMPs only
+
+Everything is checked against the scoring program's movement before it is kept; a bad match
+(the two tables play different boards, a team at one table only) is refused with the reason
+and nothing changes.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from . import match_store
+from .matches import MatchError, parse_room
+
+
+def _session(store: Any, event: str | None, session: str | None) -> str:
+    if session:
+        return session.upper()
+    if event:
+        rows = store.query("SELECT session_guid FROM dc_session_ids WHERE tablet_event = ?", (event,))
+    else:
+        rows = store.query("SELECT session_guid FROM dc_session_ids ORDER BY created_at DESC")
+    if not rows:
+        raise MatchError("the scoring program has sent no session" + (f" for {event}" if event else "")
+                         + ": team matches are set on its movement")
+    return str(rows[0][0])
+
+
+def _show(store: Any, session: str) -> None:
+    from .session_scope import scope
+
+    rows = store.query("SELECT tablet_event FROM dc_session_ids WHERE session_guid = ?", (session,))
+    sc = scope(store, str(rows[0][0]) if rows else "", session if rows else None)
+    from .exports import session_results
+
+    found = match_store.session_matches(store, session)
+    scored = match_store.scored_session(store, session, session_results(store, sc), store.setting("profile"))
+    print(f"session {session} ({sc.tablet_event}): {len(scored)} team match(es)")
+    for s in scored:
+        m, d = s.match, s.score.as_dict()
+        rooms = ", ".join(f"open {g.open.room.name} closed {g.closed.room.name} (round {g.open.room.round})"
+                          for g in m.segments)
+        vp = f", VP {d['vp'][0]}-{d['vp'][1]}" if d["vp"] else ""
+        print(f"  team {m.home} (home) v team {m.away}: {rooms}; set by {m.source}; "
+              f"{d['scored']}/{d['total']} boards, IMPs {d['home_imps']}-{d['away_imps']}{vp}")
+    for p in found.problems:
+        print(f"  problem: {p}")
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="python -m station match", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--db", default="station.db", help="the station's database (default station.db)")
+    p.add_argument("--event", default=None, help="the session whose tablets use this id (default: the latest)")
+    p.add_argument("--session", default=None, help="the scoring program's SessionGuid")
+    p.add_argument("what", choices=("list", "set", "teams", "clear", "scale"))
+    p.add_argument("args", nargs="*")
+    p.add_argument("--home", type=int, default=None, help="the home team's number (set)")
+    p.add_argument("--rounds", default=None, help="rounds of the match, e.g. 1,2 (set; default every common round)")
+    a = p.parse_args(argv)
+    from .store import Store
+
+    store = Store(a.db)
+    try:
+        session = _session(store, a.event, a.session)
+        if a.what == "set":
+            if len(a.args) != 2:
+                raise MatchError("match set needs the open room's table and the closed room's table, e.g. A1 A2")
+            rounds = [int(x) for x in a.rounds.split(",")] if a.rounds else None
+            m = match_store.set_match(store, session, parse_room(a.args[0]), parse_room(a.args[1]), rounds, a.home)
+            print(f"station: match team {m.home} (home) v team {m.away} set")
+        elif a.what == "teams":
+            if len(a.args) != 1:
+                raise MatchError("match teams needs one section's letters, e.g. A")
+            found = match_store.set_teams(store, session, a.args[0].upper())
+            print(f"station: section {a.args[0].upper()} is played as teams: {len(found)} match(es)")
+        elif a.what == "clear":
+            if len(a.args) == 2:
+                (s1, t1), (s2, t2) = parse_room(a.args[0]), parse_room(a.args[1])
+                n = match_store.clear(store, session, f"match/{s1}{t1}/{s2}{t2}") + \
+                    match_store.clear(store, session, f"match/{s2}{t2}/{s1}{t1}")
+            elif len(a.args) == 1:
+                n = match_store.clear(store, session, f"teams/{a.args[0].upper()}")
+            else:
+                n = match_store.clear(store, session)
+            print(f"station: {n} setting(s) cleared")
+        elif a.what == "scale":
+            if a.args not in (["wbf"], ["none"]):
+                raise MatchError("match scale takes wbf (the WBF 2013 20-0 scale) or none (IMPs only)")
+            store.set_setting("team_vp_scale", a.args[0])
+            print(f"station: team matches scored with {'the WBF 2013 20-0 VP scale' if a.args[0] == 'wbf' else 'IMPs only'}")
+        _show(store, session)
+        return 0
+    except (MatchError, ValueError) as e:
+        print(f"station: {e}. Nothing was changed.", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
