@@ -35,6 +35,12 @@ class Lines:
             if pred(line):
                 return line
 
+    def rest(self) -> list[str]:
+        """What was printed and not waited for yet (e.g. a traceback at the end)."""
+        while not self.q.empty():
+            self.seen.append(self.q.get().rstrip("\n"))
+        return self.seen
+
 
 def wait_file(path, text: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
@@ -44,7 +50,9 @@ def wait_file(path, text: str, timeout: float = 60.0) -> None:
 
 
 def test_sim_table_command_plays_a_board_on_the_real_tablet(tmp_path, micropython_bin):
-    cli = subprocess.Popen([sys.executable, "-m", "hardware.sim.table", "--journal", str(tmp_path / "j")],
+    # -X faulthandler: a hang at Ctrl-C is ended with SIGABRT below, which prints every thread's stack
+    cli = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "hardware.sim.table", "--journal",
+                            str(tmp_path / "j")],
                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
     out = Lines(cli.stdout)
@@ -87,6 +95,11 @@ def test_sim_table_command_plays_a_board_on_the_real_tablet(tmp_path, micropytho
         try:
             cli.wait(120)  # a busy machine shuts it down slowly: the limit only ends a hang
         except subprocess.TimeoutExpired:
-            cli.kill()
-            cli.wait()
-    assert cli.returncode == 0, out.seen
+            cli.send_signal(signal.SIGABRT)  # where it hangs, in the output below
+            try:
+                cli.wait(30)
+            except subprocess.TimeoutExpired:
+                cli.kill()
+                cli.wait()
+            time.sleep(1)  # the last lines reach `out`
+    assert cli.returncode == 0, "\n".join(out.rest()[-60:])
