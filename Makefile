@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 
 BOXES  ?= unix
 
-.PHONY: setup system uf2 run run-headless test test-fast screenshots bench lint mpy-check flash clean pcb
+.PHONY: setup system uf2 run run-headless test test-fast screenshots bench lint mpy-check flash clean pcb enclosure
 
 # the UF2 and boot ROM for the emulated boxes; without network and without copies the chip tests say so
 setup: system $(STAMP)
@@ -50,7 +50,8 @@ run-headless: setup
 
 # The stock MicroPython UF2 (RPI_PICO v1.27.0) and the RP2040 boot ROM (B1) the emulated boxes
 # need: found in $$BOX_RP2040_ASSETS, build/rp2040 or ~/.cache/bidding-box/rp2040, else downloaded (the UF2
-# from micropython.org, the boot ROM from rp2040js at a pinned commit); kept only if the sha256 is pinned.
+# from micropython.org, the boot ROM from rp2040js at a pinned commit); kept only if its content
+# checks out (hardware/emu/check_assets.py).
 uf2:
 	@bash hardware/emu/fetch_uf2.sh
 
@@ -101,6 +102,12 @@ flash: $(STAMP)
 # again while nothing it depends on changes (hardware/pcb/README.md).
 pcb: $(STAMP) system
 	$(PY) -m hardware.pcb --out build/pcb --docs docs
+
+# The box's enclosure (hardware/enclosure/): the printed lid and base as STEP and STL, the whole box
+# as one STEP assembly and the fit report (fit.txt) under build/enclosure/; the views and the
+# key-legend sheets (sv, da, en; SVG and PDF) in docs/. Fails when a fit check fails.
+enclosure: $(STAMP)
+	$(PY) -m hardware.enclosure --out build/enclosure --docs docs
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -156,8 +156,9 @@ def main() -> None:
         rng = random.Random(3)
         try:
             while len(lat) < n_calls:
-                st = ctl.estate  # read only: a snapshot of plain data the app thread replaces
-                if ctl.phase != "auction":
+                with ctl.lock:  # the state and the phase of one moment (a board may start between them)
+                    st, phase = ctl.estate, ctl.phase
+                if phase != "auction":
                     time.sleep(0.01)
                     continue
                 seat = st["next"]

@@ -1,5 +1,10 @@
 """Replay throughput of the laws engine: calls per second over >= 100,000 generated auctions.
 
+First, the engine beside the one before its restructure (commit 2b32f5b, extracted with `git
+archive` into build/): the same workload (bench/engine_workload.py) on each, in its own process,
+interleaved: replay rates, and the tablet's cost per call and per alert (then `check` + `apply`,
+and an alert tried on a deep copy of the engine; now one `Table.step`).
+
 Auctions are generated deterministically (seeded) as real table logs: legal calls in rotation,
 think times, some stops and alerts, on both editions' profiles. The figure is the median of
 repeated timed runs of `shared_rules.replay.replay` over the whole corpus on one core.
@@ -13,89 +18,31 @@ ratio above 1.
 """
 from __future__ import annotations
 
+import io
+import json
 import pathlib
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from typing import Any
 
 sys.path.insert(0, ".")
 
-from shared_rules import auction  # noqa: E402
-from shared_rules.calls import BID_NAME, CALL_CODE, MAX_LEGAL_RANK, PASS, SEATS  # noqa: E402
+from bench.engine_workload import PROFILES, generate, generate_irregular  # noqa: E402
+from shared_rules.calls import BID_NAME, MAX_LEGAL_RANK  # noqa: E402
 from shared_rules.replay import replay  # noqa: E402
-from shared_rules.table import EventError, Table  # noqa: E402
+from shared_rules.table import Table  # noqa: E402
 
 N_AUCTIONS = 100_000
 RUNS = 3
-PROFILES = ("fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl")
-
-
-def generate(rng: random.Random, board: int, profile: str) -> dict[str, Any]:
-    dealer = (board - 1) % 4
-    seq: list[tuple[int, int]] = []
-    events: list[dict[str, Any]] = []
-    t = 0.0
-    seat = dealer
-    while True:
-        legal = auction.legal_calls(seq, seat)
-        call = "P" if rng.random() < 0.5 else rng.choice(legal[: 8])
-        t += round(rng.uniform(0.5, 12.0), 1)
-        e: dict[str, Any] = {"t": t, "seat": SEATS[seat], "call": call}
-        if call[0].isdigit() and rng.random() < 0.3:
-            e["stop"] = True
-        events.append(e)
-        seq.append((seat, CALL_CODE[call]))
-        if call[0].isdigit() and rng.random() < 0.1:
-            t += 0.3
-            # Behind screens the caller alerts his own call to his screenmate (partner has not
-            # seen it yet: the engine refuses his alert); at an open table partner alerts.
-            alerter = seat if "screens" in profile else (seat + 2) % 4
-            events.append({"t": t, "seat": SEATS[alerter], "alert": True})
-        trailing = 0
-        for _, c in reversed(seq):
-            if c != PASS:
-                break
-            trailing += 1
-        has_bid = any(c != PASS for _, c in seq)
-        if (has_bid and trailing == 3) or trailing == 4:
-            break
-        seat = (seat + 1) % 4
-    return {"profile": profile, "board": board, "events": events}
-
-
-def generate_irregular(rng: random.Random, board: int, profile: str) -> dict[str, Any]:
-    """An auction with irregularities and their rulings, driven through a Table so every event in
-    the log is one the engine accepts: mostly legal calls, sometimes a call by a random seat, the
-    TD answering with a random option."""
-    table = Table(profile, board)
-    names = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
-    events: list[dict[str, Any]] = []
-    t = 0.0
-    for _ in range(80):
-        st = table.state()
-        if st["status"] in ("ended", "passed_out"):
-            break
-        t += 1.0
-        e: dict[str, Any]
-        if st["pending"]:
-            opt = rng.choice(st["pending"]["options"])
-            e = {"t": t, "td": st["pending"]["kind"], "choice": opt["id"]}
-            if opt.get("needs_call"):
-                e["call"] = rng.choice(names[:12])
-        elif rng.random() < 0.06:
-            e = {"t": t, "seat": rng.choice(SEATS), "call": rng.choice(names[:15])}
-        else:
-            legal = st["legal_calls"]
-            e = {"t": t, "seat": st["next"], "call": "P" if rng.random() < 0.5 else rng.choice(legal[:8])}
-        try:
-            table.apply(e)
-        except EventError:
-            continue
-        events.append(e)
-    return {"profile": profile, "board": board, "events": events}
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+# The engine before the restructure into rule objects and Table.step (main on 2026-11-27): the
+# same workload runs on it, from build/, beside today's.
+BASELINE = "2b32f5b"
 
 
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
@@ -231,7 +178,59 @@ def taken_throughput(corpus: list[dict[str, Any]]) -> None:
           f"(ratio {rates['plain'] / rates['taken']:.2f}; 1.00 = no extra cost; CPU time, median of 5)")
 
 
+def baseline_engine() -> pathlib.Path | None:
+    """The baseline's shared_rules, extracted once with `git archive` into build/; None (and why,
+    printed) where the repository or the commit is not at hand."""
+    dest = ROOT / "build" / f"engine-{BASELINE}"
+    if (dest / "shared_rules" / "table.py").is_file():
+        return dest
+    try:
+        tar = subprocess.run(["git", "archive", "--format=tar", BASELINE, "shared_rules"], cwd=ROOT,
+                             capture_output=True, check=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError) as exc:
+        print(f"old beside new: the baseline {BASELINE} is not available here ({exc}); comparison left out")
+        return None
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(dest, filter="data")
+    return dest
+
+
+def old_beside_new(rounds: int = 3) -> None:
+    """The same workload (bench/engine_workload.py) on the baseline engine and on today's, each
+    in its own process, the two interleaved round by round (the shared machine's load hits both
+    alike); CPU time, the rates each the best of 3 runs, the medians of the rounds."""
+    old_root = baseline_engine()
+    if old_root is None:
+        return
+    runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
+    for _ in range(rounds):
+        for name, root in (("old", old_root), ("new", ROOT)):
+            out = subprocess.run([sys.executable, str(ROOT / "bench" / "engine_workload.py"), str(root)],
+                                 cwd=ROOT, capture_output=True, text=True, check=True).stdout
+            runs[name].append(json.loads(out))
+
+    def med(name: str, key: str) -> float:
+        return statistics.median(r[key] for r in runs[name])
+
+    n = runs["new"][0]
+    print(f"old ({BASELINE}) beside new: the same workload in its own process, {rounds} interleaved rounds, "
+          "medians, CPU time (rates: best of 3 runs in each round)")
+    for key, what, unit in (("replay_calls_per_s", f"replay, 20,000 generated auctions ({n['calls']:,} calls)", "calls/s"),
+                            ("irregular_events_per_s", f"replay, 2,000 auctions full of irregularities "
+                             f"({n['irregular_events']:,} events)", "events/s")):
+        old, new = med("old", key), med("new", key)
+        print(f"  {what}: old {old:,.0f} {unit}, new {new:,.0f} {unit}; new/old {new / old:.2f} (>= 1.00: no slower)")
+    for key, what in (("call", "check + apply (old), step + its state (new)"),
+                      ("alert", "apply on a deep copy + apply (old), step + its state (new)")):
+        old, new = med("old", f"{key}_us"), med("new", f"{key}_us")
+        print(f"  the tablet's path per {key} ({n[f'tablet_{key}s']:,} {key}s; {what}): old {old:.1f} us "
+              f"(p99 {med('old', f'{key}_p99_us'):.1f}), new {new:.1f} us (p99 {med('new', f'{key}_p99_us'):.1f}); "
+              f"old/new {old / new:.1f}")
+
+
 def main() -> None:
+    old_beside_new()
     tablet_restart()
     rng = random.Random(2026)
     t0 = time.perf_counter()
@@ -279,6 +278,22 @@ def main() -> None:
     pct = {p: lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1e6 for p in (50, 90, 99, 99.9)}
     print(f"Table.apply latency incl. state dict ({len(lat)} events): p50 {pct[50]:.0f} us, p90 {pct[90]:.0f} us, "
           f"p99 {pct[99]:.0f} us, p99.9 {pct[99.9]:.0f} us, max {lat[-1] * 1e6:.0f} us")
+
+    # The interface the tablet moves to: one Table.step per event and the state it reads.
+    steps: dict[str, list[float]] = {"call": [], "alert": []}
+    for log in corpus[:5000]:
+        table = Table(log["profile"], log["board"])
+        for e in log["events"]:
+            t0 = time.perf_counter()
+            got = table.step(e)
+            if hasattr(got, "state"):
+                got.state  # noqa: B018 (read, as the tablet does)
+            steps["alert" if "alert" in e else "call"].append(time.perf_counter() - t0)
+    for kind, xs in steps.items():
+        xs.sort()
+        pct = {p: xs[min(len(xs) - 1, int(p / 100 * len(xs)))] * 1e6 for p in (50, 99)}
+        print(f"Table.step latency per {kind}, incl. its state ({len(xs)} {kind}s): p50 {pct[50]:.0f} us, "
+              f"p99 {pct[99]:.0f} us")
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ def demo_session(profile: str, policy: str | None) -> dict[str, Any]:
 def fresh_db(workdir: pathlib.Path) -> pathlib.Path:
     workdir.mkdir(parents=True, exist_ok=True)
     db = workdir / "tablet.db"
-    for suffix in ("", "-wal", "-shm", ".storage"):
-        pathlib.Path(str(db) + suffix).unlink(missing_ok=True)
+    from tablet_app.journal import discard
+
+    discard(db)  # every file of the last run's journal, its commit mark too
     return db
 
 

@@ -6,8 +6,9 @@ reader can check it against the law text line by line.
 """
 from typing import Final
 
-SEATS: Final = ("N", "E", "S", "W")
-VULNERABILITIES: Final = ("None", "NS", "EW", "All")
+from shared_rules.types import SEATS, Vulnerability
+
+VULNERABILITIES: Final[tuple[str, ...]] = tuple(v.value for v in Vulnerability)
 
 # 2007 L2 / 2017 L2: the vulnerability of boards 1..16, in order.
 _VUL_TABLE: Final = (

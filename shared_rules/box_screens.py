@@ -1,53 +1,106 @@
-"""The bidding box and screens in the log: a call taken from the box (FSB L112C), the tray passing
-under the screen (FSB L114, 2007/2017 L80B2(e)), the screenmate (docs/laws/timing-box-screens.md).
-The screen model the tablet draws is screens.py.
+"""The bidding box and screens: a call taken from the box (FSB L112C), the tray passing under the
+screen (FSB L114, 2007/2017 L80B2(e)), when it is next due, and what each side has seen
+(docs/laws/timing-box-screens.md). The engine alone keeps the tray: a caller asks
+`Table.tray_due_at` and `Table.visible_calls` instead of keeping a model of its own.
 """
 from __future__ import annotations
 
-from shared_rules.calls import (
-    SEATS,
-)
-from shared_rules.table_base import (
-    BIDDING,
-    EventError,
-    Rec,
-    TableBase,
-)
+import functools
+from typing import TYPE_CHECKING, Any
+
+from shared_rules.calls import SEATS, call_name
+from shared_rules.model import EventError
+from shared_rules.types import SEAT_INDEX, Status
+
+if TYPE_CHECKING:
+    from shared_rules.fold import Fold
 
 
-class BoxAndScreens(TableBase):
-    def _screenmate(self, seat: int) -> int:
-        pair = next(p for p in self._screenmates if seat in p)
-        return pair[1] if pair[0] == seat else pair[0]
-
-    def _on_tray(self, t: float) -> None:
-        """The tray passed under the screen. It cannot while the TD rules (the irregularity is
-        dealt with on the side where it happened) or once the auction is over."""
-        if self._pending is not None:
-            raise EventError(f"the tray stays on its side while the TD rules ({self._pending.kind})")
-        if self._status != BIDDING:
-            raise EventError("the auction is over: the tray does not pass any more")
-        self._tray_side = 1 - self._tray_side
-        self._tray_calls = len(self._calls)
-        self._tray_passes.append({"t": t, "to": [SEATS[x] for x in self._screenmates[self._tray_side]],
-                                  "calls": len(self._calls)})
-
-    def _on_box_call(self, seat: int, code: int, t: float, stop: bool, taken: bool) -> None:
-        """A call event from a box that reports the card taken out (`taken`), or the confirmation
-        after one. Profile `call_made`: "taken" (FSB L112C, the call is made when taken out with
-        visible intent) or "confirmed" (the box's confirmation makes it; a taken card is noted)."""
-        if taken:
-            made = self.profile.call_made == "taken"
-            self._box_taken.append((seat, code, t, made))  # the state's dict is built when asked
-            if made:
-                self._taken = (seat, code)
-                self._on_call(Rec(seat, code, t, t - self._turn_t, stop))
-            return
-        if self._taken == (seat, code):
-            self._taken = None  # the confirmation of the call already made (FSB L112C)
-            return
-        self._taken = None
-        self._on_call(Rec(seat, code, t, t - self._turn_t, stop))
+@functools.lru_cache(maxsize=16)
+def seat_pairs(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[int, ...], ...]:
+    """A profile's screenmates as seat indexes: the same few tuples for every board's Table."""
+    return tuple(tuple(SEAT_INDEX[s] for s in pair) for pair in pairs)
 
 
+# ---------------------------------------------------------------- FSB L112C: the box
+def is_a_call(f: Fold, seat: int, code: int, taken: bool) -> bool:
+    """A call event from a box that reports the card taken out (`taken`), or the confirmation
+    after one: is it the call itself? Profile `call_made`: "taken" (FSB L112C, the call is made
+    when taken out with visible intent) or "confirmed" (the confirmation makes it; a taken card
+    is only noted). The confirmation of a call already made is not a second call."""
+    if taken:
+        return f.taken_makes
+    return f.taken != (seat, code)
 
+
+def noted(f: Fold, seat: int, code: int, t: float, taken: bool, made: bool) -> None:
+    """The box's part once the call (if it was one) is taken: the card taken out is listed, or
+    the confirmation ends it."""
+    if taken:
+        f.box_taken.append((seat, code, t, made))  # the state's dict is built when asked
+        if made:
+            f.taken = (seat, code)
+    else:
+        f.taken = None
+
+
+def box_taken_views(f: Fold) -> list[dict[str, Any]]:
+    """The cards taken from the box (FSB L112C) as the state lists them. Entries never change
+    once made, so each dict is built once and shared between states, as the call dicts are:
+    read them, do not change them."""
+    views = f.box_views
+    for seat, code, t, made in f.box_taken[len(views):]:
+        views.append({"seat": SEATS[seat], "call": call_name(code), "t": t, "made": made,
+                      "law": "FSB L112C" if made else ""})
+    return list(views)
+
+
+# ---------------------------------------------------------------- FSB L114: the tray
+def tray(f: Fold, t: float) -> None:
+    """The tray passed under the screen. It cannot while the TD rules (the irregularity is
+    dealt with on the side where it happened) or once the auction is over."""
+    if f.pending is not None:
+        raise EventError(f"the tray stays on its side while the TD rules ({f.pending.kind})")
+    if f.status is not Status.BIDDING:
+        raise EventError("the auction is over: the tray does not pass any more")
+    f.tray_seen[f.tray_side] = [c.view() for c in f.calls]
+    f.tray_side = 1 - f.tray_side
+    f.tray_calls = len(f.calls)
+    f.tray_arrived_t = t
+    to = [SEATS[s] for s in f.screenmates[f.tray_side]]
+    f.tray_passes.append({"t": t, "to": to, "calls": len(f.calls)})
+
+
+def count_calls(f: Fold, t: float) -> None:
+    """After each event taken behind screens: the time the standing calls last changed in number
+    (the tray waits for the call on its side to be made)."""
+    if len(f.calls) != f.calls_counted:
+        f.calls_counted = len(f.calls)
+        f.calls_changed_t = t
+
+
+def side_of(f: Fold, seat: int) -> int:
+    return 0 if seat in f.screenmates[0] else 1
+
+
+def tray_due_at(f: Fold, delay_s: float | None = None) -> float | None:
+    """When the tray may next pass (event time), or None while it stays: the seat in turn sits on
+    the other side, no decision is pending (the irregularity stays on its side), the auction is
+    on, and the tray has spent the delay on this side (the profile's `tray_delay_s`, or the one
+    given: WBF Code of Practice, a tray back after 15 s or less carries no implication)."""
+    if not f.profile.screens.enabled or f.pending is not None or f.status is not Status.BIDDING:
+        return None
+    if f.turn is None or side_of(f, f.turn) == f.tray_side:
+        return None
+    delay = f.profile.screens.tray_delay_s if delay_s is None else float(delay_s)
+    return max(f.calls_changed_t, f.tray_arrived_t + delay)
+
+
+def visible_calls(f: Fold, seat: int) -> list[dict[str, Any]]:
+    """The calls `seat` sees: all standing calls on the side holding the tray (and for everyone
+    once the auction has ended); on the other side those standing when the tray left it, so an
+    irregularity rectified before the tray passes never reaches it (WBF Code of Practice)."""
+    if not f.profile.screens.enabled or f.status is Status.ENDED or f.status is Status.PASSED_OUT \
+            or side_of(f, seat) == f.tray_side:
+        return [c.view() for c in f.calls]
+    return list(f.tray_seen[side_of(f, seat)])

@@ -7,8 +7,10 @@ rectified rather than rejected as malformed. Pass, double and redouble are negat
 """
 from typing import Final
 
-SEATS: Final = ("N", "E", "S", "W")
-SEAT_INDEX: Final = {s: i for i, s in enumerate(SEATS)}
+# The seat letters are defined in types.py; the engine has always found them here too.
+from shared_rules.types import SEAT_INDEX as SEAT_INDEX
+from shared_rules.types import SEATS as SEATS
+
 STRAINS: Final = ("C", "D", "H", "S", "NT")
 
 PASS: Final = -1

@@ -1,146 +1,161 @@
-"""Law 27: the insufficient bid (docs/laws/L27.md). Detection: a bid not higher than the last
-bid (L18C; table_base._in_turn).
+"""Law 27: the insufficient bid (docs/laws/L27.md), both editions; what differs is data in
+laws.py (REFS, IB_QUESTIONS, IB_B1A_SAME_STRAIN_ONLY).
+
+Found: a bid in turn not higher than the last bid (L18C). The LHO may accept it by calling
+(L27A1); the offender may replace it before the TD rules (L27C); the TD lets it be replaced
+(L27B) and judges the replacement (B1(a), B1(b), else B2 / B3; another insufficient bid: B4), or
+finds it unintended (L25A).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Final
 
 from shared_rules import laws
-from shared_rules.calls import (
-    MAX_LEGAL_RANK,
-    PASS,
-    call_name,
-    min_level,
-    partner,
-    strain,
-)
-from shared_rules.table_base import (
-    Context,
-    EventError,
-    Option,
-    Pending,
-    Rec,
-    TableBase,
-)
+from shared_rules.calls import MAX_LEGAL_RANK, PASS, call_name, min_level, partner, strain
+from shared_rules.model import Context, EventError, Found, Option, Pending, Rec, offer
+from shared_rules.rule import LhoRule
+from shared_rules.texts import UNINTENDED, key, keys
+from shared_rules.types import Asks, Decision, IrregularityKind, MustPass, OptionId, Resolution
 
+if TYPE_CHECKING:
+    from shared_rules.fold import Fold
 
-class Law27(TableBase):
-    def _raise_insufficient_bid(self, rec: Rec, extra: Any) -> None:
-        r = self.refs
-        x = rec.seat
-        kind = "insufficient_bid"
-        entry = self._irregularity(kind, rec, r["insufficient_bid"])
+class InsufficientBid(LhoRule):
+    kind = IrregularityKind.INSUFFICIENT_BID
+    law = "insufficient_bid"  # 2007 L27, 2017 L27
+    decisions = (Decision.INSUFFICIENT_BID, Decision.INSUFFICIENT_BID_JUDGEMENT)
+    texts = (*keys(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, OptionId.REPLACE), UNINTENDED,
+             *(key(Decision.INSUFFICIENT_BID_JUDGEMENT, edition, question)
+               for edition, questions in laws.IB_QUESTIONS.items() for question in questions))
+
+    def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
+        # L18C: a bid must be higher than the last bid; the same rank is not
+        return Found(self) if seat == turn and 0 <= code <= f.last_bid else None
+
+    def record(self, f: Fold, rec: Rec, found: Found) -> None:
+        r = f.refs
+        entry = f.irregularity(self.kind, rec, r["insufficient_bid"])
         opts = [
-            Option("accept", "insufficient_bid.accept", r["insufficient_accepted"]),
-            Option("replace", "insufficient_bid.replace", r["insufficient_replaced"], True),
-            self._unintended_option(),
+            offer(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, r["insufficient_accepted"]),
+            offer(Decision.INSUFFICIENT_BID, OptionId.REPLACE, r["insufficient_replaced"], True),
+            f.unintended_option(),
         ]
-        self._pend(Pending(kind, r["insufficient_bid"], x, "lho", opts, rec, entry))
+        f.pend(Pending(self, Decision.INSUFFICIENT_BID, r["insufficient_bid"], rec.seat, Asks.LHO, opts, rec,
+                       entry))
 
-    def _lho_calls_over_insufficient_bid(self, p: Pending, rec: Rec) -> None:
-        """2007/2017 L27A1: the LHO accepts the insufficient bid by calling."""
-        r = self.refs
-        x = p.rec
-        assert x is not None
-        self._resolve(p, "accepted", r["insufficient_accepted"])
-        self._stand(x)
-        self._on_call(rec)
+    def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
+        """L27A1: the LHO accepts the insufficient bid by calling."""
+        insufficient = p.rec
+        assert insufficient is not None
+        f.resolve(p, Resolution.ACCEPTED, f.refs["insufficient_accepted"])
+        f.stand(insufficient)
+        f.on_call(rec)
 
-    def _offender_replaces_early(self, p: Pending, rec: Rec) -> bool:
+    def may_call(self, f: Fold, p: Pending) -> tuple[int, ...]:
+        # L27C: the offender may replace his insufficient bid before the TD has ruled
+        return (p.seat,) if p.kind is Decision.INSUFFICIENT_BID else ()
+
+    def other_call(self, f: Fold, p: Pending, rec: Rec) -> bool:
         """L27C: the offender replaces the insufficient bid before the TD has ruled."""
-        if p.kind != "insufficient_bid" or rec.seat != p.seat:
+        if p.kind is not Decision.INSUFFICIENT_BID or rec.seat != p.seat:
             return False
         assert p.rec is not None
-        rec.acted = p.rec.acted
-        self._ib_replace(p, rec, self.refs["insufficient_replaced_early"])
+        rec.acted = p.rec.acted  # FSB L116B: his wait after a stop ended with the insufficient bid
+        self._replace(f, p, rec, f.refs["insufficient_replaced_early"])
         return True
 
-    def _td_insufficient_bid(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
-        r = self.refs
-        x = p.rec
-        assert x is not None
-        if o.id == "accept":
-            self._pending = None
-            self._resolve(p, "accepted", r["insufficient_accepted"])
-            self._stand(x)
-        elif o.id == "unintended":
-            self._replace_unintended(p, call)
+    def ruling(self, f: Fold, p: Pending, option: Option, call: Rec | None, t: float) -> None:
+        if p.kind is Decision.INSUFFICIENT_BID_JUDGEMENT:
+            self._judged(f, p, option, t)
+        elif option.id is OptionId.ACCEPT:
+            insufficient = p.rec
+            assert insufficient is not None
+            f.pending = None
+            f.resolve(p, Resolution.ACCEPTED, f.refs["insufficient_accepted"])
+            f.stand(insufficient)
+        elif option.id is OptionId.UNINTENDED:
+            f.replace_unintended(p, call)
         else:
             assert call is not None
-            self._ib_replace(p, call, r["insufficient_replaced"])
+            self._replace(f, p, call, f.refs["insufficient_replaced"])
 
-    def _ib_replace(self, p: Pending, new: Rec, law: str) -> None:
-        r = self.refs
-        x = p.rec
-        assert x is not None
-        off = p.seat
+    def _replace(self, f: Fold, p: Pending, new: Rec, law: str) -> None:
+        """L27B: the insufficient bid is replaced by `new` (by the TD's leave, or early, L27C)."""
+        r = f.refs
+        insufficient = p.rec
+        assert insufficient is not None
+        offender = p.seat
         code = new.code
-        if code > MAX_LEGAL_RANK:
+        if code > MAX_LEGAL_RANK:  # L18A: seven is the highest level
             raise EventError(f"the replacement must be a legal call (Law 27B), not {call_name(code)}")
-        if 0 <= code <= self._last_bid:
+        if 0 <= code <= f.last_bid:
             # L27B4: another insufficient bid; LHO may accept it, otherwise as B3.
-            self._withdraw(x, "insufficient bid, replaced by another insufficient bid", r["insufficient_b4"])
-            self._resolve(p, "replaced_insufficient", r["insufficient_b4"])
+            f.withdraw(insufficient, "insufficient bid, replaced by another insufficient bid",
+                       r["insufficient_b4"])
+            f.resolve(p, Resolution.REPLACED_INSUFFICIENT, r["insufficient_b4"])
             p.rec = new
             p.context.only_bid_or_pass = True
             p.law = r["insufficient_b4"]
-            p.irregularity = self._irregularity("insufficient_bid", new, r["insufficient_bid"])
+            p.irregularity = f.irregularity(self.kind, new, r["insufficient_bid"])
             return
-        if code < PASS and (p.context.only_bid_or_pass or not self._admissible(off, code)):
-            raise EventError(f"{r['insufficient_b3']}: the insufficient bid must be replaced by a sufficient bid or a pass")
+        if code < PASS and (p.context.only_bid_or_pass or not f.admissible(offender, code)):
+            raise EventError(f"{r['insufficient_b3']}: the insufficient bid must be replaced by a sufficient "
+                             "bid or a pass")
         if p.context.only_bid_or_pass:
-            self._pending = None
-            self._resolve(p, "b3", r["insufficient_b3"])
-            self._withdraw(x, "insufficient bid", f"{r['insufficient_b3']}, {r['withdrawn_ui']}")
-            self._stand(new)
-            self._ib_penalty(off, x, r["insufficient_b3"])
+            f.pending = None
+            f.resolve(p, Resolution.B3, r["insufficient_b3"])
+            f.withdraw(insufficient, "insufficient bid", f"{r['insufficient_b3']}, {r['withdrawn_ui']}")
+            f.stand(new)
+            self._penalty(f, offender, insufficient, r["insufficient_b3"])
             return
         opts = []
-        same = 0 <= code and code == self._lowest_in_strain(strain(x.code))
-        q = f"insufficient_bid_judgement.{self.edition}"
-        if code >= 0 and (same or not laws.IB_B1A_SAME_STRAIN_ONLY[self.edition]):
-            opts.append(Option("b1a", f"{q}.b1a", r["insufficient_b1a"]))
-        opts.append(Option("b1b", f"{q}.b1b", r["insufficient_b1b"]))
-        opts.append(Option("none", f"{q}.none", r["insufficient_b3"] if code < PASS else r["insufficient_b2"]))
-        self._pending = Pending("insufficient_bid_judgement", law, off, "td", opts, new, p.irregularity,
-                                Context(insufficient_bid=x))
+        same = 0 <= code and code == _lowest_in_strain(f.last_bid, strain(insufficient.code))
+        q = key(Decision.INSUFFICIENT_BID_JUDGEMENT, f.edition)  # the edition's questions (laws.IB_QUESTIONS)
+        if code >= 0 and (same or not laws.IB_B1A_SAME_STRAIN_ONLY[f.edition]):
+            opts.append(offer(q, OptionId.B1A, r["insufficient_b1a"]))
+        opts.append(offer(q, OptionId.B1B, r["insufficient_b1b"]))
+        opts.append(offer(q, OptionId.NONE, r["insufficient_b3"] if code < PASS else r["insufficient_b2"]))
+        f.pending = Pending(self, Decision.INSUFFICIENT_BID_JUDGEMENT, law, offender, Asks.TD, opts, new,
+                            p.irregularity, Context(insufficient_bid=insufficient))
 
-    def _lowest_in_strain(self, s: int) -> int:
-        return (min_level(self._last_bid, s) - 1) * 5 + s
-
-    def _ib_penalty(self, off: int, withdrawn: Rec, law: str) -> None:
-        self._oblige(partner(off), "rest", law)
-        self._lead(off, withdrawn, law)
-        self._review(off, self.refs["awareness"], "insufficient bid not corrected under L27B1")
-
-    def _td_insufficient_bid_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
-        r = self.refs
+    def _judged(self, f: Fold, p: Pending, option: Option, t: float) -> None:
+        """L27B1-B3: the TD's judgement of the replacement."""
+        r = f.refs
         new = p.rec
-        ib = p.context.insufficient_bid
-        assert new is not None and ib is not None
-        self._pending = None
-        if o.id in ("b1a", "b1b"):
-            self._resolve(p, o.id, o.law)
-            self._withdraw(ib, "insufficient bid, replaced", o.law)  # L16D/L16C off here (2007 L27B1(a), 2017 L27B1)
-            self._stand(new)
-            self._review(p.seat, r["insufficient_review"], "insufficient bid corrected without rectification: damage review")
+        insufficient = p.context.insufficient_bid
+        assert new is not None and insufficient is not None
+        f.pending = None
+        if option.id is OptionId.B1A or option.id is OptionId.B1B:
+            f.resolve(p, Resolution(option.id), option.law)
+            # L16D/L16C do not apply here (2007 L27B1(a), 2017 L27B1)
+            f.withdraw(insufficient, "insufficient bid, replaced", option.law)
+            f.stand(new)
+            f.review(p.seat, r["insufficient_review"],
+                     "insufficient bid corrected without rectification: damage review")
             return
         if new.code < PASS:  # L27B3: the X/XX is cancelled; the offender must bid sufficiently or pass
-            self._resolve(p, "b3", r["insufficient_b3"])
-            self._withdraw(ib, "insufficient bid", f"{r['insufficient_b3']}, {r['withdrawn_ui']}")
-            self._withdraw(new, "double/redouble replacing an insufficient bid", r["insufficient_b3"])
-            self._no_double[p.seat] = r["insufficient_b3"]
-            self._turn_t = t
-            self._ib_penalty(p.seat, ib, r["insufficient_b3"])
+            f.resolve(p, Resolution.B3, r["insufficient_b3"])
+            f.withdraw(insufficient, "insufficient bid", f"{r['insufficient_b3']}, {r['withdrawn_ui']}")
+            f.withdraw(new, "double/redouble replacing an insufficient bid", r["insufficient_b3"])
+            f.no_double[p.seat] = r["insufficient_b3"]
+            f.turn_t = t
+            self._penalty(f, p.seat, insufficient, r["insufficient_b3"])
             return
-        self._resolve(p, "b2", r["insufficient_b2"])
-        self._withdraw(ib, "insufficient bid", f"{r['insufficient_b2']}, {r['withdrawn_ui']}")
-        self._stand(new)
-        self._ib_penalty(p.seat, ib, r["insufficient_b2"])
+        f.resolve(p, Resolution.B2, r["insufficient_b2"])
+        f.withdraw(insufficient, "insufficient bid", f"{r['insufficient_b2']}, {r['withdrawn_ui']}")
+        f.stand(new)
+        self._penalty(f, p.seat, insufficient, r["insufficient_b2"])
+
+    @staticmethod
+    def _penalty(f: Fold, offender: int, withdrawn: Rec, law: str) -> None:
+        """L27B2/B3: partner passes for the rest of the auction; Law 26 may apply; L27D review."""
+        f.oblige(partner(offender), MustPass.REST, law)
+        f.lead(offender, withdrawn, law)
+        f.review(offender, f.refs["awareness"], "insufficient bid not corrected under L27B1")
 
 
-RAISE = {"insufficient_bid": Law27._raise_insufficient_bid}
-LHO_CALLS = {"insufficient_bid": Law27._lho_calls_over_insufficient_bid}
-WHILE_PENDING = (Law27._offender_replaces_early,)
-RULINGS = {"insufficient_bid": Law27._td_insufficient_bid,
-           "insufficient_bid_judgement": Law27._td_insufficient_bid_judgement}
+def _lowest_in_strain(last_bid: int, s: int) -> int:
+    return (min_level(last_bid, s) - 1) * 5 + s
+
+
+INSUFFICIENT_BID: Final = InsufficientBid()

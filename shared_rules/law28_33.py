@@ -1,228 +1,301 @@
 """Laws 28-33: calls out of rotation, deemed in rotation (L28), accepted (L29A) or cancelled and
 rectified (L29B -> L30-L32, the table laws.OOT), simultaneous calls (L33); and what the TD
-decides when a player does not repeat a call he must (docs/laws/L28-L33.md, choices.md #8).
+decides when a player does not repeat a call he must, or doubles when he may not (the Laws are
+silent: docs/laws/choices.md #8) (docs/laws/L28-L33.md).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Final
 
 from shared_rules import laws
-from shared_rules.calls import (
-    PASS,
-    SEATS,
-    call_name,
-    partner,
-    rho,
-)
-from shared_rules.table_base import (
-    Context,
-    Option,
-    Pending,
-    Rec,
-    TableBase,
-)
+from shared_rules.calls import PASS, SEATS, call_name, partner, rho
+from shared_rules.model import Context, Found, Option, Pending, Rec, offer
+from shared_rules.rule import DetectedRule, LhoRule, Rule
+from shared_rules.texts import TD_DECIDES, key, keys
+from shared_rules.types import Asks, Decision, IrregularityKind, OptionId, Resolution
+
+if TYPE_CHECKING:
+    from shared_rules.fold import Fold
+
+_POSITION: Final = {1: "lho", 2: "partner", 3: "rho"}  # (turn - offender) mod 4 -> whose turn it was
+_CANCEL_SCREEN: Final = "cancel_screen"  # the wording behind a screen whose regulation cancels it
+_CANCEL_ARTIFICIAL_CALL: Final = "cancel_artificial_call"  # L29C: an artificial bid, double, redouble
 
 
-class Law28to33(TableBase):
-    def _raise_call_out_of_rotation(self, rec: Rec, extra: Any) -> None:
-        r = self.refs
-        x = rec.seat
-        turn = self._turn if self._turn is not None else x
-        kind = "call_out_of_rotation"
-        position = extra
-        entry = self._irregularity(kind, rec, r["out_of_rotation_laws"], position=position, turn=SEATS[turn])
-        screens = self.profile.screens
+# ---------------------------------------------------------------- L28A: RHO required to pass
+def deemed_pass_first(f: Fold, seat: int) -> bool:
+    """L28A: a call at RHO's turn when RHO is required to pass: RHO's pass is deemed made."""
+    return f.turn == rho(seat) and f.turn in f.must_pass
+
+
+def stand_deemed_pass(f: Fold, rec: Rec) -> None:
+    """L28A: RHO's pass stands first (so it is never lost), then the call is judged in turn."""
+    deemed = Rec(rho(rec.seat), PASS, rec.t, rec.t - f.turn_t, False)
+    deemed.deemed = f.refs["deemed_pass"]
+    f.stand(deemed)
+    rec.think = rec.t - f.turn_t
+    f.on_call(rec)
+
+
+# ---------------------------------------------------------------- L28B: the opponent in turn calls
+def opponent_in_turn(f: Fold, p: Pending) -> int | None:
+    """The seat whose call L28B gives a meaning while `p` waits: the player in turn, when the
+    call out of rotation was made by his LHO (an opponent). Both editions say "an opponent's
+    call": the offender's partner in turn has no such right (2007 L32A, L31B, L30B2; 2017 L30B,
+    L31B, L32B apply to him). Also for an inadmissible X/XX or a bid above seven out of turn."""
+    turn = p.context.turn
+    if p.asks is not Asks.LHO or p.rec is None or turn is None or turn == p.seat or turn != rho(p.seat):
+        return None
+    if p.kind is Decision.CALL_OUT_OF_ROTATION or p.context.out_of_rotation:
+        return int(turn)
+    return None
+
+
+def called_over_in_turn(f: Fold, p: Pending, rec: Rec) -> bool:
+    """L28B: the opponent in turn calls before the rectification is ruled; the call out of
+    rotation is treated as not made, his call is in rotation."""
+    irregular = p.rec
+    if irregular is None or rec.seat != opponent_in_turn(f, p):
+        return False
+    r = f.refs
+    f.pending = None
+    f.resolve(p, Resolution.IN_TURN_CALLED, r["in_turn_calls"])
+    f.withdraw(irregular, "out of rotation; the player in turn called over it",
+               f"{r['in_turn_calls']}, {r['out_of_rotation_ui']}")
+    f.on_call(rec)
+    return True
+
+
+# ---------------------------------------------------------------- L29-L32: the call out of rotation
+class CallOutOfRotation(LhoRule):
+    kind = IrregularityKind.CALL_OUT_OF_ROTATION
+    law = "out_of_rotation_laws"  # 2007 L28-L32, 2017 L28-L32
+    decisions = (Decision.CALL_OUT_OF_ROTATION, Decision.OOT_JUDGEMENT)
+    texts = (*keys(Decision.CALL_OUT_OF_ROTATION, OptionId.ACCEPT, OptionId.CANCEL, _CANCEL_SCREEN,
+                   OptionId.CANCEL_ARTIFICIAL, _CANCEL_ARTIFICIAL_CALL),
+             *(key(Decision.OOT_JUDGEMENT, question, answer)
+               for question in laws.QUESTIONS for answer in (OptionId.YES, OptionId.NO)))
+
+    def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
+        # any other call by a player not in turn (the rules before it took the special cases)
+        if turn is None or seat == turn:
+            return None
+        return Found(self, position=_POSITION[(turn - seat) & 3])
+
+    def record(self, f: Fold, rec: Rec, found: Found) -> None:
+        r = f.refs
+        turn = f.turn if f.turn is not None else rec.seat
+        entry = f.irregularity(self.kind, rec, r["out_of_rotation_laws"], position=found.position,
+                               turn=SEATS[turn])
+        decision = Decision.CALL_OUT_OF_ROTATION
+        screens = f.profile.screens
         if screens.enabled and screens.unpassed_call == "cancel":
             # The call never crossed the screen (the tray stays while the TD rules): the
             # offender's partner has not seen it.
-            cancel = Option("cancel", "call_out_of_rotation.cancel_screen", screens.law)
+            cancel = offer(decision, OptionId.CANCEL, screens.law, variant=_CANCEL_SCREEN)
         else:
-            cancel = Option("cancel", "call_out_of_rotation.cancel", r["cancel_oot"])
-        opts = [Option("accept", "call_out_of_rotation.accept", r["accept_oot"]), cancel]
+            cancel = offer(decision, OptionId.CANCEL, r["cancel_oot"])
+        opts = [offer(decision, OptionId.ACCEPT, r["accept_oot"]), cancel]
         if rec.code == PASS:
-            opts.append(Option("cancel_artificial", "call_out_of_rotation.cancel_artificial", r["artificial_pass"]))
+            opts.append(offer(decision, OptionId.CANCEL_ARTIFICIAL, r["artificial_pass"]))
         else:  # L29C: an artificial bid, double or redouble is ruled on the denominations it showed
-            opts.append(Option("cancel_artificial", "call_out_of_rotation.cancel_artificial_call", r["artificial_call"]))
-        self._pend(Pending(kind, r["out_of_rotation"], x, "lho", opts, rec, entry, Context(turn=turn, position=position)))
+            opts.append(offer(decision, OptionId.CANCEL_ARTIFICIAL, r["artificial_call"],
+                              variant=_CANCEL_ARTIFICIAL_CALL))
+        f.pend(Pending(self, decision, r["out_of_rotation"], rec.seat, Asks.LHO, opts, rec,
+                       entry, Context(turn=turn, position=found.position)))
 
-    def _lho_calls_over_call_out_of_rotation(self, p: Pending, rec: Rec) -> None:
+    def lho_calls(self, f: Fold, p: Pending, rec: Rec) -> None:
         """L29A: the LHO accepts the call out of rotation by calling."""
-        r = self.refs
-        x = p.rec
-        assert x is not None
-        self._resolve(p, "accepted", r["accept_oot"])
-        x.in_rotation = False
-        self._stand(x)
-        self._on_call(rec)
+        self._accept(f, p)
+        f.on_call(rec)
 
-    def _simultaneous(self, p: Pending, rec: Rec) -> bool:
-        """L33: a call made simultaneously with the call of the player in turn counts as made after it."""
-        r = self.refs
-        if p.kind == "call_out_of_rotation" and rec.seat == p.context.turn and p.rec is not None \
-                and rec.t - p.rec.t <= self.profile.simultaneous_window_s and self._classify(rec.seat, rec.code) is None:
-            # L33: a call made simultaneously with the call of the player in turn counts as made after it.
-            oot = p.rec
-            self._irregularities.remove(p.irregularity)  # type: ignore[arg-type]
-            self._irregularity("simultaneous_calls", oot, r["simultaneous"], ruling=r["simultaneous"], resolution="reordered")
-            self._pending = None
-            self._on_call(rec)
-            if self._pending is not None:  # the in-turn call needs a TD judgement first (L9B2)
-                self._withdraw(oot, "simultaneous call, made while the TD was needed", r["simultaneous"])
-                return True
-            oot.think = oot.t - self._turn_t
-            self._on_call(oot)
-            return True
-        return False
+    def _accept(self, f: Fold, p: Pending) -> None:
+        irregular = p.rec
+        assert irregular is not None
+        f.resolve(p, Resolution.ACCEPTED, f.refs["accept_oot"])
+        irregular.in_rotation = False
+        f.stand(irregular)
 
-    def _opponent_in_turn_calls(self, p: Pending, rec: Rec) -> bool:
-        """L28B (see _opponent_in_turn)."""
-        r = self.refs
-        x = p.rec
-        off = p.seat
-        if x is not None and rec.seat == self._opponent_in_turn(p):
-            # L28B: the opponent in turn calls before the rectification is ruled; the call out of
-            # rotation is treated as not made (also an inadmissible X/XX made out of rotation; 2007
-            # adds L36B4 to that, laws.INADMISSIBLE_CALLED_OVER).
-            self._pending = None
-            self._resolve(p, "in_turn_called", r["in_turn_calls"])
-            self._withdraw(x, "out of rotation; the player in turn called over it", f"{r['in_turn_calls']}, {r['out_of_rotation_ui']}")
-            self._on_call(rec)
-            still = laws.INADMISSIBLE_CALLED_OVER[self.edition] if p.kind == "inadmissible_double" else ""
-            if still:
-                self._resolve(p, "in_turn_called", f"{r['in_turn_calls']}; {still}")
-                self._oblige(partner(off), "rest", still)
-                self._lead(off, x, still)
-                self._review(off, r["awareness"], "inadmissible double/redouble out of rotation")
-            return True
-        return False
+    def may_call(self, f: Fold, p: Pending) -> tuple[int, ...]:
+        seat = opponent_in_turn(f, p)
+        return () if seat is None else (seat,)
 
-    def _opponent_in_turn(self, p: Pending) -> int | None:
-        """The seat whose call L28B gives a meaning while `p` waits: the player in turn, when the
-        call out of rotation was made by his LHO (an opponent). Both editions say "an opponent's
-        call": the offender's partner in turn has no such right (2007 L32A, L31B, L30B2; 2017
-        L30B, L31B, L32B apply to him)."""
-        turn = p.context.turn
-        if p.asks != "lho" or p.rec is None or turn is None or turn == p.seat or turn != rho(p.seat):
-            return None
-        if p.kind == "call_out_of_rotation" or p.context.out_of_rotation:
-            return int(turn)
-        return None
+    def other_call(self, f: Fold, p: Pending, rec: Rec) -> bool:
+        return called_over_in_turn(f, p, rec)
 
-    def _td_call_out_of_rotation(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
-        r = self.refs
-        x = p.rec
-        assert x is not None
-        off = x.seat
-        self._pending = None
-        if o.id == "accept":
-            self._resolve(p, "accepted", r["accept_oot"])
-            x.in_rotation = False
-            self._stand(x)
+    def pending_extra(self, p: Pending) -> dict[str, str]:
+        # who was in turn: the opponent in turn may call over it (L28B), the LHO may accept it
+        return {"in_turn": SEATS[p.context.turn]} if p.context.turn is not None else {}
+
+    def ruling(self, f: Fold, p: Pending, option: Option, call: Rec | None, t: float) -> None:
+        if p.kind is Decision.OOT_JUDGEMENT:
+            self._judged(f, p, option)
             return
-        screens = self.profile.screens
-        if o.id in ("cancel", "cancel_artificial") and screens.enabled and screens.unpassed_call == "cancel":
-            self._resolve(p, "cancelled_behind_screen", screens.law)
-            self._withdraw(x, "call out of rotation that did not pass the screen, cancelled", screens.law)
-            self._turn_t = t
+        r = f.refs
+        irregular = p.rec
+        assert irregular is not None
+        offender = irregular.seat
+        f.pending = None
+        if option.id is OptionId.ACCEPT:
+            self._accept(f, p)
             return
-        what = "double" if x.code < PASS else ("pass" if x.code == PASS and o.id == "cancel" else "bid")
-        rule = laws.oot_rule(self.edition, what, p.context.position, self._last_bid >= 0)
-        self._resolve(p, "cancelled", rule.law)
-        self._withdraw(x, "call out of rotation, cancelled", f"{r['cancel_oot']}, {rule.law}, {r['withdrawn_ui']}")
-        self._turn_t = t
+        screens = f.profile.screens
+        if screens.enabled and screens.unpassed_call == "cancel":
+            f.resolve(p, Resolution.CANCELLED_BEHIND_SCREEN, screens.law)
+            f.withdraw(irregular, "call out of rotation that did not pass the screen, cancelled", screens.law)
+            f.turn_t = t
+            return
+        code = irregular.code
+        # L30C: an artificial pass (the TD's cancel_artificial) is ruled as a bid (L31)
+        plain_pass = code == PASS and option.id is OptionId.CANCEL
+        what = "double" if code < PASS else ("pass" if plain_pass else "bid")
+        rule = laws.oot_rule(f.edition, what, p.context.position, f.last_bid >= 0)
+        f.resolve(p, Resolution.CANCELLED, rule.law)
+        f.withdraw(irregular, "call out of rotation, cancelled",
+                   f"{r['cancel_oot']}, {rule.law}, {r['withdrawn_ui']}")
+        f.turn_t = t
         if rule.offender:
-            self._oblige(off, rule.offender, rule.law)
+            f.oblige(offender, rule.offender, rule.law)
         if rule.partner:
-            self._oblige(partner(off), rule.partner, rule.law)
+            f.oblige(partner(offender), rule.partner, rule.law)
         if rule.partner_no_double:
-            self._no_double[partner(off)] = r["no_double"]
+            f.no_double[partner(offender)] = r["no_double"]
         if rule.lead:
-            self._lead(off, x, rule.law)
+            f.lead(offender, irregular, rule.law)
         if rule.watch_rho:
-            self._rho_watch[rho(off)] = (off, rule, x)
+            f.rho_watch[rho(offender)] = (offender, rule, irregular)
         if rule.deferred:
-            self._judge_next_call[off] = (rule.deferred, x)
+            f.judge_next_call[offender] = (rule.deferred, irregular)
         if rule.offender or rule.partner or rule.lead:
-            self._review(off, r["awareness"], f"call out of rotation ({rule.law})")
+            f.review(offender, r["awareness"], f"call out of rotation ({rule.law})")
 
-    def _watched(self, s: int, code: int, t: float) -> None:
+    def rho_called(self, f: Fold, seat: int, code: int) -> None:
         """L31A / L32 (RHO's turn): RHO's call decides what the offender must do."""
-        off, rule, withdrawn = self._rho_watch.pop(s)
+        offender, rule, withdrawn = f.rho_watch.pop(seat)
         if code == PASS:
-            self._repeat[off] = (withdrawn.code, self.refs["repeat"])
+            f.repeat[offender] = (withdrawn.code, f.refs["repeat"])
             return
         after = rule.after_rho_active
         if isinstance(after, laws.Outcome):
             if after.partner:
-                self._oblige(partner(off), after.partner, after.law)
+                f.oblige(partner(offender), after.partner, after.law)
             if after.lead:
-                self._lead(off, withdrawn, after.law)
-            self._review(off, self.refs["awareness"], f"call out of rotation ({after.law})")
+                f.lead(offender, withdrawn, after.law)
+            f.review(offender, f.refs["awareness"], f"call out of rotation ({after.law})")
         elif isinstance(after, laws.Deferred):
-            self._judge_next_call[off] = (after, withdrawn)
+            f.judge_next_call[offender] = (after, withdrawn)
 
-    def _ask_deferred(self, s: int, rec: Rec) -> None:
-        deferred, withdrawn = self._judge_next_call.pop(s)
+    def judge_next_call(self, f: Fold, seat: int, rec: Rec) -> None:
+        """The offender's next call after a cancelled call out of rotation: the TD answers the
+        edition's question (2017 comparable, L23A; 2007 L31A2 same denomination)."""
+        deferred, withdrawn = f.judge_next_call.pop(seat)
         names = {"call": call_name(rec.code), "withdrawn": call_name(withdrawn.code)}
-        key = f"oot_judgement.{deferred.question}"
-        opts = [Option("yes", f"{key}.yes", deferred.yes.law, False, **names),
-                Option("no", f"{key}.no", deferred.no.law, False, **names)]
-        self._pending = Pending("oot_judgement", deferred.law, s, "td", opts, rec, None,
-                                Context(question=deferred, withdrawn=withdrawn))
+        question = key(Decision.OOT_JUDGEMENT, deferred.question)
+        opts = [offer(question, OptionId.YES, deferred.yes.law, params=names),
+                offer(question, OptionId.NO, deferred.no.law, params=names)]
+        f.pending = Pending(self, Decision.OOT_JUDGEMENT, deferred.law, seat, Asks.TD, opts, rec, None,
+                            Context(question=deferred, withdrawn=withdrawn))
 
-    def _td_oot_judgement(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
+    def _judged(self, f: Fold, p: Pending, option: Option) -> None:
         deferred, withdrawn = p.context.question, p.context.withdrawn
         assert deferred is not None and withdrawn is not None
-        outcome = deferred.yes if o.id == "yes" else deferred.no
-        self._pending = None
-        for irr in reversed(self._irregularities):
-            if irr["kind"] == "call_out_of_rotation" and irr["seat"] == SEATS[p.seat]:
+        outcome = deferred.yes if option.id is OptionId.YES else deferred.no
+        f.pending = None
+        for irr in reversed(f.irregularities):
+            if irr["kind"] == self.kind and irr["seat"] == SEATS[p.seat]:
                 irr["ruling"] = f"{irr['ruling']}; {outcome.law}"
                 break
         if outcome.partner:
-            self._oblige(partner(p.seat), outcome.partner, outcome.law)
+            f.oblige(partner(p.seat), outcome.partner, outcome.law)
         if outcome.lead:
-            self._lead(p.seat, withdrawn, outcome.law)
+            f.lead(p.seat, withdrawn, outcome.law)
         if outcome.partner or outcome.lead:
-            self._review(p.seat, self.refs["awareness"], f"call out of rotation ({outcome.law})")
-        elif self.refs["comparable_review"]:
-            self._review(p.seat, self.refs["comparable_review"], "comparable call: damage review")
+            f.review(p.seat, f.refs["awareness"], f"call out of rotation ({outcome.law})")
+        elif f.refs["comparable_review"]:
+            f.review(p.seat, f.refs["comparable_review"], "comparable call: damage review")
 
-    def _raise_restricted_call(self, rec: Rec, extra: Any) -> None:
-        self._raise_td_decides("restricted_call", rec)
 
-    def _raise_repeat_not_made(self, rec: Rec, extra: Any) -> None:
-        self._raise_td_decides("repeat_not_made", rec)
+# ---------------------------------------------------------------- L33: simultaneous calls
+class SimultaneousCalls(Rule):
+    kind = IrregularityKind.SIMULTANEOUS_CALLS
+    law = "simultaneous"  # 2007 L33, 2017 L33
 
-    def _raise_td_decides(self, kind: str, rec: Rec) -> None:
-        """A player who must repeat a call makes another (L31A1, L32), or doubles when he may not
-        (2007 L30B2(b), L27B3): the Laws are silent (docs/laws/choices.md #8); the TD decides."""
-        law = self._kind_law(kind)
-        entry = self._irregularity(kind, rec, law)
-        opts = [Option("stand", "td_decides.stand", law), Option("cancel", "td_decides.cancel", law)]
-        self._pend(Pending(kind, law, rec.seat, "td", opts, rec, entry))
+    def called_with(self, f: Fold, p: Pending, rec: Rec) -> bool:
+        """L33: a call made simultaneously with the call of the player in turn counts as made
+        after it: the player in turn calls (legally) within the profile's window of the call
+        out of rotation, which is then made again after his."""
+        oot = p.rec
+        if p.kind is not Decision.CALL_OUT_OF_ROTATION or rec.seat != p.context.turn or oot is None:
+            return False
+        if rec.t - oot.t > f.profile.simultaneous_window_s or f.classify(rec.seat, rec.code) is not None:
+            return False
+        r = f.refs
+        assert p.irregularity is not None
+        f.irregularities.remove(p.irregularity)
+        f.irregularity(self.kind, oot, r["simultaneous"], ruling=r["simultaneous"],
+                       resolution=Resolution.REORDERED)
+        f.pending = None
+        f.on_call(rec)
+        if f.pending is not None:  # the in-turn call needs a TD judgement first (L9B2)
+            f.withdraw(oot, "simultaneous call, made while the TD was needed", r["simultaneous"])
+            return True
+        oot.think = oot.t - f.turn_t
+        f.on_call(oot)
+        return True
 
-    def _td_stand_or_cancel(self, p: Pending, o: Option) -> None:
-        x = p.rec
-        assert x is not None
-        self._pending = None
-        self._resolve(p, o.id, p.law)
-        if o.id == "stand":
-            self._repeat.pop(x.seat, None)
-            self._no_double.pop(x.seat, None)
-            self._stand(x)
+
+# ---------------------------------------------------------------- the Laws are silent: the TD decides
+class TdDecides(DetectedRule):
+    """A player who must repeat a call makes another (L31A1, L32), or doubles when he may not
+    (2007 L30B2(b), L27B3): the Laws are silent (docs/laws/choices.md #8); the TD decides."""
+
+    texts = keys(TD_DECIDES, OptionId.STAND, OptionId.CANCEL)
+
+    def record(self, f: Fold, rec: Rec, found: Found) -> None:
+        law = self.law_for(f.edition)
+        entry = f.irregularity(self.kind, rec, law)
+        opts = [offer(TD_DECIDES, OptionId.STAND, law), offer(TD_DECIDES, OptionId.CANCEL, law)]
+        f.pend(Pending(self, self.decisions[0], law, rec.seat, Asks.TD, opts, rec, entry))
+
+    def ruling(self, f: Fold, p: Pending, option: Option, call: Rec | None, t: float) -> None:
+        irregular = p.rec
+        assert irregular is not None
+        f.pending = None
+        f.resolve(p, Resolution(option.id), p.law)
+        if option.id is OptionId.STAND:
+            f.repeat.pop(irregular.seat, None)
+            f.no_double.pop(irregular.seat, None)
+            f.stand(irregular)
         else:
-            self._withdraw(x, f"{p.kind.replace('_', ' ')}: cancelled by the TD", p.law)
-
-    def _td_restricted_call(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
-        self._td_stand_or_cancel(p, o)
-
-    def _td_repeat_not_made(self, p: Pending, o: Option, call: Rec | None, t: float) -> None:
-        self._td_stand_or_cancel(p, o)
+            f.withdraw(irregular, f"{p.kind.replace('_', ' ')}: cancelled by the TD", p.law)
 
 
-RAISE = {"call_out_of_rotation": Law28to33._raise_call_out_of_rotation,
-         "restricted_call": Law28to33._raise_restricted_call, "repeat_not_made": Law28to33._raise_repeat_not_made}
-LHO_CALLS = {"call_out_of_rotation": Law28to33._lho_calls_over_call_out_of_rotation}
-RULINGS = {"call_out_of_rotation": Law28to33._td_call_out_of_rotation, "oot_judgement": Law28to33._td_oot_judgement,
-           "restricted_call": Law28to33._td_restricted_call, "repeat_not_made": Law28to33._td_repeat_not_made}
+class RestrictedCall(TdDecides):
+    kind = IrregularityKind.RESTRICTED_CALL
+    law = "no_double"  # 2007 L30B2(b); 2017 has no such obligation: L10, L81 (TD decides)
+    decisions = (Decision.RESTRICTED_CALL,)
+
+    def law_for(self, edition: int) -> str:
+        refs = laws.REFS[edition]
+        return refs["no_double"] or refs["td_decides"]
+
+    def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
+        # a double or redouble by a player who may not double this turn
+        return Found(self) if seat == turn and code < PASS and seat in f.no_double else None
+
+
+class RepeatNotMade(TdDecides):
+    kind = IrregularityKind.REPEAT_NOT_MADE
+    law = "repeat"  # 2007 L31A1, L32B1; 2017 L31A1, L32A1
+    decisions = (Decision.REPEAT_NOT_MADE,)
+
+    def detect(self, f: Fold, seat: int, code: int, turn: int | None) -> Found | None:
+        # a call other than the one he must repeat
+        return Found(self) if seat == turn and seat in f.repeat and f.repeat[seat][0] != code else None
+
+
+CALL_OUT_OF_ROTATION: Final = CallOutOfRotation()
+SIMULTANEOUS_CALLS: Final = SimultaneousCalls()
+RESTRICTED_CALL: Final = RestrictedCall()
+REPEAT_NOT_MADE: Final = RepeatNotMade()
+

@@ -4,13 +4,18 @@ Everything the two editions do differently is here, keyed by edition, so the eng
 has no `if edition == ...` branches. Sources: 2007 = Swedish 2007 Laws (S07), 2017 = Danish 2017
 Laws (D17); docs/laws/ says in our words what each law requires of the engine.
 
-Obligation words: "next_turn" = must pass at his next turn, "rest" = must pass for the rest of
-the auction.
+Obligations are types.MustPass: NEXT_TURN = must pass at his next turn, REST = must pass for the
+rest of the auction.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
+
+from shared_rules.types import MustPass
+
+_NEXT: Final = MustPass.NEXT_TURN
+_REST: Final = MustPass.REST
 
 # Law references that exist in both editions, possibly under other numbers.
 REFS: Final[dict[int, dict[str, str]]] = {
@@ -131,9 +136,11 @@ REFS: Final[dict[int, dict[str, str]]] = {
 # Law 26 lead restrictions, by edition (docs/laws/L26.md). `kind` names what declarer may do.
 LEAD: Final[dict[int, dict[str, str]]] = {
     2007: {
-        "suit": "require_or_prohibit_suit",  # 2007 L26A2: withdrawn call related to specific suit(s)
+        # 2007 L26A2: a withdrawn call related to a specific suit or suits
+        "suit": "require_or_prohibit_suit",
         "suit_law": "2007 L26A2",
-        "none_law": "2007 L26A1",  # every such suit specified by the same player in the legal auction
+        # 2007 L26A1: every such suit specified by the same player in the legal auction
+        "none_law": "2007 L26A1",
         "other": "prohibit_any_suit",  # 2007 L26B
         "other_law": "2007 L26B",
         "suits": "withdrawn",  # A2: the suit(s) of the withdrawn call; B: any suit
@@ -153,7 +160,7 @@ LEAD: Final[dict[int, dict[str, str]]] = {
 class Outcome:
     """What follows when a TD answers a judgement question (or a watched call is made)."""
 
-    partner: str | None  # offender's partner must pass: "next_turn" | "rest" | None
+    partner: MustPass | None  # offender's partner must pass (next turn / rest of the auction)
     lead: bool  # a Law 26 lead restriction may follow
     law: str
 
@@ -173,56 +180,61 @@ class OotRule:
     """Consequences of a cancelled call out of rotation (L29B -> L30/L31/L32)."""
 
     law: str
-    offender: str | None = None  # offender must pass: "next_turn" | "rest"
-    partner: str | None = None  # offender's partner must pass at once: "next_turn" | "rest"
+    offender: MustPass | None = None  # offender must pass (next turn / rest of the auction)
+    partner: MustPass | None = None  # offender's partner must pass at once
     partner_no_double: bool = False  # 2007 L30B2(b)
     lead: bool = False  # L26 may apply at once
     watch_rho: bool = False  # L31A/L32 at RHO's turn: RHO's call decides (repeat or free call)
-    after_rho_active: Deferred | Outcome | None = None  # used when watch_rho and RHO makes an active call
+    # used when watch_rho and RHO makes an active call
+    after_rho_active: Deferred | Outcome | None = None
     deferred: Deferred | None = None  # judgement on the offender's next call
 
 
 _C17 = "comparable"
 _SD07 = "same_denomination"
+QUESTIONS: Final = (_C17, _SD07)  # the judgements a Deferred asks (texts.py words each)
 
 # OOT[edition][(call kind, position, phase)]; call kind: pass | bid | double; position: rho |
 # partner | lho (the seat whose turn it was, seen from the offender); phase: before_bid | after_bid
 # (only 2007 L30 distinguishes it; 2017 rows use "any").
 OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
     2007: {
-        ("pass", "rho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
-        ("pass", "partner", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
-        ("pass", "lho", "before_bid"): OotRule("2007 L30A", offender="next_turn"),
-        ("pass", "rho", "after_bid"): OotRule("2007 L30B1", offender="next_turn"),
-        ("pass", "partner", "after_bid"): OotRule("2007 L30B2", offender="rest", partner_no_double=True),
-        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender="next_turn"),  # cannot arise: 2007 L30B3 (a change of call) applies
+        ("pass", "rho", "before_bid"): OotRule("2007 L30A", offender=_NEXT),
+        ("pass", "partner", "before_bid"): OotRule("2007 L30A", offender=_NEXT),
+        ("pass", "lho", "before_bid"): OotRule("2007 L30A", offender=_NEXT),
+        ("pass", "rho", "after_bid"): OotRule("2007 L30B1", offender=_NEXT),
+        ("pass", "partner", "after_bid"):
+            OotRule("2007 L30B2", offender=_REST, partner_no_double=True),
+        # cannot arise: 2007 L30B3 (a change of call) applies
+        ("pass", "lho", "after_bid"): OotRule("2007 L30A", offender=_NEXT),
         ("bid", "rho", "any"): OotRule(
             "2007 L31A",
             watch_rho=True,
             after_rho_active=Deferred(
                 _SD07,
                 "2007 L31A2",
-                yes=Outcome("next_turn", False, "2007 L31A2(a)"),
-                no=Outcome("rest", True, "2007 L31A2(b)"),
+                yes=Outcome(_NEXT, False, "2007 L31A2(a)"),
+                no=Outcome(_REST, True, "2007 L31A2(b)"),
             ),
         ),
-        ("bid", "partner", "any"): OotRule("2007 L31B", partner="rest", lead=True),
-        ("bid", "lho", "any"): OotRule("2007 L31B", partner="rest", lead=True),
-        ("double", "partner", "any"): OotRule("2007 L32A", partner="rest", lead=True),
-        ("double", "lho", "any"): OotRule("2007 L32A", partner="rest", lead=True),  # not addressed by 2007 L32: read as L32A (docs/laws/choices.md #1)
+        ("bid", "partner", "any"): OotRule("2007 L31B", partner=_REST, lead=True),
+        ("bid", "lho", "any"): OotRule("2007 L31B", partner=_REST, lead=True),
+        ("double", "partner", "any"): OotRule("2007 L32A", partner=_REST, lead=True),
+        # not addressed by 2007 L32: read as L32A (docs/laws/choices.md #1)
+        ("double", "lho", "any"): OotRule("2007 L32A", partner=_REST, lead=True),
         ("double", "rho", "any"): OotRule(
-            "2007 L32B", watch_rho=True, after_rho_active=Outcome("rest", True, "2007 L32B2")
+            "2007 L32B", watch_rho=True, after_rho_active=Outcome(_REST, True, "2007 L32B2")
         ),
     },
     2017: {
-        ("pass", "rho", "any"): OotRule("2017 L30A", offender="next_turn"),
+        ("pass", "rho", "any"): OotRule("2017 L30A", offender=_NEXT),
         ("pass", "partner", "any"): OotRule(
             "2017 L30B1",
             deferred=Deferred(
                 _C17,
                 "2017 L30B1(b), L23A",
                 yes=Outcome(None, False, "2017 L30B1(b)(i)"),
-                no=Outcome("next_turn", True, "2017 L30B1(b)(ii)"),
+                no=Outcome(_NEXT, True, "2017 L30B1(b)(ii)"),
             ),
         ),
         ("bid", "rho", "any"): OotRule(
@@ -232,7 +244,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L31A2, L23A",
                 yes=Outcome(None, False, "2017 L31A2(a)"),
-                no=Outcome("next_turn", True, "2017 L31A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L31A2(b)"),
             ),
         ),
         ("bid", "partner", "any"): OotRule(
@@ -241,7 +253,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L31B2, L23A",
                 yes=Outcome(None, False, "2017 L31A2(a)"),
-                no=Outcome("next_turn", True, "2017 L31A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L31A2(b)"),
             ),
         ),
         ("double", "rho", "any"): OotRule(
@@ -251,7 +263,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L32A2, L23A",
                 yes=Outcome(None, False, "2017 L32A2(a)"),
-                no=Outcome("next_turn", True, "2017 L32A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L32A2(b)"),
             ),
         ),
         ("double", "partner", "any"): OotRule(
@@ -260,7 +272,7 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 _C17,
                 "2017 L32B2, L23A",
                 yes=Outcome(None, False, "2017 L32A2(a)"),
-                no=Outcome("next_turn", True, "2017 L32A2(b)"),
+                no=Outcome(_NEXT, True, "2017 L32A2(b)"),
             ),
         ),
     },
@@ -283,8 +295,10 @@ def oot_rule(edition: int, kind: str, position: str, bid_made: bool) -> OotRule:
 # Insufficient bid replacement judgements (L27B1), by edition: the questions the TD is asked.
 IB_QUESTIONS: Final[dict[int, dict[str, str]]] = {
     2007: {
-        "b1a": "lowest sufficient bid in the same denomination, and neither bid artificial (TD: incontrovertibly)",
-        "b1b": "the replacement has the same meaning as, or a more precise meaning than, the insufficient bid",
+        "b1a": "lowest sufficient bid in the same denomination, and neither bid artificial "
+               "(TD: incontrovertibly)",
+        "b1b": "the replacement has the same meaning as, or a more precise meaning than, the "
+               "insufficient bid",
         "none": "neither: Law 27B2/B3 applies",
     },
     2017: {
@@ -304,13 +318,13 @@ CHANGE_LEAD: Final[dict[int, dict[str, bool]]] = {
     2017: {"accept": True, "cancel": True},
 }
 
-# Law 24: cards exposed or led during the auction (docs/laws/L24.md), by edition. Both editions count
+# Law 24: cards exposed or led during the auction (docs/laws/L24.md), by edition. Both count
 # A K Q J 10 as honours (S07 definitions "Honnörskort"; D17p "HONNØR es, konge, dame, bonde eller
 # 10"), so the 2007 "card below a ten" and the 2017 "non-honour card" are the same cards.
 EXPOSED: Final[dict[int, dict[str, str]]] = {
     2007: {
         "law": "2007 L24",
-        "single_low": "2007 L24A",  # a single card below a ten, not prematurely led: nothing further
+        "single_low": "2007 L24A",  # one card below a ten, not prematurely led: nothing further
         "honour_or_led": "2007 L24B",  # partner passes at his next turn
         "several": "2007 L24C",  # two or more cards: partner passes at his next turn
         "honours": "AKQJT",
@@ -341,7 +355,8 @@ class WrongBoardCall:
     cancel: str  # the call is cancelled
     later: str  # why the calls after it go too
     partner_called: str  # the offender's partner has called since: the TD adjusts
-    adjusted_kind: str  # "artificial" (2007: L12C2) | "adjusted" (2017: L12C1, assigned where possible)
+    # "artificial" (2007: L12C2) | "adjusted" (2017: L12C1, assigned where possible)
+    adjusted_kind: str
     recall: str  # otherwise the offender calls again
     lho_repeats: str  # 2007: the LHO, who had called, repeats his call ("" = nothing of the kind)
     differs: str  # 2007: the new call differs from the cancelled one -> artificial adjusted score
@@ -352,7 +367,8 @@ class WrongBoardCall:
 WRONG_BOARD_CALL: Final[dict[int, WrongBoardCall]] = {
     # The S07 L17D2 text is garbled; the reading is docs/laws/choices.md #22.
     2007: WrongBoardCall(
-        law="2007 L17D", cancel="2007 L17D1", later="2007 L17D2 (the auction proceeds from the new call)",
+        law="2007 L17D", cancel="2007 L17D1",
+        later="2007 L17D2 (the auction proceeds from the new call)",
         partner_called="2007 L17D2, L12C2", adjusted_kind="artificial", recall="2007 L17D2",
         lho_repeats="2007 L17D2", differs="2007 L17D2", ui="2007 L16D", later_board="2007 L17D3",
     ),

@@ -1,4 +1,6 @@
-"""Play with screens: the two sides of the screen, the tray, and what each seat may see.
+"""Play with screens: the two sides of the screen, the tray, and what each seat may see, as a
+model the tablet keeps beside the engine. The engine now keeps the tray itself (`Table.tray_due_at`,
+`Table.visible_calls`, box_screens.py); this model stays until the tablet reads those instead.
 
 Pure model, no clock: every observation carries its own event time, so a replay of the same events
 gives the same tray movements.
@@ -18,10 +20,14 @@ The rules it implements (docs/tablet.md keeps the reasoning):
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-DEFAULT_SCREENMATES: tuple[tuple[str, str], tuple[str, str]] = (("N", "E"), ("S", "W"))
-ENDED = ("ended", "passed_out")
+from shared_rules.profiles import Profile
+from shared_rules.types import SEATS, Status
+
+# WBF screen regulations: North with East, South with West (a profile may name other screenmates).
+DEFAULT_SCREENMATES: Final[tuple[tuple[str, str], ...]] = ((SEATS[0], SEATS[1]), (SEATS[2], SEATS[3]))
+ENDED: Final = (Status.ENDED, Status.PASSED_OUT)
 
 
 def side_of(seat: str, screenmates: tuple[tuple[str, str], ...] = DEFAULT_SCREENMATES) -> int:
@@ -31,38 +37,19 @@ def side_of(seat: str, screenmates: tuple[tuple[str, str], ...] = DEFAULT_SCREEN
     raise ValueError(f"seat {seat!r} is on neither side of the screen")
 
 
-def tray_delay(profile: Any, default: float = 0.0) -> float:
-    """The minimum time the tray stays on a side, from the regulation profile.
-
-    Read defensively: the profile is frozen data owned by the engine; a profile without screens
-    has no tray and so no delay.
-    """
-    for path in (("screens", "tray_delay"), ("tray_delay",), ("screens", "tray_delay_s"), ("tray_delay_s",)):
-        obj: Any = profile
-        for name in path:
-            obj = obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
-            if obj is None:
-                break
-        if isinstance(obj, int | float) and not isinstance(obj, bool):
-            return float(obj)
-    return default
+# The profile is read through its typed [screens] table (profiles.ScreenRules), one field each.
+def tray_delay(profile: Profile, default: float | None = None) -> float:
+    """The minimum time the tray stays on a side: the profile's `screens.tray_delay_s`. (Every
+    profile has it; `default` is not used and stays only for the tablet's present call.)"""
+    return profile.screens.tray_delay_s
 
 
-def screenmates_of(profile: Any) -> tuple[tuple[str, str], ...]:
-    s = profile.get("screens") if isinstance(profile, dict) else getattr(profile, "screens", None)
-    mates = s.get("screenmates") if isinstance(s, dict) else getattr(s, "screenmates", None)
-    if mates and len(mates) == 2 and all(len(p) == 2 for p in mates):
-        return tuple((str(a), str(b)) for a, b in mates)
-    return DEFAULT_SCREENMATES
+def screenmates_of(profile: Profile) -> tuple[tuple[str, str], ...]:
+    return profile.screens.screenmates
 
 
-def uses_screens(profile: Any) -> bool:
-    s = profile.get("screens") if isinstance(profile, dict) else getattr(profile, "screens", None)
-    if isinstance(s, bool):
-        return s
-    if isinstance(s, dict):
-        return bool(s.get("enabled", True))
-    return bool(s) and bool(getattr(s, "enabled", True))
+def uses_screens(profile: Profile) -> bool:
+    return profile.screens.enabled
 
 
 class Screen:

@@ -21,6 +21,7 @@ import datetime
 import hmac
 import json
 import re
+import sys
 import time
 from typing import Any
 
@@ -48,6 +49,7 @@ from . import match_store
 from .http_json import JsonError, loads_limited
 from .records import at_iso, td_call_facts
 from .store import canonical, latest_results, numbered, utc_now
+from .stored import COLUMNS, read_rows
 
 # ScoringProgramDataConnectorCommands
 CONNECT, DISCONNECT, PING, INITIALIZE_EVENT, UPDATE_MOVEMENT = 1, 3, 4, 5, 6
@@ -630,30 +632,43 @@ def _poll(st: Any, command: int, event: str, session: str) -> dict:
     data_type = RESULTS if command in (POLL_NEW_RESULTS, POLL_ALL_RESULTS) else TDCALLS
     kind = "result" if data_type == RESULTS else "td_call"
     sections = session_sections(st, session)
+    # A row the station cannot read is left out (the director page lists it: station/stored.py),
+    # and so is one the official DTO cannot be made of: the other results still go.
     if command in (POLL_ALL_RESULTS, POLL_ALL_TDCALLS):
         items = [it for it in st.store.items(event, kind) if it["payload"]["section"] in sections]
-        chosen = latest_results(items, withdrawn=True) if kind == "result" else items
+        chosen = _convertible(latest_results(items, withdrawn=True) if kind == "result" else items, session)
         with st.store.transaction() as tx:
             _note_read(tx, session, data_type, "polled_at")
     else:
         rows = st.store.query(
-            "SELECT id, item_key, kind, received_at, payload FROM items i WHERE event = ? AND kind = ? "
+            f"SELECT {COLUMNS} FROM items i WHERE event = ? AND kind = ? "
             "AND NOT EXISTS (SELECT 1 FROM dc_accepted a WHERE a.session_guid = ? AND a.data_type = ? "
             "AND a.item_id = i.id) ORDER BY id", (event, kind, session, data_type))
-        chosen = [it for it in ({"id": int(r[0]), "key": r[1], "kind": r[2], "received_at": r[3],
-                                 "payload": json.loads(r[4])} for r in rows)
-                  if it["payload"]["section"] in sections]
+        chosen = _convertible([it for it in read_rows(rows)[0] if it["payload"]["section"] in sections], session)
         with st.store.transaction() as tx:
             tx.execute("DELETE FROM dc_polled WHERE session_guid = ? AND data_type = ?", (session, data_type))
             tx.executemany("INSERT INTO dc_polled (session_guid, data_type, item_id) VALUES (?, ?, ?)",
-                           [(session, data_type, it["id"]) for it in chosen])
+                           [(session, data_type, it["id"]) for it, _ in chosen])
             _note_read(tx, session, data_type, "polled_at")
-    if kind == "result":
-        dtos = [result_dto(session, it["payload"]) for it in chosen]
-    else:
-        dtos = [td_call_dto(session, it["key"], it["payload"], it["received_at"]) for it in chosen]
-    last = max((it["id"] for it in chosen), default=0)
+    dtos = [dto for _, dto in chosen]
+    last = max((it["id"] for it, _ in chosen), default=0)
     return _reply(command, data_type, raw=json.dumps(dtos), session=session, last_id=last)
+
+
+def _convertible(items: list[dict], session: str) -> list[tuple[dict, dict]]:
+    """(item, its DTO) of each item a DTO can be made of; a row an older station stored with
+    values the DTO has no place for (an artificial score without its two sides) is left out."""
+    out = []
+    for it in items:
+        try:
+            dto = result_dto(session, it["payload"]) if it["kind"] == "result" else \
+                td_call_dto(session, it["key"], it["payload"], it["received_at"])
+        except (KeyError, TypeError, ValueError, AssertionError, AttributeError, IndexError) as e:
+            print(f"station: {it['kind']} {it['key']!r} left out of the scoring program's poll: {e!r}",
+                  file=sys.stderr, flush=True)
+            continue
+        out.append((it, dto))
+    return out
 
 
 def _accept(st: Any, session: str | None, data_type: int, last_id: int) -> int:

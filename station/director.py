@@ -13,7 +13,6 @@ import calendar
 import collections
 import hashlib
 import html
-import json
 import threading
 import time
 from typing import Any
@@ -23,6 +22,7 @@ from . import match_page
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
 from .store import latest_results
+from .stored import COLUMNS, Damaged, read_row
 
 OPEN_TD = ("launched", "in_progress", "deferred")
 PHASE_LABEL = {"bidding": "bidding", "playing": "playing", "entering_result": "waiting for result",
@@ -71,19 +71,30 @@ class Progress:
         self.events: dict[str, dict] = {}
 
     def _event(self, event: str) -> dict:
-        return self.events.setdefault(event, {"tables": {}, "td": {}, "recent": collections.deque(maxlen=self.RECENT)})
+        ev = self.events.get(event)
+        if ev is None:  # made once per event, not once per folded item
+            ev = self.events[event] = {"tables": {}, "td": {}, "recent": collections.deque(maxlen=self.RECENT),
+                                       "damaged": {}}
+        return ev
 
     @staticmethod
     def _table(ev: dict, section: str, t: int) -> dict:
-        return ev["tables"].setdefault((section, t), idle_row(section, t))
+        row = ev["tables"].get((section, t))
+        if row is None:
+            row = ev["tables"][(section, t)] = idle_row(section, t)
+        return row
 
     def catch_up(self, store: Any) -> None:
         while True:
-            rows = store.query("SELECT id, item_key, kind, event, received_at, payload FROM items WHERE id > ? "
-                               "ORDER BY id LIMIT 5000", (self.after_id,))
-            for item_id, key, kind, event, received_at, payload in rows:
-                self._fold(int(item_id), key, kind, event, received_at, json.loads(payload))
-                self.after_id = int(item_id)
+            rows = store.query(f"SELECT {COLUMNS} FROM items WHERE id > ? ORDER BY id LIMIT 5000", (self.after_id,))
+            for row in rows:
+                # A row no reader can use is listed as damaged, never folded (station/stored.py).
+                it = read_row(row)
+                if isinstance(it, Damaged):
+                    self._event(it.event)["damaged"][it.id] = it
+                else:
+                    self._fold(it["id"], it["key"], it["kind"], it["event"], it["received_at"], it["payload"])
+                self.after_id = int(row[0])
             if len(rows) < 5000:
                 return
 
@@ -93,7 +104,7 @@ class Progress:
         row["last_seen"] = received_at
         if kind == "td_call":
             ident, state = td_call_facts(key, p)
-            ev["td"][ident] = {**p, "status": state, "at": at_iso(p.get("at")),
+            ev["td"][ident] = {**p, "status": state, "at": at_iso(p["at"] if p.get("at") is not None else received_at),
                                "note": p.get("note") or p.get("reason"), "received_at": received_at}
             if row["round"] is None:  # the call is the first news from this table
                 row["round"], row["board"] = p.get("round") or None, p.get("board")
@@ -104,13 +115,19 @@ class Progress:
         elif kind == "auction" and (p["round"], p["board"]) not in row["results"]:
             row["round"], row["board"], row["phase"] = p["round"], p["board"], p["phase"]
 
-    def snapshot(self, store: Any, event: str) -> tuple[list[dict], list[dict], list[dict]]:
-        """(tables, TD calls, latest results) of one event, copied under the lock."""
+    def snapshot(self, store: Any, event: str) -> tuple[list[dict], list[dict], list[dict], list[Damaged]]:
+        """(tables, TD calls, latest results, damaged rows) of one event, copied under the lock."""
         with self.lock:
             self.catch_up(store)
             ev = self._event(event)
             tables = [dict(r, results=set(r["results"])) for r in ev["tables"].values()]
-            return tables, list(ev["td"].values()), list(ev["recent"])
+            return tables, list(ev["td"].values()), list(ev["recent"]), list(ev["damaged"].values())
+
+    def damaged_count(self, store: Any) -> int:
+        """Damaged rows of every event (the health check's count)."""
+        with self.lock:
+            self.catch_up(store)
+            return sum(len(ev["damaged"]) for ev in self.events.values())
 
 
 _progress_lock = threading.Lock()
@@ -137,7 +154,7 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
     those); the page needs only the latest results."""
     now = time.time() if now is None else now
     store = st.store
-    folded, td_calls, recent = progress_of(st).snapshot(store, event)
+    folded, td_calls, recent, damaged = progress_of(st).snapshot(store, event)
     tables: dict[tuple[str, int], dict] = {(r["section"], r["table"]): r for r in folded}
     for section, t in store.tables_with_keys(event):
         tables.setdefault((section, t), idle_row(section, t))
@@ -177,9 +194,7 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
         if row["phase"] == "idle" and row["round"] is not None:
             row["phase_label"] = "in progress"  # only a TD call so far
     if full:
-        recent = [{"id": int(r[0]), "key": r[1], "kind": r[2], "received_at": r[3], "payload": json.loads(r[4])}
-                  for r in store.query("SELECT id, item_key, kind, received_at, payload FROM items "
-                                       "WHERE event = ? AND kind = 'result' ORDER BY id", (event,))]
+        recent = store.items(event, "result")
     results = [it["payload"] | {"received_at": it["received_at"]} for it in latest_results(recent)]
     results.sort(key=lambda r: r["received_at"], reverse=True)
     doc = {"event": event, "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)),
@@ -187,35 +202,37 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
            "open_td_calls": open_calls, "results": results if full else results[:200],
            "results_count": results_count,
            "refusals": sorted((r for rs in store.refusals(event).values() for r in rs),
-                              key=lambda r: r["at"], reverse=True)[:50]}
+                              key=lambda r: r["at"], reverse=True)[:50],
+           # Rows no reader can use (station/stored.py), with their keys: the TD's to look into.
+           "damaged": [d.to_json() for d in sorted(damaged, key=lambda d: d.id)]}
     if full:
-        doc["stored_keys"] = [r[0] for r in store.query("SELECT item_key FROM items WHERE event = ? ORDER BY id",
-                                                        (event,))]
+        doc["stored_keys"] = [r[0] if isinstance(r[0], str) else repr(r[0]) for r in store.query(
+            "SELECT item_key FROM items WHERE event = ? ORDER BY id", (event,))]
     return doc
 
 
 def table_history(st: Any, event: str, section: str, table_no: int) -> dict:
-    """One table's irregularities (from its results and auction logs, each once) and TD calls
-    (every status change), oldest first."""
-    irregular: dict[tuple, dict] = {}
+    """One table's irregularities (from its results and auction logs, each once), TD calls
+    (every status change) and damaged rows (station/stored.py), oldest first."""
+    irregular: dict[str, dict] = {}
     calls = []
-    for key, kind, received_at, payload in st.store.query(
-            "SELECT item_key, kind, received_at, payload FROM items WHERE event = ? AND section = ? "
-            "AND table_no = ? ORDER BY id", (event, section, table_no)):
-        p = json.loads(payload)
-        if kind == "td_call":
-            ident, state = td_call_facts(key, p)
+    items, damaged = st.store.read(event, section=section, table_no=table_no)
+    for it in items:
+        p, received_at = it["payload"], it["received_at"]
+        if it["kind"] == "td_call":
+            ident, state = td_call_facts(it["key"], p)
             calls.append({"round": p.get("round"), "board": p.get("board"), "status": state,
-                          "at": at_iso(p.get("at")), "seat": p.get("seat"),
+                          "at": at_iso(p["at"] if p.get("at") is not None else received_at), "seat": p.get("seat"),
                           "note": p.get("note") or p.get("reason"), "received_at": received_at})
             continue
         for x in p.get("irregularities") or []:
             if isinstance(x, dict):
-                ident = (p.get("round"), p.get("board"), x.get("kind"), x.get("seat"), x.get("index"), x.get("call"))
-                irregular.setdefault(ident, {"round": p.get("round"), "board": p.get("board"), **x,
+                # What the tablet sent is carried whole (anything may be in it): compared as text.
+                ident = repr((p["round"], p["board"], x.get("kind"), x.get("seat"), x.get("index"), x.get("call")))
+                irregular.setdefault(ident, {**x, "round": p["round"], "board": p["board"],
                                              "received_at": received_at})
     return {"event": event, "section": section, "table": table_no, "irregularities": list(irregular.values()),
-            "td_calls": calls}
+            "td_calls": calls, "damaged": [d.to_json() for d in damaged]}
 
 
 def seating_of(store: Any, event: str, only: Any = None) -> dict[tuple[str, int, int], dict]:
@@ -295,7 +312,8 @@ def _contract_text(r: dict) -> str:
 _STYLE = """body{font-family:sans-serif;margin:1em} table{border-collapse:collapse}
 td,th{padding:2px 8px;border-bottom:1px solid #ddd}
 tr.late td{background:#fcc} tr.bidding td.phase{color:#06c} tr.playing td.phase{color:#090}
-tr.entering_result td.phase{color:#c60} li.td-call{color:#c00;font-weight:bold} li.refused{color:#a50}"""
+tr.entering_result td.phase{color:#c60} li.td-call{color:#c00;font-weight:bold} li.refused{color:#a50}
+li.damaged{color:#a00}"""
 # The pages' only inline content, the <style> element ("\n" + _STYLE + "\n"): their
 # Content-Security-Policy allows it by this hash and nothing else inline (station/server.py).
 STYLE_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(f"\n{_STYLE}\n".encode()).digest()).decode() + "'"
@@ -334,6 +352,7 @@ def render(st: Any, event: str) -> str:
            for r in s["results"]]
     refused = [f'<li class="refused">{e(local_time(r["at"]))} table {e(r["table"])}: HTTP {r["status"]} '
                f'{e(r["error"])}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>' for r in s["refusals"]]
+    damaged = _damaged_html(s["damaged"])
     keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(key)}</code></td></tr>"
             for (sec, t), key in st.table_keys(event, st.store.tables_with_keys(event)).items()]
     return f"""<!DOCTYPE html>
@@ -349,6 +368,7 @@ def render(st: Any, event: str) -> str:
 {match_page.html_section(st, event)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
+{damaged}
 <h2>Tables</h2>
 <p>A table's irregularities and TD calls: click its name.</p>
 <table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Players</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news</th></tr>
@@ -361,8 +381,23 @@ def render(st: Any, event: str) -> str:
 </body></html>"""
 
 
+def _damaged_html(damaged: list[dict], shown: int = 50) -> str:
+    """The damaged rows (station/stored.py) with their keys, or nothing when there are none."""
+    if not damaged:
+        return ""
+    e = html.escape
+    items = [f'<li class="damaged">{e(local_time(d["received_at"]))} {e(d["kind"])} <code>{e(d["key"])}</code>: '
+             f'{e(d["why"])}</li>' for d in damaged[:shown]]
+    more = f" (the first {shown} shown)" if len(damaged) > shown else ""
+    return (f'<h2>Damaged stored items ({len(damaged)}){more}</h2><p>The station cannot read these rows of its '
+            f'database: they are left out of this page, the tables\' travellers and the scoring program\'s polls. '
+            f'Have the table send the item again, or enter it in the scoring program.</p>'
+            f'<ul id="damaged">{"".join(items)}</ul>')
+
+
 def render_table(st: Any, event: str, section: str, table_no: int) -> str:
-    """One table's history: every irregularity and every TD call of the event, oldest first."""
+    """One table's history: every irregularity, every TD call and every damaged row of the event,
+    oldest first."""
     h = table_history(st, event, section, table_no)
     e = html.escape
     irr = [f'<tr class="irregularity"><td>{x["round"] or ""}</td><td>{x["board"] or ""}</td>'
@@ -393,4 +428,5 @@ def render_table(st: Any, event: str, section: str, table_no: int) -> str:
 <h2>TD calls ({len(calls)})</h2>
 <table id="td-calls"><tr><th>Round</th><th>Board</th><th>Status</th><th>Seat</th><th>Note</th><th>At</th></tr>
 {"".join(calls)}</table>
+{_damaged_html(h["damaged"])}
 </body></html>"""

@@ -38,7 +38,8 @@ def _constant(name: str) -> Any:
     raise JsonError(f"{name} is not a JSON number")
 
 
-def _depth(value: Any) -> int:
+def depth(value: Any) -> int:
+    """How deep lists and objects nest in `value` (iterative: no recursion to exhaust)."""
     deepest, stack = 0, [(value, 1)]
     while stack:
         v, d = stack.pop()
@@ -64,6 +65,6 @@ def loads_limited(data: bytes | str) -> Any:
         raise JsonError(f"nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as e:   # JSONDecodeError and the stdlib's own digit limit
         raise JsonError(str(e)[:200]) from None
-    if _depth(value) > MAX_DEPTH:
+    if depth(value) > MAX_DEPTH:
         raise JsonError(f"nested deeper than {MAX_DEPTH} levels")
     return value

@@ -10,7 +10,8 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
   GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
                                same headers; 404 when the scoring program has not sent one
-  GET  /api/v1/health          200 "ok", or 503 "trouble" with the problems (disk, database)
+  GET  /api/v1/health          200 "ok", 200 "degraded" (the .bws missing, unreadable, replaced), or
+                               503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
 """
 from __future__ import annotations
@@ -29,7 +30,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from . import __version__, movement
+from . import __version__, law16, movement
+from .bws import status as bws_status
 from .http_json import JsonError, loads_limited
 from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
 from .listeners import Ingested, Listeners
@@ -91,7 +93,8 @@ class Station:
 
     def health(self) -> tuple[int, dict]:
         """200 "ok", or 503 "trouble" with the problems: database unreadable or not taking
-        writes, the disk under 32 MB free, the last delivery failed to store."""
+        writes, the disk under 32 MB free, the last delivery failed to store; 200 "degraded"
+        when only the .bws link has trouble (station/bws/status.py)."""
         problems, items = [], None
         try:
             items = self.store.count_items()
@@ -105,8 +108,23 @@ class Station:
             problems.append(probe)
         if self.storage_trouble:
             problems.append(f"the last delivery could not be stored: {self.storage_trouble}")
-        doc = {"status": "trouble" if problems else "ok", "event": self.config.event, "items": items,
-               "problems": problems}
+        # The scoring program's .bws gone or replaced degrades the station, 200: the tables'
+        # results are safe here and the tablets must not be turned away (docs/station.md).
+        try:
+            degraded, link = bws_status.health(self.store)
+        except Exception:  # the database itself is the trouble, said above
+            degraded, link = [], None
+        doc = {"status": "trouble" if problems else ("degraded" if degraded else "ok"), "event": self.config.event,
+               "items": items, "problems": problems + degraded, **({"scoring_link": link} if link else {})}
+        if items is not None:
+            # Rows no reader can use (station/stored.py): named on the director page and in
+            # status.json. They do not stop deliveries, so the station is still "ok".
+            from .director import progress_of
+            try:
+                doc["damaged"] = progress_of(self).damaged_count(self.store)
+            except Exception as e:  # noqa: BLE001 - a count must not turn the health check into a 500
+                doc["damaged"] = None
+                print(f"station: could not count damaged rows: {e!r}", file=sys.stderr, flush=True)
         return (503 if problems else 200), doc
 
     # -- table keys --------------------------------------------------------------------------
@@ -166,7 +184,7 @@ class Station:
             # The TD must hear of a result the station refused (the tablet keeps it as rejected):
             # its trace is kept per table (the item itself is stored nowhere). A 503 is no
             # refusal (the tablet retries), and a store that cannot write must not hide the reply.
-            if e.status < 500:
+            if e.status < 500 or e.status == 507:  # 507: no room for a result, retried
                 key = None
                 try:
                     key = loads_limited(body).get("key")
@@ -194,8 +212,8 @@ class Station:
             # tablet that moved on to the evening session keeps its X-Table) is still its own.
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
         event = where["event"]
-        if doc["kind"] == "result":  # results only where the movement allows
-            why = movement.gate(self.store, event, section, table_no, where["round_no"], where["board"])
+        if doc["kind"] == "result":  # results only for the round the table is on (station/law16.py)
+            why = law16.may_post(self.store, event, section, table_no, where["round_no"], where["board"])
             if why:
                 raise HttpError(422, why)
         try:
@@ -203,7 +221,10 @@ class Station:
         except Conflict as e:
             raise HttpError(409, str(e)) from e
         except QuotaExceeded as e:
-            raise HttpError(413, str(e)) from e
+            # A result or a TD call is never refused for good for space: 507, which the tablet
+            # keeps and retries (no table in play comes near its room: docs/station.md "Room");
+            # a progress snapshot is dropped (413).
+            raise HttpError(413 if e.kind == "auction" else 507, str(e)) from e
         except Exception as e:  # disk full, I/O error: nothing stored, the tablet retries later
             self.storage_trouble = f"{type(e).__name__}: {e}"[:300]
             raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
@@ -216,17 +237,15 @@ class Station:
                                            "key": doc["key"], "id": item_id}
 
     def board_results(self, headers: Any, board: int) -> dict:
-        """2007 L16C1 / 2017 L16D1 (information from another table): a table sees a board's results
-        only once its own result on that board is in."""
+        """The board's results in the table's section (the latest revision of each table's),
+        only once the table's own result on that board stands (2007 L16C1 / 2017 L16D1:
+        station/law16.py). A damaged row is left out (station/stored.py)."""
         event, section, table_no = self.authenticate_table(headers)
-        why = movement.gate(self.store, event, section, table_no, None, board)
+        why = law16.may_read(self.store, event, section, table_no, board)
         if why:
             raise HttpError(403, why)
         items = self.store.items(event, "result", section=section, board=board)
-        if not any(it["payload"]["table"] == table_no for it in items):
-            raise HttpError(403, f"board {board}: results are shown only after this table's own result "
-                                 "is in (Law 16: extraneous information)")
-        shown = [it["payload"] for it in latest_results(items) if it["payload"]["section"] == section]
+        shown = [it["payload"] for it in latest_results(items)]
         # A team match hides the other room's result until the match is over (docs/station.md
         # "Team matches"), whatever the club's show-results setting.
         from .match_store import law16_visible

@@ -17,9 +17,12 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from shared_rules.records import RecordError, ResultKey
+
+from .stored import COLUMNS, Damaged, read_rows
 
 # One logical schema. `{serial}` is the only dialect difference (an auto-increment id).
 SCHEMA = [
@@ -114,17 +117,41 @@ SCHEMA = [
         id {serial}, event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
         item_key TEXT, status INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL)""",
     "CREATE INDEX IF NOT EXISTS refusals_by_table ON refusals (event, section, table_no)",
-    # What each table has stored, kept with every insert, for the quota (one row read per item,
-    # not a scan of the table's items).
-    """CREATE TABLE IF NOT EXISTS table_usage (
-        event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
-        items INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (event, section, table_no))""",
+    # What each table has stored in each room (one per kind: ROOMS), kept with every insert, for
+    # the quota (one row read per item, not a scan of the table's items). A database from before
+    # the rooms also has `table_usage` (one count for all kinds), no longer read.
+    """CREATE TABLE IF NOT EXISTS table_rooms (
+        event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL, kind TEXT NOT NULL,
+        items INTEGER NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (event, section, table_no, kind))""",
 ]
 
-# Per table and event: a club session is at most ~40 boards with a result, a few auction logs
-# and TD calls each; ten times that is still far from what a flood stores.
-MAX_ITEMS_PER_TABLE = 2000
-MAX_BYTES_PER_TABLE = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """What one table may store of one kind in one event (session): a quota per kind, so that
+    progress snapshots can never take the room a result needs (docs/station.md "Room")."""
+
+    what: str
+    items: int
+    bytes: int
+
+
+# A table plays at most about 40 boards in a session (a long one; 2 x 27 boards under one id is
+# the most a club puts together). Each board's result, each Law 79C correction and each
+# withdrawal (and the result moved to the right board) is one item: 1,000 is more than 15 for
+# every board of a 60-board day, so a table that sends more is broken or hostile. A result is a
+# few kB (the longest legal auction, 319 calls, about 30 kB): 16 MB is 16 kB for each of them.
+# A TD call is one item when it is made and one per status change (4 at most): 1,000 is 250
+# calls at one table in one session; a note is at most 2,000 characters. The tablet sends a
+# progress snapshot when a board starts, when the table freezes on an irregularity, when the
+# auction ends and when the result is entered: a handful a board; 2,000 is 50 a board of a
+# 40-board session.
+ROOMS = {
+    "result": Room("results (results, corrections and withdrawals)", 1000, 16 * 1024 * 1024),
+    "td_call": Room("TD calls", 1000, 4 * 1024 * 1024),
+    "auction": Room("progress snapshots", 2000, 16 * 1024 * 1024),
+}
 # Refusals kept per table (the newest): the page needs the latest, a flood must not grow them.
 MAX_REFUSALS_PER_TABLE = 50
 
@@ -141,7 +168,13 @@ class Conflict(StoreError):
 
 
 class QuotaExceeded(StoreError):
-    """The table has stored as much as a table can need (HTTP 413); nothing written."""
+    """The table has stored as much of this kind as a table can need (`ROOMS`); nothing written.
+    A result or a TD call gets HTTP 507 (the tablet keeps it and retries: the TD can make room),
+    a progress snapshot 413 (dropped: it only drives the director page's progress column)."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
 
 
 def canonical(payload: Any) -> str:
@@ -545,22 +578,7 @@ class Store:
             created = tx.cur.rowcount == 1
             row = tx.execute("SELECT id, digest FROM items WHERE item_key = ?", (key,)).fetchone()
             if created:
-                where = (event, section, table_no)
-                usage = tx.execute("SELECT items, bytes FROM table_usage WHERE event = ? AND section = ? "
-                                   "AND table_no = ?", where).fetchone()
-                if usage is None:  # first item, or a database from before the quota: count once
-                    usage = tx.execute("SELECT COUNT(*) - 1, COALESCE(SUM(LENGTH(payload)), 0) - ? FROM items "
-                                       "WHERE event = ? AND section = ? AND table_no = ?",
-                                       (len(canonical(payload)), *where)).fetchone()
-                    tx.execute("INSERT INTO table_usage (event, section, table_no, items, bytes) "
-                               "VALUES (?, ?, ?, ?, ?)", (*where, int(usage[0]), int(usage[1])))
-                n, size = int(usage[0]) + 1, int(usage[1]) + len(canonical(payload))
-                tx.execute("UPDATE table_usage SET items = ?, bytes = ? WHERE event = ? AND section = ? "
-                           "AND table_no = ?", (n, size, *where))
-                if n > MAX_ITEMS_PER_TABLE or size > MAX_BYTES_PER_TABLE:
-                    raise QuotaExceeded(f"table {section}{table_no} has stored {int(n) - 1} items "
-                                        f"({int(size) // 1024} kB): the limit per table and event is "
-                                        f"{MAX_ITEMS_PER_TABLE} items, {MAX_BYTES_PER_TABLE // 2**20} MB")
+                self._count(tx, kind, len(canonical(payload)), event, section, table_no)
             return created, row
 
         created, row = self._grouped(write)
@@ -569,19 +587,52 @@ class Store:
                            "a corrected result needs a new revision (Law 79C), not an edit")
         return int(row[0]), created
 
+    @staticmethod
+    def _count(tx: Store._Tx, kind: str, size: int, event: str, section: str, table_no: int) -> None:
+        """Count a new item into its table's room (`ROOMS`); QuotaExceeded when that makes it
+        overflow (the caller's savepoint then takes the item back)."""
+        room = ROOMS.get(kind)
+        if room is None:  # not a kind the door takes: it never got this far
+            raise StoreError(f"no room for items of kind {kind!r}")
+        where = (event, section, table_no, kind)
+        usage = tx.execute("SELECT items, bytes FROM table_rooms WHERE event = ? AND section = ? AND table_no = ? "
+                           "AND kind = ?", where).fetchone()
+        if usage is None:  # the room's first item, or a database from before the rooms: count once
+            usage = tx.execute("SELECT COUNT(*) - 1, COALESCE(SUM(LENGTH(payload)), 0) - ? FROM items "
+                               "WHERE event = ? AND section = ? AND table_no = ? AND kind = ?",
+                               (size, *where)).fetchone()
+            tx.execute("INSERT INTO table_rooms (event, section, table_no, kind, items, bytes) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", (*where, int(usage[0]), int(usage[1])))
+        n, total = int(usage[0]) + 1, int(usage[1]) + size
+        tx.execute("UPDATE table_rooms SET items = ?, bytes = ? WHERE event = ? AND section = ? AND table_no = ? "
+                   "AND kind = ?", (n, total, *where))
+        if n > room.items or total > room.bytes:
+            raise QuotaExceeded(f"table {section}{table_no} has stored {n - 1} {room.what} ({(total - size) // 1024} "
+                                f"kB) in {event}: the limit per table and session is {room.items} items and "
+                                f"{room.bytes // 2**20} MB; nothing was stored (tell the TD)", kind)
+
     def items(self, event: str | None = None, kind: str | None = None, *, section: str | None = None,
               table_no: int | None = None, board: int | None = None, after_id: int = 0) -> list[dict]:
-        """Stored items as dicts: id, key, kind, received_at, payload (decoded)."""
+        """Stored items as dicts: id, key, kind, event, received_at, payload (decoded), only the
+        rows that read (station/stored.py: a damaged row is left out, `damaged` lists it)."""
+        return self.read(event, kind, section=section, table_no=table_no, board=board, after_id=after_id)[0]
+
+    def damaged(self, event: str | None = None, kind: str | None = None) -> list[Damaged]:
+        """The stored rows no reader can use (station/stored.py), oldest first."""
+        return self.read(event, kind)[1]
+
+    def read(self, event: str | None = None, kind: str | None = None, *, section: str | None = None,
+             table_no: int | None = None, board: int | None = None,
+             after_id: int = 0) -> tuple[list[dict], list[Damaged]]:
+        """(the items that read, the damaged rows) of one read, oldest first (`items`, `damaged`)."""
         where, params = ["id > ?"], [after_id]
         for col, val in (("event", event), ("kind", kind), ("section", section),
                          ("table_no", table_no), ("board", board)):
             if val is not None:
                 where.append(f"{col} = ?")
                 params.append(val)
-        rows = self.query("SELECT id, item_key, kind, received_at, payload FROM items WHERE "
-                          + " AND ".join(where) + " ORDER BY id", params)
-        return [{"id": int(r[0]), "key": r[1], "kind": r[2], "received_at": r[3],
-                 "payload": json.loads(r[4])} for r in rows]
+        return read_rows(self.query(f"SELECT {COLUMNS} FROM items WHERE " + " AND ".join(where) + " ORDER BY id",
+                                    params))
 
     def count_items(self, kind: str | None = None) -> int:
         if kind is None:
@@ -670,7 +721,7 @@ class Store:
 
     def events(self) -> list[str]:
         rows = self.query("SELECT DISTINCT event FROM items UNION SELECT DISTINCT event FROM table_keys")
-        return sorted(r[0] for r in rows)
+        return sorted({str(r[0]) for r in rows})  # a hand-edited row may hold anything there
 
 
 def numbered(name: str, sep: str) -> Iterator[str]:

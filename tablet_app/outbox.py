@@ -40,6 +40,10 @@ STATES = ("pending", "delivered", "rejected")
 
 # The station's answers that no retry can change: the item is kept (for the TD), not resent.
 FOR_GOOD = (400, 409, 411, 413, 422)
+# The station has no room for the item now (its quota for the table's results or TD calls,
+# docs/station.md "Room"): never final, the item is retried like any 5xx and listed on the
+# director console as refused until the station takes it (the TD makes room at the station).
+NO_ROOM = 507
 
 
 class OutboxError(ValueError):
@@ -145,12 +149,14 @@ class Outbox:
     def delivery(self) -> dict[str, Any]:
         """Where the table's items stand, for the director console: delivered and waiting
         counts, the items the station refused (for good, or an answer it keeps giving such as a
-        key it does not know) with its status and reason, and what the pump last heard."""
+        key it does not know, or no room for a result) with its status and reason, and what the
+        pump last heard."""
         counts = self.counts()
         refused = []
         for key, state, err in self.conn.execute(
                 "SELECT item_key, state, last_error FROM outbox WHERE state = 'rejected' OR "
-                "(state = 'pending' AND last_error LIKE 'HTTP 4%') ORDER BY id"):
+                "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?)) ORDER BY id",
+                (f"HTTP {NO_ROOM}%",)):
             status, reason = _http_reason(err)
             refused.append({"key": key, "status": status, "reason": reason, "retrying": state == "pending"})
         row = self.conn.execute("SELECT connected, last_error FROM outbox_link WHERE id = 1").fetchone()
@@ -385,7 +391,8 @@ class Deliverer:
                        (time.time(), message, item_id))
             db.commit()
             return True
-        self._note(item_id, message)  # 401/403 (key not set up yet), 5xx, ...: retry
+        # 401/403 (key not set up yet), 507 (no room for a result at the station), 5xx ...: retry
+        self._note(item_id, message)
         return None
 
     def _note(self, item_id: int, message: str) -> None:

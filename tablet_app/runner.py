@@ -4,7 +4,7 @@
 already open; open it with `ack_on_commit=True` so that box events are acknowledged only after
 the journal holds them). `step(timeout)` is one turn of the loop (the headless demo and the tests
 call it from their own loops). The Kivy app uses a `LinkWaiter` thread instead: it blocks on the
-link and handles each batch of events at once (`handle`, under the app's controller lock), so a
+link and handles each batch of events at once (`handle`, under the controller's lock), so a
 call reaches the journal and the boxes' new views go out without waiting for a clock tick or for
 the screen to be redrawn. A refused call is shown on that box's display
 for a few seconds (the reason, e.g. "insufficient bid (2017 L27)").
@@ -43,8 +43,9 @@ class TableRunner:
         # could not use, and a box whose protocol this tablet does not speak. The director console
         # shows them (present.box_lines): a box on a bad cable or with old firmware must be seen.
         self.box_trouble: dict[str, dict[str, Any]] = {}
-        self.ctl.tick()  # a tray due while the tablet was down passes now (screens)
-        self.push(force=True)  # after a restart the boxes get the replayed table at once
+        with controller.lock:
+            self.ctl.tick()  # a tray due while the tablet was down passes now (screens)
+            self.push(force=True)  # after a restart the boxes get the replayed table at once
 
     def step(self, timeout: float = 0.0) -> int:
         """Poll the link once; returns the number of box events handled."""
@@ -52,7 +53,13 @@ class TableRunner:
 
     def handle(self, events: list[Any]) -> int:
         """Journal and apply box events the link delivered, acknowledge them, push the views. A
-        box event the journal could not take (a full disk) is kept and fed again first."""
+        box event the journal could not take (a full disk) is kept and fed again first. Under the
+        controller's lock (a screen's touch waits), as one batch: the controller publishes the
+        new snapshot for the screens once, after the boxes have their views."""
+        with self.ctl.lock, self.ctl.batch():
+            return self._handle(events)
+
+    def _handle(self, events: list[Any]) -> int:
         events = self.retry + list(events)
         self.retry = []
         self.take_reports()
@@ -66,8 +73,9 @@ class TableRunner:
                 self.retry.append(ev)
                 continue
             self.events.append({"seat": ev.seat, "kind": ev.kind, "call": ev.call, **r})
-            if not r["ok"] and r.get("reason"):
-                self.notes[ev.seat] = (short_reason(r["reason"]), time.monotonic() + NOTE_S)
+            reason = r.get("reason")
+            if not r["ok"] and reason:
+                self.notes[ev.seat] = (short_reason(reason), time.monotonic() + NOTE_S)
             if ev.kind == "hello":
                 self.sent.pop(ev.seat, None)
         # box_event() has committed each event to the journal (or refused it); only now may the
@@ -131,7 +139,7 @@ class TableRunner:
 class LinkWaiter:
     """A thread that waits on the link and handles box events the moment they arrive:
     `on_events(events)` is called from this thread (the app journals, acknowledges and pushes
-    there, under its controller lock, then asks its own thread to redraw). Nothing waits for a
+    there, under the controller's lock, then asks its own thread to redraw). Nothing waits for a
     clock tick or a frame to be drawn."""
 
     def __init__(self, link: Any, on_events: Callable[[list[Any]], None], idle_s: float = 0.25):

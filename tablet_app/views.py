@@ -93,7 +93,7 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     stop_ms = 0
     lock = st.get("stop_lock_until")
     if mine and lock is not None:
-        stop_ms = max(0, int(round((float(lock) - ctl._t()) * 1000)))
+        stop_ms = max(0, int(round((float(lock) - ctl.board_time()) * 1000)))
     message = MESSAGES["frozen"] if frozen else MESSAGES.get(phase, "")
     pending = st.get("pending") or {}
     if pending.get("call") and pending.get("seat"):

@@ -12,7 +12,8 @@ Every item a tablet queues for the station, and the station's check of it at its
 
 Each record has `to_json()` (the tablet's form, byte for byte what it always sent) and
 `from_json()` (the station's check; RecordError naming the field). Pure Python, no I/O; imports
-nothing of the project but `shared_rules.scoring` (the Law 77 score a result must carry).
+nothing of the project but `shared_rules.scoring` (the Law 77 score a result must carry) and
+`shared_rules.types` (the seat and vulnerability names, defined once).
 docs/interfaces.md sections 3 and 4 describe the contract and point here.
 """
 from .auction_log import Irregularity, LoggedCall, auction_dealer, logged_calls

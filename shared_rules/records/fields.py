@@ -14,10 +14,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from shared_rules.types import SEATS as SEATS  # re-exported: the records check seats by it
+from shared_rules.types import Vulnerability
+
 from .errors import RecordError
 
-SEATS = ("N", "E", "S", "W")
-VULS = ("None", "NS", "EW", "All")
+VULS = tuple(v.value for v in Vulnerability)  # Law 2's words, as the records carry them
 CONTRACT_RE = re.compile(r"^(PASS|[1-7](C|D|H|S|NT)(X|XX)?)$")
 CALL_RE = re.compile(r"^(PASS|P|X|XX|[1-7](C|D|H|S|NT))$")  # the engine writes a pass as "P"
 LEAD_RE = re.compile(r"^[SHDC]([2-9]|T|10|J|Q|K|A)$")

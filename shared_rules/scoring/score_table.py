@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-SEATS: Final = ("N", "E", "S", "W")
-VULNERABILITIES: Final = ("None", "NS", "EW", "All")
+from shared_rules.types import SEATS
+
 STRAINS: Final = ("C", "D", "H", "S", "N")
 
 # Common spellings on travellers and in PBN files (PBN: "Love", "Both", "-").

@@ -28,31 +28,6 @@ ACKED_REDRAW_S = 0.005  # after the boxes' acknowledgements: their own drawing c
 FULL_PASS_AFTER_S = 0.02  # after the auction: the screen that follows it is drawn first
 
 
-class Locked:
-    """The controller behind the app's lock: every method call and attribute read takes it, so the
-    screens never see the controller halfway through a box event the link thread is applying."""
-
-    def __init__(self, target: Any, lock: Any):
-        object.__setattr__(self, "_target", target)
-        object.__setattr__(self, "_lock", lock)
-
-    def __getattr__(self, name: str) -> Any:
-        with self._lock:
-            value = getattr(self._target, name)
-        if not callable(value) or isinstance(value, type):
-            return value
-
-        def locked(*args: Any, **kw: Any) -> Any:
-            with self._lock:
-                return value(*args, **kw)
-
-        return locked
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        with self._lock:
-            setattr(self._target, name, value)
-
-
 class TabletApp(App):
     title = "Bidding box - table tablet"
 
@@ -69,10 +44,13 @@ class TabletApp(App):
         # With a station: sets the controller up for this table's next round from its movement.
         self.next_setup: Any = None
         self.on_ready = on_ready  # called once, after the first frame with the auction drawn
-        # The link waiter thread applies box events; every other use of the controller is on
-        # this thread. One lock keeps them apart (the proxy takes it for every access).
-        self.lock = threading.RLock()
-        self.controller: Any = Locked(controller, self.lock) if controller is not None else None
+        # The link waiter thread applies box events, the deliverer hands in travellers; the
+        # controller takes its own lock for every input. The screens never read the controller
+        # itself: they draw the snapshot it publishes after each change (`snap`, set by
+        # `_published` on whichever thread made the change, read here on this one).
+        self.controller: Controller | None = controller
+        self.lock = controller.lock if controller is not None else threading.RLock()
+        self.snap: Any = controller.published if controller is not None else {}
         self.runner = runner
         self.lang = lang
         self.flat = flat  # the auction screen with a strip turned to each seat (a tablet lying flat)
@@ -109,7 +87,7 @@ class TabletApp(App):
             scr.said = lambda lang, exc=exc: f"[color=cc141f]{i18n.tr('damaged_failed', lang, error=exc)}[/color]"
             scr.refresh({}, self.lang)
             return
-        self.controller = Locked(controller, self.lock)
+        self.controller, self.lock, self.snap = controller, controller.lock, controller.published
         self.runner, self.deliverer, self.damaged = runner, deliverer, None
         done: dict[str, Any] = next((x for x in reversed(controller.log) if x.get("what") == "recovered"), {})
         self.notify("damaged_recovered", 30.0, kept=done.get("kept", "?"), aside=done.get("damaged_file", "?"))
@@ -123,8 +101,12 @@ class TabletApp(App):
             s = cls(self)
             self.screens[s.name] = s
             sm.add_widget(s)
+        assert self.controller is not None
         self.controller.listeners.append(self._changed)
+        self.controller.on_publish.append(self._published)
+        self.snap = self.controller.published
         self._dirty = True
+        self._redraw = Clock.create_trigger(self._redraw_now, 0.03)
         # Box events: the link's waiter thread wakes this thread at once (Kivy's interrupt clock,
         # set in tablet_app/ui/__init__.py); the tray and the views' timers need only a slow tick.
         self.waiter = None
@@ -137,7 +119,6 @@ class TabletApp(App):
             # hand-over interval is shortened for the same reason; the default is 5 ms), and the
             # drawing starts as soon as the boxes are served, not a fixed time later.
             sys.setswitchinterval(0.001)
-            self._redraw = Clock.create_trigger(self._redraw_now, 0.03)
             self._push = Clock.create_trigger(self._push_now, 0)
             if hasattr(self.runner.link, "on_states_acked"):
                 # a box acknowledges a STATE as it takes it, and draws it right after
@@ -155,8 +136,10 @@ class TabletApp(App):
         """What changes with time alone: the stop countdown (the auction screen), the PIN pads'
         "wait N s", a notice on the top bar ending. Only what changed is redrawn: rebuilding the
         director's pickers every half second would redraw them under his finger."""
-        counting = self.controller.stop_wait() is not None
-        wait = self.controller.pin_state().get("wait_s", 0)
+        assert self.controller is not None
+        snap = self.controller.refresh_countdowns()
+        counting = snap.get("stop_wait") is not None
+        wait = (snap.get("pin") or {}).get("wait_s", 0)
         if counting or self._counting:
             self._counting = counting
             self.refresh()
@@ -169,7 +152,7 @@ class TabletApp(App):
         if self.note[0]:
             if time.monotonic() > self.note[2]:
                 self.note = ("", {}, 0.0)
-            self.screens[self.sm.current].topbar.refresh(self.controller.snapshot(), self.lang)
+            self.screens[self.sm.current].topbar.refresh(snap, self.lang)
 
     _counting = False
     _pin_wait = 0
@@ -189,8 +172,15 @@ class TabletApp(App):
         """Open a director-only screen: `then(pin)` runs once the director PIN is given."""
         self.screens["pin"].open(then, back_to)
 
-    def _changed(self) -> None:
+    def _published(self, snap: Any) -> None:
+        """A new snapshot from the controller, on the thread that changed the table: kept for
+        this thread's next redraw (asked for here when another thread made the change)."""
+        self.snap = snap
         self._dirty = True
+        if threading.current_thread() is not threading.main_thread():
+            self._redraw()
+
+    def _changed(self) -> None:
         if self.runner is not None and threading.current_thread() is threading.main_thread():
             self._push()
         if self.deliverer is not None:
@@ -204,7 +194,8 @@ class TabletApp(App):
 
     def delivery_lines(self, lang: str, snap: dict[str, Any] | None = None) -> list[str]:
         if snap is None:  # the label's tick: only what the lines read, not the whole table
-            snap = {"delivery": self.controller.delivery(), "station": self.controller.station_status}
+            assert self.controller is not None
+            snap = {"delivery": self.controller.delivery(), "station": self.snap.get("station")}
         delivery = dict(snap.get("delivery") or {})
         if self.deliverer is not None:
             # the deliverer's own word is the freshest; the outbox row is what it last wrote
@@ -215,10 +206,10 @@ class TabletApp(App):
         return lines
 
     def _link_events(self, events: list[Any]) -> None:
-        """On the link waiter's thread: journal, acknowledge, push to the boxes; then redraw."""
+        """On the link waiter's thread: journal, acknowledge, push to the boxes (the runner takes
+        the controller's lock); the snapshot published at the end asks this app to redraw."""
         assert self.runner is not None
-        with self.lock:
-            self.runner.handle(events)
+        self.runner.handle(events)
         self._redraw()
 
     def _redraw_now(self, _dt: float) -> None:
@@ -228,15 +219,14 @@ class TabletApp(App):
     def _push_now(self, _dt: float) -> None:
         # a change made here (a TD decision, a result) reaches the boxes now, not at the next tick
         if self.runner is not None:
-            with self.lock:
-                self.runner.handle([])
+            self.runner.handle([])
 
     def _tick(self, _dt: float) -> None:
+        assert self.controller is not None
         if self.controller.tick():  # the tray moves with time alone (screens)
             self._dirty = True
         if self.runner is not None:
-            with self.lock:
-                self.runner.handle([])  # ...and so do the boxes' refusal notes
+            self.runner.handle([])  # ...and so do the boxes' refusal notes
         if self._dirty:
             self.refresh()
 
@@ -257,7 +247,7 @@ class TabletApp(App):
         if self.controller is None:  # the damaged journal's screen only
             self.damaged_screen.refresh({}, self.lang)
             return
-        snap = self.controller.snapshot()
+        snap = self.snap
         phase = snap["phase"]
         if phase != self.last_phase:
             # The table freezes and calls the director; the end of the auction opens result entry.

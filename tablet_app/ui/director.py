@@ -109,7 +109,7 @@ class DirectorScreen(PinEntry, Screen):
         if option.get("needs_call"):
             # the offender showed the stop card before the call being replaced: the replacement is
             # taken as made with it unless the director says otherwise (FSB L116B)
-            snap = self.app.controller.snapshot()
+            snap = self.app.snap
             seat = ((snap.get("state") or {}).get("pending") or {}).get("seat")
             self._enter("option", option=option, call=None, stop=seat in (snap.get("stop_shown") or {}))
             return
@@ -166,7 +166,7 @@ class DirectorScreen(PinEntry, Screen):
             self.side.add_widget(Text(f"{label}  [color=66727f]({chosen.get('law', '')})[/color]",
                                       size=20, size_hint_y=None, height=56))
             self.side.add_widget(Text(i18n.tr("choose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
-            self.picker = CallPicker(self.pick_call, present.replacement_calls(self.app.controller.estate),
+            self.picker = CallPicker(self.pick_call, present.replacement_calls(self.app.snap.get("state") or {}),
                                      self.draft.get("call"))
             self.side.add_widget(self.picker)
             self.draft["stop"] = bool(self.draft.get("stop"))
@@ -447,7 +447,7 @@ class DirectorScreen(PinEntry, Screen):
     def _award(self) -> None:
         a = self.draft
         self._enter(None, refresh=False)
-        edition = (self.app.controller.estate or {}).get("edition", 2017)
+        edition = (self.app.snap.get("state") or {}).get("edition", 2017)
         self._td(lambda pin: self.app.controller.td_artificial_score(pin, a.get("ns"), a.get("ew"), f"{edition} L12C2"))
 
     # -- corrected score (L79C) ------------------------------------------------------------------
@@ -608,7 +608,7 @@ class DirectorScreen(PinEntry, Screen):
         self._td(lambda pin: self.app.controller.td_correct_call(pin, seat, call, stop=stop))
 
     def leave(self) -> None:
-        if self.credential is not None and hasattr(self.app.controller, "sign_out"):
+        if self.credential is not None:
             self.app.controller.sign_out(self.credential)
         self.unlocked, self.credential = False, None
         self._enter(None, refresh=False)

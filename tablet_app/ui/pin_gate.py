@@ -89,7 +89,7 @@ class PinGateScreen(PinEntry, Screen):
             if then is not None:
                 then(pin)
         else:
-            wait = self.app.controller.pin_state().get("wait_s", 0)
+            wait = (self.app.snap.get("pin") or {}).get("wait_s", 0)  # published by check_pin
             self.message.text = (i18n.tr("pin_locked_wait", self.app.lang, wait_s=wait) if wait
                                  else i18n.tr("pin_wrong", self.app.lang))
             self.app.refresh()

@@ -56,11 +56,11 @@ class ResultScreen(Screen):
         self.app.refresh()
 
     def _say(self, text: str, key: str | None = None, error: BaseException | None = None) -> None:
-        self.message = (self.app.controller.board, text, key)
+        self.message = (self.app.snap.get("board"), text, key)
         self.error = error  # shown in the language of the moment
 
     def confirm(self, ok: bool) -> None:
-        board = self.app.controller.board
+        board = self.app.snap.get("board")
         try:
             rec = self.app.controller.ew_confirm(ok)
             if rec:

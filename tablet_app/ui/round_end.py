@@ -42,9 +42,9 @@ class RoundEndScreen(Screen):
         self.panel.add_widget(self.next_btn)
 
     def next_round(self, pin: str = "") -> None:
-        s = self.app.controller.session
+        s = self.app.snap.get("session")
         failed = ""
-        if self.app.next_setup is not None and s is not None and s.movement == "station":
+        if self.app.next_setup is not None and s is not None and s.get("movement") == "station":
             from tablet_app.station_client import StationError
 
             try:
@@ -56,7 +56,7 @@ class RoundEndScreen(Screen):
                 # can still go on, typed in.
                 failed = str(exc)
         setup = self.app.screens["setup"]
-        setup.prefill(self.app.controller.snapshot().get("session"), pin)
+        setup.prefill(self.app.snap.get("session"), pin)
         setup.error.text = failed[:160]
         self.app.go("setup")
 

@@ -104,7 +104,7 @@ class SetupScreen(Screen):
             s["ns_pair"], s["ew_pair"] = next_pairs(s)
         else:
             # a first setup: what the club set (the station's movement reply, or this tablet's)
-            d = self.app.controller.setup_defaults()
+            d = self.app.snap.get("setup_defaults") or {}
             s = {k: d.get(k) for k in ("event", "section", "table")}
             s["profile"] = d.get("profile")
         s["td_pin"] = ""

@@ -11,6 +11,7 @@ from kivy.uix.widget import Widget
 from tablet_app import i18n, present
 from tablet_app.ui.theme import BTN_LIGHT, MUTED, WHITE
 from tablet_app.ui.widgets import BigButton, Panel, StillScrollView, Text, call_markup, framed
+from tablet_app.views import tempo_rows
 
 
 class TempoScreen(Screen):
@@ -38,7 +39,7 @@ class TempoScreen(Screen):
         for h in ("#", i18n.tr("seat", lang), i18n.tr("call", lang), i18n.tr("think", lang),
                   f"{i18n.tr('stop', lang)} / {i18n.tr('alert', lang)}", i18n.tr("flags", lang)):
             grid.add_widget(Text(h, size=20, bold=True, color=MUTED))
-        for row in self.app.controller.tempo():
+        for row in tempo_rows(snap.get("state") or {}):
             think = row.get("think")
             marks = " ".join(x for x, on in ((i18n.tr("stop", lang), row["stop"]), (i18n.tr("alert", lang), row["alerted"])) if on)
             flags = ", ".join(present.flag_text(str(f), lang) for f in row["flags"])

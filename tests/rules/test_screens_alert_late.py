@@ -13,8 +13,7 @@ Board 1: North deals; screenmates N-E and S-W; the tray starts on North's side.
 """
 import pytest
 
-from shared_rules.table import Table
-from shared_rules.table_base import EventError
+from shared_rules.table import EventError, Table
 
 from .helpers import events, run
 

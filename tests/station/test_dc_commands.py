@@ -97,9 +97,12 @@ def test_update_movement_seats_a_late_player_who_shows_in_the_exports_and_on_the
     r = c.update_movement(update)
     assert r.data_type == OK, r.serialized_data
     assert "1 player(s) added" in json.loads(r.serialized_data)
-    # Table 1 plays round 2 (boards 4-6, NS 1 v EW 6): the PBN export names her North.
+    # Table 1 plays round 1 (boards 1-3), then round 2 (boards 4-6, NS 1 v EW 6): the PBN export
+    # names her North in round 2.
+    for b in (1, 2, 3):
+        assert st.post_item("result", result_record(table=1, board=b, ns_pair=1, ew_pair=5))[0] == 201
     assert st.post_item("result", result_record(table=1, round_no=2, board=4, ns_pair=1, ew_pair=6))[0] == 201
-    [game] = [dict(tags(g)) for g in games(conforming_text(fetch(st, "/export/pbn"))) if "Round" in dict(tags(g))]
+    [game] = [dict(tags(g)) for g in games(conforming_text(fetch(st, "/export/pbn"))) if dict(tags(g)).get("Round") == "2"]
     assert (game["Round"], game["North"], game["South"]) == ("2", "Late, Lena", "Player13, Anna")
     assert "Lena Late" in page(st)  # the director page: table 1 is on round 2
     # A participation naming a player nobody sent: refused, nothing stored.

@@ -7,7 +7,7 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import DataConnectorResponseData
 
-from station.store import MAX_BYTES_PER_TABLE
+from station.store import ROOMS
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_dataconnector import GUID, handrecord, init_dto
@@ -142,9 +142,11 @@ def test_one_key_cannot_flood_the_station(scored):
             break
         stored += 1
     assert status == 413 and "limit per table" in reply["error"]
-    assert stored * 220_000 <= MAX_BYTES_PER_TABLE + 250_000
+    assert stored * 220_000 <= ROOMS["auction"].bytes + 250_000
     # What was stored is still acknowledged again (the tablet's resend of a lost reply) ...
     assert raw_post(st, item("auction", auction_log(1, calls=calls)))[0] == 200
+    # ... the flooding table's result still has its own room ...
+    assert st.post_item("result", result_record(table=1, board=1))[0] == 201
     # ... and another table is not affected.
     rec = result_record(table=2, board=4)
     assert st.post_item("result", rec)[0] == 201

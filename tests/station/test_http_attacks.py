@@ -248,7 +248,8 @@ def test_health_says_trouble_when_the_disk_is_full_and_a_delivery_is_a_503(tmp_p
     st, server, keys = in_process_station(tmp_path)
     port = server.server_address[1]
     try:
-        assert get(port, "/api/v1/health") == (200, {"status": "ok", "event": EVENT, "items": 0, "problems": []})
+        assert get(port, "/api/v1/health") == (200, {"status": "ok", "event": EVENT, "items": 0, "problems": [],
+                                                     "damaged": 0})
         # The disk fills up: SQLite can grow the file no further ("database or disk is full").
         pages = st.store._conn.execute("PRAGMA page_count").fetchone()[0]
         st.store._conn.execute(f"PRAGMA max_page_count = {pages}")

@@ -19,6 +19,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tablet_app.control.auction import BoxReply  # noqa: E402
 from tablet_app.controller import Controller  # noqa: E402
 from tablet_app.outbox import Deliverer  # noqa: E402
 from tablet_app.station_client import station_check  # noqa: E402
@@ -43,7 +44,7 @@ checks: dict[str, object] = {}
 shots = Shots(app, checks, SHOTS)
 
 
-def box(seat: str, call: str | None = None, kind: str = "call", think: float = 2.0) -> dict:
+def box(seat: str, call: str | None = None, kind: str = "call", think: float = 2.0) -> BoxReply:
     clock.t += think
     return ctl.box_event(seat, kind, call=call)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import sqlite3
 import sys
 
@@ -54,7 +55,8 @@ def step2(_dt):
     app.damaged_screen.recover_btn.trigger_action(0)
     checks["after"] = [app.sm.current, [c["call"] for c in app.controller.estate["calls"]], app.controller.board]
     checks["note"] = app.current_note()
-    checks["aside"] = sorted(p.name.split("-")[0] for p in OUT.glob("tablet.db.damaged-*") if p.suffix != ".db-wal")
+    # the files kept aside, without their time: the journal and the files that go with it
+    checks["aside"] = sorted(re.sub(r"-\d{8}T\d{6}", "", p.name) for p in OUT.glob("tablet.db.damaged-*"))
     shots.shot("journal-recovered")
 
 

@@ -1,0 +1,220 @@
+"""A stored item read back: what every reader of the `items` table gets (the director page,
+status.json, a board's results for a table, the Data Connector's polls, the `.bws` bridge, a
+table's movement, the exports: all through `Store.items`/`Store.read`), so that one bad row
+never breaks a page for the whole event.
+
+The door checked every item before it was stored (`shared_rules.records.read_item`), but a
+database can hold anything: a copy edited by hand, an older station's rows, a disk fault. A row
+is read here into the dict the readers have always used (`id`, `key`, `kind`, `event`,
+`received_at`, `payload`) only when what they rely on is there:
+
+- the payload is a JSON object (at most `MAX_PAYLOAD` characters, nested at most 64 deep; a
+  NaN, Infinity or 1e400 in it reads as null, so every page and reply stays JSON), the kind is
+  one the door knows, the key is a key of that kind
+  (`shared_rules.records.parse_key`), and the row is filed where its key says (the `event`,
+  `section`, `table_no`, `round_no`, `board`, `revision` columns) and the payload says the same;
+- what the pages show of each kind has its type: a result's pairs, contract, declarer, tricks,
+  score, adjusted score and lead; a progress item's phase; a TD call's status, time, seat and
+  note.
+
+Anything else is `Damaged`: its id, key and why, which the director page and status.json list.
+What is not read here (an auction's calls, think times, irregularities) may still be odd in a
+row from an older station: the exports write such values as unknown (docs/station.md "Files").
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shared_rules.records import (
+    KINDS,
+    PHASES,
+    TD_STATUSES,
+    AuctionKey,
+    RecordError,
+    ResultKey,
+    TdCallKey,
+    parse_key,
+)
+from shared_rules.records.fields import CONTRACT_RE, SEATS, moment, text, whole
+
+from .http_json import MAX_DEPTH, depth
+
+# The columns a reader selects, in this order (`read_row` takes one such row).
+COLUMNS = "id, item_key, kind, event, section, table_no, round_no, board, revision, received_at, payload"
+# The door takes a body of at most 256 kB (records.MAX_ITEM_BYTES); a payload stored longer than
+# that did not come through it.
+MAX_PAYLOAD = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Damaged:
+    """A stored row no reader can use: shown (escaped) on the director page and in status.json."""
+
+    id: int
+    key: str
+    kind: str
+    event: str
+    received_at: str
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "key": self.key, "kind": self.kind, "event": self.event,
+                "received_at": self.received_at, "why": self.why}
+
+
+class _Bad(ValueError):
+    """Why a row is damaged (the message)."""
+
+
+def _constant(name: str) -> None:
+    """NaN, Infinity: no JSON number, no value (an older station stored a NaN think time)."""
+    return None
+
+
+def _finite(literal: str) -> float | None:
+    """A number out of a float's range (1e400) has no value either."""
+    value = float(literal)
+    return value if math.isfinite(value) else None
+
+
+_DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_constant)
+
+
+def _as_text(value: Any, limit: int = 200) -> str:
+    """A column as text for the damage list (whatever SQLite holds there), cut to `limit`."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    return str(value)[:limit]
+
+
+def decode(payload: Any) -> dict[str, Any]:
+    """The payload column as a JSON object, or _Bad saying why not."""
+    if isinstance(payload, bytes):
+        try:
+            payload = payload.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Bad("the payload is not UTF-8 text") from None
+    if not isinstance(payload, str):
+        raise _Bad(f"the payload is not text but {type(payload).__name__}")
+    if len(payload) > MAX_PAYLOAD:
+        raise _Bad(f"the payload is {len(payload)} characters long, over the door's {MAX_PAYLOAD}")
+    try:
+        doc = _DECODER.decode(payload)
+    except RecursionError:
+        raise _Bad("the payload is nested too deep") from None
+    except ValueError as e:  # JSONDecodeError, an integer of thousands of digits, _Bad
+        raise _Bad(str(e)[:200] if isinstance(e, _Bad) else f"the payload is not JSON: {str(e)[:160]}") from None
+    if not isinstance(doc, dict):
+        raise _Bad(f"the payload is not a JSON object but {type(doc).__name__}")
+    # Counting brackets is cheap and bounds the depth: only a payload with many walks it.
+    if payload.count("[") + payload.count("{") > MAX_DEPTH and depth(doc) > MAX_DEPTH:
+        raise _Bad(f"the payload is nested deeper than {MAX_DEPTH} levels")
+    return doc
+
+
+def _same(what: str, stored: Any, want: Any, whose: str = "its key") -> None:
+    if type(stored) is not type(want) or stored != want:  # 1.0 or True is not the table 1
+        raise _Bad(f"{what} is {_as_text(stored, 40)!s}, {whose} says {want}")
+
+
+def _filed(row: Sequence[Any], key: Any, p: dict[str, Any]) -> None:
+    """The row's columns and the payload say where the item belongs, as its key does."""
+    _, _, _, event, section, table_no, round_no, board, revision = row[:9]
+    tid = key.table_id
+    checks = [("its event column", event, tid.event), ("its section column", section, tid.section),
+              ("its table_no column", table_no, tid.table), ("payload.event", p.get("event"), tid.event),
+              ("payload.section", p.get("section"), tid.section), ("payload.table", p.get("table"), tid.table)]
+    if isinstance(key, (ResultKey, AuctionKey, TdCallKey)):
+        checks += [("payload.round", p.get("round"), key.round), ("payload.board", p.get("board"), key.board)]
+    if isinstance(key, ResultKey):
+        checks.append(("its revision column", revision, key.revision))
+    # The door files an item under the round and board its payload names (a TD call numbered by
+    # its sender has them nowhere else).
+    filed = [("its round_no column", round_no, p.get("round")), ("its board column", board, p.get("board"))]
+    got = [c[1] for c in checks + filed]
+    want = [c[2] for c in checks + filed]
+    # One comparison for a good row; field by field (for the message) only for a bad one.
+    if got != want or list(map(type, got)) != list(map(type, want)):
+        for name, stored, wanted in checks:
+            _same(name, stored, wanted)
+        for name, stored, wanted in filed:
+            _same(name, stored, wanted, "the payload")
+
+
+def _result(p: dict[str, Any]) -> None:
+    """What the pages, the travellers and the Data Connector read of a result."""
+    withdrawn = p.get("withdrawn")
+    if withdrawn is not None and not isinstance(withdrawn, bool):
+        raise _Bad(f"withdrawn: expected true, false or null, got {_as_text(withdrawn, 40)}")
+    whole(p, "ns_pair", 0, 9999)
+    whole(p, "ew_pair", 0, 9999)
+    if withdrawn:
+        return
+    contract = text(p, "contract", CONTRACT_RE, nullable=True)
+    played = contract not in (None, "PASS")
+    text(p, "declarer", choices=SEATS, nullable=not played)
+    whole(p, "tricks", 0, 13, nullable=not played)
+    whole(p, "score_ns", -99999, 99999, nullable=True)
+    if p.get("adjusted") is not None and not isinstance(p["adjusted"], dict):
+        raise _Bad("adjusted: expected an object or null")
+    text(p, "lead", nullable=True)
+
+
+def _td_call(p: dict[str, Any], key: Any) -> None:
+    """What the pages and the Data Connector read of a TD call."""
+    whole(p, "round", 0, 99)
+    whole(p, "board", 1, 999, nullable=True)
+    status = text(p, "status", choices=TD_STATUSES, nullable=True) or "launched"
+    if (key.status or "launched") != status:
+        raise _Bad(f"status: the payload says {status}, its key {key.status or 'launched'}")
+    moment(p, "at", nullable=True)
+    text(p, "seat", choices=SEATS, nullable=True)
+    for name in ("note", "reason"):
+        text(p, name, nullable=True)
+
+
+def _progress(p: dict[str, Any]) -> None:
+    text(p, "phase", choices=PHASES)
+    for name in ("calls", "irregularities"):
+        if p.get(name) is not None and not isinstance(p[name], list):
+            raise _Bad(f"{name}: expected a list")
+
+
+def read_row(row: Sequence[Any]) -> dict[str, Any] | Damaged:
+    """One row of `SELECT {COLUMNS} FROM items`: the item as readers use it, or Damaged."""
+    item_id, key, kind, event, received_at = row[0], row[1], row[2], row[3], row[9]
+    try:
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise _Bad(f"unknown kind {_as_text(kind, 40)!r}")
+        if not isinstance(key, str):
+            raise _Bad("its key is not text")
+        if not isinstance(received_at, str):
+            raise _Bad("its received_at is not a time")
+        p = decode(row[10])
+        parsed = parse_key(kind, key)
+        _filed(row, parsed, p)
+        if kind == "result":
+            _result(p)
+        elif kind == "td_call":
+            _td_call(p, parsed)
+        else:
+            _progress(p)
+    except (_Bad, RecordError) as e:
+        return Damaged(int(item_id), _as_text(key), _as_text(kind, 40), _as_text(event, 80),
+                       _as_text(received_at, 40), str(e)[:300])
+    return {"id": int(item_id), "key": key, "kind": kind, "event": event, "received_at": received_at,
+            "payload": p}
+
+
+def read_rows(rows: Iterable[Sequence[Any]]) -> tuple[list[dict[str, Any]], list[Damaged]]:
+    """(the rows that read, the damaged ones), each in the order given."""
+    good: list[dict[str, Any]] = []
+    bad: list[Damaged] = []
+    for row in rows:
+        it = read_row(row)
+        (bad if isinstance(it, Damaged) else good).append(it)  # type: ignore[arg-type]
+    return good, bad

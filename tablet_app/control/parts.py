@@ -1,0 +1,53 @@
+"""The controller's parts, wired together once: each gets the table's state and the parts it uses."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from tablet_app.control.auction import Auction
+from tablet_app.control.boards import Boards
+from tablet_app.control.director_pin import DirectorPin
+from tablet_app.control.director_tools import DirectorTools
+from tablet_app.control.journal_tx import Transactions
+from tablet_app.control.reducer import Fold
+from tablet_app.control.result_entry import ResultEntry
+from tablet_app.control.setup import TableSetup
+from tablet_app.control.snapshot import Publisher, SessionView, build
+from tablet_app.control.state import Rules, TableState
+from tablet_app.control.station_feed import StationFeed
+from tablet_app.control.storage_episode import StorageEpisode
+from tablet_app.journal import Journal
+from tablet_app.outbox import Outbox
+
+
+@dataclasses.dataclass
+class Parts:
+    st: TableState
+    publisher: Publisher
+    feed: StationFeed
+    storage: StorageEpisode
+    tx: Transactions
+    pin: DirectorPin
+    setup: TableSetup
+    boards: Boards
+    auction: Auction
+    results: ResultEntry
+    tools: DirectorTools
+    session_view: SessionView
+
+
+def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[], float],
+             listeners: list[Callable[[], None]]) -> Parts:
+    """`listeners` are called after every committed input; a snapshot is published after every input."""
+    st = TableState()
+    publisher = Publisher(lambda: build(p))
+    feed = StationFeed(outbox, st, clock)
+    storage = StorageEpisode(journal, st, feed, clock)
+    tx = Transactions(journal, Fold(st, rules), feed, storage, listeners, publisher.changed)
+    pin = DirectorPin(st, tx, clock)
+    boards = Boards(st, tx, pin, clock)
+    auction = Auction(st, tx, clock)
+    p = Parts(st, publisher, feed, storage, tx, pin, TableSetup(st, tx, journal, rules, clock), boards, auction,
+              ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock),
+              SessionView())
+    return p

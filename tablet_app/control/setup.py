@@ -1,0 +1,173 @@
+"""A round's setup, and the club's settings a new setup starts from.
+
+The setup is checked in the TD's words (`SetupError` with a key for the screen), completed with
+the club's regulations and director PIN, checked against the station when there is one, then
+journalled with its first board. The club's settings (the station's movement reply, or the
+tablet's own setting) are kept in the tablet's database outside the journal: they are not the
+table's, and a setup journals the values it used.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Any, TypedDict
+
+from tablet_app import pin
+from tablet_app.control.errors import DiskFull, Refused
+from tablet_app.control.journal_tx import Transactions
+from tablet_app.control.reducer import Effects, Fold, handles
+from tablet_app.control.state import Rules, TableState
+from tablet_app.journal import Journal, StorageFull
+from tablet_app.session import Session, SetupError
+
+CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
+
+StationCheck = Callable[[Session], Any]  # station_client.station_check: the movement, or StationError
+
+
+class StationStatus(TypedDict):
+    """The last check of this table against the station (shown on the director console)."""
+
+    ok: bool
+    table: str
+    reason: str | None
+    message: str | None
+
+
+class SetupDefaults(TypedDict):
+    profile: str | None  # None: the TD must choose (never a built-in default)
+    pin_set: bool
+    event: str | None
+    section: str | None
+    table: int | None
+
+
+class SetupBody(TypedDict):
+    session: dict[str, Any]  # Session.to_dict(), the PIN as its hash
+
+
+class TableSetup:
+    def __init__(self, st: TableState, tx: Transactions, journal: Journal, rules: Rules,
+                 clock: Callable[[], float]):
+        self.st = st
+        self.tx = tx
+        self.journal = journal
+        self.rules = rules
+        self.clock = clock
+        # What the club set: the regulations and the director PIN's hash a new setup starts
+        # from. Never a built-in one.
+        self.club: dict[str, Any] = self._load_club()
+        # Checks a typed-in setup against the station before its first board; None without one.
+        self.station_check: StationCheck | None = None
+        self.station_status: StationStatus | None = None
+
+    def setup(self, session: dict[str, Any] | Session) -> None:
+        st = self.st
+        if st.phase not in ("setup", "round_end") and st.session is not None:
+            raise Refused("finish the round (or have the TD end it) before setting up a new one", "setup.round_open")
+        if isinstance(session, Session):
+            d = session.to_dict()
+        elif isinstance(session, dict):
+            d = dict(session)
+        else:
+            raise SetupError("the setup must be a set of named fields", "setup.not_a_setup")
+        if d.get("td_pin") in (None, ""):
+            # the club's PIN (the station's, or the one the TD set for this session earlier)
+            if st.session is not None and st.session.td_pin:
+                d["td_pin"] = st.session.td_pin
+            elif self.club.get("director_pin"):
+                d["td_pin"] = self.club["director_pin"]
+        if not d.get("profile") and self.club.get("profile"):
+            d["profile"] = self.club["profile"]
+        elif not d.get("profile"):
+            raise SetupError("Regulations: choose the club's regulations (no default is assumed)", "setup.profile",
+                             field="profile", value="")
+        s = Session.from_dict(d)
+        try:
+            self.rules.engine(s, s.boards[0])
+        except ImportError:
+            raise
+        except Exception as exc:
+            raise SetupError(f"Regulations: the rules engine cannot run this setup ({exc})", "setup.engine",
+                             field="profile", detail=str(exc)) from exc
+        if self.station_check is not None:
+            self._check_station(s)
+        with self.tx.tx():
+            self.tx.record("setup", {"session": s.to_dict()})
+            self.tx.record("board", {"board": s.boards[0], "started_at": self.clock(), "by": None})
+
+    def _check_station(self, s: Session) -> None:
+        """The table id and key as the outbox will deliver them, before the first board: a
+        refusal is a SetupError (shown on the setup screen); a station out of reach is said in
+        the snapshot (`station`) but does not stop the table (results wait in the outbox)."""
+        from tablet_app.station_client import StationError, club_defaults
+
+        assert self.station_check is not None
+        tid = f"{s.event}/{s.section}/{s.table}"
+        try:
+            movement = self.station_check(s)
+        except StationError as exc:
+            self.station_status = {"ok": False, "table": tid, "reason": exc.reason, "message": str(exc)}
+            if exc.reason == "refused":
+                raise SetupError(f"The station refused table {tid}: {exc}", "setup.station_refused",
+                                 table=tid, reason=str(exc)) from exc
+            return
+        self.station_status = {"ok": True, "table": tid, "reason": None, "message": None}
+        if movement is not None:
+            self.set_club_defaults(**club_defaults(movement))
+
+    def set_club_defaults(self, **values: Any) -> None:
+        """What the club set: `profile` (regulations), `director_pin` (hash from the station,
+        or digits, hashed here). Used by the next setup that does not give its own."""
+        club = dict(self.club)
+        if values.get("profile"):
+            club["profile"] = str(values["profile"])
+        p = values.get("director_pin")
+        if isinstance(p, str) and pin.valid_digits(p):
+            club["director_pin"] = pin.hash_pin(p)
+        elif pin.valid_hash(p):
+            club["director_pin"] = p
+        elif p is not None:
+            raise SetupError("Director PIN: give 4 to 8 digits", "setup.pin_format", field="td_pin")
+        if club != self.club:
+            # the tablet's own setting: remembered for the next evening
+            try:
+                with self.journal.transaction() as conn:
+                    conn.execute(CLUB_SCHEMA)
+                    conn.execute("INSERT OR REPLACE INTO club_settings (id, value) VALUES (1, ?)", (json.dumps(club),))
+            except StorageFull as exc:
+                raise DiskFull(f"tablet storage full: the club's settings were not kept ({exc})") from exc
+            self.club = club
+
+    def _load_club(self) -> dict[str, Any]:
+        try:
+            row = self.journal.conn.execute("SELECT value FROM club_settings WHERE id = 1").fetchone()
+            club = json.loads(row[0]) if row else {}
+        except (sqlite3.Error, ValueError, TypeError):
+            return {}  # no setting (or an unreadable one): the TD chooses
+        if not isinstance(club, dict):
+            return {}
+        return {k: v for k, v in club.items() if (k == "profile" and isinstance(v, str) and v)
+                or (k == "director_pin" and pin.valid_hash(v))}
+
+    def defaults(self) -> SetupDefaults:
+        """What the setup screen starts from: the club's regulations (None: the TD must choose;
+        never a built-in default) and whether a director PIN is already set by the club."""
+        s = self.st.session
+        return {"profile": self.club.get("profile") or (s.profile if s else None),
+                "pin_set": bool(self.club.get("director_pin") or (s and s.td_pin)),
+                "event": s.event if s else None, "section": s.section if s else None,
+                "table": s.table if s else None}
+
+
+@handles("setup")
+def on_setup(f: Fold, body: SetupBody) -> Effects:
+    st = f.st
+    # A director call outlives its round: the TD may attend to it after the table has moved
+    # on, and the station keeps it open until he does; so does the PIN's lockout.
+    st.reset(keep=("td_calls", "pin_wrong", "pin_locked_until"))
+    st.session = Session.from_dict(body["session"])
+    st.phase = "auction"
+    st.log.append({"what": "setup", **body["session"]})
+    return Effects(checkpoint=True)

@@ -1,0 +1,123 @@
+"""`Table.step` against the engine before it (the baseline, 2b32f5b), over the law-case tests' own
+table logs and seeded random sessions (tests/rules/data/make_step_golden.py wrote what the
+baseline said, event by event).
+
+- `step` gives the states, irregularities and timing flags the tablet got from the baseline's
+  `check` + deep-copy alert preview + `apply`, and refuses exactly what they refused, with the
+  same kind and Law (or the same message), leaving the state as it was;
+- `apply` (a replay) and `check` still give the baseline's results.
+"""
+from __future__ import annotations
+
+import copy
+import gzip
+import hashlib
+import json
+import pathlib
+from typing import Any
+
+import pytest
+
+from shared_rules.outcome import Accepted, Refused
+from shared_rules.table import EventError, Table
+from shared_rules.types import FORBIDDING_ALERT
+
+DATA = pathlib.Path(__file__).parent / "data" / "step_golden.json.gz"
+CASES: list[dict[str, Any]] = json.loads(gzip.decompress(DATA.read_bytes()))
+
+
+def digest(state: dict[str, Any]) -> str:
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def new_table(log: dict[str, Any]) -> Table:
+    return Table(log["profile"], log["board"], log.get("policy"), tuple(log.get("no_alerts_by", ())))
+
+
+def test_the_golden_file_covers_every_kind_of_refusal_and_most_irregularities():
+    refused = {r["refused"][0] for c in CASES for r in c["tablet"] if "refused" in r}
+    assert {"stop_wait_short", "alert_not_permitted", "alert_by_wrong_player", "auction_stopped",
+            "insufficient_bid", "call_out_of_rotation", "change_of_call"} <= refused
+    assert sum("error" in r for c in CASES for r in c["tablet"]) > 500
+    kinds = {i["kind"] for c in CASES for r in c["tablet"] for i in r.get("irregularities", [])}
+    assert len(kinds) >= 12 and len(CASES) > 800
+
+
+def _chunks(n: int) -> list[range]:
+    size = (len(CASES) + n - 1) // n
+    return [range(i, min(i + size, len(CASES))) for i in range(0, len(CASES), size)]
+
+
+@pytest.mark.parametrize("chunk", _chunks(8), ids=lambda r: f"logs{r.start}-{r.stop - 1}")
+def test_step_gives_the_baselines_tablet_results(chunk):
+    for i in chunk:
+        case = CASES[i]
+        table = new_table(case["log"])
+        for j, (ev, want) in enumerate(zip(case["log"]["events"], case["tablet"], strict=True)):
+            where = f"log {i} event {j} {ev!r}"
+            before = table.state()
+            got = table.step(copy.deepcopy(ev))
+            if "refused" in want or "error" in want:
+                assert isinstance(got, Refused), where
+                if "refused" in want:
+                    assert [got.kind, got.law] == want["refused"], where
+                else:
+                    assert got.reason == want["error"], where
+                assert table.state() == before, where  # refused: nothing changed
+                continue
+            assert isinstance(got, Accepted), f"{where}: {got}"
+            assert digest(got.state) == want["state"], where
+            assert list(got.irregularities) == want.get("irregularities", []), where
+            assert list(got.timing) == want.get("timing", []), where
+            assert got.status == got.state["status"], where
+
+
+@pytest.mark.parametrize("chunk", _chunks(4), ids=lambda r: f"logs{r.start}-{r.stop - 1}")
+def test_apply_and_check_give_the_baselines_results(chunk):
+    for i in chunk:
+        case = CASES[i]
+        log = case["log"]
+        replay = new_table(log)
+        for j, (ev, want) in enumerate(zip(log["events"], case["replay"], strict=True)):
+            try:
+                got = digest(replay.apply(copy.deepcopy(ev)))
+            except EventError as exc:
+                got = "!" + str(exc)
+            assert got == want, f"log {i} event {j} {ev!r}"
+        # check, event by event, on the tablet's path (events taken as step took them)
+        tablet = new_table(log)
+        for j, (ev, want) in enumerate(zip(log["events"], case["tablet"], strict=True)):
+            try:
+                verdict: Any = tablet.check(copy.deepcopy(ev))
+            except EventError as exc:
+                verdict = "!" + str(exc)
+            assert verdict == want.get("check"), f"log {i} event {j} {ev!r}"
+            tablet.step(copy.deepcopy(ev))
+
+
+def test_an_alert_the_profile_forbids_is_refused_without_a_copy_of_the_engine(monkeypatch):
+    # the baseline's tablet tried every alert on copy.deepcopy(engine); step judges it in place
+    def no_copy(*args, **kwargs):
+        raise AssertionError("step made a deep copy")
+
+    monkeypatch.setattr(copy, "deepcopy", no_copy)
+    table = Table("fsb-2007", 1)
+    table.step({"t": 0.0, "seat": "N", "call": "1C"})
+    got = table.step({"t": 1.0, "seat": "N", "alert": True})  # fsb-2007: partner alerts (FSB L115B)
+    assert isinstance(got, Refused) and got.kind in FORBIDDING_ALERT and got.law == "FSB L115B"
+    assert table.state()["calls"][0]["alerted"] is False
+
+
+def test_an_accepted_events_state_is_gone_once_the_table_moves_on():
+    table = Table("dbf-2017", 1)
+    first = table.step({"t": 0.0, "seat": "N", "call": "1C"})
+    assert isinstance(first, Accepted) and first.state["next"] == "E"
+    second = table.step({"t": 1.0, "seat": "E", "call": "P"})
+    assert isinstance(second, Accepted) and second.state["next"] == "S"
+    assert first.state["next"] == "E"  # read before the table moved on: kept
+    third = table.step({"t": 2.0, "seat": "S", "call": "P"})
+    assert isinstance(third, Accepted)
+    table.step({"t": 3.0, "seat": "W", "call": "P"})
+    with pytest.raises(RuntimeError, match="another event"):
+        _ = third.state
