@@ -9,12 +9,13 @@ import sys
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
-from station import screens
 from tablet_app.station_client import session_from_station
 
 from .conftest import EVENT, ROOT, StationProcess
 from .test_dataconnector import init_dto
 from .test_sessions import movement
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def test_FSB_L114_screens_reach_the_tables_the_organiser_named(tmp_path):
@@ -37,16 +38,3 @@ def test_screens_under_a_regulation_without_screen_rules_are_refused_at_start(tm
                           "--profile", "ebu", "--screens", "all"], cwd=ROOT, capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 2 and "has no screen rules" in out.stderr
-
-
-@pytest.mark.parametrize("bad", ["A:4-1", "a", "A:x", "B:1;2"])
-def test_a_bad_screens_value_is_refused(bad):
-    with pytest.raises(ValueError):
-        screens.parse(bad)
-
-
-def test_which_tables_the_specs_cover():
-    assert screens.covers(["all"], "B", 9)
-    assert screens.covers(["A"], "A", 7) and not screens.covers(["A"], "B", 7)
-    assert screens.covers(["A:1-4,7"], "A", 7) and not screens.covers(["A:1-4,7"], "A", 5)
-    assert screens.stored('["A:1"]') == ["A:1"] and screens.stored("garbage") == [] and screens.stored(None) == []
