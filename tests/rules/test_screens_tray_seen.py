@@ -149,3 +149,19 @@ def test_WBF_the_record_the_station_gets_says_whom_a_rectified_irregularity_is_h
     assert irr.hidden_from == ("S", "W")  # a feed the players may see leaves it out
     with pytest.raises(RecordError, match="hidden_from"):
         read_irregularities([{"kind": "insufficient_bid", "hidden_from": "SW"}], 2)
+
+
+@pytest.mark.parametrize(("name", "screens"), SCREEN_TABLES)
+def test_L36A_south_cannot_condone_easts_inadmissible_redouble_the_tray_has_not_brought_him(name, screens):
+    t = table(name, screens, "N 1H", "E XX")
+    assert t.state()["pending"]["may_call"] == []  # without screens: ["S"], who condones by calling
+    got = t.step({"t": 5.0, "seat": "S", "call": "P"})
+    assert isinstance(got, Refused) and got.kind == Refusal.NOT_SEEN
+    t.step({"t": 6.0, "td": "inadmissible_double", "choice": "cancel"})  # the TD rules on East's side
+    assert t.status() == "bidding" and t.state()["next"] == "E"
+
+
+def test_L36A_without_screens_south_condones_the_inadmissible_redouble_by_calling():
+    t = table("dbf-2017", None, "N 1H", "E XX")
+    assert t.state()["pending"]["may_call"] == ["S"]
+    assert isinstance(t.step({"t": 5.0, "seat": "S", "call": "P"}), Accepted)

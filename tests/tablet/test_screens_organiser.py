@@ -132,3 +132,14 @@ def test_the_director_reads_the_screen_options_in_their_own_words(make_controlle
     label = i18n.option_label(pending["kind"], option, lang, present.seat_names(pending, lang))
     assert {"en": "did not pass the screen", "sv": "inte passerat skärmen", "da": "ikke passeret skærmen"}[lang] in label
     assert "L27B" not in label  # not the Law 27 replacement's words
+
+
+def test_the_organiser_plays_a_wbf_table_without_screens_and_its_log_says_so(make_controller, clock):
+    ctl = make_controller()
+    ctl.setup({**WBF, "screens": False})
+    assert ctl.screen is None
+    clock.advance(1)
+    ctl.box_event("N", "call", call="1C")
+    assert seen(ctl.views()["S"]) == ["1C"]  # no tray: everyone sees the call at once
+    log = ctl.table_log()
+    assert log["screens"] is False and replay(log)["tray"] is None
