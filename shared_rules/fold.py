@@ -260,9 +260,14 @@ class Fold:
             raise EventError(f"no decision is pending, so the TD event {kind!r} has nothing to answer")
         if kind != p.kind:
             raise EventError(f"the pending decision is {str(p.kind)!r}, not {kind!r}")
-        option = next((o for o in p.options if o.id == ev["choice"]), None)
+        choice = ev["choice"]
+        ids = ", ".join(o.id for o in p.options)
+        if not isinstance(choice, str):
+            raise EventError(f"choice must name one of the options of the pending {p.kind}, as a string: {ids} "
+                             f"(got {short(choice)})")
+        option = next((o for o in p.options if o.id == choice), None)
         if option is None:
-            raise EventError(f"{ev['choice']!r} is not an option here: {', '.join(o.id for o in p.options)}")
+            raise EventError(f"choice {short(choice)} is not an option of the pending {p.kind} ({p.law}): {ids}")
         shown: tuple[int, ...] | None = None
         if "shown" in ev:
             # L29C: the TD names the denominations the artificial call out of rotation showed.

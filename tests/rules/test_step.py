@@ -6,6 +6,9 @@ baseline said, event by event).
   `check` + deep-copy alert preview + `apply`, and refuses exactly what they refused, with the
   same kind and Law (or the same message), leaving the state as it was;
 - `apply` (a replay) and `check` still give the baseline's results.
+
+Messages reworded since the baseline to name the bad field are compared in the baseline's words
+(`baseline_words`: each rewording is listed there).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import gzip
 import hashlib
 import json
 import pathlib
+import re
 from typing import Any
 
 import pytest
@@ -29,6 +33,19 @@ CASES: list[dict[str, Any]] = json.loads(gzip.decompress(DATA.read_bytes()))
 def digest(state: dict[str, Any]) -> str:
     text = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# (the message now, the baseline's words for it): a TD choice not among the options names the
+# field and the decision (tests/rules/test_bad_fields.py)
+REWORDED = [
+    (re.compile(r"^choice (.+) is not an option of the pending \S+ \(.*?\): (.*)$"), r"\1 is not an option here: \2"),
+]
+
+
+def baseline_words(message: str) -> str:
+    for now, then in REWORDED:
+        message = now.sub(then, message)
+    return message
 
 
 def new_table(log: dict[str, Any]) -> Table:
@@ -63,7 +80,7 @@ def test_step_gives_the_baselines_tablet_results(chunk):
                 if "refused" in want:
                     assert [got.kind, got.law] == want["refused"], where
                 else:
-                    assert got.reason == want["error"], where
+                    assert baseline_words(got.reason) == want["error"], where
                 assert table.state() == before, where  # refused: nothing changed
                 continue
             assert isinstance(got, Accepted), f"{where}: {got}"
@@ -83,7 +100,7 @@ def test_apply_and_check_give_the_baselines_results(chunk):
             try:
                 got = digest(replay.apply(copy.deepcopy(ev)))
             except EventError as exc:
-                got = "!" + str(exc)
+                got = "!" + baseline_words(str(exc))
             assert got == want, f"log {i} event {j} {ev!r}"
         # check, event by event, on the tablet's path (events taken as step took them)
         tablet = new_table(log)
