@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from shared_rules import (
     box_screens,
+    law9,
     law15_17,
     law24,
     law25,
@@ -76,7 +77,7 @@ class Fold:
                  "reviews", "refused", "exposed", "adjusted", "wrong_board", "wrong_board_ruled",
                  "wrong_board_repeat", "views", "screens", "screenmates", "tray_side", "tray_passes",
                  "tray_calls", "tray_seen", "tray_arrived_t", "calls_changed_t", "calls_counted", "taken",
-                 "taken_makes", "box_taken", "box_views")
+                 "taken_makes", "box_taken", "box_views", "awaiting_refusal")
 
     def __init__(self, profile: profiles.Profile, board: int, dealer: int, vulnerability: str, policy: Policy,
                  no_alerts_by: tuple[str, ...]) -> None:
@@ -145,6 +146,9 @@ class Fold:
         self.taken_makes = profile.call_made == "taken"  # the card taken out is the call
         self.box_taken: list[tuple[int, int, float, bool]] = []  # (seat, code, t, made)
         self.box_views: list[dict[str, Any]] = []  # their dicts for state(), built once each
+        # L9B2: why the last call made while the TD was awaited would be refused at the box (law9.py);
+        # Table.step refuses the call with it, a replay records the call.
+        self.awaiting_refusal: EventError | None = None
 
     # ------------------------------------------------------------------ detection
     def admissible(self, seat: int, code: int) -> bool:
@@ -216,12 +220,14 @@ class Fold:
     def call_while_pending(self, rec: Rec) -> None:
         """Only the calls the Law gives a meaning are taken while a decision waits (L9B2), in this
         order: L33 (the player in turn, simultaneously), the offender's LHO (accepting or
-        condoning), then the others the rule names (L27C the offender, L28B the opponent in turn)."""
+        condoning), then the others the rule names (L27C the offender, L28B the opponent in turn).
+        Any other call was made while the TD was awaited: recorded and cancelled (law9.py)."""
         p = self.pending
         assert p is not None
         if p.asks is not Asks.LHO:
-            raise EventError(f"the table waits for the TD ({p.kind}, {p.law}): no call now (L9B2)",
-                             Refusal.AWAITING_TD, "L9B2")
+            law9.CALL_WHILE_AWAITING_TD.made(self, rec, EventError(
+                f"the table waits for the TD ({p.kind}, {p.law}): no call now (L9B2)", Refusal.AWAITING_TD, "L9B2"))
+            return
         if law28_33.SIMULTANEOUS_CALLS.called_with(self, p, rec):
             return
         if rec.seat == lho(p.seat):
@@ -231,8 +237,9 @@ class Fold:
             return
         if p.rule.other_call(self, p, rec):
             return
-        raise EventError(f"the table waits for a ruling on {p.kind} by {SEATS[p.seat]} ({p.law}): only "
-                         f"{SEATS[lho(p.seat)]} may call now (L9B2)", Refusal.AWAITING_TD, "L9B2")
+        law9.CALL_WHILE_AWAITING_TD.made(self, rec, EventError(
+            f"the table waits for a ruling on {p.kind} by {SEATS[p.seat]} ({p.law}): only {SEATS[lho(p.seat)]} may "
+            "call now (L9B2)", Refusal.AWAITING_TD, "L9B2"))
 
     # ------------------------------------------------------------------ the TD
     def on_td(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:

@@ -25,6 +25,7 @@ import pytest
 from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import EventError, Table
 from shared_rules.types import FORBIDDING_ALERT
+from tests.rules.helpers import without_awaiting_record
 
 DATA = pathlib.Path(__file__).parent / "data" / "step_golden.json.gz"
 CASES: list[dict[str, Any]] = json.loads(gzip.decompress(DATA.read_bytes()))
@@ -92,16 +93,38 @@ def test_step_gives_the_baselines_tablet_results(chunk):
 
 @pytest.mark.parametrize("chunk", _chunks(4), ids=lambda r: f"logs{r.start}-{r.stop - 1}")
 def test_apply_and_check_give_the_baselines_results(chunk):
+    diverged: list[int] = []
     for i in chunk:
         case = CASES[i]
         log = case["log"]
-        replay = new_table(log)
+        # `replay` is given every event; `shadow`, the events the baseline took, is the baseline's
+        # table (L9B2: a call the baseline refused while the TD was awaited is now recorded and
+        # cancelled by the replay: the two differ by that record alone)
+        replay, shadow = new_table(log), new_table(log)
+        recorded = False
         for j, (ev, want) in enumerate(zip(log["events"], case["replay"], strict=True)):
+            where = f"log {i} event {j} {ev!r}"
             try:
-                got = digest(replay.apply(copy.deepcopy(ev)))
+                state = replay.apply(copy.deepcopy(ev))
             except EventError as exc:
-                got = "!" + baseline_words(str(exc))
-            assert got == want, f"log {i} event {j} {ev!r}"
+                assert "!" + baseline_words(str(exc)) == want, where
+                continue
+            if want.startswith("!"):
+                # the baseline refused a call the replay recorded: why is its refusal's message
+                records = [x for x in (state["irregularities"] + state["refused"])
+                           if x["kind"] in ("call_while_awaiting_td", "awaiting_td")]
+                assert records and "!" + records[-1]["reason"] == want, where
+                recorded = True
+            else:
+                assert digest(shadow.apply(copy.deepcopy(ev))) == want, where
+            if without_awaiting_record(state) != shadow.state():
+                # Only after such a call: it accepted a decision that then waited for the TD (the
+                # acceptance stands), or it was a card taken from the box (FSB L112C: the call;
+                # the box's confirmation after it is no second call). The baseline refused all
+                # of it (tests/rules/test_awaiting_td.py); the rest of the log follows another path.
+                assert recorded, where
+                diverged.append(i)
+                break
         # check, event by event, on the tablet's path (events taken as step took them)
         tablet = new_table(log)
         for j, (ev, want) in enumerate(zip(log["events"], case["tablet"], strict=True)):
@@ -111,6 +134,7 @@ def test_apply_and_check_give_the_baselines_results(chunk):
                 verdict = "!" + str(exc)
             assert verdict == want.get("check"), f"log {i} event {j} {ev!r}"
             tablet.step(copy.deepcopy(ev))
+    assert len(diverged) <= len(chunk) // 20, diverged  # the golden still covers the rest
 
 
 def test_an_alert_the_profile_forbids_is_refused_without_a_copy_of_the_engine(monkeypatch):
