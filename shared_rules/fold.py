@@ -70,7 +70,7 @@ class Fold:
     """One board's auction as the events so far made it (table.Table validates the events)."""
 
     __slots__ = ("profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy",
-                 "refs", "stop_open", "stop_jump", "calls", "turn", "turn_t", "last_t", "status",
+                 "refs", "stop_open", "stop_jump", "stop_card", "stop_skip", "calls", "turn", "turn_t", "last_t", "status",
                  "last_bid", "last_action", "last_action_seat", "has_action", "trailing_passes",
                  "must_pass", "repeat", "no_double", "judge_next_call", "rho_watch", "pending",
                  "stop_from", "irregularities", "irregularities_made", "timing", "withdrawn", "leads",
@@ -91,6 +91,11 @@ class Fold:
         stop = profile.stop
         self.stop_open = stop.enabled and "opening_two_level" in stop.triggers
         self.stop_jump = stop.enabled and "jump" in stop.triggers
+        # The pause after a skip bid (timing.py): the Stop card shown obliges it, and a skip bid
+        # without the card is flagged (FSB L116B); where the regulation says so, every skip bid
+        # obliges it, card or not (profile stop.pause_without_card: EBU, ACBL).
+        self.stop_card = stop.enabled and stop.card
+        self.stop_skip = stop.enabled and stop.pause_without_card
         self.calls: list[Rec] = []  # the standing calls
         self.turn: int | None = dealer
         self.turn_t = 0.0  # when the seat in turn came to be in turn (his think time starts)
@@ -111,7 +116,8 @@ class Fold:
         self.judge_next_call: dict[int, tuple[laws.Deferred, Rec]] = {}
         self.rho_watch: dict[int, tuple[int, laws.OotRule, Rec]] = {}
         self.pending: Pending | None = None
-        self.stop_from: tuple[float, int] | None = None  # (when, who waits) after a stop
+        # (when, who waits, whether the Stop card was shown) after a stop or a skip bid
+        self.stop_from: tuple[float, int, bool] | None = None
         # The record.
         self.irregularities: list[dict[str, Any]] = []
         self.irregularities_made = 0  # how many were ever recorded (an L33 reordering removes one)
@@ -329,14 +335,16 @@ class Fold:
             if self.stop_from[1] == s:
                 timing.check_stop_wait(self, rec)
             self.stop_from = None
+        pause = rec.stop and self.stop_card
         if code >= 0:
             # FSB L116B1-B2, 2017 L73A1: an opening at the two level or a jump, per profile
-            if not rec.stop and ((self.stop_open and self.last_bid < 0 and code >= 5)
-                                 or (self.stop_jump and is_jump(code, self.last_bid))):
-                timing.stop_missing(self, rec)
+            if (self.stop_open and self.last_bid < 0 and code >= 5) or (self.stop_jump and is_jump(code, self.last_bid)):
+                if not rec.stop and self.stop_card:
+                    timing.stop_missing(self, rec)
+                pause = pause or self.stop_skip  # EBU, ACBL: the LHO pauses, card or not
             self.last_bid = code
-        if rec.stop and self.profile.stop.enabled:
-            self.stop_from = (rec.t, lho(s))
+        if pause:
+            self.stop_from = (rec.t, lho(s), rec.stop)
         self.calls.append(rec)
         if code == PASS:
             self.trailing_passes += 1

@@ -31,6 +31,13 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True)
 class StopRules:
+    """The pause after a skip bid (FSB L116, 2017 L73A1: the regulating authority's mandatory
+    pauses). `triggers`: the bids that are skip bids. `card`: the regulation has a Stop card (or
+    spoken "stop") shown before them; a trigger made without it is flagged (`stop_missing`), and a
+    call made with it obliges the next player's pause. `pause_without_card`: every trigger obliges
+    that pause, the card shown or not (EBU: "as though the Stop card had been used"; ACBL, which
+    has no card)."""
+
     enabled: bool
     triggers: tuple[str, ...]
     wait_s: float
@@ -38,6 +45,8 @@ class StopRules:
     long_thought_s: float
     enforcement: str
     law: str
+    card: bool = True
+    pause_without_card: bool = False
 
 
 @dataclass(frozen=True)
@@ -180,10 +189,15 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         long_thought_s=s.number("long_thought_s"),
         enforcement=s.choice("enforcement", ENFORCEMENTS),
         law=s.get("law", str),
+        card=s.get("card", bool),
+        pause_without_card=s.get("pause_without_card", bool),
     )
     s.done()
     if stop.tolerance_s > stop.wait_s:
         raise ProfileError(f"profile {where}: stop.tolerance_s must not exceed stop.wait_s")
+    if stop.enabled and not stop.card and not stop.pause_without_card:
+        raise ProfileError(f"profile {where}: stop.enabled with neither a card nor pause_without_card obliges "
+                           "no pause: set enabled = false")
 
     a = top.sub("alert")
     cutoff = a.get("cutoff_level", int)

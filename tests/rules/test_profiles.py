@@ -57,6 +57,9 @@ GOOD = (pathlib.Path(profiles.__file__).parent / "fsb-2007.toml").read_text()
     (lambda s: s.replace('title = "Sweden', 'titel = "Sweden'), "title is missing|titel"),
     (lambda s: s.replace('screenmates = [["N", "E"], ["S", "W"]]', 'screenmates = [["N", "N"], ["S", "W"]]'), "screenmates"),
     (lambda s: s.replace("[stop]", "[stop"), "TOML"),
+    (lambda s: s.replace("card = true", "card = 1", 1), "stop.card has the wrong type"),
+    (lambda s: s.replace("pause_without_card = false", "", 1), "stop.pause_without_card is missing"),
+    (lambda s: s.replace("card = true", "card = false", 1), "neither a card nor pause_without_card"),
 ])
 def test_malformed_profiles_are_rejected_with_the_field_named(tmp_path, mutate, match):
     path = tmp_path / "broken.toml"
