@@ -72,3 +72,54 @@ def test_good_file_round_trips(tmp_path):
     path = tmp_path / "copy.toml"
     path.write_text(GOOD)
     assert profiles.load_file(path) == profiles.load("fsb-2007")
+
+
+# ---------------------------------------------------------------- what rests on a cited text
+def test_a_profile_is_assumed_until_every_rule_it_applies_is_cited():
+    # A rule group a profile applies (call_made, and stop, alert, screens when enabled) rests on a
+    # regulation only with a citation: the regulation, its edition, the section and the text
+    # quoted. Until then it is assumed; so is any value the profile itself lists in `assumed`.
+    assert profiles.load("fsb-2007").assumed == ()  # FSB L112C, L115, L116 in the seed texts
+    dbf = profiles.load("dbf-2017").assumed
+    assert {"call_made", "alert", "stop.wait_s", "stop.long_thought_s"} <= set(dbf) and "stop" not in dbf
+    for name in ("ebu", "acbl", "wbf-screens-2017"):
+        assert {"call_made", "stop", "alert"} <= set(profiles.load(name).assumed), name
+    assert "screens" in profiles.load("wbf-screens-2017").assumed
+
+
+def test_every_citation_names_the_regulation_its_edition_section_and_quotes_it():
+    for name in profiles.names():
+        for cite in profiles.load(name).cites:
+            assert cite.regulation and cite.edition and cite.section and cite.quote and cite.covers, (name, cite)
+    fsb = {c.section: c for c in profiles.load("fsb-2007").cites}
+    assert "avvakta i cirka 10 sekunder" in fsb["L116B"].quote and fsb["L116B"].covers == ("stop",)
+
+
+@pytest.mark.parametrize("mutate,match", [
+    (lambda s: s.replace('section = "L116B"', 'section = ""'), r"cite\[\d\]\.section must not be empty"),
+    (lambda s: s.replace('covers = ["stop"]', 'covers = ["stops"]'), r"cite\[\d\]\.covers"),
+    (lambda s: s.replace("assumed = []", 'assumed = ["stop.wait"]'), "assumed"),
+    (lambda s: s.replace("assumed = []", ""), "assumed is missing"),
+    (lambda s: s.replace('quote = "Om en', 'quot = "Om en'), r"cite\[\d\]\.quot"),
+])
+def test_malformed_citations_are_rejected_with_the_field_named(tmp_path, mutate, match):
+    path = tmp_path / "broken.toml"
+    text = mutate(GOOD)
+    assert text != GOOD
+    path.write_text(text)
+    with pytest.raises(ProfileError, match=match):
+        profiles.load_file(path)
+
+
+def test_a_stop_without_a_citation_makes_the_profile_assumed(tmp_path):
+    path = tmp_path / "uncited.toml"
+    i = GOOD.index('[[cite]]\ncovers = ["stop"]')
+    j = GOOD.index("[[cite]]", i + 1) if "[[cite]]" in GOOD[i + 1:] else len(GOOD)
+    path.write_text(GOOD[:i] + GOOD[j:])
+    assert profiles.load_file(path).assumed == ("stop",)
+
+
+def test_the_profiles_listed_for_a_tools_help_say_which_are_assumed():
+    # the tablet's and the station's --help name the profiles a TD may choose
+    assert profiles.listing() == ("acbl (assumed), dbf-2017 (assumed), ebu (assumed), fsb-2007, "
+                                  "wbf-screens-2017 (assumed)")
