@@ -1,5 +1,5 @@
 """Law 9B2: after attention is drawn to an irregularity, no player acts until the TD has explained
-the rectification (2007 L9B2, 2017 L9B2; docs/laws/choices.md #24).
+the rectification (2007 L9B2, 2017 L9B2; docs/laws/choices.md #30).
 
 While a decision is pending the Law gives a few calls a meaning (the offender's LHO accepting or
 condoning, L27C, L28B, L33: each rule's `lho_calls` / `other_call`). Any other call is refused at

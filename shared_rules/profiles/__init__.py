@@ -99,6 +99,8 @@ class Profile:
     simultaneous_window_s: float
     sources: tuple[str, ...]
     call_made: str = "confirmed"  # when a box call counts as made (FSB L112C: "taken")
+    # L33: where `simultaneous_window_s` comes from (a regulation, or the engine's reading)
+    simultaneous_source: str = ""
     cites: tuple[Citation, ...] = ()
     # What no cited regulation text gives: the rule groups the profile applies without a citation,
     # and the values it lists itself. Not empty: the profile is "assumed" wherever a TD chooses it.
@@ -200,6 +202,9 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     edition = top.choice("edition", EDITIONS)
     policy = top.choice("policy", POLICIES)
     window = top.number("simultaneous_window_s")
+    window_source = top.get("simultaneous_source", str)
+    if not window_source.strip():
+        raise ProfileError(f"profile {where}: simultaneous_source must say where the L33 window comes from")
     call_made = top.choice("call_made", CALL_MADE)
     sources = tuple(top.get("sources", list))
     if not all(isinstance(s, str) for s in sources):
@@ -266,7 +271,7 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     assumed = tuple(sorted({g for g in applied if g not in cited} | set(listed)))
     top.done()
     return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made),
-                   cites, assumed)
+                   window_source, cites, assumed)
 
 
 def _cites(items: list[Any], where: str) -> tuple[Citation, ...]:

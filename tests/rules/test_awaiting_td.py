@@ -5,7 +5,7 @@ forklaret alt om berigtigelse af uregelmæssigheden").
 
 A call the Law gives no meaning while the TD is awaited is refused at the box (`Table.step`), but
 a table log is what happened: replayed (`apply`, `take`, `python -m shared_rules replay`) such a
-call is itself an irregularity, recorded and cancelled (docs/laws/choices.md #24), and the log
+call is itself an irregularity, recorded and cancelled (docs/laws/choices.md #30), and the log
 always replays. The pending decision, the standing calls, the turn and the obligations are as if
 the call had never been made; only the record says it was.
 """

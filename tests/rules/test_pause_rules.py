@@ -75,7 +75,7 @@ def test_EBU_with_the_card_the_flags_are_as_before():
 
 def test_EBU_an_opening_bid_at_the_two_level_is_a_skip_bid():
     # a jump bid is one above the minimum level required, and an opening's minimum is the one
-    # level (docs/laws/choices.md #26)
+    # level (docs/laws/choices.md #32)
     state = play("ebu", [c(0, "N", "2S"), c(1, "E", "P")])
     assert flags(state) == [("stop_missing", "N"), ("stop_wait_short", "E")]
     assert flags(play("ebu", [c(0, "N", "1S"), c(1, "E", "P")])) == []
@@ -95,7 +95,7 @@ def test_ACBL_a_skip_bid_needs_no_card_and_the_LHO_must_pause():
 @pytest.mark.parametrize("waited,short", [(1.0, True), (3.5, True), (4.0, False), (5.0, False), (12.0, False)])
 def test_ACBL_a_clear_break_of_four_seconds_counts_as_the_pause(waited, short):
     # about ten seconds, but a clear break in tempo matters more than the exact length; a district
-    # bulletin says four or five seconds are enough (docs/laws/choices.md #27)
+    # bulletin says four or five seconds are enough (docs/laws/choices.md #33)
     state = play("acbl", [c(0, "N", "1H"), c(1, "E", "3S"), c(1 + waited, "S", "P")])
     assert (("stop_wait_short", "S") in flags(state)) is short
 

@@ -60,6 +60,8 @@ GOOD = (pathlib.Path(profiles.__file__).parent / "fsb-2007.toml").read_text()
     (lambda s: s.replace("card = true", "card = 1", 1), "stop.card has the wrong type"),
     (lambda s: s.replace("pause_without_card = false", "", 1), "stop.pause_without_card is missing"),
     (lambda s: s.replace("card = true", "card = false", 1), "neither a card nor pause_without_card"),
+    (lambda s: s.replace("simultaneous_source", "# simultaneous_source"), "simultaneous_source is missing"),
+    (lambda s: s.replace('simultaneous_source = "', 'simultaneous_source = " " # "'), "where the L33 window comes"),
 ])
 def test_malformed_profiles_are_rejected_with_the_field_named(tmp_path, mutate, match):
     path = tmp_path / "broken.toml"
@@ -123,3 +125,7 @@ def test_the_profiles_listed_for_a_tools_help_say_which_are_assumed():
     # the tablet's and the station's --help name the profiles a TD may choose
     assert profiles.listing() == ("acbl (assumed), dbf-2017 (assumed), ebu (assumed), fsb-2007, "
                                   "wbf-screens-2017 (assumed)")
+@pytest.mark.parametrize("name", ALL)
+def test_L33_every_profile_says_where_its_simultaneous_window_comes_from(name):
+    p = profiles.load(name)
+    assert 0 < p.simultaneous_window_s <= 1.0 and "choices.md #24" in p.simultaneous_source
