@@ -84,9 +84,34 @@ def test_a_profile_is_assumed_until_every_rule_it_applies_is_cited():
     assert profiles.load("fsb-2007").assumed == ()  # FSB L112C, L115, L116 in the seed texts
     dbf = profiles.load("dbf-2017").assumed
     assert {"call_made", "alert", "stop.wait_s", "stop.long_thought_s"} <= set(dbf) and "stop" not in dbf
-    for name in ("ebu", "acbl", "wbf-screens-2017"):
-        assert {"call_made", "stop", "alert"} <= set(profiles.load(name).assumed), name
-    assert "screens" in profiles.load("wbf-screens-2017").assumed
+    wbf = profiles.load("wbf-screens-2017").assumed
+    assert {"call_made", "stop", "alert", "screens"} <= set(wbf)
+    # ebu and acbl cite their pause after a skip bid; its margin and enforcement stay assumed, and
+    # so does what they do not cite (their alerting rules; acbl's call_made)
+    for name in ("ebu", "acbl"):
+        assumed = set(profiles.load(name).assumed)
+        assert "stop" not in assumed and {"alert", "stop.tolerance_s", "stop.enforcement"} <= assumed, name
+    assert "call_made" not in profiles.load("ebu").assumed and "call_made" in profiles.load("acbl").assumed
+
+
+def test_EBU_bidding_box_regulations_the_pause_is_owed_without_the_card_and_a_call_is_made_when_taken():
+    # EBU Bidding Box Regulations, "The Stop card": the pause follows a jump bid, card or not;
+    # "Instructions for use": a call is made once removed from the box with apparent intent
+    ebu = profiles.load("ebu")
+    cites = {c.section: c for c in ebu.cites}
+    assert cites["The Stop card"].covers == ("stop",) and "as though the Stop card had been used" in \
+        cites["The Stop card"].quote
+    assert ebu.stop.card and ebu.stop.pause_without_card and ebu.stop.wait_s == 10.0
+    assert cites["Instructions for use"].covers == ("call_made",) and ebu.call_made == "taken"
+
+
+def test_ACBL_skip_bid_procedure_2018_no_stop_card_and_the_lho_still_pauses():
+    # ACBL Board of Directors, from 1 January 2018: no Stop card, no warning; the LHO of a jump
+    # waits approximately 10 seconds
+    acbl = profiles.load("acbl")
+    (cite,) = acbl.cites
+    assert cite.covers == ("stop",) and "should not be used" in cite.quote and "approximately 10 seconds" in cite.quote
+    assert not acbl.stop.card and acbl.stop.pause_without_card and acbl.stop.wait_s == 10.0
 
 
 def test_every_citation_names_the_regulation_its_edition_section_and_quotes_it():
