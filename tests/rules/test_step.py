@@ -12,7 +12,7 @@ baseline said, event by event). Where a later fix of the Laws changed the answer
 Messages reworded since the baseline to name the bad field are compared in the baseline's words
 (`baseline_words`: each rewording is listed there). The golden file pins the engine, not a
 jurisdiction's data: the ebu and acbl profiles have changed since (their pause after a skip bid,
-tests/rules/test_pause_rules.py), so their logs run with those profiles as the baseline had them
+tests/rules/test_pause_rules.py; ebu's call made when taken), so their logs run with those profiles as the baseline had them
 (tests/rules/data/baseline_profiles/).
 """
 from __future__ import annotations
