@@ -33,6 +33,8 @@ from shared_rules.replay_cli import main as replay_main
 from tablet_app.controller import Controller, Refused
 from tests.tablet.conftest import SESSION, Clock
 
+pytestmark = pytest.mark.slow  # whole tables: a journal written, exported and reopened per example
+
 PIN = "4321"
 SEATS = ("N", "E", "S", "W")
 ANY_CALL = sorted(CALL_CODE, key=CALL_CODE.__getitem__)[:38]  # P X XX 1C..7NT: what a box can send
