@@ -81,6 +81,8 @@ def tls_name(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from shared_rules import profiles
+
     p = argparse.ArgumentParser(prog="python -m station", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", default="station.db",
@@ -100,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "event, club-<session date>; before it sends one, club-<today>)")
     p.add_argument("--profile", default=None, type=profile_name,
                    help="the club's regulation profile, given to every tablet with its movement "
-                        "(e.g. fsb-2007; kept until changed; default: the tablet's own)")
+                        f"({profiles.listing()}; kept until changed; default: the tablet's own). "
+                        "(assumed): values in it rest on no cited regulation text; confirm them with the "
+                        "federation")
     p.add_argument("--screens", type=screens_spec, action="append", default=None, metavar="all|SECTION[:TABLES]",
                    help="the organiser plays with screens: the whole event (all), a section (A) or tables "
                         "(A:1-4); repeatable; sent to the tablets with their movement (FSB L114, "

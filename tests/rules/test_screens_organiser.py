@@ -82,17 +82,14 @@ def test_a_log_says_screens_at_the_top_level_and_replay_rules_it_as_a_screen_tab
 
 
 def test_a_profile_that_turns_screens_on_must_have_screen_rules():
-    data = {"name": "x", "title": "x", "edition": 2017, "policy": "record", "simultaneous_window_s": 0.5,
-            "simultaneous_source": "test", "sources": [], "call_made": "confirmed",
-            "stop": {"enabled": False, "triggers": [], "wait_s": 10.0, "tolerance_s": 1.0,
-                     "long_thought_s": 20.0, "enforcement": "none", "law": ""},
-            "alert": {"enabled": True, "by": ["partner"], "cutoff_level": 0, "cutoff_exempts_opening": False,
-                      "law": "", "pair_may_decline": ""},
-            "screens": {"available": False, "enabled": True, "tray_delay_s": 0.0,
-                        "screenmates": [["N", "E"], ["S", "W"]], "law": "", "unpassed_call": "laws"}}
+    import tomllib
+
+    data = tomllib.loads((profiles.HERE / "wbf-screens-2017.toml").read_text(encoding="utf-8"))
+    assert profiles.parse(data).screens.available
+    data["screens"]["available"] = False
     with pytest.raises(profiles.ProfileError, match="screens.enabled needs screens.available"):
         profiles.parse(data)
-    data["screens"]["partner_alert"] = "whenever"
     data["screens"]["available"] = True
+    data["screens"]["partner_alert"] = "whenever"
     with pytest.raises(profiles.ProfileError, match="partner_alert must be one of"):
         profiles.parse(data)
