@@ -13,6 +13,7 @@ Tablet API (docs/station.md has the full description):
                                same headers; 404 when the scoring program has not sent one
   GET  /api/v1/health          200 "ok", or 503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
+  GET  /live/...               the live feed (station/live_http.py), with --live
 """
 from __future__ import annotations
 
@@ -72,6 +73,7 @@ class Station:
         self.progress: Any = None   # director.Progress, made on the first page view
         self.storage_trouble: str | None = None  # why the last store failed, until one succeeds
         self.listeners = Listeners()  # who hears of each stored item (station/listeners.py)
+        self.live: Any = None  # the live feed (station/live_feed.py), with --live
         self._probe: tuple[float, str | None] = (0.0, None)
         self._probe_lock = threading.Lock()
 
@@ -553,6 +555,9 @@ class StationApp:
             suffix = f"-{section}" if section else ""
             return Response(200, body.encode(), "application/xml; charset=utf-8",
                             [("Content-Disposition", f'attachment; filename="{name}{suffix}.xml"')])
+        if path == "/live" or path.startswith("/live/"):
+            from . import live_http
+            return live_http.route(st.live, request, live_http.title_of(st))
         raise HttpError(404, f"no such page: {path}")
 
 

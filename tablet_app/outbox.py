@@ -46,6 +46,10 @@ STATES = ("pending", "delivered", "rejected", "skipped")
 OPTIONAL_KINDS = frozenset({ItemKind.AUCTION_EVENT.value})
 BATCH_ITEMS = 32           # items in one request at most (the station takes up to MAX_BATCH_ITEMS)
 BATCH_BYTES = 512 * 1024   # ... and about this many bytes of payload (an item alone may be bigger)
+# After the table wakes the pump (an item committed) it waits this long before sending: the
+# table's own work on that input (the boxes' views) comes first, and the items of a quick
+# succession of inputs go together. Short against the live feed's second.
+GATHER_S = 0.1
 
 # The station's answers that no retry can change: the item is kept (for the TD), not resent.
 FOR_GOOD = (400, 409, 411, 413, 422)
@@ -211,7 +215,8 @@ class Deliverer:
 
     def __init__(self, db_path: str, station_url: str, table_id: str, table_key: str, *,
                  timeout: float = 10.0, min_backoff: float = 0.2, max_backoff: float = 15.0,
-                 on_delivered: Callable[[str, str, Any], None] | None = None, batch_items: int = BATCH_ITEMS):
+                 on_delivered: Callable[[str, str, Any], None] | None = None, batch_items: int = BATCH_ITEMS,
+                 gather_s: float = GATHER_S):
         self.db_path = db_path
         # Called (kind, key, payload) after the station stored an item: e.g. the traveller fetch
         # (station_client.traveller_hook), which the station answers only after that.
@@ -232,6 +237,7 @@ class Deliverer:
         self.last_error: str | None = None
         self.connected = False  # last attempt reached the station
         self.batch_items = max(1, batch_items)  # items in one request at most (1: never a batch)
+        self.gather_s = gather_s  # after a wake, how long to wait before sending
         self._batch: bool | None = None if batch_items > 1 else False  # the station takes batches (None: not known)
         self._skip: set[str] = set()  # optional kinds this station does not take (an older station)
         self._linked: tuple[bool, str | None] | None = None  # what `_link` last wrote
@@ -313,7 +319,11 @@ class Deliverer:
                 backoff = self.min_backoff
                 continue
             if sent is False:  # nothing pending: sleep until woken
-                self._wake.wait(5.0)
+                if self._wake.wait(5.0) and self.gather_s:
+                    # Woken by the table's commit: let the table finish what it does with that
+                    # input (the boxes' views go out now) before this thread takes the CPU, and
+                    # take what else comes meanwhile in the same request.
+                    self._stop.wait(self.gather_s)
                 self._wake.clear()
                 continue
             # Failure: back off with jitter so a room of tablets does not hammer a restarting station.
