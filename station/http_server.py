@@ -85,6 +85,7 @@ class Response:
     # A body sent as it comes (server-sent events): called on the event loop, each chunk sent at
     # once; the connection closes when it ends. `body` is then not sent.
     stream: Callable[[], AsyncIterator[bytes]] | None = None
+    whole: bool = False  # the stream's chunks gathered and sent as one body when it ends (a long poll)
 
 
 def response_headers(response: Response) -> list[tuple[str, str]]:
@@ -388,6 +389,11 @@ class HttpServer:
 
     async def _send(self, conn: h11.Connection, stream: Stream, request: Request | None,
                     response: Response, client: str) -> None:
+        if response.stream is not None and response.whole:
+            # A long poll: nothing is sent until it has its answer, then the whole of it with its
+            # length (a cache in front holds every other request for the same address meanwhile).
+            response.body = b"".join([chunk async for chunk in response.stream()])
+            response.stream = None
         headers = [(b"Server", self.server_header), (b"Content-Type", response.content_type.encode())]
         if response.stream is None and response.status != 304:
             headers.append((b"Content-Length", str(len(response.body)).encode()))

@@ -85,8 +85,9 @@ def route(feed: LiveFeed | None, request: Request, title: str) -> Response:
             return after
         once = path == "/live/poll"
         return Response(200, b"", "text/event-stream; charset=utf-8",
-                        [("Cache-Control", SHORT if once else "no-cache"), ("X-Accel-Buffering", "no")],
-                        stream=lambda: feed.stream(after, POLL_HOLD_S if once else 600.0, once))
+                        # the stream: not cached, not buffered by a proxy; the poll: a short reply to cache
+                        [("Cache-Control", SHORT)] if once else [("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
+                        stream=lambda: feed.stream(after, POLL_HOLD_S if once else 600.0, once), whole=once)
     m = re.fullmatch(r"/live/([A-Z]{1,3})/(\d{1,3})\.lin", path)
     if m:
         try:

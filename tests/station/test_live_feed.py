@@ -132,3 +132,110 @@ def test_the_feed_shows_each_call_as_made_and_the_deal_only_when_both_rooms_have
         for t in tablets:
             t.stop()
         st.stop()
+
+
+def event_item(n: int, calls: list[dict], visible: int | None, screens: bool = True, table: int = 2,
+               board: int = 5, status: str = "bidding") -> dict:
+    from .conftest import EVENT as CLUB
+    return {"key": f"{CLUB}/A/{table}/1/{board}/event/{n}", "event": CLUB, "section": "A", "table": table,
+            "round": 1, "board": board, "n": n, "what": "call", "at": time.time(), "t": float(n),
+            "seat": calls[-1]["seat"], "call": calls[-1]["call"], "calls": calls, "irregularities": [],
+            "status": status, "contract": None, "declarer": None, "dealer": "N", "vulnerability": "NS",
+            "screens": screens, "visible": visible, "profile": "wbf-screens-2017"}
+
+
+def test_wbf_screens_only_calls_past_the_tray_and_no_explanation_before_the_board_ends(tmp_path):
+    """Behind screens (2007/2017 L80B2(e), FSB L114-L115) a spectator sees what all four players
+    have seen: the calls the tray has carried across, alerts marked, the explanations (given to
+    one side of the screen) only once the board is over at the table."""
+    from .conftest import result_record
+
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    spectator = Spectator(st.port).start()
+    try:
+        one = {"seat": "N", "call": "1C", "alerted": True, "stop": False, "think": 2.0, "explanation": "16+ any"}
+        two = {"seat": "E", "call": "1H", "alerted": False, "stop": False, "think": 3.0}
+        for n, calls, visible in ((1, [one], 0), (2, [one, two], 0), (3, [one, two], 2)):
+            code, doc = st.post_item("auction_event", event_item(n, calls, visible))
+            assert code == 201, doc
+        spectator.wait(lambda s: any(len(c) == 2 for _, c in calls_of(s, "A2", 5)), what="the tray passed")
+        shown = calls_of(spectator, "A2", 5)
+        # Nothing before the tray passed; then both calls, the alert marked, its explanation withheld.
+        assert [len(c) for _, c in shown] == [0, 2]
+        assert shown[-1][1][0] == {"seat": "N", "call": "1C", "alerted": True}
+        code, lin = st.request("GET", "/live/A/2.lin")
+        assert "mb|1C!|mb|1H|" in lin and "an|" not in lin
+        # The board is over at the table: the explanation may be shown.
+        rec = result_record(table=2, board=5, contract="1H", declarer="E", tricks=7, score_ns=-80,
+                            vulnerability="NS", auction=[one, two, {"seat": "S", "call": "P"},
+                                                         {"seat": "W", "call": "P"}, {"seat": "N", "call": "P"}])
+        code, doc = st.post_item("result", rec)
+        assert code == 201, doc
+        spectator.wait(lambda s: calls_of(s, "A2", 5)[-1][1][0].get("explanation") == "16+ any", what="explanation")
+        code, lin = st.request("GET", "/live/A/2.lin")
+        assert "mb|1C!|an|16+ any|mb|1H|" in lin
+    finally:
+        spectator.stop()
+        st.stop()
+
+
+def test_an_older_tablets_progress_items_show_calls_only_once_the_auction_is_over(tmp_path):
+    """A tablet that sends no auction events (an older one) says nothing of a screen's tray: its
+    calls are shown when its progress item says the auction is over, never from a frozen table."""
+    from .conftest import EVENT as CLUB
+
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    spectator = Spectator(st.port).start()
+    try:
+        calls = [{"seat": "N", "call": "1NT"}, {"seat": "E", "call": "2C"}]
+        for seq, phase in ((1, "bidding"), (2, "playing")):
+            item = {"key": f"{CLUB}/A/3/1/1/auction/{seq}", "event": CLUB, "section": "A", "table": 3, "round": 1,
+                    "board": 1, "seq": seq, "phase": phase, "calls": calls, "irregularities": [],
+                    "at": "2026-11-22T19:00:00Z"}
+            assert st.post_item("auction", item)[0] == 201
+            spectator.wait(lambda s, seq=seq: len(calls_of(s, "A3", 1)) >= seq, what=f"progress {seq}")
+        assert [len(c) for _, c in calls_of(spectator, "A3", 1)] == [0, 2]
+    finally:
+        spectator.stop()
+        st.stop()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--live", "--live-delay", "31"], "the live delay must be 0 to 30 minutes, not 31"),
+    (["--live", "--live-delay", "-1"], "the live delay must be 0 to 30 minutes, not -1"),
+    (["--live", "--live-delay", "soon"], "expected minutes, 0 to 30"),
+    (["--live", "--live-tables", "A:x"], "is not a table range"),
+    (["--live", "--live-tables", "A:4-1"], "is not a range of table numbers 1-999"),
+    (["--live", "--live-tables", "1-4"], "is not a table range"),
+    (["--live-delay", "5"], "add --live"),
+])
+def test_bad_live_options_exit_2_with_the_reason_and_change_nothing(tmp_path, args, says):
+    db = tmp_path / "station.db"
+    p = subprocess.run([sys.executable, "-m", "station", "--db", str(db), "--insecure-http", *args],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and says in p.stderr, p.stderr
+    assert not db.exists()  # nothing was written
+
+
+def test_the_live_addresses_when_the_feed_is_off_and_for_nonsense(tmp_path):
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path).start()
+    try:
+        code, doc = st.request("GET", "/live/")
+        assert code == 404 and "the live feed is off" in doc["error"]
+    finally:
+        st.stop()
+    st = StationProcess(str(tmp_path / "station2.db"), tmp_path, extra=["--live", "--live-tables", "A:1"]).start()
+    try:
+        for path, says in (("/live/A/2.lin", "table A2 is not shown in the live feed"),
+                           ("/live/nothing", "no such page in the live feed"),
+                           ("/live/match/A1-A2.lin", "table A2 is not shown")):
+            code, doc = st.request("GET", path)
+            assert code == 404 and says in doc["error"], (path, doc)
+        code, doc = st.request("GET", "/live/stream?after=x")
+        assert code == 400 and "event number" in doc["error"]
+        code, doc = st.request("POST", "/live/", b"{}", {"Content-Length": "2"})
+        assert code == 405
+        code, text = st.request("GET", "/live/A/1.lin")
+        assert code == 200 and text == ""
+    finally:
+        st.stop()
