@@ -403,6 +403,8 @@ class HttpServer:
         streaming = response.stream is not None and (request is None or request.method != "HEAD")
         if streaming:
             response.close = True
+            if conn.their_http_version == b"1.1":
+                headers.append((b"Transfer-Encoding", b"chunked"))  # framed by `_stream` itself
         if response.close:
             headers.append((b"Connection", b"close"))
             stream.ended_by_reply = True
@@ -426,10 +428,14 @@ class HttpServer:
         """A body sent as it comes: each chunk at once; a client that does not read a chunk
         within the body timeout is disconnected (no buffer grows behind a stalled reader)."""
         assert response.stream is not None
+        chunked = conn.their_http_version == b"1.1"
         try:
             await stream.send(head, self.loop.time() + self.limits.body_timeout)
             async for chunk in response.stream():
-                await stream.send(conn.send(h11.Data(data=chunk)) or b"", self.loop.time() + self.limits.body_timeout)
+                if chunk:
+                    # framed here, not by h11: a thousand spectators each get every event
+                    data = b"%x\r\n%b\r\n" % (len(chunk), chunk) if chunked else chunk
+                    await stream.send(data, self.loop.time() + self.limits.body_timeout)
             await stream.send(conn.send(h11.EndOfMessage()) or b"", self.loop.time() + self.limits.body_timeout)
         except TimeoutError:
             raise _Slow() from None

@@ -45,6 +45,7 @@ LIVE_KINDS = ("auction_event", "auction", "result")
 MAX_DELAY_MINUTES = 30
 RING = 20_000           # events kept for a spectator who reconnects (Last-Event-ID)
 KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open
+TICK = 0.25             # the streams are woken at most this often (each gets that moment's events at once)
 ENDED = ("ended", "passed_out")
 
 
@@ -117,13 +118,23 @@ def _board_key(p: dict) -> tuple[str, str, int, int, int]:
 
 
 class _Hub:
-    """The spectators' streams on one event loop wait on one asyncio.Event, renewed per wake."""
+    """The spectators' streams on one event loop wait on one asyncio.Event, renewed per wake.
+    Wakes come at most every `TICK` seconds: the events of that moment go to each spectator in
+    one write, so a thousand spectators cost the loop a thousand writes a tick, not a thousand
+    per event, and the tablets' deliveries on the same loop keep their pace."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
         self.event = asyncio.Event()
+        self.due = False
+
+    def request(self) -> None:
+        if not self.due:
+            self.due = True
+            self.loop.call_later(TICK, self.wake)
 
     def wake(self) -> None:
+        self.due = False
         old, self.event = self.event, asyncio.Event()
         old.set()
 
@@ -426,7 +437,7 @@ class LiveFeed:
     def _wake_streams(self) -> None:
         for hub in list(self._hubs.values()):
             with contextlib.suppress(RuntimeError):  # a loop that has closed
-                hub.loop.call_soon_threadsafe(hub.wake)
+                hub.loop.call_soon_threadsafe(hub.request)
 
     # -- what the spectators read ------------------------------------------------------------------
     def snapshot(self) -> bytes:
@@ -474,7 +485,8 @@ class LiveFeed:
                 continue
             event = hub.event
             try:
-                await asyncio.wait_for(event.wait(), min(KEEPALIVE_S, max(0.0, end - loop.time())))
+                async with asyncio.timeout(min(KEEPALIVE_S, max(0.0, end - loop.time()))):
+                    await event.wait()
             except TimeoutError:
                 yield b": keep-alive\n\n"
 
