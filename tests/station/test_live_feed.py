@@ -5,7 +5,6 @@ finished in both rooms of the match; a table that is not shown never appears; be
 what passed the tray; bad options and addresses refused with a sentence."""
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time

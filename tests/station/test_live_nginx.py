@@ -103,7 +103,7 @@ def test_the_page_the_lin_and_the_stream_through_nginx(nginx_in_front):
         for t in waiting:
             t.join(60)
         assert len(answers) == 2 and answers[0] == answers[1] and '"call":"P"' in answers[0]
-        polls = st.out.decode().count(f'"GET /live/poll" 200')
+        polls = st.out.decode().count('"GET /live/poll" 200')
         assert polls == 1, st.out.decode()[-2000:]
     finally:
         spectator.stop()
