@@ -161,9 +161,13 @@ class LiveFeed:
         self._by_board: dict[tuple[str, int], list[BoardState]] = {}
         self._finished: set[tuple[str, str, int, int, int]] = set()
         # what the spectators get (under _lock)
-        self.seq = 0
+        # The events' numbers go on from the station's clock at start (microseconds), not from 0:
+        # no number or ETag of an earlier run comes back after a restart (the organiser may also
+        # show other tables then), so a browser reconnecting with an older Last-Event-ID gets a
+        # fresh snapshot and a cache never takes a new file for its old copy.
+        self.seq = time.time_ns() // 1000
         self._frames: list[bytes] = []
-        self._first = 1                         # seq of _frames[0]
+        self._first = self.seq + 1              # seq of _frames[0]
         self._views: dict[tuple[str, int], dict[tuple[str, int, int], tuple[dict, str]]] = {}
         self._changed: dict[tuple[str, int], int] = {}   # table -> seq of its last change
         self._latest: dict[tuple[str, int], tuple[dict, bytes]] = {}  # table -> its latest board's event
@@ -450,9 +454,9 @@ class LiveFeed:
     def frames_after(self, seq: int) -> tuple[bytes, int]:
         """The events after `seq` (a snapshot when those are no longer kept), and the last seq."""
         with self._lock:
-            if seq >= self.seq:
+            if seq == self.seq:
                 return b"", self.seq
-            if seq + 1 < self._first:
+            if seq + 1 < self._first or seq > self.seq:  # no longer kept, or another run's number
                 return self.snapshot(), self.seq
             return b"".join(self._frames[seq + 1 - self._first:]), self.seq
 

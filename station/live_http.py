@@ -55,7 +55,9 @@ def _cached(request: Request, body: bytes, content_type: str, etag: str, control
 
 
 def _after(request: Request) -> int | None | Response:
-    raw = (request.query.get("after") or [None])[0] or request.header("Last-Event-ID") or None
+    # A reconnecting EventSource asks the address it was given (`?after=` as the page was loaded)
+    # and adds Last-Event-ID, the newer of the two.
+    raw = request.header("Last-Event-ID") or (request.query.get("after") or [None])[0] or None
     if raw is None:
         return None
     if not _SEQ.fullmatch(raw):

@@ -1,7 +1,7 @@
 """The spectators' page in real Chromium (headless) with the organiser's delay: a real tablet
 controller delivers each call through its outbox; no call is shown before the delay has passed
 since it was made (on the push stream and on the page), and every call is shown after it, the
-alert marked. No speed is asserted: waits have hang-guard deadlines, and the one check that
+alert marked; an irregularity and the TD's ruling are marked with the call. No speed is asserted: waits have hang-guard deadlines, and the one check that
 depends on the clock (the page loaded before a call's delay ended does not show it) is made only
 when the page really was read before that moment."""
 from __future__ import annotations
@@ -68,6 +68,42 @@ def test_the_page_shows_every_call_after_its_delay_and_none_before(tmp_path):
         calls, _ = page_calls(f"{st.url}/live/")
         assert calls == ["1NT*", "X", "Pass", "Pass", "Pass"], calls
         assert [c for _, c, _ in auction] == ["1NT", "X", "P", "P", "P"]
+    finally:
+        spectator.stop()
+        if d is not None:
+            d.stop()
+        ctl.close()
+        st.stop()
+
+
+def test_2017_L27_an_insufficient_bid_and_its_ruling_are_marked_on_the_page(tmp_path):
+    """The TD's ruling at the table (East's insufficient bid accepted, 2017 L27A1) reaches the
+    spectators with the call: on the stream with its Law, on the page in Chromium as a mark."""
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    ctl = Controller(tmp_path / "t1.db")
+    d = None
+    spectator = Spectator(st.port).start()
+    try:
+        ctl.setup({"event": EVENT, "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
+                   "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": [1]})
+        d = Deliverer(str(tmp_path / "t1.db"), st.url, f"{EVENT}/A/1", st.keys[f"{EVENT}/A/1"],
+                      timeout=5, min_backoff=0.05, max_backoff=0.4).start()
+        ctl.listeners.append(d.wake)
+        ctl.choose_board(1)
+        assert ctl.box_event("N", "call", call="1NT")["ok"]
+        ctl.box_event("E", "call", call="1S")  # insufficient: the table stops for the TD
+        ctl.td_decide("1234", "accept")          # L27A1: South accepts it
+        assert ctl.box_event("S", "call", call="P")["ok"]
+        assert d.drain(30), d.last_error
+        spectator.wait(lambda s: any(len(c) == 3 for _, c in calls_of(s, "A1", 1)), what="the calls after the ruling")
+        view = [v for _, v in spectator.boards() if v["table"] == "A1" and len(v["calls"]) == 3][-1]
+        [irr] = view["irregularities"]
+        assert irr["kind"] == "insufficient_bid" and irr["seat"] == "E" and irr["call"] == "1S", irr
+        assert irr["law"] == "2017 L27" and irr["resolution"] == "accepted", irr
+        dom = dump_dom(f"{st.url}/live/")
+        marks = re.findall(r'<div class="irregularity">([^<]*)</div>', dom)
+        assert marks == ["Irregularity: insufficient bid by East (1S), accepted [2017 L27]"], marks
+        assert re.findall(r'<td class="call[^"]*"[^>]*>([^<]*)</td>', dom) == ["1NT", "1\u2660", "Pass"]
     finally:
         spectator.stop()
         if d is not None:
