@@ -147,6 +147,7 @@ class HttpServer:
         self.server_header = server_header.encode()
         self.pool = concurrent.futures.ThreadPoolExecutor(self.limits.workers, thread_name_prefix="station")
         self.loop = asyncio.new_event_loop()
+        self._framed: tuple[bytes, bytes] = (b"", b"")  # the last streamed chunk and its chunked framing (loop only)
         self._stopped = asyncio.Event()
         # Bind here, so a busy port is an error the caller can report before serving.
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -433,8 +434,13 @@ class HttpServer:
             await stream.send(head, self.loop.time() + self.limits.body_timeout)
             async for chunk in response.stream():
                 if chunk:
-                    # framed here, not by h11: a thousand spectators each get every event
-                    data = b"%x\r\n%b\r\n" % (len(chunk), chunk) if chunked else chunk
+                    # framed here, not by h11, and once for every stream sent the same chunk (the
+                    # live feed gives the spectators at the same point one chunk)
+                    data = chunk
+                    if chunked:
+                        if chunk is not self._framed[0]:
+                            self._framed = (chunk, b"%x\r\n%b\r\n" % (len(chunk), chunk))
+                        data = self._framed[1]
                     await stream.send(data, self.loop.time() + self.limits.body_timeout)
             await stream.send(conn.send(h11.EndOfMessage()) or b"", self.loop.time() + self.limits.body_timeout)
         except TimeoutError:

@@ -46,6 +46,7 @@ MAX_DELAY_MINUTES = 30
 RING = 20_000           # events kept for a spectator who reconnects (Last-Event-ID)
 KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open
 TICK = 0.25             # the streams are woken at most this often (each gets that moment's events at once)
+BEAT_S = 5.0            # and at least this often (keep-alive comments, a stream's end)
 ENDED = ("ended", "passed_out")
 
 
@@ -121,12 +122,19 @@ class _Hub:
     """The spectators' streams on one event loop wait on one asyncio.Event, renewed per wake.
     Wakes come at most every `TICK` seconds: the events of that moment go to each spectator in
     one write, so a thousand spectators cost the loop a thousand writes a tick, not a thousand
-    per event, and the tablets' deliveries on the same loop keep their pace."""
+    per event, and the tablets' deliveries on the same loop keep their pace. A beat every
+    `BEAT_S` wakes them too, for their keep-alive comments and their end: one timer for all of
+    them instead of one per spectator per wait."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop):
         self.loop = loop
         self.event = asyncio.Event()
         self.due = False
+        loop.call_later(BEAT_S, self._beat)
+
+    def _beat(self) -> None:
+        self.wake()
+        self.loop.call_later(BEAT_S, self._beat)
 
     def request(self) -> None:
         if not self.due:
@@ -172,6 +180,7 @@ class LiveFeed:
         self._changed: dict[tuple[str, int], int] = {}   # table -> seq of its last change
         self._latest: dict[tuple[str, int], tuple[dict, bytes]] = {}  # table -> its latest board's event
         self._matches: dict[str, tuple[dict, bytes]] = {}
+        self._after_cache: tuple[int, int, bytes] | None = None  # (after, up to, the frames)
         self._hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
 
     # -- life cycle ------------------------------------------------------------------------------
@@ -458,7 +467,14 @@ class LiveFeed:
                 return b"", self.seq
             if seq + 1 < self._first or seq > self.seq:  # no longer kept, or another run's number
                 return self.snapshot(), self.seq
-            return b"".join(self._frames[seq + 1 - self._first:]), self.seq
+            # The spectators woken by one tick are mostly at the same point: they share one chunk
+            # (the HTTP side then frames it once, too).
+            cached = self._after_cache
+            if cached is not None and cached[0] == seq and cached[1] == self.seq:
+                return cached[2], self.seq
+            data = b"".join(self._frames[seq + 1 - self._first:])
+            self._after_cache = (seq, self.seq, data)
+            return data, self.seq
 
     async def stream(self, after: int | None, hold_s: float = 600.0, once: bool = False) -> AsyncIterator[bytes]:
         """Server-sent events: the snapshot (or what came after `after`), then each event as it
@@ -479,20 +495,26 @@ class LiveFeed:
                 return
         else:
             seq = after
+        sent = loop.time()
         while loop.time() < end:
             data, seq_now = self.frames_after(seq)
             if data:
-                seq = seq_now
+                seq, sent = seq_now, loop.time()
                 yield data
                 if once:
                     return
                 continue
-            event = hub.event
-            try:
-                async with asyncio.timeout(min(KEEPALIVE_S, max(0.0, end - loop.time()))):
-                    await event.wait()
-            except TimeoutError:
+            if once:  # the long poll ends on time (a cache in front holds the others meanwhile)
+                try:
+                    async with asyncio.timeout(max(0.0, end - loop.time())):
+                        await hub.event.wait()
+                except TimeoutError:
+                    return
+                continue
+            if loop.time() - sent >= KEEPALIVE_S:
+                sent = loop.time()
                 yield b": keep-alive\n\n"
+            await hub.event.wait()  # the next tick with news, or the beat
 
     def tables(self) -> list[tuple[str, int]]:
         with self._lock:

@@ -1,7 +1,8 @@
 """The live feed as plain HTTP that any cache can fan out (docs/station.md "The live feed"): every
 page and file carries an ETag and `Cache-Control: public, max-age=1`, answers 304 to its own ETag
 and 200 with a new one once it has changed; the push stream is never cached nor buffered; the long
-poll goes on from a reconnecting browser's Last-Event-ID (newer than the address it first used)."""
+poll goes on from a reconnecting browser's Last-Event-ID (newer than the address it first used); a
+quiet stream gets a keep-alive comment."""
 from __future__ import annotations
 
 import http.client
@@ -70,4 +71,21 @@ def test_a_reconnecting_browser_goes_on_from_its_last_event_id_not_the_address_i
         assert f"id: {first}\n" not in text  # the event the browser had is not sent again
     finally:
         spectator.stop()
+        st.stop()
+
+
+def test_a_quiet_stream_gets_a_keep_alive_comment_so_a_proxy_keeps_it_open(tmp_path):
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=60)  # a hang guard, not a speed assert
+    try:
+        conn.request("GET", "/live/stream", headers={"Accept": "text/event-stream"})
+        r = conn.getresponse()
+        assert r.status == 200
+        lines = []
+        while b": keep-alive\n" not in lines:
+            lines.append(r.fp.readline())
+            assert lines[-1], lines  # the station did not end the stream
+        assert b"event: snapshot\n" in lines  # nothing has happened: the snapshot, then the comment
+    finally:
+        conn.close()
         st.stop()
