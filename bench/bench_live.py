@@ -55,6 +55,11 @@ class Station:
         self.port = int(re.search(r"listening on http://[^:]+:(\d+)/", text).group(1))  # type: ignore[union-attr]
         self.keys = {int(t): k for t, k in re.findall(rf"table {EVENT}/A/(\d+)  key (\S+)", text)}
 
+    def cpu_s(self) -> float:
+        """CPU seconds the station process has used (user + system)."""
+        fields = pathlib.Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(20)
@@ -185,7 +190,9 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> None:
         spectators = Spectators(st.port, 4)
         time.sleep(1.0)
         posts: list[float] = []
+        cpu0, t0 = st.cpu_s(), time.monotonic()
         made = paced(st, 100, 30.0, posts)
+        busy = (st.cpu_s() - cpu0) / (time.monotonic() - t0)
         lat = latencies(made, spectators)
         crowd_text = ""
         if crowds:
@@ -195,7 +202,8 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> None:
               f"({len(made)} calls in 30 s, {len(made) / 30:.0f} a second; 4 spectators timed{crowd_text}): p50 "
               f"{pct(lat, 50) * 1000:.0f} ms, p99 {pct(lat, 99) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms "
               f"(goal p99 <= 1000 ms); {len(made) - len(lat)} calls never seen; the tablets' posts (ingest) p50 "
-              f"{pct(posts, 50) * 1000:.0f} ms, p99 {pct(posts, 99) * 1000:.0f} ms")
+              f"{pct(posts, 50) * 1000:.0f} ms, p99 {pct(posts, 99) * 1000:.0f} ms; the station process kept "
+              f"{busy:.2f} cores busy")
     finally:
         for c in crowds:
             if c.poll() is None:
