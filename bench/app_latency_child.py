@@ -89,7 +89,7 @@ def start_station(work: pathlib.Path) -> tuple[subprocess.Popen, str, str]:
     import re
 
     proc = subprocess.Popen([sys.executable, "-m", "station", "--db", str(work / "station.db"), "--insecure-http",
-                             "--host", "127.0.0.1", "--port", "0", "--event", SESSION["event"], "--tables", "A:1"],
+                             "--host", "127.0.0.1", "--port", "0", "--event", str(SESSION["event"]), "--tables", "A:1"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
     text = ""

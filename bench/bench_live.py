@@ -69,7 +69,8 @@ class Tablet:
     """A table's auction events, posted one by one over a keep-alive connection."""
 
     def __init__(self, station: Station, table: int):
-        self.station, self.table, self.n, self.board, self.calls = station, table, 0, 1, []
+        self.station, self.table, self.n, self.board = station, table, 0, 1
+        self.calls: list[dict] = []
         self.conn: http.client.HTTPConnection | None = None
         self.source = f"127.0.{1 + table // 200}.{1 + table % 200}"
 

@@ -57,7 +57,7 @@ def _cached(request: Request, body: bytes, content_type: str, etag: str, control
 def _after(request: Request) -> int | None | Response:
     # A reconnecting EventSource asks the address it was given (`?after=` as the page was loaded)
     # and adds Last-Event-ID, the newer of the two.
-    raw = request.header("Last-Event-ID") or (request.query.get("after") or [None])[0] or None
+    raw = request.header("Last-Event-ID") or next(iter(request.query.get("after") or []), None) or None
     if raw is None:
         return None
     if not _SEQ.fullmatch(raw):
@@ -78,8 +78,8 @@ def route(feed: LiveFeed | None, request: Request, title: str) -> Response:
         delay = feed.config.delay_s
         note = (f"Shown {delay / 60:g} minutes after each call." if delay >= 60 else
                 f"Shown {delay:g} seconds after each call." if delay else "Shown as the calls are made.")
-        body = live_page.render(title, note, boards, matches, seq, (request.query.get("poll") or [""])[0] == "1")
-        return _cached(request, body.encode(), "text/html; charset=utf-8", f'"p{seq}"',
+        html = live_page.render(title, note, boards, matches, seq, (request.query.get("poll") or [""])[0] == "1")
+        return _cached(request, html.encode(), "text/html; charset=utf-8", f'"p{seq}"',
                        extra=[("Content-Security-Policy", PAGE_CSP)])
     if path in ("/live/stream", "/live/poll"):
         after = _after(request)

@@ -391,10 +391,11 @@ class Deliverer:
             if len(rows) == 1 or self._batch is False:
                 answers = [self._post(_body(*rows[0][1:]))]
             else:
-                answers = self._post_batch(rows)
-                if answers is None:  # an older station: no batches, one item at a time from now on
+                batch = self._post_batch(rows)
+                if batch is None:  # an older station: no batches, one item at a time from now on
                     self._batch = False
                     return True
+                answers = batch
         except (OSError, http.client.HTTPException) as e:
             self.connected = False
             self.last_error = f"station unreachable: {e}"
@@ -426,7 +427,8 @@ class Deliverer:
         """The rows to send: items of a kind this station does not take are skipped (kept as
         `skipped`), and a batch stops before a lone item too big to share a request."""
         db = self._db()
-        out, size = [], 0
+        out: list[Any] = []
+        size = 0
         for row in rows:
             if row[1] in self._skip:
                 db.execute("UPDATE outbox SET state = 'skipped', done_at = ? WHERE id = ?", (time.time(), row[0]))

@@ -82,7 +82,9 @@ class Spectator:
         self.headers = {k.lower(): v for k, v in resp.getheaders()}
         if resp.status != 200:
             raise ValueError(f"stream answered {resp.status}")
-        kind, data, ident = None, [], None
+        kind: str | None = None
+        data: list[str] = []
+        ident: str | None = None
         while not self._stop.is_set():
             line = resp.fp.readline()
             if not line:

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import http.client
 
+import pytest
+
 from .conftest import StationProcess
 from .live_play import Spectator, calls_of
 from .test_live_feed import event_item
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 ONE = {"seat": "N", "call": "1C", "alerted": False, "stop": False, "think": 2.0}
 TWO = {"seat": "E", "call": "1H", "alerted": False, "stop": False, "think": 3.0}

@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
@@ -17,6 +18,8 @@ from .conftest import ROOT, StationProcess
 from .live_play import Spectator, calls_of, deal_of, handrecords, pbn_deal, play_auction
 from .team_play import PIN, Room, Tablet, teams_init
 from .test_team_matches import director_keys, ok
+
+pytestmark = [pytest.mark.slow, pytest.mark.server]  # real tablets and the station as a process
 
 SESSION = "7EA45E55000000000000000000000B02"
 EVENT = "club-2026-11-23"
@@ -46,7 +49,7 @@ def endplay_call(call) -> str:
     return {"Pass": "P"}.get(text, text)
 
 
-def read_back(text: str) -> dict[int, object]:
+def read_back(text: str) -> dict[int | None, Any]:
     return {b.board_num: b for b in endplay_lin.loads(text)}
 
 

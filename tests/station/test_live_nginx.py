@@ -5,6 +5,7 @@ spectators waiting at the same event (the cache's lock)."""
 from __future__ import annotations
 
 import http.client
+import os
 import shutil
 import subprocess
 import threading
@@ -16,7 +17,9 @@ from .conftest import ROOT, StationProcess, free_port
 from .live_play import Spectator, calls_of
 from .test_live_feed import event_item
 
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if shutil.os.path.exists("/usr/sbin/nginx") else None)
+pytestmark = pytest.mark.server  # starts the results station (and nginx) as processes
+
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
 
 
 def get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict, str]:

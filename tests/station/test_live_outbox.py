@@ -7,11 +7,15 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import pytest
+
 from tablet_app.controller import Controller
 from tablet_app.outbox import Deliverer
 
 from .conftest import EVENT, StationProcess
 from .live_play import play_auction
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 SETUP = {"event": EVENT, "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
          "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": [1, 2]}

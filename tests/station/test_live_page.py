@@ -9,25 +9,28 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from tablet_app.controller import Controller
 from tablet_app.outbox import Deliverer
 
-from .conftest import EVENT, StationProcess
+from .conftest import EVENT, Chromium, StationProcess
 from .live_play import Spectator, calls_of, play_auction
-from .test_director_page import dump_dom
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 DELAY_S = 6.0
 
 
-def page_calls(url: str) -> tuple[list[str], float]:
+def page_calls(chromium: Chromium, url: str) -> tuple[list[str], float]:
     """The calls the page shows (each cell's text, `*` on an alerted call) and when the browser
     had finished reading it."""
-    dom = dump_dom(url)
+    dom = chromium.dump_dom(url)
     done = time.time()
     return re.findall(r'<td class="call[^"]*"[^>]*>([^<]*)</td>', dom), done
 
 
-def test_the_page_shows_every_call_after_its_delay_and_none_before(tmp_path):
+def test_the_page_shows_every_call_after_its_delay_and_none_before(tmp_path, chromium):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path,
                         extra=["--live", "--live-delay-seconds", str(DELAY_S)]).start()
     ctl = Controller(tmp_path / "t1.db")
@@ -47,7 +50,7 @@ def test_the_page_shows_every_call_after_its_delay_and_none_before(tmp_path):
             made_at.append(time.time())
             before.append(stamp[0])
             if i == 0:
-                early.append(page_calls(f"{st.url}/live/"))
+                early.append(page_calls(chromium, f"{st.url}/live/"))
             stamp[0] = time.time()
 
         stamp = [time.time()]
@@ -65,7 +68,7 @@ def test_the_page_shows_every_call_after_its_delay_and_none_before(tmp_path):
         if read_at < before[0] + DELAY_S:
             assert calls == [], calls
         # The page now shows every call, the alerted opening bid marked.
-        calls, _ = page_calls(f"{st.url}/live/")
+        calls, _ = page_calls(chromium, f"{st.url}/live/")
         assert calls == ["1NT*", "X", "Pass", "Pass", "Pass"], calls
         assert [c for _, c, _ in auction] == ["1NT", "X", "P", "P", "P"]
     finally:
@@ -76,7 +79,7 @@ def test_the_page_shows_every_call_after_its_delay_and_none_before(tmp_path):
         st.stop()
 
 
-def test_2017_L27_an_insufficient_bid_and_its_ruling_are_marked_on_the_page(tmp_path):
+def test_2017_L27_an_insufficient_bid_and_its_ruling_are_marked_on_the_page(tmp_path, chromium):
     """The TD's ruling at the table (East's insufficient bid accepted, 2017 L27A1) reaches the
     spectators with the call: on the stream with its Law, on the page in Chromium as a mark."""
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
@@ -100,7 +103,7 @@ def test_2017_L27_an_insufficient_bid_and_its_ruling_are_marked_on_the_page(tmp_
         [irr] = view["irregularities"]
         assert irr["kind"] == "insufficient_bid" and irr["seat"] == "E" and irr["call"] == "1S", irr
         assert irr["law"] == "2017 L27" and irr["resolution"] == "accepted", irr
-        dom = dump_dom(f"{st.url}/live/")
+        dom = chromium.dump_dom(f"{st.url}/live/")
         marks = re.findall(r'<div class="irregularity">([^<]*)</div>', dom)
         assert marks == ["Irregularity: insufficient bid by East (1S), accepted [2017 L27]"], marks
         assert re.findall(r'<td class="call[^"]*"[^>]*>([^<]*)</td>', dom) == ["1NT", "1\u2660", "Pass"]

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from .conftest import StationProcess
 from .live_play import Spectator, calls_of
 from .test_live_feed import event_item
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 ONE = {"seat": "N", "call": "1C", "alerted": False, "stop": False, "think": 2.0}
 PASS = {"seat": "E", "call": "P", "alerted": False, "stop": False, "think": 1.0}
