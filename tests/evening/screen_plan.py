@@ -25,7 +25,7 @@ EVENT = "club-2026-11-26"
 BOARDS = {1: (1, 2), 2: (3, 4)}  # round: its boards; both matches play the same boards
 # match: (open room, closed room, home team, away team, regulation)
 MATCHES = {"A1-A2": (1, 2, 1, 2, "fsb-2007"), "A3-A4": (3, 4, 3, 4, "wbf-screens-2017")}
-BOX_TABLE = 3  # the table played on real firmware boxes on the simulated link
+TABLES = (1, 2, 3, 4)  # every table on four real firmware boxes on the simulated link
 
 
 def dealer(board: int) -> str:
@@ -106,8 +106,8 @@ def board_imps(board: int) -> dict[str, tuple[int, int]]:
             out[name] = (d, -d)
         else:
             home = away = 0
-            for room, play, home_side in ((o, o, 0), (c, c, 1)):
-                if room.artificial is None:
+            for play, home_side in ((o, 0), (c, 1)):
+                if play.artificial is None:
                     continue
                 ns, ew = (ARTIFICIAL_IMPS[x] for x in play.artificial)
                 home += (ns, ew)[home_side]
