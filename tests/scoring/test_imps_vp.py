@@ -146,3 +146,14 @@ def test_2017_L12C_a_non_balancing_artificial_score_gives_each_team_the_vps_of_i
     out = score_match({1: (played, both), 2: (played, played)}, "dbf-2017", WbfScale2013())
     assert (out.home_imps, out.away_imps) == (3, 3)
     assert out.vp == (WbfScale2013().winner_vp(3, 2),) * 2
+
+
+def test_2007_L78B_team_match_vp_are_those_of_the_margin_between_the_teams():
+    """Home +12, -12, 0 and the TD's +3: a 3-IMP win (15 won, 12 lost), scored as 3, not as the
+    6 between the two teams' net totals (+3 and -3)."""
+    from shared_rules.scoring.teams import team_match
+
+    scale = WbfContinuousScale()
+    out = team_match([(620, -100), (-100, 620), (420, 420), (None, 50)], adjustments={3: (3, -3)}, scale=scale)
+    assert out["home_won"] - out["home_lost"] == 3
+    assert out["vp"] == victory_points(3, 0, 4, scale)
