@@ -9,22 +9,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
-from tablet_app import i18n
+from tablet_app import i18n, law_texts
+from tablet_app.law_texts import SUIT, call_text
+
+__all__ = ["SUIT", "call_text"]  # defined with the Law's texts, shown from here too
 
 COLUMNS = ("W", "N", "E", "S")  # the order of a printed auction diagram
-SUIT = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED = ("D", "H")
-
-
-def call_text(call: str | None, lang: str = "en") -> str:
-    if call is None:
-        return ""
-    if call == "P":
-        return i18n.tr("pass", lang)
-    if call in ("X", "XX"):
-        return call
-    level, strain = call[0], call[1:]
-    return level + ("NT" if strain == "NT" else SUIT.get(strain, strain))
 
 
 def contract_text(contract: str | None, declarer: str | None = None, lang: str = "en") -> str:
@@ -110,8 +101,7 @@ def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
         text = status_line(snap, lang)
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat:
-            key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
-            text += "   \u00b7   " + i18n.tr(key, lang, seat=name)
+            text += "   \u00b7   " + law_texts.obligation_line(ob, lang)
     return f"[b]{name}[/b]:  {text}"
 
 
@@ -194,24 +184,9 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
         cards = " ".join(card_text(c, lang) for c in x.get("cards", []))
         out.append(i18n.tr(key, lang, seat=i18n.seat_name(x.get("seat"), lang), cards=cards) + f"  ({x.get('law', '')})")
     for ob in st.get("obligations", []):
-        key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
-        line = i18n.tr(key, lang, seat=i18n.seat_name(ob.get("seat"), lang))
-        if ob.get("law"):
-            line += f"  ({ob['law']})"
-        out.append(line)
-    for lr in st.get("lead_restrictions", []):
-        kind = str(lr.get("kind", ""))
-        suits = " ".join(SUIT.get(x, x) for x in lr.get("suits", []))
-        text = i18n.tr(f"lead_{kind}", lang, suits=suits) if f"lead_{kind}" in i18n.T else kind.replace("_", " ")
-        if suits and f"lead_{kind}" not in i18n.T:
-            text += f" {suits}"
-        who = lr.get("leader") or lr.get("seat")
-        if who:
-            text = f"{i18n.seat_name(who, lang)}: {text}"
-        line = i18n.tr("lead_restriction", lang, text=text)
-        if lr.get("law"):
-            line += f"  ({lr['law']})"
-        out.append(line)
+        line = law_texts.obligation_line(ob, lang)
+        out.append(f"{line}  ({ob['law']})" if ob.get("law") else line)
+    out.extend(law_texts.lead_line(lr, lang) for lr in st.get("lead_restrictions", []))
     return out
 
 

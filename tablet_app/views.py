@@ -10,6 +10,7 @@ import functools
 from typing import Any
 
 from protocol.messages import STOP_TRIGGERS
+from tablet_app import law_texts
 
 # The box display is 16 characters wide and shows a message on its call line when nothing is
 # selected (firmware/render.py; "~ text" in its screen file, firmware/textview.py): messages are
@@ -102,7 +103,7 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
         message = f"{pending['seat']} {pending['call']}: wait TD"
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat and mine:
-            message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to end"
+            message = law_texts.box_message(ob)  # in English: the link puts it in the table's language
     if phase == "auction" and screen is not None and not may_call:
         message = "Tray not here"
     if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
