@@ -363,14 +363,28 @@ def traveller_table(trav: dict[str, Any], lang: str = "en") -> tuple[list[str], 
     return head, rows
 
 
+def _boards(n: int, lang: str) -> str:
+    """"1 board", "2 boards" (sv "1 bricka", "2 brickor"; da "1 spil", "2 spil")."""
+    return i18n.tr("trav_board_one" if n == 1 else "trav_boards", lang, n=n)
+
+
 def recap_lines(recap: dict[str, Any] | None, lang: str = "en") -> list[str]:
-    """Each pair's running score over the travellers the table holds (`traveller["recap"]`)."""
+    """Each pair's running score over the travellers the table holds (`traveller["recap"]`): over
+    the boards that could be compared, with the boards still waiting for other results apart."""
     out = []
     for side in ("ns", "ew"):
         r = (recap or {}).get(side)
         if not r:
             continue
+        who = i18n.tr("trav_pair", lang, side=i18n.tr(f"trav_{side}", lang), pair=r.get("pair"))
+        boards, waiting = int(r.get("boards") or 0), int(r.get("waiting") or 0)
+        if not boards:
+            out.append(f"{who}: " + i18n.tr("trav_none_yet", lang, boards=_boards(waiting, lang)))
+            continue
         pct = "-" if r.get("percent") is None else f"{r['percent']:.1f} %"
-        out.append(i18n.tr("trav_pair_line", lang, side=i18n.tr(f"trav_{side}", lang), pair=r.get("pair"),
-                           mp=_mp(r.get("mp")) or "0", top=r.get("top", 0), percent=pct, boards=r.get("boards", 0)))
+        line = f"{who}: " + i18n.tr("trav_score", lang, mp=_mp(r.get("mp")) or "0", top=r.get("top", 0),
+                                    percent=pct, boards=_boards(boards, lang))
+        if waiting:
+            line += "; " + i18n.tr("trav_waiting", lang, boards=_boards(waiting, lang))
+        out.append(line)
     return out
