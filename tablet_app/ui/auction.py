@@ -180,7 +180,9 @@ class AuctionScreen(Screen):
         self.td_btn.text = i18n.tr("director", lang)
         self.tempo_btn.text = i18n.tr("tempo", lang)
         self.result_btn.text = i18n.tr("result", lang)
-        self.result_btn.disabled = snap.get("phase") not in ("play", "confirm")
+        # the result entry after the auction; during the next board the last board's results, when
+        # the club shows them (docs/player-guide.md), never before the table's own is in
+        self.result_btn.disabled = snap.get("phase") not in ("play", "confirm") and not snap.get("traveller")
         self.result_btn.opacity = 0.4 if self.result_btn.disabled else 1
         self.flat_btn.text = i18n.tr("layout_upright" if self.app.flat else "layout_flat", lang)
         for seat, strip in self.strips.items():

@@ -14,7 +14,6 @@ from tablet_app.ui.theme import BTN_LIGHT, INK, MUTED, WHITE
 from tablet_app.ui.widgets import BigButton, Panel, StillScrollView, Text, call_markup, framed
 from tablet_app.views import tempo_rows
 
-
 ROW = 44  # a row's height with one line of text
 
 
@@ -60,7 +59,7 @@ class TempoScreen(Screen):
             marks = " ".join(x for x, on in ((i18n.tr("stop", lang), row["stop"]), (i18n.tr("alert", lang), row["alerted"])) if on)
             flags = ", ".join(present.flag_text(str(f), lang) for f in row["flags"])
             long = isinstance(think, int | float) and think >= 10
-            cell = {"size_hint_y": None, "height": ROW}
+            cell: dict[str, Any] = {"size_hint_y": None, "height": ROW}
             grid.add_widget(Text(str(row["index"] + 1), size=22, **cell))
             grid.add_widget(Text(i18n.seat_name(row["seat"], lang), size=22, **cell))
             grid.add_widget(Text(call_markup(row["call"], lang), size=24, bold=True, **cell))

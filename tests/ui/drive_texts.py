@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pathlib
 import sys
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -41,7 +42,7 @@ def box(seat: str, call: str, think: float, stop: bool = False) -> None:
 import tablet_app.app as A  # noqa: E402
 
 app = A.TabletApp(ctl, lang="en")
-checks: dict[str, object] = {}
+checks: dict[str, Any] = {}
 shots = Shots(app, checks, SHOTS)
 
 
