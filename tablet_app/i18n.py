@@ -158,6 +158,10 @@ T = {
     "irr_wrong_board_repeat": {"en": "Repeated call differs from the first auction",
                                "sv": "Upprepat bud skiljer sig från den första budgivningen",
                                "da": "Gentaget melding afviger fra de første meldinger"},
+    # 2007/2017 L9B2: nobody calls until the director has ruled
+    "irr_call_while_awaiting_td": {"en": "Call while the table waits for the director",
+                                   "sv": "Bud medan bordet väntar på tävlingsledaren",
+                                   "da": "Melding mens bordet venter på turneringslederen"},
     "irr_insufficient_bid": {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
     "irr_call_out_of_rotation": {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
     "irr_change_of_call": {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
@@ -356,6 +360,9 @@ T = {
     "pin_locked_wait": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",
                         "da": "For mange forkerte koder: vent {wait_s} s"},
     "setup_choose_profile": {"en": "Choose the regulations", "sv": "Välj regelverk", "da": "Vælg regelsæt"},
+    # a profile whose values rest on no cited regulation text (shared_rules profiles: assumed)
+    "setup_profile_assumed": {"en": "{name} (assumed)", "sv": "{name} (antagna värden)",
+                              "da": "{name} (antagne værdier)"},
     # a journal that cannot be trusted (tablet_app/ui/damaged.py)
     "damaged_title": {"en": "The tablet's journal is damaged", "sv": "Plattans journal är skadad", "da": "Tablettens journal er beskadiget"},
     "damaged_where": {"en": "First bad record: {where}", "sv": "Första felaktiga post: {where}", "da": "Første fejlagtige post: {where}"},
