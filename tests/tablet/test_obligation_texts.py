@@ -11,11 +11,10 @@ import re
 import pytest
 
 from shared_rules import rules
-from shared_rules.state_view import obligation_kind
 from shared_rules.texts import OPTION_TEXTS
 from shared_rules.types import Decision, IrregularityKind, LeadRestriction, Obligation, TimingKind
 from tablet_app import i18n, law_texts, present, views
-from tests.rules.helpers import run, td
+from tests.rules.helpers import run
 from tests.tablet.conftest import SESSION
 from tests.tablet.test_screens_log import calls
 
@@ -168,10 +167,3 @@ def test_2007_L30B2_each_obligation_on_its_own_line_and_box(make_controller, clo
     calls(ctl, clock, ("E", "P"), ("S", "2S"))
     assert views.box_view(ctl, "W")["message"] == "Pass to end"
 
-
-def test_the_engine_obligations_all_have_a_kind():
-    states = [run("fsb-2007", "N 1S", "W P", td("call_out_of_rotation", "cancel")),
-              run("fsb-2007", "E 1H", td("call_out_of_rotation", "cancel"), "N P"),
-              run("fsb-2007", "N 1S", "S P", td("call_out_of_rotation", "cancel"))]
-    kinds = {obligation_kind(o) for st in states for o in st["obligations"]}
-    assert kinds == set(Obligation)
