@@ -99,6 +99,21 @@ def box_message(ob: Mapping[str, Any], lang: str = "en") -> str:
     return _words(BOX, obligation_kind(ob), lang).format(call=ob.get("must_repeat") or "")
 
 
+def translate_box(message: str, lang: str, call: Any = str) -> str | None:
+    """An obligation's English box message (`box_message(ob)`, what the views send) in `lang`,
+    `call` naming the call to repeat as the box writes it; None when `message` is none of them.
+    For the link's translation of the views' messages into the table's language."""
+    for kind, words in BOX.items():
+        english = words["en"]
+        if "{call}" in english:  # "Repeat {call}": the call follows the word
+            head = english.split("{call}")[0]
+            if message.startswith(head) and len(message) > len(head):
+                return _words(BOX, kind, lang).format(call=call(message[len(head):]))
+        elif message == english:
+            return _words(BOX, kind, lang)
+    return None
+
+
 def lead_line(lr: Mapping[str, Any], lang: str = "en") -> str:
     """A Law 26 lead restriction of the state, with the seat that leads and the law."""
     suits = " ".join(SUIT.get(x, x) for x in lr.get("suits", []))

@@ -72,6 +72,16 @@ def test_every_obligation_kind_has_a_box_message_that_fits_and_says_the_kind(kin
         assert text.endswith(" 1H") and law_texts.box_message(ob(kind) | {"must_repeat": "XX"}, lang).endswith(" XX")
 
 
+@pytest.mark.parametrize("kind", list(Obligation))
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_link_can_put_every_obligations_box_message_in_the_tables_language(kind, lang):
+    english = law_texts.box_message(ob(kind))
+    assert law_texts.translate_box(english, lang) == law_texts.box_message(ob(kind), lang)
+    assert law_texts.translate_box("TD is coming", lang) is None
+    if kind is Obligation.REPEAT:
+        assert law_texts.translate_box("Repeat 3NT", "da", call=lambda c: c.replace("NT", "UT")) == "Gentag 3UT"
+
+
 @pytest.mark.parametrize("kind", list(LeadRestriction))
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_every_lead_restriction_kind_is_told_in_every_language(kind, lang):
