@@ -136,8 +136,43 @@ def measure(lang: str) -> None:
 
 
 A_BTN = __import__("tablet_app.ui.theme", fromlist=["BTN"]).BTN
+def board2(_dt: float) -> None:
+    app.screens["result"].back_btn.trigger_action(0)
+    for seat, call in (("E", "1NT"), ("S", "P"), ("W", "P"), ("N", "P")):
+        clock.t += 3.0
+        ctl.box_event(seat, "call", call=call)
+    app.refresh()
+    result_screen().trick_buttons[7].trigger_action(0)
+    result_screen().lead_buttons["S"].trigger_action(0)
+    result_screen().lead_buttons["4"].trigger_action(0)
+    result_screen().enter_btn.trigger_action(0)
+
+
+def last_confirm(_dt: float) -> None:
+    result_screen().confirm_btn.trigger_action(0)
+
+
+def last_station(_dt: float) -> None:
+    checks["round_end_screen"] = app.sm.current
+    checks["round_end_before"] = texts(app.sm.current_screen)
+    rec = ctl.snapshot()["done"][-1]
+    rows = [line(1, 2, "1NT", "E", 8, -120), rec, line(3, 2, "2S", "W", 8, -110)]
+    t = threading.Thread(target=lambda: checks.__setitem__("taken2", ctl.set_traveller(rec["key"], rows)))
+    t.start()
+    t.join()
+
+
+def round_end(_dt: float) -> None:
+    checks["round_end_after"] = texts(app.sm.current_screen)
+
+
 languages = [step for lang in ("sv", "da")
              for step in (lambda _dt, lang=lang: speak(lang), lambda _dt, lang=lang: measure(lang))]
+round_end_languages = [step for lang in ("sv", "da")
+                       for step in (lambda _dt, lang=lang: speak(lang),
+                                    lambda _dt, lang=lang: checks.__setitem__(f"round_end_clipped_{lang}",
+                                                                              clipped(app.sm.current_screen)))]
 shots.run([play, dispute, correct, confirm, station, arrived, back, next_board, on_demand, *languages,
+           lambda _dt: speak("en"), board2, last_confirm, last_station, round_end, *round_end_languages,
            lambda _dt: speak("en")], OUT)
 app.run()

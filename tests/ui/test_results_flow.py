@@ -41,3 +41,12 @@ def test_result_button_during_the_next_board_shows_the_last_boards_results(sessi
     assert "N-S par 2: 2 av 4 MP (50.0 %) på 1 bricka" in session["on_demand_sv"]
     assert "Spil 1: resultaterne indtil nu" in session["on_demand_da"]
     assert session["on_demand_clipped_sv"] == [] and session["on_demand_clipped_da"] == []
+
+
+def test_the_round_end_draws_the_last_boards_results_when_they_arrive(session):
+    assert session["round_end_screen"] == "round_end" and session["taken2"] is True
+    assert "Board 1: the results so far" in session["round_end_before"]  # board 2's not in yet
+    after = session["round_end_after"]
+    assert "Board 2: the results so far" in after and "Board 1: the results so far" not in after
+    assert "N-S pair 2: 6 of 8 MP (75.0 %) on 2 boards" in after
+    assert session["round_end_clipped_sv"] == [] and session["round_end_clipped_da"] == []
