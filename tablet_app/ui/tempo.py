@@ -28,6 +28,11 @@ class _Growing(Label):
                   texture_size=lambda *_: setattr(self, "height", max(ROW, self.texture_size[1] + 8)))
 
 
+def _same_height(cells: list[Any], height: float) -> None:
+    for c in cells:
+        c.height = height
+
+
 class TempoScreen(Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="tempo", **kw)
@@ -60,13 +65,16 @@ class TempoScreen(Screen):
             flags = ", ".join(present.flag_text(str(f), lang) for f in row["flags"])
             long = isinstance(think, int | float) and think >= 10
             cell: dict[str, Any] = {"size_hint_y": None, "height": ROW}
-            grid.add_widget(Text(str(row["index"] + 1), size=22, **cell))
-            grid.add_widget(Text(i18n.seat_name(row["seat"], lang), size=22, **cell))
-            grid.add_widget(Text(call_markup(row["call"], lang), size=24, bold=True, **cell))
-            grid.add_widget(Text(("[b][color=cc5a1a]" if long else "") + (f"{think:.1f}" if isinstance(think, int | float) else "-")
-                                 + ("[/color][/b]" if long else ""), size=22, **cell))
-            grid.add_widget(Text(marks, size=20, **cell))
-            grid.add_widget(_Growing(f"[color=cc141f]{flags}[/color]" if flags else ""))
+            cells = [Text(str(row["index"] + 1), size=22, **cell), Text(i18n.seat_name(row["seat"], lang), size=22, **cell),
+                     Text(call_markup(row["call"], lang), size=24, bold=True, **cell),
+                     Text(("[b][color=cc5a1a]" if long else "") + (f"{think:.1f}" if isinstance(think, int | float) else "-")
+                          + ("[/color][/b]" if long else ""), size=22, **cell),
+                     Text(marks, size=20, **cell)]
+            grow = _Growing(f"[color=cc141f]{flags}[/color]" if flags else "")
+            # the row's other cells take the flags' height, so the row reads on one middle line
+            grow.bind(height=lambda _w, h, cells=cells: _same_height(cells, h))
+            for c in [*cells, grow]:
+                grid.add_widget(c)
         sv = StillScrollView()
         sv.add_widget(grid)
         self.panel.add_widget(Text(i18n.tr("tempo", lang), size=28, bold=True, size_hint_y=None, height=46))
