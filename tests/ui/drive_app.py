@@ -208,10 +208,7 @@ def step4b(_dt):
     checks["confirm_texts"] = texts(r)
     r.dispute_btn.trigger_action(0)  # "Not agreed": back to North, and it says so
     checks["not_agreed"] = [ctl.phase, r.message_label.text]
-    r.trick_buttons[10].trigger_action(0)
-    r.lead_buttons["H"].trigger_action(0)
-    r.lead_buttons["K"].trigger_action(0)
-    r.enter_btn.trigger_action(0)
+    r.enter_btn.trigger_action(0)  # North's entry was kept: entered again as it was
     shot("result-confirm")
 
 

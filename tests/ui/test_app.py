@@ -149,7 +149,7 @@ def english_words(lang):
     Call symbols, numbers, law references and names are language-neutral."""
     import re
 
-    from tablet_app import i18n
+    from tablet_app import i18n, law_texts, option_texts
 
     out = set()
     for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()):
@@ -158,12 +158,11 @@ def english_words(lang):
             part = part.strip(" :.,()-")
             if len(part) >= 5 and part not in other and " " in part or part in {"Director", "Result", "Round", "Board"}:
                 out.add(part)
-    for kinds in i18n.OPTIONS.values():
-        for entry in kinds.values():
-            for part in re.split(r"\{[^}]*\}", entry["en"]):
-                part = part.strip(" :.,()-'s")
-                if len(part) >= 8:
-                    out.add(part)
+    for entry in [*option_texts.OPTIONS_BY_KEY.values(), *law_texts.OBLIGATIONS.values(), *law_texts.LEADS.values()]:
+        for part in re.split(r"\{[^}]*\}", entry["en"]):
+            part = part.strip(" :.,()-'s")
+            if len(part) >= 8:
+                out.add(part)
     out |= {"LHO", "stop wait short", "Avg+", "Avg-", "profile", "fsb-2007", "dbf-2017", "accepts", "East", "West",
             "North", "South"}
     return out
