@@ -4,6 +4,7 @@ boxes. A driver thread keys calls on the boxes and times confirm key -> every bo
 call. Prints one JSON line: latencies (ms) and the wire floor per call.
 
     python bench/app_latency_child.py N_CALLS WORKDIR [--stages] [--inproc-relay] [--poll-watch] [--gap=MS]
+                                      [--station]
 
 --stages: also time each stage of every call (bench/app_stages.py) and print the breakdown.
 
@@ -19,6 +20,11 @@ pace: nobody chooses a call and presses OK faster, so the screen has drawn the p
 before the next one comes, as at a table. --gap=20 keys calls about 25 times a second, faster
 than any table: each call then arrives while the app still draws the previous one (a stress
 figure, printed beside the goal's).
+
+--station: a real station (`python -m station`, plain HTTP on loopback, its own process) and the
+tablet's outbox Deliverer delivering to it on its own thread, as at a club: every item the table
+queues (each call's auction event, the progress items, the results) is sent while the calls are
+timed.
 """
 from __future__ import annotations
 
@@ -33,11 +39,12 @@ import sys
 import tempfile
 import threading
 import time
+from functools import partial
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hardware.sim.boxes import Boxes  # noqa: E402
+from hardware.sim.boxes import Boxes, Screen  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
@@ -52,6 +59,11 @@ RELAY_NICE = -10
 PLAYER_GAP_S = 0.3  # choosing a call to pressing OK, at a player's fastest
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
            "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": list(range(1, 33))}
+
+def turn_with_calls(sc: Screen, n: int) -> bool:
+    """The box shows that it is its turn, with the auction's n calls."""
+    return sc.status == "YOUR TURN" and len(sc.calls) == n
+
 
 
 def wire_bytes(payload_len: int) -> int:
@@ -70,6 +82,26 @@ def render_threads() -> dict[str, int]:
             continue
     out["app"] = os.getpriority(os.PRIO_PROCESS, 0)
     return out
+
+
+def start_station(work: pathlib.Path) -> tuple[subprocess.Popen, str, str]:
+    """A station process for the bench's table (event `bench`, table A1): (process, url, key)."""
+    import re
+
+    proc = subprocess.Popen([sys.executable, "-m", "station", "--db", str(work / "station.db"), "--insecure-http",
+                             "--host", "127.0.0.1", "--port", "0", "--event", str(SESSION["event"]), "--tables", "A:1"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    text = ""
+    while "director page" not in text:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the station did not start: " + text)
+        text += line
+    threading.Thread(target=lambda: proc.stdout.read(), daemon=True).start()  # type: ignore[union-attr]
+    port = re.search(r"listening on http://[^:]+:(\d+)/", text).group(1)  # type: ignore[union-attr]
+    key = re.search(r"table bench/A/1  key (\S+)", text).group(1)  # type: ignore[union-attr]
+    return proc, f"http://127.0.0.1:{port}", key
 
 
 def main() -> None:
@@ -111,6 +143,13 @@ def main() -> None:
     master = LinkMaster(tablet_ports, ack_on_commit=True)
     ctl = Controller(work / "journal.db")
     ctl.setup(SESSION)
+    station = deliverer = None
+    if "--station" in opts:
+        from tablet_app.outbox import Deliverer
+
+        station, url, key = start_station(work)
+        deliverer = Deliverer(str(work / "journal.db"), url, "bench/A/1", key).start()
+        ctl.listeners.append(deliverer.wake)
     runner = TableRunner(ctl, link=master)
     app = TabletApp(ctl, runner)
     if stages is not None:
@@ -122,16 +161,17 @@ def main() -> None:
     watcher = subprocess.Popen([sys.executable, str(ROOT / "bench" / "screen_watcher.py"), str(box_dir),
                                 *(["--poll"] if "--poll-watch" in opts else [])],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert watcher.stdin is not None and watcher.stdout is not None
+    w_in, w_out = watcher.stdin, watcher.stdout
+    assert w_in is not None and w_out is not None
 
     def watch(calls: int) -> None:
-        watcher.stdin.write(json.dumps({"calls": calls}) + "\n")
-        watcher.stdin.flush()
-        if watcher.stdout.readline().strip() != "armed":
+        w_in.write(json.dumps({"calls": calls}) + "\n")
+        w_in.flush()
+        if w_out.readline().strip() != "armed":
             raise RuntimeError("the screen watcher did not arm")
 
     def seen_by_watcher() -> dict[str, float]:
-        reply = json.loads(watcher.stdout.readline() or "{}")
+        reply = json.loads(w_out.readline() or "{}")
         if "seen" not in reply:
             raise TimeoutError(f"a box did not show the call in 5 s ({reply})")
         return reply["seen"]
@@ -156,7 +196,7 @@ def main() -> None:
                     continue
                 seat = st["next"]
                 n = len(st["calls"])
-                boxes.wait_screen(seat, lambda sc, n=n: sc.status == "YOUR TURN" and len(sc.calls) == n, 10)
+                boxes.wait_screen(seat, partial(turn_with_calls, n=n), 10)
                 bids = [c for c in st["legal_calls"] if c not in ("P", "X", "XX")]
                 call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
                 keys = tokens(call)
@@ -200,8 +240,14 @@ def main() -> None:
     try:
         app.run()
     finally:
+        if deliverer is not None:
+            out["delivered"] = deliverer.drain(30) and ctl.outbox.counts()["delivered"]
+            deliverer.stop()
+        if station is not None:
+            station.terminate()
+            station.wait(10)
         master.close()
-        watcher.stdin.close()
+        w_in.close()
         watcher.wait(10)
         boxes.stop()
         if box_dir.parent != work:

@@ -15,6 +15,8 @@ from hardware.pcb import __main__ as pcb
 from hardware.pcb import layout
 from hardware.pcb.footprints import FOOTPRINTS
 
+pytestmark = pytest.mark.slow  # builds and routes the boards with KiCad: minutes
+
 BUILD = pathlib.Path(pcb.ROOT) / "build" / "pcb-test"
 
 
