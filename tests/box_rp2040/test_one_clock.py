@@ -29,7 +29,7 @@ class FakeTablet:
 
 
 class Lines:
-    """What the clock sends to emu.js."""
+    """What the clock sends to the emulator (a stand-in: no chip runs here)."""
 
     def __init__(self):
         self.sent: list[str] = []
@@ -106,10 +106,10 @@ def test_bytes_still_on_their_way_and_a_drivers_pin_hold_the_chips(clock):
     one.stopped_at(1_000, "bridge", ready=False)  # a Y line: its bytes not yet on the tablet's line
     time.sleep(0.02)
     assert not any(x.startswith("A") for x in lines.sent)
-    one.stopped_at(1_000, "bridge")  # emu.js's H ... bridge: all handed over
+    one.stopped_at(1_000, "bridge")  # the emulator's "H ... bridge" line: all handed over
     lines.wait_for(lambda s: s and s[-1] == "A 1000000")
 
-    def answer():  # emu.js stops the chips for the pin
+    def answer():  # the emulator stops the chips for the pin
         lines.wait_for(lambda s: s and s[-1].startswith("B "))
         one.stopped_at(2_000, "driver", int(lines.sent[-1].split()[1]))
 
