@@ -217,8 +217,9 @@ class Controller:
 
     @_input
     def set_club_defaults(self, **values: Any) -> None:
-        """What the club set: `profile` (regulations), `director_pin` (hash from the station,
-        or digits, hashed here). Used by the next setup that does not give its own."""
+        """What the club set: `profile` (regulations), `director_pin` (`{"algorithm": "station"}`,
+        or digits, hashed here), `director_grace_s` (the console's grace, 0-120 s: SetupError
+        otherwise). Used by the next setup that does not give its own; the grace at once."""
         self._p.setup.set_club_defaults(**values)
         self._p.publisher.changed()
 
@@ -320,9 +321,13 @@ class Controller:
         self._p.pin.sessions.touch(token)
 
     def director(self) -> DirectorState:
-        """The console's sitting: `signed_in`, `grace_s` (counting down after he left), `grace_setting`."""
+        """The console's sitting: `signed_in`, `grace_s` (counting down after he left), `grace_setting`.
+        A sitting that ended by itself (idle) is published, for the console to close."""
         with self.lock:
-            return self._p.pin.director()
+            state = self._p.pin.director()
+            if state["signed_in"] != (self._p.publisher.latest.get("director") or {}).get("signed_in", False):
+                self._p.publisher.changed()
+            return state
 
     def pin_state(self) -> PinState:
         return self._p.pin.state()

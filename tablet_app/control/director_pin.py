@@ -56,7 +56,7 @@ class DirectorPin:
     # -- the console's sitting -----------------------------------------------------------------------
     def context(self) -> Context:
         st = self.st
-        return (tuple(st.place()) if st.session else None, st.board, st.phase == "frozen")
+        return (tuple(st.place()) if st.session else None, st.phase == "frozen")
 
     def sign_in(self, given: str, verdict: pin.StationVerdict | None = None) -> str:
         """A token the console passes instead of the PIN. PinError / PinLocked otherwise."""

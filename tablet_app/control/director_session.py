@@ -7,8 +7,9 @@ and the PIN is asked again:
 - when the console is left (`leave`): Back, the ruling made and the console returning to the
   auction, a new irregularity, the app going to the background (`end`);
 - when the table moves on under it (`observe`, at every snapshot the controller publishes): the
-  table frozen or freed (a ruling made, a new irregularity), another board, another round, so a
-  console the app failed to close cannot be used for the next irregularity;
+  table frozen or freed (a ruling made, a new irregularity), another round, so a console the app
+  failed to close cannot be used for the next irregularity (the board the director changes, or
+  ends with an adjusted score, from the console is his own doing: he stays);
 - when the console has not been touched for `IDLE_S` (`touch`).
 
 After leaving, and after the table moved on within the round, the club's grace (`grace_s()`,
@@ -26,7 +27,7 @@ from typing import Any, TypedDict
 
 IDLE_S = 120.0  # an unattended console signs out (docs/td-guide.md)
 
-Context = tuple[Any, ...]  # (the round's place, the board, frozen)
+Context = tuple[Any, ...]  # (the round's place, frozen)
 
 
 class DirectorState(TypedDict):

@@ -150,8 +150,7 @@ class Publisher:
 
     def running(self) -> bool:
         """The latest snapshot counts down with time alone (a stop wait, a PIN lockout, the
-        director's grace) or may end by itself (the director's sitting, idle)."""
+        director's grace after he left the console)."""
         snap = self.latest
-        director = snap.get("director") or {}
         return (bool(snap.get("stop_wait")) or bool((snap.get("pin") or {}).get("locked_until"))
-                or bool(director.get("grace_s")) or bool(director.get("signed_in")))
+                or bool((snap.get("director") or {}).get("grace_s")))

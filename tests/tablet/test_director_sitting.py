@@ -98,7 +98,9 @@ def test_the_grace_ends_with_the_round_and_never_outlives_a_timeout_or_the_backg
         assert ctl.box_event(seat, "call", call=call)["ok"]
     ctl.enter_result(7)
     ctl.ew_confirm(True)
-    assert ctl.phase == "round_end" and ctl.director()["grace_s"] == 60  # the board ended: left
+    assert ctl.phase == "round_end" and ctl.director()["signed_in"]  # his own console: not the table's doing
+    ctl.sign_out(token)  # the app shows the round's end: the console is left
+    assert ctl.director()["grace_s"] == 60
     ctl.setup({**DBF, "round": 3, "boards": [2], "ew_pair": 7})
     assert ctl.director()["grace_s"] == 0 and not ctl.resume(token)  # another round: ended
     # the app going to the background (or the console's own timeout) ends it with no grace
@@ -117,5 +119,5 @@ def test_an_unattended_console_signs_out_by_itself(make_controller, clock, boot)
     boot.advance(IDLE_S - 1)
     assert ctl.director()["signed_in"] is True
     boot.advance(1)
-    assert ctl.refresh_countdowns()["director"]["signed_in"] is False
+    assert ctl.director()["signed_in"] is False and ctl.published["director"]["signed_in"] is False
     refused_as_signed_out(ctl, lambda: ctl.td_decide(token, "accept"))

@@ -173,6 +173,7 @@ def step3(_dt):
     checks["judgement_options"] = [b.option["id"] for b in d.option_buttons]
     none = next(b for b in d.option_buttons if b.option["id"] == "none")
     none.trigger_action(0)
+    checks["screen_after_last_ruling"] = app.sm.current  # back on the auction by itself
     app.go("director")
     checks["signed_in_after_last_ruling"] = app.screens["director"].unlocked
     checks["consequence_texts"] = texts(app.screens["director"])
@@ -328,6 +329,8 @@ def step10c(_dt):
     checks["correction_message"] = d.message.text
 
 
-shots.run([step1, step1a, step1b, step1c, step1d, rest1, rest2, rest2, rest3, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10,
+# rest2 before rest1: the frame step1d's own change asks for is drawn before the count starts (on a
+# loaded machine a full-window frame takes longer than one step of the driver's clock)
+shots.run([step1, step1a, step1b, step1c, step1d, rest2, rest2, rest1, rest2, rest2, rest3, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10,
      step10b, step10c], OUT)
 app.run()
