@@ -99,3 +99,33 @@ def test_a_grant_not_asked_for_or_not_signed_with_the_table_key_is_not_taken(tab
         pin.StationVerdict("unavailable", reason="refused")
     ctl.pin_check = pin_checker(station.url, key)
     assert ctl.check_pin(PIN)
+
+
+def test_the_clubs_grace_set_at_the_station_reaches_the_tablet_and_a_bad_one_changes_nothing(make_controller, tmp_path):
+    import subprocess
+    import sys
+
+    from tablet_app.session import SetupError
+    from tests.station.conftest import StationProcess
+
+    db = str(tmp_path / "station.db")
+    st = StationProcess(db, tmp_path, ["--director-pin", PIN, "--director-grace", "20", "--profile", "dbf-2017"]).start()
+    try:
+        DataConnectorClient("club-7", st.token, st.url).initialize(mitchell_init())
+        ctl = make_controller(tmp_path / "tablet.db")
+        assert ctl.director()["grace_setting"] == 0  # 0 by default: the PIN every time
+        setup_from_station(ctl, st.url, "1", st.keys[T1], 1)
+        assert ctl.director() == {"signed_in": False, "grace_s": 0, "grace_setting": 20}
+    finally:
+        st.stop()
+    # out of range at the station: refused with a clear line, the club's setting kept
+    r = subprocess.run([sys.executable, "-m", "station", "--db", db, "--director-grace", "121", "--no-serve"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--director-grace must be 0 to 120 seconds" in r.stderr
+    assert sqlite3.connect(db).execute("SELECT value FROM settings WHERE name = 'director_grace_s'").fetchone() == ("20",)
+    # and at the tablet
+    for bad in (121, -1, "20", True):
+        with pytest.raises(SetupError) as e:
+            ctl.set_club_defaults(director_grace_s=bad)
+        assert e.value.key == "setup.grace"
+    assert ctl.director()["grace_setting"] == 20
