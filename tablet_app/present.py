@@ -5,6 +5,7 @@ the table looks like.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
@@ -13,6 +14,18 @@ from tablet_app import i18n
 COLUMNS = ("W", "N", "E", "S")  # the order of a printed auction diagram
 SUIT = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED = ("D", "H")
+
+
+def profile_choices(lang: str = "en") -> dict[str, str]:
+    """The regulation profiles as the TD chooses them on the setup screen, id -> name, marked
+    where values in them rest on no cited regulation text (shared_rules profiles: `assumed`)."""
+    from shared_rules import profiles
+
+    out = {}
+    for name in profiles.names():
+        label = i18n.profile_name(name, lang)
+        out[name] = i18n.tr("setup_profile_assumed", lang, name=label) if profiles.load(name).assumed else label
+    return out
 
 
 def call_text(call: str | None, lang: str = "en") -> str:
@@ -232,7 +245,7 @@ def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
     return lines
 
 
-def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
+def headless_table(snap: Mapping[str, Any], lang: str = "en") -> str:
     """The auction screen as text (the headless demo prints this)."""
     st = snap.get("state") or {}
     lines = [header(snap, lang)]
