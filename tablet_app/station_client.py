@@ -138,7 +138,8 @@ def check_director_pin(station_url: str, table_id: str, key: str, digits: str, n
     except StationError as e:
         return StationVerdict("unavailable", reason=e.reason)
     doc = reply if isinstance(reply, dict) else {}
-    wait = doc.get("wait_s") if isinstance(doc.get("wait_s"), int) and not isinstance(doc.get("wait_s"), bool) else 0
+    given = doc.get("wait_s")
+    wait: int = given if isinstance(given, int) and not isinstance(given, bool) else 0
     if status == 200 and doc.get("granted") is True:
         if grant_ok(doc, key, table_id, nonce):
             return StationVerdict("granted", nonce=nonce)

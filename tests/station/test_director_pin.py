@@ -15,6 +15,8 @@ from tablet_app import pin
 from .conftest import EVENT, StationProcess
 from .test_movement import mitchell_init
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 PIN = "97531"
 T1, T2 = f"{EVENT}/A/1", f"{EVENT}/A/2"
 

@@ -14,6 +14,8 @@ from tablet_app.station_client import check_director_pin, pin_checker, setup_fro
 from tests.station.conftest import EVENT
 from tests.station.test_movement import mitchell_init
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 PIN = "97531"  # the station fixture's (tests/tablet/conftest.py)
 T1 = f"{EVENT}/A/1"
 
