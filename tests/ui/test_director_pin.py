@@ -11,7 +11,7 @@ pytestmark = pytest.mark.ui
 
 @pytest.fixture(scope="module")
 def run(xvfb_display, tmp_path_factory):
-    return run_driver("drive_director.py", tmp_path_factory.mktemp("director"), xvfb_display, timeout=180)
+    return run_driver("drive_director.py", tmp_path_factory.mktemp("director"), xvfb_display)
 
 
 def locked(console):
