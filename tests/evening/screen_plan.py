@@ -70,6 +70,9 @@ PLAYS: dict[tuple[int, int], Play] = {
     (4, 4): Play(artificial=("avg+", "avg-")),
 }
 
+# The alerted calls, (table, board): index in the auction (the LIN marks them `!`).
+ALERTED = {(1, 1): 0, (3, 2): 0}
+
 # The 2017 Laws' artificial scores in IMPs for each side (2017 L12C2(b): Avg+ is +3, Avg- is -3).
 ARTIFICIAL_IMPS = {"avg+": 3, "avg": 0, "avg-": -3}
 

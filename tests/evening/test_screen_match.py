@@ -38,6 +38,7 @@ from tests.station.test_live_feed import endplay_call
 from tests.station.test_team_matches import director_keys
 
 from .screen_plan import (
+    ALERTED,
     EVENT,
     MATCHES,
     PIN,
@@ -324,6 +325,8 @@ def check_lin(st: StationProcess, tables: dict[int, Table]) -> None:
                 assert board not in boards or list(boards[board].auction) == [], (n, board)
                 continue
             assert [endplay_call(c) for c in boards[board].auction] == want, (n, board)
+            alerted = [i for i, c in enumerate(boards[board].auction) if c.alertable]
+            assert alerted == ([ALERTED[(n, board)]] if (n, board) in ALERTED else []), (n, board, alerted)
             dealt = boards[board].dealer
             assert dealt is not None and dealt.abbr == dealer(board)
     for name, match in MATCHES.items():
