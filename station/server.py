@@ -317,7 +317,23 @@ class Station:
         pin = self.store.setting("director_pin")
         if pin:
             doc["director_pin"] = json.loads(pin)
+        self._names(doc, section, table_no)
         return doc
+
+    def _names(self, doc: dict, section: str, table_no: int) -> None:
+        """Each round's players by seat (`names`: {seat: "First Last"}), where the scoring
+        program sent them: the players confirm them at the round change (docs/tablet.md
+        "Between rounds"). A row that does not read leaves the names out, never the reply."""
+        from .director import seating_of
+
+        try:
+            seated = seating_of(self.store, doc["event"], only=lambda s, t, r: (s, t) == (section, table_no))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return
+        for r, tables in doc.get("rounds", {}).items():
+            place = seated.get((section, table_no, int(r)))
+            if place and place["names"] and str(table_no) in tables:
+                tables[str(table_no)]["names"] = place["names"]
 
     # -- director ------------------------------------------------------------------------------
     def check_director(self, query: dict, headers: Any) -> str:
