@@ -115,7 +115,7 @@ class TableSetup:
             raise Refused("that is another table's round: call the director", "round.other_table")
         if session.round <= now.round and session.station_session == now.station_session:
             raise Refused(f"round {session.round} is not after round {now.round}: call the director",
-                          "round.not_next")
+                          "round.not_next", round=session.round, now=now.round)
         self.setup(session, by="players")
 
     def _check_station(self, s: Session) -> None:
