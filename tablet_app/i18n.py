@@ -328,6 +328,12 @@ T = {
                              "sv": "Nekad av stationen ({status}), meddela tävlingsdatorns ansvarige: {what}: {reason}",
                              "da": "Afvist af stationen ({status}), sig det til regnskabsføreren: {what}: {reason}"},
     "station_refused_retrying": {"en": "(tried again)", "sv": "(försöker igen)", "da": "(prøver igen)"},
+    "station_held_item": {"en": "Held by the station until the table is on its round ({status}), sent again: "
+                                "{what}: {reason}",
+                          "sv": "Stationen håller den tills bordet är på dess rond ({status}), skickas igen: "
+                                "{what}: {reason}",
+                          "da": "Stationen holder den, til bordet er på dens runde ({status}), sendes igen: "
+                                "{what}: {reason}"},
     "station_pin_mismatch": {
         "en": "The station's certificate is not the one this tablet was given: nothing was sent. Check the station "
               "address (its #sha256= part) against the one the station printed; if it is right, someone may be "
