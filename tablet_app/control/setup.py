@@ -103,9 +103,11 @@ class TableSetup:
 
     def next_round(self, session: Session) -> None:
         """The players move the table on: after the last board of the round, to the next round
-        of the movement, whose pairs and boards they have confirmed. Anything else (a round not
-        over, another table, a round back or skipped) is the director's (2007/2017 Law 81C: he
-        rectifies errors of procedure), with the PIN (`setup`)."""
+        of the movement, whose pairs and boards they have confirmed: the movement is the
+        director's instruction how players and boards move (2007 and 2017 Law 8A1). Anything
+        else (a round not over, another table, a round back) is the director's, with the PIN
+        (`setup`): a round ends when he says so, and a board he postponed keeps it open for the
+        players concerned (Law 8B)."""
         st, now = self.st, self.st.session
         if now is None or st.phase != "round_end":
             raise Refused("the round is not over: the director moves the table to the next round",

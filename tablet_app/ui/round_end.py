@@ -83,7 +83,7 @@ class RoundEndScreen(Screen):
         row = BoxLayout(size_hint_y=None, height=84, spacing=16)
         self.confirm_btn = BigButton(i18n.tr("round_confirm_ok", lang), BTN_OK)
         self.confirm_btn.bind(on_release=lambda *_: self.confirm())
-        # Not the pairs the movement gives: the director's (pairs at the wrong table, Law 81C)
+        # Not the pairs the movement gives: the director's (he instructs the movement, Law 8A1)
         self.wrong_btn = BigButton(i18n.tr("round_confirm_td", lang), BTN)
         self.wrong_btn.bind(on_release=lambda *_: self.director())
         row.add_widget(self.confirm_btn)

@@ -1,7 +1,7 @@
 """A table that runs itself between rounds: after the last board of a round the players move to
 the next round of the movement and confirm the pairs (numbers and names) the station gives for
-it; no PIN. What is the director's stays his (2007/2017 Law 81C): a round not over, a round
-back. Either round change reaches the station as a round-start item, which opens that round's
+it; no PIN: the movement is the director's instruction (2007 and 2017 Law 8A1). What is the
+director's stays his (Law 8B): a round not over, a round back. Either round change reaches the station as a round-start item, which opens that round's
 results at the station's Law 16 gate (2017 Law 16D1, 2007 Law 16C1), with a real station, the
 official Data Connector client as the scoring program, and the tablet's own outbox."""
 import json
@@ -58,7 +58,7 @@ def test_players_move_to_the_next_round_confirming_its_pairs_without_the_directo
     ctl = make_controller()
     setup_from_station(ctl, club.url, "1", key)
     assert (ctl.session.round, ctl.session.ns_pair, ctl.session.ew_pair) == (1, 1, 11)
-    # The round is not over: moving on is the director's (Law 81C), nothing is journalled.
+    # The round is not over: moving on is the director's (Law 8B), nothing is journalled.
     shown = next_round(ctl, club.url, key)
     before = ctl.journal.count()
     with pytest.raises(Refused) as e:
