@@ -139,9 +139,11 @@ def _pending(f: Fold, p: Pending) -> dict[str, Any]:
     # over an out-of-turn call (L28B). Any other call is refused (L9B2).
     may_call: list[str] = []
     if p.asks is Asks.LHO:
-        may_call.append(SEATS[lho(p.seat)])
         pending.update(p.rule.pending_extra(p))
-        may_call.extend(SEATS[s] for s in p.rule.may_call(f, p))
+        seats = (lho(p.seat), *p.rule.may_call(f, p))
+        # behind screens only a seat the tray has brought the call to (box_screens.check_seen)
+        rec = p.rec
+        may_call.extend(SEATS[s] for s in seats if rec is None or s == p.seat or box_screens.saw(f, s, rec))
     pending["may_call"] = may_call
     return pending
 

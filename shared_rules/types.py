@@ -186,6 +186,7 @@ class Refusal(StrEnum):
     INVALID = "invalid_event"  # malformed, or nothing the table can take in its state
     AWAITING_TD = "awaiting_td"  # L9B2: the table waits for the TD
     AUCTION_STOPPED = "auction_stopped"  # the TD awards an adjusted score: no more calls
+    NOT_SEEN = "not_seen"  # behind screens: the tray has not brought the call to the caller's side
 
 
 class Resolution(StrEnum):
@@ -196,6 +197,7 @@ class Resolution(StrEnum):
     MISINFORMATION = "misinformation"
     CANCELLED = "cancelled"
     CANCELLED_BEHIND_SCREEN = "cancelled_behind_screen"
+    CORRECTED_BEHIND_SCREEN = "corrected_behind_screen"
     CANCELLED_WITH_LATER_CALLS = "cancelled_with_later_calls"
     REPLACED_INSUFFICIENT = "replaced_insufficient"
     REPLACED_BY_PASS = "replaced_by_pass"

@@ -105,6 +105,7 @@ T = {
     "setup_profile": {"en": "Regulations", "sv": "Regelverk", "da": "Regelsæt"},
     "setup_alerts": {"en": "Alerts (FSB L115A)", "sv": "Alertering (FSB L115A)", "da": "Alertering (FSB L115A)"},
     "setup_policy": {"en": "Irregularities", "sv": "Oegentligheter", "da": "Uregelmæssigheder"},
+    "setup_screens": {"en": "Screens", "sv": "Skärmar", "da": "Skærme"},
     "setup_start": {"en": "Start the round", "sv": "Starta ronden", "da": "Start runden"},
     "next_round": {"en": "Next round", "sv": "Nästa rond", "da": "Næste runde"},
     "td_called_by": {"en": "Director called by {seat}", "sv": "TL tillkallad av {seat}", "da": "TL tilkaldt af {seat}"},
@@ -274,6 +275,10 @@ T = {
     "pin_needed": {"en": "Director only: enter the director PIN", "sv": "Endast TL: ange TL-koden",
                    "da": "Kun TL: indtast TL-koden"},
     "policy_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    # FSB L114: screens when the organiser requires them (only where the regulation has screen rules)
+    "screens_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    "screens_on": {"en": "Play with screens", "sv": "Spel med skärmar", "da": "Spil med skærme"},
+    "screens_off": {"en": "No screens", "sv": "Utan skärmar", "da": "Uden skærme"},
     "policy_record": {"en": "Record and rule", "sv": "Registrera och döm", "da": "Registrer og afgør"},
     "policy_prevent": {"en": "Box refuses them", "sv": "Lådan vägrar", "da": "Kassen afviser"},
     "alerts_all": {"en": "Both pairs alert", "sv": "Båda paren alerterar", "da": "Begge par alerterer"},
@@ -400,6 +405,13 @@ OPTIONS: dict[str, dict[str, dict[str, str]]] = {
         "replace": {"en": "{offender} replaces it (the director then rules under L27B)",
                     "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
                     "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
+        # behind screens, before the tray passed (docs/laws/choices.md #36)
+        "correct_screen": {"en": "The bid did not pass the screen: {offender} corrects it to a legal call, "
+                                 "no rectification; the other side is not told",
+                           "sv": "Budet har inte passerat skärmen: {offender} rättar det till ett regelrätt bud "
+                                 "utan korrigering; andra sidan får inte veta det",
+                           "da": "Meldingen har ikke passeret skærmen: {offender} retter den til en lovlig "
+                                 "melding uden berigtigelse; den anden side får det ikke at vide"},
     },
     "insufficient_bid_judgement": {
         "b1a": {"en": "The lowest sufficient bid showing the same denomination(s)",
@@ -418,6 +430,9 @@ OPTIONS: dict[str, dict[str, dict[str, str]]] = {
         "cancel": {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
                    "sv": "Godtas inte: budet upphävs och lag 30-32 gäller",
                    "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
+        "cancel_screen": {"en": "The call did not pass the screen: it is cancelled, no further rectification",
+                          "sv": "Budet har inte passerat skärmen: det upphävs utan vidare korrigering",
+                          "da": "Meldingen har ikke passeret skærmen: den annulleres uden yderligere berigtigelse"},
         "cancel_artificial": {"en": "Not accepted, and the pass was artificial or passed an artificial call",
                               "sv": "Godtas inte, och passet var artificiellt eller ett pass på ett artificiellt bud",
                               "da": "Accepteres ikke, og passet var kunstigt eller et pas på en kunstig melding"},
@@ -473,7 +488,11 @@ OPTIONS: dict[str, dict[str, dict[str, str]]] = {
 def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
     """The Law's option in the player's language: by pending kind and option id, seats named."""
     oid = str(option.get("id", ""))
-    entry = OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
+    # an option with a second wording (behind a screen) names it in its text key: "<kind>.<variant>"
+    text = str(option.get("text", ""))
+    variant = text[len(kind) + 1:] if text.startswith(f"{kind}.") else ""
+    entry = (OPTIONS.get(kind, {}).get(variant) if variant and variant != oid else None) \
+        or OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
     if entry is None or lang not in entry:
         if lang == "en" or entry is None:
             return str(option.get("label") or oid)
@@ -605,7 +624,7 @@ ERRORS: dict[str, dict[str, str]] = {
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
               "tables": "setup_tables", "profile": "setup_profile", "policy": "setup_policy",
-              "no_alerts_by": "setup_alerts"}
+              "no_alerts_by": "setup_alerts", "screens": "setup_screens"}
 
 
 def error_text(exc: BaseException, lang: str = "en") -> str:

@@ -211,7 +211,8 @@ def next_round_session(controller: Any, station_url: str, key: str, *, timeout: 
     if s is None:
         raise SetupError("no session yet: nothing to follow on from")
     tid = table_of(s).format()
-    carried = {"profile": s.profile, "policy": s.policy, "td_pin": s.td_pin, "tray_delay_s": s.tray_delay_s}
+    carried = {"profile": s.profile, "policy": s.policy, "td_pin": s.td_pin, "tray_delay_s": s.tray_delay_s,
+               "screens": s.screens}
     defaults = getattr(controller, "club", None)
     own = fetch_movement(station_url, tid, key, timeout=timeout, session=s.station_session)
     seen = [] if seen is None else seen

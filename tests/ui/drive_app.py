@@ -260,6 +260,11 @@ def step7(_dt):
     su = app.screens["setup"]
     checks["setup_prefilled"] = {k: su.inputs[k].text for k in ("round", "ns_pair", "ew_pair", "td_pin")}
     checks["setup_choices"] = [su.profile.text, su.policy.text, su.alerts.disabled]
+    # FSB L114, 2017 L80B2(e): the TD may require screens under a regulation with screen rules
+    checks["setup_screens"] = [su.screens.disabled, su.screens.text, su.screens.values]
+    su.screens.text = su.screens.values[1]
+    checks["setup_screens_on"] = su.values()["screens"]
+    su.screens.text = su.screens.values[0]
     app.next_language()
     app.next_language()
     first = su.profile_id()

@@ -101,6 +101,10 @@ def test_next_round_setup_typed_in_bad_input_refused_then_starts(session):
     # human names in the language shown (Swedish here); no pair-declines-alerts choice for a Danish table
     # dbf-2017 assumes values no cited regulation gives (the pause's length, its alerts): marked
     assert session["setup_choices"] == ["Danmark (DBF, 2017 års lagar) (antagna värden)", "Registrera och döm", True]
+    # DBf 2017 has screen rules (2017 L80B2(e)): the TD may turn screens on for the table
+    assert session["setup_screens"] == [False, "Enligt regelverket",
+                                        ["Enligt regelverket", "Spel med skärmar", "Utan skärmar"]]
+    assert session["setup_screens_on"] is True
     # a language switch renames the rule set, never changes it
     assert session["setup_profile_after_switch"] == ["dbf-2017", "dbf-2017"]
     # the error is in the language shown (Swedish here; it was English before the screens
