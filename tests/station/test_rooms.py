@@ -213,7 +213,8 @@ class OlderStation:
     def __init__(self, full: int):
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-        self.full, self.seen = full, []
+        self.full = full
+        self.seen: list[tuple[str, int]] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
