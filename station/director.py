@@ -114,6 +114,9 @@ class Progress:
             ev["recent"].append({"id": item_id, "key": key, "kind": kind, "received_at": received_at, "payload": p})
         elif kind == "auction" and (p["round"], p["board"]) not in row["results"]:
             row["round"], row["board"], row["phase"] = p["round"], p["board"], p["phase"]
+        elif kind == "round" and isinstance(p.get("round"), int) and p["round"] > (row["round"] or 0):
+            # the table started a later round (docs/station.md "Law 16 at the station")
+            row["round"], row["board"], row["phase"] = p["round"], None, "idle"
 
     def snapshot(self, store: Any, event: str) -> tuple[list[dict], list[dict], list[dict], list[Damaged]]:
         """(tables, TD calls, latest results, damaged rows) of one event, copied under the lock."""

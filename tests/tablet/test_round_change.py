@@ -11,6 +11,7 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import DataConnectorResponseData, ParticipationDTO, TableDirection
 
+from shared_rules.records import RoundKey, RoundStart, StartedBy, TableId
 from station.movement import Slot
 from tablet_app.controller import Refused
 from tablet_app.outbox import Deliverer
@@ -102,6 +103,14 @@ def test_the_director_forcing_a_round_tells_the_station_too(club, make_controlle
     assert (stored["key"], stored["payload"]["by"]) == (f"{EVENT}/A/1/round/2", "director")
     # Board 1 of round 1 has no result at the station: still, the table is on round 2 there.
     assert fetch_movement(club.url, f"{EVENT}/A/1", key)["current_round"] == 2
+    # The director page has a table on the round it started, before any board of it is under way.
+    start = RoundStart(RoundKey(TableId(EVENT, "A", 2), 2), 2, 11, (1,), StartedBy.PLAYERS, "2026-11-22T20:30:00Z")
+    assert club.post_item("round", {**start.to_json(), "key": start.key.format()})[0] == 201
+    status, doc = club.request("GET", "/director/status.json", headers={"Authorization": f"Bearer {club.token}"})
+    assert status == 200
+    rows = {t["table"]: t for t in doc["tables"] if t["section"] == "A"}
+    assert (rows[2]["round"], rows[2]["board"], rows[2]["phase_label"]) == (2, None, "in progress")
+    assert rows[1]["round"] == 2
 
 
 def club_items(station, kind: str) -> list[dict]:
