@@ -6,6 +6,7 @@ not change them.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from shared_rules import auction, box_screens, law26
@@ -13,7 +14,7 @@ from shared_rules.calls import MAX_LEGAL_RANK, SEATS, call_name, lho, opponents,
 from shared_rules.law15_17 import WRONG_BOARD
 from shared_rules.law24 import CARDS_EXPOSED
 from shared_rules.model import Pending
-from shared_rules.types import Asks, Status
+from shared_rules.types import Asks, MustPass, Obligation, Status
 
 if TYPE_CHECKING:
     from shared_rules.fold import Fold
@@ -104,6 +105,20 @@ def _obligations(f: Fold) -> list[dict[str, Any]]:
         if s in f.no_double:
             out.append({"seat": SEATS[s], "must_pass": None, "may_not_double": True, "law": f.no_double[s]})
     return out
+
+
+def obligation_kind(ob: Mapping[str, Any]) -> Obligation:
+    """What an entry of the state's `obligations` (built by `_obligations`) binds its seat to."""
+    if ob.get("must_repeat") is not None:
+        return Obligation.REPEAT
+    if ob.get("may_not_double"):
+        return Obligation.NO_DOUBLE
+    how = ob.get("must_pass")
+    if how == MustPass.NEXT_TURN:
+        return Obligation.PASS_NEXT_TURN
+    if how == MustPass.REST:
+        return Obligation.PASS_REST
+    raise ValueError(f"not an obligation of the state: {dict(ob)!r}")
 
 
 def _leads(f: Fold, legal_auction: list[tuple[int, int]],

@@ -10,7 +10,7 @@ import functools
 from typing import Any
 
 from protocol.messages import STOP_TRIGGERS
-from tablet_app import screen_view
+from tablet_app import law_texts, screen_view
 
 # The box display is 16 characters wide and shows a message on its call line when nothing is
 # selected (firmware/render.py; "~ text" in its screen file, firmware/textview.py): messages are
@@ -116,7 +116,7 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
         message = f"{pending['seat']} {pending['call']}: wait TD"
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat and mine:
-            message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to end"
+            message = law_texts.box_message(ob)  # in English: the link puts it in the table's language
     if phase == "auction" and screen is not None and not may_call:
         message = "Tray not here"
     if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
@@ -154,17 +154,27 @@ def tempo_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
                 "flags": [],
             }
         )
+    made = [c.get("t") for c in st.get("calls", [])]
     for flag in st.get("timing", []):
-        idx = flag.get("index", flag.get("call_index"))
-        target = None
-        if isinstance(idx, int) and 0 <= idx < len(rows):
-            target = rows[idx]
-        else:
-            # No index from the engine: attach to the last call by that seat.
-            for r in reversed(rows):
-                if r["seat"] == flag.get("seat"):
-                    target = r
-                    break
+        target = _flagged_row(rows, made, flag)
         if target is not None:
             target["flags"].append(flag.get("kind"))
     return rows
+
+
+def _flagged_row(rows: list[dict[str, Any]], made: list[Any], flag: dict[str, Any]) -> dict[str, Any] | None:
+    """The row of the call a timing flag is about: the standing call it names by index (alerts),
+    else the call its seat made when the flag was raised (a stop flag carries that call's time),
+    else that seat's last call made by then (the call itself was withdrawn since). Never a call the
+    seat made later: a long thought after a STOP belongs to the slow call (FSB L116B, L16B1)."""
+    idx = flag.get("index", flag.get("call_index"))
+    if isinstance(idx, int) and 0 <= idx < len(rows):
+        return rows[idx]
+    seat, t = flag.get("seat"), flag.get("t")
+    mine = [(r, made[i]) for i, r in enumerate(rows) if r["seat"] == seat]
+    if isinstance(t, int | float):
+        same = [r for r, at in mine if at == t]
+        if same:
+            return same[-1]
+        mine = [(r, at) for r, at in mine if isinstance(at, int | float) and at <= t]
+    return mine[-1][0] if mine else None

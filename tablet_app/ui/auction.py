@@ -79,12 +79,20 @@ class AuctionScreen(Screen):
         self.tempo_btn.bind(on_release=lambda *_: app.require_pin(lambda _pin: app.go("tempo"), "auction"))
         self.result_btn = BigButton("", BTN_OK)
         self.result_btn.bind(on_release=lambda *_: app.go("result"))
-        self.flat_btn = BigButton("", BTN_LIGHT, size_hint_x=0.6)
+        self.flat_btn = BigButton("", BTN_LIGHT, size_hint_x=0.6, halign="center")
         self.flat_btn.bind(on_release=lambda *_: app.toggle_flat())
+        # the narrowest button: "Liggande platta" wraps onto two lines rather than being cut
+        self.flat_btn.bind(width=lambda b, w: setattr(b, "text_size", (max(1, w - 16), None)))
         for b in (self.td_btn, self.tempo_btn, self.result_btn, self.flat_btn):
             bar.add_widget(b)
         root.add_widget(bar)
         self.cells: list[CallCell] = []
+
+    def director_button(self, snap: dict[str, Any], lang: str) -> None:
+        """`Director`, or while the club's grace after the director left the console counts
+        down, `Director (open 25 s)`: everyone at the table sees that it opens without the PIN."""
+        grace = (snap.get("director") or {}).get("grace_s", 0)
+        self.td_btn.text = i18n.tr("director_grace", lang, s=grace) if grace else i18n.tr("director", lang)
 
     def choose_board(self, n: Any) -> None:
         """A board picked on the tablet (or typed: the number on the board in the tray)."""
@@ -175,10 +183,12 @@ class AuctionScreen(Screen):
         self.conseq.height = 28 * len(lines)
         frozen = snap.get("phase") == "frozen" or snap.get("held")
         set_bg(self.status, (1.0, 0.88, 0.80, 1) if frozen else WHITE)
-        self.td_btn.text = i18n.tr("director", lang)
+        self.director_button(snap, lang)
         self.tempo_btn.text = i18n.tr("tempo", lang)
         self.result_btn.text = i18n.tr("result", lang)
-        self.result_btn.disabled = snap.get("phase") not in ("play", "confirm")
+        # the result entry after the auction; during the next board the last board's results, when
+        # the club shows them (docs/player-guide.md), never before the table's own is in
+        self.result_btn.disabled = snap.get("phase") not in ("play", "confirm") and not snap.get("traveller")
         self.result_btn.opacity = 0.4 if self.result_btn.disabled else 1
         self.flat_btn.text = i18n.tr("layout_upright" if self.app.flat else "layout_flat", lang)
         for seat, strip in self.strips.items():

@@ -178,6 +178,7 @@ def step3(_dt):
     checks["judgement_options"] = [b.option["id"] for b in d.option_buttons]
     none = next(b for b in d.option_buttons if b.option["id"] == "none")
     none.trigger_action(0)
+    checks["screen_after_last_ruling"] = app.sm.current  # back on the auction by itself
     app.go("director")
     checks["signed_in_after_last_ruling"] = app.screens["director"].unlocked
     checks["consequence_texts"] = texts(app.screens["director"])
@@ -208,10 +209,7 @@ def step4b(_dt):
     checks["confirm_texts"] = texts(r)
     r.dispute_btn.trigger_action(0)  # "Not agreed": back to North, and it says so
     checks["not_agreed"] = [ctl.phase, r.message_label.text]
-    r.trick_buttons[10].trigger_action(0)
-    r.lead_buttons["H"].trigger_action(0)
-    r.lead_buttons["K"].trigger_action(0)
-    r.enter_btn.trigger_action(0)
+    r.enter_btn.trigger_action(0)  # North's entry was kept: entered again as it was
     shot("result-confirm")
 
 

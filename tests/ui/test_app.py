@@ -51,8 +51,11 @@ def test_2017_L27B2_consequences_shown_obligation_and_L26B_lead_restriction(sess
     text = "\n".join(session["consequence_texts"])
     assert "East must pass for the rest of the auction" in text and "2017 L27B2" in text
     assert "2017 L26B" in text
-    # after the last ruling the director is still signed in, reading the consequences out
-    assert session["signed_in_after_last_ruling"] is True
+    # behaviour changed on purpose (a club evening: players ruled after the first ruling): the
+    # ruling returns the console to the auction and signs the director out; reopened, the console
+    # shows the consequences and asks for the PIN again (tests/ui/test_director_pin.py)
+    assert session["screen_after_last_ruling"] == "auction"
+    assert session["signed_in_after_last_ruling"] is False
     # and the auction screen keeps them in view for the players
     assert "East must pass for the rest of the auction" in session["auction_consequences"]
 
@@ -149,7 +152,7 @@ def english_words(lang):
     Call symbols, numbers, law references and names are language-neutral."""
     import re
 
-    from tablet_app import i18n
+    from tablet_app import i18n, law_texts, option_texts
 
     out = set()
     for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()):
@@ -158,12 +161,11 @@ def english_words(lang):
             part = part.strip(" :.,()-")
             if len(part) >= 5 and part not in other and " " in part or part in {"Director", "Result", "Round", "Board"}:
                 out.add(part)
-    for kinds in i18n.OPTIONS.values():
-        for entry in kinds.values():
-            for part in re.split(r"\{[^}]*\}", entry["en"]):
-                part = part.strip(" :.,()-'s")
-                if len(part) >= 8:
-                    out.add(part)
+    for entry in [*option_texts.OPTIONS_BY_KEY.values(), *law_texts.OBLIGATIONS.values(), *law_texts.LEADS.values()]:
+        for part in re.split(r"\{[^}]*\}", entry["en"]):
+            part = part.strip(" :.,()-'s")
+            if len(part) >= 8:
+                out.add(part)
     out |= {"LHO", "stop wait short", "Avg+", "Avg-", "profile", "fsb-2007", "dbf-2017", "accepts", "East", "West",
             "North", "South"}
     return out
