@@ -11,7 +11,7 @@ other (FSB 104A: NS in the open room). Per board, the home team's IMPs are
 imp(NS score where home sits NS - NS score where home sits EW), the visitors' the opposite.
 
 Adjusted scores (the record's `adjusted` block, docs/scoring.md) are read per side with
-`adjusted.side_values`, so the two teams may get unequal values (2007 L12C1e, 2017 §12C1e/§12C4):
+`adjusted.side_values`, so the two teams may get unequal values (2007 L12C1e, 2017 §12C1e/§12C2a):
 - an artificial score (2007 L12C2 with L86A, 2017 §12C2b) is the edition's IMPs for that side
   (+3 / 0 / -3 unless the TO varies them, `rules.artificial.imps`), whatever the other room did;
 - an assigned score (L12C1) takes the place of the room's result and is compared as one;
@@ -19,8 +19,8 @@ Adjusted scores (the record's `adjusted` block, docs/scoring.md) are read per si
   IMPs, not the points);
 - a split score gives each side its own value, compared with the other room.
 A team's won total counts its own positive IMPs of each board only (docs/laws/choices.md #37):
-an adjusted score that does not balance (2017 §12C4) adds to one team's won total without
-taking from the other's, and each team's net IMPs and VPs stay its own.
+an adjusted score that does not balance (2007 L12C1e, 2017 L12C1e / L12C2a) adds to one team's
+won total without taking from the other's, and each team's net IMPs and VPs stay its own.
 """
 from __future__ import annotations
 
@@ -145,7 +145,8 @@ def score_match(boards: Mapping[int, tuple[Mapping[str, Any] | None, Mapping[str
 def add_up(out: MatchScore) -> None:
     """Sets `out`'s totals from its scored boards. A board's IMPs go to the team that gained
     them (L78B): each team wins its own positive IMPs of the board, so +10 and -4 for the home
-    team is 10 - 4, a margin of 6. An adjusted score that does not balance (2017 §12C4) counts
+    team is 10 - 4, a margin of 6. An adjusted score that does not balance (2007 L12C1e,
+    2017 L12C1e / L12C2a) counts
     each side's own value: a gain is won by that team, a loss is won by nobody
     (docs/laws/choices.md #37)."""
     done = [b for b in out.boards.values() if b is not None]
@@ -159,6 +160,7 @@ def team_vp(scale: WbfScale2013, net_imps: Fraction, boards: int) -> float:
     """One team's VPs from its own net IMPs. A team's net IMPs are its margin over the other
     team: a board's IMPs are won by one team and lost by the other (L78B), so +6 for the home
     team and -6 for the visitors is a 6-IMP match, not the 12 between the two totals. Scored per
-    team, a non-balancing adjusted score (2007 L12C1e, 2017 §12C4: the two sides' scores need not
-    balance) gives each team the VPs of its own IMPs; balanced, the two add up to 20."""
+    team, a non-balancing adjusted score (2007 L12C1e, 2017 L12C1e / L12C2a: the two sides' scores
+    need not balance; the knockout averaging of 2007 L86B / 2017 L12C4 is not applied, choices #37)
+    gives each team the VPs of its own IMPs; balanced, the two add up to 20."""
     return scale.pair(net_imps, Fraction(0), boards)[0]
