@@ -352,3 +352,40 @@ def test_a_bws_teams_section_declared_by_the_td_and_a_bad_one_changes_nothing():
     assert match_store.teams_sections(store, guid) == {"A"}
     assert len(match_store.session_matches(store, guid).matches) == 2
     store.close()
+
+
+def test_2017_L78B_an_imps_only_match_shows_the_imps_each_team_won_and_no_vps(tmp_path):
+    """Data Connector method 40 (team IMPs): no VP scale. The director page and the USEBIO match
+    show the IMPs each team won; the teams' TOTAL_SCORE is their net IMPs (the margin)."""
+    st = start(tmp_path)
+    tablets = []
+    try:
+        client = DataConnectorClient("club-9", st.token, st.url)
+        ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1)], (1, 4), method=40)))
+        keys = director_keys(st)
+        tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
+        for b, c, t in OPEN[:4]:
+            tablets[0].play(b, c, t)
+        for b, c, t in CLOSED[:4]:
+            tablets[1].play(b, c, t)
+        for t in tablets:
+            t.drain()
+        per_board = {b: imp(ns_score(b, c, t) - ns_score(b, *{x: (y, z) for x, y, z in CLOSED}[b]))
+                     for b, c, t in OPEN[:4]}
+        assert {d > 0 for d in per_board.values()} == {True, False}, per_board  # both teams won IMPs
+        home = sum(max(d, 0) for d in per_board.values())
+        away = sum(max(-d, 0) for d in per_board.values())
+        row = match_row(st)
+        assert row["boards"] == "4/4" and row["imps"] == f"{home}–{away}" and row["vp"] == "IMPs only", row
+
+        code, xml = st.request("GET", f"/export/usebio?token={st.token}")
+        event = import_usebio(xml.encode("utf-8"))["events"][0]
+        assert event["type"] == "teams" and event["match_scoring"] == "imps"
+        (match,) = event["matches"]
+        assert (match["score"], match["opposing_score"]) == (home, away)
+        assert "vp" not in match and "opposing_vp" not in match
+        assert {p["number"]: p["score"] for p in event["participants"]} == {"1": home - away, "2": away - home}
+    finally:
+        for t in tablets:
+            t.stop()
+        st.stop()
