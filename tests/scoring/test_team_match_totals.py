@@ -49,7 +49,7 @@ def test_2017_L12C2b_artificial_scores_each_team_its_own_side_won_totals_its_gai
     scale = WbfScale2013()
     # Avg+ to the home team (NS in its NS room), Avg to the visitors: +3 and 0.
     out = score_match({1: (artificial("avg+", "avg"), rec(-50)), 2: PLUS_10}, "dbf-2017", scale)
-    assert (out.boards[1].home, out.boards[1].away) == (3, 0)  # type: ignore[union-attr]
+    assert (out.boards[1].home, out.boards[1].away) == (3, 0)
     assert (out.home_won, out.away_won) == (13, 0)
     assert (out.home_imps, out.away_imps) == (13, -10)
     assert out.vp == (scale.winner_vp(13, 2), round(20 - scale.winner_vp(10, 2), 2))
