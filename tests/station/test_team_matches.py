@@ -354,14 +354,17 @@ def test_a_bws_teams_section_declared_by_the_td_and_a_bad_one_changes_nothing():
     store.close()
 
 
-def test_2017_L78B_an_imps_only_match_shows_the_imps_each_team_won_and_no_vps(tmp_path):
-    """Data Connector method 40 (team IMPs): no VP scale. The director page and the USEBIO match
-    show the IMPs each team won; the teams' TOTAL_SCORE is their net IMPs (the margin)."""
+@pytest.mark.parametrize("method", [40, 50])
+def test_2017_L78B_an_imps_only_or_discrete_vp_match_shows_the_imps_each_team_won(tmp_path, method):
+    """Data Connector method 40 (team IMPs): no VP scale; the teams' TOTAL_SCORE is their net
+    IMPs (the margin). Method 50 ("discrete VPs"): no discrete table is named in a source here,
+    so the WBF 2013 scale (docs/station.md "Team matches"). Either way the director page and the
+    USEBIO match show the IMPs each team won."""
     st = start(tmp_path)
     tablets = []
     try:
         client = DataConnectorClient("club-9", st.token, st.url)
-        ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1)], (1, 4), method=40)))
+        ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1)], (1, 4), method=method)))
         keys = director_keys(st)
         tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
         for b, c, t in OPEN[:4]:
@@ -375,16 +378,22 @@ def test_2017_L78B_an_imps_only_match_shows_the_imps_each_team_won_and_no_vps(tm
         assert {d > 0 for d in per_board.values()} == {True, False}, per_board  # both teams won IMPs
         home = sum(max(d, 0) for d in per_board.values())
         away = sum(max(-d, 0) for d in per_board.values())
+        vp = wbf_vp(home - away, 4)
         row = match_row(st)
-        assert row["boards"] == "4/4" and row["imps"] == f"{home}–{away}" and row["vp"] == "IMPs only", row
+        assert row["boards"] == "4/4" and row["imps"] == f"{home}–{away}", row
+        assert row["vp"] == ("IMPs only" if method == 40 else f"{vp[0]:.2f}–{vp[1]:.2f}"), (row, vp)
 
         code, xml = st.request("GET", f"/export/usebio?token={st.token}")
         event = import_usebio(xml.encode("utf-8"))["events"][0]
-        assert event["type"] == "teams" and event["match_scoring"] == "imps"
+        assert event["type"] == "teams" and event["match_scoring"] == ("imps" if method == 40 else "vps")
         (match,) = event["matches"]
         assert (match["score"], match["opposing_score"]) == (home, away)
-        assert "vp" not in match and "opposing_vp" not in match
-        assert {p["number"]: p["score"] for p in event["participants"]} == {"1": home - away, "2": away - home}
+        totals = {p["number"]: p["score"] for p in event["participants"]}
+        if method == 40:
+            assert "vp" not in match and "opposing_vp" not in match
+            assert totals == {"1": home - away, "2": away - home}
+        else:
+            assert (match["vp"], match["opposing_vp"]) == vp and totals == {"1": vp[0], "2": vp[1]}
     finally:
         for t in tablets:
             t.stop()
