@@ -41,7 +41,10 @@ def main(argv: list[str] | None = None) -> int:
                                       "on no cited regulation text; confirm them with the federation")
     ap.add_argument("--policy", choices=("record", "prevent"),
                     help="irregularity policy for a session from --movement or --station (default: the profile's)")
-    ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")
+    ap.add_argument("--ports", default="auto",
+                    help="the boxes' serial ports: 'auto' (default: every /dev/ttyACM* and /dev/ttyUSB*), "
+                         "or a list of ports (/dev/ttyX,/dev/ttyY): each box is found by the seat it reports; "
+                         "or 'none'; N=/dev/ttyX,E=... still gives the seats by hand")
     ap.add_argument("--station", help="results station URL: start the outbox deliverer; with --table and "
                                       "--table-key, and no session yet, take the setup from it")
     ap.add_argument("--table-key", default="", help="this tablet's key at the station")
@@ -106,10 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     def parts(c: Controller) -> tuple[Any, Any]:
         """The link to the boxes and the deliverer to the station, for the table's controller."""
         runner = None
-        if args.ports:
+        ports = box_ports(args.ports, args.lang)
+        if ports:
             from tablet_app.runner import TableRunner
 
-            ports = dict(p.split("=", 1) for p in args.ports.split(","))
             runner = TableRunner(c, ports)
             runners.append(runner)
         deliverer = start_deliverer(c) if args.station and c.session is not None else None
@@ -155,6 +158,25 @@ def main(argv: list[str] | None = None) -> int:
         for r in runners:
             r.close()
     return 0
+
+
+def box_ports(spec: str, lang: str) -> dict[str, str]:
+    """Seat -> serial port from `--ports`: found by the seat each box reports (protocol/SPEC.md
+    section 2) unless the seats are given by hand. A seat claimed twice or by no box is said in
+    the players' language; the table runs with the seats that were found once each."""
+    if spec == "none":
+        return {}
+    if "=" in spec:
+        return dict(p.split("=", 1) for p in spec.split(","))
+    from tablet_app.link.discover import candidate_ports, describe, find_boxes
+
+    paths = candidate_ports() if spec == "auto" else [p for p in spec.split(",") if p]
+    if not paths:
+        return {}
+    found = find_boxes(paths)
+    for line in describe(found, lang):
+        print(f"tablet: {line}", file=sys.__stderr__)
+    return found.ports()
 
 
 if __name__ == "__main__":

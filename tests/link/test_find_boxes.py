@@ -112,3 +112,19 @@ def test_firmware_boxes_on_the_micropython_unix_port_are_found_by_their_jumpered
     assert found.clashes() == {"N": sorted([link.tablet_ports["N"], link.tablet_ports["E"]])}
     assert found.missing() == ["E", "S", "W"]
     assert describe(found, "en")[0].startswith("Two boxes say they are North")
+
+
+def test_the_tablet_command_line_takes_ports_without_seats():
+    """`--ports /dev/x,/dev/y` (or the default `auto`) names no seat: the tablet finds them."""
+    from tablet_app.app import box_ports
+
+    with SimLink() as link:
+        boxes = [EndpointBox(s, link.box_ports[s]) for s in "NES"]  # West's box is off
+        try:
+            ports = box_ports(",".join(shuffled(link)), "sv")
+        finally:
+            for b in boxes:
+                b.close()
+    assert ports == {s: link.tablet_ports[s] for s in "NES"}
+    assert box_ports("none", "sv") == {}
+    assert box_ports("N=/dev/a,E=/dev/b", "sv") == {"N": "/dev/a", "E": "/dev/b"}
