@@ -29,6 +29,10 @@ from .http_server import Limits
 from .server import Station, StationConfig, make_server
 from .store import Store, StoreError
 
+# The languages the table tablet speaks (its i18n): the station sends the club's choice with each
+# table's movement, and does not import the tablet to check it.
+LANGUAGES = ("en", "sv", "da")
+
 
 def parse_tables(spec: str) -> tuple[str, list[int]]:
     """`A:1-12` or `B:1,3,5-7` -> ("A", [1..12])."""
@@ -137,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"({profiles.listing()}; kept until changed; default: the tablet's own). "
                         "(assumed): values in it rest on no cited regulation text; confirm them with the "
                         "federation")
+    p.add_argument("--language", default=None, choices=LANGUAGES,
+                   help="the language the club's tablets start in (kept in the database; the TD may change it "
+                        "at the table)")
     p.add_argument("--screens", type=screens_spec, action="append", default=None, metavar="all|SECTION[:TABLES]",
                    help="the organiser plays with screens: the whole event (all), a section (A) or tables "
                         "(A:1-4); repeatable; sent to the tablets with their movement (FSB L114, "
@@ -307,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
         store.set_setting("director_pin", json.dumps(pin_hash(args.director_pin)))
     if args.profile:
         store.set_setting("profile", args.profile)
+    if args.language:
+        store.set_setting("language", args.language)
     if args.screens is not None:
         specs = [s for s in args.screens if s != "none"]
         profile = args.profile or store.setting("profile")

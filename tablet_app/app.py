@@ -1,6 +1,6 @@
 """The table tablet's Kivy app. Widgets only render controller state and forward touches.
 
-    python -m tablet_app.app --db table.db [--lang sv] [--setup session.json] [--ports N=/dev/..,E=...]
+    python -m tablet_app.app --db table.db [--lang sv] [--setup session.json] [--ports auto|/dev/..,/dev/..]
     python -m tablet_app.app --db table.db --station http://scoring-pc:8080 --table 3 --table-key KEY
 
 Screens: auction (readable across the table), director console (PIN-protected), tempo, result
@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", default="build/tablet.db", help="journal file (created if missing)")
-    ap.add_argument("--lang", choices=i18n.LANGS, default="en")
+    ap.add_argument("--lang", choices=i18n.LANGS, default=None,
+                    help="the screens' language (default: the club's, from the station's --language, else en)")
     ap.add_argument("--setup", help="session setup JSON file (used when the journal has none)")
     ap.add_argument("--movement", help="the station's movement JSON file; with --table and --round")
     ap.add_argument("--table", help="this table: its number (in --movement, or section A at --station), "
@@ -89,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     except (JournalError, SetupError, OSError, json.JSONDecodeError) as exc:
         print(f"tablet: {exc}", file=sys.__stderr__)  # Kivy has taken over sys.stderr
         return 2
+    # The club's language (the station's movement reply, kept by the tablet) unless one is given;
+    # the TD may still change it on the setup screen.
+    args.lang = args.lang or (ctl.setup_defaults()["language"] if ctl is not None else None) or "en"
     runners: list[Any] = []
     deliverers: list[Any] = []
     app: TabletApp | None = None

@@ -18,6 +18,7 @@ from tablet_app.control.errors import DiskFull, Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
 from tablet_app.control.state import Rules, TableState
+from tablet_app.i18n import LANGS
 from tablet_app.journal import Journal, StorageFull
 from tablet_app.session import Session, SetupError
 
@@ -37,6 +38,7 @@ class StationStatus(TypedDict):
 
 class SetupDefaults(TypedDict):
     profile: str | None  # None: the TD must choose (never a built-in default)
+    language: str | None  # the club's (the station's --language); None: the tablet's own choice
     pin_set: bool
     event: str | None
     section: str | None
@@ -118,11 +120,14 @@ class TableSetup:
             self.set_club_defaults(**club_defaults(movement))
 
     def set_club_defaults(self, **values: Any) -> None:
-        """What the club set: `profile` (regulations), `director_pin` (hash from the station,
-        or digits, hashed here). Used by the next setup that does not give its own."""
+        """What the club set: `profile` (regulations), `language` (the screens' language at the
+        next start), `director_pin` (hash from the station, or digits, hashed here). Used by the
+        next setup that does not give its own."""
         club = dict(self.club)
         if values.get("profile"):
             club["profile"] = str(values["profile"])
+        if values.get("language") in LANGS:
+            club["language"] = str(values["language"])
         p = values.get("director_pin")
         if isinstance(p, str) and pin.valid_digits(p):
             club["director_pin"] = pin.hash_pin(p)
@@ -149,13 +154,14 @@ class TableSetup:
         if not isinstance(club, dict):
             return {}
         return {k: v for k, v in club.items() if (k == "profile" and isinstance(v, str) and v)
-                or (k == "director_pin" and pin.valid_hash(v))}
+                or (k == "language" and v in LANGS) or (k == "director_pin" and pin.valid_hash(v))}
 
     def defaults(self) -> SetupDefaults:
         """What the setup screen starts from: the club's regulations (None: the TD must choose;
         never a built-in default) and whether a director PIN is already set by the club."""
         s = self.st.session
         return {"profile": self.club.get("profile") or (s.profile if s else None),
+                "language": self.club.get("language"),
                 "pin_set": bool(self.club.get("director_pin") or (s and s.td_pin)),
                 "event": s.event if s else None, "section": s.section if s else None,
                 "table": s.table if s else None}

@@ -1,0 +1,26 @@
+"""The club's language and regulations come from the station's movement reply and stay with the
+tablet for the setup screen and the next start (station `--language`, `--profile`)."""
+from tablet_app.controller import Controller
+from tablet_app.station_client import club_defaults
+
+
+def test_the_clubs_language_and_regulations_are_kept_across_a_restart(tmp_path):
+    movement = {"profile": "fsb-2007", "language": "sv", "event": "e"}
+    assert club_defaults(movement) == {"profile": "fsb-2007", "language": "sv"}
+    ctl = Controller(tmp_path / "t.db")
+    try:
+        assert ctl.setup_defaults()["language"] is None  # nothing assumed before the club says
+        ctl.set_club_defaults(**club_defaults(movement))
+    finally:
+        ctl.close()
+    ctl = Controller(tmp_path / "t.db")
+    try:
+        d = ctl.setup_defaults()
+        assert (d["language"], d["profile"]) == ("sv", "fsb-2007")
+    finally:
+        ctl.close()
+
+
+def test_a_language_the_tablet_does_not_speak_is_not_taken():
+    assert club_defaults({"language": "fr"}) == {}
+    assert club_defaults({"language": 3, "profile": ""}) == {}
