@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 
-from . import tls
+from . import lan, tls
 from .http_server import Limits
 from .server import Station, StationConfig, make_server
 from .store import Store, StoreError
@@ -376,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
                         say=lambda text: print(text, flush=True))
         bridge.run_once()  # the session's tables and keys before the tablets ask
     if args.tables or args.reissue:
-        print(f"tablets: station address {scheme}://<this computer>:{args.port}/{pin}")
+        print(f"tablets: station address {lan.station_url(scheme, args.host, args.port, pin)}")
     if args.no_serve:
         return 0
     try:
@@ -402,8 +402,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"station: event {event}, database {args.db}", flush=True)
     print(f"station: listening on {scheme}://{args.host}:{port}/  (Data Connector: /dc-scoringprogram)", flush=True)
     if pin:
-        print(f"station: tablets' station address {scheme}://<this computer>:{port}/{pin}", flush=True)
-    print(f"station: director page {scheme}://<this computer>:{port}/director?token={config.director_token}",
+        print(f"station: tablets' station address {lan.station_url(scheme, args.host, port, pin)}", flush=True)
+    else:
+        print(f"station: tablets' station address {lan.station_url(scheme, args.host, port)}", flush=True)
+    config.extra["tablet_address"] = lan.station_url(scheme, args.host, port, pin)
+    print(f"station: director page {lan.station_url(scheme, args.host, port)}director?token={config.director_token}",
           flush=True)
     print(f"station: Data Connector licence key: {config.dc_licence_key or config.director_token}", flush=True)
     if bridge is not None:
@@ -422,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         station.live = LiveFeed(station, LiveConfig(delay, args.live_tables)).start()
         shown = "every table" if args.live_tables is None else \
             ", ".join(f"{s}{t}" for s, t in sorted(args.live_tables))
-        print(f"station: live feed {scheme}://<this computer>:{port}/live/ (delay {delay / 60:g} min; {shown})",
+        print(f"station: live feed {lan.station_url(scheme, args.host, port)}live/ (delay {delay / 60:g} min; {shown})",
               flush=True)
     from . import director
     threading.Thread(target=director.warm, args=(station,), daemon=True).start()
