@@ -1,5 +1,5 @@
 """The station gives the tablets an address they can use as it is (its LAN address), never a
-placeholder for the TD to retype (docs/station.md, "Starting the tablets")."""
+placeholder for the TD to retype (docs/station.md, the options table and what the station prints at start)."""
 import ipaddress
 import re
 
