@@ -113,11 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     def parts(c: Controller) -> tuple[Any, Any]:
         """The link to the boxes and the deliverer to the station, for the table's controller."""
         runner = None
-        ports = box_ports(args.ports, args.lang)
+        ports, trouble = box_ports(args.ports, args.lang)
         if ports:
             from tablet_app.runner import TableRunner
 
             runner = TableRunner(c, ports)
+            runner.box_trouble.update(trouble)  # shown on the director console, in its language
             runners.append(runner)
         deliverer = start_deliverer(c) if args.station and c.session is not None else None
         if args.station and deliverer is None:
@@ -164,23 +165,26 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def box_ports(spec: str, lang: str) -> dict[str, str]:
+def box_ports(spec: str, lang: str) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """Seat -> serial port from `--ports`: found by the seat each box reports (protocol/SPEC.md
-    section 2) unless the seats are given by hand. A seat claimed twice or by no box is said in
-    the players' language; the table runs with the seats that were found once each."""
+    section 2) unless the seats are given by hand; and per seat what is wrong (`TableRunner.
+    box_trouble`: "clash", the ports of two boxes on one seat; "missing"). The problems are also
+    printed in the players' language; the table runs with the seats found once each."""
     if spec == "none":
-        return {}
+        return {}, {}
     if "=" in spec:
-        return dict(p.split("=", 1) for p in spec.split(","))
+        return dict(p.split("=", 1) for p in spec.split(",")), {}
     from tablet_app.link.discover import candidate_ports, describe, find_boxes
 
     paths = candidate_ports() if spec == "auto" else [p for p in spec.split(",") if p]
     if not paths:
-        return {}
+        return {}, {}
     found = find_boxes(paths)
     for line in describe(found, lang):
         print(f"tablet: {line}", file=sys.__stderr__)
-    return found.ports()
+    trouble: dict[str, dict[str, Any]] = {s: {"clash": paths} for s, paths in found.clashes().items()}
+    trouble.update({s: {"missing": True} for s in found.missing()})
+    return found.ports(), trouble
 
 
 if __name__ == "__main__":

@@ -121,10 +121,16 @@ def test_the_tablet_command_line_takes_ports_without_seats():
     with SimLink() as link:
         boxes = [EndpointBox(s, link.box_ports[s]) for s in "NES"]  # West's box is off
         try:
-            ports = box_ports(",".join(shuffled(link)), "sv")
+            ports, trouble = box_ports(",".join(shuffled(link)), "sv")
         finally:
             for b in boxes:
                 b.close()
     assert ports == {s: link.tablet_ports[s] for s in "NES"}
-    assert box_ports("none", "sv") == {}
-    assert box_ports("N=/dev/a,E=/dev/b", "sv") == {"N": "/dev/a", "E": "/dev/b"}
+    assert trouble == {"W": {"missing": True}}
+    # the director console says it in its language (and again after a language change)
+    from tablet_app import present
+
+    assert any("Ingen budlåda hittad för Väst" in line for line in present.box_lines(trouble, "sv"))
+    assert any("Ingen meldeboks fundet for Vest" in line for line in present.box_lines(trouble, "da"))
+    assert box_ports("none", "sv") == ({}, {})
+    assert box_ports("N=/dev/a,E=/dev/b", "sv") == ({"N": "/dev/a", "E": "/dev/b"}, {})
