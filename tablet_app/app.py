@@ -70,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
             # nothing shown; the line here is for whoever started the app from a terminal.
             damaged = exc
             print(f"tablet: {exc}", file=sys.__stderr__)
+        if ctl is not None:
+            remember_station(ctl, args)
         if ctl is not None and ctl.session is None and args.setup:
             ctl.setup(json.loads(pathlib.Path(args.setup).read_text()))
         elif ctl is not None and ctl.session is None and args.movement:
@@ -163,6 +165,20 @@ def main(argv: list[str] | None = None) -> int:
         for r in runners:
             r.close()
     return 0
+
+
+def remember_station(ctl: Controller, args: Any) -> None:
+    """The station's address, the table and its key are typed once (as the station printed the
+    address): given, the tablet keeps them; not given, it takes the ones it kept."""
+    given = {"station": args.station, "table": args.table, "table_key": args.table_key}
+    if args.station:
+        ctl.set_club_defaults(**{k: v for k, v in given.items() if v})
+        return
+    kept = ctl.club
+    if kept.get("station"):
+        args.station = kept["station"]
+        args.table = args.table or kept.get("table")
+        args.table_key = args.table_key or kept.get("table_key", "")
 
 
 def box_ports(spec: str, lang: str) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:

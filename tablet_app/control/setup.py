@@ -22,6 +22,9 @@ from tablet_app.i18n import LANGS
 from tablet_app.journal import Journal, StorageFull
 from tablet_app.session import Session, SetupError
 
+# Where this tablet's station is, as typed once (`--station`, `--table`, `--table-key`): the
+# next start finds it without them.
+STATION_KEYS = ("station", "table", "table_key")
 CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
 
 StationCheck = Callable[[Session], Any]  # station_client.station_check: the movement, or StationError
@@ -128,6 +131,9 @@ class TableSetup:
             club["profile"] = str(values["profile"])
         if values.get("language") in LANGS:
             club["language"] = str(values["language"])
+        for k in STATION_KEYS:  # the station's address, this table and its key, typed once
+            if isinstance(values.get(k), str) and values[k]:
+                club[k] = values[k]
         p = values.get("director_pin")
         if isinstance(p, str) and pin.valid_digits(p):
             club["director_pin"] = pin.hash_pin(p)
@@ -154,7 +160,8 @@ class TableSetup:
         if not isinstance(club, dict):
             return {}
         return {k: v for k, v in club.items() if (k == "profile" and isinstance(v, str) and v)
-                or (k == "language" and v in LANGS) or (k == "director_pin" and pin.valid_hash(v))}
+                or (k == "language" and v in LANGS) or (k == "director_pin" and pin.valid_hash(v))
+                or (k in STATION_KEYS and isinstance(v, str) and v)}
 
     def defaults(self) -> SetupDefaults:
         """What the setup screen starts from: the club's regulations (None: the TD must choose;

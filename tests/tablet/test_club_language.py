@@ -24,3 +24,33 @@ def test_the_clubs_language_and_regulations_are_kept_across_a_restart(tmp_path):
 def test_a_language_the_tablet_does_not_speak_is_not_taken():
     assert club_defaults({"language": "fr"}) == {}
     assert club_defaults({"language": 3, "profile": ""}) == {}
+
+
+def test_the_station_address_is_typed_once_and_kept_for_the_next_start(tmp_path):
+    """`--station` as the station printed it, with the table and its key, the first time; the
+    next start of the same tablet finds them without."""
+    import argparse
+
+    from tablet_app.app import remember_station
+
+    url = "https://192.168.1.20:8080/#sha256=" + "ab" * 32
+    ctl = Controller(tmp_path / "t.db")
+    try:
+        remember_station(ctl, argparse.Namespace(station=url, table="3", table_key="KEY"))
+    finally:
+        ctl.close()
+    ctl = Controller(tmp_path / "t.db")
+    try:
+        later = argparse.Namespace(station=None, table=None, table_key="")
+        remember_station(ctl, later)
+        assert (later.station, later.table, later.table_key) == (url, "3", "KEY")
+        # a tablet never given one stays without
+        fresh = Controller(tmp_path / "other.db")
+        try:
+            none = argparse.Namespace(station=None, table=None, table_key="")
+            remember_station(fresh, none)
+            assert none.station is None
+        finally:
+            fresh.close()
+    finally:
+        ctl.close()
