@@ -92,28 +92,6 @@ def test_boxes_on_one_rs485_bus_answer_the_search_grants():
     assert found.ports() == dict.fromkeys("NESW", bus.tablet_port)
 
 
-def test_firmware_boxes_on_the_micropython_unix_port_are_found_by_their_jumpered_seat(micropython_bin, tmp_path):
-    """The real box firmware (MicroPython unix port) on the simulated link: four boxes found by
-    their seat; then East's box jumpered as North makes two Norths and no East."""
-    from hardware.sim.boxes import Boxes
-
-    with SimLink() as link:
-        with Boxes(link.box_ports, tmp_path / "table", link=link, interp=micropython_bin) as boxes:
-            boxes.start()
-            found = find_boxes(shuffled(link), listen_s=HANG_S)
-        assert found.complete() and found.ports() == link.tablet_ports
-        link.flush_box("E")
-        wrong = {"N": link.box_ports["N"]}, {"N": link.box_ports["E"]}
-        with Boxes(wrong[0], tmp_path / "a", link=link, interp=micropython_bin) as a, \
-                Boxes(wrong[1], tmp_path / "b", link=link, interp=micropython_bin) as b:
-            a.start()
-            b.start()
-            found = find_boxes([link.tablet_ports[s] for s in "NE"], listen_s=QUIET_S)
-    assert found.clashes() == {"N": sorted([link.tablet_ports["N"], link.tablet_ports["E"]])}
-    assert found.missing() == ["E", "S", "W"]
-    assert describe(found, "en")[0].startswith("Two boxes say they are North")
-
-
 def test_the_tablet_command_line_takes_ports_without_seats():
     """`--ports /dev/x,/dev/y` (or the default `auto`) names no seat: the tablet finds them."""
     from tablet_app.app import box_ports

@@ -1,7 +1,10 @@
 """`python -m station --language sv --profile fsb-2007`: the club's language and regulations go
 with every table's movement, and a tablet set up from the station keeps them (its setup screen and
-its next start are in the club's language)."""
+its next start are in the club's language). The address the station prints is one a tablet takes
+as it is, and the director page shows it."""
 from __future__ import annotations
+
+import re
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
@@ -27,7 +30,7 @@ def test_the_clubs_language_and_regulations_reach_the_tablet(tmp_path):
         try:
             session = setup_from_station(ctl, st.url, "2", st.keys[f"{EVENT}/A/2"])
             assert session.profile == "fsb-2007"
-            assert (ctl.setup_defaults()["language"], ctl.setup_defaults()["profile"]) == ("sv", "fsb-2007")
+            assert (ctl.club["language"], ctl.setup_defaults()["profile"]) == ("sv", "fsb-2007")
         finally:
             ctl.close()
     finally:
@@ -40,5 +43,20 @@ def test_without_language_the_movement_names_none(tmp_path):
         DataConnectorClient("club-7", st.token, st.url).initialize(init_dto())
         status, mv = movement(st, f"{EVENT}/A/1", st.keys[f"{EVENT}/A/1"])
         assert status == 200 and "language" not in mv
+    finally:
+        st.stop()
+
+
+def test_the_printed_address_is_on_the_director_page_and_a_tablet_takes_it(tmp_path):
+    from tablet_app.station_client import table_id
+
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path).start()
+    try:
+        printed = re.search(r"tablets' station address (\S+)", st.startup_text).group(1)
+        assert printed == f"http://127.0.0.1:{st.port}/"  # the one address it listens on here
+        status, page = st.request("GET", "/director", headers={"Authorization": f"Bearer {st.token}"})
+        assert status == 200 and f"<code>{printed}</code>" in page
+        # typed once into the tablet as printed, it reaches the station
+        assert table_id(printed, "2") == f"{EVENT}/A/2"
     finally:
         st.stop()
