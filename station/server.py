@@ -11,6 +11,8 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
   GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
                                same headers; 404 when the scoring program has not sent one
+  POST /api/v1/director-pin    {"pin", "nonce"}: the club's director PIN checked for a tablet, with
+                               its lockout (station/director_pin.py); same headers
   GET  /api/v1/health          200 "ok", 200 "degraded" (the .bws missing, unreadable, replaced), or
                                503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
@@ -34,6 +36,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import __version__, law16, movement, screens
 from .bws import status as bws_status
+from .director_pin import MAX_BODY as PIN_BODY
+from .director_pin import Answer, PinChecks
 from .http_json import JsonError, loads_limited
 from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
 from .listeners import Ingested, Listeners
@@ -45,6 +49,9 @@ MAX_DC_BYTES = 8 * 1024 * 1024  # an InitDTO with hand records for a big event
 MAX_BATCH_ITEMS = 64            # items in one POST /api/v1/items/batch
 MAX_BATCH_BYTES = 1024 * 1024
 FINAL = (200, 201, 400, 409, 411, 413, 422)  # answers a tablet never sends the item again for
+# An answer the tablet sends the item again for, later, without holding up the items behind it
+# (a result of a round the table is not on yet: station/law16.py).
+HELD = (law16.TOO_EARLY,)
 
 
 @dataclass
@@ -75,6 +82,7 @@ class Station:
         self.progress: Any = None   # director.Progress, made on the first page view
         self.storage_trouble: str | None = None  # why the last store failed, until one succeeds
         self.listeners = Listeners()  # who hears of each stored item (station/listeners.py)
+        self.pin_checks = PinChecks(store)  # the director PIN for tablets, with its lockout
         self.live: Any = None  # the live feed (station/live_feed.py), with --live
         self._probe: tuple[float, str | None] = (0.0, None)
         self._probe_lock = threading.Lock()
@@ -199,7 +207,8 @@ class Station:
         """Several items of one table in one request (`POST /api/v1/items/batch`, `{"items":
         [...]}`): each stored or refused exactly as alone, in order, with its own answer. The
         first item that the tablet must send again (its answer is not final: a 5xx, a 507) ends
-        the batch: the items behind it get status 0 and are sent again, so the order holds."""
+        the batch: the items behind it get status 0 and are sent again, so the order holds. An
+        item held as too early (425) does not: the tablet sends it again later on its own."""
         event, section, table_no = self.authenticate_table(headers)
         try:
             doc = parse_item(body)
@@ -210,7 +219,7 @@ class Station:
             raise HttpError(422, f"items: expected a list of 1 to {MAX_BATCH_ITEMS} items")
         results: list[dict] = []
         for item in items:
-            if results and results[-1]["status"] not in FINAL:
+            if results and results[-1]["status"] not in FINAL + HELD:
                 results.append({"status": 0, "error": "not tried: send it again"})
                 continue
             key = item.get("key") if isinstance(item, dict) else None
@@ -254,9 +263,13 @@ class Station:
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
         event = where["event"]
         if doc["kind"] == "result":  # results only for the round the table is on (station/law16.py)
-            why = law16.may_post(self.store, event, section, table_no, where["round_no"], where["board"])
-            if why:
-                raise HttpError(422, why)
+            refusal = law16.may_post(self.store, event, section, table_no, where["round_no"], where["board"])
+            if refusal:
+                raise HttpError(refusal.status, refusal.why)
+        elif doc["kind"] == "round":  # a round of the table's movement (station/law16.py)
+            refusal = law16.may_start(self.store, event, section, table_no, where["round_no"])
+            if refusal:
+                raise HttpError(refusal.status, refusal.why)
         try:
             item_id, created = self.store.put_item(doc["key"], doc["kind"], doc["payload"], **where)
         except Conflict as e:
@@ -304,16 +317,41 @@ class Station:
                                      self.config.extra.get("profile") or self.store.setting("profile"), session)
         except movement.NoMovement as e:
             raise HttpError(404, str(e)) from e
-        # The club's director PIN for its tablets (python -m station --director-pin): only its
-        # salted hash leaves the station.
-        pin = self.store.setting("director_pin")
-        if pin:
-            doc["director_pin"] = json.loads(pin)
+        # The club's director PIN for its tablets (python -m station --director-pin): nothing of
+        # it leaves the station, not even a hash (a key holder could guess it offline); the
+        # tablet asks POST /api/v1/director-pin (station/director_pin.py).
+        if self.store.setting("director_pin"):
+            doc["director_pin"] = {"algorithm": "station"}
+        grace = self.store.setting("director_grace_s")
+        if grace is not None and grace.isdigit():
+            doc["director_grace_s"] = int(grace)  # the club's choice (python -m station --director-grace)
         # The organiser's screens (python -m station --screens): the table plays behind screens
         # (FSB L114, 2007/2017 L80B2(e)); the tablet checks its regulation has screen rules.
         if screens.covers(screens.stored(self.store.setting("screens")), section, table_no):
             doc["screens"] = True
+        self._names(doc, section, table_no)
         return doc
+
+    def _names(self, doc: dict, section: str, table_no: int) -> None:
+        """Each round's players by seat (`names`: {seat: "First Last"}), where the scoring
+        program sent them: the players confirm them at the round change (docs/tablet.md
+        "Between rounds"). A row that does not read leaves the names out, never the reply."""
+        from .director import seating_of
+
+        try:
+            seated = seating_of(self.store, doc["event"], only=lambda s, t, r: (s, t) == (section, table_no))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return
+        for r, tables in doc.get("rounds", {}).items():
+            place = seated.get((section, table_no, int(r)))
+            if place and place["names"] and str(table_no) in tables:
+                tables[str(table_no)]["names"] = place["names"]
+
+    def director_pin(self, headers: Any, body: bytes) -> Answer:
+        """A tablet's director PIN checked (station/director_pin.py): the table key first."""
+        event, section, table_no = self.authenticate_table(headers)
+        key = headers.get("Authorization", "")[7:].strip()
+        return self.pin_checks.check(event, section, table_no, headers.get("X-Table", ""), key, body)
 
     # -- director ------------------------------------------------------------------------------
     def check_director(self, query: dict, headers: Any) -> str:
@@ -430,6 +468,12 @@ class StationApp:
                 if bad:
                     raise bad
                 return limit
+            if request.method == "POST" and request.path == "/api/v1/director-pin":
+                self.station.authenticate_table(request.headers)
+                bad = _content_length(request, PIN_BODY)
+                if bad:
+                    raise bad
+                return PIN_BODY
             if request.method == "POST" and request.path == "/dc-scoringprogram":
                 bad = _content_length(request, MAX_DC_BYTES)
                 if bad:
@@ -484,6 +528,10 @@ class StationApp:
         if request.method == "POST" and path == "/api/v1/items":
             status, doc = st.ingest(request.headers, body)
             return self._json(status, doc)
+        if request.method == "POST" and path == "/api/v1/director-pin":
+            answer = st.director_pin(request.headers, body)
+            retry = [("Retry-After", str(answer.retry_after))] if answer.retry_after else []
+            return self._json(answer.status, answer.doc, retry)
         if request.method == "POST" and path == "/api/v1/items/batch":
             return self._json(*st.ingest_batch(request.headers, body))
         if request.method == "POST" and path == "/dc-scoringprogram":

@@ -124,6 +124,15 @@ T = {
     "score_ns": {"en": "Score N-S", "sv": "Poäng N-S", "da": "Score N-S"},
     "sent": {"en": "Result queued for the scorer", "sv": "Resultatet skickas till tävlingsdatorn",
              "da": "Resultatet sendes til regnskabet"},
+    "round_confirm_title": {"en": "Round {round} at table {table}: are these the pairs at this table?",
+                            "sv": "Rond {round} vid bord {table}: är det här paren vid bordet?",
+                            "da": "Runde {round} ved bord {table}: er det disse par ved bordet?"},
+    "round_confirm_pair": {"en": "{side} {pair}: {names}", "sv": "{side} {pair}: {names}", "da": "{side} {pair}: {names}"},
+    "round_confirm_ask": {"en": "Check the pair numbers and names, then start the round.",
+                          "sv": "Kontrollera parnummer och namn och starta sedan ronden.",
+                          "da": "Kontrollér parnumre og navne, og start så runden."},
+    "round_confirm_ok": {"en": "Yes - start the round", "sv": "Ja - starta ronden", "da": "Ja - start runden"},
+    "round_confirm_td": {"en": "No - call the director", "sv": "Nej - tillkalla TL", "da": "Nej - tilkald TL"},
     "round_over": {"en": "Round over - please move", "sv": "Ronden är slut - byt bord", "da": "Runden er slut - skift bord"},
     "pairs_ns_go": {"en": "N-S pair {pair}: table {table}", "sv": "N-S par {pair}: bord {table}", "da": "N-S par {pair}: bord {table}"},
     "pairs_ew_go": {"en": "E-W pair {pair}: table {table}", "sv": "Ö-V par {pair}: bord {table}", "da": "Ø-V par {pair}: bord {table}"},
@@ -342,6 +351,12 @@ T = {
                              "sv": "Nekad av stationen ({status}), meddela tävlingsdatorns ansvarige: {what}: {reason}",
                              "da": "Afvist af stationen ({status}), sig det til regnskabsføreren: {what}: {reason}"},
     "station_refused_retrying": {"en": "(tried again)", "sv": "(försöker igen)", "da": "(prøver igen)"},
+    "station_held_item": {"en": "Held by the station until the table is on its round ({status}), sent again: "
+                                "{what}: {reason}",
+                          "sv": "Stationen håller den tills bordet är på dess rond ({status}), skickas igen: "
+                                "{what}: {reason}",
+                          "da": "Stationen holder den, til bordet er på dens runde ({status}), sendes igen: "
+                                "{what}: {reason}"},
     "station_pin_mismatch": {
         "en": "The station's certificate is not the one this tablet was given: nothing was sent. Check the station "
               "address (its #sha256= part) against the one the station printed; if it is right, someone may be "
@@ -364,6 +379,14 @@ T = {
                              "da": "Stationens kontrol af bord {table} mislykkedes: {message}"},
     "pin_locked_wait": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",
                         "da": "For mange forkerte koder: vent {wait_s} s"},
+    # only the director rules (tablet_app/control/director_session.py): what the players see, and
+    # the club's grace after the director left the console, counting down on the Director button
+    "director_called": {"en": "The director is called. The Law's options are shown to the director only.",
+                        "sv": "Tävlingsledaren är tillkallad. Lagens alternativ visas bara för tävlingsledaren.",
+                        "da": "Turneringslederen er tilkaldt. Lovens muligheder vises kun for turneringslederen."},
+    "director_grace": {"en": "Director (open {s} s)", "sv": "TL (öppen {s} s)", "da": "TL (åben {s} s)"},
+    "signed_out": {"en": "Signed out: the director PIN opens the console again",
+                   "sv": "Utloggad: TL-koden öppnar konsolen igen", "da": "Logget ud: TL-koden åbner konsollen igen"},
     "setup_choose_profile": {"en": "Choose the regulations", "sv": "Välj regelverk", "da": "Vælg regelsæt"},
     # a profile whose values rest on no cited regulation text (shared_rules profiles: assumed)
     "setup_profile_assumed": {"en": "{name} (assumed)", "sv": "{name} (antagna värden)",
@@ -432,6 +455,15 @@ REFUSALS = (
 # Keyed errors (SetupError, Refused, PinError carry `key` and `params`): "{field}" is the field's
 # label on the setup screen.
 ERRORS: dict[str, dict[str, str]] = {
+    "round.not_over": {"en": "The round is not over: the director moves the table to the next round",
+                       "sv": "Ronden är inte slut: tävlingsledaren flyttar bordet till nästa rond",
+                       "da": "Runden er ikke slut: turneringslederen flytter bordet til næste runde"},
+    "round.not_next": {"en": "Round {round} does not follow round {now}: call the director",
+                       "sv": "Rond {round} följer inte på rond {now}: tillkalla tävlingsledaren",
+                       "da": "Runde {round} følger ikke efter runde {now}: tilkald turneringslederen"},
+    "round.other_table": {"en": "That is another table's round: call the director",
+                          "sv": "Det är ett annat bords rond: tillkalla tävlingsledaren",
+                          "da": "Det er et andet bords runde: tilkald turneringslederen"},
     "setup.whole_number": {"en": "{field}: give a whole number from 1 up", "sv": "{field}: ange ett heltal från 1",
                            "da": "{field}: angiv et helt tal fra 1"},
     "setup.board_range": {"en": "{field}: {value} runs backwards or is too long",
@@ -479,6 +511,20 @@ ERRORS: dict[str, dict[str, str]] = {
                    "da": "For mange forkerte koder: vent {wait_s} s"},
     "pin.not_set": {"en": "No director PIN is set for this table yet", "sv": "Ingen TL-kod är inställd för bordet än",
                     "da": "Der er endnu ingen TL-kode for bordet"},
+    "pin.signed_out": {"en": "Signed out: give the director PIN again - nothing was changed",
+                       "sv": "Utloggad: ange TL-koden igen - inget har ändrats",
+                       "da": "Logget ud: angiv TL-koden igen - intet er ændret"},
+    "pin.offline_unknown": {"en": "The station cannot check the PIN now, and has not confirmed it on this tablet "
+                                  "yet: connect the tablet to the station - nothing was changed",
+                            "sv": "Stationen kan inte kontrollera koden nu och har inte bekräftat den på den här "
+                                  "plattan än: anslut plattan till stationen - inget har ändrats",
+                            "da": "Stationen kan ikke kontrollere koden nu og har ikke bekræftet den på denne "
+                                  "tablet endnu: forbind tabletten med stationen - intet er ændret"},
+    "pin.station_stale": {"en": "The station's answer came too late: sign in again - nothing was changed",
+                          "sv": "Stationens svar kom för sent: logga in igen - inget har ändrats",
+                          "da": "Stationens svar kom for sent: log ind igen - intet er ændret"},
+    "setup.grace": {"en": "Director's grace: 0 to 120 seconds", "sv": "Tävlingsledarens frist: 0 till 120 sekunder",
+                    "da": "Turneringslederens frist: 0 til 120 sekunder"},
     "board.not_in_round": {"en": "Board {board} is not one of this round's boards ({boards}): check the board in the tray, "
                                  "or call the director (2017 L15A, 2007 L15)",
                            "sv": "Bricka {board} hör inte till ronden ({boards}): kontrollera brickan, "
