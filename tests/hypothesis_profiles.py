@@ -23,4 +23,4 @@ def examples(full: int) -> int:
     its max_examples is of the suite's. Called where a test's @settings is made, which is after
     pytest has loaded the profile (the hypothesis plugin loads `--hypothesis-profile` at configure,
     before any test module is imported)."""
-    return max(2, full * settings.default.max_examples // SUITE_EXAMPLES)
+    return max(2, full * settings().max_examples // SUITE_EXAMPLES)  # settings(): the loaded profile's
