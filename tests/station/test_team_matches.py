@@ -65,18 +65,20 @@ def ok(reply) -> None:
 
 def director_keys(st: StationProcess) -> dict[str, str]:
     page = st.request("GET", f"/director?token={st.token}")[1]
+    assert isinstance(page, str), page
     return dict(re.findall(r"<tr><td>([A-Z]+\d+)</td><td><code>([A-Z0-9-]+)</code>", page))
 
 
 def board_results(st: StationProcess, table: int, key: str, board: int) -> list[dict]:
     code, doc = st.request("GET", f"/api/v1/boards/{board}/results",
                            headers={"X-Table": f"{EVENT}/A/{table}", "Authorization": f"Bearer {key}"})
-    assert code == 200, doc
+    assert code == 200 and isinstance(doc, dict), doc
     return doc["results"]
 
 
 def match_row(st: StationProcess) -> dict:
     page = st.request("GET", f"/director?token={st.token}")[1]
+    assert isinstance(page, str), page
     m = re.search(r'<tr class="match"[^>]*>(.*?)</tr>', page, re.S)
     assert m, page
     cells = re.findall(r"<td[^>]*>(.*?)</td>", m.group(1), re.S)
