@@ -127,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
                         f"({profiles.listing()}; kept until changed; default: the tablet's own). "
                         "(assumed): values in it rest on no cited regulation text; confirm them with the "
                         "federation")
+    p.add_argument("--language", default=None, choices=("sv", "da", "en"),
+                   help="the club's language: the director page speaks it (Swedish, Danish, English; a "
+                        "page's ?lang= overrides it for that view); kept until changed; default English")
     p.add_argument("--screens", type=screens_spec, action="append", default=None, metavar="all|SECTION[:TABLES]",
                    help="the organiser plays with screens: the whole event (all), a section (A) or tables "
                         "(A:1-4); repeatable; sent to the tablets with their movement (FSB L114, "
@@ -307,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
         store.set_setting("director_grace_s", str(args.director_grace))
     if args.profile:
         store.set_setting("profile", args.profile)
+    if args.language:
+        store.set_setting("language", args.language)
     if args.screens is not None:
         specs = [s for s in args.screens if s != "none"]
         profile = args.profile or store.setting("profile")
