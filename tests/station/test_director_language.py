@@ -8,6 +8,7 @@ import re
 from html import unescape
 from urllib.parse import quote
 
+import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import PlayerDataDTO
 
@@ -80,6 +81,7 @@ def test_2017_L27A1_the_danish_td_reads_seat_irregularity_law_and_ruling(sqlite_
     assert "insufficient_bid" not in page and "accepted" not in page
 
 
+@pytest.mark.server  # starts its own station (with --language)
 def test_2007_L27A1_the_swedish_page_by_the_clubs_language(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--language", "sv"]).start()
     try:
@@ -105,7 +107,9 @@ for (const el of document.querySelectorAll('body *')) {
   if (el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > window.innerWidth + 1)
     clipped.push(el.tagName + '.' + el.className + ': ' + el.textContent.trim().slice(0, 80));
 }
+const head = document.querySelector('tr.head');
 const out = {width: window.innerWidth, page: document.documentElement.scrollWidth, clipped,
+             cards: head !== null && getComputedStyle(head).display === 'none',
              hostile: document.querySelectorAll('.hostile').length, text: document.body.innerText};
 const pre = document.createElement('pre'); pre.id = 'measured'; pre.textContent = JSON.stringify(out);
 document.body.appendChild(pre);
@@ -167,11 +171,16 @@ def test_the_swedish_and_danish_pages_fit_a_desk_and_a_phone_and_escape_names(sq
                 assert got["page"] <= width, (where, got["page"])
                 assert got["clipped"] == [], (where, got["clipped"])
                 assert got["hostile"] == 0, where  # the name and the reason stayed text
+                assert got["cards"] == (width < 760), where  # a phone: a card per row, labelled
                 if name == "table1":
                     assert HOSTILE_NAME in got["text"], where
                 if name == "director":
                     assert HOSTILE_REASON in got["text"], where
-        out = chromium.run(["--window-size=1280,900", "--allow-file-access-from-files",
-                            f"--screenshot={shots / f'station-director-{lang}-phone.png'}",
-                            (tmp_path / f"director-{lang}-390.frame.html").as_uri()])
-        assert out.returncode == 0
+        # The Swedish and Danish pages on a phone, for docs/station.md (make screenshots).
+        (tmp_path / f"shown-{lang}.html").write_text(pages["director"], encoding="utf-8")
+        (tmp_path / f"shot-{lang}.html").write_text(
+            f'<body style="margin:0"><iframe src="shown-{lang}.html" width="390" height="900" style="border:0">'
+            "</iframe></body>", encoding="utf-8")
+        out = chromium.run(["--window-size=390,900", f"--screenshot={shots / f'station-director-{lang}-phone.png'}",
+                            (tmp_path / f"shot-{lang}.html").as_uri()])
+        assert out.returncode == 0 and (shots / f"station-director-{lang}-phone.png").read_bytes()[:4] == b"\x89PNG"
