@@ -295,11 +295,6 @@ def seat(letter: str | None, lang: str) -> str:
         return str(letter or "")
 
 
-def seats_in(text_: str, lang: str) -> str:
-    """Seat letters standing alone in a text (`N Anna – S Carl / E Åke`) in the language's letters."""
-    return re.sub(r"\b([NESW])\b(?= )", lambda m: seat(m.group(1), lang), text_)
-
-
 _LAW = re.compile(r"^(?:(\d{4}) )?(?:([A-Z]{2,5}) )?L(\d+[A-Za-z0-9()\-]*)$")
 
 
