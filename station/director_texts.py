@@ -43,6 +43,13 @@ PAGE: Final[dict[str, dict[str, str]]] = {
     "refused": {"sv": "Avvisade leveranser (de senaste 50 per bord)",
                 "da": "Afviste leveringer (de seneste 50 pr. bord)",
                 "en": "Refused deliveries (the newest 50 per table)"},
+    "held_head": {
+        "sv": "Väntande leveranser (resultat från en rond bordet inte har börjat: tas emot när bordet börjar "
+              "ronden, 2007 lag 16C1, 2017 lag 16D1)",
+        "da": "Tilbageholdte leveringer (resultat fra en runde bordet ikke er i gang med: modtages når bordet "
+              "begynder runden, 2007 lov 16C1, 2017 lov 16D1)",
+        "en": "Held deliveries (a result of a round the table is not on yet: taken once the table starts "
+              "that round, 2017 Law 16D1, 2007 Law 16C1)"},
     "tables": {"sv": "Bord", "da": "Borde", "en": "Tables"},
     "tables_hint": {"sv": "Ett bords oregelbundenheter och TL-tillkallelser: klicka på dess namn.",
                     "da": "Et bords uregelmæssigheder og TL-tilkald: klik på dets navn.",
