@@ -87,7 +87,8 @@ def words(call: Mapping[str, Any], record: Mapping[str, Any] | None, adjusted: M
         law_ref = m.group(1) if m else None
     ruling = ruling_words(record, adjusted, lang, edition) if call.get("status") not in OPEN else ""
     if not ruling:
-        ruling = tx.text("awaiting_ruling", lang) if call.get("status") in OPEN and (record or reason) else ""
+        about_law = record is not None or irregularity_of(reason) is not None
+        ruling = tx.text("awaiting_ruling", lang) if call.get("status") in OPEN and about_law else ""
     # A note is shown only where the reason has no words of ours (a free text, a newer tablet's).
     note = "" if reason in tx.REASONS or (record and not reason) else str(call.get("note") or "")
     return CallWords(who, what, tx.law(law_ref, lang, edition), ruling, note)

@@ -90,3 +90,11 @@ def test_L12_an_adjusted_score_is_the_ruling_in_words():
     w = director_calls.words(call, None, {"kind": "artificial", "ns": "avg+", "ew": "avg-"}, "da", 2017)
     assert w.who == "tilkaldt af S" and w.what == "TL-knappen"
     assert w.ruling == "justeret resultat (kunstigt) NS avg+, ØV avg-"
+
+
+def test_a_wrong_pin_awaits_no_ruling_and_a_reason_without_words_is_shown_as_sent():
+    pin = director_calls.words({"reason": "wrong_pin", "status": "launched", "note": "try 3"}, None, None, "sv", 2007)
+    assert (pin.who, pin.what, pin.ruling, pin.note) == ("bordet tillkallade", "fel TL-PIN vid bordet", "", "")
+    odd = director_calls.words({"seat": "W", "reason": "new_kind", "status": "launched", "note": "<b>x</b>"},
+                               None, None, "da", 2017)
+    assert (odd.who, odd.what, odd.note) == ("tilkaldt af V", "new kind", "<b>x</b>")  # the page escapes them
