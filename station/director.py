@@ -434,6 +434,13 @@ def _call_line(c: dict, lang: str, edition: int | None) -> str:
     return f'<li class="td-call">{e(where)}: {" — ".join(map(e, parts))}</li>'
 
 
+def _address_html(st: Any, lang: str = tx.DEFAULT) -> str:
+    """The address the tablets take as it is (`--station`), as the station printed it at start."""
+    addr = st.config.extra.get("tablet_address")
+    return f'<p id="tablet-address">{html.escape(tx.text("address", lang))}: <code>{html.escape(addr)}</code></p>' \
+        if isinstance(addr, str) and addr else ""
+
+
 def render(st: Any, event: str, lang: str | None = None) -> str:
     lang = page_language(st, lang)
     s = status(st, event, full=False)
@@ -503,6 +510,7 @@ def render(st: Any, event: str, lang: str | None = None) -> str:
                            "col_score_ns", "col_received")}
 {"".join(res)}</table>
 <details><summary>{e(T("keys"))}</summary>
+{_address_html(st, lang)}
 <table id="keys">{"".join(keys)}</table>{_sessions_html(st, event)}</details>
 </body></html>"""
 

@@ -60,6 +60,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
     "keys": {"sv": "Bordsnycklar (skriv in en i varje platta vid start)",
              "da": "Bordnøgler (tast én ind i hver tablet ved start)",
              "en": "Table keys (type one into each tablet at setup)"},
+    "address": {"sv": "Stationens adress för plattorna", "da": "Stationens adresse til tabletterne",
+                "en": "Station address for the tablets"},
     "col_table": {"sv": "Bord", "da": "Bord", "en": "Table"},
     "col_round": {"sv": "Rond", "da": "Runde", "en": "Round"},
     "col_board": {"sv": "Bricka", "da": "Spil", "en": "Board"},
