@@ -592,13 +592,14 @@ class StationApp:
             from . import director, exports
             event = (query.get("event") or [st.config.event])[0]
             if path == "/director":
-                return _styled_page(director.render(st, event))
+                return _styled_page(director.render(st, event, (query.get("lang") or [None])[0]))
             if path == "/director/table":
                 m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
                 t = (query.get("table") or [""])[0]
                 if not m or not t.isdigit() or len(t) > 3:
                     raise HttpError(400, "expected ?section=<letters>&table=<number>")
-                return _styled_page(director.render_table(st, event, m.group(1), int(t)))
+                return _styled_page(director.render_table(st, event, m.group(1), int(t),
+                                                          (query.get("lang") or [None])[0]))
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
             # One session's file: ?session=<SessionGuid>, else the session whose tablets use the
