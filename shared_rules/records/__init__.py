@@ -7,6 +7,7 @@ Every item a tablet queues for the station, and the station's check of it at its
 - `result`: the result record (`Result`) and the withdrawal of one (`Withdrawal`);
 - `progress`: the auction-progress item (`AuctionProgress`);
 - `td_call`: the TD-call item (`TdCall`);
+- `players`: the player numbers entered at a table (`PlayerNumbers`, `check_number`);
 - `auction_log`: the calls and irregularities those carry (`LoggedCall`, `Irregularity`);
 - `item`: `read_item(kind, key, payload)`, the station's check, every rule in one place.
 
@@ -25,6 +26,7 @@ from .keys import (
     AuctionKey,
     ItemKey,
     ItemKind,
+    PlayersKey,
     ResultKey,
     TableId,
     TableTdCallKey,
@@ -33,6 +35,7 @@ from .keys import (
     parse_key,
     td_call_launch,
 )
+from .players import PLAYER_NUMBER_RE, PlayerNumbers, check_number
 from .progress import PHASES, AuctionProgress, Phase
 from .result import Result, Withdrawal
 from .td_call import STORAGE_FULL, TdCall
@@ -43,4 +46,5 @@ __all__ = [
     "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "Where", "Withdrawal", "as_iso", "auction_dealer",
     "iso_utc",
     "logged_calls", "parse_key", "read_item", "td_call_launch", "to_item", "where",
+    "PLAYER_NUMBER_RE", "PlayerNumbers", "PlayersKey", "check_number",
 ]

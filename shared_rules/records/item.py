@@ -13,12 +13,13 @@ from typing import Any
 from .errors import RecordError
 from .fields import EVENT_RE, MAX_KEY, SECTION_RE, Json, check_shape, required_text, required_whole
 from .keys import ItemKind, TableId
+from .players import PlayerNumbers, read_players
 from .progress import AuctionProgress, read_progress
 from .result import Result, Withdrawal, read_result, read_withdrawal
 from .td_call import TdCall, read_td_call
 
 KINDS = tuple(k.value for k in ItemKind)
-Item = Result | Withdrawal | AuctionProgress | TdCall
+Item = Result | Withdrawal | AuctionProgress | TdCall | PlayerNumbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,8 @@ def where(item: Item) -> Where:
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, item.key.revision)
     if isinstance(item, AuctionProgress):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, None)
+    if isinstance(item, PlayerNumbers):
+        return Where(tid.event, tid.section, tid.table, item.key.round, None, None)
     return Where(tid.event, tid.section, tid.table, item.round, item.board, None)
 
 
@@ -68,6 +71,8 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
         record, want = read_result(payload, key, table_id)
     elif kind == ItemKind.TD_CALL:
         record, want = read_td_call(payload, key, table_id)
+    elif kind == ItemKind.PLAYERS:
+        record, want = read_players(payload, table_id)
     else:
         record, want = read_progress(payload, table_id)
     if key != want:
@@ -78,5 +83,6 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
 def to_item(record: Item) -> tuple[str, str, dict[str, Any]]:
     """(kind, key, payload): the record as the outbox queues it and the station receives it."""
     kind = ItemKind.TD_CALL if isinstance(record, TdCall) else \
-        ItemKind.AUCTION if isinstance(record, AuctionProgress) else ItemKind.RESULT
+        ItemKind.AUCTION if isinstance(record, AuctionProgress) else \
+        ItemKind.PLAYERS if isinstance(record, PlayerNumbers) else ItemKind.RESULT
     return kind.value, record.key.format(), record.to_json()

@@ -165,8 +165,9 @@ class TableSetup:
 def on_setup(f: Fold, body: SetupBody) -> Effects:
     st = f.st
     # A director call outlives its round: the TD may attend to it after the table has moved
-    # on, and the station keeps it open until he does; so does the PIN's lockout.
-    st.reset(keep=("td_calls", "pin_wrong", "pin_locked_until"))
+    # on, and the station keeps it open until he does; so does the PIN's lockout. The player
+    # numbers entered are each round's own (their key names the round): kept for the numbering.
+    st.reset(keep=("td_calls", "pin_wrong", "pin_locked_until", "player_entries"))
     st.session = Session.from_dict(body["session"])
     st.phase = "auction"
     st.log.append({"what": "setup", **body["session"]})

@@ -21,6 +21,7 @@ from tablet_app.control import td_calls
 from tablet_app.control.auction import StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
+from tablet_app.control.player_numbers import PlayerEntry
 from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationStatus
 from tablet_app.control.state import EngineState, ResultRecord, TdCall
@@ -55,6 +56,16 @@ class Snapshot(TypedDict):
     td_calls: list[TdCall]
     settings: dict[str, Any] | None
     traveller: TravellerView | None
+    players: PlayersView
+
+
+class PlayersView(TypedDict):
+    """Player numbers (control/player_numbers.py): an entry waiting for the players' confirmation,
+    this round's confirmed numbers by seat, and whether the players may enter them now."""
+
+    waiting: PlayerEntry | None
+    entered: dict[str, dict[str, Any]]
+    may_enter: bool
 
 
 Published = Mapping[str, Any]  # a Snapshot that cannot be changed
@@ -107,6 +118,8 @@ def build(p: Parts) -> Snapshot:
         "td_calls": td_calls.open_calls(st),
         "settings": {k: s.setting(k) for k in DEFAULT_SETTINGS} if s else None,
         "traveller": p.results.traveller_view(),
+        "players": {"waiting": dict(p.players.pending) if p.players.pending else None,
+                    "entered": p.players.entered(), "may_enter": p.players.may_enter_unaided()},
     }
 
 
