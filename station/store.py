@@ -151,6 +151,8 @@ ROOMS = {
     "result": Room("results (results, corrections and withdrawals)", 1000, 16 * 1024 * 1024),
     "td_call": Room("TD calls", 1000, 4 * 1024 * 1024),
     "auction": Room("progress snapshots", 2000, 16 * 1024 * 1024),
+    # Player numbers: one entry a round, a few corrections; 200 is 20 for each of 10 rounds.
+    "players": Room("player-number entries", 200, 1024 * 1024),
 }
 # Refusals kept per table (the newest): the page needs the latest, a flood must not grow them.
 MAX_REFUSALS_PER_TABLE = 50

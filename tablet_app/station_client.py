@@ -126,6 +126,23 @@ def station_check(station_url: str, key: str, *, timeout: float = 10.0) -> Any:
     return check
 
 
+def player_lookup(station_url: str, table_id: str, key: str, *, session: str | None = None,
+                  timeout: float = 10.0) -> Any:
+    """For `Controller.player_lookup`: the names the scoring program gave member numbers
+    (GET /api/v1/players), number -> name or None (unknown to it); StationError when the
+    station does not answer (the numbers are then taken unnamed)."""
+    def lookup(numbers: list[str]) -> dict[str, str | None]:
+        query = "&".join(f"number={quote(n)}" for n in numbers) + (f"&session={quote(session)}" if session else "")
+        status, reply = _get(station_url, f"/api/v1/players?{query}",
+                             {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
+        found = reply.get("players") if isinstance(reply, dict) else None
+        if status != 200 or not isinstance(found, dict):
+            raise StationError("refused" if status in (400, 401, 403) else "bad_reply",
+                               f"the station did not look the numbers up (HTTP {status}): {_why(reply)}")
+        return {n: found[n] if isinstance(found.get(n), str) else None for n in numbers}
+    return lookup
+
+
 def club_defaults(movement: dict[str, Any] | None) -> dict[str, Any]:
     """What the club set at the station and the movement reply carries: the regulations
     (`profile`) and the director PIN as a salted hash (`director_pin`)."""
@@ -171,6 +188,10 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
         raise
     controller.setup(session)
     controller.station_status = {"ok": True, "table": table_of(session).format(), "reason": None, "message": None}
+    if hasattr(controller, "player_lookup"):
+        # the players' member numbers are looked up in this session's players
+        controller.player_lookup = player_lookup(station_url, table_of(session).format(), key,
+                                                 session=session.station_session, timeout=timeout)
     return session
 
 

@@ -118,7 +118,7 @@ def build(p: Parts) -> Snapshot:
         "td_calls": td_calls.open_calls(st),
         "settings": {k: s.setting(k) for k in DEFAULT_SETTINGS} if s else None,
         "traveller": p.results.traveller_view(),
-        "players": {"waiting": dict(p.players.pending) if p.players.pending else None,
+        "players": {"waiting": p.players.pending,  # replaced, never changed: a new entry is a new dict
                     "entered": p.players.entered(), "may_enter": p.players.may_enter_unaided()},
     }
 
