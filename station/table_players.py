@@ -22,7 +22,7 @@ from typing import Any
 
 from bridgemate_dataconnector.dto import ParticipationDTO, PlayerDataDTO, TableDirection
 
-from .bws.session import split_name
+from .bws.session import register, split_name
 from .movement import item_session, session_slots
 from .session_scope import stored_object
 from .stored import COLUMNS, read_rows
@@ -48,17 +48,10 @@ def _register(store: Any, guid: str) -> dict[str, str]:
     """The `.bws` PlayerNames of the session (number -> name), {} for a Data Connector session."""
     rows = store.query("SELECT payload FROM dc_sessions WHERE session_guid = ?", (guid,))
     payload = stored_object(rows[0][0]) if rows else {}
-    if payload.get("source") != "bws":
+    if payload.get("source") != "bws" or not isinstance(payload.get("player_names"), list):
         return {}
-    out: dict[str, str] = {}
-    for r in payload.get("player_names") or []:
-        if not isinstance(r, dict) or not str(r.get("Name") or "").strip():
-            continue
-        for ident in (r.get("ID"), r.get("strID")):
-            text = str(ident if ident is not None else "").strip().removesuffix(".0")
-            if text and text.strip("0"):
-                out[text] = " ".join(str(r["Name"]).split())
-    return out
+    return {n: " ".join(name.split()) for n, name in
+            register({"player_names": [r for r in payload["player_names"] if isinstance(r, dict)]}).items()}
 
 
 def names(store: Any, guid: str | None, numbers: list[str]) -> dict[str, tuple[str | None, str] | None]:
