@@ -6,7 +6,7 @@ kontra/dobling, rekontra/redobling, skärm/skærm, tävlingsledare/turneringsled
 """
 from __future__ import annotations
 
-from tablet_app.player_texts import PLAYER_ERRORS
+from tablet_app.station_texts import STATION_ERRORS
 
 LANGS = ("en", "sv", "da")
 LANG_NAMES = {"en": "English", "sv": "Svenska", "da": "Dansk"}
@@ -579,7 +579,7 @@ ERRORS: dict[str, dict[str, str]] = {
     "setup.station_refused": {"en": "The station refused table {table}: {reason}", "sv": "Stationen nekade bord {table}: {reason}",
                               "da": "Stationen afviste bord {table}: {reason}"},
 }
-ERRORS.update(PLAYER_ERRORS)  # player numbers at the table (tablet_app/player_texts.py)
+ERRORS.update(STATION_ERRORS)  # player numbers, the movement check (tablet_app/station_texts.py)
 # the setup screen's field labels, for "{field}"
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",

@@ -106,12 +106,13 @@ def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float 
     return reply
 
 
-def check_table(station_url: str, table_id: str, key: str, *, timeout: float = 10.0) -> dict[str, Any] | None:
+def check_table(station_url: str, table_id: str, key: str, *, timeout: float = 10.0,
+                session: str | None = None) -> dict[str, Any] | None:
     """Before the first board: does the station take this table id and key? Returns the
     movement (None when the scoring program has sent none yet: the key is good, the setup is
     typed in). A refused id or key is a StationError `refused` whose message is the station's."""
     try:
-        return fetch_movement(station_url, table_id, key, timeout=timeout)
+        return fetch_movement(station_url, table_id, key, timeout=timeout, session=session)
     except StationError as exc:
         if exc.reason == "no_movement":
             return None
@@ -122,7 +123,8 @@ def station_check(station_url: str, key: str, *, timeout: float = 10.0) -> Any:
     """For `Controller.station_check`: a typed-in setup is checked against the station before
     its first board (the same X-Table the outbox will deliver with)."""
     def check(session: Session) -> dict[str, Any] | None:
-        return check_table(station_url, table_of(session).format(), key, timeout=timeout)
+        return check_table(station_url, table_of(session).format(), key, timeout=timeout,
+                           session=session.station_session)
     return check
 
 
