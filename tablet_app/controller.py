@@ -28,8 +28,8 @@ from tablet_app.control import boards, parts, td_calls
 from tablet_app.control.auction import BoxReply, StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
-from tablet_app.control.player_numbers import PlayerEntry, PlayerLookup
 from tablet_app.control.errors import DiskFull, PinError, PinLocked, Refused
+from tablet_app.control.player_numbers import PlayerEntry, PlayerLookup
 from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
 from tablet_app.control.snapshot import Published, Snapshot, build
