@@ -3,14 +3,25 @@ program, `python -m station` (killed and restarted mid-evening), the tablets as 
 processes with their journals and outboxes (one killed mid-board and restarted). At the end the
 scoring program's results equal an independent recomputation (endplay: contract from the
 auctions played, tricks double dummy from the hand records, the Law 77 score), with nothing lost
-or doubled, and the PBN and USEBIO exports read back with independent readers."""
+or doubled, and the PBN and USEBIO exports read back with independent readers.
+
+Player numbers: at table A1 the players enter their member numbers at the first board (one
+typed wrong first: refused, nothing changed) and see their names; a late player the scoring
+program adds with UpdateMovement sits West at B3 in round 2 and enters her number there. The
+scoring program's participation and player-data polls carry the numbers, the PBN names her."""
 from __future__ import annotations
 
 import time
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
-from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO, TdCallDTO
+from bridgemate_dataconnector.dto import (
+    DataConnectorResponseData,
+    PlayerDataDTO,
+    ResultDTO,
+    TableDirection,
+    TdCallDTO,
+)
 from endplay.types import Card, Player
 
 from tests.station.conftest import StationProcess
@@ -18,7 +29,7 @@ from tests.station.export_readers import conforming_text, endplay_boards, games,
 from tests.station.test_export_standards import fetch
 from tests.station.test_sessions import _director_keys as director_keys
 
-from .club import CLUB, Worker, handrecords, init, people, run_all, send_all
+from .club import CLUB, Worker, handrecords, init, late_arrival, people, run_all, send_all
 from .plan import (
     C_PROFILE,
     EVENT,
@@ -36,6 +47,8 @@ from .plan import (
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
+LATE = PlayerDataDTO(session_guid=SESSION, club_id=CLUB, player_number="9001", first_name="Lena", last_name="Sent")
+LATE_SEAT = ("B", 3, 2, "W")  # where she sits, in round 2 only
 RANK = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", **{n: str(n) for n in range(2, 10)}}
 
 
@@ -130,6 +143,12 @@ def test_a_club_evening_end_to_end(tmp_path):
 
         # Round 1: a board not in the round caught, an insufficient bid (2017 L27), shared boards.
         setup_round()
+        # Table A1's players enter their member numbers at the first board (one typed wrong first).
+        a1 = {"NESW"[p.direction - 1]: p.player_number for p in seats
+              if (p.section_letters, p.table_number) == ("A", 1)}
+        full = {p.player_number: f"{p.first_name} {p.last_name}" for p in players}
+        run_all(workers, {"A/1": [["players_bad", {"N": "70O1"}],
+                                  ["players", a1, {s: full[n] for s, n in a1.items()}]]})
         # The scoring program polls and accepts while the results come in, as it does every few
         # seconds: an accept takes only what its poll returned.
         busy = send_all(workers, segment(1, 0))
@@ -140,8 +159,11 @@ def test_a_club_evening_end_to_end(tmp_path):
         drain()
         scorer.poll()
 
-        # Round 2: the station dies (SIGKILL) while the tables play and deliver; they play on.
+        # Round 2: a late player, added by the scoring program, sits West at B3 and enters her
+        # number. Then the station dies (SIGKILL) while the tables play and deliver; they play on.
+        ok(client.update_movement(late_arrival(the_slots, "B", LATE)))
         setup_round()
+        run_all(workers, {"B/3": [["players", {"W": LATE.player_number}, {"W": "Lena Sent"}]]})
         busy = send_all(workers, segment(2, 0))
         time.sleep(0.2)  # results on their way
         st.kill()
@@ -197,6 +219,14 @@ def test_a_club_evening_end_to_end(tmp_path):
         by_table = sorted((c.section_letters, c.table_number, c.round_number, c.status) for c in calls)
         assert by_table == sorted((sec, t, r, s) for sec, t, r in INSUFFICIENT
                                   for s in (TdCallDTO.TdCallStatus_Launched, TdCallDTO.TdCallStatus_Resolved))
+        # The player numbers entered at the tables, in the scoring program's polls.
+        entered = {(p.section_letters, p.table_number, p.round_number, p.direction, p.player_number)
+                   for p in client.poll_for_participations(SESSION, all=True)}
+        assert entered == {("A", 1, 1, TableDirection("NESW".index(s) + 1), n) for s, n in a1.items()} | \
+            {("B", 3, 2, TableDirection.West, "9001")}
+        named = {p.player_number: (p.first_name, p.last_name) for p in client.poll_for_player_data(SESSION, all=True)}
+        assert named["9001"] == ("Lena", "Sent") and set(named) == set(a1.values()) | {"9001"}
+
         code, status = st.request("GET", f"/director/status.json?token={st.token}")
         assert code == 200 and status["open_td_calls"] == [] and status["refusals"] == []
         rows = {(t["section"], t["table"]): t for t in status["tables"]}
@@ -222,7 +252,8 @@ def test_a_club_evening_end_to_end(tmp_path):
             deal = the_deals[(group(section), b.board_num)]
             assert {p: b.deal[p].to_pbn() for p in Player} == {p: deal[p].to_pbn() for p in Player}
             assert {s: b.info[n] for s, n in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))} == \
-                {s: name_at(section, table, round_, s) for s in "NESW"}
+                {s: "Sent, Lena" if (section, table, round_, s) == LATE_SEAT else name_at(section, table, round_, s)
+                 for s in "NESW"}
             score = tag_of[(section, table, round_, b.board_num)].get("Score")
             if e.level < 0:
                 continue  # the TD's artificial score: no contract at the table

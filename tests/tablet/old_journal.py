@@ -63,11 +63,16 @@ SESSION_FIELDS = ("boards", "event", "ew_pair", "movement", "next_positions", "n
 
 
 def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The snapshot with the session's fields of the version that wrote the journal."""
+    """The snapshot with the session's fields and the keys of the version that wrote the journal.
+    A key added since (`players`: the member numbers entered, none in an old journal) must show
+    nothing entered and nothing waiting."""
     import dataclasses
 
     from tablet_app.session import Session
 
+    players = snapshot.get("players")
+    assert players is None or (players["waiting"] is None and players["entered"] == {}), players
+    snapshot = {k: v for k, v in snapshot.items() if k != "players"}
     session = snapshot.get("session")
     if session is None:
         return dict(snapshot)
