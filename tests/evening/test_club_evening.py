@@ -17,8 +17,11 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
 from bridgemate_dataconnector.dto import (
     DataConnectorResponseData,
+    ErrorType,
     PlayerDataDTO,
     ResultDTO,
+    ScoringGroupDTO,
+    SectionDTO,
     TableDirection,
     TdCallDTO,
 )
@@ -38,6 +41,7 @@ from .plan import (
     PIN,
     SESSION,
     TABLET_KILLED,
+    WITHDRAWN,
     deals,
     expected,
     group,
@@ -118,6 +122,12 @@ def test_a_club_evening_end_to_end(tmp_path):
         ok(client.send_handrecords(SESSION, handrecords(the_deals)))
         ok(client.send_player_data(SESSION, players))
         ok(client.send_participations(SESSION, seats))
+        # A scoring group naming a section the session does not have: refused, nothing changed.
+        bad = ScoringGroupDTO(session_guid=SESSION, scoring_group_number=3, scoring_method=10, sections=[
+            SectionDTO(session_guid=SESSION, scoring_group_number=3, letters=x, winners=2, game_type=10)
+            for x in ("B", "D")])
+        reply = client.update_scoring_groups([bad])
+        assert reply.error_type == ErrorType.EntryUnknown and "section D" in reply.serialized_data
         scorer = Scorer(client)
         assert st.request("GET", "/api/v1/health")[1]["event"] == EVENT
         keys = director_keys(st)  # every table of the movement got its key (the director page)
@@ -204,8 +214,9 @@ def test_a_club_evening_end_to_end(tmp_path):
         # ... nothing doubled: one result a board, plus the one taken back and its replacement ...
         deleted = [(r.section_letters, r.table_number, r.round_number, r.board_number)
                    for r in scorer.log if r.is_deleted]
-        assert deleted == [(*MOVED, moved_from)]
-        assert len([r for r in scorer.log if not r.is_deleted]) == len(want) + 1
+        withdrawn = (*WITHDRAWN, plans[WITHDRAWN][1][0].board)
+        assert sorted(deleted) == sorted([(*MOVED, moved_from), withdrawn])
+        assert len([r for r in scorer.log if not r.is_deleted]) == len(want) + 2
         # ... and the same from a poll of everything, as a scoring program re-reading the event.
         every = client.poll_for_results(SESSION, all=True)
         live = {(r.section_letters, r.table_number, r.round_number, r.board_number): r

@@ -89,6 +89,8 @@ class Tablet:
             else:
                 raise AssertionError(f"{args[0]} was taken")
             assert ctl.journal.count() == before
+        elif op == "withdraw":
+            ctl.td_withdraw_result(PIN, args[0], reason="the board was fouled", by="TD")
         elif op == "move":
             ctl.td_move_result(PIN, args[0], args[1], reason="the cards were the other board's", by="TD")
         else:
