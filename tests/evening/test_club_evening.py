@@ -11,6 +11,7 @@ program adds with UpdateMovement sits West at B3 in round 2 and enters her numbe
 scoring program's participation and player-data polls carry the numbers, the PBN names her."""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -21,6 +22,8 @@ from bridgemate_dataconnector.dto import (
     PlayerDataDTO,
     ResultDTO,
     ScoringGroupDTO,
+    ScoringProgramDataConnectorCommands,
+    ScoringProgramRequest,
     SectionDTO,
     TableDirection,
     TdCallDTO,
@@ -32,7 +35,7 @@ from tests.station.export_readers import conforming_text, endplay_boards, games,
 from tests.station.test_export_standards import fetch
 from tests.station.test_sessions import _director_keys as director_keys
 
-from .club import CLUB, Worker, handrecords, init, late_arrival, people, run_all, send_all
+from .club import CLUB, Worker, handrecords, init, late_arrival, people, run_all, second_session, send_all
 from .plan import (
     C_PROFILE,
     EVENT,
@@ -42,6 +45,7 @@ from .plan import (
     SESSION,
     TABLET_KILLED,
     WITHDRAWN,
+    Slot,
     deals,
     expected,
     group,
@@ -53,6 +57,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.server]
 DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
 LATE = PlayerDataDTO(session_guid=SESSION, club_id=CLUB, player_number="9001", first_name="Lena", last_name="Sent")
 LATE_SEAT = ("B", 3, 2, "W")  # where she sits, in round 2 only
+LATER = "C10BE0E1E0000000000000000000A7B3"  # the session added while the evening runs
+LATER_SLOTS = [Slot("D", t, 1, (1, 2), t, t) for t in (1, 2)]  # two tables sharing boards 1-2
 RANK = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", **{n: str(n) for n in range(2, 10)}}
 
 
@@ -143,10 +149,10 @@ def test_a_club_evening_end_to_end(tmp_path):
                     for sec, t in tables_of}
 
         def setup_round() -> None:
-            run_all(workers, {f"{sec}/{t}": [["round"]] for sec, t in tables_of})
+            run_all({k: w for k, w in workers.items() if k != "D"}, {f"{sec}/{t}": [["round"]] for sec, t in tables_of})
 
         def drain() -> None:
-            for w in workers.values():
+            for w in list(workers.values()):
                 w.send({"op": "drain"})
             for w in workers.values():
                 assert w.reply()["refused"] == {}  # the station refused nothing
@@ -193,9 +199,33 @@ def test_a_club_evening_end_to_end(tmp_path):
         drain()
         scorer.poll()
 
+        # A second session of the event, added while this one runs (AddSession): section D, two
+        # tables. Its tablets set up and play while this session's tables go on into round 3;
+        # neither session takes the other's tables, results or files.
+        r = client.send_request(ScoringProgramRequest(
+            command=ScoringProgramDataConnectorCommands.AddSession, session_guid=SESSION, serialized_data=json.dumps(
+                {"EventGuid": SESSION, "Session": second_session(LATER_SLOTS, LATER, "Sen kväll").to_dict()})))
+        ok(r)
+        keys = director_keys(st)
+        workers["D"] = Worker(tmp_path / "tablets-D", st.url, [{"id": f"D/{s.table}", "key": keys[f"D{s.table}"]}
+                                                              for s in LATER_SLOTS], {}).start()
+        later_plans = {s.table: table_plays(s) for s in LATER_SLOTS}
+        later_want = {}
+        for _segments, plays in later_plans.values():
+            for p in plays:
+                e = expected(p, the_deals)
+                for step in p.steps:
+                    if step[0] == "result" and step[1] == "dd":
+                        step[1:] = [e.tricks, e.lead]
+                later_want[(p.slot.table, p.board)] = e
+        run_all(workers, {f"D/{s.table}": [["round"]] for s in LATER_SLOTS})
+        busy = send_all(workers, {f"D/{t}": segments[0] for t, (segments, _) in later_plans.items()})
+
         # Round 3: a result entered on the wrong board; the scoring program takes it, then the TD
         # moves it (2017 L15) and the board is played.
         setup_round()
+        for w in busy:
+            w.reply()
         run_all(workers, segment(3, 0))
         drain()
         scorer.poll()
@@ -207,6 +237,16 @@ def test_a_club_evening_end_to_end(tmp_path):
 
         def shape(e):
             return (e.ns, e.ew, e.level, e.denom, e.stake, e.declarer, e.tricks, e.lead)
+
+        # The added session: its own results in its own poll, its own file (and none of this
+        # session's in either).
+        later = client.poll_for_results(LATER, all=True)
+        assert {(r.section_letters, r.table_number, r.board_number): as_expected(r) for r in later} == \
+            {("D", t, b): shape(e) for (t, b), e in later_want.items()}
+        later_games = [dict(tags(g)) for g in games(conforming_text(fetch(st, f"/export/pbn?session={LATER}")))]
+        assert sorted((g["Section"], g["Table"], g["Board"]) for g in later_games) == \
+            sorted(("D", str(t), str(b)) for t, b in later_want)
+        assert {g["Event"] for g in later_games} == {"Sen kväll"}
 
         want_shape = {k: shape(e) for k, e in want.items()}
         # What the scoring program holds after its polls (deletions applied) ...
@@ -241,8 +281,9 @@ def test_a_club_evening_end_to_end(tmp_path):
         code, status = st.request("GET", f"/director/status.json?token={st.token}")
         assert code == 200 and status["open_td_calls"] == [] and status["refusals"] == []
         rows = {(t["section"], t["table"]): t for t in status["tables"]}
-        assert set(rows) == tables_of
-        assert all(t["round"] == 3 and t["results"] == 6 and not t["late"] for t in rows.values()), rows
+        # the added session's tables have their keys in the station's event too
+        assert set(rows) == tables_of | {("D", s.table) for s in LATER_SLOTS}
+        assert all(rows[k]["round"] == 3 and rows[k]["results"] == 6 and not rows[k]["late"] for k in tables_of), rows
 
         # PBN, read back with endplay board by board: deals from the hand records (Deal from the
         # dealer), the players' names, contract, result and the Law 77 score.
