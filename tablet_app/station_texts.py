@@ -39,13 +39,6 @@ STATION_ERRORS: dict[str, dict[str, str]] = {
               "bord och rond, eller hämta inställningen från stationen",
         "da": "Stationens turneringsplan har ingen runde {round} for bord {table} (runder {rounds}): kontrollér "
               "bord og runde, eller hent opsætningen fra stationen"},
-    "setup.movement_ahead": {
-        "en": "Table {table} is on round {current} at the station (not all its results of round {current} are "
-              "in): finish round {current} first, or call the director",
-        "sv": "Bord {table} är på rond {current} hos stationen (alla resultat från rond {current} har inte kommit "
-              "in): spela klart rond {current} först, eller tillkalla tävlingsledaren",
-        "da": "Bord {table} er i runde {current} hos stationen (ikke alle resultater fra runde {current} er kommet "
-              "ind): spil runde {current} færdig først, eller tilkald turneringslederen"},
     "setup.movement_boards": {
         "en": "The movement gives table {table} boards {boards} in round {round}, not {wrong}: check the boards "
               "in the tray",

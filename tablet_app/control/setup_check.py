@@ -4,7 +4,9 @@ table, docs/station.md "Law 16 at the station") is refused now, while nothing ha
 and said in the players' language with what to do (`SetupError` keys `setup.movement_*`).
 
 Pairs are checked too: the station would take a result with other pairs, but the scoring
-program would then credit it to the wrong pairs. Pure: the movement is the dict
+program would then credit it to the wrong pairs. The round the table is on at the station is
+not: a table's earlier results may still be on their way (in its outbox, or from a tablet
+restarted on its journal), and the station takes the later round once they are in. Pure: the movement is the dict
 `tablet_app.session.from_station` reads (only this table's slots).
 """
 from __future__ import annotations
@@ -32,11 +34,6 @@ def check_against(s: Session, movement: dict[str, Any]) -> None:
                          f"(rounds {', '.join(map(str, given)) or 'none'}): check the table and round, or take the "
                          "setup from the station", "setup.movement_round", field="round", table=table,
                          round=s.round, rounds=", ".join(map(str, given)) or "-")
-    current = movement.get("current_round")
-    if isinstance(current, int) and s.round > current:
-        raise SetupError(f"Round: table {table} is on round {current} at the station (not all its results of round "
-                         f"{current} are in): the station would refuse the results of round {s.round}",
-                         "setup.movement_ahead", field="round", table=table, round=s.round, current=current)
     boards = _numbers(slot.get("boards"))
     wrong = [b for b in s.boards if b not in boards]
     if wrong:
