@@ -151,6 +151,9 @@ ROOMS = {
     "result": Room("results (results, corrections and withdrawals)", 1000, 16 * 1024 * 1024),
     "td_call": Room("TD calls", 1000, 4 * 1024 * 1024),
     "auction": Room("progress snapshots", 2000, 16 * 1024 * 1024),
+    # Each call, alert, stop, tray pass and ruling as it happens (the live feed): some 20 a board,
+    # each with the auction so far (about 1 kB a board of 12 calls).
+    "auction_event": Room("auction events", 20000, 64 * 1024 * 1024),
     # Player numbers: one entry a round, a few corrections; 200 is 20 for each of 10 rounds.
     "players": Room("player-number entries", 200, 1024 * 1024),
 }
