@@ -62,6 +62,11 @@ SESSION_FIELDS = ("boards", "event", "ew_pair", "movement", "next_positions", "n
                   "td_pin", "tray_delay_s")
 
 
+# What a snapshot says that the version which wrote the journal did not, at the value it must have
+# for an old journal (nobody signed in on the console: the sitting is memory only).
+ADDED_SINCE = {"director": {"signed_in": False, "grace_s": 0, "grace_setting": 0}}
+
+
 def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The snapshot with the session's fields and the keys of the version that wrote the journal.
     A key added since (`players`: the member numbers entered, none in an old journal) must show
@@ -70,9 +75,12 @@ def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
 
     from tablet_app.session import Session
 
+    snapshot = dict(snapshot)
+    for k, v in ADDED_SINCE.items():
+        assert snapshot.pop(k) == v, f"snapshot key {k} added since is not {v!r}"
     players = snapshot.get("players")
     assert players is None or (players["waiting"] is None and players["entered"] == {}), players
-    snapshot = {k: v for k, v in snapshot.items() if k != "players"}
+    snapshot.pop("players", None)
     session = snapshot.get("session")
     if session is None:
         return dict(snapshot)
