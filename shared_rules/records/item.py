@@ -17,10 +17,11 @@ from .keys import ItemKind, TableId
 from .players import PlayerNumbers, read_players
 from .progress import AuctionProgress, read_progress
 from .result import Result, Withdrawal, read_result, read_withdrawal
+from .round_start import RoundStart, read_round_start
 from .td_call import TdCall, read_td_call
 
 KINDS = tuple(k.value for k in ItemKind)
-Item = Result | Withdrawal | AuctionProgress | AuctionEvent | TdCall | PlayerNumbers
+Item = Result | Withdrawal | AuctionProgress | AuctionEvent | TdCall | RoundStart | PlayerNumbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,8 @@ def where(item: Item) -> Where:
     tid = item.key.table_id
     if isinstance(item, (Result, Withdrawal)):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, item.key.revision)
+    if isinstance(item, RoundStart):
+        return Where(tid.event, tid.section, tid.table, item.round, None, None)
     if isinstance(item, (AuctionProgress, AuctionEvent)):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, None)
     if isinstance(item, PlayerNumbers):
@@ -74,6 +77,8 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
         record, want = read_td_call(payload, key, table_id)
     elif kind == ItemKind.AUCTION_EVENT:
         record, want = read_auction_event(payload, table_id)
+    elif kind == ItemKind.ROUND:
+        record, want = read_round_start(payload, table_id)
     elif kind == ItemKind.PLAYERS:
         record, want = read_players(payload, table_id)
     else:
@@ -86,6 +91,7 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
 def to_item(record: Item) -> tuple[str, str, dict[str, Any]]:
     """(kind, key, payload): the record as the outbox queues it and the station receives it."""
     kind = ItemKind.TD_CALL if isinstance(record, TdCall) else \
+        ItemKind.ROUND if isinstance(record, RoundStart) else \
         ItemKind.AUCTION if isinstance(record, AuctionProgress) else \
         ItemKind.AUCTION_EVENT if isinstance(record, AuctionEvent) else \
         ItemKind.PLAYERS if isinstance(record, PlayerNumbers) else ItemKind.RESULT
