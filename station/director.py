@@ -349,6 +349,13 @@ def _zone() -> str:
     return time.strftime("%Z") or time.strftime("UTC%z")
 
 
+def _address_html(st: Any) -> str:
+    """The address the tablets take as it is (`--station`), as the station printed it at start."""
+    addr = st.config.extra.get("tablet_address")
+    return f'<p id="tablet-address">Station address for the tablets: <code>{html.escape(addr)}</code></p>' \
+        if isinstance(addr, str) and addr else ""
+
+
 def render(st: Any, event: str) -> str:
     s = status(st, event, full=False)
     e = html.escape
@@ -408,6 +415,7 @@ def render(st: Any, event: str) -> str:
 <table id="results"><tr><th>Table</th><th>Round</th><th>Board</th><th>Pairs</th><th>Contract</th><th>Tricks</th><th>Score NS</th><th>Received</th></tr>
 {"".join(res)}</table>
 <details><summary>Table keys (type one into each tablet at setup)</summary>
+{_address_html(st)}
 <table id="keys">{"".join(keys)}</table>{_sessions_html(st, event)}</details>
 </body></html>"""
 

@@ -333,6 +333,11 @@ class Station:
         # (FSB L114, 2007/2017 L80B2(e)); the tablet checks its regulation has screen rules.
         if screens.covers(screens.stored(self.store.setting("screens")), section, table_no):
             doc["screens"] = True
+        # The language the club's tablets start in (python -m station --language); the TD may
+        # still change it at the table.
+        language = self.store.setting("language")
+        if language:
+            doc["language"] = language
         self._names(doc, section, table_no)
         return doc
 

@@ -194,12 +194,17 @@ def player_lookup(station_url: str, table_id: str, key: str, *, session: str | N
 
 def club_defaults(movement: dict[str, Any] | None) -> dict[str, Any]:
     """What the club set at the station and the movement reply carries: the regulations
-    (`profile`), how the director PIN is checked (`director_pin`: `{"algorithm": "station"}`;
-    a station from before sent its salted hash) and the console's grace (`director_grace_s`)."""
+    (`profile`), the tablets' language (`language`, one the tablet speaks), how the director PIN
+    is checked (`director_pin`: `{"algorithm": "station"}`; a station from before sent its salted
+    hash) and the console's grace (`director_grace_s`)."""
+    from tablet_app.i18n import LANGS
+
     out: dict[str, Any] = {}
     if isinstance(movement, dict):
         if isinstance(movement.get("profile"), str) and movement["profile"]:
             out["profile"] = movement["profile"]
+        if movement.get("language") in LANGS:
+            out["language"] = movement["language"]
         if isinstance(movement.get("director_pin"), dict):
             out["director_pin"] = movement["director_pin"]
         grace = movement.get("director_grace_s")
@@ -239,6 +244,10 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
         if movement is None:
             movement = fetch_movement(station_url, table_id(station_url, table, timeout=timeout), key,
                                       timeout=timeout)
+        if hasattr(controller, "set_club_defaults"):
+            # the club's language and regulations, kept for the setup screen and the next start
+            controller.set_club_defaults(**{k: v for k, v in club_defaults(movement).items()
+                                            if k in ("language", "profile")})
         session = session_from_station(station_url, table, key, round_, timeout=timeout,
                                        defaults=getattr(controller, "club", None), movement=movement, **extra)
     except StationError as exc:

@@ -20,9 +20,13 @@ from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
 from tablet_app.control.setup_check import check_against
 from tablet_app.control.state import Rules, TableState
+from tablet_app.i18n import LANGS
 from tablet_app.journal import Journal, StorageFull
 from tablet_app.session import Session, SetupError
 
+# Where this tablet's station is, as typed once (`--station`, `--table`, `--table-key`): the
+# next start finds it without them.
+STATION_KEYS = ("station", "table", "table_key")
 MAX_GRACE_S = 120  # the longest a club may let the console reopen without the PIN (docs/td-guide.md)
 CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
 
@@ -150,14 +154,21 @@ class TableSetup:
             self.set_club_defaults(**club_defaults(movement))
 
     def set_club_defaults(self, **values: Any) -> None:
-        """What the club set: `profile` (regulations), `director_pin` (digits, hashed here; a hash;
-        or `{"algorithm": "station"}`: the station checks it), `director_grace_s` (0-120 s, how
+        """What the club set: `profile` (regulations), `language` (the screens' language at the
+        next start), `station`, `table`, `table_key` (where this tablet delivers, typed once),
+        `director_pin` (digits, hashed here; a hash; or `{"algorithm": "station"}`: the station
+        checks it), `director_grace_s` (0-120 s, how
         long the console reopens without the PIN after the director leaves it), and
         `director_pin_seen`: the hash of the last PIN the station confirmed at this tablet, its
         check when the station is out of reach. Used by the next setup that does not give its own."""
         club = dict(self.club)
         if values.get("profile"):
             club["profile"] = str(values["profile"])
+        if values.get("language") in LANGS:
+            club["language"] = str(values["language"])
+        for k in STATION_KEYS:  # the station's address, this table and its key, typed once
+            if isinstance(values.get(k), str) and values[k]:
+                club[k] = values[k]
         p = values.get("director_pin")
         if isinstance(p, str) and pin.valid_digits(p):
             club["director_pin"] = pin.hash_pin(p)
@@ -191,9 +202,11 @@ class TableSetup:
             return {}  # no setting (or an unreadable one): the TD chooses
         if not isinstance(club, dict):
             return {}
-        keep = {"profile": lambda v: isinstance(v, str) and bool(v), "director_pin": pin.valid_verifier,
+        text = lambda v: isinstance(v, str) and bool(v)  # noqa: E731 - a table of checks
+        keep = {"profile": text, "director_pin": pin.valid_verifier,
                 "director_pin_seen": pin.valid_hash,
-                "director_grace_s": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_GRACE_S}
+                "director_grace_s": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_GRACE_S,
+                "language": lambda v: v in LANGS, **dict.fromkeys(STATION_KEYS, text)}
         return {k: v for k, v in club.items() if k in keep and keep[k](v)}
 
     def defaults(self) -> SetupDefaults:
