@@ -14,14 +14,13 @@ import pytest
 from shared_rules.boards import dealer
 from station.bws import schema
 from station.bws.boardlog import BoardLog
-from station.bws.bridge import KINDS as BRIDGE_KINDS
+from station.bws.bridge import KINDS
 from station.records import validate_item
 
 from . import bws_readers as readers
 from .conftest import EVENT, result_record
 
 PIN = "4321"
-BRIDGED = tuple(k for k in BRIDGE_KINDS if k != "players")  # the kinds the bridge folds per board
 DEAL = "N:AK4.K32.Q432.KJ2 QJ98.AQJ.K65.A43 T76.T9876.A.Q765 532.54.JT987.T98"
 
 
@@ -33,11 +32,12 @@ def bws_file(tmp_path) -> sqlite3.Connection:
 
 
 def write(db: sqlite3.Connection, items: list[dict], section_id: int = 1) -> list[tuple[str, dict]]:
-    """Fold each board's items as the bridge does and append the rows to the file."""
+    """Fold each board's items as the bridge does and append the rows to the file (the bridge
+    reads only the kinds the `.bws` holds: a round start, a progress snapshot... are not)."""
     logs: dict[tuple, BoardLog] = {}
     written = []
     for it in items:
-        if it["kind"] not in BRIDGED:  # a round start, player numbers: not a board's rows
+        if it["kind"] not in KINDS:
             continue
         p = it["payload"]
         k = (p["table"], p["round"], p["board"])
