@@ -45,7 +45,8 @@ from .takeover import SUSPECT, Watch
 SCHEMA = """CREATE TABLE IF NOT EXISTS bws_items (
     guid TEXT NOT NULL, item_id INTEGER NOT NULL, state TEXT NOT NULL, check_row TEXT,
     at TEXT NOT NULL, PRIMARY KEY (guid, item_id))"""
-KINDS = ("auction", "result", "players")
+KINDS = ("auction", "result")  # the kinds folded into a board's rows (boardlog.py)
+WRITTEN = (*KINDS, "players")  # and the player numbers, into PlayerNumbers (players.py)
 # An item's state in bws_items: `writing` (its rows may be in the file: look for its last row),
 # `done` (in the file), `left` (kept out of the file the TD said is a new session: takeover.py).
 SETTLED = ("done", "left")
@@ -157,7 +158,7 @@ class Bridge:
 
     def heard(self, item: Ingested) -> None:
         """A tablet's item is stored: one the `.bws` gets is written at once, not at the next poll."""
-        if item.kind in KINDS:
+        if item.kind in WRITTEN:
             self._wake.set()
 
     def _run(self) -> None:
@@ -269,7 +270,7 @@ class Bridge:
         event = self.station.config.event
         for it in self.store.items(event, after_id=self.cursor):
             self.cursor = max(self.cursor, it["id"])
-            if it["kind"] not in KINDS:
+            if it["kind"] not in WRITTEN:
                 continue
             if it["kind"] == "players":
                 self.entries.append(it)
