@@ -18,7 +18,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
-from . import law16, match_page
+from . import lan_qr, law16, match_page
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
 from .store import latest_results
@@ -352,8 +352,12 @@ def _zone() -> str:
 def _address_html(st: Any) -> str:
     """The address the tablets take as it is (`--station`), as the station printed it at start."""
     addr = st.config.extra.get("tablet_address")
+    if not isinstance(addr, str) or not addr:
+        return ""
+    # the QR code beside it is for a camera app or a scanner; the SVG is drawn from the address
+    # alone (no text, no script), inline, so the page asks nothing of any other server
     return f'<p id="tablet-address">Station address for the tablets: <code>{html.escape(addr)}</code></p>' \
-        if isinstance(addr, str) and addr else ""
+        f'<p id="tablet-address-qr">{lan_qr.svg_html(addr)}</p>'
 
 
 def render(st: Any, event: str) -> str:
