@@ -14,7 +14,9 @@ import segno
 
 
 def _qr(url: str) -> segno.QRCode:
-    return segno.make_qr(url)
+    # at least level M (15 % of the code may be lost): a camera reads a screen with glare or a
+    # finger on it; segno raises it further when the code's size allows
+    return segno.make_qr(url, error="m")
 
 
 def terminal_text(url: str) -> str:
