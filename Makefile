@@ -74,7 +74,7 @@ test-fast: $(STAMP)
 # as the tests take them (into build/screenshots), and the box's display on the emulated chip.
 screenshots: setup
 	rm -rf build/screenshots
-	$(PY) -m pytest -q -p no:cacheprovider -m "ui or browser" tests/ui tests/station/test_director_page.py
+	$(PY) -m pytest -q -p no:cacheprovider -m "ui or browser" tests/ui tests/station/test_director_page.py tests/station/test_director_language.py
 	cp build/screenshots/*.png docs/screenshots/
 	$(PY) -m hardware.emu screens docs/screenshots
 

@@ -132,8 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(assumed): values in it rest on no cited regulation text; confirm them with the "
                         "federation")
     p.add_argument("--language", default=None, choices=LANGUAGES,
-                   help="the language the club's tablets start in (kept in the database; the TD may change it "
-                        "at the table)")
+                   help="the club's language: the club's tablets start in it (the TD may change it at the "
+                        "table) and the director page speaks it (a page's ?lang= overrides it for that view); "
+                        "kept in the database until changed; default English")
     p.add_argument("--screens", type=screens_spec, action="append", default=None, metavar="all|SECTION[:TABLES]",
                    help="the organiser plays with screens: the whole event (all), a section (A) or tables "
                         "(A:1-4); repeatable; sent to the tablets with their movement (FSB L114, "

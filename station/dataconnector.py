@@ -84,10 +84,11 @@ ARTIFICIAL_LEVEL = {(ns, ew): -(3 * i + j + 1) for i, ns in enumerate(("avg-", "
                     for j, ew in enumerate(("avg-", "avg", "avg+"))}
 TD_STATUS_NUM = {"launched": 1, "in_progress": 2, "resolved": 3, "deferred": 4}
 # Polls of data that only a scoring program produces: the station has none to give back.
-EMPTY_POLLS = {POLL_NEW_PLAYERDATA: PLAYERDATA, POLL_ALL_PLAYERDATA: PLAYERDATA,
-               POLL_NEW_PARTICIPATIONS: PARTICIPATIONS, POLL_ALL_PARTICIPATIONS: PARTICIPATIONS,
-               POLL_NEW_HANDRECORDS: HANDRECORDS, POLL_ALL_HANDRECORDS: HANDRECORDS}
-EMPTY_ACCEPTS = (ACCEPT_PLAYERDATA, ACCEPT_PARTICIPATIONS, ACCEPT_HANDRECORDS)
+EMPTY_POLLS = {POLL_NEW_HANDRECORDS: HANDRECORDS, POLL_ALL_HANDRECORDS: HANDRECORDS}
+EMPTY_ACCEPTS = (ACCEPT_HANDRECORDS,)
+# The player numbers the tables entered (station/table_players.py).
+PLAYER_POLLS = (POLL_NEW_PLAYERDATA, POLL_ALL_PLAYERDATA, POLL_NEW_PARTICIPATIONS, POLL_ALL_PARTICIPATIONS)
+PLAYER_ACCEPTS = (ACCEPT_PLAYERDATA, ACCEPT_PARTICIPATIONS)
 
 
 class DcError(Exception):
@@ -242,6 +243,15 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
         data_type = RESULTS if command == ACCEPT_RESULTS else TDCALLS
         last = _data(serialized, int)
         n = _accept(st, session, data_type, last)
+        return _reply(command, OK, f"{n} queue items accepted", session=session)
+    if command in PLAYER_POLLS or command in PLAYER_ACCEPTS:
+        from . import table_players
+
+        event = _known_session(st, session)
+        assert session is not None
+        if command in PLAYER_POLLS:
+            return table_players.poll(st, command, event, session)
+        n = table_players.accept(st, command, session, _data(serialized, int))
         return _reply(command, OK, f"{n} queue items accepted", session=session)
     if command in EMPTY_POLLS:
         _known_session(st, session)

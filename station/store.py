@@ -156,6 +156,8 @@ ROOMS = {
     "auction_event": Room("auction events", 20000, 64 * 1024 * 1024),
     # The table moved to a round: one item per round (a session has at most some 30 rounds).
     "round": Room("round starts", 200, 1024 * 1024),
+    # Player numbers: one entry a round, a few corrections; 200 is 20 for each of 10 rounds.
+    "players": Room("player-number entries", 200, 1024 * 1024),
 }
 # Refusals kept per table (the newest): the page needs the latest, a flood must not grow them.
 MAX_REFUSALS_PER_TABLE = 50
