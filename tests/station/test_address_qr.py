@@ -133,3 +133,22 @@ def test_the_printed_and_shown_qr_codes_take_a_tablet_to_the_station(tmp_path, t
                 table_id(wrong_pin, "2")
     finally:
         st.stop()
+
+
+@pytest.mark.server
+def test_chromium_draws_the_director_pages_qr_code_under_its_content_security_policy(tmp_path, chromium):
+    """The page as the TD's browser shows it: the fragment opens "Table keys" (a browser opens a
+    `<details>` holding the fragment's target), and the screenshot's QR code reads as the address."""
+    from PIL import Image
+
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path).start()
+    try:
+        printed = re.search(r"tablets' station address (\S+)", st.startup_text).group(1)
+        shot = tmp_path / "director.png"
+        out = chromium.run(["--window-size=1000,900", f"--screenshot={shot}",
+                            f"http://127.0.0.1:{st.port}/director?token={st.token}#tablet-address-qr"])
+        assert out.returncode == 0, out.stderr[-2000:]
+        read = [r.text for r in zxingcpp.read_barcodes(Image.open(shot))]
+        assert read == [printed]
+    finally:
+        st.stop()
