@@ -22,7 +22,7 @@ import signal
 import sys
 import threading
 
-from . import lan, tls
+from . import lan, lan_qr, tls
 from .http_server import Limits
 from .server import Station, StationConfig, make_server
 from .store import Store, StoreError
@@ -265,6 +265,16 @@ def bws_replaced_main(argv: list[str]) -> int:
     return 0
 
 
+def _print_address_qr(url: str) -> None:
+    """The tablets' station address as a QR code for a camera app or a scanner (station/lan_qr.py)."""
+    text = lan_qr.terminal_text(url)
+    if not lan_qr.printable(text, sys.stdout.encoding):
+        print("station: this terminal cannot draw the address's QR code; the director page shows it", flush=True)
+        return
+    print("station: the same address as a QR code (for a phone's camera app or a scanner):", flush=True)
+    print(text, end="", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["cert"]:
@@ -402,11 +412,10 @@ def main(argv: list[str] | None = None) -> int:
                   "this computer must use the https address", flush=True)
     print(f"station: event {event}, database {args.db}", flush=True)
     print(f"station: listening on {scheme}://{args.host}:{port}/  (Data Connector: /dc-scoringprogram)", flush=True)
-    if pin:
-        print(f"station: tablets' station address {lan.station_url(scheme, args.host, port, pin)}", flush=True)
-    else:
-        print(f"station: tablets' station address {lan.station_url(scheme, args.host, port)}", flush=True)
-    config.extra["tablet_address"] = lan.station_url(scheme, args.host, port, pin)
+    tablet_address = lan.station_url(scheme, args.host, port, pin)
+    print(f"station: tablets' station address {tablet_address}", flush=True)
+    _print_address_qr(tablet_address)
+    config.extra["tablet_address"] = tablet_address
     print(f"station: director page {lan.station_url(scheme, args.host, port)}director?token={config.director_token}",
           flush=True)
     print(f"station: Data Connector licence key: {config.dc_licence_key or config.director_token}", flush=True)

@@ -19,7 +19,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
-from . import director_calls, law16, match_page
+from . import director_calls, lan_qr, law16, match_page
 from . import director_texts as tx
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
@@ -437,8 +437,12 @@ def _call_line(c: dict, lang: str, edition: int | None) -> str:
 def _address_html(st: Any, lang: str = tx.DEFAULT) -> str:
     """The address the tablets take as it is (`--station`), as the station printed it at start."""
     addr = st.config.extra.get("tablet_address")
+    if not isinstance(addr, str) or not addr:
+        return ""
+    # the QR code beside it is for a camera app or a scanner; the SVG is drawn from the address
+    # alone (no text, no script), inline, so the page asks nothing of any other server
     return f'<p id="tablet-address">{html.escape(tx.text("address", lang))}: <code>{html.escape(addr)}</code></p>' \
-        if isinstance(addr, str) and addr else ""
+        f'<p id="tablet-address-qr">{lan_qr.svg_html(addr)}</p>'
 
 
 def render(st: Any, event: str, lang: str | None = None) -> str:
