@@ -5,8 +5,9 @@
 Round 1, board 1, before the first call: the auction screen offers "Medlemsnummer"; the players
 open the keypad and type four numbers, North's "000" (only zeros: not a member number) is refused
 in Swedish and nothing is journalled; North types it again, the station's names are shown back
-(one number unknown to it), Rätta drops the entry, the names are shown again and Godkänn journals
-them and queues the `players` item. The first call hides the button. The screen is measured with
+(one number unknown to it), Rätta drops the entry, so does Tillbaka with the names shown (the
+keypad opens empty again), and Godkänn journals them and queues the `players` item; opened again
+before the first call, the keypad shows the round's numbers. The first call hides the button. The screen is measured with
 tests/ui/fit.py in Swedish, Danish and English; checks go to OUT_DIR/checks.json.
 """
 from __future__ import annotations
@@ -136,12 +137,28 @@ def step_correct_confirm(_dt: float) -> None:
     checks["corrected"] = [ctl.published["players"]["waiting"], kinds().count("players"),
                            [scr.number_labels[s].text for s in "NESW"]]
     scr.show_btn.trigger_action(0)
+    scr.back.trigger_action(0)  # "Tillbaka" with names waiting: nothing kept
+    a = app.screens["auction"]
+    checks["back"] = [app.sm.current, ctl.published["players"]["waiting"], kinds().count("players")]
+    a.players_btn.trigger_action(0)
+    checks["reopened_empty"] = [scr.number_labels[s].text for s in "NESW"]
+    for digits in ("10001", "10234", "10567", "99999"):
+        type_number(scr, digits)
+    scr.show_btn.trigger_action(0)
     scr.confirm_btn.trigger_action(0)  # "Godkänn"
     body = [b for _seq, kind, b in ctl.journal.records() if kind == "players"]
     checks["confirmed"] = [app.sm.current, len(body), body[-1]["numbers"] if body else None,
                            body[-1]["by"] if body else None, ctl.player_numbers(),
                            [it["key"] for it in ctl.outbox.items() if it["kind"] == "players"],
                            app.current_note()]
+
+
+def step_reopen(_dt: float) -> None:
+    """Before the first call the players may open it again: this round's numbers are filled in."""
+    app.screens["auction"].players_btn.trigger_action(0)
+    scr = app.screens["players"]
+    checks["reopened"] = [app.sm.current, [scr.number_labels[s].text for s in "NESW"]]
+    scr.back.trigger_action(0)
 
 
 def step_first_call(_dt: float) -> None:
@@ -155,6 +172,6 @@ def step_first_call(_dt: float) -> None:
 
 
 steps: list[Any] = [step_button, step_open, step_refused_shot, step_names, step_names_shot, step_correct_confirm,
-                    step_first_call]
+                    step_reopen, step_first_call]
 shots.run(steps, OUT)
 app.run()

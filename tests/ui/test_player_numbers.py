@@ -44,6 +44,9 @@ def test_correct_keeps_nothing_and_confirm_journals_the_entry(checks):
     waiting, journalled, typed = checks["corrected"]
     assert waiting is None and journalled == 0
     assert typed == ["10001", "10234", "10567", "99999"]  # still typed, for the correction
+    # Back with the names waiting keeps nothing either; the keypad opens empty again
+    assert checks["back"] == ["auction", None, 0]
+    assert checks["reopened_empty"] == ["", "", "", ""]
     screen, n, numbers, by, entered, keys, note = checks["confirmed"]
     assert screen == "auction" and n == 1 and by == "players"
     assert numbers == {"N": "10001", "E": "10234", "S": "10567", "W": "99999"}
@@ -51,6 +54,10 @@ def test_correct_keeps_nothing_and_confirm_journals_the_entry(checks):
     assert entered["W"] == {"number": "99999", "name": None}
     assert keys == ["club-2026-11-27/A/4/1/players/1"]
     assert note == "Medlemsnumren är sparade"
+
+
+def test_reopened_before_the_first_call_the_rounds_numbers_are_filled_in(checks):
+    assert checks["reopened"] == ["players", ["10001", "10234", "10567", "99999"]]
 
 
 def test_the_first_call_hides_the_button(checks):
