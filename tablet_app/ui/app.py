@@ -17,6 +17,7 @@ from tablet_app.ui.auction import AuctionScreen
 from tablet_app.ui.director import DirectorScreen
 from tablet_app.ui.pauses import freeze_built_screens, full_pass
 from tablet_app.ui.pin_gate import PinGateScreen
+from tablet_app.ui.players import PlayerNumbersScreen
 from tablet_app.ui.render_priority import lower_render_threads
 from tablet_app.ui.result import ResultScreen
 from tablet_app.ui.round_end import RoundEndScreen
@@ -100,7 +101,7 @@ class TabletApp(App):
         """The table's screens, the link thread and the clocks, once there is a controller."""
         sm = self.sm
         for cls in (AuctionScreen, DirectorScreen, TempoScreen, ResultScreen, RoundEndScreen, SetupScreen,
-                    PinGateScreen):
+                    PinGateScreen, PlayerNumbersScreen):
             s = cls(self)
             self.screens[s.name] = s
             sm.add_widget(s)

@@ -79,11 +79,16 @@ class AuctionScreen(Screen):
         self.tempo_btn.bind(on_release=lambda *_: app.require_pin(lambda _pin: app.go("tempo"), "auction"))
         self.result_btn = BigButton("", BTN_OK)
         self.result_btn.bind(on_release=lambda *_: app.go("result"))
+        # the players' member numbers, while they may type them (the round's first board, before
+        # its first call); no width otherwise
+        self.players_btn = BigButton("", BTN, size=22, size_hint_x=None, width=0, halign="center")
+        self.players_btn.bind(on_release=lambda *_: app.screens["players"].open())
+        self.players_btn.bind(width=lambda b, w: setattr(b, "text_size", (max(1, w - 16), None)))
         self.flat_btn = BigButton("", BTN_LIGHT, size_hint_x=0.6, halign="center")
         self.flat_btn.bind(on_release=lambda *_: app.toggle_flat())
         # the narrowest button: "Liggande platta" wraps onto two lines rather than being cut
         self.flat_btn.bind(width=lambda b, w: setattr(b, "text_size", (max(1, w - 16), None)))
-        for b in (self.td_btn, self.tempo_btn, self.result_btn, self.flat_btn):
+        for b in (self.td_btn, self.players_btn, self.tempo_btn, self.result_btn, self.flat_btn):
             bar.add_widget(b)
         root.add_widget(bar)
         self.cells: list[CallCell] = []
@@ -190,6 +195,11 @@ class AuctionScreen(Screen):
         # the club shows them (docs/player-guide.md), never before the table's own is in
         self.result_btn.disabled = snap.get("phase") not in ("play", "confirm") and not snap.get("traveller")
         self.result_btn.opacity = 0.4 if self.result_btn.disabled else 1
+        may_enter = bool((snap.get("players") or {}).get("may_enter"))
+        self.players_btn.width = 260 if may_enter else 0
+        self.players_btn.opacity = 1 if may_enter else 0
+        self.players_btn.disabled = not may_enter
+        self.players_btn.text = i18n.tr("players_btn", lang) if may_enter else ""
         self.flat_btn.text = i18n.tr("layout_upright" if self.app.flat else "layout_flat", lang)
         for seat, strip in self.strips.items():
             thick = 64 if self.app.flat else 0
