@@ -22,9 +22,10 @@ from typing import Any, ParamSpec, TypeVar
 
 from shared_rules import profiles
 from shared_rules.table import Table
+from shared_rules.types import SEATS
 from tablet_app import views
 from tablet_app.control import boards, parts, td_calls
-from tablet_app.control.auction import BoxReply, StopWait
+from tablet_app.control.auction import BoxReply, ScreenView, StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
 from tablet_app.control.errors import DiskFull, PinError, PinLocked, Refused
@@ -32,14 +33,17 @@ from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
 from tablet_app.control.snapshot import Published, Snapshot, build
 from tablet_app.control.state import (
-    SEATS,
     Engine,
+    EngineEvent,
     EngineFactory,
+    EngineState,
+    Entry,
+    Phase,
     ProfileLoader,
     ResultRecord,
     Rules,
     TdCall,
-    lho,
+    Tray,
 )
 from tablet_app.control.station_feed import Delivery
 from tablet_app.control.storage_episode import StorageSince
@@ -47,7 +51,7 @@ from tablet_app.journal import Journal, JournalDamaged, JournalError
 from tablet_app.outbox import Outbox, check_rows
 from tablet_app.session import Session
 
-__all__ = ["Controller", "Refused", "PinError", "PinLocked", "DiskFull", "SEATS", "lho"]
+__all__ = ["Controller", "Refused", "PinError", "PinLocked", "DiskFull"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -66,11 +70,6 @@ def _input(fn: Callable[P, R]) -> Callable[P, R]:
 
 def _default_engine(profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = ()) -> Engine:
     return Table(profile, board, policy, no_alerts_by)
-
-
-def _state(name: str) -> Any:
-    """A read-only view of one field of the table's state."""
-    return property(lambda self: getattr(self._st, name), doc=f"TableState.{name}")
 
 
 class Controller:
@@ -130,23 +129,82 @@ class Controller:
         return ctl
 
     # ------------------------------------------------------------------ the table's state (read-only)
-    session = _state("session")
-    phase = _state("phase")
-    board = _state("board")  # the board in play (None at setup and round end)
-    current = _state("current")  # the board on the table
-    estate = _state("estate")  # the engine's state
-    engine = _state("engine")
-    engine_events = _state("engine_events")
-    board_events = _state("board_events")
-    screen = _state("screen")
-    entry = _state("entry")
-    done = _state("done")
-    stop_shown = _state("stop_shown")
-    log = _state("log")
-    td_calls = _state("td_calls")
-    last_t = _state("last_t")
-    pin_wrong = _state("pin_wrong")
-    pin_locked_until = _state("pin_locked_until")
+    @property
+    def session(self) -> Session | None:
+        return self._st.session
+
+    @property
+    def phase(self) -> Phase:
+        return self._st.phase
+
+    @property
+    def board(self) -> int | None:
+        """The board in play (None at setup and round end)."""
+        return self._st.board
+
+    @property
+    def current(self) -> int | None:
+        """The board on the table."""
+        return self._st.current
+
+    @property
+    def estate(self) -> EngineState:
+        """The engine's state."""
+        return self._st.estate
+
+    @property
+    def engine(self) -> Engine | None:
+        return self._st.engine
+
+    @property
+    def engine_events(self) -> list[EngineEvent]:
+        return self._st.engine_events
+
+    @property
+    def board_events(self) -> dict[int, list[EngineEvent]]:
+        return self._st.board_events
+
+    @property
+    def tray(self) -> Tray | None:
+        """Behind screens."""
+        return self._st.tray
+
+    @property
+    def entry(self) -> Entry | None:
+        return self._st.entry
+
+    @property
+    def done(self) -> list[ResultRecord]:
+        return self._st.done
+
+    @property
+    def stop_shown(self) -> dict[str, float]:
+        return self._st.stop_shown
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return self._st.log
+
+    @property
+    def td_calls(self) -> list[TdCall]:
+        return self._st.td_calls
+
+    @property
+    def last_t(self) -> float:
+        return self._st.last_t
+
+    @property
+    def pin_wrong(self) -> int:
+        return self._st.pin_wrong
+
+    @property
+    def pin_locked_until(self) -> float:
+        return self._st.pin_locked_until
+
+    @property
+    def screen(self) -> ScreenView | None:
+        """Behind screens: the tray, from the engine (`snapshot()["screen"]`)."""
+        return self._p.auction.screen()
 
     def played(self) -> list[int]:
         """Boards of this round with a result at this table (a withdrawn one is not played)."""

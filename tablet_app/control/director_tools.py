@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypedDict
 
+from shared_rules.types import SEATS
 from tablet_app import results
 from tablet_app.control import td_calls
 from tablet_app.control.auction import Auction
@@ -21,7 +22,7 @@ from tablet_app.control.errors import Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
 from tablet_app.control.result_entry import latest, next_revision
-from tablet_app.control.state import SEATS, EngineEvent, ResultRecord, TableState
+from tablet_app.control.state import EngineEvent, ResultRecord, TableState
 from tablet_app.control.station_feed import StationFeed
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from tablet_app import movement
 from tablet_app.control import td_calls
-from tablet_app.control.auction import StopWait
+from tablet_app.control.auction import ScreenView, StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
 from tablet_app.control.result_entry import Preview, TravellerView
@@ -45,7 +45,7 @@ class Snapshot(TypedDict):
     board_no: int  # the n-th board at this table this round
     boards: int
     state: EngineState
-    screen: dict[str, Any] | None
+    screen: ScreenView | None
     result: Preview | None
     done: list[ResultRecord]
     next_positions: dict[str, Any] | None
@@ -97,7 +97,7 @@ def build(p: Parts) -> Snapshot:
         "board_no": len(st.played()) + 1,  # the n-th board at this table this round
         "boards": len(s.boards) if s else 0,
         "state": st.estate,
-        "screen": st.screen.to_dict() if st.screen else None,
+        "screen": p.auction.screen(),
         "result": p.results.preview(),
         "done": list(st.done),
         "next_positions": movement.next_positions(s) if s is not None and st.phase == "round_end" else None,

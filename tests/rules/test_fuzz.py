@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from shared_rules.calls import CALL_CODE
 from shared_rules.replay import replay
 from shared_rules.table import EventError, Table
+from tests.rules.helpers import step
 
 ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.get)[:40]  # up to 8C..., enough for L38
 SEATS = ["N", "E", "S", "W"]
@@ -51,7 +52,7 @@ def test_any_event_sequence_is_applied_or_refused_cleanly(data, profile, board, 
         else:
             event = {"t": t, "seat": data.draw(st.sampled_from(SEATS)), "call": data.draw(st.sampled_from(ALL_CALLS))}
         try:
-            after = table.apply(event)
+            after = step(table, event)
         except EventError:
             assert table.state() == state
             continue
