@@ -41,11 +41,11 @@ from hardware.sim.boxes import Boxes  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 from tablet_app.controller import Controller  # noqa: E402
 from tablet_app.link import LinkMaster  # noqa: E402
 from tablet_app.runner import TableRunner  # noqa: E402
 
-SEATS = "NESW"
 BAUD = 115200
 SHM = "/dev/shm"
 RELAY_NICE = -10

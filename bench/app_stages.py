@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-SEATS = "NESW"
+from shared_rules.types import SEATS
 
 
 class Stages:

@@ -138,7 +138,7 @@ def on_chip(workdir: pathlib.Path) -> dict | None:
         try:
             for rank in range(35):
                 name = NAMES[3 + rank]
-                seat = "NESW"[rank % 4]
+                seat = SEATS[rank % 4]
                 if seat == "N":
                     e.wait_screen("N", lambda sc: "YOUR TURN" in sc.status, 180)
                     kd = len(e.key_downs["N"])
@@ -235,7 +235,7 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
     from hardware.emu.rig import EmuRig, last_round, round_shown
     from protocol.calls import NAMES
 
-    r = EmuRig(workdir, "NESW", bus=True, frames=True, hold_ms=40)
+    r = EmuRig(workdir, SEATS, bus=True, frames=True, hold_ms=40)
     try:
         e = r.emu
         with r.lock:
@@ -250,11 +250,11 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
         made: list[str] = []
         failure = ""
         script = [NAMES[3 + i] for i in range(bids)] + ["P"] * 3
-        first = "NESW".index(dealer)
+        first = SEATS.index(dealer)
         t_first = e.sim_us
         try:
             for i, call in enumerate(script):
-                seat = "NESW"[(first + i) % 4]
+                seat = SEATS[(first + i) % 4]
                 keys = tokens(call)
                 e.wait_screen(seat, lambda sc: "YOUR TURN" in sc.status, 180)
                 kd = len(e.key_downs[seat])
@@ -269,8 +269,8 @@ def on_chip_bus(workdir: pathlib.Path, bids: int = 13) -> dict | None:
                 def shown(s: str, t0=t_ok, want=cells) -> list[int]:
                     return [t for t, f in e.frames[s] if t > t0 and round_shown(f) == want]
 
-                e.wait(lambda: all(shown(s) for s in "NESW"), 180, f"all boxes showing {call}")
-                lat.append((max(min(shown(s)) for s in "NESW") - t_ok) / 1000)
+                e.wait(lambda: all(shown(s) for s in SEATS), 180, f"all boxes showing {call}")
+                lat.append((max(min(shown(s)) for s in SEATS) - t_ok) / 1000)
                 fr = [f for f in e.line_frames() if f[0] > t_ok]
                 sent = [(a, z) for a, z, _, what in fr if what == f"CALL from {seat}"]
                 if sent:

@@ -36,6 +36,7 @@ from bench.engine_workload import PROFILES, generate, generate_irregular  # noqa
 from shared_rules.calls import BID_NAME, MAX_LEGAL_RANK  # noqa: E402
 from shared_rules.replay import replay  # noqa: E402
 from shared_rules.table import Table  # noqa: E402
+from shared_rules.types import SEATS
 
 N_AUCTIONS = 100_000
 RUNS = 3
@@ -78,12 +79,12 @@ def write_journal(path: pathlib.Path, auctions: list[list[str]]) -> int:
     ctl = Controller(path, clock=lambda: clock[0])
     ctl.setup({**SESSION, "boards": list(range(1, len(auctions) + 1))})
     n = 0
-    box_seq = dict.fromkeys("NESW", 0)
+    box_seq = dict.fromkeys(SEATS, 0)
     for calls in auctions:
-        dealer = "NESW".index(ctl.estate["dealer"])
+        dealer = SEATS.index(ctl.estate["dealer"])
         for i, call in enumerate(calls):
             clock[0] += 3.0
-            seat = "NESW"[(dealer + i) % 4]
+            seat = SEATS[(dealer + i) % 4]
             box_seq[seat] += 1  # as a box sends it (tablet_app/runner.py): its seq and its own clock
             r = ctl.box_event(seat, "call", call=call, seq=box_seq[seat], box_ms=int(clock[0] * 1000) % 2**32)
             assert r["ok"], r

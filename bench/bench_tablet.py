@@ -34,6 +34,7 @@ import time
 
 sys.path.insert(0, ".")
 
+from shared_rules.types import SEATS
 from tablet_app.controller import Controller  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -69,10 +70,10 @@ def per_event(boards: int = 150) -> None:
         ctl = Controller(pathlib.Path(tmp) / "j.db", clock=lambda: clock[0])
         ctl.setup({**SESSION, "boards": list(range(1, boards + 1))})
         for _ in range(boards):
-            dealer = "NESW".index(ctl.estate["dealer"])
+            dealer = SEATS.index(ctl.estate["dealer"])
             for i, call in enumerate(legal_auction(rng)):
                 clock[0] += rng.uniform(0.5, 8)
-                seat = "NESW"[(dealer + i) % 4]
+                seat = SEATS[(dealer + i) % 4]
                 t0 = time.perf_counter()
                 r = ctl.box_event(seat, "call", call=call)
                 ctl.views()

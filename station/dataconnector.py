@@ -45,6 +45,8 @@ from bridgemate_dataconnector.validation import (
     validate_section_update_dto,
 )
 
+from shared_rules.types import SEATS
+
 from . import match_store
 from .http_json import JsonError, loads_limited
 from .records import at_iso, td_call_facts
@@ -485,7 +487,7 @@ def _participations(st: Any, session: str | None, dtos: list, also_known: set | 
         if direction not in (1, 2, 3, 4):
             raise DcError(E_VALIDATION, f"Invalid Direction ({direction}): 1 North, 2 East, 3 South, 4 West")
         number = _name(d.get("PlayerNumber"), "PlayerNumber")
-        row = {"section": section, "table": table, "round": max(rnd, 1), "direction": "NESW"[direction - 1],
+        row = {"section": section, "table": table, "round": max(rnd, 1), "direction": SEATS[direction - 1],
                "number": number, "first_name": None, "last_name": None, "country_code": None,
                "remove": bool(d.get("IsRemoval")), "swap": bool(d.get("IsPlayerSwap"))}
         if number is not None and number not in known:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from shared_rules.types import SEATS
+
 from .movement import numbered_per_direction
 
 Person = dict[str, Any]
@@ -72,7 +74,7 @@ def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: 
             for s, who in zip(seats, found, strict=False):
                 if who:
                     out[s] = who
-        for s in "NESW":
+        for s in SEATS:
             who = explicit.get((section, table, round_no, s))
             if who:
                 out[s] = who

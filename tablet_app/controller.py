@@ -22,7 +22,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from shared_rules import profiles
 from shared_rules.table import Table
-from shared_rules.types import SEATS
+from shared_rules.types import SEATS, Finding
 from tablet_app import views
 from tablet_app.control import boards, parts, td_calls
 from tablet_app.control.auction import BoxReply, ScreenView, StopWait
@@ -366,20 +366,20 @@ class Controller:
     def td_exposed_cards(self, pin: str, seat: str, cards: list[str], led: bool = False) -> None:
         """Law 24: the TD has found that `seat` held cards so his partner could see them (`led`: a
         card was led before the auction ended). The boxes cannot see cards: only the TD reports it."""
-        self._p.tools.event(pin, {"td": "exposed_cards", "seat": seat, "cards": list(cards), "led": bool(led)},
+        self._p.tools.event(pin, {"td": Finding.EXPOSED_CARDS, "seat": seat, "cards": list(cards), "led": bool(led)},
                           ("auction", "frozen", "play"), "cards exposed are ruled during the auction (Law 24)")
 
     @_input
     def td_wrong_board_call(self, pin: str, seat: str) -> None:
         """2007 L17D / 2017 L15A: `seat` has called holding the cards of another board."""
-        self._p.tools.event(pin, {"td": "wrong_board_call", "seat": seat}, ("auction", "play"),
+        self._p.tools.event(pin, {"td": Finding.WRONG_BOARD_CALL, "seat": seat}, ("auction", "play"),
                           "a call from the wrong board is ruled during the auction (2007 L17D, 2017 L15A)")
 
     @_input
     def td_wrong_board(self, pin: str, played_before: bool = False) -> None:
         """2007 L15C / 2017 L15B: the table is bidding a board it should not play this round;
         `played_before`: a player at the table has played it already (decides 2017 L15B1/B2)."""
-        self._p.tools.event(pin, {"td": "wrong_board", "played_before": bool(played_before)}, ("auction",),
+        self._p.tools.event(pin, {"td": Finding.WRONG_BOARD, "played_before": bool(played_before)}, ("auction",),
                           "the wrong board is ruled here during the auction (2007 L15C, 2017 L15B)")
 
     @_input

@@ -21,8 +21,9 @@ import threading
 import time
 from typing import Any
 
+from shared_rules.types import SEATS, OptionId
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SEATS = "NESW"
 PIN = "1234"
 # how long a box's panel must stand still, on the box's clock, before the demo prints it: four
 # times a full frame's push on the chip (about 25 ms over 400 kHz I2C)
@@ -260,7 +261,7 @@ def headless(args: argparse.Namespace) -> int:
                     say(f"    option: {i18n.option_label(pending['kind'], o, 'en', present.seat_names(pending))}"
                         f"  ({o['law']})")
                 say("  TD: 2\u2660 is the lowest sufficient bid in the same denomination (L27B1(a))")
-                ctl.td_decide(PIN, "b1a")
+                ctl.td_decide(PIN, OptionId.B1A)
             for line in present.consequences(ctl.estate):
                 say("    consequence: " + line)
         for seat, call in [("W", "P"), ("N", "P"), ("E", "P")]:

@@ -6,6 +6,14 @@ kontra/dobling, rekontra/redobling, skärm/skærm, tävlingsledare/turneringsled
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from shared_rules.types import Decision, IrregularityKind, MustPass, OptionId, Resolution, TimingKind
+
+E = TypeVar("E", bound=StrEnum)
+
 LANGS = ("en", "sv", "da")
 LANG_NAMES = {"en": "English", "sv": "Svenska", "da": "Dansk"}
 
@@ -82,10 +90,10 @@ T = {
     "stop_as_made": {"en": "Stop card: as the replaced call", "sv": "Stoppkort: som det ersatta budet",
                      "da": "Stopkort: som den erstattede melding"},
     "choose_call": {"en": "Choose the replacement call", "sv": "Välj ersättningsbudet", "da": "Vælg erstatningsmeldingen"},
-    "must_pass_next": {"en": "{seat} must pass at the next turn", "sv": "{seat} måste passa nästa gång",
-                       "da": "{seat} skal passe næste gang"},
-    "must_pass_rest": {"en": "{seat} must pass for the rest of the auction", "sv": "{seat} måste passa resten av budgivningen",
-                       "da": "{seat} skal passe resten af meldingerne"},
+    "must_repeat": {"en": "{seat} must repeat {call}", "sv": "{seat} måste upprepa {call}",
+                    "da": "{seat} skal gentage {call}"},
+    "may_not_double": {"en": "{seat} may not double at this turn", "sv": "{seat} får inte kontra denna gång",
+                       "da": "{seat} må ikke doble denne gang"},
     "lead_restriction": {"en": "Lead restriction: {text}", "sv": "Utspelsrestriktion: {text}", "da": "Udspilsrestriktion: {text}"},
     "lead_prohibit_unshown_suit": {"en": "declarer may prohibit the lead of {suits}",
                                    "sv": "spelföraren får förbjuda utspel i {suits}",
@@ -153,15 +161,6 @@ T = {
                      "da": "Spil {boards}: til turneringslederen"},
     "no_board": {"en": "No board in play", "sv": "Ingen bricka spelas", "da": "Intet spil i gang"},
     "play_in_progress": {"en": "Play in progress", "sv": "Spel pågår", "da": "Spil i gang"},
-    "irr_insufficient_bid": {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
-    "irr_call_out_of_rotation": {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
-    "irr_change_of_call": {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
-    "irr_simultaneous_calls": {"en": "Simultaneous calls", "sv": "Samtidiga bud", "da": "Samtidige meldinger"},
-    "irr_inadmissible_double": {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling", "da": "Uantagelig dobling"},
-    "irr_call_when_required_to_pass": {"en": "Call when required to pass", "sv": "Bud när passningsplikt gällde",
-                                       "da": "Melding under pastvang"},
-    "irr_bid_above_seven": {"en": "Bid above seven", "sv": "Bud över sju", "da": "Melding over syv"},
-    "irr_call_after_final_pass": {"en": "Call after the final pass", "sv": "Bud efter sista pass", "da": "Melding efter sidste pas"},
     "by": {"en": "by", "sv": "av", "da": "af"},
     # the board's traveller and the running score (Bridgemate `show_results` / `score_recap`)
     "trav_title": {"en": "Board {board}: the results so far", "sv": "Bricka {board}: resultaten hittills",
@@ -175,10 +174,6 @@ T = {
     "trav_pair_line": {"en": "{side} pair {pair}: {mp} of {top} MP ({percent}) on {boards} board(s)",
                        "sv": "{side} par {pair}: {mp} av {top} MP ({percent}) på {boards} bricka/brickor",
                        "da": "{side} par {pair}: {mp} af {top} MP ({percent}) i {boards} spil"},
-    "irr_cards_exposed": {"en": "Cards exposed", "sv": "Visade kort", "da": "Viste kort"},
-    "irr_wrong_board_call": {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
-                             "da": "Melding med kort fra forkert spil"},
-    "irr_wrong_board": {"en": "Wrong board", "sv": "Fel bricka", "da": "Forkert spil"},
     "tool_exposed": {"en": "Cards exposed or led", "sv": "Kort visade eller utspelade",
                      "da": "Kort vist eller spillet ud"},
     "tool_wrong_board_call": {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
@@ -205,15 +200,6 @@ T = {
     "adjusted_required": {"en": "Auction stopped: the director awards an adjusted score",
                           "sv": "Budgivningen avbruten: tävlingsledaren utdelar korrigerad poäng",
                           "da": "Meldingerne standset: turneringslederen tildeler en justeret score"},
-    "wb_auction_restarted": {"en": "Wrong board: a new auction; the players must repeat their calls",
-                             "sv": "Fel bricka: ny budgivning; spelarna måste upprepa sina bud",
-                             "da": "Forkert spil: nye meldinger; spillerne skal gentage deres meldinger"},
-    "wb_auction_continues": {"en": "Wrong board: auction and play go on, the result stands",
-                             "sv": "Fel bricka: budgivning och spel fortsätter, resultatet står",
-                             "da": "Forkert spil: meldinger og spil fortsætter, resultatet står ved magt"},
-    "wb_board_cancelled": {"en": "Wrong board, played before: cancelled for all four",
-                           "sv": "Fel bricka, spelad förut: stryks för alla fyra",
-                           "da": "Forkert spil, spillet før: annulleres for alle fire"},
     "wb_differs": {"en": "Not the earlier call: {seat} {call} (was {earlier})",
                    "sv": "Inte samma bud som förut: {seat} {call} (var {earlier})",
                    "da": "Ikke samme melding som før: {seat} {call} (var {earlier})"},
@@ -274,14 +260,6 @@ T = {
     "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Under middel"},
     "avg": {"en": "Avg", "sv": "Medel", "da": "Middel"},
     "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Over middel"},
-    "flag_stop_wait_short": {"en": "stop wait short", "sv": "för kort stoppväntan", "da": "for kort stopventetid"},
-    "flag_stop_missing": {"en": "no STOP before the jump", "sv": "inget STOPP före hoppet", "da": "intet STOP før springet"},
-    "flag_long_thought_after_stop": {"en": "long thought after STOP", "sv": "lång betänketid efter STOPP",
-                                     "da": "lang betænkningstid efter STOP"},
-    "flag_alert_late": {"en": "late alert", "sv": "sen alertering", "da": "sen alertering"},
-    "flag_alert_not_permitted": {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
-    "flag_alert_by_wrong_player": {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
-                                   "da": "alerteret af forkert spiller"},
     # the board on the table (chosen by the players before the first call, or by the director)
     "boards": {"en": "Boards", "sv": "Brickor", "da": "Spil"},
     "board_on_table": {"en": "Which board is on the table?", "sv": "Vilken bricka ligger på bordet?",
@@ -363,89 +341,163 @@ T = {
                        "da": "Gendannelsen mislykkedes: {error}"},
 }
 
+
+# The engine's names, keyed by its enums (shared_rules.types): tests/tablet/test_texts.py requires a
+# text in every language for every member, so a kind the engine gains without words here fails.
+Text = dict[str, str]  # language -> words
+
+IRREGULARITIES: dict[IrregularityKind, Text] = {
+    IrregularityKind.INSUFFICIENT_BID: {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
+    IrregularityKind.CALL_OUT_OF_ROTATION: {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
+    IrregularityKind.CHANGE_OF_CALL: {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
+    IrregularityKind.SIMULTANEOUS_CALLS: {"en": "Simultaneous calls", "sv": "Samtidiga bud", "da": "Samtidige meldinger"},
+    IrregularityKind.INADMISSIBLE_DOUBLE: {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling", "da": "Uantagelig dobling"},
+    IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS: {"en": "Call when required to pass", "sv": "Bud när passningsplikt gällde",
+                                                  "da": "Melding under pastvang"},
+    IrregularityKind.BID_ABOVE_SEVEN: {"en": "Bid above seven", "sv": "Bud över sju", "da": "Melding over syv"},
+    IrregularityKind.CALL_AFTER_FINAL_PASS: {"en": "Call after the final pass", "sv": "Bud efter sista pass", "da": "Melding efter sidste pas"},
+    IrregularityKind.CARDS_EXPOSED: {"en": "Cards exposed", "sv": "Visade kort", "da": "Viste kort"},
+    IrregularityKind.WRONG_BOARD_CALL: {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
+                                        "da": "Melding med kort fra forkert spil"},
+    IrregularityKind.WRONG_BOARD: {"en": "Wrong board", "sv": "Fel bricka", "da": "Forkert spil"},
+    IrregularityKind.REPEAT_NOT_MADE: {"en": "Not the call to be repeated", "sv": "Inte budet som skulle upprepas",
+                                       "da": "Ikke den melding, der skulle gentages"},
+    IrregularityKind.RESTRICTED_CALL: {"en": "A call the player may not make now", "sv": "Ett bud spelaren inte får göra nu",
+                                       "da": "En melding spilleren ikke må afgive nu"},
+}
+
+# What the table waits for (the pending decision): an irregularity's name, or the director's question.
+DECISIONS: dict[Decision, Text] = {
+    **{Decision(kind.value): text for kind, text in IRREGULARITIES.items() if kind.value in set(Decision)},
+    Decision.INSUFFICIENT_BID_JUDGEMENT: {"en": "Insufficient bid: the director rules on the replacement",
+                                          "sv": "Otillräckligt bud: TL bedömer ersättningsbudet",
+                                          "da": "Utilstrækkelig melding: TL vurderer erstatningsmeldingen"},
+    Decision.OOT_JUDGEMENT: {"en": "Call out of rotation: the director judges the later call",
+                             "sv": "Bud i fel tur: TL bedömer det senare budet",
+                             "da": "Melding uden for tur: TL vurderer den senere melding"},
+    Decision.WRONG_BOARD_JUDGEMENT: {"en": "Wrong board: the director judges the repeated call",
+                                     "sv": "Fel bricka: TL bedömer det upprepade budet",
+                                     "da": "Forkert spil: TL vurderer den gentagne melding"},
+}
+
+# The engine's timing flags (the tempo screen).
+TIMING_FLAGS: dict[TimingKind, Text] = {
+    TimingKind.STOP_WAIT_SHORT: {"en": "stop wait short", "sv": "för kort stoppväntan", "da": "for kort stopventetid"},
+    TimingKind.STOP_MISSING: {"en": "no STOP before the jump", "sv": "inget STOPP före hoppet", "da": "intet STOP før springet"},
+    TimingKind.LONG_THOUGHT_AFTER_STOP: {"en": "long thought after STOP", "sv": "lång betänketid efter STOPP",
+                                         "da": "lang betænkningstid efter STOP"},
+    TimingKind.ALERT_LATE: {"en": "late alert", "sv": "sen alertering", "da": "sen alertering"},
+    TimingKind.ALERT_NOT_PERMITTED: {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
+    TimingKind.ALERT_BY_WRONG_PLAYER: {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
+                                       "da": "alerteret af forkert spiller"},
+}
+
+# A pass obligation ({seat} names the player).
+OBLIGATIONS: dict[MustPass, Text] = {
+    MustPass.NEXT_TURN: {"en": "{seat} must pass at the next turn", "sv": "{seat} måste passa nästa gång",
+                         "da": "{seat} skal passe næste gang"},
+    MustPass.REST: {"en": "{seat} must pass for the rest of the auction", "sv": "{seat} måste passa resten av budgivningen",
+                    "da": "{seat} skal passe resten af meldingerne"},
+}
+
+# What the TD's wrong-board finding led to (the state's `wrong_board.outcome`: 2007 L15C, 2017 L15B).
+WRONG_BOARD_OUTCOMES: dict[Resolution, Text] = {
+    Resolution.AUCTION_RESTARTED: {"en": "Wrong board: a new auction; the players must repeat their calls",
+                                   "sv": "Fel bricka: ny budgivning; spelarna måste upprepa sina bud",
+                                   "da": "Forkert spil: nye meldinger; spillerne skal gentage deres meldinger"},
+    Resolution.AUCTION_CONTINUES: {"en": "Wrong board: auction and play go on, the result stands",
+                                   "sv": "Fel bricka: budgivning och spel fortsätter, resultatet står",
+                                   "da": "Forkert spil: meldinger og spil fortsætter, resultatet står ved magt"},
+    Resolution.BOARD_CANCELLED: {"en": "Wrong board, played before: cancelled for all four",
+                                 "sv": "Fel bricka, spelad förut: stryks för alla fyra",
+                                 "da": "Forkert spil, spillet før: annulleres for alle fire"},
+}
+
 # The Law's options at a pending decision, by the engine's pending kind and option id (the ids are
 # stable: they are in replay logs). {lho}, {offender}, {partner}, {call} name seats and calls; the
-# engine's English label is the fallback for English only. "_" holds options shared by all kinds.
-OPTIONS: dict[str, dict[str, dict[str, str]]] = {
-    "_": {
-        "unintended": {"en": "Director: the call was unintended and is replaced by the intended call",
-                       "sv": "TL: budet var oavsiktligt och ersätts med det avsedda budet",
-                       "da": "TL: meldingen var utilsigtet og erstattes af den tilsigtede melding"},
-        "stand": {"en": "Director: the call stands", "sv": "TL: budet står kvar", "da": "TL: meldingen står ved magt"},
-        "cancel": {"en": "Director: the call is cancelled; {offender} calls again",
-                   "sv": "TL: budet stryks; {offender} bjuder igen", "da": "TL: meldingen annulleres; {offender} melder igen"},
-    },
-    "insufficient_bid": {
-        "accept": {"en": "{lho} accepts the insufficient bid (by calling)",
+# engine's English label is the fallback for English only. SHARED_OPTIONS: the options worded alike
+# whichever decision offers them.
+SHARED_OPTIONS: dict[OptionId, Text] = {
+    OptionId.UNINTENDED: {"en": "Director: the call was unintended and is replaced by the intended call",
+                   "sv": "TL: budet var oavsiktligt och ersätts med det avsedda budet",
+                   "da": "TL: meldingen var utilsigtet og erstattes af den tilsigtede melding"},
+    OptionId.STAND: {"en": "Director: the call stands", "sv": "TL: budet står kvar", "da": "TL: meldingen står ved magt"},
+    OptionId.CANCEL: {"en": "Director: the call is cancelled; {offender} calls again",
+               "sv": "TL: budet stryks; {offender} bjuder igen", "da": "TL: meldingen annulleres; {offender} melder igen"},
+}
+
+OPTIONS: dict[Decision, dict[OptionId, Text]] = {
+    Decision.INSUFFICIENT_BID: {
+        OptionId.ACCEPT: {"en": "{lho} accepts the insufficient bid (by calling)",
                    "sv": "{lho} godtar det otillräckliga budet (genom att bjuda)",
                    "da": "{lho} accepterer den utilstrækkelige melding (ved at melde)"},
-        "replace": {"en": "{offender} replaces it (the director then rules under L27B)",
+        OptionId.REPLACE: {"en": "{offender} replaces it (the director then rules under L27B)",
                     "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
                     "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
     },
-    "insufficient_bid_judgement": {
-        "b1a": {"en": "The lowest sufficient bid showing the same denomination(s)",
+    Decision.INSUFFICIENT_BID_JUDGEMENT: {
+        OptionId.B1A: {"en": "The lowest sufficient bid showing the same denomination(s)",
                 "sv": "Lägsta tillräckliga bud i samma benämning(ar)",
                 "da": "Laveste tilstrækkelige melding i samme benævnelse(r)"},
-        "b1b": {"en": "The replacement has the same or a more precise meaning (comparable call)",
+        OptionId.B1B: {"en": "The replacement has the same or a more precise meaning (comparable call)",
                 "sv": "Ersättningsbudet har samma eller en mer precis betydelse (jämförbart bud)",
                 "da": "Erstatningsmeldingen har samme eller en mere præcis betydning (sammenlignelig melding)"},
-        "none": {"en": "Neither: Law 27B2/B3 applies", "sv": "Inget av dem: lag 27B2/B3 gäller",
+        OptionId.NONE: {"en": "Neither: Law 27B2/B3 applies", "sv": "Inget av dem: lag 27B2/B3 gäller",
                  "da": "Ingen af dem: § 27B2/B3 anvendes"},
     },
-    "call_out_of_rotation": {
-        "accept": {"en": "{lho} accepts the call out of rotation (by calling)",
+    Decision.CALL_OUT_OF_ROTATION: {
+        OptionId.ACCEPT: {"en": "{lho} accepts the call out of rotation (by calling)",
                    "sv": "{lho} godtar budet i fel tur (genom att bjuda)",
                    "da": "{lho} accepterer meldingen uden for tur (ved at melde)"},
-        "cancel": {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
+        OptionId.CANCEL: {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
                    "sv": "Godtas inte: budet upphävs och lag 30-32 gäller",
                    "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
-        "cancel_artificial": {"en": "Not accepted, and the pass was artificial or passed an artificial call",
+        OptionId.CANCEL_ARTIFICIAL: {"en": "Not accepted, and the pass was artificial or passed an artificial call",
                               "sv": "Godtas inte, och passet var artificiellt eller ett pass på ett artificiellt bud",
                               "da": "Accepteres ikke, og passet var kunstigt eller et pas på en kunstig melding"},
     },
-    "change_of_call": {
-        "unintended": {"en": "Director: the first call was unintended; the new call replaces it",
+    Decision.CHANGE_OF_CALL: {
+        OptionId.UNINTENDED: {"en": "Director: the first call was unintended; the new call replaces it",
                        "sv": "TL: det första budet var oavsiktligt; det nya budet ersätter det",
                        "da": "TL: den første melding var utilsigtet; den nye melding erstatter den"},
-        "accept": {"en": "{lho} accepts the change (by calling)", "sv": "{lho} godtar ändringen (genom att bjuda)",
+        OptionId.ACCEPT: {"en": "{lho} accepts the change (by calling)", "sv": "{lho} godtar ändringen (genom att bjuda)",
                    "da": "{lho} accepterer ændringen (ved at melde)"},
-        "cancel": {"en": "The change is cancelled; the first call stands", "sv": "Ändringen stryks; det första budet står kvar",
+        OptionId.CANCEL: {"en": "The change is cancelled; the first call stands", "sv": "Ändringen stryks; det första budet står kvar",
                    "da": "Ændringen annulleres; den første melding står ved magt"},
     },
-    "inadmissible_double": {
-        "cancel": {"en": "The double/redouble is cancelled; {partner} must pass for the rest of the auction",
+    Decision.INADMISSIBLE_DOUBLE: {
+        OptionId.CANCEL: {"en": "The double/redouble is cancelled; {partner} must pass for the rest of the auction",
                    "sv": "Dubblingen/redubblingen stryks; {partner} måste passa resten av budgivningen",
                    "da": "Doblingen/redoblingen annulleres; {partner} skal passe resten af meldingerne"},
     },
-    "call_when_required_to_pass": {
-        "cancel": {"en": "The call is replaced by a pass; {offender} and {partner} pass for the rest of the auction",
+    Decision.CALL_WHEN_REQUIRED_TO_PASS: {
+        OptionId.CANCEL: {"en": "The call is replaced by a pass; {offender} and {partner} pass for the rest of the auction",
                    "sv": "Budet ersätts med pass; {offender} och {partner} passar resten av budgivningen",
                    "da": "Meldingen erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
     },
-    "bid_above_seven": {
-        "cancel": {"en": "The bid is cancelled and replaced by a pass; {offender} and {partner} pass for the rest",
+    Decision.BID_ABOVE_SEVEN: {
+        OptionId.CANCEL: {"en": "The bid is cancelled and replaced by a pass; {offender} and {partner} pass for the rest",
                    "sv": "Budet stryks och ersätts med pass; {offender} och {partner} passar resten av budgivningen",
                    "da": "Meldingen annulleres og erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
     },
-    "call_after_final_pass": {
-        "cancel": {"en": "The call is cancelled", "sv": "Budet stryks", "da": "Meldingen annulleres"},
-        "unintended": {"en": "Director: the final pass was unintended; the auction reopens with the intended call",
+    Decision.CALL_AFTER_FINAL_PASS: {
+        OptionId.CANCEL: {"en": "The call is cancelled", "sv": "Budet stryks", "da": "Meldingen annulleres"},
+        OptionId.UNINTENDED: {"en": "Director: the final pass was unintended; the auction reopens with the intended call",
                        "sv": "TL: det sista passet var oavsiktligt; budgivningen öppnas igen med det avsedda budet",
                        "da": "TL: det sidste pas var utilsigtet; meldingerne genoptages med den tilsigtede melding"},
     },
-    "oot_judgement": {
-        "yes": {"en": "Director: {offender}'s {call} is comparable to (or in the same denomination as) the cancelled call",
+    Decision.OOT_JUDGEMENT: {
+        OptionId.YES: {"en": "Director: {offender}'s {call} is comparable to (or in the same denomination as) the cancelled call",
                 "sv": "TL: {offender}s {call} är jämförbart med (eller i samma benämning som) det upphävda budet",
                 "da": "TL: {offender}s {call} er sammenlignelig med (eller i samme benævnelse som) den annullerede melding"},
-        "no": {"en": "Director: not comparable (another denomination)", "sv": "TL: inte jämförbart (annan benämning)",
+        OptionId.NO: {"en": "Director: not comparable (another denomination)", "sv": "TL: inte jämförbart (annan benämning)",
                "da": "TL: ikke sammenlignelig (anden benævnelse)"},
     },
-    "wrong_board_judgement": {
-        "differs": {"en": "Director: {offender}'s {call} differs from the cancelled call: artificial adjusted score",
+    Decision.WRONG_BOARD_JUDGEMENT: {
+        OptionId.DIFFERS: {"en": "Director: {offender}'s {call} differs from the cancelled call: artificial adjusted score",
                     "sv": "TL: {offender}s {call} skiljer sig från det strukna budet: korrigerad poäng",
                     "da": "TL: {offender}s {call} afviger fra den annullerede melding: kunstig justeret score"},
-        "same": {"en": "Director: it does not differ; {lho} repeats the earlier call",
+        OptionId.SAME: {"en": "Director: it does not differ; {lho} repeats the earlier call",
                  "sv": "TL: det skiljer sig inte; {lho} upprepar sitt tidigare bud",
                  "da": "TL: den afviger ikke; {lho} gentager sin tidligere melding"},
     },
@@ -455,7 +507,11 @@ OPTIONS: dict[str, dict[str, dict[str, str]]] = {
 def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
     """The Law's option in the player's language: by pending kind and option id, seats named."""
     oid = str(option.get("id", ""))
-    entry = OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
+    decision, option_id = member(Decision, kind), member(OptionId, oid)
+    entry = None
+    if option_id is not None:
+        entry = (OPTIONS.get(decision, {}) if decision is not None else {}).get(option_id) \
+            or SHARED_OPTIONS.get(option_id)
     if entry is None or lang not in entry:
         if lang == "en" or entry is None:
             return str(option.get("label") or oid)
@@ -672,6 +728,53 @@ def vul_name(vul: str | None, lang: str = "en") -> str:
     return VUL_NAMES.get(lang, VUL_NAMES["en"]).get(vul or "None", str(vul))
 
 
-def irregularity_name(kind: str, lang: str = "en") -> str:
-    key = f"irr_{kind}"
-    return tr(key, lang) if key in T else kind.replace("_", " ")
+def member(enum: type[E], value: object) -> E | None:
+    """The enum member a state's string names, or None for one the engine does not name."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return enum(value)
+    except ValueError:
+        return None
+
+
+def _named(texts: Mapping[E, Text], enum: type[E], kind: object, lang: str) -> str:
+    """An engine name (an enum member or its string, as the state carries it) in `lang`; a kind
+    without words (never, while tests/tablet/test_texts.py passes) as the engine's own string."""
+    key = member(enum, kind)
+    entry = texts.get(key) if key is not None else None
+    if entry is None:
+        return str(kind).replace("_", " ")
+    return entry.get(lang) or entry["en"]
+
+
+def irregularity_name(kind: object, lang: str = "en") -> str:
+    return _named(IRREGULARITIES, IrregularityKind, kind, lang)
+
+
+def decision_name(kind: object, lang: str = "en") -> str:
+    """What the table waits for (a pending decision's kind)."""
+    return _named(DECISIONS, Decision, kind, lang)
+
+
+def flag_name(kind: object, lang: str = "en") -> str:
+    return _named(TIMING_FLAGS, TimingKind, kind, lang)
+
+
+def wrong_board_outcome(outcome: object, lang: str = "en") -> str | None:
+    """The wrong board's outcome in words, None for an outcome without its own line."""
+    key = member(Resolution, outcome)
+    entry = WRONG_BOARD_OUTCOMES.get(key) if key is not None else None
+    return None if entry is None else entry.get(lang) or entry["en"]
+
+
+def obligation_text(ob: Mapping[str, Any], lang: str = "en") -> str:
+    """An obligation of the state's `obligations` in `lang`, the player named: to pass (next turn,
+    rest of the auction), to repeat a call (L31A1, L32), not to double this turn (2007 L30B2(b),
+    L27B3)."""
+    seat = seat_name(ob.get("seat"), lang)
+    if ob.get("must_pass") is not None:
+        return _named(OBLIGATIONS, MustPass, ob["must_pass"], lang).format(seat=seat)
+    if ob.get("must_repeat"):
+        return tr("must_repeat", lang, seat=seat, call=ob["must_repeat"])
+    return tr("may_not_double", lang, seat=seat)

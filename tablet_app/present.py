@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
+from shared_rules.types import SEATS, Seat, Status
 from tablet_app import i18n
 
 COLUMNS = ("W", "N", "E", "S")  # the order of a printed auction diagram
@@ -68,7 +69,7 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
             # the call the table is ruling on, for the player the Law lets accept it
             return i18n.tr("irregular_waits", lang, seat=i18n.seat_name(pending["seat"], lang),
                            call=call_text(pending["call"], lang),
-                           what=i18n.irregularity_name(str(pending.get("kind", "")), lang).lower())
+                           what=i18n.decision_name(pending.get("kind"), lang).lower())
         return i18n.tr("waits_td", lang)
     if snap.get("held"):
         seats = ", ".join(i18n.seat_name(c.get("seat"), lang) for c in snap.get("td_calls") or [])
@@ -76,7 +77,7 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
     if phase == "round_end":
         return i18n.tr("round_over", lang)
     if phase in ("play", "confirm"):
-        if st.get("status") == "passed_out":
+        if st.get("status") == Status.PASSED_OUT:
             return i18n.tr("passed_out", lang)
         return i18n.tr("auction_over", lang, contract=contract_text(st.get("contract"), None, lang),
                        declarer=i18n.seat_name(st.get("declarer"), lang))
@@ -109,8 +110,7 @@ def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
         text = status_line(snap, lang)
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat:
-            key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
-            text += "   \u00b7   " + i18n.tr(key, lang, seat=name)
+            text += "   \u00b7   " + i18n.obligation_text(ob, lang)
     return f"[b]{name}[/b]:  {text}"
 
 
@@ -136,7 +136,6 @@ def card_text(card: str, lang: str = "en") -> str:
     return SUIT.get(card[:1], card[:1]) + rank_text(card[1:], lang)
 
 
-SEATS = ("N", "E", "S", "W")
 
 
 def _side(seat: str | None) -> int:
@@ -148,9 +147,9 @@ def seat_names(pending: dict[str, Any], lang: str = "en") -> dict[str, str]:
     seat = pending.get("seat")
     if seat not in SEATS:
         return {"call": call_text(pending.get("call"), lang)}
-    i = SEATS.index(seat)
-    return {"offender": i18n.seat_name(seat, lang), "lho": i18n.seat_name(SEATS[(i + 1) % 4], lang),
-            "partner": i18n.seat_name(SEATS[(i + 2) % 4], lang), "call": call_text(pending.get("call"), lang)}
+    offender = Seat.of(seat)
+    return {"offender": i18n.seat_name(seat, lang), "lho": i18n.seat_name(offender.lho.letter, lang),
+            "partner": i18n.seat_name(offender.partner.letter, lang), "call": call_text(pending.get("call"), lang)}
 
 
 BIDS = [f"{lvl}{s}" for lvl in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
@@ -180,8 +179,9 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
     if adj:
         out.append(i18n.tr("adjusted_required", lang) + f"  ({adj.get('law', '')})")
     wb = st.get("wrong_board")
-    if wb and f"wb_{wb.get('outcome')}" in i18n.T:
-        out.append(i18n.tr(f"wb_{wb['outcome']}", lang) + f"  ({wb.get('law', '')})")
+    outcome = i18n.wrong_board_outcome(wb.get("outcome"), lang) if wb else None
+    if wb and outcome:
+        out.append(outcome + f"  ({wb.get('law', '')})")
         d = wb.get("differs")
         if d:
             out.append(i18n.tr("wb_differs", lang, seat=i18n.seat_name(d["seat"], lang), call=call_text(d["call"], lang),
@@ -193,8 +193,7 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
         cards = " ".join(card_text(c, lang) for c in x.get("cards", []))
         out.append(i18n.tr(key, lang, seat=i18n.seat_name(x.get("seat"), lang), cards=cards) + f"  ({x.get('law', '')})")
     for ob in st.get("obligations", []):
-        key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
-        line = i18n.tr(key, lang, seat=i18n.seat_name(ob.get("seat"), lang))
+        line = i18n.obligation_text(ob, lang)
         if ob.get("law"):
             line += f"  ({ob['law']})"
         out.append(line)
@@ -216,8 +215,7 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
 
 def flag_text(kind: str, lang: str = "en") -> str:
     """A timing flag of the tempo view in words."""
-    key = f"flag_{kind}"
-    return i18n.tr(key, lang) if key in i18n.T else str(kind).replace("_", " ")
+    return i18n.flag_name(kind, lang)
 
 
 def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
@@ -313,7 +311,7 @@ def box_lines(trouble: dict[str, dict[str, Any]], lang: str = "en") -> list[str]
     whose protocol the tablet does not speak in red (it cannot take calls), frames a box could
     not read as a plain line (a cable to check; the link re-sends, nothing is lost)."""
     lines = []
-    for seat in sorted(trouble, key=lambda s: "NESW".find(s)):
+    for seat in sorted(trouble, key=lambda s: SEATS.index(s)):
         t = trouble[seat]
         name = i18n.seat_name(seat, lang)
         if t.get("version"):

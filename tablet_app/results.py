@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from shared_rules.records import Irregularity, Result, ResultKey, TableId, Withdrawal, iso_utc, logged_calls
+from shared_rules.types import Status
 
 LEAD_RE = re.compile(r"^[SHDC](?:[AKQJT98765432]|10)$")
 
@@ -20,7 +21,7 @@ class ResultError(ValueError):
 
 
 def contract_of(state: dict[str, Any]) -> tuple[str, str | None]:
-    if state.get("status") == "passed_out":
+    if state.get("status") == Status.PASSED_OUT:
         return "PASS", None
     contract = state.get("contract")
     if not contract:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol.messages import STOP_TRIGGERS
 from shared_rules.profiles import Profile
-from shared_rules.types import MustPass
+from shared_rules.types import MustPass, Policy
 
 if TYPE_CHECKING:
     from tablet_app.control.state import ProfileLoader
@@ -64,6 +64,17 @@ def _triggers(loader: ProfileLoader, name: str) -> tuple[str, ...]:
     return tuple(t for t in profile.stop.triggers if t in STOP_TRIGGERS)
 
 
+def obligation_message(ob: dict[str, Any]) -> str:
+    """What the box of a player with an obligation shows at his turn (14 characters at most): to
+    pass (next turn, rest of the auction), to repeat a call (L31A1, L32), not to double (2007
+    L30B2(b), L27B3)."""
+    if ob.get("must_repeat"):
+        return f"Repeat {ob['must_repeat']}"
+    if ob.get("may_not_double"):
+        return "No double now"
+    return "You must pass" if ob.get("must_pass") == MustPass.NEXT_TURN else "Pass to end"
+
+
 def alert_seen(call: dict[str, Any], seat: str, screens: bool) -> bool:
     """Whether `seat` sees the alert of `call`. Without screens the whole table does. Behind
     screens each player alerts to his screenmate, an opponent (WBF screen regulations; FSB L115B
@@ -107,7 +118,7 @@ def box_view(ctl: Controller, seat: str) -> dict[str, Any]:
         message = f"{pending['seat']} {pending['call']}: wait TD"
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat and mine:
-            message = "You must pass" if ob.get("must_pass") == MustPass.NEXT_TURN else "Pass to end"
+            message = obligation_message(ob)
     if phase == "auction" and behind and not may_call:
         message = "Tray not here"
     if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
@@ -116,7 +127,7 @@ def box_view(ctl: Controller, seat: str) -> dict[str, Any]:
         "turn": turn if may_call else None,
         "frozen": frozen,
         "over": over,
-        "prevent": (st.get("policy") == "prevent"),
+        "prevent": st.get("policy") == Policy.PREVENT,
         "screens": behind,
         "lowest": st.get("lowest_bid"),
         "allowed": list(st.get("legal_calls", [])) if mine else [],

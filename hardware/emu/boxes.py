@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from hardware.emu.harness import EmuTable
 from hardware.emu.harness import Screen as EmuScreen
 from hardware.emu.rig import ChipClock
+from shared_rules.types import SEATS
 
 SLOW = 12.0  # four emulated boxes run at about 1/8 of real time here; waits get some margin
 
@@ -28,7 +29,7 @@ class ChipScreen:
 
 
 class EmuBoxes:
-    def __init__(self, workdir: pathlib.Path, seats: str = "NESW", slow: float = SLOW):
+    def __init__(self, workdir: pathlib.Path, seats: str = "".join(SEATS), slow: float = SLOW):
         self.emu = EmuTable(workdir, seats)
         self.ports = self.emu.ports
         self.slow = slow

@@ -37,8 +37,8 @@ from collections.abc import Callable
 
 from protocol.messages import box_state
 from protocol.session import BoxEndpoint
+from shared_rules.types import SEATS
 
-SEATS = "NESW"
 BITS_PER_BYTE = 10  # 8N1: start + 8 data + stop
 CHUNK = 16          # bytes delivered together (at most ~1.4 ms early for the first of them)
 DOWN = "down"       # tablet -> box
@@ -65,7 +65,7 @@ class _Channel:
 
 
 class SimLink:
-    def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
+    def __init__(self, seats: str = "".join(SEATS), baud: int = 115200, corrupt: float = 0.0,
                  drop: float = 0.0, seed: int | None = None):
         self.seats = seats
         self.baud = baud
@@ -301,7 +301,7 @@ class SimBus:
     bytes are still on the line collides: both transmissions' pending bytes are garbled and the
     collision is counted (the protocol's grant discipline should keep that count at zero)."""
 
-    def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
+    def __init__(self, seats: str = "".join(SEATS), baud: int = 115200, corrupt: float = 0.0,
                  drop: float = 0.0, seed: int | None = None):
         self.seats = seats
         self.baud = baud
@@ -555,7 +555,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--baud", type=int, default=115200)
     ap.add_argument("--corrupt", type=float, default=0.0, help="per-byte corruption probability")
     ap.add_argument("--drop", type=float, default=0.0, help="per-byte drop probability")
-    ap.add_argument("--seats", default=SEATS)
+    ap.add_argument("--seats", default="".join(SEATS))
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--marks", default=None,
                     help="append 'TIME WHAT SEAT' lines (time.monotonic()) for a bench's breakdown")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict
 
-from shared_rules.types import SEATS
+from shared_rules.types import SEATS, Finding, IrregularityKind
 from tablet_app.control import board_engine, td_calls
 from tablet_app.control.errors import DiskFull, EngineRefused, Refused
 from tablet_app.control.journal_tx import Transactions
@@ -138,7 +138,7 @@ class Auction:
             # A call once confirmed on the box is made (Law 25 applies); the box's own undo only
             # works before confirmation. An undo after confirmation calls the director.
             self.tx.record("td_call", {"seat": seat, "t": t, "board": st.board, "box": box,
-                                       "reason": "change_of_call"})
+                                       "reason": IrregularityKind.CHANGE_OF_CALL})
             return _ok("director called (Law 25)")
         return self._call(seat, call, box, t, stop)
 
@@ -263,7 +263,7 @@ def on_event(f: Fold, body: EventBody) -> Effects | None:
     st.log.append({"what": "event", "board": st.board, **ev})
     for irr in got.irregularities:
         st.log.append({"what": "irregularity", "board": st.board, **irr})
-    if ev.get("td") == "cancel_board":
+    if ev.get("td") == Finding.CANCEL_BOARD:
         # 2007 L15C: the TD's reason with the consequence the engine gave it
         adjusted = st.estate.get("adjusted_score") or {}
         st.log.append({"what": "board_cancelled", "board": st.board, "reason": body.get("reason"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypedDict
 
-from shared_rules.types import SEATS
+from shared_rules.types import SEATS, Finding
 from tablet_app import results
 from tablet_app.control import td_calls
 from tablet_app.control.auction import Auction
@@ -82,7 +82,7 @@ class DirectorTools:
             raise Refused(f"unknown seat {seat!r}")
         if self.st.phase not in ("auction", "play"):
             raise Refused("a call can be corrected during the auction, or before the opening lead")
-        ev: EngineEvent = {"td": "correct_call", "seat": seat, "call": call}
+        ev: EngineEvent = {"td": Finding.CORRECT_CALL, "seat": seat, "call": call}
         if stop is not None:
             ev["stop"] = bool(stop)
         self.auction.td_event(ev)
@@ -94,7 +94,7 @@ class DirectorTools:
         why = _reason(reason)
         if self.st.phase not in ("auction", "frozen"):
             raise Refused("the board is cancelled during the auction (2007 L15C)")
-        self.auction.td_event({"td": "cancel_board"}, reason=why)
+        self.auction.td_event({"td": Finding.CANCEL_BOARD}, reason=why)
 
     def event(self, given: str, ev: EngineEvent, phases: tuple[str, ...], when: str) -> None:
         """A TD event the engine rules on (Law 24, 2007 L15C/L17D, 2017 L15A/L15B), in `phases`."""

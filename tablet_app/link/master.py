@@ -127,7 +127,7 @@ class LinkMaster:
         if not ports:
             raise ValueError("LinkMaster needs at least one seat's port")
         for seat in ports:
-            if seat not in ("N", "E", "S", "W"):
+            if seat not in SEATS:
                 raise ValueError(f"unknown seat {seat!r}: expected N, E, S or W")
         now = self.clock.ticks_ms()
         self._lock = threading.Lock()

@@ -11,6 +11,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from shared_rules import laws
+from shared_rules.types import SEATS
 from tablet_app import i18n, present
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
@@ -308,7 +309,7 @@ class DirectorScreen(PinEntry, Screen):
     def _seat_row(self, lang: str, prompt: str, on_pick: Any) -> None:
         self.side.add_widget(Text(i18n.tr(prompt, lang), size=20, bold=True, size_hint_y=None, height=34))
         row = GridLayout(cols=4, spacing=10, size_hint_y=None, height=90)
-        for seat in ("N", "E", "S", "W"):
+        for seat in SEATS:
             b = BigButton(i18n.seat_name(seat, lang), BTN_LIGHT, size=22)
             b.bind(on_release=lambda _b, seat=seat: on_pick(seat))
             self.tool_buttons[seat] = b

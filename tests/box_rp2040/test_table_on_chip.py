@@ -3,6 +3,8 @@ tablet's real LinkMaster, controller, runner and laws engine (profile dbf-2017) 
 point-to-point (a UART per box) and on one shared RS-485 line."""
 import pytest
 
+from shared_rules.types import SEATS
+
 pytestmark = [pytest.mark.slow]
 
 # Board 1, dealer N: a normal auction ending in 4H by N (2017 L17-L22)
@@ -15,12 +17,12 @@ def play(r, script):
         r.call(seat, call)
     want = [c for _, c in script]
     assert r.calls() == want
-    for seat in "NESW":
+    for seat in SEATS:
         r.wait_shown(seat, want, "AUCTION OVER")
 
 
 def test_a_full_board_on_four_emulated_boxes_point_to_point(emu_rig):
-    r = emu_rig(seats="NESW", hold_ms=40)
+    r = emu_rig(seats=SEATS, hold_ms=40)
     play(r, BOARD1)
     with r.paused():
         st = r.ctl.estate
@@ -31,7 +33,7 @@ def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig
     """Four boxes flashed with BUS=1 share one line; the tablet is bus master and grants them in
     turn. The line model drives the line only from a box whose DE pin is high and counts two
     drivers at once as a collision."""
-    r = emu_rig(seats="NESW", bus=True, hold_ms=40)
+    r = emu_rig(seats=SEATS, bus=True, hold_ms=40)
     script = [("N", "1NT"), ("E", "P"), ("S", "3NT"), ("W", "P"), ("N", "P"), ("E", "P")]
     play(r, script)
     e = r.emu
@@ -84,9 +86,9 @@ def test_bus_idle_boxes_answer_their_grants(emu_rig):
     was too old to answer. On a bus the box now collects right after a reply, when its next
     grant is another box's; the box in turn, granted every other time, does so once a second
     and lets that one grant pass."""
-    r = emu_rig(seats="NESW", bus=True, hold_ms=40)
+    r = emu_rig(seats=SEATS, bus=True, hold_ms=40)
     e = r.emu
-    for s in "NESW":
+    for s in SEATS:
         e.wait_console(s, r"link up", 120)
     e.wait_chip(1500)  # the first STATEs drawn and pushed: nothing left to do on any box
     t0 = e.sim_us

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from hardware.sim.boxes import Boxes  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 
 TABLET = """
 import json, sys
@@ -79,7 +80,7 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
     kills = lost = 0
     try:
         for i, call in enumerate(AUCTION):
-            seat = "NESW"[i % 4]
+            seat = SEATS[i % 4]
             boxes.wait_screen(seat, lambda sc, i=i: sc.status == "YOUR TURN" and len(sc.calls) == i, timeout=20)
             boxes.press(seat, tokens(call))
             if rng.random() < 0.7:

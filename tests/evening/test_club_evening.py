@@ -13,6 +13,7 @@ from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, v
 from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO, TdCallDTO
 from endplay.types import Card, Player
 
+from shared_rules.types import SEATS
 from tests.station.conftest import StationProcess
 from tests.station.export_readers import conforming_text, endplay_boards, games, pair_no, tags, usebio_tree
 from tests.station.test_export_standards import fetch
@@ -48,7 +49,7 @@ def as_expected(dto: ResultDTO) -> tuple:
     played = dto.level > 0
     lead = f"{'CDHS'[dto.lead_card_suit - 1]}{RANK[dto.lead_card_rank]}" if dto.lead_card_suit else None
     return (dto.pair_north_south, dto.pair_east_west, dto.level, DENOM[dto.denomination] if played else None,
-            dto.stake if played else 0, "NESW"[dto.declarer_direction - 1] if played else None,
+            dto.stake if played else 0, SEATS[dto.declarer_direction - 1] if played else None,
             dto.total_tricks if played else None, lead)
 
 
@@ -222,7 +223,7 @@ def test_a_club_evening_end_to_end(tmp_path):
             deal = the_deals[(group(section), b.board_num)]
             assert {p: b.deal[p].to_pbn() for p in Player} == {p: deal[p].to_pbn() for p in Player}
             assert {s: b.info[n] for s, n in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))} == \
-                {s: name_at(section, table, round_, s) for s in "NESW"}
+                {s: name_at(section, table, round_, s) for s in SEATS}
             score = tag_of[(section, table, round_, b.board_num)].get("Score")
             if e.level < 0:
                 continue  # the TD's artificial score: no contract at the table

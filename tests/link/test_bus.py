@@ -7,9 +7,8 @@ import pytest
 from hardware.sim.link import EndpointBox, SimBus
 from protocol import calls
 from protocol import messages as M
+from shared_rules.types import SEATS
 from tablet_app.link import LinkMaster
-
-SEATS = "NESW"
 
 
 def wait(cond, seconds):

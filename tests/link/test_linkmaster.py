@@ -10,9 +10,8 @@ from hardware.sim.link import EndpointBox, SimLink
 from protocol import calls
 from protocol import messages as M
 from protocol.frame_tools import wire_from_payload
+from shared_rules.types import SEATS
 from tablet_app.link import LinkMaster
-
-SEATS = "NESW"
 
 
 def wait(cond, seconds):

@@ -10,13 +10,13 @@ from hardware.sim.link import EndpointBox, SimLink
 from protocol import VERSION_MAX, VERSION_MIN, calls
 from protocol import messages as M
 from protocol.frame_tools import wire_from_payload
+from shared_rules.types import SEATS
 from tablet_app import present
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
 from tests.link.test_linkmaster import wait
 
-SEATS = "NESW"
 SESSION = {"event": "club", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "4321"}
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from shared_rules.calls import CALL_CODE
 from shared_rules.replay import replay
 from shared_rules.table import EventError, Table
+from shared_rules.types import SEATS
 from tests.rules.helpers import step
 
 ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.get)[:40]  # up to 8C..., enough for L38
-SEATS = ["N", "E", "S", "W"]
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import EventError, Table
+from shared_rules.types import SEATS
 from tests.rules.helpers import calls, last_irregularity, obligations, options, run, step, td
 
 BOTH = pytest.mark.parametrize("profile,ed", [("fsb-2007", "2007"), ("dbf-2017", "2017")])
@@ -61,7 +62,7 @@ def test_L25A_td_correct_call_withdraws_lhos_call(profile, ed):
 def test_L25A_too_late_once_partner_has_called(profile, ed):
     table = Table(profile, 1)
     for i, c in enumerate(["1C", "1D", "P", "P"]):
-        step(table, {"t": i, "seat": "NESW"[i], "call": c})
+        step(table, {"t": i, "seat": SEATS[i], "call": c})
     before = table.state()
     with pytest.raises(EventError, match="too late"):
         step(table, {"t": 5, "td": "correct_call", "seat": "E", "call": "1H"})

@@ -6,6 +6,7 @@ import pytest
 
 from shared_rules.outcome import Refused
 from shared_rules.table import EventError, Table
+from shared_rules.types import SEATS
 
 from .helpers import calls, ev, events, logged, obligations, options, run, step, td
 
@@ -297,7 +298,7 @@ def test_every_option_has_a_text_key_whose_english_is_the_label():
                 if o.get("needs_call"):
                     e["call"] = rng.choice(names[:12])
             elif rng.random() < 0.15:
-                e = {"t": t, "seat": rng.choice("NESW"), "call": rng.choice(names[:15])}
+                e = {"t": t, "seat": rng.choice(SEATS), "call": rng.choice(names[:15])}
             else:
                 e = {"t": t, "seat": st["next"], "call": "P" if rng.random() < 0.5 else rng.choice(st["legal_calls"][:8])}
             try:

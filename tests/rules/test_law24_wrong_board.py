@@ -10,7 +10,7 @@ import pytest
 
 from shared_rules.outcome import Refused
 from shared_rules.table import EventError, Table
-from shared_rules.types import Refusal
+from shared_rules.types import SEATS, Refusal
 from tests.rules.helpers import calls, last_irregularity, obligations, options, run, step, td
 
 BOTH = pytest.mark.parametrize("profile,ed", [("fsb-2007", "2007"), ("dbf-2017", "2017")])
@@ -260,7 +260,7 @@ def test_2017_L15B1_played_before_board_cancelled_artificial_score():
 def test_wrong_board_refused_after_the_auction_or_a_second_time(profile, ed):
     table = Table(profile, 1)
     for i, c in enumerate(["1H", "P", "P", "P"]):
-        step(table, {"t": i, "seat": "NESW"[i], "call": c})
+        step(table, {"t": i, "seat": SEATS[i], "call": c})
     before = table.state()
     with pytest.raises(EventError, match="auction is over"):
         step(table, {"t": 9, "td": "wrong_board"})

@@ -15,7 +15,7 @@ from shared_rules.calls import CALL_CODE
 from shared_rules.rule import DecidingRule, DetectedRule, LhoRule
 from shared_rules.table import EventError, Table
 from shared_rules.texts import OPTION_TEXTS, UNINTENDED
-from shared_rules.types import Decision, IrregularityKind
+from shared_rules.types import SEATS, Decision, IrregularityKind
 from tests.rules.helpers import step
 
 EDITIONS = tuple(laws.REFS)
@@ -109,7 +109,7 @@ def test_the_plainly_legal_shortcut_agrees_with_every_rule(profile):
                 if opt.get("needs_call"):
                     ev["call"] = rng.choice(names[:15])
             else:
-                seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice("NESW")
+                seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice(SEATS)
                 ev = {"t": t, "seat": seat, "call": rng.choice(state["legal_calls"][:8] or names)}
             try:
                 step(table, ev)

@@ -17,6 +17,7 @@ import pytest
 from shared_rules import profiles
 from shared_rules.outcome import Accepted
 from shared_rules.table import Table
+from shared_rules.types import SEATS
 from tests.rules.tray_reference import Screen
 
 CALLS = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
@@ -31,14 +32,14 @@ def _event(rng: random.Random, state: dict[str, Any], t: float) -> dict[str, Any
             ev["call"] = rng.choice(CALLS[:12])
         return ev
     if rng.random() < 0.15:
-        return {"t": t, "seat": rng.choice("NESW"), "alert": True}
-    seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice("NESW")
+        return {"t": t, "seat": rng.choice(SEATS), "alert": True}
+    seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice(SEATS)
     return {"t": t, "seat": seat, "call": rng.choice(state["legal_calls"][:8] or CALLS)}
 
 
 def _agree(table: Table, screen: Screen, delay: float | None) -> None:
     assert table.tray_due_at(delay) == screen.ready_at()
-    for seat in "NESW":
+    for seat in SEATS:
         assert table.visible_calls(seat) == screen.visible_calls(seat), seat
 
 

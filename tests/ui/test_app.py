@@ -142,13 +142,15 @@ def english_words(lang):
     from tablet_app import i18n
 
     out = set()
-    for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()):
+    engine_names = [*i18n.IRREGULARITIES.values(), *i18n.DECISIONS.values(), *i18n.TIMING_FLAGS.values(),
+                    *i18n.OBLIGATIONS.values(), *i18n.WRONG_BOARD_OUTCOMES.values()]
+    for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()) + engine_names:
         en, other = entry.get("en", ""), entry.get(lang, "")
         for part in re.split(r"\{[^}]*\}", en):
             part = part.strip(" :.,()-")
             if len(part) >= 5 and part not in other and " " in part or part in {"Director", "Result", "Round", "Board"}:
                 out.add(part)
-    for kinds in i18n.OPTIONS.values():
+    for kinds in [i18n.SHARED_OPTIONS, *i18n.OPTIONS.values()]:
         for entry in kinds.values():
             for part in re.split(r"\{[^}]*\}", entry["en"]):
                 part = part.strip(" :.,()-'s")
