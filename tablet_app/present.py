@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
+from shared_rules.records import RecordError, parse_key
 from shared_rules.types import SEATS, Seat, Status
 from tablet_app import i18n
 
@@ -269,10 +270,14 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
     return f"{contract_text(rec.get('contract'), rec.get('declarer'), lang)} {score:+d}" if isinstance(score, int) else ""
 
 
-def _item_name(key: Any, kind: Any = None) -> str:
-    # event/section/table/ are the same for every item of this tablet: show round/board/...
-    tail = str(key or "").split("/", 3)[-1]
-    return f"{kind} {tail}" if kind else tail
+def _item_name(kind: Any, key: Any) -> str:
+    """An item for the director console: its key without the table's id (the same for every item
+    of this tablet), e.g. `2/5/1` for round 2, board 5, revision 1."""
+    try:
+        parsed = parse_key(kind, key)
+    except RecordError:
+        return str(key)  # not a key the records know: as it was queued
+    return parsed.format().removeprefix(parsed.table_id.format()).lstrip("/")
 
 
 RED_MARKUP = "cc141f"  # refusals on the director console
@@ -299,7 +304,7 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
         lines.append(f"[color={RED_MARKUP}]{pin}[/color]")
     for item in delivery.get("refused") or []:
         text = i18n.tr("station_refused_item", lang, status=item.get("status") or "-",
-                       what=_item_name(item.get("key")), reason=item.get("reason") or "")
+                       what=_item_name(item.get("kind"), item.get("key")), reason=item.get("reason") or "")
         if item.get("retrying"):
             text += " " + i18n.tr("station_refused_retrying", lang)
         lines.append(f"[color={RED_MARKUP}]{text}[/color]")

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 
 class Refusal(TypedDict):
+    kind: str  # shared_rules.records.ItemKind
     key: str
     status: int | None
     reason: str
