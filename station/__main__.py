@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if args.tls_cert:
                 cert, key = pathlib.Path(args.tls_cert), pathlib.Path(args.tls_key)
-                fp, added = tls.fingerprint(tls.der_of(cert.read_bytes())), []
+                fp, added = tls.fingerprint(tls.der_of(cert.read_bytes())), list[str]()
             else:
                 cert, key, fp, added = tls.ensure_certificate(
                     pathlib.Path(args.tls_dir) if args.tls_dir else tls.tls_dir_for(args.db), args.tls_san)
@@ -242,8 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     scheme = "https" if ssl_context else "http"
     for spec, reissue in [(x, False) for x in args.tables] + [(x, True) for x in args.reissue]:
         section, tables = spec
-        for t, key in station.register_tables(event, section, tables, reissue=reissue).items():
-            print(f"table {event}/{section}/{t}  key {key}{'  (new key)' if reissue else ''}")
+        for t, table_key in station.register_tables(event, section, tables, reissue=reissue).items():
+            print(f"table {event}/{section}/{t}  key {table_key}{'  (new key)' if reissue else ''}")
     store.set_setting("integration", "bws" if args.bws else "dataconnector")
     bridge = None
     if args.bws:

@@ -99,8 +99,11 @@ class DcError(Exception):
 def _reply(command: int, data_type: int, data: Any = None, *, session: str | None = None,
            last_id: int = 0, error_type: int = E_NONE, raw: str | None = None) -> dict:
     # The official client's envelope class: the reply's wire format is the reference's.
-    return ScoringProgramResponse(request_command=command, data_type=data_type, last_queue_item_id=last_id,
-                                  error_type=error_type, session_guid=session,
+    # the request's own command number (which may be none of the reference's enum) and the
+    # protocol's numbers, as the wire carries them
+    return ScoringProgramResponse(request_command=command, data_type=data_type,  # type: ignore[arg-type]
+                                  last_queue_item_id=last_id,
+                                  error_type=error_type, session_guid=session,  # type: ignore[arg-type]
                                   serialized_data=raw if raw is not None else json.dumps(data)).to_dict()
 
 
@@ -118,8 +121,9 @@ def handle_request(st: Any, req: Any) -> dict:
     """`handle` for a request body already parsed with the door's limits."""
     if not isinstance(req, dict):
         return _reply(0, ERROR, "Malformed ScoringProgramRequest: not an object", error_type=E_VALIDATION)
-    command = req.get("Command") if isinstance(req.get("Command"), int) else 0
-    session = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) and req.get("SessionGuid") else None
+    given, guid = req.get("Command"), req.get("SessionGuid")
+    command = given if isinstance(given, int) else 0
+    session = guid if isinstance(guid, str) and guid else None
     try:
         licence = st.config.dc_licence_key or st.config.director_token
         if not req.get("ClubId") or not isinstance(req.get("LicenceKey"), str) or \
@@ -213,6 +217,7 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
         return _reply(command, OK, f"{len(seats)} participations stored", session=session)
     if command == PUT_HANDRECORDS:
         _known_session(st, session)
+        assert session is not None  # _known_session refused a missing one
         rows = _handrecord_rows(st, {session: _groups_of(st, session)}, _data(serialized, list))
         with st.store.transaction() as tx:
             _write_handrecords(tx, rows)
@@ -504,7 +509,7 @@ HAND_FIELDS = [f"{seat}{suit}" for seat in ("North", "East", "South", "West")
                for suit in ("Spades", "Hearts", "Diamonds", "Clubs")]
 
 
-def _groups_of(st: Any, session: str | None) -> dict[str, int]:
+def _groups_of(st: Any, session: str) -> dict[str, int]:
     return {r[0]: int(r[1]) for r in st.store.query(
         "SELECT section, scoring_group FROM dc_sections WHERE session_guid = ?", (session,))}
 

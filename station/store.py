@@ -256,7 +256,7 @@ class Store:
                 import psycopg
             except ImportError as e:  # pragma: no cover - requirements.txt pins it
                 raise StoreError("PostgreSQL needs the psycopg package (requirements.txt)") from e
-            self._integrity = psycopg.IntegrityError
+            self._integrity: type[Exception] = psycopg.IntegrityError
             self._conn: Any = psycopg.connect(url, autocommit=False)
             serial = "BIGSERIAL PRIMARY KEY"
         else:
@@ -625,7 +625,8 @@ class Store:
              table_no: int | None = None, board: int | None = None,
              after_id: int = 0) -> tuple[list[dict], list[Damaged]]:
         """(the items that read, the damaged rows) of one read, oldest first (`items`, `damaged`)."""
-        where, params = ["id > ?"], [after_id]
+        where: list[str] = ["id > ?"]
+        params: list[object] = [after_id]
         for col, val in (("event", event), ("kind", kind), ("section", section),
                          ("table_no", table_no), ("board", board)):
             if val is not None:

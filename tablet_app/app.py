@@ -91,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         from tablet_app.outbox import Deliverer
         from tablet_app.station_client import table_of, traveller_hook
 
+        assert c.session is not None  # a deliverer starts once the table is set up
         tid = table_of(c.session).format()
         # After the station has stored this table's result, the board's traveller (Law 16: not
         # before), when the club's settings show results.

@@ -229,6 +229,7 @@ def headless(args: argparse.Namespace) -> int:
             say("  North enters 10 tricks, lead the ace of spades; East-West confirm (FSB 98A)")
             ctl.enter_result(10, "SA")
             rec = ctl.ew_confirm(True)
+            assert rec is not None  # East-West agreed: the record
         say(f"  -> board 1: {present.contract_text(rec['contract'], rec['declarer'])}, {rec['tricks']} tricks, N-S {rec['score_ns']:+d}, "
             "queued for the station\n")
 
@@ -270,6 +271,7 @@ def headless(args: argparse.Namespace) -> int:
         with loop.lock:
             ctl.enter_result(7)
             rec = ctl.ew_confirm(True)
+            assert rec is not None  # East-West agreed: the record
         say(f"  -> board 2: {present.contract_text(rec['contract'], rec['declarer'])}, 7 tricks, N-S {rec['score_ns']:+d}\n")
 
         say("== Board 3: passed out ==")
@@ -279,6 +281,7 @@ def headless(args: argparse.Namespace) -> int:
         with loop.lock:
             ctl.enter_result(None)
             rec = ctl.ew_confirm(True)
+            assert rec is not None
             say(f"  -> board 3: passed out, N-S {rec['score_ns']:+d}\n")
             say("== Round end ==")
             pos = ctl.next_positions() or {}

@@ -5,6 +5,7 @@ the table looks like.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
@@ -42,7 +43,7 @@ def contract_text(contract: str | None, declarer: str | None = None, lang: str =
 
 
 def is_red(call: str | None) -> bool:
-    return bool(call) and call[-1] in RED and call not in ("X", "XX")
+    return call is not None and call != "" and call[-1] in RED and call not in ("X", "XX")
 
 
 def auction_grid(calls: list[dict[str, Any]], dealer: str, next_seat: str | None) -> list[list[dict[str, Any] | None]]:
@@ -59,7 +60,7 @@ def auction_grid(calls: list[dict[str, Any]], dealer: str, next_seat: str | None
     return rows
 
 
-def status_line(snap: dict[str, Any], lang: str = "en") -> str:
+def status_line(snap: Mapping[str, Any], lang: str = "en") -> str:
     st = snap.get("state") or {}
     phase = snap.get("phase")
     if snap.get("board") is None and phase != "round_end":
@@ -95,7 +96,7 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
     return text
 
 
-def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
+def seat_strip(snap: Mapping[str, Any], seat: str, lang: str = "en") -> str:
     """What one player needs to read on a tablet lying flat, on the strip turned to his seat:
     his name, whether it is his turn (and his stop wait), the call the table is ruling on, a hold,
     and what a ruling obliges him to do."""
@@ -115,7 +116,7 @@ def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
     return f"[b]{name}[/b]:  {text}"
 
 
-def header(snap: dict[str, Any], lang: str = "en") -> str:
+def header(snap: Mapping[str, Any], lang: str = "en") -> str:
     s = snap.get("session") or {}
     st = snap.get("state") or {}
     if snap.get("board") is None:
@@ -231,7 +232,7 @@ def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
     return lines
 
 
-def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
+def headless_table(snap: Mapping[str, Any], lang: str = "en") -> str:
     """The auction screen as text (the headless demo prints this)."""
     st = snap.get("state") or {}
     lines = [header(snap, lang)]

@@ -73,8 +73,9 @@ class TableRunner:
                 self.retry.append(ev)
                 continue
             self.events.append({"seat": ev.seat, "kind": ev.kind, "call": ev.call, **r})
-            if not r["ok"] and r.get("reason"):
-                self.notes[ev.seat] = (short_reason(r["reason"]), time.monotonic() + NOTE_S)
+            reason = r.get("reason")
+            if not r["ok"] and reason:
+                self.notes[ev.seat] = (short_reason(reason), time.monotonic() + NOTE_S)
             if ev.kind == "hello":
                 self.sent.pop(ev.seat, None)
         # box_event() has committed each event to the journal (or refused it); only now may the

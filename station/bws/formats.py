@@ -199,7 +199,8 @@ def remarks(adjusted: Any) -> str:
     elif kind == "assigned":
         text = "Assigned score " + _outcome(adjusted)
     elif kind == "weighted":
-        outcomes = adjusted.get("outcomes") if isinstance(adjusted.get("outcomes"), list) else []
+        given = adjusted.get("outcomes")
+        outcomes = given if isinstance(given, list) else []
         text = "Weighted score " + ", ".join(f"{_weight(o.get('weight'))} {_outcome(o)}" for o in outcomes
                                              if isinstance(o, Mapping))
     elif kind == "split":

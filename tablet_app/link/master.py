@@ -482,6 +482,9 @@ class LinkMaster:
         return self._write(p, f)
 
     def _write(self, p: _Port, f: memoryview) -> bool:
+        if p.ser is None:  # closed after a failure: reopened by the poll loop
+            p.fail()
+            return False
         try:
             p.ser.write(bytes(f))
             return True

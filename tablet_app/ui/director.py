@@ -191,7 +191,7 @@ class DirectorScreen(PinEntry, Screen):
             b = BigButton(f"{label}\n[size=16]{opt.get('law', '')}[/size]", BTN, size=20)
             b.halign = "center"
             b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 20, None)))
-            b.option = opt  # type: ignore[attr-defined]
+            b.option = opt
             b.bind(on_release=lambda btn: self.choose(btn.option))
             self.option_buttons.append(b)
             self.side.add_widget(b)
@@ -231,7 +231,7 @@ class DirectorScreen(PinEntry, Screen):
     # -- without a pending decision: the TD's own actions --------------------------------------------
     def _tools(self, snap: dict[str, Any], lang: str) -> None:
         self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center", size_hint_y=None, height=40))
-        self.tool_buttons: dict[str, Button] = {}
+        self.tool_buttons = {}
         phase = snap.get("phase")
         if self.mode is None and snap.get("td_calls"):
             b = BigButton(i18n.tr("dismiss_calls", lang), BTN_OK, size=20, size_hint_y=None, height=84)

@@ -37,9 +37,10 @@ class _BarStaysStill:
     box's next call then waits behind. The bar takes its resting colour at once instead."""
 
     def _bind_inactive_bar_color(self, *_a: Any) -> None:  # overrides Kivy 2.3's ScrollView
-        self.funbind("bar_color", self._change_bar_color)
-        self.fbind("bar_inactive_color", self._change_bar_color)
-        self._bar_color = self.bar_inactive_color
+        view: Any = self  # a ScrollView (Kivy has no type information)
+        view.funbind("bar_color", view._change_bar_color)
+        view.fbind("bar_inactive_color", view._change_bar_color)
+        view._bar_color = view.bar_inactive_color
 
 
 class StillScrollView(_BarStaysStill, ScrollView):
@@ -202,7 +203,7 @@ class CallPicker(GridLayout):
             b = BigButton(present.call_text(c), BTN if c == chosen else BTN_LIGHT, size=18)
             if present.is_red(c) and c != chosen:
                 b.color = RED_SUIT
-            b.call = c  # type: ignore[attr-defined]
+            b.call = c
             b.bind(on_release=lambda btn: on_pick(btn.call))
             self.add_widget(b)
 
@@ -216,8 +217,8 @@ def framed(screen: Any, app: Any) -> BoxLayout:
     screen.topbar = TopBar(app)
     root.add_widget(screen.topbar)
     banner = Panel(STOP_RED, 0, size_hint_y=None, height=0, padding=(18, 4))
-    banner.label = Text("", size=22, color=WHITE, bold=True)  # type: ignore[attr-defined]
-    banner.add_widget(banner.label)  # type: ignore[attr-defined]
+    banner.label = Text("", size=22, color=WHITE, bold=True)
+    banner.add_widget(banner.label)
     banner.opacity = 0
     screen.topbar.banner = banner
     root.add_widget(banner)
