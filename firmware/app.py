@@ -17,8 +17,9 @@ from protocol import layout as L
 from protocol.session import BoxEndpoint, next_epoch
 
 # what this box tells a version 2 tablet it has (SPEC.md section 3c): vendor 0 (the reference
-# box), 8 text lines of render.WIDTH columns, ASCII only (the tablet sends suits as letters),
-# every key of keys.py (codes 1..22)
+# box), render.ROWS text lines of render.WIDTH columns with the four suit symbols (font16.py:
+# printable ASCII and the suits), every key of keys.py (codes 1..22). The golden file's `ref-box`
+# CAPS is these bytes (tests/firmware/mp/fw_fuzz_checks.py)
 VENDOR = 0
 NAME = "ref-box"
 KEYS_PRESENT = 0x7FFFFE

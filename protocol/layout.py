@@ -144,8 +144,9 @@ _BAD_CALL = b"\x00" * 38 + b"\x01" * 25 + b"\x00"
 def state_fault(b, s, end):
     """-1 if b[s:end] is a well-formed STATE body, else the body offset of the first field that
     is wrong (the `where` of the box's NAK BAD_FIELD, SPEC.md section 3b). Checks everything the
-    box relies on before it takes a STATE, so a malformed one changes nothing (the message's
-    UTF-8 check makes a short-lived copy of at most 64 bytes; nothing is kept)."""
+    box relies on before it takes a STATE, so a malformed one changes nothing. The checks run in
+    the order of SPEC.md section 3a (the structure, then the calls, then the message's UTF-8), so
+    the offset returned is the one the SPEC names."""
     n = end - s
     if n < STATE_FIXED + 1 or n > MAX_BODY:
         return S_N
@@ -173,12 +174,47 @@ def state_fault(b, s, end):
     for i in range(s + S_AUCTION, s + S_AUCTION + na):
         if bad[b[i] & 0x3F]:
             return i - s
-    if mlen:
-        try:
-            bytes(b[end - mlen:end]).decode("utf-8")
-        except Exception:  # UnicodeError on CPython, UnicodeError/ValueError on MicroPython
-            return S_AUCTION + na + 1
+    if not utf8_ok(b, end - mlen, end):
+        return S_AUCTION + na + 1
     return -1
+
+
+def utf8_ok(b, s, end):
+    """Whether b[s:end] is valid UTF-8 as RFC 3629 has it (SPEC.md section 2): no overlong form,
+    no surrogate, nothing above U+10FFFF. MicroPython's own decode accepts all three, CPython's
+    refuses them: both ends check the bytes here, the same way, and allocate nothing."""
+    i = s
+    while i < end:
+        c = b[i]
+        i += 1
+        if c < 0x80:
+            continue
+        if c < 0xC2 or c > 0xF4:  # a continuation byte first, an overlong lead, past U+10FFFF
+            return False
+        if c < 0xE0:
+            k = 1
+            lo = 0x80
+            hi = 0xBF
+        elif c < 0xF0:
+            k = 2
+            lo = 0xA0 if c == 0xE0 else 0x80  # E0 80..9F: overlong
+            hi = 0x9F if c == 0xED else 0xBF  # ED A0..BF: surrogates
+        else:
+            k = 3
+            lo = 0x90 if c == 0xF0 else 0x80  # F0 80..8F: overlong
+            hi = 0x8F if c == 0xF4 else 0xBF  # F4 90..: past U+10FFFF
+        if i + k > end:
+            return False
+        c = b[i]
+        if c < lo or c > hi:
+            return False
+        j = i + 1
+        i += k
+        while j < i:
+            if b[j] & 0xC0 != 0x80:
+                return False
+            j += 1
+    return True
 
 
 def caps_body(vendor, fw, flags, lines, cols, keys, name):

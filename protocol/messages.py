@@ -270,10 +270,9 @@ def decode_caps(p, s, end):
     """The fields of a CAPS body p[s:end] as a dict, None if it is malformed (SPEC.md 3c)."""
     if end - s < CAPS_FIXED or p[s + 12] != end - s - CAPS_FIXED:
         return None
-    try:
-        name = bytes(p[s + CAPS_FIXED:end]).decode("utf-8")
-    except Exception:  # UnicodeError (CPython), UnicodeError/ValueError (MicroPython)
+    if not utf8_ok(p, s + CAPS_FIXED, end):  # RFC 3629 on both interpreters (SPEC.md section 2)
         return None
+    name = bytes(p[s + CAPS_FIXED:end]).decode("utf-8")
     flags = p[s + 4]
     c = {"vendor": (p[s] << 8) | p[s + 1], "fw": (p[s + 2] << 8) | p[s + 3],
          "lines": p[s + 5], "cols": p[s + 6],
@@ -281,6 +280,16 @@ def decode_caps(p, s, end):
     for k, f in CAPS_FLAGS:
         c[k] = bool(flags & f)
     return c
+
+
+def index_call(k, n):
+    """The call an ALERT's or UNDO's `index` k names in an auction of n calls (SPEC.md section
+    3): None for 0xFF (the last call of partner / of the box's own seat, which the tablet finds
+    itself) and for a k that names no call; else the latest i < n with i % 255 == k (one byte
+    cannot count 319 calls, and 0xFF is taken)."""
+    if k == 0xFF or k < 0 or k > 254 or k >= n:
+        return None
+    return k + (n - 1 - k) // 255 * 255
 
 
 def _type_code(tname):

@@ -205,7 +205,8 @@ class BoxEndpoint:
             f = M.state_fault(p, M.HEADER, n - M.CRC)
             if f >= 0:
                 self.ignored += 1
-                self._nak(M.BAD_FIELD, t, p[4], f, now)
+                # the offset in one byte: 0xFF for a field at 255 or beyond (SPEC.md section 3b)
+                self._nak(M.BAD_FIELD, t, p[4], f if f < 0xFF else 0xFF, now)
                 return False
         ep = (p[2] << 8) | p[3]
         seq = p[4]

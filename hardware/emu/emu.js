@@ -4,7 +4,18 @@
 //
 // CONFIG: {"uf2": path, "bootrom": path, "bus": bool, "baud": 115200, "realtime": true,
 //          "spi": {"id": 0, "cs": 26, "dc": 27, "res": 28} (the display's SPI block and pins),
+//          "bridge": {"latency_ms": 1, "packet": 62} or absent (below),
+//          "lockstep": bool (below),
 //          "boxes": [{"flash": path-of-a-2MiB-flash-file, "jumpers": [0|1, 0|1]}, ...]}
+// "bridge": the USB-serial bridge between the wire and the tablet (the hub's FT231X, or an FTDI
+// cable per box point to point): it holds the bytes it receives from the wire until its latency
+// timer expires (a free-running period of latency_ms, 16 ms unless the tablet sets it) or a USB
+// packet's worth (62 data bytes) has gathered, then hands them to the tablet at once (Y lines).
+// Without it every byte reaches the tablet at its stop bit (U and B lines).
+// "lockstep": the chip clock stops when bytes reach the tablet and goes on only on an A line: the
+// harness lets the tablet take its turn on the wall clock and sends its answer as W lines with
+// the wall time it took (delay_us), which the boxes then receive that much chip time after the
+// bytes reached it. The tablet's time thus counts on the chip's clock as the wall gave it.
 // Each box is one RP2040 booted as a Pico boots: the boot ROM, then the stock MicroPython UF2's
 // image in flash, and the box's LittleFS filesystem at flash offset 0xA0000 (in the flash file,
 // which is written back on power-off so a power cycle keeps it). All boxes run in lockstep on
@@ -12,8 +23,10 @@
 // tablet on the other side keeps wall-clock time), and it reports how far it lags.
 //
 // Lines to this program (box = index into boxes):
-//   W box HEX      bytes from the tablet to that box's UART RX (point-to-point)
-//   W bus HEX      bytes from the tablet onto the RS-485 line (every box receives them)
+//   W box HEX [delay_us]   bytes from the tablet to that box's UART RX (point-to-point), from
+//                  delay_us of chip time after the clock stopped (lockstep; else from now)
+//   W bus HEX [delay_us]   bytes from the tablet onto the RS-485 line (every box receives them)
+//   A              lockstep: the tablet has taken its turn, the chip clock goes on
 //   E box HEX      bytes typed on the box's USB console (its REPL)
 //   P box r c hold gap   press key (row r, col c) for hold ms of chip time, then gap ms released
 //   X box          power off (flash kept, written back to its file)
@@ -28,7 +41,10 @@
 //   R box sim_us          box booted (power on or reset)
 //   U box sim_us HEX      bytes the box put on its wire, each delivered at its stop bit's time
 //   B sim_us HEX box      bytes on the RS-485 line (driven by a box whose DE was high)
-//   M sim_us HEX          bus: bytes the tablet put on the line (from that time on)
+//   Y port sim_us HEX     with "bridge": bytes the bridge hands the tablet (port: box or "bus");
+//                         with "lockstep" the chip clock then stops until A
+//   M sim_us HEX [port]   bytes the tablet put on the line (bus), or on box port's wire
+//                         (point to point: with "lockstep" only), from that time on
 //   C sim_us a b HEX      collision: box b drove the line (byte HEX, lost) while a did
 //   Z sim_us box          bus: a byte the box sent with its driver off (DE low): lost
 //   L box sim_us TEXT     a line the box printed (its USB console)
@@ -42,6 +58,7 @@
 const fs = require('fs');
 const readline = require('readline');
 const { RP2040, USBCDC, GPIOPinState, Simulator } = require('rp2040js');
+const { Bridge } = require('./bridge.js');
 // the package exports no SimulationClock; the Simulator's own clock is one
 const SimulationClock = new Simulator().clock.constructor;
 
@@ -60,6 +77,15 @@ const simUs = () => Math.floor(gNs / 1000);
 
 function out(line) {
   process.stdout.write(line + '\n');
+}
+
+let held = false; // lockstep: the chip clock waits for the tablet's turn (A)
+let heldAt = 0;
+
+// a bridge handing the tablet bytes: a Y line, and in lockstep the chip clock stops
+function handed(port, now, bytes) {
+  out(`Y ${port} ${Math.floor(now / 1000)} ${Buffer.from(bytes).toString('hex')}`);
+  if (cfg.lockstep) { held = true; heldAt = now; }
 }
 
 function loadUf2(flash) {
@@ -448,9 +474,9 @@ class Box {
     pending.push({ at: this.txFree, box: this, v, de: this.de });
   }
 
-  feed(bytes) {
+  feed(bytes, fromNs) {
     for (const v of bytes) {
-      const at = Math.max(gNs, this.rxFree) + BYTE_NS;
+      const at = Math.max(fromNs === undefined ? gNs : fromNs, this.rxFree) + BYTE_NS;
       this.rxFree = at;
       this.rxq.push({ at, v });
     }
@@ -508,6 +534,14 @@ class Box {
 const SLICE_NS = 50000; // 50 us
 const boxes = cfg.boxes.map((b, i) => new Box(i, b));
 const pending = []; // bytes on their way to the wire
+// the USB bridges (CONFIG "bridge"): one for the bus, or one per box point to point
+let bridges = null;
+if (cfg.bridge) {
+  bridges = {};
+  const ms = cfg.bridge.latency_ms, pk = cfg.bridge.packet || 62;
+  if (cfg.bus) bridges.bus = new Bridge('bus', ms, pk, handed);
+  else cfg.boxes.forEach((_, i) => { bridges[i] = new Bridge(i, ms, pk, handed); });
+}
 let busFree = 0;
 let busOwner = -1;
 
@@ -537,8 +571,15 @@ function deliver(now) {
       p2p.get(p.box.index).push(p.v);
     }
   }
-  for (const [i, bytes] of p2p) out(`U ${i} ${simUs()} ${Buffer.from(bytes).toString('hex')}`);
-  if (bus.length) out(`B ${simUs()} ${Buffer.from(bus).toString('hex')} ${busFrom}`);
+  for (const [i, bytes] of p2p) {
+    out(`U ${i} ${simUs()} ${Buffer.from(bytes).toString('hex')}`);
+    if (bridges) bridges[i].push(bytes, now);
+  }
+  if (bus.length) {
+    out(`B ${simUs()} ${Buffer.from(bus).toString('hex')} ${busFrom}`);
+    if (bridges) bridges.bus.push(bus, now);
+  }
+  if (bridges) for (const k of Object.keys(bridges)) bridges[k].tick(now);
 }
 
 let quitting = false;
@@ -551,13 +592,18 @@ function command(l) {
   const op = a[0];
   if (op === 'W') {
     const bytes = Buffer.from(a[2] || '', 'hex');
+    // the tablet's bytes go on the wire as they come, at the chip time they come; in lockstep
+    // the tablet's wall time after the clock stopped counts on the chip's clock
+    const from = held && a[3] !== undefined ? heldAt + (+a[3]) * 1000 : gNs;
     if (a[1] === 'bus') {
-      // the tablet's bytes go on the line as they come, at the chip time they come
-      out(`M ${simUs()} ${a[2] || ''}`);
-      for (const b of boxes) if (b.mcu) b.feed(bytes);
+      out(`M ${Math.floor(from / 1000)} ${a[2] || ''}`);
+      for (const b of boxes) if (b.mcu) b.feed(bytes, from);
     } else if (boxes[+a[1]].mcu) {
-      boxes[+a[1]].feed(bytes);
+      if (cfg.lockstep) out(`M ${Math.floor(from / 1000)} ${a[2] || ''} ${a[1]}`);
+      boxes[+a[1]].feed(bytes, from);
     }
+  } else if (op === 'A') {
+    held = false;
   } else if (op === 'E') {
     const b = boxes[+a[1]];
     if (b.mcu) b.consoleIn(Buffer.from(a[2] || '', 'hex'));
@@ -593,7 +639,7 @@ function loop() {
   // a few ms of wall time per turn, then the chip clock is reported: the tablet's link timers
   // run on it (hardware/emu/rig.py), so the boxes never look slower to it than they are
   const sliceEnd = Date.now() + 4;
-  while (Date.now() < sliceEnd) {
+  while (Date.now() < sliceEnd && !held) {
     if (cfg.realtime !== false && gNs / 1000 > wallUs()) break;
     const until = gNs + SLICE_NS;
     for (const b of boxes) {
@@ -606,7 +652,9 @@ function loop() {
     deliver(gNs);
   }
   out(`N ${simUs()}`);
-  setImmediate(loop);
+  // held: nothing to run until the harness answers; a timer, not a spin, while it does
+  if (held) setTimeout(loop, 1);
+  else setImmediate(loop);
 }
 
 for (const b of boxes) {

@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# `make uf2`: the two binaries the box's chip needs, each kept only if its sha256 is the pinned one:
+# `make uf2`: the two binaries the box's chip needs, each kept only if it is what it should be,
+# checked by its content (hardware/emu/check_assets.py: the UF2's blocks, RP2040 family, boot
+# loader CRC and MicroPython v1.27.0 for the Pico in its binary info and banner; the boot ROM's
+# magic, version B1, routine tables and git revision), so MicroPython's download and a build
+# from the v1.27.0 tag are both taken and anything else is not:
 # - the stock MicroPython UF2 (RPI_PICO, v1.27.0), for the emulated boxes (hardware/emu) and for
 #   flashing a real Pico, from MicroPython's download page;
 # - the RP2040 boot ROM, revision B1 (16 KiB), which the emulated chip runs from its mask ROM.
@@ -17,20 +21,20 @@ PY=${PYTHON:-python3}
 DEST=build/rp2040
 UF2=micropython-v1.27.0-RPI_PICO.uf2
 UF2_URL=${UF2_URL:-https://micropython.org/resources/firmware/RPI_PICO-20251209-v1.27.0.uf2}  # (a mirror may be named)
-UF2_SHA256=0ee9cece99e77658387b53b2aa89c575f4e080eb710cd64b94f2f3b22b10b564
 ROM=rp2040-bootrom-b1.bin
 ROM_URL=${BOOTROM_URL:-https://raw.githubusercontent.com/wokwi/rp2040js/8f032378586948687ed54e2309931aa3d543ba79/demo/bootrom.ts}
-ROM_SHA256=90b31e108faedfa6bbcfcc33ba05dac61e645108cfbbdc385f8dafc71fde44ae
+CHECK=hardware/emu/check_assets.py
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-pinned() { [ -f "$1" ] && [ "$(sha "$1")" = "$2" ]; }
+# checked KIND FILE: FILE is the UF2 / boot ROM it should be (the reason on stdout when not)
+checked() { [ -f "$2" ] && $PY "$CHECK" "$1" "$2" 2>&1 >/dev/null; }
+ok() { [ -f "$2" ] && $PY "$CHECK" "$1" "$2" >/dev/null 2>&1; }
 
 dirs=()
 for dir in "${BOX_RP2040_ASSETS:-}" "$DEST" ../shared/rp2040 ../../shared/rp2040; do
   [ -n "$dir" ] && dirs+=("$dir")
 done
 for dir in "${dirs[@]}"; do
-  if pinned "$dir/$UF2" "$UF2_SHA256" && pinned "$dir/$ROM" "$ROM_SHA256"; then
+  if ok uf2 "$dir/$UF2" && ok bootrom "$dir/$ROM"; then
     echo "uf2: $dir/$UF2"
     echo "bootrom: $dir/$ROM"
     exit 0
@@ -41,22 +45,22 @@ mkdir -p "$DEST"
 work=$(mktemp -d "$DEST/.fetch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# provide TAG NAME SHA256 URL [CONVERT]: a checked copy of NAME in $DEST, from a searched
-# directory or from URL (CONVERT: a command turning the download into NAME, tried when the
-# download itself is not the pinned file).
+# provide TAG NAME URL [CONVERT]: a checked copy of NAME in $DEST, from a searched directory or
+# from URL (CONVERT: a command turning the download into NAME, tried when the download itself
+# does not pass the check). TAG is also the check's kind (uf2, bootrom).
 provide() {
-  local tag=$1 name=$2 want=$3 url=$4 convert=${5:-} dir got
-  if pinned "$DEST/$name" "$want"; then
+  local tag=$1 name=$2 url=$3 convert=${4:-} dir why
+  if ok "$tag" "$DEST/$name"; then
     echo "$tag: $DEST/$name"
     return 0
   fi
   for dir in "${dirs[@]}"; do
-    if [ -f "$dir/$name" ] && ! pinned "$dir/$name" "$want"; then
-      echo "$tag: ignored $dir/$name: its sha256 is not the pinned $want" >&2
+    if [ -f "$dir/$name" ] && ! ok "$tag" "$dir/$name"; then
+      echo "$tag: ignored $dir/$name: $(checked "$tag" "$dir/$name")" >&2
     elif [ -f "$dir/$name" ]; then
       cp "$dir/$name" "$work/$name"
       mv "$work/$name" "$DEST/$name"
-      echo "$tag: $DEST/$name (copied from $dir, sha256 checked)"
+      echo "$tag: $DEST/$name (copied from $dir, checked)"
       return 0
     fi
   done
@@ -65,25 +69,24 @@ provide() {
     echo "$tag: could not download $url (no network?): put $name in $DEST/ or set BOX_RP2040_ASSETS" >&2
     return 1
   fi
-  if ! pinned "$work/download" "$want" && [ -n "$convert" ]; then
+  if ! ok "$tag" "$work/download" && [ -n "$convert" ]; then
     if ! $convert "$work/download" "$work/converted" 2>"$work/why"; then
-      echo "$tag: refused: the download is neither the pinned file nor convertible: $(cat "$work/why")" >&2
+      echo "$tag: refused: the download is neither the file itself nor convertible: $(cat "$work/why")" >&2
       rm -f "$work/download" "$work/converted"
       return 1
     fi
     mv "$work/converted" "$work/download"
   fi
-  got=$(sha "$work/download")
-  if [ "$got" != "$want" ]; then
-    echo "$tag: refused: sha256 of the download is $got, pinned is $want" >&2
+  if ! ok "$tag" "$work/download"; then
+    echo "$tag: refused: $(checked "$tag" "$work/download")" >&2
     rm -f "$work/download"
     return 1
   fi
   mv "$work/download" "$DEST/$name"
-  echo "$tag: $DEST/$name (sha256 checked)"
+  echo "$tag: $DEST/$name ($($PY "$CHECK" "$tag" "$DEST/$name"))"
 }
 
 status=0
-provide uf2 "$UF2" "$UF2_SHA256" "$UF2_URL" || status=1
-provide bootrom "$ROM" "$ROM_SHA256" "$ROM_URL" "$PY hardware/emu/bootrom_from_ts.py" || status=1
+provide uf2 "$UF2" "$UF2_URL" || status=1
+provide bootrom "$ROM" "$ROM_URL" "$PY hardware/emu/bootrom_from_ts.py" || status=1
 exit $status

@@ -10,6 +10,8 @@ the tablet's LinkMaster opens with pyserial (point-to-point), or one pty is the 
 """
 from __future__ import annotations
 
+import array
+import fcntl
 import json
 import os
 import pathlib
@@ -18,9 +20,11 @@ import re
 import select
 import shutil
 import subprocess
+import termios
 import threading
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hardware.emu import image
@@ -145,13 +149,34 @@ class Screen:
         img.resize((128 * scale, 64 * scale), Image.NEAREST).save(str(path))
 
 
+# lockstep: the longest the chip clock waits for the tablet's turn (a tablet that hangs must not
+# hang the table), and how long the tablet must stay quiet to have ended its turn
+HOLD_MAX_S = 5.0
+QUIET_S = 0.0005
+
+
+def _unread(fd: int) -> int:
+    """Bytes waiting to be read on a pty end (FIONREAD)."""
+    buf = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, buf)
+    return buf[0]
+
+
 class EmuTable:
     def __init__(self, workdir: pathlib.Path, seats: str = "".join(SEATS), bus: bool = False,
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
                  seat_in_config: bool = True, frames: bool = False,
-                 extra_config: dict | None = None, display: str = "spi"):
+                 extra_config: dict | None = None, display: str = "spi",
+                 bridge_ms: float | None = None, lockstep: Callable[[], bool] | None = None):
         """display: how the boxes' panels are wired, "spi" (the reference box) or "i2c"
-        (`make flash DISPLAY_BUS=i2c`); the emulated panel listens on both buses."""
+        (`make flash DISPLAY_BUS=i2c`); the emulated panel listens on both buses.
+        bridge_ms: model the USB bridge between the wire and the tablet with this latency timer
+        (the FT231X's 16 ms default, or the 1 ms the tablet sets: tablet_app/link/latency.py).
+        lockstep: with a bridge, stop the chip clock while the tablet takes its turn: after the
+        bridge hands it bytes, until `lockstep()` says the tablet is idle (and its bytes are
+        read); what it wrote meanwhile reaches the boxes as much chip time later as it took on
+        the wall clock (emu.js). Without it the tablet's wall time weighs as little on the chip's
+        clock as the emulation is slower than real time."""
         why = missing()
         if why:
             raise RuntimeError(why)
@@ -171,7 +196,8 @@ class EmuTable:
             boxes.append(b)
         sp = json.loads((ROOT / "hardware/pinmap.json").read_text())["display"]["spi"]
         cfg = {"uf2": str(a / UF2), "bootrom": str(a / BOOTROM), "bus": bus, "boxes": boxes,
-               "realtime": realtime, "frames": frames,
+               "realtime": realtime, "frames": frames, "lockstep": lockstep is not None,
+               "bridge": {"latency_ms": bridge_ms, "packet": 62} if bridge_ms else None,
                "spi": {"id": sp["id"], "cs": sp["cs"], "dc": sp["dc"], "res": sp.get("res", -1)}}
         cfgp = self.workdir / "emu.json"
         cfgp.write_text(json.dumps(cfg))
@@ -187,6 +213,18 @@ class EmuTable:
         self.bus_bytes = 0  # bytes the boxes put on the RS-485 line (bus mode)
         self.unplugged: set[str] = set()  # cables pulled between a box and the tablet
         self.sim_us = 0
+        self.bridge_ms = bridge_ms
+        self.to_boxes: list[tuple[int, str, str]] = []  # lockstep p2p: (chip us, seat, hex) from the tablet
+        self.to_tablet: list[tuple[int, str, str]] = []  # bridge: (chip us, port, hex) handed over
+        self.wire_log: list[tuple[int, str, str]] = []  # point to point: (chip us, seat, hex) boxes sent
+        self.holds = 0  # lockstep: times the chip clock stopped for the tablet's turn
+        self.held_s = 0.0  # ... and the wall time it stood
+        self._lockstep = lockstep
+        self._hold_t0: float | None = None  # lockstep: wall time the chip clock stopped
+        self._held_at_us = 0  # ... and the chip time it stopped at
+        self._tablet_us = 0  # the latest time tablet_us() gave
+        self._clock_lock = threading.Lock()
+        self._io = threading.Lock()  # the pump's read-and-forward against the hold's end
         self._cv = threading.Condition()
         self._replies: dict[str, str] = {}
         # ptys: the tablet opens the slave path; we keep the master (and the slave open, so the
@@ -207,6 +245,8 @@ class EmuTable:
         self._reader.start()
         self._pump = threading.Thread(target=self._tablet_bytes, daemon=True)
         self._pump.start()
+        if lockstep is not None:
+            threading.Thread(target=self._holds, daemon=True).start()
 
     # -- plumbing -----------------------------------------------------------------------------
     def _send(self, line: str) -> None:
@@ -226,16 +266,33 @@ class EmuTable:
                 self.sim_us = max(self.sim_us, int(parts[1]))
             elif op == "U":
                 self.sim_us = max(self.sim_us, int(parts[2]))
-                self._to_tablet(self.seats[int(parts[1])], bytes.fromhex(parts[3]))
+                self.wire_log.append((int(parts[2]), self.seats[int(parts[1])], parts[3]))
+                if not self.bridge_ms:
+                    self._to_tablet(self.seats[int(parts[1])], bytes.fromhex(parts[3]))
+            elif op == "Y":
+                port = parts[1] if parts[1] == "bus" else self.seats[int(parts[1])]
+                self.sim_us = max(self.sim_us, int(parts[2]))
+                self.to_tablet.append((int(parts[2]), port, parts[3]))
+                if self._lockstep is not None:
+                    with self._cv:
+                        self._held_at_us = int(parts[2])
+                        self._hold_t0 = time.monotonic()
+                        self.holds += 1
+                        self._cv.notify_all()
+                self._to_tablet(port, bytes.fromhex(parts[3]))
             elif op == "B":
                 hexs, who = parts[2], parts[3]
                 data = bytes.fromhex(hexs)
                 self.bus_bytes += len(data)
                 self.sim_us = max(self.sim_us, int(parts[1]))
                 self.line_log.append((int(parts[1]), self.seats[int(who)], hexs))
-                self._to_tablet("bus", data)
+                if not self.bridge_ms:
+                    self._to_tablet("bus", data)
             elif op == "M":
-                self.line_log.append((int(parts[1]), "tablet", parts[2] if len(parts) > 2 else ""))
+                if len(parts) > 3:  # point to point (lockstep): the tablet's bytes to one box
+                    self.to_boxes.append((int(parts[1]), self.seats[int(parts[3])], parts[2]))
+                else:
+                    self.line_log.append((int(parts[1]), "tablet", parts[2] if len(parts) > 2 else ""))
             elif op == "L":
                 with self._cv:
                     self.console[self.seats[int(parts[1])]].append((int(parts[2]), parts[3] if len(parts) > 3 else ""))
@@ -282,14 +339,67 @@ class EmuTable:
         fds = {v[0]: k for k, v in self._pty.items()}
         while not self._closed:
             r, _, _ = select.select(list(fds), [], [], 0.1)
-            for fd in r:
-                try:
-                    data = os.read(fd, 4096)
-                except (BlockingIOError, OSError):
-                    continue
-                if data and fds[fd] not in self.unplugged:
-                    name = fds[fd]
-                    self._send(f"W {'bus' if name == 'bus' else self.seats.index(name)} {data.hex()}")
+            with self._io:
+                for fd in r:
+                    try:
+                        data = os.read(fd, 4096)
+                    except (BlockingIOError, OSError):
+                        continue
+                    if data and fds[fd] not in self.unplugged:
+                        name = fds[fd]
+                        port = "bus" if name == "bus" else self.seats.index(name)
+                        t0 = self._hold_t0
+                        if t0 is None:
+                            self._send(f"W {port} {data.hex()}")
+                        else:  # the chip clock stands: these bytes came this long into its stop
+                            self._send(f"W {port} {data.hex()} {int((time.monotonic() - t0) * 1e6)}")
+
+    def tablet_us(self) -> int:
+        """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock): the
+        chips' time, except while the chips stand for the tablet's turn (lockstep), when it runs
+        on from the stop at wall speed, as the bytes the tablet writes then are placed. Never
+        backwards: after a stop it waits for the chips to catch up."""
+        t0 = self._hold_t0
+        t = self.sim_us
+        if t0 is not None:
+            t = max(t, self._held_at_us + int((time.monotonic() - t0) * 1e6))
+        with self._clock_lock:
+            if t > self._tablet_us:
+                self._tablet_us = t
+            return self._tablet_us
+
+    def _holds(self) -> None:
+        """Lockstep: end each stop of the chip clock once the tablet has read what the bridge
+        handed it, `lockstep()` says it is idle, and every byte it wrote has been forwarded, all
+        of it for QUIET_S on end (or after HOLD_MAX_S)."""
+        assert self._lockstep is not None
+        while not self._closed:
+            with self._cv:
+                while self._hold_t0 is None and not self._closed:
+                    self._cv.wait(0.2)
+                t0 = self._hold_t0
+            if t0 is None:
+                continue
+            quiet_since = None
+            while time.monotonic() - t0 < HOLD_MAX_S:
+                with self._io:
+                    try:
+                        idle = (all(_unread(sl) == 0 and _unread(m) == 0 for m, sl, _ in self._pty.values())
+                                and self._lockstep())
+                    except Exception:  # the tablet's state read mid-change: not idle yet
+                        idle = False
+                    now = time.monotonic()
+                    if not idle:
+                        quiet_since = None
+                    elif quiet_since is None:
+                        quiet_since = now
+                    elif now - quiet_since >= QUIET_S:
+                        break
+                time.sleep(0.0002)
+            with self._io:
+                self.held_s += time.monotonic() - t0
+                self._hold_t0 = None
+                self._send("A")
 
     def _wait_reply(self, key: str, timeout: float = 10.0) -> str:
         deadline = time.monotonic() + timeout
@@ -304,7 +414,8 @@ class EmuTable:
     # -- the boxes ------------------------------------------------------------------------------
     def press(self, seat: str, keys: str, hold_ms: int = 60, gap_ms: int = 60) -> None:
         """Key tokens (as the unix backend takes them) pressed on the box's matrix, each held
-        hold_ms of chip time (the debounce is 20 ms)."""
+        hold_ms of chip time (a press counts after press_ms, 3 ms, a release after debounce_ms, 20 ms:
+        hardware/pinmap.json)."""
         i = self.seats.index(seat)
         for tok in keys.upper().split():
             tok = ALIASES.get(tok, tok)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import pathlib
+import threading
 import time
 from typing import Any
 
@@ -82,26 +83,84 @@ class ChipClock:
         self._emu = emu
 
     def monotonic(self) -> float:
-        return self._emu.sim_us / 1e6
+        return self._emu.tablet_us() / 1e6
 
     def ticks_ms(self) -> int:
-        return self._emu.sim_us // 1000
+        return self._emu.tablet_us() // 1000
+
+
+class _WokenLoop:
+    """The table loop in a thread, woken by the link thread when an event arrives (as the app
+    is: its Kivy clock is woken by the link), not on a 5 ms poll like the demo's Loop."""
+
+    def __init__(self, runner: TableRunner, master: LinkMaster):
+        self.runner = runner
+        self.master = master
+        self.lock = threading.RLock()
+        self._stop = threading.Event()
+        self._t = threading.Thread(target=self._run, daemon=True)
+        self._t.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.master.wait(0.005)
+            with self.lock:
+                self.runner.step(0)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._t.join(2)
 
 
 class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
                  session: dict[str, Any] | None = None, frames: bool = False,
-                 extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi"):
+                 extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi",
+                 bridge_ms: float | None = None, lockstep: bool = False):
+        """bridge_ms: model the USB bridge's latency timer (hardware/emu/harness.py); lockstep
+        (with a bridge): the boxes' clock stands while the tablet takes its turn, which then counts
+        on the chip's clock as long as it took on the wall's, and the table loop is woken by the
+        link (the app's way) instead of polling."""
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
+        self.master: LinkMaster | None = None
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config,
-                            display=display)
+                            display=display, bridge_ms=bridge_ms,
+                            lockstep=self._tablet_idle if lockstep else None)
         self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu))
         self.ctl = Controller(workdir / "journal.db")
-        self.ctl.setup({**SESSION, **(session or {})})
+        self._session = {**SESSION, **(session or {})}
+        self._round = int(self._session["round"])
+        self.ctl.setup(self._session)
         link = self.master if len(seats) == 4 else _SomeSeats(self.master, seats)
         self.runner = TableRunner(self.ctl, link=link)
-        self._loop = Loop(self.runner)  # the table loop in a thread, as the demo runs it
+        # the table loop in a thread: the demo's (a 5 ms poll), or woken by the link
+        self._loop: Loop | _WokenLoop = (_WokenLoop(self.runner, self.master) if lockstep
+                                         else Loop(self.runner))
         self.lock = self._loop.lock
+
+    def _tablet_idle(self) -> bool:
+        """Lockstep: the tablet has finished its turn: the link has nothing untaken or owed,
+        and the table loop is not inside a step."""
+        lock = getattr(self, "lock", None)
+        if self.master is None or lock is None or not self.master.quiet():
+            return False
+        if not lock.acquire(blocking=False):
+            return False
+        lock.release()
+        return self.master.quiet()
+
+    def next_board(self) -> None:
+        """The auction is over: a result is entered and East-West confirm it; the next board of
+        the round, or the next round (hardware.sim.table.Tablet.new_board does the same)."""
+        with self.lock:
+            c = self.ctl
+            passed = c.estate.get("status") == "passed_out"
+            level = 0 if passed else int(str(c.estate["contract"])[0])
+            c.enter_result(None if passed else 6 + level, None if passed else "SA")
+            c.ew_confirm(True)
+            if c.phase == "round_end":
+                self._round += 1
+                c.setup({**self._session, "round": self._round})
 
     @contextlib.contextmanager
     def paused(self):

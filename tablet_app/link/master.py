@@ -30,6 +30,7 @@ from protocol.calls import SEATS
 from protocol.clock import ticks_ms
 from protocol.framing import Deframer
 from protocol.tablet_endpoint import TabletEndpoint
+from tablet_app.link.latency import Latency, set_low_latency
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ class BoxEvent:
     box_ms: int | None   # the box's millisecond tick when the key was confirmed
     seq: int
     epoch: int
-    index: int | None = None   # alert/undo: the auction index concerned (None: the last one)
+    index: int | None = None   # alert/undo: the wire's index (None: the last one; modulo 255, messages.index_call)
     t: float = 0.0             # tablet time.monotonic() at delivery
 
 
@@ -90,10 +91,14 @@ class _Port:
         self.ser: serial.Serial | None = None
         self.next_open = 0.0
         self.errors = 0
+        self.latency: Latency | None = None  # what the last open found of the bridge's timer
 
     def open(self) -> bool:
         try:
             self.ser = serial.Serial(self.path, self.baud, timeout=0, write_timeout=0.5)
+            # a USB bridge holds the boxes' bytes up to its latency timer (16 ms by default):
+            # 1 ms, at every open, as the driver forgets it on each plug-in (latency.py)
+            self.latency = set_low_latency(self.ser, self.path)
             return True
         except (serial.SerialException, OSError):
             self.ser = None
@@ -176,6 +181,14 @@ class LinkMaster:
                 if e.kind != "hello":
                     self._handed[e.seat] = (e.epoch, (e.seq + 1) & 0xFF)
             return out
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` s until an event is there for `poll` (without taking it), as an
+        application woken by the link thread does; True when one is."""
+        with self._cond:
+            if not self._events:
+                self._cond.wait(timeout)
+            return bool(self._events)
 
     def commit(self) -> None:
         """With `ack_on_commit=True`: acknowledge every event `poll` has returned so far. Call it
@@ -266,6 +279,33 @@ class LinkMaster:
                           "sessions": ep.sessions, "port_errors": p.errors,
                           "box_naks": ep.box_naks, "grants": p.grants.get(s, 0)}
             return out
+
+    def latency(self) -> dict[str, Latency | None]:
+        """Per port path: the USB bridge's latency timer as the last open found and set it."""
+        return {path: p.latency for path, p in self._ports.items()}
+
+    def quiet(self) -> bool:
+        """Nothing received that the application has not taken, and nothing the link would
+        write now without waiting for the boxes: the tablet has finished its turn. A test rig
+        that stops the boxes' clock for the tablet's turn waits for this (hardware/emu/rig.py).
+        Point to point every due frame goes at once (a STATE, WELCOME, NAK, ack); on a bus only
+        due STATEs do, while no reply is awaited: a WELCOME or NAK is a grant and waits for its
+        seat's slot, an ack for the next grant, all of them for the boxes' time to pass."""
+        with self._lock:
+            if self._events:
+                return False
+            for p in self._ports.values():
+                if p.ser is None:
+                    continue  # nothing goes out of a closed port
+                for ep in p.eps.values():
+                    due = ep.session and ep.state_unacked and not ep.state_sent
+                    if p.bus:
+                        # _grant's own test: a STATE due before its seat's WELCOME or NAK waits
+                        if due and not ep.welcome_due and not ep.nak_reason and p.waiting is None:
+                            return False
+                    elif due or ep.nak_reason or ep.welcome_due or ep.ack_due:
+                        return False
+            return True
 
     def close(self) -> None:
         self._stop.set()

@@ -1,6 +1,6 @@
 """`make uf2` in the field: it provides the stock UF2 and the RP2040 boot ROM where the emulator
-looks for them, downloads only what no searched directory holds, and keeps a download only if its
-sha256 is the pinned one. Downloads here are file:// URLs or a closed port on 127.0.0.1 (no
+looks for them, downloads only what no searched directory holds, and keeps a download only if it
+is what it should be (hardware/emu/check_assets.py: by content, not by the hash of one copy). Downloads here are file:// URLs or a closed port on 127.0.0.1 (no
 network needed); the script runs from a copy of the repository's files in tmp_path, so the
 machine's own copies (../shared/rp2040) are not in its search path."""
 import shutil
@@ -29,7 +29,7 @@ def unreachable_url():
 def fetch(tmp_path, uf2_url, rom_url, assets_dir=""):
     repo = tmp_path / "repo"
     (repo / "hardware/emu").mkdir(parents=True, exist_ok=True)
-    for f in ("fetch_uf2.sh", "bootrom_from_ts.py"):
+    for f in ("fetch_uf2.sh", "bootrom_from_ts.py", "check_assets.py"):
         shutil.copy(ROOT / "hardware/emu" / f, repo / "hardware/emu" / f)
     env = {"PATH": "/usr/bin:/bin", "BOX_RP2040_ASSETS": str(assets_dir),
            "UF2_URL": uf2_url, "BOOTROM_URL": rom_url}
@@ -61,13 +61,26 @@ def left_in(repo):
     return sorted(p.name for p in d.iterdir()) if d.exists() else []
 
 
-def test_a_download_whose_sha256_differs_from_the_pinned_one_is_refused_and_not_kept(tmp_path):
+def test_a_download_that_is_no_uf2_is_refused_and_not_kept(tmp_path):
     bad = tmp_path / "tampered.uf2"
     bad.write_bytes(b"UF2\n" + b"\0" * 508)
     repo, p = fetch(tmp_path, bad.as_uri(), (tmp_path / "absent.ts").as_uri())
     assert p.returncode != 0
-    assert "uf2: refused: sha256" in p.stderr
+    assert "uf2: refused: not a UF2: block 0 lacks the UF2 magic numbers" in p.stderr
     assert left_in(repo) == []
+
+
+def test_micropython_s_own_download_is_taken_as_well_as_a_build_from_the_tag(tmp_path, real):
+    """The official file differs from the local build in its build date and banner: both are
+    MicroPython v1.27.0 for the Pico, both are kept (a sha256 pin refused the official one)."""
+    from tests.box_rp2040.test_check_assets import as_official
+
+    served = tmp_path / "RPI_PICO-20251209-v1.27.0.uf2"
+    served.write_bytes(as_official((real / UF2).read_bytes()))
+    repo, p = fetch(tmp_path, served.as_uri(), (real / ROM).as_uri())
+    assert p.returncode == 0, p.stderr
+    assert "MicroPython v1.27.0 of 2025-12-09" in p.stdout
+    assert (repo / "build/rp2040" / UF2).read_bytes() == served.read_bytes()
 
 
 def test_the_pinned_uf2_is_kept_where_the_emulator_looks_for_it(tmp_path, real):
@@ -120,13 +133,13 @@ def test_offline_without_a_boot_rom_it_says_where_to_put_one_and_leaves_nothing_
 @pytest.mark.parametrize("tamper", ["one word", "not a rom"])
 def test_a_boot_rom_other_than_the_pinned_one_is_refused_and_not_kept(tmp_path, real, uf2_only, tamper):
     words = list(struct.unpack("<4096I", (real / ROM).read_bytes()))
-    words[0x13] ^= 1
+    words[0x14] ^= 1  # pico-bootrom's git revision (data table entry GR)
     served = tmp_path / "bootrom.ts"
     served.write_text(as_ts(words) if tamper == "one word" else "<html>404: Not Found</html>\n")
     repo, p = fetch(tmp_path, unreachable_url(), served.as_uri(), assets_dir=uf2_only)
     assert p.returncode == 1
     assert "bootrom: refused:" in p.stderr
-    assert ("sha256 of the download is" if tamper == "one word" else "found 0") in p.stderr
+    assert ("git revision 0x00a4a190, not B1's" if tamper == "one word" else "found 0") in p.stderr
     assert ROM not in left_in(repo)
     assert [n for n in left_in(repo) if n.startswith(".")] == []
 
@@ -135,5 +148,5 @@ def test_a_copy_with_the_wrong_sha256_is_not_taken_for_the_rom(tmp_path, real, u
     (uf2_only / ROM).write_bytes(b"\xff" * 16384)
     repo, p = fetch(tmp_path, unreachable_url(), unreachable_url(), assets_dir=uf2_only)
     assert p.returncode == 1
-    assert f"bootrom: ignored {uf2_only}/{ROM}: its sha256 is not the pinned" in p.stderr
+    assert f"bootrom: ignored {uf2_only}/{ROM}: not the RP2040's boot ROM" in p.stderr
     assert ROM not in left_in(repo)

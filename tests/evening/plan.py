@@ -25,6 +25,7 @@ DATE = (2026, 11, 22)
 EVENT = "club-2026-11-22"  # the station's event for the scoring program's session of that date
 ROUNDS, PER_ROUND, MITCHELL_TABLES = 3, 2, 7
 PIN = "2468"
+# Howell: round -> [(table, ns, ew, low board)]; each pair plays each board set once, meets
 # each opponent at most once, and changes direction.
 HOWELL = {1: [(1, 1, 2, 1), (2, 3, 4, 3), (3, 5, 6, 5)],
           2: [(1, 6, 1, 3), (2, 4, 2, 5), (3, 5, 3, 1)],

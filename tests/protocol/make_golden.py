@@ -80,8 +80,10 @@ MESSAGES = [
      "of_type": 0x30, "of_seq": 4, "detail": 11},
     {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 1, "reason": "bad_epoch",
      "of_type": 0x21, "of_seq": 0, "detail": 0xFF},
-    {"type": "caps", "seat": "N", "epoch": 0x1234, "seq": 0, "ack": 0, "vendor": 0, "fw": 2,
-     "bus": False, "suits": False, "latin1": False, "lines": 8, "cols": 16, "keys": 0x7FFFFE,
+    # the reference box's CAPS (firmware/app.py; tests/firmware/mp/fw_fuzz_checks.py checks the
+    # box sends exactly these bytes): 4 lines of 16 with the suit symbols (firmware/font16.py)
+    {"type": "caps", "seat": "N", "epoch": 0x1234, "seq": 0, "ack": 0, "vendor": 0, "fw": 1,
+     "bus": False, "suits": True, "latin1": False, "lines": 4, "cols": 16, "keys": 0x7FFFFE,
      "name": "ref-box"},
     {"type": "caps", "seat": "S", "epoch": 0x0042, "seq": 17, "ack": 3, "vendor": 0x7F01,
      "fw": 0x0310, "bus": True, "suits": True, "latin1": True, "lines": 4, "cols": 20,
@@ -155,7 +157,76 @@ def bad_vectors(good):
     r[M.HEADER + 12] += 1  # the name's length says one byte more than there is
     M.put_crc(r, len(r) - 2)
     out.append(("caps name length mismatch", bytes(r)))
+    # valid UTF-8 is RFC 3629's (SPEC.md section 2): MicroPython's own decode takes all of these
+    for why, raw in (("overlong NUL", b"\xc0\x80"), ("overlong slash", b"\xe0\x80\xaf"),
+                     ("a surrogate", b"\xed\xa0\x80"), ("past U+10FFFF", b"\xf4\x90\x80\x80"),
+                     ("lead byte 0xF5", b"\xf5\x80\x80\x80"), ("cut short", b"ab\xe2\x99")):
+        out.append(("state message not UTF-8: " + why, _payload(M.STATE, 0, _state_body(raw))))
+    out.append(("caps name with a surrogate",
+                _payload(M.CAPS, M.FROM_BOX, M.caps_body(0, 1, 0, 4, 16, 0x7FFFFE, b"\xed\xbf\xbf"))))
+    out.append(("call code 0xFF (none)", _payload(M.CALL, M.FROM_BOX, b"\0\0\0\x01\xff")))
+    out.append(("event type 0x16 (no version defines it)",
+                _payload(0x16, M.FROM_BOX, b"\0\0\0\x01\xff")))
+    out.append(("state body of 15 bytes", _payload(M.STATE, 0, bytes(15))))
+    b = bytearray(_state_body(b"abc"))
+    b[M.S_AUCTION] = 4  # mlen says 4, 3 bytes follow: too short for its message
+    out.append(("state too short for its message", _payload(M.STATE, 0, b)))
+    out.append(("state with a trailing byte", _payload(M.STATE, 0, _state_body(b"abc") + b"x")))
+    out.append(("tablet type sent as from a box", _payload(M.PING, M.FROM_BOX, b"")))
     return out
+
+
+def _payload(t, addr, body, epoch=0x1234, seq=1, ack=0):
+    """A payload with a right CRC: header, body as given (no checks), CRC."""
+    b = bytearray(M.HEADER + len(body) + M.CRC)
+    M.put_header(b, addr, t, epoch, seq, ack)
+    b[M.HEADER:M.HEADER + len(body)] = body
+    M.put_crc(b, M.HEADER + len(body))
+    return bytes(b)
+
+
+def _state_body(message_bytes, auction=()):
+    """EMPTY_VIEW's STATE body with the message bytes as given (valid UTF-8 or not)."""
+    b = bytearray(M.encode_state(dict(EMPTY_VIEW, auction=list(auction))))
+    del b[M.S_AUCTION + len(auction):]
+    return bytes(b) + bytes([len(message_bytes)]) + message_bytes
+
+
+# Payloads no encoder writes (encode_payload always writes 0xFF where a value has no meaning) that
+# every receiver accepts, and the message each decodes to (SPEC.md section 3).
+def decodes_vectors():
+    base = {"seat": "N", "epoch": 0x1234, "seq": 1, "ack": 0, "box_ms": 0x2000}
+    out = []
+    for t, name in ((M.STOP, "stop"), (M.REVIEW, "review"), (M.TD, "td")):
+        for arg in (0x00, 0x7E):
+            out.append((f"{name.upper()} with arg 0x{arg:02x} (ignored)",
+                        _payload(t, M.FROM_BOX, b"\0\0\x20\0" + bytes([arg])), dict(base, type=name)))
+    out.append(("HELLO with ver_min > ver_max and flag bits 1-7 set (the tablet refuses the versions)",
+                _payload(M.HELLO, M.FROM_BOX, bytes([3, 1, 0, 0xFF, 0, 1])),
+                {"type": "hello", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 0, "ver_min": 3,
+                 "ver_max": 1, "base_seq": 0, "bus": True, "fw": 1}))
+    out.append(("CAPS with reserved flag, key and byte bits set (passed on, no meaning)",
+                _payload(M.CAPS, M.FROM_BOX, bytes([0, 0, 0, 1, 0xFB, 4, 16, 0xFF, 0xFF, 0xFF, 0xFF,
+                                                    0x55, 0])),
+                {"type": "caps", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 0, "vendor": 0,
+                 "fw": 1, "bus": True, "suits": True, "latin1": False, "lines": 4, "cols": 16,
+                 "keys": 0xFFFFFFFF, "name": ""}))
+    out.append(("WELCOME version 0 (the box judges it: a VERSION NAK)",
+                _payload(M.WELCOME, 0, bytes([0, 5, 0xBE, 0xEF])),
+                {"type": "welcome", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 0, "version": 0,
+                 "base_seq": 5, "box_epoch": 0xBEEF}))
+    out.append(("STATE message with a 4-byte character (U+1F0A1) and the last one, U+10FFFF",
+                _payload(M.STATE, 0, _state_body("\U0001F0A1\U0010FFFF".encode())),
+                {"type": "state", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 0,
+                 "view": dict(EMPTY_VIEW, message="\U0001F0A1\U0010FFFF")}))
+    return out
+
+
+# Which call an ALERT's or UNDO's index names in an auction of n calls (SPEC.md section 3:
+# the latest call i < n with i mod 255 = index; 0xFF the sender's own reading, here None).
+INDEX_CASES = [(0, 1, 0), (4, 12, 4), (12, 12, None), (254, 255, 254), (254, 254, None),
+               (0, 255, 0), (0, 256, 255), (1, 256, 1), (63, 319, 318), (64, 319, 64),
+               (0, 319, 255), (10, 300, 265), (0xFF, 319, None)]
 
 
 def _msg(t):
@@ -177,9 +248,10 @@ def _tab(t, body, seq=4, addr=0, epoch=TABLET_EPOCH):
     return b
 
 
-def _state(seq=4, **fix):
-    b = bytearray(M.encode_payload({"type": "state", "seat": "N", "epoch": TABLET_EPOCH, "seq": seq,
+def _state(seq=4, epoch=TABLET_EPOCH, **fix):
+    b = bytearray(M.encode_payload({"type": "state", "seat": "N", "epoch": epoch or 1, "seq": seq,
                                     "ack": 0, "view": EMPTY_VIEW}))
+    b[2], b[3] = epoch >> 8, epoch & 0xFF
     for off, v in fix.items():
         b[M.HEADER + int(off[1:])] = v
     M.put_crc(b, len(b) - 2)
@@ -193,6 +265,17 @@ def box_bad_cases():
     trailing = _tab(M.STATE, bytes(M.encode_state(EMPTY_VIEW)) + b"\x00")
     hidden = bytearray(M.encode_state(dict(EMPTY_VIEW, auction=[{"call": "P"}])))
     hidden[M.S_AUCTION] = 0x3E  # call code 62: neither a call nor "hidden"
+    short_msg = bytearray(_state_body(b"abc"))
+    short_msg[M.S_AUCTION] = 4
+    bad_call_and_msg = bytearray(_state_body(b"\xff", auction=[{"call": "P"}]))
+    bad_call_and_msg[M.S_AUCTION] = 0x3E
+    long_msg = bytearray(M.encode_state(dict(EMPTY_VIEW, auction=[{"call": "P"}] * 319)))
+    long_msg = long_msg[:-1] + bytes([65]) + b"m" * 65  # 400 bytes
+    _state_epoch0 = _state(s11=4, epoch=0)
+    bad_call_239 = bytearray(M.encode_state(dict(EMPTY_VIEW, auction=[{"call": "P"}] * 300)))
+    bad_call_240 = bytearray(bad_call_239)
+    bad_call_239[M.S_AUCTION + 239] = 0x26  # call code 38
+    bad_call_240[M.S_AUCTION + 240] = 0x26
     return [
         ("crc flipped (point-to-point)", crc, False, nak("bad_frame", 0, 0)),
         ("crc flipped (bus: its address cannot be trusted)", crc, True, None),
@@ -229,6 +312,45 @@ def box_bad_cases():
         ("a box's frame (direction bit)", _tab(M.ACK, b"", addr=0x80), False, None),
         ("NAK with an unknown reason (never a NAK of a NAK)", _tab(M.NAK, b"\x09\x00"), False, None),
         ("NAK 3 bytes (never a NAK of a NAK)", _tab(M.NAK, b"\x01\x00\x00"), False, None),
+        # one reading of the STATE checks' order (SPEC.md section 3a, checks a-j)
+        ("STATE too short for its message (mlen 4, 3 bytes follow)",
+         _tab(M.STATE, short_msg), False, nak("bad_field", M.STATE, 4, M.S_AUCTION)),
+        ("STATE ending before its mlen byte (n 2, no call bytes)",
+         _tab(M.STATE, bytes(M.encode_state(dict(EMPTY_VIEW, message="ab")))[:M.S_N] + b"\x00\x02" + b"\x41"),
+         False, nak("bad_field", M.STATE, 4, M.S_N)),
+        ("STATE with a bad call byte and a trailing byte (the structure first)",
+         _tab(M.STATE, bytes(hidden) + b"\x00"), False, nak("bad_field", M.STATE, 4, M.S_AUCTION + 1)),
+        ("STATE with a bad call byte and a bad message (the calls first)",
+         _tab(M.STATE, bad_call_and_msg), False, nak("bad_field", M.STATE, 4, M.S_AUCTION)),
+        ("STATE turn 4 and dealer 4 (the first field)", _state(s0=4, s11=4), False,
+         nak("bad_field", M.STATE, 4, M.S_TURN)),
+        ("STATE message with an overlong form", _tab(M.STATE, _state_body(b"\xc0\x80")), False,
+         nak("bad_field", M.STATE, 4, M.S_AUCTION + 1)),
+        ("STATE message with a surrogate", _tab(M.STATE, _state_body(b"x\xed\xa0\x80")), False,
+         nak("bad_field", M.STATE, 4, M.S_AUCTION + 1)),
+        ("STATE body of 400 bytes: n 319, mlen 65 (offset 334: detail 0xFF)", _tab(M.STATE, long_msg),
+         False, nak("bad_field", M.STATE, 4, 0xFF)),
+        ("STATE with call byte 239 bad (offset 254)", _tab(M.STATE, bad_call_239), False,
+         nak("bad_field", M.STATE, 4, 254)),
+        ("STATE with call byte 240 bad (offset 255: detail 0xFF)", _tab(M.STATE, bad_call_240), False,
+         nak("bad_field", M.STATE, 4, 0xFF)),
+        ("STATE body of 401 bytes (a payload of 409: not a frame, row 1)",
+         _tab(M.STATE, long_msg + b"m"), False, nak("bad_frame", 0, 0)),
+        # precedence between the rows of section 3a
+        ("unknown type with epoch 0 (type before epoch)", _tab(0x7E, b"", epoch=0), False,
+         nak("unknown_type", 0x7E, 4)),
+        ("PING with a body and epoch 0 (length before epoch)", _tab(M.PING, b"\x00", epoch=0), False,
+         nak("bad_length", M.PING, 4)),
+        ("STATE dealer 4 with epoch 0 (epoch before fields)", _state_epoch0, False,
+         nak("bad_epoch", M.STATE, 4)),
+        ("STATE dealer 4 from another tablet epoch (the fields before the session)",
+         _state(s11=4, epoch=0x7777), False, nak("bad_field", M.STATE, 4, M.S_DEALER)),
+        ("WELCOME for another boot in version 9 (box epoch before version)",
+         _tab(M.WELCOME, bytes([9, 0, 0x43, 0x21]), seq=0), False, nak("bad_epoch", M.WELCOME, 0)),
+        ("another seat's frame of an unknown type (address first)", _tab(0x7E, b"", addr=2), False,
+         None),
+        ("NAK with an unknown reason and epoch 0", _tab(M.NAK, b"\x09\x00", epoch=0), False, None),
+        ("garbled on a bus", crc, True, None),
     ]
 
 
@@ -242,11 +364,18 @@ def main():
     for why, p in bad_vectors(M.encode_payload(MESSAGES[3])):
         assert M.decode_payload(p) is None, why
         lines.append(json.dumps({"bad": why, "payload": hexs(p)}, sort_keys=True))
+    for why, p, m in decodes_vectors():
+        assert M.decode_payload(p) == m, why
+        lines.append(json.dumps({"decodes": why, "payload": hexs(p), "msg": m}, ensure_ascii=False,
+                                sort_keys=True))
     for why, p, bus, nak in box_bad_cases():
         lines.append(json.dumps({"to_box": why, "seat": "N", "box_epoch": BOX_EPOCH,
                                  "tablet_epoch": TABLET_EPOCH, "bus": bus, "payload": hexs(p),
                                  "wire": hexs(wire_from_payload(bytes(p))), "nak": nak},
                                 sort_keys=True))
+    for k, n, i in INDEX_CASES:
+        assert M.index_call(k, n) == i, (k, n)
+        lines.append(json.dumps({"index": k, "n": n, "call": i}, sort_keys=True))
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print("wrote", len(lines), "vectors to", OUT)
 

@@ -238,3 +238,20 @@ def test_random_frames_change_nothing_and_do_not_hang():
     got = [(e["kind"], e["call"]) for e in evs if e["kind"] == "call"]
     assert got == [("call", "1S")], evs
     assert PC.code("1S") == 6
+
+
+def test_the_reference_box_sends_the_golden_ref_box_caps():
+    """SPEC.md's golden `ref-box` CAPS is what the reference box sends: its panel's 4 lines of 16
+    with the suit symbols (it once said 8 lines, ASCII only)."""
+    import binascii
+    import json
+
+    want = None
+    with open("tests/protocol/golden.jsonl") as f:
+        for line in f:
+            v = json.loads(line)
+            if "msg" in v and v["msg"]["type"] == "caps" and v["msg"]["name"] == "ref-box":
+                want = binascii.unhexlify(v["payload"])[M.HEADER:-M.CRC]
+    assert want is not None
+    box = A.BoxApp(Hal(Clock()), SEAT)
+    assert bytes(box.ep.caps) == want, (box.ep.caps, want)
