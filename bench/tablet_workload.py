@@ -5,13 +5,16 @@ extracted to build/), each in its own process.
     python bench/tablet_workload.py ROOT      # prints one JSON object
 
 ROOT is a directory holding `tablet_app`, `shared_rules` and `protocol`. The workload uses only
-what both controllers have (`Controller(db, clock=...)`, `setup`, `box_event`, `estate`,
-`enter_result`, `ew_confirm`): fsb-2007 boards (alerts by partner, FSB L115B), generated legal
-auctions; after a bid, sometimes partner's alert (taken) and sometimes the bidder's own alert
-(refused: partner alerts). CPU microseconds of this process per `box_event` (the controller,
-the engine, the journal's SQLite work), with the journal in a RAM filesystem where there is one
-so the disk's fsync does not blur the controller's cost. The baseline tried every alert on a
-`copy.deepcopy` of the engine before taking it; today's tablet gives it to `Table.step` once.
+what both controllers have (`Controller(db, clock=...)`, `setup`, `box_event`, `views`,
+`snapshot`, `estate`, `enter_result`, `ew_confirm`): fsb-2007 boards (alerts by partner, FSB
+L115B), generated legal auctions; after a bid, sometimes partner's alert (taken) and sometimes
+the bidder's own alert (refused: partner alerts). CPU microseconds of this process per box event
+for what the tablet does with it: `box_event` (the controller, the engine, the journal's SQLite
+work), the four boxes' `views()`, and the screen's snapshot (today published by `box_event`
+itself; the baseline's app built it with `snapshot()` when it redrew, so that is called here).
+The journal is in a RAM filesystem where there is one, so the disk's fsync does not blur the
+controller's cost. The baseline tried every alert on a `copy.deepcopy` of the engine before
+taking it; today's tablet gives it to `Table.step` once.
 """
 from __future__ import annotations
 
@@ -59,6 +62,7 @@ def main(root: str, boards: int = 60) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=ram) as tmp:
         ctl = Controller(pathlib.Path(tmp) / "j.db", clock=lambda: clock[0])
         ctl.setup({**SESSION, "boards": list(range(1, boards + 1))})
+        publishes = hasattr(ctl, "published")  # today's controller publishes the snapshot itself
         seq = 0
 
         def event(kind: str, seat: str, what: str, call: str | None = None) -> dict[str, Any]:
@@ -67,6 +71,9 @@ def main(root: str, boards: int = 60) -> dict[str, Any]:
             clock[0] += rng.uniform(0.5, 3.0)
             t0 = time.process_time_ns()
             r = ctl.box_event(seat, kind, call=call, seq=seq, box_ms=seq * 10, epoch=1)
+            ctl.views()
+            if not publishes:
+                ctl.snapshot()
             cost[what].append((time.process_time_ns() - t0) / 1000)
             return r
 
