@@ -142,7 +142,7 @@ class Table:
 
     def _fold(self, ev: Any, gate: bool) -> Refused | None:
         """Take `ev` or raise EventError with nothing changed. `gate`: refuse (return Refused) what
-        `step` refuses and `apply` records."""
+        `step` refuses and `take` records."""
         f = self._f
         # Fast path for the common event, a plain call, or a call from a box that reports the card
         # taken out (FSB L112C: the tablet sends `taken` on every box call under fsb-2007): the
