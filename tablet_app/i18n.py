@@ -378,6 +378,9 @@ DECISIONS: dict[Decision, Text] = {
     Decision.WRONG_BOARD_JUDGEMENT: {"en": "Wrong board: the director judges the repeated call",
                                      "sv": "Fel bricka: TL bedömer det upprepade budet",
                                      "da": "Forkert spil: TL vurderer den gentagne melding"},
+    Decision.WRONG_BOARD_REPEAT: {"en": "Wrong board: a repeated call differs from the first auction",
+                                  "sv": "Fel bricka: ett upprepat bud skiljer sig från den första budgivningen",
+                                  "da": "Forkert spil: en gentagen melding afviger fra de første meldinger"},
 }
 
 # The engine's timing flags (the tempo screen).
@@ -500,6 +503,21 @@ OPTIONS: dict[Decision, dict[OptionId, Text]] = {
         OptionId.SAME: {"en": "Director: it does not differ; {lho} repeats the earlier call",
                  "sv": "TL: det skiljer sig inte; {lho} upprepar sitt tidigare bud",
                  "da": "TL: den afviger ikke; {lho} gentager sin tidligere melding"},
+    },
+    # 2007 L15C: the board is cancelled, or the call of a newly seated player stands
+    Decision.WRONG_BOARD_REPEAT: {
+        OptionId.CANCEL: {"en": "Director: {offender}'s {call} differs from the first auction: the board is cancelled "
+                                "(artificial adjusted scores)",
+                          "sv": "TL: {offender}s {call} skiljer sig från den första budgivningen: brickan stryks "
+                                "(korrigerad poäng)",
+                          "da": "TL: {offender}s {call} afviger fra de første meldinger: spillet annulleres "
+                                "(kunstig justeret score)"},
+        OptionId.STAND: {"en": "Director: {offender} made no call in the first auction (newly seated): {call} stands "
+                               "and the auction goes on",
+                         "sv": "TL: {offender} bjöd inte i den första budgivningen (ny spelare): {call} står kvar "
+                               "och budgivningen fortsätter",
+                         "da": "TL: {offender} meldte ikke i de første meldinger (ny spiller): {call} står ved magt, "
+                               "og meldingerne fortsætter"},
     },
 }
 
