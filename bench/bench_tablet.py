@@ -149,7 +149,7 @@ def start_xvfb() -> tuple[subprocess.Popen | None, str | None]:
 
 def cold_start(runs: int = 5) -> None:
     xvfb, display = start_xvfb()
-    if display is None:
+    if xvfb is None or display is None:
         print("app cold start: not measured (Xvfb is not installed)")
         return
     times: list[float] = []
@@ -203,7 +203,7 @@ def run_app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...
     kept busy meanwhile; {"error": ...} when it could not run."""
     busy0, ours0, t0 = busy_cpu_s(), children_cpu_s(), time.monotonic()
     xvfb, display = start_xvfb()
-    if display is None:
+    if xvfb is None or display is None:
         return {"error": "Xvfb is not installed"}
     try:
         with tempfile.TemporaryDirectory() as tmp:

@@ -75,7 +75,7 @@ def main(root: str, boards: int = 60) -> dict[str, Any]:
             if not publishes:
                 ctl.snapshot()
             cost[what].append((time.process_time_ns() - t0) / 1000)
-            return r
+            return dict(r)
 
         for _ in range(boards):
             dealer = ORDER.index(ctl.estate["dealer"])

@@ -18,7 +18,6 @@ and how to fix it (docs in hardware/hub.md).
 """
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import sys
@@ -97,7 +96,7 @@ def set_windows(path: str, winreg: Any = None) -> Latency:
     """Set LatencyTimer = 1 for the FTDI device whose PortName is `path` (COM3 ...), before the
     port is opened (the driver reads it at open). Writing needs administrator rights."""
     if winreg is None:
-        winreg = importlib.import_module("winreg")  # Windows only
+        import winreg  # Windows only
     try:
         root = winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, FTDIBUS)
     except OSError:

@@ -8,7 +8,7 @@ from shared_rules.types import SEATS
 from tests.e2e.conftest import SESSION
 from tests.e2e.harness import E2ETable, Rig
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.link]
 
 
 @pytest.fixture(scope="module")

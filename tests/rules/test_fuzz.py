@@ -12,7 +12,7 @@ from shared_rules.table import EventError, Table
 from shared_rules.types import SEATS
 from tests.rules.helpers import step
 
-ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.get)[:40]  # up to 8C..., enough for L38
+ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.__getitem__)[:40]  # up to 8C..., enough for L38
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
 

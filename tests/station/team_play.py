@@ -155,6 +155,7 @@ class Tablet:
         self.ctl = Controller(folder / (table_id.replace("/", "-") + ".db"))
         setup_from_station(self.ctl, url, table_id, key, policy="record")
         s = self.ctl.session
+        assert s is not None  # set up from the station just now
         self.deliverer = Deliverer(str(folder / (table_id.replace("/", "-") + ".db")), url,
                                    f"{s.event}/{s.section}/{s.table}", key, timeout=5.0, min_backoff=0.05,
                                    max_backoff=0.4).start()
