@@ -132,7 +132,8 @@ def test_wbf_screens_tray_hides_other_side_until_it_passes(table):
     # South and West see two hidden calls until the tray passes, then the calls
     t.boxes.wait_screen("S", lambda sc: sc.calls[:2] == ["1C", "P"], timeout=60)
     with t.lock:
-        assert t.ctl.screen.passes and t.ctl.screen.passes[0]["to_side"] == 1
+        screen = t.ctl.screen  # the engine's tray (FSB L114): it went to South-West's side
+        assert screen is not None and screen["passes"] and screen["passes"][0]["to_side"] == 1
     t.call("S", "1H")
     assert t.boxes.screen("N").calls[:3] in (["1C", "P", "--"], ["1C", "P"])
 
