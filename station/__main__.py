@@ -69,6 +69,8 @@ def tls_name(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from shared_rules import profiles
+
     p = argparse.ArgumentParser(prog="python -m station", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", default="station.db",
@@ -88,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "event, club-<session date>; before it sends one, club-<today>)")
     p.add_argument("--profile", default=None, type=profile_name,
                    help="the club's regulation profile, given to every tablet with its movement "
-                        "(e.g. fsb-2007; kept until changed; default: the tablet's own)")
+                        f"({profiles.listing()}; kept until changed; default: the tablet's own). "
+                        "(assumed): values in it rest on no cited regulation text; confirm them with the "
+                        "federation")
     p.add_argument("--tables", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
                    help="register tables and print their keys, e.g. --tables A:1-12 (repeatable)")
     p.add_argument("--reissue", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",

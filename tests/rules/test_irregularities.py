@@ -533,8 +533,14 @@ def test_L9B2_table_frozen_while_td_decides(profile, ed):
     for i, s in enumerate(["N 1H", "E 1D"]):
         seat, call = s.split()
         step(table, {"t": i, "seat": seat, "call": call})
-    with pytest.raises(EventError, match="only S may call"):
-        step(table, {"t": 3, "seat": "W", "call": "P"})
+    # W's call is no call now: refused at the box; in a log it is recorded and cancelled
+    # (law9.py, tests/rules/test_awaiting_td.py)
+    refused = table.step({"t": 3, "seat": "W", "call": "P"})
+    assert isinstance(refused, Refused) and "only S may call" in refused.reason
+    table.take({"t": 3, "seat": "W", "call": "P"})
+    state = table.state()
+    assert state["irregularities"][-1]["kind"] == "call_while_awaiting_td"
+    assert state["pending"]["kind"] == "insufficient_bid" and len(state["calls"]) == 1
     with pytest.raises(EventError, match="not an option"):
         step(table, {"t": 3, "td": "insufficient_bid", "choice": "b1a"})
     with pytest.raises(EventError, match="needs the call"):
