@@ -367,6 +367,10 @@ IRREGULARITIES: dict[IrregularityKind, Text] = {
                                        "da": "Ikke den melding, der skulle gentages"},
     IrregularityKind.RESTRICTED_CALL: {"en": "A call the player may not make now", "sv": "Ett bud spelaren inte får göra nu",
                                        "da": "En melding spilleren ikke må afgive nu"},
+    # L9B2: made while the director was awaited; in a log it is recorded and cancelled
+    IrregularityKind.CALL_WHILE_AWAITING_TD: {"en": "A call while the director was awaited (cancelled)",
+                                              "sv": "Ett bud medan tävlingsledaren väntades (struket)",
+                                              "da": "En melding mens turneringslederen var tilkaldt (annulleret)"},
 }
 
 # What the table waits for (the pending decision): an irregularity's name, or the director's question.
