@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from shared_rules.records import AuctionEvent, AuctionEventKey, Irregularity, TableId, What, logged_calls
+from shared_rules.types import SEATS
 from tablet_app import station_items
 from tablet_app.control.state import ResultRecord, TableState
 from tablet_app.outbox import Outbox
@@ -119,7 +120,7 @@ def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at
     visible = None
     if screen is not None:
         seen = getattr(st.engine, "visible_calls", None) or screen.visible_calls
-        visible = min(len(seen(seat)) for seat in "NESW")
+        visible = min(len(seen(seat)) for seat in SEATS)
     return AuctionEvent(
         key=AuctionEventKey(TableId(s.event, s.section, s.table), s.round, st.board, seq), what=what.value,
         at=round(at, 3), t=ev.get("t"), seat=ev.get("seat"), call=ev.get("call"),
