@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from shared_rules.types import Decision, IrregularityKind, MustPass, OptionId, Resolution, TimingKind
+from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -90,20 +90,7 @@ T = {
     "stop_as_made": {"en": "Stop card: as the replaced call", "sv": "Stoppkort: som det ersatta budet",
                      "da": "Stopkort: som den erstattede melding"},
     "choose_call": {"en": "Choose the replacement call", "sv": "Välj ersättningsbudet", "da": "Vælg erstatningsmeldingen"},
-    "must_repeat": {"en": "{seat} must repeat {call}", "sv": "{seat} måste upprepa {call}",
-                    "da": "{seat} skal gentage {call}"},
-    "may_not_double": {"en": "{seat} may not double at this turn", "sv": "{seat} får inte kontra denna gång",
-                       "da": "{seat} må ikke doble denne gang"},
     "lead_restriction": {"en": "Lead restriction: {text}", "sv": "Utspelsrestriktion: {text}", "da": "Udspilsrestriktion: {text}"},
-    "lead_prohibit_unshown_suit": {"en": "declarer may prohibit the lead of {suits}",
-                                   "sv": "spelföraren får förbjuda utspel i {suits}",
-                                   "da": "spilfører kan forbyde udspil i {suits}"},
-    "lead_require_or_prohibit_suit": {"en": "declarer may require or prohibit a lead of {suits}",
-                                      "sv": "spelföraren får begära eller förbjuda utspel i {suits}",
-                                      "da": "spilfører kan kræve eller forbyde udspil i {suits}"},
-    "lead_prohibit_any_suit": {"en": "declarer may prohibit the lead of any one suit",
-                               "sv": "spelföraren får förbjuda utspel i valfri färg",
-                               "da": "spilfører kan forbyde udspil i en vilkårlig farve"},
     "setup_event": {"en": "Event", "sv": "Tävling", "da": "Turnering"},
     "setup_section": {"en": "Section", "sv": "Sektion", "da": "Række"},
     "setup_tables": {"en": "Tables in section", "sv": "Bord i sektionen", "da": "Borde i rækken"},
@@ -113,6 +100,7 @@ T = {
     "setup_profile": {"en": "Regulations", "sv": "Regelverk", "da": "Regelsæt"},
     "setup_alerts": {"en": "Alerts (FSB L115A)", "sv": "Alertering (FSB L115A)", "da": "Alertering (FSB L115A)"},
     "setup_policy": {"en": "Irregularities", "sv": "Oegentligheter", "da": "Uregelmæssigheder"},
+    "setup_screens": {"en": "Screens", "sv": "Skärmar", "da": "Skærme"},
     "setup_start": {"en": "Start the round", "sv": "Starta ronden", "da": "Start runden"},
     "next_round": {"en": "Next round", "sv": "Nästa rond", "da": "Næste runde"},
     "td_called_by": {"en": "Director called by {seat}", "sv": "TL tillkallad av {seat}", "da": "TL tilkaldt af {seat}"},
@@ -171,9 +159,18 @@ T = {
     "trav_mp": {"en": "MP", "sv": "MP", "da": "MP"},
     "trav_adjusted": {"en": "Adjusted", "sv": "Justerat", "da": "Justeret"},
     "trav_recap": {"en": "Running score", "sv": "Ställning hittills", "da": "Stilling indtil nu"},
-    "trav_pair_line": {"en": "{side} pair {pair}: {mp} of {top} MP ({percent}) on {boards} board(s)",
-                       "sv": "{side} par {pair}: {mp} av {top} MP ({percent}) på {boards} bricka/brickor",
-                       "da": "{side} par {pair}: {mp} af {top} MP ({percent}) i {boards} spil"},
+    "trav_coming": {"en": "Board {board}: the other results show here once the scorer has yours",
+                    "sv": "Bricka {board}: de andra resultaten visas här när resultatdatorn har ert",
+                    "da": "Spil {board}: de andre resultater vises her, når regnskabet har jeres"},
+    "trav_pair": {"en": "{side} pair {pair}", "sv": "{side} par {pair}", "da": "{side} par {pair}"},
+    "trav_score": {"en": "{mp} of {top} MP ({percent}) on {boards}", "sv": "{mp} av {top} MP ({percent}) på {boards}",
+                   "da": "{mp} af {top} MP ({percent}) i {boards}"},
+    # Law 78A: a board with this table's result alone has nothing to be compared with yet
+    "trav_none_yet": {"en": "no other results yet ({boards})", "sv": "inga andra resultat ännu ({boards})",
+                      "da": "ingen andre resultater endnu ({boards})"},
+    "trav_waiting": {"en": "{boards} waiting", "sv": "{boards} väntar", "da": "{boards} venter"},
+    "trav_board_one": {"en": "{n} board", "sv": "{n} bricka", "da": "{n} spil"},
+    "trav_boards": {"en": "{n} boards", "sv": "{n} brickor", "da": "{n} spil"},
     "tool_exposed": {"en": "Cards exposed or led", "sv": "Kort visade eller utspelade",
                      "da": "Kort vist eller spillet ud"},
     "tool_wrong_board_call": {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
@@ -251,6 +248,10 @@ T = {
     "pin_needed": {"en": "Director only: enter the director PIN", "sv": "Endast TL: ange TL-koden",
                    "da": "Kun TL: indtast TL-koden"},
     "policy_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    # FSB L114: screens when the organiser requires them (only where the regulation has screen rules)
+    "screens_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    "screens_on": {"en": "Play with screens", "sv": "Spel med skärmar", "da": "Spil med skærme"},
+    "screens_off": {"en": "No screens", "sv": "Utan skärmar", "da": "Uden skærme"},
     "policy_record": {"en": "Record and rule", "sv": "Registrera och döm", "da": "Registrer og afgør"},
     "policy_prevent": {"en": "Box refuses them", "sv": "Lådan vägrar", "da": "Kassen afviser"},
     "alerts_all": {"en": "Both pairs alert", "sv": "Båda paren alerterar", "da": "Begge par alerterer"},
@@ -346,7 +347,8 @@ T = {
 
 
 # The engine's names, keyed by its enums (shared_rules.types): tests/tablet/test_texts.py requires a
-# text in every language for every member, so a kind the engine gains without words here fails.
+# text in every language for every member (Swedish and Danish not left in English), so a kind the
+# engine gains without words here fails.
 Text = dict[str, str]  # language -> words
 
 IRREGULARITIES: dict[IrregularityKind, Text] = {
@@ -363,31 +365,34 @@ IRREGULARITIES: dict[IrregularityKind, Text] = {
     IrregularityKind.WRONG_BOARD_CALL: {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
                                         "da": "Melding med kort fra forkert spil"},
     IrregularityKind.WRONG_BOARD: {"en": "Wrong board", "sv": "Fel bricka", "da": "Forkert spil"},
-    IrregularityKind.REPEAT_NOT_MADE: {"en": "Not the call to be repeated", "sv": "Inte budet som skulle upprepas",
-                                       "da": "Ikke den melding, der skulle gentages"},
-    IrregularityKind.RESTRICTED_CALL: {"en": "A call the player may not make now", "sv": "Ett bud spelaren inte får göra nu",
-                                       "da": "En melding spilleren ikke må afgive nu"},
-    # L9B2: made while the director was awaited; in a log it is recorded and cancelled
-    IrregularityKind.CALL_WHILE_AWAITING_TD: {"en": "A call while the director was awaited (cancelled)",
-                                              "sv": "Ett bud medan tävlingsledaren väntades (struket)",
-                                              "da": "En melding mens turneringslederen var tilkaldt (annulleret)"},
+    # 2007 L31A1, L32B1; 2017 L31A1, L32A1: the call he had to repeat was not the one he made
+    IrregularityKind.REPEAT_NOT_MADE: {"en": "Required call not repeated", "sv": "Budet upprepades inte",
+                                       "da": "Meldingen blev ikke gentaget"},
+    # 2007 L30B2(b): a double or redouble by the partner who may not double at this turn
+    IrregularityKind.RESTRICTED_CALL: {"en": "Double when not allowed", "sv": "Dubbling när det inte var tillåtet",
+                                       "da": "Dobling når det ikke var tilladt"},
+    # 2007/2017 L9B2: nobody calls until the director has ruled (in a log it is recorded and cancelled)
+    IrregularityKind.CALL_WHILE_AWAITING_TD: {"en": "Call while the table waits for the director",
+                                              "sv": "Bud medan bordet väntar på tävlingsledaren",
+                                              "da": "Melding mens bordet venter på turneringslederen"},
 }
 
 # What the table waits for (the pending decision): an irregularity's name, or the director's question.
 DECISIONS: dict[Decision, Text] = {
     **{Decision(kind.value): text for kind, text in IRREGULARITIES.items() if kind.value in set(Decision)},
-    Decision.INSUFFICIENT_BID_JUDGEMENT: {"en": "Insufficient bid: the director rules on the replacement",
-                                          "sv": "Otillräckligt bud: TL bedömer ersättningsbudet",
-                                          "da": "Utilstrækkelig melding: TL vurderer erstatningsmeldingen"},
-    Decision.OOT_JUDGEMENT: {"en": "Call out of rotation: the director judges the later call",
-                             "sv": "Bud i fel tur: TL bedömer det senare budet",
-                             "da": "Melding uden for tur: TL vurderer den senere melding"},
-    Decision.WRONG_BOARD_JUDGEMENT: {"en": "Wrong board: the director judges the repeated call",
-                                     "sv": "Fel bricka: TL bedömer det upprepade budet",
-                                     "da": "Forkert spil: TL vurderer den gentagne melding"},
-    Decision.WRONG_BOARD_REPEAT: {"en": "Wrong board: a repeated call differs from the first auction",
-                                  "sv": "Fel bricka: ett upprepat bud skiljer sig från den första budgivningen",
-                                  "da": "Forkert spil: en gentagen melding afviger fra de første meldinger"},
+    Decision.INSUFFICIENT_BID_JUDGEMENT: {"en": "Insufficient bid replaced: the director judges the replacement",
+                                          "sv": "Otillräckligt bud ersatt: TL bedömer ersättningsbudet",
+                                          "da": "Utilstrækkelig melding erstattet: TL vurderer erstatningsmeldingen"},
+    Decision.OOT_JUDGEMENT: {"en": "Call after a cancelled call out of rotation: the director judges it",
+                             "sv": "Bud efter ett upphävt bud i fel tur: TL bedömer det",
+                             "da": "Melding efter en annulleret melding uden for tur: TL vurderer den"},
+    Decision.WRONG_BOARD_JUDGEMENT: {"en": "New call after a call from the wrong board: the director judges it",
+                                     "sv": "Nytt bud efter ett bud från fel bricka: TL bedömer det",
+                                     "da": "Ny melding efter en melding fra forkert spil: TL vurderer den"},
+    # 2007 L15C: a repeated call differs from the first auction (the board cancelled, or a newly seated player)
+    Decision.WRONG_BOARD_REPEAT: {"en": "Repeated call differs from the first auction",
+                                  "sv": "Upprepat bud skiljer sig från den första budgivningen",
+                                  "da": "Gentaget melding afviger fra de første meldinger"},
 }
 
 # The engine's timing flags (the tempo screen).
@@ -400,14 +405,6 @@ TIMING_FLAGS: dict[TimingKind, Text] = {
     TimingKind.ALERT_NOT_PERMITTED: {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
     TimingKind.ALERT_BY_WRONG_PLAYER: {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
                                        "da": "alerteret af forkert spiller"},
-}
-
-# A pass obligation ({seat} names the player).
-OBLIGATIONS: dict[MustPass, Text] = {
-    MustPass.NEXT_TURN: {"en": "{seat} must pass at the next turn", "sv": "{seat} måste passa nästa gång",
-                         "da": "{seat} skal passe næste gang"},
-    MustPass.REST: {"en": "{seat} must pass for the rest of the auction", "sv": "{seat} måste passa resten av budgivningen",
-                    "da": "{seat} skal passe resten af meldingerne"},
 }
 
 # What the TD's wrong-board finding led to (the state's `wrong_board.outcome`: 2007 L15C, 2017 L15B).
@@ -423,128 +420,16 @@ WRONG_BOARD_OUTCOMES: dict[Resolution, Text] = {
                                  "da": "Forkert spil, spillet før: annulleres for alle fire"},
 }
 
-# The Law's options at a pending decision, by the engine's pending kind and option id (the ids are
-# stable: they are in replay logs). {lho}, {offender}, {partner}, {call} name seats and calls; the
-# engine's English label is the fallback for English only. SHARED_OPTIONS: the options worded alike
-# whichever decision offers them.
-SHARED_OPTIONS: dict[OptionId, Text] = {
-    OptionId.UNINTENDED: {"en": "Director: the call was unintended and is replaced by the intended call",
-                   "sv": "TL: budet var oavsiktligt och ersätts med det avsedda budet",
-                   "da": "TL: meldingen var utilsigtet og erstattes af den tilsigtede melding"},
-    OptionId.STAND: {"en": "Director: the call stands", "sv": "TL: budet står kvar", "da": "TL: meldingen står ved magt"},
-    OptionId.CANCEL: {"en": "Director: the call is cancelled; {offender} calls again",
-               "sv": "TL: budet stryks; {offender} bjuder igen", "da": "TL: meldingen annulleres; {offender} melder igen"},
-}
-
-OPTIONS: dict[Decision, dict[OptionId, Text]] = {
-    Decision.INSUFFICIENT_BID: {
-        OptionId.ACCEPT: {"en": "{lho} accepts the insufficient bid (by calling)",
-                   "sv": "{lho} godtar det otillräckliga budet (genom att bjuda)",
-                   "da": "{lho} accepterer den utilstrækkelige melding (ved at melde)"},
-        OptionId.REPLACE: {"en": "{offender} replaces it (the director then rules under L27B)",
-                    "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
-                    "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
-    },
-    Decision.INSUFFICIENT_BID_JUDGEMENT: {
-        OptionId.B1A: {"en": "The lowest sufficient bid showing the same denomination(s)",
-                "sv": "Lägsta tillräckliga bud i samma benämning(ar)",
-                "da": "Laveste tilstrækkelige melding i samme benævnelse(r)"},
-        OptionId.B1B: {"en": "The replacement has the same or a more precise meaning (comparable call)",
-                "sv": "Ersättningsbudet har samma eller en mer precis betydelse (jämförbart bud)",
-                "da": "Erstatningsmeldingen har samme eller en mere præcis betydning (sammenlignelig melding)"},
-        OptionId.NONE: {"en": "Neither: Law 27B2/B3 applies", "sv": "Inget av dem: lag 27B2/B3 gäller",
-                 "da": "Ingen af dem: § 27B2/B3 anvendes"},
-    },
-    Decision.CALL_OUT_OF_ROTATION: {
-        OptionId.ACCEPT: {"en": "{lho} accepts the call out of rotation (by calling)",
-                   "sv": "{lho} godtar budet i fel tur (genom att bjuda)",
-                   "da": "{lho} accepterer meldingen uden for tur (ved at melde)"},
-        OptionId.CANCEL: {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
-                   "sv": "Godtas inte: budet upphävs och lag 30-32 gäller",
-                   "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
-        OptionId.CANCEL_ARTIFICIAL: {"en": "Not accepted, and the pass was artificial or passed an artificial call",
-                              "sv": "Godtas inte, och passet var artificiellt eller ett pass på ett artificiellt bud",
-                              "da": "Accepteres ikke, og passet var kunstigt eller et pas på en kunstig melding"},
-    },
-    Decision.CHANGE_OF_CALL: {
-        OptionId.UNINTENDED: {"en": "Director: the first call was unintended; the new call replaces it",
-                       "sv": "TL: det första budet var oavsiktligt; det nya budet ersätter det",
-                       "da": "TL: den første melding var utilsigtet; den nye melding erstatter den"},
-        OptionId.ACCEPT: {"en": "{lho} accepts the change (by calling)", "sv": "{lho} godtar ändringen (genom att bjuda)",
-                   "da": "{lho} accepterer ændringen (ved at melde)"},
-        OptionId.CANCEL: {"en": "The change is cancelled; the first call stands", "sv": "Ändringen stryks; det första budet står kvar",
-                   "da": "Ændringen annulleres; den første melding står ved magt"},
-    },
-    Decision.INADMISSIBLE_DOUBLE: {
-        OptionId.CANCEL: {"en": "The double/redouble is cancelled; {partner} must pass for the rest of the auction",
-                   "sv": "Dubblingen/redubblingen stryks; {partner} måste passa resten av budgivningen",
-                   "da": "Doblingen/redoblingen annulleres; {partner} skal passe resten af meldingerne"},
-    },
-    Decision.CALL_WHEN_REQUIRED_TO_PASS: {
-        OptionId.CANCEL: {"en": "The call is replaced by a pass; {offender} and {partner} pass for the rest of the auction",
-                   "sv": "Budet ersätts med pass; {offender} och {partner} passar resten av budgivningen",
-                   "da": "Meldingen erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
-    },
-    Decision.BID_ABOVE_SEVEN: {
-        OptionId.CANCEL: {"en": "The bid is cancelled and replaced by a pass; {offender} and {partner} pass for the rest",
-                   "sv": "Budet stryks och ersätts med pass; {offender} och {partner} passar resten av budgivningen",
-                   "da": "Meldingen annulleres og erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
-    },
-    Decision.CALL_AFTER_FINAL_PASS: {
-        OptionId.CANCEL: {"en": "The call is cancelled", "sv": "Budet stryks", "da": "Meldingen annulleres"},
-        OptionId.UNINTENDED: {"en": "Director: the final pass was unintended; the auction reopens with the intended call",
-                       "sv": "TL: det sista passet var oavsiktligt; budgivningen öppnas igen med det avsedda budet",
-                       "da": "TL: det sidste pas var utilsigtet; meldingerne genoptages med den tilsigtede melding"},
-    },
-    Decision.OOT_JUDGEMENT: {
-        OptionId.YES: {"en": "Director: {offender}'s {call} is comparable to (or in the same denomination as) the cancelled call",
-                "sv": "TL: {offender}s {call} är jämförbart med (eller i samma benämning som) det upphävda budet",
-                "da": "TL: {offender}s {call} er sammenlignelig med (eller i samme benævnelse som) den annullerede melding"},
-        OptionId.NO: {"en": "Director: not comparable (another denomination)", "sv": "TL: inte jämförbart (annan benämning)",
-               "da": "TL: ikke sammenlignelig (anden benævnelse)"},
-    },
-    Decision.WRONG_BOARD_JUDGEMENT: {
-        OptionId.DIFFERS: {"en": "Director: {offender}'s {call} differs from the cancelled call: artificial adjusted score",
-                    "sv": "TL: {offender}s {call} skiljer sig från det strukna budet: korrigerad poäng",
-                    "da": "TL: {offender}s {call} afviger fra den annullerede melding: kunstig justeret score"},
-        OptionId.SAME: {"en": "Director: it does not differ; {lho} repeats the earlier call",
-                 "sv": "TL: det skiljer sig inte; {lho} upprepar sitt tidigare bud",
-                 "da": "TL: den afviger ikke; {lho} gentager sin tidligere melding"},
-    },
-    # 2007 L15C: the board is cancelled, or the call of a newly seated player stands
-    Decision.WRONG_BOARD_REPEAT: {
-        OptionId.CANCEL: {"en": "Director: {offender}'s {call} differs from the first auction: the board is cancelled "
-                                "(artificial adjusted scores)",
-                          "sv": "TL: {offender}s {call} skiljer sig från den första budgivningen: brickan stryks "
-                                "(korrigerad poäng)",
-                          "da": "TL: {offender}s {call} afviger fra de første meldinger: spillet annulleres "
-                                "(kunstig justeret score)"},
-        OptionId.STAND: {"en": "Director: {offender} made no call in the first auction (newly seated): {call} stands "
-                               "and the auction goes on",
-                         "sv": "TL: {offender} bjöd inte i den första budgivningen (ny spelare): {call} står kvar "
-                               "och budgivningen fortsätter",
-                         "da": "TL: {offender} meldte ikke i de første meldinger (ny spiller): {call} står ved magt, "
-                               "og meldingerne fortsætter"},
-    },
-}
+# The Law's options are worded by the engine's text key (tablet_app/option_texts.py), the
+# obligations and lead restrictions by their kinds (tablet_app/law_texts.py).
 
 
 def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
-    """The Law's option in the player's language: by pending kind and option id, seats named."""
-    oid = str(option.get("id", ""))
-    decision, option_id = member(Decision, kind), member(OptionId, oid)
-    entry = None
-    if option_id is not None:
-        entry = (OPTIONS.get(decision, {}) if decision is not None else {}).get(option_id) \
-            or SHARED_OPTIONS.get(option_id)
-    if entry is None or lang not in entry:
-        if lang == "en" or entry is None:
-            return str(option.get("label") or oid)
-        lang = "en"
-    try:
-        return entry[lang].format(**(names or {}))
-    except (KeyError, IndexError):
-        return str(option.get("label") or oid) if lang == "en" else entry[lang]
+    """The Law's option in the player's language, by the engine's text key (tablet_app/law_texts.py;
+    `kind`, the pending decision, is implied by the key)."""
+    from tablet_app import law_texts  # law_texts words its texts with this module's names
+
+    return law_texts.option_label(option, lang, names)
 
 
 PROFILE_NAMES = {
@@ -659,7 +544,7 @@ ERRORS: dict[str, dict[str, str]] = {
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
               "tables": "setup_tables", "profile": "setup_profile", "policy": "setup_policy",
-              "no_alerts_by": "setup_alerts"}
+              "no_alerts_by": "setup_alerts", "screens": "setup_screens"}
 
 
 def error_text(exc: BaseException, lang: str = "en") -> str:
@@ -792,14 +677,3 @@ def wrong_board_outcome(outcome: object, lang: str = "en") -> str | None:
     entry = WRONG_BOARD_OUTCOMES.get(key) if key is not None else None
     return None if entry is None else entry.get(lang) or entry["en"]
 
-
-def obligation_text(ob: Mapping[str, Any], lang: str = "en") -> str:
-    """An obligation of the state's `obligations` in `lang`, the player named: to pass (next turn,
-    rest of the auction), to repeat a call (L31A1, L32), not to double this turn (2007 L30B2(b),
-    L27B3)."""
-    seat = seat_name(ob.get("seat"), lang)
-    if ob.get("must_pass") is not None:
-        return _named(OBLIGATIONS, MustPass, ob["must_pass"], lang).format(seat=seat)
-    if ob.get("must_repeat"):
-        return tr("must_repeat", lang, seat=seat, call=ob["must_repeat"])
-    return tr("may_not_double", lang, seat=seat)

@@ -11,6 +11,7 @@ the tablet's LinkMaster opens with pyserial (point-to-point), or one pty is the 
 from __future__ import annotations
 
 import array
+import contextlib
 import fcntl
 import json
 import os
@@ -24,10 +25,11 @@ import termios
 import threading
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hardware.emu import image
+from hardware.emu.lockstep import EmuPort, OneClock, Tablet
 from shared_rules.types import SEATS
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -170,12 +172,6 @@ class Screen:
         img.resize((128 * scale, 64 * scale), Image.Resampling.NEAREST).save(str(path))
 
 
-# lockstep: the longest the chip clock waits for the tablet's turn (a tablet that hangs must not
-# hang the table), and how long the tablet must stay quiet to have ended its turn
-HOLD_MAX_S = 5.0
-QUIET_S = 0.0005
-
-
 def _unread(fd: int) -> int:
     """Bytes waiting to be read on a pty end (FIONREAD)."""
     buf = array.array("i", [0])
@@ -188,16 +184,16 @@ class EmuTable:
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
                  seat_in_config: bool = True, frames: bool = False,
                  extra_config: dict | None = None, display: str = "spi",
-                 bridge_ms: float | None = None, lockstep: Callable[[], bool] | None = None):
+                 bridge_ms: float | None = None, lockstep: Tablet | None = None):
         """display: how the boxes' panels are wired, "spi" (the reference box) or "i2c"
         (`make flash DISPLAY_BUS=i2c`); the emulated panel listens on both buses.
         bridge_ms: model the USB bridge between the wire and the tablet with this latency timer
         (the FT231X's 16 ms default, or the 1 ms the tablet sets: tablet_app/link/latency.py).
-        lockstep: with a bridge, stop the chip clock while the tablet takes its turn: after the
-        bridge hands it bytes, until `lockstep()` says the tablet is idle (and its bytes are
-        read); what it wrote meanwhile reaches the boxes as much chip time later as it took on
-        the wall clock (emu.js). Without it the tablet's wall time weighs as little on the chip's
-        clock as the emulation is slower than real time."""
+        lockstep: the tablet (hardware/emu/lockstep.py Tablet) on the chips' clock: the chips
+        stand while it works and its bytes enter the line at its own clock's time (lockstep.py;
+        open its ports with `open_port`). Without it the tablet's wall time weighs as little on
+        the chip's clock as the emulation is slower than real time, and its bytes land when a
+        harness thread reads them."""
         why = missing()
         if why:
             raise RuntimeError(why)
@@ -238,14 +234,10 @@ class EmuTable:
         self.to_boxes: list[tuple[int, str, str]] = []  # lockstep p2p: (chip us, seat, hex) from the tablet
         self.to_tablet: list[tuple[int, str, str]] = []  # bridge: (chip us, port, hex) handed over
         self.wire_log: list[tuple[int, str, str]] = []  # point to point: (chip us, seat, hex) boxes sent
-        self.holds = 0  # lockstep: times the chip clock stopped for the tablet's turn
-        self.held_s = 0.0  # ... and the wall time it stood
-        self._lockstep = lockstep
-        self._hold_t0: float | None = None  # lockstep: wall time the chip clock stopped
-        self._held_at_us = 0  # ... and the chip time it stopped at
-        self._tablet_us = 0  # the latest time tablet_us() gave
+        self._tablet_us = 0  # the latest time tablet_us() gave (not in lockstep)
         self._clock_lock = threading.Lock()
-        self._io = threading.Lock()  # the pump's read-and-forward against the hold's end
+        self._send_lock = threading.Lock()  # one line at a time to emu.js, from any thread
+        self._pipes: dict[str, tuple[int, int]] = {}  # lockstep: the tablet's read ends (EmuPort)
         self._cv = threading.Condition()
         self._replies: dict[str, str] = {}
         # ptys: the tablet opens the slave path; we keep the master (and the slave open, so the
@@ -257,6 +249,10 @@ class EmuTable:
             os.set_blocking(m, False)
             self._pty[name] = (m, sl, os.ttyname(sl))
         self.ports = {s: self._pty["bus" if bus else s][2] for s in seats}
+        self.one: OneClock | None = None
+        if lockstep is not None:
+            self.one = OneClock(self._send, self._tablet_unread)
+            self.one.attach(lockstep)
         self.proc = subprocess.Popen(["node", str(HERE / "emu.js"), str(cfgp)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=open(self.workdir / "emu.stderr", "wb"), text=True,
@@ -264,19 +260,18 @@ class EmuTable:
         self._closed = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self._pump = threading.Thread(target=self._tablet_bytes, daemon=True)
-        self._pump.start()
-        if lockstep is not None:
-            threading.Thread(target=self._holds, daemon=True).start()
+        if self.one is None:  # in lockstep the tablet's bytes come through open_port's ports
+            threading.Thread(target=self._tablet_bytes, daemon=True).start()
 
     # -- plumbing -----------------------------------------------------------------------------
     def _send(self, line: str) -> None:
         assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, ValueError):
-            pass
+        with self._send_lock:
+            try:
+                self.proc.stdin.write(line + "\n")
+                self.proc.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -294,13 +289,14 @@ class EmuTable:
                 port = parts[1] if parts[1] == "bus" else self.seats[int(parts[1])]
                 self.sim_us = max(self.sim_us, int(parts[2]))
                 self.to_tablet.append((int(parts[2]), port, parts[3]))
-                if self._lockstep is not None:
-                    with self._cv:
-                        self._held_at_us = int(parts[2])
-                        self._hold_t0 = time.monotonic()
-                        self.holds += 1
-                        self._cv.notify_all()
+                if self.one is not None:  # the chips stand while the tablet takes its turn
+                    self.one.stopped_at(int(parts[2]), "bridge", ready=False)
                 self._to_tablet(port, bytes.fromhex(parts[3]))
+            elif op == "H" and self.one is not None:  # the chips stand: the tablet's time, a driver
+                pin = int(parts[3]) if parts[2] == "pin" else 0
+                self.one.stopped_at(int(parts[1]), "driver" if pin else parts[2], pin)
+            elif op == "J" and self.one is not None:  # a tablet write the chips had passed
+                self.one.late_write(int(parts[1]), int(parts[3]))
             elif op == "B":
                 hexs, who = parts[2], parts[3]
                 data = bytes.fromhex(hexs)
@@ -340,8 +336,9 @@ class EmuTable:
                 with self._cv:
                     self.collisions += 1
                     self.collided.append((int(parts[1]), line.rstrip("\n")))
-                    owner, (who, v) = parts[2], parts[3].split()
-                    self.line_log.append((int(parts[1]), f"{self.seats[int(who)]} over {self.seats[int(owner)]}", v))
+                    owner, (who, v) = int(parts[2]), parts[3].split()
+                    over = "tablet" if owner < 0 else self.seats[owner]
+                    self.line_log.append((int(parts[1]), f"{self.seats[int(who)]} over {over}", v))
             elif op in ("F", "T"):
                 with self._cv:
                     self._replies[op + (parts[1] if op == "F" else "")] = line.rstrip("\n")
@@ -350,6 +347,15 @@ class EmuTable:
     def _to_tablet(self, name: str, data: bytes) -> None:
         if name in self.unplugged:
             return
+        if self.one is not None:  # lockstep: the tablet reads a pipe (EmuPort)
+            with self._clock_lock:
+                ends = self._pipes.get(name)
+            if ends is not None:
+                try:
+                    os.write(ends[1], data)
+                except OSError:
+                    pass  # full or closed: lost, as on a wire nobody reads
+            return
         fd = self._pty[name][0]
         try:
             os.write(fd, data)
@@ -357,70 +363,93 @@ class EmuTable:
             pass  # nobody reads the line: the bytes are lost, as on a wire
 
     def _tablet_bytes(self) -> None:
+        """Not in lockstep: what the tablet writes on a pty goes to the boxes when this thread
+        reads it."""
         fds = {v[0]: k for k, v in self._pty.items()}
         while not self._closed:
             r, _, _ = select.select(list(fds), [], [], 0.1)
-            with self._io:
-                for fd in r:
-                    try:
-                        data = os.read(fd, 4096)
-                    except (BlockingIOError, OSError):
-                        continue
-                    if data and fds[fd] not in self.unplugged:
-                        name = fds[fd]
-                        port = "bus" if name == "bus" else self.seats.index(name)
-                        t0 = self._hold_t0
-                        if t0 is None:
-                            self._send(f"W {port} {data.hex()}")
-                        else:  # the chip clock stands: these bytes came this long into its stop
-                            self._send(f"W {port} {data.hex()} {int((time.monotonic() - t0) * 1e6)}")
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                if data and fds[fd] not in self.unplugged:
+                    name = fds[fd]
+                    port = "bus" if name == "bus" else self.seats.index(name)
+                    self._send(f"W {port} {data.hex()}")
+
+    def open_port(self, path: str, baud: int = 115200) -> EmuPort:
+        """The tablet's end of a line in lockstep (LinkMaster(open_port=...)): its writes enter
+        the line at the tablet's clock (lockstep.py); what the line hands it comes through a
+        pipe, readable the moment it is written (a pty passes bytes on through the kernel's
+        workqueue: a moment later, when the tablet could look settled without having them)."""
+        name = next((k for k, v in self._pty.items() if v[2] == path), None)
+        if name is None:
+            raise OSError(f"no emulated line at {path}")
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        os.set_blocking(w, False)
+        with self._clock_lock:
+            old = self._pipes.pop(name, None)
+            self._pipes[name] = (r, w)
+        if old is not None:
+            os.close(old[1])
+
+        def closed(ends: tuple[int, int] = (r, w), n: str = name) -> None:
+            with self._clock_lock:
+                if self._pipes.get(n) == ends:
+                    del self._pipes[n]
+            os.close(ends[1])
+
+        def write(data: bytes, n: str = name) -> None:
+            self._tablet_write(n, data)
+
+        return EmuPort(path, r, write, closed)
+
+    def _tablet_write(self, name: str, data: bytes) -> None:
+        if name in self.unplugged or not data:
+            return  # a pulled cable: the bytes are lost
+        port = "bus" if name == "bus" else self.seats.index(name)
+        assert self.one is not None
+        self.one.writes += 1
+        self._send(f"W {port} {data.hex()} {self.one.now_us()}")
+
+    def _tablet_unread(self) -> int:
+        """Bytes handed to the tablet that it has not read yet."""
+        with self._clock_lock:
+            ends = list(self._pipes.values())
+        return sum(_unread(r) for r, _ in ends)
 
     def tablet_us(self) -> int:
-        """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock): the
-        chips' time, except while the chips stand for the tablet's turn (lockstep), when it runs
-        on from the stop at wall speed, as the bytes the tablet writes then are placed. Never
-        backwards: after a stop it waits for the chips to catch up."""
-        t0 = self._hold_t0
-        t = self.sim_us
-        if t0 is not None:
-            t = max(t, self._held_at_us + int((time.monotonic() - t0) * 1e6))
+        """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock). In
+        lockstep the clock of lockstep.py; otherwise the chips' time as last reported, never
+        backwards."""
+        if self.one is not None:
+            return self.one.now_us()
         with self._clock_lock:
-            if t > self._tablet_us:
-                self._tablet_us = t
+            if self.sim_us > self._tablet_us:
+                self._tablet_us = self.sim_us
             return self._tablet_us
 
-    def _holds(self) -> None:
-        """Lockstep: end each stop of the chip clock once the tablet has read what the bridge
-        handed it, `lockstep()` says it is idle, and every byte it wrote has been forwarded, all
-        of it for QUIET_S on end (or after HOLD_MAX_S)."""
-        assert self._lockstep is not None
-        while not self._closed:
-            with self._cv:
-                while self._hold_t0 is None and not self._closed:
-                    self._cv.wait(0.2)
-                t0 = self._hold_t0
-            if t0 is None:
-                continue
-            quiet_since = None
-            while time.monotonic() - t0 < HOLD_MAX_S:
-                with self._io:
-                    try:
-                        idle = (all(_unread(sl) == 0 and _unread(m) == 0 for m, sl, _ in self._pty.values())
-                                and self._lockstep())
-                    except Exception:  # the tablet's state read mid-change: not idle yet
-                        idle = False
-                    now = time.monotonic()
-                    if not idle:
-                        quiet_since = None
-                    elif quiet_since is None:
-                        quiet_since = now
-                    elif now - quiet_since >= QUIET_S:
-                        break
-                time.sleep(0.0002)
-            with self._io:
-                self.held_s += time.monotonic() - t0
-                self._hold_t0 = None
-                self._send("A")
+    @contextlib.contextmanager
+    def stopped(self) -> Iterator[None]:
+        """In lockstep, the chips stand while the block runs (a driver acting on the tablet:
+        lockstep.py `pinned`); otherwise nothing."""
+        if self.one is None:
+            yield
+            return
+        with self.one.pinned():
+            yield
+
+    @property
+    def holds(self) -> int:
+        """Lockstep: the stops the chips made for the tablet."""
+        return len(self.one.stops) if self.one else 0
+
+    @property
+    def held_s(self) -> float:
+        """Lockstep: the wall time the chips stood for the tablet in all."""
+        return sum(r.wall_s for r in self.one.stops) if self.one else 0.0
 
     def _wait_reply(self, key: str, timeout: float = STALL_S) -> str:
         deadline = time.monotonic() + timeout
@@ -611,6 +640,8 @@ class EmuTable:
     def close(self) -> None:
         if self._closed:
             return
+        if self.one is not None:
+            self.one.close()
         self._send("Q")
         try:
             self.proc.wait(10)

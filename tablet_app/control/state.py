@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 from shared_rules.outcome import Accepted, Refused
-from shared_rules.profiles import Profile
+from shared_rules.profiles import Profile, with_screens
 from shared_rules.types import Status
 from tablet_app.session import Session
 
@@ -47,7 +47,7 @@ class Engine(Protocol):
         """The calls `seat` has seen (behind screens: his side's, as the tray last left it)."""
 
 
-EngineFactory = Callable[[str, int, str | None, tuple[str, ...]], Engine]
+EngineFactory = Callable[[str, int, str | None, tuple[str, ...], bool | None], Engine]
 ProfileLoader = Callable[[str], Profile]
 
 
@@ -60,7 +60,11 @@ class Rules:
 
     def engine(self, s: Session, board: int) -> Engine:
         # one place for what the engine is built from, so a rebuild can never forget a setting
-        return self.engine_factory(s.profile, board, s.policy, s.no_alerts_by)
+        return self.engine_factory(s.profile, board, s.policy, s.no_alerts_by, s.screens)
+
+    def profile(self, s: Session) -> Profile:
+        """The session's regulation as its table plays it: screens as the organiser set them."""
+        return with_screens(self.profile_loader(s.profile), s.screens)
 
 
 @dataclasses.dataclass(frozen=True)

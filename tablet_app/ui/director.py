@@ -11,7 +11,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from shared_rules import laws
-from shared_rules.types import SEATS
+from shared_rules.types import SEATS, Resolution
 from tablet_app import i18n, present
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
@@ -111,7 +111,7 @@ class DirectorScreen(PinEntry, Screen):
             # the offender showed the stop card before the call being replaced: the replacement is
             # taken as made with it unless the director says otherwise (FSB L116B)
             snap = self.app.snap
-            seat = ((snap.get("state") or {}).get("pending") or {}).get("seat")
+            seat = ((snap.get("director_state") or snap.get("state") or {}).get("pending") or {}).get("seat")
             self._enter("option", option=option, call=None, stop=seat in (snap.get("stop_shown") or {}))
             return
         self._decide(option["id"], None)
@@ -167,7 +167,8 @@ class DirectorScreen(PinEntry, Screen):
             self.side.add_widget(Text(f"{label}  [color=66727f]({chosen.get('law', '')})[/color]",
                                       size=20, size_hint_y=None, height=56))
             self.side.add_widget(Text(i18n.tr("choose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
-            self.picker = CallPicker(self.pick_call, present.replacement_calls(self.app.snap.get("state") or {}),
+            whole = self.app.snap.get("director_state") or self.app.snap.get("state") or {}
+            self.picker = CallPicker(self.pick_call, present.replacement_calls(whole),
                                      self.draft.get("call"))
             self.side.add_widget(self.picker)
             self.draft["stop"] = bool(self.draft.get("stop"))
@@ -198,7 +199,7 @@ class DirectorScreen(PinEntry, Screen):
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)
-        st = snap.get("state") or {}
+        st = snap.get("director_state") or snap.get("state") or {}  # the TD sees the whole table
         pending = st.get("pending")
         self.title.text = i18n.tr("director", lang) + (f"  \u00b7  {pending.get('law', '')}" if pending else "")
         self.happened_head.text = i18n.tr("what_happened", lang).upper()
@@ -264,7 +265,7 @@ class DirectorScreen(PinEntry, Screen):
             return
         if self.mode != "correct":
             tools = []
-            ed = (snap.get("state") or {}).get("edition", 2017)
+            ed = (snap.get("director_state") or snap.get("state") or {}).get("edition", 2017)
             if phase in ("auction", "play"):
                 tools.append(("correct", f"{i18n.tr('correct_call', lang)}\n[size=16]{laws.REFS[ed]['unintended']}[/size]",
                               self._start_correct))
@@ -383,12 +384,12 @@ class DirectorScreen(PinEntry, Screen):
         self._enter("wrong_board")
 
     def _wrong_board_panel(self, snap: dict[str, Any], lang: str) -> None:
-        ed = (snap.get("state") or {}).get("edition", 2017)
+        ed = (snap.get("director_state") or snap.get("state") or {}).get("edition", 2017)
         rule = laws.WRONG_BOARD[ed]
         row = BoxLayout(spacing=10, size_hint_y=None, height=90)
         if rule["restart"]:
             # 2007 L15C: the auction is made again whoever has played the board before
-            self.side.add_widget(Text(i18n.tr("wb_auction_restarted", lang), size=20, bold=True, size_hint_y=None, height=60))
+            self.side.add_widget(Text(i18n.wrong_board_outcome(Resolution.AUCTION_RESTARTED, lang) or "", size=20, bold=True, size_hint_y=None, height=60))
             answers = [("record", i18n.tr("record", lang), False)]
         else:
             self.side.add_widget(Text(i18n.tr("played_before_q", lang), size=20, bold=True, size_hint_y=None, height=60))

@@ -227,3 +227,30 @@ def test_release_never_acknowledges_what_was_not_delivered():
     assert lk.tab.ack_next == 1
     lk.tab.release(2)
     assert lk.tab.ack_next == 2
+
+
+def test_next_output_ms_says_when_the_tablet_writes_of_its_own_accord():
+    """next_output_ms(now) (what a rig running the tablet on a chip's clock asks: LinkMaster
+    .settled) agrees with output(): nothing before that many ms, a frame then; the heartbeat on
+    an idle link, the STATE's retransmit while it is unacknowledged, 0 when something is due."""
+    lk = up()
+    lk.cut(True)  # the box hears nothing: only the tablet's own timers make frames
+    tab = lk.tab
+    now = lk.now
+    seen, waits = set(), set()
+    for round_ in range(12):
+        if round_ == 4:
+            tab.set_view(dict(VIEW, message="new"))
+            assert tab.next_output_ms(now) == 0
+        w = tab.next_output_ms(now)
+        assert w >= 0
+        for k in range(w):
+            assert tab.output(now + k) is None, (round_, k, w)
+        f = tab.output(now + w)
+        assert f is not None, (round_, w)
+        seen.add(payloads(bytes(f))[0][1])
+        waits.add(w)
+        now += w
+    assert seen == {M.PING, M.STATE}
+    assert {0, S.RTO_MS, S.HEARTBEAT_MS} <= waits  # due at once, the retransmit, the heartbeat
+    assert TabletEndpoint("N").next_output_ms(0) == -1  # no session: nothing comes of itself

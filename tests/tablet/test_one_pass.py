@@ -19,9 +19,10 @@ class Counting:
 
     built = 0
 
-    def __init__(self, profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = ()):
+    def __init__(self, profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = (),
+                 screens: bool | None = None):
         type(self).built += 1
-        self.table = Table(profile, board, policy, no_alerts_by)
+        self.table = Table(profile, board, policy, no_alerts_by, screens)
         self.calls: list[str] = []
 
     def step(self, event: dict[str, Any]) -> Accepted | Refused:
