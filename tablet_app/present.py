@@ -293,9 +293,11 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
     if pin and pin not in lines[-1]:  # the deliveries meet the same certificate: said once
         lines.append(f"[color={RED_MARKUP}]{pin}[/color]")
     for item in delivery.get("refused") or []:
-        text = i18n.tr("station_refused_item", lang, status=item.get("status") or "-",
-                       what=_item_name(item.get("kind"), item.get("key")), reason=item.get("reason") or "")
-        if item.get("retrying"):
+        # held: a result of a round the table is not on yet at the station (docs/station.md
+        # "Law 16 at the station"), taken once the round is open there
+        text = i18n.tr("station_held_item" if item.get("held") else "station_refused_item", lang,
+                       status=item.get("status") or "-", what=_item_name(item.get("kind"), item.get("key")), reason=item.get("reason") or "")
+        if item.get("retrying") and not item.get("held"):
             text += " " + i18n.tr("station_refused_retrying", lang)
         lines.append(f"[color={RED_MARKUP}]{text}[/color]")
     return lines
@@ -304,9 +306,10 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
 def box_lines(trouble: dict[str, dict[str, Any]], lang: str = "en") -> list[str]:
     """The director console's lines on the boxes' links (`TableRunner.box_trouble`): a box
     whose protocol the tablet does not speak in red (it cannot take calls), frames a box could
-    not read as a plain line (a cable to check; the link re-sends, nothing is lost)."""
+    not read as a plain line (a cable to check; the link re-sends, nothing is lost); two boxes
+    on one seat or a seat with no box, as the search at start found them, in red."""
     lines = []
-    for seat in sorted(trouble, key=lambda s: SEATS.index(s)):
+    for seat in sorted(trouble, key=lambda s: SEATS.index(s) if s in SEATS else -1):
         t = trouble[seat]
         name = i18n.seat_name(seat, lang)
         if t.get("version"):
@@ -315,6 +318,12 @@ def box_lines(trouble: dict[str, dict[str, Any]], lang: str = "en") -> list[str]
                                                       tlo=VERSION_MIN, thi=VERSION_MAX) + "[/color]")
         if t.get("naks"):
             lines.append(i18n.tr("box_naks", lang, seat=name, n=t["naks"], reason=t.get("reason") or "-"))
+        # what the search for the boxes found at start (tablet_app/link/discover.py)
+        if t.get("clash"):
+            lines.append(f"[color={RED_MARKUP}]" + i18n.tr("boxes_clash", lang, seat=name,
+                                                      ports=", ".join(t["clash"])) + "[/color]")
+        if t.get("missing"):
+            lines.append(f"[color={RED_MARKUP}]" + i18n.tr("boxes_missing", lang, seats=name) + "[/color]")
     return lines
 
 

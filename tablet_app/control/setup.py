@@ -18,9 +18,13 @@ from tablet_app.control.errors import DiskFull, Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
 from tablet_app.control.state import Rules, TableState
+from tablet_app.i18n import LANGS
 from tablet_app.journal import Journal, StorageFull
 from tablet_app.session import Session, SetupError
 
+# Where this tablet's station is, as typed once (`--station`, `--table`, `--table-key`): the
+# next start finds it without them.
+STATION_KEYS = ("station", "table", "table_key")
 MAX_GRACE_S = 120  # the longest a club may let the console reopen without the PIN (docs/td-guide.md)
 CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
 
@@ -63,7 +67,9 @@ class TableSetup:
         self.station_check: StationCheck | None = None
         self.station_status: StationStatus | None = None
 
-    def setup(self, session: dict[str, Any] | Session) -> None:
+    def setup(self, session: dict[str, Any] | Session, by: str = "director") -> None:
+        """`by`: who starts the round, "players" (the next round of the movement, its pairs
+        confirmed: `next_round`) or "director" (any setup, with the PIN on the screen)."""
         st = self.st
         if st.phase not in ("setup", "round_end") and st.session is not None:
             raise Refused("finish the round (or have the TD end it) before setting up a new one", "setup.round_open")
@@ -97,6 +103,27 @@ class TableSetup:
         with self.tx.tx():
             self.tx.record("setup", {"session": s.to_dict()})
             self.tx.record("board", {"board": s.boards[0], "started_at": self.clock(), "by": None})
+            # the station's Law 16 gate opens this round's results (docs/station.md)
+            self.tx.feed.round_start(s, by)
+
+    def next_round(self, session: Session) -> None:
+        """The players move the table on: after the last board of the round, to the next round
+        of the movement, whose pairs and boards they have confirmed: the movement is the
+        director's instruction how players and boards move (2007 and 2017 Law 8A1). Anything
+        else (a round not over, another table, a round back) is the director's, with the PIN
+        (`setup`): a round ends when he says so, and a board he postponed keeps it open for the
+        players concerned (Law 8B)."""
+        st, now = self.st, self.st.session
+        if now is None or st.phase != "round_end":
+            raise Refused("the round is not over: the director moves the table to the next round",
+                          "round.not_over")
+        if (session.event, session.section, session.table) != (now.event, now.section, now.table) \
+                and session.station_session == now.station_session:
+            raise Refused("that is another table's round: call the director", "round.other_table")
+        if session.round <= now.round and session.station_session == now.station_session:
+            raise Refused(f"round {session.round} is not after round {now.round}: call the director",
+                          "round.not_next", round=session.round, now=now.round)
+        self.setup(session, by="players")
 
     def _check_station(self, s: Session) -> None:
         """The table id and key as the outbox will deliver them, before the first board: a
@@ -119,14 +146,21 @@ class TableSetup:
             self.set_club_defaults(**club_defaults(movement))
 
     def set_club_defaults(self, **values: Any) -> None:
-        """What the club set: `profile` (regulations), `director_pin` (digits, hashed here; a hash;
-        or `{"algorithm": "station"}`: the station checks it), `director_grace_s` (0-120 s, how
+        """What the club set: `profile` (regulations), `language` (the screens' language at the
+        next start), `station`, `table`, `table_key` (where this tablet delivers, typed once),
+        `director_pin` (digits, hashed here; a hash; or `{"algorithm": "station"}`: the station
+        checks it), `director_grace_s` (0-120 s, how
         long the console reopens without the PIN after the director leaves it), and
         `director_pin_seen`: the hash of the last PIN the station confirmed at this tablet, its
         check when the station is out of reach. Used by the next setup that does not give its own."""
         club = dict(self.club)
         if values.get("profile"):
             club["profile"] = str(values["profile"])
+        if values.get("language") in LANGS:
+            club["language"] = str(values["language"])
+        for k in STATION_KEYS:  # the station's address, this table and its key, typed once
+            if isinstance(values.get(k), str) and values[k]:
+                club[k] = values[k]
         p = values.get("director_pin")
         if isinstance(p, str) and pin.valid_digits(p):
             club["director_pin"] = pin.hash_pin(p)
@@ -160,9 +194,11 @@ class TableSetup:
             return {}  # no setting (or an unreadable one): the TD chooses
         if not isinstance(club, dict):
             return {}
-        keep = {"profile": lambda v: isinstance(v, str) and bool(v), "director_pin": pin.valid_verifier,
+        text = lambda v: isinstance(v, str) and bool(v)  # noqa: E731 - a table of checks
+        keep = {"profile": text, "director_pin": pin.valid_verifier,
                 "director_pin_seen": pin.valid_hash,
-                "director_grace_s": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_GRACE_S}
+                "director_grace_s": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_GRACE_S,
+                "language": lambda v: v in LANGS, **dict.fromkeys(STATION_KEYS, text)}
         return {k: v for k, v in club.items() if k in keep and keep[k](v)}
 
     def defaults(self) -> SetupDefaults:
