@@ -22,7 +22,7 @@ import signal
 import sys
 import threading
 
-from . import lan, tls
+from . import lan, lan_qr, tls
 from .http_server import Limits
 from .server import Station, StationConfig, make_server
 from .store import Store, StoreError
@@ -132,8 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(assumed): values in it rest on no cited regulation text; confirm them with the "
                         "federation")
     p.add_argument("--language", default=None, choices=LANGUAGES,
-                   help="the language the club's tablets start in (kept in the database; the TD may change it "
-                        "at the table)")
+                   help="the club's language: the club's tablets start in it (the TD may change it at the "
+                        "table) and the director page speaks it (a page's ?lang= overrides it for that view); "
+                        "kept in the database until changed; default English")
     p.add_argument("--screens", type=screens_spec, action="append", default=None, metavar="all|SECTION[:TABLES]",
                    help="the organiser plays with screens: the whole event (all), a section (A) or tables "
                         "(A:1-4); repeatable; sent to the tablets with their movement (FSB L114, "
@@ -262,6 +263,16 @@ def bws_replaced_main(argv: list[str]) -> int:
     print(f"station: answer '{args.choice}' recorded for {status.get('path')}; the station takes it at its next look "
           "at the file (the director page shows the outcome)")
     return 0
+
+
+def _print_address_qr(url: str) -> None:
+    """The tablets' station address as a QR code for a camera app or a scanner (station/lan_qr.py)."""
+    text = lan_qr.terminal_text(url)
+    if not lan_qr.printable(text, sys.stdout.encoding):
+        print("station: this terminal cannot draw the address's QR code; the director page shows it", flush=True)
+        return
+    print("station: the same address as a QR code (for a phone's camera app or a scanner):", flush=True)
+    print(text, end="", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -401,11 +412,10 @@ def main(argv: list[str] | None = None) -> int:
                   "this computer must use the https address", flush=True)
     print(f"station: event {event}, database {args.db}", flush=True)
     print(f"station: listening on {scheme}://{args.host}:{port}/  (Data Connector: /dc-scoringprogram)", flush=True)
-    if pin:
-        print(f"station: tablets' station address {lan.station_url(scheme, args.host, port, pin)}", flush=True)
-    else:
-        print(f"station: tablets' station address {lan.station_url(scheme, args.host, port)}", flush=True)
-    config.extra["tablet_address"] = lan.station_url(scheme, args.host, port, pin)
+    tablet_address = lan.station_url(scheme, args.host, port, pin)
+    print(f"station: tablets' station address {tablet_address}", flush=True)
+    _print_address_qr(tablet_address)
+    config.extra["tablet_address"] = tablet_address
     print(f"station: director page {lan.station_url(scheme, args.host, port)}director?token={config.director_token}",
           flush=True)
     print(f"station: Data Connector licence key: {config.dc_licence_key or config.director_token}", flush=True)

@@ -147,7 +147,7 @@ def clock(seconds: Any) -> str:
 
 def think(c: dict) -> float | None:
     t = c.get("think")
-    return float(t) if t is not None and clock(t) != "?" else None
+    return float(t) if isinstance(t, (int, float)) and clock(t) != "?" else None
 
 
 # -- irregularities -----------------------------------------------------------------------------------

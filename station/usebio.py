@@ -96,8 +96,8 @@ def adjusted_cells(adjusted: Any, vulnerability: Any) -> dict[str, str]:
             from shared_rules.scoring import score as law77
 
             score = law77(c, d, tricks, vulnerability)
-        contract = c if isinstance(c, str) and (c == "PASS" or CONTRACT_RE.match(c)) else "ASSIGNED"
-        return {"CONTRACT": contract, "PLAYED_BY": d or "", "LEAD": "",
+        played = c if isinstance(c, str) and (c == "PASS" or CONTRACT_RE.match(c)) else None
+        return {"CONTRACT": "ASSIGNED" if played is None else played, "PLAYED_BY": d or "", "LEAD": "",
                 "TRICKS": "" if tricks is None else str(tricks), "SCORE": "" if score is None else str(score)}
     if kind in ("weighted", "split"):
         return {"CONTRACT": kind.upper(), **empty, "SCORE": "ADJ"}

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
+from tablet_app.station_texts import STATION_ERRORS
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -592,6 +593,7 @@ ERRORS: dict[str, dict[str, str]] = {
     "setup.station_refused": {"en": "The station refused table {table}: {reason}", "sv": "Stationen nekade bord {table}: {reason}",
                               "da": "Stationen afviste bord {table}: {reason}"},
 }
+ERRORS.update(STATION_ERRORS)  # player numbers, the movement check (tablet_app/station_texts.py)
 # the setup screen's field labels, for "{field}"
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
@@ -607,6 +609,8 @@ def error_text(exc: BaseException, lang: str = "en") -> str:
         params = {k: v for k, v in (getattr(exc, "params", None) or {}).items()}
         field = params.get("field")
         params["field"] = tr(FIELD_KEYS[field], lang) if field in FIELD_KEYS else (field or "")
+        if "seat" in params:
+            params["seat"] = seat_name(params["seat"], lang)
         try:
             return entry.get(lang, entry["en"]).format(**params)
         except (KeyError, IndexError):

@@ -1,8 +1,9 @@
 """A round's setup, and the club's settings a new setup starts from.
 
 The setup is checked in the TD's words (`SetupError` with a key for the screen), completed with
-the club's regulations and director PIN, checked against the station when there is one, then
-journalled with its first board. The club's settings (the station's movement reply, or the
+the club's regulations and director PIN, checked against the station when there is one (the
+table's key, and the movement the station sent: `setup_check.py`), then journalled with its
+first board. The club's settings (the station's movement reply, or the
 tablet's own setting) are kept in the tablet's database outside the journal: they are not the
 table's, and a setup journals the values it used.
 """
@@ -17,6 +18,7 @@ from tablet_app import pin
 from tablet_app.control.errors import DiskFull, Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
+from tablet_app.control.setup_check import check_against
 from tablet_app.control.state import Rules, TableState
 from tablet_app.i18n import LANGS
 from tablet_app.journal import Journal, StorageFull
@@ -141,6 +143,12 @@ class TableSetup:
                 raise SetupError(f"The station refused table {tid}: {exc}", "setup.station_refused",
                                  table=tid, reason=str(exc)) from exc
             return
+        if movement is not None:
+            try:
+                check_against(s, movement)  # what the station would refuse later, refused now
+            except SetupError as exc:
+                self.station_status = {"ok": False, "table": tid, "reason": "movement", "message": str(exc)}
+                raise
         self.station_status = {"ok": True, "table": tid, "reason": None, "message": None}
         if movement is not None:
             self.set_club_defaults(**club_defaults(movement))
@@ -215,8 +223,9 @@ class TableSetup:
 def on_setup(f: Fold, body: SetupBody) -> Effects:
     st = f.st
     # A director call outlives its round: the TD may attend to it after the table has moved
-    # on, and the station keeps it open until he does; so does the PIN's lockout.
-    st.reset(keep=("td_calls", "pin_wrong"))
+    # on, and the station keeps it open until he does; so does the PIN's lockout. The player
+    # numbers entered are each round's own (their key names the round): kept for the numbering.
+    st.reset(keep=("td_calls", "pin_wrong", "player_entries"))
     st.session = Session.from_dict(body["session"])
     st.phase = "auction"
     st.log.append({"what": "setup", **body["session"]})
