@@ -28,6 +28,7 @@ timed.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -48,11 +49,11 @@ from hardware.sim.boxes import Boxes, Screen  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
+from shared_rules.calls import SEATS  # noqa: E402  (types' letters; the baseline tree has only calls)
 from tablet_app.controller import Controller  # noqa: E402
 from tablet_app.link import LinkMaster  # noqa: E402
 from tablet_app.runner import TableRunner  # noqa: E402
 
-SEATS = "NESW"
 BAUD = 115200
 SHM = "/dev/shm"
 RELAY_NICE = -10
@@ -182,6 +183,9 @@ def main() -> None:
         if phase == "start" and info["generation"] == 2:
             full_passes[0] += 1
 
+    # the baseline's controller (bench_tablet.py's old beside new) has no lock of its own
+    lock = getattr(ctl, "lock", None) or contextlib.nullcontext()
+
     def drive() -> None:
         gc.callbacks.append(count_full_passes)  # from the first call on (start-up's own are done)
         lat: list[float] = []
@@ -189,7 +193,7 @@ def main() -> None:
         rng = random.Random(3)
         try:
             while len(lat) < n_calls:
-                with ctl.lock:  # the state and the phase of one moment (a board may start between them)
+                with lock:  # the state and the phase of one moment (a board may start between them)
                     st, phase = ctl.estate, ctl.phase
                 if phase != "auction":
                     time.sleep(0.01)
@@ -212,7 +216,7 @@ def main() -> None:
                 if stages is not None:
                     stages.on = False
                     stages.call(seat, t0, seen)
-                state = M.encode_state(ctl.views()[SEATS[(SEATS.index(seat) + 1) % 4]])
+                state = M.encode_state(ctl.views()[SEATS[(SEATS.index(seat) + 1) % 4]])  # the LHO's view
                 floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + wire_bytes(M.HEADER + len(state) + M.CRC))
                              * 10 / BAUD * 1000)
             out.update(lat=lat, floor=floor, render_threads=render_threads(), frozen=gc.get_freeze_count(),

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-SEATS = "NESW"
+from shared_rules.calls import SEATS  # types' letters; the baseline tree (bench_tablet.py) has only calls
 
 
 class Stages:

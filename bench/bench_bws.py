@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from shared_rules.boards import dealer, vulnerability  # noqa: E402
 from shared_rules.scoring import score  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 from station.bws import Bridge, schema  # noqa: E402
 from station.bws.boardlog import BoardLog  # noqa: E402
 from station.bws.odbc import Bws, insert_sql  # noqa: E402
@@ -62,7 +63,7 @@ def records() -> list[dict]:
         for r in range(1, R + 1):
             low = ((t - 1 + r - 1) % T) * B + 1
             for b in range(low, low + B):
-                seats = ["NESW"[("NESW".index(dealer(b)) + i) % 4] for i in range(6)]
+                seats = [SEATS[(SEATS.index(dealer(b)) + i) % 4] for i in range(6)]
                 rec = {"event": EVENT, "section": "A", "table": t, "round": r, "board": b, "ns_pair": t,
                        "ew_pair": (t + r) % T + 1, "dealer": dealer(b), "vulnerability": vulnerability(b),
                        "contract": "4H", "declarer": seats[0], "tricks": 10, "lead": "ST",

@@ -18,31 +18,32 @@ ratio above 1.
 """
 from __future__ import annotations
 
-import io
 import json
 import pathlib
 import random
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from typing import Any
 
 sys.path.insert(0, ".")
 
+from bench import baseline  # noqa: E402
 from bench.engine_workload import PROFILES, generate, generate_irregular  # noqa: E402
 from shared_rules.calls import BID_NAME, MAX_LEGAL_RANK  # noqa: E402
+from shared_rules.outcome import Accepted, Refused  # noqa: E402
 from shared_rules.replay import replay  # noqa: E402
 from shared_rules.table import Table  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 
 N_AUCTIONS = 100_000
 RUNS = 3
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# The engine before the restructure into rule objects and Table.step (main on 2026-11-27): the
-# same workload runs on it, from build/, beside today's.
-BASELINE = "2b32f5b"
+# The engine before the restructure into rule objects and Table.step: the same workload runs on
+# it, from build/, beside today's.
+BASELINE = baseline.BASELINE
 
 
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
@@ -78,12 +79,12 @@ def write_journal(path: pathlib.Path, auctions: list[list[str]]) -> int:
     ctl = Controller(path, clock=lambda: clock[0])
     ctl.setup({**SESSION, "boards": list(range(1, len(auctions) + 1))})
     n = 0
-    box_seq = dict.fromkeys("NESW", 0)
+    box_seq = dict.fromkeys(SEATS, 0)
     for calls in auctions:
-        dealer = "NESW".index(ctl.estate["dealer"])
+        dealer = SEATS.index(ctl.estate["dealer"])
         for i, call in enumerate(calls):
             clock[0] += 3.0
-            seat = "NESW"[(dealer + i) % 4]
+            seat = SEATS[(dealer + i) % 4]
             box_seq[seat] += 1  # as a box sends it (tablet_app/runner.py): its seq and its own clock
             r = ctl.box_event(seat, "call", call=call, seq=box_seq[seat], box_ms=int(clock[0] * 1000) % 2**32)
             assert r["ok"], r
@@ -95,11 +96,12 @@ def write_journal(path: pathlib.Path, auctions: list[list[str]]) -> int:
 
 
 class TimedTable(Table):
-    """Table whose apply adds its time to `spent` (perf_counter: cheap to read, unlike CPU time)."""
+    """Table whose step and state add their time to `spent` (perf_counter: cheap to read, unlike
+    CPU time)."""
 
     spent = 0.0
 
-    _inside = False  # apply builds the state itself: time the outermost call only
+    _inside = False  # time the outermost call only
 
     def _timed(self, fn: Any, *args: Any) -> Any:
         if TimedTable._inside:
@@ -112,11 +114,8 @@ class TimedTable(Table):
             TimedTable._inside = False
             TimedTable.spent += time.perf_counter() - t0
 
-    def apply(self, event: dict[str, Any]) -> dict[str, Any]:
-        return self._timed(super().apply, event)
-
-    def take(self, event: dict[str, Any]) -> None:  # the replay's path: no state per event
-        self._timed(super().take, event)
+    def step(self, event: Any) -> Accepted | Refused:  # the tablet's one call per event
+        return self._timed(super().step, event)
 
     def state(self) -> dict[str, Any]:  # built when the tablet reads it (a board's end, the last)
         return self._timed(super().state)
@@ -153,7 +152,7 @@ def tablet_restart() -> None:
             print(f"tablet restart replay ({name} auctions: {len(auctions)} boards, {n} calls, "
                   f"{n / len(auctions):.0f} calls per board): {rates[name]:,.0f} calls/s CPU time "
                   f"({n / statistics.median(walls):,.0f} wall; median of 5 Controller starts) — goal >= 50,000 calls/s")
-            print(f"  of which the engine (Table.take/apply and the states the tablet reads): {statistics.median(engine):.0%}")
+            print(f"  of which the engine (Table.step and the states the tablet reads): {statistics.median(engine):.0%}")
     print(f"  cost per call, long auctions / short auctions: {rates['short'] / rates['long']:.2f} "
           "(1.00 = linear in the auction's length)")
 
@@ -179,21 +178,8 @@ def taken_throughput(corpus: list[dict[str, Any]]) -> None:
 
 
 def baseline_engine() -> pathlib.Path | None:
-    """The baseline's shared_rules, extracted once with `git archive` into build/; None (and why,
-    printed) where the repository or the commit is not at hand."""
-    dest = ROOT / "build" / f"engine-{BASELINE}"
-    if (dest / "shared_rules" / "table.py").is_file():
-        return dest
-    try:
-        tar = subprocess.run(["git", "archive", "--format=tar", BASELINE, "shared_rules"], cwd=ROOT,
-                             capture_output=True, check=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        print(f"old beside new: the baseline {BASELINE} is not available here ({exc}); comparison left out")
-        return None
-    dest.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
-        archive.extractall(dest, filter="data")
-    return dest
+    """The baseline's shared_rules, extracted once with `git archive` into build/ (bench/baseline.py)."""
+    return baseline.extract("engine", ("shared_rules",), "shared_rules/table.py")
 
 
 def old_beside_new(rounds: int = 3) -> None:
@@ -266,27 +252,14 @@ def main() -> None:
     print(f"irregular corpus: 10000 auctions (fsb-2007, dbf-2017), {n_ev} events, {n_irr} irregularities: "
           f"{n_ev / med:,.0f} events/s (median of {RUNS} runs)")
 
-    # What the tablet waits for: one Table.apply (the event plus the full state dict it returns).
-    lat: list[float] = []
-    for log in corpus[:5000]:
-        table = Table(log["profile"], log["board"])
-        for e in log["events"]:
-            t0 = time.perf_counter()
-            table.apply(e)
-            lat.append(time.perf_counter() - t0)
-    lat.sort()
-    pct = {p: lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1e6 for p in (50, 90, 99, 99.9)}
-    print(f"Table.apply latency incl. state dict ({len(lat)} events): p50 {pct[50]:.0f} us, p90 {pct[90]:.0f} us, "
-          f"p99 {pct[99]:.0f} us, p99.9 {pct[99.9]:.0f} us, max {lat[-1] * 1e6:.0f} us")
-
-    # The interface the tablet moves to: one Table.step per event and the state it reads.
+    # What the tablet waits for: one Table.step per event and the state it reads.
     steps: dict[str, list[float]] = {"call": [], "alert": []}
     for log in corpus[:5000]:
         table = Table(log["profile"], log["board"])
         for e in log["events"]:
             t0 = time.perf_counter()
             got = table.step(e)
-            if hasattr(got, "state"):
+            if isinstance(got, Accepted):
                 got.state  # noqa: B018 (read, as the tablet does)
             steps["alert" if "alert" in e else "call"].append(time.perf_counter() - t0)
     for kind, xs in steps.items():

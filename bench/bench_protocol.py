@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 from protocol import messages as M  # noqa: E402
 from protocol.frame_tools import wire_from_payload  # noqa: E402
 from protocol.framing import Deframer, FrameWriter  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 
 BAUD = 115200
 VIEW12 = {"turn": "E", "lowest": "3H", "allowed": ["P", "X", "3H", "3S", "3NT", "4C"],
@@ -159,14 +160,14 @@ def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
     lat = []
     link: SimBus | SimLink = SimBus(baud=BAUD) if bus else SimLink(baud=BAUD)
     with link:
-        boxes = {s: EndpointBox(s, link.box_ports[s], bus=bus) for s in "NESW"}
-        ports = {s: link.tablet_port for s in "NESW"} if isinstance(link, SimBus) else link.tablet_ports
+        boxes = {s: EndpointBox(s, link.box_ports[s], bus=bus) for s in SEATS}
+        ports = {s: link.tablet_port for s in SEATS} if isinstance(link, SimBus) else link.tablet_ports
         lm = LinkMaster(ports)
         auction: list[dict] = []
 
         def push() -> None:
-            for s in "NESW":
-                lm.send_state(s, {"turn": "NESW"[len(auction) % 4], "dealer": "N",
+            for s in SEATS:
+                lm.send_state(s, {"turn": SEATS[len(auction) % 4], "dealer": "N",
                                   "auction": auction[-12:], "lowest": "1C",
                                   "allowed": ["P", "X", "1C", "1D"]})
         push()
@@ -175,8 +176,8 @@ def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
             lm.poll(0.01)
         lm.poll(0.05)
         for i in range(n_calls):
-            seat = "NESW"[i % 4]
-            counts = {s: len(boxes[s].states) for s in "NESW"}
+            seat = SEATS[i % 4]
+            counts = {s: len(boxes[s].states) for s in SEATS}
             t0 = time.monotonic()
             boxes[seat].submit(M.CALL, 0)
             got = False
@@ -187,9 +188,9 @@ def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
                         push()
                         got = True
             deadline = time.monotonic() + 2
-            while any(len(boxes[s].states) == counts[s] for s in "NESW") and time.monotonic() < deadline:
+            while any(len(boxes[s].states) == counts[s] for s in SEATS) and time.monotonic() < deadline:
                 time.sleep(0.0002)
-            lat.append((max(boxes[s].states[-1][0] for s in "NESW") - t0) * 1000)
+            lat.append((max(boxes[s].states[-1][0] for s in SEATS) - t0) * 1000)
             time.sleep(0.01)
         lm.close()
         for b in boxes.values():

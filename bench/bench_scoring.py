@@ -16,6 +16,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from shared_rules.boards import vulnerability  # noqa: E402
 from shared_rules.scoring import score, score_pairs_session  # noqa: E402
+from shared_rules.types import SEATS
 
 TABLES = 100
 BOARDS = 27
@@ -29,7 +30,7 @@ def make_session(seed: int = 2026) -> dict[int, list[dict]]:
     for b in range(1, BOARDS + 1):
         vul = vulnerability(b)
         # A few likely contracts per board, as in a real field.
-        options = [(f"{rng.randint(1, 6)}{rng.choice('CDHSN').replace('N', 'NT')}", rng.choice("NESW"))
+        options = [(f"{rng.randint(1, 6)}{rng.choice('CDHSN').replace('N', 'NT')}", rng.choice(SEATS))
                    for _ in range(4)]
         rows = []
         for t in range(1, TABLES + 1):

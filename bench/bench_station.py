@@ -46,6 +46,7 @@ from bridgemate_dataconnector.dto import (  # noqa: E402
 
 from shared_rules.boards import dealer, vulnerability  # noqa: E402
 from shared_rules.scoring import score  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 from tablet_app.http_transport import PinnedHTTPSConnection  # noqa: E402
 
 EVENT = "bench-2026-11-22"
@@ -88,7 +89,7 @@ def start_station(db: str, server: str = "asyncio", tls: bool = False) -> tuple[
 def record(rng: random.Random, table: int, board: int) -> dict:
     rnd = (board - 1) // 3 + 1
     vul = vulnerability(board)
-    level, strain, decl = rng.randint(1, 6), rng.choice(["C", "D", "H", "S", "NT"]), rng.choice("NESW")
+    level, strain, decl = rng.randint(1, 6), rng.choice(["C", "D", "H", "S", "NT"]), rng.choice(SEATS)
     contract = f"{level}{strain}"
     tricks = max(0, min(13, level + 6 + rng.randint(-2, 2)))
     rec = {"event": EVENT, "section": "A", "table": table, "round": rnd, "board": board,

@@ -35,6 +35,8 @@ from typing import Any
 
 sys.path.insert(0, ".")
 
+from bench import baseline  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 from tablet_app.controller import Controller  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -70,10 +72,10 @@ def per_event(boards: int = 150) -> None:
         ctl = Controller(pathlib.Path(tmp) / "j.db", clock=lambda: clock[0])
         ctl.setup({**SESSION, "boards": list(range(1, boards + 1))})
         for _ in range(boards):
-            dealer = "NESW".index(ctl.estate["dealer"])
+            dealer = SEATS.index(ctl.estate["dealer"])
             for i, call in enumerate(legal_auction(rng)):
                 clock[0] += rng.uniform(0.5, 8)
-                seat = "NESW"[(dealer + i) % 4]
+                seat = SEATS[(dealer + i) % 4]
                 t0 = time.perf_counter()
                 r = ctl.box_event(seat, "call", call=call)
                 ctl.views()
@@ -194,31 +196,42 @@ def children_cpu_s() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = ()) -> None:
-    """setup: the child's options for comparisons (--inproc-relay, --poll-watch, --gap=MS)."""
+def run_app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = (),
+                 root: pathlib.Path = ROOT) -> dict[str, Any]:
+    """One run of bench/app_latency_child.py in the tree at `root` (today's, or the baseline's
+    in build/ with today's driver copied in): its JSON, with `others`, the cores other processes
+    kept busy meanwhile; {"error": ...} when it could not run."""
     busy0, ours0, t0 = busy_cpu_s(), children_cpu_s(), time.monotonic()
     xvfb, display = start_xvfb()
     if xvfb is None or display is None:
-        print("real app path: not measured (Xvfb is not installed)")
-        return
+        return {"error": "Xvfb is not installed"}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(pathlib.Path(tmp) / "kivy")}
-            p = subprocess.run([sys.executable, str(ROOT / "bench" / "app_latency_child.py"), str(n_calls), tmp,
+            p = subprocess.run([sys.executable, str(root / "bench" / "app_latency_child.py"), str(n_calls), tmp,
                                 *(["--stages"] if stages else []), *setup],
-                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+                               cwd=root, env=env, capture_output=True, text=True, timeout=900)
     finally:
-        xvfb.terminate()
-        xvfb.wait(10)
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait(10)
     # the bench's own processes (app, boxes, relay, Xvfb) have all been waited for: what else the
     # machine ran meanwhile took CPU from them (the bench needs about one of the two cores)
     busy1, wall = busy_cpu_s(), time.monotonic() - t0
-    others = (busy1 - busy0 - (children_cpu_s() - ours0)) / wall if busy0 is not None and busy1 is not None else None
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
     res: dict[str, Any] = json.loads(lines[-1]) if lines else {"error": p.stderr[-500:]}
+    if busy0 is not None and busy1 is not None:
+        res["others"] = (busy1 - busy0 - (children_cpu_s() - ours0)) / wall
+    return res
+
+
+def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = ()) -> None:
+    """setup: the child's options for comparisons (--inproc-relay, --poll-watch, --gap=MS)."""
+    res = run_app_path(n_calls, stages, setup)
     if "error" in res:
-        print(f"real app path: failed ({res['error']})")
+        print(f"real app path: not measured ({res['error']})")
         return
+    others = res.get("others")
     lat, floor = res["lat"], res["floor"]
     gap = next((o.split("=", 1)[1] for o in setup if o.startswith("--gap=")), None)
     pace = (f"stress: OK {gap} ms after the call is chosen, while the app still draws the previous call"
@@ -243,12 +256,58 @@ def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = 
         print("  " + line)
 
 
+# What the baseline's tree needs for the real path, and today's driver scripts copied into it.
+BASELINE_PATHS = ("tablet_app", "shared_rules", "protocol", "firmware", "hardware", "bench")
+DRIVER = ("app_latency_child.py", "screen_watcher.py", "app_stages.py", "tablet_workload.py")
+
+
+def old_beside_new(rounds: int = 3) -> None:
+    """The tablet before the structure work (bench/baseline.py) beside today's: the controller's
+    CPU cost per call and per alert (bench/tablet_workload.py, `rounds` interleaved processes
+    each), then the real path at a player's pace, old then new (p99 and the ratio new/old)."""
+    old_root = baseline.extract("tablet", BASELINE_PATHS, "tablet_app/controller.py", DRIVER)
+    if old_root is None:
+        return
+    runs: dict[str, list[dict[str, Any]]] = {"old": [], "new": []}
+    for _ in range(rounds):
+        for name, root in (("old", old_root), ("new", ROOT)):
+            out = subprocess.run([sys.executable, str(ROOT / "bench" / "tablet_workload.py"), str(root)],
+                                 cwd=ROOT, capture_output=True, text=True, check=True, timeout=600).stdout
+            runs[name].append(json.loads(out))
+
+    def med(name: str, what: str, p: str) -> float:
+        return statistics.median(r[what][p] for r in runs[name])
+
+    print(f"old ({baseline.BASELINE}, before the structure work) beside new, the controller per box event "
+          f"(tablet_workload.py: fsb-2007, Controller.box_event, CPU time, journal on a RAM disk; medians of "
+          f"{rounds} interleaved processes):")
+    n = runs["new"][0]
+    for what, words in (("call", "a call"), ("alert", "an alert taken (partner's, FSB L115B)"),
+                        ("refused_alert", "an alert refused (the bidder's own, FSB L115B)")):
+        old, new = med("old", what, "p50"), med("new", what, "p50")
+        print(f"  {words}, {n[what]['n']} events: old p50 {old:.0f} us (p99 {med('old', what, 'p99'):.0f}), "
+              f"new p50 {new:.0f} us (p99 {med('new', what, 'p99'):.0f}); new/old {new / old:.2f}")
+    res = {name: run_app_path(root=root) for name, root in (("old", old_root), ("new", ROOT))}
+    if any("error" in r for r in res.values()):
+        print("real app path, old beside new: not measured (" +
+              "; ".join(f"{k}: {r['error']}" for k, r in res.items() if "error" in r) + ")")
+        return
+    p99 = {k: pct(r["lat"], 99) for k, r in res.items()}
+    p50 = {k: pct(r["lat"], 50) for k, r in res.items()}
+    busy = ", ".join(f"{k} {r['others']:.2f}" for k, r in res.items() if r.get("others") is not None)
+    print(f"real app path at a player's pace, the same driver on each tree ({len(res['new']['lat'])} calls, "
+          f"old then new): old p50 {p50['old']:.1f} ms, p99 {p99['old']:.1f} ms; new p50 {p50['new']:.1f} ms, "
+          f"p99 {p99['new']:.1f} ms; p99 new/old {p99['new'] / p99['old']:.2f}"
+          + (f" (other processes kept {busy} of {os.cpu_count()} cores busy)" if busy else ""))
+
+
 if __name__ == "__main__":
     if "--stages" in sys.argv[1:]:
         app_path(stages=True, setup=tuple(a for a in sys.argv[1:] if a != "--stages"))
         raise SystemExit(0)
     per_event()
     journal_mark()
+    old_beside_new()
     app_path()
     app_path(setup=("--gap=20",))
     cold_start()

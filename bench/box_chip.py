@@ -29,6 +29,7 @@ import time
 from hardware.sim.table import tokens
 from protocol import messages as M
 from protocol.framing import Deframer
+from shared_rules.types import SEATS
 
 BAUD = 115200
 HOLD_MS = 30  # a key held 30 ms of chip time, then released 30 ms (press 3 ms, release 20 ms)
@@ -122,9 +123,9 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
                 dealer = r.ctl.estate["dealer"]
             made: list[str] = []
             script = [NAMES[3 + k] for k in range(35)] + ["P"] * 3
-            first = "NESW".index(dealer)
+            first = SEATS.index(dealer)
             for i, name in enumerate(script):
-                seat = "NESW"[(first + i) % 4]
+                seat = SEATS[(first + i) % 4]
                 if seat != "N":
                     with r.acting():
                         r.ctl.box_event(seat, "call", call=name)
@@ -226,7 +227,7 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
 
     wall0 = time.monotonic()
     load0 = load()
-    r = EmuRig(workdir, "NESW", bus=True, frames=True, hold_ms=HOLD_MS, bridge_ms=bridge_ms,
+    r = EmuRig(workdir, "".join(SEATS), bus=True, frames=True, hold_ms=HOLD_MS, bridge_ms=bridge_ms,
                lockstep=True, session=BOARDS)
     e = r.emu
     lat: list[float] = []
@@ -243,9 +244,9 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                 dealer = r.ctl.estate["dealer"]
             made: list[str] = []
             script = [NAMES[3 + i] for i in range(bids)] + ["P"] * 3
-            first = "NESW".index(dealer)
+            first = SEATS.index(dealer)
             for i, call in enumerate(script):
-                seat = "NESW"[(first + i) % 4]
+                seat = SEATS[(first + i) % 4]
                 keys = tokens(call)
                 e.wait_screen(seat, lambda sc: "YOUR TURN" in sc.status, 180)
                 if not t_first:
@@ -262,8 +263,8 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                 def shown(s: str, t0=t_ok, want=cells) -> list[int]:
                     return [t for t, f in e.frames[s] if t > t0 and round_shown(f) == want]
 
-                e.wait(lambda: all(shown(s) for s in "NESW"), 180, f"all boxes showing {call}")
-                t_last = max(min(shown(s)) for s in "NESW")
+                e.wait(lambda: all(shown(s) for s in SEATS), 180, f"all boxes showing {call}")
+                t_last = max(min(shown(s)) for s in SEATS)
                 lat.append((t_last - t_ok) / 1000)
                 fr = [f for f in e.line_frames() if f[0] > t_ok]
                 sent = next(((a, z) for a, z, _, what in fr if what == f"CALL from {seat}"), None)

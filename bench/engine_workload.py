@@ -92,7 +92,7 @@ def generate_irregular(rng: random.Random, board: int, profile: str) -> dict[str
             legal = st["legal_calls"]
             e = {"t": t, "seat": st["next"], "call": "P" if rng.random() < 0.5 else rng.choice(legal[:8])}
         try:
-            table.apply(e)
+            table.take(e)  # as a log takes it (both engines have it)
         except EventError:
             continue
         events.append(e)

@@ -218,6 +218,7 @@ def view(n):
     for i in range(n):
         auction.append({"call": PC.NAMES[3 + i] if i % 2 == 0 else "P", "alert": i % 5 == 0,
                         "stop": False})
+    # MicroPython: the seat letters of its own (protocol/calls.py), never shared_rules
     return {"turn": "NESW"[n % 4], "prevent": True, "lowest": PC.NAMES[min(37, 4 + n)],
             "allowed": ["P", "X"], "board": 1, "dealer": "N", "vul": "None", "auction": auction,
             "message": "bench"}

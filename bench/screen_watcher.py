@@ -31,8 +31,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from hardware.sim.boxes import ScreenWatch  # noqa: E402
+from shared_rules.calls import SEATS  # noqa: E402  (types' letters; the baseline tree has only calls)
 
-SEATS = "NESW"
 TIMEOUT_S = 5.0
 
 

@@ -5,8 +5,9 @@ import os
 import pathlib
 from typing import Any
 
+from shared_rules.types import SEATS  # noqa: F401 (the demos take the seats from here)
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SEATS = "NESW"
 PIN = "1234"
 # how long a box's panel must stand still, on the box's clock, before the demo prints it: four
 # times a full frame's push on the chip (about 25 ms over 400 kHz I2C)

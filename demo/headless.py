@@ -8,6 +8,7 @@ from typing import Any
 
 from demo.common import HANG_S, PIN, ROOT, SCREEN_STILL_S, SEATS, demo_session, emulated_boxes, fresh_db
 from demo.station import DemoStation, pbn_game
+from shared_rules.types import OptionId
 
 
 def headless(args: argparse.Namespace) -> int:
@@ -136,18 +137,18 @@ def headless(args: argparse.Namespace) -> int:
                 say(f"    option: {i18n.option_label(st['pending']['kind'], o, 'en', present.seat_names(st['pending']))}"
                     f"  ({o['law']})")
             try:
-                ctl.td_decide("0000", "replace", call="2S")
+                ctl.td_decide("0000", OptionId.REPLACE, call="2S")
             except ValueError as exc:
                 say(f"  TD types PIN 0000 -> {exc}")
             say("  TD (PIN 1234): the offender replaces it with 2\u2660")
-            ctl.td_decide(PIN, "replace", call="2S")
+            ctl.td_decide(PIN, OptionId.REPLACE, call="2S")
             pending = ctl.estate["pending"]
             if pending:
                 for o in pending["options"]:
                     say(f"    option: {i18n.option_label(pending['kind'], o, 'en', present.seat_names(pending))}"
                         f"  ({o['law']})")
                 say("  TD: 2\u2660 is the lowest sufficient bid in the same denomination (L27B1(a))")
-                ctl.td_decide(PIN, "b1a")
+                ctl.td_decide(PIN, OptionId.B1A)
             for line in present.consequences(ctl.estate):
                 say("    consequence: " + line)
         for seat, call in [("W", "P"), ("N", "P"), ("E", "P")]:

@@ -5,6 +5,8 @@
 # (firmware/README.md has the details.)
 import sys
 
+# The seat letters spelt out again on purpose: this runs on MicroPython, which must not import
+# shared_rules (everything else takes them from shared_rules.types, defined once there).
 SEATS = "NESW"
 
 

@@ -3,6 +3,8 @@
 # what the tablet's own data (turn, lowest sufficient bid, allowed calls, stop lock) refuses.
 import calls
 
+# The seat letters spelt out again on purpose: this runs on MicroPython, which must not import
+# shared_rules (everything else takes them from shared_rules.types, defined once there).
 SEATS = "NESW"
 NO_SEAT = 255
 MAX_CALLS = 320  # the longest legal auction has 319 calls

@@ -1,5 +1,7 @@
 # Seats and the 38 calls as one-byte codes (the same codes as firmware/calls.py): 0 pass,
 # 1 double, 2 redouble, 3 + (level-1)*5 + denom for the bids (C D H S NT = 0..4), 1C = 3 .. 7NT = 37.
+# The seat letters spelt out again on purpose: this runs on MicroPython, which must not import
+# shared_rules (everything else takes them from shared_rules.types, defined once there).
 SEATS = "NESW"
 VULS = ("None", "NS", "EW", "All")
 NONE = 0xFF

@@ -8,10 +8,9 @@ alert the profile's rules forbid (FSB L115), and every event the table cannot ta
 state dict is built only on request (`state()`, `Accepted.state`): the per-call path only
 updates a few integers, so replaying a log is fast (bench/bench_engine.py).
 
-`apply`, `take`, `check`, `status`, `irregularity_count` and `irregularities_since` are the
-earlier interface, kept with their results: `apply`/`take` record what `step` refuses (a log is
-what happened: an irregular call under `prevent` is listed in `refused`, a call inside the stop
-wait is reported, a forbidden alert is flagged) and raise EventError for the rest.
+`take` folds a whole log (replay.py): a log is what happened, so it records what `step` refuses
+at the gate (an irregular call under `prevent` is listed in `refused`, a call inside the stop wait
+is reported, a forbidden alert is flagged) and raises EventError for the rest.
 
 Events (docs/table-log.md is the catalogue):
   {"t": 6.0, "seat": "E", "call": "3S", "stop": true}      a call (stop: a stop was shown first)
@@ -43,12 +42,12 @@ from __future__ import annotations
 from typing import Any
 
 from shared_rules import boards, box_screens, events, law9, profiles, snapshot, state_view, timing
-from shared_rules.calls import CALL_CODE, MAX_LEGAL_RANK, PASS, SEAT_INDEX, SEATS, call_name
+from shared_rules.calls import CALL_CODE, MAX_LEGAL_RANK, PASS, SEAT_INDEX, SEATS
 from shared_rules.events import T_MAX
 from shared_rules.fold import Fold
 from shared_rules.model import DEEMED, Deemed, EventError, Found, Rec
 from shared_rules.outcome import Accepted, Refused
-from shared_rules.types import Pair, Policy, Refusal, Status, TimingKind
+from shared_rules.types import Pair, Policy, Status, TimingKind
 
 _BIDDING = Status.BIDDING
 _POLICY = {p.value: p for p in Policy}
@@ -137,50 +136,11 @@ class Table:
             raise EventError(f"seat must be one of N, E, S, W (got {seat!r})")
         return box_screens.visible_calls(self._f, SEAT_INDEX[seat])
 
-    # ------------------------------------------------------------------ the earlier interface
-    def apply(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Take one event and return the new state; a refused event raises EventError and
-        changes nothing. What `step` refuses at the gate is recorded (see the module's doc)."""
+    # ------------------------------------------------------------------ a whole log
+    def take(self, event: Any) -> None:
+        """Fold one event of a log (replay.py): what `step` refuses at the gate is recorded (see
+        the module's doc); anything else the table cannot take raises EventError, nothing changed."""
         self._fold(event, gate=False)
-        return state_view.build(self._f)
-
-    def take(self, event: dict[str, Any]) -> None:
-        """`apply` without building the state: for folding a whole log (replay.py)."""
-        self._fold(event, gate=False)
-
-    def irregularities_since(self, n: int) -> list[dict[str, Any]]:
-        """The irregularities recorded after the first `n`, as state()["irregularities"] lists
-        them: what one event added, without building the whole state."""
-        return [dict(x) for x in self._f.irregularities[n:]]
-
-    def irregularity_count(self) -> int:
-        return len(self._f.irregularities)
-
-    def check(self, event: dict[str, Any]) -> dict[str, Any] | None:
-        """What a call event would be, without changing anything: None for a regular call, else
-        {"kind", "law", "seat", "call", "action"}; "action" is "refuse" under the prevent policy and
-        "record" otherwise. Malformed events raise EventError, as apply would."""
-        f = self._f
-        kind, seat, code, t = self._validate(event)
-        if kind != "call" or f.pending is not None:
-            return None
-        taken = bool(event.get("taken"))
-        if not box_screens.is_a_call(f, seat, code, taken):  # only noted, or confirmed (FSB L112C)
-            return None
-        if f.status is Status.ADJUSTED_SCORE:
-            return {"kind": Refusal.AUCTION_STOPPED, "law": f.adjusted["law"] if f.adjusted else "",
-                    "seat": SEATS[seat], "call": call_name(code), "action": "refuse"}
-        found = f.classify(seat, code)
-        if isinstance(found, Deemed):
-            found = f.after_deemed_pass(seat, code)
-        if found is None:
-            until = timing.lock_until(f, seat, t)
-            if until is not None:  # the profile locks the next box during the stop wait (FSB L116B)
-                return {"kind": TimingKind.STOP_WAIT_SHORT, "law": f.profile.stop.law, "seat": SEATS[seat],
-                        "call": call_name(code), "action": "refuse", "until": until}
-            return None
-        return {"kind": found.rule.kind, "law": found.rule.law_for(f.edition), "seat": SEATS[seat],
-                "call": call_name(code), "action": "refuse" if f.policy is _PREVENT else "record"}
 
     # ------------------------------------------------------------------ one pass
     def _validate(self, ev: Any) -> tuple[str, int, int, float]:
@@ -188,7 +148,7 @@ class Table:
 
     def _fold(self, ev: Any, gate: bool) -> Refused | None:
         """Take `ev` or raise EventError with nothing changed. `gate`: refuse (return Refused) what
-        `step` refuses and `apply` records."""
+        `step` refuses and `take` records."""
         f = self._f
         # Fast path for the common event, a plain call, or a call from a box that reports the card
         # taken out (FSB L112C: the tablet sends `taken` on every box call under fsb-2007): the

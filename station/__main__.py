@@ -376,8 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     scheme = "https" if ssl_context else "http"
     for spec, reissue in [(x, False) for x in args.tables] + [(x, True) for x in args.reissue]:
         section, tables = spec
-        for t, key in station.register_tables(event, section, tables, reissue=reissue).items():
-            print(f"table {event}/{section}/{t}  key {key}{'  (new key)' if reissue else ''}")
+        for t, table_key in station.register_tables(event, section, tables, reissue=reissue).items():
+            print(f"table {event}/{section}/{t}  key {table_key}{'  (new key)' if reissue else ''}")
     store.set_setting("integration", "bws" if args.bws else "dataconnector")
     bridge = None
     if args.bws:

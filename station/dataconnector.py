@@ -48,6 +48,8 @@ from bridgemate_dataconnector.validation import (
     validate_section_update_dto,
 )
 
+from shared_rules.types import SEATS
+
 from . import match_store
 from .http_json import JsonError, loads_limited
 from .records import at_iso, td_call_facts
@@ -124,10 +126,9 @@ def handle_request(st: Any, req: Any) -> dict:
     """`handle` for a request body already parsed with the door's limits."""
     if not isinstance(req, dict):
         return _reply(0, ERROR, "Malformed ScoringProgramRequest: not an object", error_type=E_VALIDATION)
-    command = req.get("Command")
-    if not isinstance(command, int):
-        command = 0
-    session = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) and req.get("SessionGuid") else None
+    given, guid = req.get("Command"), req.get("SessionGuid")
+    command = given if isinstance(given, int) else 0
+    session = guid if isinstance(guid, str) and guid else None
     try:
         licence = st.config.dc_licence_key or st.config.director_token
         if not req.get("ClubId") or not isinstance(req.get("LicenceKey"), str) or \
@@ -221,7 +222,7 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
         return _reply(command, OK, f"{len(seats)} participations stored", session=session)
     if command == PUT_HANDRECORDS:
         _known_session(st, session)
-        assert session is not None  # _known_session refuses a missing one
+        assert session is not None  # _known_session refused a missing one
         rows = _handrecord_rows(st, {session: _groups_of(st, session)}, _data(serialized, list))
         with st.store.transaction() as tx:
             _write_handrecords(tx, rows)
@@ -505,7 +506,7 @@ def _participations(st: Any, session: str | None, dtos: list, also_known: set | 
         if direction not in (1, 2, 3, 4):
             raise DcError(E_VALIDATION, f"Invalid Direction ({direction}): 1 North, 2 East, 3 South, 4 West")
         number = _name(d.get("PlayerNumber"), "PlayerNumber")
-        row = {"section": section, "table": table, "round": max(rnd, 1), "direction": "NESW"[direction - 1],
+        row = {"section": section, "table": table, "round": max(rnd, 1), "direction": SEATS[direction - 1],
                "number": number, "first_name": None, "last_name": None, "country_code": None,
                "remove": bool(d.get("IsRemoval")), "swap": bool(d.get("IsPlayerSwap"))}
         if number is not None and number not in known:
@@ -522,7 +523,7 @@ HAND_FIELDS = [f"{seat}{suit}" for seat in ("North", "East", "South", "West")
                for suit in ("Spades", "Hearts", "Diamonds", "Clubs")]
 
 
-def _groups_of(st: Any, session: str | None) -> dict[str, int]:
+def _groups_of(st: Any, session: str) -> dict[str, int]:
     return {r[0]: int(r[1]) for r in st.store.query(
         "SELECT section, scoring_group FROM dc_sections WHERE session_guid = ?", (session,))}
 

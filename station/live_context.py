@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from shared_rules.types import SEATS
+
 from . import exports, match_store, movement
 from .matches import Match, Room
 from .session_scope import SessionScope, scope
@@ -82,7 +84,7 @@ class LiveContext:
             except Exception:  # noqa: BLE001 - no names: the pair numbers
                 names = {}
         out = {}
-        for seat in "NESW":
+        for seat in SEATS:
             if seat in names:
                 out[seat] = names[seat]
             elif slot is not None:

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from shared_rules.types import SEATS
+
 LIN_SEATS = "SWNE"  # LIN's order of the seats (pn|, md|)
 DEALER_DIGIT = {"S": "1", "W": "2", "N": "3", "E": "4"}
 VUL_CODE = {"None": "o", "NS": "n", "EW": "e", "All": "b"}
@@ -50,7 +52,7 @@ def lin_hands(pbn_deal: str | None) -> list[str] | None:
         return None
     first, _, rest = pbn_deal.partition(":")
     hands = rest.split()
-    order = "NESW"
+    order = "".join(SEATS)  # a PBN deal starts at a seat letter
     if first.strip().upper() not in order or len(hands) != 4:
         return None
     by_seat = {}

@@ -32,8 +32,8 @@ import unicodedata
 from typing import Any
 
 from shared_rules.records import auction_dealer
+from shared_rules.types import SEATS, Seat
 
-SEATS = "NESW"
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 MANDATORY = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
              "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
@@ -352,8 +352,8 @@ def game(rec: dict, ctx: dict) -> list[str]:
         out.extend(lines)
         out.extend(tag("Note", f"{i}:{n}") for i, n in enumerate(notes, 1))
     lead = card(rec.get("lead"))
-    if played and lead and declarer is not None:  # played: declarer is known
-        out.append(tag("Play", SEATS[(SEATS.index(declarer) + 1) % 4]))
+    if played and lead and declarer is not None:
+        out.append(tag("Play", Seat.of(declarer).lho.letter))
         out.extend([f"{lead} - - -", "*"])
     if rows and lines:
         out.append(tag("AuctionTimeTable", "Time;TotalTime"))

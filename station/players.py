@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from shared_rules.types import SEATS
+
 from .movement import numbered_per_direction
 
 Person = dict[str, Any]
@@ -32,8 +34,8 @@ def pair_key(section: str, side: str, number: int, per_direction: bool) -> tuple
     return (section, side if per_direction else "", number)
 
 
-def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: list[dict], players: dict[str, dict]
-            ) -> tuple[Callable[..., dict[str, Person]], dict[tuple, list[Person | None]]]:
+def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: list[dict],
+            players: dict[str, dict]) -> tuple[Callable[..., dict[str, Person]], dict[tuple, list[Person | None]]]:
     """movement rows (section, table, round, pair_ns, pair_ew) -> (seats_at, pair_members).
 
     seats_at(section, table, round, ns_pair, ew_pair) -> {seat: person} for the people known;
@@ -54,7 +56,7 @@ def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: 
             seated[(p["section"], p["table"], p["direction"])] = who
         else:
             explicit[(p["section"], p["table"], p["round"], p["direction"])] = who
-    members: dict[tuple, list[Person | None]] = {}
+    members: dict[tuple, list[Person | None]] = {}  # a pair's two players, North/East first; None: unknown
     for sec, table, rnd, ns, ew in rows:
         if rnd != first_round[sec]:
             continue
@@ -69,13 +71,13 @@ def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: 
         out: dict[str, Person] = {}
         for side, number, seats in (("NS", ns_pair, "NS"), ("EW", ew_pair, "EW")):
             found = members.get(pair_key(section, side, number, pd), [])
-            for s, who in zip(seats, found, strict=False):
-                if who:
-                    out[s] = who
-        for s in "NESW":
-            who = explicit.get((section, table, round_no, s))
-            if who:
-                out[s] = who
+            for s, member in zip(seats, found, strict=False):
+                if member:
+                    out[s] = member
+        for s in SEATS:
+            person_here = explicit.get((section, table, round_no, s))
+            if person_here:
+                out[s] = person_here
         return out
 
     return seats_at, members

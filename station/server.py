@@ -426,6 +426,12 @@ def _same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape"))
 
 
+def _first(query: dict[str, list[str]], name: str) -> str | None:
+    """The first value of a query parameter, None when it is not given."""
+    values = query.get(name)
+    return values[0] if values else None
+
+
 def _filename(event: str) -> str:
     """An event id as a download's file name: no user text goes into a header unescaped."""
     return re.sub(r"[^A-Za-z0-9._-]", "_", event)[:100] or "event"
@@ -592,10 +598,10 @@ class StationApp:
         if path == "/api/v1/health":
             return self._json(*st.health())
         if path == "/api/v1/movement":
-            return self._json(200, st.table_movement(request.headers, (query.get("session") or [None])[0]))
+            return self._json(200, st.table_movement(request.headers, _first(query, "session")))
         if path == "/api/v1/players":
             return self._json(200, st.player_names(request.headers, query.get("number") or [],
-                                                   (query.get("session") or [None])[0]))
+                                                   _first(query, "session")))
         m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
         if m:
             return self._json(200, st.board_results(request.headers, int(m.group(1))))
@@ -615,19 +621,19 @@ class StationApp:
             from . import director, exports
             event = (query.get("event") or [st.config.event])[0]
             if path == "/director":
-                return _styled_page(director.render(st, event, (query.get("lang") or [None])[0]))
+                return _styled_page(director.render(st, event, _first(query, "lang")))
             if path == "/director/table":
                 m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
                 t = (query.get("table") or [""])[0]
                 if not m or not t.isdigit() or len(t) > 3:
                     raise HttpError(400, "expected ?section=<letters>&table=<number>")
                 return _styled_page(director.render_table(st, event, m.group(1), int(t),
-                                                          (query.get("lang") or [None])[0]))
+                                                          _first(query, "lang")))
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
             # One session's file: ?session=<SessionGuid>, else the session whose tablets use the
             # id ?event= (docs/station.md "Files"); &section= one of its sections (USEBIO).
-            session = (query.get("session") or [None])[0]
+            session = _first(query, "session")
             from .session_scope import UnknownSession, scope
             try:
                 sc = scope(st.store, event, session)
@@ -636,14 +642,14 @@ class StationApp:
                     return Response(200, exports.pbn_for_event(st.store, event, session=session).encode(),
                                     "application/x-pbn; charset=utf-8",
                                     [("Content-Disposition", f'attachment; filename="{name}.pbn"')])
-                section = (query.get("section") or [None])[0]
+                section = _first(query, "section")
                 if section is not None and not re.fullmatch(r"[A-Z]{1,3}", section):
                     raise HttpError(400, "?section= must be the section's letters (A, B ...)")
-                body = exports.usebio_for_event(st.store, event, session=session, section=section)
+                xml = exports.usebio_for_event(st.store, event, session=session, section=section)
             except (UnknownSession, exports.UnknownSection) as e:
                 raise HttpError(404, str(e)) from e
             suffix = f"-{section}" if section else ""
-            return Response(200, body.encode(), "application/xml; charset=utf-8",
+            return Response(200, xml.encode(), "application/xml; charset=utf-8",
                             [("Content-Disposition", f'attachment; filename="{name}{suffix}.xml"')])
         if path == "/live" or path.startswith("/live/"):
             from . import live_http

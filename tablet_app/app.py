@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         from tablet_app.outbox import Deliverer
         from tablet_app.station_client import player_lookup, table_of, traveller_hook
 
+        assert c.session is not None  # a deliverer starts once the table is set up
         tid = table_of(c.session).format()
         if c.player_lookup is None:  # a tablet restarted mid-round: its players' names from the same station
             c.player_lookup = player_lookup(args.station, tid, args.table_key, session=c.session.station_session)

@@ -23,9 +23,10 @@ from typing import Any, ParamSpec, TypeVar
 from shared_rules import profiles
 from shared_rules.records import PlayerNumbers
 from shared_rules.table import Table
+from shared_rules.types import SEATS, Finding
 from tablet_app import pin_lockout, views
 from tablet_app.control import boards, parts, td_calls
-from tablet_app.control.auction import BoxReply, StopWait
+from tablet_app.control.auction import BoxReply, ScreenView, StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinCheck, PinState
 from tablet_app.control.director_session import DirectorState
@@ -35,14 +36,17 @@ from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
 from tablet_app.control.snapshot import Published, Snapshot, build
 from tablet_app.control.state import (
-    SEATS,
     Engine,
+    EngineEvent,
     EngineFactory,
+    EngineState,
+    Entry,
+    Phase,
     ProfileLoader,
     ResultRecord,
     Rules,
     TdCall,
-    lho,
+    Tray,
 )
 from tablet_app.control.station_feed import Delivery
 from tablet_app.control.storage_episode import StorageSince
@@ -51,7 +55,7 @@ from tablet_app.outbox import Outbox, check_rows
 from tablet_app.pin_lockout import PinLockout
 from tablet_app.session import Session
 
-__all__ = ["Controller", "Refused", "PinError", "PinLocked", "DiskFull", "SEATS", "lho"]
+__all__ = ["Controller", "Refused", "PinError", "PinLocked", "DiskFull"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -71,11 +75,6 @@ def _input(fn: Callable[P, R]) -> Callable[P, R]:
 def _default_engine(profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = (),
                     screens: bool | None = None) -> Engine:
     return Table(profile, board, policy, no_alerts_by, screens)
-
-
-def _state(name: str) -> Any:
-    """A read-only view of one field of the table's state."""
-    return property(lambda self: getattr(self._st, name), doc=f"TableState.{name}")
 
 
 class Controller:
@@ -142,22 +141,78 @@ class Controller:
         return ctl
 
     # ------------------------------------------------------------------ the table's state (read-only)
-    session = _state("session")
-    phase = _state("phase")
-    board = _state("board")  # the board in play (None at setup and round end)
-    current = _state("current")  # the board on the table
-    estate = _state("estate")  # the engine's state
-    engine = _state("engine")
-    engine_events = _state("engine_events")
-    board_events = _state("board_events")
-    screen = _state("screen")
-    entry = _state("entry")
-    done = _state("done")
-    stop_shown = _state("stop_shown")
-    log = _state("log")
-    td_calls = _state("td_calls")
-    last_t = _state("last_t")
-    pin_wrong = _state("pin_wrong")
+    @property
+    def session(self) -> Session | None:
+        return self._st.session
+
+    @property
+    def phase(self) -> Phase:
+        return self._st.phase
+
+    @property
+    def board(self) -> int | None:
+        """The board in play (None at setup and round end)."""
+        return self._st.board
+
+    @property
+    def current(self) -> int | None:
+        """The board on the table."""
+        return self._st.current
+
+    @property
+    def estate(self) -> EngineState:
+        """The engine's state."""
+        return self._st.estate
+
+    @property
+    def engine(self) -> Engine | None:
+        return self._st.engine
+
+    @property
+    def engine_events(self) -> list[EngineEvent]:
+        return self._st.engine_events
+
+    @property
+    def board_events(self) -> dict[int, list[EngineEvent]]:
+        return self._st.board_events
+
+    @property
+    def tray(self) -> Tray | None:
+        """Behind screens."""
+        return self._st.tray
+
+    @property
+    def entry(self) -> Entry | None:
+        return self._st.entry
+
+    @property
+    def done(self) -> list[ResultRecord]:
+        return self._st.done
+
+    @property
+    def stop_shown(self) -> dict[str, float]:
+        return self._st.stop_shown
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        return self._st.log
+
+    @property
+    def td_calls(self) -> list[TdCall]:
+        return self._st.td_calls
+
+    @property
+    def last_t(self) -> float:
+        return self._st.last_t
+
+    @property
+    def pin_wrong(self) -> int:
+        return self._st.pin_wrong
+
+    @property
+    def screen(self) -> ScreenView | None:
+        """Behind screens: the tray, from the engine (`snapshot()["screen"]`)."""
+        return self._p.auction.screen()
 
     def played(self) -> list[int]:
         """Boards of this round with a result at this table (a withdrawn one is not played)."""
@@ -403,20 +458,20 @@ class Controller:
     def td_exposed_cards(self, pin: str, seat: str, cards: list[str], led: bool = False) -> None:
         """Law 24: the TD has found that `seat` held cards so his partner could see them (`led`: a
         card was led before the auction ended). The boxes cannot see cards: only the TD reports it."""
-        self._p.tools.event(pin, {"td": "exposed_cards", "seat": seat, "cards": list(cards), "led": bool(led)},
+        self._p.tools.event(pin, {"td": Finding.EXPOSED_CARDS, "seat": seat, "cards": list(cards), "led": bool(led)},
                           ("auction", "frozen", "play"), "cards exposed are ruled during the auction (Law 24)")
 
     @_input
     def td_wrong_board_call(self, pin: str, seat: str) -> None:
         """2007 L17D / 2017 L15A: `seat` has called holding the cards of another board."""
-        self._p.tools.event(pin, {"td": "wrong_board_call", "seat": seat}, ("auction", "play"),
+        self._p.tools.event(pin, {"td": Finding.WRONG_BOARD_CALL, "seat": seat}, ("auction", "play"),
                           "a call from the wrong board is ruled during the auction (2007 L17D, 2017 L15A)")
 
     @_input
     def td_wrong_board(self, pin: str, played_before: bool = False) -> None:
         """2007 L15C / 2017 L15B: the table is bidding a board it should not play this round;
         `played_before`: a player at the table has played it already (decides 2017 L15B1/B2)."""
-        self._p.tools.event(pin, {"td": "wrong_board", "played_before": bool(played_before)}, ("auction",),
+        self._p.tools.event(pin, {"td": Finding.WRONG_BOARD, "played_before": bool(played_before)}, ("auction",),
                           "the wrong board is ruled here during the auction (2007 L15C, 2017 L15B)")
 
     @_input

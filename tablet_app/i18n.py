@@ -6,7 +6,14 @@ kontra/dobling, rekontra/redobling, skärm/skærm, tävlingsledare/turneringsled
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import TypeVar
+
+from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
 from tablet_app.station_texts import STATION_ERRORS
+
+E = TypeVar("E", bound=StrEnum)
 
 LANGS = ("en", "sv", "da")
 LANG_NAMES = {"en": "English", "sv": "Svenska", "da": "Dansk"}
@@ -176,37 +183,6 @@ T = {
                      "da": "Spil {boards}: til turneringslederen"},
     "no_board": {"en": "No board in play", "sv": "Ingen bricka spelas", "da": "Intet spil i gang"},
     "play_in_progress": {"en": "Play in progress", "sv": "Spel pågår", "da": "Spil i gang"},
-    # 2007 L31A1, L32B1; 2017 L31A1, L32A1: the call he had to repeat was not the one he made
-    "irr_repeat_not_made": {"en": "Required call not repeated", "sv": "Budet upprepades inte",
-                            "da": "Meldingen blev ikke gentaget"},
-    # 2007 L30B2(b): a double or redouble by the partner who may not double at this turn
-    "irr_restricted_call": {"en": "Double when not allowed", "sv": "Dubbling när det inte var tillåtet",
-                            "da": "Dobling når det ikke var tilladt"},
-    "irr_insufficient_bid_judgement": {"en": "Insufficient bid replaced: the director judges the replacement",
-                                       "sv": "Otillräckligt bud ersatt: TL bedömer ersättningsbudet",
-                                       "da": "Utilstrækkelig melding erstattet: TL vurderer erstatningsmeldingen"},
-    "irr_oot_judgement": {"en": "Call after a cancelled call out of rotation: the director judges it",
-                          "sv": "Bud efter ett upphävt bud i fel tur: TL bedömer det",
-                          "da": "Melding efter en annulleret melding uden for tur: TL vurderer den"},
-    "irr_wrong_board_judgement": {"en": "New call after a call from the wrong board: the director judges it",
-                                  "sv": "Nytt bud efter ett bud från fel bricka: TL bedömer det",
-                                  "da": "Ny melding efter en melding fra forkert spil: TL vurderer den"},
-    "irr_wrong_board_repeat": {"en": "Repeated call differs from the first auction",
-                               "sv": "Upprepat bud skiljer sig från den första budgivningen",
-                               "da": "Gentaget melding afviger fra de første meldinger"},
-    # 2007/2017 L9B2: nobody calls until the director has ruled
-    "irr_call_while_awaiting_td": {"en": "Call while the table waits for the director",
-                                   "sv": "Bud medan bordet väntar på tävlingsledaren",
-                                   "da": "Melding mens bordet venter på turneringslederen"},
-    "irr_insufficient_bid": {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
-    "irr_call_out_of_rotation": {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
-    "irr_change_of_call": {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
-    "irr_simultaneous_calls": {"en": "Simultaneous calls", "sv": "Samtidiga bud", "da": "Samtidige meldinger"},
-    "irr_inadmissible_double": {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling", "da": "Uantagelig dobling"},
-    "irr_call_when_required_to_pass": {"en": "Call when required to pass", "sv": "Bud när passningsplikt gällde",
-                                       "da": "Melding under pastvang"},
-    "irr_bid_above_seven": {"en": "Bid above seven", "sv": "Bud över sju", "da": "Melding over syv"},
-    "irr_call_after_final_pass": {"en": "Call after the final pass", "sv": "Bud efter sista pass", "da": "Melding efter sidste pas"},
     "by": {"en": "by", "sv": "av", "da": "af"},
     # the board's traveller and the running score (Bridgemate `show_results` / `score_recap`)
     "trav_title": {"en": "Board {board}: the results so far", "sv": "Bricka {board}: resultaten hittills",
@@ -229,10 +205,6 @@ T = {
     "trav_waiting": {"en": "{boards} waiting", "sv": "{boards} väntar", "da": "{boards} venter"},
     "trav_board_one": {"en": "{n} board", "sv": "{n} bricka", "da": "{n} spil"},
     "trav_boards": {"en": "{n} boards", "sv": "{n} brickor", "da": "{n} spil"},
-    "irr_cards_exposed": {"en": "Cards exposed", "sv": "Visade kort", "da": "Viste kort"},
-    "irr_wrong_board_call": {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
-                             "da": "Melding med kort fra forkert spil"},
-    "irr_wrong_board": {"en": "Wrong board", "sv": "Fel bricka", "da": "Forkert spil"},
     "tool_exposed": {"en": "Cards exposed or led", "sv": "Kort visade eller utspelade",
                      "da": "Kort vist eller spillet ud"},
     "tool_wrong_board_call": {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
@@ -259,15 +231,6 @@ T = {
     "adjusted_required": {"en": "Auction stopped: the director awards an adjusted score",
                           "sv": "Budgivningen avbruten: tävlingsledaren utdelar korrigerad poäng",
                           "da": "Meldingerne standset: turneringslederen tildeler en justeret score"},
-    "wb_auction_restarted": {"en": "Wrong board: a new auction; the players must repeat their calls",
-                             "sv": "Fel bricka: ny budgivning; spelarna måste upprepa sina bud",
-                             "da": "Forkert spil: nye meldinger; spillerne skal gentage deres meldinger"},
-    "wb_auction_continues": {"en": "Wrong board: auction and play go on, the result stands",
-                             "sv": "Fel bricka: budgivning och spel fortsätter, resultatet står",
-                             "da": "Forkert spil: meldinger og spil fortsætter, resultatet står ved magt"},
-    "wb_board_cancelled": {"en": "Wrong board, played before: cancelled for all four",
-                           "sv": "Fel bricka, spelad förut: stryks för alla fyra",
-                           "da": "Forkert spil, spillet før: annulleres for alle fire"},
     "wb_differs": {"en": "Not the earlier call: {seat} {call} (was {earlier})",
                    "sv": "Inte samma bud som förut: {seat} {call} (var {earlier})",
                    "da": "Ikke samme melding som før: {seat} {call} (var {earlier})"},
@@ -332,14 +295,6 @@ T = {
     "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Under middel"},
     "avg": {"en": "Avg", "sv": "Medel", "da": "Middel"},
     "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Over middel"},
-    "flag_stop_wait_short": {"en": "stop wait short", "sv": "för kort stoppväntan", "da": "for kort stopventetid"},
-    "flag_stop_missing": {"en": "no STOP before the jump", "sv": "inget STOPP före hoppet", "da": "intet STOP før springet"},
-    "flag_long_thought_after_stop": {"en": "long thought after STOP", "sv": "lång betänketid efter STOPP",
-                                     "da": "lang betænkningstid efter STOP"},
-    "flag_alert_late": {"en": "late alert", "sv": "sen alertering", "da": "sen alertering"},
-    "flag_alert_not_permitted": {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
-    "flag_alert_by_wrong_player": {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
-                                   "da": "alerteret af forkert spiller"},
     # the board on the table (chosen by the players before the first call, or by the director)
     "boards": {"en": "Boards", "sv": "Brickor", "da": "Spil"},
     "board_on_table": {"en": "Which board is on the table?", "sv": "Vilken bricka ligger på bordet?",
@@ -437,6 +392,84 @@ T = {
     "damaged_failed": {"en": "Recovery failed: {error}", "sv": "Återställningen misslyckades: {error}",
                        "da": "Gendannelsen mislykkedes: {error}"},
 }
+
+
+# The engine's names, keyed by its enums (shared_rules.types): tests/tablet/test_texts.py requires a
+# text in every language for every member (Swedish and Danish not left in English), so a kind the
+# engine gains without words here fails.
+Text = dict[str, str]  # language -> words
+
+IRREGULARITIES: dict[IrregularityKind, Text] = {
+    IrregularityKind.INSUFFICIENT_BID: {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
+    IrregularityKind.CALL_OUT_OF_ROTATION: {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
+    IrregularityKind.CHANGE_OF_CALL: {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
+    IrregularityKind.SIMULTANEOUS_CALLS: {"en": "Simultaneous calls", "sv": "Samtidiga bud", "da": "Samtidige meldinger"},
+    IrregularityKind.INADMISSIBLE_DOUBLE: {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling", "da": "Uantagelig dobling"},
+    IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS: {"en": "Call when required to pass", "sv": "Bud när passningsplikt gällde",
+                                                  "da": "Melding under pastvang"},
+    IrregularityKind.BID_ABOVE_SEVEN: {"en": "Bid above seven", "sv": "Bud över sju", "da": "Melding over syv"},
+    IrregularityKind.CALL_AFTER_FINAL_PASS: {"en": "Call after the final pass", "sv": "Bud efter sista pass", "da": "Melding efter sidste pas"},
+    IrregularityKind.CARDS_EXPOSED: {"en": "Cards exposed", "sv": "Visade kort", "da": "Viste kort"},
+    IrregularityKind.WRONG_BOARD_CALL: {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
+                                        "da": "Melding med kort fra forkert spil"},
+    IrregularityKind.WRONG_BOARD: {"en": "Wrong board", "sv": "Fel bricka", "da": "Forkert spil"},
+    # 2007 L31A1, L32B1; 2017 L31A1, L32A1: the call he had to repeat was not the one he made
+    IrregularityKind.REPEAT_NOT_MADE: {"en": "Required call not repeated", "sv": "Budet upprepades inte",
+                                       "da": "Meldingen blev ikke gentaget"},
+    # 2007 L30B2(b): a double or redouble by the partner who may not double at this turn
+    IrregularityKind.RESTRICTED_CALL: {"en": "Double when not allowed", "sv": "Dubbling när det inte var tillåtet",
+                                       "da": "Dobling når det ikke var tilladt"},
+    # 2007/2017 L9B2: nobody calls until the director has ruled (in a log it is recorded and cancelled)
+    IrregularityKind.CALL_WHILE_AWAITING_TD: {"en": "Call while the table waits for the director",
+                                              "sv": "Bud medan bordet väntar på tävlingsledaren",
+                                              "da": "Melding mens bordet venter på turneringslederen"},
+}
+
+# What the table waits for (the pending decision): an irregularity's name, or the director's question.
+DECISIONS: dict[Decision, Text] = {
+    **{Decision(kind.value): text for kind, text in IRREGULARITIES.items() if kind.value in set(Decision)},
+    Decision.INSUFFICIENT_BID_JUDGEMENT: {"en": "Insufficient bid replaced: the director judges the replacement",
+                                          "sv": "Otillräckligt bud ersatt: TL bedömer ersättningsbudet",
+                                          "da": "Utilstrækkelig melding erstattet: TL vurderer erstatningsmeldingen"},
+    Decision.OOT_JUDGEMENT: {"en": "Call after a cancelled call out of rotation: the director judges it",
+                             "sv": "Bud efter ett upphävt bud i fel tur: TL bedömer det",
+                             "da": "Melding efter en annulleret melding uden for tur: TL vurderer den"},
+    Decision.WRONG_BOARD_JUDGEMENT: {"en": "New call after a call from the wrong board: the director judges it",
+                                     "sv": "Nytt bud efter ett bud från fel bricka: TL bedömer det",
+                                     "da": "Ny melding efter en melding fra forkert spil: TL vurderer den"},
+    # 2007 L15C: a repeated call differs from the first auction (the board cancelled, or a newly seated player)
+    Decision.WRONG_BOARD_REPEAT: {"en": "Repeated call differs from the first auction",
+                                  "sv": "Upprepat bud skiljer sig från den första budgivningen",
+                                  "da": "Gentaget melding afviger fra de første meldinger"},
+}
+
+# The engine's timing flags (the tempo screen).
+TIMING_FLAGS: dict[TimingKind, Text] = {
+    TimingKind.STOP_WAIT_SHORT: {"en": "stop wait short", "sv": "för kort stoppväntan", "da": "for kort stopventetid"},
+    TimingKind.STOP_MISSING: {"en": "no STOP before the jump", "sv": "inget STOPP före hoppet", "da": "intet STOP før springet"},
+    TimingKind.LONG_THOUGHT_AFTER_STOP: {"en": "long thought after STOP", "sv": "lång betänketid efter STOPP",
+                                         "da": "lang betænkningstid efter STOP"},
+    TimingKind.ALERT_LATE: {"en": "late alert", "sv": "sen alertering", "da": "sen alertering"},
+    TimingKind.ALERT_NOT_PERMITTED: {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
+    TimingKind.ALERT_BY_WRONG_PLAYER: {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
+                                       "da": "alerteret af forkert spiller"},
+}
+
+# What the TD's wrong-board finding led to (the state's `wrong_board.outcome`: 2007 L15C, 2017 L15B).
+WRONG_BOARD_OUTCOMES: dict[Resolution, Text] = {
+    Resolution.AUCTION_RESTARTED: {"en": "Wrong board: a new auction; the players must repeat their calls",
+                                   "sv": "Fel bricka: ny budgivning; spelarna måste upprepa sina bud",
+                                   "da": "Forkert spil: nye meldinger; spillerne skal gentage deres meldinger"},
+    Resolution.AUCTION_CONTINUES: {"en": "Wrong board: auction and play go on, the result stands",
+                                   "sv": "Fel bricka: budgivning och spel fortsätter, resultatet står",
+                                   "da": "Forkert spil: meldinger og spil fortsætter, resultatet står ved magt"},
+    Resolution.BOARD_CANCELLED: {"en": "Wrong board, played before: cancelled for all four",
+                                 "sv": "Fel bricka, spelad förut: stryks för alla fyra",
+                                 "da": "Forkert spil, spillet før: annulleres for alle fire"},
+}
+
+# The Law's options are worded by the engine's text key (tablet_app/option_texts.py), the
+# obligations and lead restrictions by their kinds (tablet_app/law_texts.py).
 
 
 def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
@@ -679,6 +712,42 @@ def vul_name(vul: str | None, lang: str = "en") -> str:
     return VUL_NAMES.get(lang, VUL_NAMES["en"]).get(vul or "None", str(vul))
 
 
-def irregularity_name(kind: str, lang: str = "en") -> str:
-    key = f"irr_{kind}"
-    return tr(key, lang) if key in T else kind.replace("_", " ")
+def member(enum: type[E], value: object) -> E | None:
+    """The enum member a state's string names, or None for one the engine does not name."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return enum(value)
+    except ValueError:
+        return None
+
+
+def _named(texts: Mapping[E, Text], enum: type[E], kind: object, lang: str) -> str:
+    """An engine name (an enum member or its string, as the state carries it) in `lang`; a kind
+    without words (never, while tests/tablet/test_texts.py passes) as the engine's own string."""
+    key = member(enum, kind)
+    entry = texts.get(key) if key is not None else None
+    if entry is None:
+        return str(kind).replace("_", " ")
+    return entry.get(lang) or entry["en"]
+
+
+def irregularity_name(kind: object, lang: str = "en") -> str:
+    return _named(IRREGULARITIES, IrregularityKind, kind, lang)
+
+
+def decision_name(kind: object, lang: str = "en") -> str:
+    """What the table waits for (a pending decision's kind)."""
+    return _named(DECISIONS, Decision, kind, lang)
+
+
+def flag_name(kind: object, lang: str = "en") -> str:
+    return _named(TIMING_FLAGS, TimingKind, kind, lang)
+
+
+def wrong_board_outcome(outcome: object, lang: str = "en") -> str | None:
+    """The wrong board's outcome in words, None for an outcome without its own line."""
+    key = member(Resolution, outcome)
+    entry = WRONG_BOARD_OUTCOMES.get(key) if key is not None else None
+    return None if entry is None else entry.get(lang) or entry["en"]
+

@@ -104,7 +104,7 @@ def chain_of(prev: str, seq: int, kind: str, body: str) -> str:
     return hashlib.sha256(f"{prev}\n{seq}\n{kind}\n{body}".encode()).hexdigest()
 
 
-_scan = json.JSONDecoder().scan_once
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # set in __init__: not in typeshed
 
 
 def _decode(body: str) -> Any:

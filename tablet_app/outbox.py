@@ -186,14 +186,14 @@ class Outbox:
         pump last heard."""
         counts = self.counts()
         refused = []
-        for key, state, err in self.conn.execute(
-                "SELECT item_key, state, last_error FROM outbox WHERE state = 'rejected' OR "
+        for kind, key, state, err in self.conn.execute(
+                "SELECT kind, item_key, state, last_error FROM outbox WHERE state = 'rejected' OR "
                 "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?)) ORDER BY id",
                 (f"HTTP {NO_ROOM}%",)):
             status, reason = _http_reason(err)
             # held: the station takes it once the table is on its round (sent again meanwhile)
-            refused.append({"key": key, "status": status, "reason": reason, "retrying": state == "pending",
-                            "held": state == "pending" and status == TOO_EARLY})
+            refused.append({"kind": kind, "key": key, "status": status, "reason": reason,
+                            "retrying": state == "pending", "held": state == "pending" and status == TOO_EARLY})
         row = self.conn.execute("SELECT connected, last_error FROM outbox_link WHERE id = 1").fetchone()
         return {"delivered": counts["delivered"], "waiting": counts["pending"], "refused": refused,
                 "last_error": row[1] if row else None, "connected": bool(row[0]) if row else False}

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
+from shared_rules.records import RecordError, parse_key
+from shared_rules.types import SEATS, Seat, Status
 from tablet_app import i18n, law_texts
 from tablet_app.law_texts import SUIT, call_text
 
@@ -44,7 +46,7 @@ def contract_text(contract: str | None, declarer: str | None = None, lang: str =
 
 
 def is_red(call: str | None) -> bool:
-    return bool(call) and call[-1] in RED and call not in ("X", "XX")
+    return call is not None and call != "" and call[-1] in RED and call not in ("X", "XX")
 
 
 def auction_grid(calls: list[dict[str, Any]], dealer: str, next_seat: str | None) -> list[list[dict[str, Any] | None]]:
@@ -61,7 +63,7 @@ def auction_grid(calls: list[dict[str, Any]], dealer: str, next_seat: str | None
     return rows
 
 
-def status_line(snap: dict[str, Any], lang: str = "en") -> str:
+def status_line(snap: Mapping[str, Any], lang: str = "en") -> str:
     st = snap.get("state") or {}
     phase = snap.get("phase")
     if snap.get("board") is None and phase != "round_end":
@@ -72,7 +74,7 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
             # the call the table is ruling on, for the player the Law lets accept it
             return i18n.tr("irregular_waits", lang, seat=i18n.seat_name(pending["seat"], lang),
                            call=call_text(pending["call"], lang),
-                           what=i18n.irregularity_name(str(pending.get("kind", "")), lang).lower())
+                           what=i18n.decision_name(pending.get("kind"), lang).lower())
         return i18n.tr("waits_td", lang)
     if snap.get("held"):
         seats = ", ".join(i18n.seat_name(c.get("seat"), lang) for c in snap.get("td_calls") or [])
@@ -80,7 +82,7 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
     if phase == "round_end":
         return i18n.tr("round_over", lang)
     if phase in ("play", "confirm"):
-        if st.get("status") == "passed_out":
+        if st.get("status") == Status.PASSED_OUT:
             return i18n.tr("passed_out", lang)
         return i18n.tr("auction_over", lang, contract=contract_text(st.get("contract"), None, lang),
                        declarer=i18n.seat_name(st.get("declarer"), lang))
@@ -97,7 +99,7 @@ def status_line(snap: dict[str, Any], lang: str = "en") -> str:
     return text
 
 
-def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
+def seat_strip(snap: Mapping[str, Any], seat: str, lang: str = "en") -> str:
     """What one player needs to read on a tablet lying flat, on the strip turned to his seat:
     his name, whether it is his turn (and his stop wait), the call the table is ruling on, a hold,
     and what a ruling obliges him to do."""
@@ -117,7 +119,7 @@ def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
     return f"[b]{name}[/b]:  {text}"
 
 
-def header(snap: dict[str, Any], lang: str = "en") -> str:
+def header(snap: Mapping[str, Any], lang: str = "en") -> str:
     s = snap.get("session") or {}
     st = snap.get("state") or {}
     if snap.get("board") is None:
@@ -139,7 +141,6 @@ def card_text(card: str, lang: str = "en") -> str:
     return SUIT.get(card[:1], card[:1]) + rank_text(card[1:], lang)
 
 
-SEATS = ("N", "E", "S", "W")
 
 
 def _side(seat: str | None) -> int:
@@ -151,9 +152,9 @@ def seat_names(pending: dict[str, Any], lang: str = "en") -> dict[str, str]:
     seat = pending.get("seat")
     if seat not in SEATS:
         return {"call": call_text(pending.get("call"), lang)}
-    i = SEATS.index(seat)
-    return {"offender": i18n.seat_name(seat, lang), "lho": i18n.seat_name(SEATS[(i + 1) % 4], lang),
-            "partner": i18n.seat_name(SEATS[(i + 2) % 4], lang), "call": call_text(pending.get("call"), lang)}
+    offender = Seat.of(seat)
+    return {"offender": i18n.seat_name(seat, lang), "lho": i18n.seat_name(offender.lho.letter, lang),
+            "partner": i18n.seat_name(offender.partner.letter, lang), "call": call_text(pending.get("call"), lang)}
 
 
 BIDS = [f"{lvl}{s}" for lvl in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
@@ -183,8 +184,9 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
     if adj:
         out.append(i18n.tr("adjusted_required", lang) + f"  ({adj.get('law', '')})")
     wb = st.get("wrong_board")
-    if wb and f"wb_{wb.get('outcome')}" in i18n.T:
-        out.append(i18n.tr(f"wb_{wb['outcome']}", lang) + f"  ({wb.get('law', '')})")
+    outcome = i18n.wrong_board_outcome(wb.get("outcome"), lang) if wb else None
+    if wb and outcome:
+        out.append(outcome + f"  ({wb.get('law', '')})")
         d = wb.get("differs")
         if d:
             out.append(i18n.tr("wb_differs", lang, seat=i18n.seat_name(d["seat"], lang), call=call_text(d["call"], lang),
@@ -204,8 +206,7 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
 
 def flag_text(kind: str, lang: str = "en") -> str:
     """A timing flag of the tempo view in words."""
-    key = f"flag_{kind}"
-    return i18n.tr(key, lang) if key in i18n.T else str(kind).replace("_", " ")
+    return i18n.flag_name(kind, lang)
 
 
 def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
@@ -259,10 +260,14 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
     return f"{contract_text(rec.get('contract'), rec.get('declarer'), lang)} {score:+d}" if isinstance(score, int) else ""
 
 
-def _item_name(key: Any, kind: Any = None) -> str:
-    # event/section/table/ are the same for every item of this tablet: show round/board/...
-    tail = str(key or "").split("/", 3)[-1]
-    return f"{kind} {tail}" if kind else tail
+def _item_name(kind: Any, key: Any) -> str:
+    """An item for the director console: its key without the table's id (the same for every item
+    of this tablet), e.g. `2/5/1` for round 2, board 5, revision 1."""
+    try:
+        parsed = parse_key(kind, key)
+    except RecordError:
+        return str(key)  # not a key the records know: as it was queued
+    return parsed.format().removeprefix(parsed.table_id.format()).lstrip("/")
 
 
 RED_MARKUP = "cc141f"  # refusals on the director console
@@ -291,7 +296,7 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
         # held: a result of a round the table is not on yet at the station (docs/station.md
         # "Law 16 at the station"), taken once the round is open there
         text = i18n.tr("station_held_item" if item.get("held") else "station_refused_item", lang,
-                       status=item.get("status") or "-", what=_item_name(item.get("key")), reason=item.get("reason") or "")
+                       status=item.get("status") or "-", what=_item_name(item.get("kind"), item.get("key")), reason=item.get("reason") or "")
         if item.get("retrying") and not item.get("held"):
             text += " " + i18n.tr("station_refused_retrying", lang)
         lines.append(f"[color={RED_MARKUP}]{text}[/color]")
@@ -304,7 +309,7 @@ def box_lines(trouble: dict[str, dict[str, Any]], lang: str = "en") -> list[str]
     not read as a plain line (a cable to check; the link re-sends, nothing is lost); two boxes
     on one seat or a seat with no box, as the search at start found them, in red."""
     lines = []
-    for seat in sorted(trouble, key=lambda s: "NESW".find(s)):
+    for seat in sorted(trouble, key=lambda s: SEATS.index(s) if s in SEATS else -1):
         t = trouble[seat]
         name = i18n.seat_name(seat, lang)
         if t.get("version"):

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from shared_rules.records import Irregularity, Result, ResultKey, TableId, Withdrawal, iso_utc, logged_calls
+from shared_rules.types import Status
 
 LEAD_RE = re.compile(r"^[SHDC](?:[AKQJT98765432]|10)$")
 
@@ -20,7 +21,7 @@ class ResultError(ValueError):
 
 
 def contract_of(state: dict[str, Any]) -> tuple[str, str | None]:
-    if state.get("status") == "passed_out":
+    if state.get("status") == Status.PASSED_OUT:
         return "PASS", None
     contract = state.get("contract")
     if not contract:
@@ -79,7 +80,7 @@ def result_of(
     contract, declarer = contract_of(state)
     return Result(
         key=table_key(session, board, revision), ns_pair=session["ns_pair"], ew_pair=session["ew_pair"],
-        dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),
+        dealer=state["dealer"], vulnerability=state["vulnerability"],
         contract=contract, declarer=declarer, tricks=tricks, lead=lead, score_ns=compute_score(state, tricks),
         entered_at=iso_utc(entered_at), ew_confirmed=True, adjusted=None,
         auction=logged_calls(state.get("calls", [])), irregularities=_irregularities(state),
@@ -109,7 +110,7 @@ def artificial_record(session: dict[str, Any], state: dict[str, Any], board: int
         raise ResultError("name the law of the adjusted score (e.g. 2017 L12C2)")
     return Result(
         key=table_key(session, board, revision), ns_pair=session["ns_pair"], ew_pair=session["ew_pair"],
-        dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),
+        dealer=state["dealer"], vulnerability=state["vulnerability"],
         contract=None, declarer=None, tricks=None, lead=None, score_ns=None,
         entered_at=iso_utc(entered_at), ew_confirmed=True,
         adjusted={"kind": "artificial", "ns": ns, "ew": ew, "law": law},

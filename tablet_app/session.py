@@ -10,9 +10,10 @@ import dataclasses
 import re
 from typing import Any
 
+from shared_rules.types import Policy
 from tablet_app import pin
 
-POLICIES = ("prevent", "record")
+POLICIES = (Policy.PREVENT.value, Policy.RECORD.value)
 MOVEMENTS = ("mitchell", "howell", "station")
 
 

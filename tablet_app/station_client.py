@@ -20,7 +20,7 @@ from .http_transport import PinError, connection
 from .pin import StationVerdict, grant_ok
 from .session import Session, SetupError, from_station
 
-TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$")
+SHORT_TABLE = re.compile(r"^(?:([A-Za-z]{1,3})/)?(\d{1,3})$")  # what a TD types: `3` or `B/3`
 
 
 class StationError(Exception):
@@ -80,19 +80,25 @@ def _why(reply: Any) -> str:
 def table_id(station_url: str, table: str | int, *, timeout: float = 10.0) -> str:
     """`club-2026-11-22/A/3` as is; `A/3` or `3` (section A) completed with the station's event,
     so a club with one section types only the table number."""
-    m = TABLE_ID.match(str(table).strip())
-    if not m:
+    text = str(table).strip()
+    m = SHORT_TABLE.match(text)
+    if m:
+        # the station's sections are upper case: a typed `b/3` is table B3
+        return TableId(station_event(station_url, timeout), (m.group(1) or "A").upper(), int(m.group(2))).format()
+    try:
+        return TableId.parse(text).format()  # the full id, as the station printed it
+    except RecordError as e:
         raise StationError("refused", f"table {table!r}: give the number (3), SECTION/number (B/3) "
-                                      "or the full id the station printed (club-2026-11-22/A/3)")
-    # the station's sections are upper case: a typed `b/3` is table B3
-    event, section, number = m.group(1), (m.group(2) or "A").upper(), int(m.group(3))
-    if event is None:
-        status, reply = _get(station_url, "/api/v1/health", {}, timeout)
-        if status != 200 or not isinstance(reply, dict) or not reply.get("event"):
-            raise StationError("bad_reply", f"station {station_url} did not say its event (HTTP {status}: "
-                                            f"{_why(reply)})")
-        event = str(reply["event"])
-    return TableId(event, section, number).format()
+                                      f"or the full id the station printed (club-2026-11-22/A/3): {e}") from None
+
+
+def station_event(station_url: str, timeout: float = 10.0) -> str:
+    """The event (session) id the station's scoring program set: the first part of a table id."""
+    status, reply = _get(station_url, "/api/v1/health", {}, timeout)
+    if status != 200 or not isinstance(reply, dict) or not reply.get("event"):
+        raise StationError("bad_reply", f"station {station_url} did not say its event (HTTP {status}: "
+                                        f"{_why(reply)})")
+    return str(reply["event"])
 
 
 def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float = 10.0,
@@ -313,7 +319,7 @@ def next_round_session(controller: Any, station_url: str, key: str, *, timeout: 
         return session_from_station(station_url, tid, key, min(later, default=s.round + 1), timeout=timeout,
                                     defaults=defaults, movement=own, **carried)
     # The session is over for this table: the one it plays next, if the scoring program sent one.
-    nxt_id = table_id(station_url, f"{s.section}/{s.table}", timeout=timeout)
+    nxt_id = TableId(station_event(station_url, timeout), s.section, s.table).format()
     nxt = fetch_movement(station_url, nxt_id, key, timeout=timeout)
     seen.append(nxt)
     if nxt.get("session") == s.station_session or not isinstance(nxt.get("current_round"), int):

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from shared_rules.records import PlayersKey, RecordError, ResultKey
+
 STATION_ERRORS: dict[str, dict[str, str]] = {
     "players.number_form": {
         "en": "{seat}: {number!r} is not a member number (digits only, at most 16; one capital letter may come "
@@ -112,13 +114,16 @@ def reason_text(reason: str, lang: str = "en") -> str:
 
 
 def _what(key: str, lang: str) -> str:
-    parts = key.split("/")
-    if len(parts) == 6 and parts[4] == "players":
-        words, params = WHAT["players"], {"round": parts[3]}
-    elif len(parts) == 6 and all(p.isdigit() for p in parts[3:]):
-        words, params = WHAT["result"], {"round": parts[3], "board": parts[4]}
-    else:
-        words, params = WHAT["other"], {"tail": "/".join(parts[3:])}
+    """What the refused item was, read through the records package (the key's grammar is its)."""
+    try:
+        players = PlayersKey.parse(key)
+        words, params = WHAT["players"], {"round": str(players.round)}
+    except RecordError:
+        try:
+            result = ResultKey.parse(key)
+            words, params = WHAT["result"], {"round": str(result.round), "board": str(result.board)}
+        except RecordError:
+            words, params = WHAT["other"], {"tail": key}
     return words.get(lang, words["en"]).format(**params)
 
 

@@ -7,10 +7,16 @@ sufficient bid, the calls this seat may make, the stop wait and the auction as t
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from protocol.messages import STOP_TRIGGERS
+from shared_rules.profiles import Profile
+from shared_rules.types import Policy
 from tablet_app import law_texts, screen_view
+
+if TYPE_CHECKING:
+    from tablet_app.control.state import ProfileLoader
+    from tablet_app.controller import Controller
 
 # The box display is 16 characters wide and shows a message on its call line when nothing is
 # selected (firmware/render.py; "~ text" in its screen file, firmware/textview.py): messages are
@@ -43,23 +49,21 @@ def short_reason(reason: str) -> str:
     return reason[:14]
 
 
-def stop_triggers(ctl: Any) -> list[str]:
+def stop_triggers(ctl: Controller) -> list[str]:
     """The bids the table's regulation wants STOP before (its profile's [stop] triggers), for the
     boxes to prompt: the box knows no regulation of its own."""
-    session = getattr(ctl, "session", None)
-    loader = getattr(ctl, "profile_loader", None)
-    if session is None or loader is None:
+    session = ctl.session
+    if session is None:
         return []
-    return list(_triggers(loader, session.profile))
+    return list(_triggers(ctl.profile_loader, session.profile))
 
 
 @functools.lru_cache(maxsize=8)
-def _triggers(loader: Any, name: str) -> tuple[str, ...]:
-    profile = loader(name)
-    stop = getattr(profile, "stop", None)
-    if stop is None or not stop.enabled:
+def _triggers(loader: ProfileLoader, name: str) -> tuple[str, ...]:
+    profile: Profile = loader(name)
+    if not profile.stop.enabled:
         return ()
-    return tuple(t for t in stop.triggers if t in STOP_TRIGGERS)
+    return tuple(t for t in profile.stop.triggers if t in STOP_TRIGGERS)
 
 
 def alert_seen(call: dict[str, Any], seat: str, screens: bool) -> bool:
@@ -80,16 +84,17 @@ def _now(calls: list[dict[str, Any]], i: int, seen: dict[str, Any]) -> dict[str,
     return seen
 
 
-def box_view(ctl: Any, seat: str) -> dict[str, Any]:
+def box_view(ctl: Controller, seat: str) -> dict[str, Any]:
     st = ctl.estate or {}
     phase = ctl.phase
     if ctl.board is None or not st:
         return {"turn": None, "over": phase == "round_end", "board": 0, "message": MESSAGES.get(phase, "")}
     calls = st.get("calls", [])
-    screen = ctl.screen
-    shown = screen.visible_calls(seat) if screen is not None else calls
+    engine = ctl.engine if ctl.tray is not None else None  # behind screens: the engine keeps the tray
+    behind = engine is not None
+    shown = engine.visible_calls(seat) if engine is not None else calls
     auction = [
-        {"call": c.get("call"), "alert": alert_seen(_now(calls, i, c), seat, screen is not None),
+        {"call": c.get("call"), "alert": alert_seen(_now(calls, i, c), seat, behind),
          "stop": bool(c.get("stop"))}
         for i, c in enumerate(shown)
     ]
@@ -97,10 +102,10 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     # the box still counts the rotation right.
     auction += [{"call": None, "alert": False, "stop": False}] * (len(calls) - len(shown))
     # held: a box called the director (TD key, UNDO); the boxes wait as for an irregularity
-    frozen = phase == "frozen" or bool(getattr(ctl, "held", lambda: False)())
+    frozen = phase == "frozen" or ctl.held()
     over = phase not in ("auction", "frozen")
     turn = st.get("next") if not over else None
-    may_call = screen is None or screen.may_call(seat)
+    may_call = not behind or seat in st["tray"]["seats"]  # a box without the tray has nowhere to put a call
     mine = turn == seat and not frozen and may_call
     stop_ms = 0
     lock = st.get("stop_lock_until")
@@ -109,7 +114,7 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     message = MESSAGES["frozen"] if frozen else MESSAGES.get(phase, "")
     pending = st.get("pending") or {}
     if pending.get("call") and pending.get("seat") and (
-            screen is None or screen_view.sees(seat, pending["seat"], screen.screenmates)):
+            ctl.tray is None or screen_view.sees(seat, pending["seat"], ctl.tray.screenmates)):
         # every box shows the call the table is ruling on: the player the Law lets accept it
         # must see what he would accept ("W 2C: wait TD"); behind screens only the boxes on the
         # side where it was made (the tray has not carried it: docs/laws/choices.md #34)
@@ -117,16 +122,16 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat and mine:
             message = law_texts.box_message(ob)  # in English: the link puts it in the table's language
-    if phase == "auction" and screen is not None and not may_call:
+    if phase == "auction" and behind and not may_call:
         message = "Tray not here"
     if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
         message = "Stop shown"
     return {
-        "turn": turn if (screen is None or may_call) else None,
+        "turn": turn if may_call else None,
         "frozen": frozen,
         "over": over,
-        "prevent": (st.get("policy") == "prevent"),
-        "screens": screen is not None,
+        "prevent": st.get("policy") == Policy.PREVENT,
+        "screens": behind,
         "lowest": st.get("lowest_bid"),
         "allowed": list(st.get("legal_calls", [])) if mine else [],
         "stop_ms": min(stop_ms, 65535),

@@ -9,13 +9,14 @@ import sys
 import tempfile
 
 from hardware.emu.harness import EmuTable, missing
+from shared_rules.types import SEATS
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m hardware.emu")
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("boot", help="boot one box and save its screen")
-    b.add_argument("--seat", default="N", choices=list("NESW"))
+    b.add_argument("--seat", default="N", choices=list(SEATS))
     b.add_argument("--bus", action="store_true", help="flash it for the RS-485 bus (BUS=1)")
     b.add_argument("--screenshot", help="PNG file for the box's screen")
     b.add_argument("--timeout", type=float, default=60.0, help="seconds of the chip's time to wait for boot")

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from hardware.emu.harness import EmuTable
 from hardware.emu.harness import Screen as EmuScreen
 from hardware.emu.rig import ChipClock
+from shared_rules.types import SEATS
 
 
 class ChipScreen:
@@ -27,7 +28,7 @@ class ChipScreen:
 
 
 class EmuBoxes:
-    def __init__(self, workdir: pathlib.Path, seats: str = "NESW"):
+    def __init__(self, workdir: pathlib.Path, seats: str = "".join(SEATS)):
         self.emu = EmuTable(workdir, seats)
         self.ports = self.emu.ports
         self.workdir = pathlib.Path(workdir)

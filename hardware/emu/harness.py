@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from hardware.emu import image
 from hardware.emu.lockstep import EmuPort, OneClock, Tablet
+from shared_rules.types import SEATS
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -179,7 +180,7 @@ def _unread(fd: int) -> int:
 
 
 class EmuTable:
-    def __init__(self, workdir: pathlib.Path, seats: str = "NESW", bus: bool = False,
+    def __init__(self, workdir: pathlib.Path, seats: str = "".join(SEATS), bus: bool = False,
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
                  seat_in_config: bool = True, frames: bool = False,
                  extra_config: dict | None = None, display: str = "spi",
@@ -541,7 +542,7 @@ class EmuTable:
                     what = "garbled"
                     if d.length:
                         addr, typ = d.payload[0], d.payload[1]
-                        seat = "NESW"[addr & 3] if addr & 0x7F < 4 else f"#{addr}"
+                        seat = SEATS[addr & 3] if addr & 0x7F < 4 else f"#{addr}"
                         what = f"{names.get(typ, hex(typ))} {'from' if addr & 0x80 else 'to'} {seat}"
                     if d.length or " over " in who:
                         out.append((start, t, who, what))

@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable, Iterable
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SEATS = "NESW"
 AUCTION_HEAD = "W   N   E   S"  # the box's screen file (firmware/textview.py)
 # A file's mtime is stamped from the kernel's coarse clock, which lags the real time by up to one
 # tick (<= 10 ms): two redraws of a box within one tick can leave two versions of its screen file

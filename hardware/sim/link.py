@@ -38,8 +38,8 @@ from collections.abc import Callable
 
 from protocol.messages import box_state
 from protocol.session import BoxEndpoint
+from shared_rules.types import SEATS
 
-SEATS = "NESW"
 BITS_PER_BYTE = 10  # 8N1: start + 8 data + stop
 CHUNK = 16          # bytes delivered together (at most ~1.4 ms early for the first of them)
 DOWN = "down"       # tablet -> box
@@ -79,7 +79,7 @@ def _raw_pty(fds: list[int]) -> tuple[int, int]:
 
 
 class SimLink:
-    def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
+    def __init__(self, seats: str = "".join(SEATS), baud: int = 115200, corrupt: float = 0.0,
                  drop: float = 0.0, seed: int | None = None):
         self.seats = seats
         self.baud = baud
@@ -317,7 +317,7 @@ class SimBus:
     garbled them) in the order the line took them: `line_frames()` gives them as frames, for a
     check of who talked when that does not depend on how fast anyone was."""
 
-    def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
+    def __init__(self, seats: str = "".join(SEATS), baud: int = 115200, corrupt: float = 0.0,
                  drop: float = 0.0, seed: int | None = None, record: bool = False):
         self.seats = seats
         self.record = record
@@ -594,7 +594,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--baud", type=int, default=115200)
     ap.add_argument("--corrupt", type=float, default=0.0, help="per-byte corruption probability")
     ap.add_argument("--drop", type=float, default=0.0, help="per-byte drop probability")
-    ap.add_argument("--seats", default=SEATS)
+    ap.add_argument("--seats", default="".join(SEATS))
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--marks", default=None,
                     help="append 'TIME WHAT SEAT' lines (time.monotonic()) for a bench's breakdown")

@@ -14,9 +14,8 @@ import time
 
 from hardware.sim.boxes import HANG_S, Boxes
 from hardware.sim.link import SimLink
+from shared_rules.types import SEATS
 from tablet_app.link import LinkMaster
-
-SEATS = "NESW"
 
 
 def tokens(call: str) -> list[str]:

@@ -31,13 +31,13 @@ from __future__ import annotations
 from typing import Any
 
 from shared_rules.records import RecordError, ResultKey, auction_dealer
+from shared_rules.types import Seat
 
 from .formats import (
     SEATS,
     bid_text,
     counter_for,
     epoch,
-    lho,
     play_card_text,
     received_values,
     stamp_at,
@@ -161,7 +161,7 @@ class BoardLog:
         if rec.get("adjusted") or rec.get("contract") in (None, "PASS") or not rec.get("lead") \
                 or not rec.get("declarer"):
             return []
-        lead = (lho(rec["declarer"]), play_card_text(rec["lead"]))
+        lead = (Seat.of(rec["declarer"]).lho.letter, play_card_text(rec["lead"]))
         if lead == self.lead:
             return []
         date, tod = stamp_at(at)

@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-SEATS = ("N", "E", "S", "W")
+from shared_rules.types import SEATS
+
 SKIP = "SkipBid"
 NOT_PLAYED = "Not played"
 REMARKS_MAX = 127  # Remarks is a text(127) column in the file (DBF-Tools' model of the .bws)
@@ -73,10 +74,6 @@ def bid_text(call: str) -> str:
     if call in ("X", "XX"):
         return call.lower()
     return call
-
-
-def lho(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 1) % 4]
 
 
 def turns(calls: list[dict], dealer: str) -> list[tuple[str, str, float]]:
@@ -202,9 +199,8 @@ def remarks(adjusted: Any) -> str:
     elif kind == "assigned":
         text = "Assigned score " + _outcome(adjusted)
     elif kind == "weighted":
-        outcomes = adjusted.get("outcomes")
-        if not isinstance(outcomes, list):
-            outcomes = []
+        given = adjusted.get("outcomes")
+        outcomes = given if isinstance(given, list) else []
         text = "Weighted score " + ", ".join(f"{_weight(o.get('weight'))} {_outcome(o)}" for o in outcomes
                                              if isinstance(o, Mapping))
     elif kind == "split":

@@ -14,6 +14,8 @@ from typing import Any
 
 from bridgemate_dataconnector.dto import Bridgemate2SettingsDTO
 
+from shared_rules.types import SEATS
+
 from .odbc import Bws
 from .schema import missing
 
@@ -176,7 +178,7 @@ def people(session: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     seats = []
     for r in session["players"]:
         direction = str(r.get("Direction") or "").strip().upper()[:1]
-        if _int(r.get("Section")) not in sections or direction not in ("N", "E", "S", "W") or _int(r.get("Table")) < 1:
+        if _int(r.get("Section")) not in sections or direction not in SEATS or _int(r.get("Table")) < 1:
             continue
         number = _number(r.get("Number"))
         full = str(r.get("Name") or "").strip() or names.get(number or "", "")

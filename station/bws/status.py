@@ -149,6 +149,11 @@ LEVELS = {0: "Pass", -10: "no play"}
 ARTIFICIAL = ("Avg-", "Avg", "Avg+")
 
 
+# the file's Denomination and Stake codes (a value of any type may be read from a damaged row)
+STRAINS: dict[object, str] = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
+STAKES: dict[object, str] = {1: "x", 2: "xx"}
+
+
 def _result_text(p: dict) -> str:
     """A ResultDTO the scoring program put, in words: `4♠= W`, `Avg+/Avg-`, `Pass`."""
     level = p.get("Level")
@@ -159,8 +164,8 @@ def _result_text(p: dict) -> str:
         return f"{ARTIFICIAL[ns]}/{ARTIFICIAL[ew]}"
     if level <= 0:
         return LEVELS.get(level, "?")
-    strain = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}.get(p.get("Denomination", 0), "?")
-    stake = {1: "x", 2: "xx"}.get(p.get("Stake", 0), "")
+    strain = STRAINS.get(p.get("Denomination"), "?")
+    stake = STAKES.get(p.get("Stake"), "")
     tricks = p.get("TotalTricks")
     over = tricks - level - 6 if isinstance(tricks, int) else None
     made = "=" if over == 0 else (f"{over:+d}" if over is not None else "")

@@ -1,23 +1,24 @@
 """The auction at the table: the boxes' events, the tray under a screen, and the engine's events.
 
 A box event is checked against the table (the board in play, whose turn while the director is
-called, the tray's side, the stop wait the profile locks, the `prevent` policy's refusals the
-engine names), journalled and applied; a refusal is journalled too, for the TD's record and so
-that a resent refused frame is recognised. Every event carries its board time (`t`, seconds since
-the board's start), fixed when it is journalled, so replay gives the same think times, stop locks
-and tray passes.
+called, the tray's side), then journalled and handed to the engine once (`Table.step`): the engine
+takes it, or refuses it with its reason, kind and Law (an irregular call under the `prevent`
+policy, the stop wait the profile locks, an alert the profile forbids, a call while the TD rules)
+and nothing changes. A refusal is journalled too, for the TD's record and so that a resent refused
+frame is recognised. Every event carries its board time (`t`, seconds since the board's start),
+fixed when it is journalled, so replay gives the same think times, stop locks and tray passes.
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict
 
+from shared_rules.types import SEATS, Finding, IrregularityKind
 from tablet_app.control import board_engine, td_calls
-from tablet_app.control.errors import DiskFull, Refused
+from tablet_app.control.errors import DiskFull, EngineRefused, Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
-from tablet_app.control.state import SEATS, BoxId, EngineEvent, TableState, box_key, lho
+from tablet_app.control.state import BoxId, EngineEvent, TableState, box_key
 
 BOX_KINDS = ("call", "alert", "stop", "undo", "review", "td", "hello")
 
@@ -39,6 +40,23 @@ class StopWait(TypedDict):
     remaining: float
     until: float  # board time
     enforced: bool  # the profile locks that seat's box, or only reports
+
+
+class TrayPass(TypedDict):
+    t: float  # board time of the pass
+    to_side: int  # the side it passed to (index into the profile's screenmates)
+    calls: int  # the standing calls it carried
+
+
+class ScreenView(TypedDict):
+    """The tray under the screen, for the director's screens (the engine's tray, FSB L114)."""
+
+    tray_side: int
+    tray_seats: list[str]
+    arrived_at: float  # board time the tray came to this side
+    ready_at: float | None  # board time it may pass next, None while it stays
+    delay: float  # the least time on a side
+    passes: list[TrayPass]
 
 
 class EventBody(TypedDict):
@@ -113,19 +131,14 @@ class Auction:
             self.tx.record("stop", {"seat": seat, "t": t, "box": box})
             return _ok()
         if kind == "alert":
-            ev: EngineEvent = {"t": t, "seat": seat, "alert": True}
-            broken = self._alert_breaks_rules(ev)
-            if broken is not None:
-                # the regulations' alert rules, enforced: who alerts, the cut-off, a pair asked
-                # not to alert (FSB L115) - the alert never reaches the other boxes
-                why = str(broken.get("kind", "")).replace("_", " ")
-                return self._refuse(seat, kind, None, box, f"{why} ({broken.get('law')})")
-            return self._engine_event(ev, box)
+            # the engine refuses an alert the regulations forbid (who alerts, the cut-off, a pair
+            # asked not to alert: FSB L115): it never reaches the other boxes
+            return self._engine_event({"t": t, "seat": seat, "alert": True}, "alert", box)
         if kind == "undo":
             # A call once confirmed on the box is made (Law 25 applies); the box's own undo only
             # works before confirmation. An undo after confirmation calls the director.
             self.tx.record("td_call", {"seat": seat, "t": t, "board": st.board, "box": box,
-                                       "reason": "change_of_call"})
+                                       "reason": IrregularityKind.CHANGE_OF_CALL})
             return _ok("director called (Law 25)")
         return self._call(seat, call, box, t, stop)
 
@@ -145,49 +158,21 @@ class Auction:
             # correction the Law still allows (L25A: before partner calls) would become impossible.
             return self._refuse(seat, "call", call, box, "the table waits for the director")
         pending = st.estate.get("pending")
-        if pending:
+        if pending and seat not in pending["may_call"]:
             # The engine names the seats whose call the Law gives a meaning to while it waits
             # (acceptance by the LHO, L28B, L33); everyone else waits for the TD (L9B2).
-            allowed = pending.get("may_call")
-            if allowed is None:
-                allowed = [{"lho": lho(pending.get("seat", "N")), "offender": pending.get("seat")}.get(pending.get("asks"))]
-            if seat not in allowed:
-                return self._refuse(seat, "call", call, box, "the table waits for the director")
-        if st.screen is not None and not st.screen.may_call(seat):
+            return self._refuse(seat, "call", call, box, "the table waits for the director")
+        if st.tray is not None and seat not in st.estate["tray"]["seats"]:
             return self._refuse(seat, "call", call, box, "the tray is on the other side of the screen")
-        # The engine says what it would refuse: every irregularity under `prevent`, and whatever
-        # the policy a call inside a stop wait the profile locks (FSB L116B).
-        assert st.engine is not None
-        verdict = st.engine.check(ev)
-        if verdict is not None and (verdict.get("action") == "refuse" or self._policy() == "prevent"):
-            why = str(verdict.get("kind", "irregular call")).replace("_", " ")
-            law = verdict.get("law")
-            return self._refuse(seat, "call", call, box, f"{why} ({law})" if law else why)
-        return self._engine_event(ev, box)
+        return self._engine_event(ev, "call", box)
 
-    def _alert_breaks_rules(self, ev: EngineEvent) -> dict[str, Any] | None:
-        """The engine's verdict on an alert, tried on a copy: the flag it would raise if the
-        profile's alert rules forbid this alert (a late alert is still an alert: not refused)."""
-        n = len(self.st.estate.get("timing", []))
-        try:
-            state = copy.deepcopy(self.st.engine).apply(ev)  # type: ignore[union-attr]
-        except Exception:  # the engine refuses it outright: the normal path says why
-            return None
-        return next((x for x in state.get("timing", [])[n:]
-                     if x.get("kind") in ("alert_not_permitted", "alert_by_wrong_player")), None)
-
-    def _policy(self) -> str | None:
-        return self.st.estate.get("policy") or (self.st.session.policy if self.st.session else None)
-
-    def _engine_event(self, ev: EngineEvent, box: BoxId | None) -> BoxReply:
-        # Tried on the live engine before it is committed: a refused event must not reach the
-        # journal (replay would fail on it); board_engine.feed rebuilds the engine on refusal.
+    def _engine_event(self, ev: EngineEvent, kind: str, box: BoxId | None) -> BoxReply:
+        """Journalled, then taken by the engine in the same transaction; the engine's refusal
+        rolls the journal back and is journalled as a refusal instead."""
         try:
             self.tx.record("event", {"ev": ev, "box": box})
-        except DiskFull:
-            raise
-        except Refused as exc:
-            return self._refuse(ev.get("seat", ""), "call", ev.get("call"), box, str(exc))
+        except EngineRefused as exc:
+            return self._refuse(ev["seat"], kind, ev.get("call"), box, str(exc))
         return _ok()
 
     def _refuse(self, seat: str, kind: str, call: str | None, box: BoxId | None, reason: str) -> BoxReply:
@@ -210,30 +195,39 @@ class Auction:
             return False  # the snapshot says so; the tray passes once the journal takes it
 
     def pass_tray(self, t: float) -> bool:
-        """The tray passes under the screen when the screen model says it is due (FSB L114,
-        2007/2017 L80B2(e)). It is journalled as the engine's `tray` event, so the engine's log
-        holds every pass (a call out of rotation is ruled by the side it never left) and replay
-        passes it at the same event time: the screen model moves when that event is applied. True
-        when it passed."""
-        st, scr = self.st, self.st.screen
-        if scr is None or st.phase != "auction" or td_calls.held(st):
+        """The tray passes under the screen when the engine says it is due (FSB L114, 2007/2017
+        L80B2(e)). It is journalled as the engine's `tray` event, so the engine's log holds every
+        pass (a call out of rotation is ruled by the side it never left) and replay passes it at
+        the same event time. True when it passed."""
+        st = self.st
+        if st.tray is None or st.phase != "auction" or td_calls.held(st):
             # held: a box called the director (TD key, UNDO after a confirmed call): the tray
             # stays, as it does while the TD rules, so a change of call is not seen across it
             return False
-        due = scr.ready_at()
+        assert st.engine is not None
+        due = st.engine.tray_due_at(st.tray.delay_s)
         if due is None or due > t:
             return False
         # not before an event already in the log, nor before the director let the table go on
-        ev = {"t": max(due, st.last_t, min(st.released_t, t)), "tray": True}
         try:
-            self.tx.record("event", {"ev": ev, "box": None})
-        except DiskFull:
-            raise
-        except Refused:
-            # The engine has no tray to pass (cannot happen with the same profile): the screen
-            # model still moves, so the table goes on; replay moves it at the next event.
-            return scr.advance(t)
+            self.tx.record("event", {"ev": {"t": max(due, st.last_t, min(st.released_t, t)), "tray": True},
+                                     "box": None})
+        except EngineRefused:
+            return False  # the engine says when it is due, so it takes it: never met
         return True
+
+    def screen(self) -> ScreenView | None:
+        """Behind screens: where the tray is and when it may next pass, from the engine's tray."""
+        st, tray = self.st, self.st.tray
+        if tray is None or st.engine is None:
+            return None
+        engine_tray = st.estate["tray"]
+        passes: list[TrayPass] = [{"t": p["t"], "to_side": tray.side_of(p["to"][0]), "calls": p["calls"]}
+                                  for p in engine_tray["passes"]]
+        side = tray.side_of(engine_tray["seats"][0])
+        return {"tray_side": side, "tray_seats": list(engine_tray["seats"]),
+                "arrived_at": passes[-1]["t"] if passes else 0.0, "ready_at": st.engine.tray_due_at(tray.delay_s),
+                "delay": tray.delay_s, "passes": passes}
 
     def stop_wait(self) -> StopWait | None:
         """The stop wait running now: the seat that waits, the seconds left, and whether the
@@ -257,10 +251,7 @@ def on_event(f: Fold, body: EventBody) -> Effects | None:
     stop_shown = st.stop_shown
     if stop_shown and "call" in ev and ev.get("seat") in stop_shown and "stop" not in ev:
         ev = {**ev, "stop": True}
-    engine = st.engine
-    assert engine is not None
-    n_irr = engine.irregularity_count()
-    board_engine.feed(f, ev)  # may refuse: nothing below may have happened before it
+    got = board_engine.feed(f, ev)  # may refuse: nothing below may have happened before it
     box = body.get("box")
     if box:
         st.seen_box.add(box_key(box))
@@ -270,10 +261,9 @@ def on_event(f: Fold, body: EventBody) -> Effects | None:
     if t > st.last_t:
         st.last_t = t
     st.log.append({"what": "event", "board": st.board, **ev})
-    if engine.irregularity_count() != n_irr:
-        for irr in engine.irregularities_since(n_irr):
-            st.log.append({"what": "irregularity", "board": st.board, **irr})
-    if ev.get("td") == "cancel_board":
+    for irr in got.irregularities:
+        st.log.append({"what": "irregularity", "board": st.board, **irr})
+    if ev.get("td") == Finding.CANCEL_BOARD:
         # 2007 L15C: the TD's reason with the consequence the engine gave it
         adjusted = st.estate.get("adjusted_score") or {}
         st.log.append({"what": "board_cancelled", "board": st.board, "reason": body.get("reason"),

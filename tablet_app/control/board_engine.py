@@ -1,19 +1,17 @@
-"""The rules engine of the board in play: built when the board starts, fed each event, rebuilt
-untouched when it refuses one, and the table's phase read from its status.
+"""The rules engine of the board in play: built when the board starts, fed each event once
+(`Table.step`), and the table's phase read from the status it answers.
 
-The engine (`shared_rules.table.Table`) is the single source of truth for what the Laws say; this
-module only keeps it in step with the journal. Replaying, an event is folded without building the
-engine's whole state (`Engine.take`) unless a screen model must observe every state.
+The engine (`shared_rules.table.Table`) is the single source of truth for what the Laws say, the
+tray under the screen included (`tray_due_at`, `visible_calls`); this module only keeps it in
+step with the journal. A refused event changed nothing in the engine, so there is nothing to undo.
 """
 from __future__ import annotations
 
-from shared_rules import boards as board_rules
-from shared_rules.screens import Screen, screenmates_of, tray_delay, uses_screens
-from tablet_app.control.errors import Refused
+from shared_rules.outcome import Accepted
+from shared_rules.types import Status
+from tablet_app.control.errors import EngineRefused
 from tablet_app.control.reducer import Fold
-from tablet_app.control.state import EngineEvent, TableState
-
-DEFAULT_TRAY_DELAY_S = 15.0  # WBF Code of Practice: 15 s or less on a side carries no implication
+from tablet_app.control.state import EngineEvent, TableState, Tray
 
 
 def start(f: Fold) -> None:
@@ -31,59 +29,41 @@ def start(f: Fold) -> None:
     st.stop_shown = {}
     profile = f.rules.profile(st.session)  # screens as the organiser set them for this table
     st.call_made = profile.call_made
-    st.screen = None
-    if uses_screens(profile):
+    st.tray = None
+    if profile.screens.enabled:
+        # the session's delay, else the profile's (WBF Code of Practice: a tray back within 15 s
+        # carries no implication); the engine counts it from each pass
         delay = st.session.tray_delay_s
-        delay = tray_delay(profile, DEFAULT_TRAY_DELAY_S) if delay is None else delay
-        st.screen = Screen(board_rules.dealer(st.board), delay, screenmates_of(profile))
+        st.tray = Tray(profile.screens.tray_delay_s if delay is None else float(delay),
+                       profile.screens.screenmates)
 
 
-def feed(f: Fold, ev: EngineEvent) -> None:
-    """One event into the engine; a refusal (Refused, with the engine's message and law) leaves
-    the engine as it was, rebuilt from the board's events."""
+def feed(f: Fold, ev: EngineEvent) -> Accepted:
+    """One event into the engine, classified once. A refusal raises EngineRefused (the engine's
+    reason, kind and law) with the engine exactly as it was."""
     st = f.st
     engine = st.engine
     assert engine is not None
-    # Replaying a table without screens, nothing needs the state after each event (the phase
-    # comes from the engine's status); a screen model observes every state.
-    lazy = f.replaying and st.screen is None
-    try:
-        if lazy:
-            engine.take(ev)
-            state = None
-        else:
-            state = engine.apply(ev)
-    except Exception as exc:  # the engine refused: rebuild it untouched from the journal
-        assert st.session is not None and st.board is not None
-        st.engine = f.rules.engine(st.session, st.board)
-        for old in st.engine_events:
-            st.engine.apply(old)
-        raise Refused(str(exc)) from exc  # the engine's message says what and which law
+    got = engine.step(ev)
+    if not isinstance(got, Accepted):
+        raise EngineRefused(got)
     st.engine_events.append(ev)
-    if state is None:
-        st.estate_stale = True
+    if f.replaying:
+        st.estate_stale = True  # nothing reads it while replaying, mostly: built when read
     else:
-        st.estate = state
-        if st.screen is not None:
-            st.screen.observe(state, float(ev.get("t", 0.0)))
-    phase_from_engine(st)
+        st.estate = got.state  # the live path publishes it at once
+    phase_from_status(st, got.status)
+    return got
 
 
-def phase_from_engine(st: TableState) -> None:
+def phase_from_status(st: TableState, status: Status) -> None:
     if st.phase in ("confirm", "round_end", "setup"):
         return
-    status: str | None
-    if st.estate_stale:  # the engine's own status, without building its whole state
-        assert st.engine is not None
-        status = st.engine.status()
-        pending = status == "awaiting_td"
-    else:
-        pending, status = bool(st.estate.get("pending")), st.estate.get("status")
-    if pending or status in ("awaiting_td", "adjusted_score"):
+    if status in (Status.AWAITING_TD, Status.ADJUSTED_SCORE):
         # adjusted_score: the engine stopped the auction (2007 L17D2, 2017 L15A2(a)/L15B1);
         # nothing goes on at the table until the TD awards the score.
         st.phase = "frozen"
-    elif status in ("ended", "passed_out"):
+    elif status in (Status.ENDED, Status.PASSED_OUT):
         st.phase = "play"
     else:
         st.phase = "auction"

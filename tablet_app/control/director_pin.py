@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypedDict
 
+from shared_rules.records import TableId
 from tablet_app import pin
 from tablet_app.control.director_session import Context, DirectorSessions, DirectorState
 from tablet_app.control.errors import DiskFull, PinError, PinLocked
@@ -88,7 +89,7 @@ class DirectorPin:
         if (self.pin_check is None or s is None or not pin.checked_at_station(s.td_pin) or not _digits(given)
                 or self.lockout.wait_s() > 0):
             return None
-        nonce, ask, table = pin.new_nonce(), self.pin_check, f"{s.event}/{s.section}/{s.table}"
+        nonce, ask, table = pin.new_nonce(), self.pin_check, TableId(s.event, s.section, s.table).format()
         self._nonces[nonce] = self.lockout.clock()
         return lambda: ask(table, given, nonce)
 

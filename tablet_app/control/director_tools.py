@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypedDict
 
+from shared_rules.types import SEATS, Finding
 from tablet_app import results
 from tablet_app.control import td_calls
 from tablet_app.control.auction import Auction
@@ -21,7 +22,7 @@ from tablet_app.control.errors import Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
 from tablet_app.control.result_entry import latest, next_revision
-from tablet_app.control.state import SEATS, EngineEvent, ResultRecord, TableState
+from tablet_app.control.state import EngineEvent, ResultRecord, TableState
 from tablet_app.control.station_feed import StationFeed
 
 
@@ -81,7 +82,7 @@ class DirectorTools:
             raise Refused(f"unknown seat {seat!r}")
         if self.st.phase not in ("auction", "play"):
             raise Refused("a call can be corrected during the auction, or before the opening lead")
-        ev: EngineEvent = {"td": "correct_call", "seat": seat, "call": call}
+        ev: EngineEvent = {"td": Finding.CORRECT_CALL, "seat": seat, "call": call}
         if stop is not None:
             ev["stop"] = bool(stop)
         self.auction.td_event(ev)
@@ -93,7 +94,7 @@ class DirectorTools:
         why = _reason(reason)
         if self.st.phase not in ("auction", "frozen"):
             raise Refused("the board is cancelled during the auction (2007 L15C)")
-        self.auction.td_event({"td": "cancel_board"}, reason=why)
+        self.auction.td_event({"td": Finding.CANCEL_BOARD}, reason=why)
 
     def event(self, given: str, ev: EngineEvent, phases: tuple[str, ...], when: str) -> None:
         """A TD event the engine rules on (Law 24, 2007 L15C/L17D, 2017 L15A/L15B), in `phases`."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared_rules import outcome
+
 
 class Refused(ValueError):
     """An input the table does not take; the message says why. Nothing was journalled or changed.
@@ -14,6 +16,15 @@ class Refused(ValueError):
         super().__init__(message)
         self.key = key
         self.params = params
+
+
+class EngineRefused(Refused):
+    """The rules engine refused the event (`Table.step`): nothing changed. `refusal` carries the
+    engine's reason, its kind (a `shared_rules.types` enum) and the Law."""
+
+    def __init__(self, refusal: outcome.Refused):
+        super().__init__(refusal.reason, kind=str(refusal.kind), law=refusal.law)
+        self.refusal = refusal
 
 
 class PinError(Refused):

@@ -17,11 +17,12 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
 from shared_rules.records import PlayerNumbers, PlayersKey, RecordError, TableId, check_number, iso_utc
+from shared_rules.types import SEATS
 from tablet_app.control.director_pin import DirectorPin
 from tablet_app.control.errors import Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Fold, handles
-from tablet_app.control.state import SEATS, TableState
+from tablet_app.control.state import TableState
 from tablet_app.outbox import Outbox
 
 # number -> the name the scoring program gave it (None: unknown to it); raises on no answer

@@ -65,7 +65,7 @@ def next_revision(st: TableState, board: int) -> int:
     """The revision a new record of `board` this round takes: 1, or one past the last (a board
     whose result was withdrawn or moved away and is then played again must not reuse the key the
     station already holds with the old content)."""
-    return 1 + max((int(r["key"].rsplit("/", 1)[1]) for r in st.done if r["board"] == board), default=0)
+    return results.next_revision(st.done, board)
 
 
 class ResultEntry:

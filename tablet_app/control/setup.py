@@ -131,10 +131,10 @@ class TableSetup:
         """The table id and key as the outbox will deliver them, before the first board: a
         refusal is a SetupError (shown on the setup screen); a station out of reach is said in
         the snapshot (`station`) but does not stop the table (results wait in the outbox)."""
-        from tablet_app.station_client import StationError, club_defaults
+        from tablet_app.station_client import StationError, club_defaults, table_of
 
         assert self.station_check is not None
-        tid = f"{s.event}/{s.section}/{s.table}"
+        tid = table_of(s).format()
         try:
             movement = self.station_check(s)
         except StationError as exc:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from tablet_app import movement, screen_view
 from tablet_app.control import td_calls
-from tablet_app.control.auction import StopWait
+from tablet_app.control.auction import ScreenView, StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
 from tablet_app.control.director_session import DirectorState
@@ -49,7 +49,7 @@ class Snapshot(TypedDict):
     boards: int
     state: EngineState  # with screens: what all four may see (tablet_app/screen_view.py)
     director_state: EngineState  # the whole table, for the director's page
-    screen: dict[str, Any] | None
+    screen: ScreenView | None
     result: Preview | None
     done: list[ResultRecord]
     next_positions: dict[str, Any] | None
@@ -113,9 +113,9 @@ def build(p: Parts) -> Snapshot:
         "boards": len(s.boards) if s else 0,
         # with screens the tablet shows only what all four may see (tablet_app/screen_view.py);
         # the director's page reads the whole table
-        "state": _public(st) if st.screen is not None and st.estate else st.estate,
+        "state": _public(st) if st.tray is not None and st.estate else st.estate,
         "director_state": st.estate,
-        "screen": st.screen.to_dict() if st.screen else None,
+        "screen": p.auction.screen(),
         "result": p.results.preview(),
         "done": list(st.done),
         "next_positions": movement.next_positions(s) if s is not None and st.phase == "round_end" else None,
@@ -131,9 +131,10 @@ def build(p: Parts) -> Snapshot:
 
 
 def _public(st: TableState) -> EngineState:
-    screen = st.screen
-    assert screen is not None
-    seen = min(len(screen.visible_calls(pair[0])) for pair in screen.screenmates)
+    """The state as all four may see it: the calls the tray has brought to both sides."""
+    tray, engine = st.tray, st.engine
+    assert tray is not None and engine is not None
+    seen = min(len(engine.visible_calls(pair[0])) for pair in tray.screenmates)
     return screen_view.public_state(st.estate, seen)
 
 

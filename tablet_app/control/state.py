@@ -14,41 +14,37 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
+from shared_rules.outcome import Accepted, Refused
 from shared_rules.profiles import Profile, with_screens
-from shared_rules.screens import Screen
+from shared_rules.types import Status
 from tablet_app.session import Session
 
-SEATS = ("N", "E", "S", "W")
 Phase = Literal["setup", "auction", "frozen", "play", "confirm", "round_end"]
 EngineEvent = dict[str, Any]  # docs/table-log.md: {"t", "seat", "call"}, {"t", "td", ...}, {"t", "tray"}
 EngineState = dict[str, Any]  # `Engine.state()`: docs/rules-engine.md
 ResultRecord = dict[str, Any]  # docs/interfaces.md section 3, built by tablet_app.results
 
 
-def lho(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 1) % 4]
-
-
 class Engine(Protocol):
-    """The rules engine of one board, as the controller uses it (`shared_rules.table.Table`)."""
+    """The rules engine of one board, as the controller uses it (`shared_rules.table.Table`,
+    docs/interfaces.md section 1); mypy checks `Table` against it."""
 
-    def apply(self, event: EngineEvent) -> EngineState:
-        """Take one event and return the new state; a refused event raises and changes nothing."""
+    def step(self, event: EngineEvent) -> Accepted | Refused:
+        """Take one event, classified once, or refuse it with nothing changed (why, as a kind,
+        with the Law)."""
 
-    def take(self, event: EngineEvent) -> None:
-        """`apply` without building the state (a replay builds it once, when it is read)."""
+    def state(self) -> EngineState:
+        """The state dict now (docs/table-log.md "Output"), built when asked."""
 
-    def check(self, event: EngineEvent) -> dict[str, Any] | None:
-        """What a call would be, without changing anything: None for a regular call, else
-        {"kind", "law", "seat", "call", "action"} ("action": "refuse" or "record")."""
+    def status(self) -> Status:
+        """The state's `status`, without building the state."""
 
-    def state(self) -> EngineState: ...
+    def tray_due_at(self, delay_s: float | None = None) -> float | None:
+        """Screens: the event time from which the tray may pass under the screen, or None while
+        it stays on its side."""
 
-    def status(self) -> str: ...
-
-    def irregularity_count(self) -> int: ...
-
-    def irregularities_since(self, n: int) -> list[dict[str, Any]]: ...
+    def visible_calls(self, seat: str) -> list[dict[str, Any]]:
+        """The calls `seat` has seen (behind screens: his side's, as the tray last left it)."""
 
 
 EngineFactory = Callable[[str, int, str | None, tuple[str, ...], bool | None], Engine]
@@ -69,6 +65,18 @@ class Rules:
     def profile(self, s: Session) -> Profile:
         """The session's regulation as its table plays it: screens as the organiser set them."""
         return with_screens(self.profile_loader(s.profile), s.screens)
+
+
+@dataclasses.dataclass(frozen=True)
+class Tray:
+    """Play behind screens (FSB L114, 2007/2017 L80B2(e)): the least time the tray stays on a side
+    (the session's, else the profile's) and who shares a side. The engine keeps the tray itself."""
+
+    delay_s: float
+    screenmates: tuple[tuple[str, str], ...]
+
+    def side_of(self, seat: str) -> int:
+        return 0 if seat in self.screenmates[0] else 1
 
 
 class BoxId(TypedDict):
@@ -129,7 +137,7 @@ class TableState:
     engine_events: list[EngineEvent] = _list()
     board_events: dict[int, list[EngineEvent]] = _dict()  # board -> its engine events, this round
     call_made: str = "confirmed"  # the profile's FSB L112C rule for box calls
-    screen: Screen | None = None
+    tray: Tray | None = None  # the board is played behind screens
     entry: Entry | None = None  # tricks/lead typed by North, awaiting E-W
     done: list[ResultRecord] = _list()  # this round's result records, every revision in order
     seen_box: set[BoxKey] = dataclasses.field(default_factory=set)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from shared_rules.records import AuctionEvent, AuctionEventKey, Irregularity, TableId, What, logged_calls
+from shared_rules.types import SEATS
 from tablet_app import station_items
 from tablet_app.control.state import ResultRecord, TableState
 from tablet_app.outbox import Outbox
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 
 class Refusal(TypedDict):
+    kind: str  # shared_rules.records.ItemKind
     key: str
     status: int | None
     reason: str
@@ -122,11 +124,10 @@ def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at
     s, state = st.session, st.estate
     assert s is not None and st.board is not None
     ev = body.get("ev") or body
-    screen = getattr(st, "screen", None)
+    engine = st.engine if st.tray is not None else None  # behind screens: the engine keeps the tray
     visible = None
-    if screen is not None:
-        seen = getattr(st.engine, "visible_calls", None) or screen.visible_calls
-        visible = min(len(seen(seat)) for seat in "NESW")
+    if engine is not None:
+        visible = min(len(engine.visible_calls(seat)) for seat in SEATS)
     return AuctionEvent(
         key=AuctionEventKey(TableId(s.event, s.section, s.table), s.round, st.board, seq), what=what.value,
         at=round(at, 3), t=ev.get("t"), seat=ev.get("seat"), call=ev.get("call"),
@@ -134,4 +135,4 @@ def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at
         irregularities=tuple(Irregularity(x) for x in state.get("irregularities", [])),
         status=str(state.get("status") or "bidding"), contract=state.get("contract"),
         declarer=state.get("declarer"), dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),
-        screens=screen is not None, visible=visible, profile=state.get("profile"))
+        screens=engine is not None, visible=visible, profile=state.get("profile"))

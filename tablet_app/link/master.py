@@ -159,7 +159,7 @@ class LinkMaster:
         if not ports:
             raise ValueError("LinkMaster needs at least one seat's port")
         for seat in ports:
-            if seat not in ("N", "E", "S", "W"):
+            if seat not in SEATS:
                 raise ValueError(f"unknown seat {seat!r}: expected N, E, S or W")
         now = self.clock.ticks_ms()
         self._lock = threading.Lock()
@@ -632,6 +632,9 @@ class LinkMaster:
         return self._write(p, f)
 
     def _write(self, p: _Port, f: memoryview) -> bool:
+        if p.ser is None:  # closed after a failure: reopened by the poll loop
+            p.fail()
+            return False
         try:
             p.ser.write(bytes(f))
             return True

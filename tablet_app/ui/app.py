@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -24,6 +24,9 @@ from tablet_app.ui.round_end import RoundEndScreen
 from tablet_app.ui.setup import SetupScreen
 from tablet_app.ui.tempo import TempoScreen
 from tablet_app.ui.theme import BG
+
+if TYPE_CHECKING:
+    from tablet_app.runner import LinkWaiter
 
 ACKED_REDRAW_S = 0.005  # after the boxes' acknowledgements: their own drawing comes first
 FULL_PASS_AFTER_S = 0.02  # after the auction: the screen that follows it is drawn first
@@ -61,6 +64,7 @@ class TabletApp(App):
         self.last_phase: str | None = None
         self.ready = False
         self.screens: dict[str, Any] = {}
+        self.waiter: LinkWaiter | None = None  # the link's waiter thread, once the table is attached
         # a notice for the table: (translation key, its fields, until monotonic time)
         self.note: tuple[str, dict[str, Any], float] = ("", {}, 0.0)
 
@@ -258,7 +262,7 @@ class TabletApp(App):
     def on_stop(self) -> None:
         if "director" in self.screens:
             self.screens["director"].end_sitting()
-        if getattr(self, "waiter", None) is not None:
+        if self.waiter is not None:
             self.waiter.stop()
 
     def go(self, name: str) -> None:

@@ -18,6 +18,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from shared_rules import laws
+from shared_rules.types import SEATS, Resolution
 from tablet_app import i18n, present
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
@@ -288,7 +289,7 @@ class DirectorScreen(PinEntry, Screen):
     # -- without a pending decision: the TD's own actions --------------------------------------------
     def _tools(self, snap: dict[str, Any], lang: str) -> None:
         self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center", size_hint_y=None, height=40))
-        self.tool_buttons: dict[str, Button] = {}
+        self.tool_buttons = {}
         phase = snap.get("phase")
         if self.mode is None and snap.get("td_calls"):
             b = BigButton(i18n.tr("dismiss_calls", lang), BTN_OK, size=20, size_hint_y=None, height=84)
@@ -366,7 +367,7 @@ class DirectorScreen(PinEntry, Screen):
     def _seat_row(self, lang: str, prompt: str, on_pick: Any) -> None:
         self.side.add_widget(Text(i18n.tr(prompt, lang), size=20, bold=True, size_hint_y=None, height=34))
         row = GridLayout(cols=4, spacing=10, size_hint_y=None, height=90)
-        for seat in ("N", "E", "S", "W"):
+        for seat in SEATS:
             b = BigButton(i18n.seat_name(seat, lang), BTN_LIGHT, size=22)
             b.bind(on_release=lambda _b, seat=seat: on_pick(seat))
             self.tool_buttons[seat] = b
@@ -445,7 +446,7 @@ class DirectorScreen(PinEntry, Screen):
         row = BoxLayout(spacing=10, size_hint_y=None, height=90)
         if rule["restart"]:
             # 2007 L15C: the auction is made again whoever has played the board before
-            self.side.add_widget(Text(i18n.tr("wb_auction_restarted", lang), size=20, bold=True, size_hint_y=None, height=60))
+            self.side.add_widget(Text(i18n.wrong_board_outcome(Resolution.AUCTION_RESTARTED, lang) or "", size=20, bold=True, size_hint_y=None, height=60))
             answers = [("record", i18n.tr("record", lang), False)]
         else:
             self.side.add_widget(Text(i18n.tr("played_before_q", lang), size=20, bold=True, size_hint_y=None, height=60))

@@ -19,7 +19,8 @@ def next_pairs(s: dict[str, Any]) -> tuple[Any, Any]:
     """Who sits here next round in a Mitchell: North-South stay, East-West come from the table
     below (pairs numbered 1..n or n+1..2n per direction). Blank when the tablet cannot know."""
     tables, ns, ew = s.get("tables"), s.get("ns_pair"), s.get("ew_pair")
-    if s.get("movement", "mitchell") != "mitchell" or not all(isinstance(x, int) and x > 0 for x in (tables, ns, ew)):
+    if s.get("movement", "mitchell") != "mitchell" or not (isinstance(tables, int) and isinstance(ns, int)
+                                                          and isinstance(ew, int) and min(tables, ns, ew) > 0):
         return "", ""
     base = tables + 1 if ew > tables else 1
     return ns, base + (ew - base - 1) % tables

@@ -38,9 +38,10 @@ class _BarStaysStill:
     box's next call then waits behind. The bar takes its resting colour at once instead."""
 
     def _bind_inactive_bar_color(self, *_a: Any) -> None:  # overrides Kivy 2.3's ScrollView
-        self.funbind("bar_color", self._change_bar_color)
-        self.fbind("bar_inactive_color", self._change_bar_color)
-        self._bar_color = self.bar_inactive_color
+        view: Any = self  # a ScrollView (Kivy has no type information)
+        view.funbind("bar_color", view._change_bar_color)
+        view.fbind("bar_inactive_color", view._change_bar_color)
+        view._bar_color = view.bar_inactive_color
 
 
 class StillScrollView(_BarStaysStill, ScrollView):

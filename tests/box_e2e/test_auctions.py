@@ -6,6 +6,7 @@ import time
 import pytest
 
 from hardware.sim.table import tokens
+from shared_rules.types import SEATS
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 HANG_S = 60  # a limit that only ends a hang, never a slow machine
@@ -41,11 +42,11 @@ def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(real
     want1 = "1C P 1H 2C P P 4H P P X XX P P P".split()
     assert t.tablet.calls() == want1
     assert t.tablet.over()
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: sc.status == "AUCTION OVER" and sc.plain_calls == want1)
     # FSB L115B: the partner alerts by knocking on the table or with the alert card, so without
     # screens the whole table sees the alert, the player who made the call too
-    assert [shown(t, s).calls[0] for s in "NESW"] == ["1C*"] * 4
+    assert [shown(t, s).calls[0] for s in SEATS] == ["1C*"] * 4
     assert shown(t, "N").calls[6] == "4H!"  # stop shown with the jump
     # Board 2, dealer E: passed out. Board 3, dealer S: 1NT - 3NT. (A result is entered for
     # each board and East-West confirm it: the tablet then puts the next board on the table.)
@@ -57,7 +58,7 @@ def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(real
     for seat, call in zip("SWNESW", "1NT P 3NT P P P".split(), strict=True):
         t.call(seat, call)
     want3 = "1NT P 3NT P P P".split()
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: sc.plain_calls == want3 and sc.status == "AUCTION OVER")
     # in order, exactly once: the tablet's event log of calls is the keyed sequence
     keyed = want1 + ["P"] * 4 + want3
@@ -102,13 +103,13 @@ def test_2017_L27_record_policy_box_sends_insufficient_bid_and_the_table_waits_f
         assert "L27" in str(st["pending"].get("law")), st["pending"]
     assert t.tablet.calls() == ["1H"]  # not in the auction until the director rules
     assert t.tablet.rejected() == []
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: "E 1C: wait TD" in sc.text)
 
 
 def test_box_reboot_mid_auction_gets_the_auction_back(real_table):
     t = real_table()
-    for seat, call in zip("NESW", "1D P 1S P".split(), strict=True):
+    for seat, call in zip(SEATS, "1D P 1S P".split(), strict=True):
         t.call(seat, call)
     t.boxes.reboot("E")
     sc = t.boxes.wait_screen("E", lambda s: s.plain_calls == ["1D", "P", "1S", "P"])

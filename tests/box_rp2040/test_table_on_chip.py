@@ -3,6 +3,8 @@ tablet's real LinkMaster, controller, runner and laws engine (profile dbf-2017) 
 point-to-point (a UART per box) and on one shared RS-485 line."""
 import pytest
 
+from shared_rules.types import SEATS
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # the timeout only ends a hang
 
 # Board 1, dealer N: a normal auction ending in 4H by N (2017 L17-L22)
@@ -15,12 +17,12 @@ def play(r, script):
         r.call(seat, call)
     want = [c for _, c in script]
     assert r.calls() == want
-    for seat in "NESW":
+    for seat in SEATS:
         r.wait_shown(seat, want, "AUCTION OVER")
 
 
 def test_a_full_board_on_four_emulated_boxes_point_to_point(emu_rig):
-    r = emu_rig(seats="NESW", hold_ms=40)
+    r = emu_rig(seats=SEATS, hold_ms=40)
     play(r, BOARD1)
     with r.paused():
         st = r.ctl.estate
@@ -33,7 +35,7 @@ def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig
     drivers at once as a collision, the tablet among them. The tablet runs on the chips' clock
     behind the hub's bridge (hardware/emu/lockstep.py): its bytes enter the line at its own time,
     whatever the machine's threads do."""
-    r = emu_rig(seats="NESW", bus=True, hold_ms=40, bridge_ms=1.0, lockstep=True)
+    r = emu_rig(seats=SEATS, bus=True, hold_ms=40, bridge_ms=1.0, lockstep=True)
     script = [("N", "1NT"), ("E", "P"), ("S", "3NT"), ("W", "P"), ("N", "P"), ("E", "P")]
     play(r, script)
     e = r.emu
@@ -88,9 +90,9 @@ def test_bus_idle_boxes_answer_their_grants(emu_rig):
     grant is another box's; the box in turn, granted every other time, does so once a second
     and lets that one grant pass. The tablet on the chips' clock (lockstep.py), so its grants go
     at its own time."""
-    r = emu_rig(seats="NESW", bus=True, hold_ms=40, bridge_ms=1.0, lockstep=True)
+    r = emu_rig(seats=SEATS, bus=True, hold_ms=40, bridge_ms=1.0, lockstep=True)
     e = r.emu
-    for s in "NESW":
+    for s in SEATS:
         e.wait_console(s, r"link up", 120)
     e.wait_chip(1500)  # the first STATEs drawn and pushed: nothing left to do on any box
     t0 = e.sim_us

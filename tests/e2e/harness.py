@@ -14,11 +14,11 @@ from typing import Any
 from hardware.sim.boxes import Boxes
 from hardware.sim.link import SimBus, SimLink
 from hardware.sim.table import tokens
+from shared_rules.types import SEATS
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
 
-SEATS = "NESW"
 HANG_S = 60.0  # the waits' limit: it only ends a hang (a busy machine is slow, not wrong)
 
 

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from hardware.sim.boxes import Boxes, Screen  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 
 HANG_S = 60.0  # how long to look for what a box shows: only ends a hang
 
@@ -89,7 +90,7 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
     kills = lost = 0
     try:
         for i, call in enumerate(AUCTION):
-            seat = "NESW"[i % 4]
+            seat = SEATS[i % 4]
             boxes.wait_screen(seat, partial(shows, n=i, turn=True), timeout=HANG_S)
             boxes.press(seat, tokens(call))
             if rng.random() < 0.7:

@@ -4,6 +4,7 @@ shared simulated half-duplex line (hardware.sim.link.SimBus), the LinkMaster as 
 point-to-point (tests/e2e/test_table.py)."""
 import pytest
 
+from shared_rules.types import SEATS
 from tests.e2e.conftest import SESSION
 from tests.e2e.harness import E2ETable, Rig
 
@@ -37,7 +38,7 @@ def test_2017_L27_insufficient_bid_over_the_bus_freezes_every_box_until_the_td_r
         t.call("N", "1NT")
         t.call("E", "1S")  # insufficient over 1NT: the table waits for the director (2017 L27)
         t.wait(lambda c: c.phase == "frozen", what="table frozen")
-        for s in "NESW":
+        for s in SEATS:
             t.boxes.wait_screen(s, lambda sc: "DIRECTOR" in sc.text)
         with t.lock:
             t.ctl.td_decide(SESSION["td_pin"], "accept")  # L27A1: LHO accepts

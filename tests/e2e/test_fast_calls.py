@@ -10,10 +10,10 @@ import pytest
 
 from hardware.sim.boxes import ScreenWatch
 from hardware.sim.table import tokens
+from shared_rules.types import SEATS
 
 pytestmark = pytest.mark.micropython
 
-SEATS = "NESW"
 N_CALLS = 200
 
 

@@ -4,6 +4,8 @@ import time
 
 import pytest
 
+from shared_rules.types import SEATS
+
 pytestmark = pytest.mark.micropython
 
 
@@ -18,7 +20,7 @@ def test_2017_normal_board_keyed_on_boxes_result_reaches_the_outbox(table):
     t.auction("N", ["1NT", "P", "3NT", "P", "P", "P"])
     t.all_boxes_show(["1NT", "P", "3NT", "P", "P", "P"])
     assert t.state()["contract"] == "3NT" and t.state()["declarer"] == "N"
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: sc.status == "AUCTION OVER")
     with t.lock:
         t.ctl.enter_result(9, "D4")
@@ -28,7 +30,7 @@ def test_2017_normal_board_keyed_on_boxes_result_reaches_the_outbox(table):
     assert kind == "result" and key == "club-2026-11-22/A/1/1/1/1" and payload["contract"] == "3NT"
     assert [c["think"] is not None for c in payload["auction"]] == [True] * 6
     # the next board reaches the boxes: dealer East, board 2
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: "Bd2 DE" in sc.text)
 
 
@@ -49,7 +51,7 @@ def test_2017_L27_insufficient_bid_record_policy_freezes_boxes_td_rules(table):
     t.boxes.wait_screen("E", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 1)
     t.key("E", "1S")
     t.wait(lambda c: c.phase == "frozen", what="table frozen")
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: sc.status == "DIRECTOR: wait")
     with t.lock:
         assert t.ctl.estate["irregularities"][0]["kind"] == "insufficient_bid"
@@ -130,7 +132,8 @@ def test_wbf_screens_tray_hides_other_side_until_it_passes(table):
     # South and West see two hidden calls until the tray passes, then the calls
     t.boxes.wait_screen("S", lambda sc: sc.calls[:2] == ["1C", "P"], timeout=60)
     with t.lock:
-        assert t.ctl.screen.passes and t.ctl.screen.passes[0]["to_side"] == 1
+        screen = t.ctl.screen  # the engine's tray (FSB L114): it went to South-West's side
+        assert screen is not None and screen["passes"] and screen["passes"][0]["to_side"] == 1
     t.call("S", "1H")
     assert t.boxes.screen("N").calls[:3] in (["1C", "P", "--"], ["1C", "P"])
 
@@ -223,7 +226,7 @@ def test_tablet_restart_resynchronises_boxes_and_a_call_made_meanwhile_arrives_o
     for _ in range(50):  # let any re-sent copy arrive: it must not be applied again
         runner.step(0.01)
     assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
-    for s in "NESW":
+    for s in SEATS:
         end = time.monotonic() + 10
         while t.boxes.screen(s).plain_calls != ["1C", "P", "1H"]:
             runner.step(0.01)

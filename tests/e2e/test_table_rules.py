@@ -2,6 +2,8 @@
 the player keys early and sees the refusal; nothing reaches the auction."""
 import time
 
+from shared_rules.types import SEATS
+
 
 def test_fsb_L116B_stop_wait_locks_the_next_box_under_the_record_policy(table):
     t = table(profile="fsb-2007", policy="record")
@@ -37,7 +39,7 @@ def test_2017_L25A_undo_on_a_box_holds_every_box_until_the_director_dismisses(ta
     t.auction("N", ["1D"])
     t.boxes.press("N", ["UNDO"])  # wrong card: North meant 1H
     t.wait(lambda c: c.held(), what="auction held")
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: "TD is coming" in sc.text)
     t.key("E", "P")  # East calls anyway: refused, or the correction would be too late
     time.sleep(0.8)
@@ -55,7 +57,7 @@ def test_2017_L27_every_box_shows_the_insufficient_bid_the_table_is_ruling_on(ta
     t.auction("N", ["1S"])
     t.key("E", "1H")
     t.wait(lambda c: c.phase == "frozen", what="table frozen")
-    for s in "NESW":
+    for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: "E 1H" in sc.text)
 
 

@@ -23,6 +23,8 @@ from bridgemate_dataconnector.dto import (
 )
 from endplay.types import Deal, Player
 
+from shared_rules.types import SEATS
+
 from .plan import DATE, SESSION, Slot, group
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -105,7 +107,7 @@ def people(slots: list[Slot]) -> tuple[list[PlayerDataDTO], list[ParticipationDT
                 players.append(PlayerDataDTO(session_guid=SESSION, club_id=CLUB, player_number=str(number),
                                              first_name=first, last_name=last))
                 seats.append(ParticipationDTO(session_guid=SESSION, section_letters=s.section, table_number=s.table,
-                                              round_number=1, direction=TableDirection("NESW".index(seat) + 1),
+                                              round_number=1, direction=TableDirection(SEATS.index(seat) + 1),
                                               player_number=str(number)))
                 pair_players[key].append(f"{last}, {first}")
     by_place = {(s.section, s.table, s.round): s for s in slots}

@@ -18,12 +18,13 @@ from bridgemate_dataconnector.dto import ResultDTO
 from endplay.dds import calc_dd_table
 from endplay.types import Bid, Contract, Deal, Denom, Penalty, Player, Vul
 
+from shared_rules.types import Seat
+
 SESSION = "C10BE0E1E0000000000000000000A7B2"
 DATE = (2026, 11, 22)
 EVENT = "club-2026-11-22"  # the station's event for the scoring program's session of that date
 ROUNDS, PER_ROUND, MITCHELL_TABLES = 3, 2, 7
 PIN = "2468"
-SEATS = "NESW"
 # Howell: round -> [(table, ns, ew, low board)]; each pair plays each board set once, meets
 # each opponent at most once, and changes direction.
 HOWELL = {1: [(1, 1, 2, 1), (2, 3, 4, 3), (3, 5, 6, 5)],
@@ -72,10 +73,6 @@ def deals() -> dict[tuple[int, int], Deal]:
     return out
 
 
-def lho(seat: str) -> str:
-    return SEATS[(SEATS.index(seat) + 1) % 4]
-
-
 def dealer(board: int) -> str:
     return Player.from_board(board).abbr
 
@@ -113,7 +110,7 @@ def _calls(seat: str, calls: list[str]) -> list:
     steps = []
     for c in calls:
         steps.append(["call", seat, c])
-        seat = lho(seat)
+        seat = Seat.of(seat).lho.letter
     return steps
 
 
@@ -163,10 +160,10 @@ def table_plays(slot: Slot) -> tuple[list[list], list[Play]]:
             p.steps += _calls(first, ["1C"]) + [["adjust", "avg+", "avg-", "2017 L12C2"]]
             p.artificial = ("avg+", "avg-")
         elif place in INSUFFICIENT and i == 0:
-            off = lho(first)
+            off = Seat.of(first).lho.letter
             p.calls = ["1H", "2C", "P", "P", "P"]  # the auction as it stands after the ruling
             p.steps += [["call", first, "1H"], ["call", off, "1C"], ["frozen", INSUFFICIENT[place]],
-                        ["td", "replace", "2C"], ["td", "b1a", None], *_calls(lho(off), ["P", "P", "P"]),
+                        ["td", "replace", "2C"], ["td", "b1a", None], *_calls(Seat.of(off).lho.letter, ["P", "P", "P"]),
                         ["result", "dd"]]
         else:
             p.calls = _auction(rng, first)
@@ -219,7 +216,7 @@ def expected(play: Play, deal_of: dict[tuple[int, int], Deal]) -> Expected:
     contract.result = tricks - contract.level - 6
     score = contract.score(Vul.from_board(play.board))
     decl = contract.declarer.abbr
-    leader = Player.find(lho(decl))
+    leader = Player.find(Seat.of(decl).lho.letter)
     suit, ranks = next((s, r) for s, r in zip("SHDC", deal[leader].to_pbn().split("."), strict=True) if r)
     denom = {Denom.clubs: "C", Denom.diamonds: "D", Denom.hearts: "H", Denom.spades: "S", Denom.nt: "NT"}[contract.denom]
     return Expected(s.ns, s.ew, contract.level, denom, {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}[contract.penalty], decl, tricks,

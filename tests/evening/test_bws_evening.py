@@ -64,6 +64,7 @@ def tabplay_view(rec: dict) -> dict:
 
 
 def play_round(ctl: Controller, t: int, rnd: int) -> None:
+    assert ctl.session is not None
     boards = list(ctl.session.boards)
     if (t, rnd) == (1, 1):
         with pytest.raises(Refused) as e:  # a letter O for a zero: refused, nothing journalled

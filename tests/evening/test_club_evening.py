@@ -30,6 +30,7 @@ from bridgemate_dataconnector.dto import (
 )
 from endplay.types import Card, Player
 
+from shared_rules.types import SEATS
 from tests.station.conftest import StationProcess
 from tests.station.export_readers import conforming_text, endplay_boards, games, pair_no, tags, usebio_tree
 from tests.station.test_export_standards import fetch
@@ -71,7 +72,7 @@ def as_expected(dto: ResultDTO) -> tuple:
     played = dto.level > 0
     lead = f"{'CDHS'[dto.lead_card_suit - 1]}{RANK[dto.lead_card_rank]}" if dto.lead_card_suit else None
     return (dto.pair_north_south, dto.pair_east_west, dto.level, DENOM[dto.denomination] if played else None,
-            dto.stake if played else 0, "NESW"[dto.declarer_direction - 1] if played else None,
+            dto.stake if played else 0, SEATS[dto.declarer_direction - 1] if played else None,
             dto.total_tricks if played else None, lead)
 
 
@@ -305,7 +306,7 @@ def test_a_club_evening_end_to_end(tmp_path):
             assert {p: b.deal[p].to_pbn() for p in Player} == {p: deal[p].to_pbn() for p in Player}
             assert {s: b.info[n] for s, n in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))} == \
                 {s: "Sent, Lena" if (section, table, round_, s) == LATE_SEAT else name_at(section, table, round_, s)
-                 for s in "NESW"}
+                 for s in SEATS}
             score = tag_of[(section, table, round_, b.board_num)].get("Score")
             if e.level < 0:
                 continue  # the TD's artificial score: no contract at the table

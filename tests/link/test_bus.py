@@ -16,11 +16,11 @@ from hardware.sim.link import EndpointBox, SimBus
 from protocol import calls
 from protocol import messages as M
 from protocol.layout import FROM_BOX
+from shared_rules.types import SEATS
 from tablet_app.link import LinkMaster
 
 pytestmark = pytest.mark.link  # runs the simulated serial link in real time
 
-SEATS = "NESW"
 HANG_S = 60  # a guard against a hang, never a speed requirement
 
 

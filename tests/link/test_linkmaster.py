@@ -10,11 +10,11 @@ from hardware.sim.link import EndpointBox, SimLink
 from protocol import calls
 from protocol import messages as M
 from protocol.frame_tools import wire_from_payload
+from shared_rules.types import SEATS
 from tablet_app.link import LinkMaster
 
 pytestmark = pytest.mark.link  # runs the simulated serial link in real time
 
-SEATS = "NESW"
 
 
 def wait(cond, seconds):

@@ -10,6 +10,7 @@ from hardware.sim.link import EndpointBox, SimLink
 from protocol import VERSION_MAX, VERSION_MIN, calls
 from protocol import messages as M
 from protocol.frame_tools import wire_from_payload
+from shared_rules.types import SEATS
 from tablet_app import present
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
@@ -17,8 +18,6 @@ from tablet_app.runner import TableRunner
 from tests.link.test_linkmaster import wait
 
 pytestmark = pytest.mark.link  # runs the simulated serial link in real time
-
-SEATS = "NESW"
 SESSION = {"event": "club", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "4321"}
 

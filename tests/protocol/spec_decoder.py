@@ -20,6 +20,8 @@ What it answers:
 """
 from __future__ import annotations
 
+from shared_rules.types import SEATS
+
 # SPEC 2: payload = addr(1) type(1) epoch(2) seq(1) ack(1) body crc(2)
 HEADER = 6
 CRC_LEN = 2
@@ -28,7 +30,6 @@ MAX_BODY = 400
 MAX_PAYLOAD = HEADER + MAX_BODY + CRC_LEN
 MAX_WIRE = 411          # SPEC 2: the largest wire frame, its delimiter included
 
-SEATS = "NESW"
 # SPEC 3 message catalogue
 BOX_TYPES = {0x01: "hello", 0x02: "ack", 0x03: "box_nak", 0x04: "caps", 0x10: "call",
              0x11: "stop", 0x12: "alert", 0x13: "undo", 0x14: "review", 0x15: "td"}

@@ -7,6 +7,7 @@ from protocol import messages as M
 from protocol.crc16 import crc16
 from protocol.frame_tools import max_encoded, payloads, wire_from_payload
 from protocol.framing import Deframer, FrameWriter
+from shared_rules.types import SEATS
 from tests.hypothesis_profiles import examples
 
 
@@ -102,7 +103,7 @@ def test_call_codes_match_the_firmware_table():
 
 
 views = st.fixed_dictionaries({
-    "turn": st.one_of(st.none(), st.sampled_from("NESW")),
+    "turn": st.one_of(st.none(), st.sampled_from(SEATS)),
     "frozen": st.booleans(), "over": st.booleans(), "prevent": st.booleans(),
     "screens": st.booleans(),
     "stop_triggers": st.sampled_from([[], ["jump"], ["opening_two_level"], ["jump", "opening_two_level"]]),
@@ -110,7 +111,7 @@ views = st.fixed_dictionaries({
     "allowed": st.lists(st.sampled_from(calls.NAMES), unique=True).map(
         lambda xs: sorted(xs, key=calls.code)),
     "stop_ms": st.integers(0, 65535), "board": st.integers(0, 255),
-    "dealer": st.sampled_from("NESW"), "vul": st.sampled_from(calls.VULS),
+    "dealer": st.sampled_from(SEATS), "vul": st.sampled_from(calls.VULS),
     "auction": st.lists(st.fixed_dictionaries({
         "call": st.one_of(st.none(), st.sampled_from(calls.NAMES)),
         "alert": st.booleans(), "stop": st.booleans()}), max_size=319),
@@ -119,7 +120,7 @@ views = st.fixed_dictionaries({
 
 
 @settings(max_examples=examples(150), deadline=None)
-@given(views, st.sampled_from("NESW"), st.integers(1, 0xFFFF), st.integers(0, 255), st.integers(0, 255))
+@given(views, st.sampled_from(SEATS), st.integers(1, 0xFFFF), st.integers(0, 255), st.integers(0, 255))
 def test_state_round_trips_through_payload_and_wire(view, seat, epoch, seq, ack):
     m = {"type": "state", "seat": seat, "epoch": epoch, "seq": seq, "ack": ack, "view": view}
     p = M.encode_payload(m)

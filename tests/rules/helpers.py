@@ -4,7 +4,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from shared_rules.table import Table
+from shared_rules.outcome import Refused
+from shared_rules.table import EventError, Table
 from shared_rules.types import IrregularityKind, Refusal
 
 
@@ -32,11 +33,38 @@ def events(*specs: str | dict[str, Any], step: float = 1.0) -> list[dict[str, An
     return [ev(s, i * step) for i, s in enumerate(specs)]
 
 
+def step(table: Table, event: dict[str, Any]) -> dict[str, Any]:
+    """One event through `Table.step`, for a test that expects it taken: the state after it. A
+    refusal raises EventError with the engine's reason (`pytest.raises(EventError, match=...)`
+    reads it); the table is then as it was."""
+    got = table.step(event)
+    if isinstance(got, Refused):
+        raise EventError(got.reason)
+    return got.state
+
+
+def logged(profile: str, *specs: str | dict[str, Any], board: int = 1, policy: str | None = None) -> dict[str, Any]:
+    """The events as a log (`Table.take`, what a replay does): what `step` refuses at the gate is
+    recorded instead (an irregular call under `prevent` in `refused`, a short stop wait and a
+    forbidden alert reported), as a log is what happened. The state at the end."""
+    table = Table(profile, board, policy)
+    for e in events(*specs):
+        table.take(e)
+    return table.state()
+
+
+def took(table: Table, event: dict[str, Any]) -> dict[str, Any]:
+    """One event of a log through `Table.take` (what `step` refuses at the gate is recorded, as a
+    log is what happened): the state after it."""
+    table.take(event)
+    return table.state()
+
+
 def run(profile: str, *specs: str | dict[str, Any], board: int = 1, policy: str | None = None) -> dict[str, Any]:
     table = Table(profile, board, policy)
     state = table.state()
     for e in events(*specs):
-        state = table.apply(e)
+        state = step(table, e)
     return state
 
 

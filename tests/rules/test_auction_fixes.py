@@ -6,8 +6,9 @@ import pytest
 
 from shared_rules.outcome import Refused
 from shared_rules.table import EventError, Table
+from shared_rules.types import SEATS
 
-from .helpers import calls, ev, obligations, options, run, td
+from .helpers import calls, ev, events, logged, obligations, options, run, step, td
 
 BOTH = [("fsb-2007", "2007"), ("dbf-2017", "2017")]
 
@@ -39,7 +40,7 @@ def test_2007_L37A_rest_of_auction_obligation_survives_the_condoned_call():
     table = Table("fsb-2007", 1)
     for i, spec in enumerate(["N 1C", "W P", td("call_out_of_rotation", "cancel"), "E 1D", "S P", "W 1H", "N 1S",
                               "E P", "S P", "W 2H"]):
-        state = table.apply(ev(spec, float(i)))
+        state = step(table, ev(spec, float(i)))
     assert state["pending"]["kind"] == "call_when_required_to_pass"
 
 
@@ -68,9 +69,9 @@ def test_L28A_deemed_pass_that_ends_the_auction_ends_it(profile, ed):
     # the final pass (L39). Cancelled, the auction stays ended in 1C by N; it used to go on.
     table = Table(profile, 1)
     for i, spec in enumerate(_w_must_pass("E P", "S P", "N 1H")):
-        state = table.apply(ev(spec, float(i)))
+        state = step(table, ev(spec, float(i)))
     assert state["pending"]["kind"] == "call_after_final_pass" and state["calls"][-1]["deemed"] is True
-    state = table.apply(ev(td("call_after_final_pass", "cancel"), 9.0))
+    state = step(table, ev(td("call_after_final_pass", "cancel"), 9.0))
     assert state["status"] == "ended" and state["contract"] == "1C" and state["declarer"] == "N"
     assert calls(state) == ["N 1C", "E P", "S P", "W P"]
 
@@ -78,8 +79,16 @@ def test_L28A_deemed_pass_that_ends_the_auction_ends_it(profile, ed):
 def test_L28A_prevent_policy_refuses_the_call_and_deems_no_pass():
     # E's king of spades was seen (L24B: W passes at his next turn). N's insufficient 1D at W's turn
     # is refused under the prevent policy, and so no pass of W's is deemed either.
-    state = run("fsb-2007", "N 1C", "E 1H", {"td": "exposed_cards", "seat": "E", "cards": ["SK"]}, "S P", "N 1D",
-                policy="prevent")
+    specs = ("N 1C", "E 1H", {"td": "exposed_cards", "seat": "E", "cards": ["SK"]}, "S P", "N 1D")
+    table = Table("fsb-2007", 1, "prevent")
+    for e in events(*specs)[:-1]:
+        step(table, e)
+    before = table.state()
+    got = table.step(events(*specs)[-1])
+    assert isinstance(got, Refused) and got.kind == "insufficient_bid" and table.state() == before
+    assert calls(before) == ["N 1C", "E 1H", "S P"] and before["next"] == "W"
+    assert obligations(before) == {"W": "next_turn"}
+    state = logged("fsb-2007", *specs, policy="prevent")  # a log of it records the refusal
     assert calls(state) == ["N 1C", "E 1H", "S P"] and state["next"] == "W"
     assert state["refused"][0]["kind"] == "insufficient_bid" and obligations(state) == {"W": "next_turn"}
 
@@ -173,7 +182,7 @@ def test_FSB_L116B_wait_ends_at_the_players_call_not_at_the_TDs_replacement():
               {"t": 1.5, "seat": "S", "call": "2H"},
               {"t": 60.0, "td": "insufficient_bid", "choice": "replace", "call": "4H"},
               {"t": 61.0, "td": "insufficient_bid_judgement", "choice": "b1a"}]:
-        state = table.apply(e)
+        state = step(table, e)
     assert kinds(state, "S") == ["stop_wait_short"] and state["timing"][-1]["waited"] == 0.5
 
 
@@ -184,7 +193,7 @@ def test_FSB_L116B_replacement_entered_by_the_TD_carries_the_stop():
     for e in [{"t": 0.0, "seat": "N", "call": "1H"}, {"t": 2.0, "seat": "E", "call": "1D"},
               {"t": 30.0, "td": "insufficient_bid", "choice": "replace", "call": "3D", "stop": True},
               {"t": 31.0, "td": "insufficient_bid_judgement", "choice": "none"}]:
-        state = table.apply(e)
+        state = step(table, e)
     assert calls(state) == ["N 1H", "E 3D"] and state["calls"][1]["stop"] is True
     assert kinds(state) == [] and state["stop_lock_until"] == 40.0  # from the replacement
 
@@ -206,12 +215,13 @@ def test_L28B_partner_in_turn_has_no_right_to_call_over_his_partners_call(profil
     # W doubles at E's (his partner's) turn. L28B covers an *opponent's* call out of rotation; E's
     # call has no meaning while the TD is needed (2007 L32A / 2017 L32B apply). It was taken as L28B.
     table = Table(profile, 1)
-    table.apply(ev("N 1C", 0.0))
-    state = table.apply(ev("W X", 1.0))
+    step(table, ev("N 1C", 0.0))
+    state = step(table, ev("W X", 1.0))
     assert state["pending"]["may_call"] == ["N"]
     refused = table.step(ev("E 1H", 2.0))  # at the box: refused (L9B2)
     assert isinstance(refused, Refused) and "only N may call" in refused.reason
-    state = table.apply(ev("E 1H", 2.0))  # in a log: recorded and cancelled (law9.py)
+    table.take(ev("E 1H", 2.0))  # in a log: recorded and cancelled (law9.py)
+    state = table.state()
     assert state["irregularities"][-1]["kind"] == "call_while_awaiting_td"
     assert state["pending"]["kind"] == "call_out_of_rotation" and [c["call"] for c in state["calls"]] == ["1C"]
 
@@ -226,10 +236,10 @@ def test_L28B_opponent_in_turn_calls_over_an_inadmissible_double_out_of_rotation
     # trots det bjuder, se lag 36", so L36B4 still binds N-S. The call used to be refused, so a
     # real table's log could not be replayed.
     table = Table(profile, 1)
-    table.apply(ev("N 1C", 0.0))
-    state = table.apply(ev("S X", 1.0))
+    step(table, ev("N 1C", 0.0))
+    state = step(table, ev("S X", 1.0))
     assert state["pending"]["kind"] == "inadmissible_double" and set(state["pending"]["may_call"]) == {"W", "E"}
-    state = table.apply(ev("E 1H", 2.0))
+    state = step(table, ev("E 1H", 2.0))
     assert calls(state) == ["N 1C", "E 1H"] and state["next"] == "S" and state["pending"] is None
     assert state["irregularities"][-1]["ruling"] == ruling and obligations(state) == rest
     assert state["withdrawn"][-1]["call"] == "X"
@@ -247,21 +257,21 @@ def test_2007_L15C_a_differing_repeated_call_the_TD_cancels_the_board():
 def test_2007_L15C_no_cancel_while_the_calls_are_the_same():
     table = Table("fsb-2007", 1)
     for i, spec in enumerate(["N 1C", "E P", {"td": "wrong_board", "played_before": False}, "N 1C"]):
-        table.apply(ev(spec, float(i)))
+        step(table, ev(spec, float(i)))
     with pytest.raises(EventError, match="only when a call of the new auction differs"):
-        table.apply(ev({"td": "cancel_board"}, 9.0))
+        step(table, ev({"td": "cancel_board"}, 9.0))
 
 
 def test_2017_has_no_L15C_board_cancellation():
     table = Table("dbf-2017", 1)
     with pytest.raises(EventError, match="2017 Laws"):
-        table.apply({"t": 1.0, "td": "cancel_board"})
+        step(table, {"t": 1.0, "td": "cancel_board"})
 
 
 def test_unknown_ruling_kind_gets_its_own_error():
     table = Table("fsb-2007", 1)
     with pytest.raises(EventError, match="unknown TD ruling kind 'insuficient_bid'"):
-        table.apply({"t": 1.0, "td": "insuficient_bid", "choice": "accept"})
+        step(table, {"t": 1.0, "td": "insuficient_bid", "choice": "accept"})
 
 
 # ---------------------------------------------------------------- option texts the tablet can translate
@@ -292,11 +302,11 @@ def test_every_option_has_a_text_key_whose_english_is_the_label():
                 if o.get("needs_call"):
                     e["call"] = rng.choice(names[:12])
             elif rng.random() < 0.15:
-                e = {"t": t, "seat": rng.choice("NESW"), "call": rng.choice(names[:15])}
+                e = {"t": t, "seat": rng.choice(SEATS), "call": rng.choice(names[:15])}
             else:
                 e = {"t": t, "seat": st["next"], "call": "P" if rng.random() < 0.5 else rng.choice(st["legal_calls"][:8])}
             try:
-                table.apply(e)
+                step(table, e)
             except EventError:
                 pass
     assert {"insufficient_bid", "call_out_of_rotation", "inadmissible_double", "insufficient_bid_judgement"} <= seen
@@ -337,18 +347,18 @@ def test_L29C_offered_for_a_bid_or_double_out_of_rotation(profile, law):
 def test_L29C_shown_must_name_denominations(shown):
     table = Table("fsb-2007", 1)
     for i, spec in enumerate(_w_bids_2d_at_partners_turn()):
-        table.apply(ev(spec, float(i)))
+        step(table, ev(spec, float(i)))
     with pytest.raises(EventError, match="shown"):
-        table.apply({"t": 5.0, "td": "call_out_of_rotation", "choice": "cancel_artificial", "shown": shown})
+        step(table, {"t": 5.0, "td": "call_out_of_rotation", "choice": "cancel_artificial", "shown": shown})
     assert table.state()["pending"]["kind"] == "call_out_of_rotation"
 
 
 def test_L29C_shown_only_with_cancel_artificial():
     table = Table("fsb-2007", 1)
     for i, spec in enumerate(_w_bids_2d_at_partners_turn()):
-        table.apply(ev(spec, float(i)))
+        step(table, ev(spec, float(i)))
     with pytest.raises(EventError, match="cancel_artificial"):
-        table.apply({"t": 5.0, "td": "call_out_of_rotation", "choice": "cancel", "shown": ["H"]})
+        step(table, {"t": 5.0, "td": "call_out_of_rotation", "choice": "cancel", "shown": ["H"]})
 
 
 # ---------------------------------------------------------------- L32 intro: an inadmissible X/XX out of rotation

@@ -4,7 +4,7 @@ som rör korrigering"; 2017 L9B2 "Ingen spiller må foretage sig videre, før tu
 forklaret alt om berigtigelse af uregelmæssigheden").
 
 A call the Law gives no meaning while the TD is awaited is refused at the box (`Table.step`), but
-a table log is what happened: replayed (`apply`, `take`, `python -m shared_rules replay`) such a
+a table log is what happened: replayed (`take`, `python -m shared_rules replay`) such a
 call is itself an irregularity, recorded and cancelled (docs/laws/choices.md #30), and the log
 always replays. The pending decision, the standing calls, the turn and the obligations are as if
 the call had never been made; only the record says it was.
@@ -20,7 +20,7 @@ from shared_rules.outcome import Refused
 from shared_rules.replay import replay
 from shared_rules.table import Table
 from shared_rules.types import IrregularityKind, Refusal, Resolution
-from tests.rules.helpers import without_awaiting_record
+from tests.rules.helpers import took, without_awaiting_record
 
 ALL = ("fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl")
 KIND = IrregularityKind.CALL_WHILE_AWAITING_TD
@@ -46,7 +46,7 @@ def ui(profile: str) -> str:
 def run(profile: str, events: list[dict[str, Any]], policy: str | None = None) -> Table:
     table = Table(profile, 1, policy)
     for e in events:
-        table.apply(e)
+        table.take(e)
     return table
 
 
@@ -59,7 +59,7 @@ IB = [ev("N 1H", 0.0), ev("E 1D", 1.0)]
 def test_L9B2_a_call_while_the_TD_is_awaited_is_recorded_and_cancelled_in_the_log(profile):
     table = run(profile, IB)
     before = table.state()
-    state = table.apply(ev("W 2H", 2.0))
+    state = took(table, ev("W 2H", 2.0))
     irr = state["irregularities"][-1]
     assert irr["kind"] == KIND and irr["seat"] == "W" and irr["call"] == "2H" and irr["t"] == 2.0
     assert irr["law"] == f"{ed(profile)} L9B2" and irr["resolution"] == Resolution.CANCELLED
@@ -103,7 +103,7 @@ def test_L9B2_a_call_while_the_TD_alone_is_asked_is_recorded(profile):
     table = run(profile, [*IB, {"t": 2.0, "td": "insufficient_bid", "choice": "replace", "call": "2C"}])
     before = table.state()
     assert before["pending"]["kind"] == "insufficient_bid_judgement" and before["pending"]["may_call"] == []
-    state = table.apply(ev("S P", 3.0))
+    state = took(table, ev("S P", 3.0))
     assert state["irregularities"][-1]["kind"] == KIND
     assert state["irregularities"][-1]["awaiting"] == "insufficient_bid_judgement"
     assert without_awaiting_record(state) == before
@@ -125,7 +125,7 @@ def test_L9B2_the_LHOs_acceptance_stands_when_it_brings_a_decision_first(profile
     lho = "NESW"[("NESW".index(offender) + 1) % 4]
     table = run(profile, setup)
     assert table.state()["pending"]["kind"] == "insufficient_bid"
-    state = table.apply({"t": 9.0, "seat": lho, "call": "P"})
+    state = took(table, {"t": 9.0, "seat": lho, "call": "P"})
     ib = next(i for i in state["irregularities"] if i["kind"] == "insufficient_bid" and i["seat"] == offender)
     assert ib["resolution"] == "accepted"  # L27A1: the LHO's call accepted it
     assert state["calls"][-1]["seat"] == offender and state["pending"]["kind"] == "oot_judgement"
@@ -143,7 +143,7 @@ def test_L9B2_an_early_replacement_the_Law_does_not_allow_is_recorded(profile):
     # his early double (L27C) is no replacement: a call while the TD is awaited
     table = run(profile, [*IB, {"t": 2.0, "td": "insufficient_bid", "choice": "replace", "call": "1C"}])
     before = table.state()
-    state = table.apply(ev("E X", 3.0))
+    state = took(table, ev("E X", 3.0))
     irr = state["irregularities"][-1]
     assert irr["kind"] == KIND and irr["seat"] == "E" and "L27B3" in irr["reason"]
     assert without_awaiting_record(state) == before
@@ -157,7 +157,7 @@ def test_L9B2_under_prevent_the_call_is_listed_as_refused_and_nothing_else():
                              ev("N 1D", 3.0)], policy="prevent")
     before = table.state()
     assert before["pending"]["kind"] == "wrong_board_judgement"
-    state = table.apply(ev("W P", 4.0))
+    state = took(table, ev("W P", 4.0))
     assert state["refused"][-1] == {"t": 4.0, "seat": "W", "call": "P", "kind": Refusal.AWAITING_TD,
                                     "law": "L9B2", "reason": state["refused"][-1]["reason"]}
     assert "waits for the TD" in state["refused"][-1]["reason"]
@@ -174,7 +174,7 @@ def test_L9B2_every_seat_but_the_ones_the_Law_names_is_recorded_on_every_decisio
     allowed = before["pending"]["may_call"]
     if caller in allowed:
         return
-    state = table.apply(ev(f"{caller} 2C", 2.0))
+    state = took(table, ev(f"{caller} 2C", 2.0))
     assert state["irregularities"][-1]["kind"] == KIND and without_awaiting_record(state) == before
 
 
@@ -184,8 +184,8 @@ def test_FSB_L112C_a_card_taken_out_while_the_TD_is_awaited_is_the_call_and_its_
     # of the same card after it is not another call.
     table = run("fsb-2007", [{**e, "taken": True} for e in IB])
     before = table.state()
-    state = table.apply({"t": 2.0, "seat": "W", "call": "2H", "taken": True})
-    state = table.apply({"t": 2.5, "seat": "W", "call": "2H"})
+    state = took(table, {"t": 2.0, "seat": "W", "call": "2H", "taken": True})
+    state = took(table, {"t": 2.5, "seat": "W", "call": "2H"})
     assert [i["kind"] for i in state["irregularities"]].count(KIND) == 1
     assert state["box_taken"][-1]["seat"] == "W" and state["box_taken"][-1]["made"] is True
     assert without_awaiting_record(state) == before

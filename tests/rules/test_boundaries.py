@@ -8,8 +8,10 @@ next player's wait after a stop counts as kept from `wait_s - tolerance_s` (9.0 
 """
 import pytest
 
+from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import Table
-from tests.rules.helpers import calls, run, td
+from shared_rules.types import TimingKind
+from tests.rules.helpers import calls, logged, run, step, td
 
 BOTH = pytest.mark.parametrize("profile,ed", [("fsb-2007", "2007"), ("dbf-2017", "2017")])
 
@@ -53,10 +55,10 @@ def test_L27C_7NT_replacing_early_is_legal_and_8C_is_refused(profile, ed):
     assert state["pending"]["kind"] == "insufficient_bid_judgement" and state["pending"]["law"] == f"{ed} L27C"
     table = Table(profile, 1)
     for e in [{"t": 0.0, "seat": "N", "call": "7S"}, {"t": 1.0, "seat": "E", "call": "7H"}]:
-        table.apply(e)
+        step(table, e)
     before = table.state()
     with pytest.raises(ValueError, match="legal call"):
-        table.apply({"t": 2.0, "td": "insufficient_bid", "choice": "replace", "call": "8C"})
+        step(table, {"t": 2.0, "td": "insufficient_bid", "choice": "replace", "call": "8C"})
     assert table.state() == before
 
 
@@ -69,7 +71,7 @@ def _stop_then_early_replacement(t_insufficient: float, t_replacement: float) ->
               {"t": t_insufficient, "seat": "E", "call": "2C"},
               {"t": t_replacement, "seat": "E", "call": "3C"},
               {"t": t_replacement + 1.0, "td": "insufficient_bid_judgement", "choice": "b1b"}]:
-        state = table.apply(e)
+        state = step(table, e)
     assert calls(state) == ["N 2S", "E 3C"]
     return state
 
@@ -91,8 +93,8 @@ def test_FSB_L116B_L27C_the_wait_ended_at_the_insufficient_bid_short():
 def test_FSB_L116B_a_wait_of_wait_s_minus_tolerance_is_kept(t_next, short):
     # fsb-2007: wait_s 10, tolerance_s 1. A stop at t=6.0 and the next call at t=15.0 is a wait of
     # exactly 9.0 s: kept ("about 10 s"); a hundredth of a second less is short.
-    state = run("fsb-2007", {"t": 6.0, "seat": "N", "call": "2S", "stop": True},
-                {"t": t_next, "seat": "E", "call": "P"})
+    state = logged("fsb-2007", {"t": 6.0, "seat": "N", "call": "2S", "stop": True},
+                   {"t": t_next, "seat": "E", "call": "P"})
     assert (timing(state, "E") == ["stop_wait_short"]) is short
     if short:
         assert state["timing"][-1]["wait"] == 10.0 and state["timing"][-1]["law"] == "FSB L116B"
@@ -102,8 +104,10 @@ def test_FSB_L116B_a_wait_of_wait_s_minus_tolerance_is_kept(t_next, short):
 def test_FSB_L116B_the_locked_box_is_released_at_wait_s_minus_tolerance(t_next, refused):
     # The lock (enforcement = "lock") refuses a call inside the same boundary as the report.
     table = Table("fsb-2007", 1)
-    table.apply({"t": 6.0, "seat": "N", "call": "2S", "stop": True})
-    verdict = table.check({"t": t_next, "seat": "E", "call": "P"})
-    assert (verdict is not None and verdict["kind"] == "stop_wait_short" and verdict["action"] == "refuse") is refused
-    if refused:
-        assert verdict["until"] == 16.0 and verdict["law"] == "FSB L116B"
+    step(table, {"t": 6.0, "seat": "N", "call": "2S", "stop": True})
+    got = table.step({"t": t_next, "seat": "E", "call": "P"})
+    assert (isinstance(got, Refused) and got.kind == TimingKind.STOP_WAIT_SHORT) is refused
+    if isinstance(got, Refused):
+        assert got.until == 16.0 and got.law == "FSB L116B"
+    else:
+        assert isinstance(got, Accepted) and got.state["calls"][-1]["seat"] == "E"

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from shared_rules.calls import SEATS
 from shared_rules.table import EventError, Table
 from tests.hypothesis_profiles import examples
+from tests.rules.helpers import step
 
 SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PROFILES = st.sampled_from(["fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl"])
@@ -54,7 +55,7 @@ def session(data: Any, profile: str, board: int, n: int = 40) -> list[dict[str, 
                 e["stop"] = True
             last_call = e
         try:
-            table.apply(e)
+            step(table, e)
         except EventError:
             pass
         events.append(e)
@@ -66,7 +67,7 @@ def fold(table: Table, events: list[dict[str, Any]]) -> list[Any]:
     out: list[Any] = []
     for e in events:
         try:
-            out.append(table.apply(e))
+            out.append(step(table, e))
         except EventError as exc:
             out.append(("refused", str(exc)))
     return out

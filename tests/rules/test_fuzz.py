@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 from shared_rules.calls import CALL_CODE
 from shared_rules.replay import replay
 from shared_rules.table import EventError, Table
+from shared_rules.types import SEATS
 from tests.hypothesis_profiles import examples
+from tests.rules.helpers import step
 
 ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.__getitem__)[:40]  # up to 8C..., enough for L38
-SEATS = ["N", "E", "S", "W"]
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
 
@@ -52,7 +53,7 @@ def test_any_event_sequence_is_applied_or_refused_cleanly(data, profile, board, 
         else:
             event = {"t": t, "seat": data.draw(st.sampled_from(SEATS)), "call": data.draw(st.sampled_from(ALL_CALLS))}
         try:
-            after = table.apply(event)
+            after = step(table, event)
         except EventError:
             assert table.state() == state
             continue

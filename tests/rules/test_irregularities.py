@@ -5,9 +5,10 @@ profiles (fsb-2007 = 2007 Laws, dbf-2017 = 2017 Laws).
 """
 import pytest
 
-from shared_rules.outcome import Refused
+from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import EventError, Table
-from tests.rules.helpers import calls, last_irregularity, obligations, options, run, td
+from shared_rules.types import SEATS
+from tests.rules.helpers import calls, last_irregularity, obligations, options, run, step, td
 
 BOTH = pytest.mark.parametrize("profile,ed", [("fsb-2007", "2007"), ("dbf-2017", "2017")])
 
@@ -61,10 +62,10 @@ def test_L25A_td_correct_call_withdraws_lhos_call(profile, ed):
 def test_L25A_too_late_once_partner_has_called(profile, ed):
     table = Table(profile, 1)
     for i, c in enumerate(["1C", "1D", "P", "P"]):
-        table.apply({"t": i, "seat": "NESW"[i], "call": c})
+        step(table, {"t": i, "seat": SEATS[i], "call": c})
     before = table.state()
     with pytest.raises(EventError, match="too late"):
-        table.apply({"t": 5, "td": "correct_call", "seat": "E", "call": "1H"})
+        step(table, {"t": 5, "td": "correct_call", "seat": "E", "call": "1H"})
     assert table.state() == before
 
 
@@ -154,10 +155,10 @@ def test_L27B3_double_refused_after_B4(profile, ed):
     table = Table(profile, 1)
     for e in [{"t": 0, "seat": "N", "call": "1H"}, {"t": 1, "seat": "E", "call": "1D"},
               {"t": 2, "td": "insufficient_bid", "choice": "replace", "call": "1C"}]:
-        table.apply(e)
+        step(table, e)
     before = table.state()
     with pytest.raises(EventError, match="L27B3"):
-        table.apply({"t": 3, "td": "insufficient_bid", "choice": "replace", "call": "X"})
+        step(table, {"t": 3, "td": "insufficient_bid", "choice": "replace", "call": "X"})
     assert table.state() == before
 
 
@@ -340,9 +341,9 @@ def test_2017_L32B_double_at_partners_turn():
 @BOTH
 def test_L33_simultaneous_call_counts_after_the_in_turn_call(profile, ed):
     table = Table(profile, 1)
-    table.apply({"t": 0, "seat": "N", "call": "1S"})
-    table.apply({"t": 3.0, "seat": "S", "call": "P"})
-    state = table.apply({"t": 3.2, "seat": "E", "call": "P"})
+    step(table, {"t": 0, "seat": "N", "call": "1S"})
+    step(table, {"t": 3.0, "seat": "S", "call": "P"})
+    state = step(table, {"t": 3.2, "seat": "E", "call": "P"})
     assert calls(state) == ["N 1S", "E P", "S P"] and state["pending"] is None
     assert last_irregularity(state)["kind"] == "simultaneous_calls" and last_irregularity(state)["law"] == f"{ed} L33"
 
@@ -350,9 +351,9 @@ def test_L33_simultaneous_call_counts_after_the_in_turn_call(profile, ed):
 @BOTH
 def test_L33_outside_the_window_is_L28B(profile, ed):
     table = Table(profile, 1)
-    table.apply({"t": 0, "seat": "N", "call": "1S"})
-    table.apply({"t": 3.0, "seat": "S", "call": "P"})
-    state = table.apply({"t": 5.0, "seat": "E", "call": "P"})
+    step(table, {"t": 0, "seat": "N", "call": "1S"})
+    step(table, {"t": 3.0, "seat": "S", "call": "P"})
+    state = step(table, {"t": 5.0, "seat": "E", "call": "P"})
     assert calls(state) == ["N 1S", "E P"] and last_irregularity(state)["ruling"] == f"{ed} L28B"
 
 
@@ -477,23 +478,27 @@ def test_prevent_policy_refuses_before_anyone_sees(specs, kind):
     table = Table("dbf-2017", 1, policy="prevent")
     for i, s in enumerate(specs[:-1]):
         seat, call = s.split()
-        table.apply({"t": i, "seat": seat, "call": call})
+        step(table, {"t": i, "seat": seat, "call": call})
     before = table.state()
     seat, call = specs[-1].split()
     last = {"t": 99, "seat": seat, "call": call}
-    verdict = table.check(last)
-    assert verdict is not None and verdict["kind"] == kind and verdict["action"] == "refuse"
-    after = table.apply(last)
+    got = table.step(last)
+    assert isinstance(got, Refused) and got.kind == kind and got.law
+    assert table.state() == before
+    table.take(last)  # a log of it (replay): the refusal is recorded, nothing else changes
+    after = table.state()
     assert after["refused"][-1]["kind"] == kind
     assert {k: v for k, v in after.items() if k != "refused"} == {k: v for k, v in before.items() if k != "refused"}
 
 
-def test_check_returns_none_for_a_legal_call_and_changes_nothing():
-    table = Table("fsb-2007", 1)
+def test_prevent_refuses_a_call_out_of_rotation_unchanged_and_takes_the_legal_call():
+    table = Table("fsb-2007", 1, policy="prevent")
     before = table.state()
-    assert table.check({"t": 0, "seat": "N", "call": "1C"}) is None
-    assert table.check({"t": 0, "seat": "E", "call": "1C"})["kind"] == "call_out_of_rotation"
+    got = table.step({"t": 0, "seat": "E", "call": "1C"})
+    assert isinstance(got, Refused) and got.kind == "call_out_of_rotation"
     assert table.state() == before
+    got = table.step({"t": 0, "seat": "N", "call": "1C"})
+    assert isinstance(got, Accepted) and got.irregularities == () and got.state["next"] == "E"
 
 
 @pytest.mark.parametrize("event,match", [
@@ -511,15 +516,15 @@ def test_bad_events_are_refused_and_change_nothing(event, match):
     table = Table("fsb-2007", 1)
     before = table.state()
     with pytest.raises(EventError, match=match):
-        table.apply(event)
+        step(table, event)
     assert table.state() == before
 
 
 def test_events_must_be_in_time_order():
     table = Table("fsb-2007", 1)
-    table.apply({"t": 5, "seat": "N", "call": "1C"})
+    step(table, {"t": 5, "seat": "N", "call": "1C"})
     with pytest.raises(EventError, match="time order"):
-        table.apply({"t": 4, "seat": "E", "call": "P"})
+        step(table, {"t": 4, "seat": "E", "call": "P"})
 
 
 @BOTH
@@ -527,20 +532,21 @@ def test_L9B2_table_frozen_while_td_decides(profile, ed):
     table = Table(profile, 1)
     for i, s in enumerate(["N 1H", "E 1D"]):
         seat, call = s.split()
-        table.apply({"t": i, "seat": seat, "call": call})
+        step(table, {"t": i, "seat": seat, "call": call})
     # W's call is no call now: refused at the box; in a log it is recorded and cancelled
     # (law9.py, tests/rules/test_awaiting_td.py)
     refused = table.step({"t": 3, "seat": "W", "call": "P"})
     assert isinstance(refused, Refused) and "only S may call" in refused.reason
-    state = table.apply({"t": 3, "seat": "W", "call": "P"})
+    table.take({"t": 3, "seat": "W", "call": "P"})
+    state = table.state()
     assert state["irregularities"][-1]["kind"] == "call_while_awaiting_td"
     assert state["pending"]["kind"] == "insufficient_bid" and len(state["calls"]) == 1
     with pytest.raises(EventError, match="not an option"):
-        table.apply({"t": 3, "td": "insufficient_bid", "choice": "b1a"})
+        step(table, {"t": 3, "td": "insufficient_bid", "choice": "b1a"})
     with pytest.raises(EventError, match="needs the call"):
-        table.apply({"t": 3, "td": "insufficient_bid", "choice": "replace"})
+        step(table, {"t": 3, "td": "insufficient_bid", "choice": "replace"})
     with pytest.raises(EventError, match="pending decision is"):
-        table.apply({"t": 3, "td": "change_of_call", "choice": "cancel"})
+        step(table, {"t": 3, "td": "change_of_call", "choice": "cancel"})
 
 
 @BOTH
@@ -625,10 +631,10 @@ def test_L27B_replacement_above_seven_refused(profile, ed):
     table = Table(profile, 1)
     for i, s in enumerate(["N 1H", "E 1D"]):
         seat, call = s.split()
-        table.apply({"t": i, "seat": seat, "call": call})
+        step(table, {"t": i, "seat": seat, "call": call})
     before = table.state()
     with pytest.raises(EventError, match="legal call"):
-        table.apply({"t": 5, "td": "insufficient_bid", "choice": "replace", "call": "8C"})
+        step(table, {"t": 5, "td": "insufficient_bid", "choice": "replace", "call": "8C"})
     assert table.state() == before
 
 
@@ -648,7 +654,7 @@ def test_more_bad_events(event, match):
     table = Table("dbf-2017", 1)
     before = table.state()
     with pytest.raises(EventError, match=match):
-        table.apply(event)
+        step(table, event)
     assert table.state() == before
 
 
@@ -659,8 +665,8 @@ def test_2017_L33_simultaneous_call_when_the_in_turn_call_needs_a_judgement():
               {"t": 2, "td": "call_out_of_rotation", "choice": "cancel"},
               {"t": 3, "seat": "E", "call": "P"}, {"t": 4, "seat": "S", "call": "P"},
               {"t": 5.0, "seat": "E", "call": "2C"}]:  # E calls out of turn at W's turn...
-        state = table.apply(e)
+        state = step(table, e)
     assert state["pending"]["kind"] == "call_out_of_rotation"
-    state = table.apply({"t": 5.2, "seat": "W", "call": "2H"})  # ...simultaneously with W
+    state = step(table, {"t": 5.2, "seat": "W", "call": "2H"})  # ...simultaneously with W
     assert state["pending"]["kind"] == "oot_judgement" and calls(state)[-1] == "W 2H"
     assert state["withdrawn"][-1]["call"] == "2C" and state["withdrawn"][-1]["law"] == "2017 L33"

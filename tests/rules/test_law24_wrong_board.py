@@ -8,8 +8,10 @@ import copy
 
 import pytest
 
+from shared_rules.outcome import Refused
 from shared_rules.table import EventError, Table
-from tests.rules.helpers import calls, last_irregularity, obligations, options, run, td
+from shared_rules.types import SEATS, Refusal
+from tests.rules.helpers import calls, last_irregularity, obligations, options, run, step, td
 
 BOTH = pytest.mark.parametrize("profile,ed", [("fsb-2007", "2007"), ("dbf-2017", "2017")])
 
@@ -113,10 +115,10 @@ def test_L24_refused_when_passed_out_pending_or_card_already_exposed(profile, ed
     ]:
         table = Table(profile, 1)
         for i, s in enumerate(specs):
-            table.apply({"t": i, **s} if isinstance(s, dict) else {"t": i, "seat": s.split()[0], "call": s.split()[1]})
+            step(table, {"t": i, **s} if isinstance(s, dict) else {"t": i, "seat": s.split()[0], "call": s.split()[1]})
         before = table.state()
         with pytest.raises(EventError, match=match):
-            table.apply({"t": 9, **exposed("W", "SK")})
+            step(table, {"t": 9, **exposed("W", "SK")})
         assert table.state() == before
 
 
@@ -179,7 +181,7 @@ def test_wrong_board_call_partner_called_since_td_adjusts_the_score(profile, kin
     table = Table(profile, 1)
     for i, e in enumerate([{"seat": "N", "call": "1H"}, {"seat": "E", "call": "1S"}, {"seat": "S", "call": "2H"},
                            {"seat": "W", "call": "2S"}, wrong_call("E")]):
-        state = table.apply({"t": i, **e})
+        state = step(table, {"t": i, **e})
     assert state["status"] == "adjusted_score" and state["status_law"] == law
     assert state["adjusted_score"]["kind"] == kind and state["adjusted_score"]["law"] == law
     assert calls(state) == ["N 1H"] and [w["call"] for w in state["withdrawn"]] == ["1S", "2H", "2S"]
@@ -187,26 +189,27 @@ def test_wrong_board_call_partner_called_since_td_adjusts_the_score(profile, kin
     assert irr["partner_called"] is True and irr["resolution"] == "adjusted_score" and irr["ruling"] == law
     before = table.state()
     with pytest.raises(EventError, match="adjusted score"):
-        table.apply({"t": 9, "seat": "E", "call": "P"})
+        step(table, {"t": 9, "seat": "E", "call": "P"})
     with pytest.raises(EventError, match="adjusted score"):
-        table.apply({"t": 9, "td": "correct_call", "seat": "N", "call": "1S"})
-    assert table.check({"t": 9, "seat": "E", "call": "P"})["action"] == "refuse"
+        step(table, {"t": 9, "td": "correct_call", "seat": "N", "call": "1S"})
+    got = table.step({"t": 9, "seat": "E", "call": "P"})
+    assert isinstance(got, Refused) and got.kind == Refusal.AUCTION_STOPPED and got.law == law
     assert table.state() == before
 
 
 @BOTH
 def test_wrong_board_call_refused_without_a_call_or_when_ruled_twice(profile, ed):
     table = Table(profile, 1)
-    table.apply({"t": 0, "seat": "N", "call": "1H"})
+    step(table, {"t": 0, "seat": "N", "call": "1H"})
     before = table.state()
     with pytest.raises(EventError, match="no call"):
-        table.apply({"t": 1, **wrong_call("E")})
+        step(table, {"t": 1, **wrong_call("E")})
     assert table.state() == before
-    table.apply({"t": 2, **wrong_call("N")})
-    table.apply({"t": 3, "seat": "N", "call": "1S"})
+    step(table, {"t": 2, **wrong_call("N")})
+    step(table, {"t": 3, "seat": "N", "call": "1S"})
     before = table.state()
     with pytest.raises(EventError, match="already ruled"):
-        table.apply({"t": 4, **wrong_call("N")})
+        step(table, {"t": 4, **wrong_call("N")})
     assert table.state() == before
 
 
@@ -257,16 +260,16 @@ def test_2017_L15B1_played_before_board_cancelled_artificial_score():
 def test_wrong_board_refused_after_the_auction_or_a_second_time(profile, ed):
     table = Table(profile, 1)
     for i, c in enumerate(["1H", "P", "P", "P"]):
-        table.apply({"t": i, "seat": "NESW"[i], "call": c})
+        step(table, {"t": i, "seat": SEATS[i], "call": c})
     before = table.state()
     with pytest.raises(EventError, match="auction is over"):
-        table.apply({"t": 9, "td": "wrong_board"})
+        step(table, {"t": 9, "td": "wrong_board"})
     assert table.state() == before
     table = Table(profile, 1)
-    table.apply({"t": 0, "td": "wrong_board"})
+    step(table, {"t": 0, "td": "wrong_board"})
     before = table.state()
     with pytest.raises(EventError, match="already ruled"):
-        table.apply({"t": 1, "td": "wrong_board"})
+        step(table, {"t": 1, "td": "wrong_board"})
     assert table.state() == before
 
 
@@ -298,9 +301,9 @@ def test_wrong_board_refused_after_the_auction_or_a_second_time(profile, ed):
 def test_malformed_L24_and_wrong_board_events_are_refused_and_change_nothing(event, match):
     for profile in ("fsb-2007", "dbf-2017"):
         table = Table(profile, 1)
-        table.apply({"t": 0, "seat": "N", "call": "1C"})
-        table.apply({"t": 1, "seat": "E", "call": "1H"})
+        step(table, {"t": 0, "seat": "N", "call": "1C"})
+        step(table, {"t": 1, "seat": "E", "call": "1H"})
         before = copy.deepcopy(table.state())
         with pytest.raises(EventError, match=match):
-            table.apply({"t": 2, **event})
+            step(table, {"t": 2, **event})
         assert table.state() == before

@@ -5,7 +5,7 @@ named after the Law (docs/laws/choices.md quotes the texts where a reading was n
 import pytest
 
 from shared_rules.table import Table
-from tests.rules.helpers import calls, last_irregularity, obligations, options, run, td
+from tests.rules.helpers import calls, last_irregularity, obligations, options, run, step, td
 
 BOTH = pytest.mark.parametrize("profile,ed", [("fsb-2007", "2007"), ("dbf-2017", "2017")])
 
@@ -153,7 +153,7 @@ def _table(profile, *events):
     table = Table(profile, 1)
     state = table.state()
     for e in events:
-        state = table.apply(e)
+        state = step(table, e)
     return state
 
 

@@ -5,7 +5,7 @@ inadmissible doubles, bids above seven, calls after the final pass or while the 
 with and without the stop card and the card-taken report, alerts by anyone, the tray behind
 screens, the TD's answers drawn from the options the pending decision offers (with a call where
 the option needs one) and the TD's findings, on every profile, both editions and both policies.
-The table (`Table.apply`, the log path) takes every event it can; what it cannot take in its
+The table (`Table.take`, the log path) takes every event it can; what it cannot take in its
 state (an alert with nothing to alert, a TD answer with nothing pending, a call once the TD has
 stopped the auction for an adjusted score) it refuses with a message and nothing changed, and the
 log does not hold it, as the tablet's journal does not.
@@ -15,8 +15,8 @@ For each log:
   text, `replay.loads`, `replay.replay`) to the table's own final state, with exit code 0;
 - the state after each event is the state the replay of the log up to that event gives;
 - `Table.step` fed the same log gives the same states: an event it accepts gives the state
-  `apply` gave, an event it refuses (the prevent policy, a stop lock, a forbidden alert, a call
-  while the TD is awaited) leaves the table as it was, and is then recorded by `apply`;
+  `take` gave, an event it refuses (the prevent policy, a stop lock, a forbidden alert, a call
+  while the TD is awaited) leaves the table as it was, and is then recorded by `take`;
 - no exception but the engine's own refusal (`EventError`) escapes: none would reach the TD as
   "internal error in the rules engine".
 
@@ -40,15 +40,15 @@ from shared_rules.outcome import Accepted, Refused
 from shared_rules.replay import replay
 from shared_rules.replay_cli import main as replay_main
 from shared_rules.table import EventError, Table
-from shared_rules.types import FORBIDDING_ALERT, IrregularityKind, Refusal, TimingKind
+from shared_rules.types import FORBIDDING_ALERT, SEATS, IrregularityKind, Refusal, TimingKind
 from tests.hypothesis_profiles import examples
+from tests.rules.helpers import took
 
 PROFILES = profiles.names()
-SEATS = ("N", "E", "S", "W")
 ANY_CALL = sorted(CALL_CODE, key=CALL_CODE.__getitem__)[:43]  # P X XX 1C..8C: up to L38
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 DT = (0.0, 0.2, 1.0, 3.0, 4.5, 9.5, 11.0, 25.0)
-# What step may refuse that apply records (docs/rules-engine.md "One event, one pass").
+# What step may refuse that take records (docs/rules-engine.md "One event, one pass").
 # NOT_SEEN: behind screens, a call over an irregularity the tray has not brought the caller
 # (docs/laws/choices.md #34); a log records it under L9B2 as any call the Law gives no meaning now
 STEP_REFUSALS = {*IrregularityKind, TimingKind.STOP_WAIT_SHORT, *FORBIDDING_ALERT, Refusal.AWAITING_TD, Refusal.NOT_SEEN}
@@ -126,7 +126,7 @@ def generate(data: st.DataObject, name: str) -> tuple[dict[str, Any], list[dict[
         t = round(t + data.draw(st.sampled_from(DT), label="dt"), 3)
         event = draw_event(data, state, t, profile)
         try:
-            after = table.apply(copy.deepcopy(event))
+            after = took(table, copy.deepcopy(event))
         except EventError as exc:
             # refused, nothing changed; a well-formed call is refused only once the TD has stopped
             # the auction (an adjusted score): every other call goes into the log (L9B2 included)
@@ -165,7 +165,7 @@ def test_every_generated_table_log_replays_to_the_state_the_table_reached(name, 
     # every prefix replays to the state the table had after that event
     for i, state in enumerate(states):
         assert replay({**log, "events": log["events"][: i + 1]}) == state, (i, log["events"][i])
-    # step takes what apply took, or refuses it and changes nothing (apply then records it)
+    # step takes what take took, or refuses it and changes nothing (take then records it)
     table = Table(name, log["board"], log.get("policy"), tuple(log.get("no_alerts_by", ())))
     for event, state in zip(log["events"], states, strict=True):
         before = table.state()
@@ -176,7 +176,7 @@ def test_every_generated_table_log_replays_to_the_state_the_table_reached(name, 
             # allow) is refused as invalid at the box and recorded under L9B2 in the log
             assert got.kind in STEP_REFUSALS or (got.kind == Refusal.INVALID and before["pending"]
                                                  and "call" in event and "td" not in event), (event, got)
-            table.apply(copy.deepcopy(event))
+            table.take(copy.deepcopy(event))
         else:
             assert isinstance(got, Accepted) and got.state == state, event
         assert table.state() == state, event

@@ -2,7 +2,7 @@
 import pytest
 
 from shared_rules.table import Table
-from tests.rules.helpers import calls, run
+from tests.rules.helpers import calls, run, step
 
 PROFILES = ["fsb-2007", "dbf-2017"]
 
@@ -79,8 +79,8 @@ def test_L18_lowest_bid_and_sufficiency(profile):
 @pytest.mark.parametrize("profile", PROFILES)
 def test_every_call_records_think_time_from_turn(profile):
     table = Table(profile, 1)
-    table.apply({"t": 2.5, "seat": "N", "call": "1D"})
-    state = table.apply({"t": 9.0, "seat": "E", "call": "P"})
+    step(table, {"t": 2.5, "seat": "N", "call": "1D"})
+    state = step(table, {"t": 9.0, "seat": "E", "call": "P"})
     assert [c["think"] for c in state["calls"]] == [2.5, 6.5]  # L16B / L73 tempo review
 
 

@@ -19,6 +19,7 @@ import pytest
 
 from shared_rules import profiles
 from shared_rules.table import Table
+from tests.rules.helpers import took
 
 
 def c(t: float, seat: str, call: str, stop: bool = False) -> dict[str, Any]:
@@ -32,7 +33,7 @@ def play(profile: str, evs: list[dict[str, Any]]) -> dict[str, Any]:
     table = Table(profile, 1)
     state = table.state()
     for e in evs:
-        state = table.apply(e)
+        state = took(table, e)
     return state
 
 

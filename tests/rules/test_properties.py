@@ -5,8 +5,10 @@ from hypothesis import strategies as st
 
 from shared_rules import auction
 from shared_rules.calls import CALL_CODE, MAX_LEGAL_RANK, PASS, SEAT_INDEX, SEATS
+from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import Table
 from tests.hypothesis_profiles import examples
+from tests.rules.helpers import step
 
 PROFILES = st.sampled_from(["fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl"])
 SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -22,7 +24,7 @@ def legal_auction(data, table: Table, max_calls: int = 60, t: float = 0.0) -> fl
         # bias towards pass so that auctions end
         call = "P" if data.draw(st.booleans(), label="pass?") else data.draw(st.sampled_from(legal), label="call")
         t += data.draw(st.floats(min_value=0.0, max_value=30.0, allow_nan=False), label="think")
-        table.apply({"t": t, "seat": state["next"], "call": call})
+        step(table, {"t": t, "seat": state["next"], "call": call})
     return t
 
 
@@ -61,7 +63,7 @@ def test_random_single_mutations_are_always_caught(data, profile, board, mutatio
         if not nonfinal:
             break
         t += 1.0
-        table.apply({"t": t, "seat": state["next"], "call": data.draw(st.sampled_from(nonfinal))})
+        step(table, {"t": t, "seat": state["next"], "call": data.draw(st.sampled_from(nonfinal))})
     state = table.state()
     if state["status"] != "bidding":
         return
@@ -81,13 +83,17 @@ def test_random_single_mutations_are_always_caught(data, profile, board, mutatio
         seat, call = turn, data.draw(st.sampled_from(bad))
         expected = {"inadmissible_double"}
     event = {"t": t + 1.0, "seat": seat, "call": call}
-    verdict = table.check(event)
-    assert verdict is not None and verdict["kind"] in expected
-    after = table.apply(event)
+    got = table.step(event)
     if policy == "prevent":
+        assert isinstance(got, Refused) and got.kind in expected and got.law
+        assert table.state() == state  # refused before anyone saw it
+        table.take(event)  # a log of it (replay) records the refusal
+        after = table.state()
         assert after["refused"][-1]["kind"] in expected
         assert after["calls"] == state["calls"] and after["status"] == "bidding"
     else:
+        assert isinstance(got, Accepted) and [i["kind"] for i in got.irregularities] == [got.state["pending"]["kind"]]
+        after = got.state
         assert after["status"] == "awaiting_td" and after["pending"]["kind"] in expected
         assert after["irregularities"][-1]["kind"] in expected and after["irregularities"][-1]["law"]
 

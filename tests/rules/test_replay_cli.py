@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from shared_rules.replay import LogError, replay
+from tests.rules.helpers import step
 
 pytestmark = pytest.mark.slow  # each test runs the command line in a child Python
 
@@ -121,7 +122,7 @@ def test_replay_cli_round_trip_of_L24_and_wrong_board_events(tmp_path, profile):
     assert out == json.loads(outs[1].stdout) == replay(log)
     table = Table(profile, 3)
     for e in log["events"]:
-        table.apply(e)
+        step(table, e)
     assert out == json.loads(json.dumps(table.state()))
     ed = profile[-4:]
     assert [x["law"] for x in out["exposed_cards"]] == [f"{ed} L24B", f"{ed} L24C"]

@@ -15,7 +15,8 @@ from shared_rules.calls import CALL_CODE
 from shared_rules.rule import DecidingRule, DetectedRule, LhoRule
 from shared_rules.table import EventError, Table
 from shared_rules.texts import OPTION_TEXTS, UNINTENDED
-from shared_rules.types import Decision, IrregularityKind
+from shared_rules.types import SEATS, Decision, IrregularityKind
+from tests.rules.helpers import step
 
 EDITIONS = tuple(laws.REFS)
 DATA = pathlib.Path(__file__).parent / "data" / "step_golden.json.gz"
@@ -66,7 +67,7 @@ def test_the_texts_the_engine_offers_are_the_deciding_rules_own():
         table = Table(log["profile"], log["board"], log.get("policy"), tuple(log.get("no_alerts_by", ())))
         for ev in log["events"]:
             try:
-                state = table.apply(ev)
+                state = step(table, ev)
             except EventError:
                 continue
             pending = state["pending"]
@@ -108,9 +109,9 @@ def test_the_plainly_legal_shortcut_agrees_with_every_rule(profile):
                 if opt.get("needs_call"):
                     ev["call"] = rng.choice(names[:15])
             else:
-                seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice("NESW")
+                seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice(SEATS)
                 ev = {"t": t, "seat": seat, "call": rng.choice(state["legal_calls"][:8] or names)}
             try:
-                table.apply(ev)
+                step(table, ev)
             except EventError:
                 pass

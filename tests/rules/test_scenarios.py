@@ -3,7 +3,7 @@ column. Dealer N (board 1) unless stated."""
 import pytest
 
 from shared_rules.table import EventError, Table
-from tests.rules.helpers import calls, last_irregularity, obligations, options, run, td
+from tests.rules.helpers import calls, last_irregularity, logged, obligations, options, run, step, td
 
 E07, E17 = "fsb-2007", "dbf-2017"
 CANCEL = td("call_out_of_rotation", "cancel")
@@ -204,9 +204,9 @@ def test_T13_earlier_pass_cannot_be_changed_once_partner_called():
     table = Table(E07, 1)
     for i, s in enumerate(["N 1NT", "E P", "S 2D", "W P", "N 2H", "E P"]):
         seat, call = s.split()
-        table.apply({"t": i, "seat": seat, "call": call})
+        step(table, {"t": i, "seat": seat, "call": call})
     with pytest.raises(EventError, match="too late"):
-        table.apply({"t": 9, "td": "misinformation_change", "seat": "W", "call": "X"})
+        step(table, {"t": 9, "td": "misinformation_change", "seat": "W", "call": "X"})
 
 
 # T14 -- FSB stop calls
@@ -223,8 +223,11 @@ def test_T14_FSB_L116B_stop_calls(auction, stop_call):
 def test_T15_FSB_L115B_alerts():
     stayman = run(E07, "N 1NT", "E P", "S 2C", "N !")
     assert stayman["timing"] == [] and stayman["calls"][2]["alerted"]
-    transfer = run(E07, "N 1NT", "E P", "S 4D stop", "N !")
+    # the tablet refuses the alert the cut-off forbids (step); a log of it reports it
+    transfer = logged(E07, "N 1NT", "E P", "S 4D stop", "N !")
     assert [t["kind"] for t in transfer["timing"]] == ["alert_not_permitted"]
+    with pytest.raises(EventError, match="alert not permitted"):
+        run(E07, "N 1NT", "E P", "S 4D stop", "N !")
     assert [t["kind"] for t in run(E17, "N 1NT", "E P", "S 4D stop", "N !")["timing"]] == []
 
 

@@ -14,6 +14,7 @@ Board 1: North deals; screenmates N-E and S-W; the tray starts on North's side.
 import pytest
 
 from shared_rules.table import EventError, Table
+from tests.rules.helpers import step
 
 from .helpers import events, run
 
@@ -68,10 +69,10 @@ def test_an_alert_of_a_partners_call_the_tray_has_not_brought_is_refused_and_cha
     # South cannot have seen North's 1C: it is still on North-East's side of the screen.
     table = Table("wbf-screens-2017", 1)
     for e in events("N 1C"):
-        table.apply(e)
+        step(table, e)
     before = table.state()
     with pytest.raises(EventError, match="other side of the screen"):
-        table.apply({"t": 1.0, "seat": "S", "alert": True})
+        step(table, {"t": 1.0, "seat": "S", "alert": True})
     assert table.state() == before
 
 

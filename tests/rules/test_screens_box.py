@@ -5,7 +5,10 @@ Board 1: North deals; screenmates N-E and S-W; the tray starts on the dealer's s
 """
 import pytest
 
+from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import EventError, Table
+from shared_rules.types import IrregularityKind
+from tests.rules.helpers import step
 
 from .helpers import calls, obligations, options, run, td
 
@@ -21,14 +24,14 @@ def test_tray_passes_are_in_the_log_and_the_state():
 @pytest.mark.parametrize("profile", ["fsb-2007", "dbf-2017"])
 def test_no_tray_without_screens(profile):
     with pytest.raises(EventError, match="without screens"):
-        Table(profile, 1).apply({"t": 1.0, "tray": True})
+        step(Table(profile, 1), {"t": 1.0, "tray": True})
 
 
 def test_tray_stays_while_the_TD_rules():
     table = Table("wbf-screens-2017", 1)
-    table.apply({"t": 0.0, "seat": "E", "call": "1H"})
+    step(table, {"t": 0.0, "seat": "E", "call": "1H"})
     with pytest.raises(EventError, match="stays on its side"):
-        table.apply({"t": 1.0, "tray": True})
+        step(table, {"t": 1.0, "tray": True})
 
 
 def test_screens_call_out_of_rotation_not_passed_is_cancelled_without_rectification():
@@ -77,11 +80,13 @@ def test_confirmed_profile_a_taken_card_is_noted_not_made():
     assert state["box_taken"] == [{"seat": "N", "call": "1H", "t": 0.0, "made": False, "law": ""}]
 
 
-def test_check_treats_a_confirmation_as_no_new_call():
+def test_FSB_L112C_a_confirmation_is_no_new_call_another_call_is_a_change_of_call():
     table = Table("fsb-2007", 1, policy="prevent")
-    table.apply({"t": 0.0, **taken("N", "1H")})
-    assert table.check({"t": 1.0, "seat": "N", "call": "1H"}) is None
-    assert table.check({"t": 1.0, "seat": "N", "call": "1S"})["kind"] == "change_of_call"
+    step(table, {"t": 0.0, **taken("N", "1H")})
+    got = table.step({"t": 1.0, "seat": "N", "call": "1S"})
+    assert isinstance(got, Refused) and got.kind == IrregularityKind.CHANGE_OF_CALL  # prevent: refused
+    got = table.step({"t": 1.0, "seat": "N", "call": "1H"})
+    assert isinstance(got, Accepted) and got.irregularities == () and calls(got.state) == ["N 1H"]
 
 
 @pytest.mark.parametrize("bad", [{"t": 1.0, "tray": False}, {"t": 1.0, "tray": True, "seat": "N"},
@@ -90,5 +95,5 @@ def test_check_treats_a_confirmation_as_no_new_call():
 def test_malformed_tray_and_taken_events_are_refused(bad):
     table = Table("wbf-screens-2017", 1)
     with pytest.raises(EventError):
-        table.apply(bad)
+        step(table, bad)
     assert table.state()["calls"] == []

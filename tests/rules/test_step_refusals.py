@@ -12,7 +12,7 @@ import pytest
 from shared_rules import laws, profiles
 from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import EventError, Table
-from shared_rules.types import IrregularityKind, Refusal, TimingKind
+from shared_rules.types import IrregularityKind, Refusal, Seat, TimingKind
 
 ALL = ("fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl")
 
@@ -175,7 +175,7 @@ def test_L9B2_a_call_refused_after_its_acceptance_began_leaves_everything_as_it_
         setup = [*calls("N 1C", "S 1H"), {"t": 2.0, "td": "call_out_of_rotation", "choice": "cancel"},
                  *calls("E 1S", "S 1D", t0=3.0)]
     last = setup[-1]["seat"]
-    lho = "NESW"[("NESW".index(last) + 1) % 4]
+    lho = Seat.of(last).lho.letter
     got = refuses(profile, setup, {"t": 9.0, "seat": lho, "call": "P"},
                   {"t": 10.0, "td": "insufficient_bid", "choice": "accept"})
     assert got.kind == Refusal.AWAITING_TD and got.law == "L9B2" and "waits for the TD" in got.reason

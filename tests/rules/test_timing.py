@@ -1,16 +1,20 @@
 """Timing rules as calls are made: the stop procedure (FSB L116, 2017 L73A1 + DBf fn), alerts
-(FSB L115B, L21B1(a)), and think time per call (L16B, L73). Reported, never silently fixed."""
+(FSB L115B, L21B1(a)), and think time per call (L16B, L73). Reported, never silently fixed: the
+events here are a log (`Table.take`), which records what the tablet's `step` refuses at the gate
+(a call inside a locked stop wait, a forbidden alert: tests/rules/test_step_refusals.py)."""
 import pytest
 
+from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import Table
+from shared_rules.types import TimingKind
+from tests.rules.helpers import step
 
 
 def play(profile, evs, board=1):
     table = Table(profile, board)
-    state = table.state()
     for e in evs:
-        state = table.apply(e)
-    return state
+        table.take(e)
+    return table.state()
 
 
 def c(t, seat, call, stop=False):
@@ -115,16 +119,19 @@ def test_think_time_from_the_moment_the_seat_was_in_turn():
     assert [x["think"] for x in state["calls"]] == [1.0, 3.0, 16.0]
 
 
-def test_FSB_L116B_lock_profile_check_refuses_inside_the_wait():
+def test_FSB_L116B_lock_profile_refuses_a_call_inside_the_wait():
     table = Table("fsb-2007", 1)
-    table.apply(c(0, "N", "2S", stop=True))
-    verdict = table.check(c(3, "E", "P"))
-    assert verdict["kind"] == "stop_wait_short" and verdict["action"] == "refuse" and verdict["until"] == 10.0
-    assert table.check(c(9.5, "E", "P")) is None
+    step(table, c(0, "N", "2S", stop=True))
+    before = table.state()
+    got = table.step(c(3, "E", "P"))
+    assert isinstance(got, Refused) and got.kind == TimingKind.STOP_WAIT_SHORT and got.until == 10.0
+    assert table.state() == before
+    assert isinstance(table.step(c(9.5, "E", "P")), Accepted)
     warn = Table("dbf-2017", 1)
-    warn.apply(c(0, "N", "1C"))
-    warn.apply(c(1, "E", "3S", stop=True))
-    assert warn.check(c(2, "S", "P")) is None  # dbf: warn only, the call is not refused
+    step(warn, c(0, "N", "1C"))
+    step(warn, c(1, "E", "3S", stop=True))
+    got = warn.step(c(2, "S", "P"))  # dbf: warn only, the call is not refused
+    assert isinstance(got, Accepted) and [f["kind"] for f in got.timing] == [TimingKind.STOP_WAIT_SHORT]
 
 
 @pytest.mark.parametrize("profile,law", [("fsb-2007", "2007 L22A2"), ("dbf-2017", "2017 L22A")])
@@ -137,7 +144,8 @@ def test_end_of_auction_names_its_law(profile, law):
 def test_FSB_L115A1_alert_by_a_pair_asked_not_to_alert_is_reported():
     table = Table("fsb-2007", 1, no_alerts_by=["EW"])  # North-South asked East-West not to alert
     for e in [c(1, "N", "1C"), a(2, "S"), c(3, "E", "1D"), a(4, "W")]:
-        state = table.apply(e)
+        table.take(e)  # a log: the tablet refuses W's alert (step), a log reports it
+    state = table.state()
     flagged = [x for x in state["timing"] if x["kind"] == "alert_not_permitted"]
     assert [(x["seat"], x["law"]) for x in flagged] == [("W", "FSB L115A1")]
     assert flagged[0]["reason"] == "the opponents asked this pair not to alert"

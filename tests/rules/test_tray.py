@@ -1,7 +1,7 @@
 """The tray kept by the engine alone (FSB L114, 2007/2017 L80B2(e), WBF screen regulations): when
 it is next due (`Table.tray_due_at`) and what each seat has seen (`Table.visible_calls`) agree with
-the screen model the tablet keeps beside the engine today (shared_rules/screens.py), event by
-event over random screen sessions, so the tablet can drop its model.
+an independent screen model (tests/rules/tray_reference.py, the model the tablet kept beside the
+engine before it read the engine's tray), event by event over random screen sessions.
 
 One difference is deliberate: the engine counts the tray's time on a side from the tray event
 that brought it there (the tray moved then), the model from the moment it was due; the model is
@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from shared_rules import profiles, screens
+from shared_rules import profiles
 from shared_rules.outcome import Accepted
 from shared_rules.table import Table
+from shared_rules.types import SEATS
+from tests.rules.tray_reference import Screen
 
 CALLS = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
 PROFILE = "wbf-screens-2017"
@@ -30,14 +32,14 @@ def _event(rng: random.Random, state: dict[str, Any], t: float) -> dict[str, Any
             ev["call"] = rng.choice(CALLS[:12])
         return ev
     if rng.random() < 0.15:
-        return {"t": t, "seat": rng.choice("NESW"), "alert": True}
-    seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice("NESW")
+        return {"t": t, "seat": rng.choice(SEATS), "alert": True}
+    seat = state["next"] if state["next"] and rng.random() < 0.85 else rng.choice(SEATS)
     return {"t": t, "seat": seat, "call": rng.choice(state["legal_calls"][:8] or CALLS)}
 
 
-def _agree(table: Table, screen: screens.Screen, delay: float | None) -> None:
+def _agree(table: Table, screen: Screen, delay: float | None) -> None:
     assert table.tray_due_at(delay) == screen.ready_at()
-    for seat in "NESW":
+    for seat in SEATS:
         assert table.visible_calls(seat) == screen.visible_calls(seat), seat
 
 
@@ -48,8 +50,8 @@ def test_FSB_L114_the_engine_keeps_the_tray_as_the_screen_model_did(seed, delay)
     board = 1 + seed % 16
     profile = profiles.load(PROFILE)
     table = Table(PROFILE, board)
-    screen = screens.Screen(table.state()["dealer"], screens.tray_delay(profile) if delay is None else delay,
-                            screens.screenmates_of(profile))
+    screen = Screen(table.state()["dealer"], profile.screens.tray_delay_s if delay is None else delay,
+                    profile.screens.screenmates)
     screen.observe(table.state(), 0.0)
     t, passes = 0.0, 0
     for _ in range(60):
@@ -98,9 +100,25 @@ def test_without_screens_there_is_no_tray_and_everyone_sees_every_call():
     assert table.tray_due_at() is None and [c["call"] for c in table.visible_calls("S")] == ["1C"]
 
 
-@pytest.mark.parametrize("name", profiles.names())
-def test_screens_py_reads_the_profile_through_its_typed_screens_table(name):
-    profile = profiles.load(name)
-    assert screens.tray_delay(profile) == profile.screens.tray_delay_s
-    assert screens.screenmates_of(profile) == profile.screens.screenmates
-    assert screens.uses_screens(profile) is profile.screens.enabled
+def test_FSB_L114_the_tray_is_a_pure_function_of_event_times():
+    """The same events give the same tray passes: replay moves the tray as the table did. Release
+    time = max(the last call on the side, arrival + the delay)."""
+
+    def run() -> tuple[list[tuple[list[str], int, int]], list[dict[str, Any]]]:
+        table = Table(PROFILE, 1)  # N deals: the tray starts with North and East
+        out = []
+        for t, seat, call in [(1.0, "N", "1C"), (3.0, "E", "P"), (20.0, "S", "1H"), (22.0, "W", "P")]:
+            due = table.tray_due_at(15.0)
+            if due is not None and due <= t:
+                assert isinstance(table.step({"t": due, "tray": True}), Accepted)
+            assert isinstance(table.step({"t": t, "seat": seat, "call": call}), Accepted)
+            out.append((table.state()["tray"]["seats"], len(table.visible_calls("S")), len(table.visible_calls("N"))))
+        due = table.tray_due_at(15.0)
+        assert due is not None and isinstance(table.step({"t": due, "tray": True}), Accepted)
+        return out, table.state()["tray"]["passes"]
+
+    assert run() == run()
+    out, passes = run()
+    assert out[1] == (["N", "E"], 0, 2)  # East called; the tray still with North and East
+    assert out[2] == (["S", "W"], 3, 2)  # passed at 15 s (on the side since 0 s); South called on it
+    assert [p["t"] for p in passes] == [15.0, 30.0]  # max(last call, arrival + 15 s)

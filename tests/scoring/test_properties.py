@@ -8,6 +8,7 @@ from shared_rules.scoring import score, score_board
 from shared_rules.scoring.imps import cross_imps, imp
 from shared_rules.scoring.matchpoints import neuberg, raw_matchpoints, top
 from shared_rules.scoring.vp import WbfContinuousScale, victory_points
+from shared_rules.types import SEATS
 from tests.hypothesis_profiles import examples
 
 SETTINGS = settings(max_examples=examples(150), deadline=None)
@@ -17,7 +18,7 @@ contracts = st.builds(lambda lv, st_, x: f"{lv}{st_}{x}", st.integers(1, 7), st.
 
 
 @SETTINGS
-@given(contracts, st.sampled_from("NESW"), st.integers(0, 13), st.sampled_from(["None", "NS", "EW", "All"]))
+@given(contracts, st.sampled_from(SEATS), st.integers(0, 13), st.sampled_from(["None", "NS", "EW", "All"]))
 def test_2007_L77_scores_are_multiples_of_ten_within_the_table_limits_and_mirror_by_side(c, d, t, v):
     s = score(c, d, t, v)
     declarers = s if d in "NS" else -s

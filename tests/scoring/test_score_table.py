@@ -11,11 +11,11 @@ from endplay.types import Contract as EPContract
 from endplay.types import Denom, Penalty, Player, Vul
 
 from shared_rules.scoring import parse_contract, score
+from shared_rules.types import SEATS
 
 LEVELS = range(1, 8)
 STRAINS = ["C", "D", "H", "S", "NT"]
 STAKES = ["", "X", "XX"]
-SEATS = ["N", "E", "S", "W"]
 VULS = ["None", "NS", "EW", "All"]
 ALL_BIDS = [f"{lv}{st}" for lv in LEVELS for st in STRAINS]
 

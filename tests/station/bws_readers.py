@@ -22,6 +22,8 @@ import datetime
 import sqlite3
 from typing import Any
 
+from shared_rules.types import SEATS
+
 # -- JFR Pary (emkael/jfrpary-bidding-data, src/bidding_data.py) ------------------------------------
 JFR_DIRECTIONS = ["W", "N", "E", "S"]
 
@@ -104,10 +106,10 @@ def tabplay_result(row: dict) -> dict[str, Any]:
 def tabplay_hand_table(deal: str) -> dict[str, set[str]]:
     """HandRecord.HandTable: every card of each seat as rank then suit (`T` for the ten)."""
     hands = deal[2:].split(" ")
-    first = "NESW".index(deal[0])
+    first = SEATS.index(deal[0])
     out = {}
     for i, hand in enumerate(hands):
-        seat = "NESW"[(first + i) % 4]
+        seat = SEATS[(first + i) % 4]
         out[seat] = {rank + suit for suit, ranks in zip("SHDC", hand.split("."), strict=True) for rank in ranks}
     return out
 

@@ -28,12 +28,12 @@ from bridgemate_dataconnector.dto import (
     TableDTO,
 )
 
+from shared_rules.types import SEATS, Seat
 from tablet_app.controller import Controller
 from tablet_app.outbox import Deliverer
 from tablet_app.station_client import setup_from_station
 
 PIN = "2468"
-SEATS = "NESW"
 CLUB = "club-9"
 
 
@@ -155,6 +155,7 @@ class Tablet:
         self.ctl = Controller(folder / (table_id.replace("/", "-") + ".db"))
         setup_from_station(self.ctl, url, table_id, key, policy="record")
         s = self.ctl.session
+        assert s is not None  # set up from the station just now
         self.deliverer = Deliverer(str(folder / (table_id.replace("/", "-") + ".db")), url,
                                    f"{s.event}/{s.section}/{s.table}", key, timeout=5.0, min_backoff=0.05,
                                    max_backoff=0.4).start()
@@ -168,7 +169,7 @@ class Tablet:
         for c in calls:
             r = self.ctl.box_event(seat, "call", call=c)
             assert r["ok"], (board, seat, c, r)
-            seat = SEATS[(SEATS.index(seat) + 1) % 4]
+            seat = Seat.of(seat).lho.letter
         self.ctl.enter_result(tricks, lead)
         assert self.ctl.ew_confirm(True) is not None
 

@@ -12,6 +12,7 @@ import sqlite3
 import pytest
 
 from shared_rules.boards import dealer
+from shared_rules.types import SEATS
 from station.bws import schema
 from station.bws.boardlog import BoardLog
 from station.bws.bridge import KINDS
@@ -76,10 +77,10 @@ def controller(tmp_path):
 
 
 def calls(ctl, clock, seq: list[str], think: float = 3.0) -> None:
-    first = "NESW".index(str(dealer(ctl.board)))
+    first = SEATS.index(str(dealer(ctl.board)))
     for k, c in enumerate(seq):
         clock.advance(think)
-        r = ctl.box_event("NESW"[(first + k) % 4], "call", call=c)
+        r = ctl.box_event(SEATS[(first + k) % 4], "call", call=c)
         assert r["ok"], r
 
 

@@ -19,6 +19,7 @@ import time
 import pytest
 
 from shared_rules.boards import dealer
+from shared_rules.types import SEATS, Seat
 from station.bws import schema
 from tablet_app.controller import Controller
 from tablet_app.journal import Journal
@@ -67,7 +68,7 @@ def create_bws(path, rounds: int, tables: dict | None = None) -> None:
         db.execute("INSERT INTO [Section] ([ID], [Letter], [Tables], [MissingPair], [Winners]) VALUES (1, 'A', 4, 0, 2)")
         for t in range(1, TABLES + 1):
             db.execute("INSERT INTO [Tables] ([Section], [Table], [CurrentRound], [CurrentBoard]) VALUES (1, ?, 0, 0)", (t,))
-            for d in "NESW":
+            for d in SEATS:
                 number, name = player(t, d)
                 # Ruter fills in the name for most seats; at table 4 only the number, whose name
                 # is in the club's list (PlayerNames).
@@ -89,7 +90,7 @@ LAST = {1: "Berg", 2: "Ek", 3: "Lind", 4: "Åström"}
 
 def player(t: int, d: str) -> tuple[str, str]:
     """The player Ruter seats at table t, seat d in round 1: (member number, "First Last")."""
-    return str(100 * t + "NESW".index(d)), f"{FIRST[d]} {LAST[t]}"
+    return str(100 * t + SEATS.index(d)), f"{FIRST[d]} {LAST[t]}"
 
 
 def add_rounds(db, rounds) -> None:
@@ -202,9 +203,9 @@ def expected_auction(rec: dict) -> list[tuple[str, str]]:
     skips = {}
     for irr in rec["irregularities"]:
         if irr["kind"] == "call_out_of_rotation" and irr.get("resolution") == "accepted":
-            seats, i = [], "NESW".index(irr["turn"])
-            while "NESW"[i] != irr["seat"]:
-                seats.append("NESW"[i])
+            seats, i = [], SEATS.index(irr["turn"])
+            while SEATS[i] != irr["seat"]:
+                seats.append(SEATS[i])
                 i = (i + 1) % 4
             skips[(irr["seat"], irr["call"])] = seats
     out = []
@@ -231,7 +232,7 @@ def wait(ctl: Controller, seconds: float) -> None:
 
 
 def calls(ctl: Controller, board: int, seq: list[str], stop_at: int | None = None) -> None:
-    seats = itertools.cycle("NESW"[("NESW".index(dealer(board)) + i) % 4] for i in range(4))
+    seats = itertools.cycle(SEATS[(SEATS.index(dealer(board)) + i) % 4] for i in range(4))
     for i, c in enumerate(seq):
         wait(ctl, 4)
         r = ctl.box_event(next(seats), "call", call=c, stop=(i == stop_at))
@@ -242,13 +243,14 @@ def calls(ctl: Controller, board: int, seq: list[str], stop_at: int | None = Non
 
 def play_board(ctl: Controller, style: str) -> None:
     board = ctl.board
+    assert board is not None  # a board is on the table
     if style == "insufficient":
         # The dealer opens 1H; LHO bids 1D (insufficient, L27); the TD has it replaced by 2D,
         # the lowest sufficient bid in the same denomination (2007 L27B1(a)).
         calls(ctl, board, ["1H", "1D"])
         ctl.td_decide(PIN, "replace", call="2D")
         ctl.td_decide(PIN, "b1a")
-        seats = "NESW"[("NESW".index(dealer(board)) + 2) % 4:] + "NESW"
+        seats = SEATS[(SEATS.index(dealer(board)) + 2) % 4:] + SEATS
         for s in seats[:3]:
             wait(ctl, 4)
             assert ctl.box_event(s, "call", call="P")["ok"]
@@ -256,8 +258,8 @@ def play_board(ctl: Controller, style: str) -> None:
     elif style == "out_of_rotation":
         # The dealer's LHO's partner calls 1S before the dealer; LHO accepts (2007 L29A): the
         # skipped turns are lost. Then 4S with the stop card.
-        d = "NESW".index(dealer(board))
-        order = ["NESW"[(d + k) % 4] for k in range(2, 8)]  # offender, then on in rotation
+        d = SEATS.index(dealer(board))
+        order = [SEATS[(d + k) % 4] for k in range(2, 8)]  # offender, then on in rotation
         wait(ctl, 4)
         assert ctl.box_event(order[0], "call", call="1S")["ok"]
         ctl.td_decide(PIN, "accept")
@@ -270,8 +272,8 @@ def play_board(ctl: Controller, style: str) -> None:
     elif style == "oor_cancelled":
         # The dealer's partner calls 1S at the dealer's turn; not accepted (2007 L31B): the call
         # is cancelled, the dealer must pass for the rest of the auction.
-        d = "NESW".index(dealer(board))
-        seat = ["NESW"[(d + k) % 4] for k in range(6)]
+        d = SEATS.index(dealer(board))
+        seat = [SEATS[(d + k) % 4] for k in range(6)]
         wait(ctl, 4)
         assert ctl.box_event(seat[2], "call", call="1S")["ok"]
         ctl.td_decide(PIN, "cancel")
@@ -320,7 +322,7 @@ def pbn_names(st: StationProcess) -> dict[tuple[int, int], dict[str, str]]:
         t = dict(tags(game))
         if "Table" in t:
             out[(int(t["Table"]), int(t["Round"]))] = {
-                s: " ".join(reversed(t[n].split(", "))) for s, n in zip("NESW", ("North", "East", "South", "West"),
+                s: " ".join(reversed(t[n].split(", "))) for s, n in zip(SEATS, ("North", "East", "South", "West"),
                                                                        strict=True)}
     return out
 
@@ -426,10 +428,10 @@ def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path
     assert "H10" in {r["LeadCard"] for r in results.values()}
     # The irregular boards: 1D withdrawn (Erased) and replaced by 2D at the same counter; a turn lost.
     assert erased[(1, 1, 1, mitchell(1, 1)[6])] == [("E" if dealer(mitchell(1, 1)[6]) == "N" else
-                                                    "NESW"[("NESW".index(dealer(mitchell(1, 1)[6])) + 1) % 4], "1D")]
+                                                    Seat.of(dealer(mitchell(1, 1)[6])).lho.letter, "1D")]
     assert any(b == "SkipBid" for a in auctions.values() for _, b in a)
     oor = (1, 3, 1, mitchell(3, 1)[6])
-    assert erased[oor] == [("NESW"[("NESW".index(dealer(oor[3])) + 2) % 4], "1S")]
+    assert erased[oor] == [(SEATS[(SEATS.index(dealer(oor[3])) + 2) % 4], "1S")]
     # Nothing written twice, though the station was killed between rounds: one live row per result,
     # and the only erased result is the corrected one, whose processed row was left as it was.
     all_rows = rows(bws, "ReceivedData")
@@ -447,7 +449,7 @@ def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path
         if row["LeadCard"]:
             # PlayData as TabPlay reads it: rank then suit, T for the ten (LeadCard: H10).
             card = row["LeadCard"][1:].replace("10", "T") + row["LeadCard"][0]
-            assert leads[k] == ("NESW"[("NESW".index(row["NS/EW"]) + 1) % 4], card)
+            assert leads[k] == (Seat.of(row["NS/EW"]).lho.letter, card)
     # The tables' current round and board, where BCS keeps them.
     status = {r["Table"]: (r["CurrentRound"], r["CurrentBoard"]) for r in rows(bws, "Tables")}
     assert all(status[t][0] == 3 for t in range(1, TABLES + 1))

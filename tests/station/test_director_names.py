@@ -13,6 +13,7 @@ from bridgemate_dataconnector.dto import (
     TableDirection,
 )
 
+from shared_rules.types import SEATS
 from station.movement import Slot
 
 from .conftest import EVENT, result_record
@@ -24,7 +25,7 @@ SLOTS = [Slot(1, 1, 1, 2, 1, 11), Slot(2, 1, 3, 4, 2, 12), Slot(1, 2, 3, 4, 1, 1
 
 def seat(table, direction, number=None, **kw):
     return ParticipationDTO(session_guid=GUID, section_letters="A", table_number=table, round_number=1,
-                            direction=TableDirection("NESW".index(direction) + 1), player_number=number, **kw)
+                            direction=TableDirection(SEATS.index(direction) + 1), player_number=number, **kw)
 
 
 def ok(reply):

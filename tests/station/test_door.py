@@ -7,6 +7,7 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import DataConnectorResponseData
 
+from shared_rules.types import SEATS
 from station.store import ROOMS
 
 from .conftest import EVENT, StationProcess, result_record
@@ -134,7 +135,7 @@ def test_one_key_cannot_flood_the_station(scored):
     """The break: one key stored 10,000 items (200 MB) in 14 s. Auction logs of ~220 kB each
     (a legal size) until the table's quota refuses; another table still delivers."""
     st, _ = scored
-    calls = [{"seat": "NESW"[i % 4], "call": "PASS", "explanation": "e" * 690} for i in range(300)]
+    calls = [{"seat": SEATS[i % 4], "call": "PASS", "explanation": "e" * 690} for i in range(300)]
     stored = 0
     for seq in range(1, 200):
         status, reply = raw_post(st, item("auction", auction_log(seq, calls=calls)))

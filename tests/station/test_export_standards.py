@@ -22,6 +22,7 @@ from bridgemate_dataconnector.dto import (
 from endplay.types import Card, Deal, Player
 
 from shared_rules.scoring import score
+from shared_rules.types import SEATS
 from station.pbn import MANDATORY
 
 from .conftest import StationProcess, result_record
@@ -45,7 +46,7 @@ DEALER = {1: "N", 2: "E", 3: "S", 4: "W"}
 VUL = {1: "None", 2: "NS", 3: "EW", 4: "All"}
 # (section, table, seat) -> (number, first, last)
 PLAYERS = {(s, t, seat): (f"{s}{t}{seat}", f"F{s}{t}{seat}", f"Öberg-{s}{t}{seat}")
-           for s in "AB" for t in (1, 2, 3) for seat in "NESW"}
+           for s in "AB" for t in (1, 2, 3) for seat in SEATS}
 PLAYERS[("A", 1, "N")] = ("1001", "Åsa", "Lindström")
 
 
@@ -65,7 +66,7 @@ def init() -> InitDTO:
 
 
 def auction_from(dealer: str, calls: list[str], think: list) -> list[dict]:
-    order = "NESW"
+    order = SEATS
     start = order.index(dealer)
     return [{"seat": order[(start + i) % 4], "call": c, "think": t,
              **({"alerted": True, "explanation": "klöver, 3+ kort"} if c == "1C" else {})}
@@ -131,7 +132,7 @@ def evening(tmp_path_factory):
         reply = client.send_player_data(GUID, players)
         assert reply.data_type == DataConnectorResponseData.OK, reply.serialized_data
         seats = [ParticipationDTO(session_guid=GUID, section_letters=s, table_number=t, round_number=1,
-                                  direction=TableDirection("NESW".index(seat) + 1), player_number=n)
+                                  direction=TableDirection(SEATS.index(seat) + 1), player_number=n)
                  for (s, t, seat), (n, _f, _l) in PLAYERS.items()]
         reply = client.send_participations(GUID, seats)
         assert reply.data_type == DataConnectorResponseData.OK, reply.serialized_data
@@ -186,7 +187,7 @@ def test_pbn_follows_the_standard_and_reads_back_board_by_board(evening):
         assert b.dealer.abbr == DEALER[b.board_num]
         assert {p.abbr: b.deal[p].to_pbn() for p in Player} == {p.abbr: Deal(DEAL)[p].to_pbn() for p in Player}
         assert {s: b.info[n] for s, n in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))} == \
-            {s: pbn_name(section, table, s) for s in "NESW"}
+            {s: pbn_name(section, table, s) for s in SEATS}
         if section == "B" and b.board_num == 4 and table < 3:
             assert b.contract is None and t["Contract"] == "?" and len(b.auction) == 0
             continue

@@ -6,6 +6,7 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
 from shared_rules.scoring import score, score_board
+from shared_rules.types import SEATS
 from station.movement import Slot
 
 from .conftest import EVENT, result_record
@@ -54,7 +55,7 @@ def event(sqlite_station):
             {"kind": "call_out_of_rotation", "seat": "E", "index": 0, "accepted": True, "skipped": ["N"],
              "law": "2017 L29A"}], auction=OUT_OF_ROTATION),
         result_record(table=3, board=2, contract="PASS", declarer=None, tricks=None, lead=None, score_ns=0,
-                      auction=[{"seat": s, "call": "PASS"} for s in "NESW"]),
+                      auction=[{"seat": s, "call": "PASS"} for s in SEATS]),
         result_record(table=4, board=1, contract=None, declarer=None, tricks=None, lead=None, score_ns=None,
                       adjusted={"kind": "artificial", "ns": "avg+", "ew": "avg-", "law": "2017 L12C2"},
                       auction=[]),

@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared_rules.scoring import score
+from shared_rules.types import SEATS
 from station import dataconnector
 from station.records import RecordError, validate_item
 from station.server import Station, StationConfig
@@ -36,7 +37,7 @@ def test_any_corrupted_field_is_accepted_or_refused_with_a_record_error(field, v
 
 @settings(max_examples=examples(200), deadline=None)
 @given(level=st.integers(1, 7), strain=st.sampled_from(["C", "D", "H", "S", "NT"]),
-       stake=st.sampled_from(["", "X", "XX"]), decl=st.sampled_from("NESW"), tricks=st.integers(0, 13),
+       stake=st.sampled_from(["", "X", "XX"]), decl=st.sampled_from(SEATS), tricks=st.integers(0, 13),
        vul=st.sampled_from(["None", "NS", "EW", "All"]), off=st.integers(-3, 3))
 def test_2017_L77_the_station_takes_exactly_the_law_77_score(level, strain, stake, decl, tricks, vul, off):
     contract = f"{level}{strain}{stake}"

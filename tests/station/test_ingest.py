@@ -3,6 +3,8 @@ import json
 
 import pytest
 
+from shared_rules.types import SEATS
+
 from .conftest import EVENT, StationProcess, result_record
 
 pytestmark = pytest.mark.server  # starts the results station as a process
@@ -87,7 +89,7 @@ def test_malformed_json_oversized_body_and_bad_records_get_clear_errors(station)
 
 def test_passed_out_board_and_artificial_adjusted_score_are_accepted(station):
     passed = result_record(board=2, contract="PASS", declarer=None, tricks=None, lead=None, score_ns=0,
-                           auction=[{"seat": s, "call": "PASS"} for s in "NESW"])
+                           auction=[{"seat": s, "call": "PASS"} for s in SEATS])
     assert station.post_item("result", passed)[0] == 201
     art = result_record(board=3, contract=None, declarer=None, tricks=None, lead=None, score_ns=None,
                         adjusted={"kind": "artificial", "ns": "avg+", "ew": "avg-", "law": "2017 L12C2"},

@@ -14,6 +14,7 @@ from bridgemate_dataconnector.dto import (
 )
 
 from shared_rules.boards import dealer
+from shared_rules.types import SEATS
 from station.movement import NoMovement, Slot, table_movement
 from tablet_app.controller import Controller
 from tablet_app.outbox import Deliverer
@@ -251,10 +252,10 @@ def pass_out_the_round(ctl: Controller) -> None:
     assert ctl.session is not None
     clock: Any = ctl.clock  # the tests' hand-wound clock (tests/tablet/conftest.py)
     for board in ctl.session.boards:
-        first = "NESW".index(dealer(board))
+        first = SEATS.index(dealer(board))
         for i in range(4):
             clock.t += 2
-            ctl.box_event("NESW"[(first + i) % 4], "call", call="P")
+            ctl.box_event(SEATS[(first + i) % 4], "call", call="P")
         ctl.enter_result(None)
         ctl.ew_confirm(True)
 

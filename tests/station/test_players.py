@@ -12,6 +12,7 @@ from bridgemate_dataconnector.dto import (
     TableDirection,
 )
 
+from shared_rules.types import SEATS
 from station.movement import Slot
 from station.players import seating
 
@@ -26,7 +27,7 @@ SLOTS = [Slot(t, 1, 1, 2, t, t + 4) for t in (1, 2, 3, 4)]
 
 def seat(guid, table, direction, number=None, **kw):
     return ParticipationDTO(session_guid=guid, section_letters="A", table_number=table, round_number=1,
-                            direction=TableDirection("NESW".index(direction) + 1), player_number=number, **kw)
+                            direction=TableDirection(SEATS.index(direction) + 1), player_number=number, **kw)
 
 
 def player(guid, number, first, last):
@@ -112,7 +113,7 @@ def person(first, last):
 def test_howell_pairs_follow_the_movement_and_explicit_seats_win():
     # Howell: pair 1 sits NS at table 1 in round 1 and EW at table 2 in round 2.
     movement = [("A", 1, 1, 1, 2), ("A", 2, 1, 3, 4), ("A", 1, 2, 4, 3), ("A", 2, 2, 2, 1)]
-    seats = [{"section": "A", "table": 1, "round": 1, "direction": d, **person(f"P{d}", f"L{d}")} for d in "NESW"]
+    seats = [{"section": "A", "table": 1, "round": 1, "direction": d, **person(f"P{d}", f"L{d}")} for d in SEATS]
     seats.append({"section": "A", "table": 1, "round": 2, "direction": "N", **person("Sub", "Stitute")})
     seats_at, members = seating(movement, seats, {})
     at = seats_at("A", 2, 2, 2, 1)

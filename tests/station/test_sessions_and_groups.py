@@ -22,6 +22,7 @@ from bridgemate_dataconnector.dto import (
     TableDTO,
 )
 
+from shared_rules.types import SEATS
 from station import dataconnector, exports
 from station.server import Station, StationConfig
 from station.store import Store
@@ -66,13 +67,13 @@ def session(guid: str, name: str, day: int, sections: list[SectionDTO]) -> Sessi
 def people(guid: str, letters: str, tables: int, tag: str) -> tuple[list, list]:
     players, seats = [], []
     for t in range(1, tables + 1):
-        for seat in "NESW":
+        for seat in SEATS:
             # cobalt reads national numbers as integers (its own players' numbers are)
-            number = f"{len(tag)}{ord(tag[0])}{ord(letters)}{t}{'NESW'.index(seat)}"
+            number = f"{len(tag)}{ord(tag[0])}{ord(letters)}{t}{SEATS.index(seat)}"
             players.append(PlayerDataDTO(session_guid=guid, player_number=number, first_name=seat,
                                          last_name=f"{tag}-{letters}{t}"))
             seats.append(ParticipationDTO(session_guid=guid, section_letters=letters, table_number=t, round_number=1,
-                                          direction=TableDirection("NESW".index(seat) + 1), player_number=number))
+                                          direction=TableDirection(SEATS.index(seat) + 1), player_number=number))
     return players, seats
 
 

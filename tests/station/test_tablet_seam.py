@@ -6,6 +6,7 @@ import sqlite3
 import pytest
 
 from tablet_app.outbox import Deliverer, Outbox
+from tests.rules.helpers import step
 
 from .conftest import EVENT
 from .export_readers import check_export_lines, endplay_boards, games, tags
@@ -20,7 +21,7 @@ def play(board: int, events: list[dict]) -> dict:
     for ev in events:
         if "td" in ev:
             ev = {**ev, "td": state["pending"]["kind"]}
-        state = t.apply(ev)
+        state = step(t, ev)
     assert state["status"] in ("ended", "passed_out"), state["status"]
     return state
 

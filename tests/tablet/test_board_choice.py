@@ -4,20 +4,20 @@ import copy
 
 import pytest
 
+from shared_rules.types import SEATS
 from station.records import validate_item
 from tablet_app.controller import PinError, Refused
 from tests.tablet.conftest import SESSION
 from tests.tablet.outbox_rows import outbox_items
 
-ROT = ("N", "E", "S", "W")
 DEALER = {1: "N", 2: "E", 3: "S"}
 
 
 def play_board(ctl, clock, calls, tricks):
-    i = ROT.index(DEALER[ctl.board])
+    i = SEATS.index(DEALER[ctl.board])
     for k, c in enumerate(calls):
         clock.advance(2)
-        r = ctl.box_event(ROT[(i + k) % 4], "call", call=c)
+        r = ctl.box_event(SEATS[(i + k) % 4], "call", call=c)
         assert r["ok"], r
     ctl.enter_result(tricks)
     return ctl.ew_confirm()

@@ -2,19 +2,19 @@
 is played again at the table: its new result is the board's next revision. The club evening
 (tests/evening) found East-West unable to confirm it: the record reused revision 1, which the
 outbox (and the station) already held with the old result (OutboxError, nothing recorded)."""
+from shared_rules.types import SEATS
 from station.records import validate_item
 from tests.tablet.conftest import SESSION
 from tests.tablet.outbox_rows import outbox_items
 
-ROT = ("N", "E", "S", "W")
 DEALER = {1: "N", 2: "E", 3: "S"}
 
 
 def bid(ctl, clock, calls):
-    i = ROT.index(DEALER[ctl.board])
+    i = SEATS.index(DEALER[ctl.board])
     for k, c in enumerate(calls):
         clock.advance(2)
-        assert ctl.box_event(ROT[(i + k) % 4], "call", call=c)["ok"]
+        assert ctl.box_event(SEATS[(i + k) % 4], "call", call=c)["ok"]
 
 
 def result_keys(ctl):

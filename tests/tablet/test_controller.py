@@ -3,13 +3,12 @@ import json
 
 import pytest
 
+from shared_rules.types import SEATS
 from tablet_app.controller import PinError, Refused
 from tablet_app.results import ResultError
 from tablet_app.session import SetupError
 from tests.tablet.conftest import SESSION
 from tests.tablet.outbox_rows import outbox_items
-
-ROT = ("N", "E", "S", "W")
 
 
 def table_view(ctl):
@@ -33,9 +32,9 @@ def bid(ctl, clock, seat, call, think=2.0, seq=None):
 
 
 def auction(ctl, clock, calls, dealer="N"):
-    i = ROT.index(dealer)
+    i = SEATS.index(dealer)
     for k, c in enumerate(calls):
-        r = bid(ctl, clock, ROT[(i + k) % 4], c)
+        r = bid(ctl, clock, SEATS[(i + k) % 4], c)
         assert r["ok"], r
 
 

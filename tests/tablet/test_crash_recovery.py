@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from shared_rules.types import SEATS
+
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SESSION = {"event": "crash-test", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
@@ -20,7 +22,7 @@ SESSION = {"event": "crash-test", "section": "A", "table": 1, "round": 1, "board
 
 
 def script():
-    seqs = {s: 0 for s in "NESW"}
+    seqs = {s: 0 for s in SEATS}
     ops = [{"op": "setup", "session": SESSION}]
 
     def box(seat, call, kind="call"):
@@ -121,7 +123,7 @@ def screens_script():
     """One board behind screens (wbf-screens-2017, tray after 2 s): tray passes between the
     calls, a screenmate alert, and a call out of rotation cancelled behind the screen."""
     session = {**SESSION, "boards": [1], "profile": "wbf-screens-2017", "tray_delay_s": 2.0}
-    seqs = {s: 0 for s in "NESW"}
+    seqs = {s: 0 for s in SEATS}
     ops = [{"op": "setup", "session": session}]
 
     def box(seat, call, kind="call"):

@@ -9,20 +9,19 @@ import sqlite3
 
 import pytest
 
+from shared_rules.types import SEATS
 from tablet_app.controller import Controller
 from tablet_app.journal import JournalDamaged, JournalError
 from tests.tablet.conftest import SESSION, Clock, fill
 from tests.tablet.outbox_rows import outbox_items
 
-ROT = ("N", "E", "S", "W")
-
 
 def play(ctl, clock, calls, dealer="N", seq0=None):
-    i = ROT.index(dealer)
+    i = SEATS.index(dealer)
     for k, c in enumerate(calls):
         clock.advance(1.5)
         seq = None if seq0 is None else seq0 + k
-        r = ctl.box_event(ROT[(i + k) % 4], "call", call=c, seq=seq, box_ms=None if seq is None else seq * 100)
+        r = ctl.box_event(SEATS[(i + k) % 4], "call", call=c, seq=seq, box_ms=None if seq is None else seq * 100)
         assert r["ok"], r
 
 

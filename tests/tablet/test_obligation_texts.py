@@ -12,7 +12,7 @@ import pytest
 
 from shared_rules import rules
 from shared_rules.texts import OPTION_TEXTS
-from shared_rules.types import Decision, IrregularityKind, LeadRestriction, Obligation, TimingKind
+from shared_rules.types import LeadRestriction, Obligation
 from tablet_app import i18n, law_texts, present, views
 from tests.rules.helpers import run
 from tests.tablet.conftest import SESSION
@@ -92,16 +92,6 @@ def test_every_lead_restriction_kind_is_told_in_every_language(kind, lang):
         assert law_texts.LEADS[kind][lang] in text
     elif kind is not LeadRestriction.PROHIBIT_ANY_SUIT:
         assert "\u2665 \u2660" in text
-
-
-@pytest.mark.parametrize("lang", ("sv", "da"))
-def test_every_kind_the_engine_names_has_its_words_in_swedish_and_danish(lang):
-    english = {**{f"irr_{k}": k for k in IrregularityKind}, **{f"irr_{k}": k for k in Decision},
-               **{f"flag_{k}": k for k in TimingKind}}
-    missing = [key for key in english if i18n.T.get(key, {}).get(lang) in (None, i18n.T.get(key, {}).get("en"))]
-    assert missing == []
-    for k in [*IrregularityKind, *Decision]:
-        assert i18n.irregularity_name(k, lang) != i18n.irregularity_name(k, "en")
 
 
 # ---------------------------------------------------------------- the Law's options, every text

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 
+from shared_rules.types import SEATS
 from tests.tablet.conftest import SESSION
 
 PIN = "4321"
@@ -105,9 +106,9 @@ def test_wbf_screen_regulations_call_out_of_rotation_after_the_tray_has_passed(m
     assert [v["call"] for v in ctl.views()["N"]["auction"]] == ["1C", "P", "1S", "P"]
     again, log = same_ruling_everywhere(make_controller, ctl, tmp_path)
     assert [e["t"] for e in log["events"] if "tray" in e] == [15.0, tray["passes"][1]["t"]]
-    # the restarted tablet's screen model agrees with the engine's tray
+    # the restarted tablet shows the engine's tray
     assert again.snapshot()["screen"]["tray_seats"] == ["N", "E"]
-    assert [p["t"] for p in again.screen.passes] == [p["t"] for p in tray["passes"]]
+    assert [p["t"] for p in again.snapshot()["screen"]["passes"]] == [p["t"] for p in tray["passes"]]
     again.close()
     out = export_cli(tmp_path / "journal.db", 1)
     assert out.returncode == 0, out.stderr
@@ -157,7 +158,7 @@ def test_wbf_screen_regulations_alert_shown_only_to_the_alerters_screenmate(make
     assert ctl.box_event("S", "alert")["ok"]  # South alerts his partner's 1C to West
     v = ctl.views()
     assert ctl.estate["calls"][0]["alerted_to"] == ["E", "W"]
-    assert {s: v[s]["auction"][0]["alert"] for s in "NESW"} == {"N": False, "E": True, "S": False, "W": True}
+    assert {s: v[s]["auction"][0]["alert"] for s in SEATS} == {"N": False, "E": True, "S": False, "W": True}
 
 
 def test_fsb_L115_without_screens_an_alert_is_shown_to_every_box(make_controller, clock):
@@ -165,7 +166,7 @@ def test_fsb_L115_without_screens_an_alert_is_shown_to_every_box(make_controller
     ctl.setup(FSB)
     calls(ctl, clock, ("N", "1C"))
     assert ctl.box_event("S", "alert")["ok"]
-    assert {s: v["auction"][0]["alert"] for s, v in ctl.views().items()} == {s: True for s in "NESW"}
+    assert {s: v["auction"][0]["alert"] for s, v in ctl.views().items()} == {s: True for s in SEATS}
 
 
 def test_fsb_L112C_a_box_call_counts_when_taken_and_a_second_one_is_a_change_of_call(make_controller, clock, tmp_path):

@@ -1,6 +1,7 @@
 """Setup that cannot go wrong silently: the club situations that found each break."""
 import pytest
 
+from shared_rules.types import SEATS
 from tablet_app.session import FIELD_LABELS, SetupError, from_station
 from tablet_app.station_client import (
     StationError,
@@ -119,7 +120,7 @@ def test_deliveries_the_station_refuses_are_in_the_snapshot_with_its_reason(make
 
     ctl = make_controller()
     ctl.setup({**SESSION, "event": EVENT, "section": "A", "table": 3, "tables": 4})
-    for seat, call in zip("NESW", ["P", "P", "P", "P"], strict=True):
+    for seat, call in zip(SEATS, ["P", "P", "P", "P"], strict=True):
         clock.advance(1)
         assert ctl.box_event(seat, "call", call=call)["ok"]
     ctl.enter_result(None)

@@ -44,3 +44,26 @@ def test_adjusted_and_corrected_results_are_valid_station_items(make_controller,
     assert len(items) == 3
     for key, kind, payload in items:
         records.validate_item(kind, key, payload)
+
+
+def test_wbf_screens_the_live_feeds_auction_event_counts_only_the_calls_past_the_tray(make_controller, clock):
+    """Behind screens (WBF screen regulations, FSB L114) the spectators' feed shows only the calls
+    every seat has seen: each `auction_event` says the table plays with screens and how many calls
+    the tray has brought to both sides (the engine's own tray, Table.visible_calls).
+    Board 1: North deals; screenmates N-E and S-W; the tray starts on North's side (delay 15 s)."""
+    ctl = make_controller()
+    ctl.setup({**SESSION, "profile": "wbf-screens-2017", "policy": "record"})
+    clock.advance(2)
+    assert ctl.box_event("N", "call", call="1H")["ok"]
+    clock.advance(2)
+    assert ctl.box_event("E", "call", call="P")["ok"]  # South is next: the tray must cross first
+    events = [payload for _, kind, payload in outbox_items(ctl.outbox) if kind == "auction_event"]
+    assert [e["call"] for e in events] == ["1H", "P"]
+    assert all(e["screens"] for e in events)
+    assert [e["visible"] for e in events] == [0, 0]  # neither call has reached South-West yet
+    clock.advance(20)
+    ctl.tick()  # the tray passes: both calls are now seen on both sides
+    clock.advance(2)
+    assert ctl.box_event("S", "call", call="2H")["ok"]
+    last = [payload for _, kind, payload in outbox_items(ctl.outbox) if kind == "auction_event"][-1]
+    assert last["call"] == "2H" and last["visible"] == 2

@@ -82,8 +82,8 @@ def act(data: st.DataObject, ctl: Controller, clock: Clock) -> None:
         elif roll == 14:
             ctl.td_attended(PIN)
         else:  # a call: mostly the player in turn passing or bidding, sometimes anyone, anything
-            seat = state.get("next") if roll < 26 and state.get("next") else data.draw(
-                st.sampled_from(SEATS), label="caller")
+            turn = state.get("next")
+            seat: str = turn if roll < 26 and turn else data.draw(st.sampled_from(SEATS), label="caller")
             legal = state.get("legal_calls") or ["P"]
             call = "P" if roll < 19 else data.draw(st.sampled_from(legal if roll < 26 else ANY_CALL), label="call")
             if data.draw(st.integers(0, 5), label="stop") == 0:

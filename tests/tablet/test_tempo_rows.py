@@ -4,13 +4,14 @@ Board 1: North deals.
 """
 from shared_rules.table import Table
 from tablet_app import present, views
+from tests.rules.helpers import took
 
 
 def _state(profile, *events):
     table = Table(profile, 1, None)
     st = table.state()
     for e in events:
-        st = table.apply(e)
+        st = took(table, e)
     return st
 
 

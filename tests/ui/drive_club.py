@@ -38,6 +38,7 @@ ctl.station_check = station_check(URL, RIGHT_KEY, timeout=30)
 deliverer = Deliverer(str(OUT / "journal.db"), URL, f"{EVENT}/A/3", WRONG_KEY, max_backoff=0.2).start()
 
 import tablet_app.app as A  # noqa: E402
+from shared_rules.types import SEATS  # noqa: E402
 
 app = A.TabletApp(ctl, lang="en", deliverer=deliverer)
 checks: dict[str, object] = {}
@@ -183,7 +184,7 @@ def step9(_dt):
     pages = ctl.journal.conn.execute("PRAGMA page_count").fetchone()[0]
     ctl.journal.conn.execute(f"PRAGMA max_page_count = {pages}")
     bids = [f"{level}{s}" for level in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
-    seats = "NESW"  # board 1: North deals
+    seats = SEATS  # board 1: North deals
     for i, bid in enumerate(bids):
         answer = box(seats[i % 4], bid)
         if not answer["ok"]:

@@ -41,9 +41,11 @@ asked: list[int] = []
 
 def next_preview() -> NextRound:
     """What station_client.next_round gives: the next round of the movement, with its names."""
-    r = ctl.session.round + 1
+    s = ctl.session
+    assert s is not None  # set up above
+    r = s.round + 1
     asked.append(r)
-    return NextRound(from_station(MOVEMENT, 1, r, profile=ctl.session.profile, td_pin=ctl.session.td_pin),
+    return NextRound(from_station(MOVEMENT, 1, r, profile=s.profile, td_pin=s.td_pin),
                      NAMES[r])
 
 

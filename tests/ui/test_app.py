@@ -155,7 +155,9 @@ def english_words(lang):
     from tablet_app import i18n, law_texts, option_texts
 
     out = set()
-    for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()):
+    engine_names = [*i18n.IRREGULARITIES.values(), *i18n.DECISIONS.values(), *i18n.TIMING_FLAGS.values(),
+                    *i18n.WRONG_BOARD_OUTCOMES.values()]
+    for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()) + engine_names:
         en, other = entry.get("en", ""), entry.get(lang, "")
         for part in re.split(r"\{[^}]*\}", en):
             part = part.strip(" :.,()-")

@@ -6,7 +6,7 @@ from tablet_app import present
 
 def test_refused_deliveries_and_a_failed_station_check_are_red_with_status_and_reason():
     delivery = {"delivered": 0, "waiting": 1, "connected": True, "last_error": "HTTP 401: missing or malformed X-Table",
-                "refused": [{"key": "club/A/3/1/2/1", "status": 401, "reason": "missing or malformed X-Table",
+                "refused": [{"kind": "result", "key": "club/A/3/1/2/1", "status": 401, "reason": "missing or malformed X-Table",
                              "retrying": True}]}
     station = {"ok": False, "table": "club/A/3", "reason": "unreachable", "message": "no answer from the station"}
     lines = present.delivery_report(delivery, True, station, "en")
@@ -15,6 +15,13 @@ def test_refused_deliveries_and_a_failed_station_check_are_red_with_status_and_r
     assert lines[2] == ("[color=cc141f]Refused by the station (401), tell the scorer: 1/2/1: "
                         "missing or malformed X-Table (tried again)[/color]")
     sv = present.delivery_report(delivery, True, station, "sv")
+    # a TD call's key and a key the records do not know (shown whole)
+    calls = {**delivery, "refused": [{"kind": "td_call", "key": "club/A/3/1/2/td/4/resolved", "status": 422,
+                                      "reason": "r", "retrying": False},
+                                     {"kind": "result", "key": "not a key", "status": 422, "reason": "r",
+                                      "retrying": False}]}
+    assert [line.split(": ")[1] for line in present.delivery_report(calls, True, None, "en")[1:]] == [
+        "1/2/td/4/resolved", "not a key"]
     assert sv[2].startswith("[color=cc141f]Nekad av stationen (401)") and sv[2].endswith("(försöker igen)[/color]")
 
 
