@@ -12,8 +12,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from shared_rules.types import SEATS
 from tablet_app import i18n
-from tablet_app.control.state import SEATS
 from tablet_app.ui.theme import (
     BG,
     BTN,
