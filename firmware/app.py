@@ -63,6 +63,8 @@ class BoxApp:
         self.keep = -1  # a call made and not acknowledged yet, to keep in flash after HOLD_MS
         self.keep_n = 0  # its place in the auction and its board
         self.keep_board = 0
+        self.keep_at = 0  # ticks when it was made
+        self.bus = bus
         self.hold_at = 0  # ticks since when a redraw waits for the STATE (0: none)
         self.idle_due = False  # a call's redraw is out: collect its garbage once idle
         self.push_all = getattr(hal.display, "push", None) if not bus else None
@@ -88,8 +90,11 @@ class BoxApp:
     def key(self, k, now):
         if k == keys.OK and self.view.sending != calls.NONE and self.entry.sel != calls.NONE:
             # one call in flight: until the tablet has acknowledged the last one, another OK is
-            # refused (a loose cable must not turn 1NT into 1NT and then 2NT)
+            # refused (a loose cable must not turn 1NT into 1NT and then 2NT), and the refused
+            # call is disarmed: an OK pressed later, when the link is back, sends nothing the
+            # player did not key again
             self.entry.note = E.N_ONE_IN_FLIGHT
+            self.entry.clear()
             self.hal.buzzer.beep(150)
             self.dirty = True
             return
@@ -112,6 +117,7 @@ class BoxApp:
                 self.keep = code
                 self.keep_n = self.view.n
                 self.keep_board = self.view.board
+                self.keep_at = now
                 self.hold_at = now or 1
                 if not self.link_up and self.store is not None:
                     self.store.add(code, self.keep_n, self.keep_board)  # no tablet: keep it now
@@ -194,11 +200,9 @@ class BoxApp:
         if late and self.ep.granted and hal.ticks_diff(hal.ticks_us(), before) > late:
             self.ep.granted = False  # perhaps too old to answer in time: the next grant
             self.late_grants += 1
-        if self.send(now) and late and hal.ticks_diff(now, self.gc_at) >= (
-                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS):
+        if self.send(now) and self.bus:
             # the reply is out; the next grant is another box's
-            gc.collect()
-            self.gc_at = hal.ticks_ms()
+            self.after_reply(now)
         k = hal.keys.get()
         while k:
             self.key(k, now)
@@ -231,12 +235,8 @@ class BoxApp:
         if self.keep >= 0:
             if self.view.sending != self.keep:
                 self.keep = -1  # acknowledged: the tablet has it
-            elif hal.ticks_diff(now, self.hold_at) >= HOLD_MS or not self.hold_at:
-                if self.store is not None:
-                    self.store.add(self.keep, self.keep_n, self.keep_board)
-                self.keep = -1
-                if tr is not None:
-                    tr[2] = hal.ticks_us()
+            elif not self.bus:
+                self.keep_due(now)  # on a bus: right after a reply (after_reply)
         if self.hold_at and hal.ticks_diff(now, self.hold_at) >= HOLD_MS:
             self.hold_at = 0
             self.dirty = True
@@ -290,8 +290,11 @@ class BoxApp:
                     print("heap %d" % h)
             if self.push_all is not None:
                 gc.collect()
-            if self.store is not None:
+            if self.store is not None and not self.bus:
+                # point to point a page programmed now delays nothing; a new journal (an erase)
+                # only when this one is nearly full: a STATE lost meanwhile comes again (RTO)
                 self.store.flush()
+                self.store.maintain()
             if tr is not None and tr[0] and tr[5]:
                 t0 = tr[0]
                 for i in range(1, 9):
@@ -299,6 +302,43 @@ class BoxApp:
                 print("trace %d %d %d %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0,
                                                            tr[6], tr[7], tr[8]))
                 tr[0] = 0
+
+    def keep_due(self, now):
+        """The call made HOLD_MS ago and still not acknowledged into the flash journal (one
+        page programmed: store.py)."""
+        if self.hal.ticks_diff(now, self.keep_at) < HOLD_MS:
+            return
+        if self.store is not None:
+            self.store.add(self.keep, self.keep_n, self.keep_board)
+        self.keep = -1
+        if self.trace is not None:
+            self.trace[2] = self.hal.ticks_us()
+
+    def after_reply(self, now):
+        """On a bus, right after the box's reply to a grant: the window in which it may spend
+        the chip's time. The next grant is another box's (SPEC.md section 1: the box in turn is
+        granted every other time, the others in rotation), so this box's next grant is at least
+        one other grant and its reply away (2 x 0.87 ms on the wire at 115200 baud, or the
+        tablet's 7.5 ms wait for a box that does not answer: SPEC.md section 5 "Bus turnaround"),
+        while a page programmed into flash holds the interrupts off 0.4 ms and the UART's FIFO
+        keeps the 5 bytes that arrive meanwhile. So a call's record is written here, never
+        between a grant and its reply; the garbage goes here too, at most every GC_BUS_MS
+        (GC_TURN_MS in turn)."""
+        hal = self.hal
+        st = self.store
+        if self.keep >= 0 and self.view.sending == self.keep:
+            self.keep_due(now)
+        elif st is not None:
+            st.flush()
+            if self.keep < 0 and not self.ep.q_count and not self.view.my_turn():
+                # a new journal erases a block (45 ms, interrupts off): only when this box has
+                # nothing to send and is not in turn, so a grant it misses delays nothing (the
+                # tablet grants it again; a STATE it misses comes again, SPEC.md section 5)
+                st.maintain()
+        if self.late_us and hal.ticks_diff(now, self.gc_at) >= (
+                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS):
+            gc.collect()
+            self.gc_at = hal.ticks_ms()
 
     def send(self, now):
         """Write what the endpoint has to send; True when it wrote a frame."""
