@@ -34,6 +34,8 @@ HOLD_MS = 40
 # GC_TURN_MS (a collection, about 4.5 ms on the chip, then costs it one grant).
 GC_BUS_MS = 100
 GC_TURN_MS = 1000
+# the answers to a key that a new turn or call makes stale (the auction moved on)
+_STALE_NOTES = (E.N_NOT_TURN, E.N_INSUFFICIENT, E.N_NOT_ALLOWED, E.N_STOP_WAIT, E.N_NO_AUCTION)
 
 
 class BoxApp:
@@ -138,6 +140,7 @@ class BoxApp:
         b = self.ep.state_body
         v.known = True
         t = b[L.S_TURN]
+        turn_was = v.turn
         v.turn = t if t < 4 else V.NO_SEAT
         f = b[L.S_FLAGS]
         v.phase = V.FROZEN if f & L.F_FROZEN else (V.ENDED if f & L.F_OVER else V.AUCTION)
@@ -157,13 +160,22 @@ class BoxApp:
         if sm and not v.stop_deadline:
             v.stop_deadline = 1
         v.stop_lock = v.prevent
+        ent = self.entry
+        if b[L.S_BOARD] != v.board:
+            ent.clear()  # a selection keyed on the last board is not armed on this one
+        if n != v.n or v.turn != turn_was:
+            # the auction moved: an answer to an earlier key (INSUFFICIENT ...) is not true now
+            if ent.note in _STALE_NOTES:
+                ent.note = E.N_NONE
         v.board = b[L.S_BOARD]
         v.dealer = b[L.S_DEALER]
         v.vul = b[L.S_VUL]
         v.n = n  # v.auction is b[S_AUCTION:]: its n calls are in place (layout.state_ok)
-        end = self.ep.state_len
-        mlen = b[L.S_AUCTION + n]
-        v.msg = bytes(b[end - mlen:end]).decode("utf-8") if mlen else ""
+        m = L.S_AUCTION + n + 1
+        mlen = b[m - 1]
+        v.msg = bytes(b[m:m + mlen]).decode("utf-8") if mlen else ""
+        # version 3: the player's language after the message (SPEC.md section 3), else English
+        v.lang = b[m + mlen] if self.ep.state_len > m + mlen else 0
         if self.store is not None:
             self.store.reconcile(self, now)
         self.dirty = True

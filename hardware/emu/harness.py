@@ -72,14 +72,18 @@ KEYS = _keymap()
 ALIASES = {"PASS": "P", "DBL": "X", "RDBL": "XX", "N": "NT", "ENTER": "OK", "BID": "OK",
            "ESC": "CLR", "CANCEL": "CLR"}
 
-_GLYPHS: dict[bytes, str] | None = None
+_GLYPHS: dict[bytes, tuple[str, bool]] | None = None
 _SUIT_LETTERS = str.maketrans({"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"})
+CW = 10  # a cell's width (firmware/font16.py WIDTH)
+COLS = 12  # cells a line (firmware/render.py WIDTH)
+SLOT = 6  # the cells of one call in the auction lines (render.SLOT)
+SLOT_X = 68  # where an auction line's second call starts (render.SLOT_X)
 
 
-def glyphs() -> dict[bytes, str]:
-    """The box's 8x16 font (firmware/font16.py), as the SSD1306's pages hold a glyph: the 8 column
-    bytes of the top page then the bottom page -> character (suits as their symbols). Inverted
-    cells (render.INV) map to the same characters."""
+def glyphs() -> dict[bytes, tuple[str, bool]]:
+    """The box's font (firmware/font16.py, cells 10 x 16), as the SSD1306's pages hold a glyph:
+    the 10 column bytes of the top page then the bottom page -> (character, inverted) (suits as
+    their symbols; inverted cells, render.INV, as the same characters)."""
     global _GLYPHS
     if _GLYPHS is None:
         import importlib.util
@@ -90,11 +94,27 @@ def glyphs() -> dict[bytes, str]:
         spec.loader.exec_module(font)
         _GLYPHS = {}
         for g in range(font.COUNT):
-            ch = chr(g + 32) if g < 95 else (font.SUITS[g - 95] if g < 99 else "\ufffd")
-            bits = bytes(font.FONT[g * 16:g * 16 + 16])
-            _GLYPHS.setdefault(bits, ch)
-            _GLYPHS.setdefault(bytes(b ^ 0xFF for b in bits), ch)
+            if g < 64:
+                ch = chr(g + 32)
+            elif g < font.CLUB:
+                ch = font.EXTRA[g - 64]
+            elif g <= font.SPADE:
+                ch = font.SUITS[g - font.CLUB]
+            else:
+                ch = "\ufffd"
+            bits = bytes(font.FONT[g * 2 * CW:(g + 1) * 2 * CW])
+            _GLYPHS.setdefault(bits, (ch, False))
+            _GLYPHS.setdefault(bytes(b ^ 0xFF for b in bits), (ch, True))
     return _GLYPHS
+
+
+@dataclass
+class Slot:
+    """One call of the auction lines as the panel shows it."""
+    seat: str     # the seat's letter in the box's language (N, E, Ö, Ø, V ...)
+    call: str     # suits as letters: "1H", "3NT", "P", "X", "PAS", "UT" ...
+    mark: str     # "" or * (alerted), ! (STOP card), + (both)
+    newest: bool  # drawn inverted: the latest call
 
 
 @dataclass
@@ -103,17 +123,37 @@ class Screen:
     leds: dict[str, int] = field(default_factory=dict)
     on: bool = False
 
+    def _cell(self, r: int, x: int) -> tuple[str, bool] | None:
+        top = self.ram[2 * r * 128 + x:2 * r * 128 + x + CW]
+        bot = self.ram[(2 * r + 1) * 128 + x:(2 * r + 1) * 128 + x + CW]
+        return glyphs().get(bytes(top) + bytes(bot))
+
+    def _row(self, r: int, slots: bool) -> list[tuple[str, bool]] | None:
+        xs = [CW * c if not slots or c < SLOT else SLOT_X + CW * (c - SLOT) for c in range(COLS)]
+        cells = [self._cell(r, x) for x in xs]
+        return None if any(c is None for c in cells) else cells  # type: ignore[misc]
+
+    def _cells(self, r: int) -> tuple[list[tuple[str, bool]], bool]:
+        """Line r's cells and whether they are two calls (the auction lines' layout)."""
+        if r >= 2:
+            text = self._row(r, False)
+            if text is None:
+                return self._row(r, True) or [("?", False)] * COLS, True
+            return text, False
+        return self._row(r, False) or [("?", False)] * COLS, False
+
     @property
     def lines(self) -> list[str]:
-        """The 4 text lines of 16 cells (firmware/render.py Frame): status, the call line, the
-        seat header (W N E S), the latest round. "?" for a cell that is no glyph of the font."""
-        g = glyphs()
+        """The 4 text lines of 12 cells (firmware/render.py Frame): status, the call line, and two
+        lines of the auction (two calls each, a space apart: "N 1\u2665   \u00d6 2\u2660!") or,
+        before the first call, the dealer and the vulnerability. "?" for a line that is no
+        glyphs of the font."""
         out = []
         for r in range(4):
-            top = self.ram[2 * r * 128:(2 * r + 1) * 128]
-            bot = self.ram[(2 * r + 1) * 128:(2 * r + 2) * 128]
-            out.append("".join(g.get(bytes(top[c * 8:c * 8 + 8]) + bytes(bot[c * 8:c * 8 + 8]), "?")
-                               for c in range(16)).rstrip())
+            cells, slots = self._cells(r)
+            s = "".join(ch for ch, _ in cells[:SLOT]) + (" " if slots else "") + \
+                "".join(ch for ch, _ in cells[SLOT:])
+            out.append(s.rstrip())
         return out
 
     @property
@@ -122,13 +162,34 @@ class Screen:
 
     @property
     def call_line(self) -> str:
-        """The selection being confirmed, the call being sent, or the board (seat, dealer, vul)."""
+        """The selection being confirmed, the call being sent, a note, or the seat and board."""
         return self.lines[1]
 
     @property
+    def slots(self) -> list[Slot]:
+        """The calls of the auction lines in time order (the newest last), [] when they show
+        the board's dealer and vulnerability instead."""
+        out = []
+        for r in (2, 3):
+            cells, slots = self._cells(r)
+            if not slots:
+                if any(ch != " " for ch, _ in cells):
+                    return []  # a text: the dealer, the vulnerability
+                continue  # no call on this line yet
+            for k in (0, SLOT):
+                text = "".join(ch for ch, _ in cells[k:k + SLOT]).rstrip()
+                if not text:
+                    continue
+                body = text[2:]
+                mark = body[-1] if body and body[-1] in "*!+" else ""
+                call = (body[:-1] if mark else body).translate(_SUIT_LETTERS)
+                out.append(Slot(text[0], call, mark, cells[k][1]))
+        return out
+
+    @property
     def auction(self) -> str:
-        """The latest round as shown, suits written as letters ("1H", "3NT", "P", "X")."""
-        return self.lines[3].translate(_SUIT_LETTERS)
+        """The calls shown, in time order, suits written as letters, marks kept: "1H 2S! P 3D!"."""
+        return " ".join(s.call + s.mark for s in self.slots)
 
     @property
     def text(self) -> str:

@@ -2,11 +2,30 @@
 emulated RP2040, flashed as `make flash` flashes it, the rp2 backend (machine.UART, Pin, I2C,
 WDT), keys pressed on the matrix, the display read from its I2C traffic, and the tablet's real
 LinkMaster, controller and laws engine on the other end of the UART."""
+import sys
 import time
 
 import pytest
 
+from tests.conftest import ROOT
+
+sys.path[:0] = [str(ROOT / "firmware")]
+import store  # noqa: E402  (the box's own journal reader: CPython runs it too)
+
 pytestmark = [pytest.mark.slow]
+
+HEART_1 = 3 + 2  # the call code of 1H (SPEC.md section 3)
+
+
+def kept_after_power_off(r, seat):
+    """The calls the box's flash journal holds once the power is off (the emulator writes the
+    flash file back at power-off): (code, board, index) each."""
+    for _ in range(50):
+        time.sleep(0.2)
+        data = r.emu.flash_file(seat, "/outbox.bin")
+        if data:
+            return store.parse(data)[0]
+    return None
 
 
 def turn_shown(sc):
@@ -38,18 +57,46 @@ def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_
         # the box has taken the call (kept in flash, then sent): it says so
         r.emu.wait_screen("N", lambda s: "1\u2665 sending" in s.call_line, 30)
         r.emu.power_off("N")
-        kept = None
-        for _ in range(50):  # the emulator writes the flash file back at power-off
-            time.sleep(0.2)
-            kept = r.emu.flash_file("N", "/outbox.bin")
-            if kept:
-                break
-        assert kept, "the call was not in flash when the power went"
+        kept = kept_after_power_off(r, "N")
+        assert kept == [(HEART_1, 1, 0)], f"the call was not in flash when the power went: {kept}"
         r.emu.power_on("N")
     r.emu.wait_console("N", r"resend kept call|link up", 60)
     r.wait_calls(["1H"], 90)
     r.emu.wait_screen("N", lambda s: "1H" in s.auction and "E to call" in s.status, 60)
     time.sleep(2)  # a resend after the reboot would arrive now
+    assert r.calls() == ["1H"]
+
+
+def test_bus_a_call_held_unacknowledged_is_kept_while_the_box_answers_every_grant(emu_rig):
+    """On the RS-485 bus the tablet holds the call's acknowledgement (its journal is slow): the
+    box keeps the call in flash after 40 ms by programming one page, right after a reply, with
+    no erase, so it answers every grant meanwhile (an erase held its interrupts off 45 ms and it
+    let grants pass). A power cut after that still brings the call back, once."""
+    r = emu_rig(seats="NESW", bus=True, hold_ms=40)  # a bus has more than one box
+    e = r.emu
+    e.wait_screen("N", turn_shown, 90)
+    e.wait_chip(200)  # the boot's new journal and the first STATE's redraw are behind
+    with r.paused():  # the tablet delivers the call but journals (and so acks) nothing
+        t0 = e.sim_us
+        erased0 = e.flash_bytes()[1][0]
+        e.press("N", "1 H OK")
+        e.wait_screen("N", lambda s: "1\u2665" in s.call_line and "sending" in s.call_line.lower(), 60)
+        e.wait_chip(400)  # ten times the 40 ms after which the call is kept
+        programmed, erased = e.flash_bytes()
+        answered, missed = (
+            [g for g in gs if g[1] == "N"] for gs in e.grants(t0))
+        assert erased[0] == erased0, "the box erased flash while a grant could come"
+        assert len(answered) > 20 and missed == [], (
+            f"{len(missed)} grants let pass of {len(answered) + len(missed)}: first at "
+            f"{missed[0][0] if missed else 0} us\n" + e.line_around(missed[0][0] if missed else t0))
+        e.power_off("N")
+        kept = kept_after_power_off(r, "N")
+        assert kept == [(HEART_1, 1, 0)], f"the call was not in flash when the power went: {kept}"
+        e.power_on("N")
+    e.wait_console("N", r"resend kept call|link up", 90)
+    r.wait_calls(["1H"], 120)
+    e.wait_screen("N", lambda s: "1H" in s.auction, 90)
+    e.wait_chip(1000)  # a resend after the reboot would arrive now
     assert r.calls() == ["1H"]
 
 
