@@ -83,3 +83,27 @@ def test_a_call_the_tablet_does_not_acknowledge_is_in_flash_before_the_box_shows
     assert box.store.k == 1 and _journal() == ([(3 + 5, 7, 2)], 2), _journal()  # kept ...
     assert "sending" in " ".join(box.hal.display.lines)  # ... then shown as on its way
     _clean()
+
+
+def test_the_tablets_language_reaches_the_display():
+    """The STATE's language byte (protocol version 3, SPEC.md section 3) picks the box's words,
+    seat letters and call names; the message is read before it, whatever its length."""
+    box, tab, clock, view = _box_in_turn()
+    assert box.ep.version == 3 and box.view.lang == 0  # no language given: English
+    v = dict(view)
+    v["lang"] = "sv"
+    v["message"] = "v\u00e4lkommen"
+    tab.set_view(v)
+    _pump(box, tab, clock, 100)
+    assert box.view.lang == 2 and box.view.msg == "v\u00e4lkommen"
+    import textview
+
+    rows = textview.frame_rows(box.frame)
+    assert rows[0] == "DIN TUR" and rows[1] == "V\u00c4LKOMMEN", rows
+    v["lang"] = "da"
+    v["message"] = ""
+    tab.set_view(v)
+    _pump(box, tab, clock, 100)
+    rows = textview.frame_rows(box.frame)
+    assert box.view.lang == 3 and rows[1] == "MINDST 1\u2660" and rows[3] == "S PAS  V 1\u2665*", rows
+    _clean()
