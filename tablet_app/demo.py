@@ -167,8 +167,12 @@ def headless(args: argparse.Namespace) -> int:
         ctl.setup(demo_session("dbf-2017", "record"))
         runner = TableRunner(ctl, link=master)
         loop = Loop(runner)
+        # the unix port's screen file reads "N Bd1 DN V-", the chip's panel "N  BOARD 1" and
+        # "WAIT FOR TD" (its own words, hardware/display.md)
+        board1 = "BOARD 1" if on_chip else "Bd1 "
+        td_wait = "WAIT FOR TD" if on_chip else "DIRECTOR: wait"
         for s in SEATS:
-            boxes.wait_screen(s, lambda sc: "Bd1 " in sc.text, timeout=15)
+            boxes.wait_screen(s, lambda sc: board1 in sc.text, timeout=15)
 
         def wait(pred: Any, what: str, timeout: float = 15.0) -> None:
             end = time.monotonic() + timeout * slow
@@ -237,9 +241,9 @@ def headless(args: argparse.Namespace) -> int:
         boxes.press("S", tokens("1S"))
         say("  box S keys 1\u2660 - insufficient over 1NT")
         wait(lambda c: c.phase == "frozen", "table frozen")
-        boxes.wait_screen("W", lambda sc: sc.status == "DIRECTOR: wait", 15)
+        boxes.wait_screen("W", lambda sc: sc.status == td_wait, 15)
         table()
-        box_screen("W", "DIRECTOR: wait")
+        box_screen("W", td_wait)
         with loop.lock:
             st = ctl.estate
             say("  Director console:")

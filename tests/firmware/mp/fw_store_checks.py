@@ -129,7 +129,7 @@ def test_on_a_bus_a_call_not_acknowledged_is_kept_right_after_a_reply_and_every_
     for k in (K.L1, K.NT, K.OK):
         box.key(k, clock.t)
     answered = 0
-    for g in range(40):  # a grant every 4 ms, as the box in turn gets them: 160 ms
+    for _g in range(40):  # a grant every 4 ms, as the box in turn gets them: 160 ms
         for _ in range(3):
             clock.t += 1
             box.step(0)
