@@ -4,7 +4,8 @@
 # byte, so the native text loop draws them: \xc4 Ä, \xc5 Å, \xc6 Æ, \xd6 Ö, \xd8 Ø), capitals
 # only (the font's lowercase would be below the legibility minimum at 80 cm), at most 12
 # characters: a line of the panel (hardware/display.md). Seat letters, call names and words are
-# those the players' own bidding boxes, boards and laws use; the sources and the choices are in
+# those the players' laws, boards and the box's own key legends use (hardware/enclosure.md "Key
+# legends": the key says X, the display says X); the sources and the choices are in
 # docs/box-language.md. tests/firmware/test_lang.py checks every text fits and decodes.
 
 # indexes of WORDS[lang]
@@ -24,7 +25,7 @@ VUL = 12
 REVIEW = 13
 MIN = 14
 WAIT = 15
-# the answers to keys, by entry.N_* note (1..): entry.NOTE_WORD maps a note to one of these
+# the answers to keys (render._NOTE_WORD maps an entry.N_* note to one of these)
 LEVEL_FIRST = 16
 SELECT = 17
 OUT_OF_TURN = 18
@@ -41,18 +42,18 @@ _EN = (b"STARTING", b"NO BOARD", b"AUCTION OVER", b"WAIT FOR TD", b"YOUR TURN", 
        b"STOP ", b"NO LINK", b"UPDATE BOX", b" SENDING", b"BOARD ", b"DEALER ", b"VUL: ",
        b"REVIEW ", b"MIN ", b"WAIT",
        b"LEVEL FIRST", b"SELECT CALL", b"OUT OF TURN", b"INSUFFICIENT", b"NOT ALLOWED",
-       b"STOP: WAIT", b"NOT NOW", b"STOP SHOWN", b"ALERTED", b"MISTAKE: TD", b"TD CALLED")
+       b"STOP: WAIT", b"NOT NOW", b"STOP SHOWN", b"ALERTED", b"UNDO: TD", b"TD CALLED")
 _SV = (b"STARTAR", b"INGEN BRICKA", b"BUDEN KLARA", b"V\xc4NTA P\xc5 TL", b"DIN TUR", b"TUR: ",
-       b"STOP ", b"EJ KONTAKT", b"UPPDATERA", b" SKICKAS", b"BRICKA ", b"GIVARE ", b"ZON: ",
-       b"GRANSKA ", b"MINST ", b"V\xc4NTA",
+       b"STOPP ", b"EJ KONTAKT", b"UPPDATERA", b" SKICKAS", b"BRICKA ", b"GIVARE ", b"ZON: ",
+       b"UPPREPA ", b"MINST ", b"V\xc4NTA",
        b"NIV\xc5 F\xd6RST", b"V\xc4LJ BUD", b"UTOM TUR", b"F\xd6R L\xc5GT", b"EJ TILL\xc5TET",
-       b"STOP: V\xc4NTA", b"INTE NU", b"STOP VISAT", b"ALERTERAT", b"FEL BUD: TL",
+       b"STOPP: V\xc4NTA", b"INTE NU", b"STOPP VISAT", b"ALERTERAT", b"\xc5NGRA: TL",
        b"TL KALLAD")
 _DA = (b"STARTER", b"INTET SPIL", b"MELDING SLUT", b"VENT P\xc5 TL", b"DIN TUR", b"TUR: ",
        b"STOP ", b"IKKE KONTAKT", b"OPDATER BOKS", b" SENDES", b"SPIL ", b"GIVER ", b"ZONE: ",
        b"GENTAG ", b"MINDST ", b"VENT",
        b"NIVEAU F\xd8RST", b"V\xc6LG MELDING", b"UDEN FOR TUR", b"FOR LAVT", b"IKKE TILLADT",
-       b"STOP: VENT", b"IKKE NU", b"STOP VIST", b"ALERTERET", b"FEJLGREB: TL",
+       b"STOP: VENT", b"IKKE NU", b"STOP VIST", b"ALERTERET", b"FORTRYD: TL",
        b"TL TILKALDT")
 WORDS = (_EN, _EN, _SV, _DA)
 
@@ -66,7 +67,7 @@ _VUL_EN = (b"NONE", b"NS", b"EW", b"ALL")
 VULS = (_VUL_EN, _VUL_EN, (b"INGEN", b"NS", b"\xd6V", b"ALLA"), (b"INGEN", b"NS", b"\xd8V", b"ALLE"))
 # calls: pass (on the call line; in the auction's cells), double, redouble, no trump
 _CALLS_EN = (b"PASS", b"P", b"X", b"XX", b"NT")
-CALLS = (_CALLS_EN, _CALLS_EN, (b"PASS", b"P", b"D", b"RD", b"NT"), (b"PAS", b"PAS", b"D", b"RD", b"UT"))
+CALLS = (_CALLS_EN, _CALLS_EN, _CALLS_EN, (b"PAS", b"PAS", b"X", b"XX", b"UT"))
 PASS = 0
 PASS_CELL = 1
 DOUBLE = 2

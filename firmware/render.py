@@ -6,7 +6,7 @@
 # (The unix backend's screen file, the whole state as text, is textview.py.)
 #
 #   line 0  status     YOUR TURN | TURN: EAST | STOP 7 | WAIT FOR TD | AUCTION OVER | NO LINK
-#   line 1  call line  4♥ OK? | 4♥ STOP? | 3NT SENDING | INSUFFICIENT | MIN 2♥ | N  BOARD 12
+#   line 1  call line  4♥ OK? | 4♥ STOP? | 3NT SENDING | INSUFFICIENT | MIN 2♥ | N BOARD 12
 #   line 2  the last four calls in time order, two a line: seat letter, call, mark (* alerted,
 #   line 3  ! with the STOP card, + both); the newest (bottom right) inverted. Before the first
 #           call: DEALER NORTH / VUL: NS.
@@ -237,7 +237,11 @@ class Frame:
             return self._text(p, t[word])
         if ent.review and view.n:
             rows = (view.n + 3) // 4
-            q = self._num(self._text(p, t[T.REVIEW]), ent.review_page % rows + 1)
+            page = ent.review_page % rows + 1
+            need = (2 if page >= 10 else 1) + (2 if rows >= 10 else 1) + 1
+            if len(t[T.REVIEW]) + need <= WIDTH:  # else the pages alone: "10/12" cut is no use
+                p = self._text(p, t[T.REVIEW])
+            q = self._num(p, page)
             self.want[q] = 15  # "/"
             return self._num(q + 1, rows)
         if view.msg:
@@ -248,7 +252,7 @@ class Frame:
         self.want[p] = (self.map[T.LETTERS[lg][view.seat]] if view.seat < 4 else 31) | INV
         if not (view.known and view.board):
             return p + 1
-        return self._num(self._text(p + 3, t[T.BOARD]), view.board)
+        return self._num(self._text(p + 2, t[T.BOARD]), view.board)
 
     def _auction(self, view, ent, lg):
         n = view.n

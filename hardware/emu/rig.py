@@ -28,25 +28,17 @@ SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "2468", "tables": 3}
 
 
-WNES = "WNES"  # the box's auction columns (firmware/render.py: the tablet's seat order)
-
-
 def round_shown(sc: Screen) -> list[str]:
-    """The latest round as the box's display shows it: one cell per column W N E S, suits as
-    letters, marks (! for the STOP card) taken off, "" for an empty cell."""
-    row = sc.auction.ljust(16)
-    return [row[4 * c:4 * c + 4].strip().rstrip("!*+") for c in range(4)]
+    """The last calls as the box's display shows them, in time order (the newest last), suits
+    as letters, marks (! for the STOP card, * alerted) taken off."""
+    return [s.call for s in sc.slots]
 
 
-def last_round(auction: list[str], dealer: str) -> list[str]:
-    """What round_shown should read for `auction` (dealer first): its last four calls, each
-    under its seat (the 4-line layout, hardware/display.md), P for a pass."""
-    cells = [""] * 4
-    first = WNES.index(dealer)
-    n = len(auction)
-    for i in range(max(0, n - 4), n):
-        cells[(first + i) % 4] = "P" if auction[i] in ("P", "Pass") else auction[i]
-    return cells
+def last_round(auction: list[str], dealer: str = "N") -> list[str]:
+    """What round_shown should read for `auction`: its last four calls in time order (the
+    layout of hardware/display.md), P for a pass. (`dealer` no longer matters: kept for the
+    callers.)"""
+    return ["P" if c in ("P", "Pass") else c for c in auction[-4:]]
 
 
 class _SomeSeats:

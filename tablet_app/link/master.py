@@ -30,6 +30,7 @@ from protocol.calls import SEATS
 from protocol.clock import ticks_ms
 from protocol.framing import Deframer
 from protocol.tablet_endpoint import TabletEndpoint
+from tablet_app.link.box_words import box_message
 from tablet_app.link.latency import Latency, set_low_latency
 
 log = logging.getLogger(__name__)
@@ -265,10 +266,12 @@ class LinkMaster:
         self._wake()
 
     def _in_lang(self, view: dict) -> dict:
-        """The view with the table's language, unless it names one itself."""
-        if "lang" in view or self.lang is None:
+        """The view with the table's language (unless it names one itself) and its message in
+        that language, in the box's 12 columns (box_words)."""
+        lang = view.get("lang", self.lang)
+        if lang is None:
             return view
-        return {**view, "lang": self.lang}
+        return {**view, "lang": lang, "message": box_message(view.get("message") or "", lang)}
 
     def connected(self, seat: str) -> bool:
         ep = self._ep(seat)

@@ -41,12 +41,14 @@ def test_boots_as_flashed_and_links_up_with_the_real_tablet(emu_rig):
     assert boot.group(5) == "1"
     # the tablet's STATE reaches the display: board 1, N deals, N's turn
     # (a screen read while a picture goes out holds lines of two pictures: wait for both lines)
-    sc = r.emu.wait_screen("N", lambda s: turn_shown(s) and s.call_line.startswith("N Bd1"), 60)
-    assert sc.call_line.startswith("N Bd1 DN")  # seat, board, dealer
+    sc = r.emu.wait_screen("N", lambda s: turn_shown(s) and s.call_line == "N BOARD 1", 60)
+    # before the first call: the board's dealer and vulnerability, in the box's words
+    assert sc.lines[2:] == ["DEALER NORTH", "VUL: NONE"], sc.text
     assert sc.leds.get("turn") == 1 and sc.leds.get("link") == 1
     r.emu.press("N", "1 NT OK")
     r.wait_calls(["1NT"])
-    sc = r.emu.wait_screen("N", lambda s: "1NT" in s.auction and "E to call" in s.status, 30)
+    sc = r.emu.wait_screen("N", lambda s: "1NT" in s.auction and s.status == "TURN: EAST", 30)
+    assert [(x.seat, x.call, x.newest) for x in sc.slots] == [("N", "1NT", True)]
 
 
 def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_nothing(emu_rig):
@@ -55,14 +57,14 @@ def test_power_cut_between_OK_and_the_acknowledgement_loses_nothing_and_doubles_
     with r.paused():  # the tablet journals (and so acks) nothing while the box is cut
         r.emu.press("N", "1 H OK")
         # the box has taken the call (kept in flash, then sent): it says so
-        r.emu.wait_screen("N", lambda s: "1\u2665 sending" in s.call_line, 30)
+        r.emu.wait_screen("N", lambda s: "1\u2665 SENDING" in s.call_line, 30)
         r.emu.power_off("N")
         kept = kept_after_power_off(r, "N")
         assert kept == [(HEART_1, 1, 0)], f"the call was not in flash when the power went: {kept}"
         r.emu.power_on("N")
     r.emu.wait_console("N", r"resend kept call|link up", 60)
     r.wait_calls(["1H"], 90)
-    r.emu.wait_screen("N", lambda s: "1H" in s.auction and "E to call" in s.status, 60)
+    r.emu.wait_screen("N", lambda s: "1H" in s.auction and s.status == "TURN: EAST", 60)
     time.sleep(2)  # a resend after the reboot would arrive now
     assert r.calls() == ["1H"]
 
@@ -80,7 +82,7 @@ def test_bus_a_call_held_unacknowledged_is_kept_while_the_box_answers_every_gran
         t0 = e.sim_us
         erased0 = e.flash_bytes()[1][0]
         e.press("N", "1 H OK")
-        e.wait_screen("N", lambda s: "1\u2665" in s.call_line and "sending" in s.call_line.lower(), 60)
+        e.wait_screen("N", lambda s: s.call_line == "1\u2665 SENDING", 60)
         e.wait_chip(400)  # ten times the 40 ms after which the call is kept
         programmed, erased = e.flash_bytes()
         answered, missed = (
@@ -110,7 +112,7 @@ def test_an_i2c_fault_mid_board_leaves_the_box_calling(emu_rig):
     r.emu.press("N", "P OK")
     r.wait_calls(["P"], 120)
     r.emu.display_unplugged("N", False)  # the cable is pushed back: the screen catches up by itself
-    sc = r.emu.wait_screen("N", lambda s: "E to call" in s.status, 30)
+    sc = r.emu.wait_screen("N", lambda s: s.status == "TURN: EAST", 30)
     assert sc.on, "the panel came back dark: it was not set up again"
     assert not any("box fault" in t for _, t in r.emu.console["N"]), r.emu.console["N"]
 
@@ -121,15 +123,15 @@ def test_the_spi_display_unplugged_mid_board_comes_back_by_itself(emu_rig):
     blank, shows the box's picture again within the refresh period (hal_rp2.REFRESH_MS)."""
     r = emu_rig(seats="N")
     sc = r.emu.wait_screen("N", turn_shown, 60)
-    assert sc.on and sc.call_line.startswith("N Bd1")
+    assert sc.on and sc.call_line == "N BOARD 1"
     r.emu.display_unplugged("N")
     r.emu.press("N", "P OK")
     r.wait_calls(["P"], 120)
     r.emu.display_unplugged("N", False)  # back dark and blank, as at power-on
     # the refresh rewrites a page a loop turn: a read between two pages holds the new status
     # above the blank panel's lines, so wait for the status and the call line
-    sc = r.emu.wait_screen("N", lambda s: s.on and "E to call" in s.status and s.call_line.startswith("N Bd1"), 60)
-    assert sc.call_line.startswith("N Bd1"), sc.text
+    sc = r.emu.wait_screen("N", lambda s: s.on and s.status == "TURN: EAST" and s.call_line == "N BOARD 1", 60)
+    assert sc.call_line == "N BOARD 1", sc.text
     assert not any("box fault" in t for _, t in r.emu.console["N"]), r.emu.console["N"]
 
 

@@ -54,16 +54,16 @@ def test_tablet_unplugged_and_back_no_second_call_and_the_pending_call_stays_in_
     e.wait_screen("N", lambda s: "YOUR TURN" in s.status, 120)
     e.unplug("N")
     e.press("N", "1 NT OK")
-    sc = e.wait_screen("N", lambda s: "1NT sending" in s.call_line, 60)
+    sc = e.wait_screen("N", lambda s: "1NT SENDING" in s.call_line, 60)
     e.wait_console("N", r"link down", 60)
     e.press("N", "2 NT OK")  # the impatient second call
     e.wait_keys("N", 6, 60)
     sc = e.wait_screen("N", lambda s: "NO LINK" in s.status, 30)
-    assert "1NT sending" in sc.call_line, f"the pending call left the display:\n{sc.text}"
+    assert "1NT SENDING" in sc.call_line, f"the pending call left the display:\n{sc.text}"
     assert r.calls() == [], "a call crossed a pulled cable"
     e.unplug("N", False)
     r.wait_calls(["1NT"], 120)
-    r.wait_shown("N", ["1NT"], "E to call", 60)
+    r.wait_shown("N", ["1NT"], "TURN: EAST", 60)
     e.wait_console("N", r"link up", 60)
     e.wait_chip(1000)  # a second call sent after the first was acknowledged would be here
     with r.paused():

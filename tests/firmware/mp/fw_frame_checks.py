@@ -193,7 +193,7 @@ def test_seat_and_board_when_idle_and_the_dealer_and_vulnerability_before_the_fi
     v = view_with([], dealer=1, seat=2, turn=1)  # board 3, East deals, East-West vulnerable
     f = draw(v, E.CallEntry())
     assert row_text(f, 0) == "TURN: EAST"
-    assert row_text(f, 1) == "S  BOARD 3"
+    assert row_text(f, 1) == "S BOARD 3"
     assert cell(f, render.WIDTH) == inverted(glyph("S"))  # this box's seat, on a bar
     assert row_text(f, 2) == "DEALER EAST"
     assert row_text(f, 3) == "VUL: EW"
@@ -237,20 +237,20 @@ def test_only_the_pages_that_changed_are_marked():
 
 
 def test_the_box_speaks_the_tablets_language():
-    # Swedish: N Ö S V, D and RD, NT; Danish: N Ø S V, PAS, D and RD, UT (docs/box-language.md)
+    # Swedish: N Ö S V, NT; Danish: N Ø S V, PAS, UT; X and XX as the keys say (docs/box-language.md)
     auc = [("1NT", 0), ("X", 0), ("XX", V.F_ALERT), ("P", 0)]
     v = hw_view_with(auc, dealer=0, seat=1, turn=0)
     v.lang = 2
     f = draw(v, E.CallEntry())
     assert row_text(f, 0) == "TUR: NORD"
-    assert row_text(f, 2) == "N 1NT  \xd6 D"
-    assert row_text(f, 3) == "S RD*  V P"
-    assert row_text(f, 1) == "\xd6  BRICKA 3"
+    assert row_text(f, 2) == "N 1NT  \xd6 X"
+    assert row_text(f, 3) == "S XX*  V P"
+    assert row_text(f, 1) == "\xd6 BRICKA 3"
     v.lang = 3
     f = draw(v, E.CallEntry())
-    assert row_text(f, 2) == "N 1UT  \xd8 D"
-    assert row_text(f, 3) == "S RD*  V PAS"
-    assert row_text(f, 1) == "\xd8  SPIL 3"
+    assert row_text(f, 2) == "N 1UT  \xd8 X"
+    assert row_text(f, 3) == "S XX*  V PAS"
+    assert row_text(f, 1) == "\xd8 SPIL 3"
     v.turn = 1
     ent = E.CallEntry()
     ent.press(K.PASS, v, 0, diff)
