@@ -85,12 +85,14 @@ def test_bus_a_call_held_unacknowledged_is_kept_while_the_box_answers_every_gran
         e.wait_screen("N", lambda s: s.call_line == "1\u2665 SENDING", 60)
         e.wait_chip(400)  # ten times the 40 ms after which the call is kept
         programmed, erased = e.flash_bytes()
+        # from the call's frame on (the call held, then kept): every grant to N answered
+        t_call = next(t for t, _, who, what in e.line_frames() if t >= t0 and what == "CALL from N")
         answered, missed = (
-            [g for g in gs if g[1] == "N"] for gs in e.grants(t0))
+            [g for g in gs if g[1] == "N"] for gs in e.grants(t_call))
         assert erased[0] == erased0, "the box erased flash while a grant could come"
         assert len(answered) > 20 and missed == [], (
             f"{len(missed)} grants let pass of {len(answered) + len(missed)}: first at "
-            f"{missed[0][0] if missed else 0} us\n" + e.line_around(missed[0][0] if missed else t0))
+            f"{missed[0][0] if missed else 0} us\n" + e.line_around(missed[0][0] if missed else t_call))
         e.power_off("N")
         kept = kept_after_power_off(r, "N")
         assert kept == [(HEART_1, 1, 0)], f"the call was not in flash when the power went: {kept}"
