@@ -335,7 +335,7 @@ class BoxApp:
         while a page programmed into flash holds the interrupts off 0.4 ms and the UART's FIFO
         keeps the 5 bytes that arrive meanwhile. So a call's record is written here, never
         between a grant and its reply; the garbage goes here too, at most every GC_BUS_MS
-        (GC_TURN_MS in turn)."""
+        (GC_TURN_MS in turn), and not while an event is in flight."""
         hal = self.hal
         st = self.store
         if self.keep >= 0 and self.view.sending == self.keep:
@@ -347,8 +347,10 @@ class BoxApp:
                 # nothing to send and is not in turn, so a grant it misses delays nothing (the
                 # tablet grants it again; a STATE it misses comes again, SPEC.md section 5)
                 st.maintain()
-        if self.late_us and hal.ticks_diff(now, self.gc_at) >= (
+        if self.late_us and not self.ep.q_count and hal.ticks_diff(now, self.gc_at) >= (
                 GC_TURN_MS if self.view.my_turn() else GC_BUS_MS):
+            # (not with an event in flight: a collection costs the next grant, and that grant
+            # carries the event's ack or its resend; MicroPython still collects when it must)
             gc.collect()
             self.gc_at = hal.ticks_ms()
 

@@ -167,7 +167,7 @@ def headless(args: argparse.Namespace) -> int:
         ctl.setup(demo_session("dbf-2017", "record"))
         runner = TableRunner(ctl, link=master)
         loop = Loop(runner)
-        # the unix port's screen file reads "N Bd1 DN V-", the chip's panel "N  BOARD 1" and
+        # the unix port's screen file reads "N Bd1 DN V-", the chip's panel "N BOARD 1" and
         # "WAIT FOR TD" (its own words, hardware/display.md)
         board1 = "BOARD 1" if on_chip else "Bd1 "
         td_wait = "WAIT FOR TD" if on_chip else "DIRECTOR: wait"
