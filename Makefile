@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 
 BOXES  ?= unix
 
-.PHONY: setup system uf2 run run-headless test test-fast bench lint mpy-check flash clean pcb
+.PHONY: setup system uf2 run run-headless test test-fast bench lint mpy-check flash clean pcb enclosure
 
 # the UF2 and boot ROM for the emulated boxes; without network and without copies the chip tests say so
 setup: system $(STAMP)
@@ -68,6 +68,12 @@ flash: $(STAMP)
 # again while nothing it depends on changes (hardware/pcb/README.md).
 pcb: $(STAMP) system
 	$(PY) -m hardware.pcb --out build/pcb --docs docs
+
+# The box's enclosure (hardware/enclosure/): the printed lid and base as STEP and STL, the whole box
+# as one STEP assembly and the fit report (fit.txt) under build/enclosure/; the views and the
+# key-legend sheets (sv, da, en; SVG and PDF) in docs/. Fails when a fit check fails.
+enclosure: $(STAMP)
+	$(PY) -m hardware.enclosure --out build/enclosure --docs docs
 
 clean:
 	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis

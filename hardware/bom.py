@@ -7,11 +7,15 @@ import re
 from dataclasses import dataclass
 
 BOM_CSV = pathlib.Path(__file__).resolve().parent / "bom.csv"
-FIELDS = ("assembly", "refs", "qty", "description", "value", "manufacturer", "mpn", "package", "note")
-# Parts on the bill but not on a board's schematic: mechanics, the cable, the adapter, the
-# display module (its header soldered into J4, whose pads stand for it) and the hub's panel
-# connectors (X1-X4, wired to the pads J3-J6).
-OFF_BOARD = ("ENC", "KC", "JP", "PSU", "W", "DS", "X")
+FIELDS = ("assembly", "refs", "qty", "description", "value", "manufacturer", "mpn", "package", "note",
+          "dimensions", "dimension_source")
+# Parts on the bill but not on a board's schematic: mechanics (the enclosure, the cable gland and
+# its nut, screws, inserts, key caps), the cable, the adapter, the display module (its header
+# soldered into J4, whose pads stand for it) and the hub's panel connectors (X1-X4, wired to the
+# pads J3-J6).
+OFF_BOARD = ("ENC", "KC", "JP", "PSU", "W", "DS", "X", "GL", "NUT", "SCR", "INS")
+# What a line's dimension_source says when a figure was not read from the maker's document.
+TO_CONFIRM = "to be confirmed: "
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,8 @@ class Line:
     mpn: str
     package: str
     note: str
+    dimensions: str          # the figures used (mm): outline, height, what the enclosure relies on
+    dimension_source: str    # the document they come from, and/or "to be confirmed: " what to check
 
 
 def expand(refs: str) -> tuple[str, ...]:

@@ -1,14 +1,19 @@
 """Does the box go together? Enclosure fit and display legibility as data and arithmetic.
 
-Every dimension is in millimetres and comes from the part's drawing or data sheet (named beside
-it). `check_enclosure(layout)` and `glyph_height_mm(...)` are pure functions; the tests in
-tests/hardware/ assert that the reference build fits with its stated clearances and that the
-old build (0.96" OLED, 100 x 70 mm box) did not. `python -m hardware.fit` prints the arithmetic
-that hardware/enclosure.md and hardware/display.md quote.
+Every dimension is in millimetres; the bought parts' come from hardware/enclosure/parts.py (each
+with its source), the printed enclosure's from hardware/enclosure/design.py. `check_enclosure`
+and `glyph_height_mm(...)` are pure functions; the tests in tests/hardware/ assert that the
+reference build fits with its stated clearances, that the old build (0.96" OLED, 100 x 70 mm box)
+did not, and that the 146 mm PCB does not go into the Hammond 1553D. The solid model's own
+checks (no two parts sharing a volume, the caps in their holes, the USB socket out of reach) are
+hardware/enclosure/check.py's. `python -m hardware.fit` prints the arithmetic that
+hardware/enclosure.md and hardware/display.md quote.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from hardware.enclosure import parts
 
 # --- parts (outline from the manufacturer's drawing) -------------------------------------------
 
@@ -20,6 +25,8 @@ class Keypad:
     pitch: float          # centre to centre of two keys
     cap: float            # square key cap (the switch body is not larger than the cap)
     switch_height: float  # PCB top to plunger top
+    cap_height: float = 0.0   # the cap, over all
+    cap_seat: float = 0.0     # how far the plunger goes into the cap
 
     @property
     def width(self) -> float:
@@ -28,6 +35,11 @@ class Keypad:
     @property
     def depth(self) -> float:
         return (self.rows - 1) * self.pitch + self.cap
+
+    @property
+    def cap_top(self) -> float:
+        """PCB top to the key cap's top: the switch, then the cap on its plunger."""
+        return self.switch_height - self.cap_seat + self.cap_height
 
 
 @dataclass(frozen=True)
@@ -42,29 +54,38 @@ class Module:
 class Enclosure:
     mpn: str
     outside: tuple[float, float, float]  # length, width, height
-    wall: float                          # wall (and lid/base) thickness assumed for the inside
+    wall: float                          # side walls
+    lid: float = 0.0                     # the lid's plate (0: as thick as the walls)
+    base: float = 0.0                    # the base plate (0: as thick as the walls)
 
     @property
     def inside(self) -> tuple[float, float, float]:
         length, width, height = self.outside
-        return (length - 2 * self.wall, width - 2 * self.wall, height - 2 * self.wall)
+        lid, base = self.lid or self.wall, self.base or self.wall
+        return (length - 2 * self.wall, width - 2 * self.wall, height - lid - base)
 
 
 @dataclass(frozen=True)
 class Layout:
-    """Portrait box: the connector's end wall, the display, then the keypad, along the length.
+    """Portrait box: the cable's end wall, the display, then the keypad, along the length.
 
-    Along z (bottom up): base clearance, the Pico soldered flat under the main PCB by its
-    castellations, the main PCB, the switches; the caps come through the lid."""
+    Along z (bottom up): what stands under the main PCB (the Pico soldered flat by its
+    castellations, and whatever else is fitted from below), the PCB, the switches with their caps;
+    the caps come through the lid and stand `key_proud` above it."""
     enclosure: Enclosure
     keypad: Keypad
     display: Module
-    connector: Module      # depth = how far its body reaches into the box from the end wall
+    connector: Module      # depth = how far it reaches into the box from the end wall; height = what it needs across
     pico: Module
     clearance: float = 3.0         # each wall to any part
     gap: float = 5.0               # display to keypad (window bezel and the lid's web)
-    base_clearance: float = 1.0
+    base_clearance: float = 1.0    # the tallest part under the PCB to the base
+    under: float = 0.0             # the tallest part under the PCB (0: the Pico)
     pcb: float = 1.6
+    key_proud: float = 0.0         # a key cap's top above the lid
+    over_parts: float = 0.0        # the tallest part under the lid's plate (not pocketed into it) + its clearance
+    display_pocket: float = 0.0    # how far the display's glass may rise into a pocket in the lid
+    connector_gap: float = 1.0     # the connector (or the gland's nut) to the lid and to the base
     notes: tuple[str, ...] = field(default=())
 
 
@@ -80,24 +101,31 @@ class Check:
 
     def __str__(self) -> str:
         mark = "ok " if self.ok else "NO "
-        return f"{mark}{self.what}: need {self.need:.1f} mm, have {self.have:.1f} mm (spare {self.have - self.need:+.1f})"
+        return f"{mark}{self.what}: need {self.need:.2f} mm, have {self.have:.2f} mm (spare {self.have - self.need:+.2f})"
 
 
 def check_enclosure(lay: Layout) -> list[Check]:
-    """The arithmetic of the fit, one line per dimension. All must be ok."""
+    """The arithmetic of the fit, one line per dimension. All must be ok.
+
+    The key stack counts the caps and the lid: from the base up, what stands under the PCB, the
+    PCB, the switch to its plunger and the cap above the plunger, less how far the cap stands out
+    of the lid and less the lid itself, must fit the height inside."""
     in_len, in_wid, in_hgt = lay.enclosure.inside
+    lid = lay.enclosure.lid or lay.enclosure.wall
     kp, disp, conn, pico = lay.keypad, lay.display, lay.connector, lay.pico
+    under = lay.base_clearance + max(lay.under, pico.height) + lay.pcb     # base to the PCB's top
     length = lay.clearance + conn.depth + disp.depth + lay.gap + kp.depth + lay.clearance
     width = max(kp.width, disp.width, pico.width) + 2 * lay.clearance
-    under_keys = lay.base_clearance + pico.height + lay.pcb + kp.switch_height
-    under_display = lay.base_clearance + pico.height + lay.pcb + disp.height
     return [
-        Check("length: clearance + connector body + display + gap + keypad + clearance", length, in_len),
+        Check("length: clearance + connector + display + gap + keypad + clearance", length, in_len),
         Check("width: widest of keypad, display, Pico + 2 x clearance", width, in_wid),
-        Check("height under the keys: base + Pico + PCB + switch to plunger", under_keys, in_hgt),
-        Check("height under the display: base + Pico + PCB + display module", under_display, in_hgt),
-        Check("height at the end wall: connector body diameter + 2 x 1 mm", conn.height + 2.0, in_hgt),
-        Check("Pico length under the keypad (the display end stays free for the connector)", pico.depth, kp.depth),
+        Check("height at the keys: under the PCB + PCB + switch + cap - seat - cap proud - lid",
+              under + kp.cap_top - lay.key_proud - lid, in_hgt),
+        Check("lid over the PCB: the tallest part under the lid's plate + its clearance", lay.over_parts, in_hgt - under),
+        Check("height at the display: under the PCB + PCB + display module (its glass may rise into a pocket)",
+              under + disp.height, in_hgt + lay.display_pocket),
+        Check("height at the end wall: what the connector needs across + a gap each side",
+              conn.height + 2 * lay.connector_gap, in_hgt),
     ]
 
 
@@ -155,15 +183,19 @@ FAR_DISTANCE_MM = 800.0
 MIN_ARCMIN = 22.0
 
 # --- the reference build -----------------------------------------------------------------------
+# The bought parts' figures are hardware/enclosure/parts.py's (each with its source, or what is
+# still to be confirmed on the maker's drawing); the printed enclosure's are design.py's.
 
-# Omron B3F-4055: 12 x 12 mm body, 7.3 mm to the plunger top; Omron B32-1000 square cap 12 mm.
-# 15 mm pitch leaves 3 mm between caps: a fingertip presses one key.
-KEYPAD = Keypad(rows=5, cols=5, pitch=15.0, cap=12.0, switch_height=7.3)
+# Omron B3F-4055: 12 x 12 mm body, 7.3 mm to the plunger top; Omron B32-1000 square cap 12 mm on
+# the plunger. 15 mm pitch leaves 3 mm between caps: a fingertip presses one key.
+KEYPAD = Keypad(rows=5, cols=5, pitch=15.0, cap=parts.KEYCAP.side, switch_height=parts.SWITCH.height,
+                cap_height=parts.KEYCAP.height, cap_seat=parts.KEYCAP.seat)
 
-# Waveshare 2.42inch OLED Module (SSD1309): module 61.5 x 39.5 mm, active 55.01 x 27.49 mm,
-# about 4.5 mm thick with its MX1.25 connector (cabled to the main PCB, no pin header).
-DISPLAY_242 = Module("2.42in SSD1309 module", 61.5, 39.5, 4.5)
-PANEL_242 = Panel("2.42in 128x64 SSD1309", 55.01, 27.49, 128, 64)
+# Waveshare 2.42inch OLED Module (SSD1309) on its header soldered into J4: the header's spacer,
+# the module's board and the panel on it.
+DISPLAY_242 = Module("2.42in SSD1309 module", parts.DISPLAY.board[0], parts.DISPLAY.board[1],
+                     parts.DISPLAY.header + parts.DISPLAY.board[2] + parts.DISPLAY.panel[2])
+PANEL_242 = Panel("2.42in 128x64 SSD1309", *parts.DISPLAY.active, 128, 64)
 
 # The old choice: 0.96" SSD1306 module about 27.3 x 27.8 mm, active 21.74 x 10.86 mm.
 DISPLAY_096 = Module("0.96in SSD1306 module", 27.3, 27.8, 4.0)
@@ -180,18 +212,13 @@ FONT_8X16 = Font("8x16 (capitals 10 px)", 8, 16, 10)
 # font by tests/firmware/test_font16.py); capitals only (its lowercase would be 9 px).
 FONT_10X16 = Font("10x16 capitals (capitals 13 px)", 10, 16, 13)
 
-# Raspberry Pi Pico: 51 x 21 mm, 1 mm board; the tallest part on its top side (the micro-USB
-# receptacle) makes about 3.2 mm. Soldered flat under the main PCB, components facing down.
-PICO = Module("Raspberry Pi Pico (SC0915)", 21.0, 51.0, 4.2)
+# Raspberry Pi Pico soldered flat under the main PCB, its parts facing down: board and USB receptacle.
+PICO = Module("Raspberry Pi Pico (SC0915)", parts.PICO.board[1], parts.PICO.board[0], parts.PICO.height)
 
-# M8 A-coded 4-pole panel receptacle, rear mounted, PCB contacts (Amphenol LTW M8S-04PMMR-SF8001):
-# an envelope of 10 mm body diameter and 14 mm into the box behind the wall, PCB edge included.
-# Check it against the connector drawing before cutting: fit.py takes the number.
-M8_RECEPTACLE = Module("M8 A-coded 4-pole receptacle", 10.0, 14.0, 10.0)
 RJ45_JACK = Module("RJ45 8P8C jack", 16.0, 21.0, 13.5)
 
-# Hammond 1553DGY handheld, 147 x 89 x 25 mm outside. Inside assumed with 3 mm walls all round
-# (the lid's recess included), which is less than the drawing's: a conservative check.
+# Hammond 1553DGY handheld, 147 x 89 x 25 mm outside, 3 mm walls assumed: the earlier choice. The
+# 146 mm PCB the keypad, the display and the cable's protection ended on does not go inside.
 HAMMOND_1553D = Enclosure("1553DGY", (147.0, 89.0, 25.0), 3.0)   # Hammond Manufacturing
 # The old BOM line: 100 x 70 x 30 mm ABS box, 2 mm walls.
 OLD_BOX = Enclosure("100x70x30 ABS (generic)", (100.0, 70.0, 30.0), 2.0)
@@ -199,13 +226,28 @@ OLD_BOX = Enclosure("100x70x30 ABS (generic)", (100.0, 70.0, 30.0), 2.0)
 FONTS_ON_PANELS = ((PANEL_096, FONT_8X8), (PANEL_242, FONT_8X8), (PANEL_242, FONT_8X16),
                    (PANEL_242, FONT_10X16))
 
-REFERENCE = Layout(HAMMOND_1553D, KEYPAD, DISPLAY_242, M8_RECEPTACLE, PICO)
 OLD = Layout(OLD_BOX, KEYPAD, DISPLAY_096, RJ45_JACK, PICO)
+PRINTED_MPN = "enclosure-lid"
+
+
+def reference() -> Layout:
+    """The reference build: the printed lid and base of hardware/enclosure/, their figures from
+    design.py (imported here: design reads the PCB's layout, which reads this module)."""
+    from hardware.enclosure import design as d
+    box = Enclosure(PRINTED_MPN, (d.SIZE[1], d.SIZE[0], d.SIZE[2]), d.WALL, d.LID, d.BASE)
+    # the cable's way in: a gland in the end wall; how far its thread reaches past the wall, and
+    # its locknut across (flats at the top and the bottom)
+    gland = Module("M12 x 1.5 cable gland with locknut", parts.GLAND.nut_af,
+                   parts.GLAND.thread_length - d.WALL, parts.GLAND.nut_af)
+    return Layout(box, KEYPAD, DISPLAY_242, gland, PICO,
+                  base_clearance=d.UNDER_PART, under=d.UNDER_TALLEST, key_proud=d.KEY_PROUD,
+                  over_parts=parts.LED.height + d.OVER_PART,
+                  display_pocket=d.DISPLAY_POCKET_TOP - d.OVER_PART - d.LID_UNDER, connector_gap=d.NUT_GAP)
 
 
 def report() -> str:
     lines = []
-    for title, lay in (("reference build", REFERENCE), ("old build", OLD)):
+    for title, lay in (("reference build", reference()), ("old build", OLD)):
         lines.append(f"{title}: {lay.enclosure.mpn}, inside {' x '.join(f'{v:g}' for v in lay.enclosure.inside)} mm; "
                      f"keypad {KEYPAD.width:g} x {KEYPAD.depth:g} mm; display {lay.display.name}")
         lines += [f"  {c}" for c in check_enclosure(lay)]

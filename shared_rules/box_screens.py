@@ -27,21 +27,34 @@ def is_a_call(f: Fold, seat: int, code: int, taken: bool) -> bool:
     """A call event from a box that reports the card taken out (`taken`), or the confirmation
     after one: is it the call itself? Profile `call_made`: "taken" (FSB L112C, the call is made
     when taken out with visible intent) or "confirmed" (the confirmation makes it; a taken card
-    is only noted). The confirmation of a call already made is not a second call."""
+    is only noted). The confirmation of a call already made is not a second call. Each box
+    confirms its own card: two players may take cards out at nearly the same moment (L33) and
+    their boxes confirm in either order."""
     if taken:
         return f.taken_makes
-    return f.taken != (seat, code)
+    waiting = f.taken  # (seat, code, seat, code, ...): the cards made and not yet confirmed
+    if waiting is None or len(waiting) == 2:  # the usual case: none, or one box between the two
+        return waiting != (seat, code)
+    return all(waiting[i] != seat or waiting[i + 1] != code for i in range(0, len(waiting), 2))
 
 
 def noted(f: Fold, seat: int, code: int, t: float, taken: bool, made: bool) -> None:
     """The box's part once the call (if it was one) is taken: the card taken out is listed, or
-    the confirmation ends it."""
+    the confirmation ends it. A box has one card out at a time: its next card, or its
+    confirmation, ends its earlier one; another box's card waits for that box."""
+    waiting = f.taken
     if taken:
         f.box_taken.append((seat, code, t, made))  # the state's dict is built when asked
         if made:
-            f.taken = (seat, code)
-    else:
-        f.taken = None
+            f.taken = (seat, code) if waiting is None else (*(_without(waiting, seat) or ()), seat, code)
+    elif waiting is not None:
+        # the usual case: the one card out is this box's
+        f.taken = None if len(waiting) == 2 and waiting[0] == seat else _without(waiting, seat)
+
+
+def _without(waiting: tuple[int, ...], seat: int) -> tuple[int, ...] | None:
+    kept = tuple(x for i in range(0, len(waiting), 2) if waiting[i] != seat for x in waiting[i:i + 2])
+    return kept or None
 
 
 def box_taken_views(f: Fold) -> list[dict[str, Any]]:

@@ -140,8 +140,9 @@ class Fold:
         self.calls_changed_t = 0.0  # the last event that changed the number of standing calls
         self.calls_counted = 0
         # FSB L112C: a call taken from the box with visible intent is made; the box's confirmation
-        # that follows is the same call, not a second one. (seat, code) of that call until then.
-        self.taken: tuple[int, int] | None = None
+        # that follows is the same call, not a second one. (seat, code) of that call until then;
+        # (seat, code, seat, code, ...) when cards of several boxes wait (L33: nearly at once).
+        self.taken: tuple[int, ...] | None = None
         self.taken_makes = profile.call_made == "taken"  # the card taken out is the call
         self.box_taken: list[tuple[int, int, float, bool]] = []  # (seat, code, t, made)
         self.box_views: list[dict[str, Any]] = []  # their dicts for state(), built once each
@@ -354,6 +355,8 @@ class Fold:
             law28_33.CALL_OUT_OF_ROTATION.judge_next_call(self, s, rec)
         if self.wrong_board_repeat and s in self.wrong_board_repeat:
             law15_17.WRONG_BOARD_CALL.new_call(self, s, rec)
+        if self.wrong_board is not None:  # 2007 L15C: is it the call made in the first auction?
+            law15_17.WRONG_BOARD.called(self, rec)
 
     def end_check(self, t: float) -> None:
         """L22: three passes after a call, four at the start, end the auction if they come from

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Final
 from shared_rules import laws
 from shared_rules.calls import SEATS, call_name, lho, partner
 from shared_rules.model import Context, EventError, Option, Pending, Rec, offer
-from shared_rules.rule import DecidingRule, Rule
+from shared_rules.rule import DecidingRule
 from shared_rules.texts import keys
 from shared_rules.types import Asks, Decision, IrregularityKind, OptionId, Resolution, Status
 
@@ -102,8 +102,10 @@ class WrongBoardCall(DecidingRule):
         f.repeat[lho(p.seat)] = (lho_call.code, option.law)
 
 
-class WrongBoard(Rule):
+class WrongBoard(DecidingRule):
     kind = IrregularityKind.WRONG_BOARD
+    decisions = (Decision.WRONG_BOARD_REPEAT,)
+    texts = keys(Decision.WRONG_BOARD_REPEAT, OptionId.CANCEL, OptionId.STAND)
 
     def law_for(self, edition: int) -> str:
         return str(laws.WRONG_BOARD[edition]["law"])  # 2007 L15C, 2017 L15B
@@ -169,23 +171,73 @@ class WrongBoard(Rule):
             for i, (c, e) in enumerate(zip(f.calls, wb["earlier_calls"], strict=False))
             if call_name(c.code) != e["call"] or SEATS[c.seat] != e["seat"]), None)
 
+    def called(self, f: Fold, rec: Rec) -> None:
+        """2007 L15C: a call of the new auction stood. "Om något bud skiljer sig åt från
+        motsvarande bud i den första budgivningen, skall tävlingsledaren stryka brickan": the first
+        call that differs from the first auction's is put to the TD at once (cancel the board, or
+        let it stand where the player was newly seated: docs/laws/choices.md #26). Once he has let
+        one stand, the auctions have parted and later calls are not compared."""
+        wb = f.wrong_board
+        if wb is None or "earlier_calls" not in wb or f.pending is not None or f.status is Status.ADJUSTED_SCORE:
+            return
+        index = len(f.calls) - 1
+        if index >= len(wb["earlier_calls"]) or f.calls[index] is not rec:
+            return
+        differs = self.differs(f)
+        if differs is None or differs["index"] != index:
+            return
+        law = str(laws.WRONG_BOARD[f.edition]["differs"])
+        params = {"seat": differs["seat"], "call": differs["call"], "earlier": differs["earlier"]}
+        opts = [offer(Decision.WRONG_BOARD_REPEAT, OptionId.CANCEL, law, params=params),
+                offer(Decision.WRONG_BOARD_REPEAT, OptionId.STAND, law, params=params)]
+        # The irregularity is recorded when the TD rules (as his cancel_board finding always was):
+        # a journal written before this decision existed replays to the same record.
+        f.pending = Pending(self, Decision.WRONG_BOARD_REPEAT, law, rec.seat, Asks.TD, opts, rec, None)
+
+    def ruling(self, f: Fold, p: Pending, option: Option, call: Rec | None, t: float) -> None:
+        f.pending = None
+        if option.id is OptionId.CANCEL:
+            self._cancel(f, t, option.law)
+            return
+        entry = self._entry(f, t, option.law)
+        entry["ruling"], entry["resolution"] = option.law, Resolution.STANDS
+
     def cancel_board(self, f: Fold, t: float) -> None:
         """2007 L15C: a call in the new auction differs from the first one: the TD shall cancel
-        the board (and award artificial adjusted scores)."""
+        the board (and award artificial adjusted scores). The TD's own event, also as the answer
+        to the decision `called` raised."""
         rule = laws.WRONG_BOARD[f.edition]
         law = str(rule["differs"])
         if not law:
             raise EventError(f"{f.edition} Laws: no board is cancelled for a differing repeated call "
                              f"({rule['law']}); use wrong_board with played_before")
-        if f.pending is not None:
-            raise EventError(f"a decision is pending ({f.pending.kind}); answer it first")
-        differs = self.differs(f)
-        if f.wrong_board is None or differs is None or f.status is Status.ADJUSTED_SCORE:
+        p = f.pending
+        if p is not None and p.kind is Decision.WRONG_BOARD_REPEAT:
+            f.pending = None
+            self._cancel(f, t, law)
+            return
+        if p is not None:
+            raise EventError(f"a decision is pending ({p.kind}); answer it first")
+        if f.wrong_board is None or self.differs(f) is None or f.status is Status.ADJUSTED_SCORE:
             raise EventError(f"{law}: the board is cancelled only when a call of the new auction differs "
                              "from the first auction's")
-        f.add_irregularity({"kind": self.kind, "seat": differs["seat"], "law": law, "t": t,
-                            "call": differs["call"], "ruling": law, "resolution": Resolution.BOARD_CANCELLED,
-                            "earlier": differs["earlier"]})
+        self._cancel(f, t, law)
+
+    def _entry(self, f: Fold, t: float, law: str) -> dict[str, Any]:
+        """The irregularity: the first call of the new auction that differs, as the TD rules on it."""
+        differs = self.differs(f)
+        assert differs is not None
+        entry = {"kind": self.kind, "seat": differs["seat"], "law": law, "t": t, "call": differs["call"],
+                 "ruling": None, "resolution": None, "earlier": differs["earlier"]}
+        f.add_irregularity(entry)
+        return entry
+
+    def _cancel(self, f: Fold, t: float, law: str) -> None:
+        """The board is cancelled: artificial adjusted scores (2007 L15C)."""
+        entry = self._entry(f, t, law)
+        entry["ruling"], entry["resolution"] = law, Resolution.BOARD_CANCELLED
+        differs = self.differs(f)
+        assert f.wrong_board is not None and differs is not None
         f.wrong_board["outcome"] = Resolution.BOARD_CANCELLED
         f.stop_auction("artificial", law, f"{differs['seat']} called {differs['call']} where he had called "
                        f"{differs['earlier']} in the first auction: the board is cancelled")

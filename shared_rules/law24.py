@@ -33,7 +33,10 @@ class CardsExposed(Rule):
         again = [c for c in cards if c in shown]
         if again:
             raise EventError(f"already exposed: {', '.join(again)}")
-        if len(cards) >= 2:
+        # L24C counts the cards the player has exposed, not the cards of one finding: a card found
+        # after an earlier one makes two (docs/laws/choices.md #29)
+        before = [c for entry in f.exposed if entry["seat"] == SEATS[seat] for c in entry["cards"]]
+        if len(before) + len(cards) >= 2:
             law = rule["several"]  # L24C
         elif led or cards[0][1] in rule["honours"]:
             law = rule["honour_or_led"]  # L24B
@@ -41,12 +44,15 @@ class CardsExposed(Rule):
             law = rule["single_low"]  # L24A
         # After the final pass the partner has no turn left to pass at; the cards still count (L50).
         forced = law != rule["single_low"] and f.status is Status.BIDDING
-        f.add_irregularity({
+        entry: dict[str, Any] = {
             "kind": self.kind, "seat": SEATS[seat], "law": rule["law"], "t": t, "call": None,
             "cards": list(cards), "led": led, "ruling": law,
             "resolution": Resolution.PARTNER_PASSES_NEXT_TURN if forced
             else Resolution.NO_FURTHER_RECTIFICATION,
-        })
+        }
+        if before:
+            entry["exposed_before"] = before  # the player's cards from earlier findings (L24C)
+        f.add_irregularity(entry)
         f.exposed.append({
             "seat": SEATS[seat], "cards": list(cards), "led": led, "t": t, "law": law,
             "face_up_until": rule["until"], "information": f"authorised for the opponents, unauthorised for "

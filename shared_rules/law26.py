@@ -14,8 +14,9 @@ judgement, and he can adjust at the lead (docs/laws/L26.md).
 2007 L26B: any other withdrawn call (notrump, pass, double, redouble) -> declarer may prohibit a
   lead in any one suit.
 2017 L26B: a withdrawn call not replaced by a comparable call -> declarer may prohibit a lead in
-  one suit the offender has not shown in the legal auction. (2017 L26A, the comparable call,
-  never reaches this module: the engine records no candidate then.)
+  one suit the offender has not shown in the legal auction; when he has shown all four, there is
+  none to prohibit: no restriction. (2017 L26A, the comparable call, never reaches this module:
+  the engine records no candidate then.)
 """
 from __future__ import annotations
 
@@ -43,13 +44,19 @@ def restriction(edition: int, offender: int, withdrawn: int, calls: list[tuple[i
                 shown: tuple[int, ...] | None = None) -> dict[str, Any]:
     """What declarer may do about the offender's partner's first lead, given the legal auction
     `calls` ((seat, code) pairs). `shown`: the denominations an artificial call showed, as the TD
-    ruled (L29C), instead of the one it named. `kind` "none" means no restriction (2007 L26A1)."""
+    ruled (L29C), instead of the one it named. `kind` "none" means no restriction (2007 L26A1; 2017
+    L26B when the offender has shown every suit)."""
     table = laws.LEAD[edition]
     related = related_suits(withdrawn) if shown is None else [i for i in shown if i < 4]
     specified = specified_by(offender, calls)
     if table["suits"] == "unshown":  # 2017 L26B
         suits = [i for i in range(4) if i not in specified]
-        kind, law = table["suit"] if related else table["other"], table["suit_law"] if related else table["other_law"]
+        if not suits:  # every suit shown: nothing is left to prohibit (docs/laws/choices.md #28)
+            kind, law = "none", table["none_law"]
+        elif related:
+            kind, law = table["suit"], table["suit_law"]
+        else:
+            kind, law = table["other"], table["other_law"]
     elif related:  # 2007 L26A
         open_suits = [i for i in related if i not in specified]
         if not open_suits:

@@ -89,10 +89,15 @@ class InsufficientBid(LhoRule):
         if code > MAX_LEGAL_RANK:  # L18A: seven is the highest level
             raise EventError(f"the replacement must be a legal call (Law 27B), not {call_name(code)}")
         if 0 <= code <= f.last_bid:
-            # L27B4: another insufficient bid; LHO may accept it, otherwise as B3.
+            # L27B4: another insufficient bid; LHO may accept it, otherwise as B3. What the TD
+            # finally rules on is still the first insufficient bid (B3 "ändra det otillräckliga
+            # kontraktbudet", 2017 "rette det utilstrækkelige bud"): it is the withdrawn call Law 26
+            # weighs, not the attempt (docs/laws/choices.md #27).
             f.withdraw(insufficient, "insufficient bid, replaced by another insufficient bid",
                        r["insufficient_b4"])
             f.resolve(p, Resolution.REPLACED_INSUFFICIENT, r["insufficient_b4"])
+            if p.context.insufficient_bid is None:
+                p.context.insufficient_bid = insufficient
             p.rec = new
             p.context.only_bid_or_pass = True
             p.law = r["insufficient_b4"]
@@ -102,11 +107,14 @@ class InsufficientBid(LhoRule):
             raise EventError(f"{r['insufficient_b3']}: the insufficient bid must be replaced by a sufficient "
                              "bid or a pass")
         if p.context.only_bid_or_pass:
+            # L27B4 -> B3: the attempt is cancelled; the first insufficient bid is the call replaced
+            first = p.context.insufficient_bid or insufficient
             f.pending = None
             f.resolve(p, Resolution.B3, r["insufficient_b3"])
-            f.withdraw(insufficient, "insufficient bid", f"{r['insufficient_b3']}, {r['withdrawn_ui']}")
+            f.withdraw(insufficient, "insufficient bid replacing an insufficient bid, cancelled",
+                       f"{r['insufficient_b4']}, {r['withdrawn_ui']}")
             f.stand(new)
-            self._penalty(f, offender, insufficient, r["insufficient_b3"])
+            self._penalty(f, offender, first, r["insufficient_b3"])
             return
         opts = []
         same = 0 <= code and code == _lowest_in_strain(f.last_bid, strain(insufficient.code))

@@ -84,6 +84,8 @@ class CallOutOfRotation(LhoRule):
 
     def record(self, f: Fold, rec: Rec, found: Found) -> None:
         r = f.refs
+        if SIMULTANEOUS_CALLS.with_deemed_pass(f, rec):
+            return
         turn = f.turn if f.turn is not None else rec.seat
         entry = f.irregularity(self.kind, rec, r["out_of_rotation_laws"], position=found.position,
                                turn=SEATS[turn])
@@ -146,9 +148,12 @@ class CallOutOfRotation(LhoRule):
             f.turn_t = t
             return
         code = irregular.code
-        # L30C: an artificial pass (the TD's cancel_artificial) is ruled as a bid (L31)
-        plain_pass = code == PASS and option.id is OptionId.CANCEL
-        what = "double" if code < PASS else ("pass" if plain_pass else "bid")
+        # L30C: an artificial pass, or a pass of an artificial call (the TD's cancel_artificial),
+        # is ruled under L31 (laws.OOT's artificial_pass rows; 2007 L31A2(b) names it)
+        if code == PASS:
+            what = "pass" if option.id is OptionId.CANCEL else "artificial_pass"
+        else:
+            what = "double" if code < PASS else "bid"
         rule = laws.oot_rule(f.edition, what, p.context.position, f.last_bid >= 0)
         f.resolve(p, Resolution.CANCELLED, rule.law)
         f.withdraw(irregular, "call out of rotation, cancelled",
@@ -177,6 +182,7 @@ class CallOutOfRotation(LhoRule):
             return
         after = rule.after_rho_active
         if isinstance(after, laws.Outcome):
+            self._ruled_also(f, offender, after.law)
             if after.partner:
                 f.oblige(partner(offender), after.partner, after.law)
             if after.lead:
@@ -196,15 +202,19 @@ class CallOutOfRotation(LhoRule):
         f.pending = Pending(self, Decision.OOT_JUDGEMENT, deferred.law, seat, Asks.TD, opts, rec, None,
                             Context(question=deferred, withdrawn=withdrawn))
 
+    def _ruled_also(self, f: Fold, offender: int, law: str) -> None:
+        """The offender's call out of rotation was ruled further by `law` (L31A2, L32B2...)."""
+        for irr in reversed(f.irregularities):
+            if irr["kind"] == self.kind and irr["seat"] == SEATS[offender]:
+                irr["ruling"] = f"{irr['ruling']}; {law}"
+                break
+
     def _judged(self, f: Fold, p: Pending, option: Option) -> None:
         deferred, withdrawn = p.context.question, p.context.withdrawn
         assert deferred is not None and withdrawn is not None
         outcome = deferred.yes if option.id is OptionId.YES else deferred.no
         f.pending = None
-        for irr in reversed(f.irregularities):
-            if irr["kind"] == self.kind and irr["seat"] == SEATS[p.seat]:
-                irr["ruling"] = f"{irr['ruling']}; {outcome.law}"
-                break
+        self._ruled_also(f, p.seat, outcome.law)
         if outcome.partner:
             f.oblige(partner(p.seat), outcome.partner, outcome.law)
         if outcome.lead:
@@ -221,26 +231,51 @@ class SimultaneousCalls(Rule):
     law = "simultaneous"  # 2007 L33, 2017 L33
 
     def called_with(self, f: Fold, p: Pending, rec: Rec) -> bool:
-        """L33: a call made simultaneously with the call of the player in turn counts as made
-        after it: the player in turn calls (legally) within the profile's window of the call
-        out of rotation, which is then made again after his."""
-        oot = p.rec
-        if p.kind is not Decision.CALL_OUT_OF_ROTATION or rec.seat != p.context.turn or oot is None:
+        """L33: "Ett bud som avges samtidigt som ett i rätt tur avgivet bud anses ha bjudits efter
+        detta" (2007), "anses for en efterfølgende melding" (2017). The player in turn calls within
+        the profile's window (docs/laws/choices.md #24) of a call made by another player while he
+        was in turn, on which the table waits: the in-turn call is made first, whatever it is, and
+        the other call is judged again after it. Whatever the other call would have been on its
+        own (out of rotation, an inadmissible double, a change of call his LHO's simultaneous call
+        did not accept "intentionally": 2007 L25B1, 2017 L25B1), it is made after the call in turn."""
+        other = p.rec
+        turn = f.turn
+        if other is None or p.asks is not Asks.LHO or turn is None or other.seat == turn or rec.seat != turn:
             return False
-        if rec.t - oot.t > f.profile.simultaneous_window_s or f.classify(rec.seat, rec.code) is not None:
+        if rec.t - other.t > f.profile.simultaneous_window_s:
             return False
         r = f.refs
-        assert p.irregularity is not None
-        f.irregularities.remove(p.irregularity)
-        f.irregularity(self.kind, oot, r["simultaneous"], ruling=r["simultaneous"],
+        if p.irregularity is not None:  # the other call's own irregularity is not one any more
+            f.irregularities[:] = [e for e in f.irregularities if e is not p.irregularity]
+        f.irregularity(self.kind, other, r["simultaneous"], ruling=r["simultaneous"],
                        resolution=Resolution.REORDERED)
         f.pending = None
         f.on_call(rec)
-        if f.pending is not None:  # the in-turn call needs a TD judgement first (L9B2)
-            f.withdraw(oot, "simultaneous call, made while the TD was needed", r["simultaneous"])
+        if f.pending is not None:
+            # The call in turn needs the TD first (L9B2): the other call, made while the TD is
+            # needed, is withdrawn; its player calls again in his turn (docs/laws/choices.md #24).
+            f.withdraw(other, "simultaneous call, made while the TD was needed", r["simultaneous"])
             return True
-        oot.think = oot.t - f.turn_t
-        f.on_call(oot)
+        other.think = max(0.0, other.t - f.turn_t)  # made with the call it now follows: no thought
+        f.on_call(other)
+        return True
+
+    def with_deemed_pass(self, f: Fold, rec: Rec) -> bool:
+        """L33 with L28A: a player required to pass passes within the window of his LHO's call,
+        which L28A put after a pass deemed made for him. His pass is the call in turn that the
+        LHO's call follows: it is the pass already standing, now his own (not a second pass out
+        of rotation). Only a pass: any other call of his is ruled as a call out of rotation
+        (docs/laws/choices.md #24)."""
+        if rec.code != PASS or len(f.calls) < 2:
+            return False
+        deemed, other = f.calls[-2], f.calls[-1]
+        if not deemed.deemed or deemed.seat != rec.seat or rec.t - other.t > f.profile.simultaneous_window_s:
+            return False
+        deemed.deemed = False
+        deemed.cached_view = None
+        f.views.clear()  # the state's call views are rebuilt from the calls when next read
+        f.irregularity(self.kind, other, f.refs["simultaneous"], ruling=f.refs["simultaneous"],
+                       resolution=Resolution.REORDERED)
         return True
 
 

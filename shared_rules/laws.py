@@ -148,7 +148,9 @@ LEAD: Final[dict[int, dict[str, str]]] = {
     2017: {
         "suit": "prohibit_unshown_suit",  # 2017 L26B: one suit the offender has not shown
         "suit_law": "2017 L26B",
-        "none_law": "",  # 2017 has no such case (2017 L26A is the comparable call)
+        # every suit shown in the legal auction: L26B leaves no suit to prohibit (2017 L26A, the
+        # comparable call, records no candidate at all)
+        "none_law": "2017 L26B",
         "other": "prohibit_unshown_suit",
         "other_law": "2017 L26B",
         "suits": "unshown",  # a suit the offender has not shown in the legal auction
@@ -194,9 +196,12 @@ _C17 = "comparable"
 _SD07 = "same_denomination"
 QUESTIONS: Final = (_C17, _SD07)  # the judgements a Deferred asks (texts.py words each)
 
-# OOT[edition][(call kind, position, phase)]; call kind: pass | bid | double; position: rho |
-# partner | lho (the seat whose turn it was, seen from the offender); phase: before_bid | after_bid
-# (only 2007 L30 distinguishes it; 2017 rows use "any").
+# OOT[edition][(call kind, position, phase)]; call kind: pass | artificial_pass | bid | double;
+# position: rho | partner | lho (the seat whose turn it was, seen from the offender); phase:
+# before_bid | after_bid (only 2007 L30 distinguishes it; the other rows use "any"). An
+# artificial pass, or a pass of (partner's) artificial call, is ruled under L31, not L30 (L30C,
+# the TD's `cancel_artificial`: docs/laws/choices.md #6); its rows are the bid rows except where
+# 2007 L31A2(b) names it.
 OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
     2007: {
         ("pass", "rho", "before_bid"): OotRule("2007 L30A", offender=_NEXT),
@@ -216,6 +221,12 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
                 yes=Outcome(_NEXT, False, "2007 L31A2(a)"),
                 no=Outcome(_REST, True, "2007 L31A2(b)"),
             ),
+        ),
+        # 2007 L31A2(b): "eller om budet utom tur var ett artificiellt pass eller ett pass på
+        # partnerns artificiella bud": after RHO's active call the partner passes for the rest,
+        # whatever the offender calls; no "same denomination" question (L31A2(a) is excluded).
+        ("artificial_pass", "rho", "any"): OotRule(
+            "2007 L31A", watch_rho=True, after_rho_active=Outcome(_REST, True, "2007 L31A2(b)")
         ),
         ("bid", "partner", "any"): OotRule("2007 L31B", partner=_REST, lead=True),
         ("bid", "lho", "any"): OotRule("2007 L31B", partner=_REST, lead=True),
@@ -281,6 +292,11 @@ OOT: Final[dict[int, dict[tuple[str, str, str], OotRule]]] = {
 OOT[2017][("pass", "lho", "any")] = OOT[2017][("pass", "partner", "any")]
 OOT[2017][("bid", "lho", "any")] = OOT[2017][("bid", "partner", "any")]
 OOT[2017][("double", "lho", "any")] = OOT[2017][("double", "partner", "any")]
+# L30C -> L31: an artificial pass is ruled as a bid, apart from 2007 L31A2(b) above (2017 L31A2
+# has no such exception: the comparable-call question stays).
+for _edition, _table in OOT.items():
+    for _position in ("rho", "partner", "lho"):
+        _table.setdefault(("artificial_pass", _position, "any"), _table[("bid", _position, "any")])
 
 
 def oot_rule(edition: int, kind: str, position: str, bid_made: bool) -> OotRule:

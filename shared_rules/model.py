@@ -110,7 +110,8 @@ class Context:
     position: str = ""  # whose turn it was, seen from the offender: "lho" | "partner" | "rho"
     out_of_rotation: bool = False  # an inadmissible X/XX or a bid above seven made out of turn
     only_bid_or_pass: bool = False  # L27B4 -> B3: the replacement must be a sufficient bid or pass
-    insufficient_bid: Rec | None = None  # the insufficient bid a replacement is judged against (L27B1)
+    # the insufficient bid a replacement is judged against (L27B1); after L27B4, the first one
+    insufficient_bid: Rec | None = None
     question: laws.Deferred | None = None  # comparable (2017 L23A) / same denomination (2007 L31A2)
     withdrawn: Rec | None = None  # the cancelled call the question compares with
     lho_call: Rec | None = None  # 2007 L17D2: the LHO's call over a call from the wrong board

@@ -12,7 +12,9 @@ What is saved is what those paths can change: every attribute of the fold, its l
 sets copied one level (their items are replaced, never changed in place), the irregularity
 entries (a ruling fills in `ruling` and `resolution`), the pending decision and its call (a
 ruling changes them in place). The standing calls' own fields change only by an alert, which is
-judged before anything changes, so they are not saved. Built from C-level copies: a few
+judged before anything changes, and by L33 making a deemed pass its player's own (law28_33), which
+happens only to a call taken with no decision pending and changes nothing after it; so they are
+not saved. Built from C-level copies: a few
 microseconds, paid only on those paths.
 """
 from __future__ import annotations

@@ -65,13 +65,17 @@ OPTION_TEXTS: Final[dict[str, str]] = {
         "TD: {call} differs from the cancelled {cancelled} (very different meaning, or a psych): "
         "artificial adjusted score",
     key(_D.WRONG_BOARD_JUDGEMENT, _O.SAME): "TD: it does not differ; {lho} repeats his {lho_call}",
+    key(_D.WRONG_BOARD_REPEAT, _O.CANCEL):
+        "TD: {call} differs from {earlier} in the first auction: the board is cancelled "
+        "(artificial adjusted scores)",
+    key(_D.WRONG_BOARD_REPEAT, _O.STAND):
+        "TD: {seat} made no call in the first auction (newly seated): {call} stands, the auction goes on",
     key(_D.OOT_JUDGEMENT, "comparable", _O.YES):
         "TD: {call} is comparable to the cancelled {withdrawn} (Law 23A)",
     key(_D.OOT_JUDGEMENT, "comparable", _O.NO): "TD: not comparable",
     key(_D.OOT_JUDGEMENT, "same_denomination", _O.YES):
         "TD: {call} is in the same denomination as the cancelled {withdrawn}",
-    key(_D.OOT_JUDGEMENT, "same_denomination", _O.NO):
-        "TD: another denomination (or the cancelled call was an artificial pass)",
+    key(_D.OOT_JUDGEMENT, "same_denomination", _O.NO): "TD: another denomination",
     **{key(_D.INSUFFICIENT_BID_JUDGEMENT, edition, option): text
        for edition, questions in IB_QUESTIONS.items() for option, text in questions.items()},
 }

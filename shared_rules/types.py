@@ -115,6 +115,7 @@ class Decision(StrEnum):
     REPEAT_NOT_MADE = "repeat_not_made"
     RESTRICTED_CALL = "restricted_call"
     WRONG_BOARD_JUDGEMENT = "wrong_board_judgement"
+    WRONG_BOARD_REPEAT = "wrong_board_repeat"  # 2007 L15C: a repeated call differs
 
 
 class Finding(StrEnum):

@@ -7,6 +7,9 @@ printed, and shown on the director page.
 
 `python -m station cert --export station.cer`: the station's TLS certificate for the trusted
 roots of a computer whose scoring program verifies it instead of pinning (docs/station.md).
+
+`python -m station bws-replaced write|leave`: the TD's answer when the scoring program replaced
+the `.bws` by a file the earlier results do not fit (docs/bws.md).
 """
 from __future__ import annotations
 
@@ -169,10 +172,43 @@ def cert_main(argv: list[str]) -> int:
     return 0
 
 
+def bws_replaced_main(argv: list[str]) -> int:
+    """`python -m station bws-replaced write|leave`: the TD's answer to a `.bws` replaced by a file
+    the earlier results do not fit (the director page asks). `write`: the earlier results go into
+    the new file (those its movement lacks are held); `leave`: the new file is a new session, they
+    stay out of it. The running station takes the answer at its next look at the file."""
+    from .bws.takeover import ANSWER, CHOICES
+
+    p = argparse.ArgumentParser(prog="python -m station bws-replaced", description=bws_replaced_main.__doc__)
+    p.add_argument("choice", choices=CHOICES)
+    p.add_argument("--db", default="station.db", help="the station's database (default station.db)")
+    args = p.parse_args(argv)
+    try:
+        store = Store(args.db)
+    except Exception as e:  # any failure to open: the message must reach the TD
+        print(f"station: cannot open database {args.db!r}: {e}", file=sys.stderr)
+        return 2
+    try:
+        status = json.loads(store.setting("bws/status") or "{}")
+        asked = status.get("replaced") if status.get("file") == "replaced" else None
+        if not isinstance(asked, dict) or not asked.get("token"):
+            print("station: no replaced .bws is waiting for an answer (the director page says what the bridge "
+                  "is doing)", file=sys.stderr)
+            return 1
+        store.set_setting(ANSWER, json.dumps({"token": asked["token"], "choice": args.choice}))
+    finally:
+        store.close()
+    print(f"station: answer '{args.choice}' recorded for {status.get('path')}; the station takes it at its next look "
+          "at the file (the director page shows the outcome)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["cert"]:
         return cert_main(argv[1:])
+    if argv[:1] == ["bws-replaced"]:
+        return bws_replaced_main(argv[1:])
     if argv[:1] == ["match"]:  # the TD's team matches (station/match_cli.py)
         from .match_cli import main as match_main
         return match_main(argv[1:])

@@ -10,32 +10,31 @@ resort, replaced by a comment, never a 500 for the whole file.
 from __future__ import annotations
 
 import datetime
-import json
 import logging
 from typing import Any
 
 from . import __version__, pbn, team_exports, usebio, usebio_teams
+from .export_items import Damaged, session_items
 from .movement import numbered_per_direction
 from .players import seating
-from .session_scope import SessionScope, groups, scope
-from .store import Store, latest_results
+from .session_scope import SessionScope, groups, scope, stored_object
+from .store import Store
 
 log = logging.getLogger(__name__)
 KEYS = ("section", "table", "round", "board")
 
 
 # -- gathering ----------------------------------------------------------------------------------
-def _well_formed(item: dict) -> bool:
-    p = item.get("payload")
-    return isinstance(p, dict) and isinstance(p.get("section"), str) and \
-        all(isinstance(p.get(k), int) and not isinstance(p.get(k), bool) for k in KEYS[1:])
-
-
 def session_results(store: Store, sc: SessionScope) -> list[dict]:
     """The latest revision of every result of the session (Law 79C corrections replace): the
     items its tablets stored under its own id, and no other session's."""
-    items = [it for it in store.items(sc.tablet_event, "result") if _well_formed(it)]
-    return [it["payload"] for it in latest_results(items)]
+    return session_rows(store, sc)[0]
+
+
+def session_rows(store: Store, sc: SessionScope) -> tuple[list[dict], list[Damaged]]:
+    """(`session_results`, the session's stored rows the files cannot take: export_items.py)."""
+    items, damaged = session_items(store, sc.tablet_event)
+    return [it["payload"] for it in items], damaged
 
 
 def deals(store: Store, sc: SessionScope) -> dict[tuple[str, int], str]:
@@ -45,7 +44,7 @@ def deals(store: Store, sc: SessionScope) -> dict[tuple[str, int], str]:
     if sc.guid is None:
         return {}
     rows = store.query("SELECT section, board, deal FROM dc_handrecords WHERE session_guid = ?", (sc.guid,))
-    direct = {(r[0], int(r[1])): r[2] for r in rows}
+    direct = {(r[0], r[1]): r[2] for r in rows if isinstance(r[1], int)}  # a damaged row is no deal
     out: dict[tuple[str, int], str] = {}
     for (section, board), deal in direct.items():
         group = sc.sections.get(section)
@@ -57,16 +56,21 @@ def deals(store: Store, sc: SessionScope) -> dict[tuple[str, int], str]:
 
 
 def seats(store: Store, sc: SessionScope) -> dict[str, tuple[Any, dict]]:
-    """section -> (seats_at, pair_members) from the session's own players and participations."""
+    """section -> (seats_at, pair_members) from the session's own players and participations.
+    A damaged stored row (not a number where one belongs) names nobody; the rest still do."""
     if sc.guid is None:
         return {}
     out = {}
-    people = store.participations(sc.guid)
-    players = store.players(sc.guid)
+    try:
+        people = store.participations(sc.guid)
+        players = store.players(sc.guid)
+    except (TypeError, ValueError) as e:
+        log.error("exports: the session's players cannot be read: %r", e)
+        people, players = [], {}
     for letters in sc.sections:
-        movement = [(r[0], int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in store.query(
+        movement = [(r[0], r[1], r[2], r[3], r[4]) for r in store.query(
             "SELECT section, table_no, round_no, pair_ns, pair_ew FROM dc_rounds WHERE session_guid = ? "
-            "AND section = ?", (sc.guid, letters))]
+            "AND section = ?", (sc.guid, letters)) if all(isinstance(x, int) for x in r[1:5])]
         out[letters] = seating(movement, [p for p in people if p["section"] == letters], players)
     return out
 
@@ -77,7 +81,7 @@ def club(store: Store, sc: SessionScope | None = None) -> tuple[str, str]:
     ident = store.setting("club_id") or (sc.club_id if sc else "")
     if not ident:
         rows = store.query("SELECT payload FROM dc_sessions ORDER BY created_at DESC LIMIT 1")
-        ident = str(json.loads(rows[0][0]).get("ClubId") or "") if rows else ""
+        ident = str(stored_object(rows[0][0]).get("ClubId") or "") if rows else ""
     return store.setting("club_name") or ident, ident
 
 
@@ -100,7 +104,13 @@ def mitchell_sections(results: list[dict]) -> set[str]:
     for r in results:
         by_section.setdefault(r["section"], []).append(r)
     return {x for x, rs in by_section.items()
-            if numbered_per_direction((r["round"], r["ns_pair"], r["ew_pair"]) for r in rs)}
+            if numbered_per_direction((r["round"], r.get("ns_pair"), r.get("ew_pair")) for r in rs
+                                      if _pair_number(r.get("ns_pair")) and _pair_number(r.get("ew_pair")))}
+
+
+def _pair_number(v: Any) -> bool:
+    """A pair number a stored result can be scored by (not a text, a list or a flag)."""
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 # How a section is scored, by the scoring program's method (docs/station.md "Files"): the
@@ -171,7 +181,8 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
     """The PBN file of one session (`session_scope.scope`): a str starting with the UTF-8 byte
     order mark (encode it as UTF-8)."""
     sc = scope(store, event, session)
-    results = sorted(session_results(store, sc), key=lambda r: (r["board"], r["section"], r["round"], r["table"]))
+    results, damaged = session_rows(store, sc)
+    results.sort(key=lambda r: (r["board"], r["section"], r["round"], r["table"]))
     hands = deals(store, sc)
     seated = seats(store, sc)
     site = club(store, sc)[0]
@@ -200,6 +211,10 @@ def pbn_for_event(store: Store, event: str, session: str | None = None) -> str:
               f"Session {sc.name or sc.tablet_event} ({sc.tablet_event}): {len(results)} results"]
     header += [why for letters in sorted({r["section"] for r in results})
                if (why := refusal(letters, how_scored(sc, letters), letters in matched))]
+    if damaged:
+        # Named in the file, after the games: a comment per row (PBN 3.8), its key and why.
+        header.append(f"{len(damaged)} damaged stored items are not exported (comments after the games)")
+        games.append([pbn.comment(d.note(), 2 * pbn.MAX_TEXT) for d in damaged])
     return pbn.document(games, header + team_exports.header(teams))
 
 
@@ -210,7 +225,7 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
     section the pairs (players, place, points, percentage), every board's traveller, hand
     records when known. Sections of one scoring group are scored as one field."""
     sc = scope(store, event, session)
-    results = session_results(store, sc)
+    results, damaged = session_rows(store, sc)
     if section is not None:
         if section not in sc.sections and section not in {r["section"] for r in results}:
             raise UnknownSection(f"session {sc.name or sc.tablet_event} has no section {section}")
@@ -222,11 +237,12 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
     matched = teams.sections()
     if matched and set(letters_all) <= matched:
         # Every section of the file plays team matches: a USEBIO teams event.
+        event_doc = team_exports.usebio_event(teams, results, hands, seated, section)
         return usebio_teams.document({
             "club_name": club_name or name, "club_id": ident, "description": sc.name or sc.tablet_event,
             "identifier": sc.guid or sc.tablet_event, "date": session_day(sc, results),
-            "program": "bidding-box station", "version": __version__,
-            **team_exports.usebio_event(teams, results, hands, seated, section)})
+            "program": "bidding-box station", "version": __version__, **event_doc,
+            "notes": [*event_doc.get("notes", []), *(usebio.comment_text(d.note()) for d in damaged)]})
     # One USEBIO EVENT has one BOARD_SCORING_METHOD: the first section the station scores sets it.
     scored_methods = [how_scored(sc, x)["method"] for x in letters_all if refusal(x, how_scored(sc, x)) is None]
     method = scored_methods[0] if scored_methods else "matchpoints"
@@ -274,7 +290,7 @@ def usebio_for_event(store: Store, event: str, club_name: str | None = None, rul
            "identifier": sc.guid or sc.tablet_event, "date": day,
            "program": "bidding-box station", "version": __version__,
            "boards_played": len({r["board"] for r in results if section is None or r["section"] == section}),
-           "sections": sections, "method": method}
+           "sections": sections, "method": method, "damaged": [d.note() for d in damaged]}
     return usebio.document(doc)
 
 

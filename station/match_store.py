@@ -5,7 +5,6 @@ tables' results (`shared_rules.scoring.team_match`). Reads only, except the TD's
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +13,7 @@ from shared_rules.scoring.team_match import MatchScore, TeamScoreError, score_ma
 from shared_rules.scoring.wbf_vp import WbfScale2013
 
 from .matches import Match, MatchError, Room, TeamSlot, combine, derive, td_match
+from .session_scope import stored_object
 
 TEAMS_GAME = 30          # Data Connector SectionDTO.GameType_Teams
 TEAM_METHODS = {40: "team_imps", 50: "team_vp", 51: "team_vp", 60: "bam", 70: "patton"}
@@ -85,16 +85,34 @@ def stored_slots(store: Any, session: str, sections: set[str] | None = None) -> 
     for sec, table, rnd, low, high, pns, pew, tns, tew, msec, mtab, mrnd in rows:
         if sections is not None and sec not in sections:
             continue
-        mates = Room(str(msec), int(mtab), int(mrnd or rnd)) if msec and mtab else None
-        out.append(TeamSlot(Room(str(sec), int(table), int(rnd)),
-                            tuple(range(int(low), int(high) + 1)) if int(low) >= 1 and int(high) >= int(low) else (),
-                            int(tns or 0) or int(pns), int(tew or 0) or int(pew), mates))
+        try:
+            mates = Room(str(msec), int(mtab), int(mrnd or rnd)) if msec and mtab else None
+            out.append(TeamSlot(Room(str(sec), int(table), int(rnd)),
+                                tuple(range(int(low), int(high) + 1)) if int(low) >= 1 and int(high) >= int(low)
+                                else (), int(tns or 0) or int(pns), int(tew or 0) or int(pew), mates))
+        except (TypeError, ValueError, OverflowError):  # a damaged stored row is no slot
+            continue
     return out
 
 
 def _entries(store: Any, session: str) -> list[dict]:
-    return [json.loads(p) for (p,) in store.query("SELECT payload FROM team_matches WHERE session_guid = ? "
-                                                   "ORDER BY created_at, entry", (session,))]
+    """The TD's entries. A damaged stored row (no JSON object, or not an entry `set_match` or
+    `set_teams` writes) is none: the files and pages that read the matches never fail on it."""
+    docs = [stored_object(p) for (p,) in store.query("SELECT payload FROM team_matches WHERE session_guid = ? "
+                                                     "ORDER BY created_at, entry", (session,))]
+    return [d for d in docs if _entry_ok(d)]
+
+
+def _room_ok(room: Any) -> bool:
+    return isinstance(room, list) and len(room) == 2 and isinstance(room[0], str) and type(room[1]) is int
+
+
+def _entry_ok(doc: dict) -> bool:
+    if doc.get("kind") == "teams":
+        return isinstance(doc.get("section"), str)
+    return doc.get("kind") == "match" and _room_ok(doc.get("open")) and _room_ok(doc.get("closed")) \
+        and (doc.get("rounds") is None or isinstance(doc["rounds"], list)) \
+        and (doc.get("home") is None or type(doc["home"]) is int)
 
 
 def teams_sections(store: Any, session: str) -> set[str]:
@@ -211,7 +229,7 @@ def scale_for(store: Any, session: str, match: Match) -> str:
         return "none"
     sections = sorted({r.section for r in match.rooms()})
     rows = store.query("SELECT section, scoring_method FROM dc_sections WHERE session_guid = ?", (session,))
-    methods = {int(m) for s, m in rows if s in sections}
+    methods = {m for s, m in rows if s in sections and type(m) is int}  # a damaged row says nothing
     return "none" if methods and methods <= set(NO_VP) else "wbf"
 
 

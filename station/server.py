@@ -10,7 +10,8 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
   GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
                                same headers; 404 when the scoring program has not sent one
-  GET  /api/v1/health          200 "ok", or 503 "trouble" with the problems (disk, database)
+  GET  /api/v1/health          200 "ok", 200 "degraded" (the .bws missing, unreadable, replaced), or
+                               503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import __version__, law16, movement
+from .bws import status as bws_status
 from .http_json import JsonError, loads_limited
 from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
 from .listeners import Ingested, Listeners
@@ -91,7 +93,8 @@ class Station:
 
     def health(self) -> tuple[int, dict]:
         """200 "ok", or 503 "trouble" with the problems: database unreadable or not taking
-        writes, the disk under 32 MB free, the last delivery failed to store."""
+        writes, the disk under 32 MB free, the last delivery failed to store; 200 "degraded"
+        when only the .bws link has trouble (station/bws/status.py)."""
         problems, items = [], None
         try:
             items = self.store.count_items()
@@ -105,8 +108,14 @@ class Station:
             problems.append(probe)
         if self.storage_trouble:
             problems.append(f"the last delivery could not be stored: {self.storage_trouble}")
-        doc = {"status": "trouble" if problems else "ok", "event": self.config.event, "items": items,
-               "problems": problems}
+        # The scoring program's .bws gone or replaced degrades the station, 200: the tables'
+        # results are safe here and the tablets must not be turned away (docs/station.md).
+        try:
+            degraded, link = bws_status.health(self.store)
+        except Exception:  # the database itself is the trouble, said above
+            degraded, link = [], None
+        doc = {"status": "trouble" if problems else ("degraded" if degraded else "ok"), "event": self.config.event,
+               "items": items, "problems": problems + degraded, **({"scoring_link": link} if link else {})}
         if items is not None:
             # Rows no reader can use (station/stored.py): named on the director page and in
             # status.json. They do not stop deliveries, so the station is still "ok".

@@ -42,7 +42,7 @@ def _day(payload: dict) -> datetime.date | None:
     try:
         return datetime.date(int(payload.get("Year") or 0), int(payload.get("Month") or 0),
                              int(payload.get("Day") or 0))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -64,15 +64,27 @@ def scope(store: Any, event: str, session: str | None = None) -> SessionScope:
             return SessionScope(tablet_event=event, station_event=event)
     guid, tablet_event, station_event = (str(x) for x in rows[0])
     found = store.query("SELECT name, payload FROM dc_sessions WHERE session_guid = ?", (guid,))
-    name, payload = (found[0][0], json.loads(found[0][1])) if found else (None, {})
-    secs = store.query("SELECT section, scoring_group, scoring_method, game_type FROM dc_sections "
-                       "WHERE session_guid = ?", (guid,))
+    name, payload = (found[0][0] if isinstance(found[0][0], str) else None, stored_object(found[0][1])) \
+        if found else (None, {})
+    # A damaged stored row (a number that is none) is left out: the section is then scored as
+    # one the scoring program never sent (matchpoints, its own group), never an error.
+    secs = [r for r in store.query("SELECT section, scoring_group, scoring_method, game_type FROM dc_sections "
+                                   "WHERE session_guid = ?", (guid,)) if all(isinstance(x, int) for x in r[1:4])]
     return SessionScope(
         tablet_event=tablet_event, guid=guid, station_event=station_event, name=name, day=_day(payload),
         club_id=str(payload.get("ClubId") or ""),
         sections={str(r[0]): int(r[1]) for r in secs},
         scoring={str(r[0]): {"method": SCORING_METHODS.get(int(r[2]), str(r[2])),
                              "game_type": GAME_TYPES.get(int(r[3]), str(r[3]))} for r in secs})
+
+
+def stored_object(text: Any) -> dict:
+    """A stored JSON object (the scoring program's SessionDTO, say), {} when damaged."""
+    try:
+        doc = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return {}
+    return doc if isinstance(doc, dict) else {}
 
 
 def groups(sc: SessionScope, letters: list[str]) -> list[list[str]]:

@@ -230,11 +230,21 @@ def section_element(parent: ET.Element, sec: dict) -> None:
     "refused" (why the section is not scored, or None)}. A refused section keeps its travellers'
     results, without points."""
     if sec.get("refused"):
-        parent.append(ET.Comment(" " + text(sec["refused"], 200).replace("--", "- -") + " "))
+        parent.append(_comment(sec["refused"]))
     el = _sub(parent, "SECTION", SECTION_ID=sec["id"])
     participants_element(el, sec)
     boards_elements(el, sec)
     handset_element(el, sec["hands"])
+
+
+def comment_text(note: Any) -> str:
+    """A note as the text of an XML comment that cannot end early: one printable line, no "--"
+    (not allowed inside a comment)."""
+    return re.sub(r"-(?=-)", "- ", text(note, 300))
+
+
+def _comment(note: Any) -> ET.Element:
+    return ET.Comment(" " + comment_text(note) + " ")
 
 
 def _hands(deal: Any) -> list[str] | None:
@@ -276,10 +286,12 @@ def document(event: dict) -> str:
     _sub(ev, "SECTION_COUNT", max(1, len(event["sections"])))
     _sub(ev, "BOARD_SCORING_METHOD", board_method)
     _sub(ev, "BOARDS_PLAYED", event.get("boards_played", 0))
+    for note in event.get("damaged") or []:  # stored rows the file leaves out (export_items.py)
+        ev.append(_comment(note))
     if len(event["sections"]) == 1:
         sec = event["sections"][0]
         if sec.get("refused"):
-            ev.append(ET.Comment(" " + text(sec["refused"], 200).replace("--", "- -") + " "))
+            ev.append(_comment(sec["refused"]))
         participants_element(ev, sec)
         boards_elements(ev, sec)
         handset_element(root, sec["hands"])

@@ -3,7 +3,7 @@
 Coordinates in mm from the board's top-left corner (+y down, KiCad's convention); rotation in
 degrees counter-clockwise as KiCad shows it; side "B" parts are flipped to the bottom (mirrored
 left-right about their position). The box's geometry follows hardware/fit.py (the keypad pitch,
-the display and the Pico's outline) and the enclosure (hardware/enclosure/box.py) is built
+the display and the Pico's outline) and the enclosure (hardware/enclosure/design.py, model.py) is built
 around `BOX.size` and `BOX.holes`. `overlaps(board)` checks courtyards and the outline without
 KiCad; build.py checks the same placement again with KiCad's DRC.
 """

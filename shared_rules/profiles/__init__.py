@@ -75,6 +75,8 @@ class Profile:
     simultaneous_window_s: float
     sources: tuple[str, ...]
     call_made: str = "confirmed"  # when a box call counts as made (FSB L112C: "taken")
+    # L33: where `simultaneous_window_s` comes from (a regulation, or the engine's reading)
+    simultaneous_source: str = ""
 
 
 def names() -> list[str]:
@@ -166,6 +168,9 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     edition = top.choice("edition", EDITIONS)
     policy = top.choice("policy", POLICIES)
     window = top.number("simultaneous_window_s")
+    window_source = top.get("simultaneous_source", str)
+    if not window_source.strip():
+        raise ProfileError(f"profile {where}: simultaneous_source must say where the L33 window comes from")
     call_made = top.choice("call_made", CALL_MADE)
     sources = tuple(top.get("sources", list))
     if not all(isinstance(s, str) for s in sources):
@@ -215,4 +220,5 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     )
     sc.done()
     top.done()
-    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made))
+    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made),
+                   window_source)

@@ -4,8 +4,9 @@ Bridgemate Control Software through a shared Access file (the `.bws`). With
 to the tablets and writes their results and auctions back into it (docs/bws.md).
 
 Modules: schema (tables and columns), odbc (the connection), formats (values as BCS writes
-them), boardlog (what each item adds), session (read and install the movement), bridge (the
-thread), status (the director page's line).
+them), boardlog (what each item adds), session (read and install the movement), fileid (which
+file the path names), takeover (a replaced file taken over), bridge (the thread), status (the
+director page's line and /api/v1/health's part).
 """
 from .bridge import Bridge
 from .odbc import BwsError, BwsLocked

@@ -3,19 +3,25 @@ result and auction the tables send into the `.bws`, as BCS would.
 
 One pass (on a timer, and at once when a tablet delivers a result or an auction: the bridge
 listens to the station's stored items, station/listeners.py):
-1. open the file through ODBC; read the session; if it changed (an added round, a new
-   movement), check it and put it where the station serves movements from (session.install);
-2. for each board with items not yet written, fold its items in order (boardlog) and write the
+1. open the file through ODBC; read the session; check that the tablets can play it;
+2. is it the file written into before (takeover.py)? A replaced file of the same session is
+   taken over (every item written before looked for in it and written where missing); one of
+   another session waits for the TD's answer, nothing written;
+3. if the session changed (an added round, a new movement), put it where the station serves
+   movements from (session.install);
+4. for each board with items not yet written, fold its items in order (boardlog) and write the
    rows of the first unwritten item in one transaction; the station DB records the item as
    `writing` (with its last row) before, and `done` after, so a crash between the two is
-   resolved by looking for that row in the file: nothing is written twice;
-3. note the tables' current round and board in Tables (where the file has those columns);
-4. look at the Processed flags: when the scoring program has read more results than before,
+   resolved by looking for that row in the file: nothing is written twice; a board whose items
+   cannot be made into rows (a damaged stored item) is held with the reason, the others go on;
+5. note the tables' current round and board in Tables (where the file has those columns);
+6. look at the Processed flags: when the scoring program has read more results than before,
    that is the time shown on the director page as "last read".
 
-Bad input (a file without the expected tables, a locked file, a movement the tablets cannot
-play) stops the pass with a message on the station's output and the director page; nothing is
-written until it is put right.
+Bad input (a missing, unreadable or locked file, one without the expected tables, a movement the
+tablets cannot play, a file of another session) stops the pass with a message on the station's
+output, the director page and /api/v1/health (status.py); nothing is written until it is put
+right.
 """
 from __future__ import annotations
 
@@ -26,15 +32,20 @@ from collections.abc import Callable
 from typing import Any
 
 from ..listeners import Ingested
+from . import fileid
 from . import session as bws_session
 from .boardlog import BoardLog, Row
-from .odbc import Bws, BwsError, insert_sql
+from .odbc import Bws, BwsError, BwsMissing, BwsUnplayable, insert_sql
 from .schema import name
+from .takeover import SUSPECT, Watch
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS bws_items (
     guid TEXT NOT NULL, item_id INTEGER NOT NULL, state TEXT NOT NULL, check_row TEXT,
     at TEXT NOT NULL, PRIMARY KEY (guid, item_id))"""
 KINDS = ("auction", "result")
+# An item's state in bws_items: `writing` (its rows may be in the file: look for its last row),
+# `done` (in the file), `left` (kept out of the file the TD said is a new session: takeover.py).
+SETTLED = ("done", "left")
 # The columns of a ReceivedData row that say what the result is (not the scorer's flags or times).
 RESULT_COLUMNS = ("PairNS", "PairEW", "Declarer", "NS/EW", "Contract", "Result", "LeadCard", "Remarks")
 
@@ -46,6 +57,20 @@ def _norm(v: Any) -> Any:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return v
+
+
+def _utc() -> str:
+    return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _board_key(p: Any) -> tuple[str, int, int, int] | None:
+    """(section, table, round, board) of a stored item, or None for a damaged row."""
+    if not isinstance(p, dict) or not isinstance(p.get("section"), str):
+        return None
+    nums = [p.get(k) for k in ("table", "round", "board")]
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 10_000 for n in nums):
+        return None
+    return p["section"], nums[0], nums[1], nums[2]
 
 
 def _dealer(board: int) -> str:
@@ -96,11 +121,15 @@ class Bridge:
         self._unsubscribe: Callable[[], None] | None = None
         self._last_said = ""
         self._received_id: bool | None = None
+        self._recheck: set[int] = set()      # items looked for again in a replaced file
+        self._wrote = False                  # rows written into the file in this look
+        self.damaged: list[str] = []         # stored items the bridge cannot place
+        self.watch = Watch(self.store, self.guid, path, str(getattr(station.config, "db", "")))
         with self.store.transaction() as tx:
             tx.execute(SCHEMA)
         saved = self.store.setting("bws/status")
         self.state: dict[str, Any] = json.loads(saved) if saved else {}
-        self.state.update(integration="bws", path=path, error=None)
+        self.state.update(integration="bws", path=path, error=None, poll_s=poll_s)
 
     # -- thread ---------------------------------------------------------------------------------
     def start(self) -> Bridge:
@@ -134,20 +163,38 @@ class Bridge:
 
     # -- one pass -------------------------------------------------------------------------------
     def run_once(self) -> dict[str, Any]:
-        now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        now = _utc()
+        was = self.state.get("file")
+        self._wrote = False
         try:
+            st = fileid.stat(self.path)
+            if st is None:
+                raise BwsMissing(f"{self.path}: no such file (the scoring program re-creating it?); the "
+                                 "results are kept and written when it is back")
             with Bws(self.path, self.odbc) as bws:
-                self._load(bws)
+                if not fileid.same_file(st, fileid.stat(self.path)):  # the connection's file is `st`'s
+                    raise BwsError(f"{self.path} was replaced while the station opened it; it looks again")
+                session = bws_session.read(bws)
+                self._check_playable(session)
                 self._collect()
+                self._check_file(bws, session, st)
+                self._load(session)
                 held = self._write(bws)
                 self._table_status(bws)
                 self._read_marks(bws, now)
-            self.state.update(error=None, held=held)
+            self.watch.after(st, session["marker"], self._wrote)
+            self.state.update(error=None, file="ok", held=held + self.damaged[:20])
         except BwsError as e:
-            self.state["error"] = str(e)
+            self.state.update(error=str(e), file=e.kind)
+            if e.kind in SUSPECT:
+                self.watch.suspect()
         except Exception as e:  # a bug must not stop the bridge: say it, try again next pass
-            self.state["error"] = f"internal error in the .bws bridge: {type(e).__name__}: {e}"
+            self.state.update(error=f"internal error in the .bws bridge: {type(e).__name__}: {e}", file="error")
         self.state["checked_at"] = now
+        if not self.state.get("error"):
+            self.state["error_since"] = None
+        elif self.state.get("file") != was or not self.state.get("error_since"):
+            self.state["error_since"] = now
         self._tell()
         self.store.set_setting("bws/status", json.dumps(self.state, sort_keys=True))
         return self.state
@@ -158,16 +205,17 @@ class Bridge:
             self.say(line)
         self._last_said = line
 
-    def _load(self, bws: Bws) -> None:
-        session = bws_session.read(bws)
+    def _check_playable(self, session: dict[str, Any]) -> None:
+        bad = bws_session.problems(session)
+        if bad:
+            raise BwsUnplayable(f"the movement in {self.path} cannot be played by the tablets: " + "; ".join(bad[:5])
+                                + (f" (and {len(bad) - 5} more)" if len(bad) > 5 else "")
+                                + ". Nothing was taken over or written; correct it in the scoring program.")
+
+    def _load(self, session: dict[str, Any]) -> None:
         fp = bws_session.fingerprint(session)
         if fp == self.fingerprint:
             return
-        bad = bws_session.problems(session)
-        if bad:
-            raise BwsError(f"the movement in {self.path} cannot be played by the tablets: " + "; ".join(bad[:5])
-                           + (f" (and {len(bad) - 5} more)" if len(bad) > 5 else "")
-                           + ". Nothing was taken over or written; correct it in the scoring program.")
         tables = bws_session.install(self.station, session, self.guid)
         first = self.session is None
         self.session, self.fingerprint = session, fp
@@ -182,17 +230,47 @@ class Bridge:
                 for t in ts:
                     self.say(f"table {event}/{letter}/{t}  key {self.station.table_key(event, letter, t)}")
         self.state["session"] = {"sections": sorted(tables), "tables": sum(len(v) for v in tables.values()),
-                                 "rounds": len(rounds), "loaded_at": datetime.datetime.now(datetime.UTC)
-                                 .strftime("%Y-%m-%dT%H:%M:%SZ")}
+                                 "rounds": len(rounds), "loaded_at": _utc()}
 
+    # -- the file replaced (takeover.py) ---------------------------------------------------------
+    def _check_file(self, bws: Bws, session: dict[str, Any], st: Any) -> None:
+        """Is this the file the bridge wrote into before? A replaced file of the same session is
+        taken over at once; one of another session waits for the TD (BwsReplaced)."""
+        found = self.watch.check(bws, session, st, self._written_boards, self.state)
+        if found is None:
+            return
+        why, choice = found
+        held_now = [it["id"] for items in self.by_board.values() for it in items]
+        self._recheck = self.watch.take_over(st, session["marker"], choice, held_now)
+        self.todo |= set(self.by_board)
+        self.table_pos.clear()
+        self._received_id = None
+        self.state.update(processed=0, replaced=None, last_replaced={
+            "at": _utc(), "why": why, "choice": choice, "results": sum(
+                1 for items in self.by_board.values() for it in items
+                if it["id"] in self._recheck and it["kind"] == "result"), "rewritten": 0, "found": 0})
+        self.say(f"station: .bws bridge: {self.path} was replaced ({'; '.join(why)}); "
+                 + ("what was written before is looked for in it and written where missing" if choice == "write"
+                    else "the earlier results are left out of it, as the TD answered"))
+
+    def _written_boards(self) -> list[tuple[str, int, int, int]]:
+        """The boards with items written into the file before (asked only of a replaced file)."""
+        states = self._states()
+        return [k for k, items in self.by_board.items()
+                if any(states.get(it["id"], ("",))[0] in ("done", "writing") for it in items)]
+
+    # -- the items ----------------------------------------------------------------------------------
     def _collect(self) -> None:
         event = self.station.config.event
         for it in self.store.items(event, after_id=self.cursor):
             self.cursor = max(self.cursor, it["id"])
             if it["kind"] not in KINDS:
                 continue
-            p = it["payload"]
-            key = (p["section"], int(p["table"]), int(p["round"]), int(p["board"]))
+            key = _board_key(it.get("payload"))
+            if key is None:  # a damaged row: said, never a reason to stop the other boards
+                self.damaged.append(f"stored item {str(it.get('key'))[:120]!r} has no section, table, round and "
+                                    "board the .bws can take: not written")
+                continue
             self.by_board.setdefault(key, []).append(it)
             self.todo.add(key)
 
@@ -204,8 +282,7 @@ class Bridge:
         with self.store.transaction() as tx:
             tx.execute("DELETE FROM bws_items WHERE guid = ? AND item_id = ?", (self.guid, item_id))
             tx.execute("INSERT INTO bws_items (guid, item_id, state, check_row, at) VALUES (?, ?, ?, ?, ?)",
-                       (self.guid, item_id, state, check_row,
-                        datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")))
+                       (self.guid, item_id, state, check_row, _utc()))
 
     def _write(self, bws: Bws) -> list[str]:
         assert self.session is not None
@@ -215,41 +292,63 @@ class Bridge:
         held = []
         for key in sorted(self.todo, key=lambda k: self.by_board[k][0]["id"]):
             section, table, round_no, board = key
+            where = f"section {section} table {table} round {round_no} board {board}"
             sid = ids.get(section)
-            items = self.by_board[key]
-            if all(states.get(it["id"], ("",))[0] == "done" for it in items):
+            if all(states.get(it["id"], ("",))[0] in SETTLED for it in self.by_board[key]):
                 self.todo.discard(key)
                 continue
             if sid is None or (sid, table, round_no) not in slots:
-                held.append(f"section {section} table {table} round {round_no} board {board}: not in the "
-                            "movement of the .bws, not written (it is written once the scoring program "
-                            "adds that round)")
+                held.append(f"{where}: not in the movement of the .bws, not written (it is written once the "
+                            "scoring program adds that round)")
                 continue
-            log = BoardLog(sid, table, round_no, board, _dealer(board))
-            for it in items:
-                in_force = log.result
-                rows = log.apply(it)
-                state, check = states.get(it["id"], ("", None))
-                if state == "done":
-                    continue
-                if state == "writing" and check and self._present(bws, _decode(check)):
-                    self._mark(it["id"], "done", check)
-                    continue
-                changed = self._changed_by_hand(bws, in_force, rows)
-                if changed:
-                    held.append(f"section {section} table {table} round {round_no} board {board}: the result "
-                                f"in the .bws was changed by hand ({changed}); the station's new revision "
-                                f"({it['key'].rsplit('/', 1)[-1]}) is not written over it. Enter it in the "
-                                "scoring program, or put the row back as the station wrote it")
-                    break
-                check = _encode(rows[-1]) if rows else None
-                if rows:
-                    self._mark(it["id"], "writing", check)
-                    bws.write([insert_sql(t, v) for t, v in rows])
-                self._mark(it["id"], "done", check)
+            try:
+                why = self._write_board(bws, key, sid, states)
+            except BwsError:
+                raise
+            except Exception as e:  # one board's odd items must not keep the others out of the file
+                why = f"its items cannot be written ({type(e).__name__}: {str(e)[:120]}); the other boards are"
+            if why:
+                held.append(f"{where}: {why}")
             else:
                 self.todo.discard(key)
         return held
+
+    def _write_board(self, bws: Bws, key: tuple[str, int, int, int], sid: int,
+                     states: dict[int, tuple[str, str | None]]) -> str:
+        """Fold the board's items and write each one not yet written, in order. '' when all
+        are written; else why the rest is held."""
+        log = BoardLog(sid, key[1], key[2], key[3], _dealer(key[3]))
+        for it in self.by_board[key]:
+            in_force = log.result
+            rows = log.apply(it)
+            state, check = states.get(it["id"], ("", None))
+            if state in SETTLED:
+                continue
+            if state == "writing" and check and self._present(bws, _decode(check)):
+                self._mark(it["id"], "done", check)
+                self._count_recheck(it, "found")
+                continue
+            changed = self._changed_by_hand(bws, in_force, rows)
+            if changed:
+                return (f"the result in the .bws was changed by hand ({changed}); the station's new revision "
+                        f"({it['key'].rsplit('/', 1)[-1]}) is not written over it. Enter it in the scoring "
+                        "program, or put the row back as the station wrote it")
+            check = _encode(rows[-1]) if rows else None
+            if rows:
+                self._mark(it["id"], "writing", check)
+                bws.write([insert_sql(t, v) for t, v in rows])
+                self._wrote = True
+                self._count_recheck(it, "rewritten")
+            self._mark(it["id"], "done", check)
+        return ""
+
+    def _count_recheck(self, it: dict, what: str) -> None:
+        """After a replaced file was taken over: how many earlier results were written into it
+        again, and how many it already had (the director page)."""
+        last = self.state.get("last_replaced")
+        if it["id"] in self._recheck and it["kind"] == "result" and isinstance(last, dict):
+            last[what] = int(last.get(what) or 0) + 1
+            self._recheck.discard(it["id"])
 
     def _changed_by_hand(self, bws: Bws, in_force: dict[str, Any] | None, rows: list[Row]) -> str:
         """Before a correction or withdrawal erases the result in force: the row the scoring

@@ -20,11 +20,50 @@ ACCESS_DRIVERS = ("Microsoft Access Driver (*.mdb, *.accdb)", "Microsoft Access 
 
 class BwsError(Exception):
     """The `.bws` cannot be used now; the message is for the club's scorer (station output and
-    director page). Nothing was written."""
+    director page). Nothing was written. `kind` names the trouble for `/api/v1/health` and the
+    director page (docs/bws.md "The file replaced, missing or unreadable")."""
+
+    kind = "error"
 
 
 class BwsLocked(BwsError):
     """Another program holds the file locked (the scoring program compacting it, BCS running)."""
+
+    kind = "locked"
+
+
+class BwsMissing(BwsError):
+    """No file at the path (the scoring program re-creating it, a file moved away)."""
+
+    kind = "missing"
+
+
+class BwsUnreadable(BwsError):
+    """A file the driver cannot read as a database (empty, half written, garbage)."""
+
+    kind = "unreadable"
+
+
+class BwsNotSession(BwsError):
+    """A database without the `.bws` tables the bridge needs (schema.REQUIRED)."""
+
+    kind = "not_bws"
+
+
+class BwsUnplayable(BwsError):
+    """A session whose movement the tablets cannot play (session.problems)."""
+
+    kind = "unplayable"
+
+
+class BwsReplaced(BwsError):
+    """The file was replaced by a different session: nothing is written until the TD answers."""
+
+    kind = "replaced"
+
+
+# What a driver says of a file that is no database (SQLite; the Access driver).
+UNREADABLE = ("not a database", "unrecognized database format", "malformed", "not a valid", "encrypted")
 
 
 def connection_string(path: str, template: str | None = None) -> str:
@@ -48,7 +87,14 @@ def _why(e: Exception, path: str) -> BwsError:
     if "lock" in low or "in use" in low or "busy" in low:
         return BwsLocked(f"{path} is locked by another program ({text.strip()[:200]}); "
                          "nothing was written, the station tries again")
+    if any(w in low for w in UNREADABLE):
+        return _unreadable(path, text)
     return BwsError(f"{path}: {text.strip()[:300]}")
+
+
+def _unreadable(path: str, text: str) -> BwsUnreadable:
+    return BwsUnreadable(f"{path} cannot be read as a database ({text.strip()[:200]}): the scoring program "
+                         "may be writing it; nothing was written, the station tries again")
 
 
 class Bws:
@@ -58,7 +104,8 @@ class Bws:
         import pyodbc
 
         if not os.path.isfile(path):
-            raise BwsError(f"{path}: no such file (give the .bws the scoring program created)")
+            raise BwsMissing(f"{path}: no such file (the scoring program re-creating it? give the .bws the "
+                             "scoring program created); the results are kept and written when it is back")
         self.path = path
         try:
             self.conn = pyodbc.connect(connection_string(path, template), autocommit=False,
@@ -90,14 +137,15 @@ class Bws:
         except self._error as e:
             raise _why(e, self.path) from e
         if not out:
-            # Some drivers answer a locked file's catalogue with nothing: ask a table to learn why.
+            # Some drivers answer a locked or garbage file's catalogue with nothing: ask a table
+            # to learn why. An empty database (a file being created) is unreadable too.
             try:
                 self.conn.cursor().execute(f"SELECT COUNT(*) FROM {name('RoundData')}").fetchone()
                 self.conn.rollback()
             except self._error as e:
                 why = _why(e, self.path)
-                if isinstance(why, BwsLocked):
-                    raise why from e
+                raise (why if isinstance(why, BwsLocked) else
+                       _unreadable(self.path, " ".join(str(a) for a in e.args))) from e
         return out
 
     def select(self, table: str, cols: Sequence[str], where: str = "", params: Sequence[Any] = ()) -> list[tuple]:
@@ -109,9 +157,10 @@ class Bws:
         except self._error as e:
             raise _why(e, self.path) from e
 
-    def count(self, table: str, where: str, params: Sequence[Any]) -> int:
+    def count(self, table: str, where: str = "", params: Sequence[Any] = ()) -> int:
         try:
-            n = self.conn.cursor().execute(f"SELECT COUNT(*) FROM {name(table)} WHERE {where}", *params).fetchone()[0]
+            sql = f"SELECT COUNT(*) FROM {name(table)}" + (f" WHERE {where}" if where else "")
+            n = self.conn.cursor().execute(sql, *params).fetchone()[0]
             self.conn.rollback()
             return int(n)
         except self._error as e:

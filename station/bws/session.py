@@ -24,6 +24,7 @@ SECTION_RE = re.compile(r"^([A-Z])\1{0,2}$")
 SETTINGS_DEFAULTS = {k: v for k, v in Bridgemate2SettingsDTO().to_dict().items()
                      if k not in ("SessionGuid", "SectionLetters", "ValidationMessages", "BM2PINcode")}
 HAND_SEATS = ("North", "East", "South", "West")
+MARKER = ("Name", "Date", "GUID")  # the Session table's columns that name the session
 HAND_SUITS = ("Spades", "Hearts", "Diamonds", "Clubs")
 
 
@@ -42,12 +43,12 @@ def _optional(bws: Bws, present: dict[str, set[str]], table: str, wanted: list[s
 
 def read(bws: Bws) -> dict[str, Any]:
     """The whole session as plain data. Raises BwsError for a file the bridge cannot use."""
-    from .odbc import BwsError
+    from .odbc import BwsNotSession
 
     present = bws.columns()
     lacking = missing(present)
     if lacking:
-        raise BwsError(f"{bws.path} is not a Bridgemate .bws the bridge can use: missing "
+        raise BwsNotSession(f"{bws.path} is not a Bridgemate .bws the bridge can use: missing "
                        f"{', '.join(lacking)} (create the session in the scoring program first)")
     sections = {_int(r[0]): str(r[1] or "").strip().upper() for r in bws.select("Section", ["ID", "Letter"])}
     tables = sorted({(_int(s), _int(t)) for s, t in bws.select("Tables", ["Section", "Table"])})
@@ -59,7 +60,11 @@ def read(bws: Bws) -> dict[str, Any]:
     hands = _optional(bws, present, "HandRecord",
                       ["Section", "Board"] + [s + u for s in HAND_SEATS for u in HAND_SUITS])
     status_cols = {c.lower() for k, v in present.items() if k.lower() == "tables" for c in v}
-    return {"path": bws.path, "sections": sections, "tables": tables, "rounds": rounds,
+    # The scoring program's own name for the session, where the file has a Session table: part
+    # of the file's identity (fileid.py), so a re-initialised session is noticed.
+    marker = sorted([str(r.get(k) if r.get(k) is not None else "").strip() for k in MARKER]
+                    for r in _optional(bws, present, "Session", list(MARKER)))
+    return {"path": bws.path, "sections": sections, "tables": tables, "rounds": rounds, "marker": marker,
             "players": players, "player_names": names, "settings": settings, "hands": hands,
             "table_status": {"currentround", "currentboard"} <= status_cols,
             "playdata": any(k.lower() == "playdata" for k in present)}

@@ -1,7 +1,9 @@
 """Which scoring-program link the station runs, for the director page: the Data Connector (per
 session: results taken and when the scoring program last took one and last asked), or the `.bws`
-bridge with when the scoring program last read a result (its Processed flags). Times are shown
-in the station's local time, as the scoring PC's clock shows them."""
+bridge with when the scoring program last read a result (its Processed flags), the file missing,
+unreadable or replaced, and the TD's question about a file of another session. Times are shown
+in the station's local time, as the scoring PC's clock shows them. `health` is the link's part
+of /api/v1/health."""
 from __future__ import annotations
 
 import calendar
@@ -66,7 +68,81 @@ def line(st: Any, event: str | None = None) -> str:
     problems += [e(h) for h in s.get("held") or []]
     if problems:
         text += '<br><strong class="bws-error">' + "<br>".join(problems[:20]) + "</strong>"
-    return f'<p id="integration">{text}</p>'
+    return f'<p id="integration">{text}</p>' + _question(s) + _replaced(s)
+
+
+def _question(s: dict[str, Any]) -> str:
+    """A replaced file the earlier results do not fit: what differs, and the TD's two answers."""
+    q = s.get("replaced")
+    if not isinstance(q, dict) or s.get("file") != "replaced":
+        return ""
+    e = html.escape
+    db = f" --db {q['db']}" if q.get("db") else ""
+    more = int(q.get("count") or 0) - len(q.get("differs") or [])
+    items = "".join(f"<li>{e(str(d))}</li>" for d in q.get("differs") or [])
+    return (f'<div id="bws-replaced" class="bws-error"><strong>The .bws was replaced by a file the earlier results do '
+            f'not fit</strong> (since {e(local(q.get("since")))}; {e("; ".join(map(str, q.get("why") or [])))}). '
+            f'Nothing is written into it, and the tablets keep the movement they have, until you answer:'
+            f'<ul>{items}{f"<li>and {more} more</li>" if more > 0 else ""}</ul>'
+            f'<p>The same evening, the earlier results belong in it: <code>python -m station bws-replaced{e(db)} '
+            f'write</code> (those its movement lacks are held and shown here).<br>A new session, the earlier results '
+            f'stay out of it: <code>python -m station bws-replaced{e(db)} leave</code> (they stay in the station and '
+            f'its exports).</p></div>')
+
+
+def _replaced(s: dict[str, Any]) -> str:
+    """The latest replaced file taken over: when, why, and the earlier results written into it."""
+    r = s.get("last_replaced")
+    if not isinstance(r, dict):
+        return ""
+    e = html.escape
+    if r.get("choice") == "leave":
+        what = "the earlier results were left out of it, as you answered"
+    else:
+        what = (f'{int(r.get("rewritten") or 0)} of the {int(r.get("results") or 0)} earlier results written into '
+                f'it again, {int(r.get("found") or 0)} were in it already')
+    return (f'<p id="bws-taken-over">The .bws was replaced at {e(local(r.get("at")))} '
+            f'({e("; ".join(map(str, r.get("why") or [])))}): {what}.</p>')
+
+
+# What /api/v1/health says of the .bws link: no path (the health check needs no login).
+HEALTH_TEXT = {
+    "missing": "the .bws file is missing (the scoring program re-creating it?): results are kept and written "
+               "when it is back",
+    "unreadable": "the .bws file cannot be read as a database",
+    "not_bws": "the .bws file lacks the tables of a Bridgemate session",
+    "locked": "the .bws file is locked by another program",
+    "unplayable": "the movement in the .bws cannot be played by the tablets",
+    "replaced": "the .bws was replaced by a file the earlier results do not fit: the TD must answer (director page)",
+}
+STALE_LOOKS = 20  # a bridge that has not looked at the file for this many --bws-poll periods is stuck
+
+
+def health(store: Any, now: float | None = None) -> tuple[list[str], dict[str, Any] | None]:
+    """(problems, summary) of the .bws link for `/api/v1/health`; ([], None) with the Data
+    Connector. A problem here degrades the station (HTTP 200, status "degraded"): the tables'
+    results are safe in the station and reach the file once it is put right (docs/station.md)."""
+    if store.setting("integration") != "bws":
+        return [], None
+    try:
+        s = json.loads(store.setting("bws/status") or "{}")
+    except ValueError:
+        s = {}
+    kind = str(s.get("file") or ("error" if s.get("error") else "unknown"))
+    problems = []
+    if s.get("error"):
+        problems.append(HEALTH_TEXT.get(kind, "the .bws bridge cannot use the file (director page)"))
+    checked = s.get("checked_at")
+    poll = float(s.get("poll_s") or 3.0)
+    try:
+        age = (time.time() if now is None else now) - calendar.timegm(time.strptime(str(checked), "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        age = None
+    if checked and age is not None and age > max(120.0, STALE_LOOKS * poll):
+        problems.append(f"the .bws bridge has not looked at the file for {int(age)} s")
+    return problems, {"kind": "bws", "file": kind, "since": s.get("error_since") if s.get("error") else None,
+                      "checked_at": checked, "results_in_file": int(s.get("written") or 0),
+                      "held": len(s.get("held") or []), "question": kind == "replaced"}
 
 
 LEVELS = {0: "Pass", -10: "no play"}

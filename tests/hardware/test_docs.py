@@ -31,10 +31,16 @@ def test_display_md_quotes_the_character_heights():
 
 
 def test_enclosure_md_quotes_the_fit():
+    from hardware.enclosure import design
     text = read("enclosure.md")
-    for check in fit.check_enclosure(fit.REFERENCE)[:3]:
-        assert f"{check.need:g} <= {check.have:g}" in text, check.what
-    assert fit.REFERENCE.enclosure.mpn in text
+    ref = fit.reference()
+    for c in fit.check_enclosure(ref)[:3]:
+        assert f"{c.need:g} <= {c.have:g}" in text, c.what
+    assert " x ".join(f"{v:g}" for v in design.SIZE) + " mm" in text
+    for name, z in design.stack():
+        assert f"| {z:g}" in text or f"/ {z:g}" in text, name
+    for _a, b in design.KNOWN_CLASHES:
+        assert b.split()[-1] in text           # the clash left to the PCB is named
 
 
 def test_the_pcb_readme_names_every_footprint_still_to_check():

@@ -57,6 +57,8 @@ GOOD = (pathlib.Path(profiles.__file__).parent / "fsb-2007.toml").read_text()
     (lambda s: s.replace('title = "Sweden', 'titel = "Sweden'), "title is missing|titel"),
     (lambda s: s.replace('screenmates = [["N", "E"], ["S", "W"]]', 'screenmates = [["N", "N"], ["S", "W"]]'), "screenmates"),
     (lambda s: s.replace("[stop]", "[stop"), "TOML"),
+    (lambda s: s.replace("simultaneous_source", "# simultaneous_source"), "simultaneous_source is missing"),
+    (lambda s: s.replace('simultaneous_source = "', 'simultaneous_source = " " # "'), "where the L33 window comes"),
 ])
 def test_malformed_profiles_are_rejected_with_the_field_named(tmp_path, mutate, match):
     path = tmp_path / "broken.toml"
@@ -69,3 +71,9 @@ def test_good_file_round_trips(tmp_path):
     path = tmp_path / "copy.toml"
     path.write_text(GOOD)
     assert profiles.load_file(path) == profiles.load("fsb-2007")
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_L33_every_profile_says_where_its_simultaneous_window_comes_from(name):
+    p = profiles.load(name)
+    assert 0 < p.simultaneous_window_s <= 1.0 and "choices.md #24" in p.simultaneous_source

@@ -15,7 +15,7 @@ from bridgemate_dataconnector.dto import (
 from station.movement import Slot
 from station.players import seating
 
-from .conftest import result_record
+from .conftest import EVENT, result_record
 from .export_readers import conforming_text, games, tags
 from .test_dataconnector import pairs_init
 
@@ -43,13 +43,25 @@ def names(st, session):
     return {s: t[n] for s, n in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))}
 
 
+def session_result(event: str) -> dict:
+    """Table 1's board 1 in the session whose tablets use the id `event`."""
+    rec = result_record(table=1, ns_pair=1, ew_pair=5)
+    rec["event"], rec["key"] = event, rec["key"].replace(EVENT, event, 1)
+    return rec
+
+
 @pytest.fixture
 def club(station):  # SQLite and PostgreSQL
+    """Two sessions with section A, table 1 playing board 1 in each. Every file is one session's
+    (docs/station.md "Events and sessions"): the afternoon's tablets use the station event's id,
+    the evening's `<event>.2` with the same table key."""
     st = station
     client = DataConnectorClient("club-7", st.token, st.url)
     for guid, name in ((AFTERNOON, "Eftermiddag"), (EVENING, "Kväll")):
         assert client.initialize(pairs_init(SLOTS, guid=guid, name=name)).data_type == DataConnectorResponseData.OK
-    assert st.post_item("result", result_record(table=1, ns_pair=1, ew_pair=5))[0] == 201
+    key = st.keys[f"{EVENT}/A/1"]
+    for event in (EVENT, f"{EVENT}.2"):
+        assert st.post_item("result", session_result(event), key=key)[0] == 201
     return st, client
 
 

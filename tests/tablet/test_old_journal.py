@@ -1,6 +1,7 @@
 """A journal written before the controller was split into parts opens and replays to the same
 table, after every transaction it committed, and the live path goes on from it as that version
-did (tests/tablet/old_journal.py says how the journal was made and what is compared)."""
+did (tests/tablet/old_journal.py says how the journal was made and what is compared). Where a
+fix of the Laws changed what a prefix replays to, `evening.json`'s `amended` says which and why."""
 import json
 import pathlib
 import shutil
