@@ -29,13 +29,15 @@ def cells(fr) -> int:
                 s[i] = c
                 g = (c & 0x7F) * 20
                 inv = 0
+                top = 0
                 if c & 0x80:
                     inv = 0xFF
+                    top = 0xFC  # render.INV_TOP: the bar starts 2 rows down
                 x = xs[i]
                 o = (r << 8) + x  # line r is pages 2r and 2r + 1
                 k = 0
                 while k < 10:
-                    buf[o + k] = font[g + k] ^ inv
+                    buf[o + k] = font[g + k] ^ top
                     buf[o + 128 + k] = font[g + 10 + k] ^ inv
                     k += 1
                 p = r << 1

@@ -37,24 +37,26 @@ STOP_SHOWN = 23
 ALERTED = 24
 MISTAKE = 25
 TD_CALLED = 26
+STOP_Q = 27  # after the selection: the regulation wants the STOP card first
 
 _EN = (b"STARTING", b"NO BOARD", b"AUCTION OVER", b"WAIT FOR TD", b"YOUR TURN", b"TURN: ",
        b"STOP ", b"NO LINK", b"UPDATE BOX", b" SENDING", b"BOARD ", b"DEALER ", b"VUL: ",
        b"REVIEW ", b"MIN ", b"WAIT",
        b"LEVEL FIRST", b"SELECT CALL", b"OUT OF TURN", b"INSUFFICIENT", b"NOT ALLOWED",
-       b"STOP: WAIT", b"NOT NOW", b"STOP SHOWN", b"ALERTED", b"UNDO: TD", b"TD CALLED")
+       b"STOP: WAIT", b"NOT NOW", b"STOP SHOWN", b"ALERTED", b"UNDO: TD", b"TD CALLED",
+       b" STOP?")
 _SV = (b"STARTAR", b"INGEN BRICKA", b"BUDEN KLARA", b"V\xc4NTA P\xc5 TL", b"DIN TUR", b"TUR: ",
        b"STOPP ", b"EJ KONTAKT", b"UPPDATERA", b" SKICKAS", b"BRICKA ", b"GIVARE ", b"ZON: ",
        b"UPPREPA ", b"MINST ", b"V\xc4NTA",
        b"NIV\xc5 F\xd6RST", b"V\xc4LJ BUD", b"UTOM TUR", b"F\xd6R L\xc5GT", b"EJ TILL\xc5TET",
        b"STOPP: V\xc4NTA", b"INTE NU", b"STOPP VISAT", b"ALERTERAT", b"\xc5NGRA: TL",
-       b"TL KALLAD")
+       b"TL KALLAD", b" STOPP?")
 _DA = (b"STARTER", b"INTET SPIL", b"MELDING SLUT", b"VENT P\xc5 TL", b"DIN TUR", b"TUR: ",
        b"STOP ", b"IKKE KONTAKT", b"OPDATER BOKS", b" SENDES", b"SPIL ", b"GIVER ", b"ZONE: ",
        b"GENTAG ", b"MINDST ", b"VENT",
        b"NIVEAU F\xd8RST", b"V\xc6LG MELDING", b"UDEN FOR TUR", b"FOR LAVT", b"IKKE TILLADT",
        b"STOP: VENT", b"IKKE NU", b"STOP VIST", b"ALERTERET", b"FORTRYD: TL",
-       b"TL TILKALDT")
+       b"TL TILKALDT", b" STOP?")
 WORDS = (_EN, _EN, _SV, _DA)
 
 # seats N E S W: the letters, and the words (whose turn, the dealer)

@@ -36,10 +36,11 @@ CELLS = ROWS * WIDTH
 CW = font16.WIDTH  # a cell's width in pixels
 SLOT = 6    # the cells of a call in the auction lines: seat letter, space, call (3), mark
 SLOT_X = 68  # the right call of an auction line starts here: 8 px after the left one's end
-INV = 0x80  # a cell's code with this bit is drawn inverted
+INV = 0x80  # a cell's code with this bit is drawn inverted: rows 2-15 of the cell (its top page
+INV_TOP = 0xFC  # xor'ed with this): the bar keeps 2 rows clear of the line above, whose capitals
+            # end on their cell's last row
 _BLANK = bytes(CELLS)  # all cells " " (code 0): one slice store clears the lines
 _OK = b" OK?"
-_STOP_Q = b" STOP?"
 _DASHES = b"--"
 # the word of each entry note (entry.N_*), 0xFF: none shown
 _NOTE_WORD = bytes((0xFF, T.LEVEL_FIRST, T.SELECT, T.OUT_OF_TURN, T.INSUFFICIENT, T.NOT_ALLOWED,
@@ -88,17 +89,12 @@ class Frame:
             # framebuf's blit copies a cell in C. Seen as GS8 (one byte a pixel), the font is a
             # picture CW wide whose rows 2 g and 2 g + 1 are glyph g's top and bottom page, and
             # a line of cells is a picture 128 wide and 2 high (its two pages): a glyph goes in
-            # at y = -2 g and the line's clipping keeps just its bytes. An inverted cell goes
-            # through a palette that maps each byte to its complement.
+            # at y = -2 g and the line's clipping keeps just its bytes.
             self.fontfb = framebuf.FrameBuffer(_writable(font16.FONT), CW, 2 * font16.COUNT,
                                                framebuf.GS8)
             mv = memoryview(self.buf)
             self.lines = [framebuf.FrameBuffer(mv[256 * r:256 * r + 256], 128, 2, framebuf.GS8)
                           for r in range(ROWS)]
-            inv = bytearray(256)
-            for i in range(256):
-                inv[i] = i ^ 0xFF
-            self.inv = framebuf.FrameBuffer(inv, 256, 1, framebuf.GS8)
         self.invalidate()
 
     def invalidate(self):
@@ -226,7 +222,7 @@ class Frame:
             q = self._call(p, ent.sel, names)
             if (view.lowest != calls.NONE and not ent.stop_given
                     and calls.stop_due(ent.sel, view.lowest, view.stop_jump, view.stop_opening2)):
-                return self._text(q, _STOP_Q)  # STOP first (the regulation's trigger)
+                return self._text(q, t[T.STOP_Q])  # STOP first (the regulation's trigger)
             return self._text(q, _OK)
         if ent.level:
             self.want[p] = 16 + ent.level
@@ -329,20 +325,18 @@ class Frame:
     def _blit(self, i, c):
         r = i // WIDTH
         x = self.xs[i]
-        if self.lines is not None:
-            g = -((c & 0x7F) << 1)
-            if c & INV:
-                self.lines[r].blit(self.fontfb, x, g, -1, self.inv)
-            else:
-                self.lines[r].blit(self.fontfb, x, g)
+        if self.lines is not None and not c & INV:
+            # (an inverted cell, a few a picture, goes byte by byte: its two pages differ)
+            self.lines[r].blit(self.fontfb, x, -((c & 0x7F) << 1))
             return
         buf = self.buf
         f = self.font
         g = (c & 0x7F) * 2 * CW
         o = (r << 8) + x  # line r is pages 2r and 2r + 1
         inv = 0xFF if c & INV else 0
+        top = INV_TOP if c & INV else 0
         for k in range(CW):
-            buf[o + k] = f[g + k] ^ inv
+            buf[o + k] = f[g + k] ^ top
             buf[o + 128 + k] = f[g + CW + k] ^ inv
 
 

@@ -104,7 +104,9 @@ def glyphs() -> dict[bytes, tuple[str, bool]]:
                 ch = "\ufffd"
             bits = bytes(font.FONT[g * 2 * CW:(g + 1) * 2 * CW])
             _GLYPHS.setdefault(bits, (ch, False))
-            _GLYPHS.setdefault(bytes(b ^ 0xFF for b in bits), (ch, True))
+            # inverted: the bottom page whole, the top page from row 2 (render.INV_TOP)
+            inv = bytes(b ^ 0xFC for b in bits[:CW]) + bytes(b ^ 0xFF for b in bits[CW:])
+            _GLYPHS.setdefault(inv, (ch, True))
     return _GLYPHS
 
 

@@ -38,7 +38,7 @@ def test_every_composed_line_fits_twelve_columns_in_every_language():
         assert len(t[T.DEALER]) + longest_seat <= w, lg
         assert len(t[T.VUL]) + longest_vul <= w, lg
         assert longest_call + len(t[T.SENDING]) <= w, lg
-        assert longest_call + len(" STOP?") <= w and longest_call + len(" OK?") <= w
+        assert longest_call + len(t[T.STOP_Q]) <= w and longest_call + len(" OK?") <= w
         assert len(t[T.MIN]) + 1 + len(names[T.NT]) <= w, lg
         assert 2 + len(t[T.BOARD]) + 3 <= w, lg  # "N BOARD 255"
         assert len(t[T.REVIEW]) + len("9/9") <= w, lg  # from 10 pages the pages alone

@@ -36,7 +36,10 @@ def cell(f, i):
 
 
 def inverted(b):
-    return bytes(x ^ 0xFF for x in b)
+    """A glyph's bytes drawn inverted: its bottom page whole, its top page from row 2 down
+    (render.INV_TOP), so the bar keeps clear of the line above."""
+    w = font16.WIDTH
+    return bytes(x ^ render.INV_TOP for x in b[:w]) + bytes(x ^ 0xFF for x in b[w:])
 
 
 def row_text(f, row):
@@ -49,7 +52,7 @@ def row_text(f, row):
         bits = cell(f, i)
         for g in range(font16.COUNT):
             gb = bytes(font16.FONT[g * GW:g * GW + GW])
-            if gb == bits or gb == inverted(bits):
+            if gb == bits or inverted(gb) == bits:
                 out += textview.glyph_char(g)
                 break
         else:
@@ -89,6 +92,10 @@ def test_the_last_four_calls_in_time_order_with_the_newest_inverted():
     assert row_text(f, 3) == "W P    N 3" + DIAMOND + "!", row_text(f, 3)
     for i in range(3 * render.WIDTH + render.SLOT, 4 * render.WIDTH):
         assert cell(f, i) != glyph(" "), i  # the newest: every cell of its slot inverted
+    # the bar starts 2 rows down (its blank cell after the seat letter: page 6 is line 3's top):
+    # the calls of the line above keep their gap
+    x = render.SLOT_X + font16.WIDTH
+    assert (f.buf[6 * 128 + x], f.buf[7 * 128 + x]) == (render.INV_TOP, 0xFF)
     assert cell(f, 3 * render.WIDTH + render.SLOT) == inverted(glyph("N"))
     assert cell(f, 3 * render.WIDTH) == glyph("W")  # the others plain
     # the two calls of a line 8 px apart: nothing drawn between them
