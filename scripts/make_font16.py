@@ -80,12 +80,29 @@ def vlsb(rows):
     return bytes(out)
 
 
+def _set(g, r, c):
+    g[r] |= 1 << (W - 1 - c)
+
+
+def zero_dotted(font):
+    """Terminus's zero is slashed, and its Ø is the same slashed oval with a pixel more at each
+    end: on the box "Ø 2♠" (Danish East) read as "0 2♠". So the zero is the O with a dot in it:
+    0, O and Ø each look their own."""
+    g = list(font["O"][:H])
+    for r in (8, 9, 10):
+        for c in (4, 5):
+            _set(g, r, c)
+    return g
+
+
 def glyph_rows(font):
     rows = []
     for c in range(0x20, 0x60):
         g = list(font[chr(c)][:H])
         if chr(c) == "_":
             g[H - 1] = font["_"][17]  # its line is below row 15: raised to the last row
+        if chr(c) == "0":
+            g = zero_dotted(font)
         rows.append(g)
     rows += [list(font[ch][:H]) for ch in EXTRA]
     rows += [drawn(SUITS[k]) for k in "CDHS?"]

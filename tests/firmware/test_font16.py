@@ -69,3 +69,13 @@ def test_the_emulators_display_model_reads_what_the_firmware_drew():
     assert sc.auction == "1D 1S X 3NT*"  # in time order (East dealt); North's 3NT alerted
     assert [(s.seat, s.newest) for s in sc.slots] == [("E", False), ("S", False), ("W", False),
                                                        ("N", True)]
+
+
+def test_zero_o_and_o_stroke_each_look_their_own():
+    """Terminus's slashed zero and its Ø differed by 2 pixels: a Danish box's "Ø 2♠" (East's
+    2♠) read as "0 2♠". The box's zero is dotted: each pair of 0, O, Ø differs in 6 pixels or
+    more."""
+    glyphs = {ch: rows_of(render.code_of(ch)) for ch in ("0", "O", "\xd8")}
+    for a, b in (("0", "O"), ("0", "\xd8"), ("O", "\xd8")):
+        differ = sum(bin(x ^ y).count("1") for x, y in zip(glyphs[a], glyphs[b], strict=True))
+        assert differ >= 6, (a, b, differ)
