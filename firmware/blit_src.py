@@ -54,15 +54,15 @@ def cells(fr) -> int:
 
 
 @micropython.viper
-def text(want, pos: int, end: int, s, inv: int, mp) -> int:
-    """The Latin-1 bytes s as font codes (mp: font16.MAP) into want from pos, or'ed with inv,
-    cut at end (the end of pos's line); returns the position after the last (render.Frame._text
-    for a bytes text)."""
+def text(want, pos: int, end: int, s, inv: int, mp, start: int, stop: int) -> int:
+    """The Latin-1 bytes s[start:stop] as font codes (mp: font16.MAP) into want from pos,
+    or'ed with inv, cut at end (the end of pos's line); returns the position after the last
+    (render.Frame._text for a bytes text)."""
     w = ptr8(want)
     p = ptr8(s)
     m = ptr8(mp)
-    n = int(len(s))
-    i = 0
+    n = stop
+    i = start
     while i < n and pos < end:
         w[pos] = m[p[i]] | inv
         pos += 1

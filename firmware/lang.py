@@ -39,44 +39,65 @@ MISTAKE = 25
 TD_CALLED = 26
 STOP_Q = 27  # after the selection: the regulation wants the STOP card first
 
-_EN = (b"STARTING", b"NO BOARD", b"AUCTION OVER", b"WAIT FOR TD", b"YOUR TURN", b"TURN: ",
-       b"STOP ", b"NO LINK", b"UPDATE BOX", b" SENDING", b"BOARD ", b"DEALER ", b"VUL: ",
-       b"REVIEW ", b"MIN ", b"WAIT",
-       b"LEVEL FIRST", b"SELECT CALL", b"OUT OF TURN", b"INSUFFICIENT", b"NOT ALLOWED",
-       b"STOP: WAIT", b"NOT NOW", b"STOP SHOWN", b"ALERTED", b"UNDO: TD", b"TD CALLED",
-       b" STOP?")
-_SV = (b"STARTAR", b"INGEN BRICKA", b"BUDEN KLARA", b"V\xc4NTA P\xc5 TL", b"DIN TUR", b"TUR: ",
-       b"STOPP ", b"EJ KONTAKT", b"UPPDATERA", b" SKICKAS", b"BRICKA ", b"GIVARE ", b"ZON: ",
-       b"UPPREPA ", b"MINST ", b"V\xc4NTA",
-       b"NIV\xc5 F\xd6RST", b"V\xc4LJ BUD", b"UTOM TUR", b"F\xd6R L\xc5GT", b"EJ TILL\xc5TET",
-       b"STOPP: V\xc4NTA", b"INTE NU", b"STOPP VISAT", b"ALERTERAT", b"\xc5NGRA: TL",
-       b"TL KALLAD", b" STOPP?")
-_DA = (b"STARTER", b"INTET SPIL", b"MELDING SLUT", b"VENT P\xc5 TL", b"DIN TUR", b"TUR: ",
-       b"STOP ", b"IKKE KONTAKT", b"OPDATER BOKS", b" SENDES", b"SPIL ", b"GIVER ", b"ZONE: ",
-       b"GENTAG ", b"MINDST ", b"VENT",
-       b"NIVEAU F\xd8RST", b"V\xc6LG MELDING", b"UDEN FOR TUR", b"FOR LAVT", b"IKKE TILLADT",
-       b"STOP: VENT", b"IKKE NU", b"STOP VIST", b"ALERTERET", b"FORTRYD: TL",
-       b"TL TILKALDT", b" STOP?")
-WORDS = (_EN, _EN, _SV, _DA)
+# Each language's texts are one bytes constant, "|" after each: the words (in the order of the
+# indexes above), the seats N E S W, the vulnerabilities, the calls. One constant, not one per
+# word: a .mpy's constants stay in the heap as long as the module, and each costs a 16-byte
+# object and a block for its bytes (firmware/README.md, "Memory"). render.py draws word i of language lg from TEXTS[lg], bytes
+# AT[lg][i] up to the "|" at AT[lg][i + 1] - 1, without a slice.
+SEAT = 28      # + seat 0..3: NORTH EAST SOUTH WEST, as the whose-turn and dealer lines say it
+VUL_NAME = 32  # + vul 0..3: none, NS, EW, all, as boards print it
+PASS = 36      # the calls: pass (on the call line), pass in an auction cell, double, redouble,
+PASS_CELL = 37  # no trump
+DOUBLE = 38
+REDOUBLE = 39
+NT = 40
+COUNT = 41
 
-# seats N E S W: the letters, and the words (whose turn, the dealer)
+_EN = (b"STARTING|NO BOARD|AUCTION OVER|WAIT FOR TD|YOUR TURN|TURN: |STOP |NO LINK|"
+       b"UPDATE BOX| SENDING|BOARD |DEALER |VUL: |REVIEW |MIN |WAIT|"
+       b"LEVEL FIRST|SELECT CALL|OUT OF TURN|INSUFFICIENT|NOT ALLOWED|STOP: WAIT|NOT NOW|"
+       b"STOP SHOWN|ALERTED|UNDO: TD|TD CALLED| STOP?|"
+       b"NORTH|EAST|SOUTH|WEST|"
+       b"NONE|NS|EW|ALL|"
+       b"PASS|P|X|XX|NT|")
+_SV = (b"STARTAR|INGEN BRICKA|BUDEN KLARA|V\xc4NTA P\xc5 TL|DIN TUR|TUR: |STOPP |EJ KONTAKT|"
+       b"UPPDATERA| SKICKAS|BRICKA |GIVARE |ZON: |UPPREPA |MINST |V\xc4NTA|"
+       b"NIV\xc5 F\xd6RST|V\xc4LJ BUD|UTOM TUR|F\xd6R L\xc5GT|EJ TILL\xc5TET|STOPP: V\xc4NTA|"
+       b"INTE NU|STOPP VISAT|ALERTERAT|\xc5NGRA: TL|TL KALLAD| STOPP?|"
+       b"NORD|\xd6ST|SYD|V\xc4ST|"
+       b"INGEN|NS|\xd6V|ALLA|"
+       b"PASS|P|X|XX|NT|")
+_DA = (b"STARTER|INTET SPIL|MELDING SLUT|VENT P\xc5 TL|DIN TUR|TUR: |STOP |IKKE KONTAKT|"
+       b"OPDATER BOKS| SENDES|SPIL |GIVER |ZONE: |GENTAG |MINDST |VENT|"
+       b"NIVEAU F\xd8RST|V\xc6LG MELDING|UDEN FOR TUR|FOR LAVT|IKKE TILLADT|STOP: VENT|"
+       b"IKKE NU|STOP VIST|ALERTERET|FORTRYD: TL|TL TILKALDT| STOP?|"
+       b"NORD|\xd8ST|SYD|VEST|"
+       b"INGEN|NS|\xd8V|ALLE|"
+       b"PAS|PAS|X|XX|UT|")
+
+
+def _starts(s):
+    """Where each text of s starts, and one past the last one's "|" (COUNT + 1 offsets)."""
+    at = [0]
+    for i in range(len(s)):
+        if s[i] == 124:  # "|"
+            at.append(i + 1)
+    return tuple(at)
+
+
+_AT_EN = _starts(_EN)
+TEXTS = (_EN, _EN, _SV, _DA)  # by language code: 0 (none given) shows English
+AT = (_AT_EN, _AT_EN, _starts(_SV), _starts(_DA))
+
+# seat letters N E S W in each language (seat 0..3)
 LETTERS = (b"NESW", b"NESW", b"N\xd6SV", b"N\xd8SV")
-_SEATS_EN = (b"NORTH", b"EAST", b"SOUTH", b"WEST")
-SEATS = (_SEATS_EN, _SEATS_EN, (b"NORD", b"\xd6ST", b"SYD", b"V\xc4ST"),
-         (b"NORD", b"\xd8ST", b"SYD", b"VEST"))
-# vulnerability 0 none, 1 NS, 2 EW, 3 all, as boards print it
-_VUL_EN = (b"NONE", b"NS", b"EW", b"ALL")
-VULS = (_VUL_EN, _VUL_EN, (b"INGEN", b"NS", b"\xd6V", b"ALLA"), (b"INGEN", b"NS", b"\xd8V", b"ALLE"))
-# calls: pass (on the call line; in the auction's cells), double, redouble, no trump
-_CALLS_EN = (b"PASS", b"P", b"X", b"XX", b"NT")
-CALLS = (_CALLS_EN, _CALLS_EN, _CALLS_EN, (b"PAS", b"PAS", b"X", b"XX", b"UT"))
-PASS = 0
-PASS_CELL = 1
-DOUBLE = 2
-REDOUBLE = 3
-NT = 4
 
 
 def of(code):
     """The table index of a STATE's language byte: an unknown language shows English."""
     return code if 0 <= code < 4 else 0
+
+
+def text(lg, i):
+    """Text i of language lg as bytes (a new object: for tests and tools, not the box's draw)."""
+    return TEXTS[lg][AT[lg][i]:AT[lg][i + 1] - 1]

@@ -126,18 +126,29 @@ class Frame:
         return 0xF0
 
     # -- composing (font codes into self.want) -------------------------------------------------
-    def _text(self, pos, s, inv=0):
+    def _text(self, pos, s, inv=0, start=0, stop=-1):
+        """s[start:stop] (bytes: Latin-1; or a str) from cell pos, cut at the line's end;
+        returns the cell after it."""
         end = pos - pos % WIDTH + WIDTH  # a line never runs into the next: what does not fit is cut
+        if stop < 0:
+            stop = len(s)
         if self.ntext is not None and type(s) is bytes:
-            return self.ntext(self.want, pos, end, s, inv, self.map)  # every fixed text
+            return self.ntext(self.want, pos, end, s, inv, self.map, start, stop)  # fixed texts
         w = self.want
         m = self.map
-        for ch in s:
+        for k in range(start, stop):
             if pos >= end:
                 break
+            ch = s[k]
             w[pos] = (m[ch] if type(ch) is int else code_of(ch)) | inv
             pos += 1
         return pos
+
+    def _say(self, pos, lg, i, inv=0):
+        """Text i of language lg (lang.py) from cell pos: a run of that language's one bytes
+        constant, no slice made."""
+        at = T.AT[lg]
+        return self._text(pos, T.TEXTS[lg], inv, at[i], at[i + 1] - 1)
 
     def _num(self, pos, n):
         if n >= 10:
@@ -145,23 +156,23 @@ class Frame:
         self.want[pos] = 16 + n % 10  # "0" is ASCII 48: code 16
         return pos + 1
 
-    def _call(self, pos, c, names, inv=0, cell=False):
+    def _call(self, pos, c, lg, inv=0, cell=False):
         w = self.want
         if c == calls.HIDDEN:
             return self._text(pos, _DASHES, inv)
         if c == calls.PASS:
-            return self._text(pos, names[T.PASS_CELL if cell else T.PASS], inv)
+            return self._say(pos, lg, T.PASS_CELL if cell else T.PASS, inv)
         if c == calls.DOUBLE:
-            return self._text(pos, names[T.DOUBLE], inv)
+            return self._say(pos, lg, T.DOUBLE, inv)
         if c == calls.REDOUBLE:
-            return self._text(pos, names[T.REDOUBLE], inv)
+            return self._say(pos, lg, T.REDOUBLE, inv)
         if not calls.is_bid(c):
             w[pos] = font16.OTHER | inv
             return pos + 1
         w[pos] = (16 + calls.level(c)) | inv
         d = calls.denom(c)
         if d == 4:
-            return self._text(pos + 1, names[T.NT], inv)
+            return self._say(pos + 1, lg, T.NT, inv)
         w[pos + 1] = (font16.CLUB + d) | inv
         return pos + 2
 
@@ -173,33 +184,32 @@ class Frame:
             for k in range(pos, pos + SLOT):
                 w[k] = INV  # the newest: a bar the width of the slot
         w[pos] = self.map[T.LETTERS[lg][(view.dealer + i) & 3]] | inv
-        p = self._call(pos + 2, f & V.CALL_MASK, T.CALLS[lg], inv, True)
+        p = self._call(pos + 2, f & V.CALL_MASK, lg, inv, True)
         m = (1 if f & V.F_ALERT else 0) + (2 if f & V.F_STOP else 0)
         if m:
             w[p] = self.map[_MARKS[m]] | inv
 
     def _status(self, view, now, ticks_diff, link_up, version_error, lg):
-        t = T.WORDS[lg]
         if version_error:
-            return self._text(0, t[T.UPDATE])  # the tablet speaks no protocol version we know
+            return self._say(0, lg, T.UPDATE)  # the tablet speaks no protocol version we know
         if not view.known:
-            return self._text(0, t[T.STARTING])
+            return self._say(0, lg, T.STARTING)
         if not link_up:
-            return self._text(0, t[T.NO_LINK])  # never "YOUR TURN" on a box the tablet cannot hear
+            return self._say(0, lg, T.NO_LINK)  # never "YOUR TURN" on a box the tablet cannot hear
         if view.phase == V.WAITING:
-            return self._text(0, t[T.NO_BOARD])
+            return self._say(0, lg, T.NO_BOARD)
         if view.phase == V.ENDED:
-            return self._text(0, t[T.OVER])
+            return self._say(0, lg, T.OVER)
         if view.phase == V.FROZEN:
-            return self._text(0, t[T.TD_WAIT])
+            return self._say(0, lg, T.TD_WAIT)
         left = view.stop_left_ms(now, ticks_diff)
         if left > 0 and view.turn < 4:
             # this box's own wait (the STATE's stop_ms is for this seat): the seconds left
-            return self._num(self._text(0, t[T.STOP]), (left + 999) // 1000)
+            return self._num(self._say(0, lg, T.STOP), (left + 999) // 1000)
         if view.turn == view.seat:
-            return self._text(0, t[T.YOUR_TURN])
+            return self._say(0, lg, T.YOUR_TURN)
         if view.turn < 4:
-            return self._text(self._text(0, t[T.TURN]), T.SEATS[lg][view.turn])
+            return self._say(self._say(0, lg, T.TURN), lg, T.SEAT + view.turn)
         return 0
 
     def _note(self, view, ent):
@@ -212,17 +222,15 @@ class Frame:
         return _NOTE_WORD[n] if n < len(_NOTE_WORD) else 0xFF
 
     def _call_line(self, view, ent, lg):
-        t = T.WORDS[lg]
-        names = T.CALLS[lg]
         p = WIDTH
         if view.sending != calls.NONE:
             # the call being confirmed stays in sight until the tablet has it
-            return self._text(self._call(p, view.sending, names), t[T.SENDING])
+            return self._say(self._call(p, view.sending, lg), lg, T.SENDING)
         if ent.sel != calls.NONE:
-            q = self._call(p, ent.sel, names)
+            q = self._call(p, ent.sel, lg)
             if (view.lowest != calls.NONE and not ent.stop_given
                     and calls.stop_due(ent.sel, view.lowest, view.stop_jump, view.stop_opening2)):
-                return self._text(q, t[T.STOP_Q])  # STOP first (the regulation's trigger)
+                return self._say(q, lg, T.STOP_Q)  # STOP first (the regulation's trigger)
             return self._text(q, _OK)
         if ent.level:
             self.want[p] = 16 + ent.level
@@ -230,25 +238,26 @@ class Frame:
             return p + 2
         word = self._note(view, ent)
         if word != 0xFF:
-            return self._text(p, t[word])
+            return self._say(p, lg, word)
         if ent.review and view.n:
             rows = (view.n + 3) // 4
             page = ent.review_page % rows + 1
             need = (2 if page >= 10 else 1) + (2 if rows >= 10 else 1) + 1
-            if len(t[T.REVIEW]) + need <= WIDTH:  # else the pages alone: "10/12" cut is no use
-                p = self._text(p, t[T.REVIEW])
+            at = T.AT[lg]
+            if at[T.REVIEW + 1] - 1 - at[T.REVIEW] + need <= WIDTH:  # else the pages alone:
+                p = self._say(p, lg, T.REVIEW)                      # "10/12" cut is no use
             q = self._num(p, page)
             self.want[q] = 15  # "/"
             return self._num(q + 1, rows)
         if view.msg:
             return self._text(p, view.msg)
         if view.my_turn() and calls.is_bid(view.lowest) and view.lowest != calls.FIRST_BID:
-            return self._call(self._text(p, t[T.MIN]), view.lowest, names)
+            return self._call(self._say(p, lg, T.MIN), view.lowest, lg)
         # nothing to do on this box: its seat and the board
         self.want[p] = (self.map[T.LETTERS[lg][view.seat]] if view.seat < 4 else 31) | INV
         if not (view.known and view.board):
             return p + 1
-        return self._num(self._text(p + 2, t[T.BOARD]), view.board)
+        return self._num(self._say(p + 2, lg, T.BOARD), view.board)
 
     def _auction(self, view, ent, lg):
         n = view.n
@@ -264,9 +273,8 @@ class Frame:
         if not n:
             # before the first call: who deals, who is vulnerable (the board's own marks)
             if view.known and view.board:
-                t = T.WORDS[lg]
-                self._text(self._text(2 * WIDTH, t[T.DEALER]), T.SEATS[lg][view.dealer & 3])
-                self._text(self._text(3 * WIDTH, t[T.VUL]), T.VULS[lg][view.vul & 3])
+                self._say(self._say(2 * WIDTH, lg, T.DEALER), lg, T.SEAT + (view.dealer & 3))
+                self._say(self._say(3 * WIDTH, lg, T.VUL), lg, T.VUL_NAME + (view.vul & 3))
             return False
         # the last four calls in time order, left to right and down: the newest bottom right,
         # inverted (it is the one the player in turn answers)

@@ -284,7 +284,7 @@ def test_every_answer_to_a_key_fits_its_line_whole():
             ent = E.CallEntry()
             ent.note = note
             f = draw(v, ent)
-            text = T.WORDS[lg][word]
+            text = T.text(lg, word)
             assert len(text) <= render.WIDTH, text
             assert row_text(f, 1) == "".join(textview.glyph_char(font16.MAP[b]) for b in text)
 
