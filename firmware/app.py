@@ -138,6 +138,7 @@ class BoxApp:
         preallocated view, straight from its bytes: nothing is kept but the message text."""
         v = self.view
         b = self.ep.state_body
+        known_was = v.known
         v.known = True
         t = b[L.S_TURN]
         turn_was = v.turn
@@ -161,8 +162,11 @@ class BoxApp:
             v.stop_deadline = 1
         v.stop_lock = v.prevent
         ent = self.entry
-        if b[L.S_BOARD] != v.board:
-            ent.clear()  # a selection keyed on the last board is not armed on this one
+        if known_was and b[L.S_BOARD] != v.board:
+            # a selection keyed on the last board is not armed on this one; one keyed before
+            # the first STATE since boot (the panel still showing the last boot's picture) is
+            # of no earlier board, and stays
+            ent.clear()
         if n != v.n or v.turn != turn_was:
             # the auction moved: an answer to an earlier key (INSUFFICIENT ...) is not true now
             if ent.note in _STALE_NOTES:

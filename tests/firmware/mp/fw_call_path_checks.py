@@ -107,3 +107,34 @@ def test_the_tablets_language_reaches_the_display():
     rows = textview.frame_rows(box.frame)
     assert box.view.lang == 3 and rows[1] == "MINDST 1\u2660" and rows[3] == "S PAS  V 1\u2665*", rows
     _clean()
+
+
+def test_a_level_keyed_before_the_first_state_stays_and_a_selection_of_the_last_board_goes():
+    """A box just rebooted (by its watchdog, a power cut) keeps the picture it had until it draws
+    again, so a player may key on: the level pressed before the box's first STATE is no call of
+    an earlier board and stays. A selection keyed on one board is disarmed by the next board's
+    STATE: an OK there must not send it."""
+    _clean()
+    clock = Clock()
+    box = A.BoxApp(Hal(clock), SEAT, False, store.Store(PATH))
+    tab = TabletEndpoint(SEAT, 0x4242, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "E"
+    view["prevent"] = False
+    box.key(K.L1 + 1, clock.t)  # "2", before any STATE
+    tab.set_view(view)
+    _pump(box, tab, clock, 300)
+    assert box.view.known and box.view.my_turn(), "no session"
+    assert box.entry.level == 2, box.entry.level
+    box.key(K.C, clock.t)
+    assert box.entry.sel != 0xFF, "2C not selected"
+    nxt = dict(view)
+    nxt["board"] = view["board"] + 1
+    nxt["auction"] = []
+    nxt["turn"] = "E"
+    nxt["dealer"] = "E"
+    tab.set_view(nxt)
+    _pump(box, tab, clock, 300)
+    assert box.view.board == nxt["board"]
+    assert box.entry.sel == 0xFF and box.entry.level == 0, (box.entry.sel, box.entry.level)
+    _clean()
