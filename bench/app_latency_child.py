@@ -33,11 +33,12 @@ import sys
 import tempfile
 import threading
 import time
+from functools import partial
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hardware.sim.boxes import Boxes  # noqa: E402
+from hardware.sim.boxes import Boxes, Screen  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
@@ -52,6 +53,11 @@ RELAY_NICE = -10
 PLAYER_GAP_S = 0.3  # choosing a call to pressing OK, at a player's fastest
 SESSION = {"event": "bench", "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
            "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": list(range(1, 33))}
+
+def turn_with_calls(sc: Screen, n: int) -> bool:
+    """The box shows that it is its turn, with the auction's n calls."""
+    return sc.status == "YOUR TURN" and len(sc.calls) == n
+
 
 
 def wire_bytes(payload_len: int) -> int:
@@ -122,16 +128,17 @@ def main() -> None:
     watcher = subprocess.Popen([sys.executable, str(ROOT / "bench" / "screen_watcher.py"), str(box_dir),
                                 *(["--poll"] if "--poll-watch" in opts else [])],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert watcher.stdin is not None and watcher.stdout is not None
+    w_in, w_out = watcher.stdin, watcher.stdout
+    assert w_in is not None and w_out is not None
 
     def watch(calls: int) -> None:
-        watcher.stdin.write(json.dumps({"calls": calls}) + "\n")
-        watcher.stdin.flush()
-        if watcher.stdout.readline().strip() != "armed":
+        w_in.write(json.dumps({"calls": calls}) + "\n")
+        w_in.flush()
+        if w_out.readline().strip() != "armed":
             raise RuntimeError("the screen watcher did not arm")
 
     def seen_by_watcher() -> dict[str, float]:
-        reply = json.loads(watcher.stdout.readline() or "{}")
+        reply = json.loads(w_out.readline() or "{}")
         if "seen" not in reply:
             raise TimeoutError(f"a box did not show the call in 5 s ({reply})")
         return reply["seen"]
@@ -156,7 +163,7 @@ def main() -> None:
                     continue
                 seat = st["next"]
                 n = len(st["calls"])
-                boxes.wait_screen(seat, lambda sc, n=n: sc.status == "YOUR TURN" and len(sc.calls) == n, 10)
+                boxes.wait_screen(seat, partial(turn_with_calls, n=n), 10)
                 bids = [c for c in st["legal_calls"] if c not in ("P", "X", "XX")]
                 call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
                 keys = tokens(call)
@@ -201,7 +208,7 @@ def main() -> None:
         app.run()
     finally:
         master.close()
-        watcher.stdin.close()
+        w_in.close()
         watcher.wait(10)
         boxes.stop()
         if box_dir.parent != work:

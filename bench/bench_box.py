@@ -1,4 +1,4 @@
-"""The box figures, measured on the real firmware:
+"""The box's figures, measured on the real firmware:
 
 - on emulated RP2040s (hardware/emu, stock MicroPython as flashed) behind the real tablet, in
   lockstep with it (one clock) and behind a model of the USB bridge (bench/box_chip.py): one box
@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -41,11 +42,17 @@ import box_image  # noqa: E402
 
 from bench.box_chip import on_chip, on_chip_bus, pct, print_bus, print_p2p  # noqa: E402
 from hardware.sim import soak  # noqa: E402
-from hardware.sim.boxes import micropython_path  # noqa: E402
+from hardware.sim.boxes import Screen, micropython_path  # noqa: E402
 from hardware.sim.table import SEATS, RealTable, tokens  # noqa: E402
 from protocol import messages as M  # noqa: E402
 
 BAUD = 115200
+
+
+def turn_with_calls(sc: Screen, n: int) -> bool:
+    """The box shows that it is its turn, with the auction's n calls."""
+    return sc.status == "YOUR TURN" and len(sc.calls) == n
+
 
 
 def wire_bytes(payload_len: int) -> int:
@@ -66,7 +73,7 @@ def latency(n_calls: int, workdir: pathlib.Path) -> dict:
                 continue
             seat = SEATS[turn]
             n = len(t.tablet.calls())
-            t.boxes.wait_screen(seat, lambda sc, n=n: sc.status == "YOUR TURN" and len(sc.calls) == n)
+            t.boxes.wait_screen(seat, partial(turn_with_calls, n=n))
             allowed = t.tablet.allowed(turn)
             bids = [c for c in allowed if c not in ("P", "X", "XX")]
             call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
@@ -194,8 +201,8 @@ def main() -> None:
     # them from queueing behind each other for the default 5 ms.
     sys.setswitchinterval(0.0005)
     print(f"micropython: {micropython_path()}  baud {BAUD}, 4 boxes per table, simulated link (hardware/sim)")
-    with tempfile.TemporaryDirectory(prefix="bench_box_") as tmp:
-        tmp = pathlib.Path(tmp)
+    with tempfile.TemporaryDirectory(prefix="bench_box_") as tmpdir:
+        tmp = pathlib.Path(tmpdir)
         t0 = time.monotonic()
         runs = [on_chip(tmp / f"chip{k}", a.chip_calls, 1.0) for k in range(a.chip_runs)]
         if any(r is not None for r in runs):

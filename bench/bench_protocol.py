@@ -157,9 +157,10 @@ def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
     from tablet_app.link import LinkMaster
 
     lat = []
-    with (SimBus(baud=BAUD) if bus else SimLink(baud=BAUD)) as link:
+    link: SimBus | SimLink = SimBus(baud=BAUD) if bus else SimLink(baud=BAUD)
+    with link:
         boxes = {s: EndpointBox(s, link.box_ports[s], bus=bus) for s in "NESW"}
-        ports = {s: link.tablet_port for s in "NESW"} if bus else link.tablet_ports
+        ports = {s: link.tablet_port for s in "NESW"} if isinstance(link, SimBus) else link.tablet_ports
         lm = LinkMaster(ports)
         auction: list[dict] = []
 
@@ -197,7 +198,7 @@ def sim_latency(n_calls: int = 200, bus: bool = False) -> list[float]:
 
 
 def fault_counts(n_events: int) -> dict:
-    from tests.protocol.lossy import soak
+    from hardware.sim.lossy import soak
 
     t = time.perf_counter()
     ok, sent, got, lk = soak(2026, n_events, 0.01, 0.005, False, cuts=n_events // 2000,

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -65,15 +66,19 @@ def start_station(db: str, server: str = "asyncio", tls: bool = False) -> tuple[
                              "127.0.0.1", "--event", EVENT, "--tables", f"A:1-{TABLES}", "--http-server", server,
                              *security],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = proc.stdout
+    assert out is not None
     text = ""
     while "Data Connector licence key" not in text:
-        line = proc.stdout.readline()
+        line = out.readline()
         if not line:
             raise RuntimeError("station did not start:\n" + text)
         text += line
-    threading.Thread(target=proc.stdout.read, daemon=True).start()
+    threading.Thread(target=out.read, daemon=True).start()
     keys = dict(re.findall(r"table (\S+)  key (\S+)", text))
-    token = re.search(r"licence key: (\S+)", text).group(1)
+    m = re.search(r"licence key: (\S+)", text)
+    assert m is not None
+    token = m.group(1)
     fp = re.search(r"fingerprint \(SHA-256\): ([0-9a-f]{64})", text)
     if fp:  # the tablets' pin, carried to post_all in the keys
         keys["#pin"] = fp.group(1)
@@ -104,7 +109,7 @@ def post_all(port: int, keys: dict, recs: list[dict], source: str = "127.0.0.1",
     def connect() -> http.client.HTTPConnection:
         if "#pin" in keys:  # the tablet's own pinned TLS connection
             conn = PinnedHTTPSConnection("127.0.0.1", port, keys["#pin"], 60)
-            conn.source_address = (source, 0)
+            conn.source_address = (source, 0)  # type: ignore[attr-defined]  # http.client's, set before connect
             return conn
         return http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
 
@@ -221,7 +226,7 @@ def director_bench(tmp: str) -> None:
         st = Station(store, StationConfig(event=EVENT, director_token="t"))
         tables = [("A", t) for t in range(1, n_tables + 1)]
         keys = st.table_keys(EVENT, tables)
-        rows = []
+        rows: list[tuple[str, str, int, int, int, int | None, dict[str, Any]]] = []
         for t in range(1, n_tables + 1):
             for board in range(1, BOARDS + 1):
                 rnd = (board - 1) // 3 + 1

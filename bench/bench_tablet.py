@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 sys.path.insert(0, ".")
 
@@ -146,7 +147,7 @@ def start_xvfb() -> tuple[subprocess.Popen | None, str | None]:
 
 def cold_start(runs: int = 5) -> None:
     xvfb, display = start_xvfb()
-    if display is None:
+    if xvfb is None or display is None:
         print("app cold start: not measured (Xvfb is not installed)")
         return
     times: list[float] = []
@@ -197,7 +198,7 @@ def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = 
     """setup: the child's options for comparisons (--inproc-relay, --poll-watch, --gap=MS)."""
     busy0, ours0, t0 = busy_cpu_s(), children_cpu_s(), time.monotonic()
     xvfb, display = start_xvfb()
-    if display is None:
+    if xvfb is None or display is None:
         print("real app path: not measured (Xvfb is not installed)")
         return
     try:
@@ -214,7 +215,7 @@ def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = 
     busy1, wall = busy_cpu_s(), time.monotonic() - t0
     others = (busy1 - busy0 - (children_cpu_s() - ours0)) / wall if busy0 is not None and busy1 is not None else None
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
-    res = json.loads(lines[-1]) if lines else {"error": p.stderr[-500:]}
+    res: dict[str, Any] = json.loads(lines[-1]) if lines else {"error": p.stderr[-500:]}
     if "error" in res:
         print(f"real app path: failed ({res['error']})")
         return

@@ -18,8 +18,8 @@ import view as V
 
 try:
     # the changed cells copied in native code (viper): the box's draw in tens of microseconds
-    from blit import cells as _native_cells
-    from blit import text as _native_text
+    from blit import cells as _native_cells  # type: ignore[attr-defined]  # defined by exec on the box
+    from blit import text as _native_text  # type: ignore[attr-defined]
 except (ImportError, ValueError, NameError, SyntaxError):
     # CPython (tests, the emulator's screen reader: no `micropython`), a port without native
     # code, an .mpy compiled for another architecture (ValueError): the loops below
@@ -28,7 +28,7 @@ except (ImportError, ValueError, NameError, SyntaxError):
 try:
     import framebuf
 except ImportError:  # CPython: cells copied in Python
-    framebuf = None
+    framebuf = None  # type: ignore[assignment]
 
 WIDTH = 12  # cells a line: 128 px / 10 px, 8 px to spare (the gap between two calls of a line)
 ROWS = 4    # 64 px / 16 px

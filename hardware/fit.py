@@ -173,7 +173,7 @@ def visual_angle_arcmin(height_mm: float, distance_mm: float) -> float:
     return math.degrees(2 * math.atan(height_mm / (2 * distance_mm))) * 60
 
 
-MIN_GLYPH_MM = 4.0          # issue 15: call and status characters at least 4 mm tall
+MIN_GLYPH_MM = 4.0          # call and status characters at least 4 mm tall (hardware/display.md)
 READING_DISTANCE_MM = 500.0  # eye to the box at a bridge table (seated, box on the table edge)
 # The box is also read from across the corner of the table, about 80 cm away (the table's
 # report); a capital must then still subtend the comfortable minimum for reading text on a

@@ -36,7 +36,7 @@ _LO = (
 
 try:
     # on the box: the same loop in native code (protocol/native.py)
-    from protocol.native import crc16 as _native
+    from protocol.native import crc16 as _native  # type: ignore[attr-defined]  # defined by exec on the box
 except (ImportError, ValueError, SyntaxError, NameError):
     _native = None
 

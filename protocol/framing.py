@@ -7,8 +7,8 @@ from protocol.layout import CRC, HEADER, MAX_BODY, MAX_PAYLOAD, MAX_WIRE, MIN_PA
 try:
     # on the box: a run of data bytes decoded and summed, and a frame COBS-encoded, in native
     # code (protocol/native.py: the same loops)
-    from protocol.native import cobs_encode as _native_encode
-    from protocol.native import deframe_run as _native_run
+    from protocol.native import cobs_encode as _native_encode  # type: ignore[attr-defined]  # exec on the box
+    from protocol.native import deframe_run as _native_run  # type: ignore[attr-defined]
 except (ImportError, ValueError, SyntaxError, NameError):
     _native_run = None
     _native_encode = None

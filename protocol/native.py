@@ -8,7 +8,7 @@
 # constants, in flash).
 import sys
 
-import micropython  # noqa: F401 - the decorators in the source name it
+import micropython  # type: ignore[import-not-found, unused-ignore]  # noqa: F401 - the decorators in the source name it
 
 import protocol
 

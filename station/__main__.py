@@ -260,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             if args.tls_cert:
                 cert, key = pathlib.Path(args.tls_cert), pathlib.Path(args.tls_key)
-                fp, added = tls.fingerprint(tls.der_of(cert.read_bytes())), []
+                fp = tls.fingerprint(tls.der_of(cert.read_bytes()))
+                added: list[str] = []
             else:
                 cert, key, fp, added = tls.ensure_certificate(
                     pathlib.Path(args.tls_dir) if args.tls_dir else tls.tls_dir_for(args.db), args.tls_san)

@@ -4,7 +4,7 @@ open TD calls, results as they arrive. `status()` is plain data (also served as 
 
 The page is for the TD (it needs the director token): it shows every result. Players' tablets
 get a board's results only through /api/v1/boards/<n>/results, after their own result
-(scoring spec 6.5, Law 16).
+(2007 L16C1 / 2017 L16D1: information from another table).
 """
 from __future__ import annotations
 

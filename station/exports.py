@@ -104,7 +104,7 @@ def mitchell_sections(results: list[dict]) -> set[str]:
     for r in results:
         by_section.setdefault(r["section"], []).append(r)
     return {x for x, rs in by_section.items()
-            if numbered_per_direction((r["round"], r.get("ns_pair"), r.get("ew_pair")) for r in rs
+            if numbered_per_direction((r["round"], r["ns_pair"], r["ew_pair"]) for r in rs
                                       if _pair_number(r.get("ns_pair")) and _pair_number(r.get("ew_pair")))}
 
 

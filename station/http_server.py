@@ -57,7 +57,7 @@ SECURITY_HEADERS = (("Content-Security-Policy", CSP), ("X-Frame-Options", "DENY"
 class Headers(dict):
     """Request headers by lower-case name; `get` takes any case (as http.client's do)."""
 
-    def get(self, name: str, default: Any = "") -> Any:  # type: ignore[override]
+    def get(self, name: str, default: Any = "") -> Any:
         return super().get(name.lower(), default)
 
 

@@ -41,7 +41,7 @@ def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: 
     rows = list(movement)
     per_direction = {s: numbered_per_direction(((sec, r), ns, ew) for sec, _t, r, ns, ew in rows if sec == s)
                      for s in {r[0] for r in rows}}
-    first_round = {}
+    first_round: dict[str, int] = {}
     for sec, _t, r, _ns, _ew in rows:
         first_round[sec] = min(r, first_round.get(sec, r))
     seated: dict[tuple, Person] = {}

@@ -383,6 +383,15 @@ def _keep_as_found(wal: str) -> None:
                 shutil.copyfile(wal, kept)
 
 
+def discard(path: str | pathlib.Path) -> None:
+    """Remove the journal at `path` with the files kept beside it: its -wal and -shm, its commit
+    mark and the storage episode's mark (control/storage_episode.py). For a run that starts
+    afresh (the demo): a commit mark left behind would check the new journal against the old
+    one's last record (JournalDamaged)."""
+    for suffix in ("", "-wal", "-shm", ".storage", MARK_SUFFIX):
+        pathlib.Path(str(path) + suffix).unlink(missing_ok=True)
+
+
 def recover(path: str | pathlib.Path) -> tuple[pathlib.Path, int]:
     """Start again from a damaged journal: the file (and its -wal) is kept aside as
     `<name>.damaged-<time>`, and a new journal at `path` gets the records before the damage and

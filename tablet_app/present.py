@@ -5,6 +5,7 @@ the table looks like.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
@@ -232,7 +233,7 @@ def what_happened(st: dict[str, Any], lang: str = "en") -> list[str]:
     return lines
 
 
-def headless_table(snap: dict[str, Any], lang: str = "en") -> str:
+def headless_table(snap: Mapping[str, Any], lang: str = "en") -> str:
     """The auction screen as text (the headless demo prints this)."""
     st = snap.get("state") or {}
     lines = [header(snap, lang)]

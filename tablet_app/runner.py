@@ -73,8 +73,9 @@ class TableRunner:
                 self.retry.append(ev)
                 continue
             self.events.append({"seat": ev.seat, "kind": ev.kind, "call": ev.call, **r})
-            if not r["ok"] and r.get("reason"):
-                self.notes[ev.seat] = (short_reason(r["reason"]), time.monotonic() + NOTE_S)
+            reason = r.get("reason")
+            if not r["ok"] and reason:
+                self.notes[ev.seat] = (short_reason(reason), time.monotonic() + NOTE_S)
             if ev.kind == "hello":
                 self.sent.pop(ev.seat, None)
         # box_event() has committed each event to the journal (or refused it); only now may the
@@ -164,3 +165,29 @@ class LinkWaiter:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(self.idle_s * 4)
+
+
+class RunnerThread:
+    """The table loop in a thread (`step(0)` every 5 ms), with a lock the caller holds for its own
+    controller calls: how the headless demo and the simulated tables (hardware/sim, hardware/emu)
+    run the real tablet without Kivy."""
+
+    def __init__(self, runner: TableRunner):
+        self.runner = runner
+        self.lock = threading.RLock()
+        self._stop = threading.Event()
+        self._t = threading.Thread(target=self._run, name="table-loop", daemon=True)
+        self._t.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self.lock:
+                self.runner.step(0)
+            time.sleep(0.005)
+
+    def stop(self) -> None:
+        """Ends the loop after the turn it is in (a turn does not block: `step(0)`). Waits for it
+        however long a busy machine takes: the caller closes the controller next, which must not
+        happen under a turn still running."""
+        self._stop.set()
+        self._t.join()

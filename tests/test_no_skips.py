@@ -3,7 +3,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # each runs pytest in a child process
 
 
 def _run(tmp_path, body: str, **env: str) -> subprocess.CompletedProcess:

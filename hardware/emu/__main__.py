@@ -18,12 +18,12 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--seat", default="N", choices=list("NESW"))
     b.add_argument("--bus", action="store_true", help="flash it for the RS-485 bus (BUS=1)")
     b.add_argument("--screenshot", help="PNG file for the box's screen")
-    b.add_argument("--timeout", type=float, default=60.0, help="wall seconds to wait for boot")
-    sc = sub.add_parser("screens", help="boot a box behind the real tablet and save its screens, "
-                                         "in every language")
-    sc.add_argument("outdir", help="directory for box-*.png")
-    sc.add_argument("--lang", action="append", choices=sorted(WORDS),
-                    help="only this language (repeatable); default: en, sv, da")
+    b.add_argument("--timeout", type=float, default=60.0, help="seconds of the chip's time to wait for boot")
+    screens_p = sub.add_parser("screens", help="boot a box behind the real tablet and save its "
+                                               "screens, in every language")
+    screens_p.add_argument("outdir", help="directory for box-*.png")
+    screens_p.add_argument("--lang", action="append", choices=sorted(WORDS),
+                           help="only this language (repeatable); default: en, sv, da")
     a = ap.parse_args(argv)
     why = missing()
     if why:

@@ -1,7 +1,8 @@
 """Four boxes on emulated RP2040s behind the API the demo drives the unix-port boxes with
 (hardware.sim.boxes.Boxes: press, screen, wait_screen, stop), so `make run BOXES=rp2040` runs the
-same table with the flashed firmware on the chip. The emulated chips run slower than real time:
-waits are stretched by `slow`, and the tablet's link runs on the chip clock (rig.py)."""
+same table with the flashed firmware on the chip. The emulated chips run slower than real time,
+so the waits are budgets of the chips' own time, and the tablet's link runs on the chip clock too
+(rig.py): to the tablet and to the demo, a box is exactly as fast as it is."""
 from __future__ import annotations
 
 import pathlib
@@ -11,8 +12,6 @@ from collections.abc import Callable, Iterable
 from hardware.emu.harness import EmuTable
 from hardware.emu.harness import Screen as EmuScreen
 from hardware.emu.rig import ChipClock
-
-SLOW = 12.0  # four emulated boxes run at about 1/8 of real time here; waits get some margin
 
 
 class ChipScreen:
@@ -28,10 +27,9 @@ class ChipScreen:
 
 
 class EmuBoxes:
-    def __init__(self, workdir: pathlib.Path, seats: str = "NESW", slow: float = SLOW):
+    def __init__(self, workdir: pathlib.Path, seats: str = "NESW"):
         self.emu = EmuTable(workdir, seats)
         self.ports = self.emu.ports
-        self.slow = slow
         self.workdir = pathlib.Path(workdir)
         self.clock = ChipClock(self.emu)  # the LinkMaster's (LinkMaster(clock=...)): chip time
         self._stop = threading.Event()
@@ -45,7 +43,8 @@ class EmuBoxes:
 
     def wait_screen(self, seat: str, pred: Callable[[ChipScreen], bool],
                     timeout: float = 5.0) -> ChipScreen:
-        sc = self.emu.wait_screen(seat, lambda s: pred(ChipScreen(s)), timeout * self.slow)
+        """A whole picture `pred` holds for, within `timeout` seconds of the chips' time."""
+        sc = self.emu.wait_screen(seat, lambda s: pred(ChipScreen(s)), timeout)
         return ChipScreen(sc)
 
     def mirror(self, every: float = 0.5) -> None:

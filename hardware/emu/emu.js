@@ -48,7 +48,8 @@
 //   C sim_us a b HEX      collision: box b drove the line (byte HEX, lost) while a did
 //   Z sim_us box          bus: a byte the box sent with its driver off (DE low): lost
 //   L box sim_us TEXT     a line the box printed (its USB console)
-//   F box HEX leds        display memory
+//   F box HEX leds on changed_us now_us   display memory, the LEDs, the panel on (1) or off, the
+//                         chip time its picture last changed, and the chip time now
 //   D box sim_us          watchdog reset
 //   N sim_us              the table's chip clock now (every few ms of wall time)
 //   T sim_us wall_us busy_cycles_per_box bytes_programmed_per_box bytes_erased_per_box
@@ -107,6 +108,10 @@ class Oled {
     this.addr = addr;
     this.ram = new Uint8Array(1024);
     this.fault = false; // the cable is out: the panel has no power, sees nothing, answers nothing
+    // the chip time (ns) of the last write that changed what the panel shows: a reader waits
+    // until it is some while ago, so it never takes a picture half pushed (page by page)
+    this.changedNs = 0;
+    this.clock = () => 0;
     this.reset();
   }
   reset() {
@@ -120,7 +125,7 @@ class Oled {
   plug(out) {
     // a panel that was without power comes back as after power-on: off, registers at reset,
     // its memory not what it showed (cleared here)
-    if (this.fault && !out) { this.reset(); this.ram.fill(0); }
+    if (this.fault && !out) { this.reset(); this.ram.fill(0); this.changedNs = this.clock(); }
     this.fault = out;
   }
   connect(addr) {
@@ -144,7 +149,8 @@ class Oled {
     else this.command1(v);
   }
   data(v) {
-    this.ram[this.page * 128 + this.col] = v;
+    const i = this.page * 128 + this.col;
+    if (this.ram[i] !== v) { this.ram[i] = v; this.changedNs = this.clock(); }
     this.writes++;
     this.drew = true;
     if (++this.col > this.col1) {
@@ -169,8 +175,10 @@ class Oled {
   command(c, a) {
     if (c === 0x21) { this.col0 = a[0] & 127; this.col1 = a[1] & 127; this.col = this.col0; }
     else if (c === 0x22) { this.page0 = a[0] & 7; this.page1 = a[1] & 7; this.page = this.page0; }
-    else if (c === 0xae) this.on = false;
-    else if (c === 0xaf) this.on = true;
+    else if (c === 0xae || c === 0xaf) {
+      if (this.on !== (c === 0xaf)) this.changedNs = this.clock();
+      this.on = c === 0xaf;
+    }
   }
 }
 
@@ -350,6 +358,7 @@ class Box {
     const i2c = mcu.i2c[0];
     const oled = this.oled;
     oled.reset();
+    oled.clock = () => this.now();
     if (cfg.frames) oled.onFrame = () => out(`V ${this.index} ${Math.floor(this.now() / 1000)} ${Buffer.from(oled.ram).toString('hex')}`);
     // The I2C bus takes its time on the chip's clock: a start or stop a bit time, the address
     // and each data byte nine (8 bits and the acknowledge), at the SCL period the firmware
@@ -619,7 +628,7 @@ function command(l) {
     boxes[+a[1]].hangs = true;
   } else if (op === 'S') {
     const b = boxes[+a[1]];
-    out(`F ${a[1]} ${Buffer.from(b.oled.ram).toString('hex')} ${JSON.stringify(b.leds)} ${b.oled.on ? 1 : 0}`);
+    out(`F ${a[1]} ${Buffer.from(b.oled.ram).toString('hex')} ${JSON.stringify(b.leds)} ${b.oled.on ? 1 : 0} ${Math.floor(b.oled.changedNs / 1000)} ${simUs()}`);
   } else if (op === 'G') {
     const c = boxes[+a[1]].mcu.core;
     out(`G ${a[1]} pc=${c.PC.toString(16)} lr=${c.LR.toString(16)} waiting=${c.waiting}`);

@@ -11,10 +11,11 @@
 #   rp2040js emulator's demo carries the built ROM as a Uint32Array literal (demo/bootrom.ts,
 #   "revision: B1 (00a4a191...)"), fetched at a pinned commit and packed little-endian by
 #   bootrom_from_ts.py. A mirror of the plain 16 KiB binary is taken as it is.
-# Nothing is fetched when a directory the emulator searches ($BOX_RP2040_ASSETS, build/rp2040/,
-# ../shared/rp2040/; hardware/emu/harness.py) already holds both. Otherwise build/rp2040/ gets both:
-# a file found in another of those directories is copied, the rest downloaded. A failed or refused
-# download leaves nothing behind.
+# Nothing is fetched when a directory the emulator searches ($BOX_RP2040_ASSETS, build/rp2040/, the
+# user's cache ~/.cache/bidding-box/rp2040/; hardware/emu/harness.py) already holds both.
+# Otherwise build/rp2040/ gets both: a file found in another of those directories is copied, the
+# rest downloaded; what it gets is also kept in the user's cache, for the machine's other
+# checkouts. A failed or refused download leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PYTHON:-python3}
@@ -29,8 +30,12 @@ CHECK=hardware/emu/check_assets.py
 checked() { [ -f "$2" ] && $PY "$CHECK" "$1" "$2" 2>&1 >/dev/null; }
 ok() { [ -f "$2" ] && $PY "$CHECK" "$1" "$2" >/dev/null 2>&1; }
 
+CACHE=""
+if [ -n "${XDG_CACHE_HOME:-}" ] || [ -n "${HOME:-}" ]; then
+  CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/bidding-box/rp2040"
+fi
 dirs=()
-for dir in "${BOX_RP2040_ASSETS:-}" "$DEST" ../shared/rp2040 ../../shared/rp2040; do
+for dir in "${BOX_RP2040_ASSETS:-}" "$DEST" "$CACHE"; do
   [ -n "$dir" ] && dirs+=("$dir")
 done
 for dir in "${dirs[@]}"; do
@@ -89,4 +94,8 @@ provide() {
 status=0
 provide uf2 "$UF2" "$UF2_URL" || status=1
 provide bootrom "$ROM" "$ROM_URL" "$PY hardware/emu/bootrom_from_ts.py" || status=1
+if [ $status = 0 ] && [ -n "$CACHE" ] && ! { ok uf2 "$CACHE/$UF2" && ok bootrom "$CACHE/$ROM"; }; then
+  mkdir -p "$CACHE" && cp "$DEST/$UF2" "$DEST/$ROM" "$CACHE/" && echo "kept in $CACHE for this machine's other checkouts" \
+    || echo "could not keep a copy in $CACHE (not needed)" >&2
+fi
 exit $status

@@ -34,13 +34,26 @@ ROOT = HERE.parents[1]
 UF2 = "micropython-v1.27.0-RPI_PICO.uf2"
 BOOTROM = "rp2040-bootrom-b1.bin"
 UF2_URL = "https://micropython.org/resources/firmware/RPI_PICO-20251209-v1.27.0.uf2"
+# A box pushes a new picture to its panel a page at a time (all pages at once point to point, a
+# page per loop turn on a bus or in the refresh): a picture that has stood still this long on the
+# chip's clock is whole, not half the old one and half the new.
+STILL_US = 60_000
+# The waits below are budgets of the chip's own time (the emulator runs the boxes slower than real
+# time, and slower still on a busy machine); the wall clock only catches an emulator that has
+# stopped: no chip time passing for this long.
+STALL_S = 120.0
+
+
+def user_cache() -> pathlib.Path:
+    """Where `make uf2` keeps the pair for every checkout on this machine."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(pathlib.Path.home() / ".cache")
+    return pathlib.Path(base) / "bidding-box" / "rp2040"
 
 
 def assets() -> pathlib.Path | None:
-    """The stock UF2 and the boot ROM: $BOX_RP2040_ASSETS, build/rp2040 (fetched by make), or
-    ../shared/rp2040 beside the repository (or beside the worktrees' parent)."""
-    cands = [os.environ.get("BOX_RP2040_ASSETS", ""), str(ROOT / "build/rp2040"),
-             str(ROOT.parent / "shared/rp2040"), str(ROOT.parent.parent / "shared/rp2040")]
+    """The stock UF2 and the boot ROM: $BOX_RP2040_ASSETS, build/rp2040 (fetched by `make uf2`),
+    or the user's cache that `make uf2` also fills (~/.cache/bidding-box/rp2040)."""
+    cands = [os.environ.get("BOX_RP2040_ASSETS", ""), str(ROOT / "build/rp2040"), str(user_cache())]
     for c in cands:
         if c and (pathlib.Path(c) / UF2).is_file() and (pathlib.Path(c) / BOOTROM).is_file():
             return pathlib.Path(c)
@@ -89,8 +102,8 @@ def glyphs() -> dict[bytes, tuple[str, bool]]:
         import importlib.util
 
         spec = importlib.util.spec_from_file_location("font16", ROOT / "firmware/font16.py")
+        assert spec is not None and spec.loader is not None
         font = importlib.util.module_from_spec(spec)
-        assert spec.loader is not None
         spec.loader.exec_module(font)
         _GLYPHS = {}
         for g in range(font.COUNT):
@@ -124,6 +137,13 @@ class Screen:
     ram: bytes  # the display's 1024 bytes: 8 pages of 128 columns
     leds: dict[str, int] = field(default_factory=dict)
     on: bool = False
+    changed_us: int = 0  # chip time the picture last changed (a byte of memory, on or off)
+    read_us: int = 0     # chip time it was read
+
+    @property
+    def still_us(self) -> int:
+        """How long the picture had stood still when it was read (chip time)."""
+        return self.read_us - self.changed_us
 
     def _cell(self, r: int, x: int) -> tuple[str, bool] | None:
         top = self.ram[2 * r * 128 + x:2 * r * 128 + x + CW]
@@ -202,13 +222,14 @@ class Screen:
 
         img = Image.new("RGB", (128, 64), (8, 12, 24))
         px = img.load()
+        assert px is not None
         for page in range(8):
             for x in range(128):
                 b = self.ram[page * 128 + x]
                 for bit in range(8):
                     if b >> bit & 1:
                         px[x, page * 8 + bit] = (140, 220, 255)
-        img.resize((128 * scale, 64 * scale), Image.NEAREST).save(str(path))
+        img.resize((128 * scale, 64 * scale), Image.Resampling.NEAREST).save(str(path))
 
 
 # lockstep: the longest the chip clock waits for the tablet's turn (a tablet that hangs must not
@@ -463,7 +484,7 @@ class EmuTable:
                 self._hold_t0 = None
                 self._send("A")
 
-    def _wait_reply(self, key: str, timeout: float = 10.0) -> str:
+    def _wait_reply(self, key: str, timeout: float = STALL_S) -> str:
         deadline = time.monotonic() + timeout
         with self._cv:
             while key not in self._replies:
@@ -488,10 +509,20 @@ class EmuTable:
         self.wait(lambda: self.keys_done[seat] >= n, timeout, f"{seat} keys")
 
     def screen(self, seat: str) -> Screen:
+        """The panel as it is this moment: a picture may be half pushed (see `wait_screen`)."""
         self._send(f"S {self.seats.index(seat)}")
         _, _, ram, rest = self._wait_reply(f"F{self.seats.index(seat)}").split(" ", 3)
-        leds, on = rest.rsplit(" ", 1)
-        return Screen(bytes.fromhex(ram), json.loads(leds), on == "1")
+        leds, on, changed, now = rest.rsplit(" ", 3)
+        self.sim_us = max(self.sim_us, int(now))
+        return Screen(bytes.fromhex(ram), json.loads(leds), on == "1", int(changed), int(now))
+
+    def whole_screen(self, seat: str) -> Screen:
+        """The panel once its picture has stood still for STILL_US of chip time: a whole picture."""
+        sc = self.screen(seat)
+        while sc.still_us < STILL_US:
+            self.wait_chip((sc.changed_us + STILL_US - sc.read_us) / 1000)
+            sc = self.screen(seat)
+        return sc
 
     def save_png(self, seat: str, path: str | pathlib.Path) -> Screen:
         sc = self.screen(seat)
@@ -513,13 +544,12 @@ class EmuTable:
         return self._wait_reply(op).split(" ")
 
     def wait(self, pred, timeout: float = 30.0, what: str = "condition") -> None:
-        deadline = time.monotonic() + timeout
+        """Until pred() holds, within `timeout` seconds of the chip's time."""
+        budget = ChipBudget(self, timeout, what)
         with self._cv:
             while not pred():
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"{what} not met in {timeout}s")
-                self._cv.wait(min(left, 0.2))
+                budget.check()
+                self._cv.wait(0.2)
 
     def line_frames(self) -> list[tuple[int, int, str, str]]:
         """The bus line's traffic as frames: (first byte's chip us, last byte's chip us, who
@@ -574,34 +604,26 @@ class EmuTable:
         i = next((k for k, f in enumerate(fr) if f[1] >= us), len(fr))
         return "\n".join(f"  {a:>9}-{b:>9} us {who:>10}: {what}" for a, b, who, what in fr[max(0, i - before):i + after])
 
-    def wait_chip(self, ms: float, timeout: float = 120.0) -> None:
+    def wait_chip(self, ms: float) -> None:
         """Let `ms` of the table's chip time pass."""
         until = self.sim_us + int(ms * 1000)
-        self.wait(lambda: self.sim_us >= until, timeout, f"{ms} ms of chip time")
+        self.wait(lambda: self.sim_us >= until, ms / 1000 + 1, f"{ms} ms of chip time")
 
     def wait_screen(self, seat: str, pred, timeout: float = 30.0) -> Screen:
-        deadline = time.monotonic() + timeout
+        """The first whole picture (stood still STILL_US) that `pred` holds for, within `timeout`
+        seconds of chip time: never a read between two pages of a push."""
+        budget = ChipBudget(self, timeout, f"{seat}: the screen")
         while True:
             sc = self.screen(seat)
             if pred(sc):
-                return sc
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{seat}: screen not as expected in {timeout}s:\n{sc.text}")
-            time.sleep(0.1)
+                if sc.still_us >= STILL_US:
+                    return sc
+                self.wait_chip((sc.changed_us + STILL_US - sc.read_us) / 1000)
+                continue
+            budget.check(f"\n{sc.text}")
+            time.sleep(0.05)
 
-    def wait_still(self, seat: str, pred, timeout: float = 30.0, quiet: float = 0.3) -> Screen:
-        """wait_screen, then until the panel's memory stands still for `quiet` seconds: the box
-        pushes a changed frame a page per loop turn, so a screen read mid-push holds lines of
-        two frames (for screenshots)."""
-        sc = self.wait_screen(seat, pred, timeout)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            time.sleep(quiet)
-            again = self.screen(seat)
-            if again.ram == sc.ram:
-                break
-            sc = again
-        return sc
+    wait_still = wait_screen  # every picture wait_screen returns stands still
 
     def wait_console(self, seat: str, pattern: str, timeout: float = 30.0) -> re.Match:
         rx = re.compile(pattern)
@@ -667,3 +689,24 @@ class EmuTable:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ChipBudget:
+    """A wait's budget of chip time, with the wall clock only as a guard against an emulator
+    that has stopped (no chip time passing for STALL_S)."""
+
+    def __init__(self, emu: EmuTable, chip_s: float, what: str):
+        self.emu = emu
+        self.chip_s = chip_s
+        self.what = what
+        self.start_us = self.last_us = emu.sim_us
+        self.last_wall = time.monotonic()
+
+    def check(self, detail: str = "") -> None:
+        now_us = self.emu.sim_us
+        if now_us - self.start_us > self.chip_s * 1e6:
+            raise TimeoutError(f"{self.what} not met in {self.chip_s} s of chip time{detail}")
+        if now_us != self.last_us:
+            self.last_us, self.last_wall = now_us, time.monotonic()
+        elif time.monotonic() - self.last_wall > STALL_S:
+            raise TimeoutError(f"{self.what}: the emulator stopped (no chip time for {STALL_S:.0f} s){detail}")

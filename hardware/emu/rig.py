@@ -17,12 +17,11 @@ import threading
 import time
 from typing import Any
 
-from hardware.emu.harness import EmuTable, Screen
+from hardware.emu.harness import ChipBudget, EmuTable, Screen
 from hardware.sim.table import tokens
 from tablet_app.controller import Controller
-from tablet_app.demo import Loop
 from tablet_app.link import LinkMaster
-from tablet_app.runner import TableRunner
+from tablet_app.runner import RunnerThread, TableRunner
 
 SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "2468", "tables": 3}
@@ -83,7 +82,7 @@ class ChipClock:
 
 class _WokenLoop:
     """The table loop in a thread, woken by the link thread when an event arrives (as the app
-    is: its Kivy clock is woken by the link), not on a 5 ms poll like the demo's Loop."""
+    is: its Kivy clock is woken by the link), not on a 5 ms poll like the demo's RunnerThread."""
 
     def __init__(self, runner: TableRunner, master: LinkMaster):
         self.runner = runner
@@ -100,8 +99,10 @@ class _WokenLoop:
                 self.runner.step(0)
 
     def stop(self) -> None:
+        """Ends the loop after its turn and waits for it (as RunnerThread.stop: the caller
+        closes the controller next, which must not happen under a turn still running)."""
         self._stop.set()
-        self._t.join(2)
+        self._t.join()
 
 
 class EmuRig:
@@ -126,8 +127,8 @@ class EmuRig:
         link = self.master if len(seats) == 4 else _SomeSeats(self.master, seats)
         self.runner = TableRunner(self.ctl, link=link)
         # the table loop in a thread: the demo's (a 5 ms poll), or woken by the link
-        self._loop: Loop | _WokenLoop = (_WokenLoop(self.runner, self.master) if lockstep
-                                         else Loop(self.runner))
+        self._loop: RunnerThread | _WokenLoop = (_WokenLoop(self.runner, self.master) if lockstep
+                                                 else RunnerThread(self.runner))
         self.lock = self._loop.lock
 
     def _tablet_idle(self) -> bool:
@@ -164,10 +165,13 @@ class EmuRig:
             return [c["call"] for c in self.ctl.estate.get("calls", [])]
 
     def wait_calls(self, want: list[str], timeout: float = 120.0) -> None:
-        deadline = time.monotonic() + timeout
+        """Until the tablet's engine has exactly `want`, within `timeout` seconds of chip time."""
+        budget = ChipBudget(self.emu, timeout, f"tablet calls {want}")
         while self.calls() != want:
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"tablet has {self.calls()}, want {want}\n" + self.story())
+            try:
+                budget.check()
+            except TimeoutError as exc:
+                raise TimeoutError(f"{exc}; the tablet has {self.calls()}\n" + self.story()) from None
             time.sleep(0.05)
 
     def call(self, seat: str, call: str, timeout: float = 120.0) -> None:
@@ -201,11 +205,13 @@ class EmuRig:
                        f"{self.emu.resets[seat]}; console {[t for _, t in self.emu.console[seat]][-4:]}")
         with self.lock:
             refused = [b for _, k, b in self.ctl.journal.records() if k == "refused"]
-        out.append(f"tablet refused: {refused}; link: {self.master.stats()}")
+        link = self.master.stats() if self.master is not None else "not opened"
+        out.append(f"tablet refused: {refused}; link: {link}")
         return "\n".join(out)
 
     def close(self) -> None:
         self._loop.stop()
-        self.master.close()
+        if self.master is not None:
+            self.master.close()
         self.ctl.close()
         self.emu.close()

@@ -31,6 +31,9 @@ AUCTION_HEAD = "W   N   E   S"  # the box's screen file (firmware/textview.py)
 # with the same mtime (and, on ext4, the same inode number: the rename frees the old one for the
 # next). A write that happens SETTLE_NS after a version's mtime cannot carry that mtime again.
 SETTLE_NS = 20_000_000
+# How long a wait looks before it gives up: it only ends a hang (a busy machine makes the boxes
+# slow, not wrong), so it is far longer than anything takes.
+HANG_S = 60.0
 
 
 def micropython_path() -> str:
@@ -176,7 +179,7 @@ class Boxes:
         self.boxes = {s: Box(s, ports[s], self.workdir, interp, list(extra_args or []), main)
                       for s in ports}
 
-    def start(self, wait: float = 10.0) -> None:
+    def start(self, wait: float = HANG_S) -> None:
         for b in self.boxes.values():
             b.start()
         deadline = time.monotonic() + wait
@@ -194,7 +197,7 @@ class Boxes:
     def screen(self, seat: str) -> Screen:
         return Screen(self.boxes[seat].screen_text())
 
-    def wait_screen(self, seat: str, pred: Callable[[Screen], bool], timeout: float = 5.0,
+    def wait_screen(self, seat: str, pred: Callable[[Screen], bool], timeout: float = HANG_S,
                     poll: float = 0.002) -> Screen:
         deadline = time.monotonic() + timeout
         while True:

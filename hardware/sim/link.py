@@ -6,6 +6,7 @@ relay that delays every byte by its real duration at the baud rate and injects f
         link.box_ports             # {"N": "/dev/pts/9", ...}  -> the firmware (boxes.py)
         link.set_faults(corrupt=0.01, drop=0.005)      # per byte, both directions
         link.pull("E", 2.0)        # cable out for 2 s: every byte both ways is lost
+        link.plug("E")             # cable back in now
         link.flush_box("S")        # a box was restarted: the bytes it never read are gone
         link.stats()               # bytes relayed / corrupted / dropped per seat and direction
 
@@ -64,6 +65,19 @@ class _Channel:
         self.blocked_since = 0.0
 
 
+def _raw_pty(fds: list[int]) -> tuple[int, int]:
+    """A pseudo-terminal (master, slave) in raw mode without echo, the master non-blocking; both
+    are added to `fds`, which the link closes."""
+    m, s = pty.openpty()
+    tty.setraw(s)
+    attrs = termios.tcgetattr(s)
+    attrs[3] &= ~termios.ECHO
+    termios.tcsetattr(s, termios.TCSANOW, attrs)
+    os.set_blocking(m, False)
+    fds += [m, s]
+    return m, s
+
+
 class SimLink:
     def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
                  drop: float = 0.0, seed: int | None = None):
@@ -113,14 +127,7 @@ class SimLink:
         return self
 
     def _pty(self) -> tuple[int, int]:
-        m, s = pty.openpty()
-        tty.setraw(s)
-        attrs = termios.tcgetattr(s)
-        attrs[3] &= ~termios.ECHO
-        termios.tcsetattr(s, termios.TCSANOW, attrs)
-        os.set_blocking(m, False)
-        self._fds += [m, s]
-        return m, s
+        return _raw_pty(self._fds)
 
     def close(self) -> None:
         self._stop.set()
@@ -157,6 +164,11 @@ class SimLink:
         """Pull the seat's cable for `seconds`: every byte in either direction is lost."""
         with self._lock:
             self.pulled_until[seat] = time.monotonic() + seconds
+
+    def plug(self, seat: str) -> None:
+        """The seat's cable back in (ends a pull at once)."""
+        with self._lock:
+            self.pulled_until[seat] = 0.0
 
     def is_pulled(self, seat: str) -> bool:
         return time.monotonic() < self.pulled_until[seat]
@@ -299,11 +311,17 @@ class SimBus:
     line. Every byte anyone sends reaches every other node (after its wire time); the line carries
     one byte per 10 bit times in total, whoever sends. A node that starts sending while another's
     bytes are still on the line collides: both transmissions' pending bytes are garbled and the
-    collision is counted (the protocol's grant discipline should keep that count at zero)."""
+    collision is counted (the protocol's grant discipline should keep that count at zero).
+
+    With `record`, every node's bytes are kept as it sent them (before any fault or collision
+    garbled them) in the order the line took them: `line_frames()` gives them as frames, for a
+    check of who talked when that does not depend on how fast anyone was."""
 
     def __init__(self, seats: str = SEATS, baud: int = 115200, corrupt: float = 0.0,
-                 drop: float = 0.0, seed: int | None = None):
+                 drop: float = 0.0, seed: int | None = None, record: bool = False):
         self.seats = seats
+        self.record = record
+        self.line_log: list[tuple[str, bytes]] = []  # (node: "tablet" or a seat, bytes as sent)
         self.baud = baud
         self.byte_time = BITS_PER_BYTE / baud
         self.corrupt = corrupt
@@ -339,7 +357,8 @@ class SimBus:
         self._thread.start()
         return self
 
-    _pty = SimLink._pty
+    def _pty(self) -> tuple[int, int]:
+        return _raw_pty(self._fds)
 
     def close(self) -> None:
         SimLink.close(self)  # type: ignore[arg-type]
@@ -392,10 +411,30 @@ class SimBus:
                     self._accept(fd, data, now)
             self._deliver(time.monotonic())
 
+    def line_frames(self) -> list[tuple[str, bytes]]:
+        """With `record`: each whole frame put on the line, (node, payload with its CRC), in the
+        order the line took each frame's last byte; bytes that make no frame are left out."""
+        from protocol.framing import Deframer
+
+        deframers: dict[str, Deframer] = {}
+        out: list[tuple[str, bytes]] = []
+        with self._lock:
+            log = list(self.line_log)
+        for node, data in log:
+            d = deframers.setdefault(node, Deframer())
+            i = 0
+            while i < len(data):
+                i = d.feed(data, i, len(data))
+                if d.length:
+                    out.append((node, bytes(d.payload[:d.length])))
+        return out
+
     def _accept(self, fd: int, data: bytes, now: float) -> None:
         with self._lock:
             c = self.counts
             rng = self.rng
+            if self.record:
+                self.line_log.append((self._nodes[fd], bytes(data)))
             if now < self._line_free and self._last_sender not in (fd, -1):
                 c["collisions"] += 1
                 for item in self._queue:  # the other sender's bytes still on the line
@@ -572,7 +611,11 @@ def main(argv: list[str]) -> int:
     link = SimLink(a.seats, a.baud, a.corrupt, a.drop, a.seed)
     if a.marks:
         marks = open(a.marks, "a", buffering=1)
-        link.on_mark = lambda t, what, seat: marks.write(f"{t:.6f} {what} {seat}\n")
+
+        def mark(t: float, what: str, seat: str) -> None:
+            marks.write(f"{t:.6f} {what} {seat}\n")
+
+        link.on_mark = mark
     with link:
         print(json.dumps({"tablet": link.tablet_ports, "box": link.box_ports, "baud": a.baud}),
               flush=True)

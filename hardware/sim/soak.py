@@ -16,6 +16,7 @@ import random
 import threading
 import time
 
+from hardware.sim.boxes import Screen
 from hardware.sim.table import SEATS, RealTable, tokens
 
 
@@ -80,8 +81,10 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
                 seat = SEATS[turn]
                 n = len(t.tablet.calls())
                 bd = f" Bd{board} "
-                t.boxes.wait_screen(seat, lambda sc, n=n, bd=bd: sc.status == "YOUR TURN"
-                                    and len(sc.calls) == n and bd in sc.lines[0] + " ", timeout=15)
+                def turn_shown(sc: Screen, n: int = n, bd: str = bd) -> bool:
+                    return sc.status == "YOUR TURN" and len(sc.calls) == n and bd in sc.lines[0] + " "
+
+                t.boxes.wait_screen(seat, turn_shown)
                 call = _pick(rng, t.tablet.allowed(turn), n)
                 t.boxes.press(seat, tokens(call))
                 keyed.append((board, seat, call))
@@ -105,7 +108,7 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
                     since_pull = 0
                     t.link.pull(rng.choice(SEATS), 0.2 + rng.random() * 0.6)
                     out.pulls += 1
-                t.tablet.wait_calls(n + 1, timeout=15)
+                t.tablet.wait_calls(n + 1)
             _check_screens(t, board, out)
         except TimeoutError as e:
             out.errors.append(f"seed {seed}: {e}")
@@ -128,8 +131,7 @@ def _check_screens(t: RealTable, board: int, out: Result) -> None:
     want = t.tablet.calls()
     for s in SEATS:
         try:
-            t.boxes.wait_screen(s, lambda sc: sc.plain_calls == want and f"Bd{board} " in sc.lines[0] + " ",
-                                timeout=15)
+            t.boxes.wait_screen(s, lambda sc: sc.plain_calls == want and f"Bd{board} " in sc.lines[0] + " ")
         except TimeoutError as e:
             out.bad_screens += 1
             out.errors.append(str(e))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pathlib
 import time
 
-from hardware.sim.boxes import Boxes
+from hardware.sim.boxes import HANG_S, Boxes
 from hardware.sim.link import SimLink
 from tablet_app.link import LinkMaster
 
@@ -29,7 +29,7 @@ def tokens(call: str) -> list[str]:
 
 class Tablet:
     """The real tablet for a simulated table: Controller (laws engine, journal), TableRunner over
-    the LinkMaster (acks only what the journal holds), its loop in a thread (tablet_app.demo.Loop).
+    the LinkMaster (acks only what the journal holds), its loop in a thread (tablet_app.runner.RunnerThread).
     Seen through what the tests, the soak and the bench ask: whose turn, the calls, the legal
     calls, what the boxes sent, the next board, the boards done, what the tablet refused.
 
@@ -40,8 +40,7 @@ class Tablet:
     def __init__(self, master: LinkMaster, workdir: pathlib.Path, profile: str = "dbf-2017",
                  policy: str = "prevent", board: int = 1):
         from tablet_app.controller import Controller
-        from tablet_app.demo import Loop
-        from tablet_app.runner import TableRunner
+        from tablet_app.runner import RunnerThread, TableRunner
 
         class Runner(TableRunner):
             def handle(inner, events: list) -> int:  # noqa: N805 - the runner's self
@@ -59,7 +58,7 @@ class Tablet:
         self.ctl = Controller(workdir / "tablet.db", clock=lambda: time.time() + self.skew)
         self.ctl.setup(self._session())
         self.runner = Runner(self.ctl, link=master)
-        self._loop = Loop(self.runner)
+        self._loop = RunnerThread(self.runner)
         self.lock = self._loop.lock
 
     def _session(self) -> dict:
@@ -99,7 +98,7 @@ class Tablet:
         with self.lock:
             return [c["call"] for c in self.ctl.estate.get("calls", [])]
 
-    def wait_calls(self, n: int, timeout: float = 5.0) -> list[str]:
+    def wait_calls(self, n: int, timeout: float = HANG_S) -> list[str]:
         deadline = time.monotonic() + timeout
         while len(got := self.calls()) < n:
             if time.monotonic() > deadline:
@@ -130,7 +129,7 @@ class Tablet:
         with self.lock:
             return [(e["seat"], e["kind"], e["call"]) for e in self.runner.events]
 
-    def wait_events(self, pred, timeout: float = 5.0) -> list[tuple[str, str, str | None]]:
+    def wait_events(self, pred, timeout: float = HANG_S) -> list[tuple[str, str, str | None]]:
         """Wait until `pred(events)` holds; returns the events."""
         deadline = time.monotonic() + timeout
         while not pred(got := self.events):
@@ -143,7 +142,7 @@ class Tablet:
         """What the tablet refused from a box (with `prevent`, a box sends only legal calls in
         turn: anything here is a call that came twice or out of order)."""
         with self.lock:
-            return [(b.get("seat"), b.get("call")) for _, k, b in self.ctl.journal.records()
+            return [(str(b.get("seat")), b.get("call")) for _, k, b in self.ctl.journal.records()
                     if k == "refused"]
 
     def close(self) -> None:
@@ -164,9 +163,10 @@ class RealTable:
         self.profile = profile
         self.policy = policy
         self.board = board
-        self.master: LinkMaster | None = None
-        self.boxes: Boxes | None = None
-        self.tablet: Tablet | None = None
+        # the parts, once started (__enter__); close() stops those that were
+        self.master: LinkMaster
+        self.boxes: Boxes
+        self.tablet: Tablet
 
     def __enter__(self) -> RealTable:
         self.link.start()
@@ -177,14 +177,13 @@ class RealTable:
             self.workdir.mkdir(parents=True, exist_ok=True)
             self.tablet = Tablet(self.master, self.workdir, self.profile, self.policy, self.board)
             for seat in SEATS:  # every box has its session and the first state
-                self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN")),
-                                       timeout=10)
+                self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN")))
         except BaseException:
             self.close()
             raise
         return self
 
-    def call(self, seat: str, call: str, timeout: float = 10.0) -> None:
+    def call(self, seat: str, call: str, timeout: float = HANG_S) -> None:
         """Wait until `seat`'s box says it is its turn (auction up to date, no stop wait), key
         the call, wait until the tablet has it."""
         n = len(self.tablet.calls())
@@ -193,18 +192,18 @@ class RealTable:
         self.boxes.press(seat, tokens(call))
         self.tablet.wait_calls(n + 1, timeout)
 
-    def wait_all_show(self, n: int, timeout: float = 10.0) -> None:
+    def wait_all_show(self, n: int, timeout: float = HANG_S) -> None:
         """Every box shows an auction of n calls (and the tablet's calls)."""
         want = self.tablet.calls()
         for s in SEATS:
             self.boxes.wait_screen(s, lambda sc: sc.plain_calls == want and len(want) == n, timeout)
 
     def close(self) -> None:
-        if self.tablet is not None:
+        if hasattr(self, "tablet"):
             self.tablet.close()
-        if self.master is not None:
+        if hasattr(self, "master"):
             self.master.close()
-        if self.boxes is not None:
+        if hasattr(self, "boxes"):
             self.boxes.stop()
         self.link.close()
 

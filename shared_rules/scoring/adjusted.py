@@ -6,7 +6,7 @@ per side. A side's value is either
   weighted score several; 2017 §12C1c / 2007 L12C1c), compared with the field like a table
   result, or
 - a `Fixed` percentage (artificial 2007 L12C2 / 2017 §12C2a, or a TD's direct percentage):
-  not compared; the other results are Neuberg-scaled (spec 4.3).
+  not compared; the other results are Neuberg-scaled (docs/scoring.md).
 Sides may differ (non-balancing: 2007 L12C1e, 2017 §12C1e, §12C4).
 """
 from __future__ import annotations

@@ -56,7 +56,7 @@ def _direction_mp(
             out[i] = scale_group(mp, n, expected, method) if n < expected else Fraction(mp)
     else:
         # A weighted score is compared outcome by outcome with the same weights, and the others
-        # are compared with each of its outcomes (spec 4.5 [inferred]).
+        # are compared with each of its outcomes (a reading: docs/scoring.md).
         # Plain results are compared by bisection; only pairs involving a weighted score are
         # compared outcome by outcome, so one weighted score on a big board stays cheap.
         plain_sorted = sorted(sign * v.outcomes[0][1] for _, v in compared if len(v.outcomes) == 1)

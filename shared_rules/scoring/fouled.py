@@ -10,7 +10,7 @@ as the regulations prescribe. FSB 99A gives Sweden's methods:
   results gets 60 / 65-55 / 70-60-50 percent;
 - a lone result with nothing to compare gets 60% or the pair's own average if higher;
 - the pair at fault loses 10% of the board's maximum (FSB 99A2).
-How these combine under computer scoring is unclear (spec 8.2); it is configuration.
+How these combine under computer scoring the FSB supplement leaves open; it is configuration.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def scale_group(mp: Fraction | int, n: int, expected: int, method: str) -> Fract
 def small_group_pct(directional_scores: Sequence[int]) -> list[Fraction]:
     """FSB 99A1 small-group percentages for 1-3 results of one direction (higher is better).
 
-    Equal results share the average of their places' percentages [inferred, spec 3.10].
+    Equal results share the average of their places' percentages (a reading: docs/scoring.md).
     """
     n = len(directional_scores)
     if n not in SMALL_GROUP_PCT:

@@ -27,7 +27,7 @@ def imp(difference: int | Fraction) -> int:
 
 
 def team_board(ns_score_table1: int, ns_score_table2: int) -> int:
-    """IMPs on one board of a team match, for the team sitting NS at table 1 (spec 3.2)."""
+    """IMPs on one board of a team match, for the team sitting NS at table 1."""
     return imp(ns_score_table1 - ns_score_table2)
 
 

@@ -1,4 +1,4 @@
-"""Scoring configuration: edition and jurisdiction as data (spec section 7), not if-chains.
+"""Scoring configuration: edition and jurisdiction as data, not if-chains.
 
 `RULES["fsb-2007"]` (Sweden, 2007 laws + FSB supplements) and `RULES["dbf-2017"]` (Denmark,
 2017 laws) are the presets; a club derives its own with `dataclasses.replace`.
@@ -28,7 +28,7 @@ class ScoringRules:
     fewer_results: str = "neuberg"  # FSB 98C: Neuberg by computer; "fsb-plus-one" = manual FSB 99A1
     fouled_method: str = "neuberg"  # "neuberg" | "fsb-plus-one" (FSB 99A1 manual rule)
     fouled_small_group_rule: bool = False  # FSB 99A1 60/65-55/70-60-50 for tiny groups
-    fouled_small_group_min_tables: int = 7  # FSB 99A1 "at least seven tables" (spec 8.1)
+    fouled_small_group_min_tables: int = 7  # FSB 99A1 "at least seven tables"
     fouled_lone_result_min_pct: float | None = 60.0  # FSB 99A1: 60% or own average if higher
     fouled_penalty_pct: float = 10.0  # FSB 99A2: 10% of the board's maximum
     bye_team_vp: float | None = None  # FSB 96B: the RA's figure (18 on the 25-0 scale)

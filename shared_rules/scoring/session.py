@@ -37,7 +37,7 @@ def score_pairs_session(
 
     `boards`: board number -> that board's result records (interfaces section 3). Pair ids must
     be unique across directions (in a Mitchell, e.g. "NS1" and "EW1"). `expected`: Neuberg's N
-    for every board (default: the largest number of records on any board, spec 8.12).
+    for every board (default: the largest number of records on any board).
     `byes`: pair -> number of boards it sat out (FSB 96A). `penalties`: pair -> matchpoints to
     deduct (procedural penalties, e.g. FSB 99A2 `fouled.fouling_penalty(top)`), applied to the
     total after everything else.

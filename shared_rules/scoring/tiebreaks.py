@@ -68,7 +68,7 @@ def fsb95a(tied: Sequence[Hashable], board_pct: Mapping[Hashable, Mapping[Any, N
 
 
 def quotient(won: Number, lost: Number) -> Fraction | float:
-    """FSB 95B1: IMPs won / IMPs lost; nothing lost is +infinity (spec 3.6 [inferred])."""
+    """FSB 95B1: IMPs won / IMPs lost; nothing lost is +infinity (a reading: docs/scoring.md)."""
     w, lo = to_fraction(won), to_fraction(lost)
     if lo == 0:
         return math.inf if w > 0 else Fraction(0)

@@ -67,8 +67,9 @@ def _board_key(p: Any) -> tuple[str, int, int, int] | None:
     """(section, table, round, board) of a stored item, or None for a damaged row."""
     if not isinstance(p, dict) or not isinstance(p.get("section"), str):
         return None
-    nums = [p.get(k) for k in ("table", "round", "board")]
-    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 10_000 for n in nums):
+    nums = [n for n in (p.get(k) for k in ("table", "round", "board"))
+            if isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 10_000]
+    if len(nums) != 3:
         return None
     return p["section"], nums[0], nums[1], nums[2]
 

@@ -96,7 +96,7 @@ def set_windows(path: str, winreg: Any = None) -> Latency:
     """Set LatencyTimer = 1 for the FTDI device whose PortName is `path` (COM3 ...), before the
     port is opened (the driver reads it at open). Writing needs administrator rights."""
     if winreg is None:
-        import winreg  # type: ignore[import-not-found,no-redef]  # Windows only
+        import winreg  # Windows only
     try:
         root = winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, FTDIBUS)
     except OSError:

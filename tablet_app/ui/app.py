@@ -90,7 +90,7 @@ class TabletApp(App):
             return
         self.controller, self.lock, self.snap = controller, controller.lock, controller.published
         self.runner, self.deliverer, self.damaged = runner, deliverer, None
-        done = next((x for x in reversed(controller.log) if x.get("what") == "recovered"), {})
+        done: dict[str, Any] = next((x for x in reversed(controller.log) if x.get("what") == "recovered"), {})
         self.notify("damaged_recovered", 30.0, kept=done.get("kept", "?"), aside=done.get("damaged_file", "?"))
         self._attach()
 

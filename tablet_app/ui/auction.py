@@ -29,7 +29,7 @@ class AuctionScreen(Screen):
             lbl = Text("", size=28, color=WHITE, bold=True, halign="center")
             p.add_widget(lbl)
             self.heads[seat] = lbl
-            lbl.panel = p  # type: ignore[attr-defined]
+            lbl.panel = p
             head_row.add_widget(p)
         body.add_widget(head_row)
         # Before the first call of a board: the players say which board is on the table (any of

@@ -190,7 +190,7 @@ class DirectorScreen(PinEntry, Screen):
             b = BigButton(f"{label}\n[size=16]{opt.get('law', '')}[/size]", BTN, size=20)
             b.halign = "center"
             b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 20, None)))
-            b.option = opt  # type: ignore[attr-defined]
+            b.option = opt
             b.bind(on_release=lambda btn: self.choose(btn.option))
             self.option_buttons.append(b)
             self.side.add_widget(b)

@@ -123,7 +123,7 @@ class ResultScreen(Screen):
             self.trick_buttons = {}
             for n in range(14):
                 b = BigButton(str(n), BTN if self.tricks == n else BTN_LIGHT, size=30)
-                b.n = n  # type: ignore[attr-defined]
+                b.n = n
                 b.bind(on_release=lambda btn: self.set_tricks(btn.n))
                 self.trick_buttons[n] = b
                 grid.add_widget(b)
@@ -135,14 +135,14 @@ class ResultScreen(Screen):
                 b = BigButton(present.SUIT[s], BTN if self.suit == s else BTN_LIGHT, size=30)
                 if present.is_red(s) and self.suit != s:
                     b.color = RED_SUIT
-                b.key = s  # type: ignore[attr-defined]
+                b.key = s
                 b.bind(on_release=lambda btn: self.set_lead(btn.key))
                 self.lead_buttons[s] = b
                 lead.add_widget(b)
             lead.add_widget(Widget())
             for r in ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"):
                 b = BigButton(present.rank_text(r, lang), BTN if self.rank == r else BTN_LIGHT, size=24)
-                b.key = r  # type: ignore[attr-defined]
+                b.key = r
                 b.bind(on_release=lambda btn: self.set_lead(btn.key))
                 self.lead_buttons[r] = b
                 lead.add_widget(b)

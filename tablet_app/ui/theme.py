@@ -43,7 +43,7 @@ def _bg(widget: Widget, color: tuple[float, ...], radius: float = 0) -> None:
         c = Color(*color)
         r = RoundedRectangle(pos=widget.pos, size=widget.size, radius=[radius]) if radius else Rectangle(
             pos=widget.pos, size=widget.size)
-    widget._bg_color = c  # type: ignore[attr-defined]
+    widget._bg_color = c
 
     def sync(*_: Any) -> None:
         r.pos, r.size = widget.pos, widget.size
@@ -52,4 +52,4 @@ def _bg(widget: Widget, color: tuple[float, ...], radius: float = 0) -> None:
 
 
 def set_bg(widget: Widget, color: tuple[float, ...]) -> None:
-    widget._bg_color.rgba = color  # type: ignore[attr-defined]
+    widget._bg_color.rgba = color

@@ -202,7 +202,7 @@ class CallPicker(GridLayout):
             b = BigButton(present.call_text(c), BTN if c == chosen else BTN_LIGHT, size=18)
             if present.is_red(c) and c != chosen:
                 b.color = RED_SUIT
-            b.call = c  # type: ignore[attr-defined]
+            b.call = c
             b.bind(on_release=lambda btn: on_pick(btn.call))
             self.add_widget(b)
 
@@ -216,8 +216,8 @@ def framed(screen: Any, app: Any) -> BoxLayout:
     screen.topbar = TopBar(app)
     root.add_widget(screen.topbar)
     banner = Panel(STOP_RED, 0, size_hint_y=None, height=0, padding=(18, 4))
-    banner.label = Text("", size=22, color=WHITE, bold=True)  # type: ignore[attr-defined]
-    banner.add_widget(banner.label)  # type: ignore[attr-defined]
+    banner.label = Text("", size=22, color=WHITE, bold=True)
+    banner.add_widget(banner.label)
     banner.opacity = 0
     screen.topbar.banner = banner
     root.add_widget(banner)

@@ -5,7 +5,7 @@ import pytest
 from tests.e2e.conftest import SESSION
 from tests.e2e.harness import E2ETable, Rig
 
-pytestmark = [pytest.mark.micropython, pytest.mark.slow]
+pytestmark = [pytest.mark.micropython, pytest.mark.slow, pytest.mark.link]
 
 
 def test_stop_prompt_before_a_two_level_opening_only_where_the_profile_asks_for_it(

@@ -1,14 +1,9 @@
 import pytest
 
-from hardware.emu.harness import missing
-
 
 @pytest.fixture
-def emu_rig(tmp_path):
+def emu_rig(tmp_path, rp2040_emulator):
     """Factory of EmuRig (boxes on emulated RP2040s + the real tablet): closed after the test."""
-    why = missing()
-    if why:
-        pytest.skip(why)
     from hardware.emu.rig import EmuRig
 
     made = []

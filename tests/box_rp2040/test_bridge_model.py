@@ -15,7 +15,7 @@ const { Bridge } = require(process.argv[1]);
 const out = [];
 const steps = JSON.parse(process.argv[2]);
 const b = new Bridge('bus', +process.argv[3], 62, (port, now, bytes) => out.push([now / 1e6, bytes.length]));
-// steps: [ms, n bytes arriving then], the clock ticking every 50 us as emu.js's slices do
+// steps: [ms, n bytes arriving then], the clock ticking every 50 us as the emulator's slices do
 let k = 0;
 for (let t = 0; t <= 60e6; t += 50e3) {
   while (k < steps.length && steps[k][0] * 1e6 <= t) { b.push(new Array(steps[k][1]).fill(1), t); k++; }

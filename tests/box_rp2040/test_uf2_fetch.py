@@ -1,8 +1,9 @@
 """`make uf2` in the field: it provides the stock UF2 and the RP2040 boot ROM where the emulator
 looks for them, downloads only what no searched directory holds, and keeps a download only if it
-is what it should be (hardware/emu/check_assets.py: by content, not by the hash of one copy). Downloads here are file:// URLs or a closed port on 127.0.0.1 (no
-network needed); the script runs from a copy of the repository's files in tmp_path, so the
-machine's own copies (../shared/rp2040) are not in its search path."""
+is what it should be (hardware/emu/check_assets.py: by content, not by the hash of one copy).
+Downloads here are file:// URLs or a closed port on 127.0.0.1 (no network needed); the script
+runs from a copy of the repository's files in tmp_path, with a user cache of its own, so the
+machine's own copies are not in its search path."""
 import shutil
 import socket
 import struct
@@ -32,7 +33,7 @@ def fetch(tmp_path, uf2_url, rom_url, assets_dir=""):
     for f in ("fetch_uf2.sh", "bootrom_from_ts.py", "check_assets.py"):
         shutil.copy(ROOT / "hardware/emu" / f, repo / "hardware/emu" / f)
     env = {"PATH": "/usr/bin:/bin", "BOX_RP2040_ASSETS": str(assets_dir),
-           "UF2_URL": uf2_url, "BOOTROM_URL": rom_url}
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "UF2_URL": uf2_url, "BOOTROM_URL": rom_url}
     return repo, subprocess.run(["bash", str(repo / "hardware/emu/fetch_uf2.sh")], env=env,
                                 capture_output=True, text=True)
 
@@ -150,3 +151,23 @@ def test_a_copy_with_the_wrong_sha256_is_not_taken_for_the_rom(tmp_path, real, u
     assert p.returncode == 1
     assert f"bootrom: ignored {uf2_only}/{ROM}: not the RP2040's boot ROM" in p.stderr
     assert ROM not in left_in(repo)
+
+
+def test_what_is_fetched_is_kept_for_the_machines_other_checkouts(tmp_path, real):
+    src = tmp_path / "served"
+    src.mkdir()
+    (src / "bootrom.ts").write_text(as_ts(struct.unpack("<4096I", (real / ROM).read_bytes())))
+    repo, p = fetch(tmp_path, (real / UF2).as_uri(), (src / "bootrom.ts").as_uri())
+    assert p.returncode == 0, p.stderr
+    cache = tmp_path / "cache" / "bidding-box" / "rp2040"
+    assert sorted(x.name for x in cache.iterdir()) == sorted([ROM, UF2])
+    # another checkout (offline) finds the pair there and fetches nothing
+    other = tmp_path / "other" / "hardware/emu"
+    other.mkdir(parents=True)
+    for f in ("fetch_uf2.sh", "bootrom_from_ts.py", "check_assets.py"):
+        shutil.copy(ROOT / "hardware/emu" / f, other / f)
+    r = subprocess.run(["bash", str(other / "fetch_uf2.sh")], capture_output=True, text=True,
+                       env={"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(tmp_path / "cache"),
+                            "UF2_URL": unreachable_url(), "BOOTROM_URL": unreachable_url()})
+    assert r.returncode == 0, r.stderr
+    assert f"uf2: {cache}/{UF2}" in r.stdout and "fetching" not in r.stdout

@@ -19,21 +19,23 @@ from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
 
 SEATS = "NESW"
+HANG_S = 60.0  # the waits' limit: it only ends a hang (a busy machine is slow, not wrong)
 
 
 class Rig:
     """Link, boxes and LinkMaster: started once per module (starting MicroPython costs time)."""
 
     def __init__(self, workdir: pathlib.Path, bus: bool = False):
+        self.link: SimBus | SimLink
         if bus:
             # RS-485: one shared half-duplex line, the boxes speak only when the tablet grants
-            self.link = SimBus(seed=5).start()
-            self.boxes = Boxes(self.link.box_ports, workdir, extra_args=["--bus"])
-            ports = {s: self.link.tablet_port for s in SEATS}
+            bus_line = self.link = SimBus(seed=5).start()
+            self.boxes = Boxes(bus_line.box_ports, workdir, extra_args=["--bus"])
+            ports = {s: bus_line.tablet_port for s in SEATS}
         else:
-            self.link = SimLink().start()
-            self.boxes = Boxes(self.link.box_ports, workdir, link=self.link)
-            ports = self.link.tablet_ports
+            link = self.link = SimLink().start()
+            self.boxes = Boxes(link.box_ports, workdir, link=link)
+            ports = link.tablet_ports
         self.boxes.start()
         self.master = LinkMaster(ports, ack_on_commit=True)
 
@@ -55,7 +57,7 @@ class E2ETable:
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._thread.start()
         for s in SEATS:
-            self.boxes.wait_screen(s, lambda sc: f"Bd{session['boards'][0]} " in sc.text, timeout=10)
+            self.boxes.wait_screen(s, lambda sc: f"Bd{session['boards'][0]} " in sc.text, timeout=HANG_S)
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -76,7 +78,7 @@ class E2ETable:
     def ncalls(self) -> int:
         return len(self.state().get("calls", []))
 
-    def wait(self, pred, timeout: float = 10.0, what: str = "condition"):
+    def wait(self, pred, timeout: float = HANG_S, what: str = "condition"):
         deadline = time.monotonic() + timeout
         while True:
             with self.lock:
@@ -93,7 +95,7 @@ class E2ETable:
         """Key a call on a box without waiting for its turn (an irregularity may be the point)."""
         self.boxes.press(seat, tokens(call))
 
-    def call(self, seat: str, call: str, timeout: float = 10.0) -> None:
+    def call(self, seat: str, call: str, timeout: float = HANG_S) -> None:
         """Wait until the box shows its turn with the auction up to date, key the call, wait until
         the tablet has journalled it."""
         n = self.ncalls()
@@ -108,6 +110,6 @@ class E2ETable:
         for k, c in enumerate(calls):
             self.call(SEATS[(i + k) % 4], c)
 
-    def all_boxes_show(self, calls: list[str], timeout: float = 10.0) -> None:
+    def all_boxes_show(self, calls: list[str], timeout: float = HANG_S) -> None:
         for s in SEATS:
             self.boxes.wait_screen(s, lambda sc: sc.plain_calls == calls, timeout)

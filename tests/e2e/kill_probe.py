@@ -24,13 +24,22 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from hardware.sim.boxes import Boxes  # noqa: E402
+from hardware.sim.boxes import Boxes, Screen  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
+
+HANG_S = 60.0  # how long to look for what a box shows: only ends a hang
+
+
+def shows(sc: Screen, n: int, turn: bool = False) -> bool:
+    """The box shows an auction of n calls (and, with `turn`, that it is its turn)."""
+    return len(sc.calls) == n and (not turn or sc.status == "YOUR TURN")
+
 
 TABLET = """
 import json, sys
@@ -71,6 +80,7 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
         p = subprocess.Popen([sys.executable, "-c", TABLET, str(db), json.dumps(link.tablet_ports),
                               "1" if ack_on_commit else "0", str(slow_journal)],
                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        assert p.stdout is not None
         p.stdout.readline()
         return p
 
@@ -80,7 +90,7 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
     try:
         for i, call in enumerate(AUCTION):
             seat = "NESW"[i % 4]
-            boxes.wait_screen(seat, lambda sc, i=i: sc.status == "YOUR TURN" and len(sc.calls) == i, timeout=20)
+            boxes.wait_screen(seat, partial(shows, n=i, turn=True), timeout=HANG_S)
             boxes.press(seat, tokens(call))
             if rng.random() < 0.7:
                 time.sleep(rng.uniform(0, max_delay))
@@ -89,11 +99,12 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
                 kills += 1
                 p = start()
             try:
-                boxes.wait_screen(seat, lambda sc, i=i: len(sc.calls) == i + 1, timeout=5)
+                # a call the box forgot never shows: the limit only says when to stop looking
+                boxes.wait_screen(seat, partial(shows, n=i + 1), timeout=HANG_S)
             except TimeoutError:
                 lost += 1
                 boxes.press(seat, tokens(call))  # the player sees it missing and keys it again
-                boxes.wait_screen(seat, lambda sc, i=i: len(sc.calls) == i + 1, timeout=10)
+                boxes.wait_screen(seat, partial(shows, n=i + 1), timeout=HANG_S)
         conn = sqlite3.connect(db)
         calls = [json.loads(b)["ev"].get("call") for (b,) in conn.execute("SELECT body FROM journal WHERE kind='event'")]
         conn.close()

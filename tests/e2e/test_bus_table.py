@@ -7,7 +7,7 @@ import pytest
 from tests.e2e.conftest import SESSION
 from tests.e2e.harness import E2ETable, Rig
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.link]
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ pytestmark = pytest.mark.micropython
 
 def test_make_run_without_display_falls_back_to_the_headless_demo(repo_root, micropython_bin):
     env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
-    p = subprocess.run([sys.executable, "-m", "tablet_app.demo"], cwd=repo_root, env=env,
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run([sys.executable, "-m", "demo"], cwd=repo_root, env=env,
+                       capture_output=True, text=True, timeout=600)  # only ends a hang
     assert p.returncode == 0, p.stderr[-2000:]
     lines = p.stdout.splitlines()
     assert lines[0].startswith("No display ($DISPLAY is unset)")

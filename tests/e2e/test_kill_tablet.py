@@ -11,6 +11,8 @@ import pytest
 
 from tests.e2e.kill_probe import run
 
+pytestmark = pytest.mark.link  # runs the simulated serial link in real time
+
 
 @pytest.mark.slow
 @pytest.mark.micropython

@@ -128,7 +128,7 @@ def test_wbf_screens_tray_hides_other_side_until_it_passes(table):
     assert south.calls == ["--", "--"]  # on the tray, not yet under the screen
     t.boxes.wait_screen("N", lambda sc: sc.plain_calls == ["1C", "P"])
     # South and West see two hidden calls until the tray passes, then the calls
-    t.boxes.wait_screen("S", lambda sc: sc.calls[:2] == ["1C", "P"], timeout=10)
+    t.boxes.wait_screen("S", lambda sc: sc.calls[:2] == ["1C", "P"], timeout=60)
     with t.lock:
         assert t.ctl.screen.passes and t.ctl.screen.passes[0]["to_side"] == 1
     t.call("S", "1H")

@@ -21,7 +21,7 @@ def test_fsb_L116B_stop_wait_locks_the_next_box_under_the_record_policy(table):
         assert t.ctl.snapshot()["stop_wait"]["seat"] == "E"  # the tablet shows the countdown
     # FSB L116B: about 10 s (9 s kept). After it East's pass is taken.
     time.sleep(max(0.0, 10.2 - (time.monotonic() - t0)))
-    t.call("E", "P", timeout=15)
+    t.call("E", "P")
     assert [c["call"] for c in t.state()["calls"]] == ["2S", "P"]
     with t.lock:
         refused = [x for x in t.ctl.log if x["what"] == "refused" and x.get("seat") == "E"]

@@ -6,6 +6,7 @@ import json
 import pathlib
 import subprocess
 import sys
+from collections.abc import Callable
 
 from bridgemate_dataconnector.dto import (
     HandrecordDTO,
@@ -64,10 +65,11 @@ def handrecords(deals: dict[tuple[int, int], Deal]) -> list[HandrecordDTO]:
     return out
 
 
-def people(slots: list[Slot]) -> tuple[list[PlayerDataDTO], list[ParticipationDTO], dict]:
+def people(slots: list[Slot]) -> tuple[list[PlayerDataDTO], list[ParticipationDTO], Callable[[str, int, int, str], str]]:
     """Two players a pair, seated in round 1; `name_at(section, table, round, seat)` is the PBN
     name ("Last, First") of the player in that seat that round (the player follows the pair)."""
-    players, seats, pair_players = [], [], {}
+    players, seats = [], []
+    pair_players: dict[tuple[str, str, int], list[str]] = {}
     number = 7000
     for s in (s for s in slots if s.round == 1):
         for side, pair, first_seat in (("NS", s.ns, "N"), ("EW", s.ew, "E")):
@@ -128,7 +130,7 @@ class Worker:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
+        if self.proc and self.proc.poll() is None and self.proc.stdin is not None:
             self.proc.stdin.close()
             try:
                 self.proc.wait(10)

@@ -1,4 +1,4 @@
-"""A club evening as a test (issue 11): the official Data Connector client as the scoring
+"""A club evening as a test: the official Data Connector client as the scoring
 program, `python -m station` (killed and restarted mid-evening), the tablets as real controller
 processes with their journals and outboxes (one killed mid-board and restarted). At the end the
 scoring program's results equal an independent recomputation (endplay: contract from the
@@ -34,7 +34,7 @@ from .plan import (
     table_plays,
 )
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
 RANK = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", **{n: str(n) for n in range(2, 10)}}
 

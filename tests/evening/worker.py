@@ -35,6 +35,7 @@ class Tablet:
 
     def _deliver(self) -> None:
         s = self.ctl.session
+        assert s is not None
         self.deliverer = Deliverer(str(self.db), self.station, f"{s.event}/{s.section}/{s.table}", self.key,
                                    timeout=5.0, min_backoff=0.05, max_backoff=0.4).start()
         self.ctl.listeners.append(self.deliverer.wake)

@@ -32,10 +32,9 @@ def image(box_image, tmp_path_factory):
     return out
 
 
-def test_board_code_from_romfs_boots_follows_an_auction_and_idles_without_allocating(image, tmp_path):
-    from hardware.sim.boxes import micropython_path
-
-    r = subprocess.run([micropython_path(), str(ROOT / "bench/mp_box_heap.py"), str(image),
+def test_board_code_from_romfs_boots_follows_an_auction_and_idles_without_allocating(image, tmp_path,
+                                                                                     micropython_bin):
+    r = subprocess.run([micropython_bin, str(ROOT / "bench/mp_box_heap.py"), str(image),
                         str(ROOT / "hardware/pinmap.json"), str(tmp_path / "outbox.bin")],
                        capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -47,6 +46,7 @@ def test_board_code_from_romfs_boots_follows_an_auction_and_idles_without_alloca
     assert 0 < x["modules"] < image.stat().st_size
 
 
+@pytest.mark.slow  # compiles the board's image
 def test_the_board_image_holds_what_the_board_imports_and_nothing_of_the_tablet(box_image, tmp_path):
     names = set(box_image.stage(tmp_path / "board"))
     assert {"app.mpy", "hal_rp2.mpy", "store.mpy", "protocol/session.mpy",

@@ -3,7 +3,11 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # compiles box images with mpy-cross: seconds
 
 
 def _flash(*args, **env_extra):

@@ -8,6 +8,8 @@ import pytest
 from hardware.enclosure import check, design, model
 from hardware.enclosure import parts as p
 
+pytestmark = pytest.mark.slow  # builds the enclosure's solids and intersects them: tens of seconds
+
 
 @pytest.fixture(scope="module")
 def box():

@@ -1,6 +1,6 @@
 """The box goes together: keypad, display, Pico and the cable gland inside the printed enclosure,
 the key stack counted up to the caps through the lid, and call and status characters at least
-4 mm tall (issue 15)."""
+4 mm tall (hardware/display.md)."""
 import dataclasses
 
 from hardware import fit

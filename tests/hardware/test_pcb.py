@@ -14,6 +14,8 @@ from hardware import bom, schematic
 from hardware.pcb import __main__ as pcb
 from hardware.pcb import layout
 
+pytestmark = pytest.mark.slow  # builds and routes the boards with KiCad: minutes
+
 BUILD = pathlib.Path(pcb.ROOT) / "build" / "pcb-test"
 
 

@@ -15,6 +15,7 @@ PINMAP = json.loads((ROOT / "hardware" / "pinmap.json").read_text())
 
 
 @pytest.mark.parametrize("name", ["box", "hub"])
+@pytest.mark.slow
 def test_the_erc_is_clean(name):
     assert schematic.erc(schematic.BOARDS[name]()) == []
 
@@ -28,6 +29,7 @@ def test_no_pad_is_on_two_nets_and_every_pad_exists(name):
         assert pin in {num for num, _, _ in board.parts[ref].pins}, (ref, pin)
 
 
+@pytest.mark.slow
 def test_the_erc_catches_a_forgotten_wire_and_an_unpowered_rail():
     board = schematic.box()
     stray = dataclasses.replace(board, nets={**board.nets, "STRAY": [("U1", "5")]})   # GP3: unused pad
@@ -105,6 +107,7 @@ def test_every_gpio_the_pin_map_names_is_wired_once_and_nothing_else_is():
     assert pm["leds"]["link"] == 25 and 25 not in schematic.PICO_GP_PAD   # the Pico's own LED
 
 
+@pytest.mark.slow
 def test_a_pin_map_that_moves_a_wire_moves_the_schematic():
     moved = json.loads(json.dumps(PINMAP))
     moved["buzzer"]["pin"] = 5  # a pin the reference box leaves free (the I2C display's SCL)
@@ -113,6 +116,7 @@ def test_a_pin_map_that_moves_a_wire_moves_the_schematic():
     assert schematic.erc(board) == []
 
 
+@pytest.mark.slow
 def test_the_netlist_command_writes_a_kicad_netlist(tmp_path):
     out = tmp_path / "hub.net"
     r = subprocess.run([sys.executable, "-m", "hardware.schematic", "hub", str(out)], cwd=tmp_path,

@@ -1,5 +1,13 @@
 """RS-485 multidrop: four boxes (bus=True endpoints) and LinkMaster as bus master on ONE shared
-simulated line. Boxes talk only when granted, so nobody collides; faults are recovered."""
+simulated line. Boxes talk only when granted; faults are recovered.
+
+What is asserted is what the protocol guarantees whatever the machine's load (protocol/SPEC.md
+section 1): a box sends only in reply to a grant addressed to it, one frame per grant; the poll
+schedule's order of grants; every call arrives once and in order. Here the four boxes, the relay
+and the master are threads of one process: a box answering after the master's 7.5 ms reply
+window (a real box is its own MCU) meets the next grant on the line, and how often that happens
+depends on the scheduler, so the collision rate is a figure of `make bench` (bench_protocol),
+not a test. Deadlines below only keep a hang from lasting forever."""
 import time
 
 import pytest
@@ -7,12 +15,16 @@ import pytest
 from hardware.sim.link import EndpointBox, SimBus
 from protocol import calls
 from protocol import messages as M
+from protocol.layout import FROM_BOX
 from tablet_app.link import LinkMaster
 
+pytestmark = pytest.mark.link  # runs the simulated serial link in real time
+
 SEATS = "NESW"
+HANG_S = 60  # a guard against a hang, never a speed requirement
 
 
-def wait(cond, seconds):
+def wait(cond, seconds=HANG_S):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if cond():
@@ -21,9 +33,32 @@ def wait(cond, seconds):
     return cond()
 
 
+def grants(frames):
+    """The seats the tablet granted (a PING, WELCOME or NAK to the seat; a STATE is no grant),
+    in order."""
+    return [SEATS[p[0] & 3] for node, p in frames if node == "tablet" and not p[0] & FROM_BOX and p[1] != M.STATE]
+
+
+def unasked(frames):
+    """The box frames on the line that no grant asked for: a box may send only in reply to a
+    grant to its own seat, at most one frame per grant (SPEC.md section 1). A late reply still
+    answers its grant; it is the master's reply window it missed, not the rule."""
+    owed = dict.fromkeys(SEATS, 0)
+    out = []
+    for k, (node, p) in enumerate(frames):
+        if node == "tablet":
+            if not p[0] & FROM_BOX and p[1] != M.STATE:
+                owed[SEATS[p[0] & 3]] += 1
+        elif owed[node]:
+            owed[node] -= 1
+        else:
+            out.append((k, node, hex(p[1])))
+    return out
+
+
 @pytest.fixture
 def bus():
-    b = SimBus(seed=3).start()
+    b = SimBus(seed=3, record=True).start()
     boxes = {s: EndpointBox(s, b.box_ports[s], bus=True) for s in SEATS}
     lm = LinkMaster({s: b.tablet_port for s in SEATS})
     yield b, boxes, lm
@@ -37,22 +72,20 @@ def test_bus_boxes_connect_only_through_grants_without_talking_over_each_other(b
     b, boxes, lm = bus
     for s in SEATS:
         lm.send_state(s, {"turn": "N", "message": "seat " + s})
-    assert wait(lambda: all(x.view for x in boxes.values()), 5)
+    assert wait(lambda: all(x.view for x in boxes.values()))
     assert all(boxes[s].view["message"] == "seat " + s for s in SEATS)  # addressed, not broadcast
     assert all(lm.connected(s) for s in SEATS)
     assert {e.seat for e in lm.poll(0.1) if e.kind == "hello"} == set(SEATS)
-    # Zero on an idle machine; with the CPU loaded, a box thread can miss the master's reply
-    # timeout (see the next test) and meet the next grant: 2 seen in ~375 frames on the line.
-    # Boxes talking unasked would collide on a good part of the handshake, far above 2 %.
-    st = b.stats()
-    assert st["collisions"] * 50 <= st["relayed"]
+    frames = b.line_frames()
+    assert {node for node, _ in frames} == set(SEATS) | {"tablet"}  # every box has talked
+    assert unasked(frames) == []
 
 
 def test_bus_auction_arrives_in_order_with_faults_and_no_collisions(bus):
     b, boxes, lm = bus
     for s in SEATS:
         lm.send_state(s, {"turn": "N"})
-    assert wait(lambda: all(x.view for x in boxes.values()), 5)
+    assert wait(lambda: all(x.view for x in boxes.values()))
     lm.poll(0.05)
     b.set_faults(corrupt=0.01, drop=0.005)
     sent = []
@@ -62,7 +95,7 @@ def test_bus_auction_arrives_in_order_with_faults_and_no_collisions(bus):
         c = calls.NAMES[i % 38]
         boxes[seat].submit(M.CALL, calls.code(c))
         sent.append((seat, c))
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + HANG_S
         while len(got) < len(sent) and time.monotonic() < deadline:
             for e in lm.poll(0.05):
                 if e.kind == "call":
@@ -72,15 +105,11 @@ def test_bus_auction_arrives_in_order_with_faults_and_no_collisions(bus):
     assert got == sent
     b.set_faults(corrupt=0.0, drop=0.0)
     want = [x for _, x in got[-20:]]
-    assert wait(lambda: all([a["call"] for a in x.view["auction"]] == want for x in boxes.values()), 5)
-    st = b.stats()
-    # Without faults the grant discipline gives zero collisions (test above). Here the four
-    # boxes, the relay and the master are threads of ONE process sharing the GIL: now and then a
-    # box answers after the master's 7.5 ms reply timeout (a real box is its own MCU) and meets
-    # the next grant. Measured: a few per thousand frames; a collision is just more garbage the
-    # protocol recovers from, which the in-order assertion above shows.
-    frames = sum(v["frames"] for v in lm.stats().values())
-    assert st["collisions"] * 50 <= frames and st["corrupted"] > 0  # under 2 % of the replies
+    assert wait(lambda: all([a["call"] for a in x.view["auction"]] == want for x in boxes.values()))
+    assert b.stats()["corrupted"] > 0  # the faults were on: the order above survived them
+    # 80 calls, each sent by its box in a reply to a grant: whatever collided or was corrupted on
+    # the way, no box ever talked unasked
+    assert unasked(b.line_frames()) == []
 
 
 def test_a_missing_box_on_the_bus_does_not_stop_the_others():
@@ -90,13 +119,13 @@ def test_a_missing_box_on_the_bus_does_not_stop_the_others():
         try:
             for s in SEATS:
                 lm.send_state(s, {"turn": "N"})
-            assert wait(lambda: all(x.view for x in boxes.values()), 5)
+            assert wait(lambda: all(x.view for x in boxes.values()))
             assert not lm.connected("W")
             got = []
             for s in "NES":
                 boxes[s].submit(M.CALL, calls.code("P"))
             assert wait(lambda: (got.extend(e.seat for e in lm.poll(0.02) if e.kind == "call"),
-                                 len(got) == 3)[1], 5)
+                                 len(got) == 3)[1])
             assert sorted(got) == ["E", "N", "S"]
         finally:
             lm.close()
@@ -111,17 +140,27 @@ def test_bus_grants_the_box_in_turn_every_other_time_and_starves_no_one(bus):
     b, boxes, lm = bus
     for s in SEATS:
         lm.send_state(s, {"turn": "S", "message": "S to call"})
-    assert wait(lambda: all(x.view for x in boxes.values()) and all(lm.connected(s) for s in SEATS), 5)
-    before = {s: v["grants"] for s, v in lm.stats().items()}
-    time.sleep(0.6)
-    g = {s: v["grants"] - before[s] for s, v in lm.stats().items()}
-    total = sum(g.values())
-    assert total >= 20, g
-    assert g["S"] * 2 >= total - 2, f"the box in turn got {g['S']} of {total} grants: {g}"
-    for s in "NEW":
-        assert g[s] * 7 >= total - 6, f"box {s} got {g[s]} of {total} grants: {g}"
+    assert wait(lambda: all(x.view for x in boxes.values()) and all(lm.connected(s) for s in SEATS))
+    start = len(grants(b.line_frames()))
+    assert wait(lambda: len(grants(b.line_frames())) >= start + 60)
+    g = grants(b.line_frames())[start:start + 60]
+    # every other grant is South's, and no two in a row are (the others have the slots between)
+    assert all((x == "S") != (y == "S") for x, y in zip(g, g[1:], strict=False)), "".join(g)
+    # the three others in rotation: each at least once in every 2 x (4 - 1) grants
+    for k in range(len(g) - 5):
+        assert set(g[k:k + 6]) == set(SEATS), f"grants {k}..{k + 5}: {''.join(g)}"
     # a call out of turn (West) still arrives
     lm.poll(0.01)
     boxes["W"].submit(M.CALL, calls.code("P"))
     got = []
-    assert wait(lambda: (got.extend(e.seat for e in lm.poll(0.02) if e.kind == "call"), "W" in got)[1], 2)
+    assert wait(lambda: (got.extend(e.seat for e in lm.poll(0.02) if e.kind == "call"), "W" in got)[1])
+
+
+def test_the_grant_check_sees_a_box_talking_unasked_or_twice_for_one_grant():
+    grant = lambda seat: ("tablet", bytes([SEATS.index(seat), M.PING]))  # noqa: E731
+    state = lambda seat: ("tablet", bytes([SEATS.index(seat), M.STATE]))  # noqa: E731
+    reply = lambda seat: (seat, bytes([FROM_BOX | SEATS.index(seat), M.ACK]))  # noqa: E731
+    assert unasked([grant("N"), reply("N"), grant("E"), grant("S"), reply("E"), reply("S")]) == []
+    assert unasked([state("N"), reply("N")]) == [(1, "N", hex(M.ACK))]  # a STATE is no grant
+    assert unasked([grant("N"), reply("N"), reply("N")]) == [(2, "N", hex(M.ACK))]
+    assert grants([grant("N"), state("E"), grant("S")]) == ["N", "S"]

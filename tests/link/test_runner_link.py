@@ -16,6 +16,8 @@ from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
 from tests.link.test_linkmaster import wait
 
+pytestmark = pytest.mark.link  # runs the simulated serial link in real time
+
 SEATS = "NESW"
 SESSION = {"event": "club", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "4321"}

@@ -3,10 +3,10 @@ nothing on either end and raise nothing (SPEC.md section 2: discarding changes n
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hardware.sim.lossy import Link
 from protocol import messages as M
 from protocol.crc16 import crc16
 from protocol.frame_tools import payloads, wire_from_payload
-from tests.protocol.lossy import Link
 
 
 def snapshot(lk):

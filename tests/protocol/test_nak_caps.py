@@ -1,13 +1,13 @@
 """Version 2 of the protocol (SPEC.md sections 3b, 3c, 4): the box's NAK with a reason, the
 box's CAPS and what the tablet makes of them, a version 1 box beside a version 2 tablet, and the
 boot-to-boot epoch."""
+from hardware.sim.lossy import Link
 from protocol import layout as L
 from protocol import messages as M
 from protocol import session as S
 from protocol.frame_tools import payloads, wire_from_payload
 from protocol.tablet_endpoint import TabletEndpoint
 from tests.protocol.box_replay import box_in_session
-from tests.protocol.lossy import Link
 
 VIEW = {"turn": "E", "lowest": "1H", "allowed": ["P", "1H"], "prevent": True,
         "message": "1\u2665 alerted"}

@@ -1,11 +1,11 @@
 """The session state machines (SPEC.md sections 4-6) over an in-memory link with a virtual clock."""
 import pytest
 
+from hardware.sim.lossy import Link, soak
 from protocol import messages as M
 from protocol import session as S
 from protocol.frame_tools import payloads
 from protocol.tablet_endpoint import TabletEndpoint
-from tests.protocol.lossy import Link, soak
 
 VIEW = {"turn": "E", "lowest": "1H", "allowed": ["P", "X", "1H"], "prevent": True,
         "auction": [{"call": "1D"}], "message": "your turn"}

@@ -6,6 +6,7 @@ readings or the code does not do what it says; the failure names the frame."""
 import binascii
 import json
 import subprocess
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from tests.protocol import fuzz_corpus
 from tests.protocol import spec_decoder as S
 from tests.protocol.test_golden import vectors
 
-CTX = {"seat": 0, "box_epoch": A.BOX_EPOCH, "tablet_epoch": A.TABLET_EPOCH}
+CTX: dict[str, Any] = {"seat": 0, "box_epoch": A.BOX_EPOCH, "tablet_epoch": A.TABLET_EPOCH}
 
 
 def spec_answers(c: dict) -> dict:

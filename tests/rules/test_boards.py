@@ -16,7 +16,7 @@ def test_law2_series_repeats_every_16_boards(board):
 
 
 def test_law2_closed_form_agrees_with_table_for_many_boards():
-    # An independent statement of the same law (scoring spec 1.2), checked far past 16.
+    # An independent statement of the same law, checked far past 16.
     for board in range(1, 2000):
         k = (board - 1) % 16
         assert vulnerability(board) == ["None", "NS", "EW", "All"][(k + k // 4) % 4]

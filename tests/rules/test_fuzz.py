@@ -10,7 +10,7 @@ from shared_rules.calls import CALL_CODE
 from shared_rules.replay import replay
 from shared_rules.table import EventError, Table
 
-ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.get)[:40]  # up to 8C..., enough for L38
+ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.__getitem__)[:40]  # up to 8C..., enough for L38
 SEATS = ["N", "E", "S", "W"]
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 

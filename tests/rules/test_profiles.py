@@ -33,7 +33,7 @@ def test_dbf_2017_and_wbf_screens():
 def test_profiles_are_frozen():
     p = profiles.load("fsb-2007")
     with pytest.raises(AttributeError):
-        p.edition = 2017  # type: ignore[misc]
+        p.edition = 2017
 
 
 @pytest.mark.parametrize("name", ["nope", "", "../fsb-2007", "FSB-2007", None, 7])

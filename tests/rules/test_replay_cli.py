@@ -7,6 +7,8 @@ import pytest
 
 from shared_rules.replay import LogError, replay
 
+pytestmark = pytest.mark.slow  # each test runs the command line in a child Python
+
 ISSUE_LOG = {"profile": "fsb-2007", "board": 5,
              "events": [{"t": 0.0, "seat": "N", "call": "1H"},
                         {"t": 4.1, "seat": "S", "alert": True},

@@ -1,4 +1,4 @@
-"""Alert timing behind screens, found by the tablet's screens work (issue 14 item 2).
+"""Alert timing behind screens, found by the tablet's screens work.
 
 What "late" means: failure to alert promptly counts as misinformation (2007 L21B1(a)
 "underlåtenhet att omedelbart alertera"; 2017 L21B1(a) "undladelse af omgående alert"). Behind

@@ -235,7 +235,7 @@ def test_a_saved_state_puts_back_everything_an_event_may_change():
     saved = snapshot.save(fold)
     p.rec.think, p.rec.in_rotation, p.rec.shown = 99.0, False, (1,)
     p.law, p.context.only_bid_or_pass = "changed", True
-    p.irregularity["resolution"] = "changed"  # type: ignore[index]
+    p.irregularity["resolution"] = "changed"
     p.rec.alerted_to.append(3)
     fold.oblige(3, MustPass.REST, "changed")
     fold.stand(Rec(2, PASS, 5.0, 1.0, False))

@@ -1,4 +1,4 @@
-"""Adjusted scores (L12, L86; spec 4 worked examples) and the FSB supplements 95, 96, 97, 99."""
+"""Adjusted scores (L12, L86; worked examples) and the FSB supplements 95, 96, 97, 99."""
 from fractions import Fraction
 
 import pytest

@@ -19,7 +19,7 @@ def test_2007_L78A_sum_is_n_times_n_minus_one_and_ew_is_top_minus_ns():
 
 
 def test_2007_L78A_passed_out_board_is_a_normal_zero_result_not_an_average():
-    # Spec 2.4 / S07 index l.3640: "ett nollresultat är inte detsamma som ett medelresultat".
+    # S07 (the Swedish 2007 Laws, index): "ett nollresultat är inte detsamma som ett medelresultat".
     rows = board_matchpoints([0, 50, -50, 0])
     assert rows == [(3.0, 3.0), (6.0, 0.0), (0.0, 6.0), (3.0, 3.0)]
 

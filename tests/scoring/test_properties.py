@@ -20,7 +20,7 @@ contracts = st.builds(lambda lv, st_, x: f"{lv}{st_}{x}", st.integers(1, 7), st.
 def test_2007_L77_scores_are_multiples_of_ten_within_the_table_limits_and_mirror_by_side(c, d, t, v):
     s = score(c, d, t, v)
     declarers = s if d in "NS" else -s
-    assert s % 10 == 0 and -7600 <= declarers <= 3160  # spec 2.6 limits, declarer's side
+    assert s % 10 == 0 and -7600 <= declarers <= 3160  # the Law 77 table's limits, declarer's side
     partner = {"N": "S", "S": "N", "E": "W", "W": "E"}[d]
     assert score(c, partner, t, v) == s
 

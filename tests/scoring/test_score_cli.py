@@ -7,6 +7,8 @@ import pytest
 
 from shared_rules import score_cli
 
+pytestmark = pytest.mark.slow  # each test runs the command line in a child Python
+
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "shared_rules", "score", *args],

@@ -19,7 +19,7 @@ SEATS = ["N", "E", "S", "W"]
 VULS = ["None", "NS", "EW", "All"]
 ALL_BIDS = [f"{lv}{st}" for lv in LEVELS for st in STRAINS]
 
-# Spec 2.5 cumulative penalties, 1..13 down, as printed (from the 2007 and 2017 tables).
+# Law 77 cumulative penalties, 1..13 down, as printed (from the 2007 and 2017 tables).
 CUMULATIVE_DOWN = {
     (False, 0): [50, 100, 150, 200, 250, 300, 350, 400, 450, 500, 550, 600, 650],
     (False, 1): [100, 300, 500, 800, 1100, 1400, 1700, 2000, 2300, 2600, 2900, 3200, 3500],

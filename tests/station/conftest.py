@@ -35,7 +35,9 @@ class StationProcess:
                  max_files: int | None = None):
         self.db, self.tmp, self.extra, self.event = db, tmp, extra or [], event
         self.max_files = max_files  # the station's hard RLIMIT_NOFILE (a small computer's)
-        self.port = free_port()
+        # 0: the station takes a free port itself (no race with another run for a port picked
+        # here); the one it took is kept, so a restart comes back on the same address
+        self.port = 0
         self.proc: subprocess.Popen | None = None
         self.out = b""
 
@@ -54,23 +56,28 @@ class StationProcess:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      preexec_fn=limit)
-        lines = []
-        deadline = time.monotonic() + 20
+        lines: list[str] = []
+        out = self.proc.stdout
+        assert out is not None
+        deadline = time.monotonic() + 120  # only ends a hang
         while time.monotonic() < deadline:
-            line = self.proc.stdout.readline().decode()
+            line = out.readline().decode()
             if not line:
                 raise RuntimeError("station exited: " + "".join(lines))
             lines.append(line)
             if "listening on" in line:
+                self.port = int(re.search(r"listening on \S+?://[^/]+:(\d+)/", line).group(1))  # type: ignore[union-attr]
                 break
         text = "".join(lines)
         self.keys = dict(re.findall(r"table (\S+)  key (\S+)", text))
         self.token = ""
         while "director page" not in text:
-            line = self.proc.stdout.readline().decode()
+            line = out.readline().decode()
             lines.append(line)
             text = "".join(lines)
-        self.token = re.search(r"token=(\S+)", text).group(1)
+        token = re.search(r"token=(\S+)", text)
+        assert token is not None, text
+        self.token = token.group(1)
         self.startup_text = text
         # Drain the rest of stdout in the background so the station never blocks on a full pipe;
         # kept in `out` (what the station logged).
@@ -108,10 +115,11 @@ class StationProcess:
             conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
             data = resp.read().decode()
-            if resp.status == 303 and resp.getheader("Set-Cookie"):
+            set_cookie, location = resp.getheader("Set-Cookie"), resp.getheader("Location")
+            if resp.status == 303 and set_cookie and location:
                 # `?token=` logs in and redirects to the page without it, as a browser follows.
-                cookie = resp.getheader("Set-Cookie").split(";")[0]
-                return self.request("GET", resp.getheader("Location"), headers={**(headers or {}), "Cookie": cookie})
+                cookie = set_cookie.split(";")[0]
+                return self.request("GET", location, headers={**(headers or {}), "Cookie": cookie})
             if resp.getheader("Content-Type", "").startswith("application/json"):
                 return resp.status, json.loads(data)
             return resp.status, data
@@ -144,8 +152,15 @@ class PostgresServer:
         data = self.dir / "data"
         self._run([str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
                    "--no-sync", "-E", "UTF8"])
-        self._run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l", str(self.dir / "log"), "-o",
-                   f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on", "start"])
+        for attempt in range(3):  # the free port found may be taken by another run meanwhile
+            try:
+                self._run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-w", "-l", str(self.dir / "log"), "-o",
+                           f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=on", "start"])
+                return self
+            except subprocess.CalledProcessError:
+                if attempt == 2:
+                    raise
+                self.port = free_port()
         return self
 
     def new_database(self) -> str:
@@ -189,7 +204,7 @@ def postgres():
     server.stop()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.database)])
 def db_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "station.db")
@@ -225,3 +240,32 @@ def result_record(table: int = 1, round_no: int = 1, board: int = 1, revision: i
     rec.update(over)
     rec["key"] = f"{EVENT}/A/{rec['table']}/{rec['round']}/{rec['board']}/{revision}"
     return rec
+
+
+class Chromium:
+    """A real headless Chromium, each run with a fresh profile of its own."""
+
+    FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--disable-dev-shm-usage"]
+
+    def __init__(self, exe: str):
+        self.exe = exe
+
+    def run(self, args: list[str]) -> subprocess.CompletedProcess:
+        with tempfile.TemporaryDirectory() as profile:
+            return subprocess.run([self.exe, *self.FLAGS, f"--user-data-dir={profile}", *args],
+                                  capture_output=True, text=True, timeout=60)
+
+    def dump_dom(self, url: str) -> str:
+        out = self.run(["--dump-dom", url])
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Chromium:
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        pytest.skip("chromium not installed (scripts/setup-system.sh installs it): director page not rendered")
+    return Chromium(exe)

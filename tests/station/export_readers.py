@@ -54,7 +54,7 @@ def check_export_lines(text: str) -> None:
                 continue
             if COMMENT_LINE.match(line):
                 continue
-            pattern = {"Auction": AUCTION_LINE, "Play": PLAY_LINE, "AuctionTimeTable": TIME_ROW}.get(section)
+            pattern = {"Auction": AUCTION_LINE, "Play": PLAY_LINE, "AuctionTimeTable": TIME_ROW}.get(section or "")
             assert pattern is not None and pattern.match(line), f"not export format: {line!r}"
 
 

@@ -1,9 +1,11 @@
 """Which file the `.bws` path names (station/bws/fileid.py): the pure decisions, case by case."""
+from typing import Any
+
 from station.bws import fileid
 
 
 def seen(**over) -> fileid.Seen:
-    base = {"dev": 1, "ino": 100, "size": 8192, "mtime_ns": 5_000, "marker": [["Mandag", "2026-11-23", "G1"]],
+    base: dict[str, Any] = {"dev": 1, "ino": 100, "size": 8192, "mtime_ns": 5_000, "marker": [["Mandag", "2026-11-23", "G1"]],
             "wrote": True}
     return fileid.Seen(**(base | over))
 

@@ -8,6 +8,7 @@ import json
 import re
 import sqlite3
 
+import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import (
     DataConnectorResponseData,
@@ -19,6 +20,8 @@ from bridgemate_dataconnector.dto import (
 from .conftest import EVENT, StationProcess, result_record
 from .test_bws_session import bws_station, create_bws, director, mitchell, result_record_for, rows, wait_for
 from .test_dataconnector import GUID, init_dto
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 # A zone far from UTC, given as a POSIX rule (no tz database needed): a time shown in UTC is
 # five and a half hours off.

@@ -36,6 +36,8 @@ from .test_bws_session import (
     wait_for,
 )
 
+pytestmark = pytest.mark.server  # the TD's command (python -m station bws-replaced) runs as a process
+
 TABLES = ("ReceivedData", "BiddingData", "PlayData")
 
 

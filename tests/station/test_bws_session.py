@@ -27,6 +27,8 @@ from tablet_app.station_client import next_round_from_station, setup_from_statio
 
 from .conftest import EVENT, StationProcess
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 PIN = "2468"
 TABLES, BOARDS_PER_ROUND = 4, 2
 

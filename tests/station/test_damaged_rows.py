@@ -9,6 +9,7 @@ rows."""
 import html
 import json
 import sqlite3
+from typing import Any
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
@@ -39,7 +40,7 @@ AUC_KEY = f"{EVENT}/A/1/1/1/auction/{{n}}"
 
 
 def td(n: int, **over) -> tuple[str, dict]:
-    p = {"kind": "td_call", "event": EVENT, "section": "A", "table": 1, "round": 1, "board": 1, "seat": "E",
+    p: dict[str, Any] = {"kind": "td_call", "event": EVENT, "section": "A", "table": 1, "round": 1, "board": 1, "seat": "E",
          "t": 3.0, "reason": None, "at": "2026-11-22T19:40:00Z"}
     p.update(over)
     p = {k: v for k, v in p.items() if v is not _GONE}
@@ -57,7 +58,7 @@ def progress(n: int, **over) -> tuple[str, dict]:
 def damage() -> list[dict]:
     """Every kind of damage: (what, kind, key, payload text, column overrides). Each row's key is
     its own; the results are filed on board 1, where tables 1 and 4 have good results."""
-    rows = []
+    rows: list[dict[str, Any]] = []
 
     def row(what, kind, key, text, **cols):
         rows.append({"what": what, "kind": kind, "key": key, "payload": text, "cols": cols})
@@ -104,19 +105,20 @@ def damage() -> list[dict]:
     row("a key with markup", "result", "<script>alert(1)</script>", json.dumps(result_text(revision=27)[1]),
         revision=27)
     # -- junk TD calls
-    for n, (what, over) in enumerate([("TD status exploded", {"status": "exploded"}),
-                                      ("TD time yesterday", {"at": "yesterday"}),
-                                      ("TD time 1e300", {"at": 1e300}),
-                                      ("TD note a list", {"note": ["a"]}),
-                                      ("TD board an object", {"board": {"n": 1}}),
-                                      ("TD without round", {"round": _GONE}),
-                                      ("TD seat X", {"seat": "X"})], start=10):
+    junk_td: list[tuple[str, dict[str, Any]]] = [
+        ("TD status exploded", {"status": "exploded"}), ("TD time yesterday", {"at": "yesterday"}),
+        ("TD time 1e300", {"at": 1e300}), ("TD note a list", {"note": ["a"]}),
+        ("TD board an object", {"board": {"n": 1}}), ("TD without round", {"round": _GONE}),
+        ("TD seat X", {"seat": "X"})]
+    for n, (what, over) in enumerate(junk_td, start=10):
         key, p = td(n, **over)
         board = p.get("board") if isinstance(p.get("board"), int) else None
         row(what, "td_call", key, json.dumps(p), revision=None, board=board)
     # -- progress snapshots
-    for n, (what, over) in enumerate([("phase a list", {"phase": ["bidding"]}), ("phase dancing", {"phase": "dancing"}),
-                                      ("calls a string", {"calls": "1NT"})], start=10):
+    junk_progress: list[tuple[str, dict[str, Any]]] = [
+        ("phase a list", {"phase": ["bidding"]}), ("phase dancing", {"phase": "dancing"}),
+        ("calls a string", {"calls": "1NT"})]
+    for n, (what, over) in enumerate(junk_progress, start=10):
         key, p = progress(n, **over)
         row(what, "auction", key, json.dumps(p), revision=None)
     return rows
@@ -125,7 +127,7 @@ def damage() -> list[dict]:
 def sqlite_only() -> list[dict]:
     """What only SQLite's loose types can hold: a payload of bytes or a number, a table number as
     text, a time as bytes, a key as a number."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     key, p = result_text(revision=40)
     rows.append({"what": "payload not UTF-8", "kind": "result", "key": key, "payload": b"\xff\xfe{",
                  "cols": {"revision": 40}})

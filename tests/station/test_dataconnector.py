@@ -1,4 +1,4 @@
-"""Step 3: the Bridgemate Data Connector protocol, with the official client
+"""The Bridgemate Data Connector protocol, with the official client
 (`bridgemate-dataconnector-client`) acting as the scoring program over real HTTP."""
 import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto

@@ -1,7 +1,8 @@
-"""The Data Connector as the scoring program expects it (issue 11 item 4), with the official
+"""The Data Connector as the scoring program expects it, with the official
 client as the scoring program over real HTTP and its own DTO validators on every reply."""
 import json
 
+import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto
 from bridgemate_dataconnector.dto import (
     Bm3LeadCardEntryOption,
@@ -21,6 +22,8 @@ from station.movement import Slot
 
 from .conftest import EVENT, result_record
 from .test_dataconnector import GUID, handrecord, pairs_init
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 SLOTS = [Slot(t, 1, 1, 3, t, t + 10) for t in range(1, 5)]
 

@@ -1,4 +1,4 @@
-"""The director page names the players at each table (issue 11 item 4): the scoring program (the
+"""The director page names the players at each table: the scoring program (the
 official Data Connector client) sends player data and participations; the tables list shows who
 sits at each table in its current round, the table's page who sat there in every round, the
 moving pairs followed through the movement, every name escaped."""

@@ -1,43 +1,12 @@
-"""Step 5: the live director page, rendered by a real headless Chromium."""
-import shutil
-import subprocess
-import tempfile
+"""The live director page, rendered by a real headless Chromium."""
 import time
 from html.parser import HTMLParser
-
-import pytest
 
 from station.director import local_time, status
 from station.server import Station, StationConfig
 from station.store import Store
 
 from .conftest import EVENT, ROOT, result_record
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def chromium(args: list[str]) -> subprocess.CompletedProcess:
-    if CHROMIUM is None:
-        pytest.skip("chromium not installed (scripts/setup-system.sh installs it): director page not rendered")
-    with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--disable-dev-shm-usage", f"--user-data-dir={profile}", *args],
-            capture_output=True, text=True, timeout=60)
-
-
-def dump_dom(url: str) -> str:
-    if CHROMIUM is None:
-        pytest.skip("chromium not installed (scripts/setup-system.sh installs it): director page not rendered")
-    with tempfile.TemporaryDirectory() as profile:
-        out = subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--dump-dom", url],
-            capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out.stdout
 
 
 class Rows(HTMLParser):
@@ -83,7 +52,7 @@ def auction(table, round_no, board, phase, seq=1):
     return p
 
 
-def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_station):
+def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_station, chromium):
     st = sqlite_station
     assert st.post_item("auction", auction(1, 1, 1, "bidding"))[0] == 201
     assert st.post_item("auction", auction(2, 2, 4, "bidding"))[0] == 201
@@ -93,7 +62,7 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
             "status": "launched", "at": "2026-11-22T19:42:00Z", "note": "insufficient bid",
             "key": f"{EVENT}/A/4/td/1/launched"}
     assert st.post_item("td_call", call)[0] == 201
-    page = parse(dump_dom(f"{st.url}/director?token={st.token}"))
+    page = parse(chromium.dump_dom(f"{st.url}/director?token={st.token}"))
     assert "bidding" in page.rows["table-A1"] and "LATE" in page.rows["table-A1"]  # round 1, field on 2
     assert page.classes["table-A1"].endswith("late")
     assert "playing" in page.rows["table-A2"] and "LATE" not in page.rows["table-A2"]
@@ -103,23 +72,23 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
     assert not any(k.startswith("result") for k in page.rows)
     # Results as they arrive: the next load shows the new result.
     assert st.post_item("result", result_record(table=3, round_no=2, board=7))[0] == 201
-    html = dump_dom(f"{st.url}/director?token={st.token}")
+    html = chromium.dump_dom(f"{st.url}/director?token={st.token}")
     page = parse(html)
     assert "result in" in page.rows["table-A3"] and len(page.items) == 1
     assert "4H S" in html and "420" in html
     # A result the station refuses is told to the TD (and stored nowhere).
     assert st.post_item("result", result_record(table=2, round_no=2, board=5, score_ns=999))[0] == 422
-    html = dump_dom(f"{st.url}/director?token={st.token}")
+    html = chromium.dump_dom(f"{st.url}/director?token={st.token}")
     assert "table A2: HTTP 422 score_ns: 999 does not match Law 77" in html
     # The page as the TD sees it (kept in build/screenshots for the docs).
     shot = ROOT / "build" / "screenshots" / "station-director.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
-    out = chromium(["--window-size=1000,640", f"--screenshot={shot}", f"{st.url}/director?token={st.token}"])
+    out = chromium.run(["--window-size=1000,640", f"--screenshot={shot}", f"{st.url}/director?token={st.token}"])
     assert out.returncode == 0 and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # The director resolves the call: it leaves the open list.
     resolved = dict(call, status="resolved", key=f"{EVENT}/A/4/td/1/resolved")
     assert st.post_item("td_call", resolved)[0] == 201
-    assert parse(dump_dom(f"{st.url}/director?token={st.token}")).items == []
+    assert parse(chromium.dump_dom(f"{st.url}/director?token={st.token}")).items == []
 
 
 def test_director_page_needs_the_token(sqlite_station):

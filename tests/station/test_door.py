@@ -1,4 +1,4 @@
-"""Validation at the door and results only where the movement allows (issue 12 items 3-4),
+"""Validation at the door and results only where the movement allows,
 written as the attacks that found the breaks: poisoned items from one table, malformed Data
 Connector requests, a flood from one key, a table reading boards it never played."""
 import json
@@ -11,6 +11,8 @@ from station.store import ROOMS
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_dataconnector import GUID, handrecord, init_dto
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 # init_dto(): table t plays boards ((t + r - 2) % 3) * 3 + 1 .. +2 in round r; table 1 round 1: 1-3.
 

@@ -23,7 +23,7 @@ from tablet_app.station_client import table_id
 
 from .conftest import EVENT, StationProcess, result_record
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 FLOOD = 4400
 ONE = ["127.0.0.9"]

@@ -1,4 +1,4 @@
-"""Exports against poisoned items already in the store (issue 12): a text field that tries to
+"""Exports against poisoned items already in the store: a text field that tries to
 forge PBN tags, numbers that are not numbers, a date that is no date, an adjusted score without
 its values. The station's door may refuse such items today; these tests put them straight into
 the store, as an older station or a copied database would have them, and the exports must still

@@ -36,6 +36,8 @@ from .export_readers import (
 )
 from .test_dataconnector import DEAL_E, DEAL_N, DEAL_S, DEAL_W, handrecord
 
+pytestmark = pytest.mark.server  # starts the results station as a process
+
 GUID = "00112233445566778899AABBCCDDEEFF"
 SESSION_NAME = "Tisdagsparen, kväll"
 DEAL = "N:" + " ".join(".".join(h) for h in (DEAL_N, DEAL_E, DEAL_S, DEAL_W))

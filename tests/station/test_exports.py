@@ -1,4 +1,4 @@
-"""Step 4: PBN export of every board (validated by re-parsing with endplay) and USEBIO XML
+"""PBN export of every board (validated by re-parsing with endplay) and USEBIO XML
 (validated by parsing it back), fetched over HTTP from a running station."""
 import xml.etree.ElementTree as ET
 

@@ -52,7 +52,7 @@ def test_2017_L77_the_station_takes_exactly_the_law_77_score(level, strain, stak
             assert "Law 77" in str(e)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(command=st.integers(-2, 45), data=json_values, session=st.sampled_from([None, "A" * 32, "x"]))
 def test_data_connector_answers_every_request_with_an_envelope(tmp_path, command, data, session):
     store = Store(str(tmp_path / "dc.db"))
@@ -90,7 +90,7 @@ def _dc_rows(store):
 @given(where=st.integers(0, 10**6), value=json_values)
 def test_a_corrupted_initialize_event_is_refused_whole_or_taken_whole(where, value):
     """One value anywhere in a scoring program's InitializeEvent replaced by random JSON: an error
-    reply that changes nothing, or a movement that was checked (issue 12: InitializeEvent atomic)."""
+    reply that changes nothing, or a movement that was checked (InitializeEvent is atomic)."""
     from .test_dataconnector import handrecord, init_dto
 
     store = Store(":memory:")  # the same SQL; no fsync per example

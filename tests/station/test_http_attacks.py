@@ -1,4 +1,4 @@
-"""Attacks on the station's HTTP door, as someone on the club network made them (issue 12):
+"""Attacks on the station's HTTP door, as someone on the club network made them:
 idle-socket floods, connection bursts, unauthenticated bodies, hostile JSON. Real station
 process, real sockets on 127.0.0.x (Linux routes all of 127/8 to loopback, so a test can
 play several client addresses)."""
@@ -10,6 +10,8 @@ import threading
 import pytest
 
 from .conftest import EVENT, StationProcess, result_record
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 IDLE_HEAD = b"POST /api/v1/items HTTP/1.1\r\n"  # a request line, and then nothing
 

@@ -5,9 +5,13 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 from tablet_app.outbox import Deliverer
 
 from .conftest import EVENT, ROOT, result_record
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def raw(station, data: bytes) -> bytes:

@@ -1,7 +1,11 @@
-"""Step 1: durable, idempotent ingestion over real HTTP, on SQLite and on a real PostgreSQL."""
+"""Durable, idempotent ingestion over real HTTP, on SQLite and on a real PostgreSQL."""
 import json
 
+import pytest
+
 from .conftest import EVENT, StationProcess, result_record
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def stored(station) -> list:

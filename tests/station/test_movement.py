@@ -4,6 +4,7 @@ real HTTP with its key (tablet_app.station_client), plays a board through the co
 the Deliverer brings the result back to the station, where the scoring program pulls it."""
 import itertools
 import json
+from typing import Any
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
@@ -26,6 +27,8 @@ from tablet_app.station_client import (
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_dataconnector import pairs_init
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 GUID = "00112233445566778899AABBCCDDEEFF"
 TABLES, ROUNDS, PER_ROUND = 4, 3, 3
@@ -245,10 +248,12 @@ def test_the_reply_is_json_for_the_tablet(sqlite_station):
 
 
 def pass_out_the_round(ctl: Controller) -> None:
+    assert ctl.session is not None
+    clock: Any = ctl.clock  # the tests' hand-wound clock (tests/tablet/conftest.py)
     for board in ctl.session.boards:
         first = "NESW".index(dealer(board))
         for i in range(4):
-            ctl.clock.t += 2
+            clock.t += 2
             ctl.box_event("NESW"[(first + i) % 4], "call", call="P")
         ctl.enter_result(None)
         ctl.ew_confirm(True)

@@ -1,4 +1,4 @@
-"""Step 2: the tablet outbox against a real station: kill the station, drop replies, kill the
+"""The tablet outbox against a real station: kill the station, drop replies, kill the
 tablet's pump; afterwards every result is at the station exactly once."""
 import socket
 import sqlite3
@@ -11,7 +11,9 @@ import pytest
 
 from tablet_app.outbox import Deliverer, Outbox, OutboxError
 
-from .conftest import EVENT, ROOT, StationProcess, free_port, result_record
+from .conftest import EVENT, ROOT, StationProcess, result_record
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 class ReplyDroppingProxy:
@@ -20,9 +22,9 @@ class ReplyDroppingProxy:
 
     def __init__(self, target_port: int, drop_every: int = 3):
         self.target_port, self.drop_every = target_port, drop_every
-        self.port = free_port()
         self.count = self.dropped = 0
-        self.sock = socket.create_server(("127.0.0.1", self.port))
+        self.sock = socket.create_server(("127.0.0.1", 0))  # a free port, taken at once
+        self.port = self.sock.getsockname()[1]
         self.running = True
         threading.Thread(target=self._serve, daemon=True).start()
 

@@ -1,4 +1,4 @@
-"""The scoring program's ScoringMethod reaches the exports (issue 11: "scoring method and game type
+"""The scoring program's ScoringMethod reaches the exports ("scoring method and game type
 are stored and never used"). A club initialises an IMP pairs section (Butler or cross-IMPs) with the
 official Data Connector client, tablets deliver results over HTTP, and the PBN `Scoring` tag and
 the USEBIO event type, pair totals and traveller points are checked against IMPs computed here from
@@ -22,6 +22,8 @@ from .conftest import StationProcess, result_record
 from .export_readers import conforming_text, games, pair_no, tags, usebio_sections, usebio_tree
 from .test_dataconnector import pairs_init
 from .test_export_standards import fetch
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 GUID = "A0B1C2D3E4F5A6B7C8D9E0F1A2B3C4D5"
 DEALER = {1: "N", 2: "E", 3: "S"}

@@ -8,8 +8,12 @@ import http.client
 import re
 import socket
 
+import pytest
+
 from .conftest import EVENT, result_record
-from .test_director_page import auction, chromium
+from .test_director_page import auction
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 WANT = {"x-frame-options": "DENY", "x-content-type-options": "nosniff", "referrer-policy": "no-referrer"}
 
@@ -102,7 +106,7 @@ def test_the_director_pages_allow_only_their_own_inline_style_by_hash(sqlite_sta
         assert "<script" not in page and not re.search(r"\sstyle=|\son[a-z]+=", page)
 
 
-def test_chromium_draws_the_director_page_styled_under_its_policy(sqlite_station, tmp_path):
+def test_chromium_draws_the_director_page_styled_under_its_policy(sqlite_station, chromium, tmp_path):
     """The late table's row is pink (#fcc) only if the browser applied the inline style."""
     from PIL import Image
 
@@ -110,7 +114,7 @@ def test_chromium_draws_the_director_page_styled_under_its_policy(sqlite_station
     assert st.post_item("auction", auction(1, 1, 1, "bidding"))[0] == 201
     assert st.post_item("auction", auction(2, 2, 4, "bidding"))[0] == 201  # the field is on round 2: A1 late
     shot = tmp_path / "director.png"
-    out = chromium(["--window-size=1000,640", f"--screenshot={shot}", f"{st.url}/director?token={st.token}"])
+    out = chromium.run(["--window-size=1000,640", f"--screenshot={shot}", f"{st.url}/director?token={st.token}"])
     assert out.returncode == 0, out.stderr[-2000:]
     assert "Content Security Policy" not in out.stderr, out.stderr[-2000:]
     colours = dict((c, n) for n, c in Image.open(shot).convert("RGB").getcolors(1 << 20))

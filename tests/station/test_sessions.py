@@ -1,10 +1,12 @@
-"""Events and sessions as clubs run them (issue 11 items 1-2), over real HTTP with the official
+"""Events and sessions as clubs run them, over real HTTP with the official
 Data Connector client as the scoring program and the tablet's own station reader."""
 import datetime
 import json
 import re
 import sqlite3
+from typing import Any
 
+import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import DataConnectorResponseData
 
@@ -13,6 +15,8 @@ from tablet_app.station_client import session_from_station
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_dataconnector import init_dto, pairs_init
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 AFTERNOON = "A0000000000000000000000000000001"
 EVENING = "E0000000000000000000000000000002"
@@ -27,13 +31,13 @@ def session_result(event: str, table: int = 1, board: int = 1, **over) -> dict:
     return rec
 
 
-def post(st: StationProcess, rec: dict, key: str) -> tuple[int, dict]:
+def post(st: StationProcess, rec: dict, key: str) -> tuple[int, Any]:
     body = json.dumps({"kind": "result", "key": rec["key"], "payload": rec}).encode()
     return st.request("POST", "/api/v1/items", body,
                       st.table_headers(f"{rec['event']}/{rec['section']}/{rec['table']}", key))
 
 
-def movement(st: StationProcess, table_id: str, key: str) -> tuple[int, dict]:
+def movement(st: StationProcess, table_id: str, key: str) -> tuple[int, Any]:
     return st.request("GET", "/api/v1/movement", headers=st.table_headers(table_id, key))
 
 
@@ -115,7 +119,7 @@ def test_started_as_the_readme_says_the_station_does_not_reuse_last_weeks_event(
 
 def _director_keys(st: StationProcess) -> dict[str, str]:
     status, html = st.request("GET", f"/director?token={st.token}")
-    assert status == 200
+    assert status == 200 and isinstance(html, str)
     return dict(re.findall(r"<td>([A-Z]+\d+)</td><td><code>([A-Z0-9-]+)</code>", html))
 
 

@@ -1,11 +1,15 @@
-"""A large venue (issue 11): 200 tablets delivering at once, key checks that never wait for a
+"""A large venue: 200 tablets delivering at once, key checks that never wait for a
 writer, and the director's per-table history. Real station process over real HTTP."""
 import sqlite3
 import threading
 
+import pytest
+
 from .conftest import EVENT, StationProcess, result_record
 from .test_director_page import auction
 from .test_http_attacks import deliver
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def test_200_tablets_delivering_at_once_are_all_stored_once(tmp_path):

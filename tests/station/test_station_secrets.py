@@ -1,4 +1,4 @@
-"""Secrets on the club network (issue 12): the director token out of URLs and logs, constant-
+"""Secrets on the club network: the director token out of URLs and logs, constant-
 time comparisons, no header injection through `?event=`."""
 import hmac
 import http.client
@@ -6,17 +6,21 @@ import json
 import time
 import urllib.parse
 
+import pytest
+
 from station.store import hash_key
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_http_attacks import in_process_station
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def raw_get(st, path: str, headers: dict | None = None) -> http.client.HTTPResponse:
     conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=30)
     conn.request("GET", path, headers=headers or {})
     resp = conn.getresponse()
-    resp.body = resp.read()
+    resp.body = resp.read()  # type: ignore[attr-defined]  # kept with the response for the test
     conn.close()
     return resp
 
@@ -28,8 +32,9 @@ def login(st) -> str:
     resp = conn.getresponse()
     resp.read()
     conn.close()
-    assert resp.status == 303 and resp.getheader("Location") == "/director"
-    return resp.getheader("Set-Cookie").split(";")[0]
+    cookie = resp.getheader("Set-Cookie")
+    assert resp.status == 303 and resp.getheader("Location") == "/director" and cookie
+    return cookie.split(";")[0]
 
 
 def test_token_in_the_url_logs_in_once_and_is_dropped_from_the_address(sqlite_station):

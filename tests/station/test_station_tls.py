@@ -1,4 +1,4 @@
-"""TLS on the club network (issue 12): the station serves HTTPS with a certificate it made on
+"""TLS on the club network: the station serves HTTPS with a certificate it made on
 first start; the tablet pins its fingerprint and refuses any other certificate (someone in
 between on the club's Wi-Fi). Real station process, the tablet's real outbox and client."""
 import hashlib
@@ -14,6 +14,8 @@ from tablet_app.station_client import StationError, table_id
 
 from .conftest import EVENT, StationProcess, result_record
 from .test_outbox_faults import make_tablet_db
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 
 def status_over_tls(st) -> dict:

@@ -11,12 +11,15 @@ import subprocess
 import sys
 from fractions import Fraction
 
+import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
 from .conftest import ROOT, StationProcess
 from .export_readers import endplay_boards, games, tags, usebio_tree
 from .team_play import PIN, Room, Tablet, imp, law77, teams_init, vulnerability, wbf_vp
 from .usebio_readers import import_usebio
+
+pytestmark = pytest.mark.server  # starts the results station as a process
 
 SESSION = "7EA45E55000000000000000000000A01"
 EVENT = "club-2026-11-23"

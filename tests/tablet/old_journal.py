@@ -283,7 +283,8 @@ def write_evening(db: pathlib.Path) -> tuple[Clock, list[int]]:
 
     clock = Clock()
     ctl = Controller(db, clock=clock)
-    journal, commits = ctl.journal, []
+    journal = ctl.journal
+    commits: list[int] = []
     transaction = journal.transaction
 
     @contextlib.contextmanager
@@ -294,7 +295,7 @@ def write_evening(db: pathlib.Path) -> tuple[Clock, list[int]]:
         if outer and journal.count() and (not commits or commits[-1] != journal.count()):
             commits.append(journal.count())
 
-    journal.transaction = noting
+    journal.transaction = noting  # type: ignore[method-assign]  # noting each commit
     _round1(ctl, clock)
     _round2(ctl, clock)
     _round3(ctl, clock)

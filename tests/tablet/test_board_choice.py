@@ -1,4 +1,4 @@
-"""The board on the table, not the next board in a list (issue 11): shared and relayed boards,
+"""The board on the table, not the next board in a list: shared and relayed boards,
 a board the movement does not give this table, a result recorded on the wrong board."""
 import copy
 

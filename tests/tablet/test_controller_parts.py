@@ -84,7 +84,7 @@ def test_the_published_snapshot_cannot_be_changed_and_nothing_under_it_changes_l
     old = ctl.published
     kept = copy.deepcopy(dict(old))
     with pytest.raises(TypeError):
-        old["phase"] = "round_end"  # type: ignore[index]
+        old["phase"] = "round_end"
     assert old["td_calls"] and old["phase"] == "play"
     ctl.td_attended(PIN)  # the open call is resolved
     ctl.enter_result(7)

@@ -1,4 +1,4 @@
-"""A journal that never lies (issue 12): a tablet.db copied without its -wal, bit flips in a
+"""A journal that never lies: a tablet.db copied without its -wal, bit flips in a
 checkpointed journal, an edited row (2S into 3S), and a full disk on a real small tmpfs."""
 import contextlib
 import json
@@ -66,6 +66,7 @@ def flip_positions(size, n, seed):
     return [(rnd.randrange(size), rnd.randrange(8)) for _ in range(n)]
 
 
+@pytest.mark.slow
 def test_600_bit_flips_in_a_checkpointed_journal_are_harmless_or_named(tmp_path):
     clock = Clock()
     db = tmp_path / "tablet.db"
@@ -252,7 +253,7 @@ def test_a_tablet_upgraded_mid_evening_keeps_its_journal_and_its_pin_leaves_the_
     again.close()
 
 
-# -- what the restart's one pass over the journal must still catch (issue 14: the fast replay) --------
+# -- what the restart's one pass over the journal must still catch (the fast replay) ------------------
 def rewrite(db, fn):
     """Edit the closed journal file as a tool outside the tablet would (sqlite3, no chain)."""
     conn = sqlite3.connect(db)

@@ -1,4 +1,4 @@
-"""A director PIN a club can trust (issue 12): the attacks that found `1234` on every tablet,
+"""A director PIN a club can trust: the attacks that found `1234` on every tablet,
 592,914 guesses in 0.19 s, the PIN in clear in the journal, and an agreed 4H= changed to 13."""
 
 import pytest

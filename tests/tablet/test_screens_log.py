@@ -1,4 +1,4 @@
-"""Screens and the bidding box in the tablet's log (issue 14 item 2): the tray the tablet's screen
+"""Screens and the bidding box in the tablet's log: the tray the tablet's screen
 model passes is journalled as the engine's `tray` event, so the engine, the tablet after a restart
 and `python -m shared_rules replay` of the exported log all rule the same table; alerts reach
 only the alerter's screenmate; FSB L112C calls count when taken from the box.

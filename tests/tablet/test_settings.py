@@ -1,4 +1,4 @@
-"""The club's Bridgemate settings at the table (issue 11 item 4): the scoring program (the
+"""The club's Bridgemate settings at the table: the scoring program (the
 official Data Connector client) sends them to the station, the station's movement gives them to
 the tablet, and the tablet asks for the lead and shows the board's traveller as they say, the
 traveller only once the station has stored the table's own result (2007 L16C1, 2017 L16D1)."""
@@ -6,6 +6,7 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import (
     Bm3LeadCardEntryOption,
+    Bm3ScoreRecapOption,
     Bm3ViewResultsOption,
     Bridgemate3SettingsDTO,
     DataConnectorResponseData,
@@ -24,7 +25,8 @@ from tests.tablet.conftest import SESSION
 SLOTS = [Slot(t, 1, 1, 3, t, t + 10) for t in range(1, 5)]
 
 
-def scoring_program_sends(st, view: Bm3ViewResultsOption, lead: Bm3LeadCardEntryOption, recap: bool) -> None:
+def scoring_program_sends(st, view: Bm3ViewResultsOption, lead: Bm3LeadCardEntryOption,
+                          recap: Bm3ScoreRecapOption) -> None:
     init = pairs_init(SLOTS)
     init.bridgemate3_settings = [Bridgemate3SettingsDTO(
         session_guid=GUID, section_letters="A", bm3_view_results=view, bm3_lead_card_entry=lead,
@@ -50,7 +52,8 @@ def three_nt_by_north(ctl, clock) -> None:
 
 def test_the_club_shows_results_the_traveller_comes_only_after_the_tables_own_result(station, make_controller, clock):
     scoring_program_sends(station, Bm3ViewResultsOption.OwnResultAndOtherResults,
-                          Bm3LeadCardEntryOption.EnabledNoValidation, recap=True)
+                          Bm3LeadCardEntryOption.EnabledNoValidation,
+                          recap=Bm3ScoreRecapOption.EnabledAtEndOfRoundOnly)
     key = station.keys[f"{EVENT}/A/1"]
     tid = f"{EVENT}/A/1"
     ctl = make_controller()

@@ -1,4 +1,4 @@
-"""Setup that cannot go wrong silently (issue 11): the club situations that found each break."""
+"""Setup that cannot go wrong silently: the club situations that found each break."""
 import pytest
 
 from tablet_app.session import FIELD_LABELS, SetupError, from_station

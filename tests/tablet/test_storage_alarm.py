@@ -1,4 +1,4 @@
-"""A tablet's disk fills up mid-auction (issue 12): the tablet says so on its own screen, and
+"""A tablet's disk fills up mid-auction: the tablet says so on its own screen, and
 the station's director page must hear of it too, although nothing can be queued in the full
 journal file. A real station over HTTP, the journal on a real 1 MB tmpfs filled to the last byte."""
 import sqlite3

@@ -1,5 +1,5 @@
 """Rules the regulations enforce, enforced at the table whatever the irregularity policy, and what
-the table must see while it waits for the director (the club session of issue 13)."""
+the table must see while it waits for the director (a club session)."""
 import pytest
 
 from tests.tablet.conftest import SESSION

@@ -1,4 +1,4 @@
-"""The director's console rulings the engine offers since issue 14: cancelling the board
+"""The director's console rulings the engine offers: cancelling the board
 (2007 L15C), an artificial call out of rotation ruled on what it showed (L29C), and a replacement
 call that carries the stop card (FSB L116B). Each is journalled, replayed after a restart, and
 exported in the table log for `python -m shared_rules replay`.

@@ -30,12 +30,14 @@ def xvfb_display():
 
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+# The tests' screenshots (English, Swedish, Danish) go to build/, never into the tree: `make
+# screenshots` runs these tests and then copies them to docs/screenshots.
+SHOTS = ROOT / "build" / "screenshots"
 
 
-def run_driver(script, out, display, *args, timeout=180):
+def run_driver(script, out, display, *args, timeout=600):
     """Run a UI driver (tests/ui/drive_*.py) under `display`: the real app, driven by its buttons;
-    returns the checks it wrote to OUT/checks.json (screenshots go to docs/screenshots)."""
+    returns the checks it wrote to OUT/checks.json (screenshots go to build/screenshots)."""
     import json
     import sys
 

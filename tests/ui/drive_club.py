@@ -19,6 +19,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tablet_app.control.auction import BoxReply  # noqa: E402
 from tablet_app.controller import Controller  # noqa: E402
 from tablet_app.outbox import Deliverer  # noqa: E402
 from tablet_app.station_client import station_check  # noqa: E402
@@ -32,7 +33,7 @@ EVENT = "club-2026-11-22"
 
 clock = Clock()
 ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.station_check = station_check(URL, RIGHT_KEY, timeout=5)
+ctl.station_check = station_check(URL, RIGHT_KEY, timeout=30)
 # the outbox goes out with a key the station does not take for this table: every item refused
 deliverer = Deliverer(str(OUT / "journal.db"), URL, f"{EVENT}/A/3", WRONG_KEY, max_backoff=0.2).start()
 
@@ -43,7 +44,7 @@ checks: dict[str, object] = {}
 shots = Shots(app, checks, SHOTS)
 
 
-def box(seat: str, call: str | None = None, kind: str = "call", think: float = 2.0) -> dict:
+def box(seat: str, call: str | None = None, kind: str = "call", think: float = 2.0) -> BoxReply:
     clock.t += think
     return ctl.box_event(seat, kind, call=call)
 
@@ -111,7 +112,7 @@ def step4(_dt):
 
 
 def wait_refused(_dt):
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60  # only ends a hang
     while not ctl.snapshot()["delivery"]["refused"] and time.monotonic() < deadline:
         time.sleep(0.2)
         deliverer.wake()

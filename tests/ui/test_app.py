@@ -11,7 +11,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def session(xvfb_display, tmp_path_factory):
-    return run_driver("drive_app.py", tmp_path_factory.mktemp("ui"), xvfb_display, timeout=120)
+    for name in SAVED:  # so that the check below sees this run's pictures, not an earlier run's
+        (SHOTS / f"{name}.png").unlink(missing_ok=True)
+    return run_driver("drive_app.py", tmp_path_factory.mktemp("ui"), xvfb_display)
+
+
+SAVED = ("auction", "director-console", "result-entry")
 
 
 def test_auction_screen_shows_four_columns_suit_symbols_alert_and_turn(session):
@@ -35,7 +40,7 @@ def test_2017_L27_table_freezes_and_director_console_opens_with_the_law_options(
 
 def test_wrong_pin_gives_a_clear_message_and_changes_nothing(session):
     assert session["wrong_pin_message"] == "Wrong PIN - nothing was changed"
-    # behaviour changed on purpose (issue 12): a wrong PIN is journalled as one `pin_wrong` record
+    # behaviour changed on purpose: a wrong PIN is journalled as one `pin_wrong` record
     # (the lockout survives a restart; the station's director page is told); nothing else changed
     assert session["wrong_pin_changed_nothing_else"] == [1, "pin_wrong", True, "frozen"]
     assert session["wrong_pin_still_locked"]
@@ -82,7 +87,7 @@ def test_language_switch_to_swedish_round_end_and_tempo(session):
 
 
 def test_screenshots_saved(session):
-    for name in ("auction", "director-console", "result-entry"):
+    for name in SAVED:
         p = SHOTS / f"{name}.png"
         assert p.exists() and p.stat().st_size > 10_000
 
@@ -122,7 +127,7 @@ def test_2017_L12C2_artificial_score_and_L79C_correction_from_the_director_conso
     # board 4 (E-W vulnerable): 4S by West made (10 tricks, -620 for N-S), then corrected to 9 tricks
     assert session["corrected"] == [["club-2026-11-22/A/3/3/4/1", -620], ["club-2026-11-22/A/3/3/4/2", 100]]
     assert "+100" in session["correction_message"]
-    # L79C: the console asks why (a change to an agreed result leaves who and why: issue 12);
+    # L79C: the console asks why (a change to an agreed result leaves who and why);
     # without a reason nothing is changed and it says so in the director's language
     assert session["no_reason"] == ["Ange varför (några ord till tävlingsdatorn och spelarna)", True, "reason"]
     assert session["reason_typed"] == "Sticken räknades fel" == session["correction_reason"]

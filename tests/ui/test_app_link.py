@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 def test_calls_keyed_on_real_boxes_reach_every_box_through_the_app(xvfb_display, micropython_bin, tmp_path):
     env = {**os.environ, "DISPLAY": xvfb_display, "KIVY_HOME": str(tmp_path / "kivy")}
     p = subprocess.run([sys.executable, str(ROOT / "bench" / "app_latency_child.py"), "24", str(tmp_path), "--gap=20"],
-                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
     assert lines, p.stderr[-3000:]
     res = json.loads(lines[-1])

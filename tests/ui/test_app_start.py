@@ -22,7 +22,7 @@ def start(tmp_path, display, *args):
     env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_ARGS": "1"}
     return subprocess.run([sys.executable, "-m", "tablet_app.app", "--db", str(tmp_path / "t.db"),
                            "--movement", str(mv), "--table", "1", "--exit-when-ready", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_session_from_a_movement_takes_the_directors_profile_policy_and_pin(xvfb_display, tmp_path):

@@ -2,13 +2,13 @@
 (tests/ui/drive_club.py) against a real station: the setup makes the director choose the
 regulations, the players choose the board on the table, refused deliveries are red on the
 director console, results are moved and withdrawn with a reason, the PIN pad locks, a full
-journal is a red banner. Screenshots in English, Swedish and Danish go to docs/screenshots."""
+journal is a red banner. Screenshots in English, Swedish and Danish go to build/screenshots (`make screenshots`)."""
 import pytest
 
 from tests.station.conftest import EVENT, StationProcess
 from tests.ui.conftest import run_driver
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.server]
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """The director console's lines on the results' way to the station (present.delivery_report), from
 the controller's snapshot: a table whose results never arrive is red where the director looks
-(issue 11: "Station connected: 0 delivered, 1 waiting" while every delivery was refused)."""
+(it said "Station connected: 0 delivered, 1 waiting" while every delivery was refused)."""
 from tablet_app import present
 
 

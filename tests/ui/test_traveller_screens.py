@@ -8,7 +8,7 @@ from tests.ui.test_app import english_left
 
 @pytest.fixture(scope="module")
 def session(xvfb_display, tmp_path_factory):
-    return run_driver("drive_traveller.py", tmp_path_factory.mktemp("ui"), xvfb_display, timeout=150)
+    return run_driver("drive_traveller.py", tmp_path_factory.mktemp("ui"), xvfb_display)
 
 
 def test_show_results_all_result_screen_draws_the_traveller_and_running_score(session):

@@ -59,7 +59,7 @@ def test_full_event_queue_refuses_the_call_and_keeps_nothing():
     import store
     import view as V
 
-    path = "/tmp/fw_bus_checks_store.bin"
+    path = (os.getenv("FW_SCRATCH") or "/tmp") + "/fw_bus_checks_store.bin"  # a run's own folder
     try:
         os.remove(path)
     except OSError:

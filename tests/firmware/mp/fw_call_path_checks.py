@@ -13,7 +13,8 @@ from fw_fuzz_checks import pump as _pump
 from protocol.tablet_endpoint import TabletEndpoint
 
 SEAT = 1
-PATH = "/tmp/fw_call_path_checks.bin"
+# in the run's own scratch folder (tests/firmware/test_units.py): two runs at once must not share it
+PATH = (__import__("os").getenv("FW_SCRATCH") or "/tmp") + "/fw_call_path_checks.bin"
 
 
 def _clean():

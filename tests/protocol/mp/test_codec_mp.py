@@ -1,9 +1,9 @@
 # Codec anchors and round trips on MicroPython.
+from hardware.sim.lossy import Lcg
 from protocol import cobs
 from protocol import messages as M
 from protocol.crc16 import crc16
 from protocol.frame_tools import max_encoded
-from tests.protocol.lossy import Lcg
 
 
 def test_crc16_check_value():

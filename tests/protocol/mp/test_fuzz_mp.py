@@ -1,8 +1,8 @@
 # Random frames at both decoders on MicroPython: no exception, no hang, no state change.
+from hardware.sim.lossy import Lcg, Link
 from protocol import messages as M
 from protocol.crc16 import crc16
 from protocol.frame_tools import wire_from_payload
-from tests.protocol.lossy import Lcg, Link
 
 
 def _snap(lk):

@@ -1,6 +1,6 @@
 # The session state machines on MicroPython: the same seeded fault soak as the CPython tests.
+from hardware.sim.lossy import Link, soak
 from protocol import messages as M
-from tests.protocol.lossy import Link, soak
 
 
 def test_soak_with_faults_cuts_and_reboots_on_micropython():

@@ -42,7 +42,7 @@ def digest(state: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def random_session(rng: random.Random, table_cls: Any, error: type, n: int = 30) -> dict[str, Any]:
+def random_session(rng: random.Random, table_cls: Any, error: type[Exception], n: int = 30) -> dict[str, Any]:
     profile = rng.choice(PROFILES)
     board = rng.randint(1, 16)
     log: dict[str, Any] = {"profile": profile, "board": board, "events": []}
@@ -100,7 +100,7 @@ def random_session(rng: random.Random, table_cls: Any, error: type, n: int = 30)
     return log
 
 
-def replay_run(log: dict[str, Any], table_cls: Any, error: type) -> list[Any]:
+def replay_run(log: dict[str, Any], table_cls: Any, error: type[Exception]) -> list[Any]:
     table = table_cls(log["profile"], log["board"], log.get("policy"), tuple(log.get("no_alerts_by", ())))
     out: list[Any] = []
     for e in log["events"]:
@@ -111,7 +111,7 @@ def replay_run(log: dict[str, Any], table_cls: Any, error: type) -> list[Any]:
     return out
 
 
-def tablet_run(log: dict[str, Any], table_cls: Any, error: type) -> list[Any]:
+def tablet_run(log: dict[str, Any], table_cls: Any, error: type[Exception]) -> list[Any]:
     table = table_cls(log["profile"], log["board"], log.get("policy"), tuple(log.get("no_alerts_by", ())))
     state = table.state()
     out: list[Any] = []

@@ -12,7 +12,7 @@ import os
 
 from shared_rules import table as table_mod
 
-LOGS = []
+LOGS: list[dict] = []
 _inside_undo = [False]
 
 

@@ -1,4 +1,4 @@
-"""Auction situations the engine got wrong (issue 14), each named after the Law it applies.
+"""Auction situations the engine once got wrong, each named after the Law it applies.
 
 Board 1: North deals. Every test here failed before its fix; the comment says what happened.
 """
