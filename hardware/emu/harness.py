@@ -152,8 +152,8 @@ class Screen:
 
     def _row(self, r: int, slots: bool) -> list[tuple[str, bool]] | None:
         xs = [CW * c if not slots or c < SLOT else SLOT_X + CW * (c - SLOT) for c in range(COLS)]
-        cells = [self._cell(r, x) for x in xs]
-        return None if any(c is None for c in cells) else cells  # type: ignore[misc]
+        cells = [c for c in (self._cell(r, x) for x in xs) if c is not None]
+        return cells if len(cells) == COLS else None  # a cell that is no glyph: not this layout
 
     def _cells(self, r: int) -> tuple[list[tuple[str, bool]], bool]:
         """Line r's cells and whether they are two calls (the auction lines' layout)."""

@@ -6,9 +6,9 @@ LinkMaster, controller and laws engine on the other end of the UART.
 Every wait is a budget of the chip's own time (hardware/emu/harness.py): the emulator runs the
 chip slower than real time, and slower still on a busy machine, which must not fail a test. A
 screen is read only once its picture stands still (never between two pages of a push)."""
-import pytest
-
 import sys
+
+import pytest
 
 from tests.conftest import ROOT
 
