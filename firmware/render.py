@@ -75,6 +75,8 @@ class Frame:
         self.ntext = _native_text if native else None
         self.font = memoryview(font16.FONT)
         self.map = font16.MAP
+        self.tx = T.TEXTS[0]  # the texts of the language being drawn (draw() sets them)
+        self.at = T.AT[0]
         self.want = bytearray(CELLS)
         self.shown = bytearray(CELLS)
         self.xs = bytearray(CELLS)
@@ -144,11 +146,14 @@ class Frame:
             pos += 1
         return pos
 
-    def _say(self, pos, lg, i, inv=0):
-        """Text i of language lg (lang.py) from cell pos: a run of that language's one bytes
-        constant, no slice made."""
-        at = T.AT[lg]
-        return self._text(pos, T.TEXTS[lg], inv, at[i], at[i + 1] - 1)
+    def _say(self, pos, i, inv=0):
+        """Text i of the language draw() set (lang.py) from cell pos: a run of that language's
+        one bytes constant, no slice made (straight to the native loop: a draw says up to 8)."""
+        at = self.at
+        if self.ntext is not None:
+            return self.ntext(self.want, pos, pos - pos % WIDTH + WIDTH, self.tx, inv, self.map,
+                              at[i], at[i + 1] - 1)
+        return self._text(pos, self.tx, inv, at[i], at[i + 1] - 1)
 
     def _num(self, pos, n):
         if n >= 10:
@@ -161,18 +166,18 @@ class Frame:
         if c == calls.HIDDEN:
             return self._text(pos, _DASHES, inv)
         if c == calls.PASS:
-            return self._say(pos, lg, T.PASS_CELL if cell else T.PASS, inv)
+            return self._say(pos, T.PASS_CELL if cell else T.PASS, inv)
         if c == calls.DOUBLE:
-            return self._say(pos, lg, T.DOUBLE, inv)
+            return self._say(pos, T.DOUBLE, inv)
         if c == calls.REDOUBLE:
-            return self._say(pos, lg, T.REDOUBLE, inv)
+            return self._say(pos, T.REDOUBLE, inv)
         if not calls.is_bid(c):
             w[pos] = font16.OTHER | inv
             return pos + 1
         w[pos] = (16 + calls.level(c)) | inv
         d = calls.denom(c)
         if d == 4:
-            return self._say(pos + 1, lg, T.NT, inv)
+            return self._say(pos + 1, T.NT, inv)
         w[pos + 1] = (font16.CLUB + d) | inv
         return pos + 2
 
@@ -191,25 +196,25 @@ class Frame:
 
     def _status(self, view, now, ticks_diff, link_up, version_error, lg):
         if version_error:
-            return self._say(0, lg, T.UPDATE)  # the tablet speaks no protocol version we know
+            return self._say(0, T.UPDATE)  # the tablet speaks no protocol version we know
         if not view.known:
-            return self._say(0, lg, T.STARTING)
+            return self._say(0, T.STARTING)
         if not link_up:
-            return self._say(0, lg, T.NO_LINK)  # never "YOUR TURN" on a box the tablet cannot hear
+            return self._say(0, T.NO_LINK)  # never "YOUR TURN" on a box the tablet cannot hear
         if view.phase == V.WAITING:
-            return self._say(0, lg, T.NO_BOARD)
+            return self._say(0, T.NO_BOARD)
         if view.phase == V.ENDED:
-            return self._say(0, lg, T.OVER)
+            return self._say(0, T.OVER)
         if view.phase == V.FROZEN:
-            return self._say(0, lg, T.TD_WAIT)
+            return self._say(0, T.TD_WAIT)
         left = view.stop_left_ms(now, ticks_diff)
         if left > 0 and view.turn < 4:
             # this box's own wait (the STATE's stop_ms is for this seat): the seconds left
-            return self._num(self._say(0, lg, T.STOP), (left + 999) // 1000)
+            return self._num(self._say(0, T.STOP), (left + 999) // 1000)
         if view.turn == view.seat:
-            return self._say(0, lg, T.YOUR_TURN)
+            return self._say(0, T.YOUR_TURN)
         if view.turn < 4:
-            return self._say(self._say(0, lg, T.TURN), lg, T.SEAT + view.turn)
+            return self._say(self._say(0, T.TURN), T.SEAT + view.turn)
         return 0
 
     def _note(self, view, ent):
@@ -225,12 +230,12 @@ class Frame:
         p = WIDTH
         if view.sending != calls.NONE:
             # the call being confirmed stays in sight until the tablet has it
-            return self._say(self._call(p, view.sending, lg), lg, T.SENDING)
+            return self._say(self._call(p, view.sending, lg), T.SENDING)
         if ent.sel != calls.NONE:
             q = self._call(p, ent.sel, lg)
             if (view.lowest != calls.NONE and not ent.stop_given
                     and calls.stop_due(ent.sel, view.lowest, view.stop_jump, view.stop_opening2)):
-                return self._say(q, lg, T.STOP_Q)  # STOP first (the regulation's trigger)
+                return self._say(q, T.STOP_Q)  # STOP first (the regulation's trigger)
             return self._text(q, _OK)
         if ent.level:
             self.want[p] = 16 + ent.level
@@ -238,26 +243,26 @@ class Frame:
             return p + 2
         word = self._note(view, ent)
         if word != 0xFF:
-            return self._say(p, lg, word)
+            return self._say(p, word)
         if ent.review and view.n:
             rows = (view.n + 3) // 4
             page = ent.review_page % rows + 1
             need = (2 if page >= 10 else 1) + (2 if rows >= 10 else 1) + 1
-            at = T.AT[lg]
+            at = self.at
             if at[T.REVIEW + 1] - 1 - at[T.REVIEW] + need <= WIDTH:  # else the pages alone:
-                p = self._say(p, lg, T.REVIEW)                      # "10/12" cut is no use
+                p = self._say(p, T.REVIEW)                      # "10/12" cut is no use
             q = self._num(p, page)
             self.want[q] = 15  # "/"
             return self._num(q + 1, rows)
         if view.msg:
             return self._text(p, view.msg)
         if view.my_turn() and calls.is_bid(view.lowest) and view.lowest != calls.FIRST_BID:
-            return self._call(self._say(p, lg, T.MIN), view.lowest, lg)
+            return self._call(self._say(p, T.MIN), view.lowest, lg)
         # nothing to do on this box: its seat and the board
         self.want[p] = (self.map[T.LETTERS[lg][view.seat]] if view.seat < 4 else 31) | INV
         if not (view.known and view.board):
             return p + 1
-        return self._num(self._say(p + 2, lg, T.BOARD), view.board)
+        return self._num(self._say(p + 2, T.BOARD), view.board)
 
     def _auction(self, view, ent, lg):
         n = view.n
@@ -273,8 +278,8 @@ class Frame:
         if not n:
             # before the first call: who deals, who is vulnerable (the board's own marks)
             if view.known and view.board:
-                self._say(self._say(2 * WIDTH, lg, T.DEALER), lg, T.SEAT + (view.dealer & 3))
-                self._say(self._say(3 * WIDTH, lg, T.VUL), lg, T.VUL_NAME + (view.vul & 3))
+                self._say(self._say(2 * WIDTH, T.DEALER), T.SEAT + (view.dealer & 3))
+                self._say(self._say(3 * WIDTH, T.VUL), T.VUL_NAME + (view.vul & 3))
             return False
         # the last four calls in time order, left to right and down: the newest bottom right,
         # inverted (it is the one the player in turn answers)
@@ -291,6 +296,8 @@ class Frame:
         8-pixel pages that changed (bit p: page p), with their changed columns in lo/hi: the
         display need push only those."""
         lg = T.of(view.lang)
+        self.tx = T.TEXTS[lg]  # the language's texts, for _say
+        self.at = T.AT[lg]
         w = self.want
         w[:] = _BLANK
         self._status(view, now, ticks_diff, link_up, version_error, lg)
