@@ -4,6 +4,7 @@ boxes. A driver thread keys calls on the boxes and times confirm key -> every bo
 call. Prints one JSON line: latencies (ms) and the wire floor per call.
 
     python bench/app_latency_child.py N_CALLS WORKDIR [--stages] [--inproc-relay] [--poll-watch] [--gap=MS]
+                                      [--station]
 
 --stages: also time each stage of every call (bench/app_stages.py) and print the breakdown.
 
@@ -19,6 +20,11 @@ pace: nobody chooses a call and presses OK faster, so the screen has drawn the p
 before the next one comes, as at a table. --gap=20 keys calls about 25 times a second, faster
 than any table: each call then arrives while the app still draws the previous one (a stress
 figure, printed beside the goal's).
+
+--station: a real station (`python -m station`, plain HTTP on loopback, its own process) and the
+tablet's outbox Deliverer delivering to it on its own thread, as at a club: every item the table
+queues (each call's auction event, the progress items, the results) is sent while the calls are
+timed.
 """
 from __future__ import annotations
 
@@ -78,6 +84,26 @@ def render_threads() -> dict[str, int]:
     return out
 
 
+def start_station(work: pathlib.Path) -> tuple[subprocess.Popen, str, str]:
+    """A station process for the bench's table (event `bench`, table A1): (process, url, key)."""
+    import re
+
+    proc = subprocess.Popen([sys.executable, "-m", "station", "--db", str(work / "station.db"), "--insecure-http",
+                             "--host", "127.0.0.1", "--port", "0", "--event", str(SESSION["event"]), "--tables", "A:1"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    text = ""
+    while "director page" not in text:
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the station did not start: " + text)
+        text += line
+    threading.Thread(target=lambda: proc.stdout.read(), daemon=True).start()  # type: ignore[union-attr]
+    port = re.search(r"listening on http://[^:]+:(\d+)/", text).group(1)  # type: ignore[union-attr]
+    key = re.search(r"table bench/A/1  key (\S+)", text).group(1)  # type: ignore[union-attr]
+    return proc, f"http://127.0.0.1:{port}", key
+
+
 def main() -> None:
     n_calls, work = int(sys.argv[1]), pathlib.Path(sys.argv[2])
     opts = sys.argv[3:]
@@ -117,6 +143,13 @@ def main() -> None:
     master = LinkMaster(tablet_ports, ack_on_commit=True)
     ctl = Controller(work / "journal.db")
     ctl.setup(SESSION)
+    station = deliverer = None
+    if "--station" in opts:
+        from tablet_app.outbox import Deliverer
+
+        station, url, key = start_station(work)
+        deliverer = Deliverer(str(work / "journal.db"), url, "bench/A/1", key).start()
+        ctl.listeners.append(deliverer.wake)
     runner = TableRunner(ctl, link=master)
     app = TabletApp(ctl, runner)
     if stages is not None:
@@ -207,6 +240,12 @@ def main() -> None:
     try:
         app.run()
     finally:
+        if deliverer is not None:
+            out["delivered"] = deliverer.drain(30) and ctl.outbox.counts()["delivered"]
+            deliverer.stop()
+        if station is not None:
+            station.terminate()
+            station.wait(10)
         master.close()
         w_in.close()
         watcher.wait(10)

@@ -12,7 +12,7 @@
   the previous one). `python bench/bench_tablet.py --stages` runs
   only this, 200 calls, and adds where each call's time goes (bench/app_stages.py); further
   options go to bench/app_latency_child.py (--inproc-relay, --poll-watch, --gap=MS: the setups
-  compared). Beside the figure: how many cores other processes kept busy during the run.
+  compared; --station: a station process and the tablet's outbox delivering to it meanwhile). Beside the figure: how many cores other processes kept busy during the run.
 - Per event: one box call through `Controller.box_event` (engine, journal commit with fsync, as
   in production) plus `views()` for the four boxes, i.e. what the runner does per event.
   Median and p99 over many generated auctions; the journal-free part is shown separately.
@@ -236,6 +236,9 @@ def app_path(n_calls: int = 200, stages: bool = False, setup: tuple[str, ...] = 
     if others is not None:
         print(f"  other processes on this machine during the run: {max(0.0, others):.2f} of {os.cpu_count()} cores "
               f"busy (the figures above are for an otherwise idle machine only when this is near 0)")
+    if "delivered" in res:
+        print(f"  with a station: the outbox's own thread delivered {res['delivered']} items to a station process "
+              f"meanwhile (--station)")
     for line in res.get("stages", []):
         print("  " + line)
 

@@ -4,6 +4,7 @@
 #   libmtdev1 libgl1 libegl1 - what the Kivy wheel loads at start
 #   fonts-dejavu-core - a font with the suit symbols (♣♦♥♠)
 #   chromium     - headless browser for the station's live director page tests
+#   nginx        - a cache in front of the station's live feed (docs/live-nginx.conf, its test)
 #   postgresql   - a real server for the station's PostgreSQL tests (started locally by the tests)
 #   tmux         - the demo puts each virtual box in its own pane
 #   kicad python3-numpy python3-pil - KiCad 6's pcbnew Python module (hardware/pcb/build.py lays out,
@@ -13,7 +14,7 @@
 # Without root or apt, it lists what is missing and returns 0: the tests that need a missing
 # piece skip with a message naming it, and the run fails (tests/plugins/no_skips.py).
 set -u
-want=(xvfb xauth libmtdev1 libgl1 libegl1 fonts-dejavu-core chromium postgresql tmux unixodbc unixodbc-dev libsqliteodbc kicad python3-numpy python3-pil)
+want=(xvfb xauth libmtdev1 libgl1 libegl1 fonts-dejavu-core chromium nginx postgresql tmux unixodbc unixodbc-dev libsqliteodbc kicad python3-numpy python3-pil)
 missing=()
 for p in "${want[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

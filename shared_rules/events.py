@@ -21,9 +21,12 @@ FINDING_FIELDS: Final[dict[str, frozenset[str]]] = {
     Finding.WRONG_BOARD: frozenset({"played_before"}),
     Finding.CANCEL_BOARD: frozenset(),
     Finding.EXPOSED_CARDS: frozenset({"seat", "cards", "led"}),
-    Finding.CORRECT_CALL: frozenset({"seat", "call"}),
-    Finding.MISINFORMATION_CHANGE: frozenset({"seat", "call"}),
+    Finding.CORRECT_CALL: frozenset({"seat", "call", "stop"}),
+    Finding.MISINFORMATION_CHANGE: frozenset({"seat", "call", "stop"}),
 }
+# The fields the TD's answer to a pending decision may carry besides t and td: the option, and
+# what the option needs (the call, the stop card shown with it, L29C's denominations).
+ANSWER_FIELDS: Final = frozenset({"choice", "call", "stop", "shown"})
 _CARD_SUITS, _CARD_RANKS = "SHDC", "AKQJT98765432"
 # Event times are seconds from the board's start; far beyond any session, but finite floats.
 T_MAX: Final = 1e12
@@ -83,8 +86,9 @@ def validate(f: Fold, ev: Any) -> tuple[str, int, int, float]:
         kind = kinds[0]
     seat = -1
     if "seat" in ev:
-        if ev["seat"] not in SEAT_INDEX:
-            raise EventError(f"seat must be one of N, E, S, W (got {ev['seat']!r})")
+        # a list or an object is no key of SEAT_INDEX either: ask the type first (unhashable)
+        if not isinstance(ev["seat"], str) or ev["seat"] not in SEAT_INDEX:
+            raise EventError(f"seat must be one of N, E, S, W (got {short(ev['seat'])})")
         seat = SEAT_INDEX[ev["seat"]]
     elif kind != "td":
         raise EventError(f"a {kind} event needs a seat")
@@ -108,22 +112,32 @@ def validate(f: Fold, ev: Any) -> tuple[str, int, int, float]:
         if ev["td"] not in FINDING_FIELDS and ev["td"] not in _DECISION_SET:
             raise EventError(f"unknown TD ruling kind {short(ev['td'])}: a pending decision's kind "
                              f"({_DECISIONS}) or one of {_FINDINGS}")
-        if ev["td"] not in FINDING_FIELDS and not isinstance(ev.get("choice"), str):
+        if ev["td"] not in FINDING_FIELDS and "choice" not in ev:
             raise EventError("a td event needs a choice (one of the pending decision's option ids)")
     return kind, seat, code, float(t)
 
 
 def _check_finding(ev: dict[str, Any], kind: str) -> None:
-    """The fields of a TD finding (docs/table-log.md: Law 24 and the wrong board)."""
-    fields = FINDING_FIELDS.get(ev["td"]) if kind == "td" and isinstance(ev["td"], str) else None
+    """The fields of a TD event: a finding's (docs/table-log.md: Law 24 and the wrong board, the
+    L25A / L21B1 corrections), or an answer's (ANSWER_FIELDS). A field of another event is named."""
+    td = ev["td"] if kind == "td" and isinstance(ev["td"], str) else None
+    fields = FINDING_FIELDS.get(td) if td is not None else None
     for key in ("cards", "led", "played_before"):
         if key in ev and (fields is None or key not in fields):
             raise EventError(f"{key} belongs only to a td event that takes it (see docs/table-log.md)")
-    if fields is None or ev["td"] in (Finding.CORRECT_CALL, Finding.MISINFORMATION_CHANGE):
+    if td in _DECISION_SET:
+        extra = set(ev) - ANSWER_FIELDS - {"t", "td"}
+        if extra:
+            raise EventError(f"the TD's answer to {td} takes no {', '.join(sorted(extra))} (it carries the "
+                             "choice, and the call, stop or shown where the option needs them)")
+        return
+    if fields is None:
         return
     extra = set(ev) - fields - {"t", "td"}
     if extra:
         raise EventError(f"a {ev['td']} event takes no {', '.join(sorted(extra))}")
+    if ev["td"] in (Finding.CORRECT_CALL, Finding.MISINFORMATION_CHANGE):
+        return
     if "seat" in fields and "seat" not in ev:
         raise EventError(f"a {ev['td']} event needs the seat")
     if "led" in ev and not isinstance(ev["led"], bool):

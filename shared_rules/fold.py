@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from shared_rules import (
     box_screens,
+    law9,
     law15_17,
     law24,
     law25,
@@ -69,14 +70,14 @@ class Fold:
     """One board's auction as the events so far made it (table.Table validates the events)."""
 
     __slots__ = ("profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy",
-                 "refs", "stop_open", "stop_jump", "calls", "turn", "turn_t", "last_t", "status",
+                 "refs", "stop_open", "stop_jump", "stop_card", "stop_skip", "calls", "turn", "turn_t", "last_t", "status",
                  "last_bid", "last_action", "last_action_seat", "has_action", "trailing_passes",
                  "must_pass", "repeat", "no_double", "judge_next_call", "rho_watch", "pending",
                  "stop_from", "irregularities", "irregularities_made", "timing", "withdrawn", "leads",
                  "reviews", "refused", "exposed", "adjusted", "wrong_board", "wrong_board_ruled",
                  "wrong_board_repeat", "views", "screens", "screenmates", "tray_side", "tray_passes",
                  "tray_calls", "tray_seen", "tray_arrived_t", "calls_changed_t", "calls_counted", "taken",
-                 "taken_makes", "box_taken", "box_views")
+                 "taken_makes", "box_taken", "box_views", "awaiting_refusal")
 
     def __init__(self, profile: profiles.Profile, board: int, dealer: int, vulnerability: str, policy: Policy,
                  no_alerts_by: tuple[str, ...]) -> None:
@@ -90,6 +91,11 @@ class Fold:
         stop = profile.stop
         self.stop_open = stop.enabled and "opening_two_level" in stop.triggers
         self.stop_jump = stop.enabled and "jump" in stop.triggers
+        # The pause after a skip bid (timing.py): the Stop card shown obliges it, and a skip bid
+        # without the card is flagged (FSB L116B); where the regulation says so, every skip bid
+        # obliges it, card or not (profile stop.pause_without_card: EBU, ACBL).
+        self.stop_card = stop.enabled and stop.card
+        self.stop_skip = stop.enabled and stop.pause_without_card
         self.calls: list[Rec] = []  # the standing calls
         self.turn: int | None = dealer
         self.turn_t = 0.0  # when the seat in turn came to be in turn (his think time starts)
@@ -110,7 +116,8 @@ class Fold:
         self.judge_next_call: dict[int, tuple[laws.Deferred, Rec]] = {}
         self.rho_watch: dict[int, tuple[int, laws.OotRule, Rec]] = {}
         self.pending: Pending | None = None
-        self.stop_from: tuple[float, int] | None = None  # (when, who waits) after a stop
+        # (when, who waits, whether the Stop card was shown) after a stop or a skip bid
+        self.stop_from: tuple[float, int, bool] | None = None
         # The record.
         self.irregularities: list[dict[str, Any]] = []
         self.irregularities_made = 0  # how many were ever recorded (an L33 reordering removes one)
@@ -146,6 +153,9 @@ class Fold:
         self.taken_makes = profile.call_made == "taken"  # the card taken out is the call
         self.box_taken: list[tuple[int, int, float, bool]] = []  # (seat, code, t, made)
         self.box_views: list[dict[str, Any]] = []  # their dicts for state(), built once each
+        # L9B2: why the last call made while the TD was awaited would be refused at the box (law9.py);
+        # Table.step refuses the call with it, a replay records the call.
+        self.awaiting_refusal: EventError | None = None
 
     # ------------------------------------------------------------------ detection
     def admissible(self, seat: int, code: int) -> bool:
@@ -217,12 +227,14 @@ class Fold:
     def call_while_pending(self, rec: Rec) -> None:
         """Only the calls the Law gives a meaning are taken while a decision waits (L9B2), in this
         order: L33 (the player in turn, simultaneously), the offender's LHO (accepting or
-        condoning), then the others the rule names (L27C the offender, L28B the opponent in turn)."""
+        condoning), then the others the rule names (L27C the offender, L28B the opponent in turn).
+        Any other call was made while the TD was awaited: recorded and cancelled (law9.py)."""
         p = self.pending
         assert p is not None
         if p.asks is not Asks.LHO:
-            raise EventError(f"the table waits for the TD ({p.kind}, {p.law}): no call now (L9B2)",
-                             Refusal.AWAITING_TD, "L9B2")
+            law9.CALL_WHILE_AWAITING_TD.made(self, rec, EventError(
+                f"the table waits for the TD ({p.kind}, {p.law}): no call now (L9B2)", Refusal.AWAITING_TD, "L9B2"))
+            return
         if law28_33.SIMULTANEOUS_CALLS.called_with(self, p, rec):
             return
         if rec.seat == lho(p.seat):
@@ -232,8 +244,9 @@ class Fold:
             return
         if p.rule.other_call(self, p, rec):
             return
-        raise EventError(f"the table waits for a ruling on {p.kind} by {SEATS[p.seat]} ({p.law}): only "
-                         f"{SEATS[lho(p.seat)]} may call now (L9B2)", Refusal.AWAITING_TD, "L9B2")
+        law9.CALL_WHILE_AWAITING_TD.made(self, rec, EventError(
+            f"the table waits for a ruling on {p.kind} by {SEATS[p.seat]} ({p.law}): only {SEATS[lho(p.seat)]} may "
+            "call now (L9B2)", Refusal.AWAITING_TD, "L9B2"))
 
     # ------------------------------------------------------------------ the TD
     def on_td(self, ev: dict[str, Any], seat: int, code: int, t: float) -> None:
@@ -261,9 +274,14 @@ class Fold:
             raise EventError(f"no decision is pending, so the TD event {kind!r} has nothing to answer")
         if kind != p.kind:
             raise EventError(f"the pending decision is {str(p.kind)!r}, not {kind!r}")
-        option = next((o for o in p.options if o.id == ev["choice"]), None)
+        choice = ev["choice"]
+        ids = ", ".join(o.id for o in p.options)
+        if not isinstance(choice, str):
+            raise EventError(f"choice must name one of the options of the pending {p.kind}, as a string: {ids} "
+                             f"(got {short(choice)})")
+        option = next((o for o in p.options if o.id == choice), None)
         if option is None:
-            raise EventError(f"{ev['choice']!r} is not an option here: {', '.join(o.id for o in p.options)}")
+            raise EventError(f"choice {short(choice)} is not an option of the pending {p.kind} ({p.law}): {ids}")
         shown: tuple[int, ...] | None = None
         if "shown" in ev:
             # L29C: the TD names the denominations the artificial call out of rotation showed.
@@ -318,14 +336,16 @@ class Fold:
             if self.stop_from[1] == s:
                 timing.check_stop_wait(self, rec)
             self.stop_from = None
+        pause = rec.stop and self.stop_card
         if code >= 0:
             # FSB L116B1-B2, 2017 L73A1: an opening at the two level or a jump, per profile
-            if not rec.stop and ((self.stop_open and self.last_bid < 0 and code >= 5)
-                                 or (self.stop_jump and is_jump(code, self.last_bid))):
-                timing.stop_missing(self, rec)
+            if (self.stop_open and self.last_bid < 0 and code >= 5) or (self.stop_jump and is_jump(code, self.last_bid)):
+                if not rec.stop and self.stop_card:
+                    timing.stop_missing(self, rec)
+                pause = pause or self.stop_skip  # EBU, ACBL: the LHO pauses, card or not
             self.last_bid = code
-        if rec.stop and self.profile.stop.enabled:
-            self.stop_from = (rec.t, lho(s))
+        if pause:
+            self.stop_from = (rec.t, lho(s), rec.stop)
         self.calls.append(rec)
         if code == PASS:
             self.trailing_passes += 1

@@ -74,6 +74,10 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "out_of_rotation_laws": "2007 L28-L32",
         "out_of_rotation": "2007 L29",
         "td_decides": "2007 L10, L81",
+        # a call the Law gives no meaning while the TD is awaited: cancelled, its information
+        # unauthorised to the caller's side (law9.py, docs/laws/choices.md #30)
+        "awaiting_td": "2007 L9B2",
+        "awaiting_td_cancelled": "2007 L9B2, L16D",
     },
     2017: {
         "awareness": "2017 L72C",
@@ -130,6 +134,10 @@ REFS: Final[dict[int, dict[str, str]]] = {
         "out_of_rotation_laws": "2017 L28-L32",
         "out_of_rotation": "2017 L29",
         "td_decides": "2017 L10, L81",
+        # a call the Law gives no meaning while the TD is awaited: cancelled, its information
+        # unauthorised to the caller's side (law9.py, docs/laws/choices.md #30)
+        "awaiting_td": "2017 L9B2",
+        "awaiting_td_cancelled": "2017 L9B2, L16C",
     },
 }
 

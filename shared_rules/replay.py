@@ -1,10 +1,13 @@
-"""Replay a whole table log: validate it, fold its events through a Table, return the final state.
+"""Replay a whole table log: read it, validate it, fold its events through a Table, return the
+final state (docs/table-log.md).
 
 A log is {"profile": name, "board": n, "events": [...], "policy"?: "record"|"prevent",
-"no_alerts_by"?: ["NS"|"EW"]}; other top-level keys are metadata and are ignored. Any problem raises LogError naming the event.
+"no_alerts_by"?: ["NS"|"EW"]}; other top-level keys are metadata and are ignored. Any problem
+raises LogError naming the event.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from shared_rules.profiles import ProfileError
@@ -54,3 +57,48 @@ def replay(log: dict[str, Any]) -> dict[str, Any]:
 def _short(event: Any) -> str:
     text = repr(event)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+
+def loads(text: str) -> Any:
+    """A log file's JSON text as Python values. JSON readers keep the last of two equal keys in an
+    object without a word, so an event written {"seat": "N", "seat": "E"} would replay as E's:
+    such a file is refused (LogError, naming the event, or the log, and the key). Malformed JSON
+    raises ValueError as json.loads does."""
+    twice: dict[int, str] = {}  # id of an object (alive: it is in the result) -> its repeated key
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for key, value in items:
+            if key in obj:
+                twice.setdefault(id(obj), key)
+            obj[key] = value
+        return obj
+
+    value = json.loads(text, object_pairs_hook=pairs)
+    if twice:
+        where, key = _first_twice(value, "the log", twice) or ("the log", next(iter(twice.values())))
+        raise LogError(f"{where}: the key {key!r} is written twice (a JSON reader keeps only the last, "
+                       "which may not be what happened)")
+    return value
+
+
+def _first_twice(value: Any, where: str, twice: dict[int, str]) -> tuple[str, str] | None:
+    """The first object, in the file's order, with a key written twice: where it is (the event it
+    belongs to, "event 3", or "the log") and the key."""
+    if isinstance(value, dict):
+        if id(value) in twice:
+            return where, twice[id(value)]
+        for key, item in value.items():
+            if where == "the log" and key == "events" and isinstance(item, list):
+                found = next((f for i, e in enumerate(item) if (f := _first_twice(e, f"event {i}", twice))), None)
+            else:
+                found = _first_twice(item, where, twice)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for item in value:
+            found = _first_twice(item, where, twice)
+            if found:
+                return found
+    return None

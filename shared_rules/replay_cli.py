@@ -1,6 +1,7 @@
 """`python -m shared_rules replay LOG.json` (or `-` for stdin): print the replayed state as JSON.
 
-Exit codes: 0 done; 1 the log is malformed or an event cannot be applied (stderr says which);
+Exit codes: 0 done; 1 the log is malformed (not JSON, a key written twice, a bad field) or an event
+cannot be applied (stderr says which);
 2 usage error or unreadable file. Never a traceback for bad input.
 """
 from __future__ import annotations
@@ -9,7 +10,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from shared_rules.replay import LogError, replay
+from shared_rules.replay import LogError, loads, replay
 
 USAGE = "usage: python -m shared_rules replay LOG.json | -   (reads the log from stdin with -)"
 
@@ -36,7 +37,10 @@ def main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = N
         print(f"error: cannot read {argv[0]}: {exc}", file=sys.stderr)
         return 2
     try:
-        log: Any = json.loads(text)
+        log: Any = loads(text)
+    except LogError as exc:  # valid JSON, but a key written twice
+        print(f"error: {argv[0]}: {_one_line(exc)}", file=sys.stderr)
+        return 1
     except (ValueError, RecursionError) as exc:  # ValueError: bad JSON, or a number of > 4300 digits
         print(f"error: {argv[0]} is not valid JSON: {_one_line(exc)}", file=sys.stderr)
         return 1

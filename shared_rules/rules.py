@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from shared_rules import law15_17, law24, law25, law27, law28_33, law34_39
+from shared_rules import law9, law15_17, law24, law25, law27, law28_33, law34_39
 from shared_rules.rule import DetectedRule, Rule
 from shared_rules.types import IrregularityKind
 
@@ -24,12 +24,14 @@ DETECTION_ORDER: Final[tuple[DetectedRule, ...]] = (
     law28_33.CALL_OUT_OF_ROTATION,  # L28-L32: any other call out of turn
 )
 
-# Not found in a call: the TD reports them (L24, the wrong boards), or L33 reorders two calls.
+# Not found in a call: the TD reports them (L24, the wrong boards), L33 reorders two calls, or a
+# call came while the TD was awaited (L9B2).
 OTHERS: Final[tuple[Rule, ...]] = (
     law28_33.SIMULTANEOUS_CALLS,  # L33
     law24.CARDS_EXPOSED,  # L24
     law15_17.WRONG_BOARD_CALL,  # 2007 L17D, 2017 L15A
     law15_17.WRONG_BOARD,  # 2007 L15C, 2017 L15B
+    law9.CALL_WHILE_AWAITING_TD,  # L9B2
 )
 
 ALL: Final[tuple[Rule, ...]] = DETECTION_ORDER + OTHERS

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared_rules import boards, box_screens, events, profiles, snapshot, state_view, timing
+from shared_rules import boards, box_screens, events, law9, profiles, snapshot, state_view, timing
 from shared_rules.calls import CALL_CODE, MAX_LEGAL_RANK, PASS, SEAT_INDEX, SEATS, call_name
 from shared_rules.events import T_MAX
 from shared_rules.fold import Fold
@@ -269,12 +269,24 @@ class Table:
         saved state (snapshot.py); every other one is judged before anything changes."""
         f = self._f
         if f.pending is not None:
+            # L9B2: a call the Law gives no meaning while the TD is awaited is refused at the box;
+            # in a log it was made, and is recorded and cancelled (law9.py). So is one a rule
+            # refuses part-way (an early replacement the Law does not allow), with the table as
+            # it was before it.
             saved = snapshot.save(f)
+            f.awaiting_refusal = None
             try:
                 f.call_while_pending(rec)
-            except EventError:
+            except EventError as exc:
                 snapshot.restore(f, saved)
-                raise
+                if gate:
+                    raise
+                law9.CALL_WHILE_AWAITING_TD.made(f, rec, exc)
+                return None
+            if gate and f.awaiting_refusal is not None:
+                refusal = f.awaiting_refusal
+                snapshot.restore(f, saved)
+                raise refusal
             return None
         found = f.classify(rec.seat, rec.code)  # refuses a call after an adjusted score, unchanged
         if gate:

@@ -1,5 +1,6 @@
 """Timing and alerts: the stop (FSB L116B, 2017 L73A1): the missing stop, the next player's wait
-and its lock, long thought after a stop (L16B1); alerts: who alerts and when alerting stops (FSB
+and its lock, also where a skip bid obliges it without the card (EBU, ACBL), long thought after a
+stop (L16B1); alerts: who alerts and when alerting stops (FSB
 L115, 2017 L40B2), the late alert (L21B1(a)) (docs/laws/timing-box-screens.md). The rules are
 profile data (profiles/*.toml: [stop], [alert]).
 """
@@ -25,23 +26,26 @@ def stop_missing(f: Fold, rec: Rec) -> None:
 
 
 def check_stop_wait(f: Fold, rec: Rec) -> None:
-    """The next player after a stop called: his wait, from the stop to his own first action at
-    this turn (a replacement the TD enters later keeps it), is reported when short or long."""
+    """The next player after a stop, or after a skip bid where the profile obliges the pause
+    without the card (stop.pause_without_card), called: his wait, from that call to his own first
+    action at this turn (a replacement the TD enters later keeps it), is reported when short or
+    long; `stop_card: false` says the pause was owed without the card."""
     assert f.stop_from is not None
     waited = rec.acted - f.stop_from[0]
     stop = f.profile.stop
     # FSB L116B: "about 10 s"; a wait of wait_s - tolerance_s (9.0 s) is kept
+    flag: dict[str, Any] | None = None
     if waited < stop.wait_s - stop.tolerance_s:
-        f.timing.append({
-            "kind": TimingKind.STOP_WAIT_SHORT, "seat": SEATS[rec.seat], "t": rec.t,
-            "waited": round(waited, 3), "wait": stop.wait_s, "law": stop.law,
-        })
+        flag = {"kind": TimingKind.STOP_WAIT_SHORT, "seat": SEATS[rec.seat], "t": rec.t,
+                "waited": round(waited, 3), "wait": stop.wait_s, "law": stop.law}
     elif waited > stop.long_thought_s:  # L16B1: a long thought is information the partner may not use
-        f.timing.append({
-            "kind": TimingKind.LONG_THOUGHT_AFTER_STOP, "seat": SEATS[rec.seat], "t": rec.t,
-            "waited": round(waited, 3), "threshold": stop.long_thought_s,
-            "law": f"{stop.law}, {f.refs['tempo_ui']}",
-        })
+        flag = {"kind": TimingKind.LONG_THOUGHT_AFTER_STOP, "seat": SEATS[rec.seat], "t": rec.t,
+                "waited": round(waited, 3), "threshold": stop.long_thought_s,
+                "law": f"{stop.law}, {f.refs['tempo_ui']}"}
+    if flag is not None:
+        if not f.stop_from[2]:  # owed after a skip bid made without the card (EBU, ACBL)
+            flag["stop_card"] = False
+        f.timing.append(flag)
 
 
 def lock_until(f: Fold, seat: int, t: float) -> float | None:

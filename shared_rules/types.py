@@ -98,6 +98,7 @@ class IrregularityKind(StrEnum):
     CARDS_EXPOSED = "cards_exposed"  # L24 (a TD finding)
     WRONG_BOARD_CALL = "wrong_board_call"  # 2007 L17D, 2017 L15A (a TD finding)
     WRONG_BOARD = "wrong_board"  # 2007 L15C, 2017 L15B (a TD finding)
+    CALL_WHILE_AWAITING_TD = "call_while_awaiting_td"  # L9B2: a call made before the TD has ruled
 
 
 class Decision(StrEnum):

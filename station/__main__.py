@@ -68,7 +68,41 @@ def tls_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from e
 
 
+def live_tables(text: str) -> frozenset[tuple[str, int]]:
+    from .live_feed import parse_live_tables
+
+    try:
+        return parse_live_tables(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+
+
+def live_delay(text: str) -> float:
+    """--live-delay MINUTES, 0 to 30."""
+    from .live_feed import delay_seconds
+
+    try:
+        minutes = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected minutes, 0 to 30") from None
+    try:
+        return delay_seconds(minutes)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+
+
+def live_delay_seconds(text: str) -> float:
+    from .live_feed import delay_seconds
+
+    try:
+        return delay_seconds(float(text) / 60)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from shared_rules import profiles
+
     p = argparse.ArgumentParser(prog="python -m station", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", default="station.db",
@@ -88,7 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "event, club-<session date>; before it sends one, club-<today>)")
     p.add_argument("--profile", default=None, type=profile_name,
                    help="the club's regulation profile, given to every tablet with its movement "
-                        "(e.g. fsb-2007; kept until changed; default: the tablet's own)")
+                        f"({profiles.listing()}; kept until changed; default: the tablet's own). "
+                        "(assumed): values in it rest on no cited regulation text; confirm them with the "
+                        "federation")
     p.add_argument("--tables", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
                    help="register tables and print their keys, e.g. --tables A:1-12 (repeatable)")
     p.add_argument("--reissue", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
@@ -139,6 +175,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dc-local-port", type=int, default=5079, metavar="N",
                    help="with TLS: also serve plain HTTP on 127.0.0.1:N (default 5079, the Data Connector's "
                         "own port) for a scoring program on this computer; -1: not at all")
+    p.add_argument("--live", action="store_true",
+                   help="publish the live feed (vugraph) at /live/: the spectators' page, each table's "
+                        "LIN, the push stream (docs/station.md \"The live feed\")")
+    p.add_argument("--live-delay", type=live_delay, default=None, metavar="MINUTES",
+                   help="show each call this many minutes after it was made, 0 to 30 (default 0)")
+    p.add_argument("--live-delay-seconds", type=live_delay_seconds, default=None,
+                   help=argparse.SUPPRESS)  # the tests' short delays
+    p.add_argument("--live-tables", type=live_tables, default=None, metavar="SECTION:TABLES,...",
+                   help="the tables shown, e.g. A:1-4,B:1,3 (default: every table)")
     p.add_argument("--http-server", choices=["asyncio", "threading"], default="asyncio",
                    help=argparse.SUPPRESS)  # `threading`: the old stdlib server, for the bench's comparison
     return p
@@ -212,7 +257,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["match"]:  # the TD's team matches (station/match_cli.py)
         from .match_cli import main as match_main
         return match_main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.live and (args.live_delay is not None or args.live_tables is not None
+                          or args.live_delay_seconds is not None):
+        parser.error("--live-delay and --live-tables set the live feed: add --live")
     if bool(args.tls_cert) != bool(args.tls_key):
         print("station: --tls-cert and --tls-key go together (the club's certificate and its private key)",
               file=sys.stderr)
@@ -329,6 +378,15 @@ def main(argv: list[str] | None = None) -> int:
         if local is not None:
             local.shutdown()
 
+    if args.live:
+        from .live_feed import LiveConfig, LiveFeed
+
+        delay = args.live_delay_seconds if args.live_delay_seconds is not None else (args.live_delay or 0.0)
+        station.live = LiveFeed(station, LiveConfig(delay, args.live_tables)).start()
+        shown = "every table" if args.live_tables is None else \
+            ", ".join(f"{s}{t}" for s, t in sorted(args.live_tables))
+        print(f"station: live feed {scheme}://<this computer>:{port}/live/ (delay {delay / 60:g} min; {shown})",
+              flush=True)
     from . import director
     threading.Thread(target=director.warm, args=(station,), daemon=True).start()
     signal.signal(signal.SIGTERM, stop)
@@ -338,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if bridge is not None:
             bridge.stop()
+        if station.live is not None:
+            station.live.stop()
         server.server_close()
         store.close()
     return 0

@@ -34,6 +34,7 @@ import errno
 import socket
 import ssl
 import threading
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
@@ -81,6 +82,10 @@ class Response:
     content_type: str = "text/plain; charset=utf-8"
     headers: list[tuple[str, str]] = field(default_factory=list)
     close: bool = False         # close the connection after this reply
+    # A body sent as it comes (server-sent events): called on the event loop, each chunk sent at
+    # once; the connection closes when it ends. `body` is then not sent.
+    stream: Callable[[], AsyncIterator[bytes]] | None = None
+    whole: bool = False  # the stream's chunks gathered and sent as one body when it ends (a long poll)
 
 
 def response_headers(response: Response) -> list[tuple[str, str]]:
@@ -142,6 +147,7 @@ class HttpServer:
         self.server_header = server_header.encode()
         self.pool = concurrent.futures.ThreadPoolExecutor(self.limits.workers, thread_name_prefix="station")
         self.loop = asyncio.new_event_loop()
+        self._framed: tuple[bytes, bytes] = (b"", b"")  # the last streamed chunk and its chunked framing (loop only)
         self._stopped = asyncio.Event()
         # Bind here, so a busy port is an error the caller can report before serving.
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -384,9 +390,22 @@ class HttpServer:
 
     async def _send(self, conn: h11.Connection, stream: Stream, request: Request | None,
                     response: Response, client: str) -> None:
-        headers = [(b"Server", self.server_header), (b"Content-Type", response.content_type.encode()),
-                   (b"Content-Length", str(len(response.body)).encode()), (b"Cache-Control", b"no-store")]
+        if response.stream is not None and response.whole:
+            # A long poll: nothing is sent until it has its answer, then the whole of it with its
+            # length (a cache in front holds every other request for the same address meanwhile).
+            response.body = b"".join([chunk async for chunk in response.stream()])
+            response.stream = None
+        headers = [(b"Server", self.server_header), (b"Content-Type", response.content_type.encode())]
+        if response.stream is None and response.status != 304:
+            headers.append((b"Content-Length", str(len(response.body)).encode()))
+        if not any(k.lower() == "cache-control" for k, _ in response.headers):
+            headers.append((b"Cache-Control", b"no-store"))  # unless the reply says otherwise (the live feed)
         headers += [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response_headers(response)]
+        streaming = response.stream is not None and (request is None or request.method != "HEAD")
+        if streaming:
+            response.close = True
+            if conn.their_http_version == b"1.1":
+                headers.append((b"Transfer-Encoding", b"chunked"))  # framed by `_stream` itself
         if response.close:
             headers.append((b"Connection", b"close"))
             stream.ended_by_reply = True
@@ -395,10 +414,34 @@ class HttpServer:
             return
         # One write for the whole reply: one TLS record and one segment where it fits, not three.
         data = conn.send(h11.Response(status_code=response.status, headers=headers)) or b""
-        if request is None or request.method != "HEAD":
+        if streaming:
+            await self._stream(conn, stream, data, response)
+            return
+        if (request is None or request.method != "HEAD") and response.body:
             data += conn.send(h11.Data(data=response.body)) or b""
         data += conn.send(h11.EndOfMessage()) or b""
         try:
             await stream.send(data, self.loop.time() + self.limits.body_timeout)
+        except TimeoutError:
+            raise _Slow() from None
+
+    async def _stream(self, conn: h11.Connection, stream: Stream, head: bytes, response: Response) -> None:
+        """A body sent as it comes: each chunk at once; a client that does not read a chunk
+        within the body timeout is disconnected (no buffer grows behind a stalled reader)."""
+        assert response.stream is not None
+        chunked = conn.their_http_version == b"1.1"
+        try:
+            await stream.send(head, self.loop.time() + self.limits.body_timeout)
+            async for chunk in response.stream():
+                if chunk:
+                    # framed here, not by h11, and once for every stream sent the same chunk (the
+                    # live feed gives the spectators at the same point one chunk)
+                    data = chunk
+                    if chunked:
+                        if chunk is not self._framed[0]:
+                            self._framed = (chunk, b"%x\r\n%b\r\n" % (len(chunk), chunk))
+                        data = self._framed[1]
+                    await stream.send(data, self.loop.time() + self.limits.body_timeout)
+            await stream.send(conn.send(h11.EndOfMessage()) or b"", self.loop.time() + self.limits.body_timeout)
         except TimeoutError:
             raise _Slow() from None

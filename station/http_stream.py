@@ -65,8 +65,16 @@ class Stream:
         if self.tls is not None:
             self.tls.write(data)
             data = self._out.read()
+        # Most replies fit the socket's buffer: sent at once, without a future and a timer (a
+        # thousand live-feed spectators are a thousand sends a tick); the rest waits, with the deadline.
+        try:
+            sent = self.sock.send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        if sent == len(data):
+            return
         async with asyncio.timeout_at(deadline):
-            await self.loop.sock_sendall(self.sock, data)
+            await self.loop.sock_sendall(self.sock, memoryview(data)[sent:])
 
     async def linger(self, deadline: float) -> None:
         """Stop sending (TLS close_notify, then FIN) and drop what the client still sends until

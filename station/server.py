@@ -7,12 +7,14 @@ Tablet API (docs/station.md has the full description):
   POST /api/v1/items           {"kind", "key", "payload"}; headers X-Table: <event>/<section>/<table>
                                and Authorization: Bearer <table key>. 201 stored, 200 already
                                stored (same content), 409 same key with other content, 4xx bad.
+  POST /api/v1/items/batch     {"items": [...]}: several of those in order, one answer each
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
   GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
                                same headers; 404 when the scoring program has not sent one
   GET  /api/v1/health          200 "ok", 200 "degraded" (the .bws missing, unreadable, replaced), or
                                503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
+  GET  /live/...               the live feed (station/live_http.py), with --live
 """
 from __future__ import annotations
 
@@ -40,6 +42,9 @@ from .store import Conflict, QuotaExceeded, Store, latest_results, utc_now
 
 PING_TEXT = "Bridgemate dataconnector service version 5 (compatible): bidding-box results station {v}"
 MAX_DC_BYTES = 8 * 1024 * 1024  # an InitDTO with hand records for a big event
+MAX_BATCH_ITEMS = 64            # items in one POST /api/v1/items/batch
+MAX_BATCH_BYTES = 1024 * 1024
+FINAL = (200, 201, 400, 409, 411, 413, 422)  # answers a tablet never sends the item again for
 
 
 @dataclass
@@ -70,6 +75,7 @@ class Station:
         self.progress: Any = None   # director.Progress, made on the first page view
         self.storage_trouble: str | None = None  # why the last store failed, until one succeeds
         self.listeners = Listeners()  # who hears of each stored item (station/listeners.py)
+        self.live: Any = None  # the live feed (station/live_feed.py), with --live
         self._probe: tuple[float, str | None] = (0.0, None)
         self._probe_lock = threading.Lock()
 
@@ -179,28 +185,63 @@ class Station:
     def ingest(self, headers: Any, body: bytes) -> tuple[int, dict]:
         event, section, table_no = self.authenticate_table(headers)
         try:
-            return self._ingest(event, section, table_no, body)
+            return self._ingest(event, section, table_no, self._parse(body))
         except HttpError as e:
-            # The TD must hear of a result the station refused (the tablet keeps it as rejected):
-            # its trace is kept per table (the item itself is stored nowhere). A 503 is no
-            # refusal (the tablet retries), and a store that cannot write must not hide the reply.
-            if e.status < 500 or e.status == 507:  # 507: no room for a result, retried
-                key = None
-                try:
-                    key = loads_limited(body).get("key")
-                except (JsonError, AttributeError):
-                    pass
-                try:
-                    self.store.refuse(event, section, table_no, str(key) if key else None, e.status, e.message)
-                except Exception as trouble:  # noqa: BLE001 - the refusal itself still goes out
-                    print(f"station: could not record a refusal: {trouble!r}", file=sys.stderr, flush=True)
+            key = None
+            try:
+                key = loads_limited(body).get("key")
+            except (JsonError, AttributeError):
+                pass
+            self._refused(event, section, table_no, key, e)
             raise
 
-    def _ingest(self, event: str, section: str, table_no: int, body: bytes) -> tuple[int, dict]:
+    def ingest_batch(self, headers: Any, body: bytes) -> tuple[int, dict]:
+        """Several items of one table in one request (`POST /api/v1/items/batch`, `{"items":
+        [...]}`): each stored or refused exactly as alone, in order, with its own answer. The
+        first item that the tablet must send again (its answer is not final: a 5xx, a 507) ends
+        the batch: the items behind it get status 0 and are sent again, so the order holds."""
+        event, section, table_no = self.authenticate_table(headers)
         try:
             doc = parse_item(body)
         except RecordError as e:
             raise HttpError(400, str(e)) from e
+        items = doc.get("items")
+        if not isinstance(items, list) or not 1 <= len(items) <= MAX_BATCH_ITEMS:
+            raise HttpError(422, f"items: expected a list of 1 to {MAX_BATCH_ITEMS} items")
+        results: list[dict] = []
+        for item in items:
+            if results and results[-1]["status"] not in FINAL:
+                results.append({"status": 0, "error": "not tried: send it again"})
+                continue
+            key = item.get("key") if isinstance(item, dict) else None
+            try:
+                if not isinstance(item, dict):
+                    raise HttpError(400, "expected a JSON object {kind, key, payload}")
+                status, reply = self._ingest(event, section, table_no, item)
+                results.append({**reply, "status": status})
+            except HttpError as e:
+                self._refused(event, section, table_no, key, e)
+                results.append({"error": e.message, "status": e.status, "key": key if isinstance(key, str) else None})
+        return 200, {"results": results}
+
+    def _refused(self, event: str, section: str, table_no: int, key: Any, e: HttpError) -> None:
+        """The TD must hear of an item the station refused (the tablet keeps it as rejected): its
+        trace is kept per table (the item itself is stored nowhere). A 503 is no refusal (the
+        tablet retries), and a store that cannot write must not hide the reply."""
+        if e.status < 500 or e.status == 507:  # 507: no room for a result, retried
+            try:
+                self.store.refuse(event, section, table_no, str(key) if key else None, e.status, e.message)
+            except Exception as trouble:  # noqa: BLE001 - the refusal itself still goes out
+                print(f"station: could not record a refusal: {trouble!r}", file=sys.stderr, flush=True)
+
+    @staticmethod
+    def _parse(body: bytes) -> dict:
+        try:
+            return parse_item(body)
+        except RecordError as e:
+            raise HttpError(400, str(e)) from e
+
+    def _ingest(self, event: str, section: str, table_no: int, doc: dict) -> tuple[int, dict]:
         try:
             where = validate_item(doc.get("kind"), doc.get("key"), doc.get("payload"))
         except RecordError as e:
@@ -224,7 +265,7 @@ class Station:
             # A result or a TD call is never refused for good for space: 507, which the tablet
             # keeps and retries (no table in play comes near its room: docs/station.md "Room");
             # a progress snapshot is dropped (413).
-            raise HttpError(413 if e.kind == "auction" else 507, str(e)) from e
+            raise HttpError(413 if e.kind in ("auction", "auction_event") else 507, str(e)) from e
         except Exception as e:  # disk full, I/O error: nothing stored, the tablet retries later
             self.storage_trouble = f"{type(e).__name__}: {e}"[:300]
             raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
@@ -378,12 +419,13 @@ class StationApp:
 
     def head(self, request: Request) -> Response | int:
         try:
-            if request.method == "POST" and request.path == "/api/v1/items":
+            if request.method == "POST" and request.path in ("/api/v1/items", "/api/v1/items/batch"):
                 self.station.authenticate_table(request.headers)
-                bad = _content_length(request, MAX_ITEM_BYTES)
+                limit = MAX_ITEM_BYTES if request.path == "/api/v1/items" else MAX_BATCH_BYTES
+                bad = _content_length(request, limit)
                 if bad:
                     raise bad
-                return MAX_ITEM_BYTES
+                return limit
             if request.method == "POST" and request.path == "/dc-scoringprogram":
                 bad = _content_length(request, MAX_DC_BYTES)
                 if bad:
@@ -438,6 +480,8 @@ class StationApp:
         if request.method == "POST" and path == "/api/v1/items":
             status, doc = st.ingest(request.headers, body)
             return self._json(status, doc)
+        if request.method == "POST" and path == "/api/v1/items/batch":
+            return self._json(*st.ingest_batch(request.headers, body))
         if request.method == "POST" and path == "/dc-scoringprogram":
             from . import dataconnector
             try:
@@ -520,6 +564,9 @@ class StationApp:
             suffix = f"-{section}" if section else ""
             return Response(200, body.encode(), "application/xml; charset=utf-8",
                             [("Content-Disposition", f'attachment; filename="{name}{suffix}.xml"')])
+        if path == "/live" or path.startswith("/live/"):
+            from . import live_http
+            return live_http.route(st.live, request, live_http.title_of(st))
         raise HttpError(404, f"no such page: {path}")
 
 

@@ -151,6 +151,9 @@ ROOMS = {
     "result": Room("results (results, corrections and withdrawals)", 1000, 16 * 1024 * 1024),
     "td_call": Room("TD calls", 1000, 4 * 1024 * 1024),
     "auction": Room("progress snapshots", 2000, 16 * 1024 * 1024),
+    # Each call, alert, stop, tray pass and ruling as it happens (the live feed): some 20 a board,
+    # each with the auction so far (about 1 kB a board of 12 calls).
+    "auction_event": Room("auction events", 20000, 64 * 1024 * 1024),
 }
 # Refusals kept per table (the newest): the page needs the latest, a flood must not grow them.
 MAX_REFUSALS_PER_TABLE = 50

@@ -33,6 +33,8 @@ from shared_rules.records import (
     KINDS,
     PHASES,
     TD_STATUSES,
+    WHATS,
+    AuctionEventKey,
     AuctionKey,
     RecordError,
     ResultKey,
@@ -128,7 +130,7 @@ def _filed(row: Sequence[Any], key: Any, p: dict[str, Any]) -> None:
     checks = [("its event column", event, tid.event), ("its section column", section, tid.section),
               ("its table_no column", table_no, tid.table), ("payload.event", p.get("event"), tid.event),
               ("payload.section", p.get("section"), tid.section), ("payload.table", p.get("table"), tid.table)]
-    if isinstance(key, (ResultKey, AuctionKey, TdCallKey)):
+    if isinstance(key, (ResultKey, AuctionKey, AuctionEventKey, TdCallKey)):
         checks += [("payload.round", p.get("round"), key.round), ("payload.board", p.get("board"), key.board)]
     if isinstance(key, ResultKey):
         checks.append(("its revision column", revision, key.revision))
@@ -184,6 +186,13 @@ def _progress(p: dict[str, Any]) -> None:
             raise _Bad(f"{name}: expected a list")
 
 
+def _auction_event(p: dict[str, Any]) -> None:
+    text(p, "what", choices=WHATS)
+    for name in ("calls", "irregularities"):
+        if p.get(name) is not None and not isinstance(p[name], list):
+            raise _Bad(f"{name}: expected a list")
+
+
 def read_row(row: Sequence[Any]) -> dict[str, Any] | Damaged:
     """One row of `SELECT {COLUMNS} FROM items`: the item as readers use it, or Damaged."""
     item_id, key, kind, event, received_at = row[0], row[1], row[2], row[3], row[9]
@@ -201,6 +210,8 @@ def read_row(row: Sequence[Any]) -> dict[str, Any] | Damaged:
             _result(p)
         elif kind == "td_call":
             _td_call(p, parsed)
+        elif kind == "auction_event":
+            _auction_event(p)
         else:
             _progress(p)
     except (_Bad, RecordError) as e:

@@ -34,8 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--round", type=int, help="the round to start (default: --movement 1, --station the "
                                               "round the station says this table is on)")
     ap.add_argument("--pin", help="director PIN for a session from --movement or --station")
+    from shared_rules import profiles
+
     ap.add_argument("--profile", help="regulation profile for a session from --movement or --station "
-                                      "(fsb-2007, dbf-2017, wbf-screens-2017, ebu, acbl; default fsb-2007)")
+                                      f"({profiles.listing()}; default fsb-2007). (assumed): values in it rest "
+                                      "on no cited regulation text; confirm them with the federation")
     ap.add_argument("--policy", choices=("record", "prevent"),
                     help="irregularity policy for a session from --movement or --station (default: the profile's)")
     ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")

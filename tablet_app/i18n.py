@@ -342,6 +342,9 @@ T = {
     "pin_locked_wait": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",
                         "da": "For mange forkerte koder: vent {wait_s} s"},
     "setup_choose_profile": {"en": "Choose the regulations", "sv": "Välj regelverk", "da": "Vælg regelsæt"},
+    # a profile whose values rest on no cited regulation text (shared_rules profiles: assumed)
+    "setup_profile_assumed": {"en": "{name} (assumed)", "sv": "{name} (antagna värden)",
+                              "da": "{name} (antagne værdier)"},
     # a journal that cannot be trusted (tablet_app/ui/damaged.py)
     "damaged_title": {"en": "The tablet's journal is damaged", "sv": "Plattans journal är skadad", "da": "Tablettens journal er beskadiget"},
     "damaged_where": {"en": "First bad record: {where}", "sv": "Första felaktiga post: {where}", "da": "Første fejlagtige post: {where}"},

@@ -4,10 +4,13 @@
 one transaction: `enqueue()` does not commit, the caller commits with its journal write. A crash
 before that commit loses both (the board is still open at the table); after it, both survive.
 
-`Deliverer` is the pump: it sends the oldest undelivered item and marks it delivered only when
+`Deliverer` is the pump: it sends the oldest undelivered items and marks each delivered only when
 the station answers that the item is durably stored (201 stored, or 200 already stored). Lost
 replies, a dead station, a dead network: it retries with capped exponential backoff, and the
 station's idempotency key makes the retry harmless. Restart-safe: all its state is in the table.
+When several items wait (calls come fast: each call is an item, docs/station.md "The live feed")
+they go in one request (`POST /api/v1/items/batch`), still in order: the station stops at the
+first item it cannot settle and the rest are sent again.
 """
 from __future__ import annotations
 
@@ -31,12 +34,22 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS outbox (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind TEXT NOT NULL, item_key TEXT NOT NULL UNIQUE, payload TEXT NOT NULL,
     enqueued_at REAL NOT NULL,
-    state TEXT NOT NULL DEFAULT 'pending',   -- pending | delivered | rejected
+    state TEXT NOT NULL DEFAULT 'pending',   -- pending | delivered | rejected | skipped
     attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL, digest TEXT)"""
 # What the pump last saw of the station, for the director console (Outbox.delivery()).
 LINK_SCHEMA = """CREATE TABLE IF NOT EXISTS outbox_link (
     id INTEGER PRIMARY KEY CHECK (id = 1), connected INTEGER NOT NULL, last_error TEXT, at REAL NOT NULL)"""
-STATES = ("pending", "delivered", "rejected")
+STATES = ("pending", "delivered", "rejected", "skipped")
+# Items only a station with the live feed takes: an older station refuses their kind (422
+# "kind: ..."), and they are then skipped (kept, state `skipped`, never listed as refused: the
+# station has no use for them), so a new tablet works with an old station as before.
+OPTIONAL_KINDS = frozenset({ItemKind.AUCTION_EVENT.value})
+BATCH_ITEMS = 32           # items in one request at most (the station takes up to MAX_BATCH_ITEMS)
+BATCH_BYTES = 512 * 1024   # ... and about this many bytes of payload (an item alone may be bigger)
+# After the table wakes the pump (an item committed) it waits this long before sending: the
+# table's own work on that input (the boxes' views) comes first, and the items of a quick
+# succession of inputs go together. Short against the live feed's second.
+GATHER_S = 0.1
 
 # The station's answers that no retry can change: the item is kept (for the TD), not resent.
 FOR_GOOD = (400, 409, 411, 413, 422)
@@ -165,7 +178,7 @@ class Outbox:
 
     def counts(self) -> dict[str, int]:
         rows = self.conn.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()
-        out = {"pending": 0, "delivered": 0, "rejected": 0}
+        out = {"pending": 0, "delivered": 0, "rejected": 0, "skipped": 0}
         out.update({r[0]: r[1] for r in rows})
         return out
 
@@ -179,6 +192,11 @@ class Outbox:
 def _answer(status: int, reply: Any) -> str:
     """The station's answer as the outbox keeps it (`_http_reason` reads it back)."""
     return f"HTTP {status}: {reply.get('error', reply) if isinstance(reply, dict) else reply}"
+
+
+def _body(kind: str, key: str, payload: str) -> bytes:
+    """One item as the station's door reads it (the payload as queued, byte for byte)."""
+    return f'{{"kind":{json.dumps(kind)},"key":{json.dumps(key)},"payload":{payload}}}'.encode()
 
 
 def _http_reason(err: str | None) -> tuple[int | None, str]:
@@ -197,7 +215,8 @@ class Deliverer:
 
     def __init__(self, db_path: str, station_url: str, table_id: str, table_key: str, *,
                  timeout: float = 10.0, min_backoff: float = 0.2, max_backoff: float = 15.0,
-                 on_delivered: Callable[[str, str, Any], None] | None = None):
+                 on_delivered: Callable[[str, str, Any], None] | None = None, batch_items: int = BATCH_ITEMS,
+                 gather_s: float = GATHER_S):
         self.db_path = db_path
         # Called (kind, key, payload) after the station stored an item: e.g. the traveller fetch
         # (station_client.traveller_hook), which the station answers only after that.
@@ -217,6 +236,11 @@ class Deliverer:
         self._conn: sqlite3.Connection | None = None
         self.last_error: str | None = None
         self.connected = False  # last attempt reached the station
+        self.batch_items = max(1, batch_items)  # items in one request at most (1: never a batch)
+        self.gather_s = gather_s  # after a wake, how long to wait before sending
+        self._batch: bool | None = None if batch_items > 1 else False  # the station takes batches (None: not known)
+        self._skip: set[str] = set()  # optional kinds this station does not take (an older station)
+        self._linked: tuple[bool, str | None] | None = None  # what `_link` last wrote
         # The storage alarm (watch_storage): the controller whose storage it watches, the key of
         # the call the station holds open, and the item being sent (kept, so a retry is identical).
         self._storage_ctl: Any = None
@@ -228,7 +252,10 @@ class Deliverer:
         if self._conn is None:
             self._conn = sqlite3.connect(self.db_path, timeout=30, check_same_thread=False)
             self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
+            # The pump's own writes (attempts, delivered marks) need no fsync: one lost in a power
+            # cut only sends an item again, which the station answers "duplicate". An fsync here
+            # would hold the database's write lock while the table journals its next call.
+            self._conn.execute("PRAGMA synchronous=NORMAL")
             _schema(self._conn)
             self._conn.commit()
         return self._conn
@@ -292,7 +319,11 @@ class Deliverer:
                 backoff = self.min_backoff
                 continue
             if sent is False:  # nothing pending: sleep until woken
-                self._wake.wait(5.0)
+                if self._wake.wait(5.0) and self.gather_s:
+                    # Woken by the table's commit: let the table finish what it does with that
+                    # input (the boxes' views go out now) before this thread takes the CPU, and
+                    # take what else comes meanwhile in the same request.
+                    self._stop.wait(self.gather_s)
                 self._wake.clear()
                 continue
             # Failure: back off with jitter so a room of tablets does not hammer a restarting station.
@@ -343,57 +374,119 @@ class Deliverer:
         return call.key.format(), call.to_json()
 
     def send_one(self) -> bool | None:
-        """Send the oldest pending item. True: settled (delivered or rejected for good); False:
-        nothing pending; None: not settled, try again later."""
+        """Send the oldest pending items (one, or a batch of them). True: at least one settled
+        (delivered or rejected for good); False: nothing pending; None: none settled, try later."""
         db = self._db()
-        row = db.execute("SELECT id, kind, item_key, payload FROM outbox WHERE state = 'pending' "
-                         "ORDER BY id LIMIT 1").fetchone()
-        if row is None:
+        rows = db.execute("SELECT id, kind, item_key, payload FROM outbox WHERE state = 'pending' ORDER BY id LIMIT ?",
+                          (1 if self._batch is False else self.batch_items,)).fetchall()
+        if not rows:
             return False
-        item_id, kind, key, payload = row
-        body = f'{{"kind":{json.dumps(kind)},"key":{json.dumps(key)},"payload":{payload}}}'.encode()
-        db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (item_id,))
+        rows = self._skip_unwanted(rows)
+        if not rows:
+            return True
+        db.execute(f"UPDATE outbox SET attempts = attempts + 1 WHERE id IN ({','.join('?' * len(rows))})",
+                   [r[0] for r in rows])
         db.commit()
         try:
-            status, reply = self._post(body)
+            if len(rows) == 1 or self._batch is False:
+                answers = [self._post(_body(*rows[0][1:]))]
+            else:
+                batch = self._post_batch(rows)
+                if batch is None:  # an older station: no batches, one item at a time from now on
+                    self._batch = False
+                    return True
+                answers = batch
         except (OSError, http.client.HTTPException) as e:
             self.connected = False
             self.last_error = f"station unreachable: {e}"
-            self._note(item_id, self.last_error)
+            self._note(rows[0][0], self.last_error)
             return None
         self.connected = True
-        message = _answer(status, reply)
-        self._link(message if status not in (200, 201) else None)
-        if status in (200, 201):
-            # The station committed before replying: only now may the item be forgotten.
-            db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",
-                       (time.time(), item_id))
-            db.commit()
-            self.last_error = None
+        settled: list[tuple[str, str, str]] = []
+        outcome: bool | None = None
+        for row, (status, reply) in zip(rows, answers, strict=False):
+            done = self._settle(row, status, reply)
+            if done is None:
+                break  # this one is retried, and so is every item behind it (the order holds)
+            outcome = True
+            if done:
+                settled.append(row[1:])
+        db.commit()
+        self._link(None if outcome else self.last_error)
+        if outcome:
+            self.last_error = None if len(settled) == len(rows) else self.last_error
+        for kind, key, payload in settled:
             if self.on_delivered is not None:
                 try:
                     self.on_delivered(kind, key, json.loads(payload))
                 except Exception as e:  # the hook never holds up delivery
                     self.last_error = f"after delivery: {type(e).__name__}: {e}"
-            return True
-        if status == 409 and _storage_key(kind, key):
-            # The storage call (or its end) the station already holds: posted directly while the
-            # disk was full, with another `at`. The station knows; nothing is left to send.
+        return outcome
+
+    def _skip_unwanted(self, rows: list[Any]) -> list[Any]:
+        """The rows to send: items of a kind this station does not take are skipped (kept as
+        `skipped`), and a batch stops before a lone item too big to share a request."""
+        db = self._db()
+        out: list[Any] = []
+        size = 0
+        for row in rows:
+            if row[1] in self._skip:
+                db.execute("UPDATE outbox SET state = 'skipped', done_at = ? WHERE id = ?", (time.time(), row[0]))
+                continue
+            size += len(row[3])
+            if out and size > BATCH_BYTES:
+                break
+            out.append(row)
+        db.commit()
+        return out
+
+    def _settle(self, row: Any, status: int, reply: Any) -> bool | None:
+        """Apply the station's answer to one item (not committed). True: delivered; False:
+        rejected or skipped for good; None: retried later."""
+        db = self._db()
+        item_id, kind, key, _ = row
+        message = _answer(status, reply)
+        if status in (200, 201) or (status == 409 and _storage_key(kind, key)):
+            # The station committed before replying: only now may the item be forgotten. (A 409
+            # for a storage call: the station already holds it, posted directly while the disk
+            # was full, with another `at`; nothing is left to send.)
             db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",
                        (time.time(), item_id))
-            db.commit()
             return True
         self.last_error = message
+        if status == 422 and kind in OPTIONAL_KINDS and message.startswith("HTTP 422: kind:"):
+            # An older station: it has no live feed. Skipped, now and from now on.
+            self._skip.add(kind)
+            db.execute("UPDATE outbox SET state = 'skipped', done_at = ?, last_error = ? WHERE id = ?",
+                       (time.time(), message, item_id))
+            return False
         if status in FOR_GOOD:
             # The station will never take this item as it is; keep it (for the TD) but stop
             # retrying it, so the items behind it still get through.
             db.execute("UPDATE outbox SET state = 'rejected', done_at = ?, last_error = ? WHERE id = ?",
                        (time.time(), message, item_id))
-            db.commit()
-            return True
+            return False
         # 401/403 (key not set up yet), 507 (no room for a result at the station), 5xx ...: retry
-        self._note(item_id, message)
+        db.execute("UPDATE outbox SET last_error = ? WHERE id = ?", (message, item_id))
         return None
+
+    def _post_batch(self, rows: list[Any]) -> list[tuple[int, Any]] | None:
+        """Several items in one request: each item's (status, reply), in order; an item the station
+        did not get to (it stopped at one it must have again) is (0, ...), retried. None: the
+        station has no batches (an older one)."""
+        body = b'{"items":[' + b",".join(_body(*r[1:]) for r in rows) + b"]}"
+        status, reply = self._post(body, "/api/v1/items/batch")
+        if status in (404, 405) or status in FOR_GOOD:
+            return None  # no batches here (an older station), or not this one: one at a time
+        results = reply.get("results") if isinstance(reply, dict) else None
+        if status != 200 or not isinstance(results, list):
+            return [(status, reply)]  # the whole request refused (a key, the station's trouble): retried
+        self._batch = True
+        out = []
+        for r in results[:len(rows)]:
+            code = r.get("status") if isinstance(r, dict) else None
+            out.append((code if isinstance(code, int) else 0, r))
+        return out
 
     def _note(self, item_id: int, message: str) -> None:
         db = self._db()
@@ -403,15 +496,18 @@ class Deliverer:
             self._link(message)
 
     def _link(self, error: str | None) -> None:
+        if self._linked == (self.connected, error):
+            return  # unchanged: no write (each one takes the database's write lock)
+        self._linked = (self.connected, error)
         db = self._db()
         db.execute("INSERT OR REPLACE INTO outbox_link (id, connected, last_error, at) VALUES (1, ?, ?, ?)",
                    (int(self.connected), error, time.time()))
         db.commit()
 
-    def _post(self, body: bytes) -> tuple[int, Any]:
+    def _post(self, body: bytes, path: str = "/api/v1/items") -> tuple[int, Any]:
         conn = connection(self._url, self.timeout)
         try:
-            conn.request("POST", (self._url.path.rstrip("/") or "") + "/api/v1/items", body=body, headers={
+            conn.request("POST", (self._url.path.rstrip("/") or "") + path, body=body, headers={
                 "Content-Type": "application/json", "X-Table": self.table_id,
                 "Authorization": f"Bearer {self.table_key}", "Connection": "close"})
             resp = conn.getresponse()

@@ -16,6 +16,18 @@ SUIT = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED = ("D", "H")
 
 
+def profile_choices(lang: str = "en") -> dict[str, str]:
+    """The regulation profiles as the TD chooses them on the setup screen, id -> name, marked
+    where values in them rest on no cited regulation text (shared_rules profiles: `assumed`)."""
+    from shared_rules import profiles
+
+    out = {}
+    for name in profiles.names():
+        label = i18n.profile_name(name, lang)
+        out[name] = i18n.tr("setup_profile_assumed", lang, name=label) if profiles.load(name).assumed else label
+    return out
+
+
 def call_text(call: str | None, lang: str = "en") -> str:
     if call is None:
         return ""

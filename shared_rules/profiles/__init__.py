@@ -23,6 +23,9 @@ ENFORCEMENTS = ("lock", "warn", "none")
 ALERTERS = ("partner", "self")
 CALL_MADE = ("taken", "confirmed")  # FSB L112C: taken from the box with visible intent; or confirmed
 UNPASSED_CALL = ("cancel", "laws")
+# The rule groups a regulation text gives: a profile applies call_made always, the others when
+# enabled; each applied group rests on a citation (`cite`) or is assumed.
+RULE_GROUPS = ("call_made", "stop", "alert", "screens")
 
 
 class ProfileError(ValueError):
@@ -31,6 +34,13 @@ class ProfileError(ValueError):
 
 @dataclass(frozen=True)
 class StopRules:
+    """The pause after a skip bid (FSB L116, 2017 L73A1: the regulating authority's mandatory
+    pauses). `triggers`: the bids that are skip bids. `card`: the regulation has a Stop card (or
+    spoken "stop") shown before them; a trigger made without it is flagged (`stop_missing`), and a
+    call made with it obliges the next player's pause. `pause_without_card`: every trigger obliges
+    that pause, the card shown or not (EBU: "as though the Stop card had been used"; ACBL, which
+    has no card)."""
+
     enabled: bool
     triggers: tuple[str, ...]
     wait_s: float
@@ -38,6 +48,8 @@ class StopRules:
     long_thought_s: float
     enforcement: str
     law: str
+    card: bool = True
+    pause_without_card: bool = False
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,18 @@ class ScreenRules:
 
 
 @dataclass(frozen=True)
+class Citation:
+    """The regulation text a profile's rules rest on: which rule groups (RULE_GROUPS) it gives,
+    the regulation, its edition, the section, and the text quoted."""
+
+    covers: tuple[str, ...]
+    regulation: str
+    edition: str
+    section: str
+    quote: str
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     title: str
@@ -77,10 +101,20 @@ class Profile:
     call_made: str = "confirmed"  # when a box call counts as made (FSB L112C: "taken")
     # L33: where `simultaneous_window_s` comes from (a regulation, or the engine's reading)
     simultaneous_source: str = ""
+    cites: tuple[Citation, ...] = ()
+    # What no cited regulation text gives: the rule groups the profile applies without a citation,
+    # and the values it lists itself. Not empty: the profile is "assumed" wherever a TD chooses it.
+    assumed: tuple[str, ...] = ()
 
 
 def names() -> list[str]:
     return sorted(p.stem for p in HERE.glob("*.toml"))
+
+
+def listing() -> str:
+    """The profiles by name for a tool's --help, each marked "(assumed)" where values in it rest on
+    no cited regulation text (`Profile.assumed`)."""
+    return ", ".join(n + (" (assumed)" if load(n).assumed else "") for n in names())
 
 
 def load(name: str) -> Profile:
@@ -185,10 +219,15 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         long_thought_s=s.number("long_thought_s"),
         enforcement=s.choice("enforcement", ENFORCEMENTS),
         law=s.get("law", str),
+        card=s.get("card", bool),
+        pause_without_card=s.get("pause_without_card", bool),
     )
     s.done()
     if stop.tolerance_s > stop.wait_s:
         raise ProfileError(f"profile {where}: stop.tolerance_s must not exceed stop.wait_s")
+    if stop.enabled and not stop.card and not stop.pause_without_card:
+        raise ProfileError(f"profile {where}: stop.enabled with neither a card nor pause_without_card obliges "
+                           "no pause: set enabled = false")
 
     a = top.sub("alert")
     cutoff = a.get("cutoff_level", int)
@@ -219,6 +258,44 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         unpassed_call=sc.choice("unpassed_call", UNPASSED_CALL),
     )
     sc.done()
+    cites = _cites(top.get("cite", list) if "cite" in top.data else [], where)
+    listed = top.get("assumed", list)
+    known = _fields(stop, alert, screens)
+    for value in listed:
+        if value not in known:
+            raise ProfileError(f"profile {where}: assumed lists {value!r}, which is no field of a profile "
+                               f"(e.g. call_made, stop.wait_s, alert.by)")
+    applied = ("call_made",) + tuple(g for g, rules in (("stop", stop), ("alert", alert), ("screens", screens))
+                                     if rules.enabled)
+    cited = {g for c in cites for g in c.covers}
+    assumed = tuple(sorted({g for g in applied if g not in cited} | set(listed)))
     top.done()
     return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made),
-                   window_source)
+                   window_source, cites, assumed)
+
+
+def _cites(items: list[Any], where: str) -> tuple[Citation, ...]:
+    """[[cite]] tables: each names the regulation, its edition and section, quotes it, and says
+    which rule groups it gives; an empty field is refused (nothing rests on an unnamed text)."""
+    out = []
+    for i, item in enumerate(items):
+        r = _Reader(item, where, f"cite[{i}]")
+        texts = {}
+        for key in ("regulation", "edition", "section", "quote"):
+            texts[key] = r.get(key, str).strip()
+            if not texts[key]:
+                raise r._fail(key, "must not be empty")
+        covers = r.choices("covers", RULE_GROUPS)
+        if not covers:
+            raise r._fail("covers", f"must name what the text gives ({', '.join(RULE_GROUPS)})")
+        r.done()
+        out.append(Citation(covers, texts["regulation"], texts["edition"], texts["section"], texts["quote"]))
+    return tuple(out)
+
+
+def _fields(*groups: Any) -> frozenset[str]:
+    """Every field a profile may list as assumed: call_made, the groups, and group.field."""
+    names = {"call_made", *RULE_GROUPS}
+    for prefix, rules in zip(("stop", "alert", "screens"), groups, strict=True):
+        names.update(f"{prefix}.{f}" for f in rules.__dataclass_fields__)
+    return frozenset(names)

@@ -6,6 +6,8 @@ Every item a tablet queues for the station, and the station's check of it at its
   and the table id (`TableId`), with `format()` and `parse()`;
 - `result`: the result record (`Result`) and the withdrawal of one (`Withdrawal`);
 - `progress`: the auction-progress item (`AuctionProgress`);
+- `auction_event`: one item per call, alert, stop, tray pass, director call or ruling, as it
+  happens (`AuctionEvent`), for the live feed;
 - `td_call`: the TD-call item (`TdCall`);
 - `auction_log`: the calls and irregularities those carry (`LoggedCall`, `Irregularity`);
 - `item`: `read_item(kind, key, payload)`, the station's check, every rule in one place.
@@ -16,12 +18,14 @@ nothing of the project but `shared_rules.scoring` (the Law 77 score a result mus
 `shared_rules.types` (the seat and vulnerability names, defined once).
 docs/interfaces.md sections 3 and 4 describe the contract and point here.
 """
+from .auction_event import WHATS, AuctionEvent, What
 from .auction_log import Irregularity, LoggedCall, auction_dealer, logged_calls
 from .errors import RecordError
 from .fields import as_iso, iso_utc
 from .item import KINDS, Item, Where, read_item, to_item, where
 from .keys import (
     TD_STATUSES,
+    AuctionEventKey,
     AuctionKey,
     ItemKey,
     ItemKind,
@@ -38,9 +42,9 @@ from .result import Result, Withdrawal
 from .td_call import STORAGE_FULL, TdCall
 
 __all__ = [
-    "KINDS", "PHASES", "STORAGE_FULL", "TD_STATUSES", "AuctionKey", "AuctionProgress", "Irregularity", "Item",
+    "KINDS", "PHASES", "STORAGE_FULL", "TD_STATUSES", "WHATS", "AuctionEvent", "AuctionEventKey", "AuctionKey", "AuctionProgress", "Irregularity", "Item",
     "ItemKey", "ItemKind", "LoggedCall", "Phase", "RecordError", "Result", "ResultKey", "TableId",
-    "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "Where", "Withdrawal", "as_iso", "auction_dealer",
+    "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "What", "Where", "Withdrawal", "as_iso", "auction_dealer",
     "iso_utc",
     "logged_calls", "parse_key", "read_item", "td_call_launch", "to_item", "where",
 ]

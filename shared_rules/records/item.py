@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .auction_event import AuctionEvent, read_auction_event
 from .errors import RecordError
 from .fields import EVENT_RE, MAX_KEY, SECTION_RE, Json, check_shape, required_text, required_whole
 from .keys import ItemKind, TableId
@@ -18,7 +19,7 @@ from .result import Result, Withdrawal, read_result, read_withdrawal
 from .td_call import TdCall, read_td_call
 
 KINDS = tuple(k.value for k in ItemKind)
-Item = Result | Withdrawal | AuctionProgress | TdCall
+Item = Result | Withdrawal | AuctionProgress | AuctionEvent | TdCall
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,7 @@ def where(item: Item) -> Where:
     tid = item.key.table_id
     if isinstance(item, (Result, Withdrawal)):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, item.key.revision)
-    if isinstance(item, AuctionProgress):
+    if isinstance(item, (AuctionProgress, AuctionEvent)):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, None)
     return Where(tid.event, tid.section, tid.table, item.round, item.board, None)
 
@@ -68,6 +69,8 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
         record, want = read_result(payload, key, table_id)
     elif kind == ItemKind.TD_CALL:
         record, want = read_td_call(payload, key, table_id)
+    elif kind == ItemKind.AUCTION_EVENT:
+        record, want = read_auction_event(payload, table_id)
     else:
         record, want = read_progress(payload, table_id)
     if key != want:
@@ -78,5 +81,6 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
 def to_item(record: Item) -> tuple[str, str, dict[str, Any]]:
     """(kind, key, payload): the record as the outbox queues it and the station receives it."""
     kind = ItemKind.TD_CALL if isinstance(record, TdCall) else \
-        ItemKind.AUCTION if isinstance(record, AuctionProgress) else ItemKind.RESULT
+        ItemKind.AUCTION if isinstance(record, AuctionProgress) else \
+        ItemKind.AUCTION_EVENT if isinstance(record, AuctionEvent) else ItemKind.RESULT
     return kind.value, record.key.format(), record.to_json()

@@ -5,6 +5,8 @@ tablet's `X-Table` header), and what it is:
 
 - a result:        `<table id>/<round>/<board>/<revision>` (Law 79C: a correction is a new revision)
 - auction progress: `<table id>/<round>/<board>/auction/<seq>`
+- an auction event (each call as it is made): `<table id>/<round>/<board>/event/<n>`, `n` the
+  tablet's journal record number
 - a TD call, as the tablet sends it: `<table id>/<round>/<board>/td/<n>` when it is made, and
   `<that key>/<status>` for each later status; a call the tablet makes because its storage is
   full is numbered by its journal, `.../storage/<seq>` (it cannot count its own calls then).
@@ -38,6 +40,7 @@ class ItemKind(StrEnum):
     RESULT = "result"
     TD_CALL = "td_call"
     AUCTION = "auction"
+    AUCTION_EVENT = "auction_event"
 
 
 class TdCallSeries(StrEnum):
@@ -141,6 +144,30 @@ class AuctionKey:
 
 
 @dataclass(frozen=True, slots=True)
+class AuctionEventKey:
+    """`<table id>/<round>/<board>/event/<n>`: one event of the board's auction, `n` the tablet's
+    journal record that holds it (unique and stable across restarts)."""
+
+    table_id: TableId
+    round: int
+    board: int
+    n: int
+
+    FORM: ClassVar[str] = "<event>/<section>/<table>/<round>/<board>/event/<n>"
+
+    def format(self) -> str:
+        return f"{self.table_id.format()}/{self.round}/{self.board}/event/{self.n}"
+
+    @classmethod
+    def parse(cls, text: object) -> AuctionEventKey:
+        parts = _segments(text, (7,), cls.FORM)
+        if parts[5] != "event":
+            raise RecordError(f"key {text!r}: expected {cls.FORM}")
+        return cls(TableId._read(parts, str(text)), _number(parts[3], "the round", str(text)),
+                   _number(parts[4], "the board", str(text), 1), _number(parts[6], "the record number", str(text), 1))
+
+
+@dataclass(frozen=True, slots=True)
 class TdCallKey:
     """`<table id>/<round>/<board>/td/<n>[/<status>]`, the tablet's form of a TD call: the call
     itself (no status: it is launched), then one item per later status. `board` None: the call
@@ -213,7 +240,7 @@ class TableTdCallKey:
         return cls(TableId._read(parts, str(text)), _number(parts[4], "the call's number", str(text)), parts[5])
 
 
-ItemKey = ResultKey | AuctionKey | TdCallKey | TableTdCallKey
+ItemKey = ResultKey | AuctionKey | AuctionEventKey | TdCallKey | TableTdCallKey
 
 
 def parse_key(kind: str, text: object) -> ItemKey:
@@ -222,6 +249,8 @@ def parse_key(kind: str, text: object) -> ItemKey:
         return ResultKey.parse(text)
     if kind == ItemKind.AUCTION:
         return AuctionKey.parse(text)
+    if kind == ItemKind.AUCTION_EVENT:
+        return AuctionEventKey.parse(text)
     if kind == ItemKind.TD_CALL:
         if isinstance(text, str) and text.count("/") == 5:
             return TableTdCallKey.parse(text)

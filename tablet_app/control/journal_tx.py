@@ -79,9 +79,10 @@ class Transactions:
     def record(self, kind: str, body: dict[str, Any]) -> None:
         """Journal one record, then apply it: what is in memory never runs ahead of disk."""
         with self.tx():
-            self.journal.append(kind, body)
+            seq = self.journal.append(kind, body)
             fx = reducer.apply(self.fold, kind, body)
             self._applied += 1
+            self.feed.journalled(seq, kind, body)  # each call, alert, stop ... to the station as it happens
             if fx.progress is not None:
                 self.feed.progress(fx.progress)
             for n, status in fx.td:

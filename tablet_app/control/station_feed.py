@@ -1,15 +1,16 @@
 """The items for the station, queued in the outbox (`tablet_app/outbox.py`, docs/tablet.md "What goes
-to the station"): the table's progress for the director page, the calls for the director, the
-result records, a storage episode's end, built with the records package (`tablet_app/station_items.py`,
-`shared_rules/records`). Each is queued inside the transaction of the journal record that caused
-it (the caller's): the outbox never commits.
+to the station"): the table's progress for the director page, each auction event as it happens
+(the live feed), the calls for the director, the result records, a storage episode's end, built
+with the records package (`tablet_app/station_items.py`, `shared_rules/records`). Each is queued
+inside the transaction of the journal record that caused it (the caller's): the outbox never
+commits, and its own thread delivers (the table never waits for the station).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from shared_rules.records import TableId
+from shared_rules.records import AuctionEvent, AuctionEventKey, Irregularity, TableId, What, logged_calls
 from tablet_app import station_items
 from tablet_app.control.state import ResultRecord, TableState
 from tablet_app.outbox import Outbox
@@ -48,6 +49,18 @@ class StationFeed:
         assert st.session is not None and st.board is not None
         self.outbox.put(station_items.progress(st.session, st.board, st.progress_seq, phase, st.estate, self.clock()))
 
+    def journalled(self, seq: int, kind: str, body: dict[str, Any]) -> None:
+        """Journal record `seq` was written and applied (`journal_tx.Transactions.record`): a call,
+        an alert, a stop, a tray pass, a box's director call or a TD's ruling on the board in
+        play goes to the station as it happens, with the auction after it (an `auction_event`
+        item keyed by `seq`: a restarted tablet replays without queueing, and a record keeps its
+        number, so nothing is sent twice under two keys). Anything else: nothing."""
+        what = _what(kind, body)
+        st = self.st
+        if what is None or st.session is None or st.board is None or st.engine is None:
+            return
+        self.outbox.put(auction_event(st, seq, what, body, self.clock()))
+
     def td_call(self, n: int, status: str) -> None:
         """Director call number n of the session: the call itself when launched, `<its key>/resolved`
         when it is over. Keyed by where it was made (`place`), maybe a round ago."""
@@ -72,3 +85,45 @@ class StationFeed:
         except Exception as exc:  # a locked or failing database: said, never a crash of the screen
             return {"delivered": 0, "waiting": 0, "refused": [], "last_error": f"outbox unreadable: {exc}",
                     "connected": False}
+
+
+def _what(kind: str, body: dict[str, Any]) -> What | None:
+    """What an auction event a journal record is, if any."""
+    if kind == "stop":
+        return What.STOP
+    if kind == "td_call":
+        return What.DIRECTOR
+    if kind != "event":
+        return None
+    ev = body.get("ev") or {}
+    if "td" in ev:
+        return What.RULING
+    if "call" in ev:
+        return What.CALL
+    if ev.get("alert"):
+        return What.ALERT
+    if ev.get("tray"):
+        return What.TRAY
+    return None
+
+
+def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at: float) -> AuctionEvent:
+    """The auction event of journal record `seq` (`what`), with the engine's auction after it.
+    Behind screens `visible` counts the calls every seat has seen (the engine's own tray), which
+    is all the live feed shows before the board ends."""
+    s, state = st.session, st.estate
+    assert s is not None and st.board is not None
+    ev = body.get("ev") or body
+    screen = getattr(st, "screen", None)
+    visible = None
+    if screen is not None:
+        seen = getattr(st.engine, "visible_calls", None) or screen.visible_calls
+        visible = min(len(seen(seat)) for seat in "NESW")
+    return AuctionEvent(
+        key=AuctionEventKey(TableId(s.event, s.section, s.table), s.round, st.board, seq), what=what.value,
+        at=round(at, 3), t=ev.get("t"), seat=ev.get("seat"), call=ev.get("call"),
+        calls=logged_calls(state.get("calls", [])),
+        irregularities=tuple(Irregularity(x) for x in state.get("irregularities", [])),
+        status=str(state.get("status") or "bidding"), contract=state.get("contract"),
+        declarer=state.get("declarer"), dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),
+        screens=screen is not None, visible=visible, profile=state.get("profile"))

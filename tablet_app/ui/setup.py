@@ -10,7 +10,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 
-from tablet_app import i18n
+from tablet_app import i18n, present
 from tablet_app.ui.theme import BTN_LIGHT, BTN_OK, INK, MUTED, STOP_RED, WHITE
 from tablet_app.ui.widgets import BigButton, Panel, StillDropDown, Text, framed
 
@@ -134,7 +134,9 @@ class SetupScreen(Screen):
 
     # -- choices shown by name, kept by id ---------------------------------------------------
     def _names(self) -> dict[str, str]:
-        return {p: i18n.profile_name(p, self.app.lang) for p in self.PROFILES}
+        # marked "(assumed)" where the profile rests on no cited regulation text
+        choices = present.profile_choices(self.app.lang)
+        return {p: choices.get(p, p) for p in self.PROFILES}
 
     def profile_id(self) -> str | None:
         return self.profile_key

@@ -1,9 +1,11 @@
 """Small helpers for the rules tests: build event lists tersely and run them through a Table."""
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from shared_rules.table import Table
+from shared_rules.types import IrregularityKind, Refusal
 
 
 def ev(spec: str | dict[str, Any], t: float) -> dict[str, Any]:
@@ -60,3 +62,19 @@ def options(state: dict[str, Any]) -> list[str]:
 
 def last_irregularity(state: dict[str, Any]) -> dict[str, Any]:
     return state["irregularities"][-1]
+
+
+def without_awaiting_record(state: dict[str, Any]) -> dict[str, Any]:
+    """`state` with the record of calls made while the TD was awaited taken out (L9B2, law9.py):
+    what a table that never saw those calls shows."""
+    out = copy.deepcopy(state)
+    out["irregularities"] = [i for i in out["irregularities"]
+                             if i["kind"] != IrregularityKind.CALL_WHILE_AWAITING_TD]
+    out["withdrawn"] = [w for w in out["withdrawn"] if "L9B2" not in w["law"]]
+    out["reviews"] = [r for r in out["reviews"] if "L9B2" not in r["reason"]]
+    out["refused"] = [r for r in out["refused"] if r["kind"] != Refusal.AWAITING_TD]
+    # FSB L112C: the card taken from the box was the call; the box's report of it stays listed
+    made = {(x["seat"], x["call"], x["t"]) for x in state["irregularities"] + state["refused"]
+            if x["kind"] in (IrregularityKind.CALL_WHILE_AWAITING_TD, Refusal.AWAITING_TD)}
+    out["box_taken"] = [b for b in out["box_taken"] if (b["seat"], b["call"], b["t"]) not in made]
+    return out

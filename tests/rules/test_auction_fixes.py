@@ -4,6 +4,7 @@ Board 1: North deals. Every test here failed before its fix; the comment says wh
 """
 import pytest
 
+from shared_rules.outcome import Refused
 from shared_rules.table import EventError, Table
 
 from .helpers import calls, ev, obligations, options, run, td
@@ -208,8 +209,11 @@ def test_L28B_partner_in_turn_has_no_right_to_call_over_his_partners_call(profil
     table.apply(ev("N 1C", 0.0))
     state = table.apply(ev("W X", 1.0))
     assert state["pending"]["may_call"] == ["N"]
-    with pytest.raises(EventError, match="only N may call"):
-        table.apply(ev("E 1H", 2.0))
+    refused = table.step(ev("E 1H", 2.0))  # at the box: refused (L9B2)
+    assert isinstance(refused, Refused) and "only N may call" in refused.reason
+    state = table.apply(ev("E 1H", 2.0))  # in a log: recorded and cancelled (law9.py)
+    assert state["irregularities"][-1]["kind"] == "call_while_awaiting_td"
+    assert state["pending"]["kind"] == "call_out_of_rotation" and [c["call"] for c in state["calls"]] == ["1C"]
 
 
 @pytest.mark.parametrize("profile,ruling,rest", [

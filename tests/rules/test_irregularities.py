@@ -5,6 +5,7 @@ profiles (fsb-2007 = 2007 Laws, dbf-2017 = 2017 Laws).
 """
 import pytest
 
+from shared_rules.outcome import Refused
 from shared_rules.table import EventError, Table
 from tests.rules.helpers import calls, last_irregularity, obligations, options, run, td
 
@@ -527,8 +528,13 @@ def test_L9B2_table_frozen_while_td_decides(profile, ed):
     for i, s in enumerate(["N 1H", "E 1D"]):
         seat, call = s.split()
         table.apply({"t": i, "seat": seat, "call": call})
-    with pytest.raises(EventError, match="only S may call"):
-        table.apply({"t": 3, "seat": "W", "call": "P"})
+    # W's call is no call now: refused at the box; in a log it is recorded and cancelled
+    # (law9.py, tests/rules/test_awaiting_td.py)
+    refused = table.step({"t": 3, "seat": "W", "call": "P"})
+    assert isinstance(refused, Refused) and "only S may call" in refused.reason
+    state = table.apply({"t": 3, "seat": "W", "call": "P"})
+    assert state["irregularities"][-1]["kind"] == "call_while_awaiting_td"
+    assert state["pending"]["kind"] == "insufficient_bid" and len(state["calls"]) == 1
     with pytest.raises(EventError, match="not an option"):
         table.apply({"t": 3, "td": "insufficient_bid", "choice": "b1a"})
     with pytest.raises(EventError, match="needs the call"):

@@ -61,13 +61,28 @@ def test_policy_override_in_log():
     ('{"profile": "fsb-2007", "board": 1, "events": {}}', "events must be a list"),
     ('{"profile": "fsb-2007", "board": 1, "policy": "lax", "events": []}', "policy"),
     ('{"profile": "fsb-2007", "board": 1, "events": [{"t": 0, "seat": "N", "call": "1Q"}]}', "event 0"),
-    ('{"profile": "fsb-2007", "board": 1, "events": [{"t": 0, "seat": "N", "call": "1C"}, {"t": 1, "seat": "W", "call": "P"}, {"t": 2, "seat": "S", "call": "P"}]}', "event 2"),
+    ('{"profile": "fsb-2007", "board": 1, "events": [{"t": 0, "seat": "N", "call": "1C"}, {"t": 1, "seat": "W", "call": "P"}, {"t": 0.5, "seat": "S", "call": "P"}]}', "event 2"),
 ])
 def test_malformed_log_clear_error_no_traceback(text, match):
     proc = cli("-", stdin=text)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and proc.stdout == ""
     assert proc.stderr.startswith("error:") and any(m in proc.stderr for m in match.split("|")), proc.stderr
+
+
+@pytest.mark.parametrize("profile", ["fsb-2007", "dbf-2017"])
+def test_L9B2_a_log_with_a_call_made_while_the_TD_was_awaited_replays(profile):
+    # W passes out of rotation; before the TD has ruled S calls too (only E, the LHO, and N, in
+    # turn under L28B, may): the call happened, the log replays, the call is recorded and cancelled
+    log = {"profile": profile, "board": 1, "events": [{"t": 0, "seat": "N", "call": "1C"},
+                                                      {"t": 1, "seat": "W", "call": "P"},
+                                                      {"t": 2, "seat": "S", "call": "P"}]}
+    proc = cli("-", stdin=json.dumps(log))
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["status"] == "awaiting_td" and out["pending"]["kind"] == "call_out_of_rotation"
+    assert out["irregularities"][-1]["kind"] == "call_while_awaiting_td" and out["irregularities"][-1]["seat"] == "S"
+    assert out["irregularities"][-1]["law"] == f"{profile[-4:]} L9B2"
 
 
 def test_missing_file_and_usage(tmp_path):

@@ -8,6 +8,12 @@ baseline said, event by event). Where a later fix of the Laws changed the answer
   `check` + deep-copy alert preview + `apply`, and refuses exactly what they refused, with the
   same kind and Law (or the same message), leaving the state as it was;
 - `apply` (a replay) and `check` still give the baseline's results.
+
+Messages reworded since the baseline to name the bad field are compared in the baseline's words
+(`baseline_words`: each rewording is listed there). The golden file pins the engine, not a
+jurisdiction's data: the ebu and acbl profiles have changed since (their pause after a skip bid,
+tests/rules/test_pause_rules.py; ebu's call made when taken), so their logs run with those profiles as the baseline had them
+(tests/rules/data/baseline_profiles/).
 """
 from __future__ import annotations
 
@@ -16,15 +22,19 @@ import gzip
 import hashlib
 import json
 import pathlib
+import re
 from typing import Any
 
 import pytest
 
+from shared_rules import profiles
 from shared_rules.outcome import Accepted, Refused
 from shared_rules.table import EventError, Table
 from shared_rules.types import FORBIDDING_ALERT
+from tests.rules.helpers import without_awaiting_record
 
 DATA = pathlib.Path(__file__).parent / "data" / "step_golden.json.gz"
+BASELINE_PROFILES = pathlib.Path(__file__).parent / "data" / "baseline_profiles"
 AMENDED = pathlib.Path(__file__).parent / "data" / "step_amended.json"
 CASES: list[dict[str, Any]] = json.loads(gzip.decompress(DATA.read_bytes()))
 AMENDMENTS: dict[str, dict[str, Any]] = json.loads(AMENDED.read_text())["amended"]
@@ -35,6 +45,30 @@ for _index, _amendment in AMENDMENTS.items():
 def digest(state: dict[str, Any]) -> str:
     text = json.dumps(state, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# (the message now, the baseline's words for it): a TD choice not among the options names the
+# field and the decision (tests/rules/test_bad_fields.py)
+REWORDED = [
+    (re.compile(r"^choice (.+) is not an option of the pending \S+ \(.*?\): (.*)$"), r"\1 is not an option here: \2"),
+]
+
+
+def baseline_words(message: str) -> str:
+    for now, then in REWORDED:
+        message = now.sub(then, message)
+    return message
+
+
+@pytest.fixture(autouse=True)
+def baseline_profiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = profiles.load
+
+    def load(name: str) -> profiles.Profile:
+        path = BASELINE_PROFILES / f"{name}.toml"
+        return profiles.load_file(path) if isinstance(name, str) and path.is_file() else shipped(name)
+
+    monkeypatch.setattr(profiles, "load", load)
 
 
 def new_table(log: dict[str, Any]) -> Table:
@@ -76,7 +110,7 @@ def test_step_gives_the_baselines_tablet_results(chunk):
                 if "refused" in want:
                     assert [got.kind, got.law] == want["refused"], where
                 else:
-                    assert got.reason == want["error"], where
+                    assert baseline_words(got.reason) == want["error"], where
                 assert table.state() == before, where  # refused: nothing changed
                 continue
             assert isinstance(got, Accepted), f"{where}: {got}"
@@ -88,16 +122,38 @@ def test_step_gives_the_baselines_tablet_results(chunk):
 
 @pytest.mark.parametrize("chunk", _chunks(4), ids=lambda r: f"logs{r.start}-{r.stop - 1}")
 def test_apply_and_check_give_the_baselines_results(chunk):
+    diverged: list[int] = []
     for i in chunk:
         case = CASES[i]
         log = case["log"]
-        replay = new_table(log)
+        # `replay` is given every event; `shadow`, the events the baseline took, is the baseline's
+        # table (L9B2: a call the baseline refused while the TD was awaited is now recorded and
+        # cancelled by the replay: the two differ by that record alone)
+        replay, shadow = new_table(log), new_table(log)
+        recorded = False
         for j, (ev, want) in enumerate(zip(log["events"], case["replay"], strict=True)):
+            where = f"log {i} event {j} {ev!r}"
             try:
-                got = digest(replay.apply(copy.deepcopy(ev)))
+                state = replay.apply(copy.deepcopy(ev))
             except EventError as exc:
-                got = "!" + str(exc)
-            assert got == want, f"log {i} event {j} {ev!r}"
+                assert "!" + baseline_words(str(exc)) == want, where
+                continue
+            if want.startswith("!"):
+                # the baseline refused a call the replay recorded: why is its refusal's message
+                records = [x for x in (state["irregularities"] + state["refused"])
+                           if x["kind"] in ("call_while_awaiting_td", "awaiting_td")]
+                assert records and "!" + records[-1]["reason"] == want, where
+                recorded = True
+            else:
+                assert digest(shadow.apply(copy.deepcopy(ev))) == want, where
+            if without_awaiting_record(state) != shadow.state():
+                # Only after such a call: it accepted a decision that then waited for the TD (the
+                # acceptance stands), or it was a card taken from the box (FSB L112C: the call;
+                # the box's confirmation after it is no second call). The baseline refused all
+                # of it (tests/rules/test_awaiting_td.py); the rest of the log follows another path.
+                assert recorded, where
+                diverged.append(i)
+                break
         # check, event by event, on the tablet's path (events taken as step took them)
         tablet = new_table(log)
         for j, (ev, want) in enumerate(zip(log["events"], case["tablet"], strict=True)):
@@ -107,6 +163,7 @@ def test_apply_and_check_give_the_baselines_results(chunk):
                 verdict = "!" + str(exc)
             assert verdict == want.get("check"), f"log {i} event {j} {ev!r}"
             tablet.step(copy.deepcopy(ev))
+    assert len(diverged) <= len(chunk) // 20, diverged  # the golden still covers the rest
 
 
 def test_an_alert_the_profile_forbids_is_refused_without_a_copy_of_the_engine(monkeypatch):

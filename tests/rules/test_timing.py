@@ -100,7 +100,7 @@ def test_dbf_has_no_4C_cutoff():
 
 
 def test_ebu_opening_at_four_level_may_be_alerted_but_not_later_calls():
-    assert kinds(play("ebu", [c(0, "N", "4C"), a(0.5, "S")])) == []
+    assert kinds(play("ebu", [c(0, "N", "4C", stop=True), a(0.5, "S")])) == []  # a skip bid: with the Stop card
     assert kinds(play("ebu", [c(0, "N", "1NT"), c(1, "E", "P"), c(2, "S", "4D", stop=True), a(2.5, "N")])) == [("alert_not_permitted", "N")]
 
 

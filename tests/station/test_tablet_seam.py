@@ -61,7 +61,7 @@ def test_engine_records_reach_the_station_and_pbn_marks_the_irregularities(sqlit
         assert d.drain(30), d.last_error
     finally:
         d.stop()
-    assert ob.counts() == {"pending": 0, "delivered": 3, "rejected": 0}, ob.items()
+    assert ob.counts() == {"pending": 0, "delivered": 3, "rejected": 0, "skipped": 0}, ob.items()
     code, text = st.request("GET", f"/export/pbn?token={st.token}")
     assert code == 200
     check_export_lines(text.lstrip("\ufeff"))

@@ -58,8 +58,18 @@ def test_the_live_path_goes_on_from_an_old_journal_as_before(old_db):
     try:
         before = last_outbox_id(ctl.journal.conn)
         go_on(ctl, clock)
-        # the station's items continue the old numbering (progress and TD calls)
-        assert outbox(ctl.journal.conn, before) == OLD["go_on"]["queued"]
-        assert observe(ctl) == OLD["go_on"]["table"] and clock.t == OLD["go_on"]["clock"]
+        # the station's items continue the old numbering (progress and TD calls); beside them,
+        # each auction event as it happened (a kind the old version did not have), keyed by its
+        # journal record, which follows the old journal's last one
+        queued = outbox(ctl.journal.conn, before)
+        assert [q for q in queued if q[1] != "auction_event"] == OLD["go_on"]["queued"]
+        events = [q for q in queued if q[1] == "auction_event"]
+        last_old = sqlite3.connect(DATA / "evening.db").execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+        numbers = [q[2]["n"] for q in events]
+        assert events and numbers == sorted(numbers) and numbers[0] > last_old
+        assert all(q[0].endswith(f"/event/{q[2]['n']}") for q in events)
+        now = observe(ctl)
+        now["snapshot"]["delivery"]["waiting"] -= len(events)  # they wait in the outbox beside the old ones
+        assert now == OLD["go_on"]["table"] and clock.t == OLD["go_on"]["clock"]
     finally:
         ctl.close()

@@ -99,7 +99,8 @@ def test_next_round_setup_typed_in_bad_input_refused_then_starts(session):
     # Mitchell: N-S 1 stay, E-W 7 come from the table below (E-W 8 moves up); the PIN field is empty
     assert session["setup_prefilled"] == {"round": "3", "ns_pair": "1", "ew_pair": "7", "td_pin": ""}
     # human names in the language shown (Swedish here); no pair-declines-alerts choice for a Danish table
-    assert session["setup_choices"] == ["Danmark (DBF, 2017 års lagar)", "Registrera och döm", True]
+    # dbf-2017 assumes values no cited regulation gives (the pause's length, its alerts): marked
+    assert session["setup_choices"] == ["Danmark (DBF, 2017 års lagar) (antagna värden)", "Registrera och döm", True]
     # a language switch renames the rule set, never changes it
     assert session["setup_profile_after_switch"] == ["dbf-2017", "dbf-2017"]
     # the error is in the language shown (Swedish here; it was English before the screens

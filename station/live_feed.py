@@ -1,0 +1,578 @@
+"""The live feed (vugraph): what the spectators may see of each shown table, released at its time.
+
+The feed hears every stored item (`Station.listeners`, station/listeners.py) and catches up from
+the store at start. Each item of a shown table (an auction event, a progress item, a result)
+takes effect `delay` after the station received it: the tablet sent it after the call was made,
+so nothing is shown before the delay has passed since the call. A table that is not shown is
+never in the feed: its results are only counted, to know when a board is finished everywhere.
+
+What a spectator sees of a board once an item has taken effect (`view`; docs/station.md "The
+live feed"):
+- the calls, each with its alert mark; behind screens only the calls that passed the tray (all
+  four players have seen them, the item's `visible`), and the alerts' explanations only when
+  the board is over at that table (each side of the screen hears its own explanation: WBF
+  screen regulations, FSB L115); without screens the explanations too, as the table heard them;
+- the irregularities of the calls shown, with the Law and the ruling;
+- the contract once the auction is over (every player has seen the final pass);
+- the deal and the result only once the board is finished at every table that plays it: both
+  rooms of a team match, else every table of the movement that plays it (the hand records'
+  deal never reaches a spectator who could tell a player yet to play the board).
+
+Every change of a board's view is one numbered event (`seq`): the push stream sends them as
+server-sent events, the LIN and the page are built from the same views.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import heapq
+import json
+import re
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from shared_rules import boards as board_rules
+
+from . import live_lin
+from .listeners import Ingested
+from .live_context import LiveContext
+
+LIVE_KINDS = ("auction_event", "auction", "result")
+MAX_DELAY_MINUTES = 30
+RING = 20_000           # events kept for a spectator who reconnects (Last-Event-ID)
+KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open
+TICK = 0.25             # the streams are woken at most this often (each gets that moment's events at once)
+BEAT_S = 5.0            # and at least this often (keep-alive comments, a stream's end)
+ENDED = ("ended", "passed_out")
+
+
+class NotShown(LookupError):
+    """A table or match the organiser does not show (HTTP 404 with this sentence)."""
+
+
+def parse_live_tables(spec: str) -> frozenset[tuple[str, int]]:
+    """`A:1-4,B:1,3,5-7` -> the shown tables; ValueError saying what is wrong."""
+    shown: set[tuple[str, int]] = set()
+    section = None
+    parts = [p.strip() for p in spec.split(",")]
+    if not spec.strip() or any(not p for p in parts):
+        raise ValueError(f"{spec!r}: expected SECTION:TABLES[,SECTION:TABLES...], e.g. A:1-4,B:1,3")
+    for part in parts:
+        m = re.fullmatch(r"(?:([A-Z]{1,3}):)?(\d{1,3})(?:-(\d{1,3}))?", part)
+        if not m or (m.group(1) is None and section is None):
+            raise ValueError(f"{spec!r}: {part!r} is not a table range (SECTION:N or SECTION:N-M, then N or N-M)")
+        section = m.group(1) or section
+        lo, hi = int(m.group(2)), int(m.group(3) or m.group(2))
+        if not 1 <= lo <= hi <= 999:
+            raise ValueError(f"{spec!r}: {part!r} is not a range of table numbers 1-999 (low to high)")
+        shown |= {(section, t) for t in range(lo, hi + 1)}  # type: ignore[misc]
+    return frozenset(shown)
+
+
+def delay_seconds(minutes: float) -> float:
+    """The organiser's delay in seconds; ValueError outside 0 to 30 minutes."""
+    if not 0 <= minutes <= MAX_DELAY_MINUTES:
+        raise ValueError(f"the live delay must be 0 to {MAX_DELAY_MINUTES} minutes, not {minutes:g}")
+    return minutes * 60.0
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    delay_s: float = 0.0
+    tables: frozenset[tuple[str, int]] | None = None  # None: every table
+
+    def shows(self, section: str, table: int) -> bool:
+        return self.tables is None or (section, table) in self.tables
+
+
+@dataclass
+class BoardState:
+    """What has taken effect of one board at one table (in one session and round)."""
+
+    tablet_event: str
+    section: str
+    table: int
+    round: int
+    board: int
+    dealer: str
+    vulnerability: str
+    calls: list[dict] = field(default_factory=list)
+    irregularities: list[dict] = field(default_factory=list)
+    status: str = "bidding"
+    contract: str | None = None
+    declarer: str | None = None
+    screens: bool = False
+    visible: int | None = None
+    live_items: bool = False    # the tablet sends auction events (else only progress items)
+    n: int = 0                  # the last auction event / progress number taken
+    result: dict | None = None  # the latest revision of the table's result (None: none, or withdrawn)
+    revision: int = 0
+    started: int = 0            # the feed's seq when the board first showed at the table
+
+
+def _board_key(p: dict) -> tuple[str, str, int, int, int]:
+    return (str(p["event"]), str(p["section"]), int(p["table"]), int(p["round"]), int(p["board"]))
+
+
+class _Hub:
+    """The spectators' streams on one event loop wait on one asyncio.Event, renewed per wake.
+    Wakes come at most every `TICK` seconds: the events of that moment go to each spectator in
+    one write, so a thousand spectators cost the loop a thousand writes a tick, not a thousand
+    per event, and the tablets' deliveries on the same loop keep their pace. A beat every
+    `BEAT_S` wakes them too, for their keep-alive comments and their end: one timer for all of
+    them instead of one per spectator per wait."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self.event = asyncio.Event()
+        self.due = False
+        loop.call_later(BEAT_S, self._beat)
+
+    def _beat(self) -> None:
+        self.wake()
+        self.loop.call_later(BEAT_S, self._beat)
+
+    def request(self) -> None:
+        if not self.due:
+            self.due = True
+            self.loop.call_later(TICK, self.wake)
+
+    def wake(self) -> None:
+        self.due = False
+        old, self.event = self.event, asyncio.Event()
+        old.set()
+
+
+class LiveFeed:
+    def __init__(self, station: Any, config: LiveConfig, context: LiveContext | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.station = station
+        self.store = station.store
+        self.config = config
+        self.context = context or LiveContext(station.store, station.config.extra.get("profile"))
+        self.clock = clock
+        self.event = station.config.event
+        self._lock = threading.RLock()         # the views and the frames (read by the HTTP side)
+        self._wake = threading.Condition()
+        self._due: list[tuple[float, int, str, dict]] = []  # (due, item id, kind, payload)
+        self._seen: set[int] = set()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._family: dict[str, bool] = {}
+        # the fold (releaser thread only)
+        self._boards: dict[tuple[str, str, int, int, int], BoardState] = {}
+        self._by_board: dict[tuple[str, int], list[BoardState]] = {}
+        self._finished: set[tuple[str, str, int, int, int]] = set()
+        # what the spectators get (under _lock)
+        # The events' numbers go on from the station's clock at start (microseconds), not from 0:
+        # no number or ETag of an earlier run comes back after a restart (the organiser may also
+        # show other tables then), so a browser reconnecting with an older Last-Event-ID gets a
+        # fresh snapshot and a cache never takes a new file for its old copy.
+        self.seq = time.time_ns() // 1000
+        self._frames: list[bytes] = []
+        self._first = self.seq + 1              # seq of _frames[0]
+        self._views: dict[tuple[str, int], dict[tuple[str, int, int], tuple[dict, str]]] = {}
+        self._changed: dict[tuple[str, int], int] = {}   # table -> seq of its last change
+        self._latest: dict[tuple[str, int], tuple[dict, bytes]] = {}  # table -> its latest board's event
+        self._matches: dict[str, tuple[dict, bytes]] = {}
+        self._after_cache: tuple[int, int, bytes] | None = None  # (after, up to, the frames)
+        self._hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
+
+    # -- life cycle ------------------------------------------------------------------------------
+    def start(self) -> LiveFeed:
+        self._unsubscribe = self.station.listeners.on_ingest(self.heard)
+        self._catch_up()
+        self._thread = threading.Thread(target=self._run, name="live-feed", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._wake:
+            self._wake.notify()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self._thread is not None:
+            self._thread.join(10)
+
+    def _ours(self, tablet_event: str) -> bool:
+        """An item of the station's event (its first session's id, or `<event>.<n>`)."""
+        known = self._family.get(tablet_event)
+        if known is None:
+            try:
+                known = self.store.station_event_of(tablet_event) == self.store.station_event_of(self.event)
+            except Exception:  # noqa: BLE001 - the store cannot say: by the id's form
+                known = tablet_event == self.event or tablet_event.startswith(self.event + ".")
+            self._family[tablet_event] = known
+        return known
+
+    def _catch_up(self) -> None:
+        """Every stored item of the event, each taking effect `delay` after it was received (the
+        store keeps whole seconds: one more is added, so none takes effect early)."""
+        now_wall, now = time.time(), self.clock()
+        for kind in LIVE_KINDS:
+            for it in self.store.items(kind=kind):
+                received = _epoch(it.get("received_at"))
+                due = now + self.config.delay_s if received is None else \
+                    now + (received + 1.0 + self.config.delay_s - now_wall)
+                self._queue(it["id"], kind, it["payload"], due)
+
+    def heard(self, item: Ingested) -> None:
+        """A new item is stored (the listeners' thread): it takes effect after the delay."""
+        if item.kind in LIVE_KINDS:
+            self._queue(item.id, item.kind, item.payload, self.clock() + self.config.delay_s)
+
+    def _queue(self, item_id: int, kind: str, payload: dict, due: float) -> None:
+        try:
+            if not self._ours(str(payload["event"])):
+                return
+            shown = self.config.shows(str(payload["section"]), int(payload["table"]))
+        except (KeyError, TypeError, ValueError):
+            return
+        if not shown and kind != "result":
+            return  # nothing of a table that is not shown; its results only say when a board is over
+        with self._wake:
+            if item_id in self._seen:
+                return
+            self._seen.add(item_id)
+            heapq.heappush(self._due, (due, item_id, kind, payload))
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self._wake:
+                now = self.clock()
+                ready = []
+                while self._due and self._due[0][0] <= now:
+                    ready.append(heapq.heappop(self._due))
+                if not ready:
+                    wait = self._due[0][0] - now if self._due else None
+                    self._wake.wait(wait)
+                    continue
+            for _, _, kind, payload in ready:
+                try:
+                    self._apply(kind, payload)
+                except Exception as e:  # noqa: BLE001 - one odd item must not stop the feed
+                    print(f"station: live feed could not take {kind} {payload.get('key')}: {e!r}", flush=True)
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """True once nothing is due any more (tests and the bench)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._wake:
+                if not self._due:
+                    return True
+            time.sleep(0.01)
+        return False
+
+    # -- the fold ------------------------------------------------------------------------------
+    def _state(self, p: dict) -> BoardState:
+        k = _board_key(p)
+        bs = self._boards.get(k)
+        if bs is None:
+            board = k[4]
+            bs = BoardState(k[0], k[1], k[2], k[3], board, board_rules.dealer(board),
+                            board_rules.vulnerability(board))
+            self._boards[k] = bs
+            self._by_board.setdefault((k[0], board), []).append(bs)
+        return bs
+
+    def _apply(self, kind: str, p: dict) -> None:
+        k = _board_key(p)
+        if kind == "result":
+            self._take_result(k, p)
+            return
+        bs = self._state(p)
+        if kind == "auction_event":
+            n = int(p.get("n") or 0)
+            if n <= bs.n and bs.live_items:
+                return  # an older event, caught up late: the newer one said more
+            bs.live_items, bs.n = True, n
+            bs.calls = [c for c in p.get("calls") or [] if isinstance(c, dict)]
+            bs.irregularities = [x for x in p.get("irregularities") or [] if isinstance(x, dict)]
+            bs.status = str(p.get("status") or "bidding")
+            bs.contract, bs.declarer = p.get("contract"), p.get("declarer")
+            bs.screens, bs.visible = bool(p.get("screens")), p.get("visible")
+            bs.dealer = p.get("dealer") or bs.dealer
+            bs.vulnerability = p.get("vulnerability") or bs.vulnerability
+        elif not bs.live_items:
+            # An older tablet's progress item: its calls are public only once the auction is over
+            # (it does not say what passed a screen's tray).
+            seq = int(p.get("seq") or 0)
+            if seq <= bs.n:
+                return
+            bs.n = seq
+            if p.get("phase") in ("playing", "entering_result"):
+                bs.calls = [c for c in p.get("calls") or [] if isinstance(c, dict)]
+                bs.irregularities = [x for x in p.get("irregularities") or [] if isinstance(x, dict)]
+                bs.status = "ended"
+        else:
+            return
+        self._publish(bs)
+
+    def _take_result(self, k: tuple[str, str, int, int, int], p: dict) -> None:
+        last = str(p.get("key", "")).rsplit("/", 1)[-1]
+        revision = int(p.get("revision") or (last if last.isdigit() else 1))
+        shown = self.config.shows(k[1], k[2])
+        bs = self._state(p) if shown else self._boards.get(k)
+        if bs is not None:
+            if revision < bs.revision:
+                return
+            bs.revision = revision
+            bs.result = None if p.get("withdrawn") else p
+        if p.get("withdrawn"):
+            self._finished.discard(k)
+        else:
+            self._finished.add(k)
+        # the board may now be finished everywhere: every shown table's view of it may change
+        for other in self._by_board.get((k[0], k[4]), []):
+            if self.config.shows(other.section, other.table):
+                self._publish(other)
+
+    def _complete(self, bs: BoardState) -> bool:
+        if bs.result is None:
+            return False
+        group = self.context.comparison(bs.tablet_event, bs.section, bs.table, bs.round, bs.board)
+        return all((bs.tablet_event, s, t, r, bs.board) in self._finished for s, t, r in group)
+
+    def view(self, bs: BoardState) -> dict:
+        """What a spectator may see of the board now (module docstring)."""
+        done_here = bs.result is not None
+        calls = bs.calls
+        if done_here and isinstance(bs.result.get("auction"), list) and not bs.live_items:  # type: ignore[union-attr]
+            calls = [c for c in bs.result["auction"] if isinstance(c, dict)]  # type: ignore[index]
+        over = done_here or bs.status in ENDED
+        if over or not bs.screens:
+            n = len(calls)
+        else:
+            n = min(int(bs.visible or 0), len(calls))
+        if not bs.live_items and not over:
+            n = 0
+        explain = done_here or not bs.screens
+        shown = []
+        for c in calls[:n]:
+            one = {"seat": c.get("seat"), "call": c.get("call"), "alerted": bool(c.get("alerted"))}
+            if explain and c.get("alerted") and c.get("explanation"):
+                one["explanation"] = c["explanation"]
+            shown.append(one)
+        irregularities = []
+        for x in bs.irregularities:
+            idx = x.get("index")
+            if (isinstance(idx, int) and idx < n) or (idx is None and n == len(calls) and (over or not bs.screens)):
+                irregularities.append({k: x.get(k) for k in ("kind", "seat", "call", "law", "resolution")
+                                       if x.get(k) is not None})
+        found = self.context.match_of(bs.tablet_event, bs.section, bs.table, bs.round)
+        complete = self._complete(bs)
+        result = bs.result or {}
+        contract = result.get("contract") if done_here else (bs.contract if over else None)
+        declarer = result.get("declarer") if done_here else (bs.declarer if over else None)
+        return {
+            "table": f"{bs.section}{bs.table}", "section": bs.section, "table_no": bs.table,
+            "session": bs.tablet_event, "round": bs.round, "board": bs.board, "dealer": bs.dealer,
+            "vulnerability": bs.vulnerability,
+            "players": self.context.players(bs.tablet_event, bs.section, bs.table, bs.round),
+            "room": found[1] if found else None, "match": _match_name(found[0]) if found else None,
+            "calls": shown, "irregularities": irregularities, "screens": bs.screens,
+            "status": "finished" if done_here else bs.status,
+            "contract": contract if over else None, "declarer": declarer if over else None,
+            "deal": self.context.deal(bs.tablet_event, bs.section, bs.board) if complete else None,
+            "result": {"tricks": result.get("tricks"), "score_ns": result.get("score_ns")} if complete else None,
+        }
+
+    def _publish(self, bs: BoardState) -> None:
+        view = self.view(bs)
+        line = live_lin.board_line(bs.board, bs.dealer, bs.vulnerability, view["players"], view["calls"],
+                                   room=view["room"], deal=view["deal"],
+                                   tricks=(view["result"] or {}).get("tricks"), contract=view["contract"])
+        table, board_key = (bs.section, bs.table), (bs.tablet_event, bs.round, bs.board)
+        with self._lock:
+            boards = self._views.setdefault(table, {})
+            if board_key in boards and {**boards[board_key][0], "started": 0} == {**view, "started": 0}:
+                return
+            boards[board_key] = (view, line)
+            self.seq += 1
+            bs.started = bs.started or self.seq
+            view["started"] = bs.started
+            doc = {"seq": self.seq, "view": view, "lin": line}
+            frame = _frame(self.seq, "board", doc)
+            self._frames.append(frame)
+            self._changed[table] = self.seq
+            latest = self._latest.get(table)
+            if latest is None or latest[0]["view"]["started"] <= bs.started:
+                self._latest[table] = (doc, frame)  # an earlier board's late news does not take its place
+            self._trim()
+        if view["result"] is not None and view["match"] is not None:
+            self._publish_match(bs)
+        self._wake_streams()
+
+    def _publish_match(self, bs: BoardState) -> None:
+        """A match's score from the boards whose results are shown (both rooms finished)."""
+        from .match_store import score
+        from .team_exports import imps_text
+
+        found = self.context.match_of(bs.tablet_event, bs.section, bs.table, bs.round)
+        facts = self.context.session(bs.tablet_event)
+        if found is None or facts.scope.guid is None:
+            return
+        m = found[0]
+        results = {}
+        for seg in m.segments:
+            for x in (seg.open, seg.closed):
+                for b in seg.boards:
+                    other = self._boards.get((bs.tablet_event, x.room.section, x.room.table, x.room.round, b))
+                    if other is not None and other.result is not None and self._complete(other):
+                        results[(x.room.section, x.room.table, x.room.round, b)] = other.result
+        scored = score(self.store, facts.scope.guid, m, results, self.context.profile)
+        name = _match_name(m)
+        doc_m = {"match": name, "home": m.home, "away": m.away, "boards": len(m.boards),
+                 "scored": scored.score.scored, "home_imps": imps_text(scored.score.home_imps),
+                 "away_imps": imps_text(scored.score.away_imps)}
+        with self._lock:
+            if name in self._matches and self._matches[name][0] == doc_m:
+                return
+            self.seq += 1
+            frame = _frame(self.seq, "match", {"seq": self.seq, **doc_m})
+            self._frames.append(frame)
+            self._matches[name] = (doc_m, frame)
+            self._trim()
+
+    def _trim(self) -> None:
+        if len(self._frames) > 2 * RING:
+            drop = len(self._frames) - RING
+            del self._frames[:drop]
+            self._first += drop
+
+    def _wake_streams(self) -> None:
+        for hub in list(self._hubs.values()):
+            with contextlib.suppress(RuntimeError):  # a loop that has closed
+                hub.loop.call_soon_threadsafe(hub.request)
+
+    # -- what the spectators read ------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        """The latest board of every shown table and every match's score, as stream events."""
+        with self._lock:
+            frames = sorted([*(f for _, f in self._latest.values()), *(f for _, f in self._matches.values())],
+                            key=lambda f: int(f.split(b"\n", 1)[0][4:]))
+            return b"".join(frames) + f"id: {self.seq}\nevent: snapshot\ndata: {{\"seq\": {self.seq}}}\n\n".encode()
+
+    def frames_after(self, seq: int) -> tuple[bytes, int]:
+        """The events after `seq` (a snapshot when those are no longer kept), and the last seq."""
+        with self._lock:
+            if seq == self.seq:
+                return b"", self.seq
+            if seq + 1 < self._first or seq > self.seq:  # no longer kept, or another run's number
+                return self.snapshot(), self.seq
+            # The spectators woken by one tick are mostly at the same point: they share one chunk
+            # (the HTTP side then frames it once, too).
+            cached = self._after_cache
+            if cached is not None and cached[0] == seq and cached[1] == self.seq:
+                return cached[2], self.seq
+            data = b"".join(self._frames[seq + 1 - self._first:])
+            self._after_cache = (seq, self.seq, data)
+            return data, self.seq
+
+    async def stream(self, after: int | None, hold_s: float = 600.0, once: bool = False) -> AsyncIterator[bytes]:
+        """Server-sent events: the snapshot (or what came after `after`), then each event as it
+        is released, a keep-alive comment when quiet; ends after `hold_s` (the client reconnects
+        with Last-Event-ID) or, `once`, after the first events (the cacheable long poll)."""
+        loop = asyncio.get_running_loop()
+        hub = self._hubs.get(loop)
+        if hub is None:
+            hub = self._hubs.setdefault(loop, _Hub(loop))
+        end = loop.time() + hold_s
+        yield b"retry: 1000\n\n"
+        if after is None:
+            with self._lock:
+                seq = self.seq
+                first = self.snapshot()
+            yield first
+            if once:
+                return
+        else:
+            seq = after
+        sent = loop.time()
+        while loop.time() < end:
+            data, seq_now = self.frames_after(seq)
+            if data:
+                seq, sent = seq_now, loop.time()
+                yield data
+                if once:
+                    return
+                continue
+            if once:  # the long poll ends on time (a cache in front holds the others meanwhile)
+                try:
+                    async with asyncio.timeout(max(0.0, end - loop.time())):
+                        await hub.event.wait()
+                except TimeoutError:
+                    return
+                continue
+            if loop.time() - sent >= KEEPALIVE_S:
+                sent = loop.time()
+                yield b": keep-alive\n\n"
+            await hub.event.wait()  # the next tick with news, or the beat
+
+    def tables(self) -> list[tuple[str, int]]:
+        with self._lock:
+            return sorted(self._views)
+
+    def table_lin(self, section: str, table: int) -> tuple[str, str]:
+        """(the table's boards so far as LIN, its ETag)."""
+        if not self.config.shows(section, table):
+            raise NotShown(f"table {section}{table} is not shown in the live feed")
+        with self._lock:
+            boards = self._views.get((section, table), {})
+            text = "".join(line + "\n" for _, line in boards.values())
+            return text, f'"{section}{table}-{self._changed.get((section, table), 0)}"'
+
+    def match_lin(self, open_room: tuple[str, int], closed_room: tuple[str, int]) -> tuple[str, str]:
+        """(both rooms' boards as one vugraph file, its ETag) of the match played at these tables."""
+        for room in (open_room, closed_room):
+            if not self.config.shows(*room):
+                raise NotShown(f"table {room[0]}{room[1]} is not shown in the live feed, so neither is its match")
+        with self._lock:
+            rooms = {open_room: self._views.get(open_room, {}), closed_room: self._views.get(closed_room, {})}
+            head = None
+            lines = []
+            for boards in rooms.values():
+                for (_, _, board), (view, line) in boards.items():
+                    if view["match"] is not None and head is None:
+                        head = view
+                    lines.append((board, 0 if view["room"] == "Open" else 1, line))
+            if head is None:
+                raise NotShown(f"no match is being played at tables {open_room[0]}{open_room[1]} and "
+                               f"{closed_room[0]}{closed_room[1]}")
+            etag = f'"m{open_room[0]}{open_room[1]}-{max(self._changed.get(r, 0) for r in rooms)}"'
+        boards_seen = sorted({b for b, _, _ in lines})
+        home, _, away = str(head["match"]).partition(" v ")
+        text = live_lin.match_header(self.event, f"{open_room[0]}{open_room[1]} v {closed_room[0]}{closed_room[1]}",
+                                     "I", boards_seen, home, away) + "\n"
+        return text + "".join(line + "\n" for _, _, line in sorted(lines)), etag
+
+    def page_state(self) -> tuple[list[dict], list[dict], int]:
+        """(the latest board event of each shown table, each match's score event, the last seq)."""
+        with self._lock:
+            return ([doc for doc, _ in self._latest.values()],
+                    [{**doc, "seq": int(f.split(b"\n", 1)[0][4:])} for doc, f in self._matches.values()], self.seq)
+
+
+def _match_name(m: Any) -> str:
+    from .team_exports import team_name
+
+    return f"{team_name(m.home)} v {team_name(m.away)}"
+
+
+def _frame(seq: int, event: str, doc: dict) -> bytes:
+    return f"id: {seq}\nevent: {event}\ndata: {json.dumps(doc, separators=(',', ':'))}\n\n".encode()
+
+
+def _epoch(text: Any) -> float | None:
+    try:
+        return datetime.datetime.strptime(str(text), "%Y-%m-%dT%H:%M:%SZ").replace(
+            tzinfo=datetime.UTC).timestamp()
+    except ValueError:
+        return None

@@ -1,0 +1,155 @@
+"""The spectators' page (`GET /live/`): for the venue's screen and spectators' browsers.
+
+One page: the state as it stands is in the page itself (a JSON block, never executed), the script
+(`/live/page.js`, the only script: the page's Content-Security-Policy allows that file and
+nothing inline) draws it, then follows the push stream (`/live/stream`, or with `?poll=1` the
+cacheable long poll `/live/poll`, for a page served through a cache or CDN) and redraws a table's
+board at each event. Per table: the players, the board, dealer and vulnerability, the room of a
+team match, the auction as it is shown (alerted calls marked, with the explanation where it may
+be shown), the irregularities with their Law and ruling, the contract; once the board is over at
+every table that plays it, the result and the deal. Above the tables, the matches' scores.
+"""
+from __future__ import annotations
+
+import html
+import json
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Live: {title}</title><link rel="stylesheet" href="/live/page.css"></head>
+<body data-poll="{poll}"><header><h1>{title}</h1><p id="note">{note}</p></header>
+<section id="matches"></section><main id="tables"></main>
+<script type="application/json" id="state">{state}</script>
+<script src="/live/page.js"></script></body></html>"""
+
+CSS = """body{font-family:sans-serif;margin:0;background:#0b3d20;color:#fff}
+header{padding:.5em 1em}h1{margin:0;font-size:1.6em}#note{margin:.2em 0;opacity:.8}
+#matches{padding:0 1em}.match{font-size:1.3em;margin:.2em 0}
+#tables{display:flex;flex-wrap:wrap;gap:1em;padding:1em}
+.table{background:#fff;color:#000;border-radius:.5em;padding:.6em;min-width:18em}
+.table h2{margin:0 0 .3em;font-size:1.1em}.players{font-size:.85em;margin-bottom:.3em}
+.auction{border-collapse:collapse}.auction td,.auction th{padding:.1em .5em;text-align:center;min-width:2.5em}
+.alert{background:#ffe08a}.irregularity{color:#b00000;font-size:.85em}.contract{font-weight:bold;margin-top:.3em}
+.deal{font-family:monospace;font-size:.85em}.red{color:#c00000}"""
+
+SCRIPT = r"""(function () {
+  "use strict";
+  var SEATS = ["W", "N", "E", "S"], NAMES = {N: "North", E: "East", S: "South", W: "West"};
+  var SUIT = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
+  var boards = {}, matches = {}, seq = 0;
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function callText(c) {
+    if (c === "P" || c === "PASS") { return "Pass"; }
+    if (c === "X" || c === "XX") { return c; }
+    var s = c.slice(1);
+    return c[0] + (SUIT[s] || s);
+  }
+  function drawTable(v) {
+    var card = el("article", "table");
+    card.id = "table-" + v.table;
+    card.appendChild(el("h2", null, "Table " + v.table + (v.room ? " (" + v.room + " room, " + v.match + ")" : "") +
+      ": board " + v.board));
+    card.appendChild(el("div", "facts", "Dealer " + NAMES[v.dealer] + ", vulnerable: " +
+      ({"None": "none", "NS": "North-South", "EW": "East-West", "All": "all"}[v.vulnerability] || v.vulnerability)));
+    card.appendChild(el("div", "players", ["N", "E", "S", "W"].map(function (s) {
+      return s + ": " + v.players[s]; }).join(", ")));
+    var t = el("table", "auction"), head = el("tr");
+    SEATS.forEach(function (s) { head.appendChild(el("th", null, s)); });
+    t.appendChild(head);
+    var row = el("tr"), col = SEATS.indexOf(v.dealer);
+    for (var i = 0; i < col; i++) { row.appendChild(el("td")); }
+    v.calls.forEach(function (c) {
+      if (col === 4) { t.appendChild(row); row = el("tr"); col = 0; }
+      var td = el("td", "call" + (c.alerted ? " alert" : ""), callText(c.call) + (c.alerted ? "*" : ""));
+      td.setAttribute("data-seat", c.seat);
+      if (c.explanation) { td.title = c.explanation; }
+      row.appendChild(td);
+      col++;
+    });
+    t.appendChild(row);
+    card.appendChild(t);
+    v.calls.forEach(function (c) {
+      if (c.alerted && c.explanation) {
+        card.appendChild(el("div", "explanation", callText(c.call) + "* " + c.explanation));
+      }
+    });
+    v.irregularities.forEach(function (x) {
+      card.appendChild(el("div", "irregularity", "Irregularity: " + (x.kind || "").replace(/_/g, " ") +
+        (x.seat ? " by " + NAMES[x.seat] : "") + (x.call ? " (" + x.call + ")" : "") +
+        (x.resolution ? ", " + x.resolution : "") + (x.law ? " [" + x.law + "]" : "")));
+    });
+    if (v.contract) {
+      card.appendChild(el("div", "contract", v.contract === "PASS" ? "Passed out" :
+        "Contract " + callText(v.contract.replace(/X+$/, "")) + (v.contract.match(/X+$/) || [""])[0] +
+        " by " + NAMES[v.declarer]));
+    }
+    if (v.result) {
+      card.appendChild(el("div", "result", "Result: " + (v.result.tricks === null ? "-" : v.result.tricks +
+        " tricks") + ", NS " + v.result.score_ns));
+    }
+    if (v.deal) { card.appendChild(el("div", "deal", v.deal)); }
+    return card;
+  }
+  function draw() {
+    var main = document.getElementById("tables");
+    main.textContent = "";
+    Object.keys(boards).sort().forEach(function (k) { main.appendChild(drawTable(boards[k])); });
+    var ms = document.getElementById("matches");
+    ms.textContent = "";
+    Object.keys(matches).sort().forEach(function (k) {
+      var m = matches[k], p = el("div", "match", m.match + ": " + m.home_imps + " - " + m.away_imps +
+        " IMPs (" + m.scored + " of " + m.boards + " boards)");
+      p.id = "match-" + k.replace(/[^A-Za-z0-9]/g, "-");
+      ms.appendChild(p);
+    });
+  }
+  function take(kind, doc) {
+    if (doc.seq && doc.seq > seq) { seq = doc.seq; }
+    var now = boards[kind === "board" ? doc.view.table : ""];
+    // an earlier board's late news (its deal, once every table has played it) keeps its place
+    if (kind === "board" && (!now || now.started <= doc.view.started)) { boards[doc.view.table] = doc.view; }
+    if (kind === "match") { matches[doc.match] = doc; }
+  }
+  var state = JSON.parse(document.getElementById("state").textContent);
+  state.boards.forEach(function (d) { take("board", d); });
+  state.matches.forEach(function (d) { take("match", d); });
+  seq = state.seq;
+  draw();
+  function onEvent(kind) { return function (e) { take(kind, JSON.parse(e.data)); draw(); }; }
+  if (document.body.getAttribute("data-poll") === "1") {
+    var poll = function () {
+      fetch("/live/poll?after=" + seq).then(function (r) { return r.text(); }).then(function (text) {
+        text.split("\n\n").forEach(function (block) {
+          var kind = null, data = null;
+          block.split("\n").forEach(function (line) {
+            if (line.indexOf("event: ") === 0) { kind = line.slice(7); }
+            if (line.indexOf("data: ") === 0) { data = line.slice(6); }
+          });
+          if (kind && data && kind !== "snapshot") { take(kind, JSON.parse(data)); }
+        });
+        draw();
+        setTimeout(poll, 200);
+      }, function () { setTimeout(poll, 2000); });
+    };
+    poll();
+  } else if (window.EventSource) {
+    var es = new EventSource("/live/stream?after=" + seq);
+    es.addEventListener("board", onEvent("board"));
+    es.addEventListener("match", onEvent("match"));
+  }
+}());
+"""
+
+
+def render(title: str, note: str, boards: list[dict], matches: list[dict], seq: int, poll: bool) -> str:
+    """The page with the state as it stands (`boards`: the latest board event of each shown table,
+    `matches`: each match's score event)."""
+    state = json.dumps({"seq": seq, "boards": boards, "matches": matches}, separators=(",", ":"))
+    # Inside <script> nothing may end the element: every "<" is written as its JSON escape.
+    state = state.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return PAGE.format(title=html.escape(title), note=html.escape(note), state=state, poll="1" if poll else "0")
