@@ -297,7 +297,7 @@ class EmuTable:
         self.unplugged: set[str] = set()  # cables pulled between a box and the tablet
         self.sim_us = 0
         self.bridge_ms = bridge_ms
-        self.to_boxes: list[tuple[int, str, str]] = []  # lockstep p2p: (chip us, seat, hex) from the tablet
+        self.to_boxes: list[tuple[int, str, str]] = []  # p2p: (chip us, seat, hex) from the tablet
         self.to_tablet: list[tuple[int, str, str]] = []  # bridge: (chip us, port, hex) handed over
         self.wire_log: list[tuple[int, str, str]] = []  # point to point: (chip us, seat, hex) boxes sent
         self.holds = 0  # lockstep: times the chip clock stopped for the tablet's turn
@@ -306,6 +306,10 @@ class EmuTable:
         self._hold_t0: float | None = None  # lockstep: wall time the chip clock stopped
         self._held_at_us = 0  # ... and the chip time it stopped at
         self._tablet_us = 0  # the latest time tablet_us() gave
+        self._in_flight = 0  # the tablet's writes sent to the emulator and not yet placed (M)
+        self._lag_us = 0  # how far the tablet's clock is behind the chips' (tablet_us)
+        self._unread_n = 0  # bytes the tablet has written that the pump has not read yet
+        self._unread_t = 0.0  # ... since this wall time
         self._clock_lock = threading.Lock()
         self._io = threading.Lock()  # the pump's read-and-forward against the hold's end
         self._cv = threading.Condition()
@@ -372,6 +376,10 @@ class EmuTable:
                 if not self.bridge_ms:
                     self._to_tablet("bus", data)
             elif op == "M":
+                with self._clock_lock:
+                    # the tablet's clock runs on from where it stood, at the chips' speed
+                    self._in_flight = max(0, self._in_flight - 1)
+                    self._lag_us = max(self._lag_us, int(parts[1]) - self._tablet_us)
                 if len(parts) > 3:  # point to point (lockstep): the tablet's bytes to one box
                     self.to_boxes.append((int(parts[1]), self.seats[int(parts[3])], parts[2]))
                 else:
@@ -428,10 +436,16 @@ class EmuTable:
                         data = os.read(fd, 4096)
                     except (BlockingIOError, OSError):
                         continue
+                    if data and fds[fd] in self.unplugged:
+                        with self._clock_lock:  # read and dropped: a pulled cable
+                            self._unread_n = max(0, self._unread_n - len(data))
                     if data and fds[fd] not in self.unplugged:
                         name = fds[fd]
                         port = "bus" if name == "bus" else self.seats.index(name)
                         t0 = self._hold_t0
+                        with self._clock_lock:
+                            self._in_flight += 1  # until the emulator says where it placed them (M)
+                            self._unread_n = max(0, self._unread_n - len(data))
                         if t0 is None:
                             self._send(f"W {port} {data.hex()}")
                         else:  # the chip clock stands: these bytes came this long into its stop
@@ -441,15 +455,34 @@ class EmuTable:
         """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock): the
         chips' time, except while the chips stand for the tablet's turn (lockstep), when it runs
         on from the stop at wall speed, as the bytes the tablet writes then are placed. Never
-        backwards: after a stop it waits for the chips to catch up."""
+        backwards: after a stop it waits for the chips to catch up. It stands while bytes the
+        tablet wrote (tablet_wrote) are on their way to the chips (in its port, or sent to the
+        emulator and not yet placed on a wire), and then runs on from there, behind the chips'
+        time by its stops: the tablet's timers count from when its frame is on the wire, as a
+        real UART sends at once, however late this process forwards it on a busy machine. (It ran
+        on before: a bus grant still on its way timed out on the tablet's clock, and its next
+        grant reached the line with it, at the same chip microsecond: two boxes answered.)"""
         t0 = self._hold_t0
         t = self.sim_us
         if t0 is not None:
             t = max(t, self._held_at_us + int((time.monotonic() - t0) * 1e6))
         with self._clock_lock:
+            if self._unread_n and time.monotonic() - self._unread_t > HOLD_MAX_S:
+                self._unread_n = 0  # written and never read (a write cut short): run on
+            if self._in_flight or self._unread_n:
+                return self._tablet_us
+            t -= self._lag_us
             if t > self._tablet_us:
                 self._tablet_us = t
             return self._tablet_us
+
+    def tablet_wrote(self, n: int) -> None:
+        """The tablet writes `n` bytes to a port now (-n: the write failed): its clock stands
+        until the pump has read them and the emulator has placed them (tablet_us)."""
+        with self._clock_lock:
+            if n > 0 and not self._unread_n:
+                self._unread_t = time.monotonic()
+            self._unread_n = max(0, self._unread_n + n)
 
     def _holds(self) -> None:
         """Lockstep: end each stop of the chip clock once the tablet has read what the bridge

@@ -79,6 +79,9 @@ class ChipClock:
     def ticks_ms(self) -> int:
         return self._emu.tablet_us() // 1000
 
+    def wrote(self, n: int) -> None:
+        self._emu.tablet_wrote(n)
+
 
 class _WokenLoop:
     """The table loop in a thread, woken by the link thread when an event arrives (as the app

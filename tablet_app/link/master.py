@@ -67,6 +67,11 @@ class WallClock:
     sleep = staticmethod(time.sleep)
     ticks_ms = staticmethod(ticks_ms)
 
+    @staticmethod
+    def wrote(n: int) -> None:
+        """`n` bytes go to a port now (-n: they did not). A real UART sends them at once; an
+        emulated table's clock stands until they are on its wire (rig.ChipClock)."""
+
 
 class _Port:
     """One serial port: one seat (point-to-point) or several (an RS-485 bus)."""
@@ -556,10 +561,15 @@ class LinkMaster:
         return self._write(p, f)
 
     def _write(self, p: _Port, f: memoryview) -> bool:
+        wrote = getattr(self.clock, "wrote", None)
+        if wrote is not None:
+            wrote(len(f))
         try:
             p.ser.write(bytes(f))
             return True
         except (serial.SerialException, OSError):
+            if wrote is not None:
+                wrote(-len(f))
             p.fail()
             return False
 
