@@ -1,11 +1,11 @@
 """The box's figures, measured on the real firmware:
 
-- on emulated RP2040s (hardware/emu, stock MicroPython as flashed) behind the real tablet, in
-  lockstep with it (one clock) and behind a model of the USB bridge (bench/box_chip.py): one box
-  point to point (OK key down -> its display shows the call) and four boxes on one RS-485 line
-  with the tablet as bus master (OK key down -> all four displays show the call), each over at
-  least 200 timed calls a run and three runs; the bus also with the bridge's latency timer left
-  at the FT231X's 16 ms;
+- on emulated RP2040s (hardware/emu, stock MicroPython as flashed) behind the real tablet, on
+  one clock with it (hardware/emu/lockstep.py) and behind a model of the USB bridge
+  (bench/box_chip.py): one box point to point (OK key down -> its display shows the call) and
+  four boxes on one RS-485 line with the tablet as bus master (OK key down -> all four displays
+  show the call), each over at least 200 timed calls a run and three runs; the bus with the
+  bridge's latency timer at 1 ms (the tablet sets it) and at the FT231X's 16 ms;
 - latency from the confirm key on one box to every box showing the new state, p50 / p99, at
   115200 baud over the simulated link with four MicroPython unix-port boxes and the real tablet
   (controller, laws engine, journal, runner: hardware.sim.table.RealTable), beside the physical
@@ -20,7 +20,8 @@
 
 Usage: python bench/bench_box.py [--latency-calls 300] [--soak-calls 100000] [--soak-tables 4]
                                  [--chip-calls 200] [--chip-runs 3] [--bus-calls 200]
-                                 [--bus-runs 3] [--bus-slow-runs 1] [--chip-only]
+                                 [--bus-runs 3] [--bus-slow-runs 3] [--chip-only]
+                                 [--chip-parts p2p,bus1,bus16]
 """
 from __future__ import annotations
 
@@ -193,8 +194,10 @@ def main() -> None:
     ap.add_argument("--chip-runs", type=int, default=3)
     ap.add_argument("--bus-calls", type=int, default=200, help="timed calls per run on the bus")
     ap.add_argument("--bus-runs", type=int, default=3, help="bus runs with the bridge at 1 ms")
-    ap.add_argument("--bus-slow-runs", type=int, default=1, help="bus runs with the bridge at 16 ms")
+    ap.add_argument("--bus-slow-runs", type=int, default=3, help="bus runs with the bridge at 16 ms")
     ap.add_argument("--chip-only", action="store_true", help="only the emulated-chip figures")
+    ap.add_argument("--chip-parts", default="p2p,bus1,bus16",
+                    help="which chip figures: p2p, bus1 (bridge at 1 ms), bus16 (at 16 ms)")
     a = ap.parse_args()
     # The simulated link, LinkMaster and the tablet (controller, runner) share this one CPython process (on a
     # real table they are a kernel UART driver and a tablet): a short GIL switch interval keeps
@@ -204,13 +207,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench_box_") as tmpdir:
         tmp = pathlib.Path(tmpdir)
         t0 = time.monotonic()
-        runs = [on_chip(tmp / f"chip{k}", a.chip_calls, 1.0) for k in range(a.chip_runs)]
+        parts = set(a.chip_parts.split(","))
+        runs = [on_chip(tmp / f"chip{k}", a.chip_calls, 1.0) for k in range(a.chip_runs * ("p2p" in parts))]
         if any(r is not None for r in runs):
             print_p2p([r for r in runs if r is not None])
-        bus = [on_chip_bus(tmp / f"bus{k}", a.bus_calls, 1.0) for k in range(a.bus_runs)]
+        bus = [on_chip_bus(tmp / f"bus{k}", a.bus_calls, 1.0) for k in range(a.bus_runs * ("bus1" in parts))]
         if any(r is not None for r in bus):
             print_bus([r for r in bus if r is not None], "bridge latency timer 1 ms (as the tablet sets it)")
-        slow = [on_chip_bus(tmp / f"bus16_{k}", a.bus_calls, 16.0) for k in range(a.bus_slow_runs)]
+        slow = [on_chip_bus(tmp / f"bus16_{k}", a.bus_calls, 16.0)
+                for k in range(a.bus_slow_runs * ("bus16" in parts))]
         if any(r is not None for r in slow):
             print_bus([r for r in slow if r is not None],
                       "bridge latency timer 16 ms (the FT231X's default, a tablet that did not set it)")

@@ -4,12 +4,14 @@ bench_box.py: point to point (one box, OK key down -> its display shows the call
 on one RS-485 line (OK key down -> all four displays show it).
 
 What makes these figures reproduce:
-- **one clock.** The emulated chips run several times slower than real time, the tablet at wall
-  speed. The rig runs in lockstep (hardware/emu/rig.py): when the USB bridge hands the tablet
-  bytes, the chips' clock stands until the tablet has taken its turn, and what it wrote reaches
-  the boxes as much chip time later as its turn took on the wall clock. Before, a tablet turn of
-  10 ms weighed about 1 ms on the chip's clock (and a busy machine turned that the other way);
-  now the tablet's time counts as it is, and its share is printed apart.
+- **one clock** (hardware/emu/lockstep.py). The emulated chips run many times slower than real
+  time, the tablet at wall speed. The chips stand while the tablet works (the bridge handed it
+  bytes, its own next action is due, the bench keys another seat's call into it); the tablet's
+  time on the chips' clock is the CPU time its threads take, and each byte it writes enters the
+  line at its own clock's time: its decision time plus its compute time, never the moment a
+  thread of the harness or the tablet happened to wake. The machine's load then changes how long
+  a run takes, not what it measures; the tablet's turn is printed apart, on the chips' clock
+  and on the wall.
 - **the USB bridge modelled** (CONFIG "bridge" in emu.js): the bytes from the boxes wait for the
   bridge's latency timer, 1 ms as the tablet sets it (tablet_app/link/latency.py) or the FT231X's
   16 ms default.
@@ -19,6 +21,7 @@ What makes these figures reproduce:
 """
 from __future__ import annotations
 
+import os
 import pathlib
 import statistics
 import time
@@ -68,6 +71,18 @@ def frames_in(chunks: list[tuple[int, str]]) -> list[tuple[int, int, int, int]]:
     return out
 
 
+def load() -> float:
+    """The machine's load average over the last minute."""
+    return os.getloadavg()[0]
+
+
+def _turn_walls(e, t_in: list[int]) -> list[float]:
+    """The wall time (ms) the chips stood for each of the tablet's turns that began at these
+    chip times (the bridge handing it the call)."""
+    walls = {r.at_us: r.wall_s for r in (e.one.stops if e.one else []) if r.why == "bridge"}
+    return [walls[t] * 1000 for t in t_in if t in walls]
+
+
 def _after(frames: list[tuple[int, int, int, int]], t0: int, typ: int) -> tuple[int, int, int, int] | None:
     return next((f for f in frames if f[0] >= t0 and f[2] == typ), None)
 
@@ -87,6 +102,7 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
     from protocol.calls import NAMES
 
     wall0 = time.monotonic()
+    load0 = load()
     r = EmuRig(workdir, "N", frames=True, extra_config={"heap_log": True, "trace": True},
                hold_ms=HOLD_MS, bridge_ms=bridge_ms, lockstep=True, session=BOARDS)
     e = r.emu
@@ -94,6 +110,7 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
     own: list[float] = []      # the box's own share: key down -> frame out, STATE in -> shown
     bridge: list[float] = []   # the call frame's end on the wire -> the bridge hands it over
     tablet: list[float] = []   # the tablet has the call -> it starts writing the STATE
+    t_in: list[int] = []       # chip time the bridge handed the tablet the call
     floor: list[float] = []
     boards = 0
     failure = ""
@@ -109,7 +126,7 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
             for i, name in enumerate(script):
                 seat = "NESW"[(first + i) % 4]
                 if seat != "N":
-                    with r.lock:
+                    with r.acting():
                         r.ctl.box_event(seat, "call", call=name)
                     made.append(name)
                     continue
@@ -145,6 +162,7 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
                     f_st = _after(down, f_in[1], M.STATE)
                     if f_st:
                         tablet.append((f_st[0] - f_in[1]) / 1000)
+                        t_in.append(f_in[1])
                 with r.lock:
                     st = M.encode_state(r.ctl.views()["N"])  # the STATE that showed it
                 floor.append((wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC)
@@ -154,7 +172,8 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
             if len(lat) >= calls:
                 break
             e.wait_screen("N", lambda sc: "AUCTION OVER" in sc.status, 180)
-            r.next_board()
+            with r.acting():
+                r.next_board()
             boards += 1
     except TimeoutError as exc:
         why = str(exc).splitlines()[0]
@@ -163,6 +182,7 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
         prog1, erased1 = e.flash_bytes()
         heaps = [int(t.split()[1]) for _, t in e.console["N"] if t.startswith("heap ")]
         sim, wall, _ = e.clock()
+        walls = _turn_walls(e, t_in)
     finally:
         r.close()
     if not lat:
@@ -176,7 +196,15 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
             "heap_boot": int(boot.group(1)), "heap_peak": max(heaps) if heaps else 0,
             "programmed": prog1[0] - prog0[0], "boards": boards + 1, "failure": failure,
             "speed": sim / max(wall, 1), "wall": time.monotonic() - wall0,
-            "holds": e.holds, "held_s": e.held_s, "bridge_ms": bridge_ms}
+            "tablet_wall_p50": statistics.median(walls) if walls else float("nan"),
+            "tablet_wall_p99": pct(walls, 99), **_clock_stats(e, load0)}
+
+
+def _clock_stats(e, load0: float) -> dict:
+    one = e.one
+    return {"holds": e.holds, "held_s": e.held_s, "late": len(one.late) if one else 0,
+            "forced": one.forced if one else 0, "writes": one.writes if one else 0,
+            "load0": load0, "load1": load(), "bridge_ms": e.bridge_ms}
 
 
 def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
@@ -197,11 +225,13 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     from protocol.calls import NAMES
 
     wall0 = time.monotonic()
+    load0 = load()
     r = EmuRig(workdir, "NESW", bus=True, frames=True, hold_ms=HOLD_MS, bridge_ms=bridge_ms,
                lockstep=True, session=BOARDS)
     e = r.emu
     lat: list[float] = []
     split: list[tuple[float, ...]] = []  # to the line, call frame, bridge, tablet, STATEs -> last
+    t_in: list[int] = []  # chip time the bridge handed the tablet the call
     resent = 0
     floor: list[float] = []
     failure = ""
@@ -246,6 +276,7 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                         split.append(((sent[0] - t_ok) / 1000, (sent[1] - sent[0]) / 1000,
                                       (f_in[1] - sent[1]) / 1000, (t_st[0] - f_in[1]) / 1000,
                                       (t_last - t_st[0]) / 1000))
+                        t_in.append(f_in[1])
                 with r.lock:
                     views = r.ctl.views()  # the STATEs that showed it
                 wire = wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + sum(
@@ -255,7 +286,8 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                     break
             if len(lat) >= calls:
                 break
-            r.next_board()
+            with r.acting():
+                r.next_board()
             boards += 1
     except TimeoutError as exc:
         why = str(exc).splitlines()[0]
@@ -263,6 +295,9 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     try:
         sim, wall, _ = e.clock()
         answered, missed = e.grants(t_first)
+        first = e.collided[0][0] if e.collided else 0
+        around = e.line_around(first, 10, 4) if e.collided else ""
+        walls = _turn_walls(e, t_in)
     finally:
         r.close()
     if not lat:
@@ -275,7 +310,9 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
             "failure": failure, "speed": sim / max(wall, 1), "wall": time.monotonic() - wall0,
             "split": [statistics.median(x) for x in zip(*split, strict=True)] if split else [],
             "split_p99": [pct(list(x), 99) for x in zip(*split, strict=True)] if split else [],
-            "holds": e.holds, "held_s": e.held_s, "bridge_ms": bridge_ms}
+            "tablet_wall_p50": statistics.median(walls) if walls else float("nan"),
+            "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around,
+            **_clock_stats(e, load0)}
 
 
 def _traces(e) -> list[list[int]]:
@@ -285,11 +322,24 @@ def _traces(e) -> list[list[int]]:
     return [[int(x) for x in t.split()[1:]] for _, t in e.console["N"] if t.startswith("trace ")]
 
 
-def spread(runs: list[dict], key: str) -> str:
+def spread(runs: list[dict], key: str, fmt: str = ".1f") -> str:
     xs = [r[key] for r in runs if r.get("n")]
     if not xs:
         return "not run"
-    return " / ".join(f"{x:.1f}" for x in xs) + (f" (spread {max(xs) - min(xs):.1f})" if len(xs) > 1 else "")
+    return " / ".join(f"{x:{fmt}}" for x in xs) + (f" (spread {max(xs) - min(xs):{fmt}})" if len(xs) > 1 else "")
+
+
+def _loads(runs: list[dict]) -> str:
+    return " / ".join(f"{r['load0']:.1f}-{r['load1']:.1f}" for r in runs if r.get("n"))
+
+
+def _clock_line(runs: list[dict]) -> str:
+    c = runs[0]
+    return (f"  run time {spread(runs, 'wall', '.0f')} s (emulation at {spread(runs, 'speed', '.3f')}x real "
+            f"time), load average (1 min, at start-end) {_loads(runs)}; one clock: the chips stood "
+            f"{spread(runs, 'holds', '.0f')} times for the tablet, {c['writes']} tablet writes in the "
+            f"first run, written after the chips had passed their time: {spread(runs, 'late', '.0f')}; "
+            f"stops that never settled: {spread(runs, 'forced', '.0f')}")
 
 
 def print_p2p(runs: list[dict]) -> None:
@@ -300,9 +350,8 @@ def print_p2p(runs: list[dict]) -> None:
     c = ok[0]
     every = [x for r in ok for x in r["lat"]]
     print(f"on the chip, point to point (one emulated RP2040, stock MicroPython v1.27.0 as "
-          f"flashed, the real tablet; bridge latency timer {c['bridge_ms']:g} ms; tablet and chips "
-          f"in lockstep, one clock; {len(ok)} runs of {c['n']} timed bids of 35-bid auctions, "
-          f"{c['boards']} boards a run):")
+          f"flashed, the real tablet; bridge latency timer {c['bridge_ms']:g} ms; one clock; "
+          f"{len(ok)} runs of {c['n']} timed bids of 35-bid auctions, {c['boards']} boards a run):")
     print(f"  OK key down -> the box's display shows the call: p50 {spread(ok, 'p50')} ms, p99 "
           f"{spread(ok, 'p99')} ms, max {spread(ok, 'max')} ms; all {len(every)} calls: p50 "
           f"{statistics.median(every):.1f}, p99 {pct(every, 99):.1f} ms (goal p99 <= 30 ms); wire "
@@ -310,14 +359,14 @@ def print_p2p(runs: list[dict]) -> None:
     print(f"  its parts (p50 / p99, ms): the box's own share (key down -> frame out, STATE in -> "
           f"shown) {spread(ok, 'own_p50')} / {spread(ok, 'own_p99')}; the bridge holding the call "
           f"frame p50 {spread(ok, 'bridge_p50')}, max {spread(ok, 'bridge_max')}; the tablet's "
-          f"turn (call in -> STATE out: journal, laws engine, views; wall time, counted on the "
-          f"chip's clock) {spread(ok, 'tablet_p50')} / {spread(ok, 'tablet_p99')}")
+          f"turn (call in -> STATE out: journal, laws engine, views), on the chips' clock (its "
+          f"CPU time) {spread(ok, 'tablet_p50')} / {spread(ok, 'tablet_p99')}, on the wall "
+          f"{spread(ok, 'tablet_wall_p50')} / {spread(ok, 'tablet_wall_p99')}")
     print(f"  heap in use (gc.mem_alloc, main.py included): after boot {c['heap_boot'] / 1024:.1f} KB, "
           f"highest in the auctions (before each collection) {c['heap_peak'] / 1024:.1f} KB "
-          f"(goal < 64 KB); flash programmed {c['programmed']} B (calls unacknowledged after 40 ms)")
-    print(f"  run time: {spread(ok, 'wall')} s (emulation at "
-          f"{c['speed']:.2f}x real time; the clock stood {c['holds']} times, "
-          f"{c['held_s']:.1f} s of wall in all, for the tablet's turns)")
+          f"(goal < 64 KB); flash programmed {spread(ok, 'programmed', '.0f')} B (calls "
+          f"unacknowledged after 40 ms)")
+    print(_clock_line(ok))
     for r in runs:
         if r.get("failure"):
             print(f"  FAILED: {r['failure']}")
@@ -331,23 +380,25 @@ def print_bus(runs: list[dict], label: str) -> None:
     b = ok[0]
     every = [x for r in ok for x in r["lat"]]
     print(f"on the chip, RS-485 bus, {label} (four emulated RP2040s with BUS=1 on one line behind "
-          f"the hub's bridge, the real tablet as bus master, in lockstep; {len(ok)} run(s) of "
+          f"the hub's bridge, the real tablet as bus master, one clock; {len(ok)} run(s) of "
           f"{b['n']} calls keyed on their boxes, 16-call auctions):")
     print(f"  OK key down -> all 4 boxes' displays show the call: p50 {spread(ok, 'p50')} ms, p99 "
           f"{spread(ok, 'p99')} ms, max {spread(ok, 'max')} ms; all {len(every)} calls: p50 "
           f"{statistics.median(every):.1f}, p99 {pct(every, 99):.1f} ms (goal p99 <= 60 ms); wire "
           f"floor (call frame + four STATE frames) {b['floor_mean']:.1f} ms")
-    print(f"  line: collisions {spread(ok, 'collisions')}, bytes sent with DE low "
-          f"{spread(ok, 'undriven')}, STATE frames sent again {spread(ok, 'resent')}; grants "
-          f"{spread(ok, 'grants')}, let pass by the box {spread(ok, 'grants_passed')}")
+    print(f"  line: collisions {spread(ok, 'collisions', '.0f')}, bytes sent with DE low "
+          f"{spread(ok, 'undriven', '.0f')}, STATE frames sent again {spread(ok, 'resent', '.0f')}; "
+          f"grants {spread(ok, 'grants', '.0f')}, let pass by the box {spread(ok, 'grants_passed', '.0f')}")
     if b["split"]:
         k, q = b["split"], b["split_p99"]
         print(f"  where it goes (first run, p50 / p99, chip ms): key down -> the call frame on the "
               f"line {k[0]:.1f} / {q[0]:.1f} (debounce, scan, the grant); the call frame {k[1]:.1f}; "
               f"the bridge holding it {k[2]:.1f} / {q[2]:.1f}; the tablet's turn {k[3]:.1f} / "
-              f"{q[3]:.1f}; the four STATEs -> the last display {k[4]:.1f} / {q[4]:.1f}")
-    print(f"  run time: {spread(ok, 'wall')} s (emulation at "
-          f"{b['speed']:.2f}x real time; the clock stood {b['holds']} times for the tablet)")
+              f"{q[3]:.1f} (on the wall {b['tablet_wall_p50']:.1f} / {b['tablet_wall_p99']:.1f}); "
+              f"the four STATEs -> the last display {k[4]:.1f} / {q[4]:.1f}")
+    print(_clock_line(ok))
     for r in runs:
         if r.get("failure"):
             print(f"  FAILED: {r['failure']}")
+        if r.get("around"):
+            print(f"  the line before the first collision:\n{r['around']}")

@@ -343,6 +343,23 @@ class TabletEndpoint:
         n = self.output_n(now, poll)
         return self.writer.view(n) if n else None
 
+    def next_output_ms(self, now):
+        """In how many ms `output(now)` (not polled: point to point) returns a frame if nothing
+        new comes in: 0 when one is due now, else the nearer of the STATE's retransmit and the
+        heartbeat; -1 when nothing comes of itself (no session). Changes nothing. For a caller
+        that must know when the link next writes, e.g. a rig that runs the tablet on an emulated
+        chip's clock (tablet_app/link/master.py `settled`)."""
+        if self.nak_reason:
+            return 0
+        if not self.session:
+            return -1
+        if self.welcome_due or self.ack_due or self.state_unacked and not self.state_sent:
+            return 0
+        wait = HEARTBEAT_MS - ticks_diff(now, self.last_tx)
+        if self.state_unacked and not self.bus:
+            wait = min(wait, RTO_MS - ticks_diff(now, self.last_state_tx))
+        return max(0, wait)
+
     def output_n(self, now, poll=False):
         """Like output: the frame's length n (the frame is `self.writer.wire[0:n]`), or 0."""
         if self.nak_reason:

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from shared_rules.calls import SEATS, call_name
 from shared_rules.model import EventError
-from shared_rules.types import SEAT_INDEX, Status
+from shared_rules.types import SEAT_INDEX, OptionId, Refusal, Status
 
 if TYPE_CHECKING:
     from shared_rules.fold import Fold
+    from shared_rules.model import Option, Pending, Rec
 
 
 @functools.lru_cache(maxsize=16)
@@ -117,3 +118,46 @@ def visible_calls(f: Fold, seat: int) -> list[dict[str, Any]]:
             or side_of(f, seat) == f.tray_side:
         return [c.view() for c in f.calls]
     return list(f.tray_seen[side_of(f, seat)])
+
+
+# ---------------------------------------------------------------- what the tray brought a side
+def saw(f: Fold, seat: int, rec: Rec) -> bool:
+    """Has `seat` seen the call `rec`? Without screens everyone has. Behind screens a call is
+    seen on the side where it was made, and on the other side once the tray has carried it
+    across (it is among the standing calls the tray carried: FSB L114, WBF screen regulations)."""
+    if not f.screens or side_of(f, seat) == side_of(f, rec.seat):
+        return True
+    return any(c is rec for c in f.calls[:f.tray_calls])
+
+
+def check_seen(f: Fold, p: Pending, seat: int) -> None:
+    """A call over the irregularity `p` waits on (the LHO accepting or condoning it, the player in
+    turn calling over it) by a player the tray has not brought it to is refused, nothing changed:
+    he cannot accept, condone or call over a call he has not seen (FSB L114, 2007/2017 L80B2(e),
+    WBF screen regulations; docs/laws/choices.md #34)."""
+    rec = p.rec
+    if rec is None or saw(f, seat, rec):
+        return
+    law = f.profile.screens.law
+    raise EventError(f"{SEATS[seat]} has not seen {SEATS[rec.seat]}'s {call_name(rec.code)}: the tray has not "
+                     f"brought it to his side of the screen, so he cannot accept it or call over it; the TD "
+                     f"rules on the side where it was made ({law})", Refusal.NOT_SEEN, law)
+
+
+def seen_options(f: Fold, p: Pending, lho: int) -> list[Option]:
+    """The options of a decision the offender's LHO answers: behind screens, the LHO's acceptance
+    only if the tray has brought him the call (check_seen); the TD cannot accept for him."""
+    if p.rec is None or saw(f, lho, p.rec):
+        return p.options
+    return [o for o in p.options if o.id is not OptionId.ACCEPT]
+
+
+def hide_from_other_side(f: Fold, offender: int, *entries: dict[str, Any]) -> None:
+    """An irregularity rectified before the tray passed (`entries`: its record and its withdrawn
+    call): the other side of the screen is never told (WBF Code of Practice: "Players on the
+    other side of a screen are not to be made aware of an irregularity if it is rectified before
+    the tray is passed under the screen"). `hidden_from` names the seats the tablet, the other
+    side's boxes and every feed keep it from."""
+    other = [SEATS[s] for s in f.screenmates[1 - side_of(f, offender)]]
+    for entry in entries:
+        entry["hidden_from"] = list(other)

@@ -237,6 +237,8 @@ class Fold:
             return
         if law28_33.SIMULTANEOUS_CALLS.called_with(self, p, rec):
             return
+        if self.screens and rec.seat != p.seat and (rec.seat == lho(p.seat) or rec.seat in p.rule.may_call(self, p)):
+            box_screens.check_seen(self, p, rec.seat)  # behind screens: only what the tray brought him
         if rec.seat == lho(p.seat):
             assert isinstance(p.rule, LhoRule)
             self.pending = None
@@ -454,6 +456,8 @@ class Fold:
 
     def pend(self, p: Pending) -> None:
         """The table waits for `p` (L9B2)."""
+        if self.screens and p.asks is Asks.LHO:
+            p.options = box_screens.seen_options(self, p, lho(p.seat))
         self.pending = p
         if p.rec is not None and p.asks is Asks.LHO:
             self.turn_t = p.rec.t  # the LHO's thinking starts when he sees the irregularity

@@ -25,6 +25,7 @@ from typing import Any
 
 from shared_rules import laws
 from shared_rules.calls import STRAINS, call_name, strain
+from shared_rules.types import LeadRestriction
 
 SUITS = ("C", "D", "H", "S")
 
@@ -49,10 +50,11 @@ def restriction(edition: int, offender: int, withdrawn: int, calls: list[tuple[i
     table = laws.LEAD[edition]
     related = related_suits(withdrawn) if shown is None else [i for i in shown if i < 4]
     specified = specified_by(offender, calls)
+    kind: str
     if table["suits"] == "unshown":  # 2017 L26B
         suits = [i for i in range(4) if i not in specified]
         if not suits:  # every suit shown: nothing is left to prohibit (docs/laws/choices.md #28)
-            kind, law = "none", table["none_law"]
+            kind, law = LeadRestriction.NONE, table["none_law"]
         elif related:
             kind, law = table["suit"], table["suit_law"]
         else:
@@ -60,7 +62,7 @@ def restriction(edition: int, offender: int, withdrawn: int, calls: list[tuple[i
     elif related:  # 2007 L26A
         open_suits = [i for i in related if i not in specified]
         if not open_suits:
-            kind, law, suits = "none", table["none_law"], []
+            kind, law, suits = LeadRestriction.NONE, table["none_law"], []
         else:
             kind, law, suits = table["suit"], table["suit_law"], open_suits
     else:  # 2007 L26B

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from shared_rules import laws
+from shared_rules import box_screens, laws
 from shared_rules.calls import MAX_LEGAL_RANK, PASS, call_name, min_level, partner, strain
 from shared_rules.model import Context, EventError, Found, Option, Pending, Rec, offer
 from shared_rules.rule import LhoRule
@@ -20,11 +20,14 @@ from shared_rules.types import Asks, Decision, IrregularityKind, MustPass, Optio
 if TYPE_CHECKING:
     from shared_rules.fold import Fold
 
+_CORRECT_SCREEN: Final = "correct_screen"  # the wording behind a screen whose regulation corrects it
+
+
 class InsufficientBid(LhoRule):
     kind = IrregularityKind.INSUFFICIENT_BID
     law = "insufficient_bid"  # 2007 L27, 2017 L27
     decisions = (Decision.INSUFFICIENT_BID, Decision.INSUFFICIENT_BID_JUDGEMENT)
-    texts = (*keys(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, OptionId.REPLACE), UNINTENDED,
+    texts = (*keys(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, OptionId.REPLACE, _CORRECT_SCREEN), UNINTENDED,
              *(key(Decision.INSUFFICIENT_BID_JUDGEMENT, edition, question)
                for edition, questions in laws.IB_QUESTIONS.items() for question in questions))
 
@@ -35,6 +38,15 @@ class InsufficientBid(LhoRule):
     def record(self, f: Fold, rec: Rec, found: Found) -> None:
         r = f.refs
         entry = f.irregularity(self.kind, rec, r["insufficient_bid"])
+        if _behind_screen(f):
+            # Caught before the tray passed (it stays while the TD rules): corrected on this side
+            # without rectification, the other side never told (2017/2007 L80B2(e), WBF screen
+            # regulations; docs/laws/choices.md #36). The LHO may still accept it if he saw it.
+            screens = f.profile.screens
+            opts = [offer(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, r["insufficient_accepted"]),
+                    offer(Decision.INSUFFICIENT_BID, OptionId.REPLACE, screens.law, True, variant=_CORRECT_SCREEN)]
+            f.pend(Pending(self, Decision.INSUFFICIENT_BID, screens.law, rec.seat, Asks.LHO, opts, rec, entry))
+            return
         opts = [
             offer(Decision.INSUFFICIENT_BID, OptionId.ACCEPT, r["insufficient_accepted"]),
             offer(Decision.INSUFFICIENT_BID, OptionId.REPLACE, r["insufficient_replaced"], True),
@@ -61,6 +73,9 @@ class InsufficientBid(LhoRule):
             return False
         assert p.rec is not None
         rec.acted = p.rec.acted  # FSB L116B: his wait after a stop ended with the insufficient bid
+        if _behind_screen(f):
+            self._correct(f, p, rec)
+            return True
         self._replace(f, p, rec, f.refs["insufficient_replaced_early"])
         return True
 
@@ -75,9 +90,31 @@ class InsufficientBid(LhoRule):
             f.stand(insufficient)
         elif option.id is OptionId.UNINTENDED:
             f.replace_unintended(p, call)
+        elif _behind_screen(f):
+            assert call is not None
+            self._correct(f, p, call)
         else:
             assert call is not None
             self._replace(f, p, call, f.refs["insufficient_replaced"])
+
+    @staticmethod
+    def _correct(f: Fold, p: Pending, new: Rec) -> None:
+        """Behind screens, before the tray passed: the insufficient bid is corrected to any legal
+        call without rectification (no obligation, no lead restriction, no review), and the
+        other side of the screen is never told (profile `screens.unpassed_insufficient`)."""
+        insufficient = p.rec
+        assert insufficient is not None
+        law = f.profile.screens.law
+        code = new.code
+        if code > MAX_LEGAL_RANK or 0 <= code <= f.last_bid or (code < PASS and not f.admissible(p.seat, code)):
+            raise EventError(f"the correction must be a legal call ({law}), not {call_name(code)}")
+        f.pending = None
+        f.resolve(p, Resolution.CORRECTED_BEHIND_SCREEN, law)
+        f.withdraw(insufficient, "insufficient bid corrected before the tray passed the screen", law)
+        if p.irregularity is not None:
+            box_screens.hide_from_other_side(f, p.seat, p.irregularity, f.withdrawn[-1])
+        new.acted = insufficient.acted
+        f.stand(new)
 
     def _replace(self, f: Fold, p: Pending, new: Rec, law: str) -> None:
         """L27B: the insufficient bid is replaced by `new` (by the TD's leave, or early, L27C)."""
@@ -160,6 +197,12 @@ class InsufficientBid(LhoRule):
         f.oblige(partner(offender), MustPass.REST, law)
         f.lead(offender, withdrawn, law)
         f.review(offender, f.refs["awareness"], "insufficient bid not corrected under L27B1")
+
+
+def _behind_screen(f: Fold) -> bool:
+    """Screens are on and the regulation corrects an insufficient bid the tray has not carried
+    without rectification (profile `screens.unpassed_insufficient`: "correct")."""
+    return f.screens and f.profile.screens.unpassed_insufficient == "correct"
 
 
 def _lowest_in_strain(last_bid: int, s: int) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from shared_rules import laws
+from shared_rules import box_screens, laws
 from shared_rules.calls import PASS, SEATS, call_name, partner, rho
 from shared_rules.model import Context, Found, Option, Pending, Rec, offer
 from shared_rules.rule import DetectedRule, LhoRule, Rule
@@ -145,6 +145,8 @@ class CallOutOfRotation(LhoRule):
         if screens.enabled and screens.unpassed_call == "cancel":
             f.resolve(p, Resolution.CANCELLED_BEHIND_SCREEN, screens.law)
             f.withdraw(irregular, "call out of rotation that did not pass the screen, cancelled", screens.law)
+            if p.irregularity is not None:  # the other side is never told (box_screens.hide_from_other_side)
+                box_screens.hide_from_other_side(f, offender, p.irregularity, f.withdrawn[-1])
             f.turn_t = t
             return
         code = irregular.code

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from shared_rules.types import MustPass
+from shared_rules.types import LeadRestriction, MustPass
 
 _NEXT: Final = MustPass.NEXT_TURN
 _REST: Final = MustPass.REST
@@ -145,21 +145,21 @@ REFS: Final[dict[int, dict[str, str]]] = {
 LEAD: Final[dict[int, dict[str, str]]] = {
     2007: {
         # 2007 L26A2: a withdrawn call related to a specific suit or suits
-        "suit": "require_or_prohibit_suit",
+        "suit": LeadRestriction.REQUIRE_OR_PROHIBIT_SUIT,
         "suit_law": "2007 L26A2",
         # 2007 L26A1: every such suit specified by the same player in the legal auction
         "none_law": "2007 L26A1",
-        "other": "prohibit_any_suit",  # 2007 L26B
+        "other": LeadRestriction.PROHIBIT_ANY_SUIT,  # 2007 L26B
         "other_law": "2007 L26B",
         "suits": "withdrawn",  # A2: the suit(s) of the withdrawn call; B: any suit
     },
     2017: {
-        "suit": "prohibit_unshown_suit",  # 2017 L26B: one suit the offender has not shown
+        "suit": LeadRestriction.PROHIBIT_UNSHOWN_SUIT,  # 2017 L26B: one suit the offender has not shown
         "suit_law": "2017 L26B",
         # every suit shown in the legal auction: L26B leaves no suit to prohibit (2017 L26A, the
         # comparable call, records no candidate at all)
         "none_law": "2017 L26B",
-        "other": "prohibit_unshown_suit",
+        "other": LeadRestriction.PROHIBIT_UNSHOWN_SUIT,
         "other_law": "2017 L26B",
         "suits": "unshown",  # a suit the offender has not shown in the legal auction
     },

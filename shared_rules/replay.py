@@ -2,8 +2,9 @@
 final state (docs/table-log.md).
 
 A log is {"profile": name, "board": n, "events": [...], "policy"?: "record"|"prevent",
-"no_alerts_by"?: ["NS"|"EW"]}; other top-level keys are metadata and are ignored. Any problem
-raises LogError naming the event.
+"no_alerts_by"?: ["NS"|"EW"], "screens"?: true|false (screens at this table; without it the
+profile's own setting)}; other top-level keys are metadata and are ignored. Any problem raises
+LogError naming the event.
 """
 from __future__ import annotations
 
@@ -37,8 +38,11 @@ def open_table(log: Any) -> Table:
     no_alerts = log.get("no_alerts_by", [])
     if not isinstance(no_alerts, list):
         raise LogError(f"no_alerts_by must be a list of 'NS' / 'EW' (got {no_alerts!r})")
+    screens = log.get("screens")
+    if screens is not None and not isinstance(screens, bool):
+        raise LogError(f"screens must be true or false (got {screens!r})")
     try:
-        return Table(log["profile"], board, policy, no_alerts)
+        return Table(log["profile"], board, policy, no_alerts, screens)
     except (ProfileError, EventError) as exc:
         raise LogError(str(exc)) from exc
 

@@ -6,6 +6,7 @@ not change them.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from shared_rules import auction, box_screens, law26
@@ -13,7 +14,7 @@ from shared_rules.calls import MAX_LEGAL_RANK, SEATS, call_name, lho, opponents,
 from shared_rules.law15_17 import WRONG_BOARD
 from shared_rules.law24 import CARDS_EXPOSED
 from shared_rules.model import Pending
-from shared_rules.types import Asks, Status
+from shared_rules.types import Asks, MustPass, Obligation, Status
 
 if TYPE_CHECKING:
     from shared_rules.fold import Fold
@@ -106,6 +107,20 @@ def _obligations(f: Fold) -> list[dict[str, Any]]:
     return out
 
 
+def obligation_kind(ob: Mapping[str, Any]) -> Obligation:
+    """What an entry of the state's `obligations` (built by `_obligations`) binds its seat to."""
+    if ob.get("must_repeat") is not None:
+        return Obligation.REPEAT
+    if ob.get("may_not_double"):
+        return Obligation.NO_DOUBLE
+    how = ob.get("must_pass")
+    if how == MustPass.NEXT_TURN:
+        return Obligation.PASS_NEXT_TURN
+    if how == MustPass.REST:
+        return Obligation.PASS_REST
+    raise ValueError(f"not an obligation of the state: {dict(ob)!r}")
+
+
 def _leads(f: Fold, legal_auction: list[tuple[int, int]],
            decl: int | None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Law 26: the lead restriction candidates, worked out against the legal auction as it stands."""
@@ -139,9 +154,11 @@ def _pending(f: Fold, p: Pending) -> dict[str, Any]:
     # over an out-of-turn call (L28B). Any other call is refused (L9B2).
     may_call: list[str] = []
     if p.asks is Asks.LHO:
-        may_call.append(SEATS[lho(p.seat)])
         pending.update(p.rule.pending_extra(p))
-        may_call.extend(SEATS[s] for s in p.rule.may_call(f, p))
+        seats = (lho(p.seat), *p.rule.may_call(f, p))
+        # behind screens only a seat the tray has brought the call to (box_screens.check_seen)
+        rec = p.rec
+        may_call.extend(SEATS[s] for s in seats if rec is None or s == p.seat or box_screens.saw(f, s, rec))
     pending["may_call"] = may_call
     return pending
 

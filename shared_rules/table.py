@@ -1,6 +1,6 @@
 """The table during the auction: a fold over events that applies Laws 15-39 of the selected edition.
 
-`Table(profile, board, policy, no_alerts_by)` takes events one at a time. The interface is
+`Table(profile, board, policy, no_alerts_by, screens)` takes events one at a time. The interface is
 `step(event) -> Accepted | Refused` (outcome.py; docs/interfaces.md section 1): one pass that
 classifies the event once and either takes it or refuses it with nothing changed: an irregular
 call under the `prevent` policy, a call inside a stop wait the profile locks (FSB L116B), an
@@ -59,8 +59,14 @@ class Table:
     """One board's auction at one table (docs/interfaces.md section 1)."""
 
     def __init__(self, profile: str, board: int, policy: str | None = None,
-                 no_alerts_by: tuple[str, ...] | list[str] = ()) -> None:
+                 no_alerts_by: tuple[str, ...] | list[str] = (), screens: bool | None = None) -> None:
         prof = profiles.load(profile)
+        # Screens on or off at this table as the organiser set them (None: the profile's own
+        # setting); on only where the regulation has screen rules (FSB L114, 2007/2017 L80B2(e)).
+        try:
+            prof = profiles.with_screens(prof, screens)
+        except profiles.ProfileError as exc:
+            raise EventError(str(exc)) from exc
         try:
             dealer = SEAT_INDEX[boards.dealer(board)]
             vulnerability = boards.vulnerability(board)

@@ -34,6 +34,9 @@ OPTION_TEXTS: Final[dict[str, str]] = {
     UNINTENDED: "TD: the call was unintended and is replaced by the intended call",
     key(_D.INSUFFICIENT_BID, _O.ACCEPT): "LHO accepts the insufficient bid (by calling)",
     key(_D.INSUFFICIENT_BID, _O.REPLACE): "the offender replaces it (TD then rules under L27B)",
+    key(_D.INSUFFICIENT_BID, "correct_screen"):
+        "the bid did not pass the screen: the offender corrects it to a legal call, with no "
+        "rectification; the other side is not told",
     key(_D.CALL_OUT_OF_ROTATION, _O.ACCEPT): "LHO accepts the call out of rotation (by calling)",
     key(_D.CALL_OUT_OF_ROTATION, _O.CANCEL):
         "not accepted: the call is cancelled and the Law 30-32 rectification applies",

@@ -124,12 +124,23 @@ def judge_alert(f: Fold, seat: int, t: float) -> AlertJudgement:
     # own, or his screenmate's) makes it late (WBF screen regulations; FSB L115B with screens).
     later = idx + 1
     if screens:
-        side = (seat, screenmate(f, seat))
+        side: tuple[int, ...] = (seat, screenmate(f, seat))
+        if who == "partner" and f.profile.screens.partner_alert == "tray_passes":
+            # The regulation gives the partner until the tray leaves his side: his screenmate
+            # may have called meanwhile (profile screens.partner_alert; docs/laws/choices.md #35).
+            side = (seat,) if _tray_still_here(f, seat, idx) else side
         later = next((j for j in range(idx + 1, len(calls)) if calls[j].seat in side), len(calls))
     if later < len(calls):
         flags.append({"kind": TimingKind.ALERT_LATE, **base, "law": f.refs["late_alert"],
                       "after": SEATS[calls[later].seat]})
     return AlertJudgement(seat, t, idx, tuple(flags))
+
+
+def _tray_still_here(f: Fold, seat: int, idx: int) -> bool:
+    """Is the tray that brought call `idx` to `seat`'s side still there (not passed back since)?"""
+    name = SEATS[seat]
+    brought = next((i for i, tp in enumerate(f.tray_passes) if tp["calls"] > idx and name in tp["to"]), None)
+    return brought is not None and brought == len(f.tray_passes) - 1
 
 
 def alert(f: Fold, judged: AlertJudgement) -> None:

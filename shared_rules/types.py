@@ -163,6 +163,26 @@ class MustPass(StrEnum):
     REST = "rest_of_auction"
 
 
+class Obligation(StrEnum):
+    """What an entry of the state's `obligations` binds its seat to (`state_view.obligation_kind`
+    reads it from the entry). The tablet and the box word every member in each language."""
+
+    PASS_NEXT_TURN = "pass_next_turn"  # must_pass "next_turn": L24, L30A, L30B1, L31A2(b) (2017)
+    PASS_REST = "pass_rest_of_auction"  # must_pass "rest_of_auction": L27B2, L30B2, L31B, L32, L36-L38
+    REPEAT = "repeat"  # must_repeat: 2007 L31A1, L32B1, L17D2; 2017 L31A1, L32A1
+    NO_DOUBLE = "no_double"  # may_not_double: 2007 L30B2(b), at his next turn
+
+
+class LeadRestriction(StrEnum):
+    """What declarer may do about the opening lead after a withdrawn call (a `lead_restrictions`
+    entry's `kind`, shared_rules/law26.py)."""
+
+    REQUIRE_OR_PROHIBIT_SUIT = "require_or_prohibit_suit"  # 2007 L26A2
+    PROHIBIT_ANY_SUIT = "prohibit_any_suit"  # 2007 L26B
+    PROHIBIT_UNSHOWN_SUIT = "prohibit_unshown_suit"  # 2017 L26B
+    NONE = "none"  # 2007 L26A1; 2017 L26B with every suit shown: no restriction
+
+
 class TimingKind(StrEnum):
     """What an entry of the state's `timing` is (FSB L115-L116, 2017 L73A1, L16B1, L21B1(a))."""
 
@@ -186,6 +206,7 @@ class Refusal(StrEnum):
     INVALID = "invalid_event"  # malformed, or nothing the table can take in its state
     AWAITING_TD = "awaiting_td"  # L9B2: the table waits for the TD
     AUCTION_STOPPED = "auction_stopped"  # the TD awards an adjusted score: no more calls
+    NOT_SEEN = "not_seen"  # behind screens: the tray has not brought the call to the caller's side
 
 
 class Resolution(StrEnum):
@@ -196,6 +217,7 @@ class Resolution(StrEnum):
     MISINFORMATION = "misinformation"
     CANCELLED = "cancelled"
     CANCELLED_BEHIND_SCREEN = "cancelled_behind_screen"
+    CORRECTED_BEHIND_SCREEN = "corrected_behind_screen"
     CANCELLED_WITH_LATER_CALLS = "cancelled_with_later_calls"
     REPLACED_INSUFFICIENT = "replaced_insufficient"
     REPLACED_BY_PASS = "replaced_by_pass"

@@ -44,6 +44,18 @@ def parse_tables(spec: str) -> tuple[str, list[int]]:
     return m.group(1), tables
 
 
+def screens_spec(spec: str) -> str:
+    """A --screens value: all, none, a section or a section's tables (station/screens.py)."""
+    from station import screens
+
+    if spec == "none":
+        return spec
+    try:
+        return screens.parse(spec)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
 def pin_hash(digits: str) -> dict:
     """The director PIN as the tablets check it (tablet_app/pin.py): PBKDF2-SHA256, salted."""
     salt = secrets.token_bytes(16)
@@ -125,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
                         f"({profiles.listing()}; kept until changed; default: the tablet's own). "
                         "(assumed): values in it rest on no cited regulation text; confirm them with the "
                         "federation")
+    p.add_argument("--screens", type=screens_spec, action="append", default=None, metavar="all|SECTION[:TABLES]",
+                   help="the organiser plays with screens: the whole event (all), a section (A) or tables "
+                        "(A:1-4); repeatable; sent to the tablets with their movement (FSB L114, "
+                        "2007/2017 L80B2(e)); --screens none clears it")
     p.add_argument("--tables", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
                    help="register tables and print their keys, e.g. --tables A:1-12 (repeatable)")
     p.add_argument("--reissue", type=parse_tables, action="append", default=[], metavar="SECTION:TABLES",
@@ -291,6 +307,18 @@ def main(argv: list[str] | None = None) -> int:
         store.set_setting("director_pin", json.dumps(pin_hash(args.director_pin)))
     if args.profile:
         store.set_setting("profile", args.profile)
+    if args.screens is not None:
+        specs = [s for s in args.screens if s != "none"]
+        profile = args.profile or store.setting("profile")
+        if specs and profile:
+            from shared_rules import profiles
+
+            if not profiles.load(profile).screens.available:
+                print(f"station: --screens: the regulation {profile} has no screen rules (screens need one that "
+                      "has: " + ", ".join(n for n in profiles.names() if profiles.load(n).screens.available) + ")",
+                      file=sys.stderr)
+                return 2
+        store.set_setting("screens", json.dumps(specs))
     today = datetime.date.today().isoformat()
     # Never an earlier day's event by default: that mixes weeks in the exports.
     event = args.event or store.default_event(today)

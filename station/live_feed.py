@@ -362,6 +362,10 @@ class LiveFeed:
             shown.append(one)
         irregularities = []
         for x in bs.irregularities:
+            if x.get("hidden_from"):
+                # rectified behind the screen before the tray passed: the other side is never told,
+                # so no spectator is either (WBF Code of Practice; docs/laws/choices.md #36)
+                continue
             idx = x.get("index")
             if (isinstance(idx, int) and idx < n) or (idx is None and n == len(calls) and (over or not bs.screens)):
                 irregularities.append({k: x.get(k) for k in ("kind", "seat", "call", "law", "resolution")

@@ -32,7 +32,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from . import __version__, law16, movement
+from . import __version__, law16, movement, screens
 from .bws import status as bws_status
 from .http_json import JsonError, loads_limited
 from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
@@ -309,6 +309,10 @@ class Station:
         pin = self.store.setting("director_pin")
         if pin:
             doc["director_pin"] = json.loads(pin)
+        # The organiser's screens (python -m station --screens): the table plays behind screens
+        # (FSB L114, 2007/2017 L80B2(e)); the tablet checks its regulation has screen rules.
+        if screens.covers(screens.stored(self.store.setting("screens")), section, table_no):
+            doc["screens"] = True
         return doc
 
     # -- director ------------------------------------------------------------------------------

@@ -64,8 +64,9 @@ def _input(fn: Callable[P, R]) -> Callable[P, R]:
     return locked
 
 
-def _default_engine(profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = ()) -> Engine:
-    return Table(profile, board, policy, no_alerts_by)
+def _default_engine(profile: str, board: int, policy: str | None, no_alerts_by: tuple[str, ...] = (),
+                    screens: bool | None = None) -> Engine:
+    return Table(profile, board, policy, no_alerts_by, screens)
 
 
 def _state(name: str) -> Any:

@@ -82,20 +82,7 @@ T = {
     "stop_as_made": {"en": "Stop card: as the replaced call", "sv": "Stoppkort: som det ersatta budet",
                      "da": "Stopkort: som den erstattede melding"},
     "choose_call": {"en": "Choose the replacement call", "sv": "Välj ersättningsbudet", "da": "Vælg erstatningsmeldingen"},
-    "must_pass_next": {"en": "{seat} must pass at the next turn", "sv": "{seat} måste passa nästa gång",
-                       "da": "{seat} skal passe næste gang"},
-    "must_pass_rest": {"en": "{seat} must pass for the rest of the auction", "sv": "{seat} måste passa resten av budgivningen",
-                       "da": "{seat} skal passe resten af meldingerne"},
     "lead_restriction": {"en": "Lead restriction: {text}", "sv": "Utspelsrestriktion: {text}", "da": "Udspilsrestriktion: {text}"},
-    "lead_prohibit_unshown_suit": {"en": "declarer may prohibit the lead of {suits}",
-                                   "sv": "spelföraren får förbjuda utspel i {suits}",
-                                   "da": "spilfører kan forbyde udspil i {suits}"},
-    "lead_require_or_prohibit_suit": {"en": "declarer may require or prohibit a lead of {suits}",
-                                      "sv": "spelföraren får begära eller förbjuda utspel i {suits}",
-                                      "da": "spilfører kan kræve eller forbyde udspil i {suits}"},
-    "lead_prohibit_any_suit": {"en": "declarer may prohibit the lead of any one suit",
-                               "sv": "spelföraren får förbjuda utspel i valfri färg",
-                               "da": "spilfører kan forbyde udspil i en vilkårlig farve"},
     "setup_event": {"en": "Event", "sv": "Tävling", "da": "Turnering"},
     "setup_section": {"en": "Section", "sv": "Sektion", "da": "Række"},
     "setup_tables": {"en": "Tables in section", "sv": "Bord i sektionen", "da": "Borde i rækken"},
@@ -105,6 +92,7 @@ T = {
     "setup_profile": {"en": "Regulations", "sv": "Regelverk", "da": "Regelsæt"},
     "setup_alerts": {"en": "Alerts (FSB L115A)", "sv": "Alertering (FSB L115A)", "da": "Alertering (FSB L115A)"},
     "setup_policy": {"en": "Irregularities", "sv": "Oegentligheter", "da": "Uregelmæssigheder"},
+    "setup_screens": {"en": "Screens", "sv": "Skärmar", "da": "Skærme"},
     "setup_start": {"en": "Start the round", "sv": "Starta ronden", "da": "Start runden"},
     "next_round": {"en": "Next round", "sv": "Nästa rond", "da": "Næste runde"},
     "td_called_by": {"en": "Director called by {seat}", "sv": "TL tillkallad av {seat}", "da": "TL tilkaldt af {seat}"},
@@ -153,6 +141,28 @@ T = {
                      "da": "Spil {boards}: til turneringslederen"},
     "no_board": {"en": "No board in play", "sv": "Ingen bricka spelas", "da": "Intet spil i gang"},
     "play_in_progress": {"en": "Play in progress", "sv": "Spel pågår", "da": "Spil i gang"},
+    # 2007 L31A1, L32B1; 2017 L31A1, L32A1: the call he had to repeat was not the one he made
+    "irr_repeat_not_made": {"en": "Required call not repeated", "sv": "Budet upprepades inte",
+                            "da": "Meldingen blev ikke gentaget"},
+    # 2007 L30B2(b): a double or redouble by the partner who may not double at this turn
+    "irr_restricted_call": {"en": "Double when not allowed", "sv": "Dubbling när det inte var tillåtet",
+                            "da": "Dobling når det ikke var tilladt"},
+    "irr_insufficient_bid_judgement": {"en": "Insufficient bid replaced: the director judges the replacement",
+                                       "sv": "Otillräckligt bud ersatt: TL bedömer ersättningsbudet",
+                                       "da": "Utilstrækkelig melding erstattet: TL vurderer erstatningsmeldingen"},
+    "irr_oot_judgement": {"en": "Call after a cancelled call out of rotation: the director judges it",
+                          "sv": "Bud efter ett upphävt bud i fel tur: TL bedömer det",
+                          "da": "Melding efter en annulleret melding uden for tur: TL vurderer den"},
+    "irr_wrong_board_judgement": {"en": "New call after a call from the wrong board: the director judges it",
+                                  "sv": "Nytt bud efter ett bud från fel bricka: TL bedömer det",
+                                  "da": "Ny melding efter en melding fra forkert spil: TL vurderer den"},
+    "irr_wrong_board_repeat": {"en": "Repeated call differs from the first auction",
+                               "sv": "Upprepat bud skiljer sig från den första budgivningen",
+                               "da": "Gentaget melding afviger fra de første meldinger"},
+    # 2007/2017 L9B2: nobody calls until the director has ruled
+    "irr_call_while_awaiting_td": {"en": "Call while the table waits for the director",
+                                   "sv": "Bud medan bordet väntar på tävlingsledaren",
+                                   "da": "Melding mens bordet venter på turneringslederen"},
     "irr_insufficient_bid": {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
     "irr_call_out_of_rotation": {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
     "irr_change_of_call": {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
@@ -172,9 +182,18 @@ T = {
     "trav_mp": {"en": "MP", "sv": "MP", "da": "MP"},
     "trav_adjusted": {"en": "Adjusted", "sv": "Justerat", "da": "Justeret"},
     "trav_recap": {"en": "Running score", "sv": "Ställning hittills", "da": "Stilling indtil nu"},
-    "trav_pair_line": {"en": "{side} pair {pair}: {mp} of {top} MP ({percent}) on {boards} board(s)",
-                       "sv": "{side} par {pair}: {mp} av {top} MP ({percent}) på {boards} bricka/brickor",
-                       "da": "{side} par {pair}: {mp} af {top} MP ({percent}) i {boards} spil"},
+    "trav_coming": {"en": "Board {board}: the other results show here once the scorer has yours",
+                    "sv": "Bricka {board}: de andra resultaten visas här när resultatdatorn har ert",
+                    "da": "Spil {board}: de andre resultater vises her, når regnskabet har jeres"},
+    "trav_pair": {"en": "{side} pair {pair}", "sv": "{side} par {pair}", "da": "{side} par {pair}"},
+    "trav_score": {"en": "{mp} of {top} MP ({percent}) on {boards}", "sv": "{mp} av {top} MP ({percent}) på {boards}",
+                   "da": "{mp} af {top} MP ({percent}) i {boards}"},
+    # Law 78A: a board with this table's result alone has nothing to be compared with yet
+    "trav_none_yet": {"en": "no other results yet ({boards})", "sv": "inga andra resultat ännu ({boards})",
+                      "da": "ingen andre resultater endnu ({boards})"},
+    "trav_waiting": {"en": "{boards} waiting", "sv": "{boards} väntar", "da": "{boards} venter"},
+    "trav_board_one": {"en": "{n} board", "sv": "{n} bricka", "da": "{n} spil"},
+    "trav_boards": {"en": "{n} boards", "sv": "{n} brickor", "da": "{n} spil"},
     "irr_cards_exposed": {"en": "Cards exposed", "sv": "Visade kort", "da": "Viste kort"},
     "irr_wrong_board_call": {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
                              "da": "Melding med kort fra forkert spil"},
@@ -265,6 +284,10 @@ T = {
     "pin_needed": {"en": "Director only: enter the director PIN", "sv": "Endast TL: ange TL-koden",
                    "da": "Kun TL: indtast TL-koden"},
     "policy_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    # FSB L114: screens when the organiser requires them (only where the regulation has screen rules)
+    "screens_profile": {"en": "As the regulations say", "sv": "Enligt regelverket", "da": "Som regelsættet siger"},
+    "screens_on": {"en": "Play with screens", "sv": "Spel med skärmar", "da": "Spil med skærme"},
+    "screens_off": {"en": "No screens", "sv": "Utan skärmar", "da": "Uden skærme"},
     "policy_record": {"en": "Record and rule", "sv": "Registrera och döm", "da": "Registrer og afgør"},
     "policy_prevent": {"en": "Box refuses them", "sv": "Lådan vägrar", "da": "Kassen afviser"},
     "alerts_all": {"en": "Both pairs alert", "sv": "Båda paren alerterar", "da": "Begge par alerterer"},
@@ -366,107 +389,13 @@ T = {
                        "da": "Gendannelsen mislykkedes: {error}"},
 }
 
-# The Law's options at a pending decision, by the engine's pending kind and option id (the ids are
-# stable: they are in replay logs). {lho}, {offender}, {partner}, {call} name seats and calls; the
-# engine's English label is the fallback for English only. "_" holds options shared by all kinds.
-OPTIONS: dict[str, dict[str, dict[str, str]]] = {
-    "_": {
-        "unintended": {"en": "Director: the call was unintended and is replaced by the intended call",
-                       "sv": "TL: budet var oavsiktligt och ersätts med det avsedda budet",
-                       "da": "TL: meldingen var utilsigtet og erstattes af den tilsigtede melding"},
-        "stand": {"en": "Director: the call stands", "sv": "TL: budet står kvar", "da": "TL: meldingen står ved magt"},
-        "cancel": {"en": "Director: the call is cancelled; {offender} calls again",
-                   "sv": "TL: budet stryks; {offender} bjuder igen", "da": "TL: meldingen annulleres; {offender} melder igen"},
-    },
-    "insufficient_bid": {
-        "accept": {"en": "{lho} accepts the insufficient bid (by calling)",
-                   "sv": "{lho} godtar det otillräckliga budet (genom att bjuda)",
-                   "da": "{lho} accepterer den utilstrækkelige melding (ved at melde)"},
-        "replace": {"en": "{offender} replaces it (the director then rules under L27B)",
-                    "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
-                    "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
-    },
-    "insufficient_bid_judgement": {
-        "b1a": {"en": "The lowest sufficient bid showing the same denomination(s)",
-                "sv": "Lägsta tillräckliga bud i samma benämning(ar)",
-                "da": "Laveste tilstrækkelige melding i samme benævnelse(r)"},
-        "b1b": {"en": "The replacement has the same or a more precise meaning (comparable call)",
-                "sv": "Ersättningsbudet har samma eller en mer precis betydelse (jämförbart bud)",
-                "da": "Erstatningsmeldingen har samme eller en mere præcis betydning (sammenlignelig melding)"},
-        "none": {"en": "Neither: Law 27B2/B3 applies", "sv": "Inget av dem: lag 27B2/B3 gäller",
-                 "da": "Ingen af dem: § 27B2/B3 anvendes"},
-    },
-    "call_out_of_rotation": {
-        "accept": {"en": "{lho} accepts the call out of rotation (by calling)",
-                   "sv": "{lho} godtar budet i fel tur (genom att bjuda)",
-                   "da": "{lho} accepterer meldingen uden for tur (ved at melde)"},
-        "cancel": {"en": "Not accepted: the call is cancelled and Laws 30-32 apply",
-                   "sv": "Godtas inte: budet upphävs och lag 30-32 gäller",
-                   "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
-        "cancel_artificial": {"en": "Not accepted, and the pass was artificial or passed an artificial call",
-                              "sv": "Godtas inte, och passet var artificiellt eller ett pass på ett artificiellt bud",
-                              "da": "Accepteres ikke, og passet var kunstigt eller et pas på en kunstig melding"},
-    },
-    "change_of_call": {
-        "unintended": {"en": "Director: the first call was unintended; the new call replaces it",
-                       "sv": "TL: det första budet var oavsiktligt; det nya budet ersätter det",
-                       "da": "TL: den første melding var utilsigtet; den nye melding erstatter den"},
-        "accept": {"en": "{lho} accepts the change (by calling)", "sv": "{lho} godtar ändringen (genom att bjuda)",
-                   "da": "{lho} accepterer ændringen (ved at melde)"},
-        "cancel": {"en": "The change is cancelled; the first call stands", "sv": "Ändringen stryks; det första budet står kvar",
-                   "da": "Ændringen annulleres; den første melding står ved magt"},
-    },
-    "inadmissible_double": {
-        "cancel": {"en": "The double/redouble is cancelled; {partner} must pass for the rest of the auction",
-                   "sv": "Dubblingen/redubblingen stryks; {partner} måste passa resten av budgivningen",
-                   "da": "Doblingen/redoblingen annulleres; {partner} skal passe resten af meldingerne"},
-    },
-    "call_when_required_to_pass": {
-        "cancel": {"en": "The call is replaced by a pass; {offender} and {partner} pass for the rest of the auction",
-                   "sv": "Budet ersätts med pass; {offender} och {partner} passar resten av budgivningen",
-                   "da": "Meldingen erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
-    },
-    "bid_above_seven": {
-        "cancel": {"en": "The bid is cancelled and replaced by a pass; {offender} and {partner} pass for the rest",
-                   "sv": "Budet stryks och ersätts med pass; {offender} och {partner} passar resten av budgivningen",
-                   "da": "Meldingen annulleres og erstattes af pas; {offender} og {partner} passer resten af meldingerne"},
-    },
-    "call_after_final_pass": {
-        "cancel": {"en": "The call is cancelled", "sv": "Budet stryks", "da": "Meldingen annulleres"},
-        "unintended": {"en": "Director: the final pass was unintended; the auction reopens with the intended call",
-                       "sv": "TL: det sista passet var oavsiktligt; budgivningen öppnas igen med det avsedda budet",
-                       "da": "TL: det sidste pas var utilsigtet; meldingerne genoptages med den tilsigtede melding"},
-    },
-    "oot_judgement": {
-        "yes": {"en": "Director: {offender}'s {call} is comparable to (or in the same denomination as) the cancelled call",
-                "sv": "TL: {offender}s {call} är jämförbart med (eller i samma benämning som) det upphävda budet",
-                "da": "TL: {offender}s {call} er sammenlignelig med (eller i samme benævnelse som) den annullerede melding"},
-        "no": {"en": "Director: not comparable (another denomination)", "sv": "TL: inte jämförbart (annan benämning)",
-               "da": "TL: ikke sammenlignelig (anden benævnelse)"},
-    },
-    "wrong_board_judgement": {
-        "differs": {"en": "Director: {offender}'s {call} differs from the cancelled call: artificial adjusted score",
-                    "sv": "TL: {offender}s {call} skiljer sig från det strukna budet: korrigerad poäng",
-                    "da": "TL: {offender}s {call} afviger fra den annullerede melding: kunstig justeret score"},
-        "same": {"en": "Director: it does not differ; {lho} repeats the earlier call",
-                 "sv": "TL: det skiljer sig inte; {lho} upprepar sitt tidigare bud",
-                 "da": "TL: den afviger ikke; {lho} gentager sin tidligere melding"},
-    },
-}
-
 
 def option_label(kind: str, option: dict[str, object], lang: str = "en", names: dict[str, str] | None = None) -> str:
-    """The Law's option in the player's language: by pending kind and option id, seats named."""
-    oid = str(option.get("id", ""))
-    entry = OPTIONS.get(kind, {}).get(oid) or OPTIONS["_"].get(oid)
-    if entry is None or lang not in entry:
-        if lang == "en" or entry is None:
-            return str(option.get("label") or oid)
-        lang = "en"
-    try:
-        return entry[lang].format(**(names or {}))
-    except (KeyError, IndexError):
-        return str(option.get("label") or oid) if lang == "en" else entry[lang]
+    """The Law's option in the player's language, by the engine's text key (tablet_app/law_texts.py;
+    `kind`, the pending decision, is implied by the key)."""
+    from tablet_app import law_texts  # law_texts words its texts with this module's names
+
+    return law_texts.option_label(option, lang, names)
 
 
 PROFILE_NAMES = {
@@ -581,7 +510,7 @@ ERRORS: dict[str, dict[str, str]] = {
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
               "tables": "setup_tables", "profile": "setup_profile", "policy": "setup_policy",
-              "no_alerts_by": "setup_alerts"}
+              "no_alerts_by": "setup_alerts", "screens": "setup_screens"}
 
 
 def error_text(exc: BaseException, lang: str = "en") -> str:

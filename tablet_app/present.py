@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
-from tablet_app import i18n
+from tablet_app import i18n, law_texts
+from tablet_app.law_texts import SUIT, call_text
+
+__all__ = ["SUIT", "call_text"]  # defined with the Law's texts, shown from here too
 
 COLUMNS = ("W", "N", "E", "S")  # the order of a printed auction diagram
-SUIT = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED = ("D", "H")
 
 
@@ -26,17 +28,6 @@ def profile_choices(lang: str = "en") -> dict[str, str]:
         label = i18n.profile_name(name, lang)
         out[name] = i18n.tr("setup_profile_assumed", lang, name=label) if profiles.load(name).assumed else label
     return out
-
-
-def call_text(call: str | None, lang: str = "en") -> str:
-    if call is None:
-        return ""
-    if call == "P":
-        return i18n.tr("pass", lang)
-    if call in ("X", "XX"):
-        return call
-    level, strain = call[0], call[1:]
-    return level + ("NT" if strain == "NT" else SUIT.get(strain, strain))
 
 
 def contract_text(contract: str | None, declarer: str | None = None, lang: str = "en") -> str:
@@ -122,8 +113,7 @@ def seat_strip(snap: dict[str, Any], seat: str, lang: str = "en") -> str:
         text = status_line(snap, lang)
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat:
-            key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
-            text += "   \u00b7   " + i18n.tr(key, lang, seat=name)
+            text += "   \u00b7   " + law_texts.obligation_line(ob, lang)
     return f"[b]{name}[/b]:  {text}"
 
 
@@ -206,24 +196,9 @@ def consequences(st: dict[str, Any], lang: str = "en") -> list[str]:
         cards = " ".join(card_text(c, lang) for c in x.get("cards", []))
         out.append(i18n.tr(key, lang, seat=i18n.seat_name(x.get("seat"), lang), cards=cards) + f"  ({x.get('law', '')})")
     for ob in st.get("obligations", []):
-        key = "must_pass_next" if ob.get("must_pass") == "next_turn" else "must_pass_rest"
-        line = i18n.tr(key, lang, seat=i18n.seat_name(ob.get("seat"), lang))
-        if ob.get("law"):
-            line += f"  ({ob['law']})"
-        out.append(line)
-    for lr in st.get("lead_restrictions", []):
-        kind = str(lr.get("kind", ""))
-        suits = " ".join(SUIT.get(x, x) for x in lr.get("suits", []))
-        text = i18n.tr(f"lead_{kind}", lang, suits=suits) if f"lead_{kind}" in i18n.T else kind.replace("_", " ")
-        if suits and f"lead_{kind}" not in i18n.T:
-            text += f" {suits}"
-        who = lr.get("leader") or lr.get("seat")
-        if who:
-            text = f"{i18n.seat_name(who, lang)}: {text}"
-        line = i18n.tr("lead_restriction", lang, text=text)
-        if lr.get("law"):
-            line += f"  ({lr['law']})"
-        out.append(line)
+        line = law_texts.obligation_line(ob, lang)
+        out.append(f"{line}  ({ob['law']})" if ob.get("law") else line)
+    out.extend(law_texts.lead_line(lr, lang) for lr in st.get("lead_restrictions", []))
     return out
 
 
@@ -400,14 +375,28 @@ def traveller_table(trav: dict[str, Any], lang: str = "en") -> tuple[list[str], 
     return head, rows
 
 
+def _boards(n: int, lang: str) -> str:
+    """"1 board", "2 boards" (sv "1 bricka", "2 brickor"; da "1 spil", "2 spil")."""
+    return i18n.tr("trav_board_one" if n == 1 else "trav_boards", lang, n=n)
+
+
 def recap_lines(recap: dict[str, Any] | None, lang: str = "en") -> list[str]:
-    """Each pair's running score over the travellers the table holds (`traveller["recap"]`)."""
+    """Each pair's running score over the travellers the table holds (`traveller["recap"]`): over
+    the boards that could be compared, with the boards still waiting for other results apart."""
     out = []
     for side in ("ns", "ew"):
         r = (recap or {}).get(side)
         if not r:
             continue
+        who = i18n.tr("trav_pair", lang, side=i18n.tr(f"trav_{side}", lang), pair=r.get("pair"))
+        boards, waiting = int(r.get("boards") or 0), int(r.get("waiting") or 0)
+        if not boards:
+            out.append(f"{who}: " + i18n.tr("trav_none_yet", lang, boards=_boards(waiting, lang)))
+            continue
         pct = "-" if r.get("percent") is None else f"{r['percent']:.1f} %"
-        out.append(i18n.tr("trav_pair_line", lang, side=i18n.tr(f"trav_{side}", lang), pair=r.get("pair"),
-                           mp=_mp(r.get("mp")) or "0", top=r.get("top", 0), percent=pct, boards=r.get("boards", 0)))
+        line = f"{who}: " + i18n.tr("trav_score", lang, mp=_mp(r.get("mp")) or "0", top=r.get("top", 0),
+                                    percent=pct, boards=_boards(boards, lang))
+        if waiting:
+            line += "; " + i18n.tr("trav_waiting", lang, boards=_boards(waiting, lang))
+        out.append(line)
     return out

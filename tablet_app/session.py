@@ -24,6 +24,7 @@ FIELD_LABELS = {
     "tables": "Tables in the section", "movement": "Movement", "tray_delay_s": "Tray delay",
     "no_alerts_by": "Pairs not alerting", "pairs_per_direction": "Pair numbering",
     "settings": "Bridgemate settings", "station_session": "Scoring program's session",
+    "screens": "Screens",
 }
 
 # What the table does without the club's Bridgemate settings (a typed-in setup, or a section the
@@ -84,6 +85,10 @@ class Session:
     # tablet asks for its next round with it, so a session the scoring program initialises
     # meanwhile does not take the table over (docs/station.md "Events and sessions").
     station_session: str | None = None
+    # Screens at this table, as the organiser set them for the event, section or table (the
+    # station's movement, or the TD at setup): True on, False off, None the regulation's own
+    # setting. On only under a regulation with screen rules (FSB L114, 2007/2017 L80B2(e)).
+    screens: bool | None = None
 
     def setting(self, name: str) -> Any:
         """One plain-words setting, the default where the club sent none."""
@@ -169,6 +174,8 @@ class Session:
                 isinstance(self.station_session, str) and re.fullmatch(r"[0-9A-F]{32}", self.station_session)):
             raise _field_error("station_session", "the station's session id is 32 characters 0-9, A-F",
                                "setup.invalid")
+        if self.screens not in (None, True, False):
+            raise _field_error("screens", f"true or false, not {self.screens!r}", "setup.invalid")
         if self.movement not in MOVEMENTS:
             raise _field_error("movement", f"choose {', '.join(MOVEMENTS)}, not {self.movement!r}", "setup.choice",
                                value=str(self.movement), choices=",".join(MOVEMENTS))
@@ -243,7 +250,8 @@ def from_station(movement: dict[str, Any], table: int, round_: int, *, defaults:
 
     The station sends `{"event", "section", "tables", "rounds": {"<round>": {"<table>":
     {"ns": 1, "ew": 8, "boards": [..], "next": {...}}}}}`, and may add `pairs_per_direction`
-    (a Mitchell's numbering) and `profile` (the club's regulations); anything missing is a
+    (a Mitchell's numbering), `profile` (the club's regulations) and `screens` (the organiser put
+    screens on this table); anything missing is a
     SetupError. What the TD chose at the table (`extra`) wins over the station's settings, and
     those over the tablet's own (`defaults`: `profile`, `director_pin`).
     """
@@ -278,6 +286,8 @@ def from_station(movement: dict[str, Any], table: int, round_: int, *, defaults:
         fields["profile"] = movement["profile"]
     if isinstance(movement.get("director_pin"), dict):
         fields["td_pin"] = movement["director_pin"]  # the club's PIN, as a salted hash
+    if "screens" in movement:
+        fields["screens"] = movement["screens"]  # the organiser's screens for this table (checked)
     return Session.from_dict({**fields, **{k: v for k, v in extra.items() if v is not None}})
 
 

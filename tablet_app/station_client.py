@@ -188,7 +188,8 @@ def next_round_from_station(controller: Any, station_url: str, key: str, *, time
     if s is None:
         raise SetupError("no session yet: nothing to follow on from")
     tid = table_of(s).format()
-    carried = {"profile": s.profile, "policy": s.policy, "td_pin": s.td_pin, "tray_delay_s": s.tray_delay_s}
+    carried = {"profile": s.profile, "policy": s.policy, "td_pin": s.td_pin, "tray_delay_s": s.tray_delay_s,
+               "screens": s.screens}
     own = fetch_movement(station_url, tid, key, timeout=timeout, session=s.station_session)
     later = [int(r) for r in (own.get("rounds") or {}) if str(r).isdigit() and int(r) > s.round]
     if later or s.station_session is None:

@@ -56,19 +56,25 @@ def rows(results: list[Any]) -> list[dict[str, Any]]:
 def running_score(travellers: dict[int, list[dict[str, Any]]], pair: int, direction: str,
                   per_direction: bool) -> dict[str, Any]:
     """The pair's matchpoints over the boards whose travellers this table holds: sum, tops and
-    percentage. `direction` is where the pair sits now; in a Mitchell (`per_direction`) pair 1 NS
-    and pair 1 EW are two pairs, in a Howell a pair is found in either direction."""
+    percentage over the boards that could be compared (a board with one result has a top of 0,
+    Law 78A: nothing to compare it with), and how many of the pair's boards still wait for other
+    results (`waiting`). `direction` is where the pair sits now; in a Mitchell (`per_direction`)
+    pair 1 NS and pair 1 EW are two pairs, in a Howell a pair is found in either direction."""
     mp = 0.0
     tops = 0
     boards = 0
+    waiting = 0
     for lines in travellers.values():
         for line in lines:
             if line.get("mp_ns") is None:
                 continue
             for side in ("ns", "ew"):
                 if line.get(f"{side}_pair") == pair and (not per_direction or side == direction.lower()):
+                    if not line.get("top"):
+                        waiting += 1
+                        continue
                     mp += float(line[f"mp_{side}"])
                     tops += int(line["top"])
                     boards += 1
     return {"pair": pair, "direction": direction, "boards": boards, "mp": round(mp, 1), "top": tops,
-            "percent": round(100.0 * mp / tops, 2) if tops else None}
+            "percent": round(100.0 * mp / tops, 2) if tops else None, "waiting": waiting}

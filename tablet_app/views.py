@@ -10,6 +10,7 @@ import functools
 from typing import Any
 
 from protocol.messages import STOP_TRIGGERS
+from tablet_app import law_texts, screen_view
 
 # The box display is 16 characters wide and shows a message on its call line when nothing is
 # selected (firmware/render.py; "~ text" in its screen file, firmware/textview.py): messages are
@@ -23,6 +24,7 @@ MESSAGES = {
 }
 
 SHORT_REASONS = (
+    ("has not seen", "Not seen: TD"),  # behind screens: the tray has not brought it
     ("tray", "Tray not here"),
     ("director", "Wait for TD"),
     ("auction is over", "Auction over"),
@@ -69,6 +71,15 @@ def alert_seen(call: dict[str, Any], seat: str, screens: bool) -> bool:
     return not screens or seat in (call.get("alerted_to") or ())
 
 
+def _now(calls: list[dict[str, Any]], i: int, seen: dict[str, Any]) -> dict[str, Any]:
+    """The standing call `seen` as it is now: an alert made after the tray carried it across
+    still reaches the screenmate's box (the side sees the call as the tray left it, and the
+    alert as it is made: WBF screen regulations, each player alerts to his screenmate)."""
+    if i < len(calls) and calls[i].get("seat") == seen.get("seat") and calls[i].get("t") == seen.get("t"):
+        return calls[i]
+    return seen
+
+
 def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     st = ctl.estate or {}
     phase = ctl.phase
@@ -78,8 +89,9 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
     screen = ctl.screen
     shown = screen.visible_calls(seat) if screen is not None else calls
     auction = [
-        {"call": c.get("call"), "alert": alert_seen(c, seat, screen is not None), "stop": bool(c.get("stop"))}
-        for c in shown
+        {"call": c.get("call"), "alert": alert_seen(_now(calls, i, c), seat, screen is not None),
+         "stop": bool(c.get("stop"))}
+        for i, c in enumerate(shown)
     ]
     # Behind a screen the other side's calls not yet passed on the tray are hidden (code 0x3F), so
     # the box still counts the rotation right.
@@ -96,13 +108,15 @@ def box_view(ctl: Any, seat: str) -> dict[str, Any]:
         stop_ms = max(0, int(round((float(lock) - ctl.board_time()) * 1000)))
     message = MESSAGES["frozen"] if frozen else MESSAGES.get(phase, "")
     pending = st.get("pending") or {}
-    if pending.get("call") and pending.get("seat"):
+    if pending.get("call") and pending.get("seat") and (
+            screen is None or screen_view.sees(seat, pending["seat"], screen.screenmates)):
         # every box shows the call the table is ruling on: the player the Law lets accept it
-        # must see what he would accept ("W 2C: wait TD")
+        # must see what he would accept ("W 2C: wait TD"); behind screens only the boxes on the
+        # side where it was made (the tray has not carried it: docs/laws/choices.md #34)
         message = f"{pending['seat']} {pending['call']}: wait TD"
     for ob in st.get("obligations", []):
         if ob.get("seat") == seat and mine:
-            message = "You must pass" if ob.get("must_pass") == "next_turn" else "Pass to end"
+            message = law_texts.box_message(ob)  # in English: the link puts it in the table's language
     if phase == "auction" and screen is not None and not may_call:
         message = "Tray not here"
     if phase == "auction" and ctl.stop_shown.get(seat) is not None and mine:
@@ -140,17 +154,27 @@ def tempo_rows(st: dict[str, Any]) -> list[dict[str, Any]]:
                 "flags": [],
             }
         )
+    made = [c.get("t") for c in st.get("calls", [])]
     for flag in st.get("timing", []):
-        idx = flag.get("index", flag.get("call_index"))
-        target = None
-        if isinstance(idx, int) and 0 <= idx < len(rows):
-            target = rows[idx]
-        else:
-            # No index from the engine: attach to the last call by that seat.
-            for r in reversed(rows):
-                if r["seat"] == flag.get("seat"):
-                    target = r
-                    break
+        target = _flagged_row(rows, made, flag)
         if target is not None:
             target["flags"].append(flag.get("kind"))
     return rows
+
+
+def _flagged_row(rows: list[dict[str, Any]], made: list[Any], flag: dict[str, Any]) -> dict[str, Any] | None:
+    """The row of the call a timing flag is about: the standing call it names by index (alerts),
+    else the call its seat made when the flag was raised (a stop flag carries that call's time),
+    else that seat's last call made by then (the call itself was withdrawn since). Never a call the
+    seat made later: a long thought after a STOP belongs to the slow call (FSB L116B, L16B1)."""
+    idx = flag.get("index", flag.get("call_index"))
+    if isinstance(idx, int) and 0 <= idx < len(rows):
+        return rows[idx]
+    seat, t = flag.get("seat"), flag.get("t")
+    mine = [(r, made[i]) for i, r in enumerate(rows) if r["seat"] == seat]
+    if isinstance(t, int | float):
+        same = [r for r, at in mine if at == t]
+        if same:
+            return same[-1]
+        mine = [(r, at) for r, at in mine if isinstance(at, int | float) and at <= t]
+    return mine[-1][0] if mine else None

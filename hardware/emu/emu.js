@@ -12,10 +12,11 @@
 // timer expires (a free-running period of latency_ms, 16 ms unless the tablet sets it) or a USB
 // packet's worth (62 data bytes) has gathered, then hands them to the tablet at once (Y lines).
 // Without it every byte reaches the tablet at its stop bit (U and B lines).
-// "lockstep": the chip clock stops when bytes reach the tablet and goes on only on an A line: the
-// harness lets the tablet take its turn on the wall clock and sends its answer as W lines with
-// the wall time it took (delay_us), which the boxes then receive that much chip time after the
-// bytes reached it. The tablet's time thus counts on the chip's clock as the wall gave it.
+// "lockstep" (hardware/emu/lockstep.py): the chips start standing, and stand again whenever
+// bytes reach the tablet (Y), when they reach the time the last A line gave (the tablet's own
+// next action: H ... due) and when the harness asks (B: H ... pin); they go on only on an A
+// line. The tablet's bytes come as W lines stamped with its own clock (at_us), and enter the
+// line at that chip time.
 // Each box is one RP2040 booted as a Pico boots: the boot ROM, then the stock MicroPython UF2's
 // image in flash, and the box's LittleFS filesystem at flash offset 0xA0000 (in the flash file,
 // which is written back on power-off so a power cycle keeps it). All boxes run in lockstep on
@@ -23,10 +24,12 @@
 // tablet on the other side keeps wall-clock time), and it reports how far it lags.
 //
 // Lines to this program (box = index into boxes):
-//   W box HEX [delay_us]   bytes from the tablet to that box's UART RX (point-to-point), from
-//                  delay_us of chip time after the clock stopped (lockstep; else from now)
-//   W bus HEX [delay_us]   bytes from the tablet onto the RS-485 line (every box receives them)
-//   A              lockstep: the tablet has taken its turn, the chip clock goes on
+//   W box HEX [at_us]   bytes from the tablet to that box's UART RX (point-to-point), from chip
+//                  time at_us (lockstep: the tablet's clock; else from now)
+//   W bus HEX [at_us]   bytes from the tablet onto the RS-485 line (every box receives them)
+//   A [until_us]   lockstep: the tablet has taken its turn, the chips go on (until until_us at
+//                  most, when they stand again: H until_us due)
+//   B k            lockstep: stand now (or stay standing) for the harness: H sim_us pin k
 //   E box HEX      bytes typed on the box's USB console (its REPL)
 //   P box r c hold gap   press key (row r, col c) for hold ms of chip time, then gap ms released
 //   X box          power off (flash kept, written back to its file)
@@ -45,7 +48,12 @@
 //                         with "lockstep" the chip clock then stops until A
 //   M sim_us HEX [port]   bytes the tablet put on the line (bus), or on box port's wire
 //                         (point to point: with "lockstep" only), from that time on
-//   C sim_us a b HEX      collision: box b drove the line (byte HEX, lost) while a did
+//   C sim_us a b HEX      collision: box b drove the line (byte HEX, lost) while a did (a = -1:
+//                         while the tablet did)
+//   H sim_us why [k]      lockstep: the chips stand ("start", "due": the tablet's time, "pin" k,
+//                         "bridge": after the Y lines of the bytes handed over at this time)
+//   J sim_us port late_us lockstep: a tablet write stamped late_us before the chips' time (it
+//                         enters the line now: the tablet acted while the chips ran)
 //   Z sim_us box          bus: a byte the box sent with its driver off (DE low): lost
 //   L box sim_us TEXT     a line the box printed (its USB console)
 //   F box HEX leds on changed_us now_us   display memory, the LEDs, the panel on (1) or off, the
@@ -80,13 +88,21 @@ function out(line) {
   process.stdout.write(line + '\n');
 }
 
-let held = false; // lockstep: the chip clock waits for the tablet's turn (A)
-let heldAt = 0;
+// lockstep: the chips wait for the tablet (an A line), from the start
+let held = !!cfg.lockstep;
+let horizon = Infinity; // lockstep: the chips stand when they reach it (the tablet's next action)
 
-// a bridge handing the tablet bytes: a Y line, and in lockstep the chip clock stops
+function stand() {
+  held = true;
+  horizon = Infinity;
+}
+
+// a bridge handing the tablet bytes: a Y line, and in lockstep the chips stand (H ... bridge
+// once every bridge has handed over what it had at this time)
+let handing = false;
 function handed(port, now, bytes) {
   out(`Y ${port} ${Math.floor(now / 1000)} ${Buffer.from(bytes).toString('hex')}`);
-  if (cfg.lockstep) { held = true; heldAt = now; }
+  if (cfg.lockstep) { stand(); handing = true; }
 }
 
 function loadUf2(flash) {
@@ -553,6 +569,15 @@ if (cfg.bridge) {
 }
 let busFree = 0;
 let busOwner = -1;
+// the tablet's transmissions on the bus, [start, end) ns: a box byte on the line meanwhile
+// collides with it (RS-485 is half duplex: one driver at a time)
+const tabletTx = [];
+let tabletFree = 0;
+
+function overTablet(startNs, endNs) {
+  while (tabletTx.length && tabletTx[0][1] < gNs - 10 * SLICE_NS) tabletTx.shift();
+  return tabletTx.some(([a, b]) => a < endNs && startNs < b);
+}
 
 function deliver(now) {
   pending.sort((a, b) => a.at - b.at);
@@ -566,9 +591,13 @@ function deliver(now) {
         out(`Z ${Math.floor(p.at / 1000)} ${p.box.index}`);
         continue;
       }
-        const startAt = p.at - BYTE_NS;
+      const startAt = p.at - BYTE_NS;
       if (startAt < busFree && busOwner !== p.box.index) {
         out(`C ${Math.floor(p.at / 1000)} ${busOwner} ${p.box.index} ${p.v.toString(16).padStart(2, '0')}`);
+        continue;
+      }
+      if (overTablet(startAt, p.at)) {
+        out(`C ${Math.floor(p.at / 1000)} -1 ${p.box.index} ${p.v.toString(16).padStart(2, '0')}`);
         continue;
       }
       busFree = p.at; busOwner = p.box.index;
@@ -601,10 +630,17 @@ function command(l) {
   const op = a[0];
   if (op === 'W') {
     const bytes = Buffer.from(a[2] || '', 'hex');
-    // the tablet's bytes go on the wire as they come, at the chip time they come; in lockstep
-    // the tablet's wall time after the clock stopped counts on the chip's clock
-    const from = held && a[3] !== undefined ? heldAt + (+a[3]) * 1000 : gNs;
+    // the tablet's bytes go on the wire at the chip time its clock gave them (lockstep), else
+    // when they come; never in the chips' past
+    let from = a[3] !== undefined ? (+a[3]) * 1000 : gNs;
+    if (from < gNs) {
+      if (a[3] !== undefined) out(`J ${simUs()} ${a[1]} ${Math.floor((gNs - from) / 1000)}`);
+      from = gNs;
+    }
     if (a[1] === 'bus') {
+      from = Math.max(from, tabletFree);
+      tabletFree = from + bytes.length * BYTE_NS;
+      tabletTx.push([from, tabletFree]);
       out(`M ${Math.floor(from / 1000)} ${a[2] || ''}`);
       for (const b of boxes) if (b.mcu) b.feed(bytes, from);
     } else {
@@ -614,6 +650,10 @@ function command(l) {
     }
   } else if (op === 'A') {
     held = false;
+    horizon = a[1] !== undefined ? (+a[1]) * 1000 : Infinity;
+  } else if (op === 'B') {
+    if (!held) stand();
+    out(`H ${simUs()} pin ${a[1]}`);
   } else if (op === 'E') {
     const b = boxes[+a[1]];
     if (b.mcu) b.consoleIn(Buffer.from(a[2] || '', 'hex'));
@@ -651,7 +691,7 @@ function loop() {
   const sliceEnd = Date.now() + 4;
   while (Date.now() < sliceEnd && !held) {
     if (cfg.realtime !== false && gNs / 1000 > wallUs()) break;
-    const until = gNs + SLICE_NS;
+    const until = Math.min(gNs + SLICE_NS, horizon);
     for (const b of boxes) {
       if (b.reboot) { b.reboot = false; b.powerOff(); b.powerOn(); }
       if (!b.mcu) continue;
@@ -660,6 +700,13 @@ function loop() {
     }
     gNs = until;
     deliver(gNs);
+    if (handing) {
+      handing = false;
+      out(`H ${simUs()} bridge`);
+    } else if (!held && gNs >= horizon) {
+      stand();
+      out(`H ${simUs()} due`);
+    }
   }
   out(`N ${simUs()}`);
   // held: nothing to run until the harness answers; a timer, not a spin, while it does
@@ -671,4 +718,5 @@ for (const b of boxes) {
   loadUf2(b.flash);
   if (!b.cfg.off) b.powerOn();
 }
+if (held) out(`H ${simUs()} start`);
 loop();

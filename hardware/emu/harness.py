@@ -11,6 +11,7 @@ the tablet's LinkMaster opens with pyserial (point-to-point), or one pty is the 
 from __future__ import annotations
 
 import array
+import contextlib
 import fcntl
 import json
 import os
@@ -24,10 +25,11 @@ import termios
 import threading
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hardware.emu import image
+from hardware.emu.lockstep import EmuPort, OneClock, Tablet
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -232,10 +234,9 @@ class Screen:
         img.resize((128 * scale, 64 * scale), Image.Resampling.NEAREST).save(str(path))
 
 
-# lockstep: the longest the chip clock waits for the tablet's turn (a tablet that hangs must not
-# hang the table), and how long the tablet must stay quiet to have ended its turn
-HOLD_MAX_S = 5.0
-QUIET_S = 0.0005
+# not in lockstep: bytes the tablet wrote and this process never read (a write cut short) stop
+# its clock no longer than this
+UNREAD_MAX_S = 5.0
 
 
 def _unread(fd: int) -> int:
@@ -250,16 +251,16 @@ class EmuTable:
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
                  seat_in_config: bool = True, frames: bool = False,
                  extra_config: dict | None = None, display: str = "spi",
-                 bridge_ms: float | None = None, lockstep: Callable[[], bool] | None = None):
+                 bridge_ms: float | None = None, lockstep: Tablet | None = None):
         """display: how the boxes' panels are wired, "spi" (the reference box) or "i2c"
         (`make flash DISPLAY_BUS=i2c`); the emulated panel listens on both buses.
         bridge_ms: model the USB bridge between the wire and the tablet with this latency timer
         (the FT231X's 16 ms default, or the 1 ms the tablet sets: tablet_app/link/latency.py).
-        lockstep: with a bridge, stop the chip clock while the tablet takes its turn: after the
-        bridge hands it bytes, until `lockstep()` says the tablet is idle (and its bytes are
-        read); what it wrote meanwhile reaches the boxes as much chip time later as it took on
-        the wall clock (emu.js). Without it the tablet's wall time weighs as little on the chip's
-        clock as the emulation is slower than real time."""
+        lockstep: the tablet (hardware/emu/lockstep.py Tablet) on the chips' clock: the chips
+        stand while it works and its bytes enter the line at its own clock's time (lockstep.py;
+        open its ports with `open_port`). Without it the tablet's wall time weighs as little on
+        the chip's clock as the emulation is slower than real time, and its bytes land when a
+        harness thread reads them."""
         why = missing()
         if why:
             raise RuntimeError(why)
@@ -300,18 +301,14 @@ class EmuTable:
         self.to_boxes: list[tuple[int, str, str]] = []  # p2p: (chip us, seat, hex) from the tablet
         self.to_tablet: list[tuple[int, str, str]] = []  # bridge: (chip us, port, hex) handed over
         self.wire_log: list[tuple[int, str, str]] = []  # point to point: (chip us, seat, hex) boxes sent
-        self.holds = 0  # lockstep: times the chip clock stopped for the tablet's turn
-        self.held_s = 0.0  # ... and the wall time it stood
-        self._lockstep = lockstep
-        self._hold_t0: float | None = None  # lockstep: wall time the chip clock stopped
-        self._held_at_us = 0  # ... and the chip time it stopped at
-        self._tablet_us = 0  # the latest time tablet_us() gave
-        self._in_flight = 0  # the tablet's writes sent to the emulator and not yet placed (M)
-        self._lag_us = 0  # how far the tablet's clock is behind the chips' (tablet_us)
-        self._unread_n = 0  # bytes the tablet has written that the pump has not read yet
+        self._tablet_us = 0  # the latest time tablet_us() gave (not in lockstep)
+        self._in_flight = 0  # not in lockstep: the tablet's writes sent on, not yet placed (M)
+        self._lag_us = 0  # ... how far the tablet's clock is behind the chips' (tablet_us)
+        self._unread_n = 0  # ... bytes the tablet has written that the pump has not read yet
         self._unread_t = 0.0  # ... since this wall time
         self._clock_lock = threading.Lock()
-        self._io = threading.Lock()  # the pump's read-and-forward against the hold's end
+        self._send_lock = threading.Lock()  # one line at a time to emu.js, from any thread
+        self._pipes: dict[str, tuple[int, int]] = {}  # lockstep: the tablet's read ends (EmuPort)
         self._cv = threading.Condition()
         self._replies: dict[str, str] = {}
         # ptys: the tablet opens the slave path; we keep the master (and the slave open, so the
@@ -323,6 +320,10 @@ class EmuTable:
             os.set_blocking(m, False)
             self._pty[name] = (m, sl, os.ttyname(sl))
         self.ports = {s: self._pty["bus" if bus else s][2] for s in seats}
+        self.one: OneClock | None = None
+        if lockstep is not None:
+            self.one = OneClock(self._send, self._tablet_unread)
+            self.one.attach(lockstep)
         self.proc = subprocess.Popen(["node", str(HERE / "emu.js"), str(cfgp)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=open(self.workdir / "emu.stderr", "wb"), text=True,
@@ -330,19 +331,18 @@ class EmuTable:
         self._closed = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self._pump = threading.Thread(target=self._tablet_bytes, daemon=True)
-        self._pump.start()
-        if lockstep is not None:
-            threading.Thread(target=self._holds, daemon=True).start()
+        if self.one is None:  # in lockstep the tablet's bytes come through open_port's ports
+            threading.Thread(target=self._tablet_bytes, daemon=True).start()
 
     # -- plumbing -----------------------------------------------------------------------------
     def _send(self, line: str) -> None:
         assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, ValueError):
-            pass
+        with self._send_lock:
+            try:
+                self.proc.stdin.write(line + "\n")
+                self.proc.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -360,13 +360,14 @@ class EmuTable:
                 port = parts[1] if parts[1] == "bus" else self.seats[int(parts[1])]
                 self.sim_us = max(self.sim_us, int(parts[2]))
                 self.to_tablet.append((int(parts[2]), port, parts[3]))
-                if self._lockstep is not None:
-                    with self._cv:
-                        self._held_at_us = int(parts[2])
-                        self._hold_t0 = time.monotonic()
-                        self.holds += 1
-                        self._cv.notify_all()
+                if self.one is not None:  # the chips stand while the tablet takes its turn
+                    self.one.stopped_at(int(parts[2]), "bridge", ready=False)
                 self._to_tablet(port, bytes.fromhex(parts[3]))
+            elif op == "H" and self.one is not None:  # the chips stand: the tablet's time, a driver
+                pin = int(parts[3]) if parts[2] == "pin" else 0
+                self.one.stopped_at(int(parts[1]), "driver" if pin else parts[2], pin)
+            elif op == "J" and self.one is not None:  # a tablet write the chips had passed
+                self.one.late_write(int(parts[1]), int(parts[3]))
             elif op == "B":
                 hexs, who = parts[2], parts[3]
                 data = bytes.fromhex(hexs)
@@ -376,11 +377,13 @@ class EmuTable:
                 if not self.bridge_ms:
                     self._to_tablet("bus", data)
             elif op == "M":
-                with self._clock_lock:
-                    # the tablet's clock runs on from where it stood, at the chips' speed
-                    self._in_flight = max(0, self._in_flight - 1)
-                    self._lag_us = max(self._lag_us, int(parts[1]) - self._tablet_us)
+                if self.one is None:
+                    with self._clock_lock:
+                        # the tablet's clock runs on from where it stood, at the chips' speed
+                        self._in_flight = max(0, self._in_flight - 1)
+                        self._lag_us = max(self._lag_us, int(parts[1]) - self._tablet_us)
                 if len(parts) > 3:  # point to point (lockstep): the tablet's bytes to one box
+
                     self.to_boxes.append((int(parts[1]), self.seats[int(parts[3])], parts[2]))
                 else:
                     self.line_log.append((int(parts[1]), "tablet", parts[2] if len(parts) > 2 else ""))
@@ -410,8 +413,9 @@ class EmuTable:
                 with self._cv:
                     self.collisions += 1
                     self.collided.append((int(parts[1]), line.rstrip("\n")))
-                    owner, (who, v) = parts[2], parts[3].split()
-                    self.line_log.append((int(parts[1]), f"{self.seats[int(who)]} over {self.seats[int(owner)]}", v))
+                    owner, (who, v) = int(parts[2]), parts[3].split()
+                    over = "tablet" if owner < 0 else self.seats[owner]
+                    self.line_log.append((int(parts[1]), f"{self.seats[int(who)]} over {over}", v))
             elif op in ("F", "T"):
                 with self._cv:
                     self._replies[op + (parts[1] if op == "F" else "")] = line.rstrip("\n")
@@ -420,6 +424,15 @@ class EmuTable:
     def _to_tablet(self, name: str, data: bytes) -> None:
         if name in self.unplugged:
             return
+        if self.one is not None:  # lockstep: the tablet reads a pipe (EmuPort)
+            with self._clock_lock:
+                ends = self._pipes.get(name)
+            if ends is not None:
+                try:
+                    os.write(ends[1], data)
+                except OSError:
+                    pass  # full or closed: lost, as on a wire nobody reads
+            return
         fd = self._pty[name][0]
         try:
             os.write(fd, data)
@@ -427,95 +440,121 @@ class EmuTable:
             pass  # nobody reads the line: the bytes are lost, as on a wire
 
     def _tablet_bytes(self) -> None:
+        """Not in lockstep: what the tablet writes on a pty goes to the boxes when this thread
+        reads it (the tablet's clock stands meanwhile: tablet_us)."""
         fds = {v[0]: k for k, v in self._pty.items()}
         while not self._closed:
             r, _, _ = select.select(list(fds), [], [], 0.1)
-            with self._io:
-                for fd in r:
-                    try:
-                        data = os.read(fd, 4096)
-                    except (BlockingIOError, OSError):
-                        continue
-                    if data and fds[fd] in self.unplugged:
-                        with self._clock_lock:  # read and dropped: a pulled cable
-                            self._unread_n = max(0, self._unread_n - len(data))
-                    if data and fds[fd] not in self.unplugged:
-                        name = fds[fd]
-                        port = "bus" if name == "bus" else self.seats.index(name)
-                        t0 = self._hold_t0
-                        with self._clock_lock:
-                            self._in_flight += 1  # until the emulator says where it placed them (M)
-                            self._unread_n = max(0, self._unread_n - len(data))
-                        if t0 is None:
-                            self._send(f"W {port} {data.hex()}")
-                        else:  # the chip clock stands: these bytes came this long into its stop
-                            self._send(f"W {port} {data.hex()} {int((time.monotonic() - t0) * 1e6)}")
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                if not data:
+                    continue
+                sent = fds[fd] not in self.unplugged  # else read and dropped: a pulled cable
+                with self._clock_lock:
+                    self._unread_n = max(0, self._unread_n - len(data))
+                    if sent:
+                        self._in_flight += 1  # until emu.js says where it placed them (M)
+                if sent:
+                    name = fds[fd]
+                    port = "bus" if name == "bus" else self.seats.index(name)
+                    self._send(f"W {port} {data.hex()}")
+
+    def open_port(self, path: str, baud: int = 115200) -> EmuPort:
+        """The tablet's end of a line in lockstep (LinkMaster(open_port=...)): its writes enter
+        the line at the tablet's clock (lockstep.py); what the line hands it comes through a
+        pipe, readable the moment it is written (a pty passes bytes on through the kernel's
+        workqueue: a moment later, when the tablet could look settled without having them)."""
+        name = next((k for k, v in self._pty.items() if v[2] == path), None)
+        if name is None:
+            raise OSError(f"no emulated line at {path}")
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        os.set_blocking(w, False)
+        with self._clock_lock:
+            old = self._pipes.pop(name, None)
+            self._pipes[name] = (r, w)
+        if old is not None:
+            os.close(old[1])
+
+        def closed(ends: tuple[int, int] = (r, w), n: str = name) -> None:
+            with self._clock_lock:
+                if self._pipes.get(n) == ends:
+                    del self._pipes[n]
+            os.close(ends[1])
+
+        def write(data: bytes, n: str = name) -> None:
+            self._tablet_write(n, data)
+
+        return EmuPort(path, r, write, closed)
+
+    def _tablet_write(self, name: str, data: bytes) -> None:
+        if name in self.unplugged or not data:
+            return  # a pulled cable: the bytes are lost
+        port = "bus" if name == "bus" else self.seats.index(name)
+        assert self.one is not None
+        self.one.writes += 1
+        self._send(f"W {port} {data.hex()} {self.one.now_us()}")
+
+    def _tablet_unread(self) -> int:
+        """Bytes handed to the tablet that it has not read yet."""
+        with self._clock_lock:
+            ends = list(self._pipes.values())
+        return sum(_unread(r) for r, _ in ends)
 
     def tablet_us(self) -> int:
-        """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock): the
-        chips' time, except while the chips stand for the tablet's turn (lockstep), when it runs
-        on from the stop at wall speed, as the bytes the tablet writes then are placed. Never
-        backwards: after a stop it waits for the chips to catch up. It stands while bytes the
-        tablet wrote (tablet_wrote) are on their way to the chips (in its port, or sent to the
-        emulator and not yet placed on a wire), and then runs on from there, behind the chips'
-        time by its stops: the tablet's timers count from when its frame is on the wire, as a
-        real UART sends at once, however late this process forwards it on a busy machine. (It ran
-        on before: a bus grant still on its way timed out on the tablet's clock, and its next
-        grant reached the line with it, at the same chip microsecond: two boxes answered.)"""
-        t0 = self._hold_t0
-        t = self.sim_us
-        if t0 is not None:
-            t = max(t, self._held_at_us + int((time.monotonic() - t0) * 1e6))
+        """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock). In
+        lockstep the clock of lockstep.py; otherwise the chips' time as last reported, never
+        backwards, except that it stands while bytes the tablet wrote (tablet_wrote) are on their
+        way to the chips (in its pty, or sent to emu.js and not yet placed on a wire) and then
+        runs on from there, behind the chips' time by its stops: the tablet's timers count from
+        when its frame is on the wire, as a real UART sends at once, however late this process
+        forwards it on a busy machine. (It ran on before: a bus grant still on its way timed out
+        on the tablet's clock, and its next grant reached the line with it, at the same chip
+        microsecond: two boxes answered.)"""
+        if self.one is not None:
+            return self.one.now_us()
         with self._clock_lock:
-            if self._unread_n and time.monotonic() - self._unread_t > HOLD_MAX_S:
+            if self._unread_n and time.monotonic() - self._unread_t > UNREAD_MAX_S:
                 self._unread_n = 0  # written and never read (a write cut short): run on
             if self._in_flight or self._unread_n:
                 return self._tablet_us
-            t -= self._lag_us
+            t = self.sim_us - self._lag_us
             if t > self._tablet_us:
                 self._tablet_us = t
             return self._tablet_us
 
     def tablet_wrote(self, n: int) -> None:
-        """The tablet writes `n` bytes to a port now (-n: the write failed): its clock stands
-        until the pump has read them and the emulator has placed them (tablet_us)."""
+        """Not in lockstep: the tablet writes `n` bytes to a pty now (-n: the write failed); its
+        clock stands until this process has read them and emu.js has placed them (tablet_us)."""
+        if self.one is not None:
+            return  # lockstep.py places them at the tablet's clock
         with self._clock_lock:
             if n > 0 and not self._unread_n:
                 self._unread_t = time.monotonic()
             self._unread_n = max(0, self._unread_n + n)
 
-    def _holds(self) -> None:
-        """Lockstep: end each stop of the chip clock once the tablet has read what the bridge
-        handed it, `lockstep()` says it is idle, and every byte it wrote has been forwarded, all
-        of it for QUIET_S on end (or after HOLD_MAX_S)."""
-        assert self._lockstep is not None
-        while not self._closed:
-            with self._cv:
-                while self._hold_t0 is None and not self._closed:
-                    self._cv.wait(0.2)
-                t0 = self._hold_t0
-            if t0 is None:
-                continue
-            quiet_since = None
-            while time.monotonic() - t0 < HOLD_MAX_S:
-                with self._io:
-                    try:
-                        idle = (all(_unread(sl) == 0 and _unread(m) == 0 for m, sl, _ in self._pty.values())
-                                and self._lockstep())
-                    except Exception:  # the tablet's state read mid-change: not idle yet
-                        idle = False
-                    now = time.monotonic()
-                    if not idle:
-                        quiet_since = None
-                    elif quiet_since is None:
-                        quiet_since = now
-                    elif now - quiet_since >= QUIET_S:
-                        break
-                time.sleep(0.0002)
-            with self._io:
-                self.held_s += time.monotonic() - t0
-                self._hold_t0 = None
-                self._send("A")
+    @contextlib.contextmanager
+    def stopped(self) -> Iterator[None]:
+        """In lockstep, the chips stand while the block runs (a driver acting on the tablet:
+        lockstep.py `pinned`); otherwise nothing."""
+        if self.one is None:
+            yield
+            return
+        with self.one.pinned():
+            yield
+
+    @property
+    def holds(self) -> int:
+        """Lockstep: the stops the chips made for the tablet."""
+        return len(self.one.stops) if self.one else 0
+
+    @property
+    def held_s(self) -> float:
+        """Lockstep: the wall time the chips stood for the tablet in all."""
+        return sum(r.wall_s for r in self.one.stops) if self.one else 0.0
 
     def _wait_reply(self, key: str, timeout: float = STALL_S) -> str:
         deadline = time.monotonic() + timeout
@@ -706,6 +745,8 @@ class EmuTable:
     def close(self) -> None:
         if self._closed:
             return
+        if self.one is not None:
+            self.one.close()
         self._send("Q")
         try:
             self.proc.wait(10)

@@ -18,9 +18,12 @@ import time
 from typing import Any
 
 from hardware.emu.harness import ChipBudget, EmuTable, Screen
+from hardware.emu.lockstep import EmuPort
 from hardware.sim.table import tokens
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
+from tablet_app.link.latency import Latency
+from tablet_app.link.master import open_serial
 from tablet_app.runner import RunnerThread, TableRunner
 
 SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
@@ -79,8 +82,26 @@ class ChipClock:
     def ticks_ms(self) -> int:
         return self._emu.tablet_us() // 1000
 
-    def wrote(self, n: int) -> None:
-        self._emu.tablet_wrote(n)
+
+class CountedSerial:
+    """Not in lockstep: the tablet's pyserial port, each write told to the emulated table first
+    (EmuTable.tablet_wrote), whose clock for the tablet then stands until the bytes are on the
+    chips' wire."""
+
+    def __init__(self, emu: EmuTable, path: str, baud: int):
+        self._emu = emu
+        self._ser = open_serial(path, baud)
+
+    def write(self, data: bytes) -> int | None:
+        self._emu.tablet_wrote(len(data))
+        try:
+            return self._ser.write(data)
+        except Exception:
+            self._emu.tablet_wrote(-len(data))  # not written: nothing on its way
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ser, name)
 
 
 class _WokenLoop:
@@ -92,8 +113,8 @@ class _WokenLoop:
         self.master = master
         self.lock = threading.RLock()
         self._stop = threading.Event()
-        self._t = threading.Thread(target=self._run, daemon=True)
-        self._t.start()
+        self.thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+        self.thread.start()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -105,7 +126,7 @@ class _WokenLoop:
         """Ends the loop after its turn and waits for it (as RunnerThread.stop: the caller
         closes the controller next, which must not happen under a turn still running)."""
         self._stop.set()
-        self._t.join()
+        self.thread.join()
 
 
 class EmuRig:
@@ -114,15 +135,17 @@ class EmuRig:
                  extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi",
                  bridge_ms: float | None = None, lockstep: bool = False):
         """bridge_ms: model the USB bridge's latency timer (hardware/emu/harness.py); lockstep
-        (with a bridge): the boxes' clock stands while the tablet takes its turn, which then counts
-        on the chip's clock as long as it took on the wall's, and the table loop is woken by the
-        link (the app's way) instead of polling."""
+        (with a bridge): the tablet on the chips' clock (hardware/emu/lockstep.py): the chips
+        stand while it works, its time counts as the CPU time its threads take, its bytes enter
+        the line at its own clock's time, and the table loop is woken by the link (the app's
+        way) instead of polling. A driver acts on the tablet inside `acting()`."""
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
         self.master: LinkMaster | None = None
+        self._ready = False
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config,
-                            display=display, bridge_ms=bridge_ms,
-                            lockstep=self._tablet_idle if lockstep else None)
-        self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu))
+                            display=display, bridge_ms=bridge_ms, lockstep=self if lockstep else None)
+        self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu),
+                                 open_port=self._open_port if lockstep else self._open_counted)
         self.ctl = Controller(workdir / "journal.db")
         self._session = {**SESSION, **(session or {})}
         self._round = int(self._session["round"])
@@ -133,17 +156,51 @@ class EmuRig:
         self._loop: RunnerThread | _WokenLoop = (_WokenLoop(self.runner, self.master) if lockstep
                                                  else RunnerThread(self.runner))
         self.lock = self._loop.lock
+        self._ready = True
 
-    def _tablet_idle(self) -> bool:
-        """Lockstep: the tablet has finished its turn: the link has nothing untaken or owed,
-        and the table loop is not inside a step."""
-        lock = getattr(self, "lock", None)
-        if self.master is None or lock is None or not self.master.quiet():
-            return False
-        if not lock.acquire(blocking=False):
-            return False
-        lock.release()
-        return self.master.quiet()
+    def _open_counted(self, path: str, baud: int) -> CountedSerial:
+        return CountedSerial(self.emu, path, baud)
+
+    def _open_port(self, path: str, baud: int) -> EmuPort:
+        """Lockstep: the line's port for the LinkMaster, saying what the emulated bridge's latency
+        timer is (the LinkMaster reads a real bridge's from the driver)."""
+        port = self.emu.open_port(path, baud)
+        ms = self.emu.bridge_ms
+        port.latency = Latency(path, round(ms) if ms else None, "the emulated bridge (hardware/emu/bridge.js)",
+                               not ms or ms <= 1)
+        return port
+
+    # -- the tablet as hardware/emu/lockstep.py sees it ------------------------------------------
+    def settled(self) -> float | None:
+        """The table loop is out of its step and the link has settled (LinkMaster.settled):
+        when the tablet will next act by itself, else None."""
+        if not self._ready or self.master is None or not self.lock.acquire(blocking=False):
+            return None
+        try:
+            return self.master.settled()
+        finally:
+            self.lock.release()
+
+    def threads(self) -> list[threading.Thread]:
+        """The tablet's own threads: the link's and the table loop's."""
+        if not self._ready or self.master is None:
+            return []
+        out = [self.master.thread]
+        if isinstance(self._loop, _WokenLoop):
+            out.append(self._loop.thread)
+        return out
+
+    def wake(self) -> None:
+        if self.master is not None:
+            self.master.wake()
+
+    @contextlib.contextmanager
+    def acting(self):
+        """A driver acting on the tablet (another seat's call into the controller, the next
+        board): with the table loop paused and, in lockstep, the chips standing, so that what
+        the tablet sends because of it enters the line at the tablet's own time."""
+        with self.emu.stopped(), self.lock:
+            yield
 
     def next_board(self) -> None:
         """The auction is over: a result is entered and East-West confirm it; the next board of
@@ -213,6 +270,8 @@ class EmuRig:
         return "\n".join(out)
 
     def close(self) -> None:
+        if self.emu.one is not None:
+            self.emu.one.attach(None)  # the clock lets go of the threads before they end
         self._loop.stop()
         if self.master is not None:
             self.master.close()

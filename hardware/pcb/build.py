@@ -370,8 +370,8 @@ def fill_and_check(board, report: pathlib.Path) -> tuple[dict[str, int], int]:
 
 
 def figures(board) -> dict:
-    """What the summary reports of the finished board: its size, holes, vias, tracks, and every
-    pad's net as the board has it."""
+    """What the summary reports of the finished board: its size, holes, vias, tracks, every
+    pad's net and place as the board has it, and the footprints flipped to the bottom."""
     vias = sum(1 for t in board.GetTracks() if isinstance(t, pcbnew.PCB_VIA))
     bb = board.GetBoardEdgesBoundingBox()
     return {"size_mm": [round(pcbnew.ToMM(bb.GetWidth()), 2), round(pcbnew.ToMM(bb.GetHeight()), 2)],
@@ -379,6 +379,10 @@ def figures(board) -> dict:
             "vias": vias, "tracks": sum(1 for t in board.GetTracks()) - vias,
             "pads": {f"{fp.GetReference()}.{p.GetNumber()}": p.GetNetname()
                      for fp in board.GetFootprints() for p in fp.Pads() if p.GetNumber()},
+            "pad_xy": {f"{fp.GetReference()}.{p.GetNumber()}": [round(pcbnew.ToMM(p.GetPosition().x), 4),
+                                                                 round(pcbnew.ToMM(p.GetPosition().y), 4)]
+                       for fp in board.GetFootprints() for p in fp.Pads() if p.GetNumber()},
+            "bottom": sorted(fp.GetReference() for fp in board.GetFootprints() if fp.IsFlipped()),
             "footprints": len(board.GetFootprints())}
 
 

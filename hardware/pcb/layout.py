@@ -63,14 +63,18 @@ def _box_places() -> dict[str, Place]:
         "D26": Place(17.0, 11.0, 180),
         # the transceiver on the right of the gland, its bus TVS and the termination jumper
         "D27": Place(53.5, 4.0, 90), "U2": Place(60.5, 6.0), "C1": Place(60.5, 11.0),
-        "R5": Place(68.0, 2.5), "J2": Place(68.0, 7.5),
+        # J2 and J3 stand 8.5 mm with their shunts: fitted from the bottom side, or they would
+        # stand through the lid (hardware/enclosure.md); through-hole, so the copper is the same
+        "R5": Place(68.0, 2.5), "J2": Place(68.0, 7.5, 0, "B"),
         # the display's own header, then the Pico under the display, USB towards the inside
         "J4": Place(40.0, 14.5), "R8": Place(53.0, 17.0, 0, "B"),
         "U1": Place(40.0, 31.5, 90, "B"), "C2": Place(68.0, 24.0, 90, "B"),
-        # LEDs, seat jumpers and buzzer between the display and the keys
-        "J3": Place(8.5, 57.0), "LED1": Place(25.0, 56.5), "LED2": Place(40.0, 56.5),
+        # LEDs, seat jumpers and buzzer between the display and the keys; the buzzer (12.2 mm
+        # across) 0.6 mm clear of the display module's lower edge (y 51.5), its courtyard
+        # 1.1 mm clear of the first key row's
+        "J3": Place(8.5, 57.0, 0, "B"), "LED1": Place(25.0, 56.5), "LED2": Place(40.0, 56.5),
         "LED3": Place(55.0, 56.5), "R1": Place(25.0, 61.0), "R2": Place(40.0, 61.0),
-        "R3": Place(55.0, 61.0), "BZ1": Place(71.0, 57.0), "R4": Place(62.0, 61.0),
+        "R3": Place(55.0, 61.0), "BZ1": Place(71.0, 58.2), "R4": Place(62.0, 61.0),
         # keypad protection (bottom): a TVS array and five 100 ohm resistors for rows, the same for columns
         "U3": Place(32.0, 52.5), "U4": Place(48.0, 52.5),
     }

@@ -11,7 +11,7 @@ import functools
 import pathlib
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -23,6 +23,8 @@ ENFORCEMENTS = ("lock", "warn", "none")
 ALERTERS = ("partner", "self")
 CALL_MADE = ("taken", "confirmed")  # FSB L112C: taken from the box with visible intent; or confirmed
 UNPASSED_CALL = ("cancel", "laws")
+UNPASSED_INSUFFICIENT = ("correct", "laws")
+PARTNER_ALERT = ("screenmate_calls", "tray_passes")
 # The rule groups a regulation text gives: a profile applies call_made always, the others when
 # enabled; each applied group rests on a citation (`cite`) or is assumed.
 RULE_GROUPS = ("call_made", "stop", "alert", "screens")
@@ -66,6 +68,11 @@ class AlertRules:
 
 @dataclass(frozen=True)
 class ScreenRules:
+    """Play with screens. `available`: the regulation has screen rules, so an organiser may
+    require screens (FSB L114: "när arrangören så kräver"; 2007/2017 L80B2(e)). `enabled`: screens
+    are on at the table; in a profile file, on at every table unless the organiser says otherwise
+    (`with_screens` turns them on or off for one table)."""
+
     enabled: bool
     tray_delay_s: float
     screenmates: tuple[tuple[str, str], ...]
@@ -73,6 +80,14 @@ class ScreenRules:
     # and what a call out of rotation caught before the tray passed gets: "cancel" or "laws".
     law: str = ""
     unpassed_call: str = "laws"
+    available: bool = False
+    # An insufficient bid caught before the tray passed: "correct" (the offender corrects it
+    # without rectification; the other side never learns of it) or "laws" (Law 27).
+    unpassed_insufficient: str = "laws"
+    # Until when the partner's alert of a call the tray brought is in time: "screenmate_calls"
+    # (before his screenmate calls over it) or "tray_passes" (while the tray is still on his
+    # side); docs/laws/choices.md #35.
+    partner_alert: str = "screenmate_calls"
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,32 @@ class Profile:
     # What no cited regulation text gives: the rule groups the profile applies without a citation,
     # and the values it lists itself. Not empty: the profile is "assumed" wherever a TD chooses it.
     assumed: tuple[str, ...] = ()
+
+
+def with_screens(profile: Profile, on: bool | None) -> Profile:
+    """The profile as one table plays it: screens on or off as the organiser set them for the
+    event, section or table (`on`; None keeps the profile's own setting). Screens can be turned on
+    only where the regulation has screen rules (`screens.available`): FSB L114, "Spelare är
+    skyldiga att använda skärmar, när arrangören så kräver"; 2007/2017 L80B2(e)."""
+    if on is not None and not isinstance(on, bool):
+        raise ProfileError(f"screens must be true or false (got {on!r})")
+    if on is None or on is profile.screens.enabled:
+        return profile
+    if on and not profile.screens.available:
+        raise ProfileError(f"profile {profile.name} has no screen rules: screens cannot be turned on under it "
+                           f"(profiles with screen rules: {', '.join(n for n in names() if load(n).screens.available)})")
+    return _with_screens(profile, on)
+
+
+@functools.lru_cache(maxsize=32)
+def _with_screens(profile: Profile, on: bool) -> Profile:
+    # one derived profile per (profile, setting): a tablet opens a Table per board. Screens now
+    # applied rest on a citation or are assumed, as the file's own groups (`parse`).
+    cited = {g for c in profile.cites for g in c.covers}
+    assumed = set(profile.assumed) - {"screens"}
+    if on and "screens" not in cited:
+        assumed.add("screens")
+    return replace(profile, screens=replace(profile.screens, enabled=on), assumed=tuple(sorted(assumed)))
 
 
 def names() -> list[str]:
@@ -250,12 +291,21 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     flat = [seat for pair in mates if isinstance(pair, list) and len(pair) == 2 for seat in pair]
     if len(mates) != 2 or sorted(flat) != ["E", "N", "S", "W"]:
         raise ProfileError(f"profile {where}: screens.screenmates must be two pairs covering N, E, S, W")
+    enabled = sc.get("enabled", bool)
+    # `available` may be left out by a profile whose screens are on: on means available
+    available = sc.get("available", bool) if "available" in sc.data else enabled
+    if enabled and not available:
+        raise ProfileError(f"profile {where}: screens.enabled needs screens.available (the regulation's screen rules)")
     screens = ScreenRules(
-        enabled=sc.get("enabled", bool),
+        enabled=enabled,
         tray_delay_s=sc.number("tray_delay_s"),
         screenmates=tuple((str(p[0]), str(p[1])) for p in mates),
         law=sc.get("law", str),
         unpassed_call=sc.choice("unpassed_call", UNPASSED_CALL),
+        available=available,
+        unpassed_insufficient=sc.choice("unpassed_insufficient", UNPASSED_INSUFFICIENT)
+        if "unpassed_insufficient" in sc.data else "laws",
+        partner_alert=sc.choice("partner_alert", PARTNER_ALERT) if "partner_alert" in sc.data else "screenmate_calls",
     )
     sc.done()
     cites = _cites(top.get("cite", list) if "cite" in top.data else [], where)

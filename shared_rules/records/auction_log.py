@@ -106,6 +106,12 @@ class Irregularity:
         """Its position in the auction, where the sender gives it (else PBN works it out)."""
         return self.record.get("index")
 
+    @property
+    def hidden_from(self) -> tuple[str, ...]:
+        """Behind screens, the seats never told of it (rectified before the tray passed:
+        docs/laws/choices.md #36): a feed the players may see leaves it out."""
+        return tuple(self.record.get("hidden_from") or ())
+
     def to_json(self) -> dict[str, Any]:
         return dict(self.record)
 
@@ -124,6 +130,9 @@ def read_irregularities(irr: Any, n_calls: int) -> tuple[Irregularity, ...]:
                 raise RecordError(f"irregularities[{i}].index: expected a position in auction")
         if "skipped" in x and (not isinstance(x["skipped"], list) or any(s not in SEATS for s in x["skipped"])):
             raise RecordError(f"irregularities[{i}].skipped: expected a list of seats")
+        if "hidden_from" in x and (not isinstance(x["hidden_from"], list)
+                                   or any(s not in SEATS for s in x["hidden_from"])):
+            raise RecordError(f"irregularities[{i}].hidden_from: expected a list of seats")
         for name in ("seat", "turn"):
             if x.get(name) is not None and x[name] not in SEATS:
                 raise RecordError(f"irregularities[{i}].{name}: expected one of N, E, S, W")

@@ -29,7 +29,7 @@ def start(f: Fold) -> None:
     st.board_events.pop(st.board, None)  # the board's new auction is its latest
     st.board_events[st.board] = st.engine_events
     st.stop_shown = {}
-    profile = f.rules.profile_loader(st.session.profile)
+    profile = f.rules.profile(st.session)  # screens as the organiser set them for this table
     st.call_made = profile.call_made
     st.screen = None
     if uses_screens(profile):

@@ -33,6 +33,8 @@ def table_log(st: TableState, board: int | None = None) -> dict[str, Any]:
         log["policy"] = s.policy
     if s.no_alerts_by:
         log["no_alerts_by"] = list(s.no_alerts_by)
+    if s.screens is not None:
+        log["screens"] = s.screens  # the organiser's screens at this table: replay rules them too
     log["table"] = {"event": s.event, "section": s.section, "table": s.table, "round": s.round}
     log["events"] = [dict(e) for e in st.board_events[n]]
     return log

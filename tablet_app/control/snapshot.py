@@ -16,14 +16,14 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from tablet_app import movement
+from tablet_app import movement, screen_view
 from tablet_app.control import td_calls
 from tablet_app.control.auction import StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
 from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationStatus
-from tablet_app.control.state import EngineState, ResultRecord, TdCall
+from tablet_app.control.state import EngineState, ResultRecord, TableState, TdCall
 from tablet_app.control.station_feed import Delivery
 from tablet_app.session import DEFAULT_SETTINGS, Session
 
@@ -44,7 +44,8 @@ class Snapshot(TypedDict):
     board: int | None
     board_no: int  # the n-th board at this table this round
     boards: int
-    state: EngineState
+    state: EngineState  # with screens: what all four may see (tablet_app/screen_view.py)
+    director_state: EngineState  # the whole table, for the director's page
     screen: dict[str, Any] | None
     result: Preview | None
     done: list[ResultRecord]
@@ -96,7 +97,10 @@ def build(p: Parts) -> Snapshot:
         "board": st.board,
         "board_no": len(st.played()) + 1,  # the n-th board at this table this round
         "boards": len(s.boards) if s else 0,
-        "state": st.estate,
+        # with screens the tablet shows only what all four may see (tablet_app/screen_view.py);
+        # the director's page reads the whole table
+        "state": _public(st) if st.screen is not None and st.estate else st.estate,
+        "director_state": st.estate,
         "screen": st.screen.to_dict() if st.screen else None,
         "result": p.results.preview(),
         "done": list(st.done),
@@ -108,6 +112,13 @@ def build(p: Parts) -> Snapshot:
         "settings": {k: s.setting(k) for k in DEFAULT_SETTINGS} if s else None,
         "traveller": p.results.traveller_view(),
     }
+
+
+def _public(st: TableState) -> EngineState:
+    screen = st.screen
+    assert screen is not None
+    seen = min(len(screen.visible_calls(pair[0])) for pair in screen.screenmates)
+    return screen_view.public_state(st.estate, seen)
 
 
 class Publisher:

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
-from shared_rules.profiles import Profile
+from shared_rules.profiles import Profile, with_screens
 from shared_rules.screens import Screen
 from tablet_app.session import Session
 
@@ -51,7 +51,7 @@ class Engine(Protocol):
     def irregularities_since(self, n: int) -> list[dict[str, Any]]: ...
 
 
-EngineFactory = Callable[[str, int, str | None, tuple[str, ...]], Engine]
+EngineFactory = Callable[[str, int, str | None, tuple[str, ...], bool | None], Engine]
 ProfileLoader = Callable[[str], Profile]
 
 
@@ -64,7 +64,11 @@ class Rules:
 
     def engine(self, s: Session, board: int) -> Engine:
         # one place for what the engine is built from, so a rebuild can never forget a setting
-        return self.engine_factory(s.profile, board, s.policy, s.no_alerts_by)
+        return self.engine_factory(s.profile, board, s.policy, s.no_alerts_by, s.screens)
+
+    def profile(self, s: Session) -> Profile:
+        """The session's regulation as its table plays it: screens as the organiser set them."""
+        return with_screens(self.profile_loader(s.profile), s.screens)
 
 
 class BoxId(TypedDict):

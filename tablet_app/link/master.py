@@ -14,6 +14,7 @@ before addressing the next: every other grant to the seat in turn, the rest in r
 from __future__ import annotations
 
 import logging
+import math
 import os
 import select
 import threading
@@ -42,6 +43,10 @@ REOPEN_S = 1.0
 BUS_REPLY_S = 0.0075
 BUS_ABSENT_S = 0.1
 BUS_APP_S = 0.003
+# Bus: beyond a USB bridge, a box's reply reaches us up to the bridge's latency timer after its
+# last byte (plus a USB frame and our read): a reply arriving that long after a window closed
+# unanswered may still be the late answer to that grant, not to the one we wait on now.
+BUS_USB_S = 0.002
 
 
 @dataclass(frozen=True)
@@ -67,17 +72,19 @@ class WallClock:
     sleep = staticmethod(time.sleep)
     ticks_ms = staticmethod(ticks_ms)
 
-    @staticmethod
-    def wrote(n: int) -> None:
-        """`n` bytes go to a port now (-n: they did not). A real UART sends them at once; an
-        emulated table's clock stands until they are on its wire (rig.ChipClock)."""
+
+def open_serial(path: str, baud: int) -> Any:
+    """A box's serial port as LinkMaster opens it by default: pyserial, non-blocking reads."""
+    return serial.Serial(path, baud, timeout=0, write_timeout=0.5)
 
 
 class _Port:
     """One serial port: one seat (point-to-point) or several (an RS-485 bus)."""
 
-    def __init__(self, path: str, baud: int, eps: dict[str, TabletEndpoint], clock: Any):
+    def __init__(self, path: str, baud: int, eps: dict[str, TabletEndpoint], clock: Any,
+                 opener: Callable[[str, int], Any] = open_serial):
         self.clock = clock
+        self.opener = opener
         self.path = path
         self.baud = baud
         self.eps = eps
@@ -90,6 +97,9 @@ class _Port:
         self.wait_until = 0.0
         self.line_free = 0.0              # bus: when our queued bytes will have left the wire
         self.last_grant: dict[str, float] = {}
+        # bus: per seat, when the windows of its grants that closed unanswered closed (the box let
+        # them pass, or its reply is still in the USB bridge)
+        self.unanswered: dict[str, deque[float]] = {s: deque() for s in eps}
         self.last_seat: str | None = None  # bus: the seat granted last
         self.grants: dict[str, int] = dict.fromkeys(eps, 0)  # bus: grants sent per seat
         self.hold_until = 0.0
@@ -101,16 +111,23 @@ class _Port:
 
     def open(self) -> bool:
         try:
-            self.ser = serial.Serial(self.path, self.baud, timeout=0, write_timeout=0.5)
+            self.ser = self.opener(self.path, self.baud)
             # a USB bridge holds the boxes' bytes up to its latency timer (16 ms by default):
-            # 1 ms, at every open, as the driver forgets it on each plug-in (latency.py)
-            self.latency = set_low_latency(self.ser, self.path)
+            # 1 ms, at every open, as the driver forgets it on each plug-in (latency.py); a port
+            # that models its own bridge (a test rig's) says what its timer is
+            own = getattr(self.ser, "latency", None)
+            self.latency = own if isinstance(own, Latency) else set_low_latency(self.ser, self.path)
             return True
         except (serial.SerialException, OSError):
             self.ser = None
             self.errors += 1
             self.next_open = self.clock.monotonic() + REOPEN_S
             return False
+
+    def late_reply_s(self) -> float:
+        """How long after a reply window closed the reply to that grant may still arrive."""
+        timer = self.latency.timer_ms if self.latency is not None and self.latency.timer_ms else 0
+        return timer / 1000 + BUS_USB_S
 
     def fail(self) -> None:
         self.errors += 1
@@ -136,10 +153,15 @@ class LinkMaster:
 
     By default a box event is acknowledged as soon as its frame arrives. With
     `ack_on_commit=True` it is acknowledged only by `commit()`, which the caller invokes once the
-    events `poll` returned are journalled (closes the crash window docs/tablet.md describes)."""
+    events `poll` returned are journalled (closes the crash window docs/tablet.md describes).
+
+    `open_port(path, baud)` opens a port (default `open_serial`: pyserial); a test rig gives
+    its own, e.g. one that stamps each write with the emulated table's clock
+    (hardware/emu/harness.py)."""
 
     def __init__(self, ports: dict[str, str], baud: int = 115200, epoch: int = 0,
-                 ack_on_commit: bool = False, clock: Any = WallClock, lang: str | None = None):
+                 ack_on_commit: bool = False, clock: Any = WallClock,
+                 open_port: Callable[[str, int], Any] = open_serial, lang: str | None = None):
         """lang: the players' language on the boxes' displays ("en", "sv", "da"; None: the
         box's own), sent in every view from protocol version 3 on (SPEC.md section 3)."""
         self.clock = clock
@@ -165,7 +187,7 @@ class LinkMaster:
         self._ports: dict[str, _Port] = {}
         for path in dict.fromkeys(ports.values()):
             eps = {s: self._eps[s] for s, p in ports.items() if p == path}
-            self._ports[path] = _Port(path, baud, eps, clock)
+            self._ports[path] = _Port(path, baud, eps, clock, open_port)
         self._seat_port = {s: self._ports[p] for s, p in ports.items()}
         self.byte_s = 10 / baud
         self._views: dict[str, dict] = {}
@@ -175,6 +197,7 @@ class LinkMaster:
         self._acks_awaited = False
         self.thread_errors = 0
         self._stop = threading.Event()
+        self._selecting = False  # the link thread waits in select (settled())
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -346,6 +369,59 @@ class LinkMaster:
                         return False
             return True
 
+    def settled(self) -> float | None:
+        """For a rig that runs the link on a simulated clock and stops that clock while the
+        tablet works (hardware/emu/harness.py, lockstep): None while the link has work in hand
+        (its thread is not waiting in select, something is there to read or woke it, an event
+        waits for `poll`, a frame is due at the clock's time now); else the clock time at which
+        it will next write of its own accord, with nothing read or asked meanwhile (math.inf:
+        never). Unlike `quiet()`, a grant or reply window on a bus counts."""
+        with self._lock:
+            if not self._selecting or self._events:
+                return None
+            fds = [p.ser.fileno() for p in self._ports.values() if p.ser is not None]
+            try:
+                ready, _, _ = select.select(fds + [self._wake_r], [], [], 0)
+            except (OSError, ValueError):
+                return None
+            if ready:
+                return None
+            t = self.clock.monotonic()
+            now = self.clock.ticks_ms()
+            due = math.inf
+            for p in self._ports.values():
+                due = min(due, self._due(p, now, t))
+            return None if due <= t else due
+
+    def _due(self, p: _Port, now: int, t: float) -> float:
+        """When the port's next frame is due (clock seconds; `t` or earlier: now), as
+        `_flush_output` and `_grant` decide it."""
+        if p.ser is None:
+            return p.next_open
+        if not p.bus:
+            waits = [w for w in (ep.next_output_ms(now) for ep in p.eps.values()) if w >= 0]
+            return t + min(waits) / 1000 if waits else math.inf
+        if p.waiting is not None:
+            return p.wait_until  # the reply window closes (at once if it has)
+        for ep in p.eps.values():
+            if (ep.session and ep.state_unacked and not ep.state_sent and not ep.welcome_due
+                    and not ep.nak_reason):
+                return t
+        if t < p.hold_until:
+            return p.hold_until
+        if any(self._grantable(p, s, now, t) for s in p.order):
+            return t
+        return min(p.last_grant.get(s, 0.0) for s in p.order) + BUS_ABSENT_S
+
+    @property
+    def thread(self) -> threading.Thread:
+        """The link's I/O thread (a rig that counts the tablet's CPU time counts it)."""
+        return self._thread
+
+    def wake(self) -> None:
+        """Wake the link thread to look at its clock now (a rig whose clock jumped)."""
+        self._wake()
+
     def close(self) -> None:
         self._stop.set()
         self._wake()
@@ -400,12 +476,15 @@ class LinkMaster:
                 timeout = min(timeout, max(0.0, p.wait_until - self.clock.monotonic()))
             if p.hold_until:
                 timeout = min(timeout, max(0.0, p.hold_until - self.clock.monotonic()))
+        self._selecting = True
         try:
             ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout)
         except (OSError, ValueError):
             ready = []
             for p in fds.values():
                 p.fail()
+        finally:
+            self._selecting = False
         for fd in ready:
             if fd == self._wake_r:
                 try:
@@ -475,12 +554,29 @@ class LinkMaster:
             ep = port.eps.get(seat)
             if ep is not None:
                 ep.frame(p, d.length, now)
-            if seat == port.waiting:
+            if self._late_reply(port, seat):
+                pass  # perhaps the answer to an earlier grant, held in the bridge: ends no window
+            elif seat == port.waiting:
                 port.waiting = None  # the reply came: the next seat may be granted at once
             if ep is not None and ep.events:
                 # give the application a moment to answer with new STATEs before granting
                 # anyone else: they then go out first instead of after another round trip
                 port.hold_until = self.clock.monotonic() + BUS_APP_S
+
+    def _late_reply(self, port: _Port, seat: str) -> bool:
+        """A frame from `seat` arrives: whether it may answer a grant whose window closed
+        unanswered (a box answers each grant at most once, so it stands for the oldest such
+        grant whose reply can still come; SPEC.md section 1)."""
+        late = port.unanswered.get(seat)
+        if not late:
+            return False
+        t = self.clock.monotonic()
+        while late and t - late[0] > port.late_reply_s():
+            late.popleft()
+        if not late:
+            return False
+        late.popleft()
+        return True
 
     def _flush_output(self) -> None:
         with self._lock:
@@ -503,8 +599,13 @@ class LinkMaster:
         """Bus master: send due STATEs back to back (they are not grants), otherwise address the
         next seat with a grant and wait for its reply (or the timeout) before the next one."""
         t = self.clock.monotonic()
-        if p.waiting is not None and t < p.wait_until:
-            return
+        if p.waiting is not None:
+            if t < p.wait_until:
+                return
+            late = p.unanswered[p.waiting]  # let pass, or its reply is late
+            while late and p.wait_until - late[0] > p.late_reply_s():
+                late.popleft()
+            late.append(p.wait_until)
         p.waiting = None
         k = len(p.order)
         for j in range(k):
@@ -540,7 +641,7 @@ class LinkMaster:
         2 * (seats - 1) grants (a TD call, an undo, a call out of turn). A seat whose box is silent (absent, unplugged) is granted only every
         BUS_ABSENT_S, so a missing box does not add its reply timeout to every round."""
         def grantable(seat: str) -> bool:
-            return p.eps[seat].connected(now) or t - p.last_grant.get(seat, 0.0) >= BUS_ABSENT_S
+            return self._grantable(p, seat, now, t)
 
         view = self._views.get(p.order[0])
         pri = view.get("turn") if view else None
@@ -556,20 +657,19 @@ class LinkMaster:
                 return seat
         return pri if pri is not None and grantable(pri) else None
 
+    @staticmethod
+    def _grantable(p: _Port, seat: str, now: int, t: float) -> bool:
+        return p.eps[seat].connected(now) or t - p.last_grant.get(seat, 0.0) >= BUS_ABSENT_S
+
     def _bus_write(self, p: _Port, f: memoryview, t: float) -> bool:
         p.line_free = max(t, p.line_free) + len(f) * self.byte_s
         return self._write(p, f)
 
     def _write(self, p: _Port, f: memoryview) -> bool:
-        wrote = getattr(self.clock, "wrote", None)
-        if wrote is not None:
-            wrote(len(f))
         try:
             p.ser.write(bytes(f))
             return True
         except (serial.SerialException, OSError):
-            if wrote is not None:
-                wrote(-len(f))
             p.fail()
             return False
 

@@ -79,8 +79,10 @@ class AuctionScreen(Screen):
         self.tempo_btn.bind(on_release=lambda *_: app.require_pin(lambda _pin: app.go("tempo"), "auction"))
         self.result_btn = BigButton("", BTN_OK)
         self.result_btn.bind(on_release=lambda *_: app.go("result"))
-        self.flat_btn = BigButton("", BTN_LIGHT, size_hint_x=0.6)
+        self.flat_btn = BigButton("", BTN_LIGHT, size_hint_x=0.6, halign="center")
         self.flat_btn.bind(on_release=lambda *_: app.toggle_flat())
+        # the narrowest button: "Liggande platta" wraps onto two lines rather than being cut
+        self.flat_btn.bind(width=lambda b, w: setattr(b, "text_size", (max(1, w - 16), None)))
         for b in (self.td_btn, self.tempo_btn, self.result_btn, self.flat_btn):
             bar.add_widget(b)
         root.add_widget(bar)
@@ -178,7 +180,9 @@ class AuctionScreen(Screen):
         self.td_btn.text = i18n.tr("director", lang)
         self.tempo_btn.text = i18n.tr("tempo", lang)
         self.result_btn.text = i18n.tr("result", lang)
-        self.result_btn.disabled = snap.get("phase") not in ("play", "confirm")
+        # the result entry after the auction; during the next board the last board's results, when
+        # the club shows them (docs/player-guide.md), never before the table's own is in
+        self.result_btn.disabled = snap.get("phase") not in ("play", "confirm") and not snap.get("traveller")
         self.result_btn.opacity = 0.4 if self.result_btn.disabled else 1
         self.flat_btn.text = i18n.tr("layout_upright" if self.app.flat else "layout_flat", lang)
         for seat, strip in self.strips.items():

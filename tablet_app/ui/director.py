@@ -110,7 +110,7 @@ class DirectorScreen(PinEntry, Screen):
             # the offender showed the stop card before the call being replaced: the replacement is
             # taken as made with it unless the director says otherwise (FSB L116B)
             snap = self.app.snap
-            seat = ((snap.get("state") or {}).get("pending") or {}).get("seat")
+            seat = ((snap.get("director_state") or snap.get("state") or {}).get("pending") or {}).get("seat")
             self._enter("option", option=option, call=None, stop=seat in (snap.get("stop_shown") or {}))
             return
         self._decide(option["id"], None)
@@ -166,7 +166,8 @@ class DirectorScreen(PinEntry, Screen):
             self.side.add_widget(Text(f"{label}  [color=66727f]({chosen.get('law', '')})[/color]",
                                       size=20, size_hint_y=None, height=56))
             self.side.add_widget(Text(i18n.tr("choose_call", lang), size=20, bold=True, size_hint_y=None, height=34))
-            self.picker = CallPicker(self.pick_call, present.replacement_calls(self.app.snap.get("state") or {}),
+            whole = self.app.snap.get("director_state") or self.app.snap.get("state") or {}
+            self.picker = CallPicker(self.pick_call, present.replacement_calls(whole),
                                      self.draft.get("call"))
             self.side.add_widget(self.picker)
             self.draft["stop"] = bool(self.draft.get("stop"))
@@ -197,7 +198,7 @@ class DirectorScreen(PinEntry, Screen):
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)
-        st = snap.get("state") or {}
+        st = snap.get("director_state") or snap.get("state") or {}  # the TD sees the whole table
         pending = st.get("pending")
         self.title.text = i18n.tr("director", lang) + (f"  \u00b7  {pending.get('law', '')}" if pending else "")
         self.happened_head.text = i18n.tr("what_happened", lang).upper()
@@ -263,7 +264,7 @@ class DirectorScreen(PinEntry, Screen):
             return
         if self.mode != "correct":
             tools = []
-            ed = (snap.get("state") or {}).get("edition", 2017)
+            ed = (snap.get("director_state") or snap.get("state") or {}).get("edition", 2017)
             if phase in ("auction", "play"):
                 tools.append(("correct", f"{i18n.tr('correct_call', lang)}\n[size=16]{laws.REFS[ed]['unintended']}[/size]",
                               self._start_correct))
@@ -382,7 +383,7 @@ class DirectorScreen(PinEntry, Screen):
         self._enter("wrong_board")
 
     def _wrong_board_panel(self, snap: dict[str, Any], lang: str) -> None:
-        ed = (snap.get("state") or {}).get("edition", 2017)
+        ed = (snap.get("director_state") or snap.get("state") or {}).get("edition", 2017)
         rule = laws.WRONG_BOARD[ed]
         row = BoxLayout(spacing=10, size_hint_y=None, height=90)
         if rule["restart"]:

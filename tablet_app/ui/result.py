@@ -34,6 +34,12 @@ class ResultScreen(Screen):
         self.enter_btn: Button | None = None
         self.confirm_btn: Button | None = None
         self.dispute_btn: Button | None = None
+        self.back_btn: Button | None = None
+        self.confirmed: int | None = None  # the board just confirmed, whose results are awaited
+
+    def _back(self) -> None:
+        self.confirmed = None
+        self.app.go("auction")
 
     def set_tricks(self, n: int) -> None:
         self.tricks = n
@@ -60,7 +66,10 @@ class ResultScreen(Screen):
         self.error = error  # shown in the language of the moment
 
     def confirm(self, ok: bool) -> None:
-        board = self.app.snap.get("board")
+        snap = self.app.snap
+        board = snap.get("board")
+        entered = snap.get("result") or {}
+        rec = None
         try:
             rec = self.app.controller.ew_confirm(ok)
             if rec:
@@ -71,9 +80,23 @@ class ResultScreen(Screen):
                 self._say("", "not_agreed")  # back to North, and it says so
         except ValueError as exc:
             self._say(str(exc), error=exc)
-        self.tricks = None
-        self.suit = self.rank = None
+        if rec is None and not ok:
+            # Not agreed: North's entry stays chosen, to correct what is wrong in it
+            lead = entered.get("lead") or ""
+            self.tricks = entered.get("tricks")
+            self.suit, self.rank = (lead[:1], lead[1:]) if lead else (None, None)
+        else:
+            self.tricks = None
+            self.suit = self.rank = None
         self.app.refresh()
+        if rec and self.app.sm.current == "auction" and self._shows_results():
+            # the club shows all results: the board's traveller right after the confirmation,
+            # drawn when the station's copy arrives; Back goes on to the next board's auction
+            self.confirmed = board
+            self.app.go("result")
+
+    def _shows_results(self) -> bool:
+        return ((self.app.snap.get("settings") or {}).get("show_results")) == "all"
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)
@@ -89,12 +112,14 @@ class ResultScreen(Screen):
         elif self.error is not None:
             text = i18n.error_text(self.error, lang)
         if not res:
+            trav = snap.get("traveller")
+            if not text and self.confirmed is not None and (trav or {}).get("board") != self.confirmed:
+                text = i18n.tr("trav_coming", lang, board=self.confirmed)  # the station's copy is on its way
             summary.add_widget(Text(text or present.status_line(snap, lang), size=26, bold=True))
             # (BigButton's `size` is its font size: the button's own size goes as width and height)
-            back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), width=220, height=70)
-            back.bind(on_release=lambda *_: self.app.go("auction"))
-            self.body.add_widget(back)
-            trav = snap.get("traveller")
+            self.back_btn = BigButton(i18n.tr("back", lang), BTN_LIGHT, size_hint=(None, None), width=220, height=70)
+            self.back_btn.bind(on_release=lambda *_: self._back())
+            self.body.add_widget(self.back_btn)
             if trav:  # the board just played, with the other tables' results (club's show_results)
                 self.body.add_widget(traveller_panel(trav, (snap.get("session") or {}).get("table"), lang))
             self.body.add_widget(Widget())

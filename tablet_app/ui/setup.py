@@ -35,6 +35,8 @@ class SetupScreen(Screen):
     # the alerts choice -> the pairs that do not alert (Session.no_alerts_by)
     ALERTS = {"all": (), "not-NS": ("NS",), "not-EW": ("EW",), "none": ("NS", "EW")}
     POLICIES = ("profile", "record", "prevent")
+    # the screens choice -> Session.screens (FSB L114: the organiser requires them)
+    SCREENS = {"profile": None, "on": True, "off": False}
     try:
         from shared_rules import profiles as _profiles
 
@@ -69,6 +71,8 @@ class SetupScreen(Screen):
         self.policy = self._choice(grid, "policy")
         self.alerts_id = "all"
         self.alerts = self._choice(grid, "alerts")
+        self.screens_id = "profile"
+        self.screens = self._choice(grid, "screens")
         self.gate_pin = ""
         # the club's regulations (controller.setup_defaults()); None until the TD chooses: a
         # table never runs under rules nobody picked (the first name in a list is not a choice)
@@ -76,6 +80,7 @@ class SetupScreen(Screen):
         self.profile.bind(text=lambda *_: self._pick_profile())
         self.policy.bind(text=lambda sp, *_: self._pick("policy_id", sp, "policy_", self.POLICIES))
         self.alerts.bind(text=lambda sp, *_: self._pick("alerts_id", sp, "alerts_", self.ALERTS))
+        self.screens.bind(text=lambda sp, *_: self._pick("screens_id", sp, "screens_", self.SCREENS))
         form.add_widget(grid)
         self.body.add_widget(form)
         self.error = Text("", size=22, bold=True, color=STOP_RED, size_hint_y=None, height=40)
@@ -115,6 +120,7 @@ class SetupScreen(Screen):
         self.policy_id = s.get("policy") or "profile"
         off = tuple(s.get("no_alerts_by") or ())
         self.alerts_id = next((k for k, v in self.ALERTS.items() if v == off), "all")
+        self.screens_id = next((k for k, v in self.SCREENS.items() if v is s.get("screens")), "profile")
         self.refresh_choices()
 
     def values(self) -> dict[str, Any]:
@@ -128,6 +134,7 @@ class SetupScreen(Screen):
         d["profile"] = self.profile_id()
         d["policy"] = None if self.policy_id == "profile" else self.policy_id
         d["no_alerts_by"] = list(self.ALERTS.get(self.alerts_id, ())) if self.may_decline() else []
+        d["screens"] = self.SCREENS.get(self.screens_id) if self.may_have_screens() else None
         if not d.get("td_pin") and self.gate_pin:
             d["td_pin"] = self.gate_pin  # the PIN the director opened this screen with
         return d
@@ -156,6 +163,15 @@ class SetupScreen(Screen):
         except Exception:
             return False
 
+    def may_have_screens(self) -> bool:
+        """FSB L114, 2007/2017 L80B2(e): only a rule set with screen rules offers screens."""
+        try:
+            from shared_rules import profiles
+
+            return self.profile_key is not None and profiles.load(self.profile_key).screens.available
+        except Exception:
+            return False
+
     def _pick(self, attr: str, spinner: Any, prefix: str, ids: Any) -> None:
         lang = self.app.lang
         setattr(self, attr, next((i for i in ids if i18n.tr(prefix + i, lang) == spinner.text), getattr(self, attr)))
@@ -171,10 +187,13 @@ class SetupScreen(Screen):
         self.policy.text = i18n.tr("policy_" + self.policy_id, lang)
         self.alerts.values = [i18n.tr("alerts_" + a, lang) for a in self.ALERTS]
         self.alerts.text = i18n.tr("alerts_" + self.alerts_id, lang)
-        shown = self.may_decline()
-        for w in (self.alerts, self.labels["alerts"]):
-            w.opacity = 1 if shown else 0
-            w.disabled = not shown
+        self.screens.values = [i18n.tr("screens_" + a, lang) for a in self.SCREENS]
+        self.screens.text = i18n.tr("screens_" + self.screens_id, lang)
+        for ws, shown in (((self.alerts, self.labels["alerts"]), self.may_decline()),
+                          ((self.screens, self.labels["screens"]), self.may_have_screens())):
+            for w in ws:
+                w.opacity = 1 if shown else 0
+                w.disabled = not shown
 
     said: Any = None  # the last refusal, as a function of the language (it follows a switch)
 
@@ -194,6 +213,7 @@ class SetupScreen(Screen):
         self.labels["profile"].text = i18n.tr("setup_profile", lang)
         self.labels["policy"].text = i18n.tr("setup_policy", lang)
         self.labels["alerts"].text = i18n.tr("setup_alerts", lang)
+        self.labels["screens"].text = i18n.tr("setup_screens", lang)
         self.start.text = i18n.tr("setup_start", lang)
         self.error.text = self.said(lang) if self.said else ""
         self.refresh_choices()

@@ -46,8 +46,10 @@ def test_a_full_board_on_four_emulated_boxes_point_to_point(emu_rig):
 def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig):
     """Four boxes flashed with BUS=1 share one line; the tablet is bus master and grants them in
     turn. The line model drives the line only from a box whose DE pin is high and counts two
-    drivers at once as a collision."""
-    r = emu_rig(seats="NESW", bus=True, hold_ms=40)
+    drivers at once as a collision, the tablet among them. The tablet runs on the chips' clock
+    behind the hub's bridge (hardware/emu/lockstep.py): its bytes enter the line at its own time,
+    whatever the machine's threads do."""
+    r = emu_rig(seats="NESW", bus=True, hold_ms=40, bridge_ms=1.0, lockstep=True)
     script = [("N", "1NT"), ("E", "P"), ("S", "3NT"), ("W", "P"), ("N", "P"), ("E", "P")]
     play(r, script)
     e = r.emu
@@ -64,6 +66,7 @@ def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig
     assert not e.collided, (f"{len(e.collided)} bytes collided on the line; the first at {first} us "
                             "of chip time. The line's frames before it (chip us, who drove the "
                             "line):\n" + e.line_around(first))
+    assert e.one is not None and e.one.late == [], "the tablet wrote after the chips had passed its time"
 
 
 def test_tablet_unplugged_and_back_no_second_call_and_the_pending_call_stays_in_sight(emu_rig):
@@ -104,8 +107,9 @@ def test_bus_idle_boxes_answer_their_grants(emu_rig):
     any point of the loop, held the chip about 4.5 ms every 25 ms, and a grant read after it
     was too old to answer. On a bus the box now collects right after a reply, when its next
     grant is another box's; the box in turn, granted every other time, does so once a second
-    and lets that one grant pass."""
-    r = emu_rig(seats="NESW", bus=True, hold_ms=40)
+    and lets that one grant pass. The tablet on the chips' clock (lockstep.py), so its grants go
+    at its own time."""
+    r = emu_rig(seats="NESW", bus=True, hold_ms=40, bridge_ms=1.0, lockstep=True)
     e = r.emu
     for s in "NESW":
         e.wait_console(s, r"link up", 120)

@@ -13,6 +13,7 @@ import pytest
 from hardware import bom, schematic
 from hardware.pcb import __main__ as pcb
 from hardware.pcb import layout
+from hardware.pcb.footprints import FOOTPRINTS
 
 pytestmark = pytest.mark.slow  # builds and routes the boards with KiCad: minutes
 
@@ -53,6 +54,27 @@ def test_routing_again_from_scratch_gives_the_same_plan(built):
     # and a third build with the plan kept does not route at all
     third = pcb.make(name, BUILD / "again", again)
     assert third["routing"]["reused"] and third["drc"] == s["drc"]
+
+
+def test_the_parts_fitted_from_below_are_flipped_and_mirrored(built):
+    """Every part the layout puts on the bottom (the box's Pico, diodes, resistors, and the jumper
+    headers J2 and J3, which stand 8.5 mm with their shunts) is flipped in the finished board,
+    each pad where the layout's mirror puts it: pin 1 of J2 and J3 on the other side of the
+    part's centre than on top, the same holes drilled either way."""
+    name, s = built
+    lay = layout.LAYOUTS[name]
+    parts = schematic.BOARDS[name]().parts
+    bottom = {ref for ref in parts if lay.places[ref].side == "B"}
+    assert set(s["bottom"]) == bottom
+    if name == "box":
+        assert {"J2", "J3"} <= bottom
+    for ref in bottom:
+        place = lay.places[ref]
+        for pad in FOOTPRINTS[parts[ref].footprint].pads:
+            got = s["pad_xy"][f"{ref}.{pad.number}"]
+            assert got == pytest.approx(layout.world(place, pad.x, pad.y), abs=1e-3), (ref, pad.number)
+            if not place.rot:  # mirrored left-right about the part's centre
+                assert got[0] == pytest.approx(place.x - pad.x, abs=1e-3), (ref, pad.number)
 
 
 # KiCad's Excellon writer puts G90 and G05 (absolute, drill mode) just after the header's end;

@@ -242,3 +242,30 @@ def test_the_players_language_rides_on_every_state_from_version_3_and_never_to_a
     assert old.run_until(lambda: M.box_state(old.box) is not None and old.tab.state_acked(), 2000)
     assert old.box.version == 2 and "lang" not in M.box_state(old.box)
     assert old.box.naks_out == 0  # nothing it had to refuse
+
+
+def test_next_output_ms_says_when_the_tablet_writes_of_its_own_accord():
+    """next_output_ms(now) (what a rig running the tablet on a chip's clock asks: LinkMaster
+    .settled) agrees with output(): nothing before that many ms, a frame then; the heartbeat on
+    an idle link, the STATE's retransmit while it is unacknowledged, 0 when something is due."""
+    lk = up()
+    lk.cut(True)  # the box hears nothing: only the tablet's own timers make frames
+    tab = lk.tab
+    now = lk.now
+    seen, waits = set(), set()
+    for round_ in range(12):
+        if round_ == 4:
+            tab.set_view(dict(VIEW, message="new"))
+            assert tab.next_output_ms(now) == 0
+        w = tab.next_output_ms(now)
+        assert w >= 0
+        for k in range(w):
+            assert tab.output(now + k) is None, (round_, k, w)
+        f = tab.output(now + w)
+        assert f is not None, (round_, w)
+        seen.add(payloads(bytes(f))[0][1])
+        waits.add(w)
+        now += w
+    assert seen == {M.PING, M.STATE}
+    assert {0, S.RTO_MS, S.HEARTBEAT_MS} <= waits  # due at once, the retransmit, the heartbeat
+    assert TabletEndpoint("N").next_output_ms(0) == -1  # no session: nothing comes of itself

@@ -48,7 +48,9 @@ ANY_CALL = sorted(CALL_CODE, key=CALL_CODE.__getitem__)[:43]  # P X XX 1C..8C: u
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 DT = (0.0, 0.2, 1.0, 3.0, 4.5, 9.5, 11.0, 25.0)
 # What step may refuse that apply records (docs/rules-engine.md "One event, one pass").
-STEP_REFUSALS = {*IrregularityKind, TimingKind.STOP_WAIT_SHORT, *FORBIDDING_ALERT, Refusal.AWAITING_TD}
+# NOT_SEEN: behind screens, a call over an irregularity the tray has not brought the caller
+# (docs/laws/choices.md #34); a log records it under L9B2 as any call the Law gives no meaning now
+STEP_REFUSALS = {*IrregularityKind, TimingKind.STOP_WAIT_SHORT, *FORBIDDING_ALERT, Refusal.AWAITING_TD, Refusal.NOT_SEEN}
 SETTINGS = settings(max_examples=36, derandomize=True, database=None, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

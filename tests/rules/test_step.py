@@ -85,8 +85,12 @@ def test_the_golden_file_covers_every_kind_of_refusal_and_most_irregularities():
 
 
 def test_the_amendments_are_few_and_each_says_why():
-    # a fix of the Laws changes some answers; the refactoring's reference stays the baseline's
-    assert len(AMENDMENTS) <= len(CASES) // 10
+    # a fix of the Laws changes some answers; the refactoring's reference stays the baseline's.
+    # The screen rules (who has seen what the tray carried) change most random sessions behind
+    # screens: those are counted apart, and only logs played with screens may carry them.
+    screens = {i for i, a in AMENDMENTS.items() if a["reason"].startswith("Screens (") or "; and Screens (" in a["reason"]}
+    assert all(CASES[int(i)]["log"]["profile"] == "wbf-screens-2017" for i in screens)
+    assert len(set(AMENDMENTS) - screens) <= len(CASES) // 10
     for index, amendment in AMENDMENTS.items():
         assert amendment["reason"] and 0 <= amendment["first_changed_event"] < len(CASES[int(index)]["log"]["events"])
 

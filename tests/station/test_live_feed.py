@@ -181,6 +181,34 @@ def test_wbf_screens_only_calls_past_the_tray_and_no_explanation_before_the_boar
         st.stop()
 
 
+def test_WBF_an_irregularity_rectified_behind_the_screen_never_reaches_a_spectator(tmp_path):
+    """East's insufficient bid corrected before the tray passed (WBF screen regulations, 2017
+    L80B2(e)): the other side of the screen is never told, so the feed never shows it, not even
+    once the auction is over; an irregularity the other side did learn of is shown."""
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    spectator = Spectator(st.port).start()
+    try:
+        one = {"seat": "N", "call": "1H", "alerted": False, "stop": False, "think": 2.0}
+        two = {"seat": "E", "call": "2C", "alerted": False, "stop": False, "think": 3.0}
+        hidden = {"kind": "insufficient_bid", "seat": "E", "call": "1C", "law": "2017 L27", "index": 1,
+                  "resolution": "corrected_behind_screen", "hidden_from": ["S", "W"]}
+        told = {"kind": "call_out_of_rotation", "seat": "W", "call": "P", "law": "2017 L28-L32", "index": 1,
+                "resolution": "accepted"}
+        passes = [{"seat": s, "call": "P", "alerted": False, "stop": False, "think": 1.0} for s in "SWN"]
+        item = event_item(1, [one, two, *passes], 5, status="ended")
+        item["irregularities"] = [hidden, told]
+        code, doc = st.post_item("auction_event", item)
+        assert code == 201, doc
+        spectator.wait(lambda s: any(v["board"] == 5 for _, v in s.boards()), what="the board")
+        views = [v for _, v in spectator.boards() if v["table"] == "A2" and v["board"] == 5]
+        assert [x["kind"] for x in views[-1]["irregularities"]] == ["call_out_of_rotation"]
+        code, lin = st.request("GET", "/live/A/2.lin")
+        assert code == 200 and "1C" not in lin
+    finally:
+        spectator.stop()
+        st.stop()
+
+
 def test_an_older_tablets_progress_items_show_calls_only_once_the_auction_is_over(tmp_path):
     """A tablet that sends no auction events (an older one) says nothing of a screen's tray: its
     calls are shown when its progress item says the auction is over, never from a frozen table."""

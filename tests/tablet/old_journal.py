@@ -81,8 +81,12 @@ def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
 def observe(ctl: Any) -> dict[str, Any]:
     """Everything a screen, a box or the TD reads from the table, as plain data."""
     boards = list(ctl.board_events) if ctl.session is not None else []
+    snap = dict(ctl.snapshot())
+    # the old version's `state` was the engine's whole state, now `director_state` (with screens
+    # `state` is what all four players may see: tablet_app/screen_view.py, tested apart)
+    snap["state"] = snap.pop("director_state", snap.get("state"))
     return canonical({
-        "snapshot": as_written(dict(ctl.snapshot())),
+        "snapshot": as_written(snap),
         "views": ctl.views(),
         "tempo": ctl.tempo(),
         "log": ctl.log,

@@ -51,11 +51,10 @@ def test_wbf_code_of_practice_irregularity_rectified_before_tray_passes_is_never
     clock.advance(30)
     assert not ctl.tick()  # the tray never passes while a decision is pending
     assert calls_seen(ctl.views()["S"]) == [None]
-    # Rectify before the tray passes: the offender replaces 1S by 2S (2017 L27B), the TD rules it
-    # the lowest sufficient bid in the same denomination (L27B1(a)): the auction goes on.
+    # Rectify before the tray passes: the offender corrects 1S to 2S without rectification (WBF
+    # screen regulations, 2017 L80B2(e): docs/laws/choices.md #36): the auction goes on.
     ctl.td_decide("4321", "replace", call="2S")
-    assert ctl.estate["pending"]["kind"] == "insufficient_bid_judgement"
-    ctl.td_decide("4321", "b1a")
+    assert ctl.estate["irregularities"][0]["resolution"] == "corrected_behind_screen"
     assert ctl.phase == "auction"
     clock.advance(20)
     ctl.tick()

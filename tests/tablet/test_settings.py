@@ -85,7 +85,8 @@ def test_the_club_shows_results_the_traveller_comes_only_after_the_tables_own_re
     assert (rows[1]["score_ns"], rows[1]["contract"], rows[1]["lead"]) == (400, "3NT", "S4")
     # 400 against 420: NS of table 1 lose the board (Law 78A, top 2 on two results)
     assert (rows[1]["mp_ns"], rows[1]["mp_ew"], rows[2]["mp_ns"], rows[1]["top"]) == (0.0, 2.0, 2.0, 2)
-    assert trav["recap"]["ns"] == {"pair": 1, "direction": "NS", "boards": 1, "mp": 0.0, "top": 2, "percent": 0.0}
+    assert trav["recap"]["ns"] == {"pair": 1, "direction": "NS", "boards": 1, "mp": 0.0, "top": 2, "percent": 0.0,
+                                  "waiting": 0}
     assert trav["recap"]["ew"]["pair"] == 11 and trav["recap"]["ew"]["percent"] == 100.0
 
 

@@ -208,10 +208,7 @@ def step4b(_dt):
     checks["confirm_texts"] = texts(r)
     r.dispute_btn.trigger_action(0)  # "Not agreed": back to North, and it says so
     checks["not_agreed"] = [ctl.phase, r.message_label.text]
-    r.trick_buttons[10].trigger_action(0)
-    r.lead_buttons["H"].trigger_action(0)
-    r.lead_buttons["K"].trigger_action(0)
-    r.enter_btn.trigger_action(0)
+    r.enter_btn.trigger_action(0)  # North's entry was kept: entered again as it was
     shot("result-confirm")
 
 
@@ -260,6 +257,11 @@ def step7(_dt):
     su = app.screens["setup"]
     checks["setup_prefilled"] = {k: su.inputs[k].text for k in ("round", "ns_pair", "ew_pair", "td_pin")}
     checks["setup_choices"] = [su.profile.text, su.policy.text, su.alerts.disabled]
+    # FSB L114, 2017 L80B2(e): the TD may require screens under a regulation with screen rules
+    checks["setup_screens"] = [su.screens.disabled, su.screens.text, su.screens.values]
+    su.screens.text = su.screens.values[1]
+    checks["setup_screens_on"] = su.values()["screens"]
+    su.screens.text = su.screens.values[0]
     app.next_language()
     app.next_language()
     first = su.profile_id()

@@ -101,6 +101,10 @@ def test_next_round_setup_typed_in_bad_input_refused_then_starts(session):
     # human names in the language shown (Swedish here); no pair-declines-alerts choice for a Danish table
     # dbf-2017 assumes values no cited regulation gives (the pause's length, its alerts): marked
     assert session["setup_choices"] == ["Danmark (DBF, 2017 års lagar) (antagna värden)", "Registrera och döm", True]
+    # DBf 2017 has screen rules (2017 L80B2(e)): the TD may turn screens on for the table
+    assert session["setup_screens"] == [False, "Enligt regelverket",
+                                        ["Enligt regelverket", "Spel med skärmar", "Utan skärmar"]]
+    assert session["setup_screens_on"] is True
     # a language switch renames the rule set, never changes it
     assert session["setup_profile_after_switch"] == ["dbf-2017", "dbf-2017"]
     # the error is in the language shown (Swedish here; it was English before the screens
@@ -145,7 +149,7 @@ def english_words(lang):
     Call symbols, numbers, law references and names are language-neutral."""
     import re
 
-    from tablet_app import i18n
+    from tablet_app import i18n, law_texts, option_texts
 
     out = set()
     for entry in list(i18n.T.values()) + list(i18n.ERRORS.values()):
@@ -154,12 +158,11 @@ def english_words(lang):
             part = part.strip(" :.,()-")
             if len(part) >= 5 and part not in other and " " in part or part in {"Director", "Result", "Round", "Board"}:
                 out.add(part)
-    for kinds in i18n.OPTIONS.values():
-        for entry in kinds.values():
-            for part in re.split(r"\{[^}]*\}", entry["en"]):
-                part = part.strip(" :.,()-'s")
-                if len(part) >= 8:
-                    out.add(part)
+    for entry in [*option_texts.OPTIONS_BY_KEY.values(), *law_texts.OBLIGATIONS.values(), *law_texts.LEADS.values()]:
+        for part in re.split(r"\{[^}]*\}", entry["en"]):
+            part = part.strip(" :.,()-'s")
+            if len(part) >= 8:
+                out.add(part)
     out |= {"LHO", "stop wait short", "Avg+", "Avg-", "profile", "fsb-2007", "dbf-2017", "accepts", "East", "West",
             "North", "South"}
     return out

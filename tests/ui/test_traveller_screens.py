@@ -21,8 +21,8 @@ def test_show_results_all_result_screen_draws_the_traveller_and_running_score(se
     assert shown[i - 3:i + 5] == ["2", "2", "12", "3NT by North", "10 (+1)", "+430", "4", "0"]
     j = shown.index("4♠ by South")
     assert shown[j - 3:j + 5] == ["1", "1", "11", "4♠ by South", "10 (=)", "+420", "2", "2"]
-    assert "N-S pair 2: 4 of 4 MP (100.0 %) on 1 board(s)" in shown
-    assert "E-W pair 12: 0 of 4 MP (0.0 %) on 1 board(s)" in shown
+    assert "N-S pair 2: 4 of 4 MP (100.0 %) on 1 board" in shown
+    assert "E-W pair 12: 0 of 4 MP (0.0 %) on 1 board" in shown
 
 
 def test_round_end_screen_draws_the_last_boards_traveller(session):
@@ -31,7 +31,7 @@ def test_round_end_screen_draws_the_last_boards_traveller(session):
     assert "Board 2: the results so far" in shown
     i = shown.index("3♣ by South")
     assert shown[i - 3:i + 5] == ["2", "2", "12", "3♣ by South", "8 (-1)", "-100", "2", "0"]
-    assert "N-S pair 2: 6 of 6 MP (100.0 %) on 2 board(s)" in shown
+    assert "N-S pair 2: 6 of 6 MP (100.0 %) on 2 boards" in shown
 
 
 def test_fsb_L116B_stop_card_shown_before_the_replacement_defaults_the_picker_to_on(session):
