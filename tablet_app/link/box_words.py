@@ -31,6 +31,8 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "You must pass": ("Must pass", "Måste passa", "Skal passe"),
     "Pass to end": ("Pass to end", "Passa ut", "Pas til slut"),
     "Stop shown": ("Stop shown", "Stopp visat", "Stop vist"),
+    # behind screens the tray has not brought the call: the director is called
+    "Not seen: TD": ("Not seen: TD", "Ej sett: TL", "Ikke set: TL"),
 }
 _LANG_INDEX = {"en": 0, "sv": 1, "da": 2}
 # "W 2C: wait TD": the call the director rules on (tablet_app/views.py box_view)
