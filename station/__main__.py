@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import pathlib
 import re
-import secrets
 import signal
 import sys
 import threading
@@ -54,14 +52,6 @@ def screens_spec(spec: str) -> str:
         return screens.parse(spec)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from exc
-
-
-def pin_hash(digits: str) -> dict:
-    """The director PIN as the tablets check it (tablet_app/pin.py): PBKDF2-SHA256, salted."""
-    salt = secrets.token_bytes(16)
-    iterations = 100_000
-    digest = hashlib.pbkdf2_hmac("sha256", digits.encode(), salt, iterations)
-    return {"algorithm": "pbkdf2-sha256", "salt": salt.hex(), "hash": digest.hex(), "iterations": iterations}
 
 
 def profile_name(name: str) -> str:
@@ -162,8 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bws-poll", type=float, default=3.0,
                    help="seconds between looks at the .bws for changes (default 3)")
     p.add_argument("--director-pin", default=None, metavar="DIGITS",
-                   help="the club's director PIN (4-8 digits) for every table tablet: kept as a salted "
-                        "hash and sent (hashed) with each table's movement")
+                   help="the club's director PIN (4-8 digits) for every table tablet: kept as a salted, "
+                        "keyed hash; the tablets ask the station to check it (nothing of it is sent)")
+    p.add_argument("--director-grace", default=None, type=int, metavar="SECONDS",
+                   help="after the director leaves a tablet's console, how long it reopens without the "
+                        "PIN (0-120, default 0: the PIN every time); sent with each table's movement")
     p.add_argument("--no-serve", action="store_true", help="register tables, print keys and exit")
     p.add_argument("--access-log", action="store_true",
                    help="log every request to stderr (method, path and status; never the query string)")
@@ -304,7 +297,14 @@ def main(argv: list[str] | None = None) -> int:
         if not re.fullmatch(r"\d{4,8}", args.director_pin):
             print("station: --director-pin must be 4 to 8 digits", file=sys.stderr)
             return 2
-        store.set_setting("director_pin", json.dumps(pin_hash(args.director_pin)))
+        from .director_pin import SECRET, make_verifier
+
+        store.set_setting("director_pin", json.dumps(make_verifier(args.director_pin, store.ensure_secret(SECRET))))
+    if args.director_grace is not None:
+        if not 0 <= args.director_grace <= 120:
+            print("station: --director-grace must be 0 to 120 seconds", file=sys.stderr)
+            return 2
+        store.set_setting("director_grace_s", str(args.director_grace))
     if args.profile:
         store.set_setting("profile", args.profile)
     if args.screens is not None:

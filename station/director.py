@@ -353,6 +353,7 @@ def render(st: Any, event: str) -> str:
     refused = [f'<li class="refused">{e(local_time(r["at"]))} table {e(r["table"])}: HTTP {r["status"]} '
                f'{e(r["error"])}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>' for r in s["refusals"]]
     damaged = _damaged_html(s["damaged"])
+    pin_tries = _pin_tries_html(st)
     keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(key)}</code></td></tr>"
             for (sec, t), key in st.table_keys(event, st.store.tables_with_keys(event)).items()]
     return f"""<!DOCTYPE html>
@@ -368,6 +369,7 @@ def render(st: Any, event: str) -> str:
 {match_page.html_section(st, event)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
+{pin_tries}
 {damaged}
 <h2>Tables</h2>
 <p>A table's irregularities and TD calls: click its name.</p>
@@ -379,6 +381,23 @@ def render(st: Any, event: str) -> str:
 <details><summary>Table keys (type one into each tablet at setup)</summary>
 <table id="keys">{"".join(keys)}</table>{_sessions_html(st, event)}</details>
 </body></html>"""
+
+
+def _pin_tries_html(st: Any) -> str:
+    """Wrong director PINs asked of the station (station/director_pin.py), by table: a guesser
+    with a table key who never touches the tablet shows up here."""
+    e = html.escape
+    rows = [f'<li class="pin-tries">Table {e(r["table"])}: {r["wrong_tries"]} wrong in a row'
+            f'{", last at " + e(local_time(_iso(r["last"]))) if r.get("last") else ""}'
+            f'{", no try taken until " + e(local_time(_iso(r["until"]))) if r["until"] > time.time() else ""}</li>'
+            for r in st.pin_checks.tables()]
+    if not rows:
+        return ""
+    return f'<h2>Wrong director PINs at the station</h2><ul id="pin-tries">{"".join(rows)}</ul>'
+
+
+def _iso(epoch: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
 
 
 def _damaged_html(damaged: list[dict], shown: int = 50) -> str:

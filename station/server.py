@@ -11,6 +11,8 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/boards/<n>/results   the board's results, only to a table that has played it
   GET  /api/v1/movement        the table's movement from the scoring program (station/movement.py);
                                same headers; 404 when the scoring program has not sent one
+  POST /api/v1/director-pin    {"pin", "nonce"}: the club's director PIN checked for a tablet, with
+                               its lockout (station/director_pin.py); same headers
   GET  /api/v1/health          200 "ok", 200 "degraded" (the .bws missing, unreadable, replaced), or
                                503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
@@ -34,6 +36,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 from . import __version__, law16, movement, screens
 from .bws import status as bws_status
+from .director_pin import MAX_BODY as PIN_BODY
+from .director_pin import Answer, PinChecks
 from .http_json import JsonError, loads_limited
 from .http_server import CSP, Headers, HttpServer, Limits, Request, Response, response_headers
 from .listeners import Ingested, Listeners
@@ -75,6 +79,7 @@ class Station:
         self.progress: Any = None   # director.Progress, made on the first page view
         self.storage_trouble: str | None = None  # why the last store failed, until one succeeds
         self.listeners = Listeners()  # who hears of each stored item (station/listeners.py)
+        self.pin_checks = PinChecks(store)  # the director PIN for tablets, with its lockout
         self.live: Any = None  # the live feed (station/live_feed.py), with --live
         self._probe: tuple[float, str | None] = (0.0, None)
         self._probe_lock = threading.Lock()
@@ -304,16 +309,25 @@ class Station:
                                      self.config.extra.get("profile") or self.store.setting("profile"), session)
         except movement.NoMovement as e:
             raise HttpError(404, str(e)) from e
-        # The club's director PIN for its tablets (python -m station --director-pin): only its
-        # salted hash leaves the station.
-        pin = self.store.setting("director_pin")
-        if pin:
-            doc["director_pin"] = json.loads(pin)
+        # The club's director PIN for its tablets (python -m station --director-pin): nothing of
+        # it leaves the station, not even a hash (a key holder could guess it offline); the
+        # tablet asks POST /api/v1/director-pin (station/director_pin.py).
+        if self.store.setting("director_pin"):
+            doc["director_pin"] = {"algorithm": "station"}
+        grace = self.store.setting("director_grace_s")
+        if grace is not None and grace.isdigit():
+            doc["director_grace_s"] = int(grace)  # the club's choice (python -m station --director-grace)
         # The organiser's screens (python -m station --screens): the table plays behind screens
         # (FSB L114, 2007/2017 L80B2(e)); the tablet checks its regulation has screen rules.
         if screens.covers(screens.stored(self.store.setting("screens")), section, table_no):
             doc["screens"] = True
         return doc
+
+    def director_pin(self, headers: Any, body: bytes) -> Answer:
+        """A tablet's director PIN checked (station/director_pin.py): the table key first."""
+        event, section, table_no = self.authenticate_table(headers)
+        key = headers.get("Authorization", "")[7:].strip()
+        return self.pin_checks.check(event, section, table_no, headers.get("X-Table", ""), key, body)
 
     # -- director ------------------------------------------------------------------------------
     def check_director(self, query: dict, headers: Any) -> str:
@@ -430,6 +444,12 @@ class StationApp:
                 if bad:
                     raise bad
                 return limit
+            if request.method == "POST" and request.path == "/api/v1/director-pin":
+                self.station.authenticate_table(request.headers)
+                bad = _content_length(request, PIN_BODY)
+                if bad:
+                    raise bad
+                return PIN_BODY
             if request.method == "POST" and request.path == "/dc-scoringprogram":
                 bad = _content_length(request, MAX_DC_BYTES)
                 if bad:
@@ -484,6 +504,10 @@ class StationApp:
         if request.method == "POST" and path == "/api/v1/items":
             status, doc = st.ingest(request.headers, body)
             return self._json(status, doc)
+        if request.method == "POST" and path == "/api/v1/director-pin":
+            answer = st.director_pin(request.headers, body)
+            retry = [("Retry-After", str(answer.retry_after))] if answer.retry_after else []
+            return self._json(answer.status, answer.doc, retry)
         if request.method == "POST" and path == "/api/v1/items/batch":
             return self._json(*st.ingest_batch(request.headers, body))
         if request.method == "POST" and path == "/dc-scoringprogram":

@@ -45,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--station", help="results station URL: start the outbox deliverer; with --table and "
                                       "--table-key, and no session yet, take the setup from it")
     ap.add_argument("--table-key", default="", help="this tablet's key at the station")
+    ap.add_argument("--director-grace", type=int, metavar="SECONDS",
+                    help="after the director leaves the console, how long it reopens without the PIN "
+                         "(0-120; default: the station's, else 0); kept as the club's setting")
     ap.add_argument("--flat", action="store_true",
                     help="start with the flat-table layout (a strip turned to each seat; a button switches)")
     ap.add_argument("--exit-when-ready", action="store_true",
@@ -66,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             # nothing shown; the line here is for whoever started the app from a terminal.
             damaged = exc
             print(f"tablet: {exc}", file=sys.__stderr__)
+        if ctl is not None and args.director_grace is not None:
+            ctl.set_club_defaults(director_grace_s=args.director_grace)
         if ctl is not None and ctl.session is None and args.setup:
             ctl.setup(json.loads(pathlib.Path(args.setup).read_text()))
         elif ctl is not None and ctl.session is None and args.movement:
@@ -112,6 +117,11 @@ def main(argv: list[str] | None = None) -> int:
             ports = dict(p.split("=", 1) for p in args.ports.split(","))
             runner = TableRunner(c, ports)
             runners.append(runner)
+        if args.station and args.table_key:
+            from tablet_app.station_client import pin_checker
+
+            # the club's PIN, when the station keeps it, is checked there (docs/station.md)
+            c.pin_check = pin_checker(args.station, args.table_key)
         deliverer = start_deliverer(c) if args.station and c.session is not None else None
         if args.station and deliverer is None:
             # Setup typed in at the table: results go to the station from the first board on.

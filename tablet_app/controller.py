@@ -22,11 +22,12 @@ from typing import Any, ParamSpec, TypeVar
 
 from shared_rules import profiles
 from shared_rules.table import Table
-from tablet_app import views
+from tablet_app import pin_lockout, views
 from tablet_app.control import boards, parts, td_calls
 from tablet_app.control.auction import BoxReply, StopWait
 from tablet_app.control.boards import BoardChoices
-from tablet_app.control.director_pin import PinState
+from tablet_app.control.director_pin import PinCheck, PinState
+from tablet_app.control.director_session import DirectorState
 from tablet_app.control.errors import DiskFull, PinError, PinLocked, Refused
 from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
@@ -45,6 +46,7 @@ from tablet_app.control.station_feed import Delivery
 from tablet_app.control.storage_episode import StorageSince
 from tablet_app.journal import Journal, JournalDamaged, JournalError
 from tablet_app.outbox import Outbox, check_rows
+from tablet_app.pin_lockout import PinLockout
 from tablet_app.session import Session
 
 __all__ = ["Controller", "Refused", "PinError", "PinLocked", "DiskFull", "SEATS", "lho"]
@@ -84,7 +86,12 @@ class Controller:
         profile_loader: ProfileLoader = profiles.load,
         outbox_factory: Callable[[Any], Outbox] = Outbox,
         club_profile: str | None = None,
+        boot_clock: Callable[[], float] = pin_lockout.boot_clock,
+        boot_id: Callable[[], str | None] = pin_lockout.boot_id,
     ):
+        """`clock` is the wall clock (the journal's times); `boot_clock` and `boot_id` are what
+        the PIN's lockout and the director's sitting run on (tablet_app/pin_lockout.py): setting
+        the tablet's date and time does not move them."""
         self.clock = clock
         self.engine_factory = engine_factory
         self.profile_loader = profile_loader
@@ -97,8 +104,9 @@ class Controller:
             self.journal.conn.close()
             raise JournalDamaged(self.db_path, None, f"its outbox cannot be read ({type(exc).__name__}: {exc})") from exc
         self.listeners: list[Callable[[], None]] = []  # called after every committed input
+        lockout = PinLockout(self.db_path + ".pinlock", boot_clock, boot_id)
         p = self._p = parts.assemble(self.journal, self.outbox, Rules(engine_factory, profile_loader), clock,
-                                     self.listeners)
+                                     self.listeners, lockout)
         self._st = p.st
         if club_profile:
             self.set_club_defaults(profile=club_profile)
@@ -114,6 +122,7 @@ class Controller:
         if bad is not None:
             self.journal.conn.close()
             raise JournalDamaged(self.db_path, None, f"outbox item {bad} is not what was queued")
+        lockout.restore(p.st.pin_wrong)  # the wrong tries the journal holds, and those it could not
         p.storage.remember()
         p.tx.resume_storage_episode()
         p.publisher.publish()
@@ -147,7 +156,6 @@ class Controller:
     td_calls = _state("td_calls")
     last_t = _state("last_t")
     pin_wrong = _state("pin_wrong")
-    pin_locked_until = _state("pin_locked_until")
 
     def played(self) -> list[int]:
         """Boards of this round with a result at this table (a withdrawn one is not played)."""
@@ -210,8 +218,9 @@ class Controller:
 
     @_input
     def set_club_defaults(self, **values: Any) -> None:
-        """What the club set: `profile` (regulations), `director_pin` (hash from the station,
-        or digits, hashed here). Used by the next setup that does not give its own."""
+        """What the club set: `profile` (regulations), `director_pin` (`{"algorithm": "station"}`,
+        or digits, hashed here), `director_grace_s` (the console's grace, 0-120 s: SetupError
+        otherwise). Used by the next setup that does not give its own; the grace at once."""
         self._p.setup.set_club_defaults(**values)
         self._p.publisher.changed()
 
@@ -255,22 +264,71 @@ class Controller:
         self._p.boards.choose(n, pin)
 
     # ------------------------------------------------------------------ the director PIN
-    @_input
+    @property
+    def pin_check(self) -> PinCheck | None:
+        """Asks the station for the club's PIN (`station_client.pin_checker`); None without a station."""
+        return self._p.pin.pin_check
+
+    @pin_check.setter
+    def pin_check(self, check: PinCheck | None) -> None:
+        self._p.pin.pin_check = check
+
     def check_pin(self, pin: str) -> bool:
-        """True for the director's PIN (or a token from `sign_in`). A wrong PIN is journalled and
+        """True for the director's PIN (or the sitting's token). A wrong PIN is journalled and
         sent to the station's director page; after a few, tries are refused until a time that
-        doubles with each wrong one (False then, without looking at the PIN: `pin_state()`)."""
-        return self._p.pin.check(pin)
+        doubles with each wrong one (False then, without looking at the PIN: `pin_state()`).
+        The station, when it checks the PIN, is asked without holding the controller's lock."""
+        verdict = self._ask_station(pin)
+        with self.lock:
+            try:
+                return self._p.pin.check(pin, verdict)
+            finally:
+                self._p.publisher.changed()
 
-    @_input
     def sign_in(self, pin: str) -> str:
-        """The director signs in on the console: a token (memory only, gone at a restart) the
-        console passes instead of the PIN to the TD methods. PinError / PinLocked otherwise."""
-        return self._p.pin.sign_in(pin)
+        """The director sits down at the console: a token (memory only, gone at a restart) the
+        console passes instead of the PIN to the TD methods, until he leaves it
+        (`control/director_session.py`). PinError / PinLocked otherwise."""
+        verdict = self._ask_station(pin)
+        with self.lock:
+            try:
+                return self._p.pin.sign_in(pin, verdict)
+            finally:
+                self._p.publisher.changed()
+
+    def _ask_station(self, pin: str) -> Any:
+        with self.lock:
+            ask = self._p.pin.station_question(pin)
+        return ask() if ask is not None else None
 
     @_input
-    def sign_out(self, token: str | None = None) -> None:
-        self._p.pin.sign_out(token)
+    def sign_out(self, token: str | None = None, grace: bool = True) -> None:
+        """The console is left: within the club's grace (`director()["grace_s"]`) `resume` opens
+        it again without the PIN; `grace=False` ends the sitting now (a timeout, the app in the
+        background)."""
+        self._p.pin.sessions.leave(token, grace)
+        self._p.publisher.changed()
+
+    @_input
+    def resume(self, token: str | None) -> bool:
+        """The console opens again: True (signed in, no PIN) if the sitting is on or within its grace."""
+        ok = self._p.pin.sessions.resume(token, self._p.pin.context())
+        self._p.publisher.changed()
+        return ok
+
+    @_input
+    def director_touch(self, token: str | None) -> None:
+        """The director touched the console: the idle sign-out's time starts again."""
+        self._p.pin.sessions.touch(token)
+
+    def director(self) -> DirectorState:
+        """The console's sitting: `signed_in`, `grace_s` (counting down after he left), `grace_setting`.
+        A sitting that ended by itself (idle) is published, for the console to close."""
+        with self.lock:
+            state = self._p.pin.director()
+            if state["signed_in"] != (self._p.publisher.latest.get("director") or {}).get("signed_in", False):
+                self._p.publisher.changed()
+            return state
 
     def pin_state(self) -> PinState:
         return self._p.pin.state()

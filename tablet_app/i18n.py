@@ -364,6 +364,14 @@ T = {
                              "da": "Stationens kontrol af bord {table} mislykkedes: {message}"},
     "pin_locked_wait": {"en": "Too many wrong PINs: wait {wait_s} s", "sv": "För många felaktiga koder: vänta {wait_s} s",
                         "da": "For mange forkerte koder: vent {wait_s} s"},
+    # only the director rules (tablet_app/control/director_session.py): what the players see, and
+    # the club's grace after the director left the console, counting down on the Director button
+    "director_called": {"en": "The director is called. The Law's options are shown to the director only.",
+                        "sv": "Tävlingsledaren är tillkallad. Lagens alternativ visas bara för tävlingsledaren.",
+                        "da": "Turneringslederen er tilkaldt. Lovens muligheder vises kun for turneringslederen."},
+    "director_grace": {"en": "Director (open {s} s)", "sv": "TL (öppen {s} s)", "da": "TL (åben {s} s)"},
+    "signed_out": {"en": "Signed out: the director PIN opens the console again",
+                   "sv": "Utloggad: TL-koden öppnar konsolen igen", "da": "Logget ud: TL-koden åbner konsollen igen"},
     "setup_choose_profile": {"en": "Choose the regulations", "sv": "Välj regelverk", "da": "Vælg regelsæt"},
     # a profile whose values rest on no cited regulation text (shared_rules profiles: assumed)
     "setup_profile_assumed": {"en": "{name} (assumed)", "sv": "{name} (antagna värden)",
@@ -479,6 +487,20 @@ ERRORS: dict[str, dict[str, str]] = {
                    "da": "For mange forkerte koder: vent {wait_s} s"},
     "pin.not_set": {"en": "No director PIN is set for this table yet", "sv": "Ingen TL-kod är inställd för bordet än",
                     "da": "Der er endnu ingen TL-kode for bordet"},
+    "pin.signed_out": {"en": "Signed out: give the director PIN again - nothing was changed",
+                       "sv": "Utloggad: ange TL-koden igen - inget har ändrats",
+                       "da": "Logget ud: angiv TL-koden igen - intet er ændret"},
+    "pin.offline_unknown": {"en": "The station cannot check the PIN now, and has not confirmed it on this tablet "
+                                  "yet: connect the tablet to the station - nothing was changed",
+                            "sv": "Stationen kan inte kontrollera koden nu och har inte bekräftat den på den här "
+                                  "plattan än: anslut plattan till stationen - inget har ändrats",
+                            "da": "Stationen kan ikke kontrollere koden nu og har ikke bekræftet den på denne "
+                                  "tablet endnu: forbind tabletten med stationen - intet er ændret"},
+    "pin.station_stale": {"en": "The station's answer came too late: sign in again - nothing was changed",
+                          "sv": "Stationens svar kom för sent: logga in igen - inget har ändrats",
+                          "da": "Stationens svar kom for sent: log ind igen - intet er ændret"},
+    "setup.grace": {"en": "Director's grace: 0 to 120 seconds", "sv": "Tävlingsledarens frist: 0 till 120 sekunder",
+                    "da": "Turneringslederens frist: 0 til 120 sekunder"},
     "board.not_in_round": {"en": "Board {board} is not one of this round's boards ({boards}): check the board in the tray, "
                                  "or call the director (2017 L15A, 2007 L15)",
                            "sv": "Bricka {board} hör inte till ronden ({boards}): kontrollera brickan, "

@@ -62,8 +62,9 @@ class Session:
     ew_pair: int
     profile: str = ""  # the club's regulations: no built-in default (the club or the TD chooses)
     policy: str | None = None  # None: the profile's own policy
-    # The director PIN as a salted hash (tablet_app/pin.py); typed digits are hashed on the way
-    # in and never kept. No default: the club sets it (station or setup).
+    # The director PIN (tablet_app/pin.py): `{"algorithm": "station"}` when the station checks it,
+    # else a salted hash of digits typed in at this tablet (hashed on the way in, never kept).
+    # No default: the club sets it (station or setup).
     td_pin: dict[str, Any] | None = None
     tables: int = 1  # tables in the section, for the round-end movement
     movement: str = "mitchell"
@@ -210,7 +211,7 @@ class Session:
         if self.td_pin is None or self.td_pin == "":
             raise _field_error("td_pin", "the club has not set one: type 4 to 8 digits (or set it at the station)",
                                "setup.pin_missing")
-        if not pin.valid_hash(self.td_pin):
+        if not pin.valid_verifier(self.td_pin):
             raise _field_error("td_pin", "give 4 to 8 digits", "setup.pin_format")
 
 
@@ -285,7 +286,7 @@ def from_station(movement: dict[str, Any], table: int, round_: int, *, defaults:
     if isinstance(movement.get("profile"), str) and movement["profile"]:
         fields["profile"] = movement["profile"]
     if isinstance(movement.get("director_pin"), dict):
-        fields["td_pin"] = movement["director_pin"]  # the club's PIN, as a salted hash
+        fields["td_pin"] = movement["director_pin"]  # the station checks the club's PIN
     if "screens" in movement:
         fields["screens"] = movement["screens"]  # the organiser's screens for this table (checked)
     return Session.from_dict({**fields, **{k: v for k, v in extra.items() if v is not None}})

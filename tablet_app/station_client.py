@@ -16,6 +16,7 @@ from urllib.parse import quote, urlsplit
 from shared_rules.records import RecordError, TableId
 
 from .http_transport import PinError, connection
+from .pin import StationVerdict, grant_ok
 from .session import Session, SetupError, from_station
 
 TABLE_ID = re.compile(r"^(?:(?:([A-Za-z0-9._-]+)/)?([A-Za-z]{1,3})/)?(\d{1,3})$")
@@ -32,13 +33,19 @@ class StationError(Exception):
 
 
 def _get(station_url: str, path: str, headers: dict[str, str], timeout: float) -> tuple[int, Any]:
+    return _request("GET", station_url, path, headers, timeout)
+
+
+def _request(method: str, station_url: str, path: str, headers: dict[str, str], timeout: float,
+             body: bytes | None = None) -> tuple[int, Any]:
     url = urlsplit(station_url)
     if url.scheme not in ("http", "https") or not url.hostname:
         raise StationError("unreachable", f"station address must be http://host:port, not {station_url!r}")
     try:
         conn = connection(url, timeout)
         try:
-            conn.request("GET", url.path.rstrip("/") + path, headers={**headers, "Connection": "close"})
+            conn.request(method, url.path.rstrip("/") + path, body=body,
+                         headers={**headers, "Connection": "close"})
             resp = conn.getresponse()
             data = resp.read()
         finally:
@@ -118,6 +125,45 @@ def check_table(station_url: str, table_id: str, key: str, *, timeout: float = 1
         raise
 
 
+def check_director_pin(station_url: str, table_id: str, key: str, digits: str, nonce: str, *,
+                       timeout: float = 3.0) -> StationVerdict:
+    """The director PIN asked of the station (`POST /api/v1/director-pin`, docs/station.md).
+    Never raises: a station that cannot answer is `unavailable` with its reason, and the
+    controller then checks the PIN itself (`pin.py`). A yes counts only with a grant for this
+    table and this nonce signed with this table's key."""
+    body = json.dumps({"pin": digits, "nonce": nonce}).encode()
+    headers = {"X-Table": table_id, "Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    try:
+        status, reply = _request("POST", station_url, "/api/v1/director-pin", headers, timeout, body)
+    except StationError as e:
+        return StationVerdict("unavailable", reason=e.reason)
+    doc = reply if isinstance(reply, dict) else {}
+    given = doc.get("wait_s")
+    wait: int = given if isinstance(given, int) and not isinstance(given, bool) else 0
+    if status == 200 and doc.get("granted") is True:
+        if grant_ok(doc, key, table_id, nonce):
+            return StationVerdict("granted", nonce=nonce)
+        return StationVerdict("unavailable", reason="bad_reply")  # not the station's yes: not taken
+    if status == 200 and doc.get("granted") is False and doc.get("reason") == "wrong":
+        return StationVerdict("wrong", wait_s=max(0, wait))
+    if status == 429 and doc.get("reason") == "locked":
+        return StationVerdict("locked", wait_s=max(1, min(wait, 3600)))
+    if status == 429 and doc.get("reason") == "station_limit":
+        return StationVerdict("unavailable", reason="station_limit")
+    if status == 404 and doc.get("reason") == "no_pin":
+        return StationVerdict("unavailable", reason="no_pin")
+    if status in (401, 403):
+        return StationVerdict("unavailable", reason="refused")
+    return StationVerdict("unavailable", reason="bad_reply")
+
+
+def pin_checker(station_url: str, key: str, *, timeout: float = 3.0) -> Any:
+    """For `Controller.pin_check`: `check(table_id, digits, nonce)` asks this station."""
+    def check(table_id: str, digits: str, nonce: str) -> StationVerdict:
+        return check_director_pin(station_url, table_id, key, digits, nonce, timeout=timeout)
+    return check
+
+
 def station_check(station_url: str, key: str, *, timeout: float = 10.0) -> Any:
     """For `Controller.station_check`: a typed-in setup is checked against the station before
     its first board (the same X-Table the outbox will deliver with)."""
@@ -128,13 +174,17 @@ def station_check(station_url: str, key: str, *, timeout: float = 10.0) -> Any:
 
 def club_defaults(movement: dict[str, Any] | None) -> dict[str, Any]:
     """What the club set at the station and the movement reply carries: the regulations
-    (`profile`) and the director PIN as a salted hash (`director_pin`)."""
+    (`profile`), how the director PIN is checked (`director_pin`: `{"algorithm": "station"}`;
+    a station from before sent its salted hash) and the console's grace (`director_grace_s`)."""
     out: dict[str, Any] = {}
     if isinstance(movement, dict):
         if isinstance(movement.get("profile"), str) and movement["profile"]:
             out["profile"] = movement["profile"]
         if isinstance(movement.get("director_pin"), dict):
             out["director_pin"] = movement["director_pin"]
+        grace = movement.get("director_grace_s")
+        if isinstance(grace, int) and not isinstance(grace, bool):
+            out["director_grace_s"] = grace
     return out
 
 
@@ -162,13 +212,22 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
     if hasattr(controller, "station_check"):
         # a setup typed in later (no movement yet) is checked against the same station
         controller.station_check = station_check(station_url, key, timeout=timeout)
+    if hasattr(controller, "pin_check"):
+        # the club's PIN is checked by the station (docs/station.md "The director PIN")
+        controller.pin_check = pin_checker(station_url, key)
     try:
+        if movement is None:
+            movement = fetch_movement(station_url, table_id(station_url, table, timeout=timeout), key,
+                                      timeout=timeout)
         session = session_from_station(station_url, table, key, round_, timeout=timeout,
                                        defaults=getattr(controller, "club", None), movement=movement, **extra)
     except StationError as exc:
         # shown on the setup screen (snapshot "station"), not only printed
         controller.station_status = {"ok": False, "table": str(table), "reason": exc.reason, "message": str(exc)}
         raise
+    grace = club_defaults(movement).get("director_grace_s")
+    if grace is not None and hasattr(controller, "set_club_defaults"):
+        controller.set_club_defaults(director_grace_s=grace)  # the club's, kept for the next evening
     controller.setup(session)
     controller.station_status = {"ok": True, "table": table_of(session).format(), "reason": None, "message": None}
     return session

@@ -25,13 +25,14 @@ class PinError(Refused):
 
 
 class PinLocked(PinError):
-    """Too many wrong PINs: no try is taken before `until` (epoch seconds)."""
+    """Too many wrong PINs: no try is taken for `wait_s` seconds (the tablet's own lockout, or
+    the station's: `station`). `until` is the wall clock's estimate of its end, for display."""
 
-    def __init__(self, until: float, now: float):
-        wait = max(1, int(until - now + 0.999))
+    def __init__(self, wait_s: float, now: float, station: bool = False):
+        wait = max(1, int(wait_s + 0.999))
         super().__init__(f"too many wrong PINs: try again in {wait} s (nothing was changed)", "pin.locked",
-                         until=until, wait_s=wait)
-        self.until = until
+                         until=now + wait, wait_s=wait, station=station)
+        self.until = now + wait
 
 
 class DiskFull(Refused):

@@ -18,6 +18,7 @@ from tablet_app.control.station_feed import StationFeed
 from tablet_app.control.storage_episode import StorageEpisode
 from tablet_app.journal import Journal
 from tablet_app.outbox import Outbox
+from tablet_app.pin_lockout import PinLockout
 
 
 @dataclasses.dataclass
@@ -37,17 +38,20 @@ class Parts:
 
 
 def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[], float],
-             listeners: list[Callable[[], None]]) -> Parts:
-    """`listeners` are called after every committed input; a snapshot is published after every input."""
+             listeners: list[Callable[[], None]], lockout: PinLockout) -> Parts:
+    """`listeners` are called after every committed input; a snapshot is published after every input.
+    `lockout`: the PIN's lockout, on its own clock and mark file (tablet_app/pin_lockout.py)."""
     st = TableState()
     publisher = Publisher(lambda: build(p))
     feed = StationFeed(outbox, st, clock)
     storage = StorageEpisode(journal, st, feed, clock)
     tx = Transactions(journal, Fold(st, rules), feed, storage, listeners, publisher.changed)
-    pin = DirectorPin(st, tx, clock)
+    setup = TableSetup(st, tx, journal, rules, clock)
+    pin = DirectorPin(st, tx, clock, lockout, lambda: setup.club,
+                      lambda seen: setup.set_club_defaults(director_pin_seen=seen))
     boards = Boards(st, tx, pin, clock)
     auction = Auction(st, tx, clock)
-    p = Parts(st, publisher, feed, storage, tx, pin, TableSetup(st, tx, journal, rules, clock), boards, auction,
+    p = Parts(st, publisher, feed, storage, tx, pin, setup, boards, auction,
               ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock),
               SessionView())
     return p

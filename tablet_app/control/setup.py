@@ -21,6 +21,7 @@ from tablet_app.control.state import Rules, TableState
 from tablet_app.journal import Journal, StorageFull
 from tablet_app.session import Session, SetupError
 
+MAX_GRACE_S = 120  # the longest a club may let the console reopen without the PIN (docs/td-guide.md)
 CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
 
 StationCheck = Callable[[Session], Any]  # station_client.station_check: the movement, or StationError
@@ -118,18 +119,29 @@ class TableSetup:
             self.set_club_defaults(**club_defaults(movement))
 
     def set_club_defaults(self, **values: Any) -> None:
-        """What the club set: `profile` (regulations), `director_pin` (hash from the station,
-        or digits, hashed here). Used by the next setup that does not give its own."""
+        """What the club set: `profile` (regulations), `director_pin` (digits, hashed here; a hash;
+        or `{"algorithm": "station"}`: the station checks it), `director_grace_s` (0-120 s, how
+        long the console reopens without the PIN after the director leaves it), and
+        `director_pin_seen`: the hash of the last PIN the station confirmed at this tablet, its
+        check when the station is out of reach. Used by the next setup that does not give its own."""
         club = dict(self.club)
         if values.get("profile"):
             club["profile"] = str(values["profile"])
         p = values.get("director_pin")
         if isinstance(p, str) and pin.valid_digits(p):
             club["director_pin"] = pin.hash_pin(p)
-        elif pin.valid_hash(p):
+        elif pin.valid_verifier(p):
             club["director_pin"] = p
         elif p is not None:
             raise SetupError("Director PIN: give 4 to 8 digits", "setup.pin_format", field="td_pin")
+        grace = values.get("director_grace_s")
+        if grace is not None:
+            if isinstance(grace, bool) or not isinstance(grace, int) or not 0 <= grace <= MAX_GRACE_S:
+                raise SetupError(f"Director's grace: 0 to {MAX_GRACE_S} seconds", "setup.grace", field="grace")
+            club["director_grace_s"] = grace
+        seen = values.get("director_pin_seen")
+        if pin.valid_hash(seen):
+            club["director_pin_seen"] = seen
         if club != self.club:
             # the tablet's own setting: remembered for the next evening
             try:
@@ -148,8 +160,10 @@ class TableSetup:
             return {}  # no setting (or an unreadable one): the TD chooses
         if not isinstance(club, dict):
             return {}
-        return {k: v for k, v in club.items() if (k == "profile" and isinstance(v, str) and v)
-                or (k == "director_pin" and pin.valid_hash(v))}
+        keep = {"profile": lambda v: isinstance(v, str) and bool(v), "director_pin": pin.valid_verifier,
+                "director_pin_seen": pin.valid_hash,
+                "director_grace_s": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_GRACE_S}
+        return {k: v for k, v in club.items() if k in keep and keep[k](v)}
 
     def defaults(self) -> SetupDefaults:
         """What the setup screen starts from: the club's regulations (None: the TD must choose;
@@ -166,7 +180,7 @@ def on_setup(f: Fold, body: SetupBody) -> Effects:
     st = f.st
     # A director call outlives its round: the TD may attend to it after the table has moved
     # on, and the station keeps it open until he does; so does the PIN's lockout.
-    st.reset(keep=("td_calls", "pin_wrong", "pin_locked_until"))
+    st.reset(keep=("td_calls", "pin_wrong"))
     st.session = Session.from_dict(body["session"])
     st.phase = "auction"
     st.log.append({"what": "setup", **body["session"]})

@@ -21,6 +21,7 @@ from tablet_app.control import td_calls
 from tablet_app.control.auction import StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
+from tablet_app.control.director_session import DirectorState
 from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationStatus
 from tablet_app.control.state import EngineState, ResultRecord, TableState, TdCall
@@ -39,6 +40,7 @@ class Snapshot(TypedDict):
     disk_full: bool
     storage_error: str | None
     pin: PinState
+    director: DirectorState  # the console's sitting: signed in, the grace counting down
     setup_defaults: SetupDefaults
     station: StationStatus | None
     board: int | None
@@ -92,6 +94,7 @@ def build(p: Parts) -> Snapshot:
         "disk_full": p.storage.error is not None,
         "storage_error": p.storage.error,
         "pin": p.pin.state(),
+        "director": p.pin.director(),
         "setup_defaults": p.setup.defaults(),
         "station": {**station} if station else None,
         "board": st.board,
@@ -157,6 +160,8 @@ class Publisher:
         return snap
 
     def running(self) -> bool:
-        """The latest snapshot counts down with time alone (a stop wait, a PIN lockout)."""
+        """The latest snapshot counts down with time alone (a stop wait, a PIN lockout, the
+        director's grace after he left the console)."""
         snap = self.latest
-        return bool(snap.get("stop_wait")) or bool((snap.get("pin") or {}).get("locked_until"))
+        return (bool(snap.get("stop_wait")) or bool((snap.get("pin") or {}).get("locked_until"))
+                or bool((snap.get("director") or {}).get("grace_s")))

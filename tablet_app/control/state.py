@@ -140,8 +140,7 @@ class TableState:
     released_t: float = 0.0  # board time the director last dismissed the boxes' calls (the tray waits till then)
     progress_seq: int = 0  # "auction" items queued for the board in play
     progress_of: dict[int, int] = _dict()  # ... per board: a board left and taken up again goes on counting
-    pin_wrong: int = 0  # wrong PINs in a row (journalled: survives a restart)
-    pin_locked_until: float = 0.0
+    pin_wrong: int = 0  # wrong PINs in a row the journal holds (the lockout itself: pin_lockout.py)
     # The engine's state as of its last event; while replaying it is built on first read.
     estate_built: EngineState = _dict()
     estate_stale: bool = False

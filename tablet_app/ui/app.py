@@ -138,7 +138,18 @@ class TabletApp(App):
         "wait N s", a notice on the top bar ending. Only what changed is redrawn: rebuilding the
         director's pickers every half second would redraw them under his finger."""
         assert self.controller is not None
+        d = self.screens["director"]
+        if self.sm.current == "director" and d.unlocked:
+            self.controller.director()  # an idle console's sitting ends: published, and closed below
         snap = self.controller.refresh_countdowns()
+        if self.sm.current == "director" and d.unlocked and not (snap.get("director") or {}).get("signed_in"):
+            self.refresh()
+            return
+        grace = (snap.get("director") or {}).get("grace_s", 0)
+        if grace or self._grace:
+            self._grace = grace
+            if self.sm.current == "auction":  # the Director button counts the club's grace down
+                self.screens["auction"].director_button(snap, self.lang)
         counting = snap.get("stop_wait") is not None
         wait = (snap.get("pin") or {}).get("wait_s", 0)
         if counting or self._counting:
@@ -157,6 +168,7 @@ class TabletApp(App):
 
     _counting = False
     _pin_wait = 0
+    _grace = 0
 
     def notify(self, key: str, seconds: float = 8.0, **fields: Any) -> None:
         self.note = (key, fields, time.monotonic() + seconds)
@@ -231,7 +243,18 @@ class TabletApp(App):
         if self._dirty:
             self.refresh()
 
+    def on_pause(self) -> bool:
+        """The app goes to the background (Android): the director is signed out, no grace, and
+        the console is drawn signed out for whoever picks the tablet up."""
+        if "director" in self.screens:
+            self.screens["director"].end_sitting()
+            if self.sm.current == "director":
+                self.refresh()
+        return True
+
     def on_stop(self) -> None:
+        if "director" in self.screens:
+            self.screens["director"].end_sitting()
         if getattr(self, "waiter", None) is not None:
             self.waiter.stop()
 

@@ -88,6 +88,12 @@ class AuctionScreen(Screen):
         root.add_widget(bar)
         self.cells: list[CallCell] = []
 
+    def director_button(self, snap: dict[str, Any], lang: str) -> None:
+        """`Director`, or while the club's grace after the director left the console counts
+        down, `Director (open 25 s)`: everyone at the table sees that it opens without the PIN."""
+        grace = (snap.get("director") or {}).get("grace_s", 0)
+        self.td_btn.text = i18n.tr("director_grace", lang, s=grace) if grace else i18n.tr("director", lang)
+
     def choose_board(self, n: Any) -> None:
         """A board picked on the tablet (or typed: the number on the board in the tray)."""
         try:
@@ -177,7 +183,7 @@ class AuctionScreen(Screen):
         self.conseq.height = 28 * len(lines)
         frozen = snap.get("phase") == "frozen" or snap.get("held")
         set_bg(self.status, (1.0, 0.88, 0.80, 1) if frozen else WHITE)
-        self.td_btn.text = i18n.tr("director", lang)
+        self.director_button(snap, lang)
         self.tempo_btn.text = i18n.tr("tempo", lang)
         self.result_btn.text = i18n.tr("result", lang)
         # the result entry after the auction; during the next board the last board's results, when

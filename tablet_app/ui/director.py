@@ -1,4 +1,11 @@
-"""The director console: PIN, the Law's options at an irregularity, the TD's own tools."""
+"""The director console: PIN, the Law's options at an irregularity, the TD's own tools.
+
+Only the director rules: the console shows the Law's options and the TD's tools only to a
+director signed in with the PIN, and signs him out however it is left (Back, the ruling made and
+the table back to the auction, another board or round, a timeout, the app in the background):
+`on_pre_leave`. Each time it opens (`on_pre_enter`) the PIN is asked again, unless the club's
+grace after the director left is still counting down (tablet_app/control/director_session.py).
+Players see what happened and that the director is called."""
 from __future__ import annotations
 
 from typing import Any
@@ -85,7 +92,54 @@ class DirectorScreen(PinEntry, Screen):
         if refresh:
             self.app.refresh()
 
-    # -- PIN ---------------------------------------------------------------------------------------
+    # -- PIN and the director's sitting ----------------------------------------------------------------
+    def on_pre_enter(self, *_: Any) -> None:
+        """The console opens: signed in only if the director's sitting is on, or the club's grace
+        after he left it is still counting down; else the PIN pad."""
+        self.pin = ""
+        self._enter(None, refresh=False)
+        self.say(None)
+        token = self.credential
+        self.unlocked = token is not None and self.app.controller.resume(token)
+        if not self.unlocked:
+            self.credential = None
+
+    def on_pre_leave(self, *_: Any) -> None:
+        """However the console is left, the director is signed out (the token is kept for the
+        club's grace, in which the console reopens without the PIN)."""
+        if self.credential is not None and self.app.controller is not None:
+            self.app.controller.sign_out(self.credential)
+        self.unlocked = False
+        self.pin = ""
+        self._enter(None, refresh=False)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.unlocked and self.credential is not None:
+            self.app.controller.director_touch(self.credential)  # not idle: the console stays signed in
+        return bool(super().on_touch_down(touch))
+
+    def end_sitting(self) -> None:
+        """The app goes to the background: signed out, with no grace."""
+        if self.credential is not None and self.app.controller is not None:
+            self.app.controller.sign_out(self.credential, grace=False)
+        self.unlocked, self.credential = False, None
+
+    def _sitting_over(self, snap: dict[str, Any]) -> bool:
+        """The controller ended the sitting under the console (the table moved on, the console sat
+        idle): resumed within the club's grace, else signed out; True when the console closes."""
+        if not self.unlocked or (snap.get("director") or {}).get("signed_in"):
+            return False
+        token = self.credential
+        if token is not None and self.app.controller.resume(token):
+            return False  # a new irregularity within the grace: still the director's
+        self.unlocked, self.credential = False, None
+        self._enter(None, refresh=False)
+        self.say(lambda lang: i18n.tr("signed_out", lang))
+        if snap.get("phase") != "frozen":
+            self.app.go("auction")  # nothing waits for the director here: the table's screen
+            return True
+        return False
+
     def press_unlock(self) -> None:
         ctl = self.app.controller
         try:
@@ -144,7 +198,8 @@ class DirectorScreen(PinEntry, Screen):
         self.side.add_widget(b)
 
     def _decide(self, choice: str, call: str | None, stop: bool = False) -> None:
-        # the director stays signed in after the ruling: the consequences are read out from here
+        # a ruling that frees the table returns it to the auction and signs the director out
+        # (on_pre_leave); a follow-up question of the same Law stays here
         self._td(lambda pin: self.app.controller.td_decide(pin, choice, call, stop=stop), refresh=False)
         self._enter(None, refresh=False)
         self.app.refresh()
@@ -197,6 +252,8 @@ class DirectorScreen(PinEntry, Screen):
             self.side.add_widget(b)
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
+        if self._sitting_over(snap):
+            return
         self.topbar.refresh(snap, lang)
         st = snap.get("director_state") or snap.get("state") or {}  # the TD sees the whole table
         pending = st.get("pending")
@@ -219,9 +276,9 @@ class DirectorScreen(PinEntry, Screen):
                       for c in calls]
             self.happened.text = "\n".join(lines)
         if not self.unlocked:
-            if not pending:
-                self.side.add_widget(Text(i18n.tr("no_pending", lang), size=22, halign="center",
-                                          size_hint_y=None, height=40))
+            # players see what happened and that the director is called; the options are his
+            self.side.add_widget(Text(i18n.tr("director_called" if pending else "no_pending", lang), size=22,
+                                      halign="center", size_hint_y=None, height=64 if pending else 40))
             self._pin_pad(lang, (snap.get("pin") or {}).get("wait_s", 0))
         elif pending:
             self._options(pending, lang)
@@ -609,11 +666,7 @@ class DirectorScreen(PinEntry, Screen):
         self._td(lambda pin: self.app.controller.td_correct_call(pin, seat, call, stop=stop))
 
     def leave(self) -> None:
-        if self.credential is not None:
-            self.app.controller.sign_out(self.credential)
-        self.unlocked, self.credential = False, None
-        self._enter(None, refresh=False)
         self.say(None)
-        self.app.go("auction")
+        self.app.go("auction")  # on_pre_leave signs the director out
 
 

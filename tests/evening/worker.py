@@ -19,7 +19,7 @@ import traceback
 
 from tablet_app.controller import Controller, Refused
 from tablet_app.outbox import Deliverer
-from tablet_app.station_client import next_round_from_station, setup_from_station
+from tablet_app.station_client import next_round_from_station, pin_checker, setup_from_station
 
 from .plan import PIN
 
@@ -31,6 +31,7 @@ class Tablet:
         self.ctl = Controller(self.db)
         self.deliverer: Deliverer | None = None
         if self.ctl.session is not None:
+            self.ctl.pin_check = pin_checker(station, key)  # as the app started with --table-key
             self._deliver()
 
     def _deliver(self) -> None:
@@ -47,6 +48,8 @@ class Tablet:
                 setup_from_station(ctl, self.station, self.table, self.key, policy="record", profile=self.profile)
                 self._deliver()
             else:
+                # Next round opens after the director PIN (ui/round_end.py), checked by the station
+                assert ctl.check_pin(PIN)
                 next_round_from_station(ctl, self.station, self.key)
         elif op == "choose":
             ctl.choose_board(args[0])

@@ -180,7 +180,7 @@ def test_the_clubs_profile_reaches_the_tablet_with_its_movement(tmp_path):
         assert mv["scoring"] == {"method": "matchpoints", "game_type": "pairs", "scoring_group": 1}
         session = session_from_station(st.url, "2", key)
         assert session.profile == "dbf-2017" and session.event == EVENT
-        assert "2468" not in json.dumps(mv)  # the club's PIN travels only as its salted hash
+        assert "2468" not in json.dumps(mv)  # nothing of the PIN travels (test_director_pin.py)
     finally:
         st.stop()
 

@@ -23,6 +23,24 @@ def clock():
     return Clock()
 
 
+class BootClock(Clock):
+    """The boot clock the PIN's lockout runs on (tablet_app/pin_lockout.py), and this boot's id:
+    setting the wall clock does not move it; a reboot starts it again under another id."""
+
+    def __init__(self) -> None:
+        super().__init__(5_000.0)
+        self.id = "boot-1"
+
+    def reboot(self, up_s: float = 20.0) -> None:
+        self.t = up_s
+        self.id = f"boot-{int(self.id.split('-')[1]) + 1}"
+
+
+@pytest.fixture
+def boot():
+    return BootClock()
+
+
 SESSION = {
     "event": "club-2026-11-22", "section": "A", "table": 3, "round": 2, "boards": [1, 2, 3],
     "ns_pair": 1, "ew_pair": 8, "profile": "dbf-2017", "td_pin": "4321", "tables": 5,
@@ -30,13 +48,14 @@ SESSION = {
 
 
 @pytest.fixture
-def make_controller(tmp_path, clock):
+def make_controller(tmp_path, clock, boot):
     from tablet_app.controller import Controller
 
     made = []
 
     def make(db=None, **kw):
         # the real engine (shared_rules.table), profiles and outbox: the controller's defaults
+        kw = {"boot_clock": boot, "boot_id": lambda: boot.id, **kw}
         c = Controller(db or tmp_path / "journal.db", clock=clock, **kw)
         made.append(c)
         return c

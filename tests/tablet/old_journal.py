@@ -62,12 +62,20 @@ SESSION_FIELDS = ("boards", "event", "ew_pair", "movement", "next_positions", "n
                   "td_pin", "tray_delay_s")
 
 
+# What a snapshot says that the version which wrote the journal did not, at the value it must have
+# for an old journal (nobody signed in on the console: the sitting is memory only).
+ADDED_SINCE = {"director": {"signed_in": False, "grace_s": 0, "grace_setting": 0}}
+
+
 def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The snapshot with the session's fields of the version that wrote the journal."""
     import dataclasses
 
     from tablet_app.session import Session
 
+    snapshot = dict(snapshot)
+    for k, v in ADDED_SINCE.items():
+        assert snapshot.pop(k) == v, f"snapshot key {k} added since is not {v!r}"
     session = snapshot.get("session")
     if session is None:
         return dict(snapshot)

@@ -4,7 +4,7 @@
 import pytest
 
 from station.records import validate_item
-from tablet_app import pin
+from tablet_app import pin, pin_lockout
 from tablet_app.controller import PinError, PinLocked
 from tablet_app.session import SetupError
 from tests.tablet.conftest import SESSION
@@ -26,7 +26,7 @@ def test_no_built_in_pin_a_tablet_set_up_without_one_is_refused(make_controller)
     assert ctl.check_pin("24680") and not ctl.check_pin("1234")
 
 
-def test_a_guesser_at_the_table_is_locked_out_and_every_try_is_journalled(make_controller, clock, tmp_path):
+def test_a_guesser_at_the_table_is_locked_out_and_every_try_is_journalled(make_controller, clock, boot, tmp_path):
     db = tmp_path / "j.db"
     ctl = make_controller(db)
     ctl.setup(SESSION)  # PIN 4321
@@ -42,6 +42,7 @@ def test_a_guesser_at_the_table_is_locked_out_and_every_try_is_journalled(make_c
         if ctl.pin_state()["locked_until"] is not None:
             locked += 1
         clock.advance(0.1)
+        boot.advance(0.1)
     evaluated = wrong_tries_journalled(ctl)
     # 1,000 s of guessing: 3 free tries, then one each time the doubling lockout expires.
     assert accepted == [] and evaluated <= 12 and locked > 9_900
@@ -51,22 +52,128 @@ def test_a_guesser_at_the_table_is_locked_out_and_every_try_is_journalled(make_c
     for key, payload in calls:
         validate_item("td_call", key, payload)
     # the lockout grows with each wrong try: the next one waits twice as long as the last
-    until = ctl.pin_state()["locked_until"]
-    clock.t = until
+    boot.advance(ctl.pin_state()["wait_s"])
     with pytest.raises(PinError):
         ctl.td_decide("0000", "accept")
-    assert ctl.pin_state()["locked_until"] - clock.t == pin.lockout_s(evaluated + 1) == 2 * pin.lockout_s(evaluated)
+    assert ctl.pin_state()["wait_s"] == pin.lockout_s(evaluated + 1) == 2 * pin.lockout_s(evaluated)
     # even the right PIN is not looked at while locked out: a guesser learns nothing
     with pytest.raises(PinLocked) as e:
         ctl.td_decide("4321", "accept")
     assert e.value.key == "pin.locked" and e.value.params["wait_s"] > 0
-    # ... and a restart does not reset it: the tries are in the journal
+    # ... and a restart does not reset it: the tries are in the journal and the mark
     state = ctl.pin_state()
     ctl.journal.conn.close()
     again = make_controller(db)
     assert again.pin_state() == state and not again.check_pin("4321")
-    clock.t = state["locked_until"]
+    boot.advance(state["wait_s"])
     assert again.check_pin("4321") and again.pin_state()["wrong_tries"] == 0
+
+
+def three_wrong(ctl, boot):
+    """Three wrong PINs: the fourth try waits FIRST_DELAY_S."""
+    for _ in range(pin.FREE_TRIES):
+        assert not ctl.check_pin("1111")
+    assert ctl.pin_state()["wait_s"] == pin.FIRST_DELAY_S
+
+
+def test_setting_the_tablets_clock_forward_does_not_end_the_lockout(make_controller, clock, boot):
+    ctl = make_controller()
+    ctl.setup(SESSION)
+    three_wrong(ctl, boot)
+    clock.advance(86_400)  # the tablet's date set a day ahead
+    with pytest.raises(PinLocked):
+        ctl.sign_in("4321")
+    assert ctl.pin_state()["wait_s"] == pin.FIRST_DELAY_S
+    clock.advance(-2 * 86_400)  # ... or back: the wait neither ends nor grows
+    assert ctl.pin_state()["wait_s"] == pin.FIRST_DELAY_S
+    boot.advance(pin.FIRST_DELAY_S)  # only time passing ends it
+    assert ctl.check_pin("4321") and ctl.pin_state() == {"set": True, "wrong_tries": 0, "locked_until": None,
+                                                         "wait_s": 0}
+
+
+def test_a_restart_keeps_the_wait_left_on_the_same_boot(make_controller, boot, tmp_path):
+    db = tmp_path / "t.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    three_wrong(ctl, boot)
+    boot.advance(2)
+    ctl.close()
+    boot.advance(1)  # the app was down for a second: the wait went on
+    again = make_controller(db)
+    assert again.pin_state()["wrong_tries"] == 3 and again.pin_state()["wait_s"] == 2
+    boot.advance(2)
+    assert not again.check_pin("2222")  # the 4th wrong try doubles the wait
+    assert again.pin_state()["wait_s"] == 2 * pin.FIRST_DELAY_S
+
+
+def test_a_reboot_keeps_the_wait_that_was_left(make_controller, boot, tmp_path):
+    db = tmp_path / "t.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    three_wrong(ctl, boot)
+    for _ in range(3):  # three more, each after the wait: 10, 20, 40 s
+        boot.advance(ctl.pin_state()["wait_s"])
+        assert not ctl.check_pin("1111")
+    assert ctl.pin_state()["wait_s"] == 40
+    for _ in range(12):  # 12 s of waiting, the screen's clock asking as it counts down
+        boot.advance(1)
+        ctl.refresh_countdowns()
+    left = ctl.pin_state()["wait_s"]
+    assert left == 28
+    ctl.close()
+    boot.reboot(up_s=15)  # powered off for an hour, say: the boot clock starts again, another boot id
+    again = make_controller(db)
+    state = again.pin_state()
+    # what was left when it was last noted (at most NOTE_EVERY_S before the power went)
+    assert state["wrong_tries"] == 6 and left <= state["wait_s"] <= left + pin_lockout.NOTE_EVERY_S
+    with pytest.raises(PinLocked):
+        again.sign_in("4321")
+    boot.advance(state["wait_s"])
+    assert again.check_pin("4321")
+
+
+def test_wrong_tries_on_a_full_disk_count_after_a_restart(small_disk, make_controller, boot):
+    from tests.tablet.conftest import fill
+
+    db = small_disk / "tablet.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    journalled = ctl.journal.count()
+    filler = fill(small_disk)
+    for _ in range(5):  # the journal takes none of them
+        boot.advance(ctl.pin_state()["wait_s"])
+        assert not ctl.check_pin("1111")
+    assert ctl.journal.count() == journalled and ctl.snapshot()["disk_full"]
+    assert ctl.pin_state()["wrong_tries"] == 5 and ctl.pin_state()["wait_s"] == pin.lockout_s(5)
+    ctl.journal.conn.close()  # the tablet restarted, the disk still full
+    again = make_controller(db)
+    assert again.pin_state()["wrong_tries"] == 5 and again.pin_state()["wait_s"] == pin.lockout_s(5)
+    with pytest.raises(PinLocked):
+        again.sign_in("4321")
+    filler.unlink()  # space again: the next wrong try is journalled and counts on top
+    boot.advance(pin.lockout_s(5))
+    assert not again.check_pin("1111")
+    assert again.pin_state()["wrong_tries"] == 6 and wrong_tries_journalled(again) == 1
+    again.journal.conn.close()
+    third = make_controller(db)
+    assert third.pin_state()["wrong_tries"] == 6
+    boot.advance(pin.lockout_s(6))
+    assert third.check_pin("4321") and third.pin_state()["wrong_tries"] == 0
+    third.journal.conn.close()
+    assert make_controller(db).pin_state()["wrong_tries"] == 0
+
+
+def test_without_its_mark_the_journal_still_holds_the_count_and_the_whole_last_wait(make_controller, boot,
+                                                                                     tmp_path):
+    db = tmp_path / "t.db"
+    ctl = make_controller(db)
+    ctl.setup(SESSION)
+    three_wrong(ctl, boot)
+    boot.advance(4)
+    ctl.close()
+    (tmp_path / "t.db.pinlock").unlink()  # deleted, or damaged
+    again = make_controller(db)
+    assert again.pin_state()["wrong_tries"] == 3 and again.pin_state()["wait_s"] == pin.FIRST_DELAY_S
 
 
 def test_the_pin_never_appears_in_clear_in_the_journal_file(make_controller, clock, tmp_path):

@@ -5,6 +5,7 @@ from tablet_app.session import FIELD_LABELS, SetupError, from_station
 from tablet_app.station_client import (
     StationError,
     fetch_board_results,
+    pin_checker,
     session_from_station,
     setup_from_station,
     station_check,
@@ -163,9 +164,11 @@ def test_setup_from_the_station_takes_the_clubs_regulations_and_pin(station, mak
     DataConnectorClient("club-7", station.token, station.url).initialize(mitchell_init())
     s = session_from_station(station.url, "a/1", key, 1)  # typed in lower case
     assert (s.section, s.ns_pair, s.ew_pair, s.profile) == ("A", 1, 1, "dbf-2017")
-    assert pin.verify("97531", s.td_pin) and not pin.verify("1234", s.td_pin)
+    # the station checks the club's PIN: the session holds only that (test_pin_station.py)
+    assert s.td_pin == pin.STATION
     assert "97531" not in station.request("GET", "/api/v1/movement",
                                           headers=station.table_headers(f"{EVENT}/A/1", key))[1].__repr__()
     ctl = make_controller()
+    ctl.pin_check = pin_checker(station.url, key)
     ctl.setup(s)
     assert ctl.check_pin("97531") and ctl.board == 1

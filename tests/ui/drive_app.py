@@ -178,6 +178,7 @@ def step3(_dt):
     checks["judgement_options"] = [b.option["id"] for b in d.option_buttons]
     none = next(b for b in d.option_buttons if b.option["id"] == "none")
     none.trigger_action(0)
+    checks["screen_after_last_ruling"] = app.sm.current  # back on the auction by itself
     app.go("director")
     checks["signed_in_after_last_ruling"] = app.screens["director"].unlocked
     checks["consequence_texts"] = texts(app.screens["director"])

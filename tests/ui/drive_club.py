@@ -32,7 +32,7 @@ OUT.mkdir(parents=True, exist_ok=True)
 EVENT = "club-2026-11-22"
 
 clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
+ctl = Controller(OUT / "journal.db", clock=clock, boot_clock=clock)  # the PIN lockout on the test clock
 ctl.station_check = station_check(URL, RIGHT_KEY, timeout=30)
 # the outbox goes out with a key the station does not take for this table: every item refused
 deliverer = Deliverer(str(OUT / "journal.db"), URL, f"{EVENT}/A/3", WRONG_KEY, max_backoff=0.2).start()

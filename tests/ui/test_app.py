@@ -51,8 +51,11 @@ def test_2017_L27B2_consequences_shown_obligation_and_L26B_lead_restriction(sess
     text = "\n".join(session["consequence_texts"])
     assert "East must pass for the rest of the auction" in text and "2017 L27B2" in text
     assert "2017 L26B" in text
-    # after the last ruling the director is still signed in, reading the consequences out
-    assert session["signed_in_after_last_ruling"] is True
+    # behaviour changed on purpose (a club evening: players ruled after the first ruling): the
+    # ruling returns the console to the auction and signs the director out; reopened, the console
+    # shows the consequences and asks for the PIN again (tests/ui/test_director_pin.py)
+    assert session["screen_after_last_ruling"] == "auction"
+    assert session["signed_in_after_last_ruling"] is False
     # and the auction screen keeps them in view for the players
     assert "East must pass for the rest of the auction" in session["auction_consequences"]
 
