@@ -18,7 +18,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
-from . import match_page
+from . import law16, match_page
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
 from .store import latest_results
@@ -114,6 +114,9 @@ class Progress:
             ev["recent"].append({"id": item_id, "key": key, "kind": kind, "received_at": received_at, "payload": p})
         elif kind == "auction" and (p["round"], p["board"]) not in row["results"]:
             row["round"], row["board"], row["phase"] = p["round"], p["board"], p["phase"]
+        elif kind == "round" and isinstance(p.get("round"), int) and p["round"] > (row["round"] or 0):
+            # the table started a later round (docs/station.md "Law 16 at the station")
+            row["round"], row["board"], row["phase"] = p["round"], None, "idle"
 
     def snapshot(self, store: Any, event: str) -> tuple[list[dict], list[dict], list[dict], list[Damaged]]:
         """(tables, TD calls, latest results, damaged rows) of one event, copied under the lock."""
@@ -201,14 +204,37 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
            "tables": sorted(tables.values(), key=lambda r: (r["section"], r["table"])),
            "open_td_calls": open_calls, "results": results if full else results[:200],
            "results_count": results_count,
-           "refusals": sorted((r for rs in store.refusals(event).values() for r in rs),
-                              key=lambda r: r["at"], reverse=True)[:50],
+           **_refusals_and_held(store, event),
            # Rows no reader can use (station/stored.py), with their keys: the TD's to look into.
            "damaged": [d.to_json() for d in sorted(damaged, key=lambda d: d.id)]}
     if full:
         doc["stored_keys"] = [r[0] if isinstance(r[0], str) else repr(r[0]) for r in store.query(
             "SELECT item_key FROM items WHERE event = ? ORDER BY id", (event,))]
     return doc
+
+
+def _held_html(held: list[str]) -> str:
+    if not held:
+        return ""
+    return ('<h2>Held deliveries (a result of a round the table is not on yet: taken once the table starts '
+            f'that round, 2017 Law 16D1, 2007 Law 16C1)</h2><ul id="held">{"".join(held)}</ul>')
+
+
+def _refusals_and_held(store: Any, event: str) -> dict[str, list[dict]]:
+    """The deliveries the station refused (newest first), and apart from them those it holds as
+    too early (425, station/law16.py: the tablet sends them again), each once with its latest
+    reason, until it is stored."""
+    every = sorted((r for rs in store.refusals(event).values() for r in rs), key=lambda r: r["at"], reverse=True)
+    held: dict[str, dict] = {}
+    for r in every:
+        if r["status"] == law16.TOO_EARLY and r["key"] and r["key"] not in held:
+            held[r["key"]] = r
+    if held:
+        marks = ",".join("?" * len(held))
+        stored = {row[0] for row in store.query(f"SELECT item_key FROM items WHERE item_key IN ({marks})",
+                                                list(held))}
+        held = {k: r for k, r in held.items() if k not in stored}
+    return {"refusals": [r for r in every if r["status"] != law16.TOO_EARLY][:50], "held": list(held.values())}
 
 
 def table_history(st: Any, event: str, section: str, table_no: int) -> dict:
@@ -352,6 +378,8 @@ def render(st: Any, event: str) -> str:
            for r in s["results"]]
     refused = [f'<li class="refused">{e(local_time(r["at"]))} table {e(r["table"])}: HTTP {r["status"]} '
                f'{e(r["error"])}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>' for r in s["refusals"]]
+    held = [f'<li class="held">{e(local_time(r["at"]))} table {e(r["table"])}: {e(r["error"])} ({e(r["key"])})</li>'
+            for r in s["held"]]
     damaged = _damaged_html(s["damaged"])
     pin_tries = _pin_tries_html(st)
     keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(key)}</code></td></tr>"
@@ -369,6 +397,7 @@ def render(st: Any, event: str) -> str:
 {match_page.html_section(st, event)}
 <h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
 {f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
+{_held_html(held)}
 {pin_tries}
 {damaged}
 <h2>Tables</h2>

@@ -142,6 +142,14 @@ def played(store: Any, event: str, section: str, table_no: int) -> set[tuple[int
             for it in latest_results(store.items(event, "result", section=section, table_no=table_no))}
 
 
+def started(store: Any, event: str, section: str, table_no: int) -> int:
+    """The latest round the table said it moved to (its round-start items), 0 for none: the
+    players confirmed the pairs of that round, or the director set it up (docs/station.md
+    "Law 16 at the station")."""
+    rounds = [it["payload"].get("round") for it in store.items(event, "round", section=section, table_no=table_no)]
+    return max((r for r in rounds if isinstance(r, int) and not isinstance(r, bool)), default=0)
+
+
 def gate(store: Any, event: str, section: str, table_no: int, round_no: int | None, board: int | None) -> str | None:
     """Why a table may not post or read a result for this round and board, or None. Only where
     the scoring program sent a movement for the table's session: a table set up by hand with
@@ -245,7 +253,8 @@ def for_table(store: Any, event: str, section: str, table_no: int, profile: str 
                          "has not sent it, or has deleted it")
     slots = session_slots(store, ref.guid, section) if ref else []
     tablet_event = ref.tablet_event if ref else event
-    out = table_movement(tablet_event, section, table_no, slots, played(store, tablet_event, section, table_no))
+    out = table_movement(tablet_event, section, table_no, slots, played(store, tablet_event, section, table_no),
+                         started(store, tablet_event, section, table_no))
     assert ref is not None  # table_movement raised NoMovement without slots
     out.update(session=ref.guid, profile=profile, scoring=event_scoring(store, ref.tablet_event).get(section),
                settings=settings_for(store, ref.guid, section))
@@ -258,10 +267,11 @@ def for_table(store: Any, event: str, section: str, table_no: int, profile: str 
 
 
 def table_movement(event: str, section: str, table_no: int, slots: Iterable[Slot],
-                   done: AbstractSet[tuple[int, int]] = frozenset()) -> dict[str, Any]:
+                   done: AbstractSet[tuple[int, int]] = frozenset(), begun: int = 0) -> dict[str, Any]:
     """Pure: the section's slots -> this table's movement dict. `done` holds the (round, board)
     results the table already sent, to say which round it is on (`current_round`: the first
-    round with a board still to play; null when every round is complete)."""
+    round with a board still to play, or the round the table last started (`begun`, its
+    round-start items) when that is later; null when every round is complete)."""
     slots = list(slots)
     if not slots:
         raise NoMovement(f"no movement yet for section {section}: the scoring program has not "
@@ -282,6 +292,8 @@ def table_movement(event: str, section: str, table_no: int, slots: Iterable[Slot
         nxt = _next(s, by_round[later[0]], mitchell) if later else {"last_round": True}
         out[str(s.round)] = {str(table_no): {"ns": s.ns, "ew": s.ew, "boards": s.boards, "next": nxt}}
     current = next((s.round for s in mine if any((s.round, b) not in done for b in s.boards)), None)
+    if current is not None and begun > current and any(s.round == begun for s in mine):
+        current = begun
     return {"event": event, "section": section, "tables": max(s.table for s in slots),
             "current_round": current, "rounds": out}
 

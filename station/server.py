@@ -49,6 +49,9 @@ MAX_DC_BYTES = 8 * 1024 * 1024  # an InitDTO with hand records for a big event
 MAX_BATCH_ITEMS = 64            # items in one POST /api/v1/items/batch
 MAX_BATCH_BYTES = 1024 * 1024
 FINAL = (200, 201, 400, 409, 411, 413, 422)  # answers a tablet never sends the item again for
+# An answer the tablet sends the item again for, later, without holding up the items behind it
+# (a result of a round the table is not on yet: station/law16.py).
+HELD = (law16.TOO_EARLY,)
 
 
 @dataclass
@@ -204,7 +207,8 @@ class Station:
         """Several items of one table in one request (`POST /api/v1/items/batch`, `{"items":
         [...]}`): each stored or refused exactly as alone, in order, with its own answer. The
         first item that the tablet must send again (its answer is not final: a 5xx, a 507) ends
-        the batch: the items behind it get status 0 and are sent again, so the order holds."""
+        the batch: the items behind it get status 0 and are sent again, so the order holds. An
+        item held as too early (425) does not: the tablet sends it again later on its own."""
         event, section, table_no = self.authenticate_table(headers)
         try:
             doc = parse_item(body)
@@ -215,7 +219,7 @@ class Station:
             raise HttpError(422, f"items: expected a list of 1 to {MAX_BATCH_ITEMS} items")
         results: list[dict] = []
         for item in items:
-            if results and results[-1]["status"] not in FINAL:
+            if results and results[-1]["status"] not in FINAL + HELD:
                 results.append({"status": 0, "error": "not tried: send it again"})
                 continue
             key = item.get("key") if isinstance(item, dict) else None
@@ -259,9 +263,13 @@ class Station:
             raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
         event = where["event"]
         if doc["kind"] == "result":  # results only for the round the table is on (station/law16.py)
-            why = law16.may_post(self.store, event, section, table_no, where["round_no"], where["board"])
-            if why:
-                raise HttpError(422, why)
+            refusal = law16.may_post(self.store, event, section, table_no, where["round_no"], where["board"])
+            if refusal:
+                raise HttpError(refusal.status, refusal.why)
+        elif doc["kind"] == "round":  # a round of the table's movement (station/law16.py)
+            refusal = law16.may_start(self.store, event, section, table_no, where["round_no"])
+            if refusal:
+                raise HttpError(refusal.status, refusal.why)
         try:
             item_id, created = self.store.put_item(doc["key"], doc["kind"], doc["payload"], **where)
         except Conflict as e:
@@ -321,7 +329,23 @@ class Station:
         # (FSB L114, 2007/2017 L80B2(e)); the tablet checks its regulation has screen rules.
         if screens.covers(screens.stored(self.store.setting("screens")), section, table_no):
             doc["screens"] = True
+        self._names(doc, section, table_no)
         return doc
+
+    def _names(self, doc: dict, section: str, table_no: int) -> None:
+        """Each round's players by seat (`names`: {seat: "First Last"}), where the scoring
+        program sent them: the players confirm them at the round change (docs/tablet.md
+        "Between rounds"). A row that does not read leaves the names out, never the reply."""
+        from .director import seating_of
+
+        try:
+            seated = seating_of(self.store, doc["event"], only=lambda s, t, r: (s, t) == (section, table_no))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return
+        for r, tables in doc.get("rounds", {}).items():
+            place = seated.get((section, table_no, int(r)))
+            if place and place["names"] and str(table_no) in tables:
+                tables[str(table_no)]["names"] = place["names"]
 
     def director_pin(self, headers: Any, body: bytes) -> Answer:
         """A tablet's director PIN checked (station/director_pin.py): the table key first."""

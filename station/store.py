@@ -154,6 +154,8 @@ ROOMS = {
     # Each call, alert, stop, tray pass and ruling as it happens (the live feed): some 20 a board,
     # each with the auction so far (about 1 kB a board of 12 calls).
     "auction_event": Room("auction events", 20000, 64 * 1024 * 1024),
+    # The table moved to a round: one item per round (a session has at most some 30 rounds).
+    "round": Room("round starts", 200, 1024 * 1024),
 }
 # Refusals kept per table (the newest): the page needs the latest, a flood must not grow them.
 MAX_REFUSALS_PER_TABLE = 50

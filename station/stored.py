@@ -186,6 +186,11 @@ def _progress(p: dict[str, Any]) -> None:
             raise _Bad(f"{name}: expected a list")
 
 
+def _round(p: dict[str, Any], key: Any) -> None:
+    """A round start (what `law16.current_round` reads of it: its round)."""
+    _same("payload.round", p.get("round"), key.round)
+
+
 def _auction_event(p: dict[str, Any]) -> None:
     text(p, "what", choices=WHATS)
     for name in ("calls", "irregularities"):
@@ -212,6 +217,8 @@ def read_row(row: Sequence[Any]) -> dict[str, Any] | Damaged:
             _td_call(p, parsed)
         elif kind == "auction_event":
             _auction_event(p)
+        elif kind == "round":
+            _round(p, parsed)
         else:
             _progress(p)
     except (_Bad, RecordError) as e:

@@ -136,9 +136,15 @@ def main(argv: list[str] | None = None) -> int:
 
                 next_round_from_station(c, args.station, args.table_key)
 
+            def next_preview() -> Any:
+                from tablet_app.station_client import next_round
+
+                return next_round(c, args.station, args.table_key)
+
             if app is not None:
                 app.next_setup = next_setup
-            pending_next.append(next_setup)
+                app.next_preview = next_preview
+            pending_next.append((next_setup, next_preview))
         return runner, deliverer
 
     pending_next: list[Any] = []
@@ -156,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     app = TabletApp(ctl, runner, args.lang, on_ready=ready if args.exit_when_ready else None,
                     deliverer=deliverer, flat=args.flat, damaged=damaged, recover=recover)
     if pending_next:
-        app.next_setup = pending_next[-1]
+        app.next_setup, app.next_preview = pending_next[-1]
     try:
         app.run()
     finally:

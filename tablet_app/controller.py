@@ -217,6 +217,13 @@ class Controller:
         self._p.setup.setup(session)
 
     @_input
+    def next_round(self, session: Session) -> None:
+        """The players move on (no PIN): after the last board of the round, to the next round
+        of the movement once they have confirmed its pairs (`round_pairs`). Refused with a key
+        for the screen when it is the director's (TableSetup.next_round)."""
+        self._p.setup.next_round(session)
+
+    @_input
     def set_club_defaults(self, **values: Any) -> None:
         """What the club set: `profile` (regulations), `director_pin` (`{"algorithm": "station"}`,
         or digits, hashed here), `director_grace_s` (the console's grace, 0-120 s: SetupError

@@ -124,6 +124,15 @@ T = {
     "score_ns": {"en": "Score N-S", "sv": "Poäng N-S", "da": "Score N-S"},
     "sent": {"en": "Result queued for the scorer", "sv": "Resultatet skickas till tävlingsdatorn",
              "da": "Resultatet sendes til regnskabet"},
+    "round_confirm_title": {"en": "Round {round} at table {table}: are these the pairs at this table?",
+                            "sv": "Rond {round} vid bord {table}: är det här paren vid bordet?",
+                            "da": "Runde {round} ved bord {table}: er det disse par ved bordet?"},
+    "round_confirm_pair": {"en": "{side} {pair}: {names}", "sv": "{side} {pair}: {names}", "da": "{side} {pair}: {names}"},
+    "round_confirm_ask": {"en": "Check the pair numbers and names, then start the round.",
+                          "sv": "Kontrollera parnummer och namn och starta sedan ronden.",
+                          "da": "Kontrollér parnumre og navne, og start så runden."},
+    "round_confirm_ok": {"en": "Yes - start the round", "sv": "Ja - starta ronden", "da": "Ja - start runden"},
+    "round_confirm_td": {"en": "No - call the director", "sv": "Nej - tillkalla TL", "da": "Nej - tilkald TL"},
     "round_over": {"en": "Round over - please move", "sv": "Ronden är slut - byt bord", "da": "Runden er slut - skift bord"},
     "pairs_ns_go": {"en": "N-S pair {pair}: table {table}", "sv": "N-S par {pair}: bord {table}", "da": "N-S par {pair}: bord {table}"},
     "pairs_ew_go": {"en": "E-W pair {pair}: table {table}", "sv": "Ö-V par {pair}: bord {table}", "da": "Ø-V par {pair}: bord {table}"},
@@ -342,6 +351,12 @@ T = {
                              "sv": "Nekad av stationen ({status}), meddela tävlingsdatorns ansvarige: {what}: {reason}",
                              "da": "Afvist af stationen ({status}), sig det til regnskabsføreren: {what}: {reason}"},
     "station_refused_retrying": {"en": "(tried again)", "sv": "(försöker igen)", "da": "(prøver igen)"},
+    "station_held_item": {"en": "Held by the station until the table is on its round ({status}), sent again: "
+                                "{what}: {reason}",
+                          "sv": "Stationen håller den tills bordet är på dess rond ({status}), skickas igen: "
+                                "{what}: {reason}",
+                          "da": "Stationen holder den, til bordet er på dens runde ({status}), sendes igen: "
+                                "{what}: {reason}"},
     "station_pin_mismatch": {
         "en": "The station's certificate is not the one this tablet was given: nothing was sent. Check the station "
               "address (its #sha256= part) against the one the station printed; if it is right, someone may be "
@@ -440,6 +455,15 @@ REFUSALS = (
 # Keyed errors (SetupError, Refused, PinError carry `key` and `params`): "{field}" is the field's
 # label on the setup screen.
 ERRORS: dict[str, dict[str, str]] = {
+    "round.not_over": {"en": "The round is not over: the director moves the table to the next round",
+                       "sv": "Ronden är inte slut: tävlingsledaren flyttar bordet till nästa rond",
+                       "da": "Runden er ikke slut: turneringslederen flytter bordet til næste runde"},
+    "round.not_next": {"en": "Round {round} does not follow round {now}: call the director",
+                       "sv": "Rond {round} följer inte på rond {now}: tillkalla tävlingsledaren",
+                       "da": "Runde {round} følger ikke efter runde {now}: tilkald turneringslederen"},
+    "round.other_table": {"en": "That is another table's round: call the director",
+                          "sv": "Det är ett annat bords rond: tillkalla tävlingsledaren",
+                          "da": "Det er et andet bords runde: tilkald turneringslederen"},
     "setup.whole_number": {"en": "{field}: give a whole number from 1 up", "sv": "{field}: ange ett heltal från 1",
                            "da": "{field}: angiv et helt tal fra 1"},
     "setup.board_range": {"en": "{field}: {value} runs backwards or is too long",

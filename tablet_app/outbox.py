@@ -11,6 +11,11 @@ station's idempotency key makes the retry harmless. Restart-safe: all its state 
 When several items wait (calls come fast: each call is an item, docs/station.md "The live feed")
 they go in one request (`POST /api/v1/items/batch`), still in order: the station stops at the
 first item it cannot settle and the rest are sent again.
+
+An item the station holds as too early (425: a result of a round the table is not on yet at
+the station, docs/station.md "Law 16 at the station") stays pending but waits aside
+(`held_until`): the items behind it go on, and it is sent again after `HOLD_S`, or at once when
+the station stores one of this table's results or its round start (either may open the round).
 """
 from __future__ import annotations
 
@@ -35,7 +40,8 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS outbox (
     kind TEXT NOT NULL, item_key TEXT NOT NULL UNIQUE, payload TEXT NOT NULL,
     enqueued_at REAL NOT NULL,
     state TEXT NOT NULL DEFAULT 'pending',   -- pending | delivered | rejected | skipped
-    attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL, digest TEXT)"""
+    attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL, digest TEXT,
+    held_until REAL)  -- a pending item the station held as too early: not sent again before this"""
 # What the pump last saw of the station, for the director console (Outbox.delivery()).
 LINK_SCHEMA = """CREATE TABLE IF NOT EXISTS outbox_link (
     id INTEGER PRIMARY KEY CHECK (id = 1), connected INTEGER NOT NULL, last_error TEXT, at REAL NOT NULL)"""
@@ -43,7 +49,9 @@ STATES = ("pending", "delivered", "rejected", "skipped")
 # Items only a station with the live feed takes: an older station refuses their kind (422
 # "kind: ..."), and they are then skipped (kept, state `skipped`, never listed as refused: the
 # station has no use for them), so a new tablet works with an old station as before.
-OPTIONAL_KINDS = frozenset({ItemKind.AUCTION_EVENT.value})
+# The round start (the station's Law 16 gate, docs/station.md) too: an older station has no
+# gate to open.
+OPTIONAL_KINDS = frozenset({ItemKind.AUCTION_EVENT.value, ItemKind.ROUND.value})
 BATCH_ITEMS = 32           # items in one request at most (the station takes up to MAX_BATCH_ITEMS)
 BATCH_BYTES = 512 * 1024   # ... and about this many bytes of payload (an item alone may be bigger)
 # After the table wakes the pump (an item committed) it waits this long before sending: the
@@ -57,6 +65,16 @@ FOR_GOOD = (400, 409, 411, 413, 422)
 # docs/station.md "Room"): never final, the item is retried like any 5xx and listed on the
 # director console as refused until the station takes it (the TD makes room at the station).
 NO_ROOM = 507
+# The station holds the item as too early (a result of a round the table is not on yet there):
+# kept pending and sent again later, without holding up the items behind it.
+TOO_EARLY = 425
+HOLD_S = 20.0
+# Items the station stores that may open a held result's round: then held items go again at once.
+OPENERS = frozenset({ItemKind.RESULT.value, ItemKind.ROUND.value})
+# A 413 is final only for what the station may drop (progress snapshots, auction events): an
+# older station answered 413 for a result or TD call when the table's quota was full, and
+# that result must wait for room (like 507), not be given up.
+DROPPABLE = frozenset({ItemKind.AUCTION.value, ItemKind.AUCTION_EVENT.value})
 
 
 class OutboxError(ValueError):
@@ -80,6 +98,8 @@ def _schema(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE outbox ADD COLUMN digest TEXT")
         for item_id, kind, key, payload in conn.execute("SELECT id, kind, item_key, payload FROM outbox").fetchall():
             conn.execute("UPDATE outbox SET digest = ? WHERE id = ?", (digest(kind, key, payload), item_id))
+    if "held_until" not in cols:  # an outbox from before the Law 16 hold
+        conn.execute("ALTER TABLE outbox ADD COLUMN held_until REAL")
 
 
 def check_rows(conn: sqlite3.Connection) -> int | None:
@@ -171,7 +191,9 @@ class Outbox:
                 "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?)) ORDER BY id",
                 (f"HTTP {NO_ROOM}%",)):
             status, reason = _http_reason(err)
-            refused.append({"key": key, "status": status, "reason": reason, "retrying": state == "pending"})
+            # held: the station takes it once the table is on its round (sent again meanwhile)
+            refused.append({"key": key, "status": status, "reason": reason, "retrying": state == "pending",
+                            "held": state == "pending" and status == TOO_EARLY})
         row = self.conn.execute("SELECT connected, last_error FROM outbox_link WHERE id = 1").fetchone()
         return {"delivered": counts["delivered"], "waiting": counts["pending"], "refused": refused,
                 "last_error": row[1] if row else None, "connected": bool(row[0]) if row else False}
@@ -374,11 +396,13 @@ class Deliverer:
         return call.key.format(), call.to_json()
 
     def send_one(self) -> bool | None:
-        """Send the oldest pending items (one, or a batch of them). True: at least one settled
-        (delivered or rejected for good); False: nothing pending; None: none settled, try later."""
+        """Send the oldest pending items (one, or a batch of them; an item held as too early
+        waits aside until its time). True: at least one settled (delivered, rejected for good, or
+        held); False: nothing to send now; None: none settled, try later."""
         db = self._db()
-        rows = db.execute("SELECT id, kind, item_key, payload FROM outbox WHERE state = 'pending' ORDER BY id LIMIT ?",
-                          (1 if self._batch is False else self.batch_items,)).fetchall()
+        rows = db.execute("SELECT id, kind, item_key, payload FROM outbox WHERE state = 'pending' "
+                          "AND (held_until IS NULL OR held_until <= ?) ORDER BY id LIMIT ?",
+                          (time.time(), 1 if self._batch is False else self.batch_items)).fetchall()
         if not rows:
             return False
         rows = self._skip_unwanted(rows)
@@ -411,6 +435,9 @@ class Deliverer:
             outcome = True
             if done:
                 settled.append(row[1:])
+        if any(kind in OPENERS for kind, _, _ in settled):
+            # The station may be on a later round for this table now: held items go again.
+            db.execute("UPDATE outbox SET held_until = NULL WHERE state = 'pending' AND held_until IS NOT NULL")
         db.commit()
         self._link(None if outcome else self.last_error)
         if outcome:
@@ -460,13 +487,19 @@ class Deliverer:
             db.execute("UPDATE outbox SET state = 'skipped', done_at = ?, last_error = ? WHERE id = ?",
                        (time.time(), message, item_id))
             return False
-        if status in FOR_GOOD:
+        if status == TOO_EARLY:
+            # Held (Law 16 at the station): sent again later; the items behind it go on meanwhile.
+            db.execute("UPDATE outbox SET last_error = ?, held_until = ? WHERE id = ?",
+                       (message, time.time() + HOLD_S, item_id))
+            return False
+        if status in FOR_GOOD and not (status == 413 and kind not in DROPPABLE):
             # The station will never take this item as it is; keep it (for the TD) but stop
             # retrying it, so the items behind it still get through.
             db.execute("UPDATE outbox SET state = 'rejected', done_at = ?, last_error = ? WHERE id = ?",
                        (time.time(), message, item_id))
             return False
-        # 401/403 (key not set up yet), 507 (no room for a result at the station), 5xx ...: retry
+        # 401/403 (key not set up yet), 507 or an older station's 413 (no room for a result at the
+        # station), 5xx ...: retry
         db.execute("UPDATE outbox SET last_error = ? WHERE id = ?", (message, item_id))
         return None
 

@@ -288,9 +288,11 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
     if pin and pin not in lines[-1]:  # the deliveries meet the same certificate: said once
         lines.append(f"[color={RED_MARKUP}]{pin}[/color]")
     for item in delivery.get("refused") or []:
-        text = i18n.tr("station_refused_item", lang, status=item.get("status") or "-",
-                       what=_item_name(item.get("key")), reason=item.get("reason") or "")
-        if item.get("retrying"):
+        # held: a result of a round the table is not on yet at the station (docs/station.md
+        # "Law 16 at the station"), taken once the round is open there
+        text = i18n.tr("station_held_item" if item.get("held") else "station_refused_item", lang,
+                       status=item.get("status") or "-", what=_item_name(item.get("key")), reason=item.get("reason") or "")
+        if item.get("retrying") and not item.get("held"):
             text += " " + i18n.tr("station_refused_retrying", lang)
         lines.append(f"[color={RED_MARKUP}]{text}[/color]")
     return lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -233,10 +234,32 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
     return session
 
 
-def next_round_from_station(controller: Any, station_url: str, key: str, *, timeout: float = 10.0) -> Session:
-    """At the round end: this table's next round from the station's movement. What the TD chose
-    at the table (profile, policy, PIN, tray delay) carries over; pairs and boards come from the
-    movement. SetupError after the last round; nothing is journalled on any error.
+@dataclass(frozen=True)
+class NextRound:
+    """The table's next round as the players confirm it: the session to start, and the names
+    the scoring program gave for its seats (`{seat: "First Last"}`, empty without)."""
+
+    session: Session
+    names: dict[str, str]
+
+
+def next_round(controller: Any, station_url: str, key: str, *, timeout: float = 10.0) -> NextRound:
+    """`next_round_session` with the names of its players, for the players' round change."""
+    seen: list[dict[str, Any]] = []
+    session = next_round_session(controller, station_url, key, timeout=timeout, seen=seen)
+    rounds = seen[-1].get("rounds") if seen else None
+    slot = ((rounds or {}).get(str(session.round)) or {}).get(str(session.table)) if isinstance(rounds, dict) else None
+    names = slot.get("names") if isinstance(slot, dict) else None
+    return NextRound(session, {k: v for k, v in (names or {}).items()
+                               if k in ("N", "E", "S", "W") and isinstance(v, str)})
+
+
+def next_round_session(controller: Any, station_url: str, key: str, *, timeout: float = 10.0,
+                       seen: list[dict[str, Any]] | None = None) -> Session:
+    """At the round end: this table's next round from the station's movement, not started yet
+    (the players confirm its pairs first: `Controller.next_round`). What the TD chose at the
+    table (profile, policy, PIN, tray delay) carries over; pairs and boards come from the
+    movement. SetupError after the last round; StationError when the station cannot say.
 
     The tablet asks for its own session's movement (`Session.station_session`), so a session
     the scoring program initialises while this one runs does not take the table over. At the
@@ -249,19 +272,41 @@ def next_round_from_station(controller: Any, station_url: str, key: str, *, time
     tid = table_of(s).format()
     carried = {"profile": s.profile, "policy": s.policy, "td_pin": s.td_pin, "tray_delay_s": s.tray_delay_s,
                "screens": s.screens}
+    defaults = getattr(controller, "club", None)
     own = fetch_movement(station_url, tid, key, timeout=timeout, session=s.station_session)
+    seen = [] if seen is None else seen
+    seen.append(own)
     later = [int(r) for r in (own.get("rounds") or {}) if str(r).isdigit() and int(r) > s.round]
     if later or s.station_session is None:
-        return setup_from_station(controller, station_url, tid, key, min(later, default=s.round + 1),
-                                  timeout=timeout, movement=own, **carried)
+        return session_from_station(station_url, tid, key, min(later, default=s.round + 1), timeout=timeout,
+                                    defaults=defaults, movement=own, **carried)
     # The session is over for this table: the one it plays next, if the scoring program sent one.
     nxt_id = table_id(station_url, f"{s.section}/{s.table}", timeout=timeout)
     nxt = fetch_movement(station_url, nxt_id, key, timeout=timeout)
+    seen.append(nxt)
     if nxt.get("session") == s.station_session or not isinstance(nxt.get("current_round"), int):
         raise SetupError(f"table {s.section}{s.table} has no round {s.round + 1} in this session: round {s.round} "
                          "was its last",
                          "setup.movement_missing", table=s.table, round=s.round + 1)
-    return setup_from_station(controller, station_url, nxt_id, key, None, timeout=timeout, movement=nxt, **carried)
+    return session_from_station(station_url, nxt_id, key, None, timeout=timeout, defaults=defaults, movement=nxt,
+                                **carried)
+
+
+def next_round_from_station(controller: Any, station_url: str, key: str, *, timeout: float = 10.0) -> Session:
+    """`next_round_session` started at once by the director (`controller.setup`): nothing is
+    journalled on any error."""
+    if hasattr(controller, "station_check"):
+        controller.station_check = station_check(station_url, key, timeout=timeout)
+    try:
+        session = next_round_session(controller, station_url, key, timeout=timeout)
+    except StationError as exc:
+        s = controller.session
+        controller.station_status = {"ok": False, "table": table_of(s).format() if s else "", "reason": exc.reason,
+                                     "message": str(exc)}
+        raise
+    controller.setup(session)
+    controller.station_status = {"ok": True, "table": table_of(session).format(), "reason": None, "message": None}
+    return session
 
 
 def fetch_board_results(station_url: str, table_id: str, key: str, board: int, *,

@@ -13,6 +13,9 @@ from shared_rules.records import (
     AuctionKey,
     AuctionProgress,
     Irregularity,
+    RoundKey,
+    RoundStart,
+    StartedBy,
     TableId,
     TdCall,
     TdCallKey,
@@ -31,6 +34,13 @@ def progress(session: Any, board: int, seq: int, phase: str, state: dict[str, An
         key=AuctionKey(TableId(session.event, session.section, session.table), session.round, board, seq),
         phase=phase, at=iso_utc(at), calls=logged_calls(state.get("calls", [])),
         irregularities=tuple(Irregularity(x) for x in state.get("irregularities", [])))
+
+
+def round_start(session: Any, by: str, at: float) -> RoundStart:
+    """The table moved to the session's round (`by` players, having confirmed its pairs, or
+    the director): the station takes it as the round the table is on (docs/station.md)."""
+    return RoundStart(RoundKey(TableId(session.event, session.section, session.table), session.round),
+                      session.ns_pair, session.ew_pair, tuple(session.boards), StartedBy(by), iso_utc(at))
 
 
 def td_call(place: Sequence[Any], n: int, call: dict[str, Any], status: str, at: float) -> TdCall:

@@ -9,6 +9,8 @@ Every item a tablet queues for the station, and the station's check of it at its
 - `auction_event`: one item per call, alert, stop, tray pass, director call or ruling, as it
   happens (`AuctionEvent`), for the live feed;
 - `td_call`: the TD-call item (`TdCall`);
+- `round_start`: the table moved to a round (`RoundStart`), which opens that round's results at
+  the station;
 - `auction_log`: the calls and irregularities those carry (`LoggedCall`, `Irregularity`);
 - `item`: `read_item(kind, key, payload)`, the station's check, every rule in one place.
 
@@ -30,6 +32,7 @@ from .keys import (
     ItemKey,
     ItemKind,
     ResultKey,
+    RoundKey,
     TableId,
     TableTdCallKey,
     TdCallKey,
@@ -39,11 +42,12 @@ from .keys import (
 )
 from .progress import PHASES, AuctionProgress, Phase
 from .result import Result, Withdrawal
+from .round_start import RoundStart, StartedBy
 from .td_call import STORAGE_FULL, TdCall
 
 __all__ = [
     "KINDS", "PHASES", "STORAGE_FULL", "TD_STATUSES", "WHATS", "AuctionEvent", "AuctionEventKey", "AuctionKey", "AuctionProgress", "Irregularity", "Item",
-    "ItemKey", "ItemKind", "LoggedCall", "Phase", "RecordError", "Result", "ResultKey", "TableId",
+    "ItemKey", "ItemKind", "LoggedCall", "Phase", "RecordError", "Result", "ResultKey", "RoundKey", "RoundStart", "StartedBy", "TableId",
     "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "What", "Where", "Withdrawal", "as_iso", "auction_dealer",
     "iso_utc",
     "logged_calls", "parse_key", "read_item", "td_call_launch", "to_item", "where",

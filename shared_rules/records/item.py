@@ -16,10 +16,11 @@ from .fields import EVENT_RE, MAX_KEY, SECTION_RE, Json, check_shape, required_t
 from .keys import ItemKind, TableId
 from .progress import AuctionProgress, read_progress
 from .result import Result, Withdrawal, read_result, read_withdrawal
+from .round_start import RoundStart, read_round_start
 from .td_call import TdCall, read_td_call
 
 KINDS = tuple(k.value for k in ItemKind)
-Item = Result | Withdrawal | AuctionProgress | AuctionEvent | TdCall
+Item = Result | Withdrawal | AuctionProgress | AuctionEvent | TdCall | RoundStart
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,8 @@ def where(item: Item) -> Where:
     tid = item.key.table_id
     if isinstance(item, (Result, Withdrawal)):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, item.key.revision)
+    if isinstance(item, RoundStart):
+        return Where(tid.event, tid.section, tid.table, item.round, None, None)
     if isinstance(item, (AuctionProgress, AuctionEvent)):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, None)
     return Where(tid.event, tid.section, tid.table, item.round, item.board, None)
@@ -71,6 +74,8 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
         record, want = read_td_call(payload, key, table_id)
     elif kind == ItemKind.AUCTION_EVENT:
         record, want = read_auction_event(payload, table_id)
+    elif kind == ItemKind.ROUND:
+        record, want = read_round_start(payload, table_id)
     else:
         record, want = read_progress(payload, table_id)
     if key != want:
@@ -81,6 +86,7 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
 def to_item(record: Item) -> tuple[str, str, dict[str, Any]]:
     """(kind, key, payload): the record as the outbox queues it and the station receives it."""
     kind = ItemKind.TD_CALL if isinstance(record, TdCall) else \
+        ItemKind.ROUND if isinstance(record, RoundStart) else \
         ItemKind.AUCTION if isinstance(record, AuctionProgress) else \
         ItemKind.AUCTION_EVENT if isinstance(record, AuctionEvent) else ItemKind.RESULT
     return kind.value, record.key.format(), record.to_json()

@@ -12,6 +12,7 @@ tablet's `X-Table` header), and what it is:
   full is numbered by its journal, `.../storage/<seq>` (it cannot count its own calls then).
   A call made between boards has `None` for its board (the wire form since the first tablet).
 - a TD call numbered by its sender: `<table id>/td/<call>/<status>`, one item per status.
+- the table moved to a round: `<table id>/round/<round>`, one per round.
 
 `format()` writes a key; `parse()` reads one back and refuses anything else with a
 `RecordError` that says what is wrong. Parsing checks the key's grammar (the segments and
@@ -41,6 +42,7 @@ class ItemKind(StrEnum):
     TD_CALL = "td_call"
     AUCTION = "auction"
     AUCTION_EVENT = "auction_event"
+    ROUND = "round"
 
 
 class TdCallSeries(StrEnum):
@@ -240,7 +242,27 @@ class TableTdCallKey:
         return cls(TableId._read(parts, str(text)), _number(parts[4], "the call's number", str(text)), parts[5])
 
 
-ItemKey = ResultKey | AuctionKey | AuctionEventKey | TdCallKey | TableTdCallKey
+@dataclass(frozen=True, slots=True)
+class RoundKey:
+    """`<table id>/round/<round>`: the table moved to this round (one item per round)."""
+
+    table_id: TableId
+    round: int
+
+    FORM: ClassVar[str] = "<event>/<section>/<table>/round/<round>"
+
+    def format(self) -> str:
+        return f"{self.table_id.format()}/round/{self.round}"
+
+    @classmethod
+    def parse(cls, text: object) -> RoundKey:
+        parts = _segments(text, (5,), cls.FORM)
+        if parts[3] != "round":
+            raise RecordError(f"key {text!r}: expected {cls.FORM}")
+        return cls(TableId._read(parts, str(text)), _number(parts[4], "the round", str(text), 1))
+
+
+ItemKey = RoundKey | ResultKey | AuctionKey | AuctionEventKey | TdCallKey | TableTdCallKey
 
 
 def parse_key(kind: str, text: object) -> ItemKey:
@@ -251,6 +273,8 @@ def parse_key(kind: str, text: object) -> ItemKey:
         return AuctionKey.parse(text)
     if kind == ItemKind.AUCTION_EVENT:
         return AuctionEventKey.parse(text)
+    if kind == ItemKind.ROUND:
+        return RoundKey.parse(text)
     if kind == ItemKind.TD_CALL:
         if isinstance(text, str) and text.count("/") == 5:
             return TableTdCallKey.parse(text)

@@ -1,5 +1,6 @@
 """A team match from the two rooms' result records: IMPs per board (2007 L78B / 2017 §78B), the
-running score, and VPs at the end (L78D, `wbf_vp`).
+running score, and VPs at the end (L78D, `wbf_vp`): each team's VPs are those of its own net
+IMPs, i.e. its margin over the other team (`team_vp`).
 
 Each board is played in two rooms; the home team sits North-South in one and East-West in the
 other (FSB 104A: NS in the open room). Per board, the home team's IMPs are
@@ -126,5 +127,14 @@ def score_match(boards: Mapping[int, tuple[Mapping[str, Any] | None, Mapping[str
     out.home_imps = sum((b.home for b in done), Fraction(0))
     out.away_imps = sum((b.away for b in done), Fraction(0))
     if scale is not None and out.complete:
-        out.vp = scale.pair(out.home_imps, out.away_imps, len(out.boards))
+        out.vp = (team_vp(scale, out.home_imps, len(out.boards)), team_vp(scale, out.away_imps, len(out.boards)))
     return out
+
+
+def team_vp(scale: WbfScale2013, net_imps: Fraction, boards: int) -> float:
+    """One team's VPs from its own net IMPs. A team's net IMPs are its margin over the other
+    team: a board's IMPs are won by one team and lost by the other (L78B), so +6 for the home
+    team and -6 for the visitors is a 6-IMP match, not the 12 between the two totals. Scored per
+    team, a non-balancing adjusted score (2007 L12C1e, 2017 §12C4: the two sides' scores need not
+    balance) gives each team the VPs of its own IMPs; balanced, the two add up to 20."""
+    return scale.pair(net_imps, Fraction(0), boards)[0]

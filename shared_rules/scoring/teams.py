@@ -53,5 +53,9 @@ def team_match(
         "away_boards_won": sum(1 for h, a in played if a > h),
     }
     if scale is not None:
-        out["vp"] = victory_points(float(home_total), float(away_total), len(boards), scale)
+        # Each team's net IMPs are its margin over the other (a board's IMPs are won by one team
+        # and lost by the other, L78B): +3 and -3 is a 3-IMP match, not 6. Each side on its own
+        # net, so a non-balancing adjustment (2007 L12C1e) gives each the VPs of its own IMPs.
+        out["vp"] = (victory_points(float(home_total), 0.0, len(boards), scale)[0],
+                     victory_points(float(away_total), 0.0, len(boards), scale)[0])
     return out

@@ -63,7 +63,9 @@ class TableSetup:
         self.station_check: StationCheck | None = None
         self.station_status: StationStatus | None = None
 
-    def setup(self, session: dict[str, Any] | Session) -> None:
+    def setup(self, session: dict[str, Any] | Session, by: str = "director") -> None:
+        """`by`: who starts the round, "players" (the next round of the movement, its pairs
+        confirmed: `next_round`) or "director" (any setup, with the PIN on the screen)."""
         st = self.st
         if st.phase not in ("setup", "round_end") and st.session is not None:
             raise Refused("finish the round (or have the TD end it) before setting up a new one", "setup.round_open")
@@ -97,6 +99,27 @@ class TableSetup:
         with self.tx.tx():
             self.tx.record("setup", {"session": s.to_dict()})
             self.tx.record("board", {"board": s.boards[0], "started_at": self.clock(), "by": None})
+            # the station's Law 16 gate opens this round's results (docs/station.md)
+            self.tx.feed.round_start(s, by)
+
+    def next_round(self, session: Session) -> None:
+        """The players move the table on: after the last board of the round, to the next round
+        of the movement, whose pairs and boards they have confirmed: the movement is the
+        director's instruction how players and boards move (2007 and 2017 Law 8A1). Anything
+        else (a round not over, another table, a round back) is the director's, with the PIN
+        (`setup`): a round ends when he says so, and a board he postponed keeps it open for the
+        players concerned (Law 8B)."""
+        st, now = self.st, self.st.session
+        if now is None or st.phase != "round_end":
+            raise Refused("the round is not over: the director moves the table to the next round",
+                          "round.not_over")
+        if (session.event, session.section, session.table) != (now.event, now.section, now.table) \
+                and session.station_session == now.station_session:
+            raise Refused("that is another table's round: call the director", "round.other_table")
+        if session.round <= now.round and session.station_session == now.station_session:
+            raise Refused(f"round {session.round} is not after round {now.round}: call the director",
+                          "round.not_next", round=session.round, now=now.round)
+        self.setup(session, by="players")
 
     def _check_station(self, s: Session) -> None:
         """The table id and key as the outbox will deliver them, before the first board: a

@@ -24,6 +24,7 @@ class Refusal(TypedDict):
     status: int | None
     reason: str
     retrying: bool
+    held: bool  # the station takes it once the table is on its round (docs/station.md "Law 16 at the station")
 
 
 class Delivery(TypedDict):
@@ -60,6 +61,13 @@ class StationFeed:
         if what is None or st.session is None or st.board is None or st.engine is None:
             return
         self.outbox.put(auction_event(st, seq, what, body, self.clock()))
+
+    def round_start(self, session: Any, by: str) -> None:
+        """The table moved to `session`'s round: one item per round (a second setup of the same
+        round, the TD correcting it, sends nothing new: the station has the round already)."""
+        item = station_items.round_start(session, by, self.clock())
+        if not self.outbox.has(item.key.format()):
+            self.outbox.put(item)
 
     def td_call(self, n: int, status: str) -> None:
         """Director call number n of the session: the call itself when launched, `<its key>/resolved`

@@ -43,6 +43,9 @@ class TabletApp(App):
         self.deliverer = deliverer  # tablet_app.outbox.Deliverer when a station is configured
         # With a station: sets the controller up for this table's next round from its movement.
         self.next_setup: Any = None
+        # With a station: the next round from its movement, for the players to confirm
+        # (station_client.NextRound; the round-end screen).
+        self.next_preview: Any = None
         self.on_ready = on_ready  # called once, after the first frame with the auction drawn
         # The link waiter thread applies box events, the deliverer hands in travellers; the
         # controller takes its own lock for every input. The screens never read the controller

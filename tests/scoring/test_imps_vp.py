@@ -115,3 +115,45 @@ def test_2007_L12C1e_team_match_non_balancing_adjustment_and_missing_board():
     out = team_match([(790, 620), (None, 100)], adjustments={0: (-11, 6)})
     assert out["boards"] == [(-11.0, 6.0), None]
     assert out["home_imps"] == -11.0 and out["away_imps"] == 6.0
+
+
+def test_WBF_vp_of_a_team_match_are_those_of_the_imps_one_team_won_over_the_other():
+    """A 4-board match the home team wins by 6 IMPs (10 won, 4 lost) gets the VPs of a 6-IMP
+    margin, not of the 12 between the two teams' net totals (+6 and -6)."""
+    from shared_rules.scoring.team_match import score_match
+    from shared_rules.scoring.wbf_vp import WbfScale2013
+
+    def rec(score_ns: int) -> dict:
+        return {"score_ns": score_ns, "vulnerability": "None", "adjusted": None}
+
+    # board: (room where home sits NS, room where home sits EW); IMPs to home: +10, -4, 0, 0
+    boards = {1: (rec(420), rec(-50)), 2: (rec(-140), rec(-10)), 3: (rec(110), rec(110)), 4: (rec(0), rec(0))}
+    out = score_match(boards, "dbf-2017", WbfScale2013())
+    assert (out.home_imps, out.away_imps) == (6, -6)
+    win = WbfScale2013().winner_vp(6, 4)
+    assert out.vp == (win, round(20 - win, 2))
+    assert out.vp[0] == 13.28  # 10 + 10 (1 - t^(3*6/30)) / (1 - t^3), t = (sqrt 5 - 1) / 2
+
+
+def test_2017_L12C_a_non_balancing_artificial_score_gives_each_team_the_vps_of_its_own_imps():
+    """Avg+ to both sides in one room (neither at fault, 2017 L12C2): +3 IMPs to each team, so
+    each team's VPs are those of its own +3, as if it had won by 3."""
+    from shared_rules.scoring.team_match import score_match
+    from shared_rules.scoring.wbf_vp import WbfScale2013
+
+    both = {"score_ns": None, "vulnerability": "None", "adjusted": {"kind": "artificial", "ns": "avg+", "ew": "avg+"}}
+    played = {"score_ns": 420, "vulnerability": "None", "adjusted": None}
+    out = score_match({1: (played, both), 2: (played, played)}, "dbf-2017", WbfScale2013())
+    assert (out.home_imps, out.away_imps) == (3, 3)
+    assert out.vp == (WbfScale2013().winner_vp(3, 2),) * 2
+
+
+def test_2007_L78B_team_match_vp_are_those_of_the_margin_between_the_teams():
+    """Home +12, -12, 0 and the TD's +3: a 3-IMP win (15 won, 12 lost), scored as 3, not as the
+    6 between the two teams' net totals (+3 and -3)."""
+    from shared_rules.scoring.teams import team_match
+
+    scale = WbfContinuousScale()
+    out = team_match([(620, -100), (-100, 620), (420, 420), (None, 50)], adjustments={3: (3, -3)}, scale=scale)
+    assert out["home_won"] - out["home_lost"] == 3
+    assert out["vp"] == victory_points(3, 0, 4, scale)

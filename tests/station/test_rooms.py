@@ -204,3 +204,62 @@ def test_each_kind_has_its_own_room_and_a_full_one_says_so(tmp_path, monkeypatch
         poster.close()
         server.shutdown()
         st.store.close()
+
+
+class OlderStation:
+    """A station from before the rooms: a table's full quota answered 413 for any item. It
+    takes nothing the first `full` times, then stores; it has no batches (404)."""
+
+    def __init__(self, full: int):
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.full = full
+        self.seen: list[tuple[str, int]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if self.path.endswith("/batch"):
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if len(outer.seen) < outer.full:
+                    status, reply = 413, {"error": "table A1 has stored 2000 items, the limit per table"}
+                else:
+                    status, reply = 201, {"status": "stored", "key": body["key"]}
+                outer.seen.append((body["kind"], status))
+                data = json.dumps(reply).encode()
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+def test_an_older_stations_413_for_a_result_is_retried_and_for_a_snapshot_is_final(tmp_path):
+    old = OlderStation(full=3)
+    db = tmp_path / "tablet.db"
+    conn = sqlite3.connect(db)
+    outbox = Outbox(conn)
+    outbox.enqueue("auction", f"{EVENT}/A/1/1/1/auction/1", dict(snapshot(1), key=f"{EVENT}/A/1/1/1/auction/1"))
+    outbox.put(Result.from_json(result_record(board=1)))
+    conn.commit()
+    d = Deliverer(str(db), f"http://127.0.0.1:{old.server.server_address[1]}", f"{EVENT}/A/1", "key",
+                  min_backoff=0.02, max_backoff=0.05).start()
+    try:
+        wait_for(lambda: outbox_counts(db).get("delivered") == 1)
+    finally:
+        d.stop()
+        conn.close()
+        old.server.shutdown()
+    # the snapshot was dropped (413 is final for it); the result was refused twice for room and
+    # kept, then taken
+    assert outbox_counts(db) == {"rejected": 1, "delivered": 1}
+    assert [s for k, s in old.seen if k == "result"] == [413, 413, 201]

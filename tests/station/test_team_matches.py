@@ -115,7 +115,7 @@ def test_2017_L16D1_a_two_table_match_scored_in_imps_and_vps_with_the_other_room
         # Over: both rooms are shown now.
         assert sorted(r["table"] for r in board_results(st, 1, keys["A1"], 3)) == [1, 2]
         home, away = sum(v[0] for v in want.values()), sum(v[1] for v in want.values())
-        vp = wbf_vp(home - away, 8)
+        vp = wbf_vp(home, 8)  # the match's margin: what team 1 won over team 2 (away = -home)
         row = match_row(st)
         assert row["boards"] == "8/8" and row["imps"] == f"{home}–{away}", row
         assert row["vp"] == f"{vp[0]:.2f}–{vp[1]:.2f}", (row, vp)
@@ -199,7 +199,7 @@ def test_2017_L16D1_two_matches_on_the_same_boards_hide_each_other_until_each_is
         assert len(rows) == 2
         for (a, b), row in zip(((1, 2), (3, 4)), rows, strict=True):
             home = sum(imp(law77_at(a, x, plays, made) - law77_at(b, x, plays, made)) for x in range(1, 5))
-            vp = wbf_vp(2 * home, 4)  # home - away = 2 * home (away = -home)
+            vp = wbf_vp(home, 4)  # the match's margin: what the home team won over the visitors
             cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
             assert cells[1] == f"Team {a} v Team {b}" and cells[3] == "4/4", cells
             assert cells[4] == f"{home}–{-home}" and cells[5] == f"{vp[0]:.2f}–{vp[1]:.2f}", (cells, vp)

@@ -23,7 +23,7 @@ def test_queued_results_and_td_calls_are_valid_station_items(make_controller, cl
     ctl.enter_result(8, "CT")
     ctl.ew_confirm()
     items = outbox_items(ctl.outbox)
-    assert sorted({kind for _, kind, _ in items}) == ["auction", "auction_event", "result", "td_call"]
+    assert sorted({kind for _, kind, _ in items}) == ["auction", "auction_event", "result", "round", "td_call"]
     for key, kind, payload in items:
         records.validate_item(kind, key, payload)  # raises RecordError on anything the station refuses
 

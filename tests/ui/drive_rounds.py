@@ -1,0 +1,98 @@
+"""The table runs itself between rounds, through the real Kivy app in Swedish:
+
+    python tests/ui/drive_rounds.py OUT_DIR [SHOTS_DIR]
+
+Round 1's only board is played and confirmed; at the round end the players tap Next round, the
+tablet shows round 2's pairs (numbers and names) from the station's movement and they confirm:
+round 2 starts without the director's PIN. After round 2 the players find the pairs wrong and
+call the director: the PIN screen opens (the director's setup, as before). The station's
+movement is the reply the station gives (its I/O is tested in tests/tablet/test_round_change.py).
+Checks go to OUT_DIR/checks.json.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tablet_app.controller import Controller  # noqa: E402
+from tablet_app.session import from_station  # noqa: E402
+from tablet_app.station_client import NextRound  # noqa: E402
+from tests.ui.shots import Clock, Shots, texts  # noqa: E402
+
+OUT = pathlib.Path(sys.argv[1])
+SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
+OUT.mkdir(parents=True, exist_ok=True)
+EVENT = "club-2026-11-27"
+NAMES = {2: {"N": "Anna Berg", "S": "Carl Dahl", "E": "Åke Öst", "W": "Kim Lund"},
+         3: {"N": "Anna Berg", "S": "Carl Dahl", "E": "Eva Ek", "W": "Fia Falk"}}
+# The station's movement for table 1: North-South pair 1 stays, East-West pairs come to it.
+MOVEMENT = {"event": EVENT, "section": "A", "tables": 3, "pairs_per_direction": True, "settings": {},
+            "rounds": {str(r): {"1": {"ns": 1, "ew": 10 + r, "boards": [r], "next": {"last_round": r == 3}}}
+                       for r in (1, 2, 3)}}
+
+clock = Clock()
+ctl = Controller(OUT / "journal.db", clock=clock)
+ctl.setup(from_station(MOVEMENT, 1, 1, profile="fsb-2007", td_pin="4321"))
+asked: list[int] = []
+
+
+def next_preview() -> NextRound:
+    """What station_client.next_round gives: the next round of the movement, with its names."""
+    r = ctl.session.round + 1
+    asked.append(r)
+    return NextRound(from_station(MOVEMENT, 1, r, profile=ctl.session.profile, td_pin=ctl.session.td_pin),
+                     NAMES[r])
+
+
+def pass_out() -> None:
+    for seat in "NESW":
+        clock.t += 2
+        assert ctl.box_event(seat, "call", call="P")["ok"]
+    ctl.enter_result(None)
+    ctl.ew_confirm()
+
+
+import tablet_app.app as A  # noqa: E402
+
+app = A.TabletApp(ctl, lang="sv")
+app.next_preview = next_preview
+checks: dict[str, object] = {}
+shots = Shots(app, checks, SHOTS)
+
+
+def step1(_dt):
+    pass_out()
+    app.refresh()
+    checks["round1_end"] = [app.sm.current, ctl.phase]
+    end = app.screens["round_end"]
+    end.next_btn.trigger_action(0)  # "Nästa rond": no PIN asked
+    checks["after_next"] = app.sm.current
+    checks["confirm_texts"] = texts(end)
+    shots.shot("round-confirm")
+
+
+def step2(_dt):
+    end = app.screens["round_end"]
+    checks["confirm_texts_again"] = texts(end)  # after the language round trip of the screenshots
+    end.confirm_btn.trigger_action(0)  # "Ja - starta ronden"
+    checks["round2"] = [app.sm.current, ctl.phase, ctl.session.round, ctl.session.ns_pair, ctl.session.ew_pair,
+                        ctl.board]
+    checks["round_items"] = [it["key"] for it in ctl.outbox.items() if it["kind"] == "round"]
+
+
+def step3(_dt):
+    pass_out()
+    app.refresh()
+    end = app.screens["round_end"]
+    end.next_btn.trigger_action(0)
+    checks["round3_shown"] = texts(end)
+    end.wrong_btn.trigger_action(0)  # "Nej - tillkalla TL": the director's, with his PIN
+    checks["wrong_pairs"] = [app.sm.current, ctl.phase, ctl.session.round]
+    checks["asked"] = list(asked)
+
+
+shots.run([step1, step2, step3], OUT)
+app.run()
