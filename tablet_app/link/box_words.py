@@ -4,11 +4,14 @@ The table's views (tablet_app/views.py) carry short English messages for the box
 coming", "W 2C: wait TD", "Pass to end"); the box shows a message on its call line, capitals only,
 12 characters (hardware/display.md). When the table has a language (`LinkMaster(lang=...)`,
 `set_lang`) each known message goes to the boxes in it, with the seat letters and call names the
-box itself uses (docs/box-language.md) and the suits as symbols; an unknown one goes as it is (the
-box cuts it at 12). Every text here fits 12 columns (tests/link/test_box_words.py)."""
+box itself uses (docs/box-language.md) and the suits as symbols, a player's obligation
+(`tablet_app.law_texts.box_message`) through `law_texts.translate_box`; an unknown one goes as it
+is (the box cuts it at 12). Every text here fits 12 columns (tests/link/test_box_words.py)."""
 from __future__ import annotations
 
 import re
+
+from tablet_app.law_texts import translate_box
 
 SEATS = {"en": "NESW", "sv": "NÖSV", "da": "NØSV"}
 SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -36,7 +39,9 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
 }
 _LANG_INDEX = {"en": 0, "sv": 1, "da": 2}
 # "W 2C: wait TD": the call the director rules on (tablet_app/views.py box_view)
-_RULING = re.compile(r"^([NESW]) (P|X|XX|[1-7](?:C|D|H|S|NT)): wait TD$")
+_CALL = r"(P|X|XX|[1-7](?:C|D|H|S|NT))"
+_RULING = re.compile(r"^([NESW]) " + _CALL + r": wait TD$")
+_ONE_CALL = re.compile("^" + _CALL + "$")
 
 
 def call_name(call: str, lang: str) -> str:
@@ -60,4 +65,8 @@ def box_message(message: str, lang: str | None) -> str:
     if m:
         seat = SEATS[lang]["NESW".index(m.group(1))]
         return f"{seat} {call_name(m.group(2), lang)}: {TD[lang]}"
-    return message
+    # a player's obligation (law_texts.BOX: pass, pass to the end, repeat a call, no X/XX)
+    # (a call the box has no name for stays as the view wrote it)
+    said = translate_box(message, lang,
+                         call=lambda c: call_name(c, lang) if _ONE_CALL.match(c) else c)
+    return message if said is None else said
