@@ -63,17 +63,18 @@ test: setup mpy-check lint
 # The edit-test loop (under a minute): the laws engine, scoring, the protocol's codec and the other
 # pure unit tests; nothing that starts MicroPython, an emulated chip, Kivy, PostgreSQL, Chromium,
 # the station as a process, the simulated link or a whole table (markers in pyproject.toml, given
-# by tests/plugins/parts.py).
+# by tests/plugins/parts.py). The property tests run a tenth of their examples (the "fast"
+# hypothesis profile, tests/hypothesis_profiles.py); `make test` runs them all.
 FAST := not slow and not micropython and not emulator and not ui and not database and not browser and not server \
         and not link
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST)" tests
+	$(PY) -m pytest -q -p no:cacheprovider -m "$(FAST)" --hypothesis-profile=fast tests
 
 # The pictures in docs/screenshots: the tablet's screens in three languages and the director page
 # as the tests take them (into build/screenshots), and the box's display on the emulated chip.
 screenshots: setup
 	rm -rf build/screenshots
-	$(PY) -m pytest -q -p no:cacheprovider -m "ui or browser" tests/ui tests/station/test_director_page.py
+	$(PY) -m pytest -q -p no:cacheprovider -m "ui or browser" tests/ui tests/station/test_director_page.py tests/station/test_director_language.py
 	cp build/screenshots/*.png docs/screenshots/
 	$(PY) -m hardware.emu screens docs/screenshots
 

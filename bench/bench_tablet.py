@@ -159,7 +159,7 @@ def cold_start(runs: int = 5) -> None:
             for i in range(runs + 1):  # the first start also writes Kivy's config: not counted
                 t0 = time.perf_counter()
                 p = subprocess.Popen([sys.executable, "-m", "tablet_app.app", "--db", f"{tmp}/j{i}.db",
-                                      "--setup", str(setup), "--exit-when-ready"],
+                                      "--setup", str(setup), "--ports", "none", "--exit-when-ready"],
                                      cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
                 line = p.stdout.readline() if p.stdout else ""
                 dt = time.perf_counter() - t0  # to the first drawn frame, not to the exit

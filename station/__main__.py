@@ -22,10 +22,14 @@ import signal
 import sys
 import threading
 
-from . import tls
+from . import lan, lan_qr, tls
 from .http_server import Limits
 from .server import Station, StationConfig, make_server
 from .store import Store, StoreError
+
+# The languages the table tablet speaks (its i18n): the station sends the club's choice with each
+# table's movement, and does not import the tablet to check it.
+LANGUAGES = ("en", "sv", "da")
 
 
 def parse_tables(spec: str) -> tuple[str, list[int]]:
@@ -127,6 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
                         f"({profiles.listing()}; kept until changed; default: the tablet's own). "
                         "(assumed): values in it rest on no cited regulation text; confirm them with the "
                         "federation")
+    p.add_argument("--language", default=None, choices=LANGUAGES,
+                   help="the club's language: the club's tablets start in it (the TD may change it at the "
+                        "table) and the director page speaks it (a page's ?lang= overrides it for that view); "
+                        "kept in the database until changed; default English")
     p.add_argument("--screens", type=screens_spec, action="append", default=None, metavar="all|SECTION[:TABLES]",
                    help="the organiser plays with screens: the whole event (all), a section (A) or tables "
                         "(A:1-4); repeatable; sent to the tablets with their movement (FSB L114, "
@@ -257,6 +265,16 @@ def bws_replaced_main(argv: list[str]) -> int:
     return 0
 
 
+def _print_address_qr(url: str) -> None:
+    """The tablets' station address as a QR code for a camera app or a scanner (station/lan_qr.py)."""
+    text = lan_qr.terminal_text(url)
+    if not lan_qr.printable(text, sys.stdout.encoding):
+        print("station: this terminal cannot draw the address's QR code; the director page shows it", flush=True)
+        return
+    print("station: the same address as a QR code (for a phone's camera app or a scanner):", flush=True)
+    print(text, end="", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["cert"]:
@@ -307,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
         store.set_setting("director_grace_s", str(args.director_grace))
     if args.profile:
         store.set_setting("profile", args.profile)
+    if args.language:
+        store.set_setting("language", args.language)
     if args.screens is not None:
         specs = [s for s in args.screens if s != "none"]
         profile = args.profile or store.setting("profile")
@@ -367,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
                         say=lambda text: print(text, flush=True))
         bridge.run_once()  # the session's tables and keys before the tablets ask
     if args.tables or args.reissue:
-        print(f"tablets: station address {scheme}://<this computer>:{args.port}/{pin}")
+        print(f"tablets: station address {lan.station_url(scheme, args.host, args.port, pin)}")
     if args.no_serve:
         return 0
     try:
@@ -392,9 +412,11 @@ def main(argv: list[str] | None = None) -> int:
                   "this computer must use the https address", flush=True)
     print(f"station: event {event}, database {args.db}", flush=True)
     print(f"station: listening on {scheme}://{args.host}:{port}/  (Data Connector: /dc-scoringprogram)", flush=True)
-    if pin:
-        print(f"station: tablets' station address {scheme}://<this computer>:{port}/{pin}", flush=True)
-    print(f"station: director page {scheme}://<this computer>:{port}/director?token={config.director_token}",
+    tablet_address = lan.station_url(scheme, args.host, port, pin)
+    print(f"station: tablets' station address {tablet_address}", flush=True)
+    _print_address_qr(tablet_address)
+    config.extra["tablet_address"] = tablet_address
+    print(f"station: director page {lan.station_url(scheme, args.host, port)}director?token={config.director_token}",
           flush=True)
     print(f"station: Data Connector licence key: {config.dc_licence_key or config.director_token}", flush=True)
     if bridge is not None:
@@ -413,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         station.live = LiveFeed(station, LiveConfig(delay, args.live_tables)).start()
         shown = "every table" if args.live_tables is None else \
             ", ".join(f"{s}{t}" for s, t in sorted(args.live_tables))
-        print(f"station: live feed {scheme}://<this computer>:{port}/live/ (delay {delay / 60:g} min; {shown})",
+        print(f"station: live feed {lan.station_url(scheme, args.host, port)}live/ (delay {delay / 60:g} min; {shown})",
               flush=True)
     from . import director
     threading.Thread(target=director.warm, args=(station,), daemon=True).start()

@@ -23,15 +23,18 @@ import json
 import re
 import sys
 import time
-from typing import Any
+from typing import Any, cast
 
 from bridgemate_dataconnector.dto import (
     Bridgemate2SettingsDTO,
     Bridgemate3SettingsDTO,
     ContinueDTO,
+    DataConnectorResponseData,
+    ErrorType,
     HandrecordDTO,
     InitDTO,
     ResultDTO,
+    ScoringProgramDataConnectorCommands,
     ScoringProgramResponse,
     SectionUpdateDTO,
     TdCallDTO,
@@ -81,10 +84,11 @@ ARTIFICIAL_LEVEL = {(ns, ew): -(3 * i + j + 1) for i, ns in enumerate(("avg-", "
                     for j, ew in enumerate(("avg-", "avg", "avg+"))}
 TD_STATUS_NUM = {"launched": 1, "in_progress": 2, "resolved": 3, "deferred": 4}
 # Polls of data that only a scoring program produces: the station has none to give back.
-EMPTY_POLLS = {POLL_NEW_PLAYERDATA: PLAYERDATA, POLL_ALL_PLAYERDATA: PLAYERDATA,
-               POLL_NEW_PARTICIPATIONS: PARTICIPATIONS, POLL_ALL_PARTICIPATIONS: PARTICIPATIONS,
-               POLL_NEW_HANDRECORDS: HANDRECORDS, POLL_ALL_HANDRECORDS: HANDRECORDS}
-EMPTY_ACCEPTS = (ACCEPT_PLAYERDATA, ACCEPT_PARTICIPATIONS, ACCEPT_HANDRECORDS)
+EMPTY_POLLS = {POLL_NEW_HANDRECORDS: HANDRECORDS, POLL_ALL_HANDRECORDS: HANDRECORDS}
+EMPTY_ACCEPTS = (ACCEPT_HANDRECORDS,)
+# The player numbers the tables entered (station/table_players.py).
+PLAYER_POLLS = (POLL_NEW_PLAYERDATA, POLL_ALL_PLAYERDATA, POLL_NEW_PARTICIPATIONS, POLL_ALL_PARTICIPATIONS)
+PLAYER_ACCEPTS = (ACCEPT_PLAYERDATA, ACCEPT_PARTICIPATIONS)
 
 
 class DcError(Exception):
@@ -96,9 +100,13 @@ class DcError(Exception):
 
 def _reply(command: int, data_type: int, data: Any = None, *, session: str | None = None,
            last_id: int = 0, error_type: int = E_NONE, raw: str | None = None) -> dict:
-    # The official client's envelope class: the reply's wire format is the reference's.
-    return ScoringProgramResponse(request_command=command, data_type=data_type, last_queue_item_id=last_id,
-                                  error_type=error_type, session_guid=session,
+    # The official client's envelope class: the reply's wire format is the reference's. The
+    # command is echoed as the client sent it, a number the enum may not know; `to_dict` sends
+    # all three numbers as int(...), so plain ints stand in for the enums.
+    return ScoringProgramResponse(request_command=cast(ScoringProgramDataConnectorCommands, command),
+                                  data_type=cast(DataConnectorResponseData, data_type),
+                                  last_queue_item_id=last_id,
+                                  error_type=cast(ErrorType, error_type), session_guid=session,
                                   serialized_data=raw if raw is not None else json.dumps(data)).to_dict()
 
 
@@ -116,7 +124,9 @@ def handle_request(st: Any, req: Any) -> dict:
     """`handle` for a request body already parsed with the door's limits."""
     if not isinstance(req, dict):
         return _reply(0, ERROR, "Malformed ScoringProgramRequest: not an object", error_type=E_VALIDATION)
-    command = req.get("Command") if isinstance(req.get("Command"), int) else 0
+    command = req.get("Command")
+    if not isinstance(command, int):
+        command = 0
     session = req.get("SessionGuid") if isinstance(req.get("SessionGuid"), str) and req.get("SessionGuid") else None
     try:
         licence = st.config.dc_licence_key or st.config.director_token
@@ -211,6 +221,7 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
         return _reply(command, OK, f"{len(seats)} participations stored", session=session)
     if command == PUT_HANDRECORDS:
         _known_session(st, session)
+        assert session is not None  # _known_session refuses a missing one
         rows = _handrecord_rows(st, {session: _groups_of(st, session)}, _data(serialized, list))
         with st.store.transaction() as tx:
             _write_handrecords(tx, rows)
@@ -232,6 +243,15 @@ def _dispatch(st: Any, command: int, session: str | None, serialized: Any) -> di
         data_type = RESULTS if command == ACCEPT_RESULTS else TDCALLS
         last = _data(serialized, int)
         n = _accept(st, session, data_type, last)
+        return _reply(command, OK, f"{n} queue items accepted", session=session)
+    if command in PLAYER_POLLS or command in PLAYER_ACCEPTS:
+        from . import table_players
+
+        event = _known_session(st, session)
+        assert session is not None
+        if command in PLAYER_POLLS:
+            return table_players.poll(st, command, event, session)
+        n = table_players.accept(st, command, session, _data(serialized, int))
         return _reply(command, OK, f"{n} queue items accepted", session=session)
     if command in EMPTY_POLLS:
         _known_session(st, session)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import calendar
 import collections
+import functools
 import hashlib
 import html
 import threading
@@ -18,16 +19,15 @@ import time
 from typing import Any
 from urllib.parse import quote
 
-from . import law16, match_page
+from . import director_calls, lan_qr, law16, match_page
+from . import director_texts as tx
 from .bws import status as bws_status
 from .records import at_iso, td_call_facts
 from .store import latest_results
 from .stored import COLUMNS, Damaged, read_row
 
 OPEN_TD = ("launched", "in_progress", "deferred")
-PHASE_LABEL = {"bidding": "bidding", "playing": "playing", "entering_result": "waiting for result",
-               "result_in": "result in", "idle": "not started", "next_board": "playing (no auction log)",
-               "round_done": "round done, waiting to move"}
+PHASE_LABEL = {k: v["en"] for k, v in tx.PHASES.items()}  # status.json's, in English
 
 
 def _epoch(iso: str) -> float:
@@ -37,17 +37,15 @@ def _epoch(iso: str) -> float:
         return 0.0
 
 
-def local_time(iso: str | None, now: float | None = None) -> str:
+def local_time(iso: str | None, now: float | None = None, lang: str = tx.DEFAULT) -> str:
     """A station timestamp (UTC ISO) as the TD's clock shows it: the station's local time,
-    `19:45:12` today, `22 Nov 19:45` another day."""
+    `19:45:12` today, `22 Nov 19:45` another day (the month in `lang`)."""
     if not iso:
         return ""
     epoch = _epoch(iso)
     if not epoch:
         return str(iso)
-    t = time.localtime(epoch)
-    today = time.localtime(time.time() if now is None else now)
-    return time.strftime("%H:%M:%S" if t[:3] == today[:3] else "%d %b %H:%M", t)
+    return tx.clock(epoch, lang, time.time() if now is None else now)
 
 
 def idle_row(section: str, t: int) -> dict:
@@ -74,7 +72,7 @@ class Progress:
         ev = self.events.get(event)
         if ev is None:  # made once per event, not once per folded item
             ev = self.events[event] = {"tables": {}, "td": {}, "recent": collections.deque(maxlen=self.RECENT),
-                                       "damaged": {}}
+                                       "damaged": {}, "boards": {}}
         return ev
 
     @staticmethod
@@ -108,7 +106,9 @@ class Progress:
                                "note": p.get("note") or p.get("reason"), "received_at": received_at}
             if row["round"] is None:  # the call is the first news from this table
                 row["round"], row["board"] = p.get("round") or None, p.get("board")
-        elif kind == "result":
+        if kind in ("result", "auction"):
+            _note_board(ev["boards"], p)
+        if kind == "result":
             row["results"].add((p["round"], p["board"]))
             row["round"], row["board"], row["phase"] = p["round"], p["board"], "result_in"
             ev["recent"].append({"id": item_id, "key": key, "kind": kind, "received_at": received_at, "payload": p})
@@ -119,18 +119,47 @@ class Progress:
             row["round"], row["board"], row["phase"] = p["round"], None, "idle"
 
     def snapshot(self, store: Any, event: str) -> tuple[list[dict], list[dict], list[dict], list[Damaged]]:
-        """(tables, TD calls, latest results, damaged rows) of one event, copied under the lock."""
+        """(tables, TD calls, latest results, damaged rows) of one event, copied under the lock.
+        Each TD call carries what its board's records say of it (`with_ruling`)."""
         with self.lock:
             self.catch_up(store)
             ev = self._event(event)
             tables = [dict(r, results=set(r["results"])) for r in ev["tables"].values()]
-            return tables, list(ev["td"].values()), list(ev["recent"]), list(ev["damaged"].values())
+            calls = [with_ruling(c, ev["boards"]) for c in ev["td"].values()]
+            return tables, calls, list(ev["recent"]), list(ev["damaged"].values())
 
     def damaged_count(self, store: Any) -> int:
         """Damaged rows of every event (the health check's count)."""
         with self.lock:
             self.catch_up(store)
             return sum(len(ev["damaged"]) for ev in self.events.values())
+
+
+Board = tuple[Any, ...]  # section, table, round, board (as the items give them)
+
+
+def _note_board(boards: dict[Board, dict], p: dict) -> None:
+    """Keep a board's irregularity records (each once, the latest copy: the engine adds the
+    ruling to a record once it is made) and its adjusted score, from an auction progress item or
+    a result; the TD calls of the board are read against them (station/director_calls.py)."""
+    if not p.get("irregularities") and not p.get("adjusted"):
+        return
+    b = boards.setdefault((p["section"], p["table"], p["round"], p["board"]), {"irregular": {}, "adjusted": None})
+    for x in p.get("irregularities") or []:
+        if isinstance(x, dict):
+            # What the tablet sent is carried whole (anything may be in it): compared as text.
+            b["irregular"][repr((x.get("kind"), x.get("seat"), x.get("t"), x.get("index"), x.get("call")))] = x
+    if p.get("adjusted"):
+        b["adjusted"] = p["adjusted"]
+
+
+def with_ruling(call: dict, boards: dict[Board, dict]) -> dict:
+    """The call with the irregularity record it is about (`irregularity`) and its board's
+    adjusted score (`adjusted`), when the board's records have them."""
+    b = boards.get((call["section"], call["table"], call.get("round"), call.get("board")))
+    if b is None:
+        return dict(call)
+    return dict(call, irregularity=director_calls.match(call, list(b["irregular"].values())), adjusted=b["adjusted"])
 
 
 _progress_lock = threading.Lock()
@@ -213,11 +242,11 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
     return doc
 
 
-def _held_html(held: list[str]) -> str:
+def _held_html(held: list[str], lang: str = tx.DEFAULT) -> str:
     if not held:
         return ""
-    return ('<h2>Held deliveries (a result of a round the table is not on yet: taken once the table starts '
-            f'that round, 2017 Law 16D1, 2007 Law 16C1)</h2><ul id="held">{"".join(held)}</ul>')
+    return f'<h2>{html.escape(tx.text("held_head", lang))}</h2><ul id="held">{"".join(held)}</ul>'
+
 
 
 def _refusals_and_held(store: Any, event: str) -> dict[str, list[dict]]:
@@ -238,27 +267,31 @@ def _refusals_and_held(store: Any, event: str) -> dict[str, list[dict]]:
 
 
 def table_history(st: Any, event: str, section: str, table_no: int) -> dict:
-    """One table's irregularities (from its results and auction logs, each once), TD calls
-    (every status change) and damaged rows (station/stored.py), oldest first."""
+    """One table's irregularities (from its results and auction logs, each once, as the latest
+    copy has it: the ruling is added to a record once made), TD calls (every status change, each
+    with what its board's records say of it) and damaged rows (station/stored.py), oldest first."""
     irregular: dict[str, dict] = {}
+    boards: dict[Board, dict] = {}
     calls = []
     items, damaged = st.store.read(event, section=section, table_no=table_no)
     for it in items:
         p, received_at = it["payload"], it["received_at"]
         if it["kind"] == "td_call":
             ident, state = td_call_facts(it["key"], p)
-            calls.append({"round": p.get("round"), "board": p.get("board"), "status": state,
-                          "at": at_iso(p["at"] if p.get("at") is not None else received_at), "seat": p.get("seat"),
-                          "note": p.get("note") or p.get("reason"), "received_at": received_at})
+            calls.append({"section": section, "table": table_no, "round": p.get("round"), "board": p.get("board"),
+                          "status": state, "at": at_iso(p["at"] if p.get("at") is not None else received_at),
+                          "seat": p.get("seat"), "t": p.get("t"), "reason": p.get("reason"),
+                          "note": p.get("note"), "received_at": received_at})
             continue
+        _note_board(boards, p)
         for x in p.get("irregularities") or []:
             if isinstance(x, dict):
                 # What the tablet sent is carried whole (anything may be in it): compared as text.
-                ident = repr((p["round"], p["board"], x.get("kind"), x.get("seat"), x.get("index"), x.get("call")))
-                irregular.setdefault(ident, {**x, "round": p["round"], "board": p["board"],
-                                             "received_at": received_at})
+                ident = repr((p["round"], p["board"], x.get("kind"), x.get("seat"), x.get("t"), x.get("call")))
+                first = irregular.get(ident, {}).get("received_at", received_at)
+                irregular[ident] = {**x, "round": p["round"], "board": p["board"], "received_at": first}
     return {"event": event, "section": section, "table": table_no, "irregularities": list(irregular.values()),
-            "td_calls": calls, "damaged": [d.to_json() for d in damaged]}
+            "td_calls": [with_ruling(c, boards) for c in calls], "damaged": [d.to_json() for d in damaged]}
 
 
 def seating_of(store: Any, event: str, only: Any = None) -> dict[tuple[str, int, int], dict]:
@@ -284,12 +317,13 @@ def seating_of(store: Any, event: str, only: Any = None) -> dict[tuple[str, int,
     return out
 
 
-def _names_html(place: dict | None) -> str:
-    """`N Anna Berg – S Carl Dahl / E ... – W ...`, escaped; empty without names."""
+def _names_html(place: dict | None, lang: str = tx.DEFAULT) -> str:
+    """`N Anna Berg – S Carl Dahl / E ... – W ...` (seats in the language's letters), escaped;
+    empty without names."""
     if not place or not place["names"]:
         return ""
     n = place["names"]
-    side = [" – ".join(f"{s} {html.escape(n[s])}" for s in pair if s in n) for pair in ("NS", "EW")]
+    side = [" – ".join(f"{tx.seat(s, lang)} {html.escape(n[s])}" for s in pair if s in n) for pair in ("NS", "EW")]
     return " / ".join(x for x in side if x)
 
 
@@ -303,7 +337,7 @@ def _sessions_html(st: Any, event: str) -> str:
     return f'<ul id="sessions">{"".join(items)}</ul>' if items else ""
 
 
-def _exports_html(st: Any, event: str) -> str:
+def _exports_html(st: Any, event: str, lang: str) -> str:
     """Each session's own files: PBN, USEBIO of the session and of each of its sections (a
     reader that takes one section at a time), linked by the scoring program's SessionGuid."""
     from .movement import sessions
@@ -312,7 +346,7 @@ def _exports_html(st: Any, event: str) -> str:
     found = sessions(st.store, st.store.station_event_of(event))
     if not found:
         q = quote(event, safe="")
-        return (f'<p id="exports">Exports: <a href="/export/pbn?event={q}">PBN</a> · '
+        return (f'<p id="exports">{e(tx.text("exports", lang))}: <a href="/export/pbn?event={q}">PBN</a> · '
                 f'<a href="/export/usebio?event={q}">USEBIO XML</a></p>')
     items = []
     for x in found:
@@ -321,25 +355,28 @@ def _exports_html(st: Any, event: str) -> str:
                               f"USEBIO {e(sec)}</a>" for sec in x["sections"])
         items.append(f'<li>{e(x["name"] or x["guid"])} ({e(x["id"])}): <a href="/export/pbn?{base}">PBN</a> · '
                      f'<a href="/export/usebio?{base}">USEBIO XML</a>{per_section}</li>')
-    return f'<p>Exports, one session each:</p><ul id="exports">{"".join(items)}</ul>'
+    return f'<p>{e(tx.text("exports_each", lang))}</p><ul id="exports">{"".join(items)}</ul>'
 
 
-def _contract_text(r: dict) -> str:
+def _contract_text(r: dict, lang: str = tx.DEFAULT) -> str:
     if r.get("adjusted"):
-        a = r["adjusted"]
-        if a.get("kind") == "artificial":
-            return f"artificial {a.get('ns')}/{a.get('ew')}"
-        return f"adjusted ({a.get('kind')})"
+        return director_calls.adjusted_words(r["adjusted"], lang)
     if r.get("contract") in (None, "PASS"):
-        return "passed out"
-    return f"{r['contract']} {r['declarer']}"
+        return tx.text("passed_out", lang)
+    return f"{r['contract']} {tx.seat(r['declarer'], lang)}"
 
 
+# Tables: wide screens a grid; a phone a card per row, each cell led by its column's name
+# (`data-label`), so no row runs off the screen. Long words (a key, a name) break anywhere.
 _STYLE = """body{font-family:sans-serif;margin:1em} table{border-collapse:collapse}
-td,th{padding:2px 8px;border-bottom:1px solid #ddd}
+td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+td,th,li,p,h1,h2,summary{overflow-wrap:anywhere}
 tr.late td{background:#fcc} tr.bidding td.phase{color:#06c} tr.playing td.phase{color:#090}
 tr.entering_result td.phase{color:#c60} li.td-call{color:#c00;font-weight:bold} li.refused{color:#a50}
-li.damaged{color:#a00}"""
+li.damaged{color:#a00} td.ruling{color:#063}
+@media (max-width:760px){table,tbody,tr,td{display:block} tr.head{display:none}
+tr{border-bottom:2px solid #999;padding:4px 0} td{border:none;padding:1px 4px}
+td[data-label]::before{content:attr(data-label) ": ";font-weight:bold}}"""
 # The pages' only inline content, the <style> element ("\n" + _STYLE + "\n"): their
 # Content-Security-Policy allows it by this hash and nothing else inline (station/server.py).
 STYLE_HASH = "'sha256-" + base64.b64encode(hashlib.sha256(f"\n{_STYLE}\n".encode()).digest()).decode() + "'"
@@ -349,10 +386,72 @@ def _zone() -> str:
     return time.strftime("%Z") or time.strftime("UTC%z")
 
 
-def render(st: Any, event: str) -> str:
+def _when(iso: str | None, lang: str) -> str:
+    """A station timestamp in local time, in the language (`local_time`)."""
+    return local_time(iso, lang=lang)
+
+
+def _head(lang: str, *columns: str) -> str:
+    return '<tr class="head">' + "".join(f"<th>{html.escape(tx.text(c, lang))}</th>" for c in columns) + "</tr>"
+
+
+def _cells(lang: str, cells: list[tuple[str, str]]) -> str:
+    """`<td>`s, each labelled with its column's name for the phone layout; values already HTML."""
+    out = []
+    for col, value in cells:
+        cls = f' class="{col}"' if col in ("players", "phase", "ruling") else ""
+        out.append(f'<td data-label="{html.escape(tx.text("col_" + col, lang))}"{cls}>{value}</td>')
+    return "".join(out)
+
+
+def _edition(st: Any) -> int | None:
+    """The edition of the club's profile (`--profile`), for a Law a table named without one."""
+    from shared_rules import profiles
+
+    name = st.store.setting("profile")
+    try:
+        return int(profiles.load(name).edition) if name else None
+    except (KeyError, ValueError, TypeError, OSError):
+        return None
+
+
+def page_language(st: Any, asked: str | None) -> str:
+    """The page's language: `?lang=`, else the club's (`python -m station --language`), else English."""
+    return tx.language(asked, st.store.setting("language"))
+
+
+def _call_line(c: dict, lang: str, edition: int | None) -> str:
+    """An open TD call, one line: where; what about; the Law; who called, and when (and the call's
+    status once the TD is on it); the ruling awaited."""
+    e = html.escape
+    w = director_calls.words(c, c.get("irregularity"), c.get("adjusted"), lang, edition)
+    where = tx.text("table_n", lang, t=f'{c["section"]}{c["table"]}') + ", " + (
+        tx.text("round_board", lang, r=c["round"], b=c["board"]) if c.get("board")
+        else tx.text("round_only", lang, r=c["round"]))
+    state = "" if c["status"] == "launched" else f' ({tx.words("status", c["status"], lang)})'
+    who = f'{w.who}, {_when(c["at"], lang)}{state}'
+    parts = [p for p in (w.what, w.note if w.note != w.what else "", w.law, who, w.ruling) if p]
+    return f'<li class="td-call">{e(where)}: {" — ".join(map(e, parts))}</li>'
+
+
+def _address_html(st: Any, lang: str = tx.DEFAULT) -> str:
+    """The address the tablets take as it is (`--station`), as the station printed it at start."""
+    addr = st.config.extra.get("tablet_address")
+    if not isinstance(addr, str) or not addr:
+        return ""
+    # the QR code beside it is for a camera app or a scanner; the SVG is drawn from the address
+    # alone (no text, no script), inline, so the page asks nothing of any other server
+    return f'<p id="tablet-address">{html.escape(tx.text("address", lang))}: <code>{html.escape(addr)}</code></p>' \
+        f'<p id="tablet-address-qr">{lan_qr.svg_html(addr)}</p>'
+
+
+def render(st: Any, event: str, lang: str | None = None) -> str:
+    lang = page_language(st, lang)
     s = status(st, event, full=False)
     e = html.escape
+    T = functools.partial(tx.text, lang=lang)
     q = quote(event, safe="")
+    edition = _edition(st)
     shown = {(t["section"], t["table"], t["round"] or 1) for t in s["tables"]}
     seating = seating_of(st.store, event, lambda sec, t, r: (sec, t, r) in shown)
     rows = []
@@ -361,120 +460,142 @@ def render(st: Any, event: str) -> str:
         place = seating.get((t["section"], t["table"], t["round"] or 1))
         cls = "late" if t["late"] else t["phase"]
         name = f'{t["section"]}{t["table"]}'
-        rows.append(
-            f'<tr class="table-row {e(cls)}" id="table-{e(name)}">'
-            f'<td><a href="/director/table?event={q}&amp;section={quote(t["section"])}&amp;table={t["table"]}">'
-            f'{e(name)}</a></td><td>{t["round"] or ""}</td><td>{t["board"] or ""}</td>'
-            f'<td class="players">{_names_html(place)}</td><td class="phase">{e(t["phase_label"])}{" — LATE" if t["late"] else ""}</td>'
-            f'<td>{t["results"]}</td><td>{t["open_td_calls"] or ""}</td>'
-            f'<td>{e(local_time(t["last_seen"]))}</td></tr>')
-    calls = [f'<li class="td-call">Table {e(c["section"])}{c["table"]}, round {c["round"]}'
-             f'{", board " + str(c["board"]) if c.get("board") else ""}: {e(c["status"])} at {e(local_time(c["at"]))}'
-             f'{" — " + e(c["note"]) if c.get("note") else ""}</li>' for c in s["open_td_calls"]]
-    res = [f'<tr class="result"><td>{e(r["section"])}{r["table"]}</td><td>{r["round"]}</td><td>{r["board"]}</td>'
-           f'<td>{r["ns_pair"]}–{r["ew_pair"]}</td><td>{e(_contract_text(r))}</td>'
-           f'<td>{"" if r.get("tricks") is None else r["tricks"]}</td>'
-           f'<td>{"" if r.get("score_ns") is None else r["score_ns"]}</td><td>{e(local_time(r["received_at"]))}</td></tr>'
-           for r in s["results"]]
-    refused = [f'<li class="refused">{e(local_time(r["at"]))} table {e(r["table"])}: HTTP {r["status"]} '
-               f'{e(r["error"])}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>' for r in s["refusals"]]
-    held = [f'<li class="held">{e(local_time(r["at"]))} table {e(r["table"])}: {e(r["error"])} ({e(r["key"])})</li>'
-            for r in s["held"]]
-    damaged = _damaged_html(s["damaged"])
-    pin_tries = _pin_tries_html(st)
+        phase = tx.words("phase", "in_progress" if t["phase"] == "idle" and t["round"] is not None else t["phase"],
+                         lang)
+        rows.append(f'<tr class="table-row {e(cls)}" id="table-{e(name)}">' + _cells(lang, [
+            ("table", f'<a href="/director/table?event={q}&amp;section={quote(t["section"])}&amp;table={t["table"]}'
+                      f'&amp;lang={lang}">{e(name)}</a>'),
+            ("round", str(t["round"] or "")), ("board", str(t["board"] or "")),
+            ("players", _names_html(place, lang)),
+            ("progress", e(phase) + (f" — {e(T('late'))}" if t["late"] else "")),
+            ("results", str(t["results"])), ("td_calls", str(t["open_td_calls"] or "")),
+            ("last", e(_when(t["last_seen"], lang)))]) + "</tr>")
+    calls = [_call_line(c, lang, edition) for c in s["open_td_calls"]]
+    res = ['<tr class="result">' + _cells(lang, [
+        ("table", f'{e(r["section"])}{r["table"]}'), ("round", str(r["round"])), ("board", str(r["board"])),
+        ("pairs", f'{r["ns_pair"]}–{r["ew_pair"]}'), ("contract", e(_contract_text(r, lang))),
+        ("tricks", "" if r.get("tricks") is None else str(r["tricks"])),
+        ("score_ns", "" if r.get("score_ns") is None else str(r["score_ns"])),
+        ("received", e(_when(r["received_at"], lang)))]) + "</tr>" for r in s["results"]]
+    refused = [f'<li class="refused">{e(_when(r["at"], lang))} {e(T("col_table").lower())} {e(r["table"])}: '
+               f'HTTP {r["status"]} {e(r["error"])}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>'
+               for r in s["refusals"]]
+    held = [f'<li class="held">{e(_when(r["at"], lang))} {e(T("col_table").lower())} {e(r["table"])}: '
+            f'{e(r["error"])} ({e(r["key"])})</li>' for r in s["held"]]
+    damaged = _damaged_html(s["damaged"], lang)
+    pin_tries = _pin_tries_html(st, lang)
     keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(key)}</code></td></tr>"
             for (sec, t), key in st.table_keys(event, st.store.tables_with_keys(event)).items()]
+    more = T("latest_200") if s["results_count"] > 200 else ""
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">
-<title>Director — {e(event)}</title>
+<html lang="{lang}"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{e(T("director"))} — {e(event)}</title>
 <style>
 {_STYLE}
 </style></head><body>
-<h1>Director — {e(event)}</h1>
-<p>Updated {e(local_time(s["generated_at"]))} (station time, {e(_zone())}; refreshes every 5 s).</p>
-{_exports_html(st, event)}
+<h1>{e(T("director"))} — {e(event)}</h1>
+<p>{e(T("updated", at=_when(s["generated_at"], lang), zone=_zone()))}</p>
+{_exports_html(st, event, lang)}
 {bws_status.line(st, event)}
 {match_page.html_section(st, event)}
-<h2>Open TD calls ({len(calls)})</h2><ul id="td-calls">{"".join(calls) or "<li>none</li>"}</ul>
-{f'<h2>Refused deliveries (the newest 50 per table)</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
-{_held_html(held)}
+<h2>{e(T("open_calls", n=len(calls)))}</h2><ul id="td-calls">{"".join(calls) or f"<li>{e(T('none'))}</li>"}</ul>
+{f'<h2>{e(T("refused"))}</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
+{_held_html(held, lang)}
 {pin_tries}
 {damaged}
-<h2>Tables</h2>
-<p>A table's irregularities and TD calls: click its name.</p>
-<table id="tables"><tr><th>Table</th><th>Round</th><th>Board</th><th>Players</th><th>Progress</th><th>Results</th><th>TD calls</th><th>Last news</th></tr>
+<h2>{e(T("tables"))}</h2>
+<p>{e(T("tables_hint"))}</p>
+<table id="tables">{_head(lang, "col_table", "col_round", "col_board", "col_players", "col_progress", "col_results",
+                          "col_td_calls", "col_last")}
 {"".join(rows)}</table>
-<h2>Results as they arrive ({s["results_count"]}{", the latest 200 shown" if s["results_count"] > 200 else ""})</h2>
-<table id="results"><tr><th>Table</th><th>Round</th><th>Board</th><th>Pairs</th><th>Contract</th><th>Tricks</th><th>Score NS</th><th>Received</th></tr>
+<h2>{e(T("results_head", n=s["results_count"], more=more))}</h2>
+<table id="results">{_head(lang, "col_table", "col_round", "col_board", "col_pairs", "col_contract", "col_tricks",
+                           "col_score_ns", "col_received")}
 {"".join(res)}</table>
-<details><summary>Table keys (type one into each tablet at setup)</summary>
+<details><summary>{e(T("keys"))}</summary>
+{_address_html(st, lang)}
 <table id="keys">{"".join(keys)}</table>{_sessions_html(st, event)}</details>
 </body></html>"""
 
 
-def _pin_tries_html(st: Any) -> str:
+def _pin_tries_html(st: Any, lang: str = tx.DEFAULT) -> str:
     """Wrong director PINs asked of the station (station/director_pin.py), by table: a guesser
     with a table key who never touches the tablet shows up here."""
     e = html.escape
-    rows = [f'<li class="pin-tries">Table {e(r["table"])}: {r["wrong_tries"]} wrong in a row'
-            f'{", last at " + e(local_time(_iso(r["last"]))) if r.get("last") else ""}'
-            f'{", no try taken until " + e(local_time(_iso(r["until"]))) if r["until"] > time.time() else ""}</li>'
+    rows = [f'<li class="pin-tries">{e(tx.text("pin_row", lang, t=r["table"], n=r["wrong_tries"]))}'
+            f'{e(tx.text("pin_last", lang, at=_when(_iso(r["last"]), lang))) if r.get("last") else ""}'
+            f'{e(tx.text("pin_until", lang, at=_when(_iso(r["until"]), lang))) if r["until"] > time.time() else ""}</li>'
             for r in st.pin_checks.tables()]
     if not rows:
         return ""
-    return f'<h2>Wrong director PINs at the station</h2><ul id="pin-tries">{"".join(rows)}</ul>'
+    return f'<h2>{e(tx.text("pin_head", lang))}</h2><ul id="pin-tries">{"".join(rows)}</ul>'
 
 
 def _iso(epoch: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
 
 
-def _damaged_html(damaged: list[dict], shown: int = 50) -> str:
+def _damaged_html(damaged: list[dict], lang: str = tx.DEFAULT, shown: int = 50) -> str:
     """The damaged rows (station/stored.py) with their keys, or nothing when there are none."""
     if not damaged:
         return ""
     e = html.escape
-    items = [f'<li class="damaged">{e(local_time(d["received_at"]))} {e(d["kind"])} <code>{e(d["key"])}</code>: '
+    items = [f'<li class="damaged">{e(_when(d["received_at"], lang))} {e(d["kind"])} <code>{e(d["key"])}</code>: '
              f'{e(d["why"])}</li>' for d in damaged[:shown]]
-    more = f" (the first {shown} shown)" if len(damaged) > shown else ""
-    return (f'<h2>Damaged stored items ({len(damaged)}){more}</h2><p>The station cannot read these rows of its '
-            f'database: they are left out of this page, the tables\' travellers and the scoring program\'s polls. '
-            f'Have the table send the item again, or enter it in the scoring program.</p>'
-            f'<ul id="damaged">{"".join(items)}</ul>')
+    more = tx.text("damaged_more", lang, n=shown) if len(damaged) > shown else ""
+    return (f'<h2>{e(tx.text("damaged_head", lang, n=len(damaged), more=more))}</h2>'
+            f'<p>{e(tx.text("damaged_text", lang))}</p><ul id="damaged">{"".join(items)}</ul>')
 
 
-def render_table(st: Any, event: str, section: str, table_no: int) -> str:
+def render_table(st: Any, event: str, section: str, table_no: int, lang: str | None = None) -> str:
     """One table's history: every irregularity, every TD call and every damaged row of the event,
-    oldest first."""
+    oldest first, in the TD's language."""
+    lang = page_language(st, lang)
     h = table_history(st, event, section, table_no)
     e = html.escape
-    irr = [f'<tr class="irregularity"><td>{x["round"] or ""}</td><td>{x["board"] or ""}</td>'
-           f'<td>{e(str(x.get("kind")))}</td><td>{e(str(x.get("seat") or ""))}</td>'
-           f'<td>{e(str(x.get("call") or ""))}</td><td>{e(str(x.get("law") or ""))}</td>'
-           f'<td>{e(str(x.get("resolution") or x.get("ruling") or ""))}</td>'
-           f'<td>{e(local_time(x["received_at"]))}</td></tr>' for x in h["irregularities"]]
-    calls = [f'<tr class="td-call"><td>{c["round"] or ""}</td><td>{c["board"] or ""}</td><td>{e(str(c["status"]))}</td>'
-             f'<td>{e(str(c["seat"] or ""))}</td><td>{e(str(c["note"] or ""))}</td>'
-             f'<td>{e(local_time(c["at"]))}</td></tr>' for c in h["td_calls"]]
+    T = functools.partial(tx.text, lang=lang)
+    edition = _edition(st)
+    irr = ['<tr class="irregularity">' + _cells(lang, [
+        ("round", str(x["round"] or "")), ("board", str(x["board"] or "")),
+        ("irregularity", e(tx.words("irregularity", str(x.get("kind")), lang))),
+        ("seat", e(tx.seat(x.get("seat"), lang))), ("call", e(str(x.get("call") or ""))),
+        ("law", e(tx.law(x.get("law"), lang, edition))),
+        ("ruling", e(director_calls.ruling_words(x, None, lang, edition))),
+        ("received", e(_when(x["received_at"], lang)))]) + "</tr>" for x in h["irregularities"]]
+    calls = []
+    for c in h["td_calls"]:
+        w = director_calls.words(c, c.get("irregularity"), c.get("adjusted"), lang, edition)
+        calls.append('<tr class="td-call">' + _cells(lang, [
+            ("round", str(c["round"] or "")), ("board", str(c["board"] or "")),
+            ("status", e(tx.words("status", c["status"], lang))), ("seat", e(w.who)),
+            ("irregularity", e(w.what)), ("law", e(w.law)), ("ruling", e(w.ruling)), ("note", e(w.note)),
+            ("at", e(_when(c["at"], lang)))]) + "</tr>")
     seated = sorted((r, place) for (_sec, _t, r), place in seating_of(
         st.store, event, lambda sec, t, _r: sec == section and t == table_no).items())
-    players = [f'<tr class="players"><td>{r}</td><td>{place["ns"]}</td><td>{place["ew"]}</td>'
-               f'<td>{_names_html(place)}</td></tr>' for r, place in seated]
+    players = ['<tr class="players">' + _cells(lang, [("round", str(r)), ("ns_pair", str(place["ns"])),
+                                                       ("ew_pair", str(place["ew"])),
+                                                       ("players", _names_html(place, lang))]) + "</tr>"
+               for r, place in seated]
     name = f"{section}{table_no}"
+    title = T("table_n", t=name)
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Table {e(name)} — {e(event)}</title>
+<html lang="{lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{e(title)} — {e(event)}</title>
 <style>
 {_STYLE}
 </style></head><body>
-<h1>Table {e(name)} — {e(event)}</h1>
-<p><a href="/director?event={quote(event, safe="")}">Back to all tables</a> (times: station time, {e(_zone())})</p>
-<h2>Players</h2>
-<table id="players"><tr><th>Round</th><th>NS pair</th><th>EW pair</th><th>Players</th></tr>{"".join(players)}</table>
-<h2>Irregularities ({len(irr)})</h2>
-<table id="irregularities"><tr><th>Round</th><th>Board</th><th>Irregularity</th><th>Seat</th><th>Call</th><th>Law</th>
-<th>Ruling</th><th>Received</th></tr>{"".join(irr)}</table>
-<h2>TD calls ({len(calls)})</h2>
-<table id="td-calls"><tr><th>Round</th><th>Board</th><th>Status</th><th>Seat</th><th>Note</th><th>At</th></tr>
+<h1>{e(title)} — {e(event)}</h1>
+<p><a href="/director?event={quote(event, safe="")}&amp;lang={lang}">{e(T("back"))}</a> ({e(T("times", zone=_zone()))})</p>
+<h2>{e(T("col_players"))}</h2>
+<table id="players">{_head(lang, "col_round", "col_ns_pair", "col_ew_pair", "col_players")}{"".join(players)}</table>
+<h2>{e(T("irregularities", n=len(irr)))}</h2>
+<table id="irregularities">{_head(lang, "col_round", "col_board", "col_irregularity", "col_seat", "col_call",
+                                  "col_law", "col_ruling", "col_received")}{"".join(irr)}</table>
+<h2>{e(T("td_calls", n=len(calls)))}</h2>
+<table id="td-calls">{_head(lang, "col_round", "col_board", "col_status", "col_seat", "col_irregularity", "col_law",
+                            "col_ruling", "col_note", "col_at")}
 {"".join(calls)}</table>
-{_damaged_html(h["damaged"])}
+{_damaged_html(h["damaged"], lang)}
 </body></html>"""

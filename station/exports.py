@@ -13,7 +13,7 @@ import datetime
 import logging
 from typing import Any
 
-from . import __version__, pbn, team_exports, usebio, usebio_teams
+from . import __version__, pbn, table_players, team_exports, usebio, usebio_teams
 from .export_items import Damaged, session_items
 from .movement import numbered_per_direction
 from .players import seating
@@ -62,7 +62,8 @@ def seats(store: Store, sc: SessionScope) -> dict[str, tuple[Any, dict]]:
         return {}
     out = {}
     try:
-        people = store.participations(sc.guid)
+        # the scoring program's seating, then the numbers the tables entered (the later counts)
+        people = store.participations(sc.guid) + table_players.seated(store, sc.tablet_event, sc.guid)
         players = store.players(sc.guid)
     except (TypeError, ValueError) as e:
         log.error("exports: the session's players cannot be read: %r", e)

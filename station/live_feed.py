@@ -415,7 +415,8 @@ class LiveFeed:
         self._wake_streams()
 
     def _publish_match(self, bs: BoardState) -> None:
-        """A match's score from the boards whose results are shown (both rooms finished)."""
+        """A match's score from the boards whose results are shown (both rooms finished): the
+        IMPs each team won, as the director page shows them."""
         from .match_store import score
         from .team_exports import imps_text
 
@@ -434,8 +435,8 @@ class LiveFeed:
         scored = score(self.store, facts.scope.guid, m, results, self.context.profile)
         name = _match_name(m)
         doc_m = {"match": name, "home": m.home, "away": m.away, "boards": len(m.boards),
-                 "scored": scored.score.scored, "home_imps": imps_text(scored.score.home_imps),
-                 "away_imps": imps_text(scored.score.away_imps)}
+                 "scored": scored.score.scored, "home_won": imps_text(scored.score.home_won),
+                 "away_won": imps_text(scored.score.away_won)}
         with self._lock:
             if name in self._matches and self._matches[name][0] == doc_m:
                 return

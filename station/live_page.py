@@ -102,7 +102,7 @@ SCRIPT = r"""(function () {
     var ms = document.getElementById("matches");
     ms.textContent = "";
     Object.keys(matches).sort().forEach(function (k) {
-      var m = matches[k], p = el("div", "match", m.match + ": " + m.home_imps + " - " + m.away_imps +
+      var m = matches[k], p = el("div", "match", m.match + ": " + m.home_won + " - " + m.away_won +
         " IMPs (" + m.scored + " of " + m.boards + " boards)");
       p.id = "match-" + k.replace(/[^A-Za-z0-9]/g, "-");
       ms.appendChild(p);

@@ -22,6 +22,7 @@ from typing import Any
 
 from . import match_store
 from .matches import MatchError, parse_room
+from .team_exports import imps_text
 
 
 def _session(store: Any, event: str | None, session: str | None) -> str:
@@ -53,7 +54,7 @@ def _show(store: Any, session: str) -> None:
                           for g in m.segments)
         vp = f", VP {d['vp'][0]}-{d['vp'][1]}" if d["vp"] else ""
         print(f"  team {m.home} (home) v team {m.away}: {rooms}; set by {m.source}; "
-              f"{d['scored']}/{d['total']} boards, IMPs {d['home_imps']}-{d['away_imps']}{vp}")
+              f"{d['scored']}/{d['total']} boards, IMPs {imps_text(s.score.home_won)}-{imps_text(s.score.away_won)}{vp}")
     for p in found.problems:
         print(f"  problem: {p}")
 

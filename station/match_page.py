@@ -1,5 +1,5 @@
 """The director page's team matches: every match of the event's sessions with its running score
-(IMPs so far, boards scored, VPs once complete) and what keeps a movement from holding a match."""
+(the IMPs each team has won so far, boards scored, VPs once complete) and what keeps a movement from holding a match."""
 from __future__ import annotations
 
 import html
@@ -27,8 +27,8 @@ def rows(st: Any, event: str) -> list[dict[str, Any]]:
             m, d = s.match, s.score
             out.append({"session": x["name"] or x["id"], "ident": m.ident, "home": m.home, "away": m.away,
                         "rooms": [(g.open.room.name, g.closed.room.name, g.open.room.round) for g in m.segments],
-                        "scored": d.scored, "total": len(d.boards), "home_imps": imps_text(d.home_imps),
-                        "away_imps": imps_text(d.away_imps), "vp": d.vp, "scale": s.scale,
+                        "scored": d.scored, "total": len(d.boards), "home_won": imps_text(d.home_won),
+                        "away_won": imps_text(d.away_won), "vp": d.vp, "scale": s.scale,
                         "problems": s.problems, "source": m.source})
         out += [{"session": x["name"] or x["id"], "problem": p} for p in found.problems]
     return out
@@ -50,11 +50,12 @@ def html_section(st: Any, event: str) -> str:
         trs.append(f'<tr class="match" id="match-{e(r["ident"])}"><td>{e(r["session"])}</td>'
                    f'<td>{e(team_name(r["home"]))} v {e(team_name(r["away"]))}</td><td>{rooms}</td>'
                    f'<td class="boards">{r["scored"]}/{r["total"]}</td>'
-                   f'<td class="imps">{e(r["home_imps"])}–{e(r["away_imps"])}</td><td class="vp">{vp}</td>'
+                   f'<td class="imps">{e(r["home_won"])}–{e(r["away_won"])}</td><td class="vp">{vp}</td>'
                    f'<td>{"TD" if r["source"] == "td" else "movement"}</td></tr>')
         notes += [f'<li class="refused">{e(team_name(r["home"]))} v {e(team_name(r["away"]))}: {e(p)}</li>'
                   for p in r["problems"]]
-    return (f'<h2>Team matches ({len(trs)})</h2><p>Home team first; IMPs so far; VPs on the WBF 2013 20-0 '
-            f'scale once every board is scored in both rooms.</p><table id="matches"><tr><th>Session</th>'
+    return (f'<h2>Team matches ({len(trs)})</h2><p>Home team first; the IMPs each team has won so far (the margin is '
+            f'their difference); VPs on the WBF 2013 20-0 scale once every board is scored in both '
+            f'rooms.</p><table id="matches"><tr><th>Session</th>'
             f'<th>Match</th><th>Rooms</th><th>Boards scored</th><th>IMPs</th><th>VP</th><th>Set by</th></tr>'
             f'{"".join(trs)}</table>' + (f'<ul id="match-problems">{"".join(notes)}</ul>' if notes else ""))

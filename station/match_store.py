@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared_rules.scoring.rules import RULES
-from shared_rules.scoring.team_match import MatchScore, TeamScoreError, score_match
+from shared_rules.scoring.team_match import MatchScore, TeamScoreError, add_up, score_match
 from shared_rules.scoring.wbf_vp import WbfScale2013
 
 from .matches import Match, MatchError, Room, TeamSlot, combine, derive, td_match
@@ -267,9 +267,7 @@ def score(store: Any, session: str, match: Match, results: dict[tuple[str, int, 
             except TeamScoreError as e:
                 out.boards[b] = None
                 problems.append(f"board {b}: {e}")
-        done = [v for v in out.boards.values() if v is not None]
-        out.home_imps = sum((v.home for v in done), out.home_imps)
-        out.away_imps = sum((v.away for v in done), out.away_imps)
+        add_up(out)
     return ScoredMatch(match, out, scale, problems)
 
 

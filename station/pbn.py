@@ -147,7 +147,7 @@ def clock(seconds: Any) -> str:
 
 def think(c: dict) -> float | None:
     t = c.get("think")
-    return float(t) if clock(t) != "?" else None
+    return float(t) if isinstance(t, (int, float)) and clock(t) != "?" else None
 
 
 # -- irregularities -----------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ def game(rec: dict, ctx: dict) -> list[str]:
         out.extend(lines)
         out.extend(tag("Note", f"{i}:{n}") for i, n in enumerate(notes, 1))
     lead = card(rec.get("lead"))
-    if played and lead:
+    if played and lead and declarer is not None:  # played: declarer is known
         out.append(tag("Play", SEATS[(SEATS.index(declarer) + 1) % 4]))
         out.extend([f"{lead} - - -", "*"])
     if rows and lines:

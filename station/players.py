@@ -32,8 +32,8 @@ def pair_key(section: str, side: str, number: int, per_direction: bool) -> tuple
     return (section, side if per_direction else "", number)
 
 
-def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: list[dict],
-            players: dict[str, dict]) -> tuple[Callable[..., dict[str, Person]], dict[tuple, list[Person]]]:
+def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: list[dict], players: dict[str, dict]
+            ) -> tuple[Callable[..., dict[str, Person]], dict[tuple, list[Person | None]]]:
     """movement rows (section, table, round, pair_ns, pair_ew) -> (seats_at, pair_members).
 
     seats_at(section, table, round, ns_pair, ew_pair) -> {seat: person} for the people known;
@@ -54,7 +54,7 @@ def seating(movement: Iterable[tuple[str, int, int, int, int]], participations: 
             seated[(p["section"], p["table"], p["direction"])] = who
         else:
             explicit[(p["section"], p["table"], p["round"], p["direction"])] = who
-    members: dict[tuple, list[Person]] = {}
+    members: dict[tuple, list[Person | None]] = {}
     for sec, table, rnd, ns, ew in rows:
         if rnd != first_round[sec]:
             continue

@@ -34,7 +34,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from . import __version__, law16, movement, screens
+from . import __version__, law16, movement, screens, table_players
 from .bws import status as bws_status
 from .director_pin import MAX_BODY as PIN_BODY
 from .director_pin import Answer, PinChecks
@@ -270,6 +270,10 @@ class Station:
             refusal = law16.may_start(self.store, event, section, table_no, where["round_no"])
             if refusal:
                 raise HttpError(refusal.status, refusal.why)
+        elif doc["kind"] == "players":  # numbers only for a round of the table's movement
+            why = table_players.may_post(self.store, event, section, table_no, where["round_no"])
+            if why:
+                raise HttpError(422, why)
         try:
             item_id, created = self.store.put_item(doc["key"], doc["kind"], doc["payload"], **where)
         except Conflict as e:
@@ -329,6 +333,11 @@ class Station:
         # (FSB L114, 2007/2017 L80B2(e)); the tablet checks its regulation has screen rules.
         if screens.covers(screens.stored(self.store.setting("screens")), section, table_no):
             doc["screens"] = True
+        # The language the club's tablets start in (python -m station --language); the TD may
+        # still change it at the table.
+        language = self.store.setting("language")
+        if language:
+            doc["language"] = language
         self._names(doc, section, table_no)
         return doc
 
@@ -352,6 +361,22 @@ class Station:
         event, section, table_no = self.authenticate_table(headers)
         key = headers.get("Authorization", "")[7:].strip()
         return self.pin_checks.check(event, section, table_no, headers.get("X-Table", ""), key, body)
+
+    def player_names(self, headers: Any, numbers: list[str], session: str | None = None) -> dict:
+        """The names the scoring program gave member numbers, for a table to show its players
+        (`?number=` once per number, at most 8; `?session=` the table's session)."""
+        event, section, table_no = self.authenticate_table(headers)
+        if not numbers or len(numbers) > 8:
+            raise HttpError(400, "give 1 to 8 numbers: ?number=<member number>&number=...")
+        from shared_rules.records import check_number
+        try:
+            numbers = [check_number(n) for n in numbers]
+        except RecordError as e:
+            raise HttpError(400, str(e)) from e
+        if session is not None and not re.fullmatch(r"[0-9A-F]{32}", session):
+            raise HttpError(400, "?session= must be the SessionGuid the movement gave (32 characters 0-9, A-F)")
+        ref = movement.session_for(self.store, event, section, table_no, session)
+        return {"players": table_players.lookup(self.store, ref.guid if ref else None, numbers)}
 
     # -- director ------------------------------------------------------------------------------
     def check_director(self, query: dict, headers: Any) -> str:
@@ -568,6 +593,9 @@ class StationApp:
             return self._json(*st.health())
         if path == "/api/v1/movement":
             return self._json(200, st.table_movement(request.headers, (query.get("session") or [None])[0]))
+        if path == "/api/v1/players":
+            return self._json(200, st.player_names(request.headers, query.get("number") or [],
+                                                   (query.get("session") or [None])[0]))
         m = re.match(r"^/api/v1/boards/(\d{1,3})/results$", path)
         if m:
             return self._json(200, st.board_results(request.headers, int(m.group(1))))
@@ -587,13 +615,14 @@ class StationApp:
             from . import director, exports
             event = (query.get("event") or [st.config.event])[0]
             if path == "/director":
-                return _styled_page(director.render(st, event))
+                return _styled_page(director.render(st, event, (query.get("lang") or [None])[0]))
             if path == "/director/table":
                 m = re.match(r"^([A-Z]{1,3})$", (query.get("section") or [""])[0])
                 t = (query.get("table") or [""])[0]
                 if not m or not t.isdigit() or len(t) > 3:
                     raise HttpError(400, "expected ?section=<letters>&table=<number>")
-                return _styled_page(director.render_table(st, event, m.group(1), int(t)))
+                return _styled_page(director.render_table(st, event, m.group(1), int(t),
+                                                          (query.get("lang") or [None])[0]))
             if path == "/director/status.json":
                 return self._json(200, director.status(st, event))
             # One session's file: ?session=<SessionGuid>, else the session whose tablets use the

@@ -156,6 +156,8 @@ ROOMS = {
     "auction_event": Room("auction events", 20000, 64 * 1024 * 1024),
     # The table moved to a round: one item per round (a session has at most some 30 rounds).
     "round": Room("round starts", 200, 1024 * 1024),
+    # Player numbers: one entry a round, a few corrections; 200 is 20 for each of 10 rounds.
+    "players": Room("player-number entries", 200, 1024 * 1024),
 }
 # Refusals kept per table (the newest): the page needs the latest, a flood must not grow them.
 MAX_REFUSALS_PER_TABLE = 50
@@ -261,13 +263,11 @@ class Store:
                 import psycopg
             except ImportError as e:  # pragma: no cover - requirements.txt pins it
                 raise StoreError("PostgreSQL needs the psycopg package (requirements.txt)") from e
-            self._integrity = psycopg.IntegrityError
             self._conn: Any = psycopg.connect(url, autocommit=False)
             serial = "BIGSERIAL PRIMARY KEY"
         else:
             self.dialect = "sqlite"
             path = url.removeprefix("sqlite:///") if url.startswith("sqlite:///") else url
-            self._integrity = sqlite3.IntegrityError
             self._path = path
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._conn.execute("PRAGMA journal_mode=WAL")
@@ -630,7 +630,8 @@ class Store:
              table_no: int | None = None, board: int | None = None,
              after_id: int = 0) -> tuple[list[dict], list[Damaged]]:
         """(the items that read, the damaged rows) of one read, oldest first (`items`, `damaged`)."""
-        where, params = ["id > ?"], [after_id]
+        where: list[str] = ["id > ?"]
+        params: list[str | int] = [after_id]
         for col, val in (("event", event), ("kind", kind), ("section", section),
                          ("table_no", table_no), ("board", board)):
             if val is not None:

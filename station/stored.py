@@ -15,7 +15,7 @@ is read here into the dict the readers have always used (`id`, `key`, `kind`, `e
   `section`, `table_no`, `round_no`, `board`, `revision` columns) and the payload says the same;
 - what the pages show of each kind has its type: a result's pairs, contract, declarer, tricks,
   score, adjusted score and lead; a progress item's phase; a TD call's status, time, seat and
-  note.
+  note; the seats and member numbers of a player-numbers entry.
 
 Anything else is `Damaged`: its id, key and why, which the director page and status.json list.
 What is not read here (an auction's calls, think times, irregularities) may still be odd in a
@@ -36,9 +36,11 @@ from shared_rules.records import (
     WHATS,
     AuctionEventKey,
     AuctionKey,
+    PlayersKey,
     RecordError,
     ResultKey,
     TdCallKey,
+    check_number,
     parse_key,
 )
 from shared_rules.records.fields import CONTRACT_RE, SEATS, moment, text, whole
@@ -134,6 +136,8 @@ def _filed(row: Sequence[Any], key: Any, p: dict[str, Any]) -> None:
         checks += [("payload.round", p.get("round"), key.round), ("payload.board", p.get("board"), key.board)]
     if isinstance(key, ResultKey):
         checks.append(("its revision column", revision, key.revision))
+    if isinstance(key, PlayersKey):
+        checks += [("payload.round", p.get("round"), key.round), ("payload.entry", p.get("entry"), key.entry)]
     # The door files an item under the round and board its payload names (a TD call numbered by
     # its sender has them nowhere else).
     filed = [("its round_no column", round_no, p.get("round")), ("its board column", board, p.get("board"))]
@@ -186,6 +190,17 @@ def _progress(p: dict[str, Any]) -> None:
             raise _Bad(f"{name}: expected a list")
 
 
+def _players(p: dict[str, Any]) -> None:
+    """What the polls and the exports read of the player numbers entered at a table."""
+    numbers = p.get("numbers")
+    if not isinstance(numbers, dict) or not numbers:
+        raise _Bad("numbers: expected an object of seat -> player number")
+    for seat, number in numbers.items():
+        if seat not in SEATS:
+            raise _Bad(f"numbers: {_as_text(seat, 20)!r} is not a seat")
+        check_number(number)
+
+
 def _round(p: dict[str, Any], key: Any) -> None:
     """A round start (what `law16.current_round` reads of it: its round)."""
     _same("payload.round", p.get("round"), key.round)
@@ -219,6 +234,8 @@ def read_row(row: Sequence[Any]) -> dict[str, Any] | Damaged:
             _auction_event(p)
         elif kind == "round":
             _round(p, parsed)
+        elif kind == "players":
+            _players(p)
         else:
             _progress(p)
     except (_Bad, RecordError) as e:

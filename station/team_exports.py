@@ -62,7 +62,8 @@ def header(v: TeamView) -> list[str]:
         d = s.score.as_dict()
         vp = f", VP {d['vp'][0]:.2f}-{d['vp'][1]:.2f} (WBF 2013 20-0)" if d["vp"] else ""
         lines.append(f"Match {team_name(s.match.home)} (home) v {team_name(s.match.away)}: "
-                     f"{d['scored']} of {d['total']} boards, IMPs {d['home_imps']}-{d['away_imps']}{vp}")
+                     f"{d['scored']} of {d['total']} boards, IMPs {imps_text(s.score.home_won)}-"
+                     f"{imps_text(s.score.away_won)}{vp}")
         lines += [f"Match {s.match.ident}: {p}" for p in s.problems]
     return lines + [f"Team matches: {p}" for p in v.problems]
 
@@ -86,7 +87,7 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
                                "home_ns": index.get((ns.room.section, ns.room.table, ns.room.round, b)),
                                "home_ew": index.get((ew.room.section, ew.room.table, ew.room.round, b))})
         matches.append({"round": m.segments[0].open.room.round, "home": m.home, "away": m.away,
-                        "home_imps": imps_text(d.home_imps), "away_imps": imps_text(d.away_imps),
+                        "home_won": imps_text(d.home_won), "away_won": imps_text(d.away_won),
                         "vp": d.vp, "boards": sorted(boards, key=lambda x: int(x["number"]))})
         for team, mine, vp in ((m.home, d.home_imps, d.vp[0] if d.vp else None),
                                (m.away, d.away_imps, d.vp[1] if d.vp else None)):

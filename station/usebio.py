@@ -96,8 +96,8 @@ def adjusted_cells(adjusted: Any, vulnerability: Any) -> dict[str, str]:
             from shared_rules.scoring import score as law77
 
             score = law77(c, d, tricks, vulnerability)
-        ok = isinstance(c, str) and (c == "PASS" or CONTRACT_RE.match(c))
-        return {"CONTRACT": c if ok else "ASSIGNED", "PLAYED_BY": d or "", "LEAD": "",
+        played = c if isinstance(c, str) and (c == "PASS" or CONTRACT_RE.match(c)) else None
+        return {"CONTRACT": "ASSIGNED" if played is None else played, "PLAYED_BY": d or "", "LEAD": "",
                 "TRICKS": "" if tricks is None else str(tricks), "SCORE": "" if score is None else str(score)}
     if kind in ("weighted", "split"):
         return {"CONTRACT": kind.upper(), **empty, "SCORE": "ADJ"}
@@ -243,7 +243,7 @@ def comment_text(note: Any) -> str:
     return re.sub(r"-(?=-)", "- ", text(note, 300))
 
 
-def _comment(note: Any) -> ET.Element:
+def _comment(note: Any) -> ET.Element[Any]:
     return ET.Comment(" " + comment_text(note) + " ")
 
 

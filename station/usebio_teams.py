@@ -7,8 +7,9 @@ Parser.swift`; BridgeScore, marcshearer/BridgeScore `Import Usebio.swift`):
 - `PARTICIPANTS` of `<TEAM TEAM_ID="n" TEAM_NAME="...">`, each with `PLACE` (`1=` for a tie),
   `TOTAL_SCORE` (VPs, or IMPs) and its four `PLAYER`s (`PLAYER_NAME`, `NATIONAL_ID_NUMBER`);
 - one `MATCH` per match: `ROUND_NUMBER`, `TEAM` (the home team) and `OPPOSING_TEAM`,
-  `TEAM_SCORE` / `OPPOSING_TEAM_SCORE` (IMPs), `TEAM_VICTORY_POINTS` /
-  `OPPOSING_TEAM_VICTORY_POINTS` once the match is complete, then a `BOARD` per board with
+  `TEAM_SCORE` / `OPPOSING_TEAM_SCORE` (the IMPs each team won, as scorers show a match: 24 and
+  18, not the net +6 and -6), `TEAM_VICTORY_POINTS` / `OPPOSING_TEAM_VICTORY_POINTS` once the
+  match is complete, then a `BOARD` per board with
   `BOARD_NUMBER`, `IMPS` (the home team's) and two `TRAVELLER_LINE`s: the room where the home
   team sits North-South first (`DIRECTION` NS: the home team's direction on the line, as
   BridgeScore reads it), then the other (`DIRECTION` EW); team numbers in `NS_PAIR_NUMBER` and
@@ -54,8 +55,8 @@ def _match(parent: ET.Element, m: dict) -> None:
     _sub(el, "ROUND_NUMBER", m["round"])
     _sub(el, "TEAM", m["home"])
     _sub(el, "OPPOSING_TEAM", m["away"])
-    _sub(el, "TEAM_SCORE", m["home_imps"])
-    _sub(el, "OPPOSING_TEAM_SCORE", m["away_imps"])
+    _sub(el, "TEAM_SCORE", m["home_won"])
+    _sub(el, "OPPOSING_TEAM_SCORE", m["away_won"])
     if m.get("vp"):
         _sub(el, "TEAM_VICTORY_POINTS", f"{m['vp'][0]:.2f}")
         _sub(el, "OPPOSING_TEAM_VICTORY_POINTS", f"{m['vp'][1]:.2f}")
@@ -70,8 +71,8 @@ def _match(parent: ET.Element, m: dict) -> None:
 def document(event: dict) -> str:
     """event = {"club_name", "club_id", "description", "identifier", "date", "program",
     "version", "boards_played", "match_method" ("VPS" or "IMPS"), "teams" [{"number", "name",
-    "total", "boards", "players"}], "matches" [{"round", "home", "away", "home_imps",
-    "away_imps", "vp" (pair or None), "boards" [{"number", "imps", "home_ns", "home_ew"}]}],
+    "total", "boards", "players"}], "matches" [{"round", "home", "away", "home_won",
+    "away_won", "vp" (pair or None), "boards" [{"number", "imps", "home_ns", "home_ew"}]}],
     "hands" {board: "N:..."}, "notes" [comments]}."""
     root = ET.Element("USEBIO", Version="1.2")
     club = _sub(root, "CLUB")

@@ -1,6 +1,6 @@
 """The table tablet's Kivy app. Widgets only render controller state and forward touches.
 
-    python -m tablet_app.app --db table.db [--lang sv] [--setup session.json] [--ports N=/dev/..,E=...]
+    python -m tablet_app.app --db table.db [--lang sv] [--setup session.json] [--ports auto|/dev/..,/dev/..]
     python -m tablet_app.app --db table.db --station http://scoring-pc:8080 --table 3 --table-key KEY
 
 Screens: auction (readable across the table), director console (PIN-protected), tempo, result
@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", default="build/tablet.db", help="journal file (created if missing)")
-    ap.add_argument("--lang", choices=i18n.LANGS, default="en")
+    ap.add_argument("--lang", choices=i18n.LANGS, default=None,
+                    help="the screens' language (default: the club's, from the station's --language, else en)")
     ap.add_argument("--setup", help="session setup JSON file (used when the journal has none)")
     ap.add_argument("--movement", help="the station's movement JSON file; with --table and --round")
     ap.add_argument("--table", help="this table: its number (in --movement, or section A at --station), "
@@ -41,7 +42,10 @@ def main(argv: list[str] | None = None) -> int:
                                       "on no cited regulation text; confirm them with the federation")
     ap.add_argument("--policy", choices=("record", "prevent"),
                     help="irregularity policy for a session from --movement or --station (default: the profile's)")
-    ap.add_argument("--ports", help="serial ports per seat: N=/dev/ttyX,E=...,S=...,W=...")
+    ap.add_argument("--ports", default="auto",
+                    help="the boxes' serial ports: 'auto' (default: every /dev/ttyACM* and /dev/ttyUSB*), "
+                         "or a list of ports (/dev/ttyX,/dev/ttyY): each box is found by the seat it reports; "
+                         "or 'none'; N=/dev/ttyX,E=... still gives the seats by hand")
     ap.add_argument("--station", help="results station URL: start the outbox deliverer; with --table and "
                                       "--table-key, and no session yet, take the setup from it")
     ap.add_argument("--table-key", default="", help="this tablet's key at the station")
@@ -69,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             # nothing shown; the line here is for whoever started the app from a terminal.
             damaged = exc
             print(f"tablet: {exc}", file=sys.__stderr__)
+        if ctl is not None:
+            remember_station(ctl, args)
         if ctl is not None and args.director_grace is not None:
             ctl.set_club_defaults(director_grace_s=args.director_grace)
         if ctl is not None and ctl.session is None and args.setup:
@@ -91,15 +97,20 @@ def main(argv: list[str] | None = None) -> int:
     except (JournalError, SetupError, OSError, json.JSONDecodeError) as exc:
         print(f"tablet: {exc}", file=sys.__stderr__)  # Kivy has taken over sys.stderr
         return 2
+    # The club's language (the station's movement reply, kept by the tablet) unless one is given;
+    # the TD may still change it on the setup screen.
+    args.lang = args.lang or (ctl.club.get("language") if ctl is not None else None) or "en"
     runners: list[Any] = []
     deliverers: list[Any] = []
     app: TabletApp | None = None
 
     def start_deliverer(c: Controller) -> Any:
         from tablet_app.outbox import Deliverer
-        from tablet_app.station_client import table_of, traveller_hook
+        from tablet_app.station_client import player_lookup, table_of, traveller_hook
 
         tid = table_of(c.session).format()
+        if c.player_lookup is None:  # a tablet restarted mid-round: its players' names from the same station
+            c.player_lookup = player_lookup(args.station, tid, args.table_key, session=c.session.station_session)
         # After the station has stored this table's result, the board's traveller (Law 16: not
         # before), when the club's settings show results.
         # watch_storage: a full disk is told to the director page (nothing can be queued then).
@@ -111,11 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     def parts(c: Controller) -> tuple[Any, Any]:
         """The link to the boxes and the deliverer to the station, for the table's controller."""
         runner = None
-        if args.ports:
+        ports, trouble = box_ports(args.ports, args.lang)
+        if ports:
             from tablet_app.runner import TableRunner
 
-            ports = dict(p.split("=", 1) for p in args.ports.split(","))
             runner = TableRunner(c, ports)
+            runner.box_trouble.update(trouble)  # shown on the director console, in its language
             runners.append(runner)
         if args.station and args.table_key:
             from tablet_app.station_client import pin_checker
@@ -171,6 +183,42 @@ def main(argv: list[str] | None = None) -> int:
         for r in runners:
             r.close()
     return 0
+
+
+def remember_station(ctl: Controller, args: Any) -> None:
+    """The station's address, the table and its key are typed once (as the station printed the
+    address): given, the tablet keeps them; not given, it takes the ones it kept."""
+    given = {"station": args.station, "table": args.table, "table_key": args.table_key}
+    if args.station:
+        ctl.set_club_defaults(**{k: v for k, v in given.items() if v})
+        return
+    kept = ctl.club
+    if kept.get("station"):
+        args.station = kept["station"]
+        args.table = args.table or kept.get("table")
+        args.table_key = args.table_key or kept.get("table_key", "")
+
+
+def box_ports(spec: str, lang: str) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
+    """Seat -> serial port from `--ports`: found by the seat each box reports (protocol/SPEC.md
+    section 2) unless the seats are given by hand; and per seat what is wrong (`TableRunner.
+    box_trouble`: "clash", the ports of two boxes on one seat; "missing"). The problems are also
+    printed in the players' language; the table runs with the seats found once each."""
+    if spec == "none":
+        return {}, {}
+    if "=" in spec:
+        return dict(p.split("=", 1) for p in spec.split(",")), {}
+    from tablet_app.link.discover import candidate_ports, describe, find_boxes
+
+    paths = candidate_ports() if spec == "auto" else [p for p in spec.split(",") if p]
+    if not paths:
+        return {}, {}
+    found = find_boxes(paths)
+    for line in describe(found, lang):
+        print(f"tablet: {line}", file=sys.__stderr__)
+    trouble: dict[str, dict[str, Any]] = {s: {"clash": paths} for s, paths in found.clashes().items()}
+    trouble.update({s: {"missing": True} for s in found.missing()})
+    return found.ports(), trouble
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from shared_rules import profiles
+from shared_rules.records import PlayerNumbers
 from shared_rules.table import Table
 from tablet_app import pin_lockout, views
 from tablet_app.control import boards, parts, td_calls
@@ -29,6 +30,7 @@ from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinCheck, PinState
 from tablet_app.control.director_session import DirectorState
 from tablet_app.control.errors import DiskFull, PinError, PinLocked, Refused
+from tablet_app.control.player_numbers import PlayerEntry, PlayerLookup
 from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
 from tablet_app.control.snapshot import Published, Snapshot, build
@@ -269,6 +271,33 @@ class Controller:
         """The board on the table: any of the round's boards, in any order; before the first call
         anyone may say, after it only the director (PIN) (2007 L15, L17D; 2017 L15A, L15B)."""
         self._p.boards.choose(n, pin)
+
+    # ------------------------------------------------------------------ player numbers (docs/tablet.md)
+    @property
+    def player_lookup(self) -> PlayerLookup | None:
+        """Looks member numbers up at the station (`station_client.player_lookup`); None without one."""
+        return self._p.players.lookup
+
+    @player_lookup.setter
+    def player_lookup(self, lookup: PlayerLookup | None) -> None:
+        self._p.players.lookup = lookup
+
+    @_input
+    def enter_player_numbers(self, numbers: dict[str, Any], pin: str | None = None) -> PlayerEntry:
+        """Seat -> member number; the names the station has for them come back for confirmation."""
+        return self._p.players.enter(numbers, pin)
+
+    @_input
+    def confirm_player_numbers(self) -> PlayerNumbers:
+        return self._p.players.confirm()
+
+    @_input
+    def cancel_player_numbers(self) -> None:
+        self._p.players.cancel()
+
+    def player_numbers(self) -> dict[str, dict[str, Any]]:
+        """This round's confirmed numbers: seat -> {number, name}."""
+        return self._p.players.entered()
 
     # ------------------------------------------------------------------ the director PIN
     @property

@@ -6,6 +6,8 @@ kontra/dobling, rekontra/redobling, skärm/skærm, tävlingsledare/turneringsled
 """
 from __future__ import annotations
 
+from tablet_app.station_texts import STATION_ERRORS
+
 LANGS = ("en", "sv", "da")
 LANG_NAMES = {"en": "English", "sv": "Svenska", "da": "Dansk"}
 
@@ -56,6 +58,12 @@ T = {
     "options": {"en": "Options of the Law", "sv": "Lagens alternativ", "da": "Lovens muligheder"},
     "consequences": {"en": "Consequences", "sv": "Följder", "da": "Konsekvenser"},
     "delivery": {"en": "Results to the station", "sv": "Resultat till stationen", "da": "Resultater til stationen"},
+    "boxes_clash": {"en": "Two boxes say they are {seat} (ports {ports}): set one box's seat jumpers right",
+                    "sv": "Två budlådor säger att de är {seat} (portar {ports}): ställ in rätt plats på den ena",
+                    "da": "To meldebokse siger, de er {seat} (porte {ports}): indstil den enes plads rigtigt"},
+    "boxes_missing": {"en": "No box found for {seats}: check its cable and that it is on",
+                      "sv": "Ingen budlåda hittad för {seats}: kontrollera kabeln och att den är på",
+                      "da": "Ingen meldeboks fundet for {seats}: tjek kablet, og at den er tændt"},
     "station_none": {"en": "No results station connected: {n} item(s) kept on this tablet.",
                      "sv": "Ingen resultatstation ansluten: {n} post(er) sparade på plattan.",
                      "da": "Ingen resultatstation tilsluttet: {n} post(er) gemt på tabletten."},
@@ -552,6 +560,7 @@ ERRORS: dict[str, dict[str, str]] = {
     "setup.station_refused": {"en": "The station refused table {table}: {reason}", "sv": "Stationen nekade bord {table}: {reason}",
                               "da": "Stationen afviste bord {table}: {reason}"},
 }
+ERRORS.update(STATION_ERRORS)  # player numbers, the movement check (tablet_app/station_texts.py)
 # the setup screen's field labels, for "{field}"
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",
@@ -567,6 +576,8 @@ def error_text(exc: BaseException, lang: str = "en") -> str:
         params = {k: v for k, v in (getattr(exc, "params", None) or {}).items()}
         field = params.get("field")
         params["field"] = tr(FIELD_KEYS[field], lang) if field in FIELD_KEYS else (field or "")
+        if "seat" in params:
+            params["seat"] = seat_name(params["seat"], lang)
         try:
             return entry.get(lang, entry["en"]).format(**params)
         except (KeyError, IndexError):

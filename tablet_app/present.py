@@ -301,7 +301,8 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
 def box_lines(trouble: dict[str, dict[str, Any]], lang: str = "en") -> list[str]:
     """The director console's lines on the boxes' links (`TableRunner.box_trouble`): a box
     whose protocol the tablet does not speak in red (it cannot take calls), frames a box could
-    not read as a plain line (a cable to check; the link re-sends, nothing is lost)."""
+    not read as a plain line (a cable to check; the link re-sends, nothing is lost); two boxes
+    on one seat or a seat with no box, as the search at start found them, in red."""
     lines = []
     for seat in sorted(trouble, key=lambda s: "NESW".find(s)):
         t = trouble[seat]
@@ -312,6 +313,12 @@ def box_lines(trouble: dict[str, dict[str, Any]], lang: str = "en") -> list[str]
                                                       tlo=VERSION_MIN, thi=VERSION_MAX) + "[/color]")
         if t.get("naks"):
             lines.append(i18n.tr("box_naks", lang, seat=name, n=t["naks"], reason=t.get("reason") or "-"))
+        # what the search for the boxes found at start (tablet_app/link/discover.py)
+        if t.get("clash"):
+            lines.append(f"[color={RED_MARKUP}]" + i18n.tr("boxes_clash", lang, seat=name,
+                                                      ports=", ".join(t["clash"])) + "[/color]")
+        if t.get("missing"):
+            lines.append(f"[color={RED_MARKUP}]" + i18n.tr("boxes_missing", lang, seats=name) + "[/color]")
     return lines
 
 

@@ -114,12 +114,13 @@ def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float 
     return reply
 
 
-def check_table(station_url: str, table_id: str, key: str, *, timeout: float = 10.0) -> dict[str, Any] | None:
+def check_table(station_url: str, table_id: str, key: str, *, timeout: float = 10.0,
+                session: str | None = None) -> dict[str, Any] | None:
     """Before the first board: does the station take this table id and key? Returns the
     movement (None when the scoring program has sent none yet: the key is good, the setup is
     typed in). A refused id or key is a StationError `refused` whose message is the station's."""
     try:
-        return fetch_movement(station_url, table_id, key, timeout=timeout)
+        return fetch_movement(station_url, table_id, key, timeout=timeout, session=session)
     except StationError as exc:
         if exc.reason == "no_movement":
             return None
@@ -169,18 +170,41 @@ def station_check(station_url: str, key: str, *, timeout: float = 10.0) -> Any:
     """For `Controller.station_check`: a typed-in setup is checked against the station before
     its first board (the same X-Table the outbox will deliver with)."""
     def check(session: Session) -> dict[str, Any] | None:
-        return check_table(station_url, table_of(session).format(), key, timeout=timeout)
+        return check_table(station_url, table_of(session).format(), key, timeout=timeout,
+                           session=session.station_session)
     return check
+
+
+def player_lookup(station_url: str, table_id: str, key: str, *, session: str | None = None,
+                  timeout: float = 10.0) -> Any:
+    """For `Controller.player_lookup`: the names the scoring program gave member numbers
+    (GET /api/v1/players), number -> name or None (unknown to it); StationError when the
+    station does not answer (the numbers are then taken unnamed)."""
+    def lookup(numbers: list[str]) -> dict[str, str | None]:
+        query = "&".join(f"number={quote(n)}" for n in numbers) + (f"&session={quote(session)}" if session else "")
+        status, reply = _get(station_url, f"/api/v1/players?{query}",
+                             {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
+        found = reply.get("players") if isinstance(reply, dict) else None
+        if status != 200 or not isinstance(found, dict):
+            raise StationError("refused" if status in (400, 401, 403) else "bad_reply",
+                               f"the station did not look the numbers up (HTTP {status}): {_why(reply)}")
+        return {n: found[n] if isinstance(found.get(n), str) else None for n in numbers}
+    return lookup
 
 
 def club_defaults(movement: dict[str, Any] | None) -> dict[str, Any]:
     """What the club set at the station and the movement reply carries: the regulations
-    (`profile`), how the director PIN is checked (`director_pin`: `{"algorithm": "station"}`;
-    a station from before sent its salted hash) and the console's grace (`director_grace_s`)."""
+    (`profile`), the tablets' language (`language`, one the tablet speaks), how the director PIN
+    is checked (`director_pin`: `{"algorithm": "station"}`; a station from before sent its salted
+    hash) and the console's grace (`director_grace_s`)."""
+    from tablet_app.i18n import LANGS
+
     out: dict[str, Any] = {}
     if isinstance(movement, dict):
         if isinstance(movement.get("profile"), str) and movement["profile"]:
             out["profile"] = movement["profile"]
+        if movement.get("language") in LANGS:
+            out["language"] = movement["language"]
         if isinstance(movement.get("director_pin"), dict):
             out["director_pin"] = movement["director_pin"]
         grace = movement.get("director_grace_s")
@@ -220,6 +244,10 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
         if movement is None:
             movement = fetch_movement(station_url, table_id(station_url, table, timeout=timeout), key,
                                       timeout=timeout)
+        if hasattr(controller, "set_club_defaults"):
+            # the club's language and regulations, kept for the setup screen and the next start
+            controller.set_club_defaults(**{k: v for k, v in club_defaults(movement).items()
+                                            if k in ("language", "profile")})
         session = session_from_station(station_url, table, key, round_, timeout=timeout,
                                        defaults=getattr(controller, "club", None), movement=movement, **extra)
     except StationError as exc:
@@ -231,6 +259,10 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
         controller.set_club_defaults(director_grace_s=grace)  # the club's, kept for the next evening
     controller.setup(session)
     controller.station_status = {"ok": True, "table": table_of(session).format(), "reason": None, "message": None}
+    if hasattr(controller, "player_lookup"):
+        # the players' member numbers are looked up in this session's players
+        controller.player_lookup = player_lookup(station_url, table_of(session).format(), key,
+                                                 session=session.station_session, timeout=timeout)
     return session
 
 

@@ -4,11 +4,12 @@ import shutil
 import sys
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
-# The property tests have no wall clock: no deadline per example and no "too slow" health check
-# (a busy machine is not a failing test). A test's own @settings replace these one by one.
-settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+from tests import hypothesis_profiles  # noqa: F401  (registers the "suite" and "fast" profiles)
+
+# The full budget unless the run asks for another (`make test-fast`: --hypothesis-profile=fast).
+# A test's own @settings replace the profile's values one by one.
 settings.load_profile("suite")
 
 pytest_plugins = ["tests.plugins.no_skips", "tests.plugins.parts", "tests.plugins.clean_tree"]

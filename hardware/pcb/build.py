@@ -81,7 +81,7 @@ def _rect(fp, layer, box, width) -> None:
         fp.Add(s)
 
 
-def footprint(board, ref: str, value: str, spec: fplib.Footprint, place: lay.Place, nets: dict[str, object]):
+def footprint(board, ref: str, value: str, spec: fplib.Footprint, place: lay.Place, nets: dict[tuple[str, str], object]):
     fp = pcbnew.FOOTPRINT(board)
     fp.SetFPID(pcbnew.LIB_ID("bidbox", spec.name))
     fp.SetReference(ref)

@@ -11,6 +11,7 @@ Every item a tablet queues for the station, and the station's check of it at its
 - `td_call`: the TD-call item (`TdCall`);
 - `round_start`: the table moved to a round (`RoundStart`), which opens that round's results at
   the station;
+- `players`: the player numbers entered at a table (`PlayerNumbers`, `check_number`);
 - `auction_log`: the calls and irregularities those carry (`LoggedCall`, `Irregularity`);
 - `item`: `read_item(kind, key, payload)`, the station's check, every rule in one place.
 
@@ -31,6 +32,7 @@ from .keys import (
     AuctionKey,
     ItemKey,
     ItemKind,
+    PlayersKey,
     ResultKey,
     RoundKey,
     TableId,
@@ -40,6 +42,7 @@ from .keys import (
     parse_key,
     td_call_launch,
 )
+from .players import PLAYER_NUMBER_RE, PlayerNumbers, check_number
 from .progress import PHASES, AuctionProgress, Phase
 from .result import Result, Withdrawal
 from .round_start import RoundStart, StartedBy
@@ -51,4 +54,5 @@ __all__ = [
     "TableTdCallKey", "TdCall", "TdCallKey", "TdCallSeries", "What", "Where", "Withdrawal", "as_iso", "auction_dealer",
     "iso_utc",
     "logged_calls", "parse_key", "read_item", "td_call_launch", "to_item", "where",
+    "PLAYER_NUMBER_RE", "PlayerNumbers", "PlayersKey", "check_number",
 ]

@@ -14,13 +14,14 @@ from .auction_event import AuctionEvent, read_auction_event
 from .errors import RecordError
 from .fields import EVENT_RE, MAX_KEY, SECTION_RE, Json, check_shape, required_text, required_whole
 from .keys import ItemKind, TableId
+from .players import PlayerNumbers, read_players
 from .progress import AuctionProgress, read_progress
 from .result import Result, Withdrawal, read_result, read_withdrawal
 from .round_start import RoundStart, read_round_start
 from .td_call import TdCall, read_td_call
 
 KINDS = tuple(k.value for k in ItemKind)
-Item = Result | Withdrawal | AuctionProgress | AuctionEvent | TdCall | RoundStart
+Item = Result | Withdrawal | AuctionProgress | AuctionEvent | TdCall | RoundStart | PlayerNumbers
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,8 @@ def where(item: Item) -> Where:
         return Where(tid.event, tid.section, tid.table, item.round, None, None)
     if isinstance(item, (AuctionProgress, AuctionEvent)):
         return Where(tid.event, tid.section, tid.table, item.key.round, item.key.board, None)
+    if isinstance(item, PlayerNumbers):
+        return Where(tid.event, tid.section, tid.table, item.key.round, None, None)
     return Where(tid.event, tid.section, tid.table, item.round, item.board, None)
 
 
@@ -76,6 +79,8 @@ def read_item(kind: Any, key: Any, payload: Any) -> Item:
         record, want = read_auction_event(payload, table_id)
     elif kind == ItemKind.ROUND:
         record, want = read_round_start(payload, table_id)
+    elif kind == ItemKind.PLAYERS:
+        record, want = read_players(payload, table_id)
     else:
         record, want = read_progress(payload, table_id)
     if key != want:
@@ -88,5 +93,6 @@ def to_item(record: Item) -> tuple[str, str, dict[str, Any]]:
     kind = ItemKind.TD_CALL if isinstance(record, TdCall) else \
         ItemKind.ROUND if isinstance(record, RoundStart) else \
         ItemKind.AUCTION if isinstance(record, AuctionProgress) else \
-        ItemKind.AUCTION_EVENT if isinstance(record, AuctionEvent) else ItemKind.RESULT
+        ItemKind.AUCTION_EVENT if isinstance(record, AuctionEvent) else \
+        ItemKind.PLAYERS if isinstance(record, PlayerNumbers) else ItemKind.RESULT
     return kind.value, record.key.format(), record.to_json()

@@ -13,6 +13,7 @@ tablet's `X-Table` header), and what it is:
   A call made between boards has `None` for its board (the wire form since the first tablet).
 - a TD call numbered by its sender: `<table id>/td/<call>/<status>`, one item per status.
 - the table moved to a round: `<table id>/round/<round>`, one per round.
+- the player numbers entered at a table: `<table id>/<round>/players/<entry>` (players.py).
 
 `format()` writes a key; `parse()` reads one back and refuses anything else with a
 `RecordError` that says what is wrong. Parsing checks the key's grammar (the segments and
@@ -43,6 +44,7 @@ class ItemKind(StrEnum):
     AUCTION = "auction"
     AUCTION_EVENT = "auction_event"
     ROUND = "round"
+    PLAYERS = "players"
 
 
 class TdCallSeries(StrEnum):
@@ -262,7 +264,29 @@ class RoundKey:
         return cls(TableId._read(parts, str(text)), _number(parts[4], "the round", str(text), 1))
 
 
-ItemKey = RoundKey | ResultKey | AuctionKey | AuctionEventKey | TdCallKey | TableTdCallKey
+@dataclass(frozen=True, slots=True)
+class PlayersKey:
+    """`<table id>/<round>/players/<entry>`: the table's `entry`-th entry of numbers in `round`."""
+
+    table_id: TableId
+    round: int
+    entry: int
+
+    FORM: ClassVar[str] = "<event>/<section>/<table>/<round>/players/<entry>"
+
+    def format(self) -> str:
+        return f"{self.table_id.format()}/{self.round}/players/{self.entry}"
+
+    @classmethod
+    def parse(cls, text: object) -> PlayersKey:
+        parts = _segments(text, (6,), cls.FORM)
+        if parts[4] != "players":
+            raise RecordError(f"key {text!r}: expected {cls.FORM}")
+        return cls(TableId._read(parts, str(text)), _number(parts[3], "the round", str(text), 1),
+                   _number(parts[5], "the entry", str(text), 1))
+
+
+ItemKey = RoundKey | ResultKey | AuctionKey | AuctionEventKey | TdCallKey | TableTdCallKey | PlayersKey
 
 
 def parse_key(kind: str, text: object) -> ItemKey:
@@ -279,6 +303,8 @@ def parse_key(kind: str, text: object) -> ItemKey:
         if isinstance(text, str) and text.count("/") == 5:
             return TableTdCallKey.parse(text)
         return TdCallKey.parse(text)
+    if kind == ItemKind.PLAYERS:
+        return PlayersKey.parse(text)
     raise RecordError(f"kind: expected one of {', '.join(ItemKind)}, got {kind!r}")
 
 

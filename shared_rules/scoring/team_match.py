@@ -2,18 +2,25 @@
 running score, and VPs at the end (L78D, `wbf_vp`): each team's VPs are those of its own net
 IMPs, i.e. its margin over the other team (`team_vp`).
 
+The score shown is what each team won, as scorers print it ("24 - 18"): the sum over boards of
+the IMPs that went to that team (a board's IMPs go to one team, L78B); the margin is their
+difference, which is the home team's net IMPs when every board balances.
+
 Each board is played in two rooms; the home team sits North-South in one and East-West in the
 other (FSB 104A: NS in the open room). Per board, the home team's IMPs are
 imp(NS score where home sits NS - NS score where home sits EW), the visitors' the opposite.
 
 Adjusted scores (the record's `adjusted` block, docs/scoring.md) are read per side with
-`adjusted.side_values`, so the two teams may get unequal values (2007 L12C1e, 2017 §12C1e/§12C4):
+`adjusted.side_values`, so the two teams may get unequal values (2007 L12C1e, 2017 §12C1e/§12C2a):
 - an artificial score (2007 L12C2 with L86A, 2017 §12C2b) is the edition's IMPs for that side
   (+3 / 0 / -3 unless the TO varies them, `rules.artificial.imps`), whatever the other room did;
 - an assigned score (L12C1) takes the place of the room's result and is compared as one;
 - a weighted score (2007 L12C1c, 2017 §12C1c) weights the IMPs of each outcome (A07: weight the
   IMPs, not the points);
 - a split score gives each side its own value, compared with the other room.
+A team's won total counts its own positive IMPs of each board only (docs/laws/choices.md #37):
+an adjusted score that does not balance (2007 L12C1e, 2017 L12C1e / L12C2a) adds to one team's
+won total without taking from the other's, and each team's net IMPs and VPs stay its own.
 """
 from __future__ import annotations
 
@@ -43,13 +50,17 @@ class BoardImps:
 @dataclass
 class MatchScore:
     """The match so far: `boards` holds every board of the match, None until both rooms have
-    a result. IMPs are exact fractions (weighted scores); `vp` is set when every board is
-    scored and a scale is given."""
+    a result. IMPs are exact fractions (weighted scores). `home_won` / `away_won` are the IMPs
+    each team won (the score shown, "24 - 18"); `home_imps` / `away_imps` each team's net IMPs,
+    its margin over the other (home_won - away_won when every board balances), from which its
+    VPs come. `vp` is set when every board is scored and a scale is given."""
 
     boards: dict[int, BoardImps | None] = field(default_factory=dict)
     home_imps: Fraction = Fraction(0)
     away_imps: Fraction = Fraction(0)
     vp: tuple[float, float] | None = None
+    home_won: Fraction = Fraction(0)
+    away_won: Fraction = Fraction(0)
 
     @property
     def scored(self) -> int:
@@ -64,6 +75,8 @@ class MatchScore:
                            for n, b in sorted(self.boards.items())},
                 "home_imps": round_half_up(self.home_imps, decimals),
                 "away_imps": round_half_up(self.away_imps, decimals),
+                "home_won": round_half_up(self.home_won, decimals),
+                "away_won": round_half_up(self.away_won, decimals),
                 "scored": self.scored, "total": len(self.boards), "complete": self.complete,
                 "vp": list(self.vp) if self.vp else None}
 
@@ -123,18 +136,31 @@ def score_match(boards: Mapping[int, tuple[Mapping[str, Any] | None, Mapping[str
     for number in sorted(boards):
         a, b = boards[number]
         out.boards[number] = None if a is None or b is None else board_imps(a, b, rules)
-    done = [b for b in out.boards.values() if b is not None]
-    out.home_imps = sum((b.home for b in done), Fraction(0))
-    out.away_imps = sum((b.away for b in done), Fraction(0))
+    add_up(out)
     if scale is not None and out.complete:
         out.vp = (team_vp(scale, out.home_imps, len(out.boards)), team_vp(scale, out.away_imps, len(out.boards)))
     return out
+
+
+def add_up(out: MatchScore) -> None:
+    """Sets `out`'s totals from its scored boards. A board's IMPs go to the team that gained
+    them (L78B): each team wins its own positive IMPs of the board, so +10 and -4 for the home
+    team is 10 - 4, a margin of 6. An adjusted score that does not balance (2007 L12C1e,
+    2017 L12C1e / L12C2a) counts
+    each side's own value: a gain is won by that team, a loss is won by nobody
+    (docs/laws/choices.md #37)."""
+    done = [b for b in out.boards.values() if b is not None]
+    out.home_imps = sum((b.home for b in done), Fraction(0))
+    out.away_imps = sum((b.away for b in done), Fraction(0))
+    out.home_won = sum((max(b.home, Fraction(0)) for b in done), Fraction(0))
+    out.away_won = sum((max(b.away, Fraction(0)) for b in done), Fraction(0))
 
 
 def team_vp(scale: WbfScale2013, net_imps: Fraction, boards: int) -> float:
     """One team's VPs from its own net IMPs. A team's net IMPs are its margin over the other
     team: a board's IMPs are won by one team and lost by the other (L78B), so +6 for the home
     team and -6 for the visitors is a 6-IMP match, not the 12 between the two totals. Scored per
-    team, a non-balancing adjusted score (2007 L12C1e, 2017 §12C4: the two sides' scores need not
-    balance) gives each team the VPs of its own IMPs; balanced, the two add up to 20."""
+    team, a non-balancing adjusted score (2007 L12C1e, 2017 L12C1e / L12C2a: the two sides' scores
+    need not balance; the knockout averaging of 2007 L86B / 2017 L12C4 is not applied, choices #37)
+    gives each team the VPs of its own IMPs; balanced, the two add up to 20."""
     return scale.pair(net_imps, Fraction(0), boards)[0]

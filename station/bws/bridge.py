@@ -14,6 +14,8 @@ listens to the station's stored items, station/listeners.py):
    `writing` (with its last row) before, and `done` after, so a crash between the two is
    resolved by looking for that row in the file: nothing is written twice; a board whose items
    cannot be made into rows (a damaged stored item) is held with the reason, the others go on;
+   the player numbers entered at the tables go into PlayerNumbers (players.py), each entry
+   once (an entry written again is the same rows: the write is an update in place);
 5. note the tables' current round and board in Tables (where the file has those columns);
 6. look at the Processed flags: when the scoring program has read more results than before,
    that is the time shown on the director page as "last read".
@@ -33,6 +35,7 @@ from typing import Any
 
 from ..listeners import Ingested
 from . import fileid
+from . import players as bws_players
 from . import session as bws_session
 from .boardlog import BoardLog, Row
 from .odbc import Bws, BwsError, BwsMissing, BwsUnplayable, insert_sql
@@ -42,7 +45,8 @@ from .takeover import SUSPECT, Watch
 SCHEMA = """CREATE TABLE IF NOT EXISTS bws_items (
     guid TEXT NOT NULL, item_id INTEGER NOT NULL, state TEXT NOT NULL, check_row TEXT,
     at TEXT NOT NULL, PRIMARY KEY (guid, item_id))"""
-KINDS = ("auction", "result")
+KINDS = ("auction", "result")  # the kinds folded into a board's rows (boardlog.py)
+WRITTEN = (*KINDS, "players")  # and the player numbers, into PlayerNumbers (players.py)
 # An item's state in bws_items: `writing` (its rows may be in the file: look for its last row),
 # `done` (in the file), `left` (kept out of the file the TD said is a new session: takeover.py).
 SETTLED = ("done", "left")
@@ -115,6 +119,7 @@ class Bridge:
         self.cursor = 0
         self.by_board: dict[tuple[str, int, int, int], list[dict]] = {}
         self.todo: set[tuple[str, int, int, int]] = set()
+        self.entries: list[dict] = []  # player numbers not yet in the file (players.py)
         self.table_pos: dict[tuple[int, int], tuple[int, int]] = {}
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -153,7 +158,7 @@ class Bridge:
 
     def heard(self, item: Ingested) -> None:
         """A tablet's item is stored: one the `.bws` gets is written at once, not at the next poll."""
-        if item.kind in KINDS:
+        if item.kind in WRITTEN:
             self._wake.set()
 
     def _run(self) -> None:
@@ -180,7 +185,7 @@ class Bridge:
                 self._collect()
                 self._check_file(bws, session, st)
                 self._load(session)
-                held = self._write(bws)
+                held = self._write(bws) + self._write_players(bws)
                 self._table_status(bws)
                 self._read_marks(bws, now)
             self.watch.after(st, session["marker"], self._wrote)
@@ -265,7 +270,10 @@ class Bridge:
         event = self.station.config.event
         for it in self.store.items(event, after_id=self.cursor):
             self.cursor = max(self.cursor, it["id"])
-            if it["kind"] not in KINDS:
+            if it["kind"] not in WRITTEN:
+                continue
+            if it["kind"] == "players":
+                self.entries.append(it)
                 continue
             key = _board_key(it.get("payload"))
             if key is None:  # a damaged row: said, never a reason to stop the other boards
@@ -342,6 +350,44 @@ class Bridge:
                 self._count_recheck(it, "rewritten")
             self._mark(it["id"], "done", check)
         return ""
+
+    def _write_players(self, bws: Bws) -> list[str]:
+        """The player numbers entered at the tables, each entry in one transaction, oldest first;
+        an entry for a round the file's movement lacks waits (said on the director page)."""
+        from ..table_players import lookup
+
+        assert self.session is not None
+        if not self.entries:
+            return []
+        cols = {c.lower() for k, v in bws.columns().items() if k.lower() == "playernumbers" for c in v}
+        if not cols:
+            return [f"{len(self.entries)} player-number entr{'y' if len(self.entries) == 1 else 'ies'}: the .bws has "
+                    "no PlayerNumbers table, not written"]
+        ids = {letter: sid for sid, letter in self.session["sections"].items()}
+        slots = {(r[0], r[1], r[2]) for r in self.session["rounds"]}
+        register = {str(k): str(v) for k, v in bws_session.register(self.session).items()}
+        states, held, left = self._states(), [], []
+        for it in self.entries:
+            p = it["payload"]
+            if states.get(it["id"], ("",))[0] in SETTLED:
+                continue
+            sid = ids.get(p["section"])
+            if sid is None or (sid, p["table"], p["round"]) not in slots:
+                held.append(f"player numbers of section {p['section']} table {p['table']} round {p['round']}: not in "
+                            "the movement of the .bws, not written")
+                left.append(it)
+                continue
+            first = min(r[2] for r in self.session["rounds"] if r[0] == sid)
+            numbers = list(p["numbers"].values())
+            known = lookup(self.store, self.guid, numbers)
+            names = {n: register.get(n) or known.get(n) for n in numbers}
+            stmts = bws_players.statements(p, sid, first, names, cols,
+                                           lambda where, params: bws.count("PlayerNumbers", where, params) > 0)
+            bws.write(stmts)
+            self._wrote = True
+            self._mark(it["id"], "done")
+        self.entries = left
+        return held
 
     def _count_recheck(self, it: dict, what: str) -> None:
         """After a replaced file was taken over: how many earlier results were written into it

@@ -202,7 +202,9 @@ def remarks(adjusted: Any) -> str:
     elif kind == "assigned":
         text = "Assigned score " + _outcome(adjusted)
     elif kind == "weighted":
-        outcomes = adjusted.get("outcomes") if isinstance(adjusted.get("outcomes"), list) else []
+        outcomes = adjusted.get("outcomes")
+        if not isinstance(outcomes, list):
+            outcomes = []
         text = "Weighted score " + ", ".join(f"{_weight(o.get('weight'))} {_outcome(o)}" for o in outcomes
                                              if isinstance(o, Mapping))
     elif kind == "split":

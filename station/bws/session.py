@@ -154,17 +154,23 @@ def _number(v: Any) -> str | None:
     return text if text and text.strip("0") else None  # "" and "0": no number entered
 
 
+def register(session: dict[str, Any]) -> dict[str, str]:
+    """PlayerNames, the club's players by number (`ID` or `strID`) -> name as written."""
+    names: dict[str, str] = {}
+    for r in session["player_names"]:
+        for ident in (_number(r.get("ID")), _number(r.get("strID"))):
+            if ident and str(r.get("Name") or "").strip():
+                names[ident] = str(r["Name"])
+    return names
+
+
 def people(session: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     """PlayerNumbers (who sits where, a name or a number) and PlayerNames (the club's players by
     number) -> (players, seats) for Store.replace_people. A seat's own Name wins over the name
     its number has in PlayerNames; a row for round 0 or 1 seats the player for the evening (the
     player follows the pair), a later round's row that round only (station/players.py); of two
     rows for one seat and round the later one counts."""
-    names: dict[str, str] = {}
-    for r in session["player_names"]:
-        for ident in (_number(r.get("ID")), _number(r.get("strID"))):
-            if ident and str(r.get("Name") or "").strip():
-                names[ident] = str(r["Name"])
+    names = register(session)
     sections = session["sections"]
     players: dict[str, dict] = {}
     seats = []

@@ -159,8 +159,8 @@ def _result_text(p: dict) -> str:
         return f"{ARTIFICIAL[ns]}/{ARTIFICIAL[ew]}"
     if level <= 0:
         return LEVELS.get(level, "?")
-    strain = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}.get(p.get("Denomination"), "?")
-    stake = {1: "x", 2: "xx"}.get(p.get("Stake"), "")
+    strain = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}.get(p.get("Denomination", 0), "?")
+    stake = {1: "x", 2: "xx"}.get(p.get("Stake", 0), "")
     tricks = p.get("TotalTricks")
     over = tricks - level - 6 if isinstance(tricks, int) else None
     made = "=" if over == 0 else (f"{over:+d}" if over is not None else "")

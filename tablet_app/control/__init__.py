@@ -14,6 +14,7 @@
 - `td_calls.py`: the calls for the director (box TD keys, the table's own at an irregularity);
 - `director_tools.py`: the director's rulings and result changes (`td_*`);
 - `result_entry.py`: North's tricks, East-West's confirmation, the traveller;
+- `player_numbers.py`: the players' member numbers, looked up and confirmed at the round's first board;
 - `station_feed.py`: the items for the station in the outbox (progress, TD calls, results);
 - `snapshot.py`: what a screen renders, published as an immutable snapshot after each change;
 - `parts.py`: the parts wired together once (`assemble`).

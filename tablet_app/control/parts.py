@@ -9,6 +9,7 @@ from tablet_app.control.boards import Boards
 from tablet_app.control.director_pin import DirectorPin
 from tablet_app.control.director_tools import DirectorTools
 from tablet_app.control.journal_tx import Transactions
+from tablet_app.control.player_numbers import PlayerNumbersPart
 from tablet_app.control.reducer import Fold
 from tablet_app.control.result_entry import ResultEntry
 from tablet_app.control.setup import TableSetup
@@ -35,6 +36,7 @@ class Parts:
     results: ResultEntry
     tools: DirectorTools
     session_view: SessionView
+    players: PlayerNumbersPart
 
 
 def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[], float],
@@ -53,5 +55,5 @@ def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[],
     auction = Auction(st, tx, clock)
     p = Parts(st, publisher, feed, storage, tx, pin, setup, boards, auction,
               ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock),
-              SessionView())
+              SessionView(), PlayerNumbersPart(st, tx, pin, outbox, clock, publisher.changed))
     return p

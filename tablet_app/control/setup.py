@@ -1,8 +1,9 @@
 """A round's setup, and the club's settings a new setup starts from.
 
 The setup is checked in the TD's words (`SetupError` with a key for the screen), completed with
-the club's regulations and director PIN, checked against the station when there is one, then
-journalled with its first board. The club's settings (the station's movement reply, or the
+the club's regulations and director PIN, checked against the station when there is one (the
+table's key, and the movement the station sent: `setup_check.py`), then journalled with its
+first board. The club's settings (the station's movement reply, or the
 tablet's own setting) are kept in the tablet's database outside the journal: they are not the
 table's, and a setup journals the values it used.
 """
@@ -17,10 +18,15 @@ from tablet_app import pin
 from tablet_app.control.errors import DiskFull, Refused
 from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.reducer import Effects, Fold, handles
+from tablet_app.control.setup_check import check_against
 from tablet_app.control.state import Rules, TableState
+from tablet_app.i18n import LANGS
 from tablet_app.journal import Journal, StorageFull
 from tablet_app.session import Session, SetupError
 
+# Where this tablet's station is, as typed once (`--station`, `--table`, `--table-key`): the
+# next start finds it without them.
+STATION_KEYS = ("station", "table", "table_key")
 MAX_GRACE_S = 120  # the longest a club may let the console reopen without the PIN (docs/td-guide.md)
 CLUB_SCHEMA = "CREATE TABLE IF NOT EXISTS club_settings (id INTEGER PRIMARY KEY CHECK (id = 1), value TEXT NOT NULL)"
 
@@ -137,19 +143,32 @@ class TableSetup:
                 raise SetupError(f"The station refused table {tid}: {exc}", "setup.station_refused",
                                  table=tid, reason=str(exc)) from exc
             return
+        if movement is not None:
+            try:
+                check_against(s, movement)  # what the station would refuse later, refused now
+            except SetupError as exc:
+                self.station_status = {"ok": False, "table": tid, "reason": "movement", "message": str(exc)}
+                raise
         self.station_status = {"ok": True, "table": tid, "reason": None, "message": None}
         if movement is not None:
             self.set_club_defaults(**club_defaults(movement))
 
     def set_club_defaults(self, **values: Any) -> None:
-        """What the club set: `profile` (regulations), `director_pin` (digits, hashed here; a hash;
-        or `{"algorithm": "station"}`: the station checks it), `director_grace_s` (0-120 s, how
+        """What the club set: `profile` (regulations), `language` (the screens' language at the
+        next start), `station`, `table`, `table_key` (where this tablet delivers, typed once),
+        `director_pin` (digits, hashed here; a hash; or `{"algorithm": "station"}`: the station
+        checks it), `director_grace_s` (0-120 s, how
         long the console reopens without the PIN after the director leaves it), and
         `director_pin_seen`: the hash of the last PIN the station confirmed at this tablet, its
         check when the station is out of reach. Used by the next setup that does not give its own."""
         club = dict(self.club)
         if values.get("profile"):
             club["profile"] = str(values["profile"])
+        if values.get("language") in LANGS:
+            club["language"] = str(values["language"])
+        for k in STATION_KEYS:  # the station's address, this table and its key, typed once
+            if isinstance(values.get(k), str) and values[k]:
+                club[k] = values[k]
         p = values.get("director_pin")
         if isinstance(p, str) and pin.valid_digits(p):
             club["director_pin"] = pin.hash_pin(p)
@@ -183,9 +202,11 @@ class TableSetup:
             return {}  # no setting (or an unreadable one): the TD chooses
         if not isinstance(club, dict):
             return {}
-        keep = {"profile": lambda v: isinstance(v, str) and bool(v), "director_pin": pin.valid_verifier,
+        text = lambda v: isinstance(v, str) and bool(v)  # noqa: E731 - a table of checks
+        keep = {"profile": text, "director_pin": pin.valid_verifier,
                 "director_pin_seen": pin.valid_hash,
-                "director_grace_s": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_GRACE_S}
+                "director_grace_s": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_GRACE_S,
+                "language": lambda v: v in LANGS, **dict.fromkeys(STATION_KEYS, text)}
         return {k: v for k, v in club.items() if k in keep and keep[k](v)}
 
     def defaults(self) -> SetupDefaults:
@@ -202,8 +223,9 @@ class TableSetup:
 def on_setup(f: Fold, body: SetupBody) -> Effects:
     st = f.st
     # A director call outlives its round: the TD may attend to it after the table has moved
-    # on, and the station keeps it open until he does; so does the PIN's lockout.
-    st.reset(keep=("td_calls", "pin_wrong"))
+    # on, and the station keeps it open until he does; so does the PIN's lockout. The player
+    # numbers entered are each round's own (their key names the round): kept for the numbering.
+    st.reset(keep=("td_calls", "pin_wrong", "player_entries"))
     st.session = Session.from_dict(body["session"])
     st.phase = "auction"
     st.log.append({"what": "setup", **body["session"]})

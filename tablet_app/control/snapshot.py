@@ -22,6 +22,7 @@ from tablet_app.control.auction import StopWait
 from tablet_app.control.boards import BoardChoices
 from tablet_app.control.director_pin import PinState
 from tablet_app.control.director_session import DirectorState
+from tablet_app.control.player_numbers import PlayerEntry
 from tablet_app.control.result_entry import Preview, TravellerView
 from tablet_app.control.setup import SetupDefaults, StationStatus
 from tablet_app.control.state import EngineState, ResultRecord, TableState, TdCall
@@ -58,6 +59,16 @@ class Snapshot(TypedDict):
     td_calls: list[TdCall]
     settings: dict[str, Any] | None
     traveller: TravellerView | None
+    players: PlayersView
+
+
+class PlayersView(TypedDict):
+    """Player numbers (control/player_numbers.py): an entry waiting for the players' confirmation,
+    this round's confirmed numbers by seat, and whether the players may enter them now."""
+
+    waiting: PlayerEntry | None
+    entered: dict[str, dict[str, Any]]
+    may_enter: bool
 
 
 Published = Mapping[str, Any]  # a Snapshot that cannot be changed
@@ -114,6 +125,8 @@ def build(p: Parts) -> Snapshot:
         "td_calls": td_calls.open_calls(st),
         "settings": {k: s.setting(k) for k in DEFAULT_SETTINGS} if s else None,
         "traveller": p.results.traveller_view(),
+        "players": {"waiting": p.players.pending,  # replaced, never changed: a new entry is a new dict
+                    "entered": p.players.entered(), "may_enter": p.players.may_enter_unaided()},
     }
 
 

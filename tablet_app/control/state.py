@@ -141,6 +141,8 @@ class TableState:
     progress_seq: int = 0  # "auction" items queued for the board in play
     progress_of: dict[int, int] = _dict()  # ... per board: a board left and taken up again goes on counting
     pin_wrong: int = 0  # wrong PINs in a row the journal holds (the lockout itself: pin_lockout.py)
+    # player numbers confirmed at the table, every round of the session (player_numbers.py)
+    player_entries: list[Any] = _list()
     # The engine's state as of its last event; while replaying it is built on first read.
     estate_built: EngineState = _dict()
     estate_stale: bool = False

@@ -12,8 +12,9 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
-from tablet_app import i18n, present
+from tablet_app import i18n, present, station_texts
 from tablet_app.ui.theme import (
     ALERT_BG,
     BG,
@@ -144,8 +145,13 @@ class TopBar(BoxLayout):
                 text = i18n.tr("storage_error_banner", lang, error=snap["storage_error"])
             if snap.get("disk_full"):
                 text = i18n.tr("storage_full_banner", lang)
+            height = 56
+            if not text:
+                # a delivery the station refused for good: the players hear of it, with what to do
+                text = escape_markup(station_texts.refused_banner(snap.get("delivery") or {}, lang))
+                height = 96
             banner.label.text = text
-            banner.height = 56 if text else 0
+            banner.height = height if text else 0
             banner.opacity = 1 if text else 0
 
 

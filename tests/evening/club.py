@@ -16,6 +16,7 @@ from bridgemate_dataconnector.dto import (
     RoundDTO,
     ScoringGroupDTO,
     SectionDTO,
+    SectionUpdateDTO,
     SessionDTO,
     TableDirection,
     TableDTO,
@@ -28,19 +29,42 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CLUB = "club-7"
 
 
+def _tables(slots: list[Slot], letters: str, session: str = SESSION) -> list[TableDTO]:
+    tables: dict[int, list[RoundDTO]] = {}
+    for s in slots:
+        if s.section == letters:
+            tables.setdefault(s.table, []).append(RoundDTO(
+                session_guid=session, section_letters=letters, table_number=s.table, round_number=s.round,
+                low_board_number=min(s.boards), high_board_number=max(s.boards), pair_ns=s.ns, pair_ew=s.ew))
+    return [TableDTO(session_guid=session, section_letters=letters, table_number=t, rounds=rs)
+            for t, rs in sorted(tables.items())]
+
+
+def second_session(slots: list[Slot], session: str, name: str) -> SessionDTO:
+    """A session the scoring program adds to the event (AddSession) while the first still runs:
+    its own section letters and scoring group (the guide: no duplicates in an event)."""
+    letters = sorted({s.section for s in slots})
+    sections = [SectionDTO(session_guid=session, scoring_group_number=3, letters=x, winners=2, game_type=10,
+                           tables=_tables(slots, x, session)) for x in letters]
+    year, month, day = DATE
+    return SessionDTO(session_guid=session, event_guid=SESSION, name=name, year=year, month=month, day=day,
+                      scoring_groups=[ScoringGroupDTO(session_guid=session, scoring_group_number=3,
+                                                      scoring_method=10, sections=sections)])
+
+
+def late_arrival(slots: list[Slot], letters: str, player: PlayerDataDTO) -> SectionUpdateDTO:
+    """UpdateMovement as a scoring program sends it for a player who arrives late: the section's
+    movement unchanged, the new player in AddedPlayers (the table enters the number)."""
+    return SectionUpdateDTO(session_guid=SESSION, scoring_group_number=group(letters), scoring_group_scoring_method=10,
+                            letters=letters, winners=2, game_type=10, tables=_tables(slots, letters),
+                            added_players=[player])
+
+
 def init(slots: list[Slot]) -> InitDTO:
     """Two Mitchells in one scoring group (two winners each: NS and EW) and a Howell in another."""
     def section(letters: str, winners: int) -> SectionDTO:
-        tables: dict[int, list[RoundDTO]] = {}
-        for s in slots:
-            if s.section == letters:
-                tables.setdefault(s.table, []).append(RoundDTO(
-                    session_guid=SESSION, section_letters=letters, table_number=s.table, round_number=s.round,
-                    low_board_number=min(s.boards), high_board_number=max(s.boards), pair_ns=s.ns, pair_ew=s.ew))
         return SectionDTO(session_guid=SESSION, scoring_group_number=group(letters), letters=letters,
-                          winners=winners, game_type=10,
-                          tables=[TableDTO(session_guid=SESSION, section_letters=letters, table_number=t, rounds=rs)
-                                  for t, rs in sorted(tables.items())])
+                          winners=winners, game_type=10, tables=_tables(slots, letters))
     groups = [ScoringGroupDTO(session_guid=SESSION, scoring_group_number=1, scoring_method=10,
                               sections=[section("A", 2), section("B", 2)]),
               ScoringGroupDTO(session_guid=SESSION, scoring_group_number=2, scoring_method=10,

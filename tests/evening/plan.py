@@ -124,6 +124,7 @@ INSUFFICIENT = {("A", 4, 1): "2017 L27", ("C", 1, 2): "2007 L27"}
 PASSED_OUT = ("A", 1, 2)
 ADJUSTED = ("B", 5, 3)
 MOVED = ("B", 3, 3)          # result entered on the wrong board, moved by the TD
+WITHDRAWN = ("A", 3, 3)      # its first board's result withdrawn by the TD, the board played again
 TABLET_KILLED = ("B", 1, 2)  # its worker is killed after two calls of the first board
 C_PROFILE = "fsb-2007"       # section C's tablets run the 2007 laws (A and B the station's 2017)
 
@@ -170,6 +171,10 @@ def table_plays(slot: Slot) -> tuple[list[list], list[Play]]:
         else:
             p.calls = _auction(rng, first)
             p.steps += _calls(first, p.calls) + [["result", "dd"]]
+            if place == WITHDRAWN and i == 0:
+                # the cards were found fouled after the result: the TD withdraws it, the board is
+                # dealt again from the hand record and played again (the same auction and play)
+                p.steps += [["withdraw", board], ["choose", board], *_calls(first, p.calls), ["result", "dd"]]
         if place == TABLET_KILLED and i == 0:
             segments[-1] += p.steps[:3]  # the board chosen and two calls made: then the tablet dies
             segments.append(p.steps[3:])

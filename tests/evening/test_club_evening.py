@@ -3,14 +3,31 @@ program, `python -m station` (killed and restarted mid-evening), the tablets as 
 processes with their journals and outboxes (one killed mid-board and restarted). At the end the
 scoring program's results equal an independent recomputation (endplay: contract from the
 auctions played, tricks double dummy from the hand records, the Law 77 score), with nothing lost
-or doubled, and the PBN and USEBIO exports read back with independent readers."""
+or doubled, and the PBN and USEBIO exports read back with independent readers.
+
+Player numbers: at table A1 the players enter their member numbers at the first board (one
+typed wrong first: refused, nothing changed) and see their names; a late player the scoring
+program adds with UpdateMovement sits West at B3 in round 2 and enters her number there. The
+scoring program's participation and player-data polls carry the numbers, the PBN names her."""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
-from bridgemate_dataconnector.dto import DataConnectorResponseData, ResultDTO, TdCallDTO
+from bridgemate_dataconnector.dto import (
+    DataConnectorResponseData,
+    ErrorType,
+    PlayerDataDTO,
+    ResultDTO,
+    ScoringGroupDTO,
+    ScoringProgramDataConnectorCommands,
+    ScoringProgramRequest,
+    SectionDTO,
+    TableDirection,
+    TdCallDTO,
+)
 from endplay.types import Card, Player
 
 from tests.station.conftest import StationProcess
@@ -18,7 +35,7 @@ from tests.station.export_readers import conforming_text, endplay_boards, games,
 from tests.station.test_export_standards import fetch
 from tests.station.test_sessions import _director_keys as director_keys
 
-from .club import CLUB, Worker, handrecords, init, people, run_all, send_all
+from .club import CLUB, Worker, handrecords, init, late_arrival, people, run_all, second_session, send_all
 from .plan import (
     C_PROFILE,
     EVENT,
@@ -27,6 +44,8 @@ from .plan import (
     PIN,
     SESSION,
     TABLET_KILLED,
+    WITHDRAWN,
+    Slot,
     deals,
     expected,
     group,
@@ -36,6 +55,10 @@ from .plan import (
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 DENOM = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
+LATE = PlayerDataDTO(session_guid=SESSION, club_id=CLUB, player_number="9001", first_name="Lena", last_name="Sent")
+LATE_SEAT = ("B", 3, 2, "W")  # where she sits, in round 2 only
+LATER = "C10BE0E1E0000000000000000000A7B3"  # the session added while the evening runs
+LATER_SLOTS = [Slot("D", t, 1, (1, 2), t, t) for t in (1, 2)]  # two tables sharing boards 1-2
 RANK = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A", **{n: str(n) for n in range(2, 10)}}
 
 
@@ -105,6 +128,12 @@ def test_a_club_evening_end_to_end(tmp_path):
         ok(client.send_handrecords(SESSION, handrecords(the_deals)))
         ok(client.send_player_data(SESSION, players))
         ok(client.send_participations(SESSION, seats))
+        # A scoring group naming a section the session does not have: refused, nothing changed.
+        bad = ScoringGroupDTO(session_guid=SESSION, scoring_group_number=3, scoring_method=10, sections=[
+            SectionDTO(session_guid=SESSION, scoring_group_number=3, letters=x, winners=2, game_type=10)
+            for x in ("B", "D")])
+        reply = client.update_scoring_groups([bad])
+        assert reply.error_type == ErrorType.EntryUnknown and "section D" in reply.serialized_data
         scorer = Scorer(client)
         assert st.request("GET", "/api/v1/health")[1]["event"] == EVENT
         keys = director_keys(st)  # every table of the movement got its key (the director page)
@@ -120,16 +149,22 @@ def test_a_club_evening_end_to_end(tmp_path):
                     for sec, t in tables_of}
 
         def setup_round() -> None:
-            run_all(workers, {f"{sec}/{t}": [["round"]] for sec, t in tables_of})
+            run_all({k: w for k, w in workers.items() if k != "D"}, {f"{sec}/{t}": [["round"]] for sec, t in tables_of})
 
         def drain() -> None:
-            for w in workers.values():
+            for w in list(workers.values()):
                 w.send({"op": "drain"})
             for w in workers.values():
                 assert w.reply()["refused"] == {}  # the station refused nothing
 
         # Round 1: a board not in the round caught, an insufficient bid (2017 L27), shared boards.
         setup_round()
+        # Table A1's players enter their member numbers at the first board (one typed wrong first).
+        a1 = {"NESW"[p.direction - 1]: p.player_number for p in seats
+              if (p.section_letters, p.table_number) == ("A", 1)}
+        full = {p.player_number: f"{p.first_name} {p.last_name}" for p in players}
+        run_all(workers, {"A/1": [["players_bad", {"N": "70O1"}],
+                                  ["players", a1, {s: full[n] for s, n in a1.items()}]]})
         # The scoring program polls and accepts while the results come in, as it does every few
         # seconds: an accept takes only what its poll returned.
         busy = send_all(workers, segment(1, 0))
@@ -140,8 +175,11 @@ def test_a_club_evening_end_to_end(tmp_path):
         drain()
         scorer.poll()
 
-        # Round 2: the station dies (SIGKILL) while the tables play and deliver; they play on.
+        # Round 2: a late player, added by the scoring program, sits West at B3 and enters her
+        # number. Then the station dies (SIGKILL) while the tables play and deliver; they play on.
+        ok(client.update_movement(late_arrival(the_slots, "B", LATE)))
         setup_round()
+        run_all(workers, {"B/3": [["players", {"W": LATE.player_number}, {"W": "Lena Sent"}]]})
         busy = send_all(workers, segment(2, 0))
         time.sleep(0.2)  # results on their way
         st.kill()
@@ -161,9 +199,33 @@ def test_a_club_evening_end_to_end(tmp_path):
         drain()
         scorer.poll()
 
+        # A second session of the event, added while this one runs (AddSession): section D, two
+        # tables. Its tablets set up and play while this session's tables go on into round 3;
+        # neither session takes the other's tables, results or files.
+        r = client.send_request(ScoringProgramRequest(
+            command=ScoringProgramDataConnectorCommands.AddSession, session_guid=SESSION, serialized_data=json.dumps(
+                {"EventGuid": SESSION, "Session": second_session(LATER_SLOTS, LATER, "Sen kväll").to_dict()})))
+        ok(r)
+        keys = director_keys(st)
+        workers["D"] = Worker(tmp_path / "tablets-D", st.url, [{"id": f"D/{s.table}", "key": keys[f"D{s.table}"]}
+                                                              for s in LATER_SLOTS], {}).start()
+        later_plans = {s.table: table_plays(s) for s in LATER_SLOTS}
+        later_want = {}
+        for _segments, plays in later_plans.values():
+            for p in plays:
+                e = expected(p, the_deals)
+                for step in p.steps:
+                    if step[0] == "result" and step[1] == "dd":
+                        step[1:] = [e.tricks, e.lead]
+                later_want[(p.slot.table, p.board)] = e
+        run_all(workers, {f"D/{s.table}": [["round"]] for s in LATER_SLOTS})
+        busy = send_all(workers, {f"D/{t}": segments[0] for t, (segments, _) in later_plans.items()})
+
         # Round 3: a result entered on the wrong board; the scoring program takes it, then the TD
         # moves it (2017 L15) and the board is played.
         setup_round()
+        for w in busy:
+            w.reply()
         run_all(workers, segment(3, 0))
         drain()
         scorer.poll()
@@ -176,14 +238,25 @@ def test_a_club_evening_end_to_end(tmp_path):
         def shape(e):
             return (e.ns, e.ew, e.level, e.denom, e.stake, e.declarer, e.tricks, e.lead)
 
+        # The added session: its own results in its own poll, its own file (and none of this
+        # session's in either).
+        later = client.poll_for_results(LATER, all=True)
+        assert {(r.section_letters, r.table_number, r.board_number): as_expected(r) for r in later} == \
+            {("D", t, b): shape(e) for (t, b), e in later_want.items()}
+        later_games = [dict(tags(g)) for g in games(conforming_text(fetch(st, f"/export/pbn?session={LATER}")))]
+        assert sorted((g["Section"], g["Table"], g["Board"]) for g in later_games) == \
+            sorted(("D", str(t), str(b)) for t, b in later_want)
+        assert {g["Event"] for g in later_games} == {"Sen kväll"}
+
         want_shape = {k: shape(e) for k, e in want.items()}
         # What the scoring program holds after its polls (deletions applied) ...
         assert {k: as_expected(r) for k, r in scorer.table.items()} == want_shape
         # ... nothing doubled: one result a board, plus the one taken back and its replacement ...
         deleted = [(r.section_letters, r.table_number, r.round_number, r.board_number)
                    for r in scorer.log if r.is_deleted]
-        assert deleted == [(*MOVED, moved_from)]
-        assert len([r for r in scorer.log if not r.is_deleted]) == len(want) + 1
+        withdrawn = (*WITHDRAWN, plans[WITHDRAWN][1][0].board)
+        assert sorted(deleted) == sorted([(*MOVED, moved_from), withdrawn])
+        assert len([r for r in scorer.log if not r.is_deleted]) == len(want) + 2
         # ... and the same from a poll of everything, as a scoring program re-reading the event.
         every = client.poll_for_results(SESSION, all=True)
         live = {(r.section_letters, r.table_number, r.round_number, r.board_number): r
@@ -197,11 +270,20 @@ def test_a_club_evening_end_to_end(tmp_path):
         by_table = sorted((c.section_letters, c.table_number, c.round_number, c.status) for c in calls)
         assert by_table == sorted((sec, t, r, s) for sec, t, r in INSUFFICIENT
                                   for s in (TdCallDTO.TdCallStatus_Launched, TdCallDTO.TdCallStatus_Resolved))
+        # The player numbers entered at the tables, in the scoring program's polls.
+        entered = {(p.section_letters, p.table_number, p.round_number, p.direction, p.player_number)
+                   for p in client.poll_for_participations(SESSION, all=True)}
+        assert entered == {("A", 1, 1, TableDirection("NESW".index(s) + 1), n) for s, n in a1.items()} | \
+            {("B", 3, 2, TableDirection.West, "9001")}
+        named = {p.player_number: (p.first_name, p.last_name) for p in client.poll_for_player_data(SESSION, all=True)}
+        assert named["9001"] == ("Lena", "Sent") and set(named) == set(a1.values()) | {"9001"}
+
         code, status = st.request("GET", f"/director/status.json?token={st.token}")
         assert code == 200 and status["open_td_calls"] == [] and status["refusals"] == []
         rows = {(t["section"], t["table"]): t for t in status["tables"]}
-        assert set(rows) == tables_of
-        assert all(t["round"] == 3 and t["results"] == 6 and not t["late"] for t in rows.values()), rows
+        # the added session's tables have their keys in the station's event too
+        assert set(rows) == tables_of | {("D", s.table) for s in LATER_SLOTS}
+        assert all(rows[k]["round"] == 3 and rows[k]["results"] == 6 and not rows[k]["late"] for k in tables_of), rows
 
         # PBN, read back with endplay board by board: deals from the hand records (Deal from the
         # dealer), the players' names, contract, result and the Law 77 score.
@@ -222,7 +304,8 @@ def test_a_club_evening_end_to_end(tmp_path):
             deal = the_deals[(group(section), b.board_num)]
             assert {p: b.deal[p].to_pbn() for p in Player} == {p: deal[p].to_pbn() for p in Player}
             assert {s: b.info[n] for s, n in (("N", "North"), ("E", "East"), ("S", "South"), ("W", "West"))} == \
-                {s: name_at(section, table, round_, s) for s in "NESW"}
+                {s: "Sent, Lena" if (section, table, round_, s) == LATE_SEAT else name_at(section, table, round_, s)
+                 for s in "NESW"}
             score = tag_of[(section, table, round_, b.board_num)].get("Score")
             if e.level < 0:
                 continue  # the TD's artificial score: no contract at the table

@@ -361,7 +361,8 @@ class Scorer:
 
 def check_scores(st: StationProcess, client: DataConnectorClient, scorer: Scorer, last_read) -> None:
     """The scoring program has each result once, across the kill; the station's IMPs and VPs equal
-    the recomputation; the spectators' page shows each match's IMPs."""
+    the recomputation; the spectators' page shows each match's IMPs. A match's score is the IMPs
+    each team won (each board's IMPs to the team that gained them), as scorers show it."""
     every = [(n, b) for n in TABLES for b in range(1, 5)]
     assert sorted(scorer.taken) == every, scorer.taken  # polled new: nothing lost, nothing twice
     got = client.poll_for_results(SESSION, all=True)
@@ -369,8 +370,8 @@ def check_scores(st: StationProcess, client: DataConnectorClient, scorer: Scorer
     want = {name: [0, 0] for name in MATCHES}
     for board in range(1, 5):
         for name, (h, a) in board_imps(board).items():
-            want[name][0] += h
-            want[name][1] += a
+            want[name][0] += max(h, 0)
+            want[name][1] += max(a, 0)
     page_html = text_of(st, f"/director?token={st.token}")  # the director page (HTML)
     rows = re.findall(r'<tr class="match"[^>]*>(.*?)</tr>', page_html, re.S)
     assert len(rows) == 2, rows

@@ -19,7 +19,7 @@ import traceback
 
 from tablet_app.controller import Controller, Refused
 from tablet_app.outbox import Deliverer
-from tablet_app.station_client import next_round_from_station, pin_checker, setup_from_station
+from tablet_app.station_client import next_round_from_station, pin_checker, player_lookup, setup_from_station
 
 from .plan import PIN
 
@@ -40,6 +40,9 @@ class Tablet:
         self.deliverer = Deliverer(str(self.db), self.station, f"{s.event}/{s.section}/{s.table}", self.key,
                                    timeout=5.0, min_backoff=0.05, max_backoff=0.4).start()
         self.ctl.listeners.append(self.deliverer.wake)
+        if self.ctl.player_lookup is None:  # restarted: the players' names from the same station
+            self.ctl.player_lookup = player_lookup(self.station, f"{s.event}/{s.section}/{s.table}", self.key,
+                                                   session=s.station_session)
 
     def step(self, op: str, *args) -> None:
         ctl = self.ctl
@@ -76,6 +79,21 @@ class Tablet:
             assert ctl.ew_confirm(True) is not None
         elif op == "adjust":
             ctl.td_artificial_score(PIN, args[0], args[1], args[2])
+        elif op == "players":  # member numbers at the round's first board, the station's names shown back
+            shown = ctl.enter_player_numbers(args[0])
+            assert shown["looked_up"] and shown["names"] == args[1], shown
+            ctl.confirm_player_numbers()
+        elif op == "players_bad":  # a number of the wrong form: refused, nothing journalled
+            before = ctl.journal.count()
+            try:
+                ctl.enter_player_numbers(args[0])
+            except Refused as e:
+                assert e.key == "players.number_form", e.key
+            else:
+                raise AssertionError(f"{args[0]} was taken")
+            assert ctl.journal.count() == before
+        elif op == "withdraw":
+            ctl.td_withdraw_result(PIN, args[0], reason="the board was fouled", by="TD")
         elif op == "move":
             ctl.td_move_result(PIN, args[0], args[1], reason="the cards were the other board's", by="TD")
         else:

@@ -5,24 +5,38 @@ USB socket cannot be reached from outside. The solids are built once (model.asse
 checks are hardware/enclosure/check.py's, the same `make enclosure` prints."""
 import pytest
 
-from hardware.enclosure import check, design, model
+from hardware.enclosure import design
 from hardware.enclosure import parts as p
 
 pytestmark = pytest.mark.slow  # builds the enclosure's solids and intersects them: tens of seconds
 
 
+# The solids' modules are imported by the tests that use them, not at the top: importing
+# OpenCascade takes seconds, and every run collects this file (`make test-fast` too).
+@pytest.fixture(scope="module", name="model")
+def _model():
+    from hardware.enclosure import model
+    return model
+
+
+@pytest.fixture(scope="module", name="check")
+def _check():
+    from hardware.enclosure import check
+    return check
+
+
 @pytest.fixture(scope="module")
-def box():
+def box(model):
     return model.assembly()
 
 
 @pytest.fixture(scope="module")
-def hits(box):
+def hits(box, check):
     return check.interferences(box.solids)
 
 
 @pytest.fixture(scope="module")
-def report(box, hits):
+def report(box, hits, check):
     """What `make enclosure` prints (build/enclosure/fit.txt), computed once for these tests."""
     return check.groups(box, hits)
 
@@ -31,12 +45,12 @@ def _named(checks, start):
     return next(c for c in checks if c.what.startswith(start))
 
 
-def test_no_two_parts_share_a_volume_but_the_clash_left_to_the_pcb(hits, report):
+def test_no_two_parts_share_a_volume_but_the_clash_left_to_the_pcb(hits, report, check):
     assert report["parts"][0].ok
     assert {(a, b) for a, b, _ in hits} == set(check.KNOWN_CLASHES), hits
 
 
-def test_the_interference_check_sees_a_part_in_the_wrong_place(box):
+def test_the_interference_check_sees_a_part_in_the_wrong_place(box, model, check):
     # a cap 0.5 mm too far to the right rubs its hole: a volume shared with the lid
     solids = {"lid": box.solids["lid"], "cap": model.cap("SW5").translate((0.5, 0, 0))}
     assert [(a, b) for a, b, _ in check.interferences(solids)] == [("lid", "cap")]
@@ -86,7 +100,7 @@ def test_the_usb_socket_cannot_be_reached_from_outside(box, report):
     assert design.INSIDE[2] - mx > 10.0 and mz < 0.0
 
 
-def test_a_usb_cut_out_would_be_seen(box):
+def test_a_usb_cut_out_would_be_seen(box, model, check):
     """The check can fail: the same wall with a 12 x 8 mm cut-out in front of the socket (the
     Hammond build's flashing hole) lets the plug in."""
     mx, my, mz = box.usb.mouth

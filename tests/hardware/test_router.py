@@ -7,6 +7,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hardware.pcb import autoroute, router
+from tests.hypothesis_profiles import examples
 
 RULES = router.Rules()
 OUTLINE = ((0.0, 0.0), (12.0, 0.0), (12.0, 12.0), (0.0, 12.0))
@@ -28,7 +29,7 @@ def _seg_rect_distance(xa, ya, xb, yb, r: router.Shape) -> float:
     return best
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(40), deadline=None, derandomize=True)
 @given(st.floats(0.0, 0.25), st.lists(st.tuples(st.floats(4.0, 8.0), st.floats(3.0, 9.0),
                                                 st.floats(0.1, 0.6), st.floats(0.1, 0.6)), max_size=6))
 def test_a_track_squeezed_through_a_wall_past_other_nets_pads_keeps_the_clearance(offset, scattered):

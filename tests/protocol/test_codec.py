@@ -7,6 +7,7 @@ from protocol import messages as M
 from protocol.crc16 import crc16
 from protocol.frame_tools import max_encoded, payloads, wire_from_payload
 from protocol.framing import Deframer, FrameWriter
+from tests.hypothesis_profiles import examples
 
 
 def test_crc16_ccitt_false_check_value():
@@ -117,7 +118,7 @@ views = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(views, st.sampled_from("NESW"), st.integers(1, 0xFFFF), st.integers(0, 255), st.integers(0, 255))
 def test_state_round_trips_through_payload_and_wire(view, seat, epoch, seq, ack):
     m = {"type": "state", "seat": seat, "epoch": epoch, "seq": seq, "ack": ack, "view": view}

@@ -7,6 +7,7 @@ from hardware.sim.lossy import Link
 from protocol import messages as M
 from protocol.crc16 import crc16
 from protocol.frame_tools import payloads, wire_from_payload
+from tests.hypothesis_profiles import examples
 
 
 def snapshot(lk):
@@ -51,7 +52,7 @@ def is_garbage(data):
     return all(M.decode_payload(p) is None for p in payloads(data))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(garbage)
 def test_garbage_changes_nothing_on_either_end(data):
     lk = LK if is_garbage(data) else established()
@@ -63,7 +64,7 @@ def test_garbage_changes_nothing_on_either_end(data):
         assert lk.tab.take_events() == []
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.binary(max_size=402), st.integers(0, 255),
        st.sampled_from([M.HELLO, M.ACK, M.CALL, M.STOP, M.UNDO, M.WELCOME, M.PING, M.NAK, M.STATE]))
 def test_decode_payload_never_raises_and_what_it_accepts_re_encodes_to_the_same_message(raw, a, t):
@@ -76,7 +77,7 @@ def test_decode_payload_never_raises_and_what_it_accepts_re_encodes_to_the_same_
     assert M.decode_payload(bytes(bad)) is None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=2000))
 def test_deframer_only_yields_crc_checked_payloads(data):
     for p in payloads(data):

@@ -130,6 +130,7 @@ def broken(b: dict[str, dict]) -> list[tuple[str, str, Any, Any]]:
     case("field name too long", "result", ("correction",), {"x" * 65: 1})
     case("field name with a control character", "result", ("correction",), {"a\nb": 1})
     # where it comes from
+    value: Any  # each loop below breaks a field with values of any type
     for name, value in (("event", "-bad"), ("event", "x" * 65), ("event", None), ("section", "AB"),
                         ("section", "a"), ("table", 0), ("table", 1000), ("table", "3"), ("table", True)):
         case(f"{name} {value!r}", "result", (name,), value)
@@ -223,7 +224,7 @@ def broken(b: dict[str, dict]) -> list[tuple[str, str, Any, Any]]:
     return cases
 
 
-def outcome(validate: Any, error: type, kind: Any, key: Any, payload: Any) -> dict:
+def outcome(validate: Any, error: type[Exception], kind: Any, key: Any, payload: Any) -> dict:
     try:
         return {"facts": validate(kind, key, payload)}
     except error as e:

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from shared_rules.calls import SEATS
 from shared_rules.table import EventError, Table
+from tests.hypothesis_profiles import examples
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PROFILES = st.sampled_from(["fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl"])
 CALLS = ["P", "X", "XX"] + [f"{lv}{s}" for lv in range(1, 8) for s in ("C", "D", "H", "S", "NT")]
 

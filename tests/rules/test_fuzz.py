@@ -9,13 +9,14 @@ from hypothesis import strategies as st
 from shared_rules.calls import CALL_CODE
 from shared_rules.replay import replay
 from shared_rules.table import EventError, Table
+from tests.hypothesis_profiles import examples
 
 ALL_CALLS = sorted(CALL_CODE, key=CALL_CODE.__getitem__)[:40]  # up to 8C..., enough for L38
 SEATS = ["N", "E", "S", "W"]
 CARDS = [s + r for s in "SHDC" for r in "AKQJT98765432"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), profile=st.sampled_from(["fsb-2007", "dbf-2017", "wbf-screens-2017"]),
        board=st.integers(1, 16), policy=st.sampled_from(["record", "record", "prevent"]))
 def test_any_event_sequence_is_applied_or_refused_cleanly(data, profile, board, policy):

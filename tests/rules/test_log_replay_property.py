@@ -41,6 +41,7 @@ from shared_rules.replay import replay
 from shared_rules.replay_cli import main as replay_main
 from shared_rules.table import EventError, Table
 from shared_rules.types import FORBIDDING_ALERT, IrregularityKind, Refusal, TimingKind
+from tests.hypothesis_profiles import examples
 
 PROFILES = profiles.names()
 SEATS = ("N", "E", "S", "W")
@@ -51,7 +52,7 @@ DT = (0.0, 0.2, 1.0, 3.0, 4.5, 9.5, 11.0, 25.0)
 # NOT_SEEN: behind screens, a call over an irregularity the tray has not brought the caller
 # (docs/laws/choices.md #34); a log records it under L9B2 as any call the Law gives no meaning now
 STEP_REFUSALS = {*IrregularityKind, TimingKind.STOP_WAIT_SHORT, *FORBIDDING_ALERT, Refusal.AWAITING_TD, Refusal.NOT_SEEN}
-SETTINGS = settings(max_examples=36, derandomize=True, database=None, deadline=None,
+SETTINGS = settings(max_examples=examples(36), derandomize=True, database=None, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -192,7 +193,7 @@ FIELDS = ("t", "seat", "call", "stop", "alert", "td", "choice", "cards", "led", 
 
 
 @pytest.mark.parametrize("name", ["fsb-2007", "dbf-2017", "wbf-screens-2017"])
-@settings(max_examples=40, derandomize=True, database=None, deadline=None,
+@settings(max_examples=examples(40), derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_any_JSON_value_in_any_field_is_taken_or_refused_with_a_message(name, data):

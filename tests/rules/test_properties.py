@@ -6,9 +6,10 @@ from hypothesis import strategies as st
 from shared_rules import auction
 from shared_rules.calls import CALL_CODE, MAX_LEGAL_RANK, PASS, SEAT_INDEX, SEATS
 from shared_rules.table import Table
+from tests.hypothesis_profiles import examples
 
 PROFILES = st.sampled_from(["fsb-2007", "dbf-2017", "wbf-screens-2017", "ebu", "acbl"])
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def legal_auction(data, table: Table, max_calls: int = 60, t: float = 0.0) -> float:

@@ -8,8 +8,9 @@ from shared_rules.scoring import score, score_board
 from shared_rules.scoring.imps import cross_imps, imp
 from shared_rules.scoring.matchpoints import neuberg, raw_matchpoints, top
 from shared_rules.scoring.vp import WbfContinuousScale, victory_points
+from tests.hypothesis_profiles import examples
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=examples(150), deadline=None)
 scores = st.integers(min_value=-760, max_value=760).map(lambda x: x * 10)
 contracts = st.builds(lambda lv, st_, x: f"{lv}{st_}{x}", st.integers(1, 7), st.sampled_from(["C", "D", "H", "S", "NT"]),
                       st.sampled_from(["", "X", "XX"]))

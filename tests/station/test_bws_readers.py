@@ -14,6 +14,7 @@ import pytest
 from shared_rules.boards import dealer
 from station.bws import schema
 from station.bws.boardlog import BoardLog
+from station.bws.bridge import KINDS
 from station.records import validate_item
 
 from . import bws_readers as readers
@@ -31,10 +32,13 @@ def bws_file(tmp_path) -> sqlite3.Connection:
 
 
 def write(db: sqlite3.Connection, items: list[dict], section_id: int = 1) -> list[tuple[str, dict]]:
-    """Fold each board's items as the bridge does and append the rows to the file."""
+    """Fold each board's items as the bridge does and append the rows to the file (the bridge
+    reads only the kinds the `.bws` holds: a round start, a progress snapshot... are not)."""
     logs: dict[tuple, BoardLog] = {}
     written = []
     for it in items:
+        if it["kind"] not in KINDS:
+            continue
         p = it["payload"]
         k = (p["table"], p["round"], p["board"])
         log = logs.setdefault(k, BoardLog(section_id, *k, str(dealer(p["board"]))))

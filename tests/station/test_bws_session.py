@@ -158,15 +158,18 @@ def table_logs(journals: dict[int, str]) -> dict[tuple, dict]:
     out: dict[tuple, dict] = {}
     for db in journals.values():
         j = Journal(db)
-        session, board = None, None
+        session: dict | None = None  # the journal's setup, its first record
+        board = None
         for _seq, kind, body in j.records():
             if kind == "setup":
                 session = body["session"]
             elif kind == "board":
+                assert session is not None, "a board before the setup"
                 board = body["board"] if "board" in body else session["boards"][body["index"]]
             elif kind in ("event", "confirm", "correction", "adjusted"):
                 rec = body.get("record")
                 b = rec["board"] if rec else board
+                assert session is not None, "a call before the setup"
                 k = (1, session["table"], session["round"], b)
                 entry = out.setdefault(k, {"made": [], "record": None})
                 ev = body.get("ev") or {}
@@ -185,6 +188,7 @@ def expected_contract(rec: dict) -> tuple[str, str, str, str, int]:
     if c == "PASS":
         return "PASS", "", "", "", 0
     m = re.match(r"(\d)(NT|[CDHS])(X*)", c)
+    assert m, c
     stake = {"": "", "X": " x", "XX": " xx"}[m.group(3)]
     over = rec["tricks"] - int(m.group(1)) - 6
     lead = rec["lead"][0] + ("10" if rec["lead"][1:] == "T" else rec["lead"][1:]) if rec["lead"] else ""
@@ -220,14 +224,20 @@ class Clock:
         return self.t
 
 
+def wait(ctl: Controller, seconds: float) -> None:
+    """Moves the table's clock (a `Clock`) on by `seconds`."""
+    assert isinstance(ctl.clock, Clock), ctl.clock
+    ctl.clock.t += seconds
+
+
 def calls(ctl: Controller, board: int, seq: list[str], stop_at: int | None = None) -> None:
     seats = itertools.cycle("NESW"[("NESW".index(dealer(board)) + i) % 4] for i in range(4))
     for i, c in enumerate(seq):
-        ctl.clock.t += 4
+        wait(ctl, 4)
         r = ctl.box_event(next(seats), "call", call=c, stop=(i == stop_at))
         assert r["ok"], r
         if i == stop_at:
-            ctl.clock.t += 10  # the stop: the next player waits (FSB: about 10 seconds)
+            wait(ctl, 10)  # the stop: the next player waits (FSB: about 10 seconds)
 
 
 def play_board(ctl: Controller, style: str) -> None:
@@ -240,7 +250,7 @@ def play_board(ctl: Controller, style: str) -> None:
         ctl.td_decide(PIN, "b1a")
         seats = "NESW"[("NESW".index(dealer(board)) + 2) % 4:] + "NESW"
         for s in seats[:3]:
-            ctl.clock.t += 4
+            wait(ctl, 4)
             assert ctl.box_event(s, "call", call="P")["ok"]
         ctl.enter_result(8, "SK")
     elif style == "out_of_rotation":
@@ -248,25 +258,25 @@ def play_board(ctl: Controller, style: str) -> None:
         # skipped turns are lost. Then 4S with the stop card.
         d = "NESW".index(dealer(board))
         order = ["NESW"[(d + k) % 4] for k in range(2, 8)]  # offender, then on in rotation
-        ctl.clock.t += 4
+        wait(ctl, 4)
         assert ctl.box_event(order[0], "call", call="1S")["ok"]
         ctl.td_decide(PIN, "accept")
         for s, c in zip(order[1:], ["P", "4S", "P", "P", "P"], strict=True):
-            ctl.clock.t += 4
+            wait(ctl, 4)
             assert ctl.box_event(s, "call", call=c, stop=(c == "4S"))["ok"]
             if c == "4S":
-                ctl.clock.t += 10
+                wait(ctl, 10)
         ctl.enter_result(10, "HT")
     elif style == "oor_cancelled":
         # The dealer's partner calls 1S at the dealer's turn; not accepted (2007 L31B): the call
         # is cancelled, the dealer must pass for the rest of the auction.
         d = "NESW".index(dealer(board))
         seat = ["NESW"[(d + k) % 4] for k in range(6)]
-        ctl.clock.t += 4
+        wait(ctl, 4)
         assert ctl.box_event(seat[2], "call", call="1S")["ok"]
         ctl.td_decide(PIN, "cancel")
         for s, c in zip([seat[0], seat[1], seat[2], seat[3], seat[4]], ["P", "1H", "P", "P", "P"], strict=True):
-            ctl.clock.t += 4
+            wait(ctl, 4)
             assert ctl.box_event(s, "call", call=c)["ok"]
         ctl.enter_result(7, "DA")
     elif style == "passed":
@@ -321,7 +331,9 @@ def bws_station(tmp_path, bws) -> StationProcess:
 
 
 def director(st: StationProcess) -> str:
-    return st.request("GET", f"/director?token={st.token}")[1]
+    page = st.request("GET", f"/director?token={st.token}")[1]
+    assert isinstance(page, str), page
+    return page
 
 
 def test_a_swedish_club_evening_ends_in_the_bws_as_the_tables_played_it(tmp_path):

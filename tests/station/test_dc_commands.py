@@ -19,6 +19,7 @@ from bridgemate_dataconnector.dto import (
     SectionDTO,
     SectionUpdateDTO,
     SessionDTO,
+    TableDirection,
     TableDTO,
     TdCallDTO,
 )
@@ -58,7 +59,9 @@ def section_update(tables, **kw) -> SectionUpdateDTO:
 def movement_tables(c) -> list[TableDTO]:
     r, data = send(c, C.GetMovement, GUID, {"SessionGuid": GUID, "Letters": "A"})
     assert r.data_type == DataConnectorResponseData.Movement, data
-    return SectionDTO.from_dict(data).tables
+    tables = SectionDTO.from_dict(data).tables
+    assert tables is not None, data
+    return tables
 
 
 def tables_as(c, guid: str, letters: str, only=None) -> list[TableDTO]:
@@ -66,7 +69,7 @@ def tables_as(c, guid: str, letters: str, only=None) -> list[TableDTO]:
     out = []
     for t in movement_tables(c):
         if only is None or t.table_number in only:
-            for r in t.rounds:
+            for r in t.rounds or []:
                 r.session_guid, r.section_letters = guid, letters
             t.session_guid, t.section_letters = guid, letters
             out.append(t)
@@ -75,7 +78,7 @@ def tables_as(c, guid: str, letters: str, only=None) -> list[TableDTO]:
 
 def seat(t: int, r: int, d: int, number: str) -> ParticipationDTO:
     return ParticipationDTO(session_guid=GUID, section_letters="A", table_number=t, round_number=r,
-                            direction=d, player_number=number)
+                            direction=TableDirection(d), player_number=number)
 
 
 def test_update_movement_seats_a_late_player_who_shows_in_the_exports_and_on_the_page(sqlite_station):

@@ -68,7 +68,7 @@ def test_director_page_shows_progress_td_calls_and_results_in_chromium(sqlite_st
     assert "playing" in page.rows["table-A2"] and "LATE" not in page.rows["table-A2"]
     assert "waiting for result" in page.rows["table-A3"]
     assert [page.rows[i] for i in page.items] == [
-        f"Table A4, round 2, board 10: launched at {local_time('2026-11-22T19:42:00Z')} — insufficient bid"]
+        f"Table A4, round 2, board 10: insufficient bid — the table called, {local_time('2026-11-22T19:42:00Z')}"]
     assert not any(k.startswith("result") for k in page.rows)
     # Results as they arrive: the next load shows the new result.
     assert st.post_item("result", result_record(table=3, round_no=2, board=7))[0] == 201

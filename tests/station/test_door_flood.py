@@ -76,11 +76,16 @@ class Tablet:
         self.times.append(time.monotonic() - t)
 
 
+def station_pid(st: StationProcess) -> int:
+    assert st.proc is not None, "the station is not running"
+    return st.proc.pid
+
+
 def flood(st: StationProcess, tablet: Tablet, sources: list[str], first_bytes: bytes = b"") -> dict:
     """FLOOD sockets from `sources` held open while the tablet delivers (one delivery every
     1,000 sockets, three more once all are open), then closed. The station's peak descriptors
     and RSS while they are held."""
-    pid = st.proc.pid
+    pid = station_pid(st)
     socks, peak_fds, peak_rss = [], 0, 0.0
     try:
         for i in range(FLOOD):
@@ -107,12 +112,13 @@ def flood(st: StationProcess, tablet: Tablet, sources: list[str], first_bytes: b
 def settled(st: StationProcess, fds: int) -> float:
     """Wait (at most 30 s) until the station holds no more descriptors than before the flood;
     its RSS then."""
+    pid = station_pid(st)
     deadline = time.monotonic() + 30
-    while open_fds(st.proc.pid) > fds + 4 and time.monotonic() < deadline:
+    while open_fds(pid) > fds + 4 and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert open_fds(st.proc.pid) <= fds + 4, "the flood's sockets are still held"
+    assert open_fds(pid) <= fds + 4, "the flood's sockets are still held"
     time.sleep(0.5)
-    return rss_mb(st.proc.pid)
+    return rss_mb(pid)
 
 
 @pytest.fixture(autouse=True)
@@ -127,7 +133,7 @@ def enough_files():
 
 
 def run(st: StationProcess, tablet: Tablet, floods: list[tuple[str, list[str], bytes]], limit: int | None) -> None:
-    pid = st.proc.pid
+    pid = station_pid(st)
     for _ in range(3):
         tablet.deliver()  # warm: the TLS and storage paths as in the evening
     base_fds, base_rss = open_fds(pid), rss_mb(pid)

@@ -146,7 +146,7 @@ def evening(tmp_path_factory):
 def fetch(st, path: str) -> bytes:
     conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=30)
     try:
-        conn.request("GET", f"{path}?token={st.token}")
+        conn.request("GET", f"{path}{'&' if '?' in path else '?'}token={st.token}")
         resp = conn.getresponse()
         assert resp.status == 200
         return resp.read()

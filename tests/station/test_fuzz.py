@@ -10,6 +10,7 @@ from station import dataconnector
 from station.records import RecordError, validate_item
 from station.server import Station, StationConfig
 from station.store import Store
+from tests.hypothesis_profiles import examples
 
 from .conftest import result_record
 
@@ -22,7 +23,7 @@ FIELDS = ["event", "section", "table", "round", "board", "ns_pair", "ew_pair", "
           "irregularities", "td_calls", "entered_at"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(field=st.sampled_from(FIELDS), value=json_values)
 def test_any_corrupted_field_is_accepted_or_refused_with_a_record_error(field, value):
     rec = result_record()
@@ -33,7 +34,7 @@ def test_any_corrupted_field_is_accepted_or_refused_with_a_record_error(field, v
         assert str(e)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(level=st.integers(1, 7), strain=st.sampled_from(["C", "D", "H", "S", "NT"]),
        stake=st.sampled_from(["", "X", "XX"]), decl=st.sampled_from("NESW"), tricks=st.integers(0, 13),
        vul=st.sampled_from(["None", "NS", "EW", "All"]), off=st.integers(-3, 3))
@@ -52,7 +53,7 @@ def test_2017_L77_the_station_takes_exactly_the_law_77_score(level, strain, stak
             assert "Law 77" in str(e)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(command=st.integers(-2, 45), data=json_values, session=st.sampled_from([None, "A" * 32, "x"]))
 def test_data_connector_answers_every_request_with_an_envelope(tmp_path, command, data, session):
     store = Store(str(tmp_path / "dc.db"))
@@ -86,7 +87,7 @@ def _dc_rows(store):
             ("dc_sections", "dc_rounds", "dc_handrecords", "dc_session_ids")]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(where=st.integers(0, 10**6), value=json_values)
 def test_a_corrupted_initialize_event_is_refused_whole_or_taken_whole(where, value):
     """One value anywhere in a scoring program's InitializeEvent replaced by random JSON: an error

@@ -77,7 +77,9 @@ def test_cli_prints_keys_and_explains_bad_options(tmp_path):
                             "--no-serve"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert [x for x in again.stdout.splitlines() if x.startswith("table ")][0] == lines[0]  # the TD can reprint a key
     assert f"TLS certificate fingerprint (SHA-256): {fp}" in again.stdout  # the same certificate
-    assert f"tablets: station address https://<this computer>:8080/#sha256={fp}" in run.stdout
+    from station.lan import lan_address
+
+    assert f"tablets: station address https://{lan_address()}:8080/#sha256={fp}" in run.stdout
     bad = subprocess.run([sys.executable, "-m", "station", "--tables", "B1-3"], cwd=ROOT,
                          capture_output=True, text=True, timeout=30)
     assert bad.returncode == 2 and "expected SECTION:TABLES" in bad.stderr

@@ -16,7 +16,7 @@ from endplay.parsers import lin as endplay_lin
 
 from .conftest import ROOT, StationProcess
 from .live_play import Spectator, calls_of, deal_of, handrecords, pbn_deal, play_auction
-from .team_play import PIN, Room, Tablet, teams_init
+from .team_play import PIN, Room, Tablet, dealer, imp, law77, teams_init, vulnerability
 from .test_team_matches import director_keys, ok
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]  # real tablets and the station as a process
@@ -128,6 +128,11 @@ def test_the_feed_shows_each_call_as_made_and_the_deal_only_when_both_rooms_have
         # The match's score on the stream: from the boards shown (all three).
         scores = [doc for _, kind, doc in st_events if kind == "match"]
         assert scores and scores[-1]["scored"] == 3
+        # The IMPs each team won, as scorers show a match: team 1 (home) sits NS in the open room.
+        per_board = [imp(law77(c, dealer(b), t, vulnerability(b)) - law77(c2, dealer(b), t2, vulnerability(b)))
+                     for (b, c, t), (_, c2, t2) in zip(OPEN, CLOSED, strict=True)]
+        assert (scores[-1]["home_won"], scores[-1]["away_won"]) == \
+            (str(sum(max(d, 0) for d in per_board)), str(sum(max(-d, 0) for d in per_board))), (scores[-1], per_board)
         assert pbn_deal(1).startswith("N:")
     finally:
         spectator.stop()

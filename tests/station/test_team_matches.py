@@ -49,6 +49,11 @@ def expected_board_imps() -> dict[int, tuple[int, int]]:
     return out
 
 
+def won(want: dict[int, tuple[int, int]], boards) -> tuple[int, int]:
+    """(home, away) IMPs won over `boards`: each board's IMPs go to the team that gained them."""
+    return sum(max(want[b][0], 0) for b in boards), sum(max(want[b][1], 0) for b in boards)
+
+
 def start(tmp_path, extra=()) -> StationProcess:
     return StationProcess(str(tmp_path / "station.db"), tmp_path, event=EVENT,
                           extra=["--profile", "dbf-2017", "--director-pin", PIN, *extra]).start()
@@ -60,18 +65,20 @@ def ok(reply) -> None:
 
 def director_keys(st: StationProcess) -> dict[str, str]:
     page = st.request("GET", f"/director?token={st.token}")[1]
+    assert isinstance(page, str), page
     return dict(re.findall(r"<tr><td>([A-Z]+\d+)</td><td><code>([A-Z0-9-]+)</code>", page))
 
 
 def board_results(st: StationProcess, table: int, key: str, board: int) -> list[dict]:
     code, doc = st.request("GET", f"/api/v1/boards/{board}/results",
                            headers={"X-Table": f"{EVENT}/A/{table}", "Authorization": f"Bearer {key}"})
-    assert code == 200, doc
+    assert code == 200 and isinstance(doc, dict), doc
     return doc["results"]
 
 
 def match_row(st: StationProcess) -> dict:
     page = st.request("GET", f"/director?token={st.token}")[1]
+    assert isinstance(page, str), page
     m = re.search(r'<tr class="match"[^>]*>(.*?)</tr>', page, re.S)
     assert m, page
     cells = re.findall(r"<td[^>]*>(.*?)</td>", m.group(1), re.S)
@@ -104,7 +111,7 @@ def test_2017_L16D1_a_two_table_match_scored_in_imps_and_vps_with_the_other_room
             assert [(r["table"], r["board"]) for r in board_results(st, 2, keys["A2"], b)] == [(2, b)]
         want = expected_board_imps()
         row = match_row(st)
-        so_far = sum(want[b][0] for b in (1, 2, 3, 4)), sum(want[b][1] for b in (1, 2, 3, 4))
+        so_far = won(want, (1, 2, 3, 4))  # the IMPs each team won, as scorers show them
         assert row["boards"] == "4/8" and row["imps"] == f"{so_far[0]}–{so_far[1]}", row
         assert row["vp"] == "when complete" and "open A1, closed A2" in row["rooms"], row
 
@@ -114,8 +121,8 @@ def test_2017_L16D1_a_two_table_match_scored_in_imps_and_vps_with_the_other_room
         t2.drain()
         # Over: both rooms are shown now.
         assert sorted(r["table"] for r in board_results(st, 1, keys["A1"], 3)) == [1, 2]
-        home, away = sum(v[0] for v in want.values()), sum(v[1] for v in want.values())
-        vp = wbf_vp(home, 8)  # the match's margin: what team 1 won over team 2 (away = -home)
+        home, away = won(want, range(1, 9))
+        vp = wbf_vp(home - away, 8)  # the match's margin: what team 1 won over team 2
         row = match_row(st)
         assert row["boards"] == "8/8" and row["imps"] == f"{home}–{away}", row
         assert row["vp"] == f"{vp[0]:.2f}–{vp[1]:.2f}", (row, vp)
@@ -139,6 +146,9 @@ def test_2017_L16D1_a_two_table_match_scored_in_imps_and_vps_with_the_other_room
             ns_imps = want[n][0] if table == 1 else want[n][1]  # NS is team 1 at table 1, team 2 at table 2
             assert board.info["ScoreIMP"] == f"NS {ns_imps}", (table, n, board.info)
         assert "not scored" not in text
+        # The header's running score: the IMPs each team won, as on the director page.
+        head = [x for x in text.splitlines() if x.startswith("% Match ")]
+        assert head and head[0].startswith(f"% Match Team 1 (home) v Team 2: 8 of 8 boards, IMPs {home}-{away}, VP "), head
 
         # USEBIO: a teams event ImportUsebio takes (its parser and validation), with the match.
         code, xml = st.request("GET", f"/export/usebio?token={st.token}")
@@ -198,11 +208,12 @@ def test_2017_L16D1_two_matches_on_the_same_boards_hide_each_other_until_each_is
         rows = re.findall(r'<tr class="match"[^>]*>(.*?)</tr>', page, re.S)
         assert len(rows) == 2
         for (a, b), row in zip(((1, 2), (3, 4)), rows, strict=True):
-            home = sum(imp(law77_at(a, x, plays, made) - law77_at(b, x, plays, made)) for x in range(1, 5))
-            vp = wbf_vp(home, 4)  # the match's margin: what the home team won over the visitors
+            per_board = [imp(law77_at(a, x, plays, made) - law77_at(b, x, plays, made)) for x in range(1, 5)]
+            home, away = sum(max(d, 0) for d in per_board), sum(max(-d, 0) for d in per_board)
+            vp = wbf_vp(home - away, 4)  # the match's margin: what the home team won over the visitors
             cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
             assert cells[1] == f"Team {a} v Team {b}" and cells[3] == "4/4", cells
-            assert cells[4] == f"{home}–{-home}" and cells[5] == f"{vp[0]:.2f}–{vp[1]:.2f}", (cells, vp)
+            assert cells[4] == f"{home}–{away}" and cells[5] == f"{vp[0]:.2f}–{vp[1]:.2f}", (cells, vp)
         code, xml = st.request("GET", f"/export/usebio?token={st.token}")
         event = import_usebio(xml.encode("utf-8"))["events"][0]
         assert len(event["matches"]) == 2 and len(event["participants"]) == 4
@@ -282,6 +293,9 @@ def test_the_td_sets_a_match_on_a_pairs_movement_and_a_bad_one_is_refused(tmp_pa
         assert (by_table[1]["Room"], by_table[1]["ScoreIMP"]) == ("Closed", f"NS {d}")
         assert (by_table[2]["Room"], by_table[2]["ScoreIMP"]) == ("Open", f"NS {-d}")
         assert by_table[1]["Scoring"] == "IMP"
+        # The TD's list: the IMPs each team won so far (the home team's d IMPs, if it gained them).
+        listed = match("list").stdout
+        assert f"1/4 boards, IMPs {max(d, 0)}-{max(-d, 0)}" in listed, listed
     finally:
         st.stop()
 
@@ -340,3 +354,49 @@ def test_a_bws_teams_section_declared_by_the_td_and_a_bad_one_changes_nothing():
     assert match_store.teams_sections(store, guid) == {"A"}
     assert len(match_store.session_matches(store, guid).matches) == 2
     store.close()
+
+
+@pytest.mark.parametrize("method", [40, 50])
+def test_2017_L78B_an_imps_only_or_discrete_vp_match_shows_the_imps_each_team_won(tmp_path, method):
+    """Data Connector method 40 (team IMPs): no VP scale; the teams' TOTAL_SCORE is their net
+    IMPs (the margin). Method 50 ("discrete VPs"): no discrete table is named in a source here,
+    so the WBF 2013 scale (docs/station.md "Team matches"). Either way the director page and the
+    USEBIO match show the IMPs each team won."""
+    st = start(tmp_path)
+    tablets = []
+    try:
+        client = DataConnectorClient("club-9", st.token, st.url)
+        ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1)], (1, 4), method=method)))
+        keys = director_keys(st)
+        tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
+        for b, c, t in OPEN[:4]:
+            tablets[0].play(b, c, t)
+        for b, c, t in CLOSED[:4]:
+            tablets[1].play(b, c, t)
+        for t in tablets:
+            t.drain()
+        per_board = {b: imp(ns_score(b, c, t) - ns_score(b, *{x: (y, z) for x, y, z in CLOSED}[b]))
+                     for b, c, t in OPEN[:4]}
+        assert {d > 0 for d in per_board.values()} == {True, False}, per_board  # both teams won IMPs
+        home = sum(max(d, 0) for d in per_board.values())
+        away = sum(max(-d, 0) for d in per_board.values())
+        vp = wbf_vp(home - away, 4)
+        row = match_row(st)
+        assert row["boards"] == "4/4" and row["imps"] == f"{home}–{away}", row
+        assert row["vp"] == ("IMPs only" if method == 40 else f"{vp[0]:.2f}–{vp[1]:.2f}"), (row, vp)
+
+        code, xml = st.request("GET", f"/export/usebio?token={st.token}")
+        event = import_usebio(xml.encode("utf-8"))["events"][0]
+        assert event["type"] == "teams" and event["match_scoring"] == ("imps" if method == 40 else "vps")
+        (match,) = event["matches"]
+        assert (match["score"], match["opposing_score"]) == (home, away)
+        totals = {p["number"]: p["score"] for p in event["participants"]}
+        if method == 40:
+            assert "vp" not in match and "opposing_vp" not in match
+            assert totals == {"1": home - away, "2": away - home}
+        else:
+            assert (match["vp"], match["opposing_vp"]) == vp and totals == {"1": vp[0], "2": vp[1]}
+    finally:
+        for t in tablets:
+            t.stop()
+        st.stop()

@@ -139,7 +139,7 @@ def import_usebio(raw: bytes, policy: bool = True) -> dict[str, Any]:
                 data["clubs"].append({"name": child.findtext("CLUB_NAME"), "id": child.findtext("CLUB_ID_NUMBER")})
             elif child.tag == "EVENT":
                 kind = (child.get("EVENT_TYPE") or "INVALID").lower()
-                event = {"type": kind if kind in EVENT_TYPES else None, "participants": [], "winner_type": 1,
+                event: dict[str, Any] = {"type": kind if kind in EVENT_TYPES else None, "participants": [], "winner_type": 1,
                          "section_count": 1, "session_count": 1, "boards": None, "board_scoring": None}
                 data["events"].append(event)
                 _process_event(child, event)

@@ -68,7 +68,9 @@ ADDED_SINCE = {"director": {"signed_in": False, "grace_s": 0, "grace_setting": 0
 
 
 def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The snapshot with the session's fields of the version that wrote the journal."""
+    """The snapshot with the session's fields and the keys of the version that wrote the journal.
+    A key added since (`players`: the member numbers entered, none in an old journal) must show
+    nothing entered and nothing waiting."""
     import dataclasses
 
     from tablet_app.session import Session
@@ -76,6 +78,9 @@ def as_written(snapshot: dict[str, Any]) -> dict[str, Any]:
     snapshot = dict(snapshot)
     for k, v in ADDED_SINCE.items():
         assert snapshot.pop(k) == v, f"snapshot key {k} added since is not {v!r}"
+    players = snapshot.get("players")
+    assert players is None or (players["waiting"] is None and players["entered"] == {}), players
+    snapshot.pop("players", None)
     session = snapshot.get("session")
     if session is None:
         return dict(snapshot)

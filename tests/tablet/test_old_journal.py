@@ -6,6 +6,7 @@ import json
 import pathlib
 import shutil
 import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -23,8 +24,14 @@ def old_db(tmp_path):
     return db
 
 
+def read_old() -> sqlite3.Connection:
+    """The committed journal, read only: a plain connect to a WAL database writes its -shm and
+    -wal beside it, in the checkout."""
+    return sqlite3.connect(f"file:{DATA / 'evening.db'}?immutable=1", uri=True)
+
+
 def test_the_old_journal_holds_every_record_kind():
-    conn = sqlite3.connect(DATA / "evening.db")
+    conn = read_old()
     kinds = {k for (k,) in conn.execute("SELECT kind FROM journal")}
     conn.close()
     assert kinds == set(OLD["kinds"]) and len(kinds) == 16
@@ -64,7 +71,8 @@ def test_the_live_path_goes_on_from_an_old_journal_as_before(old_db):
         queued = outbox(ctl.journal.conn, before)
         assert [q for q in queued if q[1] != "auction_event"] == OLD["go_on"]["queued"]
         events = [q for q in queued if q[1] == "auction_event"]
-        last_old = sqlite3.connect(DATA / "evening.db").execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+        with closing(read_old()) as conn:
+            last_old = conn.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
         numbers = [q[2]["n"] for q in events]
         assert events and numbers == sorted(numbers) and numbers[0] > last_old
         assert all(q[0].endswith(f"/event/{q[2]['n']}") for q in events)

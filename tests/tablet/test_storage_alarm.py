@@ -69,7 +69,7 @@ def test_a_full_tablet_disk_is_an_open_call_on_the_director_page_until_space_ret
         assert (call["section"], call["table"], call["round"], call["board"]) == ("A", 3, 1, 1)
         assert call["note"].startswith("tablet storage full")
         html = station.request("GET", f"/director?token={station.token}")[1]
-        assert "Table A3, round 1, board 1: launched" in html and "tablet storage full" in html
+        assert "Table A3, round 1, board 1: tablet storage full — the table called" in html
         # the box sends it again while the disk is still full: refused again, the same call
         assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
         # a restarted deliverer (the tablet's app restarted on the full disk) says it again:
