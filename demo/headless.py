@@ -52,8 +52,12 @@ def headless(args: argparse.Namespace) -> int:
         # Every wait runs on the boxes' clock (the emulated chips' own time, slower than ours, or
         # the wall's): to the demo a box is as fast as it is. The limits only end a demo that hangs.
         box_clock = getattr(boxes, "clock", WallClock)
+        # the unix port's screen file reads "N Bd1 DN V-", the chip's panel "N BOARD 1" and
+        # "WAIT FOR TD" (its own words, hardware/display.md)
+        board1 = "BOARD 1" if on_chip else "Bd1 "
+        td_wait = "WAIT FOR TD" if on_chip else "DIRECTOR: wait"
         for s in SEATS:
-            boxes.wait_screen(s, lambda sc: "Bd1 " in sc.text, timeout=HANG_S)
+            boxes.wait_screen(s, lambda sc: board1 in sc.text, timeout=HANG_S)
 
         def wait(pred: Any, what: str, timeout: float = HANG_S) -> None:
             end = box_clock.monotonic() + timeout
@@ -125,9 +129,9 @@ def headless(args: argparse.Namespace) -> int:
         boxes.press("S", tokens("1S"))
         say("  box S keys 1\u2660 - insufficient over 1NT")
         wait(lambda c: c.phase == "frozen", "table frozen")
-        boxes.wait_screen("W", lambda sc: sc.status == "DIRECTOR: wait", HANG_S)
+        boxes.wait_screen("W", lambda sc: sc.status == td_wait, HANG_S)
         table()
-        box_screen("W", "DIRECTOR: wait")
+        box_screen("W", td_wait)
         with loop.lock:
             st = ctl.estate
             say("  Director console:")

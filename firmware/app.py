@@ -34,6 +34,8 @@ HOLD_MS = 40
 # GC_TURN_MS (a collection, about 4.5 ms on the chip, then costs it one grant).
 GC_BUS_MS = 100
 GC_TURN_MS = 1000
+# the answers to a key that a new turn or call makes stale (the auction moved on)
+_STALE_NOTES = (E.N_NOT_TURN, E.N_INSUFFICIENT, E.N_NOT_ALLOWED, E.N_STOP_WAIT, E.N_NO_AUCTION)
 
 
 class BoxApp:
@@ -63,6 +65,8 @@ class BoxApp:
         self.keep = -1  # a call made and not acknowledged yet, to keep in flash after HOLD_MS
         self.keep_n = 0  # its place in the auction and its board
         self.keep_board = 0
+        self.keep_at = 0  # ticks when it was made
+        self.bus = bus
         self.hold_at = 0  # ticks since when a redraw waits for the STATE (0: none)
         self.idle_due = False  # a call's redraw is out: collect its garbage once idle
         self.push_all = getattr(hal.display, "push", None) if not bus else None
@@ -88,8 +92,11 @@ class BoxApp:
     def key(self, k, now):
         if k == keys.OK and self.view.sending != calls.NONE and self.entry.sel != calls.NONE:
             # one call in flight: until the tablet has acknowledged the last one, another OK is
-            # refused (a loose cable must not turn 1NT into 1NT and then 2NT)
+            # refused (a loose cable must not turn 1NT into 1NT and then 2NT), and the refused
+            # call is disarmed: an OK pressed later, when the link is back, sends nothing the
+            # player did not key again
             self.entry.note = E.N_ONE_IN_FLIGHT
+            self.entry.clear()
             self.hal.buzzer.beep(150)
             self.dirty = True
             return
@@ -112,6 +119,7 @@ class BoxApp:
                 self.keep = code
                 self.keep_n = self.view.n
                 self.keep_board = self.view.board
+                self.keep_at = now
                 self.hold_at = now or 1
                 if not self.link_up and self.store is not None:
                     self.store.add(code, self.keep_n, self.keep_board)  # no tablet: keep it now
@@ -130,8 +138,10 @@ class BoxApp:
         preallocated view, straight from its bytes: nothing is kept but the message text."""
         v = self.view
         b = self.ep.state_body
+        known_was = v.known
         v.known = True
         t = b[L.S_TURN]
+        turn_was = v.turn
         v.turn = t if t < 4 else V.NO_SEAT
         f = b[L.S_FLAGS]
         v.phase = V.FROZEN if f & L.F_FROZEN else (V.ENDED if f & L.F_OVER else V.AUCTION)
@@ -151,13 +161,25 @@ class BoxApp:
         if sm and not v.stop_deadline:
             v.stop_deadline = 1
         v.stop_lock = v.prevent
+        ent = self.entry
+        if known_was and b[L.S_BOARD] != v.board:
+            # a selection keyed on the last board is not armed on this one; one keyed before
+            # the first STATE since boot (the panel still showing the last boot's picture) is
+            # of no earlier board, and stays
+            ent.clear()
+        if n != v.n or v.turn != turn_was:
+            # the auction moved: an answer to an earlier key (INSUFFICIENT ...) is not true now
+            if ent.note in _STALE_NOTES:
+                ent.note = E.N_NONE
         v.board = b[L.S_BOARD]
         v.dealer = b[L.S_DEALER]
         v.vul = b[L.S_VUL]
         v.n = n  # v.auction is b[S_AUCTION:]: its n calls are in place (layout.state_ok)
-        end = self.ep.state_len
-        mlen = b[L.S_AUCTION + n]
-        v.msg = bytes(b[end - mlen:end]).decode("utf-8") if mlen else ""
+        m = L.S_AUCTION + n + 1
+        mlen = b[m - 1]
+        v.msg = bytes(b[m:m + mlen]).decode("utf-8") if mlen else ""
+        # version 3: the player's language after the message (SPEC.md section 3), else English
+        v.lang = b[m + mlen] if self.ep.state_len > m + mlen else 0
         if self.store is not None:
             self.store.reconcile(self, now)
         self.dirty = True
@@ -194,11 +216,9 @@ class BoxApp:
         if late and self.ep.granted and hal.ticks_diff(hal.ticks_us(), before) > late:
             self.ep.granted = False  # perhaps too old to answer in time: the next grant
             self.late_grants += 1
-        if self.send(now) and late and hal.ticks_diff(now, self.gc_at) >= (
-                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS):
+        if self.send(now) and self.bus:
             # the reply is out; the next grant is another box's
-            gc.collect()
-            self.gc_at = hal.ticks_ms()
+            self.after_reply(now)
         k = hal.keys.get()
         while k:
             self.key(k, now)
@@ -231,12 +251,8 @@ class BoxApp:
         if self.keep >= 0:
             if self.view.sending != self.keep:
                 self.keep = -1  # acknowledged: the tablet has it
-            elif hal.ticks_diff(now, self.hold_at) >= HOLD_MS or not self.hold_at:
-                if self.store is not None:
-                    self.store.add(self.keep, self.keep_n, self.keep_board)
-                self.keep = -1
-                if tr is not None:
-                    tr[2] = hal.ticks_us()
+            elif not self.bus:
+                self.keep_due(now)  # on a bus: right after a reply (after_reply)
         if self.hold_at and hal.ticks_diff(now, self.hold_at) >= HOLD_MS:
             self.hold_at = 0
             self.dirty = True
@@ -290,8 +306,11 @@ class BoxApp:
                     print("heap %d" % h)
             if self.push_all is not None:
                 gc.collect()
-            if self.store is not None:
+            if self.store is not None and not self.bus:
+                # point to point a page programmed now delays nothing; a new journal (an erase)
+                # only when this one is nearly full: a STATE lost meanwhile comes again (RTO)
                 self.store.flush()
+                self.store.maintain()
             if tr is not None and tr[0] and tr[5]:
                 t0 = tr[0]
                 for i in range(1, 9):
@@ -299,6 +318,45 @@ class BoxApp:
                 print("trace %d %d %d %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0,
                                                            tr[6], tr[7], tr[8]))
                 tr[0] = 0
+
+    def keep_due(self, now):
+        """The call made HOLD_MS ago and still not acknowledged into the flash journal (one
+        page programmed: store.py)."""
+        if self.hal.ticks_diff(now, self.keep_at) < HOLD_MS:
+            return
+        if self.store is not None:
+            self.store.add(self.keep, self.keep_n, self.keep_board)
+        self.keep = -1
+        if self.trace is not None:
+            self.trace[2] = self.hal.ticks_us()
+
+    def after_reply(self, now):
+        """On a bus, right after the box's reply to a grant: the window in which it may spend
+        the chip's time. The next grant is another box's (SPEC.md section 1: the box in turn is
+        granted every other time, the others in rotation), so this box's next grant is at least
+        one other grant and its reply away (2 x 0.87 ms on the wire at 115200 baud, or the
+        tablet's 7.5 ms wait for a box that does not answer: SPEC.md section 5 "Bus turnaround"),
+        while a page programmed into flash holds the interrupts off 0.4 ms and the UART's FIFO
+        keeps the 5 bytes that arrive meanwhile. So a call's record is written here, never
+        between a grant and its reply; the garbage goes here too, at most every GC_BUS_MS
+        (GC_TURN_MS in turn), and not while an event is in flight."""
+        hal = self.hal
+        st = self.store
+        if self.keep >= 0 and self.view.sending == self.keep:
+            self.keep_due(now)
+        elif st is not None:
+            st.flush()
+            if self.keep < 0 and not self.ep.q_count and not self.view.my_turn():
+                # a new journal erases a block (45 ms, interrupts off): only when this box has
+                # nothing to send and is not in turn, so a grant it misses delays nothing (the
+                # tablet grants it again; a STATE it misses comes again, SPEC.md section 5)
+                st.maintain()
+        if self.late_us and not self.ep.q_count and hal.ticks_diff(now, self.gc_at) >= (
+                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS):
+            # (not with an event in flight: a collection costs the next grant, and that grant
+            # carries the event's ack or its resend; MicroPython still collects when it must)
+            gc.collect()
+            self.gc_at = hal.ticks_ms()
 
     def send(self, now):
         """Write what the endpoint has to send; True when it wrote a frame."""

@@ -50,6 +50,7 @@ class CallEntry:
         self.note = N_NONE
         self.out_kind = EV_NONE
         self.out_call = calls.NONE
+        self.refused = calls.NONE  # the call the last refusal disarmed (shown with its note)
 
     def clear(self):
         self.level = 0
@@ -109,14 +110,17 @@ class CallEntry:
             self.note = N_LEVEL_FIRST if self.level else N_SELECT_FIRST
             return
         why = view.check(self.sel, now, ticks_diff)
-        # In `prevent` policy the box refuses the irregular call before anyone sees it; the
-        # selection stays so the player can change it. A stop lock is refused in either policy
-        # when the tablet asks the box to enforce it. With no state from the tablet the box
-        # cannot know the turn, so it refuses rather than guess.
+        # In `prevent` policy the box refuses the irregular call before anyone sees it. A stop
+        # lock is refused in either policy when the tablet asks the box to enforce it. With no
+        # state from the tablet the box cannot know the turn, so it refuses rather than guess.
+        # A refused call is disarmed: the selection goes with the refusal, so no later OK (the
+        # turn come round, the stop wait over) sends a call the player did not key again.
         refuse = why != V.OK and (view.prevent or why == V.NO_AUCTION
                                   or (why == V.STOP_WAIT and view.stop_lock))
         if refuse:
             self.note = _REFUSAL_NOTE[why]
+            self.refused = self.sel
+            self.clear()
             return
         self.out_kind = EV_CALL
         self.out_call = self.sel

@@ -74,7 +74,7 @@ def main_rp2():
         seat = hal_rp2.seat_from_jumpers(hal.jumper_gpios)
     if seat < 0:
         seat = 0
-    box = app.BoxApp(hal, seat, bus, store.Store("/outbox.bin"))
+    box = app.BoxApp(hal, seat, bus, store.Store("/outbox.bin", hal_rp2.raw_block))
     # the bench's: each new high-water mark of the heap (after a STATE, before the collection)
     box.heap_log = 1 if heap_log else 0
     if trace:
@@ -100,7 +100,8 @@ def main_rp2():
     print("box boot seat %s bus %d on %s heap %d native %d" % (
         SEATS[seat], bus, sys.implementation._machine, gc.mem_alloc(), native))
     # The watchdog: a box that hangs (a stuck bus, a loop that never returns) restarts within
-    # 2 s; hal.wait feeds it on every turn of the loop. Calls in flight are in /outbox.bin.
+    # 2 s; hal.wait feeds it on every turn of the loop. Calls in flight are in /outbox.bin
+    # (store.py's journal).
     hal.wdt = WDT(timeout=2000)
     faults = 0
     while True:

@@ -1,11 +1,19 @@
-# The panel's picture: 4 lines of 16 characters in the 8x16 font (font16), drawn into a
-# preallocated 128x64 frame buffer without allocating, telling which 8-pixel pages changed so the
-# push sends only those. The OLED shows it; the unix backend's terminal prints its text. Runs only
-# when something changed, never in the idle poll loop. The layout and its reasons:
-# hardware/display.md. (The unix backend's screen file, the whole state as text, is textview.py.)
+# The panel's picture: 4 lines of 12 cells of the 10 x 16 font (font16), capitals only, in the
+# player's language (lang.py), drawn into a preallocated 128x64 frame buffer without allocating,
+# telling which 8-pixel pages changed so the push sends only those. The OLED shows it; the unix
+# backend's terminal prints its text. Runs only when something changed, never in the idle poll
+# loop. The layout and its reasons (legible at 80 cm, one job per line): hardware/display.md.
+# (The unix backend's screen file, the whole state as text, is textview.py.)
+#
+#   line 0  status     YOUR TURN | TURN: EAST | STOP 7 | WAIT FOR TD | AUCTION OVER | NO LINK
+#   line 1  call line  4♥ OK? | 4♥ STOP? | 3NT SENDING | INSUFFICIENT | MIN 2♥ | N BOARD 12
+#   line 2  the last four calls in time order, two a line: seat letter, call, mark (* alerted,
+#   line 3  ! with the STOP card, + both); the newest (bottom right) inverted. Before the first
+#           call: DEALER NORTH / VUL: NS.
 import calls
 import entry as E
 import font16
+import lang as T
 import view as V
 
 try:
@@ -22,101 +30,130 @@ try:
 except ImportError:  # CPython: cells copied in Python
     framebuf = None  # type: ignore[assignment]
 
-WIDTH = 16  # 128 px / 8 px per character
-VULS = ("-", "NS", "EW", "All")
-
-
-# -- the panel's picture -------------------------------------------------------------------------
-ROWS = 4  # 64 px / 16 px
+WIDTH = 12  # cells a line: 128 px / 10 px, 8 px to spare (the gap between two calls of a line)
+ROWS = 4    # 64 px / 16 px
 CELLS = ROWS * WIDTH
-INV = 0x80  # a cell's code with this bit is drawn inverted (white on black's opposite)
-_SP = 0     # font16 code of " "
-_BLANK = bytes(CELLS)  # all cells " ": one slice store clears the lines
-_PASS = b"Pass"
-_NT = b"NT"
-_HEAD = b"W   N   E   S"
-_STATUS = (b"wait for tablet", b"wait for board", b"AUCTION OVER", b"DIRECTOR: wait",
-           b"YOUR TURN", b" to call", b"STOP ", b"NO LINK", b"update firmware", b" OK?",
-           b" STOP?", b" sending", b"> ", b" Bd", b" D", b" V", b"review ", b"min ")
-# notes that answer a key the state may still refuse: shown on the status line while still true
-_ROW0_NOTES = (E.N_LEVEL_FIRST, E.N_SELECT_FIRST, E.N_NOT_TURN, E.N_INSUFFICIENT,
-               E.N_NOT_ALLOWED)
-# notes that report a key that was acted on: shown on the call line while nothing is selected
-_ROW1_NOTES = (E.N_STOP_SENT, E.N_ALERT_SENT, E.N_UNDO_SENT, E.N_TD_SENT, E.N_QUEUE_FULL)
+CW = font16.WIDTH  # a cell's width in pixels
+SLOT = 6    # the cells of a call in the auction lines: seat letter, space, call (3), mark
+SLOT_X = 68  # the right call of an auction line starts here: 8 px after the left one's end
+INV = 0x80  # a cell's code with this bit is drawn inverted: rows 2-15 of the cell (its top page
+INV_TOP = 0xFC  # xor'ed with this): the bar keeps 2 rows clear of the line above, whose capitals
+            # end on their cell's last row
+_BLANK = bytes(CELLS)  # all cells " " (code 0): one slice store clears the lines
+_OK = b" OK?"
+_DASHES = b"--"
+# the word of each entry note (entry.N_*), 0xFF: none shown
+_NOTE_WORD = bytes((0xFF, T.LEVEL_FIRST, T.SELECT, T.OUT_OF_TURN, T.INSUFFICIENT, T.NOT_ALLOWED,
+                    T.STOP_WAIT, T.NOT_NOW, 0xFF, T.STOP_SHOWN, T.ALERTED, T.MISTAKE,
+                    T.TD_CALLED, 0xFF, T.WAIT, T.WAIT))
+# marks after a call in the auction: none, alerted, stop card, both
+_MARKS = b" *!+"
 
 
 def code_of(ch):
-    """font16 code of a character (an int from bytes, or a one-character str)."""
+    """font16 code of a character (an int from Latin-1 bytes, or a one-character str)."""
     c = ch if type(ch) is int else ord(ch)
-    if 32 <= c < 127:
-        return c - 32
-    i = font16.SUITS.find(chr(c)) if c > 255 else -1
+    if c < 256:
+        return font16.MAP[c]
+    i = font16.SUITS.find(chr(c))
     return font16.CLUB + i if i >= 0 else font16.OTHER
 
 
 class Frame:
-    """The 128x64 picture: 4 lines of 16 cells of the 8x16 font, drawn into `buf` (MONO_VLSB,
+    """The 128x64 picture: 4 lines of 12 cells of the 10 x 16 font, drawn into `buf` (MONO_VLSB,
     the SSD1306's page layout: page p is buf[128 p:128 p + 128], bit 0 its top row), which may
     be the display driver's own buffer. draw() allocates nothing: the lines are composed as
     font codes into a preallocated array and only cells whose code changed are copied from the
-    font (by framebuf where there is one, else byte for byte)."""
+    font (in native code where the box compiled it, else by framebuf or byte for byte). Cell i
+    is drawn at x = xs[i] of its line: 10 px apart, and in the auction lines, when they hold
+    calls, two calls of 6 cells each at x 0 and SLOT_X."""
 
     def __init__(self, buf=None, native=True):
         """native=False: the bytecode loop even where blit's native code loads (tests)."""
         self.buf = bytearray(128 * 64 // 8) if buf is None else buf
         self.native = _native_cells if native else None
         self.ntext = _native_text if native else None
-        self.head = bytearray(WIDTH)  # line 2, the seats W N E S with this box's own inverted
-        self.head_seat = -1  # ... for this seat (it never changes: composed once)
         self.font = memoryview(font16.FONT)
+        self.map = font16.MAP
+        self.tx = T.TEXTS[0]  # the texts of the language being drawn (draw() sets them)
+        self.at = T.AT[0]
         self.want = bytearray(CELLS)
         self.shown = bytearray(CELLS)
-        # per 8-pixel page, the first and last pixel column the last draw() changed: a new call
-        # changes a cell or two of a line, and only those columns need go over I2C
+        self.xs = bytearray(CELLS)
+        self.fresh = 0xFF  # pages to report whole at the next draw (invalidate)
+        self.slots = True
+        self._layout(False)
+        # per 8-pixel page, the first and last pixel column the last draw() changed
         self.lo = bytearray(8)
         self.hi = bytearray(8)
         self.lines = None
         if framebuf is not None and self.native is None:
-            # framebuf's blit copies a cell in C, about 7 times faster than 16 byte stores in
-            # Python on the chip. Seen as GS8 (one byte a pixel), the font is a picture 8 wide
-            # whose rows 2 g and 2 g + 1 are glyph g's top and bottom page, and a line of cells
-            # is a picture 128 wide and 2 high (its two pages): a glyph goes in at y = -2 g and
-            # the line's clipping keeps just its 16 bytes. (As MONO_VLSB pixels a cell would be
-            # 128 pixel copies instead of 16.) An inverted cell goes through a palette that maps
-            # each byte to its complement.
-            self.fontfb = framebuf.FrameBuffer(_writable(font16.FONT), 8, 2 * font16.COUNT,
+            # framebuf's blit copies a cell in C. Seen as GS8 (one byte a pixel), the font is a
+            # picture CW wide whose rows 2 g and 2 g + 1 are glyph g's top and bottom page, and
+            # a line of cells is a picture 128 wide and 2 high (its two pages): a glyph goes in
+            # at y = -2 g and the line's clipping keeps just its bytes.
+            self.fontfb = framebuf.FrameBuffer(_writable(font16.FONT), CW, 2 * font16.COUNT,
                                                framebuf.GS8)
             mv = memoryview(self.buf)
             self.lines = [framebuf.FrameBuffer(mv[256 * r:256 * r + 256], 128, 2, framebuf.GS8)
                           for r in range(ROWS)]
-            inv = bytearray(256)
-            for i in range(256):
-                inv[i] = i ^ 0xFF
-            self.inv = framebuf.FrameBuffer(inv, 256, 1, framebuf.GS8)
         self.invalidate()
 
     def invalidate(self):
-        """Draw every cell at the next draw() (the buffer was cleared or is not what we drew)."""
+        """Draw every cell at the next draw() (the buffer was cleared or is not what we drew),
+        and report every page whole: the columns right of the last cell are no cell's, and a
+        panel just powered up holds anything there."""
         for i in range(CELLS):
             self.shown[i] = 0xFF
+        self.fresh = 0xFF
+
+    def _layout(self, slots):
+        """The x of each cell: the auction lines hold two calls each (slots) or a text. A
+        change clears those lines' pages (the gap between the calls is no cell's) and draws
+        their cells again. Returns the mask of the pages cleared."""
+        if slots == self.slots:
+            return 0
+        self.slots = slots
+        for i in range(CELLS):
+            c = i % WIDTH
+            if slots and i >= 2 * WIDTH and c >= SLOT:
+                self.xs[i] = SLOT_X + CW * (c - SLOT)
+            else:
+                self.xs[i] = CW * c
+        b = self.buf
+        for i in range(512, 1024):
+            b[i] = 0
+        for i in range(2 * WIDTH, CELLS):
+            self.shown[i] = 0xFF
+        return 0xF0
 
     # -- composing (font codes into self.want) -------------------------------------------------
-    def _text(self, pos, s, inv=0):
+    def _text(self, pos, s, inv=0, start=0, stop=-1):
+        """s[start:stop] (bytes: Latin-1; or a str) from cell pos, cut at the line's end;
+        returns the cell after it."""
+        end = pos - pos % WIDTH + WIDTH  # a line never runs into the next: what does not fit is cut
+        if stop < 0:
+            stop = len(s)
         if self.ntext is not None and type(s) is bytes:
-            return self.ntext(self.want, pos, s, inv)  # every fixed text: in native code
-        end = (pos | 15) + 1  # a line never runs into the next: what does not fit is cut
+            return self.ntext(self.want, pos, end, s, inv, self.map, start, stop)  # fixed texts
         w = self.want
-        for ch in s:
+        m = self.map
+        for k in range(start, stop):
             if pos >= end:
                 break
-            # printable ASCII from bytes (every fixed text) without a call: a call a character
-            # is a good part of composing the lines on the chip
-            if type(ch) is int and 32 <= ch < 127:
-                w[pos] = (ch - 32) | inv
-            else:
-                w[pos] = code_of(ch) | inv
+            ch = s[k]
+            w[pos] = (m[ch] if type(ch) is int else code_of(ch)) | inv
             pos += 1
         return pos
+
+    def _say(self, pos, i, inv=0):
+        """Text i of the language draw() set (lang.py) from cell pos: a run of that language's
+        one bytes constant, no slice made (straight to the native loop: a draw says up to 8)."""
+        at = self.at
+        if self.ntext is not None:
+            return self.ntext(self.want, pos, pos - pos % WIDTH + WIDTH, self.tx, inv, self.map,
+                              at[i], at[i + 1] - 1)
+        return self._text(pos, self.tx, inv, at[i], at[i + 1] - 1)
 
     def _num(self, pos, n):
         if n >= 10:
@@ -124,188 +161,198 @@ class Frame:
         self.want[pos] = 16 + n % 10  # "0" is ASCII 48: code 16
         return pos + 1
 
-    def _call(self, pos, c, inv=0, short=False):
+    def _call(self, pos, c, lg, inv=0, cell=False):
         w = self.want
         if c == calls.HIDDEN:
-            return self._text(pos, b"--", inv)
+            return self._text(pos, _DASHES, inv)
         if c == calls.PASS:
-            # in the 4-character auction cells "Pass" would run into the next call
-            return self._text(pos, b"P" if short else _PASS, inv)
-        if c == calls.DOUBLE or c == calls.REDOUBLE:
-            w[pos] = code_of(88) | inv  # X
-            if c == calls.REDOUBLE:
-                w[pos + 1] = code_of(88) | inv
-                return pos + 2
-            return pos + 1
+            return self._say(pos, T.PASS_CELL if cell else T.PASS, inv)
+        if c == calls.DOUBLE:
+            return self._say(pos, T.DOUBLE, inv)
+        if c == calls.REDOUBLE:
+            return self._say(pos, T.REDOUBLE, inv)
         if not calls.is_bid(c):
-            w[pos] = font16.OTHER
+            w[pos] = font16.OTHER | inv
             return pos + 1
         w[pos] = (16 + calls.level(c)) | inv
         d = calls.denom(c)
         if d == 4:
-            return self._text(pos + 1, _NT, inv)
+            return self._say(pos + 1, T.NT, inv)
         w[pos + 1] = (font16.CLUB + d) | inv
         return pos + 2
 
-    def _cell(self, pos, f):
-        # an alerted call is drawn inverted, as the alert card stands out; "!" after a bid made
-        # with the STOP card
-        inv = INV if f & V.F_ALERT else 0
-        p = self._call(pos, f & V.CALL_MASK, inv, True)
-        if f & V.F_STOP and p < (pos | 15) + 1:
-            self.want[p] = code_of(33) | inv
+    def _slot(self, pos, view, i, inv, lg):
+        """Call i of the auction in the 6 cells from pos: its seat's letter, the call, its mark."""
+        f = view.auction[i]
+        w = self.want
+        if inv:
+            for k in range(pos, pos + SLOT):
+                w[k] = INV  # the newest: a bar the width of the slot
+        w[pos] = self.map[T.LETTERS[lg][(view.dealer + i) & 3]] | inv
+        p = self._call(pos + 2, f & V.CALL_MASK, lg, inv, True)
+        m = (1 if f & V.F_ALERT else 0) + (2 if f & V.F_STOP else 0)
+        if m:
+            w[p] = self.map[_MARKS[m]] | inv
 
-    def _status(self, view, ent, now, ticks_diff, link_up, version_error):
-        t = _STATUS
+    def _status(self, view, now, ticks_diff, link_up, version_error, lg):
         if version_error:
-            return self._text(0, t[8])  # the tablet speaks no protocol version we know
+            return self._say(0, T.UPDATE)  # the tablet speaks no protocol version we know
         if not view.known:
-            return self._text(0, t[0])
+            return self._say(0, T.STARTING)
         if not link_up:
-            return self._text(0, t[7])  # never "YOUR TURN" on a box the tablet cannot hear
+            return self._say(0, T.NO_LINK)  # never "YOUR TURN" on a box the tablet cannot hear
         if view.phase == V.WAITING:
-            return self._text(0, t[1])
+            return self._say(0, T.NO_BOARD)
         if view.phase == V.ENDED:
-            return self._text(0, t[2])
+            return self._say(0, T.OVER)
         if view.phase == V.FROZEN:
-            return self._text(0, t[3])
-        note = ent.note
-        if note in _ROW0_NOTES:
-            # the answer to the key just pressed, as long as it is still true (a stale "NOT YOUR
-            # TURN" under a new turn would contradict the state)
-            sel = ent.sel != calls.NONE
-            if ((note == E.N_NOT_TURN and not view.my_turn())
-                    or (note == E.N_INSUFFICIENT or note == E.N_NOT_ALLOWED) and sel
-                    or (note == E.N_LEVEL_FIRST or note == E.N_SELECT_FIRST) and not sel):
-                return self._text(0, E.NOTES[note])
+            return self._say(0, T.TD_WAIT)
         left = view.stop_left_ms(now, ticks_diff)
-        p = 0
         if left > 0 and view.turn < 4:
-            secs = (left + 999) // 1000
-            # "STOP 7 YOUR TURN" is 16: from 10 s on the space after STOP goes
-            p = self._num(self._text(0, t[6]) - (secs >= 10), secs) + 1
+            # this box's own wait (the STATE's stop_ms is for this seat): the seconds left
+            return self._num(self._say(0, T.STOP), (left + 999) // 1000)
         if view.turn == view.seat:
-            return self._text(p, t[4])
+            return self._say(0, T.YOUR_TURN)
         if view.turn < 4:
-            self.want[p] = code_of(V.SEATS[view.turn])
-            return self._text(p + 1, t[5])
-        return p
+            return self._say(self._say(0, T.TURN), T.SEAT + view.turn)
+        return 0
 
-    def _call_line(self, view, ent):
-        t = _STATUS
-        p = self._text(16, t[12])
+    def _note(self, view, ent):
+        """The word answering the last key, while it is still true, else 0xFF."""
+        n = ent.note
+        if n == E.N_NOT_TURN and view.my_turn():
+            return 0xFF  # a stale "out of turn" must never stand under "YOUR TURN"
+        if (n == E.N_LEVEL_FIRST or n == E.N_SELECT_FIRST) and ent.sel != calls.NONE:
+            return 0xFF
+        return _NOTE_WORD[n] if n < len(_NOTE_WORD) else 0xFF
+
+    def _call_line(self, view, ent, lg):
+        p = WIDTH
         if view.sending != calls.NONE:
             # the call being confirmed stays in sight until the tablet has it
-            return self._text(self._call(p, view.sending), t[11])
+            return self._say(self._call(p, view.sending, lg), T.SENDING)
         if ent.sel != calls.NONE:
-            p = self._text(self._call(p, ent.sel), t[9])
+            q = self._call(p, ent.sel, lg)
             if (view.lowest != calls.NONE and not ent.stop_given
                     and calls.stop_due(ent.sel, view.lowest, view.stop_jump, view.stop_opening2)):
-                p = self._text(p, t[10])
-            return p
+                return self._say(q, T.STOP_Q)  # STOP first (the regulation's trigger)
+            return self._text(q, _OK)
         if ent.level:
             self.want[p] = 16 + ent.level
-            self.want[p + 1] = code_of(95)  # "_": the denomination comes next
+            self.want[p + 1] = 63  # "_": the denomination comes next
             return p + 2
-        if ent.note in _ROW1_NOTES:
-            return self._text(16, E.NOTES[ent.note])
+        word = self._note(view, ent)
+        if word != 0xFF:
+            return self._say(p, word)
         if ent.review and view.n:
-            col0 = (view.dealer + 1) & 3
-            rows = (col0 + view.n + 3) // 4
-            p = self._num(self._text(16, t[16]), ent.review_page % rows + 1)
-            self.want[p] = code_of(47)  # "/"
-            return self._num(p + 1, rows)
+            rows = (view.n + 3) // 4
+            page = ent.review_page % rows + 1
+            need = (2 if page >= 10 else 1) + (2 if rows >= 10 else 1) + 1
+            at = self.at
+            if at[T.REVIEW + 1] - 1 - at[T.REVIEW] + need <= WIDTH:  # else the pages alone:
+                p = self._say(p, T.REVIEW)                      # "10/12" cut is no use
+            q = self._num(p, page)
+            self.want[q] = 15  # "/"
+            return self._num(q + 1, rows)
         if view.msg:
-            return self._text(16, view.msg)
+            return self._text(p, view.msg)
         if view.my_turn() and calls.is_bid(view.lowest) and view.lowest != calls.FIRST_BID:
-            return self._call(self._text(p, t[17]), view.lowest)
-        # nothing to do on this box: which board it is
-        w = self.want
-        w[16] = code_of(V.SEATS[view.seat] if view.seat < 4 else "?")
+            return self._call(self._say(p, T.MIN), view.lowest, lg)
+        # nothing to do on this box: its seat and the board
+        self.want[p] = (self.map[T.LETTERS[lg][view.seat]] if view.seat < 4 else 31) | INV
         if not (view.known and view.board):
-            return 17
-        p = self._num(self._text(17, t[13]), view.board)
-        p = self._text(p, t[14])
-        w[p] = code_of(V.SEATS[view.dealer & 3])
-        return self._text(self._text(p + 1, t[15]), VULS[view.vul & 3])
+            return p + 1
+        return self._num(self._say(p + 2, T.BOARD), view.board)
 
-    def _auction(self, view, ent):
-        if self.head_seat != view.seat:
-            self._text(32, _HEAD)
-            if view.seat < 4:
-                # this box's own column: its letter on an inverted bar three cells wide
-                c = 32 + 4 * ((view.seat + 1) & 3)
-                for i in range(c - 1 if c > 32 else c, c + 2):
-                    self.want[i] |= INV
-            for i in range(WIDTH):
-                self.head[i] = self.want[32 + i]
-            self.head_seat = view.seat
-        else:
-            self.want[32:48] = self.head  # the same every time: one copy
+    def _auction(self, view, ent, lg):
         n = view.n
-        a = view.auction
         if ent.review and n:
-            col0 = (view.dealer + 1) & 3
-            first = (ent.review_page % ((col0 + n + 3) // 4)) * 4 - col0
-            for c in range(4):
-                i = first + c
-                if 0 <= i < n:
-                    self._cell(48 + 4 * c, a[i])
-            return
-        # the latest round: the last four calls, each under its seat (the newest is the one
-        # before the seat the status line names)
-        for i in range(n - 4 if n > 4 else 0, n):
-            self._cell(48 + 4 * ((view.dealer + i + 1) & 3), a[i])
+            # REVIEW (Law 20B): the auction four calls a page, from the first, in time order
+            first = (ent.review_page % ((n + 3) // 4)) * 4
+            for s in range(4):
+                i = first + s
+                if i < n:
+                    self._slot(2 * WIDTH + (s >> 1) * WIDTH + (s & 1) * SLOT, view, i,
+                               INV if i == n - 1 else 0, lg)
+            return True
+        if not n:
+            # before the first call: who deals, who is vulnerable (the board's own marks)
+            if view.known and view.board:
+                self._say(self._say(2 * WIDTH, T.DEALER), T.SEAT + (view.dealer & 3))
+                self._say(self._say(3 * WIDTH, T.VUL), T.VUL_NAME + (view.vul & 3))
+            return False
+        # the last four calls in time order, left to right and down: the newest bottom right,
+        # inverted (it is the one the player in turn answers)
+        for s in range(4):
+            i = n - 4 + s
+            if i >= 0:
+                self._slot(2 * WIDTH + (s >> 1) * WIDTH + (s & 1) * SLOT, view, i,
+                           INV if s == 3 else 0, lg)
+        return True
 
     # -- drawing ---------------------------------------------------------------------------
     def draw(self, view, ent, now, ticks_diff, link_up=True, version_error=False):
         """Compose the 4 lines and draw the cells that changed. Returns the mask of the frame's
         8-pixel pages that changed (bit p: page p), with their changed columns in lo/hi: the
         display need push only those."""
+        lg = T.of(view.lang)
+        self.tx = T.TEXTS[lg]  # the language's texts, for _say
+        self.at = T.AT[lg]
         w = self.want
         w[:] = _BLANK
-        self._status(view, ent, now, ticks_diff, link_up, version_error)
-        self._call_line(view, ent)
-        self._auction(view, ent)
-        mask = 0
-        shown = self.shown
-        if w == shown:
+        self._status(view, now, ticks_diff, link_up, version_error, lg)
+        self._call_line(view, ent, lg)
+        cleared = self._layout(self._auction(view, ent, lg)) | self.fresh
+        self.fresh = 0
+        if w == self.shown and not cleared:
             return 0
         if self.native is not None:
-            return self.native(self)
+            mask = self.native(self)
+        else:
+            mask = self._cells()
+        for p in range(8):
+            if cleared >> p & 1:
+                self.lo[p] = 0
+                self.hi[p] = 127
+        return mask | cleared
+
+    def _cells(self):
+        w = self.want
+        shown = self.shown
         lo = self.lo
         hi = self.hi
+        mask = 0
         for i in range(CELLS):
             c = w[i]
             if c != shown[i]:
                 shown[i] = c
                 self._blit(i, c)
-                p = (i >> 4) << 1  # line r is pages 2r and 2r + 1
-                x = (i & 15) << 3
+                p = (i // WIDTH) << 1  # line r is pages 2r and 2r + 1
+                x = self.xs[i]
                 if not mask >> p & 1:
                     lo[p] = x
                     lo[p + 1] = x
-                hi[p] = x + 7
-                hi[p + 1] = x + 7
+                hi[p] = x + CW - 1
+                hi[p + 1] = x + CW - 1
                 mask |= 3 << p
         return mask
 
     def _blit(self, i, c):
-        if self.lines is not None:
-            g = -((c & 0x7F) << 1)
-            if c & INV:
-                self.lines[i >> 4].blit(self.fontfb, (i & 15) << 3, g, -1, self.inv)
-            else:
-                self.lines[i >> 4].blit(self.fontfb, (i & 15) << 3, g)
+        r = i // WIDTH
+        x = self.xs[i]
+        if self.lines is not None and not c & INV:
+            # (an inverted cell, a few a picture, goes byte by byte: its two pages differ)
+            self.lines[r].blit(self.fontfb, x, -((c & 0x7F) << 1))
             return
         buf = self.buf
         f = self.font
-        g = (c & 0x7F) << 4
-        o = ((i >> 4) << 8) + ((i & 15) << 3)  # line r is pages 2r and 2r + 1
+        g = (c & 0x7F) * 2 * CW
+        o = (r << 8) + x  # line r is pages 2r and 2r + 1
         inv = 0xFF if c & INV else 0
-        for k in range(8):
-            buf[o + k] = f[g + k] ^ inv
-            buf[o + 128 + k] = f[g + 8 + k] ^ inv
+        top = INV_TOP if c & INV else 0
+        for k in range(CW):
+            buf[o + k] = f[g + k] ^ top
+            buf[o + 128 + k] = f[g + CW + k] ^ inv
 
 
 def _writable(b):

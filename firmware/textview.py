@@ -102,16 +102,29 @@ def lines(view, ent, now, ticks_diff, link_up=True, version_error=False):
     return out
 
 
+def glyph_char(g):
+    """The character of font16 code g (capitals: the font has no lowercase)."""
+    if g < 64:
+        return chr(g + 32)
+    if g < font16.CLUB:
+        return font16.EXTRA[g - 64]
+    if g <= font16.SPADE:
+        return font16.SUITS[g - font16.CLUB]
+    return "?"
+
+
 def frame_rows(fr, ansi=False):
     """A render.Frame's picture as 4 text lines (suits as their characters), for a terminal: with
-    ansi, inverted cells in reverse video."""
+    ansi, inverted cells in reverse video; the two calls of an auction line a space apart, as
+    the panel draws them."""
     out = []
     for r in range(render.ROWS):
         s = ""
-        for i in range(r * WIDTH, r * WIDTH + WIDTH):
+        for i in range(r * render.WIDTH, r * render.WIDTH + render.WIDTH):
+            if fr.slots and r >= 2 and i % render.WIDTH == render.SLOT:
+                s += " "
             c = fr.shown[i]
-            g = c & 0x7F
-            ch = chr(g + 32) if g < 95 else (font16.SUITS[g - 95] if g < 99 else "?")
+            ch = glyph_char(c & 0x7F)
             s += "\x1b[7m" + ch + "\x1b[0m" if ansi and c & render.INV else ch
         out.append(s.rstrip())
     return out

@@ -57,6 +57,7 @@ class BoxView:
         self.stop_deadline = 0   # ticks_ms when the stop wait ends, 0 when none
         self.n = 0
         self.msg = ""
+        self.lang = 0            # the STATE's language byte (lang.py): 0 not given, English
 
     def my_turn(self):
         return self.phase == AUCTION and self.turn == self.seat

@@ -175,6 +175,12 @@ def visual_angle_arcmin(height_mm: float, distance_mm: float) -> float:
 
 MIN_GLYPH_MM = 4.0          # call and status characters at least 4 mm tall (hardware/display.md)
 READING_DISTANCE_MM = 500.0  # eye to the box at a bridge table (seated, box on the table edge)
+# The box is also read from across the corner of the table, about 80 cm away (the table's
+# report); a capital must then still subtend the comfortable minimum for reading text on a
+# display: 20-22 arcmin (ISO 9241-303:2011, character height; ANSI/HFES 100-2007 asks 16 at
+# least, 22-24 preferred). hardware/display.md quotes both.
+FAR_DISTANCE_MM = 800.0
+MIN_ARCMIN = 22.0
 
 # --- the reference build -----------------------------------------------------------------------
 # The bought parts' figures are hardware/enclosure/parts.py's (each with its source, or what is
@@ -201,6 +207,10 @@ FONT_8X8 = Font("framebuf 8x8", 8, 8, 7)
 # columns, 4 lines on 128 x 64) whose capitals and digits cover 10 rows (measured from the font
 # by tests/firmware/test_font16.py).
 FONT_8X16 = Font("8x16 (capitals 10 px)", 8, 16, 10)
+# The box's font now (firmware/font16.py): the top 16 rows of Terminus Bold 20, a 10 x 16 cell
+# (12 columns, 4 lines on 128 x 64) whose capitals and digits cover 13 rows (measured from the
+# font by tests/firmware/test_font16.py); capitals only (its lowercase would be 9 px).
+FONT_10X16 = Font("10x16 capitals (capitals 13 px)", 10, 16, 13)
 
 # Raspberry Pi Pico soldered flat under the main PCB, its parts facing down: board and USB receptacle.
 PICO = Module("Raspberry Pi Pico (SC0915)", parts.PICO.board[1], parts.PICO.board[0], parts.PICO.height)
@@ -212,6 +222,9 @@ RJ45_JACK = Module("RJ45 8P8C jack", 16.0, 21.0, 13.5)
 HAMMOND_1553D = Enclosure("1553DGY", (147.0, 89.0, 25.0), 3.0)   # Hammond Manufacturing
 # The old BOM line: 100 x 70 x 30 mm ABS box, 2 mm walls.
 OLD_BOX = Enclosure("100x70x30 ABS (generic)", (100.0, 70.0, 30.0), 2.0)
+
+FONTS_ON_PANELS = ((PANEL_096, FONT_8X8), (PANEL_242, FONT_8X8), (PANEL_242, FONT_8X16),
+                   (PANEL_242, FONT_10X16))
 
 OLD = Layout(OLD_BOX, KEYPAD, DISPLAY_096, RJ45_JACK, PICO)
 PRINTED_MPN = "enclosure-lid"
@@ -238,11 +251,12 @@ def report() -> str:
         lines.append(f"{title}: {lay.enclosure.mpn}, inside {' x '.join(f'{v:g}' for v in lay.enclosure.inside)} mm; "
                      f"keypad {KEYPAD.width:g} x {KEYPAD.depth:g} mm; display {lay.display.name}")
         lines += [f"  {c}" for c in check_enclosure(lay)]
-    for panel, font in ((PANEL_096, FONT_8X8), (PANEL_242, FONT_8X8), (PANEL_242, FONT_8X16)):
+    for panel, font in FONTS_ON_PANELS:
         h = glyph_height_mm(panel, font)
         cols, rows = text_grid(panel, font)
         lines.append(f"{panel.name} pitch {panel.pitch:.3f} mm, {font.name}: capitals {h:.2f} mm "
-                     f"({visual_angle_arcmin(h, READING_DISTANCE_MM):.0f} arcmin at {READING_DISTANCE_MM:g} mm), "
+                     f"({visual_angle_arcmin(h, READING_DISTANCE_MM):.0f} arcmin at {READING_DISTANCE_MM:g} mm, "
+                     f"{visual_angle_arcmin(h, FAR_DISTANCE_MM):.1f} at {FAR_DISTANCE_MM:g} mm), "
                      f"{cols} x {rows} characters")
     return "\n".join(lines)
 

@@ -8,6 +8,7 @@ plain-dict form, for the tablet and tests), framing (Deframer, frame builder), f
 tablet_endpoint (TabletEndpoint), clock (tick arithmetic). The box loads only what it uses: every
 function loaded costs its heap.
 """
-PROTOCOL_VERSION = 2  # 2 adds the box's NAK and CAPS (SPEC.md sections 3b, 3c)
+# 2 adds the box's NAK and CAPS (SPEC.md sections 3b, 3c); 3 the STATE's language byte (section 3)
+PROTOCOL_VERSION = 3
 VERSION_MIN = 1
-VERSION_MAX = 2
+VERSION_MAX = 3

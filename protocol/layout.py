@@ -73,6 +73,10 @@ STATE_FIXED = 15
 C_ALERT = 0x40   # call byte flags over the call code (calls.HIDDEN: behind the screen)
 C_STOP = 0x80
 
+# the session version from which a STATE ends with the player's language (SPEC.md section 3;
+# the codes: messages.LANGS)
+LANG_VERSION = 3
+
 # STATE flags
 F_FROZEN = 1
 F_OVER = 2
@@ -141,12 +145,13 @@ def put_crc(buf, n):
 _BAD_CALL = b"\x00" * 38 + b"\x01" * 25 + b"\x00"
 
 
-def state_fault(b, s, end):
+def state_fault(b, s, end, lang=0):
     """-1 if b[s:end] is a well-formed STATE body, else the body offset of the first field that
     is wrong (the `where` of the box's NAK BAD_FIELD, SPEC.md section 3b). Checks everything the
     box relies on before it takes a STATE, so a malformed one changes nothing. The checks run in
     the order of SPEC.md section 3a (the structure, then the calls, then the message's UTF-8), so
-    the offset returned is the one the SPEC names."""
+    the offset returned is the one the SPEC names. lang=1 in a session of version 3 or higher:
+    the body ends with the language byte after the message (any value: SPEC.md section 3)."""
     n = end - s
     if n < STATE_FIXED + 1 or n > MAX_BODY:
         return S_N
@@ -168,13 +173,13 @@ def state_fault(b, s, end):
     if na > MAX_AUCTION or s + S_AUCTION + na + 1 > end:
         return S_N
     mlen = b[s + S_AUCTION + na]
-    if s + S_AUCTION + 1 + na + mlen != end or mlen > MAX_MESSAGE:
+    if s + S_AUCTION + 1 + na + mlen + lang != end or mlen > MAX_MESSAGE:
         return S_AUCTION + na
     bad = _BAD_CALL
     for i in range(s + S_AUCTION, s + S_AUCTION + na):
         if bad[b[i] & 0x3F]:
             return i - s
-    if not utf8_ok(b, end - mlen, end):
+    if not utf8_ok(b, end - lang - mlen, end - lang):
         return S_AUCTION + na + 1
     return -1
 

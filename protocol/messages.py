@@ -18,6 +18,9 @@ STOP_TRIGGERS = tuple(t for t, _ in STOP_TRIGGER_FLAGS)
 NAK_REASONS = {BAD_FRAME: "bad_frame", OUT_OF_SEQUENCE: "out_of_sequence", VERSION: "version",
                NO_SESSION: "no_session", MALFORMED: "malformed", UNKNOWN_TYPE: "unknown_type",
                BAD_LENGTH: "bad_length", BAD_FIELD: "bad_field", BAD_EPOCH: "bad_epoch"}
+# the STATE's language byte (version 3, SPEC.md section 3) by code: 0 none given (the box shows
+# its own default, the reference box English); a box shows its default for a code it lacks
+LANGS = ("", "en", "sv", "da")
 # the CAPS flag bits by name (SPEC.md section 3c)
 CAPS_FLAGS = (("bus", K_BUS), ("suits", K_SUITS), ("latin1", K_LATIN1))
 
@@ -28,9 +31,11 @@ def epoch_of(p):
 
 # --- STATE body -------------------------------------------------------------------------------
 
-def encode_state(view, out=None):
+def encode_state(view, out=None, version=2):
     """STATE body (bytes, or written into bytearray out: returns its length) from a view dict
-    (SPEC.md section 3). Raises ValueError on a view that cannot be encoded."""
+    (SPEC.md section 3), for a session of `version`: from version 3 it ends with the language
+    byte (the view's "lang": None, "en", "sv", "da"). Raises ValueError on a view that cannot be
+    encoded."""
     turn = view.get("turn")
     flags = 0
     if view.get("frozen"):
@@ -56,7 +61,9 @@ def encode_state(view, out=None):
         raise ValueError("message longer than 64 bytes in UTF-8")
     if len(auction) > MAX_AUCTION:
         raise ValueError("auction longer than 319 calls")
-    n = STATE_FIXED + len(auction) + 1 + len(mb)
+    lang = 1 if version >= LANG_VERSION else 0
+    code = _lang(view.get("lang"))
+    n = STATE_FIXED + len(auction) + 1 + len(mb) + lang
     b = bytearray(n)
     b[0] = calls.NONE if turn is None else _seat(turn)
     b[1] = flags
@@ -91,7 +98,9 @@ def encode_state(view, out=None):
         b[i] = v
         i += 1
     b[i] = len(mb)
-    b[i + 1:] = mb
+    b[i + 1:i + 1 + len(mb)] = mb
+    if lang:
+        b[n - 1] = code
     if out is None:
         return bytes(b)
     out[0:n] = b
@@ -101,15 +110,17 @@ def encode_state(view, out=None):
 def box_state(box):
     """A BoxEndpoint's latest STATE as a view dict (section 3 of SPEC.md), None before the first:
     for simulations and tests. The box itself reads the bytes (box.state_body)."""
-    return decode_state(box.state_body, 0, box.state_len) if box.state_len else None
+    return decode_state(box.state_body, 0, box.state_len, box.version) if box.state_len else None
 
 
-def decode_state(body, start=0, end=-1):
-    """View dict from a STATE body in body[start:end]; None if it is malformed (no exception:
-    garbage must change nothing)."""
+def decode_state(body, start=0, end=-1, version=2):
+    """View dict from a STATE body in body[start:end] of a session of `version` (from 3 it ends
+    with the language byte: the dict's "lang"); None if it is malformed (no exception: garbage
+    must change nothing)."""
     if end < 0:
         end = len(body)
-    if state_fault(body, start, end) >= 0:
+    lang = 1 if version >= LANG_VERSION else 0
+    if state_fault(body, start, end, lang) >= 0:
         return None
     b = body
     s = start
@@ -127,7 +138,8 @@ def decode_state(body, start=0, end=-1):
     for k in range(calls.COUNT):
         if b[s + S_ALLOWED + (k >> 3)] & (1 << (k & 7)):
             allowed.append(calls.NAMES[k])
-    return {
+    m = s + S_AUCTION + na + 1
+    v = {
         "turn": None if turn == calls.NONE else calls.SEATS[turn],
         "frozen": bool(flags & F_FROZEN), "over": bool(flags & F_OVER),
         "prevent": bool(flags & F_PREVENT), "screens": bool(flags & F_SCREENS),
@@ -137,8 +149,21 @@ def decode_state(body, start=0, end=-1):
         "stop_ms": (b[s + S_STOP_MS] << 8) | b[s + S_STOP_MS + 1],
         "board": b[s + S_BOARD], "dealer": calls.SEATS[b[s + S_DEALER]],
         "vul": calls.VULS[b[s + S_VUL]],
-        "auction": auction, "message": bytes(b[end - b[s + S_AUCTION + na]:end]).decode("utf-8"),
+        "auction": auction, "message": bytes(b[m:m + b[m - 1]]).decode("utf-8"),
     }
+    if lang:
+        k = b[end - 1]
+        v["lang"] = LANGS[k] if 0 < k < len(LANGS) else None  # a language unknown here: none
+    return v
+
+
+def _lang(name):
+    if not name:
+        return 0
+    for k in range(1, len(LANGS)):
+        if LANGS[k] == name:
+            return k
+    raise ValueError("unknown language " + repr(name))
 
 
 def _seat(s):
@@ -157,9 +182,10 @@ def _call(c):
 
 # --- whole messages as dicts (golden vectors, tests, tools) -----------------------------------
 
-def encode_payload(m):
+def encode_payload(m, version=2):
     """Payload bytes (header + body + CRC, before COBS) of a message dict:
-    {"type": "call", "seat": "N", "epoch": 4660, "seq": 3, "ack": 7, ...body fields}."""
+    {"type": "call", "seat": "N", "epoch": 4660, "seq": 3, "ack": 7, ...body fields}; a STATE
+    as a session of `version` carries it."""
     tname = m["type"]
     from_box = tname in BOX_TYPES.values()
     t = _type_code(tname)
@@ -192,7 +218,7 @@ def encode_payload(m):
     elif t == NAK:
         body = bytearray([_nak_code(m["reason"]), m.get("detail", 0)])
     elif t == STATE:
-        body = bytearray(encode_state(m["view"]))
+        body = bytearray(encode_state(m["view"], None, version))
     buf = bytearray(HEADER + len(body) + CRC)
     addr = _seat(m["seat"]) | (FROM_BOX if from_box else 0)
     put_header(buf, addr, t, m["epoch"], m["seq"], m["ack"])
@@ -201,8 +227,9 @@ def encode_payload(m):
     return bytes(buf)
 
 
-def decode_payload(p, n=-1):
-    """Message dict from a payload (CRC included) p[0:n]; None if anything is wrong."""
+def decode_payload(p, n=-1, version=2):
+    """Message dict from a payload (CRC included) p[0:n], received in a session of `version` (it
+    decides a STATE's layout); None if anything is wrong."""
     if n < 0:
         n = len(p)
     if n < MIN_PAYLOAD or n > MAX_PAYLOAD:
@@ -259,7 +286,7 @@ def decode_payload(p, n=-1):
         m["reason"] = NAK_REASONS[r]
         m["detail"] = p[b + 1]
     elif t == STATE:
-        v = decode_state(p, b, n - CRC)
+        v = decode_state(p, b, n - CRC, version)
         if v is None:
             return None
         m["view"] = v

@@ -202,7 +202,9 @@ class BoxEndpoint:
             return False
         # check a STATE fully before touching any state: a malformed body changes nothing
         if t == M.STATE:
-            f = M.state_fault(p, M.HEADER, n - M.CRC)
+            # from version 3 the body ends with the player's language (SPEC.md section 3)
+            f = M.state_fault(p, M.HEADER, n - M.CRC,
+                              1 if self.session and self.version >= M.LANG_VERSION else 0)
             if f >= 0:
                 self.ignored += 1
                 # the offset in one byte: 0xFF for a field at 255 or beyond (SPEC.md section 3b)

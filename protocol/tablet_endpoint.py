@@ -30,6 +30,7 @@ class TabletEndpoint:
         self.caps_seq = -1       # seq of the CAPS frame (needs no journal: never held)
         self.message = ""        # the latest view's message as given (refitted when CAPS arrives;
                                  # not the whole view: on a small tablet every dict counts)
+        self.lang = None         # and its language, sent from version 3 (refitted at HELLO)
         self.reports = []        # NAKs from the box, CAPS, version refusals: take_reports()
         self.refused = None      # (box epoch, ver_min, ver_max) of the last refused HELLO
         self.box_naks = 0
@@ -68,8 +69,9 @@ class TabletEndpoint:
     def set_view(self, view):
         """A new complete state for this seat (view dict, SPEC.md section 3); sent at once and
         re-sent until acked. Raises ValueError for a view that cannot be encoded."""
-        body = M.encode_state(self.fit(view))
+        body = M.encode_state(self.fit(view), None, self.version)
         self.message = view.get("message") or ""
+        self.lang = view.get("lang")
         self.state_body = body
         if self.session:
             self._new_state_seq()
@@ -94,8 +96,8 @@ class TabletEndpoint:
         return msg
 
     def _refit(self):
-        """The current STATE body with its message fitted to the box as now known; True when
-        that changed it."""
+        """The current STATE body with its message fitted to the box as now known, and its
+        language byte as the session's version wants it; True when that changed it."""
         b = self.state_body
         if b is None:
             return False
@@ -104,6 +106,8 @@ class TabletEndpoint:
         na = (b[M.S_N] << 8) | b[M.S_N + 1]
         o = M.S_AUCTION + na
         nb = bytes(b[:o]) + bytes([len(mb)]) + mb
+        if self.version >= M.LANG_VERSION:
+            nb += bytes([M.LANGS.index(self.lang) if self.lang in M.LANGS else 0])
         if nb == b:
             return False
         self.state_body = nb

@@ -643,9 +643,10 @@ function command(l) {
       tabletTx.push([from, tabletFree]);
       out(`M ${Math.floor(from / 1000)} ${a[2] || ''}`);
       for (const b of boxes) if (b.mcu) b.feed(bytes, from);
-    } else if (boxes[+a[1]].mcu) {
-      if (cfg.lockstep) out(`M ${Math.floor(from / 1000)} ${a[2] || ''} ${a[1]}`);
-      boxes[+a[1]].feed(bytes, from);
+    } else {
+      // said for every write, a box powered or not: the harness's tablet clock waits for it
+      out(`M ${Math.floor(from / 1000)} ${a[2] || ''} ${a[1]}`);
+      if (boxes[+a[1]].mcu) boxes[+a[1]].feed(bytes, from);
     }
   } else if (op === 'A') {
     held = false;

@@ -88,14 +88,18 @@ KEYS = _keymap()
 ALIASES = {"PASS": "P", "DBL": "X", "RDBL": "XX", "N": "NT", "ENTER": "OK", "BID": "OK",
            "ESC": "CLR", "CANCEL": "CLR"}
 
-_GLYPHS: dict[bytes, str] | None = None
+_GLYPHS: dict[bytes, tuple[str, bool]] | None = None
 _SUIT_LETTERS = str.maketrans({"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"})
+CW = 10  # a cell's width (firmware/font16.py WIDTH)
+COLS = 12  # cells a line (firmware/render.py WIDTH)
+SLOT = 6  # the cells of one call in the auction lines (render.SLOT)
+SLOT_X = 68  # where an auction line's second call starts (render.SLOT_X)
 
 
-def glyphs() -> dict[bytes, str]:
-    """The box's 8x16 font (firmware/font16.py), as the SSD1306's pages hold a glyph: the 8 column
-    bytes of the top page then the bottom page -> character (suits as their symbols). Inverted
-    cells (render.INV) map to the same characters."""
+def glyphs() -> dict[bytes, tuple[str, bool]]:
+    """The box's font (firmware/font16.py, cells 10 x 16), as the SSD1306's pages hold a glyph:
+    the 10 column bytes of the top page then the bottom page -> (character, inverted) (suits as
+    their symbols; inverted cells, render.INV, as the same characters)."""
     global _GLYPHS
     if _GLYPHS is None:
         import importlib.util
@@ -106,11 +110,29 @@ def glyphs() -> dict[bytes, str]:
         spec.loader.exec_module(font)
         _GLYPHS = {}
         for g in range(font.COUNT):
-            ch = chr(g + 32) if g < 95 else (font.SUITS[g - 95] if g < 99 else "\ufffd")
-            bits = bytes(font.FONT[g * 16:g * 16 + 16])
-            _GLYPHS.setdefault(bits, ch)
-            _GLYPHS.setdefault(bytes(b ^ 0xFF for b in bits), ch)
+            if g < 64:
+                ch = chr(g + 32)
+            elif g < font.CLUB:
+                ch = font.EXTRA[g - 64]
+            elif g <= font.SPADE:
+                ch = font.SUITS[g - font.CLUB]
+            else:
+                ch = "\ufffd"
+            bits = bytes(font.FONT[g * 2 * CW:(g + 1) * 2 * CW])
+            _GLYPHS.setdefault(bits, (ch, False))
+            # inverted: the bottom page whole, the top page from row 2 (render.INV_TOP)
+            inv = bytes(b ^ 0xFC for b in bits[:CW]) + bytes(b ^ 0xFF for b in bits[CW:])
+            _GLYPHS.setdefault(inv, (ch, True))
     return _GLYPHS
+
+
+@dataclass
+class Slot:
+    """One call of the auction lines as the panel shows it."""
+    seat: str     # the seat's letter in the box's language (N, E, Ö, Ø, V ...)
+    call: str     # suits as letters: "1H", "3NT", "P", "X", "PAS", "UT" ...
+    mark: str     # "" or * (alerted), ! (STOP card), + (both)
+    newest: bool  # drawn inverted: the latest call
 
 
 @dataclass
@@ -126,17 +148,37 @@ class Screen:
         """How long the picture had stood still when it was read (chip time)."""
         return self.read_us - self.changed_us
 
+    def _cell(self, r: int, x: int) -> tuple[str, bool] | None:
+        top = self.ram[2 * r * 128 + x:2 * r * 128 + x + CW]
+        bot = self.ram[(2 * r + 1) * 128 + x:(2 * r + 1) * 128 + x + CW]
+        return glyphs().get(bytes(top) + bytes(bot))
+
+    def _row(self, r: int, slots: bool) -> list[tuple[str, bool]] | None:
+        xs = [CW * c if not slots or c < SLOT else SLOT_X + CW * (c - SLOT) for c in range(COLS)]
+        cells = [c for c in (self._cell(r, x) for x in xs) if c is not None]
+        return cells if len(cells) == COLS else None  # a cell that is no glyph: not this layout
+
+    def _cells(self, r: int) -> tuple[list[tuple[str, bool]], bool]:
+        """Line r's cells and whether they are two calls (the auction lines' layout)."""
+        if r >= 2:
+            text = self._row(r, False)
+            if text is None:
+                return self._row(r, True) or [("?", False)] * COLS, True
+            return text, False
+        return self._row(r, False) or [("?", False)] * COLS, False
+
     @property
     def lines(self) -> list[str]:
-        """The 4 text lines of 16 cells (firmware/render.py Frame): status, the call line, the
-        seat header (W N E S), the latest round. "?" for a cell that is no glyph of the font."""
-        g = glyphs()
+        """The 4 text lines of 12 cells (firmware/render.py Frame): status, the call line, and two
+        lines of the auction (two calls each, a space apart: "N 1\u2665   \u00d6 2\u2660!") or,
+        before the first call, the dealer and the vulnerability. "?" for a line that is no
+        glyphs of the font."""
         out = []
         for r in range(4):
-            top = self.ram[2 * r * 128:(2 * r + 1) * 128]
-            bot = self.ram[(2 * r + 1) * 128:(2 * r + 2) * 128]
-            out.append("".join(g.get(bytes(top[c * 8:c * 8 + 8]) + bytes(bot[c * 8:c * 8 + 8]), "?")
-                               for c in range(16)).rstrip())
+            cells, slots = self._cells(r)
+            s = "".join(ch for ch, _ in cells[:SLOT]) + (" " if slots else "") + \
+                "".join(ch for ch, _ in cells[SLOT:])
+            out.append(s.rstrip())
         return out
 
     @property
@@ -145,13 +187,34 @@ class Screen:
 
     @property
     def call_line(self) -> str:
-        """The selection being confirmed, the call being sent, or the board (seat, dealer, vul)."""
+        """The selection being confirmed, the call being sent, a note, or the seat and board."""
         return self.lines[1]
 
     @property
+    def slots(self) -> list[Slot]:
+        """The calls of the auction lines in time order (the newest last), [] when they show
+        the board's dealer and vulnerability instead."""
+        out = []
+        for r in (2, 3):
+            cells, slots = self._cells(r)
+            if not slots:
+                if any(ch != " " for ch, _ in cells):
+                    return []  # a text: the dealer, the vulnerability
+                continue  # no call on this line yet
+            for k in (0, SLOT):
+                text = "".join(ch for ch, _ in cells[k:k + SLOT]).rstrip()
+                if not text:
+                    continue
+                body = text[2:]
+                mark = body[-1] if body and body[-1] in "*!+" else ""
+                call = (body[:-1] if mark else body).translate(_SUIT_LETTERS)
+                out.append(Slot(text[0], call, mark, cells[k][1]))
+        return out
+
+    @property
     def auction(self) -> str:
-        """The latest round as shown, suits written as letters ("1H", "3NT", "P", "X")."""
-        return self.lines[3].translate(_SUIT_LETTERS)
+        """The calls shown, in time order, suits written as letters, marks kept: "1H 2S! P 3D!"."""
+        return " ".join(s.call + s.mark for s in self.slots)
 
     @property
     def text(self) -> str:
@@ -170,6 +233,11 @@ class Screen:
                     if b >> bit & 1:
                         px[x, page * 8 + bit] = (140, 220, 255)
         img.resize((128 * scale, 64 * scale), Image.Resampling.NEAREST).save(str(path))
+
+
+# not in lockstep: bytes the tablet wrote and this process never read (a write cut short) stop
+# its clock no longer than this
+UNREAD_MAX_S = 5.0
 
 
 def _unread(fd: int) -> int:
@@ -231,10 +299,14 @@ class EmuTable:
         self.unplugged: set[str] = set()  # cables pulled between a box and the tablet
         self.sim_us = 0
         self.bridge_ms = bridge_ms
-        self.to_boxes: list[tuple[int, str, str]] = []  # lockstep p2p: (chip us, seat, hex) from the tablet
+        self.to_boxes: list[tuple[int, str, str]] = []  # p2p: (chip us, seat, hex) from the tablet
         self.to_tablet: list[tuple[int, str, str]] = []  # bridge: (chip us, port, hex) handed over
         self.wire_log: list[tuple[int, str, str]] = []  # point to point: (chip us, seat, hex) boxes sent
         self._tablet_us = 0  # the latest time tablet_us() gave (not in lockstep)
+        self._in_flight = 0  # not in lockstep: the tablet's writes sent on, not yet placed (M)
+        self._lag_us = 0  # ... how far the tablet's clock is behind the chips' (tablet_us)
+        self._unread_n = 0  # ... bytes the tablet has written that the pump has not read yet
+        self._unread_t = 0.0  # ... since this wall time
         self._clock_lock = threading.Lock()
         self._send_lock = threading.Lock()  # one line at a time to emu.js, from any thread
         self._pipes: dict[str, tuple[int, int]] = {}  # lockstep: the tablet's read ends (EmuPort)
@@ -306,7 +378,13 @@ class EmuTable:
                 if not self.bridge_ms:
                     self._to_tablet("bus", data)
             elif op == "M":
+                if self.one is None:
+                    with self._clock_lock:
+                        # the tablet's clock runs on from where it stood, at the chips' speed
+                        self._in_flight = max(0, self._in_flight - 1)
+                        self._lag_us = max(self._lag_us, int(parts[1]) - self._tablet_us)
                 if len(parts) > 3:  # point to point (lockstep): the tablet's bytes to one box
+
                     self.to_boxes.append((int(parts[1]), self.seats[int(parts[3])], parts[2]))
                 else:
                     self.line_log.append((int(parts[1]), "tablet", parts[2] if len(parts) > 2 else ""))
@@ -364,7 +442,7 @@ class EmuTable:
 
     def _tablet_bytes(self) -> None:
         """Not in lockstep: what the tablet writes on a pty goes to the boxes when this thread
-        reads it."""
+        reads it (the tablet's clock stands meanwhile: tablet_us)."""
         fds = {v[0]: k for k, v in self._pty.items()}
         while not self._closed:
             r, _, _ = select.select(list(fds), [], [], 0.1)
@@ -373,7 +451,14 @@ class EmuTable:
                     data = os.read(fd, 4096)
                 except (BlockingIOError, OSError):
                     continue
-                if data and fds[fd] not in self.unplugged:
+                if not data:
+                    continue
+                sent = fds[fd] not in self.unplugged  # else read and dropped: a pulled cable
+                with self._clock_lock:
+                    self._unread_n = max(0, self._unread_n - len(data))
+                    if sent:
+                        self._in_flight += 1  # until emu.js says where it placed them (M)
+                if sent:
                     name = fds[fd]
                     port = "bus" if name == "bus" else self.seats.index(name)
                     self._send(f"W {port} {data.hex()}")
@@ -423,13 +508,34 @@ class EmuTable:
     def tablet_us(self) -> int:
         """The tablet's time on the table's clock (the LinkMaster's clock: rig.ChipClock). In
         lockstep the clock of lockstep.py; otherwise the chips' time as last reported, never
-        backwards."""
+        backwards, except that it stands while bytes the tablet wrote (tablet_wrote) are on their
+        way to the chips (in its pty, or sent to emu.js and not yet placed on a wire) and then
+        runs on from there, behind the chips' time by its stops: the tablet's timers count from
+        when its frame is on the wire, as a real UART sends at once, however late this process
+        forwards it on a busy machine. (It ran on before: a bus grant still on its way timed out
+        on the tablet's clock, and its next grant reached the line with it, at the same chip
+        microsecond: two boxes answered.)"""
         if self.one is not None:
             return self.one.now_us()
         with self._clock_lock:
-            if self.sim_us > self._tablet_us:
-                self._tablet_us = self.sim_us
+            if self._unread_n and time.monotonic() - self._unread_t > UNREAD_MAX_S:
+                self._unread_n = 0  # written and never read (a write cut short): run on
+            if self._in_flight or self._unread_n:
+                return self._tablet_us
+            t = self.sim_us - self._lag_us
+            if t > self._tablet_us:
+                self._tablet_us = t
             return self._tablet_us
+
+    def tablet_wrote(self, n: int) -> None:
+        """Not in lockstep: the tablet writes `n` bytes to a pty now (-n: the write failed); its
+        clock stands until this process has read them and emu.js has placed them (tablet_us)."""
+        if self.one is not None:
+            return  # lockstep.py places them at the tablet's clock
+        with self._clock_lock:
+            if n > 0 and not self._unread_n:
+                self._unread_t = time.monotonic()
+            self._unread_n = max(0, self._unread_n + n)
 
     @contextlib.contextmanager
     def stopped(self) -> Iterator[None]:

@@ -30,25 +30,17 @@ SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "
            "ns_pair": 1, "ew_pair": 2, "profile": "dbf-2017", "td_pin": "2468", "tables": 3}
 
 
-WNES = "WNES"  # the box's auction columns (firmware/render.py: the tablet's seat order)
-
-
 def round_shown(sc: Screen) -> list[str]:
-    """The latest round as the box's display shows it: one cell per column W N E S, suits as
-    letters, marks (! for the STOP card) taken off, "" for an empty cell."""
-    row = sc.auction.ljust(16)
-    return [row[4 * c:4 * c + 4].strip().rstrip("!*+") for c in range(4)]
+    """The last calls as the box's display shows them, in time order (the newest last), suits
+    as letters, marks (! for the STOP card, * alerted) taken off."""
+    return [s.call for s in sc.slots]
 
 
-def last_round(auction: list[str], dealer: str) -> list[str]:
-    """What round_shown should read for `auction` (dealer first): its last four calls, each
-    under its seat (the 4-line layout, hardware/display.md), P for a pass."""
-    cells = [""] * 4
-    first = WNES.index(dealer)
-    n = len(auction)
-    for i in range(max(0, n - 4), n):
-        cells[(first + i) % 4] = "P" if auction[i] in ("P", "Pass") else auction[i]
-    return cells
+def last_round(auction: list[str], dealer: str = "N") -> list[str]:
+    """What round_shown should read for `auction`: its last four calls in time order (the
+    layout of hardware/display.md), P for a pass. (`dealer` no longer matters: kept for the
+    callers.)"""
+    return ["P" if c in ("P", "Pass") else c for c in auction[-4:]]
 
 
 class _SomeSeats:
@@ -89,6 +81,27 @@ class ChipClock:
 
     def ticks_ms(self) -> int:
         return self._emu.tablet_us() // 1000
+
+
+class CountedSerial:
+    """Not in lockstep: the tablet's pyserial port, each write told to the emulated table first
+    (EmuTable.tablet_wrote), whose clock for the tablet then stands until the bytes are on the
+    chips' wire."""
+
+    def __init__(self, emu: EmuTable, path: str, baud: int):
+        self._emu = emu
+        self._ser = open_serial(path, baud)
+
+    def write(self, data: bytes) -> int | None:
+        self._emu.tablet_wrote(len(data))
+        try:
+            return self._ser.write(data)
+        except Exception:
+            self._emu.tablet_wrote(-len(data))  # not written: nothing on its way
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ser, name)
 
 
 class _WokenLoop:
@@ -132,7 +145,7 @@ class EmuRig:
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config,
                             display=display, bridge_ms=bridge_ms, lockstep=self if lockstep else None)
         self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu),
-                                 open_port=self._open_port if lockstep else open_serial)
+                                 open_port=self._open_port if lockstep else self._open_counted)
         self.ctl = Controller(workdir / "journal.db")
         self._session = {**SESSION, **(session or {})}
         self._round = int(self._session["round"])
@@ -144,6 +157,9 @@ class EmuRig:
                                                  else RunnerThread(self.runner))
         self.lock = self._loop.lock
         self._ready = True
+
+    def _open_counted(self, path: str, baud: int) -> CountedSerial:
+        return CountedSerial(self.emu, path, baud)
 
     def _open_port(self, path: str, baud: int) -> EmuPort:
         """Lockstep: the line's port for the LinkMaster, saying what the emulated bridge's latency

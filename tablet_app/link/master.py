@@ -31,6 +31,7 @@ from protocol.calls import SEATS
 from protocol.clock import ticks_ms
 from protocol.framing import Deframer
 from protocol.tablet_endpoint import TabletEndpoint
+from tablet_app.link.box_words import box_message
 from tablet_app.link.latency import Latency, set_low_latency
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,12 @@ class _Port:
         self.next_open = self.clock.monotonic() + REOPEN_S
 
 
+def _box_lang(lang: str | None) -> str | None:
+    if lang is not None and lang not in M.LANGS[1:]:
+        raise ValueError(f"no box language {lang!r}: expected one of {', '.join(M.LANGS[1:])}")
+    return lang
+
+
 class LinkMaster:
     """`LinkMaster({"N": "/dev/ttyACM0", ...})`; `poll(timeout)` -> list of BoxEvent;
     `send_state(seat, view)`; `connected(seat)`; `close()` (also a context manager).
@@ -154,8 +161,11 @@ class LinkMaster:
 
     def __init__(self, ports: dict[str, str], baud: int = 115200, epoch: int = 0,
                  ack_on_commit: bool = False, clock: Any = WallClock,
-                 open_port: Callable[[str, int], Any] = open_serial):
+                 open_port: Callable[[str, int], Any] = open_serial, lang: str | None = None):
+        """lang: the players' language on the boxes' displays ("en", "sv", "da"; None: the
+        box's own), sent in every view from protocol version 3 on (SPEC.md section 3)."""
         self.clock = clock
+        self.lang = _box_lang(lang)
         if not ports:
             raise ValueError("LinkMaster needs at least one seat's port")
         for seat in ports:
@@ -250,7 +260,7 @@ class LinkMaster:
                 if commit:
                     self._release()
                 for seat, view in views.items():
-                    eps[seat].set_view(view)
+                    eps[seat].set_view(self._in_lang(view))
                     self._views[seat] = view
                 if views:
                     self._acks_awaited = True
@@ -262,10 +272,34 @@ class LinkMaster:
         again, by itself, to a box that reboots. ValueError for a view that cannot be encoded."""
         ep = self._ep(seat)
         with self._lock:
-            ep.set_view(view)
+            ep.set_view(self._in_lang(view))
             self._views[seat] = view
             self._acks_awaited = True
         self._wake()
+
+    def set_lang(self, lang: str | None) -> None:
+        """The players' language on every box from now on ("en", "sv", "da"; None: the box's
+        own): the views already sent go again in it. A box of protocol version 1 or 2 has no
+        language (SPEC.md section 3) and shows its own. ValueError for a language the protocol
+        has no code for."""
+        code = _box_lang(lang)
+        with self._lock:
+            if code == self.lang:
+                return
+            self.lang = code
+            for seat, view in self._views.items():
+                self._eps[seat].set_view(self._in_lang(view))
+            if self._views:
+                self._acks_awaited = True
+        self._wake()
+
+    def _in_lang(self, view: dict) -> dict:
+        """The view with the table's language (unless it names one itself) and its message in
+        that language, in the box's 12 columns (box_words)."""
+        lang = view.get("lang", self.lang)
+        if lang is None:
+            return view
+        return {**view, "lang": lang, "message": box_message(view.get("message") or "", lang)}
 
     def connected(self, seat: str) -> bool:
         ep = self._ep(seat)

@@ -60,6 +60,7 @@ class TabletApp(App):
         self.snap: Any = controller.published if controller is not None else {}
         self.runner = runner
         self.lang = lang
+        self._boxes_speak(lang)
         self.flat = flat  # the auction screen with a strip turned to each seat (a tablet lying flat)
         self.last_phase: str | None = None
         self.ready = False
@@ -271,7 +272,14 @@ class TabletApp(App):
 
     def next_language(self) -> None:
         self.lang = i18n.LANGS[(i18n.LANGS.index(self.lang) + 1) % len(i18n.LANGS)]
+        self._boxes_speak(self.lang)
         self.refresh()
+
+    def _boxes_speak(self, lang: str) -> None:
+        """The boxes' displays in the table's language too (protocol/SPEC.md section 3)."""
+        set_lang = getattr(getattr(self.runner, "link", None), "set_lang", None)
+        if set_lang is not None:
+            set_lang(lang)
 
     def refresh(self) -> None:
         self._dirty = False

@@ -54,7 +54,7 @@ def demo_until(marker: str, then_lines: int, timeout: float = 1500.0) -> list[st
 def test_the_display_printed_after_the_final_pass_shows_the_auction_over(rp2040_emulator, micropython_bin):
     out = demo_until("box E's display:", 4)
     shown = [line.removeprefix("    : ") for line in out[-4:]]
-    # the status line is what tells the two views apart: the latest round (the last four calls)
-    # reads "P 4H P P" both before and after West's final pass
+    # after West's final pass: the status, and the last four calls in time order with West's
+    # pass the newest, bottom right (before it, "W P  N 4H / E P  S P" and "TURN: WEST")
     assert shown[0] == "AUCTION OVER", "\n".join(out)
-    assert shown[2:] == ["W   N   E   S", "P   4\u2665  P   P"], "\n".join(out)
+    assert shown[2:] == ["N 4\u2665   E P", "S P    W P"], "\n".join(out)

@@ -12,6 +12,22 @@ BOARD1 = [("N", "1H"), ("E", "P"), ("S", "2NT"), ("W", "P"), ("N", "4H"), ("E", 
           ("S", "P"), ("W", "P")]
 
 
+# after a grant the tablet waits for the reply, or 7.5 ms after the grant left the wire, before
+# it sends anything else (SPEC.md section 1; tablet_app/link/master.py BUS_REPLY_S)
+BUS_REPLY_US = 7500
+GRANTS = ("PING to ", "WELCOME to ", "NAK to ")
+
+
+def grants_not_waited_for(frames):
+    """The tablet's frames on the bus line sent after a grant of its own with no reply between
+    and sooner than BUS_REPLY_US after it: (grant's chip us, grant, next frame's us, next frame)."""
+    out = []
+    for (t, end, who, what), (t2, _, who2, what2) in zip(frames, frames[1:], strict=False):
+        if who == "tablet" == who2 and what.startswith(GRANTS) and t2 - end < BUS_REPLY_US:
+            out.append((t, what, t2, what2))
+    return out
+
+
 def play(r, script):
     for seat, call in script:
         r.call(seat, call)
@@ -41,6 +57,11 @@ def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig
     e = r.emu
     assert e.bus_bytes > 0, "no box byte reached the line"
     assert e.undriven == [], f"bytes sent with DE low (chip us, seat): {e.undriven[:5]}"
+    # the tablet's side of the line: it never granted a box while another grant was unanswered
+    # (two grants at once make two boxes answer at once)
+    early = grants_not_waited_for(e.line_frames())
+    assert early == [], (f"{len(early)} frames sent while a grant awaited its reply: {early[:4]}\n"
+                         + e.line_around(early[0][0]))
     # a box whose reply would start more than 5 ms after its grant stays silent (SPEC.md
     # section 1; firmware/app.py late_us): before, its late reply met the next box's grant
     first = e.collided[0][0] if e.collided else 0
@@ -59,16 +80,16 @@ def test_tablet_unplugged_and_back_no_second_call_and_the_pending_call_stays_in_
     e.wait_screen("N", lambda s: "YOUR TURN" in s.status, 120)
     e.unplug("N")
     e.press("N", "1 NT OK")
-    sc = e.wait_screen("N", lambda s: "1NT sending" in s.call_line, 60)
+    sc = e.wait_screen("N", lambda s: "1NT SENDING" in s.call_line, 60)
     e.wait_console("N", r"link down", 60)
     e.press("N", "2 NT OK")  # the impatient second call
     e.wait_keys("N", 6, 60)
     sc = e.wait_screen("N", lambda s: "NO LINK" in s.status, 30)
-    assert "1NT sending" in sc.call_line, f"the pending call left the display:\n{sc.text}"
+    assert "1NT SENDING" in sc.call_line, f"the pending call left the display:\n{sc.text}"
     assert r.calls() == [], "a call crossed a pulled cable"
     e.unplug("N", False)
     r.wait_calls(["1NT"], 120)
-    r.wait_shown("N", ["1NT"], "E to call", 60)
+    r.wait_shown("N", ["1NT"], "TURN: EAST", 60)
     e.wait_console("N", r"link up", 60)
     e.wait_chip(1000)  # a second call sent after the first was acknowledged would be here
     with r.paused():

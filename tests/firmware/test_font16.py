@@ -17,14 +17,15 @@ import view as V  # noqa: E402
 
 
 def rows_of(g):
-    """Glyph g as 16 rows of 8 bits (bit 7 the left pixel)."""
+    """Glyph g as 16 rows of 10 bits (bit 9 the left pixel)."""
+    w = font16.WIDTH
     out = [0] * 16
-    for x in range(8):
+    for x in range(w):
         for page in range(2):
-            b = font16.FONT[g * 16 + page * 8 + x]
+            b = font16.FONT[g * 2 * w + page * w + x]
             for k in range(8):
                 if b >> k & 1:
-                    out[page * 8 + k] |= 0x80 >> x
+                    out[page * 8 + k] |= 1 << (w - 1 - x)
     return out
 
 
@@ -35,13 +36,18 @@ def ink_rows(g):
 
 
 def test_capitals_digits_and_suits_are_as_tall_as_the_display_choice_says():
-    for ch in "ABCDEFHIKLMNOPRSTUVWXYZ0123456789":  # (no descenders or accents in these)
-        top, bottom = ink_rows(ord(ch) - 32)
+    for ch in "ABCDEFHIKLMNOPRSTUVWXYZ0123456789\xc6\xd8":  # (no accents above these)
+        top, bottom = ink_rows(render.code_of(ch))
         assert (top, bottom) == (font16.CAP_TOP, font16.CAP_BOTTOM), ch
+    for ch in "\xc5\xc4\xd6":  # their accents above, in the rows over the capitals
+        top, bottom = ink_rows(render.code_of(ch))
+        assert top < font16.CAP_TOP and bottom == font16.CAP_BOTTOM, ch
     for g in (font16.CLUB, font16.DIAMOND, font16.HEART, font16.SPADE):
         assert ink_rows(g) == (font16.CAP_TOP, font16.CAP_BOTTOM)
-    assert fit.FONT_8X16.cap_h == font16.CAP_BOTTOM - font16.CAP_TOP + 1
-    assert fit.glyph_height_mm(fit.PANEL_242, fit.FONT_8X16) >= fit.MIN_GLYPH_MM
+    assert fit.FONT_10X16.cap_h == font16.CAP_BOTTOM - font16.CAP_TOP + 1
+    assert fit.FONT_10X16.cell_w == font16.WIDTH
+    assert fit.visual_angle_arcmin(fit.glyph_height_mm(fit.PANEL_242, fit.FONT_10X16),
+                                   fit.FAR_DISTANCE_MM) >= fit.MIN_ARCMIN
 
 
 def test_the_emulators_display_model_reads_what_the_firmware_drew():
@@ -59,5 +65,17 @@ def test_the_emulators_display_model_reads_what_the_firmware_drew():
     sc = Screen(bytes(fr.buf))
     assert sc.lines == textview.frame_rows(fr)  # the terminal view: the same lines
     assert sc.status == "YOUR TURN"
-    assert sc.call_line == "> 4\u2665 OK?"
-    assert sc.auction == "X   3NT 1D  1S"  # W N E S (East dealt); North's 3NT alerted (inverted)
+    assert sc.call_line == "4\u2665 OK?"
+    assert sc.auction == "1D 1S X 3NT*"  # in time order (East dealt); North's 3NT alerted
+    assert [(s.seat, s.newest) for s in sc.slots] == [("E", False), ("S", False), ("W", False),
+                                                       ("N", True)]
+
+
+def test_zero_o_and_o_stroke_each_look_their_own():
+    """Terminus's slashed zero and its Ø differed by 2 pixels: a Danish box's "Ø 2♠" (East's
+    2♠) read as "0 2♠". The box's zero is dotted: each pair of 0, O, Ø differs in 6 pixels or
+    more."""
+    glyphs = {ch: rows_of(render.code_of(ch)) for ch in ("0", "O", "\xd8")}
+    for a, b in (("0", "O"), ("0", "\xd8"), ("O", "\xd8")):
+        differ = sum(bin(x ^ y).count("1") for x, y in zip(glyphs[a], glyphs[b], strict=True))
+        assert differ >= 6, (a, b, differ)

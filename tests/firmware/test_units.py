@@ -16,7 +16,7 @@ from tests.conftest import ROOT
 
 MP = ROOT / "tests/firmware/mp"
 MODULES = ["fw_entry_checks", "fw_hw_checks", "fw_frame_checks", "fw_fuzz_checks", "fw_bus_checks",
-           "fw_call_path_checks", "fw_native_checks"]
+           "fw_call_path_checks", "fw_native_checks", "fw_store_checks"]
 MP_ONLY = ["fw_rp2_checks"]  # the rp2 backend with a stand-in `machine` (framebuf is MicroPython's)
 
 

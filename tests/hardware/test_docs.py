@@ -23,8 +23,10 @@ def test_hub_md_quotes_the_power_budget():
 
 def test_display_md_quotes_the_character_heights():
     text = read("display.md")
-    for panel, font in ((fit.PANEL_096, fit.FONT_8X8), (fit.PANEL_242, fit.FONT_8X8), (fit.PANEL_242, fit.FONT_8X16)):
-        assert f"{fit.glyph_height_mm(panel, font):.1f} mm" in text, (panel.name, font.name)
+    for panel, font in fit.FONTS_ON_PANELS:
+        h = fit.glyph_height_mm(panel, font)
+        assert f"{h:.1f} mm" in text, (panel.name, font.name)
+        assert f"{fit.visual_angle_arcmin(h, fit.FAR_DISTANCE_MM):.1f} arcmin" in text, font.name
     assert f"{fit.PANEL_242.pitch:.3f} mm" in text
 
 

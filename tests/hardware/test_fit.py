@@ -76,3 +76,14 @@ def test_the_chosen_panel_and_font_give_at_least_4_mm_in_16_columns():
     assert fit.text_grid(fit.PANEL_242, fit.FONT_8X16) == (16, 4)
     # ISO 9241-303 asks 20-22 arcmin for comfortable reading; the chosen text is above it at 50 cm.
     assert fit.visual_angle_arcmin(h, fit.READING_DISTANCE_MM) >= 22
+
+
+def test_the_box_font_is_legible_at_80_cm_and_the_old_one_was_not():
+    # read across the table's corner at 80 cm: capitals of 10 px (4.3 mm) subtend 18.5 arcmin,
+    # under the 20-22 of ISO 9241-303; 13 px (5.6 mm) subtend 24
+    old = fit.glyph_height_mm(fit.PANEL_242, fit.FONT_8X16)
+    assert round(fit.visual_angle_arcmin(old, fit.FAR_DISTANCE_MM), 1) == 18.5
+    h = fit.glyph_height_mm(fit.PANEL_242, fit.FONT_10X16)
+    assert fit.visual_angle_arcmin(h, fit.FAR_DISTANCE_MM) >= fit.MIN_ARCMIN
+    assert h >= fit.MIN_GLYPH_MM
+    assert fit.text_grid(fit.PANEL_242, fit.FONT_10X16) == (12, 4)

@@ -275,3 +275,22 @@ def test_the_app_is_told_when_every_box_holds_its_new_view_and_not_before(table)
         assert told[-1] == {s: want for s in SEATS}  # every box had it when the app was told
         time.sleep(0.3)  # heartbeats and their acks meanwhile: told once per push, not again
         assert len(told) == round_ + 1
+
+
+def test_the_tables_language_reaches_every_box_and_a_switch_resends_the_views(table):
+    """The players' language rides on each box's STATE (protocol version 3, SPEC.md section 3):
+    given at the start, and when the table switches language the boxes get their views again in
+    the new one, without a new call."""
+    link, boxes, lm, t = table
+    assert wait(lambda: (t.pump(), all(b.view for b in boxes.values()))[1], 5)
+    assert all(b.view.get("lang") is None for b in boxes.values())  # none given: the box's own
+    lm.set_lang("sv")
+    assert wait(lambda: (t.pump(), all(b.view.get("lang") == "sv" for b in boxes.values()))[1], 5)
+    lm.set_lang("da")
+    assert wait(lambda: (t.pump(), all(b.view.get("lang") == "da" for b in boxes.values()))[1], 5)
+    t.push()  # the next views keep it
+    assert wait(lambda: (t.pump(), all(b.view["message"] == f"v{t.version}" and b.view["lang"] == "da"
+                                       for b in boxes.values()))[1], 5)
+    with pytest.raises(ValueError):
+        lm.set_lang("no")
+    assert lm.lang == "da"

@@ -8,10 +8,11 @@ from protocol.session import BoxEndpoint
 from protocol.tablet_endpoint import TabletEndpoint
 
 
-def box_in_session(seat, box_epoch, tablet_epoch, bus, now=1000):
-    """A BoxEndpoint with a version 2 session to a tablet of tablet_epoch (handshake run through
-    a real TabletEndpoint) and nothing left to send: the next frame out answers what comes in."""
-    box = BoxEndpoint(seat, epoch=box_epoch, bus=bus, now=now)
+def box_in_session(seat, box_epoch, tablet_epoch, bus, now=1000, version=2):
+    """A box of protocol `version` (it speaks 1..version) in a session of that version with a
+    tablet of tablet_epoch (handshake run through a real TabletEndpoint) and nothing left to
+    send: the next frame out answers what comes in."""
+    box = BoxEndpoint(seat, epoch=box_epoch, bus=bus, now=now, ver_max=version)
     tab = TabletEndpoint(seat, tablet_epoch, now)
     tab.set_view({"turn": "N"})
     for _ in range(200):
@@ -29,14 +30,15 @@ def box_in_session(seat, box_epoch, tablet_epoch, bus, now=1000):
             f = box.output(now)
         if box.session and tab.state_acked() and box.q_count == 0:
             break
-    assert box.session and box.version == 2 and tab.caps is not None
+    assert box.session and box.version == version and tab.caps is not None
     return box, now + 5
 
 
 def replay(v):
     """The box's answer to vector v: its NAK as {reason, of_type, of_seq, detail}, or None when
     it sent nothing (for a bus, granted once after the bad frame: it answers with an ACK)."""
-    box, now = box_in_session(v["seat"], v["box_epoch"], v["tablet_epoch"], v["bus"])
+    box, now = box_in_session(v["seat"], v["box_epoch"], v["tablet_epoch"], v["bus"],
+                              version=v.get("version", 2))
     box.receive(binascii.unhexlify(v["wire"]), now)
     if v["bus"]:
         box.granted = True  # the next grant: the only time a box on a bus may speak

@@ -18,10 +18,10 @@ BASE_SEQ = 5
 NOW = 1000
 
 
-def _welcome():
+def _welcome(version):
     b = bytearray(M.HEADER + M.WELCOME_BODY + M.CRC)
     M.put_header(b, SEAT, M.WELCOME, TABLET_EPOCH, 0, 0)
-    b[M.HEADER:M.HEADER + 4] = bytes([2, 0, BOX_EPOCH >> 8, BOX_EPOCH & 0xFF])
+    b[M.HEADER:M.HEADER + 4] = bytes([version, 0, BOX_EPOCH >> 8, BOX_EPOCH & 0xFF])
     M.put_crc(b, M.HEADER + 4)
     return wire_from_payload(bytes(b))
 
@@ -34,18 +34,18 @@ def _hello():
     return wire_from_payload(bytes(b))
 
 
-WELCOME_WIRE = _welcome()
+WELCOME_WIRES = {2: _welcome(2), 3: _welcome(3)}
 HELLO_WIRE = _hello()
 
 
-def box_answer(wire, bus, session):
-    """(outcome, nak) of a box of seat N (epoch BOX_EPOCH) given `wire`, in a version 2 session
-    with the tablet TABLET_EPOCH, or before any: outcome "apply", "drop" or "rehello" (the frame
+def box_answer(wire, bus, session, version=2):
+    """(outcome, nak) of a box of seat N (epoch BOX_EPOCH) given `wire`, in a session of `version`
+    (2 or 3: a STATE's layout differs) with the tablet TABLET_EPOCH, or before any: outcome "apply", "drop" or "rehello" (the frame
     ended the session because it came from another tablet epoch), as spec_decoder.box_answer."""
     box = BoxEndpoint(SEAT, epoch=BOX_EPOCH, bus=bus, now=NOW)
     if session:
-        box.receive(WELCOME_WIRE, NOW)
-        assert box.session and box.version == 2
+        box.receive(WELCOME_WIRES[version], NOW)
+        assert box.session and box.version == version
     ps = payloads(wire)
     got = box.receive(wire, NOW + 1)
     if session and not box.session and ps and M.epoch_of(ps[0]) != TABLET_EPOCH:
@@ -84,8 +84,9 @@ def tablet_answer(wire):
 def answers(line):
     c = json.loads(line)
     wire = binascii.unhexlify(c["wire"])
-    return {"decoded": [M.decode_payload(p) for p in payloads(wire)],
-            "box": box_answer(wire, c["bus"], c["session"]),
+    v = c.get("version", 2)
+    return {"decoded": [M.decode_payload(p, -1, v) for p in payloads(wire)],
+            "box": box_answer(wire, c["bus"], c["session"], v),
             "tablet": tablet_answer(wire)}
 
 

@@ -42,7 +42,9 @@ def _message(r: random.Random) -> bytes:
     return bytes(r.randrange(1, 256) for _ in range(r.randrange(0, 70)))
 
 
-def state_body(r: random.Random) -> bytes:
+def state_body(r: random.Random, lang: int | None = None) -> bytes:
+    """A STATE body, mostly well formed; with `lang` (a version 3 session's) the language byte
+    after the message (SPEC.md section 3)."""
     n = r.choice((0, 1, 3, 12, r.randrange(0, 320), 239, 240, 255, 256, 300, 319))
     msg = _message(r)
     calls = bytes(r.choice((r.randrange(0, 38), r.randrange(0, 38) | 0xC0, 0x3F, 0x7F))
@@ -52,10 +54,12 @@ def state_body(r: random.Random) -> bytes:
                   r.randrange(64), r.randrange(256), r.randrange(256), r.randrange(256),
                   r.randrange(4), r.randrange(4), n >> 8, n & 0xFF]) + calls
     body += bytes([len(msg) & 0xFF]) + msg
+    if lang is not None:
+        body += bytes([lang])
     return body[:400]
 
 
-def tablet_frame(r: random.Random) -> bytes:
+def tablet_frame(r: random.Random, lang: int | None = None) -> bytes:
     t = r.choice((0x21, 0x22, 0x23, 0x30, 0x30, 0x30))
     if t == 0x21:
         be = r.choice((BOX_EPOCH, BOX_EPOCH, r.randrange(65536)))
@@ -65,7 +69,7 @@ def tablet_frame(r: random.Random) -> bytes:
     elif t == 0x23:
         body = bytes([r.randrange(0, 11), r.randrange(256)])
     else:
-        body = state_body(r)
+        body = state_body(r, lang)
     return payload(0, t, TABLET_EPOCH, r.randrange(256), r.randrange(256), body)
 
 
@@ -125,12 +129,19 @@ def wire(r: random.Random, p: bytes) -> bytes:
 
 
 def corpus(n: int = 3000, seed: int = 20261127) -> list[dict]:
+    """n frames, each with the box's context: on a bus or not, in a session or before one, and
+    the session's version: half of them 3, where a STATE ends with the language byte (most
+    STATEs made for it carry one: any code, the unknown ones too), the others 2. The version is
+    drawn from a generator of its own, so the frames are those of the corpus before it."""
     r = random.Random(seed)
+    rv = random.Random(seed + 3)
     out = []
     for _ in range(n):
-        p = tablet_frame(r) if r.random() < 0.6 else box_frame(r)
+        version = 3 if rv.random() < 0.5 else 2
+        lang = rv.choice((0, 1, 2, 3, 9, 255)) if version == 3 and rv.random() < 0.9 else None
+        p = tablet_frame(r, lang) if r.random() < 0.6 else box_frame(r)
         out.append({"wire": wire(r, mutate(r, p)).hex(), "bus": r.random() < 0.2,
-                    "session": r.random() < 0.85})
+                    "session": r.random() < 0.85, "version": version})
     return out
 
 

@@ -81,9 +81,9 @@ MESSAGES = [
     {"type": "box_nak", "seat": "N", "epoch": 0x1234, "seq": 1, "ack": 1, "reason": "bad_epoch",
      "of_type": 0x21, "of_seq": 0, "detail": 0xFF},
     # the reference box's CAPS (firmware/app.py; tests/firmware/mp/fw_fuzz_checks.py checks the
-    # box sends exactly these bytes): 4 lines of 16 with the suit symbols (firmware/font16.py)
+    # box sends exactly these bytes): 4 lines of 12 with the suit symbols (firmware/font16.py)
     {"type": "caps", "seat": "N", "epoch": 0x1234, "seq": 0, "ack": 0, "vendor": 0, "fw": 1,
-     "bus": False, "suits": True, "latin1": False, "lines": 4, "cols": 16, "keys": 0x7FFFFE,
+     "bus": False, "suits": True, "latin1": False, "lines": 4, "cols": 12, "keys": 0x7FFFFE,
      "name": "ref-box"},
     {"type": "caps", "seat": "S", "epoch": 0x0042, "seq": 17, "ack": 3, "vendor": 0x7F01,
      "fw": 0x0310, "bus": True, "suits": True, "latin1": True, "lines": 4, "cols": 20,
@@ -94,6 +94,18 @@ MESSAGES = [
     {"type": "state", "seat": "W", "epoch": 0x9999, "seq": 7, "ack": 3, "view": FULL_VIEW},
     {"type": "state", "seat": "N", "epoch": 0x9999, "seq": 0, "ack": 0, "view": SCREEN_VIEW},
     {"type": "state", "seat": "N", "epoch": 0x0001, "seq": 1, "ack": 0, "view": EMPTY_VIEW},
+]
+
+# STATEs in a session of version 3: the body ends with the player's language (SPEC.md section 3)
+V3_MESSAGES = [
+    {"type": "state", "seat": "W", "epoch": 0x9999, "seq": 8, "ack": 3,
+     "view": dict(FULL_VIEW, lang="sv")},
+    {"type": "state", "seat": "E", "epoch": 0x9999, "seq": 9, "ack": 3,
+     "view": dict(SCREEN_VIEW, lang="da", message="TL tilkaldt")},
+    {"type": "state", "seat": "N", "epoch": 0x0001, "seq": 1, "ack": 0,
+     "view": dict(EMPTY_VIEW, lang="en")},
+    {"type": "state", "seat": "N", "epoch": 0x0001, "seq": 2, "ack": 0,
+     "view": dict(EMPTY_VIEW, lang=None)},
 ]
 
 
@@ -229,6 +241,24 @@ INDEX_CASES = [(0, 1, 0), (4, 12, 4), (12, 12, None), (254, 255, 254), (254, 254
                (0, 319, 255), (10, 300, 265), (0xFF, 319, None)]
 
 
+def v3_bad_vectors():
+    """Payloads a receiver in a version 3 session discards."""
+    v2_layout = M.encode_payload(MESSAGES[-1])  # no language byte
+    two = bytearray(M.encode_payload(V3_MESSAGES[2], 3))
+    two[-2:-2] = b"\x02"  # a second byte after the message
+    M.put_crc(two, len(two) - 2)
+    return [("state of version 2's layout in a version 3 session (no language byte)", v2_layout),
+            ("state with two bytes after its message in a version 3 session", bytes(two))]
+
+
+def v3_decodes_vectors():
+    p = bytearray(M.encode_payload(V3_MESSAGES[2], 3))
+    p[-3] = 9  # a language code SPEC.md does not list: accepted, shown in the box's default
+    M.put_crc(p, len(p) - 2)
+    m = dict(V3_MESSAGES[2], view=dict(EMPTY_VIEW, lang=None))
+    return [("STATE with language code 9 (unknown: the box's default)", bytes(p), m)]
+
+
 def _msg(t):
     return next(m for m in MESSAGES if m["type"] == t)
 
@@ -354,6 +384,29 @@ def box_bad_cases():
     ]
 
 
+def box_bad_cases_v3():
+    """Frames a box of version 3 in a version 3 session cannot use (or can: None)."""
+    nak = lambda r, t, seq, d=0xFF: {"reason": r, "of_type": t, "of_seq": seq, "detail": d}  # noqa: E731
+    with_lang = bytes(M.encode_state(dict(EMPTY_VIEW, lang="sv"), None, 3))
+    unknown = bytearray(with_lang)
+    unknown[-1] = 200
+    return [
+        ("STATE without its language byte in a version 3 session", _tab(M.STATE, bytes(M.encode_state(EMPTY_VIEW))),
+         False, nak("bad_field", M.STATE, 4, M.S_AUCTION)),
+        ("STATE with two bytes after its message in a version 3 session",
+         _tab(M.STATE, with_lang + b"\x02"), False, nak("bad_field", M.STATE, 4, M.S_AUCTION)),
+        ("STATE with language sv in a version 3 session (applied)", _tab(M.STATE, with_lang), False,
+         None),
+        ("STATE with language code 200 in a version 3 session (applied: the box's default)",
+         _tab(M.STATE, bytes(unknown)), False, None),
+        ("STATE with language sv, its message not UTF-8 (the message is checked, not the language)",
+         _tab(M.STATE, bytes(M.encode_state(dict(EMPTY_VIEW, message="ab", lang="sv"), None, 3))[:-3]
+              + b"\xff\xfe\x02"), False, nak("bad_field", M.STATE, 4, M.S_AUCTION + 1)),
+        ("WELCOME version 9 to a version 3 box", _tab(M.WELCOME, bytes([9, 0, BOX_EPOCH >> 8, BOX_EPOCH & 0xFF]), seq=0),
+         False, nak("version", M.WELCOME, 0, 3)),
+    ]
+
+
 def main():
     lines = []
     for m in MESSAGES:
@@ -368,11 +421,27 @@ def main():
         assert M.decode_payload(p) == m, why
         lines.append(json.dumps({"decodes": why, "payload": hexs(p), "msg": m}, ensure_ascii=False,
                                 sort_keys=True))
-    for why, p, bus, nak in box_bad_cases():
-        lines.append(json.dumps({"to_box": why, "seat": "N", "box_epoch": BOX_EPOCH,
-                                 "tablet_epoch": TABLET_EPOCH, "bus": bus, "payload": hexs(p),
-                                 "wire": hexs(wire_from_payload(bytes(p))), "nak": nak},
+    for m in V3_MESSAGES:
+        p = M.encode_payload(m, 3)
+        assert M.decode_payload(p, -1, 3) == m, m
+        lines.append(json.dumps({"msg": m, "version": 3, "payload": hexs(p),
+                                 "wire": hexs(wire_from_payload(p))}, ensure_ascii=False,
                                 sort_keys=True))
+    for why, p in v3_bad_vectors():
+        assert M.decode_payload(p, -1, 3) is None, why
+        lines.append(json.dumps({"bad": why, "version": 3, "payload": hexs(p)}, sort_keys=True))
+    for why, p, m in v3_decodes_vectors():
+        assert M.decode_payload(p, -1, 3) == m, why
+        lines.append(json.dumps({"decodes": why, "version": 3, "payload": hexs(p), "msg": m},
+                                ensure_ascii=False, sort_keys=True))
+    for version, cases in ((2, box_bad_cases()), (3, box_bad_cases_v3())):
+        for why, p, bus, nak in cases:
+            v = {"to_box": why, "seat": "N", "box_epoch": BOX_EPOCH, "tablet_epoch": TABLET_EPOCH,
+                 "bus": bus, "payload": hexs(p), "wire": hexs(wire_from_payload(bytes(p))),
+                 "nak": nak}
+            if version != 2:
+                v["version"] = version  # a box of this version in a session of it
+            lines.append(json.dumps(v, sort_keys=True))
     for k, n, i in INDEX_CASES:
         assert M.index_call(k, n) == i, (k, n)
         lines.append(json.dumps({"index": k, "n": n, "call": i}, sort_keys=True))

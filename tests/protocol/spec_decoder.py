@@ -11,8 +11,9 @@ overlong and surrogate UTF-8, STOP/REVIEW/TD's last byte, a STATE checked before
 session's epoch, and a BAD_FIELD offset past 254 (the box crashed building that NAK).
 
 What it answers:
-- `decode(payload)`: the message a receiver accepts (a dict in the golden file's form), or None
-  for a payload every receiver discards (sections 2 and 3); `frames(wire)` splits a byte stream;
+- `decode(payload, version)`: the message a receiver in a session of `version` accepts (a dict
+  in the golden file's form), or None for a payload every such receiver discards (sections 2
+  and 3; the version decides a STATE's layout); `frames(wire)` splits a byte stream;
 - `box_answer(payload, ...)`: what a box does with one frame (section 3a's rows in their order,
   3b for its NAK): ("apply" | "drop" | "rehello", nak or None);
 - `tablet_answer(payload, ...)`: the events a tablet in session delivers and the reports it files;
@@ -49,6 +50,8 @@ MAX_NAME = 16            # SPEC 3c: nlen 0..16
 STATE_FIXED = 16         # SPEC 3a: STATE 16..400 (turn .. n, then mlen)
 STOP_TRIGGERS = ((4, "jump"), (5, "opening_two_level"))
 VULS = ("None", "NS", "EW", "All")
+LANG_VERSION = 3         # SPEC 3 STATE: "lang u8 (version 3 and later)"
+LANGS = {1: "en", 2: "sv", 3: "da"}  # SPEC 3 STATE: the language codes; 0 and others: none
 
 # STATE body offsets (SPEC 3, "STATE body", and the BAD_FIELD detail list)
 S_TURN, S_FLAGS, S_LOWEST, S_ALLOWED, S_STOP_MS, S_BOARD, S_DEALER, S_VUL, S_N, S_CALLS = (
@@ -140,9 +143,11 @@ def sound(payload: bytes) -> bool:
             and crc16(payload[:-CRC_LEN]) == (payload[-2] << 8) | payload[-1])
 
 
-def state_bad_field(body: bytes) -> int | None:
+def state_bad_field(body: bytes, version: int = 2) -> int | None:
     """SPEC 3a, the STATE checks a-j in their order: None for a body the box applies, else the
-    offset the first failing check names. The caller has checked 16 <= len(body) <= 400 (row 4)."""
+    offset the first failing check names. The caller has checked 16 <= len(body) <= 400 (row 4).
+    From version 3 the body ends one byte after the message (SPEC 3, `lang`, any value)."""
+    lang = 1 if version >= LANG_VERSION else 0
     if not (body[S_TURN] <= 3 or body[S_TURN] == 0xFF):                  # a
         return S_TURN
     if body[S_FLAGS] & 0xC0:                                              # b
@@ -160,13 +165,13 @@ def state_bad_field(body: bytes) -> int | None:
         return S_N
     m = S_CALLS + n
     mlen = body[m]
-    if mlen > MAX_MESSAGE or len(body) != 16 + n + mlen:                  # h
+    if mlen > MAX_MESSAGE or len(body) != 16 + n + mlen + lang:           # h
         return m
     for i in range(n):                                                    # i
         code = body[S_CALLS + i] & 0x3F
         if code > MAX_CALL and code != HIDDEN:
             return S_CALLS + i
-    if _utf8(bytes(body[m + 1:])) is None:                                # j
+    if _utf8(bytes(body[m + 1:m + 1 + mlen])) is None:                    # j
         return m + 1
     return None
 
@@ -176,8 +181,9 @@ def _allowed(body: bytes) -> list[str]:
             if body[S_ALLOWED + (c >> 3)] & (1 << (c & 7))]
 
 
-def state_view(body: bytes) -> dict:
-    """SPEC 3, the Python form of a STATE, from a body state_bad_field accepted."""
+def state_view(body: bytes, version: int = 2) -> dict:
+    """SPEC 3, the Python form of a STATE, from a body state_bad_field accepted; from version 3
+    with its "lang" (None for 0 and for a code SPEC 3 does not list)."""
     flags = body[S_FLAGS]
     n = (body[S_N] << 8) | body[S_N + 1]
     auction = []
@@ -187,7 +193,7 @@ def state_view(body: bytes) -> dict:
         auction.append({"call": None if code == HIDDEN else _call_name(code),
                         "alert": bool(b & 0x40), "stop": bool(b & 0x80)})
     m = S_CALLS + n
-    return {
+    view = {
         "turn": None if body[S_TURN] == 0xFF else SEATS[body[S_TURN]],
         "frozen": bool(flags & 1), "over": bool(flags & 2), "prevent": bool(flags & 4),
         "screens": bool(flags & 8),
@@ -199,6 +205,9 @@ def state_view(body: bytes) -> dict:
         "auction": auction,
         "message": bytes(body[m + 1:m + 1 + body[m]]).decode("utf-8"),
     }
+    if version >= LANG_VERSION:
+        view["lang"] = LANGS.get(body[-1])
+    return view
 
 
 def _caps(body: bytes) -> dict | None:
@@ -216,7 +225,7 @@ def _caps(body: bytes) -> dict | None:
             "keys": int.from_bytes(bytes(body[7:11]), "big"), "name": name}
 
 
-def _body_fields(name: str, body: bytes) -> dict | None:
+def _body_fields(name: str, body: bytes, version: int) -> dict | None:
     if name in FIXED_LEN and len(body) != FIXED_LEN[name]:
         return None
     if name == "hello":
@@ -236,9 +245,9 @@ def _body_fields(name: str, body: bytes) -> dict | None:
     if name == "caps":
         return _caps(body) if len(body) >= 13 else None
     if name == "state":
-        if not STATE_FIXED <= len(body) <= MAX_BODY or state_bad_field(body) is not None:
+        if not STATE_FIXED <= len(body) <= MAX_BODY or state_bad_field(body, version) is not None:
             return None
-        return {"view": state_view(body)}
+        return {"view": state_view(body, version)}
     if name in ("ack", "ping"):
         return {}
     box_ms = int.from_bytes(bytes(body[0:4]), "big")
@@ -249,9 +258,9 @@ def _body_fields(name: str, body: bytes) -> dict | None:
     return {"box_ms": box_ms}  # SPEC 3: STOP, REVIEW, TD: `arg` any value, ignored
 
 
-def decode(payload: bytes) -> dict | None:
-    """The message in a payload (the golden file's dict form), or None when every receiver
-    discards it (SPEC 2 and 3)."""
+def decode(payload: bytes, version: int = 2) -> dict | None:
+    """The message in a payload (the golden file's dict form), or None when every receiver in a
+    session of `version` discards it (SPEC 2 and 3)."""
     if not sound(payload):
         return None
     addr, t = payload[0], payload[1]
@@ -263,7 +272,7 @@ def decode(payload: bytes) -> dict | None:
     epoch = (payload[2] << 8) | payload[3]
     if epoch == 0:
         return None
-    fields = _body_fields(types[t], payload[HEADER:-CRC_LEN])
+    fields = _body_fields(types[t], payload[HEADER:-CRC_LEN], version)
     if fields is None:
         return None
     msg = {"type": types[t], "seat": SEATS[addr & 3], "epoch": epoch, "seq": payload[4],
@@ -286,11 +295,11 @@ def _nak(reason: int, of_type: int, of_seq: int, detail: int = 0xFF) -> dict:
 
 
 def box_answer(payload: bytes | None, *, seat: int, box_epoch: int, tablet_epoch: int,
-               bus: bool, session: bool = True,
-               versions: tuple[int, int] = (1, 2)) -> tuple[str, dict | None]:
-    """What a box of `seat` does with one frame (SPEC 3a, rows 1-11, in their order; 3b for
-    its NAK), in a version 2 session with a tablet of `tablet_epoch` (session=False: before
-    any). payload None is a garbled frame (row 1). Returns (outcome, nak): outcome "apply" (the
+               bus: bool, session: bool = True, version: int = 2,
+               versions: tuple[int, int] = (1, 3)) -> tuple[str, dict | None]:
+    """What a box of `seat` speaking `versions` does with one frame (SPEC 3a, rows 1-11, in
+    their order; 3b for its NAK), in a session of `version` with a tablet of `tablet_epoch`
+    (session=False: before any). payload None is a garbled frame (row 1). Returns (outcome, nak): outcome "apply" (the
     frame is used), "drop" (changes nothing) or "rehello" (row 11: the session ends); nak the
     BOX_NAK it sends, or None."""
     def nak(reason: int, t: int, seq: int, detail: int = 0xFF) -> dict | None:
@@ -319,7 +328,7 @@ def box_answer(payload: bytes | None, *, seat: int, box_epoch: int, tablet_epoch
     if t == NAK and not 1 <= body[0] <= TABLET_REASON_MAX:                # 6
         return "drop", None
     if t == STATE:                                                        # 7
-        bad = state_bad_field(body)
+        bad = state_bad_field(body, version if session else 2)
         if bad is not None:
             return "drop", nak(8, t, seq, bad if bad < 0xFF else 0xFF)  # SPEC 3b: detail
     if t == WELCOME:
@@ -338,7 +347,7 @@ def box_answer(payload: bytes | None, *, seat: int, box_epoch: int, tablet_epoch
 
 
 EVENT_NAMES = ("call", "stop", "alert", "undo", "review", "td")
-VERSIONS = (1, 2)  # SPEC 4: VERSION_MIN .. VERSION_MAX of this implementation
+VERSIONS = (1, 3)  # SPEC 4: VERSION_MIN .. VERSION_MAX of this implementation
 
 
 def tablet_answer(payload: bytes | None, *, seat: int, box_epoch: int, next_seq: int) -> dict:

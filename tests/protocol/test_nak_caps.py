@@ -80,7 +80,7 @@ def test_the_tablet_reports_a_box_nak_and_resends_its_state_at_once_on_a_garbled
     lk.tab.receive(wire_from_payload(nak), now)
     assert lk.tab.take_reports() == [{"kind": "nak", "seat": "E", "reason": "bad_frame",
                                       "of_type": 0, "of_seq": 0, "detail": 0xFF}]
-    f = M.decode_payload(payloads(bytes(lk.tab.output(now)))[0])  # not waiting for the RTO
+    f = M.decode_payload(payloads(bytes(lk.tab.output(now)))[0], -1, lk.tab.version)  # not waiting for the RTO
     assert f["type"] == "state" and f["view"]["message"] == "next"
 
 
@@ -119,11 +119,11 @@ def test_a_version_1_box_still_works_with_a_version_2_tablet():
 
 def test_a_box_whose_versions_the_tablet_does_not_speak_is_reported_once_with_a_clear_text():
     lk = Link(8)
-    lk.box = S.BoxEndpoint("E", epoch=56, now=lk.now, ver_min=3, ver_max=4)
+    lk.box = S.BoxEndpoint("E", epoch=56, now=lk.now, ver_min=4, ver_max=5)
     lk.step(5000)  # HELLO retried every 2 s after the refusal
     reps = lk.tab.take_reports()
     assert len(reps) == 1 and reps[0]["kind"] == "version"
-    assert "protocol 3..4" in reps[0]["text"] and "update" in reps[0]["text"]
+    assert "protocol 4..5" in reps[0]["text"] and "update" in reps[0]["text"]
     assert lk.box.version_error and not lk.tab.session
 
 
@@ -156,7 +156,7 @@ def test_a_box_that_refuses_the_tablets_version_says_so_and_the_tablet_reports_i
     box.receive(wire_from_payload(bytes(w)), 1002)
     nak = M.decode_payload(payloads(bytes(box.output(1002)))[0])
     assert (nak["type"], nak["reason"], nak["of_type"], nak["detail"]) == ("box_nak", "version",
-                                                                          M.WELCOME, 2)
+                                                                          M.WELCOME, 3)
     assert box.version_error and not box.session
     tab.session = False  # as a tablet that has not (yet) taken the box in
     tab.receive(wire_from_payload(M.encode_payload(nak)), 1003)

@@ -28,7 +28,7 @@ def as_got(got):
 
 def test_handshake_delivers_hello_once_and_the_full_state():
     lk = up()
-    assert lk.box.session and lk.tab.session and lk.box.version == 2
+    assert lk.box.session and lk.tab.session and lk.box.version == 3
     assert M.box_state(lk.box)["turn"] == "E" and M.box_state(lk.box)["auction"][0]["call"] == "1D"
     hellos = [e for e in lk.delivered if e["kind"] == "hello"]
     assert len(hellos) == 1 and hellos[0]["epoch"] == lk.box.epoch
@@ -154,7 +154,7 @@ def test_heartbeats_keep_an_idle_link_up_and_silence_is_link_loss():
 
 def test_version_negotiation_refuses_a_box_with_no_common_version():
     lk = Link(5)
-    lk.box = S.BoxEndpoint("E", epoch=77, now=lk.now, ver_min=3, ver_max=4)
+    lk.box = S.BoxEndpoint("E", epoch=77, now=lk.now, ver_min=4, ver_max=5)
     lk.step(300)
     assert lk.box.version_error and not lk.box.session and not lk.tab.session
     assert [e for e in lk.delivered if e["kind"] == "hello"] == []
@@ -162,9 +162,9 @@ def test_version_negotiation_refuses_a_box_with_no_common_version():
 
 def test_version_negotiation_picks_the_highest_common_version():
     lk = Link(5)
-    lk.box = S.BoxEndpoint("E", epoch=77, now=lk.now, ver_min=1, ver_max=4)  # tablet: 1..2
+    lk.box = S.BoxEndpoint("E", epoch=77, now=lk.now, ver_min=1, ver_max=5)  # tablet: 1..3
     assert lk.run_until(lambda: lk.box.session, 1000)
-    assert lk.box.version == 2 and lk.tab.version == 2
+    assert lk.box.version == 3 and lk.tab.version == 3
 
 
 def test_bus_mode_box_talks_only_when_granted():
@@ -227,6 +227,21 @@ def test_release_never_acknowledges_what_was_not_delivered():
     assert lk.tab.ack_next == 1
     lk.tab.release(2)
     assert lk.tab.ack_next == 2
+
+
+def test_the_players_language_rides_on_every_state_from_version_3_and_never_to_a_version_2_box():
+    """SPEC.md section 3: from version 3 a STATE ends with the language byte; a version 2 box
+    would refuse it (BAD_FIELD), so its tablet leaves it off."""
+    lk = up()
+    lk.tab.set_view({"turn": "E", "lang": "sv", "message": "Din tur"})
+    assert lk.run_until(lambda: M.box_state(lk.box)["message"] == "Din tur", 1000)
+    assert M.box_state(lk.box)["lang"] == "sv" and lk.box.version == 3
+    old = Link(6)
+    old.box = S.BoxEndpoint("E", epoch=78, now=old.now, ver_max=2)
+    old.tab.set_view({"turn": "E", "lang": "da", "message": "Din tur"})
+    assert old.run_until(lambda: M.box_state(old.box) is not None and old.tab.state_acked(), 2000)
+    assert old.box.version == 2 and "lang" not in M.box_state(old.box)
+    assert old.box.naks_out == 0  # nothing it had to refuse
 
 
 def test_next_output_ms_says_when_the_tablet_writes_of_its_own_accord():

@@ -23,8 +23,9 @@ def spec_answers(c: dict) -> dict:
     wire = binascii.unhexlify(c["wire"])
     fr = S.frames(wire)
     first = fr[0] if fr else None
-    outcome, nak = S.box_answer(first, bus=c["bus"], session=c["session"], **CTX)
-    return {"decoded": [S.decode(p) for p in fr if p is not None],
+    v = c.get("version", 2)
+    outcome, nak = S.box_answer(first, bus=c["bus"], session=c["session"], version=v, **CTX)
+    return {"decoded": [S.decode(p, v) for p in fr if p is not None],
             "box": [outcome, nak],
             "tablet": S.tablet_answer(first, seat=0, box_epoch=A.BOX_EPOCH, next_seq=A.BASE_SEQ)}
 
@@ -35,7 +36,8 @@ def _disagreements(corpus: list[dict], got: list[dict]) -> list[str]:
         want = spec_answers(c)
         for k in ("decoded", "box", "tablet"):
             if g[k] != want[k]:
-                out.append(f"{k}: wire {c['wire']} bus={c['bus']} session={c['session']}: "
+                out.append(f"{k}: wire {c['wire']} bus={c['bus']} session={c['session']} "
+                           f"version={c['version']}: "
                            f"code {g[k]!r}, SPEC {want[k]!r}")
     return out
 
@@ -49,12 +51,13 @@ def test_the_spec_decoder_reads_every_golden_vector_as_the_golden_file_says():
         p = binascii.unhexlify(v["payload"])
         if "to_box" in v:
             fr = S.frames(binascii.unhexlify(v["wire"]))
-            _, nak = S.box_answer(fr[0], bus=v["bus"], **CTX)
+            ver = v.get("version", 2)  # a box of that version in a session of it
+            _, nak = S.box_answer(fr[0], bus=v["bus"], version=ver, versions=(1, ver), **CTX)
             assert nak == v["nak"], v["to_box"]
         elif "bad" in v:
-            assert S.decode(p) is None, v["bad"]
+            assert S.decode(p, v.get("version", 2)) is None, v["bad"]
         else:
-            assert S.decode(p) == v["msg"], v.get("decodes", v["msg"]["type"])
+            assert S.decode(p, v.get("version", 2)) == v["msg"], v.get("decodes", v["msg"]["type"])
             if "wire" in v:
                 assert S.frames(binascii.unhexlify(v["wire"])) == [p]
                 assert S.wire(p).hex() == v["wire"]
@@ -65,7 +68,8 @@ def test_the_spec_decoder_reads_every_golden_vector_as_the_golden_file_says():
 def test_the_corpus_reaches_every_outcome_and_reason():
     """The corpus is no test if it only ever makes good frames or garbage: it must make the box
     apply, drop, re-HELLO, and NAK with every reason, and the tablet deliver and report."""
-    got = [spec_answers(c) for c in fuzz_corpus.corpus()]
+    corpus = fuzz_corpus.corpus()
+    got = [spec_answers(c) for c in corpus]
     outcomes = {g["box"][0] for g in got}
     reasons = {g["box"][1]["reason"] for g in got if g["box"][1]}
     details = {g["box"][1]["detail"] for g in got if g["box"][1] and g["box"][1]["reason"] == "bad_field"}
@@ -75,6 +79,15 @@ def test_the_corpus_reaches_every_outcome_and_reason():
     assert sum(1 for g in got if g["tablet"]["events"]) > 100
     assert sum(1 for g in got if any(x["kind"] == "caps" for x in g["tablet"]["reports"])) > 20
     assert sum(1 for g in got if g["decoded"] and g["decoded"][0] is None) > 300  # CRC right, rejected
+    # STATEs applied in sessions of both layouts (version 3: with the language byte), and some
+    # refused at mlen for a body whose length breaks its session's layout (SPEC.md 3a, check h)
+    states = [(c["version"], g) for c, g in zip(corpus, got, strict=True)
+              if c["session"] and g["decoded"] and g["decoded"][0]
+              and g["decoded"][0]["type"] == "state"]
+    for v in (2, 3):
+        assert sum(1 for ver, g in states if ver == v and g["box"][0] == "apply") > 20, v
+    langs = {g["decoded"][0]["view"]["lang"] for ver, g in states if ver == 3}
+    assert langs == {None, "en", "sv", "da"}
 
 
 def test_the_tablet_and_box_code_agree_with_the_spec_decoder_on_a_fuzzed_corpus_cpython():

@@ -98,9 +98,10 @@ def test_2017_L27_prevent_policy_refuses_insufficient_bid_before_anyone_sees_it(
     v = make_view(lowest="2H", prevent=True)
     ent = E.CallEntry()
     assert press_all(ent, v, ["2", "D", "OK"]) == []
-    assert ent.note == E.N_INSUFFICIENT
-    assert ent.sel == parse("2D")  # the player may change it
-    assert press_all(ent, v, ["H", "OK"]) == [(E.EV_CALL, parse("2H"))]
+    assert ent.note == E.N_INSUFFICIENT and ent.refused == parse("2D")
+    # the refused call is disarmed: OK again sends nothing; the player keys his call anew
+    assert ent.sel == calls.NONE and press_all(ent, v, ["OK"]) == []
+    assert press_all(ent, v, ["2", "H", "OK"]) == [(E.EV_CALL, parse("2H"))]
 
 
 def test_detect_policy_sends_insufficient_bid_for_the_engine_to_rectify():
@@ -114,6 +115,8 @@ def test_prevent_policy_refuses_call_out_of_turn_and_calls_not_allowed():
     v = make_view(seat=1, turn=0, prevent=True)
     ent = E.CallEntry()
     assert press_all(ent, v, ["P", "OK"]) == [] and ent.note == E.N_NOT_TURN
+    v.turn = 1  # the turn comes round: the pass keyed out of turn is not sent by one OK
+    assert press_all(ent, v, ["OK"]) == [] and ent.note == E.N_SELECT_FIRST
     v = make_view(seat=1, turn=1, prevent=True, allowed=["P", "1D"])
     assert press_all(ent, v, ["X", "OK"]) == [] and ent.note == E.N_NOT_ALLOWED
     assert press_all(ent, v, ["P", "OK"]) == [(E.EV_CALL, 0)]
@@ -131,7 +134,9 @@ def test_fsb_L116B_stop_wait_locks_next_box_until_countdown_ends():
     v.stop_deadline = 5000
     ent = E.CallEntry()
     assert press_all(ent, v, ["P", "OK"], now=1000) == [] and ent.note == E.N_STOP_WAIT
-    assert press_all(ent, v, ["OK"], now=5001) == [(E.EV_CALL, 0)]
+    # the pass refused in the wait is not armed for the moment the wait ends
+    assert press_all(ent, v, ["OK"], now=5001) == []
+    assert press_all(ent, v, ["P", "OK"], now=5001) == [(E.EV_CALL, 0)]
 
 
 def test_stop_alert_undo_review_td_keys_send_their_events():

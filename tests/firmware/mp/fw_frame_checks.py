@@ -1,15 +1,19 @@
-# The panel's picture (render.Frame, the 8x16 font), checked on its pixels: what the player sees
-# on the 2.42" OLED, on MicroPython and CPython alike.
+# The panel's picture (render.Frame, the 10 x 16 capitals font), checked on its pixels: what the
+# player sees on the 2.42" OLED at 80 cm, in his language, on MicroPython and CPython alike.
 import calls
 import entry as E
 import font16
 import keys as K
+import lang as T
 import render
 import textview
 import view as V
 from fw_hw_checks import view_with as hw_view_with
 
 from protocol.calls import code
+
+CLUB, DIAMOND, HEART, SPADE = font16.SUITS
+GW = 2 * font16.WIDTH  # a glyph's bytes
 
 
 def diff(a, b):
@@ -21,33 +25,39 @@ def view_with(auction, dealer=0, seat=0, turn=0):
 
 
 def glyph(ch):
-    g = render.code_of(ch) * 16
-    return bytes(font16.FONT[g:g + 16])
+    g = render.code_of(ch) * GW
+    return bytes(font16.FONT[g:g + GW])
 
 
-def cell(buf, row, col):
-    """The 16 bytes the panel holds for the cell at (row, col): top page, then bottom page."""
-    o = row * 256 + col * 8
-    return bytes(buf[o:o + 8]) + bytes(buf[o + 128:o + 136])
+def cell(f, i):
+    """The 20 bytes the panel holds for cell i of frame f: top page, then bottom page."""
+    o = (i // render.WIDTH) * 256 + f.xs[i]
+    return bytes(f.buf[o:o + font16.WIDTH]) + bytes(f.buf[o + 128:o + 128 + font16.WIDTH])
 
 
-def row_text(buf, row):
-    """Read a line back from the pixels, cell by cell, against the font (inverted cells too)."""
+def inverted(b):
+    """A glyph's bytes drawn inverted: its bottom page whole, its top page from row 2 down
+    (render.INV_TOP), so the bar keeps clear of the line above."""
+    w = font16.WIDTH
+    return bytes(x ^ render.INV_TOP for x in b[:w]) + bytes(x ^ 0xFF for x in b[w:])
+
+
+def row_text(f, row):
+    """A line read back from the pixels, cell by cell, against the font (inverted cells too);
+    the two calls of an auction line a space apart."""
     out = ""
-    for col in range(16):
-        bits = cell(buf, row, col)
-        inv = bytes(b ^ 0xFF for b in bits)
+    for i in range(row * render.WIDTH, row * render.WIDTH + render.WIDTH):
+        if f.slots and row >= 2 and i % render.WIDTH == render.SLOT:
+            out += " "
+        bits = cell(f, i)
         for g in range(font16.COUNT):
-            gb = bytes(font16.FONT[g * 16:g * 16 + 16])
-            if gb == bits or gb == inv:
-                out += chr(g + 32) if g < 95 else font16.SUITS[g - 95] if g < 99 else "?"
+            gb = bytes(font16.FONT[g * GW:g * GW + GW])
+            if gb == bits or inverted(gb) == bits:
+                out += textview.glyph_char(g)
                 break
         else:
             out += "#"  # not a glyph of the font: a broken blit
     return out.rstrip()
-
-
-HEART = font16.SUITS[2]
 
 
 def draw(v, ent, now=0, link_up=True):
@@ -56,42 +66,55 @@ def draw(v, ent, now=0, link_up=True):
     return f
 
 
-def test_font_has_the_suits_and_every_printable_ascii_character():
-    assert len(font16.FONT) == font16.COUNT * 16
+def test_font_has_capitals_digits_the_nordic_letters_and_the_suits_each_its_own():
+    assert len(font16.FONT) == font16.COUNT * GW
     seen = set()
     for g in range(font16.COUNT):
-        bits = bytes(font16.FONT[g * 16:g * 16 + 16])
+        bits = bytes(font16.FONT[g * GW:g * GW + GW])
         assert g == 0 or any(bits), g  # only the space is blank
         seen.add(bits)
     assert len(seen) == font16.COUNT  # no two characters look the same
+    # lowercase is shown as capitals (the font's lowercase would be too small at 80 cm)
+    for lo, up in (("a", "A"), ("z", "Z"), ("\xe5", "\xc5"), ("\xe4", "\xc4"), ("\xf6", "\xd6"),
+                   ("\xe6", "\xc6"), ("\xf8", "\xd8")):
+        assert render.code_of(lo) == render.code_of(up) != font16.OTHER, lo
+    assert render.code_of("\u2660") == font16.SPADE and render.code_of("\u20ac") == font16.OTHER
 
 
-def test_the_suit_glyph_of_a_bid_is_drawn_in_its_seats_cell():
-    # West deals 2H: the latest round shows it in the first column (the tablet's W N E S)
-    v = view_with(["2H"], dealer=3, seat=0, turn=0)
+def test_the_last_four_calls_in_time_order_with_the_newest_inverted():
+    # the table's report: "3D! 1H 2S! P" under W N E S read 1H 2S P 3D in time order, with no
+    # mark of the newest. Now: time order left to right and down, the newest bottom right on an
+    # inverted bar, each call after its seat's letter
+    v = hw_view_with([("P", 0), ("1H", 0), ("2S", V.F_STOP), ("P", 0), ("3D", V.F_STOP)],
+                     dealer=0, seat=1, turn=1)
     f = draw(v, E.CallEntry())
-    assert cell(f.buf, 3, 0) == glyph("2")
-    assert cell(f.buf, 3, 1) == glyph(HEART)
-    assert row_text(f.buf, 2) == "W   N   E   S"
-    assert row_text(f.buf, 3) == "2" + HEART
-    # North deals 3NT, East doubles, South redoubles: N E S columns, W's still empty
-    v = view_with(["3NT", "X", "XX"], dealer=0, seat=3, turn=3)
-    f = draw(v, E.CallEntry())
-    assert row_text(f.buf, 3) == "    3NT X   XX", row_text(f.buf, 3)
+    assert row_text(f, 2) == "E 1" + HEART + "   S 2" + SPADE + "!", row_text(f, 2)
+    assert row_text(f, 3) == "W P    N 3" + DIAMOND + "!", row_text(f, 3)
+    for i in range(3 * render.WIDTH + render.SLOT, 4 * render.WIDTH):
+        assert cell(f, i) != glyph(" "), i  # the newest: every cell of its slot inverted
+    # the bar starts 2 rows down (its blank cell after the seat letter: page 6 is line 3's top):
+    # the calls of the line above keep their gap
+    x = render.SLOT_X + font16.WIDTH
+    assert (f.buf[6 * 128 + x], f.buf[7 * 128 + x]) == (render.INV_TOP, 0xFF)
+    assert cell(f, 3 * render.WIDTH + render.SLOT) == inverted(glyph("N"))
+    assert cell(f, 3 * render.WIDTH) == glyph("W")  # the others plain
+    # the two calls of a line 8 px apart: nothing drawn between them
+    for page in (4, 5, 6, 7):
+        assert bytes(f.buf[page * 128 + 60:page * 128 + 68]) == bytes(8)
+    assert textview.frame_rows(f)[3] == "W P    N 3" + DIAMOND + "!"
 
 
-def test_sixteen_columns_a_line_and_nothing_beyond():
-    v = view_with([], seat=0, turn=0)
-    v.msg = "ABCDEFGHIJKLMNOPQRS"  # longer than a line: cut at 16, never into the next line
+def test_twelve_columns_a_line_and_nothing_beyond():
+    v = view_with(["1C"], seat=0, turn=1)
+    v.msg = "abcdefghijklmnopqrs"  # longer than a line: cut at 12, never into the next line
     f = draw(v, E.CallEntry())
-    assert cell(f.buf, 1, 15) == glyph("P")
-    assert row_text(f.buf, 1) == "ABCDEFGHIJKLMNOP"
-    assert row_text(f.buf, 2) == "W   N   E   S"
+    assert row_text(f, 1) == "ABCDEFGHIJKL"
+    assert cell(f, 2 * render.WIDTH - 1) == glyph("L")
 
 
 def test_the_call_being_confirmed_is_visible_at_every_auction_length():
     # the longest auction (319 calls: every bid doubled and redoubled), with 3NT selected on
-    # the box at each length: the call line always shows it, the latest round the last call
+    # the box at each length: the call line always shows it, the newest call is bottom right
     seq = ["P", "P", "P"]
     for b in range(calls.FIRST_BID, calls.COUNT):
         seq += [calls.name(b), "P", "P", "X", "P", "P", "XX", "P", "P"]
@@ -108,19 +131,19 @@ def test_the_call_being_confirmed_is_visible_at_every_auction_length():
         if n:
             v.auction[n - 1] = code(seq[n - 1])
         f.draw(v, ent, 0, diff)
-        assert row_text(f.buf, 1) == "> 3NT OK?", (n, row_text(f.buf, 1))
+        assert row_text(f, 1) == "3NT OK?", (n, row_text(f, 1))
         if n:
             last = seq[n - 1]
-            last = "P" if last == "P" else last.replace("H", HEART)
-            col = (v.dealer + n - 1 + 1) & 3
-            shown = row_text(f.buf, 3)[4 * col:4 * col + 4].strip()
-            assert shown == last or last[1:] in "CDS" and shown[0] == last[0], (n, shown, last)
+            for s, g in (("C", CLUB), ("D", DIAMOND), ("H", HEART), ("S", SPADE)):
+                last = last.replace(s, g)
+            seat = "NESW"[(n - 1) & 3]
+            assert row_text(f, 3).endswith(seat + " " + last), (n, row_text(f, 3), last)
     v.sending = code("3NT")  # confirmed: "sending" until the tablet has it
     f.draw(v, ent, 0, diff)
-    assert row_text(f.buf, 1) == "> 3NT sending"
+    assert row_text(f, 1) == "3NT SENDING"
 
 
-def test_stop_keeps_the_selection_and_the_countdown_on_screen():
+def test_stop_prompt_then_the_countdown_on_the_next_box():
     v = view_with(["1C"], dealer=0, seat=1, turn=1)
     v.lowest = code("1D")
     v.stop_jump = True
@@ -128,77 +151,80 @@ def test_stop_keeps_the_selection_and_the_countdown_on_screen():
     for t in ("3", "H"):
         ent.press(K.from_token(t), v, 0, diff)
     f = draw(v, ent)
-    assert row_text(f.buf, 1) == "> 3" + HEART + " OK? STOP?"
+    assert row_text(f, 1) == "3" + HEART + " STOP?"  # the regulation wants STOP first
     ent.press(K.STOP, v, 0, diff)  # the STOP card shown: the call stays in sight
+    assert row_text(draw(v, ent), 1) == "3" + HEART + " OK?"
     v.stop_deadline = 9000
-    f = draw(v, ent, 1000)
-    assert row_text(f.buf, 0) == "STOP 8 YOUR TURN"
-    assert row_text(f.buf, 1) == "> 3" + HEART + " OK?"
+    f = draw(v, E.CallEntry(), 1000)
+    assert row_text(f, 0) == "STOP 8"
     v.stop_deadline = 12000
-    f = draw(v, ent, 1000)
-    assert row_text(f.buf, 0) == "STOP11 YOUR TURN"  # 16 characters: nothing clipped
-    v.turn = 2
-    v.stop_deadline = 12000
-    assert row_text(draw(v, ent, 1000).buf, 0) == "STOP11 S to call"
+    assert row_text(draw(v, E.CallEntry(), 1000), 0) == "STOP 11"
+    v.stop_deadline = 0
+    assert row_text(draw(v, E.CallEntry(), 1000), 0) == "YOUR TURN"
 
 
-def test_a_refusal_is_shown_only_while_it_is_true():
-    # "YOUR TURN" above "NOT YOUR TURN" was the review's finding: a stale note must go
+def test_a_refused_call_is_disarmed_and_its_answer_shown_only_while_true():
+    # "YOUR TURN" above "NOT YOUR TURN" was the review's finding: a stale answer must go; and a
+    # refused call must not stay armed for a later OK
     v = view_with(["1C"], dealer=0, seat=2, turn=1)
     v.prevent = True
     v.has_allowed = False
     ent = E.CallEntry()
     for t in ("1", "H", "OK"):
         ent.press(K.from_token(t), v, 0, diff)
-    assert ent.note == E.N_NOT_TURN
+    assert ent.note == E.N_NOT_TURN and ent.sel == calls.NONE
     f = render.Frame()
     f.draw(v, ent, 0, diff)
-    assert row_text(f.buf, 0) == "NOT YOUR TURN"
-    assert row_text(f.buf, 1) == "> 1" + HEART + " OK?"  # the selection stays in sight
-    v.turn = 2  # East passed: now it is South's turn, the note no longer holds
+    assert row_text(f, 0) == "TURN: EAST"
+    assert row_text(f, 1) == "OUT OF TURN"
+    v.turn = 2  # East passed: now it is South's turn, the answer no longer holds
     v.auction[1] = code("P")
     v.n = 2
     f.draw(v, ent, 0, diff)
-    assert row_text(f.buf, 0) == "YOUR TURN"
-    assert "NOT" not in row_text(f.buf, 1)
+    assert row_text(f, 0) == "YOUR TURN"
+    assert "TURN" not in row_text(f, 1), row_text(f, 1)
 
 
 def test_no_link_and_director_and_end_override_the_turn():
     v = view_with(["1C"], dealer=0, seat=1, turn=1)
-    assert row_text(draw(v, E.CallEntry(), 0, False).buf, 0) == "NO LINK"
+    assert row_text(draw(v, E.CallEntry(), 0, False), 0) == "NO LINK"
     v.phase = V.FROZEN
-    assert row_text(draw(v, E.CallEntry()).buf, 0) == "DIRECTOR: wait"
+    assert row_text(draw(v, E.CallEntry()), 0) == "WAIT FOR TD"
     v.phase = V.ENDED
-    assert row_text(draw(v, E.CallEntry()).buf, 0) == "AUCTION OVER"
+    assert row_text(draw(v, E.CallEntry()), 0) == "AUCTION OVER"
     v.known = False
-    assert row_text(draw(v, E.CallEntry()).buf, 0) == "wait for tablet"
+    assert row_text(draw(v, E.CallEntry()), 0) == "STARTING"
 
 
-def test_board_line_own_column_and_alerts_inverted():
-    v = view_with(["1C", "2D"], dealer=1, seat=2, turn=3)
-    v.auction[1] |= V.F_ALERT | V.F_STOP
+def test_seat_and_board_when_idle_and_the_dealer_and_vulnerability_before_the_first_call():
+    v = view_with([], dealer=1, seat=2, turn=1)  # board 3, East deals, East-West vulnerable
     f = draw(v, E.CallEntry())
-    assert row_text(f.buf, 0) == "W to call"
-    assert row_text(f.buf, 1) == "S Bd3 DE VEW"
-    assert cell(f.buf, 2, 12) == bytes(b ^ 0xFF for b in glyph("S"))  # this box's column,
-    assert cell(f.buf, 2, 11) == cell(f.buf, 2, 13) == b"\xff" * 16  # on a bar 3 cells wide
-    assert cell(f.buf, 2, 10) == b"\x00" * 16
-    assert cell(f.buf, 3, 12) == bytes(b ^ 0xFF for b in glyph("2"))  # S's alerted 2D
-    assert row_text(f.buf, 3) == "        1" + font16.SUITS[0] + "  2" + font16.SUITS[1] + "!"
+    assert row_text(f, 0) == "TURN: EAST"
+    assert row_text(f, 1) == "S BOARD 3"
+    assert cell(f, render.WIDTH) == inverted(glyph("S"))  # this box's seat, on a bar
+    assert row_text(f, 2) == "DEALER EAST"
+    assert row_text(f, 3) == "VUL: EW"
+    v.auction[0] = code("1C")
+    v.n = 1  # the first call: the auction lines take over (their layout changes: redrawn whole)
+    v.turn = 2
+    assert f.draw(v, E.CallEntry(), 0, diff) & 0xF0 == 0xF0
+    assert row_text(f, 2) == ""
+    assert row_text(f, 3) == "       E 1" + CLUB
 
 
-def test_review_pages_through_the_rounds():
+def test_review_pages_four_calls_a_page_from_the_first():
     v = view_with(["1C", "P", "1H", "P", "2H", "P", "P", "P"], dealer=2, seat=0, turn=0)
     v.phase = V.ENDED
     ent = E.CallEntry()
     ent.press(K.REVIEW, v, 0, diff)
     f = draw(v, ent)
-    assert row_text(f.buf, 1) == "review 1/3"
-    assert row_text(f.buf, 3) == "            1" + font16.SUITS[0]  # South dealt: last column
+    assert row_text(f, 1) == "REVIEW 1/2"
+    assert row_text(f, 2) == "S 1" + CLUB + "   W P"  # South dealt: the first call first
+    assert row_text(f, 3) == "N 1" + HEART + "   E P"
     ent.press(K.REVIEW, v, 0, diff)
     f = draw(v, ent)
-    assert row_text(f.buf, 1) == "review 2/3"
-    assert row_text(f.buf, 3) == "P   1" + HEART + "  P   2" + HEART
+    assert row_text(f, 1) == "REVIEW 2/2"
+    assert row_text(f, 2) == "S 2" + HEART + "   W P"
 
 
 def test_only_the_pages_that_changed_are_marked():
@@ -212,35 +238,60 @@ def test_only_the_pages_that_changed_are_marked():
     v.turn = 2
     v.auction[1] = code("P")
     v.n = 2
-    assert f.draw(v, ent, 0, diff) == 0b11000011  # status and the latest round
+    assert f.draw(v, ent, 0, diff) == 0b11000011  # status and the line of the newest call
     f.invalidate()
     assert f.draw(v, ent, 0, diff) == 0xFF
 
 
-def test_terminal_rows_show_the_same_suits():
-    v = view_with(["1S", "P", "4S"], dealer=0, seat=2, turn=3)
-    rows = textview.frame_rows(draw(v, E.CallEntry()))
-    assert rows[3] == "    1" + font16.SUITS[3] + "  P   4" + font16.SUITS[3], rows
-    assert rows[0] == "W to call"
+def test_the_box_speaks_the_tablets_language():
+    # Swedish: N Ö S V, NT; Danish: N Ø S V, PAS, UT; X and XX as the keys say (docs/box-language.md)
+    auc = [("1NT", 0), ("X", 0), ("XX", V.F_ALERT), ("P", 0)]
+    v = hw_view_with(auc, dealer=0, seat=1, turn=0)
+    v.lang = 2
+    f = draw(v, E.CallEntry())
+    assert row_text(f, 0) == "TUR: NORD"
+    assert row_text(f, 2) == "N 1NT  \xd6 X"
+    assert row_text(f, 3) == "S XX*  V P"
+    assert row_text(f, 1) == "\xd6 BRICKA 3"
+    v.lang = 3
+    f = draw(v, E.CallEntry())
+    assert row_text(f, 2) == "N 1UT  \xd8 X"
+    assert row_text(f, 3) == "S XX*  V PAS"
+    assert row_text(f, 1) == "\xd8 SPIL 3"
+    v.turn = 1
+    ent = E.CallEntry()
+    ent.press(K.PASS, v, 0, diff)
+    f = draw(v, ent)
+    assert row_text(f, 0) == "DIN TUR" and row_text(f, 1) == "PAS OK?"
+    v.lang = 9  # a language the box does not have: English
+    assert row_text(draw(v, ent), 0) == "YOUR TURN"
+    v.n = 0
+    v.vul = 2
+    for lg, dealer, vul in ((2, "GIVARE NORD", "ZON: \xd6V"), (3, "GIVER NORD", "ZONE: \xd8V")):
+        v.lang = lg
+        f = draw(v, E.CallEntry())
+        assert (row_text(f, 2), row_text(f, 3)) == (dealer, vul)
 
 
-def test_every_note_fits_its_line_whole():
-    # a refusal on the status line, an acknowledgement on the call line: never cut at 16
+def test_every_answer_to_a_key_fits_its_line_whole():
     v = view_with(["1C"], dealer=0, seat=1, turn=2)
-    for note in render._ROW0_NOTES + render._ROW1_NOTES:
-        ent = E.CallEntry()
-        ent.note = note
-        if note in (E.N_INSUFFICIENT, E.N_NOT_ALLOWED):
-            ent.sel = calls.PASS  # shown only while the refused selection is there
-        f = draw(v, ent)
-        text = E.NOTES[note]
-        assert len(text) <= 16, text
-        assert text in (row_text(f.buf, 0), row_text(f.buf, 1)), (text, row_text(f.buf, 0))
+    for lg in range(4):
+        v.lang = lg
+        for note in range(1, len(render._NOTE_WORD)):
+            word = render._NOTE_WORD[note]
+            if word == 0xFF:
+                continue
+            ent = E.CallEntry()
+            ent.note = note
+            f = draw(v, ent)
+            text = T.text(lg, word)
+            assert len(text) <= render.WIDTH, text
+            assert row_text(f, 1) == "".join(textview.glyph_char(font16.MAP[b]) for b in text)
 
 
 def test_framebuf_blit_draws_the_same_pixels_as_the_byte_copy():
-    # on the box a cell goes through framebuf (C); the byte-for-byte copy is the reference (and
-    # what CPython draws): every cell, inverted ones included, must come out the same
+    # where the native loop does not load, a cell goes through framebuf (C); the byte-for-byte
+    # copy is the reference (and what CPython draws): every cell, inverted ones included
     if render.framebuf is None:
         return  # CPython: no framebuf, every Frame copies bytes (the MicroPython run checks)
     v = view_with(["1C", "2D", "P", "3NT", "X"], dealer=1, seat=2, turn=3)
@@ -287,18 +338,21 @@ def test_native_cells_draw_the_same_pixels_and_pages_as_the_byte_copy():
     assert nat.draw(v, ent, 0, diff) == ref.draw(v, ent, 0, diff) == 0xFF
     assert nat.buf == ref.buf
     # every status and call line the box composes from fixed texts (native) and from strings
-    # (the tablet's message, the notes: bytecode), and another seat's header line
+    # (the tablet's message: bytecode), in every language, before and after the first call
     for seat in (0, 3):
-        w = view_with(["1S", "P", "2NT"], dealer=3, seat=seat, turn=(seat + 1) & 3)
-        e = E.CallEntry()
-        for k, (link, phase, stop, msg, key) in enumerate((
-                (True, V.AUCTION, 0, "", "REVIEW"), (False, V.AUCTION, 0, "", "CLR"),
-                (True, V.FROZEN, 0, "", "2"), (True, V.ENDED, 0, "4H by N", "CLR"),
-                (True, V.AUCTION, 7000, "", "OK"), (True, V.AUCTION, 12000, "", "3"))):
-            w.phase = phase
-            w.stop_deadline = stop
-            w.msg = msg
-            e.press(K.from_token(key), w, k, diff)
-            m = nat.draw(w, e, k, diff, link)
-            assert m == ref.draw(w, e, k, diff, link), (seat, k)
-            assert nat.buf == ref.buf, (seat, k, row_text(nat.buf, 0), row_text(ref.buf, 0))
+        for lg in (1, 2, 3):
+            w = view_with(["1S", "P", "2NT"], dealer=3, seat=seat, turn=(seat + 1) & 3)
+            w.lang = lg
+            e = E.CallEntry()
+            for k, (link, phase, stop, msg, key, n) in enumerate((
+                    (True, V.AUCTION, 0, "", "REVIEW", 3), (False, V.AUCTION, 0, "", "CLR", 0),
+                    (True, V.FROZEN, 0, "", "2", 3), (True, V.ENDED, 0, "4H by N", "CLR", 3),
+                    (True, V.AUCTION, 7000, "", "OK", 1), (True, V.AUCTION, 12000, "", "3", 2))):
+                w.phase = phase
+                w.stop_deadline = stop
+                w.msg = msg
+                w.n = n
+                e.press(K.from_token(key), w, k, diff)
+                m = nat.draw(w, e, k, diff, link)
+                assert m == ref.draw(w, e, k, diff, link), (seat, lg, k)
+                assert nat.buf == ref.buf, (seat, lg, k, row_text(nat, 0), row_text(ref, 0))

@@ -208,21 +208,22 @@ def test_rp2_display_pushes_only_the_pages_that_changed():
     assert all(c0 == 0 and data == bytes(fr.buf[p * 128:p * 128 + 128]) for p, c0, data in pages)
     FakeI2C.writes.clear()
     ent.press(K.from_token("2"), v, 0, diff)
-    ent.press(K.from_token("S"), v, 0, diff)  # only the call line changes: "> 2S OK?"
+    ent.press(K.from_token("S"), v, 0, diff)  # only the call line changes: "2S OK?"
     hal.display.frame(fr, fr.draw(v, ent, 0, diff))
     for _ in range(8):
         hal.display.push()
     pages = pushed_pages()
     assert [p for p, _, _ in pages] == [2, 3], [p for p, _, _ in pages]
     # only the changed characters' columns go (22.5 us a byte at 400 kHz), and the spade glyph
-    # of the selection is what reached the panel, at the call line's 4th cell
+    # of the selection is what reached the panel, at the call line's 2nd cell (x 10..19)
     import font16
 
-    g = font16.SPADE * 16
+    w = font16.WIDTH
+    g = font16.SPADE * 2 * w
     (_, c0, top), (_, c0b, bottom) = pages
-    assert c0 == c0b and 0 < c0 <= 24 and len(top) < 128 and len(bottom) == len(top), (c0, len(top))
-    assert top[24 - c0:32 - c0] == bytes(font16.FONT[g:g + 8])
-    assert bottom[24 - c0:32 - c0] == bytes(font16.FONT[g + 8:g + 16])
+    assert c0 == c0b and 0 <= c0 <= w and len(top) < 128 and len(bottom) == len(top), (c0, len(top))
+    assert top[w - c0:2 * w - c0] == bytes(font16.FONT[g:g + w])
+    assert bottom[w - c0:2 * w - c0] == bytes(font16.FONT[g + w:g + 2 * w])
     for p, c0, data in pages:  # what went is what the frame holds there
         assert data == bytes(fr.buf[p * 128 + c0:p * 128 + c0 + len(data)])
 
