@@ -156,6 +156,22 @@ class Box:
         self.proc.stdin.write(line)
         self.proc.stdin.flush()
 
+    def journal_records(self) -> int:
+        """How many record pages the box's flash journal holds (firmware/store.py: 256-byte pages,
+        a header page, then records in order; a free page starts with 0xFF). It grows by one each
+        time the box keeps its list of calls; a new journal (at boot, or idle and nearly full)
+        starts again at one. The file exists from boot, so its size says nothing of a call."""
+        try:
+            data = self.store_file.read_bytes()
+        except OSError:
+            return 0
+        used = 0
+        for o in range(256, len(data) - 255, 256):
+            if data[o] == 0xFF:
+                break
+            used += 1
+        return used
+
     def screen_text(self) -> str:
         try:
             return self.screen_file.read_text()

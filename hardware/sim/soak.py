@@ -86,6 +86,7 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
 
                 t.boxes.wait_screen(seat, turn_shown)
                 call = _pick(rng, t.tablet.allowed(turn), n)
+                records = t.boxes.boxes[seat].journal_records()
                 t.boxes.press(seat, tokens(call))
                 keyed.append((board, seat, call))
                 since_pull += 1
@@ -97,9 +98,9 @@ def run_table(workdir: pathlib.Path, calls: int, corrupt: float, drop: float, pu
                     if victim == seat:
                         # the call is made once the box has kept it (FSB L112C: confirmed); a
                         # box killed before it even read the key never had the call made
-                        flash = t.boxes.boxes[seat].store_file
+                        box = t.boxes.boxes[seat]
                         end = time.monotonic() + 5
-                        while not (flash.exists() and flash.stat().st_size) and time.monotonic() < end:
+                        while box.journal_records() == records and time.monotonic() < end:
                             time.sleep(0.0005)
                         time.sleep(rng.random() * 0.004)
                     t.boxes.reboot(victim, wait=False)

@@ -1,12 +1,17 @@
 """Four real firmware boxes (MicroPython, unix backend) on the simulated link at 115200 baud,
 a tablet-side LinkMaster over pyserial, the real tablet (controller, laws engine, journal,
 runner): what players key arrives at the tablet intact and in order, and every box shows it."""
+import sys
 import time
 
 import pytest
 
 from hardware.sim.table import tokens
 from shared_rules.types import SEATS
+from tests.conftest import ROOT
+
+sys.path[:0] = [str(ROOT / "firmware")]
+import store  # noqa: E402  (the box's own journal reader: CPython runs it too)
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]
 HANG_S = 60  # a limit that only ends a hang, never a slow machine
@@ -127,7 +132,7 @@ def test_call_made_during_cable_pull_then_reboot_arrives_once(real_table):
     t.boxes.press("E", "1 H OK")          # made on the box, cannot reach the tablet yet
     flash = t.boxes.boxes["E"].store_file
     deadline = time.monotonic() + HANG_S
-    while not (flash.exists() and flash.stat().st_size):
+    while not store.parse(flash.read_bytes() if flash.exists() else None)[0]:  # the box's own reader
         assert time.monotonic() < deadline, "the call was not kept on the box's flash"
         time.sleep(0.005)
     t.boxes.reboot("E")                   # RAM lost: the call survives only on flash
