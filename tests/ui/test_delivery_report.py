@@ -36,7 +36,7 @@ def test_no_station_configured_and_a_station_check_that_passed_add_nothing_red()
 def test_a_result_held_by_the_stations_law16_gate_is_said_held_not_refused():
     reason = "board 7 is a board of round 2 at table A2, and the table is on round 1"
     delivery = {"delivered": 3, "waiting": 1, "connected": True, "last_error": None,
-                "refused": [{"key": "club/A/2/2/7/1", "status": 425, "reason": reason, "retrying": True, "held": True}]}
+                "refused": [{"kind": "result", "key": "club/A/2/2/7/1", "status": 425, "reason": reason, "retrying": True, "held": True}]}
     lines = present.delivery_report(delivery, True, None, "en")
     assert lines[1] == ("[color=cc141f]Held by the station until the table is on its round (425), sent again: "
                         f"2/7/1: {reason}[/color]")
