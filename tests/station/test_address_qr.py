@@ -68,6 +68,7 @@ def svg_modules(svg: str) -> np.ndarray:
     return dark
 
 
+@pytest.mark.server  # the station's own address and QR modules
 def test_the_terminal_and_the_svg_decode_to_the_address_and_to_nothing_else():
     url = "https://192.168.1.20:8080/#sha256=" + "0123456789abcdef" * 4
     other = "https://192.168.1.21:8080/#sha256=" + "0123456789abcdef" * 4
@@ -77,12 +78,14 @@ def test_the_terminal_and_the_svg_decode_to_the_address_and_to_nothing_else():
     assert decode(svg_modules(lan_qr.svg_html(other))) == [other] != [url]
 
 
+@pytest.mark.server
 def test_the_svg_is_inline_and_carries_no_text_link_script_or_style():
     svg = lan_qr.svg_html("http://10.0.0.2:8080/")
     assert svg.startswith("<svg ") and svg.endswith("</svg>")
     assert not re.search(r"<\?xml|script|style|href|<text|10\.0\.0\.2", svg)
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])
 def test_a_console_that_cannot_draw_half_blocks_is_sent_to_the_director_page(monkeypatch, encoding):
     raw = io.BytesIO()

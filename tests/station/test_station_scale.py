@@ -70,7 +70,8 @@ def test_each_table_has_a_history_of_its_irregularities_and_td_calls(sqlite_stat
     assert st.post_item("td_call", dict(call, status="resolved", key=f"{EVENT}/A/2/td/1/resolved"))[0] == 201
     code, page = st.request("GET", f"/director/table?section=A&table=2&token={st.token}")
     assert code == 200
-    assert page.count('<tr class="irregularity">') == 1 and "2017 L27B1" in page and "accepted" in page
+    # the Law as the TD reads it, with its edition (station/director_texts.py)
+    assert page.count('<tr class="irregularity">') == 1 and "Law 27B1 (2017)" in page and "accepted" in page
     assert page.count('<tr class="td-call">') == 2 and "resolved" in page
     code, other = st.request("GET", f"/director/table?section=A&table=1&token={st.token}")
     assert code == 200 and "L27B1" not in other and '<tr class="td-call">' not in other
