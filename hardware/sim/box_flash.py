@@ -6,8 +6,10 @@ its flash (firmware/store.py; firmware/README.md "Calls kept in flash"). `hardwa
 the journal's layout must have one source. So the box's reader, `parse` of firmware/store.py, and
 the constants it reads (PAGE, MAGIC, REC, MAX ...) are taken from that file's source and compiled
 here, as the emulated boxes load the box's font from firmware/font16.py; what else the module
-holds (the Store, which needs the box's other modules) is left out. A change to the layout in the
-firmware is a change here; a store.py without its reader fails at once, naming the file.
+holds (the Store, which needs the box's other modules) is left out. `Journal.records` counts the
+records with those constants as `parse` counts them, without checking each CRC (the soak polls
+it). A change to the layout in the firmware is a change here; a store.py without its reader fails
+at once, naming the file.
 """
 from __future__ import annotations
 
@@ -48,12 +50,31 @@ def load(path: pathlib.Path = STORE) -> dict[str, Any]:
     return {k: v for k, v in names.items() if k == "parse" or _CONSTANT.match(k)}
 
 
-_JOURNAL = load()
-parse: Parse = _JOURNAL["parse"]
+class Journal:
+    """The journal as the box at `path` lays it out and reads it."""
+
+    def __init__(self, path: pathlib.Path = STORE) -> None:
+        self.names = load(path)
+        self.parse: Parse = self.names["parse"]
+        self.page: int = self.names["PAGE"]
+        self.magic: bytes = self.names["MAGIC"]
+        self.free: int = self.names["ERASED"][0]  # the first byte of a page not yet programmed
+
+    def records(self, data: bytes | None) -> int:
+        """How many record pages a journal's bytes hold (0 for no journal), counted as `parse`
+        counts them (records are programmed in order from the page after the header; the first
+        free page ends them) but without checking each record's CRC: the soak polls this between
+        a key press and the box keeping the call, and must not take the CPU the boxes need.
+        It grows by one each time the box keeps its list of calls; a new journal (at boot, or
+        idle and nearly full) starts again at one."""
+        if data is None or len(data) < self.page or data[:len(self.magic)] != self.magic:
+            return 0
+        used = 0
+        for o in range(self.page, len(data) - self.page + 1, self.page):
+            if data[o] == self.free:
+                break
+            used += 1
+        return used
 
 
-def records(data: bytes | None) -> int:
-    """How many record pages a journal's bytes hold (0 for no journal): it grows by one each time
-    the box keeps its list of calls, and a new journal (at boot, or idle and nearly full) starts
-    again at one."""
-    return parse(data)[1]
+JOURNAL = Journal()

@@ -167,7 +167,7 @@ class Box:
             data = self.store_file.read_bytes()
         except OSError:
             return 0
-        return box_flash.records(data)
+        return box_flash.JOURNAL.records(data)
 
     def screen_text(self) -> str:
         try:

@@ -41,15 +41,21 @@ def test_the_harness_counts_the_records_the_box_has_written(store, tmp_path):
     assert box.journal_records() == 0  # no flash yet
     s = store.Store(str(box.store_file))
     s.restore(None)  # at boot: a new journal holding the kept calls (none)
-    counts = [(box.journal_records(), s.used)]
+
+    def count():
+        """(the harness's count, the Store's, the box's reader's)"""
+        return box.journal_records(), s.used, store.parse(box.store_file.read_bytes())[1]
+
+    counts = [count()]
     for i in range(store.PAGES):  # more calls than the journal has pages: the last wait (stale)
         s.add(5, i, 1)
-        counts.append((box.journal_records(), s.used))
-    assert [c for c, _ in counts] == [u for _, u in counts]
-    assert counts[0] == (1, 1) and counts[-1][0] == store.PAGES - 1 and s.stale
+        counts.append(count())
+    assert all(a == b == c for a, b, c in counts), counts
+    assert counts[0][0] == 1 and counts[-1][0] == store.PAGES - 1 and s.stale
     s.maintain()  # idle and full: a new journal whose first record is the list
     assert box.journal_records() == s.used == 1
-    assert store.parse(box.store_file.read_bytes())[0] == box_flash.parse(box.store_file.read_bytes())[0]
+    data = box.store_file.read_bytes()
+    assert box_flash.JOURNAL.parse(data) == store.parse(data)
 
 
 def test_the_layout_is_the_firmwares_own(store):
@@ -71,8 +77,10 @@ def test_a_layout_changed_in_the_firmware_is_the_layout_the_harness_reads(store,
         s.add(5, i, 1)
     data = (tmp_path / "flash.bin").read_bytes()
     assert len(data) == 128 * small.PAGES
-    assert box_flash.load(changed)["parse"](data) == ([(5, 1, i) for i in range(3)], 4) == small.parse(data)
-    assert box_flash.parse(data) != small.parse(data)  # the sources' layout would misread it
+    journal = box_flash.Journal(changed)
+    assert journal.parse(data) == ([(5, 1, i) for i in range(3)], 4) == small.parse(data)
+    assert journal.records(data) == 4 == s.used
+    assert box_flash.JOURNAL.records(data) != 4  # the sources' layout would misread it
 
 
 def test_a_store_without_its_reader_is_refused(tmp_path):
