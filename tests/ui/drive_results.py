@@ -12,10 +12,9 @@ there and shows board 1's results again. Checks go to OUT_DIR/checks.json.
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import Any
 
-from shared_rules.boards import dealer, vulnerability
-from shared_rules.records import Result, ResultKey, TableId
 from tests.ui.driver import Driver
 from tests.ui.fit import clipped
 from tests.ui.shots import texts
@@ -26,11 +25,7 @@ drv = Driver(think=3.0)
 ctl = drv.controller({"event": EVENT, "section": "A", "table": 2, "round": 1, "boards": [1, 2], "ns_pair": 2,
                       "ew_pair": 12, "profile": "fsb-2007", "policy": "record", "td_pin": "4321", "tables": 3,
                       "settings": {"show_results": "all", "score_recap": True}})
-
-
-def line(table: int, board: int, contract: str, declarer: str, tricks: int, score: int) -> dict:
-    return Result(ResultKey(TableId(EVENT, "A", table), 1, board), table, table + 10, dealer(board),
-                  vulnerability(board), contract, declarer, tricks, None, score, "2026-11-27T19:45:12Z").to_json()
+line = partial(drv.station_result, entered_at="2026-11-27T19:45:12Z")
 
 
 app = drv.open_app("en")

@@ -12,8 +12,8 @@ OUT_DIR/checks.json.
 """
 from __future__ import annotations
 
-from shared_rules.boards import dealer, vulnerability
-from shared_rules.records import Result, ResultKey, TableId
+from functools import partial
+
 from tests.ui.driver import Driver
 from tests.ui.shots import texts
 
@@ -23,13 +23,7 @@ drv = Driver(think=3.0)
 ctl = drv.controller({"event": EVENT, "section": "A", "table": 2, "round": 1, "boards": [1, 2], "ns_pair": 2,
                       "ew_pair": 12, "profile": "fsb-2007", "policy": "record", "td_pin": "4321", "tables": 3,
                       "settings": {"show_results": "all", "score_recap": True}})
-
-
-def line(table: int, board: int, contract: str, declarer: str, tricks: int, score: int) -> dict:
-    """One table's result as the station gives it back: the record its tablet sent
-    (shared_rules.records.Result, docs/interfaces.md section 3)."""
-    return Result(ResultKey(TableId(EVENT, "A", table), 1, board), table, table + 10, dealer(board),
-                  vulnerability(board), contract, declarer, tricks, None, score, "2026-11-24T19:45:12Z").to_json()
+line = partial(drv.station_result, entered_at="2026-11-24T19:45:12Z")
 
 
 app = drv.open_app("en")

@@ -85,6 +85,19 @@ class Driver:
         self.clock.t += self.think if think is None else think
         return self.ctl.box_event(seat, kind, call=call, stop=stop)
 
+    def station_result(self, table: int, board: int, contract: str, declarer: str, tricks: int, score: int,
+                       entered_at: str) -> dict[str, Any]:
+        """Table `table`'s result of `board` in this round as the station gives it back (a line of
+        the traveller): the record its tablet sent (shared_rules.records.Result, docs/interfaces.md
+        section 3), its pairs `table` and `table + 10`."""
+        from shared_rules.boards import dealer, vulnerability
+        from shared_rules.records import Result, ResultKey, TableId
+
+        s = self.ctl.session
+        assert s is not None, "the session first"
+        return Result(ResultKey(TableId(s.event, s.section, table), s.round, board), table, table + 10, dealer(board),
+                      vulnerability(board), contract, declarer, tricks, None, score, entered_at).to_json()
+
     def sign_in(self, pin: str | None = None) -> Any:
         """The director console, signed in with `pin` (the session's PIN when not given)."""
         pin = pin or self.pin
