@@ -85,8 +85,9 @@ def _turn_walls(e, t_in: list[int]) -> list[float]:
 
 
 def turn_threads(e, t_in: list[int]) -> dict[str, tuple[float, float]]:
-    """Where the tablet's turns (the stops that began at these chip times) went, early against
-    late in the run: for each counted thread (the link's, the table loop's), and for how far the
+    """Where the tablet's turns went, early against late in the run: the CPU of each counted
+    thread (the link's, the table loop's) over the whole stop the turn began (the STATE written,
+    and what the tablet did next before it settled), and how far the
     tablet's clock stood ahead of the chips when the call came (work of its own not yet done on
     the chips' clock), the median (chip ms) over the first quarter of the turns and over the last.
     A turn that grows through the run shows here in the part that grows."""
@@ -383,7 +384,8 @@ def print_p2p(runs: list[dict]) -> None:
           f"{spread(ok, 'tablet_wall_p50')} / {spread(ok, 'tablet_wall_p99')}")
     for k, r in enumerate(ok):
         if r.get("turn_threads"):
-            print(f"  the tablet's turn, run {k + 1}, first quarter -> last quarter of the calls (p50, chip ms): "
+            print(f"  the stops of the tablet's turns, run {k + 1}, first quarter -> last quarter of the calls "
+                  f"(p50, chip ms): "
                   + ", ".join(f"{n} {a:.2f} -> {b:.2f}" for n, (a, b) in r["turn_threads"].items()))
     print(f"  heap in use (gc.mem_alloc, main.py included): after boot {c['heap_boot'] / 1024:.1f} KB, "
           f"highest in the auctions (before each collection) {c['heap_peak'] / 1024:.1f} KB "
