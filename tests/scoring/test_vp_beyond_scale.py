@@ -111,12 +111,15 @@ def test_FSB_L109D_a_deduction_after_a_scored_match():
 
 
 def test_L78D_the_scale_counts_the_boards_played_not_a_board_without_a_score():
-    # 3 boards played (+12, -12, 0) and a fourth without a score or adjustment: the VPs of a
-    # 3-board match ("N is the number of boards played in the current match")
-    played = [(620, -100), (-100, 620), (420, 420)]
+    # 3 boards played (+12, -7, 0) and a fourth without a score or adjustment: the VPs of a
+    # 3-board match won by 5 ("N is the number of boards played in the current match")
+    played = [(620, -100), (-100, 170), (420, 420)]
     out = team_match([*played, (None, 50)], scale=WbfContinuousScale())
-    assert out["vp"] == team_match(played, scale=WbfContinuousScale())["vp"]
-    won = team_match([(620, 170), *played[2:], (None, None)], scale=WbfContinuousScale())
+    assert out["home_imps"] == 5.0
+    five = WbfContinuousScale().winner_vp(5, 3)
+    assert out["vp"] == (five, round(20 - five, 2))
+    assert five != WbfContinuousScale().winner_vp(5, 4)
+    won = team_match([(620, 170), (420, 420), (None, None)], scale=WbfContinuousScale())
     assert won["home_imps"] == 10.0
     assert won["vp"] == (WbfContinuousScale().winner_vp(10, 2), round(20 - WbfContinuousScale().winner_vp(10, 2), 2))
     # nothing played: no VPs at all (no scale of no boards)
