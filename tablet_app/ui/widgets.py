@@ -127,10 +127,11 @@ class TopBar(BoxLayout):
 
     ROW = 52  # the title's line
     PAD = 10
+    GAP = 4  # between the title's line and the notice
 
     def __init__(self, app: Any, **kw: Any):
         super().__init__(orientation="vertical", size_hint_y=None, height=self.ROW + 2 * self.PAD,
-                         padding=(18, self.PAD), spacing=4, **kw)
+                         padding=(18, self.PAD), spacing=0, **kw)
         _bg(self, NAVY)
         self.app = app
         row = BoxLayout(spacing=12, size_hint_y=None, height=self.ROW)
@@ -151,7 +152,9 @@ class TopBar(BoxLayout):
         self.note.opacity = 1 if shown else 0
         if not shown:
             self.note.height = 0  # an empty label keeps the size of its last text: none of it here
-        self.height = self.ROW + 2 * self.PAD + (self.note.height + self.spacing if shown else 0)
+        # the gap under the title only with a notice: the bar without one is the one-line bar it was
+        self.spacing = self.GAP if shown else 0
+        self.height = self.ROW + 2 * self.PAD + (self.note.height + self.GAP if shown else 0)
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.title.text = present.header(snap, lang)
