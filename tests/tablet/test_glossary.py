@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from station import director_texts
 from tablet_app import i18n, law_texts, option_texts, station_texts
 from tablet_app.link import box_words
 from tests.conftest import ROOT
@@ -90,13 +91,13 @@ TERMS = (
 # Variants the law texts do not use for these terms (docs/glossary.md, "wrong variants").
 WRONG = {
     "sv": (r"\bkontra\b", r"\brekontra\b", r"\bpas\b", r"\bstop\b", r"\bi fel tur\b", r"\bur tur\b",
-           r"\bdeklarant", r"\bblindspelar", r"\bdummy\b", r"\bomgång", r"\brunda\b", r"\boegentlig",
+           r"\bdeklarant", r"\bblindspelar", r"\bdummy\b", r"\brunda\b", r"\boegentlig",
            r"\bjusterad", r"\bjusterat", r"\bunder medel\b", r"\böver medel\b", r"\bi zon(en)?\b",
            r"\bvarning\b", r"\bdomare\b", r"\bmeldning", r"\bväster\b", r"\böster\b",
            # "giv" is the deal (S07 Definitioner "Giv"); the dealer is "givare"
            r"^giv$"),
     "da": (r"\bkontra\b", r"\brekontra\b", r"\bpass\b", r"\budenfor tur\b", r"\bdeklarant", r"\btræmand",
-           r"\bdummy\b", r"\bomgang", r"\bsektion", r"\bunder middel\b", r"\bover middel\b", r"\bi zonen\b",
+           r"\bdummy\b", r"\bomgang", r"\bunder middel\b", r"\bover middel\b", r"\bi zonen\b",
            r"\badvarsel\b", r"\bdommer\b", r"\bturneringsdirektør", r"\bbudgivning", r"\buantagelig",
            r"utilstrækkelige? melding", r"\bdobbelt\b", r"\bpartner\b", r"\bboard\b", r"\bvesten\b"),
 }
@@ -189,6 +190,32 @@ def test_the_boxs_texts_use_the_glossarys_terms(lang):
 @pytest.mark.parametrize("lang", ("sv", "da"))
 def test_no_text_uses_a_wrong_variant(lang):
     assert wrong(tablet_texts() + box_texts(), lang) == []
+
+
+@pytest.mark.parametrize("lang", ("sv", "da"))
+def test_the_director_pages_texts_use_no_wrong_variant(lang):
+    """The station's director page (station/director_texts.py) speaks the same words."""
+    page = [(where, {"en": t.get("en", ""), "sv": t["sv"], "da": t["da"]})
+            for where, t in _page_triples(director_texts)]
+    assert len(page) > 50
+    assert wrong(page, lang) == []
+
+
+def _page_triples(mod: Any) -> Iterator[tuple[str, dict[str, str]]]:
+    """The director page's texts: {sv, da} with or without their English."""
+    def walk(value: Any, where: str) -> Iterator[tuple[str, dict[str, str]]]:
+        if isinstance(value, dict):
+            if {"sv", "da"} <= value.keys() and all(isinstance(value[k], str) for k in ("sv", "da")):
+                yield where, value
+                return
+            for k, v in value.items():
+                yield from walk(v, f"{where}[{k!r}]")
+        elif isinstance(value, (list, tuple)):
+            for i, v in enumerate(value):
+                yield from walk(v, f"{where}[{i}]")
+    for name, value in vars(mod).items():
+        if not name.startswith("__"):
+            yield from walk(value, f"{mod.__name__}.{name}")
 
 
 def test_the_box_texts_stay_within_12_columns():
