@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
 from station import director_texts
 from tablet_app import i18n, law_texts, option_texts, station_texts
 from tablet_app.link import box_words
@@ -130,6 +131,14 @@ def tablet_texts() -> list[tuple[str, dict[str, str]]]:
             if name.startswith("__") or (mod is law_texts and name == "BOX"):
                 continue
             out += _triples(value, f"{mod.__name__}.{name}")
+    # the engine's names, through the functions the screens call (wherever their tables live)
+    for enum, name_of in ((IrregularityKind, i18n.irregularity_name), (Decision, i18n.decision_name),
+                          (TimingKind, i18n.flag_name), (Resolution, i18n.wrong_board_outcome)):
+        for member in enum:
+            words = [name_of(member, lang) for lang in ("en", "sv", "da")]
+            if all(isinstance(w, str) for w in words):  # wrong_board_outcome: None for some outcomes
+                out.append((f"{enum.__name__}.{member.name}", {"en": str(words[0]), "sv": str(words[1]),
+                                                               "da": str(words[2])}))
     for table, name in ((i18n.SEAT_NAMES, "SEAT_NAMES"), (i18n.VUL_NAMES, "VUL_NAMES")):
         for key in table["en"]:
             out.append((f"i18n.{name}[{key!r}]", {lang: table[lang][key] for lang in ("en", "sv", "da")}))
