@@ -1,6 +1,6 @@
 """The director ends the round from the console, on the real Kivy app in Swedish:
 
-    python tests/ui/drive_end_round.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_end_round OUT_DIR [SHOTS_DIR]
 
 Round 1 has boards 1 and 2; board 1 is passed out and confirmed, board 2's auction has begun
 when the director signs in on the console and taps "Avsluta ronden". One confirmation names the
@@ -13,30 +13,21 @@ tests/tablet/test_td_end_round.py). Checks go to OUT_DIR/checks.json.
 from __future__ import annotations
 
 import json
-import pathlib
-import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tablet_app.session import from_station
+from tablet_app.station_client import NextRound
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped
+from tests.ui.shots import texts
 
-from tablet_app.controller import Controller  # noqa: E402
-from tablet_app.session import from_station  # noqa: E402
-from tablet_app.station_client import NextRound  # noqa: E402
-from tests.ui.fit import clipped  # noqa: E402
-from tests.ui.shots import Clock, Shots, sign_in, texts  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
 EVENT = "club-2026-11-27"
 NAMES = {2: {"N": "Anna Berg", "S": "Carl Dahl", "E": "Åke Öst", "W": "Kim Lund"}}
 MOVEMENT = {"event": EVENT, "section": "A", "tables": 3, "pairs_per_direction": True, "settings": {},
             "rounds": {str(r): {"1": {"ns": 1, "ew": 10 + r, "boards": [2 * r - 1, 2 * r],
                                       "next": {"last_round": r == 2}}} for r in (1, 2)}}
 
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup(from_station(MOVEMENT, 1, 1, profile="fsb-2007", td_pin="4321"))
+drv = Driver()
+ctl = drv.controller(from_station(MOVEMENT, 1, 1, profile="fsb-2007", td_pin="4321"))
 
 
 def next_preview() -> NextRound:
@@ -46,24 +37,19 @@ def next_preview() -> NextRound:
     return NextRound(from_station(MOVEMENT, 1, r, profile=s.profile, td_pin=s.td_pin), NAMES[r])
 
 
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="sv")
+app = drv.open_app("sv")
 app.next_preview = next_preview
-checks: dict[str, object] = {}
-shots = Shots(app, checks, SHOTS)
+checks, shots = drv.checks, drv.shots
 
 
 def step1(_dt):
     for seat in "NESW":  # board 1 passed out and confirmed
-        clock.t += 2
-        assert ctl.box_event(seat, "call", call="P")["ok"]
+        assert drv.box(seat, "P")["ok"]
     ctl.enter_result(None)
     ctl.ew_confirm()
-    clock.t += 2
-    assert ctl.box_event("E", "call", call="1S")["ok"]  # board 2 (East deals) is under way
+    assert drv.box("E", "1S")["ok"]  # board 2 (East deals) is under way
     app.refresh()
-    d = sign_in(app, "4321")
+    d = drv.sign_in("4321")
     checks["tools"] = sorted(d.tool_buttons)
     d.tool_buttons["end_round"].trigger_action(0)  # "Avsluta ronden"
     checks["mode"] = d.mode
@@ -91,5 +77,4 @@ def step3(_dt):
     checks["bar_clipped"] = clipped(bar)
 
 
-shots.run([step1, step2, step3], OUT)
-app.run()
+drv.run([step1, step2, step3])

@@ -1,7 +1,7 @@
 """The top bar's title beside a notice, on the real Kivy app, measured in every language and
 both layouts:
 
-    python tests/ui/drive_topbar.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_topbar OUT_DIR [SHOTS_DIR]
 
 A round of 16 boards at table ABC 14, round 13. For each language the board whose title is the
 widest there (its dealer and vulnerability words) is put on the table, and the widest notice
@@ -10,26 +10,16 @@ screen is then measured with tests/ui/fit.py, upright and flat. Checks go to OUT
 """
 from __future__ import annotations
 
-import pathlib
-import sys
 from typing import Any
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tablet_app import i18n, present
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped, needed
 
-from tablet_app import i18n, present  # noqa: E402
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.fit import clipped, needed  # noqa: E402
-from tests.ui.shots import Clock, Shots  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
-
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": "club-2026-11-27", "section": "ABC", "table": 14, "round": 13, "boards": list(range(1, 17)),
-           "ns_pair": 14, "ew_pair": 28, "profile": "dbf-2017", "td_pin": "4321", "tables": 14})
+drv = Driver()
+ctl = drv.controller({"event": "club-2026-11-27", "section": "ABC", "table": 14, "round": 13,
+                      "boards": list(range(1, 17)), "ns_pair": 14, "ew_pair": 28, "profile": "dbf-2017",
+                      "td_pin": "4321", "tables": 14})
 
 # The widest fields each notice can carry: a board of two digits and a five-character score; a
 # recovered journal's count and the place its damaged file was kept (a long path).
@@ -40,11 +30,9 @@ FIELDS: dict[str, dict[str, Any]] = {
     "round_moved": {"ended": 13, "round": 14, "ns": 14, "ew": 28},
 }
 
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en")
-checks: dict[str, Any] = {"notices": sorted(A.TabletApp.NOTICES)}
-shots = Shots(app, checks, SHOTS)
+app = drv.open_app("en")
+checks, shots = drv.checks, drv.shots
+checks["notices"] = sorted(app.NOTICES)
 
 
 def width(label: Any, text: str) -> float:
@@ -76,7 +64,7 @@ def widest_board(lang: str) -> int:
 
 def widest_notice(lang: str) -> str:
     bar = app.screens["auction"].topbar
-    return max(A.TabletApp.NOTICES, key=lambda k: width(bar.note, i18n.tr(k, lang, **FIELDS[k])))
+    return max(app.NOTICES, key=lambda k: width(bar.note, i18n.tr(k, lang, **FIELDS[k])))
 
 
 def show(lang: str, flat: bool) -> None:
@@ -134,5 +122,4 @@ steps += [no_notice, measure_plain]
 for name in ("director", "tempo", "result", "round_end", "auction"):
     steps.append(lambda _dt, name=name: visit(name))
 
-shots.run(steps, OUT)
-app.run()
+drv.run(steps)
