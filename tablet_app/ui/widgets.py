@@ -120,10 +120,10 @@ class CallCell(BoxLayout):
 class TopBar(BoxLayout):
     """The navy bar on every screen: the title (board, dealer, vulnerability, table, round) and
     the language button on one line; under them, while one is shown, the notice for the table (a
-    result confirmed and sent, member numbers saved, the journal recovered) on a line of its own
-    that grows with its text. The notice used to take 560 pixels of the title's line, which cut
-    the title to the board and half the dealer; now neither is cut, in any language, upright or
-    flat (tests/ui/test_topbar_fit.py measures the longest title beside the longest notice)."""
+    result confirmed and sent, member numbers saved, the journal recovered, the round moved on)
+    on a line of its own that grows with its text. Sharing the title's line, a notice cut the
+    title to the board and half the dealer; now neither is cut, in any language, upright or flat
+    (tests/ui/test_topbar_fit.py measures the widest title beside the widest notice)."""
 
     ROW = 52  # the title's line
     PAD = 10
