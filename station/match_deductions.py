@@ -121,10 +121,11 @@ def add(store: Any, session: str, ident: str, team: int | str, vp: str, reason: 
     used = [int(d.entry.rsplit("/", 1)[1]) for d in of_session(store, session)
             if d.entry.startswith(f"{PREFIX}{m.ident}/{number}/") and d.entry.rsplit("/", 1)[1].isdigit()]
     entry = f"{PREFIX}{m.ident}/{number}/{max(used, default=0) + 1}"
-    payload = {"kind": "deduction", "match": m.ident, "team": number, "vp": str(Decimal(value.numerator) /
-               Decimal(value.denominator)), "reason": reason.strip(), "law": law.strip()}
-    match_store._put(store, session, entry, payload)
-    return Deduction(m.ident, number, value, payload["reason"], payload["law"], entry)
+    why, under = reason.strip(), law.strip()
+    match_store.put_entry(store, session, entry, {"kind": "deduction", "match": m.ident, "team": number,
+                                             "vp": str(Decimal(value.numerator) / Decimal(value.denominator)),
+                                             "reason": why, "law": under})
+    return Deduction(m.ident, number, value, why, under, entry)
 
 
 def remove(store: Any, session: str, ident: str, team: int | None = None) -> int:

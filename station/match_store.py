@@ -166,7 +166,7 @@ def session_matches(store: Any, session: str | None) -> SessionMatches:
 
 
 # -- the TD's commands ---------------------------------------------------------------------------------
-def _put(store: Any, session: str, entry: str, payload: dict) -> None:
+def put_entry(store: Any, session: str, entry: str, payload: dict) -> None:
     from .store import canonical, utc_now
 
     with store.transaction() as tx:
@@ -190,7 +190,7 @@ def set_match(store: Any, session: str, open_room: tuple[str, int], closed_room:
     for e in _entries(store, session):  # the same two tables named the other way round: replaced
         if e.get("kind") == "match" and {tuple(e["open"]), tuple(e["closed"])} == {open_room, closed_room}:
             clear(store, session, f"match/{e['open'][0]}{e['open'][1]}/{e['closed'][0]}{e['closed'][1]}")
-    _put(store, session, entry, {"kind": "match", "open": list(open_room), "closed": list(closed_room),
+    put_entry(store, session, entry, {"kind": "match", "open": list(open_room), "closed": list(closed_room),
                                  "rounds": rounds, "home": home})
     return m
 
@@ -203,7 +203,7 @@ def set_teams(store: Any, session: str, section: str) -> list[Match]:
     found = derive(slots)
     if not found:
         raise MatchError(f"section {section}: no two tables of its movement seat the same two teams")
-    _put(store, session, f"teams/{section}", {"kind": "teams", "section": section})
+    put_entry(store, session, f"teams/{section}", {"kind": "teams", "section": section})
     return found
 
 

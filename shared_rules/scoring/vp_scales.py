@@ -23,7 +23,8 @@ NONE = "none"  # no VPs: the match score is the IMPs (Data Connector method 40, 
 class PairScale(Protocol):
     """A VP scale that scores a match: (VP of A, VP of B) from the two teams' IMPs over `boards`."""
 
-    maximum: float
+    @property
+    def maximum(self) -> float: ...  # the winner's VPs at the blitz (a frozen dataclass field)
 
     def pair(self, imps_a: float | Fraction, imps_b: float | Fraction, boards: int) -> tuple[float, float]: ...
 

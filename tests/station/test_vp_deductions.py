@@ -5,6 +5,7 @@ event names (`match scale`, the profile's `vp_scale`). The VPs before a deductio
 clear error and nothing written."""
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 
 import pytest
@@ -138,9 +139,9 @@ def test_an_imps_only_match_has_no_vps_to_deduct():
 def test_a_damaged_stored_deduction_is_none_and_scores_as_before(store):
     ident = scored(store).match.ident
     with store.transaction() as tx:
-        for n, payload in enumerate(('{"kind": "deduction", "match": "%s", "team": 1, "vp": "x"}' % ident,
-                                     '{"kind": "deduction", "match": "%s", "team": "1", "vp": "1",'
-                                     ' "reason": "r", "law": "l"}' % ident, "not json")):
+        for n, payload in enumerate((json.dumps({"kind": "deduction", "match": ident, "team": 1, "vp": "x"}),
+                                     json.dumps({"kind": "deduction", "match": ident, "team": "1", "vp": "1",
+                                                 "reason": "r", "law": "l"}), "not json")):
             tx.execute("INSERT INTO team_matches (session_guid, entry, payload, created_at) VALUES (?, ?, ?, ?)",
                        (GUID, f"deduction/{ident}/1/{n + 1}", payload, "2026-11-28T00:00:00Z"))
     assert match_deductions.of_session(store, GUID) == []
