@@ -161,3 +161,27 @@ def test_2007_L78D_the_scale_the_event_names(store):
     assert scored(store).scale == "none" and scored(store).score.vp is None
     store.set_setting("team_vp_scale", "")
     assert scored(store).score.vp == wbf_vp(margin(), 4)
+
+
+def test_match_scale_names_a_scale_a_source_gives_or_none_and_a_bad_name_changes_nothing(tmp_path, capsys):
+    """`python -m station match scale`: wbf, none (IMPs only) or profile (the profile's own)."""
+    from station.match_cli import main
+
+    db = str(tmp_path / "station.db")
+    s = Store(db)
+    session(s)
+    s.close()
+    base = ["--db", db, "--session", GUID, "scale"]
+    assert main([*base, "sbf-25-0"]) == 2
+    assert "match scale takes one of wbf, none or profile" in capsys.readouterr().err
+    s = Store(db)
+    assert s.setting("team_vp_scale") is None
+    s.close()
+    assert main([*base, "none"]) == 0 and "IMPs only" in capsys.readouterr().out
+    s = Store(db)
+    assert scored(s).scale == "none" and scored(s).score.vp is None
+    s.close()
+    assert main([*base, "profile"]) == 0 and "the WBF 2013 20-0 VP scale" in capsys.readouterr().out
+    s = Store(db)
+    assert scored(s).score.vp == wbf_vp(margin(), 4)
+    s.close()
