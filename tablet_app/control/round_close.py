@@ -9,7 +9,7 @@ journalled in one transaction, with the next round's `round` item for the statio
 director`), the item the players' own move sends, which opens that round at the station's Law 16
 gate (docs/station.md).
 
-What the round leaves without a result from this table (docs/laws/choices.md #41): the board in
+What the round leaves without a result from this table (docs/laws/choices.md #42): the board in
 play (its auction, its play, or a result North entered that East-West had not confirmed) is
 abandoned, and a board not started stays unplayed. The tablet sends no result and no score for
 them: the director awards the adjusted score (2007 and 2017 Law 12C) in the scoring program,

@@ -4,7 +4,7 @@ The console asks the station for the table's next round of the movement (the pla
 round change asks the same, `station_client.next_round`), and shows one confirmation naming the
 round that ends, the round that starts with its pairs (numbers and names) and boards, and what
 the end leaves without a result from this table (`Controller.round_unfinished`: the board in play,
-the boards not played; docs/laws/choices.md #41). Yes is `Controller.td_end_round(token,
+the boards not played; docs/laws/choices.md #42). Yes is `Controller.td_end_round(token,
 session)`: both journalled in one transaction, the round item to the station `by: director`.
 Without a next round from the station (a setup typed in, the station out of reach, the last
 round) the round ends and the table waits at the round's end for the director's setup.
