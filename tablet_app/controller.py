@@ -33,6 +33,7 @@ from tablet_app.control.director_session import DirectorState
 from tablet_app.control.errors import DiskFull, PinError, PinLocked, Refused
 from tablet_app.control.player_numbers import PlayerEntry, PlayerLookup
 from tablet_app.control.result_entry import Preview, TravellerView
+from tablet_app.control.round_close import Unfinished
 from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
 from tablet_app.control.snapshot import Published, Snapshot, build
 from tablet_app.control.state import (
@@ -279,6 +280,19 @@ class Controller:
         of the movement once they have confirmed its pairs (`round_pairs`). Refused with a key
         for the screen when it is the director's (TableSetup.next_round)."""
         self._p.setup.next_round(session)
+
+    @_input
+    def td_end_round(self, pin: str, session: Session | None = None) -> None:
+        """The director ends the round now (PIN or token) and, with `session`, starts the
+        table's next round in the same transaction (its round item `by: director`); a board in
+        play and the boards not played are left without a result from this table
+        (`round_unfinished`, `control/round_close.py`). Refused with a key for the screen."""
+        self._p.rounds.end(pin, session)
+
+    def round_unfinished(self) -> Unfinished | None:
+        """The round's boards the director's end would leave without a result (for his confirmation)."""
+        with self.lock:
+            return self._p.rounds.unfinished()
 
     @_input
     def set_club_defaults(self, **values: Any) -> None:

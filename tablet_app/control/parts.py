@@ -12,6 +12,7 @@ from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.player_numbers import PlayerNumbersPart
 from tablet_app.control.reducer import Fold
 from tablet_app.control.result_entry import ResultEntry
+from tablet_app.control.round_close import RoundClose
 from tablet_app.control.setup import TableSetup
 from tablet_app.control.snapshot import Publisher, SessionView, build
 from tablet_app.control.state import Rules, TableState
@@ -37,6 +38,7 @@ class Parts:
     tools: DirectorTools
     session_view: SessionView
     players: PlayerNumbersPart
+    rounds: RoundClose
 
 
 def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[], float],
@@ -55,5 +57,6 @@ def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[],
     auction = Auction(st, tx, clock)
     p = Parts(st, publisher, feed, storage, tx, pin, setup, boards, auction,
               ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock),
-              SessionView(), PlayerNumbersPart(st, tx, pin, outbox, clock, publisher.changed))
+              SessionView(), PlayerNumbersPart(st, tx, pin, outbox, clock, publisher.changed),
+              RoundClose(st, tx, pin, setup))
     return p

@@ -20,6 +20,7 @@ from kivy.uix.widget import Widget
 from shared_rules import laws
 from shared_rules.types import SEATS, Resolution
 from tablet_app import i18n, present
+from tablet_app.ui.end_round import EndRoundTool
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
 from tablet_app.ui.widgets import (
@@ -34,7 +35,7 @@ from tablet_app.ui.widgets import (
 )
 
 
-class DirectorScreen(PinEntry, Screen):
+class DirectorScreen(EndRoundTool, PinEntry, Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="director", **kw)
         self.app = app
@@ -44,7 +45,8 @@ class DirectorScreen(PinEntry, Screen):
         # that needs a replacement call), "correct" (L25A), "adjust" (L12C2), "fix" (L79C),
         # "exposed" (L24), "wrong_call" (2007 L17D / 2017 L15A), "wrong_board" (2007 L15C /
         # 2017 L15B), "withdraw" and "move" (a result on the wrong board), "board" (the board on the
-        # table), "reason" (why, for a change to a result); `draft` holds what has been picked so far.
+        # table), "reason" (why, for a change to a result), "end_round" (Law 8B1, ui/end_round.py);
+        # `draft` holds what has been picked so far.
         self.mode: str | None = None
         self.draft: dict[str, Any] = {}
         self.tool_buttons: dict[str, Button] = {}
@@ -320,6 +322,9 @@ class DirectorScreen(PinEntry, Screen):
         if self.mode == "board":
             self._board_panel(snap, lang)
             return
+        if self.mode == "end_round":
+            self._end_round_panel(snap, lang)
+            return
         if self.mode != "correct":
             tools = []
             ed = (snap.get("director_state") or snap.get("state") or {}).get("edition", 2017)
@@ -342,6 +347,10 @@ class DirectorScreen(PinEntry, Screen):
                 tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]{ed} L79C[/size]", self._start_fix))
                 tools.append(("withdraw", i18n.tr("tool_withdraw", lang), lambda: self._enter("withdraw", board=None)))
                 tools.append(("move", i18n.tr("tool_move", lang), lambda: self._enter("move", board=None)))
+            if phase in ("auction", "play", "confirm", "round_end"):
+                # the round ends when the director says so (Law 8B1), also before its last board
+                tools.append(("end_round", f"{i18n.tr('end_round_tool', lang)}\n[size=16]{ed} L8B1[/size]",
+                              self._start_end_round))
             # two columns: every tool in view at once, none pushed off the panel
             grid = GridLayout(cols=2, spacing=10, size_hint_y=None, height=-(-len(tools) // 2) * 94 - 10)
             for name, label, fn in tools:
