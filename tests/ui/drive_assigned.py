@@ -1,7 +1,7 @@
 """The director's assigned and weighted adjusted scores (Law 12C1), through the real Kivy app's
 console and its own buttons:
 
-    python tests/ui/drive_assigned.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_assigned OUT_DIR [SHOTS_DIR]
 
 Board 1 is played to 3NT= by North and agreed. The Director button, the PIN, the tool "Assigned
 adjusted score": board 1, 4S by South, nine tricks, Award, a reason: the next revision of
@@ -13,36 +13,23 @@ measured for clipped texts in English, Swedish and Danish. Checks go to OUT_DIR/
 """
 from __future__ import annotations
 
-import pathlib
-import sys
 from typing import Any
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped
+from tests.ui.shots import enter_pin, texts
 
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.fit import clipped  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
+drv = Driver()
+ctl = drv.controller({"event": "club-2026-11-28", "section": "A", "table": 2, "round": 1, "boards": [1, 2],
+                      "ns_pair": 2, "ew_pair": 9, "profile": "dbf-2017", "policy": "record", "td_pin": "4321",
+                      "tables": 5})
 
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
-
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": "club-2026-11-28", "section": "A", "table": 2, "round": 1, "boards": [1, 2],
-           "ns_pair": 2, "ew_pair": 9, "profile": "dbf-2017", "policy": "record", "td_pin": "4321", "tables": 5})
-
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en")
-checks: dict[str, Any] = {}
-shots = Shots(app, checks, SHOTS)
+app = drv.open_app("en")
+checks, shots = drv.checks, drv.shots
 
 
 def box(seat: str, call: str) -> None:
-    clock.t += 2.0
-    assert ctl.box_event(seat, "call", call=call)["ok"], (seat, call)
+    assert drv.box(seat, call)["ok"], (seat, call)
     app.refresh()
 
 
@@ -61,9 +48,7 @@ def signed_in() -> Any:
     d = console()
     if app.sm.current != "director" or not d.unlocked:
         app.screens["auction"].td_btn.trigger_action(0)
-        for k in "4321":
-            d.pin_buttons[k].trigger_action(0)
-        d.pin_buttons["unlock"].trigger_action(0)
+        enter_pin(d, "4321")
     return d
 
 
@@ -98,9 +83,7 @@ def step_play(_dt: float) -> None:
     app.refresh()
     app.screens["auction"].td_btn.trigger_action(0)
     d = console()
-    for k in "4321":
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(d, "4321")
     checks["tools"] = sorted(d.tool_buttons)
     checks["tool_label"] = d.tool_buttons["assigned"].text
     press("assigned")
@@ -161,5 +144,4 @@ def step_mend(_dt: float) -> None:
 
 
 steps = [step_play, step_award, step_weighted, step_mend]
-shots.run(steps, OUT)
-app.run()
+drv.run(steps)

@@ -1,7 +1,7 @@
 """A member number with a leading letter, and the director's player numbers after the first
 call, through the real Kivy app's own buttons:
 
-    python tests/ui/drive_member_letters.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_member_letters OUT_DIR [SHOTS_DIR]
 
 Before the first call (Swedish): the players' keypad has the letter key ("Bokstav"); North types
 K, 1, 2, 3, 4 with it (the pad turns to the alphabet and back); at East, after a digit, a letter
@@ -13,34 +13,22 @@ the director's, queued as the round's second `players` item. Checks go to OUT_DI
 """
 from __future__ import annotations
 
-import pathlib
-import sys
 from typing import Any
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tablet_app.controller import Refused
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped
+from tests.ui.shots import enter_pin
 
-from tablet_app.controller import Controller, Refused  # noqa: E402
-from tests.ui.fit import clipped  # noqa: E402
-from tests.ui.shots import Clock, Shots  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
+drv = Driver()
 MEMBERS = {"K1234": "Karin Lund", "L77": "Lars Ek"}
-
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": "club-2026-11-28", "section": "A", "table": 5, "round": 1, "boards": [1],
-           "ns_pair": 5, "ew_pair": 12, "profile": "fsb-2007", "policy": "record", "td_pin": "4321",
-           "tables": 6})
+ctl = drv.controller({"event": "club-2026-11-28", "section": "A", "table": 5, "round": 1, "boards": [1],
+                      "ns_pair": 5, "ew_pair": 12, "profile": "fsb-2007", "policy": "record", "td_pin": "4321",
+                      "tables": 6})
 ctl.player_lookup = lambda numbers: {n: MEMBERS.get(n) for n in numbers}
 
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="sv")
-checks: dict[str, Any] = {}
-shots = Shots(app, checks, SHOTS)
+app = drv.open_app("sv")
+checks, shots = drv.checks, drv.shots
 
 
 def items() -> list[dict[str, Any]]:
@@ -105,8 +93,7 @@ def step_confirm(_dt: float) -> None:
 
 
 def step_first_call(_dt: float) -> None:
-    clock.t += 2
-    assert ctl.box_event("N", "call", call="1C")["ok"]
+    assert drv.box("N", "1C")["ok"]
     app.refresh()
     try:
         ctl.enter_player_numbers({"E": "L77"})
@@ -114,9 +101,7 @@ def step_first_call(_dt: float) -> None:
         checks["players_closed"] = e.key
     app.screens["auction"].td_btn.trigger_action(0)
     d = app.screens["director"]
-    for k in "4321":
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(d, "4321")
     checks["tool"] = d.tool_buttons["players"].text
     d.tool_buttons["players"].trigger_action(0)
     checks["td_panel"] = [d.mode, d.td_players.typing.numbers]
@@ -147,5 +132,4 @@ def step_td_confirm(_dt: float) -> None:
 
 
 steps: list[Any] = [step_letter, step_confirm, step_first_call, step_shot, step_td_confirm]
-shots.run(steps, OUT)
-app.run()
+drv.run(steps)
