@@ -143,5 +143,5 @@ def step_mend(_dt: float) -> None:
     checks["screen_after"] = app.sm.current
 
 
-steps = [step_play, step_award, step_weighted, step_mend]
+steps: list[Any] = [step_play, step_award, step_weighted, step_mend]
 drv.run(steps)
