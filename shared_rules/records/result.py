@@ -29,6 +29,7 @@ from .fields import (
     whole,
 )
 from .keys import ResultKey, TableId
+from .refusals import RefusalCode, Refused
 
 ADJUSTED_KINDS = ("artificial", "assigned", "weighted", "split")
 ARTIFICIAL = ("avg-", "avg", "avg+")
@@ -240,7 +241,8 @@ def read_result(p: Json, key: str, table_id: TableId) -> tuple[Result, str]:
             raise RecordError(f"contract/tricks: {e}") from e
         if want_score != score_ns:
             raise RecordError(f"score_ns: {score_ns} does not match Law 77 ({contract} by {declarer}, "
-                              f"{tricks} tricks, vulnerable {vul}: {want_score})")
+                              f"{tricks} tricks, vulnerable {vul}: {want_score})",
+                              Refused.of(RefusalCode.RECORD_SCORE, score=score_ns, law77=want_score))
     ew_confirmed = flag(p, "ew_confirmed", False)
     auction = p.get("auction", [])
     calls = read_calls(auction, "auction")
