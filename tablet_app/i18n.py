@@ -569,9 +569,9 @@ def error_text(exc: BaseException, lang: str = "en") -> str:
     entry = ERRORS.get(key) if isinstance(key, str) else None
     if entry is not None:
         params = {k: v for k, v in (getattr(exc, "params", None) or {}).items()}
-        refusal = params.pop("refusal", None)  # the station's refusal: its reason by its code
-        if refusal is not None:
-            params["reason"] = reason_text(str(params.get("reason") or ""), lang, refusal)
+        refused = params.pop("refusal", None)  # the station's refusal: its reason by its code
+        if refused is not None:
+            params["reason"] = reason_text(str(params.get("reason") or ""), lang, refused)
         field = params.get("field")
         params["field"] = tr(FIELD_KEYS[field], lang) if field in FIELD_KEYS else (field or "")
         if "seat" in params:

@@ -147,6 +147,28 @@ def test_a_wrong_table_key_is_told_on_the_console_in_the_tables_language(sqlite_
         ctl.close()
 
 
+def test_a_typed_setup_with_another_tables_key_is_refused_in_the_tables_language(sqlite_station, tmp_path):
+    from tablet_app import i18n
+    from tablet_app.session import SetupError
+    from tablet_app.station_client import station_check
+
+    st = sqlite_station
+    ctl = Controller(tmp_path / "tablet.db")
+    try:
+        ctl.station_check = station_check(st.url, st.keys[f"{EVENT}/A/2"])
+        with pytest.raises(SetupError) as e:
+            ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2, 3], "ns_pair": 3,
+                       "ew_pair": 13, "profile": "dbf-2017", "td_pin": "4321", "tables": 4})
+        assert e.value.key == "setup.station_refused"
+        assert i18n.error_text(e.value, "da") == (
+            f"Stationen afviste bord {EVENT}/A/3: stationen kender intet bord A3 med denne nøgle: kontrollér bordet "
+            "og dets nøgle (på turneringslederens side)")
+        assert i18n.error_text(e.value, "en").endswith(": the station knows no table A3 with this key: check the "
+                                                      "table and its key (on the director page)")
+    finally:
+        ctl.close()
+
+
 def test_each_answer_of_the_tablet_api_carries_its_code_and_parameters(sqlite_station):
     st = sqlite_station
     headers = st.table_headers(f"{EVENT}/A/1")
