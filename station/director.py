@@ -247,8 +247,10 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
 
 def refusal_words(r: dict, lang: str) -> str:
     """A refusal the station sent a table, in the TD's language from its code
-    (shared_rules/vocabulary/refusals.py); one without a code it knows, as the station said it."""
-    return refusal_text(Refused.from_reply(r.get("refused")), lang) or str(r["error"])
+    (shared_rules/vocabulary/refusals.py); in English, and for one without a code, as the station
+    said it (its English names the field and the values, for the TD)."""
+    said = None if lang == "en" else refusal_text(Refused.from_reply(r.get("refused")), lang)
+    return said or str(r["error"])
 
 
 def _held_html(held: list[str], lang: str = tx.DEFAULT) -> str:

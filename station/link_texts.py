@@ -123,7 +123,8 @@ MATCH: Final[dict[str, dict[str, str]]] = {
 TABLES: Final = {"link": LINK, "match": MATCH}
 
 
-def text(table: dict[str, dict[str, str]], key: str, lang: str, **fields: object) -> str:
-    """One of these texts in `lang` (English for a language not ours), its `{...}` filled."""
-    words = table[key]
+def text(texts: dict[str, dict[str, str]], key: str, /, lang: str, **fields: object) -> str:
+    """One of these texts in `lang` (English for a language not ours), its `{...}` filled (a
+    field may be called `table`: the first two are positional only)."""
+    words = texts[key]
     return (words.get(lang) or words[DEFAULT]).format(**fields)

@@ -1,5 +1,5 @@
 """The station's refusals as the tablet reads them: a stable code and its parameters beside the
-English text (docs/interfaces.md section 4, "Refusals").
+English text (docs/interfaces.md section 3, "Refusals").
 
 Every 4xx JSON answer of the tablet API (`POST /api/v1/items` and its batch, `GET
 /api/v1/movement`, `GET /api/v1/players`, `GET /api/v1/boards/<n>/results`, `POST

@@ -13,7 +13,7 @@ import json
 import time
 from typing import Any
 
-from ..director_texts import DEFAULT
+from ..director_texts import DEFAULT, seat
 from ..link_texts import LINK, text
 
 RESULTS = 12  # the Data Connector's results queue (DataConnectorResponseData.Results)
@@ -158,8 +158,9 @@ STRAINS: dict[object, str] = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
 STAKES: dict[object, str] = {1: "x", 2: "xx"}
 
 
-def _result_text(p: dict) -> str:
-    """A ResultDTO the scoring program put, in words: `4♠= W`, `Avg+/Avg-`, `Pass`."""
+def _result_text(p: dict, lang: str = DEFAULT) -> str:
+    """A ResultDTO the scoring program put, in words: `4♠= W` (the declarer's seat as the
+    language's bidding boxes print it), `Avg+/Avg-`, `Pass`."""
     level = p.get("Level")
     if not isinstance(level, int):
         return "?"
@@ -173,7 +174,8 @@ def _result_text(p: dict) -> str:
     tricks = p.get("TotalTricks")
     over = tricks - level - 6 if isinstance(tricks, int) else None
     made = "=" if over == 0 else (f"{over:+d}" if over is not None else "")
-    return f"{level}{strain}{stake}{made} {'-NESW'[p['DeclarerDirection']] if p.get('DeclarerDirection') in (1, 2, 3, 4) else ''}"
+    declarer = p.get("DeclarerDirection")
+    return f"{level}{strain}{stake}{made} {seat('-NESW'[declarer], lang) if declarer in (1, 2, 3, 4) else ''}"
 
 
 def scorer_items_html(items: list[dict], lang: str = DEFAULT) -> str:
@@ -188,7 +190,7 @@ def scorer_items_html(items: list[dict], lang: str = DEFAULT) -> str:
         where = T("scorer_where", table=f'{it["section"]}{it["table"]}', round=it["round"])
         put = local(it["received_at"])
         if it["kind"] == "result":
-            said = T("scorer_result", where=where, board=it["board"], result=_result_text(it["payload"]), at=put)
+            said = T("scorer_result", where=where, board=it["board"], result=_result_text(it["payload"], lang), at=put)
             lines.append(f'<li class="scorer-result">{e(said)}</li>')
         else:
             p = it["payload"]

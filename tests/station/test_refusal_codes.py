@@ -1,4 +1,4 @@
-"""The station's refusals in the table's language (docs/interfaces.md section 4, "Refusals"):
+"""The station's refusals in the table's language (docs/interfaces.md section 3, "Refusals"):
 every refusal of the tablet API carries a code and its parameters beside the English text; the
 tablet says it in its language from the code (the players' red notice and the director console),
 and the director page likewise. The codes are read from the station's own sources (every
