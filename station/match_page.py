@@ -32,7 +32,8 @@ def rows(st: Any, event: str) -> list[dict[str, Any]]:
                         "rooms": [(g.open.room.name, g.closed.room.name, g.open.room.round) for g in m.segments],
                         "scored": d.scored, "total": len(d.boards), "home_won": imps_text(d.home_won),
                         "away_won": imps_text(d.away_won), "vp": d.vp, "scale": s.scale,
-                        "problems": s.problems, "source": m.source})
+                        "problems": s.problems, "source": m.source,
+                        "deductions": [x.text() for x in s.deductions]})
         out += [{"session": x["name"] or x["id"], "problem": p} for p in found.problems]
     return out
 
@@ -53,10 +54,12 @@ def html_section(st: Any, event: str, lang: str = DEFAULT) -> str:
         rooms = "; ".join(T("rooms", open=o, closed=c, round=n) for o, c, n in r["rooms"])
         vp = (f'{r["vp"][0]:.2f}–{r["vp"][1]:.2f}' if r["vp"] else
               T("imps_only") if r["scale"] == "none" else T("when_complete"))
+        # the TD's VP deductions (station/match_deductions.py), as the files show them
+        vp_html = e(vp) + "".join(f'<br><span class="deduction">{e(x)}</span>' for x in r["deductions"])
         trs.append(f'<tr class="match" id="match-{e(r["ident"])}"><td>{e(r["session"])}</td>'
                    f'<td>{e(teams)}</td><td>{e(rooms)}</td>'
                    f'<td class="boards">{r["scored"]}/{r["total"]}</td>'
-                   f'<td class="imps">{e(r["home_won"])}–{e(r["away_won"])}</td><td class="vp">{e(vp)}</td>'
+                   f'<td class="imps">{e(r["home_won"])}–{e(r["away_won"])}</td><td class="vp">{vp_html}</td>'
                    f'<td>{e(T("by_td") if r["source"] == "td" else T("by_movement"))}</td></tr>')
         notes += [f'<li class="refused">{e(teams)}: {e(p)}</li>' for p in r["problems"]]
     head = "".join(f"<th>{e(T(c))}</th>" for c in ("col_session", "col_match", "col_rooms", "col_boards",

@@ -1,8 +1,10 @@
 """The tablet's words in English, Swedish and Danish. Keys are stable ids; missing keys fall back to
 English, then to the key itself, so a new string never crashes a screen.
 
-Bridge terms follow the federations' own texts (S07 and D17 law texts): bud/melding, pass,
-kontra/dobling, rekontra/redobling, skärm/skærm, tävlingsledare/turneringsleder.
+Bridge terms follow the federations' own texts (the Swedish 2007 laws with FSB's supplements and
+the Danish 2017 laws): bud/melding, pass/pas, dubbelt/dobling, redubbelt/redobling, skärm/skærm,
+tävlingsledare/turneringsleder; docs/glossary.md lists every term with its Law, and
+tests/tablet/test_glossary.py holds these texts to it.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import TypeVar
 from shared_rules.types import Decision, IrregularityKind, Resolution, Seat, TimingKind
 from shared_rules.vocabulary import DECISIONS, IRREGULARITIES, TIMING_FLAGS, Words, member, say
 from shared_rules.vocabulary import SEAT_NAMES as _SEAT_WORDS
+from tablet_app.console_texts import CONSOLE_ERRORS, CONSOLE_T
 from tablet_app.station_texts import STATION_ERRORS, reason_text
 
 E = TypeVar("E", bound=StrEnum)
@@ -25,8 +28,9 @@ SEAT_NAMES = {lang: {seat.name: _SEAT_WORDS[seat][lang] for seat in Seat} for la
 
 VUL_NAMES = {
     "en": {"None": "Love all", "NS": "N-S vulnerable", "EW": "E-W vulnerable", "All": "Game all"},
-    "sv": {"None": "Ingen i zon", "NS": "N-S i zon", "EW": "Ö-V i zon", "All": "Alla i zon"},
-    "da": {"None": "Ingen i zonen", "NS": "N-S i zonen", "EW": "Ø-V i zonen", "All": "Alle i zonen"},
+    # 2007 L2 "I riskzonen", 2017 § 2 "I farezonen" (docs/glossary.md)
+    "sv": {"None": "Ingen i riskzonen", "NS": "N-S i riskzonen", "EW": "Ö-V i riskzonen", "All": "Alla i riskzonen"},
+    "da": {"None": "Ingen i farezonen", "NS": "N-S i farezonen", "EW": "Ø-V i farezonen", "All": "Alle i farezonen"},
 }
 
 # card ranks as the federations write them (Swedish/Danish: E K D Kn for A K Q J)
@@ -36,7 +40,7 @@ T = {
     "board": {"en": "Board", "sv": "Bricka", "da": "Spil"},
     "table": {"en": "Table", "sv": "Bord", "da": "Bord"},
     "round": {"en": "Round", "sv": "Rond", "da": "Runde"},
-    "dealer": {"en": "Dealer", "sv": "Giv", "da": "Giver"},
+    "dealer": {"en": "Dealer", "sv": "Givare", "da": "Kortgiver"},
     "to_call": {"en": "{seat} to call", "sv": "{seat} bjuder", "da": "{seat} melder"},
     "waits_td": {"en": "Table waits for the director", "sv": "Bordet väntar på tävlingsledaren",
                  "da": "Bordet venter på turneringslederen"},
@@ -123,7 +127,7 @@ T = {
     "setup_ew": {"en": "E-W pair", "sv": "Ö-V par", "da": "Ø-V par"},
     "setup_profile": {"en": "Regulations", "sv": "Regelverk", "da": "Regelsæt"},
     "setup_alerts": {"en": "Alerts (FSB L115A)", "sv": "Alertering (FSB L115A)", "da": "Alertering (FSB L115A)"},
-    "setup_policy": {"en": "Irregularities", "sv": "Oegentligheter", "da": "Uregelmæssigheder"},
+    "setup_policy": {"en": "Irregularities", "sv": "Felaktigheter", "da": "Uregelmæssigheder"},
     "setup_screens": {"en": "Screens", "sv": "Skärmar", "da": "Skærme"},
     "setup_start": {"en": "Start the round", "sv": "Starta ronden", "da": "Start runden"},
     "next_round": {"en": "Next round", "sv": "Nästa rond", "da": "Næste runde"},
@@ -190,7 +194,7 @@ T = {
     "trav_ew": {"en": "E-W", "sv": "Ö-V", "da": "Ø-V"},
     "trav_tricks": {"en": "Tricks", "sv": "Stick", "da": "Stik"},
     "trav_mp": {"en": "MP", "sv": "MP", "da": "MP"},
-    "trav_adjusted": {"en": "Adjusted", "sv": "Justerat", "da": "Justeret"},
+    "trav_adjusted": {"en": "Adjusted", "sv": "Korrigerad", "da": "Justeret"},
     "trav_recap": {"en": "Running score", "sv": "Ställning hittills", "da": "Stilling indtil nu"},
     "trav_coming": {"en": "Board {board}: the other results show here once the scorer has yours",
                     "sv": "Bricka {board}: de andra resultaten visas här när resultatdatorn har ert",
@@ -291,9 +295,9 @@ T = {
     "alerts_not-NS": {"en": "N-S do not alert", "sv": "N-S alerterar inte", "da": "N-S alerterer ikke"},
     "alerts_not-EW": {"en": "E-W do not alert", "sv": "Ö-V alerterar inte", "da": "Ø-V alerterer ikke"},
     "alerts_none": {"en": "Nobody alerts", "sv": "Ingen alerterar", "da": "Ingen alerterer"},
-    "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Under middel"},
+    "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Middel minus"},
     "avg": {"en": "Avg", "sv": "Medel", "da": "Middel"},
-    "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Over middel"},
+    "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Middel plus"},
     # the board on the table (chosen by the players before the first call, or by the director)
     "boards": {"en": "Boards", "sv": "Brickor", "da": "Spil"},
     "board_on_table": {"en": "Which board is on the table?", "sv": "Vilken bricka ligger på bordet?",
@@ -390,13 +394,42 @@ T = {
                           "da": "Gendannet: {kept} poster beholdt; den beskadigede fil ligger i {aside}"},
     "damaged_failed": {"en": "Recovery failed: {error}", "sv": "Återställningen misslyckades: {error}",
                        "da": "Gendannelsen mislykkedes: {error}"},
+    # the director ends the round from the console (2007/2017 Law 8B1; tablet_app/control/round_close.py)
+    "end_round_tool": {"en": "End the round", "sv": "Avsluta ronden", "da": "Afslut runden"},
+    "end_round_title": {"en": "End round {ended} at table {table}", "sv": "Avsluta rond {ended} vid bord {table}",
+                        "da": "Afslut runde {ended} ved bord {table}"},
+    "end_round_next": {"en": "Then round {round} starts:", "sv": "Sedan börjar rond {round}:",
+                       "da": "Derefter begynder runde {round}:"},
+    "end_round_setup": {"en": "The station gives no next round here: after the end, set the next round up",
+                        "sv": "Stationen ger ingen nästa rond här: ställ in nästa rond efter avslutet",
+                        "da": "Stationen giver ingen næste runde her: sæt den næste runde op efter afslutningen"},
+    "end_round_left": {"en": "No result from this table for board {boards}: award the adjusted score in the scoring "
+                             "program (Law 12C)",
+                       "sv": "Inget resultat från bordet för bricka {boards}: korrigerad poäng ges i tävlingsdatorn "
+                             "(lag 12C)",
+                       "da": "Intet resultat fra bordet for spil {boards}: justeret score gives i regnskabsprogrammet "
+                             "(§ 12C)"},
+    "end_round_in_play": {"en": "Board {board} is in play: it is stopped without a result",
+                          "sv": "Bricka {board} spelas: den avbryts utan resultat",
+                          "da": "Spil {board} er i gang: det standses uden resultat"},
+    "end_round_all_done": {"en": "Every board of the round has a result", "sv": "Alla brickor i ronden har resultat",
+                           "da": "Alle spil i runden har et resultat"},
+    "end_round_yes": {"en": "Yes - end round {ended}", "sv": "Ja - avsluta rond {ended}", "da": "Ja - afslut runde {ended}"},
+    "end_round_yes_next": {"en": "Yes - end round {ended}, start round {round}",
+                           "sv": "Ja - avsluta rond {ended}, starta rond {round}",
+                           "da": "Ja - afslut runde {ended}, start runde {round}"},
+    # the notice on the top bar once the director has moved the table on
+    "round_moved": {"en": "Round {ended} ended by the director: round {round} starts (N-S pair {ns}, E-W pair {ew})",
+                    "sv": "Rond {ended} avslutad av tävlingsledaren: rond {round} börjar (N-S par {ns}, Ö-V par {ew})",
+                    "da": "Runde {ended} afsluttet af turneringslederen: runde {round} begynder (N-S par {ns}, "
+                          "Ø-V par {ew})"},
 }
 
 
 # The engine's names, keyed by its enums (shared_rules.types): one vocabulary with the director
-# page's (shared_rules/vocabulary); tests/rules/test_vocabulary_words.py requires a text in every language
-# for every member (Swedish and Danish not left in English), so a kind the engine gains without
-# words fails.
+# page's (shared_rules/vocabulary); tests/rules/test_vocabulary_words.py requires a text in every
+# language for every member (Swedish and Danish not left in English), so a kind the engine gains
+# without words fails.
 Text = Words  # language -> words
 
 # What the TD's wrong-board finding led to (the state's `wrong_board.outcome`: 2007 L15C, 2017 L15B).
@@ -464,6 +497,10 @@ ERRORS: dict[str, dict[str, str]] = {
     "round.not_next": {"en": "Round {round} does not follow round {now}: call the director",
                        "sv": "Rond {round} följer inte på rond {now}: tillkalla tävlingsledaren",
                        "da": "Runde {round} følger ikke efter runde {now}: tilkald turneringslederen"},
+    "round.none": {"en": "There is no round to end: set the table up first", "sv": "Det finns ingen rond att avsluta: ställ in bordet först",
+                   "da": "Der er ingen runde at afslutte: sæt bordet op først"},
+    "round.ended": {"en": "The round is over already: set up the next round", "sv": "Ronden är redan slut: ställ in nästa rond",
+                    "da": "Runden er allerede slut: sæt den næste runde op"},
     "round.other_table": {"en": "That is another table's round: call the director",
                           "sv": "Det är ett annat bords rond: tillkalla tävlingsledaren",
                           "da": "Det er et andet bords runde: tilkald turneringslederen"},
@@ -556,6 +593,8 @@ ERRORS: dict[str, dict[str, str]] = {
                               "da": "Stationen afviste bord {table}: {reason}"},
 }
 ERRORS.update(STATION_ERRORS)  # player numbers, the movement check (tablet_app/station_texts.py)
+ERRORS.update(CONSOLE_ERRORS)  # the director's assigned adjusted score (tablet_app/console_texts.py)
+T.update(CONSOLE_T)  # ... its console panel, the director's player numbers, the keypad's letter key
 # the setup screen's field labels, for "{field}"
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",

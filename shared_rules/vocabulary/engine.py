@@ -21,11 +21,11 @@ from shared_rules.types import Decision, IrregularityKind, Resolution, Status, T
 from .words import Words
 
 IRREGULARITIES: dict[IrregularityKind, Words] = {
-    IrregularityKind.INSUFFICIENT_BID: {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
-    IrregularityKind.CALL_OUT_OF_ROTATION: {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
+    IrregularityKind.INSUFFICIENT_BID: {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkeligt bud"},
+    IrregularityKind.CALL_OUT_OF_ROTATION: {"en": "Call out of rotation", "sv": "Bud utom tur", "da": "Melding uden for tur"},
     IrregularityKind.CHANGE_OF_CALL: {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
     IrregularityKind.SIMULTANEOUS_CALLS: {"en": "Simultaneous calls", "sv": "Samtidiga bud", "da": "Samtidige meldinger"},
-    IrregularityKind.INADMISSIBLE_DOUBLE: {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling", "da": "Uantagelig dobling"},
+    IrregularityKind.INADMISSIBLE_DOUBLE: {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling eller redubbling", "da": "Utilladelig dobling eller redobling"},
     IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS: {"en": "Call when required to pass", "sv": "Bud när passningsplikt gällde",
                                                   "da": "Melding under pastvang"},
     IrregularityKind.BID_ABOVE_SEVEN: {"en": "Bid above seven", "sv": "Bud över sju", "da": "Melding over syv"},
@@ -51,9 +51,9 @@ DECISIONS: dict[Decision, Words] = {
     **{Decision(kind.value): text for kind, text in IRREGULARITIES.items() if kind.value in set(Decision)},
     Decision.INSUFFICIENT_BID_JUDGEMENT: {"en": "Insufficient bid replaced: the director judges the replacement",
                                           "sv": "Otillräckligt bud ersatt: TL bedömer ersättningsbudet",
-                                          "da": "Utilstrækkelig melding erstattet: TL vurderer erstatningsmeldingen"},
+                                          "da": "Utilstrækkeligt bud erstattet: TL vurderer erstatningsmeldingen"},
     Decision.OOT_JUDGEMENT: {"en": "Call after a cancelled call out of rotation: the director judges it",
-                             "sv": "Bud efter ett upphävt bud i fel tur: TL bedömer det",
+                             "sv": "Bud efter ett upphävt bud utom tur: TL bedömer det",
                              "da": "Melding efter en annulleret melding uden for tur: TL vurderer den"},
     Decision.WRONG_BOARD_JUDGEMENT: {"en": "New call after a call from the wrong board: the director judges it",
                                      "sv": "Nytt bud efter ett bud från fel bricka: TL bedömer det",
@@ -82,7 +82,7 @@ AUCTION_STATUSES: dict[Status, Words] = {
     Status.AWAITING_TD: {"sv": "inväntar TL", "da": "afventer TL", "en": "awaiting the TD"},
     Status.ENDED: {"sv": "budgivningen slut", "da": "meldingerne slut", "en": "auction ended"},
     Status.PASSED_OUT: {"sv": "passat", "da": "meldt pas rundt", "en": "passed out"},
-    Status.ADJUSTED_SCORE: {"sv": "justerat resultat", "da": "justeret resultat", "en": "adjusted score"},
+    Status.ADJUSTED_SCORE: {"sv": "korrigerat resultat", "da": "justeret resultat", "en": "adjusted score"},
 }
 
 # The ruling made (an irregularity's `resolution`), in words.
@@ -121,7 +121,7 @@ RULINGS: dict[Resolution, Words] = {
     Resolution.AUCTION_RESTARTED: {"sv": "budgivningen börjar om", "da": "meldingerne starter forfra",
                                    "en": "the auction restarts"},
     Resolution.BOARD_CANCELLED: {"sv": "brickan annullerad", "da": "spillet annulleret", "en": "board cancelled"},
-    Resolution.ADJUSTED_SCORE: {"sv": "justerat resultat", "da": "justeret resultat", "en": "adjusted score"},
+    Resolution.ADJUSTED_SCORE: {"sv": "korrigerat resultat", "da": "justeret resultat", "en": "adjusted score"},
     Resolution.OFFENDER_CALLS_AGAIN: {"sv": "den felande budar om", "da": "overtræderen melder igen",
                                       "en": "the offender calls again"},
     Resolution.OFFENDER_CALLED_AGAIN: {"sv": "den felande budade om", "da": "overtræderen meldte igen",
