@@ -13,6 +13,9 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import PlayerDataDTO
 
+from shared_rules.types import IrregularityKind
+from shared_rules.vocabulary import IRREGULARITIES
+
 from .conftest import EVENT, ROOT, StationProcess, result_record
 from .test_dataconnector import GUID, pairs_init
 from .test_director_names import SLOTS, ok, seat
@@ -72,12 +75,13 @@ def test_2017_L27A1_the_danish_td_reads_seat_irregularity_law_and_ruling(sqlite_
     calls = rows_of(page, "td-call")
     # the table's own call (resolved once ruled) and West's TD key, each launched then resolved
     table_calls = [r for r in calls if "bordet tilkaldte" in r]
-    assert table_calls and all("(overtræder: Ø)" in r and "utilstrækkeligt bud" in r and "Lov 27 (2017)" in r
+    named = IRREGULARITIES[IrregularityKind.INSUFFICIENT_BID]["da"]  # the tablet's words too
+    assert table_calls and all("(overtræder: Ø)" in r and named in r and "Lov 27 (2017)" in r
                                for r in table_calls)
     assert any("afklaret" in r and "accepteret (Lov 27A1 (2017))" in r for r in table_calls)
     assert any("tilkaldt af V" in r and "TL-knappen" in r for r in calls)
     irr = rows_of(page, "irregularity")
-    assert len(irr) == 1 and "utilstrækkeligt bud" in irr[0] and " Ø " in f" {irr[0]} "
+    assert len(irr) == 1 and named in irr[0] and " Ø " in f" {irr[0]} "
     assert "accepteret (Lov 27A1 (2017))" in irr[0]
     assert "insufficient_bid" not in page and "accepted" not in page
 
@@ -90,7 +94,8 @@ def test_2007_L27A1_the_swedish_page_by_the_clubs_language(tmp_path):
         page = get(st, f"/director/table?event={quote(EVENT)}&section=A&table=2")
         assert '<html lang="sv">' in page
         rows = rows_of(page, "td-call")
-        assert any("bordet tillkallade (felande: Ö)" in r and "otillräckligt bud" in r and "Lag 27 (2007)" in r
+        named = IRREGULARITIES[IrregularityKind.INSUFFICIENT_BID]["sv"]
+        assert any("bordet tillkallade (felande: Ö)" in r and named in r and "Lag 27 (2007)" in r
                    and "accepterat (Lag 27A1 (2007))" in r for r in rows)
         assert any("tillkallad av V" in r for r in rows)
         assert '<html lang="en">' in get(st, f"/director?event={quote(EVENT)}&lang=en")  # ?lang= wins
