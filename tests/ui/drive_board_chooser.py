@@ -7,13 +7,15 @@ with tests/ui/fit.py, the chooser and the status line below it inside the screen
 auction's first row in view under the chooser, and every button of the page shown inside the
 chooser, also with a refusal shown (a board of no round typed); then every board chosen by its own button (the board on
 the table becomes that board), and a board typed and chosen by *Other number*. The chooser is
-shot in both layouts as board-chooser-BOARDS(-flat). Checks go to OUT_DIR/checks.json, keyed
+shot in both layouts as board-chooser-BOARDS(-flat). Last, the round's last board is played
+(passed out) and the chooser, its button marked "played", measured again. Checks go to OUT_DIR/checks.json, keyed
 "LANG/LAYOUT".
 """
 from __future__ import annotations
 
 from typing import Any
 
+from tablet_app import i18n
 from tests.ui.driver import Driver
 from tests.ui.fit import clipped
 
@@ -36,8 +38,9 @@ def inside(outer: Any, w: Any) -> bool:
         oy - 0.5 <= wy and wy + w.height <= oy + outer.height + 0.5
 
 
-def show(lang: str, flat: bool, refused: bool = False) -> None:
-    """The chooser in `lang` and the layout; `refused`: after a board of no round typed."""
+def show(lang: str, flat: bool, refused: bool = False, state: str = "") -> None:
+    """The chooser in `lang` and the layout; `refused`: after a board of no round typed; `state`:
+    what the key says of the round (a board played)."""
     app.lang, app.flat = lang, flat
     a = app.screens["auction"]
     a.chooser.said = None
@@ -46,12 +49,14 @@ def show(lang: str, flat: bool, refused: bool = False) -> None:
         a.chooser.other_input.text = str(count + 1)
         a.chooser.buttons["other"].trigger_action(0)
     app.refresh()
-    key = f"{lang}/{'flat' if flat else 'upright'}" + ("/refused" if refused else "")
+    key = f"{lang}/{'flat' if flat else 'upright'}" + ("/refused" if refused else "") + state
 
     def measure(_dt: float) -> None:
         body = a.chooser.parent
         checks.setdefault("shown", {})[key] = {
             "boards": sorted(k for k in a.chooser.buttons if k != "other"),
+            "marked": sorted(k for k, b in a.chooser.buttons.items()
+                             if k != "other" and i18n.tr("board_played_mark", lang) in b.text),
             "on_page": len(a.chooser.grid.children),
             "pages": [b.text for b in a.chooser.page_buttons],
             "msg": a.chooser.msg.text,
@@ -94,7 +99,28 @@ for lang in LANGS:
         for refused in (False, True):
             steps.append(lambda _dt, lang=lang, flat=flat, refused=refused: show(lang, flat, refused))
 steps.append(choose_each)
+
+
+def play_last(_dt: float) -> None:
+    """The round's last board (the widest number) passed out and confirmed: its button says
+    "played" under the number."""
+    ctl.choose_board(count)
+    order = "NESW"
+    first = order.index(ctl.snapshot()["state"]["dealer"])
+    for k in range(4):
+        drv.box(order[(first + k) % 4], "P")
+    ctl.enter_result(None)
+    ctl.ew_confirm(True)
+    checks["after_play"] = [ctl.phase, ctl.board_choices()["played"]]
+    app.refresh()
+
+
+if count > 1:  # a round of one board ends with it
+    steps.append(play_last)
+    for lang in LANGS:
+        for flat in (False, True):
+            steps.append(lambda _dt, lang=lang, flat=flat: show(lang, flat, state="/played"))
 for flat in (False, True):
-    steps.append(lambda _dt, flat=flat: show("en", flat))
+    steps.append(lambda _dt, flat=flat: show("en", flat, state="/played" if count > 1 else ""))
     steps.append(lambda _dt, flat=flat: drv.shots.shot(f"board-chooser-{count}" + ("-flat" if flat else "")))
 drv.run(steps)

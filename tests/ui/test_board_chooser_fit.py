@@ -21,7 +21,8 @@ def chooser(request, xvfb_display, tmp_path_factory):
 
 def test_every_label_fits_and_the_chooser_leaves_the_auction_in_view(chooser):
     count, checks = chooser
-    assert set(checks["shown"]) == set(KEYS)
+    played = [f"{lang}/{layout}/played" for lang in ("en", "sv", "da") for layout in ("upright", "flat")]
+    assert set(checks["shown"]) == set(KEYS + (played if count > 1 else []))
     for key, shown in checks["shown"].items():
         assert shown["clipped"] == [], (count, key, shown["clipped"])
         assert shown["chooser_inside"] and shown["status_inside"] and shown["buttons_inside"], (count, key)
@@ -32,13 +33,15 @@ def test_every_label_fits_and_the_chooser_leaves_the_auction_in_view(chooser):
         assert bool(shown["msg"]) == key.endswith("/refused"), (count, key)
         if key.endswith("/refused"):
             assert str(count + 1) in shown["msg"]
+        # the last board, once played, says so under its number (in the language shown)
+        assert shown["marked"] == ([count] if key.endswith("/played") else []), (count, key)
 
 
 def test_the_boards_take_pages_only_when_one_does_not_hold_them(chooser):
     count, checks = chooser
     for key, shown in checks["shown"].items():
         pages = shown["pages"]
-        if count <= 16 and "refused" not in key:
+        if count <= 16 and key.count("/") == 1:
             # up to 16 boards share one page in either layout
             assert pages == [] and shown["on_page"] == count, (count, key)
         if pages:
@@ -58,3 +61,5 @@ def test_every_board_is_reachable_and_choosing_it_puts_it_on_the_table(chooser):
     # typed in the number field and chosen by Other number: on the table, the field emptied
     assert checks["typed"] == [1, "", ""]
     assert {f"board-chooser-{count}/en", f"board-chooser-{count}-flat/da"} <= set(checks["shots"])
+    if count > 1:
+        assert checks["after_play"] == ["auction", [count]]
