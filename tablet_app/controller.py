@@ -17,7 +17,7 @@ import functools
 import pathlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 from shared_rules import profiles
@@ -491,6 +491,16 @@ class Controller:
     @_input
     def td_artificial_score(self, pin: str, ns: str, ew: str, law: str) -> ResultRecord:
         return self._p.tools.artificial_score(pin, ns, ew, law)
+
+    @_input
+    def td_assigned_score(self, pin: str, board: int, ns: Sequence[Mapping[str, Any]],
+                          ew: Sequence[Mapping[str, Any]] | None = None, *, reason: str | None = None,
+                          by: str = "director") -> ResultRecord:
+        """Law 12C1: the TD's assigned (one outcome) or weighted (several, in percent adding up to
+        100) adjusted score for `board`, for both sides or (`ew`) each side apart; the board in
+        play, or one with a result agreed this round (then `reason`). Each outcome is an
+        `assigned.Outcome`: tablet_app/assigned.py."""
+        return self._p.tools.assigned_score(pin, board, ns, ew, reason=reason, by=by)
 
     @_input
     def td_correct_result(self, pin: str, board: int, tricks: int, lead: str | None = None, *,

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
+from tablet_app.console_texts import CONSOLE_ERRORS, CONSOLE_T
 from tablet_app.station_texts import STATION_ERRORS
 
 E = TypeVar("E", bound=StrEnum)
@@ -648,6 +649,8 @@ ERRORS: dict[str, dict[str, str]] = {
                               "da": "Stationen afviste bord {table}: {reason}"},
 }
 ERRORS.update(STATION_ERRORS)  # player numbers, the movement check (tablet_app/station_texts.py)
+ERRORS.update(CONSOLE_ERRORS)  # the director's assigned adjusted score (tablet_app/console_texts.py)
+T.update(CONSOLE_T)  # ... its console panel, the director's player numbers, the keypad's letter key
 # the setup screen's field labels, for "{field}"
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",

@@ -21,6 +21,7 @@ from tablet_app.control.storage_episode import StorageEpisode
 from tablet_app.journal import Journal
 from tablet_app.outbox import Outbox
 from tablet_app.pin_lockout import PinLockout
+from tablet_app.session import Session
 
 
 @dataclasses.dataclass
@@ -41,6 +42,11 @@ class Parts:
     rounds: RoundClose
 
 
+def _session(st: TableState) -> Session:
+    assert st.session is not None  # the director's tools ask only during a round
+    return st.session
+
+
 def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[], float],
              listeners: list[Callable[[], None]], lockout: PinLockout) -> Parts:
     """`listeners` are called after every committed input; a snapshot is published after every input.
@@ -56,7 +62,8 @@ def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[],
     boards = Boards(st, tx, pin, clock)
     auction = Auction(st, tx, clock)
     p = Parts(st, publisher, feed, storage, tx, pin, setup, boards, auction,
-              ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock),
+              ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock,
+                                                                  lambda: rules.profile(_session(st))),
               SessionView(), PlayerNumbersPart(st, tx, pin, outbox, clock, publisher.changed),
               RoundClose(st, tx, pin, setup))
     return p
