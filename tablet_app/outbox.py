@@ -76,6 +76,28 @@ OPENERS = frozenset({ItemKind.RESULT.value, ItemKind.ROUND.value})
 # that result must wait for room (like 507), not be given up.
 DROPPABLE = frozenset({ItemKind.AUCTION.value, ItemKind.AUCTION_EVENT.value})
 
+# The director console's figures are read after every input the table takes (the published
+# snapshot's `delivery`), while the outbox grows by an item per call all evening (the live feed):
+# so they are read without walking the outbox. SQLite keeps the count of items in each state
+# (triggers, in the same transaction as the change, whichever connection makes it: the table's or
+# the pump's), and an index finds the few items with an error.
+COUNTS_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS outbox_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TRIGGER IF NOT EXISTS outbox_counts_insert AFTER INSERT ON outbox BEGIN "
+    "INSERT INTO outbox_counts (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1; END",
+    "CREATE TRIGGER IF NOT EXISTS outbox_counts_update AFTER UPDATE OF state ON outbox "
+    "WHEN OLD.state IS NOT NEW.state BEGIN "
+    "UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state; "
+    "INSERT INTO outbox_counts (state, n) VALUES (NEW.state, 1) ON CONFLICT (state) DO UPDATE SET n = n + 1; END",
+    "CREATE TRIGGER IF NOT EXISTS outbox_counts_delete AFTER DELETE ON outbox BEGIN "
+    "UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state; END",
+)
+STATE_INDEX = "CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, last_error)"
+# ... the items the console lists as refused, found through that index (the patterns are written
+# in, not bound: SQLite compiles a LIKE whose pattern is bound again at each run)
+REFUSED = ("SELECT kind, item_key, state, last_error FROM outbox WHERE state = 'rejected' OR (state = 'pending' "
+           f"AND last_error IS NOT NULL AND (last_error LIKE 'HTTP 4%' OR last_error LIKE 'HTTP {NO_ROOM}%')) ORDER BY id")
+
 
 class OutboxError(ValueError):
     """Enqueueing something the station could never accept (and retrying would not fix)."""
@@ -100,6 +122,25 @@ def _schema(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE outbox SET digest = ? WHERE id = ?", (digest(kind, key, payload), item_id))
     if "held_until" not in cols:  # an outbox from before the Law 16 hold
         conn.execute("ALTER TABLE outbox ADD COLUMN held_until REAL")
+    conn.execute(STATE_INDEX)
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox_counts'").fetchone() is None:
+        _count_states(conn)
+
+
+def _count_states(conn: sqlite3.Connection) -> None:
+    """The counts and their triggers, for an outbox from before them: counted once, in one
+    transaction with the triggers (under the write lock, so a pump's change cannot fall between)."""
+    conn.execute("SAVEPOINT outbox_counts")
+    try:
+        for statement in COUNTS_SCHEMA:
+            conn.execute(statement)
+        conn.execute("DELETE FROM outbox_counts")
+        conn.execute("INSERT INTO outbox_counts (state, n) SELECT state, COUNT(*) FROM outbox GROUP BY state")
+    except BaseException:
+        conn.execute("ROLLBACK TO outbox_counts")
+        conn.execute("RELEASE outbox_counts")
+        raise
+    conn.execute("RELEASE outbox_counts")
 
 
 def check_rows(conn: sqlite3.Connection) -> int | None:
@@ -186,10 +227,7 @@ class Outbox:
         pump last heard."""
         counts = self.counts()
         refused = []
-        for kind, key, state, err in self.conn.execute(
-                "SELECT kind, item_key, state, last_error FROM outbox WHERE state = 'rejected' OR "
-                "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?)) ORDER BY id",
-                (f"HTTP {NO_ROOM}%",)):
+        for kind, key, state, err in self.conn.execute(REFUSED):
             status, reason = _http_reason(err)
             # held: the station takes it once the table is on its round (sent again meanwhile)
             refused.append({"kind": kind, "key": key, "status": status, "reason": reason,
@@ -199,7 +237,7 @@ class Outbox:
                 "last_error": row[1] if row else None, "connected": bool(row[0]) if row else False}
 
     def counts(self) -> dict[str, int]:
-        rows = self.conn.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()
+        rows = self.conn.execute("SELECT state, n FROM outbox_counts WHERE n > 0").fetchall()
         out = {"pending": 0, "delivered": 0, "rejected": 0, "skipped": 0}
         out.update({r[0]: r[1] for r in rows})
         return out
