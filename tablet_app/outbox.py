@@ -198,14 +198,16 @@ class Outbox:
         if not isinstance(key, str) or not key:
             raise OutboxError("key must be a non-empty string")
         body = _canonical(payload)
+        # one statement for a new key (nearly every item: one per call); a key already queued is
+        # left as it is, and looked at
+        if self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?) "
+                             "ON CONFLICT (item_key) DO NOTHING",
+                             (kind, key, body, time.time(), digest(kind, key, body))).rowcount == 1:
+            return True
         row = self.conn.execute("SELECT payload FROM outbox WHERE item_key = ?", (key,)).fetchone()
-        if row is not None:
-            if row[0] != body:
-                raise OutboxError(f"{key!r} is already queued with other content; send a new revision")
-            return False
-        self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?)",
-                          (kind, key, body, time.time(), digest(kind, key, body)))
-        return True
+        if row is None or row[0] != body:
+            raise OutboxError(f"{key!r} is already queued with other content; send a new revision")
+        return False
 
     def put(self, record: Item) -> bool:
         """Queue a record of the records package (`enqueue` with its kind, key and JSON form)."""

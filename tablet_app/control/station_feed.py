@@ -7,10 +7,18 @@ commits, and its own thread delivers (the table never waits for the station).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from shared_rules.records import AuctionEvent, AuctionEventKey, Irregularity, TableId, What, logged_calls
+from shared_rules.records import (
+    AuctionEvent,
+    AuctionEventKey,
+    Irregularity,
+    LoggedCall,
+    TableId,
+    What,
+    logged_calls,
+)
 from shared_rules.types import SEATS
 from tablet_app import station_items
 from tablet_app.control.state import ResultRecord, TableState
@@ -39,11 +47,35 @@ class Delivery(TypedDict):
     connected: bool
 
 
+class CallLog:
+    """The auction log of the engine's calls (`state["calls"]`), for an item per event: each call
+    is made a `LoggedCall` once, not again at every later event of the board. The engine shares a
+    call's dict between its successive states and never changes it (a call whose view changes, an
+    alert, gets a new dict: shared_rules/state_view.py), so a dict seen before, at the same place,
+    is the same call."""
+
+    def __init__(self) -> None:
+        self._seen: list[Mapping[str, Any]] = []  # the engine's dicts (held: their ids stay theirs)
+        self._logged: list[LoggedCall] = []
+
+    def __call__(self, calls: Sequence[Mapping[str, Any]]) -> tuple[LoggedCall, ...]:
+        seen, logged = self._seen, self._logged
+        same, most = 0, min(len(seen), len(calls))
+        while same < most and seen[same] is calls[same]:
+            same += 1
+        del seen[same:], logged[same:]
+        for c in calls[same:]:
+            seen.append(c)
+            logged.append(LoggedCall.from_engine(c))
+        return tuple(logged)
+
+
 class StationFeed:
     def __init__(self, outbox: Outbox, st: TableState, clock: Callable[[], float]):
         self.outbox = outbox
         self.st = st
         self.clock = clock
+        self.call_log = CallLog()
 
     def progress(self, phase: str) -> None:
         """An "auction" item: the board starts (`bidding`), the table freezes (`bidding`), the
@@ -62,7 +94,7 @@ class StationFeed:
         st = self.st
         if what is None or st.session is None or st.board is None or st.engine is None:
             return
-        self.outbox.put(auction_event(st, seq, what, body, self.clock()))
+        self.outbox.put(auction_event(st, seq, what, body, self.clock(), self.call_log))
 
     def round_start(self, session: Any, by: str) -> None:
         """The table moved to `session`'s round: one item per round (a second setup of the same
@@ -117,10 +149,12 @@ def _what(kind: str, body: dict[str, Any]) -> What | None:
     return None
 
 
-def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at: float) -> AuctionEvent:
-    """The auction event of journal record `seq` (`what`), with the engine's auction after it.
-    Behind screens `visible` counts the calls every seat has seen (the engine's own tray), which
-    is all the live feed shows before the board ends."""
+def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at: float,
+                  call_log: Callable[[Sequence[Mapping[str, Any]]], tuple[LoggedCall, ...]] = logged_calls,
+                  ) -> AuctionEvent:
+    """The auction event of journal record `seq` (`what`), with the engine's auction after it
+    (its calls logged by `call_log`). Behind screens `visible` counts the calls every seat has
+    seen (the engine's own tray), which is all the live feed shows before the board ends."""
     s, state = st.session, st.estate
     assert s is not None and st.board is not None
     ev = body.get("ev") or body
@@ -131,7 +165,7 @@ def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at
     return AuctionEvent(
         key=AuctionEventKey(TableId(s.event, s.section, s.table), s.round, st.board, seq), what=what.value,
         at=round(at, 3), t=ev.get("t"), seat=ev.get("seat"), call=ev.get("call"),
-        calls=logged_calls(state.get("calls", [])),
+        calls=call_log(state.get("calls", [])),
         irregularities=tuple(Irregularity(x) for x in state.get("irregularities", [])),
         status=str(state.get("status") or "bidding"), contract=state.get("contract"),
         declarer=state.get("declarer"), dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),
