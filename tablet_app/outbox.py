@@ -80,7 +80,8 @@ DROPPABLE = frozenset({ItemKind.AUCTION.value, ItemKind.AUCTION_EVENT.value})
 # snapshot's `delivery`), while the outbox grows by an item per call all evening (the live feed):
 # so they are read without walking the outbox. SQLite keeps the count of items in each state
 # (triggers, in the same transaction as the change, whichever connection makes it: the table's or
-# the pump's), and an index finds the few items with an error.
+# the pump's), and a partial index holds the few items the console may list as refused (a new
+# item, pending without an error, is not in it: queueing one costs no index entry).
 COUNTS_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS outbox_counts (state TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID",
     "CREATE TRIGGER IF NOT EXISTS outbox_counts_insert AFTER INSERT ON outbox BEGIN "
@@ -92,18 +93,21 @@ COUNTS_SCHEMA = (
     "CREATE TRIGGER IF NOT EXISTS outbox_counts_delete AFTER DELETE ON outbox BEGIN "
     "UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state; END",
 )
-STATE_INDEX = "CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, last_error)"
-# ... the items the console lists as refused, found through that index (the patterns are written
-# in, not bound: SQLite compiles a LIKE whose pattern is bound again at each run)
-REFUSED = ("SELECT kind, item_key, state, last_error FROM outbox WHERE state = 'rejected' OR (state = 'pending' "
-           f"AND last_error IS NOT NULL AND (last_error LIKE 'HTTP 4%' OR last_error LIKE 'HTTP {NO_ROOM}%')) ORDER BY id")
+ATTENTION = "state = 'rejected' OR last_error IS NOT NULL"
+ATTENTION_INDEX = f"CREATE INDEX IF NOT EXISTS outbox_attention ON outbox (id) WHERE {ATTENTION}"
+# The items the console lists as refused, read through that index (its condition repeated, so
+# SQLite may use it; the patterns written in: SQLite compiles a LIKE whose pattern is bound again
+# at each run).
+REFUSED = (f"SELECT kind, item_key, state, last_error FROM outbox WHERE ({ATTENTION}) AND (state = 'rejected' OR "
+           f"(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE 'HTTP {NO_ROOM}%'))) ORDER BY id")
 
 
 class OutboxError(ValueError):
     """Enqueueing something the station could never accept (and retrying would not fix)."""
 
 
-def _canonical(payload: Any) -> str:
+def canonical(payload: Any) -> str:
+    """An item's payload as queued: the same value gives the same text (and digest)."""
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -122,7 +126,7 @@ def _schema(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE outbox SET digest = ? WHERE id = ?", (digest(kind, key, payload), item_id))
     if "held_until" not in cols:  # an outbox from before the Law 16 hold
         conn.execute("ALTER TABLE outbox ADD COLUMN held_until REAL")
-    conn.execute(STATE_INDEX)
+    conn.execute(ATTENTION_INDEX)
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox_counts'").fetchone() is None:
         _count_states(conn)
 
@@ -182,6 +186,13 @@ def _storage_key(kind: str, key: str) -> bool:
         return False
 
 
+def _check(kind: str, key: str) -> None:
+    if kind not in KINDS:
+        raise OutboxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if not isinstance(key, str) or not key:
+        raise OutboxError("key must be a non-empty string")
+
+
 class Outbox:
     """The queue, on the journal's own connection. Never commits: the caller owns the transaction."""
 
@@ -193,11 +204,16 @@ class Outbox:
         """Queue one item. Returns False when the same key with the same content is already
         queued (a replayed journal is harmless); the same key with other content is an error:
         a corrected result needs a new revision (Law 79C), not an edit."""
-        if kind not in KINDS:
-            raise OutboxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        if not isinstance(key, str) or not key:
-            raise OutboxError("key must be a non-empty string")
-        body = _canonical(payload)
+        _check(kind, key)
+        return self._insert(kind, key, canonical(payload))
+
+    def enqueue_text(self, kind: str, key: str, body: str) -> bool:
+        """`enqueue` of a payload its caller has already made text, as `canonical` makes it (the live
+        feed's items, tablet_app/control/call_log.py)."""
+        _check(kind, key)
+        return self._insert(kind, key, body)
+
+    def _insert(self, kind: str, key: str, body: str) -> bool:
         # one statement for a new key (nearly every item: one per call); a key already queued is
         # left as it is, and looked at
         if self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?) "

@@ -14,6 +14,7 @@ from shared_rules.records import (
     AuctionEvent,
     AuctionEventKey,
     Irregularity,
+    ItemKind,
     LoggedCall,
     TableId,
     What,
@@ -21,6 +22,7 @@ from shared_rules.records import (
 )
 from shared_rules.types import SEATS
 from tablet_app import station_items
+from tablet_app.control.call_log import CallLog
 from tablet_app.control.state import ResultRecord, TableState
 from tablet_app.outbox import Outbox
 
@@ -47,29 +49,6 @@ class Delivery(TypedDict):
     connected: bool
 
 
-class CallLog:
-    """The auction log of the engine's calls (`state["calls"]`), for an item per event: each call
-    is made a `LoggedCall` once, not again at every later event of the board. The engine shares a
-    call's dict between its successive states and never changes it (a call whose view changes, an
-    alert, gets a new dict: shared_rules/state_view.py), so a dict seen before, at the same place,
-    is the same call."""
-
-    def __init__(self) -> None:
-        self._seen: list[Mapping[str, Any]] = []  # the engine's dicts (held: their ids stay theirs)
-        self._logged: list[LoggedCall] = []
-
-    def __call__(self, calls: Sequence[Mapping[str, Any]]) -> tuple[LoggedCall, ...]:
-        seen, logged = self._seen, self._logged
-        same, most = 0, min(len(seen), len(calls))
-        while same < most and seen[same] is calls[same]:
-            same += 1
-        del seen[same:], logged[same:]
-        for c in calls[same:]:
-            seen.append(c)
-            logged.append(LoggedCall.from_engine(c))
-        return tuple(logged)
-
-
 class StationFeed:
     def __init__(self, outbox: Outbox, st: TableState, clock: Callable[[], float]):
         self.outbox = outbox
@@ -94,7 +73,8 @@ class StationFeed:
         st = self.st
         if what is None or st.session is None or st.board is None or st.engine is None:
             return
-        self.outbox.put(auction_event(st, seq, what, body, self.clock(), self.call_log))
+        item = auction_event(st, seq, what, body, self.clock(), self.call_log)
+        self.outbox.enqueue_text(ItemKind.AUCTION_EVENT.value, item.key.format(), self.call_log.text(item))
 
     def round_start(self, session: Any, by: str) -> None:
         """The table moved to `session`'s round: one item per round (a second setup of the same

@@ -97,3 +97,28 @@ def test_each_auction_event_carries_the_auction_as_it_stood_after_it(make_contro
     assert [e["calls"] for e in events] == expected
     assert [c["alerted"] for c in events[3]["calls"]] == [False, False, True]  # N alerted S's 1H
     assert [c["alerted"] for c in events[2]["calls"]] == [False, False, False]  # ... not yet
+
+
+def test_each_auction_event_is_queued_as_the_outbox_encodes_an_item(make_controller, clock):
+    """The live feed puts each call's text, made once, into the item's text (control/call_log.py):
+    every queued payload is byte for byte what `outbox.canonical` makes of it, and its digest holds."""
+    import json
+
+    from tablet_app.outbox import canonical, check_rows, digest
+
+    ctl = make_controller()
+    ctl.setup({**SESSION, "profile": "fsb-2007", "policy": "record"})
+    for seat, kind, call, think in [("N", "call", "1C", 2), ("E", "call", "P", 2), ("S", "call", "1H", 2),
+                                    ("N", "alert", None, 0.5), ("W", "stop", None, 1), ("W", "call", "3D", 1),
+                                    ("N", "call", "4H", 12), ("E", "call", "P", 2), ("S", "call", "P", 2),
+                                    ("W", "call", "P", 1.5)]:
+        clock.advance(think)  # N waits out the stop (FSB L116B)
+        assert ctl.box_event(seat, kind, call=call)["ok"]
+    rows = ctl.outbox.conn.execute("SELECT kind, item_key, payload, digest FROM outbox "
+                                   "WHERE kind = 'auction_event' ORDER BY id").fetchall()
+    assert len(rows) == 10
+    for kind, key, text, dig in rows:
+        assert canonical(json.loads(text)) == text and digest(kind, key, text) == dig
+    assert json.loads(rows[-1][2])["calls"][-1] == {"seat": "W", "call": "P", "alerted": False, "stop": False,
+                                                    "think": 1.5}
+    assert check_rows(ctl.outbox.conn) is None
