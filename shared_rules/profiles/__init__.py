@@ -25,6 +25,9 @@ CALL_MADE = ("taken", "confirmed")  # FSB L112C: taken from the box with visible
 UNPASSED_CALL = ("cancel", "laws")
 UNPASSED_INSUFFICIENT = ("correct", "laws")
 PARTNER_ALERT = ("screenmate_calls", "tray_passes")
+# When the stop wait of a player across the screen from the stop begins: when the tray brings him
+# the call, or at the call itself (docs/laws/choices.md #38).
+ACROSS_SCREEN = ("tray", "call")
 # The rule groups a regulation text gives: a profile applies call_made always, the others when
 # enabled; each applied group rests on a citation (`cite`) or is assumed.
 RULE_GROUPS = ("call_made", "stop", "alert", "screens")
@@ -41,7 +44,10 @@ class StopRules:
     spoken "stop") shown before them; a trigger made without it is flagged (`stop_missing`), and a
     call made with it obliges the next player's pause. `pause_without_card`: every trigger obliges
     that pause, the card shown or not (EBU: "as though the Stop card had been used"; ACBL, which
-    has no card)."""
+    has no card). `across_screen`: behind screens, when the pause of a player on the other side of
+    the screen from the stop begins: "tray" (when the tray brings him the call: he cannot pause
+    after a stop he has not seen) or "call" (at the call, as without screens); a player on the
+    caller's own side sees the stop at once, so his pause begins at the call either way."""
 
     enabled: bool
     triggers: tuple[str, ...]
@@ -52,6 +58,7 @@ class StopRules:
     law: str
     card: bool = True
     pause_without_card: bool = False
+    across_screen: str = "call"
 
 
 @dataclass(frozen=True)
@@ -262,6 +269,8 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         law=s.get("law", str),
         card=s.get("card", bool),
         pause_without_card=s.get("pause_without_card", bool),
+        # optional: a profile without screen rules has no one across a screen
+        across_screen=s.choice("across_screen", ACROSS_SCREEN) if "across_screen" in s.data else "call",
     )
     s.done()
     if stop.tolerance_s > stop.wait_s:

@@ -31,7 +31,7 @@ from typing import Any
 
 from shared_rules.scoring.adjusted import Distribution, Fixed, SideValue, side_values
 from shared_rules.scoring.imps import imp
-from shared_rules.scoring.rounding import round_half_up
+from shared_rules.scoring.rounding import round_half_up, to_fraction
 from shared_rules.scoring.rules import RULES, ScoringRules
 from shared_rules.scoring.wbf_vp import WbfScale2013
 
@@ -154,6 +154,23 @@ def add_up(out: MatchScore) -> None:
     out.away_imps = sum((b.away for b in done), Fraction(0))
     out.home_won = sum((max(b.home, Fraction(0)) for b in done), Fraction(0))
     out.away_won = sum((max(b.away, Fraction(0)) for b in done), Fraction(0))
+
+
+def deduct_vp(vp: tuple[float, float], home: float | Fraction = 0, away: float | Fraction = 0) -> tuple[float, float]:
+    """Each team's VPs less its own VP deduction (FSB L109B, lateness: "ett avdrag av 1 VP för
+    varje påbörjad 5-minutersperiod"; L109C, time overrun; 2007/2017 L90 procedural penalties the
+    conditions give in VPs). A deduction comes off the offending team alone (FSB L109D: it
+    "påverkar aldrig det icke-felande lagets vunna VP"), so the two need not add up to 20 any
+    more; and off the VPs the scale gave, whatever they were: a team with 0 VPs that is docked 1
+    VP has -1 (no text stops a deduction at nothing: docs/laws/choices.md #40). A negative
+    deduction (a bonus) is refused. Exact to 2 decimals, as the scale's VPs are."""
+    out = []
+    for got, less in zip(vp, (home, away), strict=True):
+        docked = to_fraction(less)
+        if docked < 0:
+            raise ValueError(f"a VP deduction is a number of VPs taken off, not {less!r}")
+        out.append(round_half_up(to_fraction(got) - docked, 2))
+    return out[0], out[1]
 
 
 def team_vp(scale: WbfScale2013, net_imps: Fraction, boards: int) -> float:

@@ -1,111 +1,113 @@
-"""The director console's delivery figures (`Outbox.delivery()`, read after every input the table
-takes) come from counts SQLite keeps and an index, not from a walk over the outbox, which grows
-by an item per call all evening: they must still be exactly what the rows say, whichever
-connection changes them (the table's, or the pump's on its own thread), after a rollback, and for
-an outbox written before the counts existed."""
+"""The outbox's counts and refused rows, read at every snapshot the table publishes (each
+call): right after any series of changes, right for an outbox written before the counts
+existed, and read with work that does not grow with the evening's outbox (every call queues a
+live-feed item, so a whole-table COUNT made the tablet's turn grow through the evening).
+
+Work is counted in SQLite virtual-machine steps (a progress handler), not in time, so the test
+holds on a busy machine."""
+import random
 import sqlite3
 
-import pytest
+from tablet_app.outbox import Outbox
 
-from tablet_app import outbox as outbox_module
-from tablet_app.journal import Journal
-from tablet_app.outbox import Deliverer, Outbox
-
-TABLE = "ev/A/1"
+STATES = ("pending", "delivered", "rejected", "skipped")
 
 
-def recount(conn: sqlite3.Connection) -> dict[str, int]:
-    """The counts as the rows say, by walking them."""
-    out = dict.fromkeys(outbox_module.STATES, 0)
+def _conn() -> sqlite3.Connection:
+    return sqlite3.connect(":memory:", isolation_level=None)
+
+
+def _truth(conn: sqlite3.Connection) -> dict[str, int]:
+    out = dict.fromkeys(STATES, 0)
     out.update(dict(conn.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()))
     return out
 
 
-def queue(journal: Journal, outbox: Outbox, n: int, start: int = 0, kind: str = "auction_event") -> None:
-    with journal.transaction():
-        for i in range(start, start + n):
-            outbox.enqueue(kind, f"{TABLE}/1/1/event/{i}", {"n": i})
+def _fill(box: Outbox, n: int, start: int = 0) -> None:
+    for i in range(start, start + n):
+        box.enqueue("auction_event", f"ev/A/1/1/1/event/{i}", {"n": i})
 
 
-def settle(pump: Deliverer, key: str, status: int, reply: object) -> None:
-    """The pump's own handling of the station's answer to one item, on the pump's connection."""
-    db = pump._db()
-    row = db.execute("SELECT id, kind, item_key, payload FROM outbox WHERE item_key = ?", (key,)).fetchone()
-    pump._settle(row, status, reply)
-    db.commit()
+def test_counts_follow_every_insert_update_and_delete():
+    conn = _conn()
+    box = Outbox(conn)
+    rng = random.Random(7)
+    _fill(box, 300)
+    for _ in range(600):
+        row = rng.randrange(1, 301)
+        op = rng.random()
+        if op < 0.8:
+            conn.execute("UPDATE outbox SET state = ?, last_error = ? WHERE id = ?",
+                         (rng.choice(STATES), rng.choice([None, "HTTP 422: no", "timed out"]), row))
+        else:
+            conn.execute("DELETE FROM outbox WHERE id = ?", (row,))
+        assert box.counts() == _truth(conn)
 
 
-@pytest.fixture
-def table(tmp_path):
-    journal = Journal(tmp_path / "j.db")
-    outbox = Outbox(journal.conn)
-    pump = Deliverer(journal.path, "http://127.0.0.1:9", TABLE, "k" * 32)  # never started: no requests
-    yield journal, outbox, pump
-    pump.stop()
-    journal.close()
+def test_an_outbox_from_before_the_counts_is_counted_when_opened():
+    conn = _conn()
+    box = Outbox(conn)
+    _fill(box, 50)
+    conn.execute("UPDATE outbox SET state = 'delivered' WHERE id <= 30")
+    # the outbox as a tablet before the counts left it: no count table, no triggers
+    for name in ("outbox_count_insert", "outbox_count_update", "outbox_count_delete"):
+        conn.execute(f"DROP TRIGGER {name}")
+    conn.execute("DROP TABLE outbox_count")
+    reopened = Outbox(conn)
+    assert reopened.counts() == {"pending": 20, "delivered": 30, "rejected": 0, "skipped": 0}
+    _fill(reopened, 5, start=50)
+    assert reopened.counts()["pending"] == 25
 
 
-def test_counts_follow_the_table_and_the_pump(table):
-    journal, outbox, pump = table
-    queue(journal, outbox, 6)
-    assert outbox.counts() == recount(journal.conn) == {"pending": 6, "delivered": 0, "rejected": 0, "skipped": 0}
-    settle(pump, f"{TABLE}/1/1/event/0", 201, {"stored": True})
-    settle(pump, f"{TABLE}/1/1/event/1", 200, {"stored": True})
-    settle(pump, f"{TABLE}/1/1/event/2", 400, {"error": "board: out of range"})  # for good
-    settle(pump, f"{TABLE}/1/1/event/3", 422, {"error": "kind: unknown"})  # an older station: skipped
-    settle(pump, f"{TABLE}/1/1/event/4", 507, {"error": "no room"})  # retried: still pending
-    assert outbox.counts() == recount(journal.conn) == {"pending": 2, "delivered": 2, "rejected": 1, "skipped": 1}
-    d = outbox.delivery()
-    assert (d["delivered"], d["waiting"]) == (2, 2)
-    assert [(r["key"], r["status"], r["retrying"]) for r in d["refused"]] == [
-        (f"{TABLE}/1/1/event/2", 400, False), (f"{TABLE}/1/1/event/4", 507, True)]
+def test_refused_rows_are_the_rejected_and_the_retried_4xx_and_507():
+    conn = _conn()
+    box = Outbox(conn)
+    _fill(box, 6)
+    for item_id, state, err in [(1, "rejected", "HTTP 422: bad"), (2, "pending", "HTTP 425: too early"),
+                                (3, "pending", "HTTP 507: no room"), (4, "pending", "HTTP 503: busy"),
+                                (5, "pending", "connection refused"), (6, "delivered", None)]:
+        conn.execute("UPDATE outbox SET state = ?, last_error = ? WHERE id = ?", (state, err, item_id))
+    refused = box.delivery()["refused"]
+    assert [(r["key"].rsplit("/", 1)[1], r["status"], r["retrying"], r["held"]) for r in refused] == [
+        ("0", 422, False, False), ("1", 425, True, True), ("2", 507, True, False)]
 
 
-def test_counts_after_a_rolled_back_input(table):
-    journal, outbox, _ = table
-    queue(journal, outbox, 2)
-    with pytest.raises(RuntimeError), journal.transaction():
-        outbox.enqueue("auction_event", f"{TABLE}/1/1/event/9", {"n": 9})
-        raise RuntimeError("the engine refused the event")  # the input's records are rolled back
-    assert outbox.counts() == recount(journal.conn) == {"pending": 2, "delivered": 0, "rejected": 0, "skipped": 0}
+def _steps(conn: sqlite3.Connection, box: Outbox) -> int:
+    steps = [0]
 
+    def tick() -> int:
+        steps[0] += 1
+        return 0
 
-def test_an_outbox_from_before_the_counts_is_counted_when_opened(tmp_path):
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute(outbox_module.SCHEMA.replace(",\n    held_until REAL)", ")"))  # the columns of an older outbox
-    rows = [("pending", None), ("delivered", None), ("delivered", None), ("rejected", "HTTP 400: bad"),
-            ("skipped", None), ("delivered", None), ("rejected", None), ("pending", "HTTP 507: no room"),
-            ("pending", "station unreachable: refused")]
-    for i, (state, error) in enumerate(rows):  # a rejected item without its answer: one recovered (journal.recover)
-        conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, state, last_error) VALUES "
-                     "('auction_event', ?, '{}', 0, ?, ?)", (f"{TABLE}/1/1/event/{i}", state, error))
-    conn.close()
-    journal = Journal(path)
+    conn.set_progress_handler(tick, 1)
     try:
-        outbox = Outbox(journal.conn)
-        assert outbox.counts() == {"pending": 3, "delivered": 3, "rejected": 2, "skipped": 1}
-        assert [(r["key"], r["status"]) for r in outbox.delivery()["refused"]] == [
-            (f"{TABLE}/1/1/event/3", 400), (f"{TABLE}/1/1/event/6", None), (f"{TABLE}/1/1/event/7", 507)]
-        queue(journal, outbox, 1, start=10)
-        assert outbox.counts() == recount(journal.conn)
+        box.delivery()
     finally:
-        journal.close()
+        conn.set_progress_handler(None, 1)
+    return steps[0]
 
 
-def test_the_delivery_figures_walk_no_outbox_rows(table):
-    """What `delivery()` asks SQLite is answered from the counts and the partial index of the items
-    that want attention: no statement walks the outbox's items, however many it holds."""
-    journal, outbox, _ = table
-    queue(journal, outbox, 50)
-    statements: list[str] = []
-    journal.conn.set_trace_callback(statements.append)
-    try:
-        outbox.delivery()
-    finally:
-        journal.conn.set_trace_callback(None)
-    assert statements
-    for sql in statements:
-        plan = " / ".join(row[3] for row in journal.conn.execute("EXPLAIN QUERY PLAN " + sql).fetchall())
-        walks = [step for step in plan.split(" / ") if step.startswith("SCAN outbox ") or step == "SCAN outbox"]
-        assert all(step == "SCAN outbox USING INDEX outbox_attention" for step in walks), (sql, plan)
+def _evening(delivered: int, unreachable: int) -> tuple[sqlite3.Connection, Outbox]:
+    """An outbox with `delivered` items the station has, `unreachable` pending ones tried while
+    the station could not be reached, and the same three refused items."""
+    conn = _conn()
+    box = Outbox(conn)
+    _fill(box, delivered + unreachable + 3)
+    conn.execute("UPDATE outbox SET state = 'delivered' WHERE id <= ?", (delivered,))
+    conn.execute("UPDATE outbox SET last_error = 'connection refused' WHERE state = 'pending'")
+    last = delivered + unreachable
+    conn.execute("UPDATE outbox SET state = 'rejected', last_error = 'HTTP 422: bad' WHERE id = ?", (last + 1,))
+    conn.execute("UPDATE outbox SET last_error = 'HTTP 425: early' WHERE id = ?", (last + 2,))
+    conn.execute("UPDATE outbox SET last_error = 'HTTP 507: full' WHERE id = ?", (last + 3,))
+    return conn, box
+
+
+def test_the_console_reads_do_not_grow_with_the_evenings_outbox():
+    small = _steps(*_evening(delivered=10, unreachable=10))
+    for delivered, unreachable in ((5000, 10), (10, 5000)):
+        conn, box = _evening(delivered, unreachable)
+        assert box.counts() == _truth(conn)
+        assert len(box.delivery()["refused"]) == 3
+        large = _steps(conn, box)
+        # the same three refused rows either way: the work is that of the rows asked for
+        assert large <= small + 20, (delivered, unreachable, small, large)
