@@ -104,6 +104,13 @@ OPENERS = frozenset({ItemKind.RESULT.value, ItemKind.ROUND.value})
 # older station answered 413 for a result or TD call when the table's quota was full, and
 # that result must wait for room (like 507), not be given up.
 DROPPABLE = frozenset({ItemKind.AUCTION.value, ItemKind.AUCTION_EVENT.value})
+# The refused rows as the console lists them, through the partial index (the patterns written in,
+# not bound: SQLite compiles a statement whose LIKE pattern is bound again at every run, which
+# cost more than the rest of the console's line).
+REFUSED = ("SELECT kind, item_key, state, last_error FROM outbox INDEXED BY outbox_trouble "
+           "WHERE (state = 'rejected' OR "
+           f"(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE 'HTTP {NO_ROOM}%'))) "
+           f"AND {TROUBLE} ORDER BY id")
 
 
 class OutboxError(ValueError):
@@ -310,12 +317,7 @@ class Outbox:
         pump last heard."""
         counts = self.counts()
         refused = []
-        for kind, key, state, err in self.conn.execute(
-                "SELECT kind, item_key, state, last_error FROM outbox INDEXED BY outbox_trouble "
-                "WHERE (state = 'rejected' OR "
-                "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?))) "
-                f"AND {TROUBLE} ORDER BY id",
-                (f"HTTP {NO_ROOM}%",)):
+        for kind, key, state, err in self.conn.execute(REFUSED):
             status, reason = _http_reason(err)
             # held: the station takes it once the table is on its round (sent again meanwhile)
             refused.append({"kind": kind, "key": key, "status": status, "reason": reason,
