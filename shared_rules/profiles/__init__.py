@@ -127,6 +127,11 @@ class Profile:
     # What no cited regulation text gives: the rule groups the profile applies without a citation,
     # and the values it lists itself. Not empty: the profile is "assumed" wherever a TD chooses it.
     assumed: tuple[str, ...] = ()
+    # The VP scale a team match is scored on unless the event names another (2007 L78D / 2017
+    # §78D; `shared_rules.scoring.vp_scales`), and why that one (the regulation, or that none
+    # printing a scale was found: docs/laws/choices.md #41).
+    vp_scale: str = "wbf"
+    vp_scale_source: str = ""
 
 
 def with_screens(profile: Profile, on: bool | None) -> Profile:
@@ -257,6 +262,7 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     sources = tuple(top.get("sources", list))
     if not all(isinstance(s, str) for s in sources):
         raise ProfileError(f"profile {where}: sources must be a list of strings")
+    vp_scale, vp_scale_source = _vp_scale(top, where)
 
     s = top.sub("stop")
     stop = StopRules(
@@ -330,7 +336,21 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     assumed = tuple(sorted({g for g in applied if g not in cited} | set(listed)))
     top.done()
     return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made),
-                   window_source, cites, assumed)
+                   window_source, cites, assumed, vp_scale, vp_scale_source)
+
+
+def _vp_scale(top: _Reader, where: str) -> tuple[str, str]:
+    """`vp_scale` (optional, default "wbf"): a name from `vp_scales.names()`, with
+    `vp_scale_source` saying where the choice comes from."""
+    from shared_rules.scoring import vp_scales
+
+    if "vp_scale" not in top.data:
+        return "wbf", ""
+    name = top.choice("vp_scale", vp_scales.names())
+    source = top.get("vp_scale_source", str)
+    if not source.strip():
+        raise ProfileError(f"profile {where}: vp_scale_source must say where the VP scale comes from")
+    return str(name), source
 
 
 def _cites(items: list[Any], where: str) -> tuple[Citation, ...]:

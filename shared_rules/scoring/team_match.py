@@ -33,7 +33,7 @@ from shared_rules.scoring.adjusted import Distribution, Fixed, SideValue, side_v
 from shared_rules.scoring.imps import imp
 from shared_rules.scoring.rounding import round_half_up, to_fraction
 from shared_rules.scoring.rules import RULES, ScoringRules
-from shared_rules.scoring.wbf_vp import WbfScale2013
+from shared_rules.scoring.vp_scales import PairScale
 
 
 class TeamScoreError(ValueError):
@@ -128,10 +128,10 @@ def board_imps(home_ns_room: Mapping[str, Any], home_ew_room: Mapping[str, Any],
 
 
 def score_match(boards: Mapping[int, tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]],
-                rules: ScoringRules | str = "fsb-2007", scale: WbfScale2013 | None = None) -> MatchScore:
+                rules: ScoringRules | str = "fsb-2007", scale: PairScale | None = None) -> MatchScore:
     """`boards`: board number -> (record where home sits NS, record where home sits EW), None
     for a room without a result yet. A board is scored once both rooms have one; VPs when all
-    are (`scale`, over the number of boards of the match)."""
+    are (`scale`, one of `vp_scales.SCALES`, over the number of boards of the match)."""
     out = MatchScore()
     for number in sorted(boards):
         a, b = boards[number]
@@ -173,7 +173,7 @@ def deduct_vp(vp: tuple[float, float], home: float | Fraction = 0, away: float |
     return out[0], out[1]
 
 
-def team_vp(scale: WbfScale2013, net_imps: Fraction, boards: int) -> float:
+def team_vp(scale: PairScale, net_imps: Fraction, boards: int) -> float:
     """One team's VPs from its own net IMPs. A team's net IMPs are its margin over the other
     team: a board's IMPs are won by one team and lost by the other (L78B), so +6 for the home
     team and -6 for the visitors is a 6-IMP match, not the 12 between the two totals. Scored per

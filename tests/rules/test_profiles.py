@@ -64,6 +64,10 @@ GOOD = (pathlib.Path(profiles.__file__).parent / "fsb-2007.toml").read_text()
     (lambda s: s.replace("card = true", "card = false", 1), "neither a card nor pause_without_card"),
     (lambda s: s.replace("simultaneous_source", "# simultaneous_source"), "simultaneous_source is missing"),
     (lambda s: s.replace('simultaneous_source = "', 'simultaneous_source = " " # "'), "where the L33 window comes"),
+    # 2007 L78D: the VP scale is one a source gives (shared_rules/scoring/vp_scales.py), and says why
+    (lambda s: s.replace('vp_scale = "wbf"', 'vp_scale = "sbf-25-0"'), "vp_scale must be one of wbf, none"),
+    (lambda s: s.replace('vp_scale_source = "', 'vp_scale_source = " " # "'), "where the VP scale comes from"),
+    (lambda s: s.replace("vp_scale_source", "# vp_scale_source"), "vp_scale_source is missing"),
 ])
 def test_malformed_profiles_are_rejected_with_the_field_named(tmp_path, mutate, match):
     path = tmp_path / "broken.toml"
