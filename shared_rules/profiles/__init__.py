@@ -98,6 +98,17 @@ class ScreenRules:
 
 
 @dataclass(frozen=True)
+class AdjustedRules:
+    """Who may weight an assigned adjusted score (a score made of several outcomes, each with its
+    likelihood). 2017 L12C1(c): the director may. 2007: the regulating authority says who; the
+    Swedish edition's L12C1(c) gives it to an appeals committee and the Laws Commission only.
+    `law`: the text that says so."""
+
+    weighting_by_td: bool
+    law: str
+
+
+@dataclass(frozen=True)
 class Citation:
     """The regulation text a profile's rules rest on: which rule groups (RULE_GROUPS) it gives,
     the regulation, its edition, the section, and the text quoted."""
@@ -120,6 +131,7 @@ class Profile:
     screens: ScreenRules
     simultaneous_window_s: float
     sources: tuple[str, ...]
+    adjusted: AdjustedRules  # who may weight an assigned adjusted score (Law 12C1)
     call_made: str = "confirmed"  # when a box call counts as made (FSB L112C: "taken")
     # L33: where `simultaneous_window_s` comes from (a regulation, or the engine's reading)
     simultaneous_source: str = ""
@@ -323,6 +335,11 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         partner_alert=sc.choice("partner_alert", PARTNER_ALERT) if "partner_alert" in sc.data else "screenmate_calls",
     )
     sc.done()
+    ad = top.sub("adjusted")
+    adjusted = AdjustedRules(weighting_by_td=ad.get("weighting_by_td", bool), law=ad.get("law", str))
+    ad.done()
+    if not adjusted.law.strip():
+        raise ProfileError(f"profile {where}: adjusted.law must name the Law that says who may weight a score")
     cites = _cites(top.get("cite", list) if "cite" in top.data else [], where)
     listed = top.get("assumed", list)
     known = _fields(stop, alert, screens)
@@ -335,8 +352,8 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     cited = {g for c in cites for g in c.covers}
     assumed = tuple(sorted({g for g in applied if g not in cited} | set(listed)))
     top.done()
-    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made),
-                   window_source, cites, assumed, vp_scale, vp_scale_source)
+    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, adjusted,
+                   str(call_made), window_source, cites, assumed, vp_scale, vp_scale_source)
 
 
 def _vp_scale(top: _Reader, where: str) -> tuple[str, str]:
