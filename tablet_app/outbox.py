@@ -115,13 +115,21 @@ OPENERS = frozenset({ItemKind.RESULT.value, ItemKind.ROUND.value})
 # older station answered 413 for a result or TD call when the table's quota was full, and
 # that result must wait for room (like 507), not be given up.
 DROPPABLE = frozenset({ItemKind.AUCTION.value, ItemKind.AUCTION_EVENT.value})
+# The refused rows as the console lists them, through the partial index (the patterns written in,
+# not bound: SQLite compiles a statement whose LIKE pattern is bound again at every run, which
+# cost more than the rest of the console's line).
+REFUSED = ("SELECT kind, item_key, state, last_error, refused FROM outbox INDEXED BY outbox_trouble "
+           "WHERE (state = 'rejected' OR "
+           f"(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE 'HTTP {NO_ROOM}%'))) "
+           f"AND {TROUBLE} ORDER BY id")
 
 
 class OutboxError(ValueError):
     """Enqueueing something the station could never accept (and retrying would not fix)."""
 
 
-def _canonical(payload: Any) -> str:
+def canonical(payload: Any) -> str:
+    """An item's payload as queued: the same value gives the same text (and digest)."""
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -237,6 +245,13 @@ def _storage_key(kind: str, key: str) -> bool:
         return False
 
 
+def _check(kind: str, key: str) -> None:
+    if kind not in KINDS:
+        raise OutboxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if not isinstance(key, str) or not key:
+        raise OutboxError("key must be a non-empty string")
+
+
 class Outbox:
     """The queue, on the journal's own connection. Never commits: the caller owns the transaction."""
 
@@ -274,19 +289,26 @@ class Outbox:
         """Queue one item. Returns False when the same key with the same content is already
         queued (a replayed journal is harmless); the same key with other content is an error:
         a corrected result needs a new revision (Law 79C), not an edit."""
-        if kind not in KINDS:
-            raise OutboxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        if not isinstance(key, str) or not key:
-            raise OutboxError("key must be a non-empty string")
-        body = _canonical(payload)
+        _check(kind, key)
+        return self._insert(kind, key, canonical(payload))
+
+    def enqueue_text(self, kind: str, key: str, body: str) -> bool:
+        """`enqueue` of a payload its caller has already made text, as `canonical` makes it (the live
+        feed's items, tablet_app/control/call_log.py)."""
+        _check(kind, key)
+        return self._insert(kind, key, body)
+
+    def _insert(self, kind: str, key: str, body: str) -> bool:
+        # one statement for a new key (nearly every item: one per call); a key already queued is
+        # left as it is, and looked at
+        if self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?) "
+                             "ON CONFLICT (item_key) DO NOTHING",
+                             (kind, key, body, time.time(), digest(kind, key, body))).rowcount == 1:
+            return True
         row = self.conn.execute("SELECT payload FROM outbox WHERE item_key = ?", (key,)).fetchone()
-        if row is not None:
-            if row[0] != body:
-                raise OutboxError(f"{key!r} is already queued with other content; send a new revision")
-            return False
-        self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?)",
-                          (kind, key, body, time.time(), digest(kind, key, body)))
-        return True
+        if row is None or row[0] != body:
+            raise OutboxError(f"{key!r} is already queued with other content; send a new revision")
+        return False
 
     def put(self, record: Item) -> bool:
         """Queue a record of the records package (`enqueue` with its kind, key and JSON form)."""
@@ -309,12 +331,7 @@ class Outbox:
         table's language: tablet_app/station_texts.py), and what the pump last heard."""
         counts = self.counts()
         refused = []
-        for kind, key, state, err, code in self.conn.execute(
-                "SELECT kind, item_key, state, last_error, refused FROM outbox INDEXED BY outbox_trouble "
-                "WHERE (state = 'rejected' OR "
-                "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?))) "
-                f"AND {TROUBLE} ORDER BY id",
-                (f"HTTP {NO_ROOM}%",)):
+        for kind, key, state, err, code in self.conn.execute(REFUSED):
             status, reason = _http_reason(err)
             # held: the station takes it once the table is on its round (sent again meanwhile)
             refused.append({"kind": kind, "key": key, "status": status, "reason": reason, "refusal": _refusal(code),
