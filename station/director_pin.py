@@ -60,8 +60,9 @@ def lockout_s(wrong_tries: int) -> float:
     return min(FIRST_DELAY_S * 2 ** min(wrong_tries - FREE_TRIES, 20), MAX_DELAY_S)
 
 
-def make_verifier(digits: str, pepper: str, *, iterations: int = ITERATIONS) -> dict[str, Any]:
+def make_verifier(digits: str, pepper: str, *, iterations: int | None = None) -> dict[str, Any]:
     salt = secrets.token_bytes(16)
+    iterations = ITERATIONS if iterations is None else iterations  # read at the call: the tests lower it (docs/testing.md)
     return {"algorithm": "pbkdf2-sha256+hmac", "salt": salt.hex(), "iterations": iterations,
             "hash": _digest(digits, salt, iterations, pepper).hex()}
 
