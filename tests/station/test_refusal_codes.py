@@ -45,6 +45,8 @@ def codes_made_by_the_station() -> dict[RefusalCode, list[set[str]]]:
 
 MADE = codes_made_by_the_station()
 
+pytestmark = pytest.mark.server  # the file starts stations of its own (StationProcess)
+
 
 def test_the_station_makes_every_code_and_each_with_the_parameters_its_code_carries():
     assert set(MADE) == set(RefusalCode), set(RefusalCode) - set(MADE)  # no code the station never sends
@@ -84,7 +86,6 @@ def play_board_one(ctl: Controller) -> None:
     ctl.ew_confirm()
 
 
-@pytest.mark.server  # starts its own station, with the club's language
 def test_2017_L16D1_a_refused_result_reaches_the_danish_table_in_danish_from_its_code(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--language", "da", "--profile", "dbf-2017",
                                                                               "--director-pin", "97531"]).start()
