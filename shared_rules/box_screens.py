@@ -1,5 +1,6 @@
 """The bidding box and screens: a call taken from the box (FSB L112C), the tray passing under the
-screen (FSB L114, 2007/2017 L80B2(e)), when it is next due, and what each side has seen
+screen (FSB L114, 2007/2017 L80B2(e)) and starting the stop wait of a player across the screen
+(FSB L116B), when it is next due, and what each side has seen
 (docs/laws/timing-box-screens.md). The engine alone keeps the tray: a caller asks
 `Table.tray_due_at` and `Table.visible_calls` instead of keeping a model of its own.
 """
@@ -83,6 +84,11 @@ def tray(f: Fold, t: float) -> None:
     f.tray_arrived_t = t
     to = [SEATS[s] for s in f.screenmates[f.tray_side]]
     f.tray_passes.append({"t": t, "to": to, "calls": len(f.calls)})
+    waiting = f.stop_from
+    if waiting is not None and waiting[0] is None and waiting[1] in f.screenmates[f.tray_side]:
+        # The tray brings the stop to the player who waits after it: his pause begins now (FSB
+        # L116B "därefter", 2017 L73A1; profile stop.across_screen, docs/laws/choices.md #38).
+        f.stop_from = (t, waiting[1], waiting[2])
 
 
 def count_calls(f: Fold, t: float) -> None:

@@ -70,7 +70,7 @@ class Fold:
     """One board's auction as the events so far made it (table.Table validates the events)."""
 
     __slots__ = ("profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy",
-                 "refs", "stop_open", "stop_jump", "stop_card", "stop_skip", "calls", "turn", "turn_t", "last_t", "status",
+                 "refs", "stop_open", "stop_jump", "stop_card", "stop_skip", "stop_at_tray", "calls", "turn", "turn_t", "last_t", "status",
                  "last_bid", "last_action", "last_action_seat", "has_action", "trailing_passes",
                  "must_pass", "repeat", "no_double", "judge_next_call", "rho_watch", "pending",
                  "stop_from", "irregularities", "irregularities_made", "timing", "withdrawn", "leads",
@@ -96,6 +96,9 @@ class Fold:
         # obliges it, card or not (profile stop.pause_without_card: EBU, ACBL).
         self.stop_card = stop.enabled and stop.card
         self.stop_skip = stop.enabled and stop.pause_without_card
+        # Behind screens the pause of a player across the screen from the stop begins when the
+        # tray brings him the call (profile stop.across_screen = "tray"; docs/laws/choices.md #38).
+        self.stop_at_tray = profile.screens.enabled and stop.across_screen == "tray"
         self.calls: list[Rec] = []  # the standing calls
         self.turn: int | None = dealer
         self.turn_t = 0.0  # when the seat in turn came to be in turn (his think time starts)
@@ -116,8 +119,9 @@ class Fold:
         self.judge_next_call: dict[int, tuple[laws.Deferred, Rec]] = {}
         self.rho_watch: dict[int, tuple[int, laws.OotRule, Rec]] = {}
         self.pending: Pending | None = None
-        # (when, who waits, whether the Stop card was shown) after a stop or a skip bid
-        self.stop_from: tuple[float, int, bool] | None = None
+        # (when, who waits, whether the Stop card was shown) after a stop or a skip bid; `when` is
+        # None while the tray has not yet brought the stop to a waiter across the screen
+        self.stop_from: tuple[float | None, int, bool] | None = None
         # The record.
         self.irregularities: list[dict[str, Any]] = []
         self.irregularities_made = 0  # how many were ever recorded (an L33 reordering removes one)
@@ -347,7 +351,12 @@ class Fold:
                 pause = pause or self.stop_skip  # EBU, ACBL: the LHO pauses, card or not
             self.last_bid = code
         if pause:
-            self.stop_from = (rec.t, lho(s), rec.stop)
+            waiter = lho(s)
+            # FSB L116B "Näste spelare skall därefter avvakta": the pause follows the stop. Behind
+            # screens a waiter across the screen sees it only when the tray brings it, so his
+            # pause begins then (box_screens.tray sets it; profile stop.across_screen).
+            across = self.stop_at_tray and box_screens.side_of(self, waiter) != box_screens.side_of(self, s)
+            self.stop_from = (None if across else rec.t, waiter, rec.stop)
         self.calls.append(rec)
         if code == PASS:
             self.trailing_passes += 1

@@ -420,3 +420,20 @@ WRONG_BOARD: Final[dict[int, dict[str, str | bool]]] = {
 # X/XX is never accepted, "om den felandes MTH trots det bjuder, se lag 36": L36B4 still applies to
 # the offender's side (partner passes for the rest; L26 may apply). "" = no further rectification.
 INADMISSIBLE_CALLED_OVER: Final[dict[int, str]] = {2007: "2007 L32 (se lag 36), L36B4", 2017: ""}
+
+# The director's adjusted scores in place of the result at the table (Law 12C), by edition: the
+# Law of an assigned score (one outcome), a weighted one (several, each with its likelihood; who
+# may weight is the regulation profile's `adjusted`), one different for each side, and an
+# artificial one (L12C2: the board could not be played).
+# 2007 (S07): L12C1(c) the assigned score, "den icke-felande sidan [skall] erhålla det mest gynnsamma
+# resultat som varit troligt ... Den felande sidan erhåller det mest ogynnsamma rimliga resultat",
+# and its weighting; L12C1(e) "Båda sidor behöver inte få samma resultat".
+# 2017 (D17): §12C1b "genskabe det sandsynlige resultat af spillet"; §12C1c "en vægtet score";
+# §12C1e the two sides scored apart (the offenders as rectified, the non-offenders without the
+# self-inflicted part).
+ADJUSTED_SCORE: Final[dict[int, dict[str, str]]] = {
+    2007: {"assigned": "2007 L12C1(c)", "weighted": "2007 L12C1(c)", "split": "2007 L12C1(e)",
+           "artificial": "2007 L12C2"},
+    2017: {"assigned": "2017 L12C1(b)", "weighted": "2017 L12C1(c)", "split": "2017 L12C1(e)",
+           "artificial": "2017 L12C2"},
+}

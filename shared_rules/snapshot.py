@@ -31,7 +31,7 @@ _DICTS: Final = ("must_pass", "repeat", "no_double", "judge_next_call", "rho_wat
 _SETS: Final = ("wrong_board_ruled",)
 # Never changed by an event (set when the board's table is made), or caches rebuilt when read.
 _FIXED: Final = frozenset({"profile", "board", "dealer", "vulnerability", "no_alerts_by", "edition", "policy",
-                           "refs", "stop_open", "stop_jump", "stop_card", "stop_skip", "screens", "screenmates", "taken_makes", "views",
+                           "refs", "stop_open", "stop_jump", "stop_card", "stop_skip", "stop_at_tray", "screens", "screenmates", "taken_makes", "views",
                            "box_views"})
 _VALUES: Final = tuple(n for n in Fold.__slots__ if n not in _FIXED and n not in _LISTS + _DICTS + _SETS)
 

@@ -61,8 +61,7 @@ def build(f: Fold) -> dict[str, Any]:
         "next": SEATS[turn] if turn is not None else None,
         "lowest_bid": call_name(f.last_bid + 1) if f.last_bid < MAX_LEGAL_RANK else None,
         "legal_calls": _legal(f, turn) if f.must_pass or f.repeat or turn is None else f.legal_calls(turn),
-        "stop_lock_until": f.stop_from[0] + f.profile.stop.wait_s
-        if turn is not None and f.stop_from is not None and f.stop_from[1] == turn else None,
+        "stop_lock_until": _stop_lock_until(f, turn) if f.stop_from is not None else None,
         "stop_enforcement": f.profile.stop.enforcement if f.profile.stop.enabled else "none",
         "pending": _pending(f, f.pending) if f.pending is not None else None,
         "irregularities": [*map(dict, f.irregularities)] if f.irregularities else [],
@@ -81,6 +80,15 @@ def build(f: Fold) -> dict[str, Any]:
             "passes": [*map(dict, f.tray_passes)] if f.tray_passes else []},
         "box_taken": box_screens.box_taken_views(f) if f.box_taken else [],
     }
+
+
+def _stop_lock_until(f: Fold, turn: int | None) -> float | None:
+    """When the wait of the seat in turn after a stop ends; behind screens None until the tray
+    brings the stop to a waiter across the screen (his wait has not begun: timing.lock_until)."""
+    if f.stop_from is None or f.stop_from[1] != turn:
+        return None
+    start = f.stop_from[0]
+    return None if start is None else start + f.profile.stop.wait_s
 
 
 def _legal(f: Fold, turn: int | None) -> list[str]:

@@ -1,5 +1,6 @@
 """Timing and alerts: the stop (FSB L116B, 2017 L73A1): the missing stop, the next player's wait
-and its lock, also where a skip bid obliges it without the card (EBU, ACBL), long thought after a
+and its lock, also where a skip bid obliges it without the card (EBU, ACBL), behind screens from
+the tray's arrival for a waiter across the screen (profile stop.across_screen), long thought after a
 stop (L16B1); alerts: who alerts and when alerting stops (FSB
 L115, 2017 L40B2), the late alert (L21B1(a)) (docs/laws/timing-box-screens.md). The rules are
 profile data (profiles/*.toml: [stop], [alert]).
@@ -31,7 +32,12 @@ def check_stop_wait(f: Fold, rec: Rec) -> None:
     action at this turn (a replacement the TD enters later keeps it), is reported when short or
     long; `stop_card: false` says the pause was owed without the card."""
     assert f.stop_from is not None
-    waited = rec.acted - f.stop_from[0]
+    start = f.stop_from[0]
+    if start is None:
+        # Behind screens the tray had not brought him the stop: no pause began, so none is judged
+        # (the tablet takes no call from a side without the tray; profile stop.across_screen)
+        return
+    waited = rec.acted - start
     stop = f.profile.stop
     # FSB L116B: "about 10 s"; a wait of wait_s - tolerance_s (9.0 s) is kept
     flag: dict[str, Any] | None = None
@@ -50,11 +56,12 @@ def check_stop_wait(f: Fold, rec: Rec) -> None:
 
 def lock_until(f: Fold, seat: int, t: float) -> float | None:
     """Under a profile whose stop `enforcement` is `lock` (FSB L116B), the time until which the
-    next player's box is locked after a stop, if a call by `seat` at `t` falls inside it."""
+    next player's box is locked after a stop, if a call by `seat` at `t` falls inside it. Behind
+    screens the lock of a player across the screen runs from the tray's arrival (`stop_from`)."""
     stop = f.profile.stop
-    if stop.enforcement == "lock" and f.stop_from is not None and f.stop_from[1] == seat \
-            and t < f.stop_from[0] + stop.wait_s - stop.tolerance_s:
-        return f.stop_from[0] + stop.wait_s
+    start = f.stop_from[0] if f.stop_from is not None and f.stop_from[1] == seat else None
+    if stop.enforcement == "lock" and start is not None and t < start + stop.wait_s - stop.tolerance_s:
+        return start + stop.wait_s
     return None
 
 

@@ -9,9 +9,10 @@ resort, replaced by a comment, never a 500 for the whole file.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__, pbn, table_players, team_exports, usebio, usebio_teams
 from .export_items import Damaged, session_items
@@ -19,6 +20,9 @@ from .movement import numbered_per_direction
 from .players import seating
 from .session_scope import SessionScope, groups, scope, stored_object
 from .store import Store
+
+if TYPE_CHECKING:
+    from shared_rules.scoring.rules import ScoringRules
 
 log = logging.getLogger(__name__)
 KEYS = ("section", "table", "round", "board")
@@ -137,6 +141,17 @@ def refusal(letters: str, how: dict, matched: bool = False) -> str | None:
     return None
 
 
+def as_ruled(rules: str) -> ScoringRules:
+    """The scoring rules the station scores stored results by. Who may weight an assigned score
+    (Law 12C1(c): 2017 the director; the Swedish 2007 edition a committee or the Laws Commission)
+    was the table's question, under the regulation profile it played (tablet_app/assigned.py
+    refuses a weighting the profile does not allow): the station scores the ruling it was sent,
+    whichever table's profile it came from."""
+    from shared_rules.scoring.rules import get_rules
+
+    return dataclasses.replace(get_rules(rules), weighting_by_td=True)
+
+
 def score_group(results: list[dict], rules: str = "fsb-2007", method: str = "matchpoints") -> dict:
     """The results of one scoring group (one or more sections) scored as one field via
     shared_rules.scoring: one frequency per board over every section of the group, Neuberg's N
@@ -151,8 +166,8 @@ def score_group(results: list[dict], rules: str = "fsb-2007", method: str = "mat
         boards.setdefault(r["board"], []).append({**r, "ns_pair": pair_id(r["section"], per, "NS", r["ns_pair"]),
                                                   "ew_pair": pair_id(r["section"], per, "EW", r["ew_pair"])})
     if method in IMP_METHOD:
-        return score_imp_pairs_session(boards, IMP_METHOD[method], rules=rules)
-    return score_pairs_session(boards, rules=rules)
+        return score_imp_pairs_session(boards, IMP_METHOD[method], rules=as_ruled(rules))
+    return score_pairs_session(boards, rules=as_ruled(rules))
 
 
 def scorable(rec: dict, rules: str, method: str = "matchpoints") -> bool:
@@ -163,9 +178,9 @@ def scorable(rec: dict, rules: str, method: str = "matchpoints") -> bool:
 
     try:
         if method in IMP_METHOD:
-            score_board_imps([rec], IMP_METHOD[method], rules=rules)
+            score_board_imps([rec], IMP_METHOD[method], rules=as_ruled(rules))
         else:
-            score_board([rec], rules=rules)
+            score_board([rec], rules=as_ruled(rules))
         return isinstance(rec.get("ns_pair"), int) and isinstance(rec.get("ew_pair"), int)
     except Exception:  # noqa: BLE001 - any reason the scorer refuses is a record to leave out
         return False

@@ -436,7 +436,10 @@ class LiveFeed:
         name = _match_name(m)
         doc_m = {"match": name, "home": m.home, "away": m.away, "boards": len(m.boards),
                  "scored": scored.score.scored, "home_won": imps_text(scored.score.home_won),
-                 "away_won": imps_text(scored.score.away_won)}
+                 "away_won": imps_text(scored.score.away_won),
+                 # VPs once complete, net of the TD's deductions, each shown (FSB L109B-D)
+                 "vp": [f"{v:.2f}" for v in scored.score.vp] if scored.score.vp else None,
+                 "deductions": [x.text() for x in scored.deductions]}
         with self._lock:
             if name in self._matches and self._matches[name][0] == doc_m:
                 return

@@ -103,7 +103,8 @@ SCRIPT = r"""(function () {
     ms.textContent = "";
     Object.keys(matches).sort().forEach(function (k) {
       var m = matches[k], p = el("div", "match", m.match + ": " + m.home_won + " - " + m.away_won +
-        " IMPs (" + m.scored + " of " + m.boards + " boards)");
+        " IMPs (" + m.scored + " of " + m.boards + " boards)" + (m.vp ? ", VP " + m.vp[0] + " - " + m.vp[1] : "") +
+        (m.deductions && m.deductions.length ? "; VP deduction " + m.deductions.join(", ") : ""));
       p.id = "match-" + k.replace(/[^A-Za-z0-9]/g, "-");
       ms.appendChild(p);
     });

@@ -7,8 +7,14 @@ reads them from its database at every page view, export and board request).
                                       defaults to the team sitting NS in the open room (FSB 104A)
   match teams SECTION                 a section played as teams (a .bws says nothing of it): its
                                       matches come from its movement
-  match clear [OPEN CLOSED | SECTION] forget what the TD set (all of it without arguments)
-  match scale wbf|none                VPs on the WBF 2013 20-0 scale (default), or IMPs only
+  match clear [OPEN CLOSED | SECTION] forget what the TD set (all of it, deductions too, without
+                                      arguments)
+  match scale wbf|none|profile        VPs on the WBF 2013 20-0 scale, IMPs only, or the scale the
+                                      club's profile names (the default; docs/scoring.md)
+  match deduct MATCH TEAM VP          take VP off one team in a match (FSB L109B-D: off that team
+        --reason TEXT --law LAW       alone), e.g. match deduct A1-A2:1v2 2 1 --reason "late"
+                                      --law "FSB L109B"; MATCH as `match list` shows it
+  match undeduct MATCH [TEAM]         forget the match's deductions (of one team)
 
 Everything is checked against the scoring program's movement before it is kept; a bad match
 (the two tables play different boards, a team at one table only) is refused with the reason
@@ -20,7 +26,7 @@ import argparse
 import sys
 from typing import Any
 
-from . import match_store
+from . import match_deductions, match_store
 from .matches import MatchError, parse_room
 from .team_exports import imps_text
 
@@ -53,10 +59,30 @@ def _show(store: Any, session: str) -> None:
         rooms = ", ".join(f"open {g.open.room.name} closed {g.closed.room.name} (round {g.open.room.round})"
                           for g in m.segments)
         vp = f", VP {d['vp'][0]}-{d['vp'][1]}" if d["vp"] else ""
-        print(f"  team {m.home} (home) v team {m.away}: {rooms}; set by {m.source}; "
+        print(f"  {m.ident}: team {m.home} (home) v team {m.away}: {rooms}; set by {m.source}; "
               f"{d['scored']}/{d['total']} boards, IMPs {imps_text(s.score.home_won)}-{imps_text(s.score.away_won)}{vp}")
+        for x in s.deductions:
+            print(f"    VP deduction: {x.text()}")
     for p in found.problems:
         print(f"  problem: {p}")
+
+
+def _scale(store: Any, args: list[str]) -> None:
+    """`match scale NAME`: a scale of `vp_scales` or none, kept as the station's setting; `profile`
+    goes back to the profile's own scale."""
+    from shared_rules.scoring import vp_scales
+
+    if len(args) != 1 or args[0] not in (*vp_scales.names(), "profile"):
+        raise MatchError(f"match scale takes one of {', '.join(vp_scales.names())} or profile "
+                         f"(the scale the club's profile names)")
+    if args[0] == "profile":
+        name = match_store.profile_scale(store.setting("profile"))
+        store.set_setting("team_vp_scale", "")
+    else:
+        name = args[0]
+        store.set_setting("team_vp_scale", name)
+    found = vp_scales.named(name)
+    print(f"station: team matches scored with {f'the {found.title} VP scale' if found else 'IMPs only'}")
 
 
 def main(argv: list[str]) -> int:
@@ -65,10 +91,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--db", default="station.db", help="the station's database (default station.db)")
     p.add_argument("--event", default=None, help="the session whose tablets use this id (default: the latest)")
     p.add_argument("--session", default=None, help="the scoring program's SessionGuid")
-    p.add_argument("what", choices=("list", "set", "teams", "clear", "scale"))
+    p.add_argument("what", choices=("list", "set", "teams", "clear", "scale", "deduct", "undeduct"))
     p.add_argument("args", nargs="*")
     p.add_argument("--home", type=int, default=None, help="the home team's number (set)")
     p.add_argument("--rounds", default=None, help="rounds of the match, e.g. 1,2 (set; default every common round)")
+    p.add_argument("--reason", default="", help="why the VPs are taken off (deduct)")
+    p.add_argument("--law", default="", help="the Law or regulation, e.g. \"FSB L109B\" (deduct)")
     a = p.parse_args(argv)
     from .store import Store
 
@@ -97,10 +125,17 @@ def main(argv: list[str]) -> int:
                 n = match_store.clear(store, session)
             print(f"station: {n} setting(s) cleared")
         elif a.what == "scale":
-            if a.args not in (["wbf"], ["none"]):
-                raise MatchError("match scale takes wbf (the WBF 2013 20-0 scale) or none (IMPs only)")
-            store.set_setting("team_vp_scale", a.args[0])
-            print(f"station: team matches scored with {'the WBF 2013 20-0 VP scale' if a.args[0] == 'wbf' else 'IMPs only'}")
+            _scale(store, a.args)
+        elif a.what == "deduct":
+            if len(a.args) != 3:
+                raise MatchError("match deduct needs the match, the team and the VPs, e.g. A1-A2:1v2 2 1")
+            x = match_deductions.add(store, session, a.args[0], a.args[1], a.args[2], a.reason, a.law)
+            print(f"station: VP deduction kept: {x.text()} in match {x.match}")
+        elif a.what == "undeduct":
+            if len(a.args) not in (1, 2):
+                raise MatchError("match undeduct needs the match, and a team to forget only its deductions")
+            team = int(a.args[1]) if len(a.args) == 2 else None
+            print(f"station: {match_deductions.remove(store, session, a.args[0], team)} VP deduction(s) forgotten")
         _show(store, session)
         return 0
     except (MatchError, ValueError) as e:

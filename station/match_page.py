@@ -29,7 +29,8 @@ def rows(st: Any, event: str) -> list[dict[str, Any]]:
                         "rooms": [(g.open.room.name, g.closed.room.name, g.open.room.round) for g in m.segments],
                         "scored": d.scored, "total": len(d.boards), "home_won": imps_text(d.home_won),
                         "away_won": imps_text(d.away_won), "vp": d.vp, "scale": s.scale,
-                        "problems": s.problems, "source": m.source})
+                        "problems": s.problems, "source": m.source,
+                        "deductions": [x.text() for x in s.deductions]})
         out += [{"session": x["name"] or x["id"], "problem": p} for p in found.problems]
     return out
 
@@ -47,6 +48,7 @@ def html_section(st: Any, event: str) -> str:
         rooms = "; ".join(f"open {e(o)}, closed {e(c)} (round {n})" for o, c, n in r["rooms"])
         vp = (f'{r["vp"][0]:.2f}–{r["vp"][1]:.2f}' if r["vp"] else
               ("IMPs only" if r["scale"] == "none" else "when complete"))
+        vp += "".join(f'<br><span class="deduction">{e(x)}</span>' for x in r["deductions"])
         trs.append(f'<tr class="match" id="match-{e(r["ident"])}"><td>{e(r["session"])}</td>'
                    f'<td>{e(team_name(r["home"]))} v {e(team_name(r["away"]))}</td><td>{rooms}</td>'
                    f'<td class="boards">{r["scored"]}/{r["total"]}</td>'

@@ -6,11 +6,13 @@ tables' results (`shared_rules.scoring.team_match`). Reads only, except the TD's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from shared_rules.profiles import ProfileError, load
+from shared_rules.scoring import vp_scales
 from shared_rules.scoring.rules import RULES
-from shared_rules.scoring.team_match import MatchScore, TeamScoreError, add_up, score_match
-from shared_rules.scoring.wbf_vp import WbfScale2013
+from shared_rules.scoring.team_match import MatchScore, TeamScoreError, add_up, deduct_vp, score_match
 
 from .matches import Match, MatchError, Room, TeamSlot, combine, derive, td_match
 from .session_scope import stored_object
@@ -164,7 +166,7 @@ def session_matches(store: Any, session: str | None) -> SessionMatches:
 
 
 # -- the TD's commands ---------------------------------------------------------------------------------
-def _put(store: Any, session: str, entry: str, payload: dict) -> None:
+def put_entry(store: Any, session: str, entry: str, payload: dict) -> None:
     from .store import canonical, utc_now
 
     with store.transaction() as tx:
@@ -188,7 +190,7 @@ def set_match(store: Any, session: str, open_room: tuple[str, int], closed_room:
     for e in _entries(store, session):  # the same two tables named the other way round: replaced
         if e.get("kind") == "match" and {tuple(e["open"]), tuple(e["closed"])} == {open_room, closed_room}:
             clear(store, session, f"match/{e['open'][0]}{e['open'][1]}/{e['closed'][0]}{e['closed'][1]}")
-    _put(store, session, entry, {"kind": "match", "open": list(open_room), "closed": list(closed_room),
+    put_entry(store, session, entry, {"kind": "match", "open": list(open_room), "closed": list(closed_room),
                                  "rounds": rounds, "home": home})
     return m
 
@@ -201,7 +203,7 @@ def set_teams(store: Any, session: str, section: str) -> list[Match]:
     found = derive(slots)
     if not found:
         raise MatchError(f"section {section}: no two tables of its movement seat the same two teams")
-    _put(store, session, f"teams/{section}", {"kind": "teams", "section": section})
+    put_entry(store, session, f"teams/{section}", {"kind": "teams", "section": section})
     return found
 
 
@@ -222,23 +224,39 @@ def rules_name(profile: str | None) -> str:
     return "dbf-2017" if profile and "2017" in profile else "fsb-2007"
 
 
+def profile_scale(profile: str | None) -> str:
+    """The VP scale the club's profile names (`vp_scale`, 2007 L78D / 2017 §78D); "wbf" for a
+    profile the station does not know."""
+    try:
+        return load(profile).vp_scale if profile else "wbf"
+    except ProfileError:
+        return "wbf"
+
+
 def scale_for(store: Any, session: str, match: Match) -> str:
-    """"wbf" (the WBF 2013 20-0 scale) or "none" (IMPs only: Data Connector method 40, or the
-    TD's `match scale none`)."""
-    if store.setting("team_vp_scale") == "none":
-        return "none"
+    """The name of the match's VP scale (`vp_scales.names()`): "none" (IMPs only) for Data
+    Connector method 40 or the TD's `match scale none`; else the scale the TD named with `match
+    scale`, or the profile's (`profile_scale`)."""
+    chosen = store.setting("team_vp_scale")
+    if chosen == vp_scales.NONE:
+        return vp_scales.NONE
     sections = sorted({r.section for r in match.rooms()})
     rows = store.query("SELECT section, scoring_method FROM dc_sections WHERE session_guid = ?", (session,))
     methods = {m for s, m in rows if s in sections and type(m) is int}  # a damaged row says nothing
-    return "none" if methods and methods <= set(NO_VP) else "wbf"
+    if methods and methods <= set(NO_VP):
+        return vp_scales.NONE
+    return chosen if chosen in vp_scales.SCALES else profile_scale(store.setting("profile"))
 
 
 @dataclass
 class ScoredMatch:
+    """`score.vp` is net of the TD's VP deductions (`deductions`, FSB L109B-D)."""
+
     match: Match
     score: MatchScore
     scale: str
     problems: list[str] = field(default_factory=list)
+    deductions: list[Any] = field(default_factory=list)  # match_deductions.Deduction
 
 
 def index_results(results: list[dict]) -> dict[tuple[str, int, int, int], dict]:
@@ -255,9 +273,10 @@ def score(store: Any, session: str, match: Match, results: dict[tuple[str, int, 
             boards[b] = (results.get((ns.room.section, ns.room.table, ns.room.round, b)),
                          results.get((ew.room.section, ew.room.table, ew.room.round, b)))
     scale = scale_for(store, session, match)
+    named = vp_scales.named(scale)
     problems = []
     try:
-        out = score_match(boards, rules_name(profile), WbfScale2013() if scale == "wbf" else None)
+        out = score_match(boards, rules_name(profile), named.scale if named else None)
     except TeamScoreError:
         out = MatchScore()
         for b, (x, y) in sorted(boards.items()):
@@ -268,7 +287,14 @@ def score(store: Any, session: str, match: Match, results: dict[tuple[str, int, 
                 out.boards[b] = None
                 problems.append(f"board {b}: {e}")
         add_up(out)
-    return ScoredMatch(match, out, scale, problems)
+    from .match_deductions import of_match
+
+    docked = of_match(store, session, match)
+    if docked and out.vp is not None:
+        # FSB L109D: each deduction comes off its own team's VPs alone
+        out.vp = deduct_vp(out.vp, sum((d.vp for d in docked if d.team == match.home), Fraction(0)),
+                           sum((d.vp for d in docked if d.team == match.away), Fraction(0)))
+    return ScoredMatch(match, out, scale, problems, docked)
 
 
 def scored_session(store: Any, session: str | None, results: list[dict], profile: str | None) -> list[ScoredMatch]:

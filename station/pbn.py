@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from fractions import Fraction
 from typing import Any
 
 from shared_rules.records import auction_dealer
@@ -209,22 +210,85 @@ def irregularity_text(irr: dict) -> str:
     return out + (f" ({text(law, 40)})" if law else "")
 
 
+def _outcome_text(o: Any) -> str:
+    """One outcome of an assigned or weighted score: `4S by N, 10 tricks` (or `NS 620`)."""
+    if not isinstance(o, dict):
+        return text(o, 40)
+    contract = contract_of(o)
+    if contract == "PASS":
+        return "Pass"
+    if contract is not None:
+        tricks = small_int(o.get("tricks"), 0, 13)
+        return f"{contract} by {seat(o.get('declarer')) or '?'}, {'?' if tricks is None else tricks} tricks"
+    score = small_int(o.get("score_ns"), -99999, 99999)
+    return "?" if score is None else f"NS {score}"
+
+
+def _weight_text(w: Any) -> str:
+    try:
+        return f"{round(float(Fraction(str(w))) * 100)}%"
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return "?%"
+
+
+def _side_text(v: Any) -> str:
+    """One side's value of an artificial or split score."""
+    names = {"avg+": "Avg+", "avg": "Avg", "avg-": "Avg-"}
+    if isinstance(v, str):
+        return names.get(v, text(v, 20))
+    if isinstance(v, dict):
+        if "artificial" in v:
+            return _side_text(v["artificial"])
+        if "pct" in v:
+            return f"{text(v['pct'], 10)}%"
+        if isinstance(v.get("outcomes"), list):
+            return ", ".join(f"{_weight_text(o.get('weight') if isinstance(o, dict) else None)} {_outcome_text(o)}"
+                             for o in v["outcomes"][:8])
+        return _outcome_text(v)
+    return text(v, 20)
+
+
+def assigned_score(rec: dict) -> int | None:
+    """North-South's score of an assigned adjusted score of one contract (Law 77 on the board's
+    vulnerability), else None (artificial, weighted, split or unreadable)."""
+    from shared_rules.scoring import score
+
+    adjusted = rec.get("adjusted")
+    if not isinstance(adjusted, dict) or adjusted.get("kind") != "assigned":
+        return None
+    given = small_int(adjusted.get("score_ns"), -99999, 99999)
+    contract = contract_of(adjusted)
+    if given is not None or contract is None:
+        return given
+    declarer, tricks = seat(adjusted.get("declarer")), small_int(adjusted.get("tricks"), 0, 13)
+    if contract != "PASS" and (declarer is None or tricks is None):
+        return None
+    try:
+        return int(score(contract, declarer or "N", tricks or 0, str(rec.get("vulnerability"))))
+    except ValueError:  # a vulnerability that is none of Law 2's
+        return None
+
+
 def adjusted_text(adjusted: Any) -> str:
-    """An adjusted score in words, whatever shape the stored record has (Law 12C)."""
+    """An adjusted score in words, whatever shape the stored record has (Law 12C): the TD's
+    artificial score side by side, an assigned contract with its tricks, a weighted score's
+    outcomes with their weights, a split score side by side; the Law after it."""
     if not isinstance(adjusted, dict):
         return "Adjusted score: " + text(adjusted, 60)
-    names = {"avg+": "Avg+", "avg": "Avg", "avg-": "Avg-"}
-    parts = []
-    for side in ("ns", "ew"):
-        if side in adjusted:
-            v = adjusted[side]
-            parts.append(f"{names.get(v, text(v, 20)) if isinstance(v, str) else text(v, 20)} "
-                         f"to {side.upper()}")
-    rest = [f"{text(k, 20)} {text(adjusted[k], 40)}" for k in sorted(adjusted, key=str)
-            if k not in ("ns", "ew", "kind", "law")]
     kind = text(adjusted.get("kind"), 20) or "adjusted"
+    parts = [f"{_side_text(adjusted[side])} to {side.upper()}" for side in ("ns", "ew") if side in adjusted]
+    if kind in ("assigned", "weighted") and not parts:
+        parts.append(_side_text(adjusted))
+        rest = [f"{text(k, 20)} {text(adjusted[k], 40)}" for k in sorted(adjusted, key=str)
+                if k not in ("kind", "law", "contract", "declarer", "tricks", "score_ns", "outcomes", "ruled_by")]
+        if adjusted.get("ruled_by") not in (None, "td"):
+            rest.append(f"ruled by {text(adjusted.get('ruled_by'), 20)}")
+    else:
+        rest = [f"{text(k, 20)} {text(adjusted[k], 40)}" for k in sorted(adjusted, key=str)
+                if k not in ("ns", "ew", "kind", "law")]
     law = f" ({text(adjusted.get('law'), 40)})" if adjusted.get("law") else ""
-    return f"Adjusted score, {kind}: " + (", ".join(parts + rest) or "values missing") + law
+    said = [p for p in parts if p != "?"]
+    return f"Adjusted score, {kind}: " + (", ".join(said + rest) or "values missing") + law
 
 
 # -- the auction section ---------------------------------------------------------------------------
@@ -333,7 +397,9 @@ def game(rec: dict, ctx: dict) -> list[str]:
                              "Round": small_int(rec.get("round"), 0, 999),
                              "PairNS": small_int(rec.get("ns_pair"), 0, 9999),
                              "PairEW": small_int(rec.get("ew_pair"), 0, 9999)}
-    score = small_int(rec.get("score_ns"), -99999, 99999)
+    # The board's score: the TD's where he assigned one contract (Law 12C1: it replaces the
+    # table's, which the tags above still show as played); none for a score of several outcomes.
+    score = assigned_score(rec) if rec.get("adjusted") else small_int(rec.get("score_ns"), -99999, 99999)
     if score is not None:
         extra["Score"] = f"NS {score}"
     team = ctx.get("team") or {}

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from shared_rules.scoring import vp_scales
+
 from . import match_store
 from .match_store import ScoredMatch
 from .session_scope import SessionScope
@@ -60,10 +62,13 @@ def header(v: TeamView) -> list[str]:
     lines = []
     for s in v.scored:
         d = s.score.as_dict()
-        vp = f", VP {d['vp'][0]:.2f}-{d['vp'][1]:.2f} (WBF 2013 20-0)" if d["vp"] else ""
+        named = vp_scales.named(s.scale)
+        less = " less deductions" if s.deductions else ""
+        vp = f", VP {d['vp'][0]:.2f}-{d['vp'][1]:.2f} ({named.title}{less})" if d["vp"] and named else ""
         lines.append(f"Match {team_name(s.match.home)} (home) v {team_name(s.match.away)}: "
                      f"{d['scored']} of {d['total']} boards, IMPs {imps_text(s.score.home_won)}-"
                      f"{imps_text(s.score.away_won)}{vp}")
+        lines += [f"Match {s.match.ident}: VP deduction {x.text()}" for x in s.deductions]
         lines += [f"Match {s.match.ident}: {p}" for p in s.problems]
     return lines + [f"Team matches: {p}" for p in v.problems]
 
@@ -75,7 +80,7 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
     chosen = [s for s in v.scored if only is None or any(r.section == only for r in s.match.rooms())]
     totals: dict[int, dict[str, Any]] = {}
     matches: list[dict[str, Any]] = []
-    vps = any(s.scale == "wbf" for s in chosen)
+    vps = any(s.scale != vp_scales.NONE for s in chosen)
     for s in chosen:
         m, d = s.match, s.score
         boards: list[dict[str, Any]] = []
@@ -102,6 +107,10 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
     notes = [f"Match {team_name(s.match.home)} v {team_name(s.match.away)} not complete: {s.score.scored} of "
              f"{len(s.score.boards)} boards scored; its VPs count when it is" for s in chosen
              if vps and not s.score.complete]
+    # USEBIO 1.2 as its team readers take it has no element for a VP deduction: the match's and
+    # the team's VPs are net of it (FSB L109D), and a comment says what was taken off.
+    notes += [f"Match {team_name(s.match.home)} v {team_name(s.match.away)}: VPs less the deduction "
+              f"{x.text()}" for s in chosen for x in s.deductions]
     return {"teams": list(totals.values()), "matches": matches, "match_method": "VPS" if vps else "IMPS",
             "boards_played": len({b for s in chosen for b in s.match.boards}),
             "hands": {b: deal for (sec, b), deal in hands.items() if sec in letters}, "notes": notes + v.problems}

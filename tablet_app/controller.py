@@ -17,7 +17,7 @@ import functools
 import pathlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ParamSpec, TypeVar
 
 from shared_rules import profiles
@@ -33,6 +33,7 @@ from tablet_app.control.director_session import DirectorState
 from tablet_app.control.errors import DiskFull, PinError, PinLocked, Refused
 from tablet_app.control.player_numbers import PlayerEntry, PlayerLookup
 from tablet_app.control.result_entry import Preview, TravellerView
+from tablet_app.control.round_close import Unfinished
 from tablet_app.control.setup import SetupDefaults, StationCheck, StationStatus
 from tablet_app.control.snapshot import Published, Snapshot, build
 from tablet_app.control.state import (
@@ -281,6 +282,19 @@ class Controller:
         self._p.setup.next_round(session)
 
     @_input
+    def td_end_round(self, pin: str, session: Session | None = None) -> None:
+        """The director ends the round now (PIN or token) and, with `session`, starts the
+        table's next round in the same transaction (its round item `by: director`); a board in
+        play and the boards not played are left without a result from this table
+        (`round_unfinished`, `control/round_close.py`). Refused with a key for the screen."""
+        self._p.rounds.end(pin, session)
+
+    def round_unfinished(self) -> Unfinished | None:
+        """The round's boards the director's end would leave without a result (for his confirmation)."""
+        with self.lock:
+            return self._p.rounds.unfinished()
+
+    @_input
     def set_club_defaults(self, **values: Any) -> None:
         """What the club set: `profile` (regulations), `director_pin` (`{"algorithm": "station"}`,
         or digits, hashed here), `director_grace_s` (the console's grace, 0-120 s: SetupError
@@ -477,6 +491,16 @@ class Controller:
     @_input
     def td_artificial_score(self, pin: str, ns: str, ew: str, law: str) -> ResultRecord:
         return self._p.tools.artificial_score(pin, ns, ew, law)
+
+    @_input
+    def td_assigned_score(self, pin: str, board: int, ns: Sequence[Mapping[str, Any]],
+                          ew: Sequence[Mapping[str, Any]] | None = None, *, reason: str | None = None,
+                          by: str = "director") -> ResultRecord:
+        """Law 12C1: the TD's assigned (one outcome) or weighted (several, in percent adding up to
+        100) adjusted score for `board`, for both sides or (`ew`) each side apart; the board in
+        play, or one with a result agreed this round (then `reason`). Each outcome is an
+        `assigned.Outcome`: tablet_app/assigned.py."""
+        return self._p.tools.assigned_score(pin, board, ns, ew, reason=reason, by=by)
 
     @_input
     def td_correct_result(self, pin: str, board: int, tricks: int, lead: str | None = None, *,

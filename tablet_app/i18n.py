@@ -1,8 +1,10 @@
 """The tablet's words in English, Swedish and Danish. Keys are stable ids; missing keys fall back to
 English, then to the key itself, so a new string never crashes a screen.
 
-Bridge terms follow the federations' own texts (S07 and D17 law texts): bud/melding, pass,
-kontra/dobling, rekontra/redobling, skärm/skærm, tävlingsledare/turneringsleder.
+Bridge terms follow the federations' own texts (the Swedish 2007 laws with FSB's supplements and
+the Danish 2017 laws): bud/melding, pass/pas, dubbelt/dobling, redubbelt/redobling, skärm/skærm,
+tävlingsledare/turneringsleder; docs/glossary.md lists every term with its Law, and
+tests/tablet/test_glossary.py holds these texts to it.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
+from tablet_app.console_texts import CONSOLE_ERRORS, CONSOLE_T
 from tablet_app.station_texts import STATION_ERRORS
 
 E = TypeVar("E", bound=StrEnum)
@@ -26,8 +29,9 @@ SEAT_NAMES = {
 
 VUL_NAMES = {
     "en": {"None": "Love all", "NS": "N-S vulnerable", "EW": "E-W vulnerable", "All": "Game all"},
-    "sv": {"None": "Ingen i zon", "NS": "N-S i zon", "EW": "Ö-V i zon", "All": "Alla i zon"},
-    "da": {"None": "Ingen i zonen", "NS": "N-S i zonen", "EW": "Ø-V i zonen", "All": "Alle i zonen"},
+    # 2007 L2 "I riskzonen", 2017 § 2 "I farezonen" (docs/glossary.md)
+    "sv": {"None": "Ingen i riskzonen", "NS": "N-S i riskzonen", "EW": "Ö-V i riskzonen", "All": "Alla i riskzonen"},
+    "da": {"None": "Ingen i farezonen", "NS": "N-S i farezonen", "EW": "Ø-V i farezonen", "All": "Alle i farezonen"},
 }
 
 # card ranks as the federations write them (Swedish/Danish: E K D Kn for A K Q J)
@@ -37,7 +41,7 @@ T = {
     "board": {"en": "Board", "sv": "Bricka", "da": "Spil"},
     "table": {"en": "Table", "sv": "Bord", "da": "Bord"},
     "round": {"en": "Round", "sv": "Rond", "da": "Runde"},
-    "dealer": {"en": "Dealer", "sv": "Giv", "da": "Giver"},
+    "dealer": {"en": "Dealer", "sv": "Givare", "da": "Kortgiver"},
     "to_call": {"en": "{seat} to call", "sv": "{seat} bjuder", "da": "{seat} melder"},
     "waits_td": {"en": "Table waits for the director", "sv": "Bordet väntar på tävlingsledaren",
                  "da": "Bordet venter på turneringslederen"},
@@ -124,7 +128,7 @@ T = {
     "setup_ew": {"en": "E-W pair", "sv": "Ö-V par", "da": "Ø-V par"},
     "setup_profile": {"en": "Regulations", "sv": "Regelverk", "da": "Regelsæt"},
     "setup_alerts": {"en": "Alerts (FSB L115A)", "sv": "Alertering (FSB L115A)", "da": "Alertering (FSB L115A)"},
-    "setup_policy": {"en": "Irregularities", "sv": "Oegentligheter", "da": "Uregelmæssigheder"},
+    "setup_policy": {"en": "Irregularities", "sv": "Felaktigheter", "da": "Uregelmæssigheder"},
     "setup_screens": {"en": "Screens", "sv": "Skärmar", "da": "Skærme"},
     "setup_start": {"en": "Start the round", "sv": "Starta ronden", "da": "Start runden"},
     "next_round": {"en": "Next round", "sv": "Nästa rond", "da": "Næste runde"},
@@ -191,7 +195,7 @@ T = {
     "trav_ew": {"en": "E-W", "sv": "Ö-V", "da": "Ø-V"},
     "trav_tricks": {"en": "Tricks", "sv": "Stick", "da": "Stik"},
     "trav_mp": {"en": "MP", "sv": "MP", "da": "MP"},
-    "trav_adjusted": {"en": "Adjusted", "sv": "Justerat", "da": "Justeret"},
+    "trav_adjusted": {"en": "Adjusted", "sv": "Korrigerad", "da": "Justeret"},
     "trav_recap": {"en": "Running score", "sv": "Ställning hittills", "da": "Stilling indtil nu"},
     "trav_coming": {"en": "Board {board}: the other results show here once the scorer has yours",
                     "sv": "Bricka {board}: de andra resultaten visas här när resultatdatorn har ert",
@@ -292,9 +296,9 @@ T = {
     "alerts_not-NS": {"en": "N-S do not alert", "sv": "N-S alerterar inte", "da": "N-S alerterer ikke"},
     "alerts_not-EW": {"en": "E-W do not alert", "sv": "Ö-V alerterar inte", "da": "Ø-V alerterer ikke"},
     "alerts_none": {"en": "Nobody alerts", "sv": "Ingen alerterar", "da": "Ingen alerterer"},
-    "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Under middel"},
+    "avg-": {"en": "Avg-", "sv": "Knappt medel", "da": "Middel minus"},
     "avg": {"en": "Avg", "sv": "Medel", "da": "Middel"},
-    "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Over middel"},
+    "avg+": {"en": "Avg+", "sv": "Drygt medel", "da": "Middel plus"},
     # the board on the table (chosen by the players before the first call, or by the director)
     "boards": {"en": "Boards", "sv": "Brickor", "da": "Spil"},
     "board_on_table": {"en": "Which board is on the table?", "sv": "Vilken bricka ligger på bordet?",
@@ -391,6 +395,35 @@ T = {
                           "da": "Gendannet: {kept} poster beholdt; den beskadigede fil ligger i {aside}"},
     "damaged_failed": {"en": "Recovery failed: {error}", "sv": "Återställningen misslyckades: {error}",
                        "da": "Gendannelsen mislykkedes: {error}"},
+    # the director ends the round from the console (2007/2017 Law 8B1; tablet_app/control/round_close.py)
+    "end_round_tool": {"en": "End the round", "sv": "Avsluta ronden", "da": "Afslut runden"},
+    "end_round_title": {"en": "End round {ended} at table {table}", "sv": "Avsluta rond {ended} vid bord {table}",
+                        "da": "Afslut runde {ended} ved bord {table}"},
+    "end_round_next": {"en": "Then round {round} starts:", "sv": "Sedan börjar rond {round}:",
+                       "da": "Derefter begynder runde {round}:"},
+    "end_round_setup": {"en": "The station gives no next round here: after the end, set the next round up",
+                        "sv": "Stationen ger ingen nästa rond här: ställ in nästa rond efter avslutet",
+                        "da": "Stationen giver ingen næste runde her: sæt den næste runde op efter afslutningen"},
+    "end_round_left": {"en": "No result from this table for board {boards}: award the adjusted score in the scoring "
+                             "program (Law 12C)",
+                       "sv": "Inget resultat från bordet för bricka {boards}: korrigerad poäng ges i tävlingsdatorn "
+                             "(lag 12C)",
+                       "da": "Intet resultat fra bordet for spil {boards}: justeret score gives i regnskabsprogrammet "
+                             "(§ 12C)"},
+    "end_round_in_play": {"en": "Board {board} is in play: it is stopped without a result",
+                          "sv": "Bricka {board} spelas: den avbryts utan resultat",
+                          "da": "Spil {board} er i gang: det standses uden resultat"},
+    "end_round_all_done": {"en": "Every board of the round has a result", "sv": "Alla brickor i ronden har resultat",
+                           "da": "Alle spil i runden har et resultat"},
+    "end_round_yes": {"en": "Yes - end round {ended}", "sv": "Ja - avsluta rond {ended}", "da": "Ja - afslut runde {ended}"},
+    "end_round_yes_next": {"en": "Yes - end round {ended}, start round {round}",
+                           "sv": "Ja - avsluta rond {ended}, starta rond {round}",
+                           "da": "Ja - afslut runde {ended}, start runde {round}"},
+    # the notice on the top bar once the director has moved the table on
+    "round_moved": {"en": "Round {ended} ended by the director: round {round} starts (N-S pair {ns}, E-W pair {ew})",
+                    "sv": "Rond {ended} avslutad av tävlingsledaren: rond {round} börjar (N-S par {ns}, Ö-V par {ew})",
+                    "da": "Runde {ended} afsluttet af turneringslederen: runde {round} begynder (N-S par {ns}, "
+                          "Ø-V par {ew})"},
 }
 
 
@@ -400,11 +433,11 @@ T = {
 Text = dict[str, str]  # language -> words
 
 IRREGULARITIES: dict[IrregularityKind, Text] = {
-    IrregularityKind.INSUFFICIENT_BID: {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkelig melding"},
-    IrregularityKind.CALL_OUT_OF_ROTATION: {"en": "Call out of rotation", "sv": "Bud i fel tur", "da": "Melding uden for tur"},
+    IrregularityKind.INSUFFICIENT_BID: {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkeligt bud"},
+    IrregularityKind.CALL_OUT_OF_ROTATION: {"en": "Call out of rotation", "sv": "Bud utom tur", "da": "Melding uden for tur"},
     IrregularityKind.CHANGE_OF_CALL: {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
     IrregularityKind.SIMULTANEOUS_CALLS: {"en": "Simultaneous calls", "sv": "Samtidiga bud", "da": "Samtidige meldinger"},
-    IrregularityKind.INADMISSIBLE_DOUBLE: {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling", "da": "Uantagelig dobling"},
+    IrregularityKind.INADMISSIBLE_DOUBLE: {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling eller redubbling", "da": "Utilladelig dobling eller redobling"},
     IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS: {"en": "Call when required to pass", "sv": "Bud när passningsplikt gällde",
                                                   "da": "Melding under pastvang"},
     IrregularityKind.BID_ABOVE_SEVEN: {"en": "Bid above seven", "sv": "Bud över sju", "da": "Melding over syv"},
@@ -430,9 +463,9 @@ DECISIONS: dict[Decision, Text] = {
     **{Decision(kind.value): text for kind, text in IRREGULARITIES.items() if kind.value in set(Decision)},
     Decision.INSUFFICIENT_BID_JUDGEMENT: {"en": "Insufficient bid replaced: the director judges the replacement",
                                           "sv": "Otillräckligt bud ersatt: TL bedömer ersättningsbudet",
-                                          "da": "Utilstrækkelig melding erstattet: TL vurderer erstatningsmeldingen"},
+                                          "da": "Utilstrækkeligt bud erstattet: TL vurderer erstatningsmeldingen"},
     Decision.OOT_JUDGEMENT: {"en": "Call after a cancelled call out of rotation: the director judges it",
-                             "sv": "Bud efter ett upphävt bud i fel tur: TL bedömer det",
+                             "sv": "Bud efter ett upphävt bud utom tur: TL bedömer det",
                              "da": "Melding efter en annulleret melding uden for tur: TL vurderer den"},
     Decision.WRONG_BOARD_JUDGEMENT: {"en": "New call after a call from the wrong board: the director judges it",
                                      "sv": "Nytt bud efter ett bud från fel bricka: TL bedömer det",
@@ -520,6 +553,10 @@ ERRORS: dict[str, dict[str, str]] = {
     "round.not_next": {"en": "Round {round} does not follow round {now}: call the director",
                        "sv": "Rond {round} följer inte på rond {now}: tillkalla tävlingsledaren",
                        "da": "Runde {round} følger ikke efter runde {now}: tilkald turneringslederen"},
+    "round.none": {"en": "There is no round to end: set the table up first", "sv": "Det finns ingen rond att avsluta: ställ in bordet först",
+                   "da": "Der er ingen runde at afslutte: sæt bordet op først"},
+    "round.ended": {"en": "The round is over already: set up the next round", "sv": "Ronden är redan slut: ställ in nästa rond",
+                    "da": "Runden er allerede slut: sæt den næste runde op"},
     "round.other_table": {"en": "That is another table's round: call the director",
                           "sv": "Det är ett annat bords rond: tillkalla tävlingsledaren",
                           "da": "Det er et andet bords runde: tilkald turneringslederen"},
@@ -612,6 +649,8 @@ ERRORS: dict[str, dict[str, str]] = {
                               "da": "Stationen afviste bord {table}: {reason}"},
 }
 ERRORS.update(STATION_ERRORS)  # player numbers, the movement check (tablet_app/station_texts.py)
+ERRORS.update(CONSOLE_ERRORS)  # the director's assigned adjusted score (tablet_app/console_texts.py)
+T.update(CONSOLE_T)  # ... its console panel, the director's player numbers, the keypad's letter key
 # the setup screen's field labels, for "{field}"
 FIELD_KEYS = {"event": "setup_event", "section": "setup_section", "table": "table", "round": "round",
               "boards": "boards", "ns_pair": "setup_ns", "ew_pair": "setup_ew", "td_pin": "pin_prompt",

@@ -26,22 +26,22 @@ OPTIONS_BY_KEY: Final[dict[str, dict[str, str]]] = {
     "insufficient_bid.accept": {
         "en": "{lho} accepts the insufficient bid (by calling)",
         "sv": "{lho} godtar det otillräckliga budet (genom att bjuda)",
-        "da": "{lho} accepterer den utilstrækkelige melding (ved at melde)"},
+        "da": "{lho} accepterer det utilstrækkelige bud (ved at melde)"},
     "insufficient_bid.replace": {
         "en": "{offender} replaces it (the director then rules under L27B)",
         "sv": "{offender} ersätter budet (TL dömer sedan enligt L27B)",
-        "da": "{offender} erstatter meldingen (TL afgør derefter efter § 27B)"},
+        "da": "{offender} erstatter buddet (TL afgør derefter efter § 27B)"},
     # behind screens, before the tray passed (docs/laws/choices.md #36)
     "insufficient_bid.correct_screen": {
         "en": "The bid did not pass the screen: {offender} corrects it to a legal call, "
               "no rectification; the other side is not told",
         "sv": "Budet har inte passerat skärmen: {offender} rättar det till ett regelrätt bud "
               "utan korrigering; andra sidan får inte veta det",
-        "da": "Meldingen har ikke passeret skærmen: {offender} retter den til en lovlig "
+        "da": "Buddet har ikke passeret skærmen: {offender} retter det til en lovlig "
               "melding uden berigtigelse; den anden side får det ikke at vide"},
     "call_out_of_rotation.accept": {
         "en": "{lho} accepts the call out of rotation (by calling)",
-        "sv": "{lho} godtar budet i fel tur (genom att bjuda)",
+        "sv": "{lho} godtar budet utom tur (genom att bjuda)",
         "da": "{lho} accepterer meldingen uden for tur (ved at melde)"},
     "call_out_of_rotation.cancel": {
         "en": "Not accepted: the call is cancelled and Laws 30-32 apply",
@@ -49,8 +49,8 @@ OPTIONS_BY_KEY: Final[dict[str, dict[str, str]]] = {
         "da": "Accepteres ikke: meldingen annulleres, og § 30-32 anvendes"},
     "call_out_of_rotation.cancel_screen": {
         "en": "Not accepted: the call did not pass the screen; it is cancelled with no further rectification",
-        "sv": "Godtas inte: budet passerade inte skärmen; det upphävs utan ytterligare åtgärd",
-        "da": "Accepteres ikke: meldingen kom ikke forbi skærmen; den annulleres uden yderligere regulering"},
+        "sv": "Godtas inte: budet passerade inte skärmen; det upphävs utan ytterligare korrigering",
+        "da": "Accepteres ikke: meldingen kom ikke forbi skærmen; den annulleres uden yderligere berigtigelse"},
     # L30C: an artificial pass, or a pass of partner's artificial call, is ruled under L31
     "call_out_of_rotation.cancel_artificial": {
         "en": "Not accepted, and the pass was artificial or passed an artificial call",
@@ -134,12 +134,12 @@ OPTIONS_BY_KEY: Final[dict[str, dict[str, str]]] = {
     "insufficient_bid_judgement.2007.b1b": {
         "en": "The replacement has the same meaning as, or a more precise meaning than, the insufficient bid",
         "sv": "Ersättningsbudet har samma eller en mer precis betydelse än det otillräckliga budet",
-        "da": "Erstatningsmeldingen har samme eller en mere præcis betydning end den utilstrækkelige melding"},
+        "da": "Erstatningsmeldingen har samme eller en mere præcis betydning end det utilstrækkelige bud"},
     "insufficient_bid_judgement.2007.none": _IB_NONE,
     "insufficient_bid_judgement.2017.b1a": {
         "en": "The lowest sufficient bid showing the same denomination(s) as the insufficient bid",
         "sv": "Lägsta tillräckliga bud som visar samma benämning(ar) som det otillräckliga budet",
-        "da": "Laveste tilstrækkelige melding, der viser samme benævnelse(r) som den utilstrækkelige melding"},
+        "da": "Laveste tilstrækkelige bud, der viser samme benævnelse(r) som det utilstrækkelige bud"},
     "insufficient_bid_judgement.2017.b1b": {
         "en": "The replacement is a comparable call (Law 23A)",
         "sv": "Ersättningsbudet är ett jämförbart bud (lag 23A)",

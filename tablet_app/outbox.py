@@ -46,6 +46,35 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS outbox (
 LINK_SCHEMA = """CREATE TABLE IF NOT EXISTS outbox_link (
     id INTEGER PRIMARY KEY CHECK (id = 1), connected INTEGER NOT NULL, last_error TEXT, at REAL NOT NULL)"""
 STATES = ("pending", "delivered", "rejected", "skipped")
+# The rows in each state, kept by triggers in the same transaction as the row's change: the
+# console's counts are asked for at every published snapshot (each call), and a COUNT over the
+# whole outbox grew with the evening (every call queues a live-feed item), so the tablet's turn
+# grew with it. An outbox from before the counts is counted once when they are added.
+COUNT_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS outbox_count (state TEXT PRIMARY KEY, n INTEGER NOT NULL)",
+    "CREATE TRIGGER IF NOT EXISTS outbox_count_insert AFTER INSERT ON outbox BEGIN "
+    "INSERT INTO outbox_count (state, n) VALUES (NEW.state, 1) "
+    "ON CONFLICT (state) DO UPDATE SET n = n + 1; END",
+    "CREATE TRIGGER IF NOT EXISTS outbox_count_update AFTER UPDATE OF state ON outbox "
+    "WHEN OLD.state IS NOT NEW.state BEGIN "
+    "UPDATE outbox_count SET n = n - 1 WHERE state = OLD.state; "
+    "INSERT INTO outbox_count (state, n) VALUES (NEW.state, 1) "
+    "ON CONFLICT (state) DO UPDATE SET n = n + 1; END",
+    "CREATE TRIGGER IF NOT EXISTS outbox_count_delete AFTER DELETE ON outbox BEGIN "
+    "UPDATE outbox_count SET n = n - 1 WHERE state = OLD.state; END",
+)
+RECOUNT = ("INSERT OR REPLACE INTO outbox_count (state, n) "
+           "SELECT state, COUNT(*) FROM outbox GROUP BY state")
+# The pump reads the oldest pending rows, the console the refused ones: indexes keep both to
+# the rows they want rather than the whole evening's outbox. The refused rows' query repeats
+# TROUBLE as a term of its own, which is what lets SQLite use the partial index (named in the
+# query: left to itself the planner takes the state index, and on a table cut off from the
+# station every pending row).
+TROUBLE = "(state = 'rejected' OR (state = 'pending' AND last_error LIKE 'HTTP %'))"
+INDEX_SCHEMA = (
+    "CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, id)",
+    f"CREATE INDEX IF NOT EXISTS outbox_trouble ON outbox (id) WHERE {TROUBLE}",
+)
 # Items only a station with the live feed takes: an older station refuses their kind (422
 # "kind: ..."), and they are then skipped (kept, state `skipped`, never listed as refused: the
 # station has no use for them), so a new tablet works with an old station as before.
@@ -100,6 +129,60 @@ def _schema(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE outbox SET digest = ? WHERE id = ?", (digest(kind, key, payload), item_id))
     if "held_until" not in cols:  # an outbox from before the Law 16 hold
         conn.execute("ALTER TABLE outbox ADD COLUMN held_until REAL")
+    _check_columns(conn)
+    if _derived_schema(conn):  # new, from before the counts, or damaged: count what is there
+        conn.execute("DELETE FROM outbox_count")
+        conn.execute(RECOUNT)
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[tuple[Any, ...]]:
+    return conn.execute(f"PRAGMA table_info({table})").fetchall()
+
+
+def _check_columns(conn: sqlite3.Connection) -> None:
+    """The outbox's tables have the columns SCHEMA and LINK_SCHEMA give them (names, types,
+    defaults): a damaged word in the file's schema would otherwise only show later, as a query
+    that fails (the console's delivery line says "unreadable") or a default state nobody
+    wrote. An outbox from before a column was added has been given it above."""
+    model = sqlite3.connect(":memory:")
+    try:
+        model.execute(SCHEMA)
+        model.execute(LINK_SCHEMA)
+        for table in ("outbox", "outbox_link"):
+            if _columns(conn, table) != _columns(model, table):
+                raise ValueError(f"the {table} table's columns are not those the tablet writes")
+    finally:
+        model.close()
+
+
+def _name(sql: str) -> str:
+    """`CREATE <kind> IF NOT EXISTS <name> ...` -> name."""
+    return sql.split(" IF NOT EXISTS ", 1)[1].split()[0]
+
+
+def _stored_form(sql: str) -> str:
+    return sql.replace(" IF NOT EXISTS", "", 1)
+
+
+def _derived_schema(conn: sqlite3.Connection) -> bool:
+    """The counts' table, its triggers and the indexes, exactly as COUNT_SCHEMA and INDEX_SCHEMA
+    write them; anything else of theirs in the file (from damage: a changed word or name) is
+    dropped, since a stray trigger would count twice. Writes only when something is missing
+    or different (a table can be opened on a full disk). True when any was (re)made."""
+    want = {_name(sql): sql for sql in COUNT_SCHEMA + INDEX_SCHEMA}
+    have = {name: (kind, sql) for kind, name, sql in conn.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('outbox', 'outbox_count') "
+        "AND name NOT LIKE 'sqlite_autoindex_%' AND name != 'outbox'")}
+    made = False
+    for name, (kind, sql) in have.items():
+        if name not in want or sql != _stored_form(want[name]):
+            conn.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
+            made = True
+    for name, sql in want.items():
+        if name not in have or made:
+            conn.execute(sql)
+            made = made or name not in have
+    return made
 
 
 def check_rows(conn: sqlite3.Connection) -> int | None:
@@ -147,6 +230,32 @@ class Outbox:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
         _schema(conn)
+        self._check_indexes()
+        self._check_counts()
+
+    def _check_indexes(self) -> None:
+        """The outbox's indexes hold what its rows hold (the journal's quick check at the open
+        does not compare them): the pump and the console read through them, so a damaged one
+        would send or show other rows. They are derived data, built again when they differ;
+        damage to the rows themselves is named (check_rows, and this)."""
+        if self._integrity() != [("ok",)]:
+            self.conn.execute("REINDEX outbox")
+            check = self._integrity()
+            if check != [("ok",)]:
+                raise ValueError(f"SQLite finds the outbox damaged ({check[0][0]})")
+
+    def _integrity(self) -> list[tuple[str]]:
+        return self.conn.execute("PRAGMA integrity_check(outbox)").fetchall()
+
+    def _check_counts(self) -> None:
+        """The counts are derived data: when they are not the rows' (damage to the file, which
+        the journal's checks do not cover for this table), they are counted again, once, here
+        at the open, so the console never shows a count the rows do not have."""
+        have = dict(self.conn.execute("SELECT state, n FROM outbox_count WHERE n != 0").fetchall())
+        rows = dict(self.conn.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall())
+        if have != rows:
+            self.conn.execute("DELETE FROM outbox_count")
+            self.conn.execute(RECOUNT)
 
     def enqueue(self, kind: str, key: str, payload: dict) -> bool:
         """Queue one item. Returns False when the same key with the same content is already
@@ -187,8 +296,10 @@ class Outbox:
         counts = self.counts()
         refused = []
         for kind, key, state, err in self.conn.execute(
-                "SELECT kind, item_key, state, last_error FROM outbox WHERE state = 'rejected' OR "
-                "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?)) ORDER BY id",
+                "SELECT kind, item_key, state, last_error FROM outbox INDEXED BY outbox_trouble "
+                "WHERE (state = 'rejected' OR "
+                "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?))) "
+                f"AND {TROUBLE} ORDER BY id",
                 (f"HTTP {NO_ROOM}%",)):
             status, reason = _http_reason(err)
             # held: the station takes it once the table is on its round (sent again meanwhile)
@@ -199,7 +310,7 @@ class Outbox:
                 "last_error": row[1] if row else None, "connected": bool(row[0]) if row else False}
 
     def counts(self) -> dict[str, int]:
-        rows = self.conn.execute("SELECT state, COUNT(*) FROM outbox GROUP BY state").fetchall()
+        rows = self.conn.execute("SELECT state, n FROM outbox_count").fetchall()
         out = {"pending": 0, "delivered": 0, "rejected": 0, "skipped": 0}
         out.update({r[0]: r[1] for r in rows})
         return out
@@ -315,7 +426,8 @@ class Deliverer:
     def pending(self) -> int:
         with sqlite3.connect(self.db_path, timeout=30) as c:
             _schema(c)
-            return int(c.execute("SELECT COUNT(*) FROM outbox WHERE state = 'pending'").fetchone()[0])
+            row = c.execute("SELECT n FROM outbox_count WHERE state = 'pending'").fetchone()
+            return int(row[0]) if row else 0
 
     def drain(self, timeout: float = 60.0) -> bool:
         """Wait until nothing is pending; True if drained in time."""

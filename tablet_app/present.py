@@ -6,6 +6,7 @@ the table looks like.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from protocol import VERSION_MAX, VERSION_MIN
@@ -13,6 +14,7 @@ from shared_rules.records import RecordError, parse_key
 from shared_rules.types import SEATS, Seat, Status
 from tablet_app import i18n, law_texts
 from tablet_app.law_texts import SUIT, call_text
+from tablet_app.results import tricks_label
 
 __all__ = ["SUIT", "call_text"]  # defined with the Law's texts, shown from here too
 
@@ -255,9 +257,40 @@ def result_text(rec: dict[str, Any], lang: str = "en") -> str:
     if adj and adj.get("kind") == "artificial":
         return f"{i18n.tr(adj['ns'], lang)} / {i18n.tr(adj['ew'], lang)}"
     if adj:
-        return str(adj.get("kind", ""))
+        return adjusted_text(adj, lang)
     score = rec.get("score_ns")
     return f"{contract_text(rec.get('contract'), rec.get('declarer'), lang)} {score:+d}" if isinstance(score, int) else ""
+
+
+def outcome_text(o: dict[str, Any], lang: str = "en") -> str:
+    """One outcome of the TD's assigned score (tablet_app/assigned.py): `4♠= by North`."""
+    contract = o.get("contract")
+    if contract in (None, "PASS"):
+        return contract_text(contract, None, lang)
+    label = tricks_label(contract, o.get("tricks"))
+    return f"{contract_text(contract, None, lang)}{label} {i18n.tr('by', lang)} {i18n.seat_name(o.get('declarer'), lang)}"
+
+
+def adjusted_text(adj: dict[str, Any], lang: str = "en") -> str:
+    """The TD's assigned, weighted or split score in a line (Law 12C1): `4♠= by North (TD)`,
+    `Weighted score: 60% 4♠= by North, 40% 4♠-1 by North (TD)`."""
+    def side(v: Any) -> str:
+        if not isinstance(v, dict):
+            return str(v)
+        if "artificial" in v:
+            return i18n.tr(str(v["artificial"]), lang)
+        if "outcomes" in v:
+            return ", ".join(f"{round(float(Fraction(str(o.get('weight')))) * 100)}% {outcome_text(o, lang)}"
+                             for o in v["outcomes"])
+        return outcome_text(v, lang)
+
+    kind, td = adj.get("kind"), i18n.tr("res_by_td", lang)
+    if kind == "weighted":
+        return f"{i18n.tr('res_weighted', lang)}: {side(adj)} {td}"
+    if kind == "split":
+        return (f"{i18n.tr('res_split', lang)}: {i18n.tr('assign_ns', lang)} {side(adj.get('ns'))}; "
+                f"{i18n.tr('assign_ew', lang)} {side(adj.get('ew'))} {td}")
+    return f"{side(adj)} {td}" if kind == "assigned" else str(kind or "")
 
 
 def _item_name(kind: Any, key: Any) -> str:

@@ -118,6 +118,34 @@ def artificial_record(session: dict[str, Any], state: dict[str, Any], board: int
     ).to_json()
 
 
+def ruled_record(session: dict[str, Any], state: dict[str, Any], board: int, adjusted: dict[str, Any],
+                 entered_at: float, revision: int = 1) -> dict[str, Any]:
+    """The board in play, not played to a result: the TD's assigned or weighted adjusted score
+    (Law 12C1, the `adjusted` block of tablet_app/assigned.py) in place of it, no contract, as an
+    artificial score is recorded (`artificial_record`)."""
+    return Result(
+        key=table_key(session, board, revision), ns_pair=session["ns_pair"], ew_pair=session["ew_pair"],
+        dealer=state["dealer"], vulnerability=state["vulnerability"],
+        contract=None, declarer=None, tricks=None, lead=None, score_ns=None,
+        entered_at=iso_utc(entered_at), ew_confirmed=True, adjusted=dict(adjusted),
+        auction=logged_calls(state.get("calls", [])), irregularities=_irregularities(state),
+    ).to_json()
+
+
+def reruled_record(previous: dict[str, Any], adjusted: dict[str, Any], entered_at: float) -> dict[str, Any]:
+    """Law 12C1(a): "Den korrigerede score erstatter den score, som blev opnået ved bordet" (2017;
+    2007 L12C1(a) "Ett sådant resultat ersätter det resultat som uppnåddes"): a result agreed at
+    the table replaced by the TD's adjusted score, as the next revision of its record. The table's
+    contract, tricks and score stay in it for the record; `adjusted` is what is scored."""
+    if previous.get("withdrawn"):
+        raise ResultError("a withdrawn result cannot be adjusted: the board has no result")
+    rec = dict(previous)
+    rec["key"] = _next_key(previous)
+    rec["adjusted"] = dict(adjusted)
+    rec["entered_at"] = iso_utc(entered_at)
+    return rec
+
+
 def corrected_record(previous: dict[str, Any], tricks: int, lead: str | None, entered_at: float) -> dict[str, Any]:
     """Law 79C: a score corrected after it was agreed is a new revision of the record, never an edit."""
     from shared_rules.scoring import score

@@ -23,6 +23,8 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 
+from hardware.sim import box_flash
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 AUCTION_HEAD = "W   N   E   S"  # the box's screen file (firmware/textview.py)
 # A file's mtime is stamped from the kernel's coarse clock, which lags the real time by up to one
@@ -157,20 +159,15 @@ class Box:
         self.proc.stdin.flush()
 
     def journal_records(self) -> int:
-        """How many record pages the box's flash journal holds (firmware/store.py: 256-byte pages,
-        a header page, then records in order; a free page starts with 0xFF). It grows by one each
-        time the box keeps its list of calls; a new journal (at boot, or idle and nearly full)
-        starts again at one. The file exists from boot, so its size says nothing of a call."""
+        """How many record pages the box's flash journal holds, read with the box's own reader
+        (box_flash.py). It grows by one each time the box keeps its list of calls; a new journal
+        (at boot, or idle and nearly full) starts again at one. The file exists from boot, so its
+        size says nothing of a call."""
         try:
             data = self.store_file.read_bytes()
         except OSError:
             return 0
-        used = 0
-        for o in range(256, len(data) - 255, 256):
-            if data[o] == 0xFF:
-                break
-            used += 1
-        return used
+        return box_flash.JOURNAL.records(data)
 
     def screen_text(self) -> str:
         try:

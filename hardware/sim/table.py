@@ -33,11 +33,12 @@ class Tablet:
     calls, what the boxes sent, the next board, the boards done, what the tablet refused.
 
     `profile` and `policy` are the session's (the regulations, `prevent` or `record`); the round
-    plays the club set of 32 boards from `board` on. The controller's clock can be moved on
-    (`advance`): a test need not sit through a wait the regulations prescribe."""
+    plays the club set of 32 boards from `board` on; `session` adds the club's other settings
+    (e.g. `screens`, `tray_delay_s`). The controller's clock can be moved on (`advance`): a test
+    need not sit through a wait the regulations prescribe."""
 
     def __init__(self, master: LinkMaster, workdir: pathlib.Path, profile: str = "dbf-2017",
-                 policy: str = "prevent", board: int = 1):
+                 policy: str = "prevent", board: int = 1, session: dict | None = None):
         from tablet_app.controller import Controller
         from tablet_app.runner import RunnerThread, TableRunner
 
@@ -51,6 +52,7 @@ class Tablet:
         self.round = 1
         self.profile = profile
         self.policy = policy
+        self.settings = dict(session or {})
         # a club set; the next round starts again after the 32 boards
         self.boards = [(board - 1 + i) % 32 + 1 for i in range(32)]
         self.skew = 0.0
@@ -63,7 +65,7 @@ class Tablet:
     def _session(self) -> dict:
         return {"event": "sim", "section": "A", "table": 1, "round": self.round,
                 "boards": self.boards, "ns_pair": 1, "ew_pair": 2, "profile": self.profile,
-                "policy": self.policy, "td_pin": self.PIN, "tables": 16}
+                "policy": self.policy, "td_pin": self.PIN, "tables": 16, **self.settings}
 
     PIN = "2468"
 
@@ -155,13 +157,14 @@ class RealTable:
 
     def __init__(self, workdir, baud: int = 115200, seed: int | None = None,
                  main: pathlib.Path | None = None, profile: str = "dbf-2017",
-                 policy: str = "prevent", board: int = 1):
+                 policy: str = "prevent", board: int = 1, session: dict | None = None):
         self.link = SimLink(baud=baud, seed=seed)
         self.main = main  # the boxes' main.py (hardware.sim.boxes.Boxes)
         self.workdir = pathlib.Path(workdir)
         self.profile = profile
         self.policy = policy
         self.board = board
+        self.session = session  # the club's other settings (Tablet)
         # the parts, once started (__enter__); close() stops those that were
         self.master: LinkMaster
         self.boxes: Boxes
@@ -174,9 +177,14 @@ class RealTable:
             self.boxes.start()
             self.master = LinkMaster(self.link.tablet_ports, ack_on_commit=True)
             self.workdir.mkdir(parents=True, exist_ok=True)
-            self.tablet = Tablet(self.master, self.workdir, self.profile, self.policy, self.board)
-            for seat in SEATS:  # every box has its session and the first state
-                self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN")))
+            self.tablet = Tablet(self.master, self.workdir, self.profile, self.policy, self.board, self.session)
+            # every box has its session and the first state; behind screens a box on the side
+            # without the tray shows no turn, only the board
+            screens = bool((self.session or {}).get("screens"))
+            board = f"Bd{self.board} "
+            for seat in SEATS:
+                self.boxes.wait_screen(seat, lambda sc: sc.status.endswith(("to call", "YOUR TURN"))
+                                       or (screens and board in sc.text))
         except BaseException:
             self.close()
             raise

@@ -25,6 +25,9 @@ CALL_MADE = ("taken", "confirmed")  # FSB L112C: taken from the box with visible
 UNPASSED_CALL = ("cancel", "laws")
 UNPASSED_INSUFFICIENT = ("correct", "laws")
 PARTNER_ALERT = ("screenmate_calls", "tray_passes")
+# When the stop wait of a player across the screen from the stop begins: when the tray brings him
+# the call, or at the call itself (docs/laws/choices.md #38).
+ACROSS_SCREEN = ("tray", "call")
 # The rule groups a regulation text gives: a profile applies call_made always, the others when
 # enabled; each applied group rests on a citation (`cite`) or is assumed.
 RULE_GROUPS = ("call_made", "stop", "alert", "screens")
@@ -41,7 +44,10 @@ class StopRules:
     spoken "stop") shown before them; a trigger made without it is flagged (`stop_missing`), and a
     call made with it obliges the next player's pause. `pause_without_card`: every trigger obliges
     that pause, the card shown or not (EBU: "as though the Stop card had been used"; ACBL, which
-    has no card)."""
+    has no card). `across_screen`: behind screens, when the pause of a player on the other side of
+    the screen from the stop begins: "tray" (when the tray brings him the call: he cannot pause
+    after a stop he has not seen) or "call" (at the call, as without screens); a player on the
+    caller's own side sees the stop at once, so his pause begins at the call either way."""
 
     enabled: bool
     triggers: tuple[str, ...]
@@ -52,6 +58,7 @@ class StopRules:
     law: str
     card: bool = True
     pause_without_card: bool = False
+    across_screen: str = "call"
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,17 @@ class ScreenRules:
 
 
 @dataclass(frozen=True)
+class AdjustedRules:
+    """Who may weight an assigned adjusted score (a score made of several outcomes, each with its
+    likelihood). 2017 L12C1(c): the director may. 2007: the regulating authority says who; the
+    Swedish edition's L12C1(c) gives it to an appeals committee and the Laws Commission only.
+    `law`: the text that says so."""
+
+    weighting_by_td: bool
+    law: str
+
+
+@dataclass(frozen=True)
 class Citation:
     """The regulation text a profile's rules rest on: which rule groups (RULE_GROUPS) it gives,
     the regulation, its edition, the section, and the text quoted."""
@@ -113,6 +131,7 @@ class Profile:
     screens: ScreenRules
     simultaneous_window_s: float
     sources: tuple[str, ...]
+    adjusted: AdjustedRules  # who may weight an assigned adjusted score (Law 12C1)
     call_made: str = "confirmed"  # when a box call counts as made (FSB L112C: "taken")
     # L33: where `simultaneous_window_s` comes from (a regulation, or the engine's reading)
     simultaneous_source: str = ""
@@ -120,6 +139,11 @@ class Profile:
     # What no cited regulation text gives: the rule groups the profile applies without a citation,
     # and the values it lists itself. Not empty: the profile is "assumed" wherever a TD chooses it.
     assumed: tuple[str, ...] = ()
+    # The VP scale a team match is scored on unless the event names another (2007 L78D / 2017
+    # §78D; `shared_rules.scoring.vp_scales`), and why that one (the regulation, or that none
+    # printing a scale was found: docs/laws/choices.md #41).
+    vp_scale: str = "wbf"
+    vp_scale_source: str = ""
 
 
 def with_screens(profile: Profile, on: bool | None) -> Profile:
@@ -250,6 +274,7 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     sources = tuple(top.get("sources", list))
     if not all(isinstance(s, str) for s in sources):
         raise ProfileError(f"profile {where}: sources must be a list of strings")
+    vp_scale, vp_scale_source = _vp_scale(top, where)
 
     s = top.sub("stop")
     stop = StopRules(
@@ -262,6 +287,8 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         law=s.get("law", str),
         card=s.get("card", bool),
         pause_without_card=s.get("pause_without_card", bool),
+        # optional: a profile without screen rules has no one across a screen
+        across_screen=s.choice("across_screen", ACROSS_SCREEN) if "across_screen" in s.data else "call",
     )
     s.done()
     if stop.tolerance_s > stop.wait_s:
@@ -308,6 +335,11 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
         partner_alert=sc.choice("partner_alert", PARTNER_ALERT) if "partner_alert" in sc.data else "screenmate_calls",
     )
     sc.done()
+    ad = top.sub("adjusted")
+    adjusted = AdjustedRules(weighting_by_td=ad.get("weighting_by_td", bool), law=ad.get("law", str))
+    ad.done()
+    if not adjusted.law.strip():
+        raise ProfileError(f"profile {where}: adjusted.law must name the Law that says who may weight a score")
     cites = _cites(top.get("cite", list) if "cite" in top.data else [], where)
     listed = top.get("assumed", list)
     known = _fields(stop, alert, screens)
@@ -320,8 +352,22 @@ def parse(data: Any, where: str = "<profile>") -> Profile:
     cited = {g for c in cites for g in c.covers}
     assumed = tuple(sorted({g for g in applied if g not in cited} | set(listed)))
     top.done()
-    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, str(call_made),
-                   window_source, cites, assumed)
+    return Profile(name, title, int(edition), str(policy), stop, alert, screens, window, sources, adjusted,
+                   str(call_made), window_source, cites, assumed, vp_scale, vp_scale_source)
+
+
+def _vp_scale(top: _Reader, where: str) -> tuple[str, str]:
+    """`vp_scale` (optional, default "wbf"): a name from `vp_scales.names()`, with
+    `vp_scale_source` saying where the choice comes from."""
+    from shared_rules.scoring import vp_scales
+
+    if "vp_scale" not in top.data:
+        return "wbf", ""
+    name = top.choice("vp_scale", vp_scales.names())
+    source = top.get("vp_scale_source", str)
+    if not source.strip():
+        raise ProfileError(f"profile {where}: vp_scale_source must say where the VP scale comes from")
+    return str(name), source
 
 
 def _cites(items: list[Any], where: str) -> tuple[Citation, ...]:

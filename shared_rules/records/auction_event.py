@@ -25,7 +25,7 @@ from typing import Any
 
 from shared_rules.types import Status
 
-from .auction_log import Irregularity, LoggedCall, read_calls, read_irregularities
+from .auction_log import Irregularity, LoggedCall, read_auction
 from .errors import RecordError
 from .fields import (
     CALL_RE,
@@ -34,10 +34,12 @@ from .fields import (
     VULS,
     Json,
     Time,
+    extra_fields,
     flag,
     required_moment,
     required_text,
     required_whole,
+    round_and_board,
     text,
     whole,
 )
@@ -111,8 +113,7 @@ class AuctionEvent:
 
 def read_auction_event(p: Json, table_id: TableId) -> tuple[AuctionEvent, str]:
     """(the item, the key it must have), every field checked in the door's order."""
-    round_no = required_whole(p, "round", 1, 99)
-    board = required_whole(p, "board", 1, 999)
+    round_no, board = round_and_board(p)
     n = required_whole(p, "n", 1, 2**53)
     what = required_text(p, "what", choices=WHATS)
     at = required_moment(p, "at")
@@ -121,9 +122,7 @@ def read_auction_event(p: Json, table_id: TableId) -> tuple[AuctionEvent, str]:
         raise RecordError(f"t: expected seconds since the board started or null, got {t!r}")
     seat = text(p, "seat", choices=SEATS, nullable=True)
     call = text(p, "call", CALL_RE, nullable=True)
-    raw_calls = p.get("calls", [])
-    calls = read_calls(raw_calls, "calls")
-    irregularities = read_irregularities(p.get("irregularities", []), len(raw_calls))
+    calls, irregularities = read_auction(p, "calls")
     status = required_text(p, "status", choices=STATUSES)
     contract = text(p, "contract", CONTRACT_RE, nullable=True)
     declarer = text(p, "declarer", choices=SEATS, nullable=True)
@@ -135,4 +134,4 @@ def read_auction_event(p: Json, table_id: TableId) -> tuple[AuctionEvent, str]:
     key = AuctionEventKey(table_id, round_no, board, n)
     return AuctionEvent(key, what, at, None if t is None else float(t), seat, call, calls, irregularities, status,
                         contract, declarer, dealer, vul, screens, visible, profile,
-                        {k: v for k, v in p.items() if k not in EVENT_FIELDS}), key.format()
+                        extra_fields(p, EVENT_FIELDS)), key.format()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RecordError
-from .fields import CALL_RE, MAX_THINK, SEATS, text
+from .fields import CALL_RE, MAX_THINK, SEATS, Json, text
 
 IRREGULARITY_KIND_RE = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
 
@@ -137,6 +137,13 @@ def read_irregularities(irr: Any, n_calls: int) -> tuple[Irregularity, ...]:
             if x.get(name) is not None and x[name] not in SEATS:
                 raise RecordError(f"irregularities[{i}].{name}: expected one of N, E, S, W")
     return tuple(Irregularity(x) for x in irr)
+
+
+def read_auction(rec: Json, field: str) -> tuple[tuple[LoggedCall, ...], tuple[Irregularity, ...]]:
+    """The calls of `field` (none when the item leaves it out) and the irregularities recorded on
+    them, checked in that order: what a result, a progress item and an auction event carry."""
+    calls = rec.get(field, [])
+    return read_calls(calls, field), read_irregularities(rec.get("irregularities", []), len(calls))
 
 
 def auction_dealer(record: Mapping[str, Any]) -> str | None:

@@ -60,6 +60,12 @@ def required_whole(rec: Json, name: str, lo: int, hi: int) -> int:
     return v
 
 
+def round_and_board(rec: Json) -> tuple[int, int]:
+    """The round (1..99) and the board (1..999) of an item about one board: a result or its
+    withdrawal, an auction's progress or one of its events."""
+    return required_whole(rec, "round", 1, 99), required_whole(rec, "board", 1, 999)
+
+
 def text(rec: Json, name: str, pattern: re.Pattern[str] | None = None, choices: tuple[str, ...] = (),
          nullable: bool = False) -> str | None:
     """A string matching `pattern` or one of `choices`; None only when `nullable`."""

@@ -18,13 +18,16 @@ tablet's `X-Table` header), and what it is:
 `format()` writes a key; `parse()` reads one back and refuses anything else with a
 `RecordError` that says what is wrong. Parsing checks the key's grammar (the segments and
 whole numbers); what values the station takes is the records' business (`item.read_item`).
+A key of fixed words and numbers after its table id says so as data (its `LAYOUT`), and one
+writer and one reader serve them all; the two forms of a TD call, with a status and a board that
+may be `None`, read their own.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import ClassVar
+from typing import ClassVar, NamedTuple, Self
 
 from .errors import RecordError
 
@@ -70,6 +73,18 @@ def _segments(text: object, counts: tuple[int, ...], form: str) -> list[str]:
     return parts
 
 
+def _status(segment: str, text: str) -> str:
+    if segment not in TD_STATUSES:
+        raise RecordError(f"key {text!r}: the status must be one of {', '.join(TD_STATUSES)}, not {segment!r}")
+    return segment
+
+
+def _checked_status(status: str) -> str:
+    if status not in TD_STATUSES:
+        raise RecordError(f"status: expected one of {', '.join(TD_STATUSES)}, got {status!r}")
+    return status
+
+
 @dataclass(frozen=True, slots=True)
 class TableId:
     """`<event>/<section>/<table>`: one table of one event (session) at the station."""
@@ -97,8 +112,56 @@ class TableId:
         return cls(event, section, _number(table, "the table", text, 1))
 
 
+class _Num(NamedTuple):
+    """A number in a key's layout: the field that holds it, how an error names it, its lowest."""
+
+    field: str
+    what: str
+    lowest: int = 0
+
+
+_Layout = tuple[str | _Num, ...]
+
+_ROUND = _Num("round", "the round")
+_BOARD = _Num("board", "the board", 1)
+
+
+class _LaidOutKey:
+    """A key that is its table id and then the segments of its `LAYOUT`: a word (the same in every
+    key of the kind) or a `_Num` (one of the key's fields, in the order they are declared).
+    `format()` writes it; `parse()` checks the count of segments, then the words, then the table
+    id, then the numbers in order, and refuses the first that is wrong."""
+
+    __slots__ = ()
+    LAYOUT: ClassVar[_Layout]
+    FORM: ClassVar[str]
+    table_id: TableId
+
+    def format(self) -> str:
+        return "/".join([self.table_id.format(), *(seg if isinstance(seg, str) else str(getattr(self, seg.field))
+                                                   for seg in self.LAYOUT)])
+
+    @classmethod
+    def parse(cls, text: object) -> Self:
+        return cls._read(_segments(text, (3 + len(cls.LAYOUT),), cls.FORM), str(text))
+
+    @classmethod
+    def _read(cls, parts: list[str], text: str) -> Self:
+        pairs = list(zip(cls.LAYOUT, parts[3:], strict=True))
+        if any(isinstance(seg, str) and part != seg for seg, part in pairs):
+            raise RecordError(f"key {text!r}: expected {cls.FORM}")
+        table_id = TableId._read(parts, text)
+        numbers = [_number(part, seg.what, text, seg.lowest) for seg, part in pairs if isinstance(seg, _Num)]
+        return cls(table_id, *numbers)  # type: ignore[call-arg]
+
+
+def _form(layout: _Layout) -> str:
+    """A layout as the error messages show it: `<event>/<section>/<table>/<round>/<board>/auction/<seq>`."""
+    return "/".join([TableId.FORM, *(seg if isinstance(seg, str) else f"<{seg.field}>" for seg in layout)])
+
+
 @dataclass(frozen=True, slots=True)
-class ResultKey:
+class ResultKey(_LaidOutKey):
     """`<table id>/<round>/<board>/<revision>`: one revision of one board's result at a table."""
 
     table_id: TableId
@@ -106,26 +169,23 @@ class ResultKey:
     board: int
     revision: int = 1
 
-    FORM: ClassVar[str] = "<event>/<section>/<table>/<round>/<board>/<revision>"
-
-    def format(self) -> str:
-        return f"{self.table_id.format()}/{self.round}/{self.board}/{self.revision}"
+    LAYOUT: ClassVar[_Layout] = (_ROUND, _BOARD, _Num("revision", "the revision", 1))
+    FORM: ClassVar[str] = _form(LAYOUT)
 
     def next_revision(self) -> ResultKey:
         """Law 79C: a result changed after it was agreed is the next revision, never an edit."""
         return replace(self, revision=self.revision + 1)
 
     @classmethod
-    def parse(cls, text: object) -> ResultKey:
+    def parse(cls, text: object) -> Self:
         parts = _segments(text, (6,), cls.FORM)
         if parts[3] == "td":
             raise RecordError(f"key {text!r}: expected {cls.FORM}, not a TD call's key")
-        return cls(TableId._read(parts, str(text)), _number(parts[3], "the round", str(text)),
-                   _number(parts[4], "the board", str(text), 1), _number(parts[5], "the revision", str(text), 1))
+        return cls._read(parts, str(text))
 
 
 @dataclass(frozen=True, slots=True)
-class AuctionKey:
+class AuctionKey(_LaidOutKey):
     """`<table id>/<round>/<board>/auction/<seq>`: the auction's progress, numbered per board."""
 
     table_id: TableId
@@ -133,22 +193,12 @@ class AuctionKey:
     board: int
     seq: int
 
-    FORM: ClassVar[str] = "<event>/<section>/<table>/<round>/<board>/auction/<seq>"
-
-    def format(self) -> str:
-        return f"{self.table_id.format()}/{self.round}/{self.board}/auction/{self.seq}"
-
-    @classmethod
-    def parse(cls, text: object) -> AuctionKey:
-        parts = _segments(text, (7,), cls.FORM)
-        if parts[5] != "auction":
-            raise RecordError(f"key {text!r}: expected {cls.FORM}")
-        return cls(TableId._read(parts, str(text)), _number(parts[3], "the round", str(text)),
-                   _number(parts[4], "the board", str(text), 1), _number(parts[6], "the sequence number", str(text), 1))
+    LAYOUT: ClassVar[_Layout] = (_ROUND, _BOARD, "auction", _Num("seq", "the sequence number", 1))
+    FORM: ClassVar[str] = _form(LAYOUT)
 
 
 @dataclass(frozen=True, slots=True)
-class AuctionEventKey:
+class AuctionEventKey(_LaidOutKey):
     """`<table id>/<round>/<board>/event/<n>`: one event of the board's auction, `n` the tablet's
     journal record that holds it (unique and stable across restarts)."""
 
@@ -157,18 +207,8 @@ class AuctionEventKey:
     board: int
     n: int
 
-    FORM: ClassVar[str] = "<event>/<section>/<table>/<round>/<board>/event/<n>"
-
-    def format(self) -> str:
-        return f"{self.table_id.format()}/{self.round}/{self.board}/event/{self.n}"
-
-    @classmethod
-    def parse(cls, text: object) -> AuctionEventKey:
-        parts = _segments(text, (7,), cls.FORM)
-        if parts[5] != "event":
-            raise RecordError(f"key {text!r}: expected {cls.FORM}")
-        return cls(TableId._read(parts, str(text)), _number(parts[3], "the round", str(text)),
-                   _number(parts[4], "the board", str(text), 1), _number(parts[6], "the record number", str(text), 1))
+    LAYOUT: ClassVar[_Layout] = (_ROUND, _BOARD, "event", _Num("n", "the record number", 1))
+    FORM: ClassVar[str] = _form(LAYOUT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,18 +235,14 @@ class TdCallKey:
         return replace(self, status=None)
 
     def with_status(self, status: str) -> TdCallKey:
-        if status not in TD_STATUSES:
-            raise RecordError(f"status: expected one of {', '.join(TD_STATUSES)}, got {status!r}")
-        return replace(self, status=status)
+        return replace(self, status=_checked_status(status))
 
     @classmethod
     def parse(cls, text: object) -> TdCallKey:
         parts = _segments(text, (7, 8), cls.FORM)
         if parts[5] not in (TdCallSeries.TD, TdCallSeries.STORAGE):
             raise RecordError(f"key {text!r}: expected {cls.FORM} (storage/<n> in place of td/<n>)")
-        status = parts[7] if len(parts) == 8 else None
-        if status is not None and status not in TD_STATUSES:
-            raise RecordError(f"key {text!r}: the status must be one of {', '.join(TD_STATUSES)}, not {status!r}")
+        status = _status(parts[7], str(text)) if len(parts) == 8 else None
         board = None if parts[4] == "None" else _number(parts[4], "the board", str(text), 1)
         return cls(TableId._read(parts, str(text)), _number(parts[3], "the round", str(text)), board,
                    _number(parts[6], "the call's number", str(text)), TdCallSeries(parts[5]), status)
@@ -223,12 +259,10 @@ class TableTdCallKey:
     FORM: ClassVar[str] = "<event>/<section>/<table>/td/<call>/<status>"
 
     def format(self) -> str:
-        return f"{self.table_id.format()}/td/{self.call}/{self.status}"
+        return f"{self.launch()}/{self.status}"
 
     def with_status(self, status: str) -> TableTdCallKey:
-        if status not in TD_STATUSES:
-            raise RecordError(f"status: expected one of {', '.join(TD_STATUSES)}, got {status!r}")
-        return replace(self, status=status)
+        return replace(self, status=_checked_status(status))
 
     def launch(self) -> str:
         """What names the call whatever its status (this form has no key without a status)."""
@@ -239,51 +273,31 @@ class TableTdCallKey:
         parts = _segments(text, (6,), cls.FORM)
         if parts[3] != "td":
             raise RecordError(f"key {text!r}: expected {cls.FORM}")
-        if parts[5] not in TD_STATUSES:
-            raise RecordError(f"key {text!r}: the status must be one of {', '.join(TD_STATUSES)}, not {parts[5]!r}")
-        return cls(TableId._read(parts, str(text)), _number(parts[4], "the call's number", str(text)), parts[5])
+        status = _status(parts[5], str(text))
+        return cls(TableId._read(parts, str(text)), _number(parts[4], "the call's number", str(text)), status)
 
 
 @dataclass(frozen=True, slots=True)
-class RoundKey:
+class RoundKey(_LaidOutKey):
     """`<table id>/round/<round>`: the table moved to this round (one item per round)."""
 
     table_id: TableId
     round: int
 
-    FORM: ClassVar[str] = "<event>/<section>/<table>/round/<round>"
-
-    def format(self) -> str:
-        return f"{self.table_id.format()}/round/{self.round}"
-
-    @classmethod
-    def parse(cls, text: object) -> RoundKey:
-        parts = _segments(text, (5,), cls.FORM)
-        if parts[3] != "round":
-            raise RecordError(f"key {text!r}: expected {cls.FORM}")
-        return cls(TableId._read(parts, str(text)), _number(parts[4], "the round", str(text), 1))
+    LAYOUT: ClassVar[_Layout] = ("round", _Num("round", "the round", 1))
+    FORM: ClassVar[str] = _form(LAYOUT)
 
 
 @dataclass(frozen=True, slots=True)
-class PlayersKey:
+class PlayersKey(_LaidOutKey):
     """`<table id>/<round>/players/<entry>`: the table's `entry`-th entry of numbers in `round`."""
 
     table_id: TableId
     round: int
     entry: int
 
-    FORM: ClassVar[str] = "<event>/<section>/<table>/<round>/players/<entry>"
-
-    def format(self) -> str:
-        return f"{self.table_id.format()}/{self.round}/players/{self.entry}"
-
-    @classmethod
-    def parse(cls, text: object) -> PlayersKey:
-        parts = _segments(text, (6,), cls.FORM)
-        if parts[4] != "players":
-            raise RecordError(f"key {text!r}: expected {cls.FORM}")
-        return cls(TableId._read(parts, str(text)), _number(parts[3], "the round", str(text), 1),
-                   _number(parts[5], "the entry", str(text), 1))
+    LAYOUT: ClassVar[_Layout] = (_Num("round", "the round", 1), "players", _Num("entry", "the entry", 1))
+    FORM: ClassVar[str] = _form(LAYOUT)
 
 
 ItemKey = RoundKey | ResultKey | AuctionKey | AuctionEventKey | TdCallKey | TableTdCallKey | PlayersKey

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RecordError
-from .fields import SEATS, Json, Time, required_moment, required_text, required_whole
+from .fields import SEATS, Json, Time, extra_fields, required_moment, required_text, required_whole
 from .keys import PlayersKey, TableId
 
 PLAYER_NUMBER_RE = re.compile(r"[A-Z]?[0-9]{1,16}")
@@ -90,4 +90,4 @@ def read_players(p: Json, table_id: TableId) -> tuple[PlayerNumbers, str]:
     by = required_text(p, "by", choices=ENTERED_BY)
     at = required_moment(p, "at")
     key = PlayersKey(table_id, round_no, entry)
-    return PlayerNumbers(key, numbers, by, at, {k: v for k, v in p.items() if k not in PLAYERS_FIELDS}), key.format()
+    return PlayerNumbers(key, numbers, by, at, extra_fields(p, PLAYERS_FIELDS)), key.format()

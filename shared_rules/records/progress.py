@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .auction_log import Irregularity, LoggedCall, read_calls, read_irregularities
-from .fields import Json, Time, required_moment, required_text, required_whole
+from .auction_log import Irregularity, LoggedCall, read_auction
+from .fields import Json, Time, extra_fields, required_moment, required_text, required_whole, round_and_board
 from .keys import AuctionKey, TableId
 
 
@@ -61,14 +61,10 @@ class AuctionProgress:
 
 def read_progress(p: Json, table_id: TableId) -> tuple[AuctionProgress, str]:
     """(the item, the key it must have), every field checked in the door's order."""
-    round_no = required_whole(p, "round", 1, 99)
-    board = required_whole(p, "board", 1, 999)
+    round_no, board = round_and_board(p)
     seq = required_whole(p, "seq", 1, 10**6)
     phase = required_text(p, "phase", choices=PHASES)
-    raw_calls = p.get("calls", [])
-    calls = read_calls(raw_calls, "calls")
-    irregularities = read_irregularities(p.get("irregularities", []), len(raw_calls))
+    calls, irregularities = read_auction(p, "calls")
     at = required_moment(p, "at")
     key = AuctionKey(table_id, round_no, board, seq)
-    return AuctionProgress(key, phase, at, calls, irregularities,
-                           {k: v for k, v in p.items() if k not in PROGRESS_FIELDS}), key.format()
+    return AuctionProgress(key, phase, at, calls, irregularities, extra_fields(p, PROGRESS_FIELDS)), key.format()

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .auction_log import Irregularity, LoggedCall, read_calls, read_irregularities
+from .auction_log import Irregularity, LoggedCall, read_auction
 from .errors import RecordError
 from .fields import (
     CONTRACT_RE,
@@ -21,10 +21,12 @@ from .fields import (
     VULS,
     Json,
     Time,
+    extra_fields,
     flag,
     required_moment,
     required_text,
     required_whole,
+    round_and_board,
     text,
     whole,
 )
@@ -92,9 +94,7 @@ class Result:
     @classmethod
     def from_json(cls, payload: Any, key: str | None = None) -> Result:
         """The station's check (`item.read_item`) of a result; `key` defaults to the payload's."""
-        from .item import read_item
-
-        rec = read_item("result", payload.get("key") if key is None and isinstance(payload, dict) else key, payload)
+        rec = _read_result_item(payload, key)
         if not isinstance(rec, Result):
             raise RecordError("withdrawn: a withdrawal is not a result")
         return rec
@@ -132,12 +132,18 @@ class Withdrawal:
 
     @classmethod
     def from_json(cls, payload: Any, key: str | None = None) -> Withdrawal:
-        from .item import read_item
-
-        rec = read_item("result", payload.get("key") if key is None and isinstance(payload, dict) else key, payload)
+        rec = _read_result_item(payload, key)
         if not isinstance(rec, Withdrawal):
             raise RecordError("withdrawn: expected true (or leave it out)")
         return rec
+
+
+def _read_result_item(payload: Any, key: str | None) -> Any:
+    """The station's check of a result item, a result or a withdrawal; `key` defaults to the
+    payload's."""
+    from .item import read_item  # item.py reads every kind: it imports this module
+
+    return read_item("result", payload.get("key") if key is None and isinstance(payload, dict) else key, payload)
 
 
 def law77_score(contract: str, declarer: str | None, tricks: int | None, vulnerability: str) -> int:
@@ -193,8 +199,7 @@ def read_withdrawal(p: Json, key: str, table_id: TableId) -> tuple[Withdrawal, s
     """(the withdrawal, the key it must have) from a payload with `withdrawn` set."""
     if p["withdrawn"] is not True:
         raise RecordError("withdrawn: expected true (or leave it out)")
-    round_no = required_whole(p, "round", 1, 99)
-    board = required_whole(p, "board", 1, 999)
+    round_no, board = round_and_board(p)
     ns_pair = required_whole(p, "ns_pair", 0, 9999)
     ew_pair = required_whole(p, "ew_pair", 0, 9999)
     for name in ("contract", "declarer", "tricks", "score_ns", "adjusted"):
@@ -206,14 +211,13 @@ def read_withdrawal(p: Json, key: str, table_id: TableId) -> tuple[Withdrawal, s
     want = ResultKey(table_id, round_no, board, revision)
     correction = p.get("correction")
     rec = Withdrawal(want, ns_pair, ew_pair, entered_at, reason, correction,
-                     {k: v for k, v in p.items() if k not in WITHDRAWAL_FIELDS})
+                     extra_fields(p, WITHDRAWAL_FIELDS))
     return rec, want.format()
 
 
 def read_result(p: Json, key: str, table_id: TableId) -> tuple[Result, str]:
     """(the result, the key it must have), every field checked in the door's order."""
-    round_no = required_whole(p, "round", 1, 99)
-    board = required_whole(p, "board", 1, 999)
+    round_no, board = round_and_board(p)
     ns_pair = required_whole(p, "ns_pair", 0, 9999)
     ew_pair = required_whole(p, "ew_pair", 0, 9999)
     dealer = required_text(p, "dealer", choices=SEATS)
@@ -242,9 +246,7 @@ def read_result(p: Json, key: str, table_id: TableId) -> tuple[Result, str]:
             raise RecordError(f"score_ns: {score_ns} does not match Law 77 ({contract} by {declarer}, "
                               f"{tricks} tricks, vulnerable {vul}: {want_score})")
     ew_confirmed = flag(p, "ew_confirmed", False)
-    auction = p.get("auction", [])
-    calls = read_calls(auction, "auction")
-    irregularities = read_irregularities(p.get("irregularities", []), len(auction))
+    calls, irregularities = read_auction(p, "auction")
     td_calls = p.get("td_calls", [])
     if not isinstance(td_calls, list):
         raise RecordError("td_calls: expected a list")
@@ -253,5 +255,5 @@ def read_result(p: Json, key: str, table_id: TableId) -> tuple[Result, str]:
     want = ResultKey(table_id, round_no, board, revision)
     rec = Result(want, ns_pair, ew_pair, dealer, vul, contract, declarer, tricks, lead, score_ns, entered_at,
                  ew_confirmed, adjusted, calls, irregularities, tuple(td_calls), p.get("correction"),
-                 {k: v for k, v in p.items() if k not in RESULT_FIELDS})
+                 extra_fields(p, RESULT_FIELDS))
     return rec, want.format()

@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RecordError
-from .fields import SEATS, Json, Time, required_moment, required_text, required_whole, text, whole
+from .fields import (
+    SEATS,
+    Json,
+    Time,
+    extra_fields,
+    required_moment,
+    required_text,
+    required_whole,
+    text,
+    whole,
+)
 from .keys import TD_STATUSES, TableId, TableTdCallKey, TdCallKey, TdCallSeries
 
 STORAGE_FULL = "storage_full"  # the `reason` of a call the tablet makes because its disk is full
@@ -115,5 +125,5 @@ def read_td_call(p: Json, key: str, table_id: TableId) -> tuple[TdCall, str]:
             raise RecordError(f"{name}: expected a string")
     seat = text(p, "seat", choices=SEATS, nullable=True)
     rec = TdCall(want, round_no, board, at, seat, p.get("t"), p.get("reason"), p.get("note"),
-                 {k: v for k, v in p.items() if k not in TD_CALL_FIELDS})
+                 extra_fields(p, TD_CALL_FIELDS))
     return rec, want.format()

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from shared_rules import profiles
+
 
 @dataclass(frozen=True)
 class ArtificialScores:
@@ -32,7 +34,7 @@ class ScoringRules:
     fouled_lone_result_min_pct: float | None = 60.0  # FSB 99A1: 60% or own average if higher
     fouled_penalty_pct: float = 10.0  # FSB 99A2: 10% of the board's maximum
     bye_team_vp: float | None = None  # FSB 96B: the RA's figure (18 on the 25-0 scale)
-    weighting_by_td: bool = True  # 2017 §12C1c: the TD may weight; 2007 FSB: committee/LK only
+    weighting_by_td: bool = True  # Law 12C1(c): as the regulation profile of the same name says
     knockout_average_split: bool = True  # 2007 L86B / 2017 §12C4
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -48,12 +50,19 @@ _ARTIFICIAL_2017: Final = ArtificialScores(
     law="2017 §12C2a (pairs 40 / 50 / 60 percent), §12C2b (+3 / -3 IMPs)",
 )
 
+def _weighting_by_td(name: str) -> bool:
+    """Who may weight an assigned score is the regulation profile's (`[adjusted]`, Law 12C1(c)):
+    one source for the table that rules and the scoring that reads the ruling."""
+    return profiles.load(name).adjusted.weighting_by_td
+
+
 RULES: Final[dict[str, ScoringRules]] = {
     "fsb-2007": ScoringRules(
         name="fsb-2007", edition=2007, artificial=_ARTIFICIAL_2007, bye_team_vp=18.0,
-        weighting_by_td=False,  # 2007 L12C1c (S07): only an appeals committee and LK weight
+        weighting_by_td=_weighting_by_td("fsb-2007"),  # 2007 L12C1(c) (S07): a committee and LK only
     ),
-    "dbf-2017": ScoringRules(name="dbf-2017", edition=2017, artificial=_ARTIFICIAL_2017),
+    "dbf-2017": ScoringRules(name="dbf-2017", edition=2017, artificial=_ARTIFICIAL_2017,
+                             weighting_by_td=_weighting_by_td("dbf-2017")),  # 2017 L12C1(c)
 }
 
 

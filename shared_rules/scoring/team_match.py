@@ -31,9 +31,9 @@ from typing import Any
 
 from shared_rules.scoring.adjusted import Distribution, Fixed, SideValue, side_values
 from shared_rules.scoring.imps import imp
-from shared_rules.scoring.rounding import round_half_up
+from shared_rules.scoring.rounding import round_half_up, to_fraction
 from shared_rules.scoring.rules import RULES, ScoringRules
-from shared_rules.scoring.wbf_vp import WbfScale2013
+from shared_rules.scoring.vp_scales import PairScale
 
 
 class TeamScoreError(ValueError):
@@ -128,10 +128,10 @@ def board_imps(home_ns_room: Mapping[str, Any], home_ew_room: Mapping[str, Any],
 
 
 def score_match(boards: Mapping[int, tuple[Mapping[str, Any] | None, Mapping[str, Any] | None]],
-                rules: ScoringRules | str = "fsb-2007", scale: WbfScale2013 | None = None) -> MatchScore:
+                rules: ScoringRules | str = "fsb-2007", scale: PairScale | None = None) -> MatchScore:
     """`boards`: board number -> (record where home sits NS, record where home sits EW), None
     for a room without a result yet. A board is scored once both rooms have one; VPs when all
-    are (`scale`, over the number of boards of the match)."""
+    are (`scale`, one of `vp_scales.SCALES`, over the number of boards of the match)."""
     out = MatchScore()
     for number in sorted(boards):
         a, b = boards[number]
@@ -156,7 +156,24 @@ def add_up(out: MatchScore) -> None:
     out.away_won = sum((max(b.away, Fraction(0)) for b in done), Fraction(0))
 
 
-def team_vp(scale: WbfScale2013, net_imps: Fraction, boards: int) -> float:
+def deduct_vp(vp: tuple[float, float], home: float | Fraction = 0, away: float | Fraction = 0) -> tuple[float, float]:
+    """Each team's VPs less its own VP deduction (FSB L109B, lateness: "ett avdrag av 1 VP för
+    varje påbörjad 5-minutersperiod"; L109C, time overrun; 2007/2017 L90 procedural penalties the
+    conditions give in VPs). A deduction comes off the offending team alone (FSB L109D: it
+    "påverkar aldrig det icke-felande lagets vunna VP"), so the two need not add up to 20 any
+    more; and off the VPs the scale gave, whatever they were: a team with 0 VPs that is docked 1
+    VP has -1 (no text stops a deduction at nothing: docs/laws/choices.md #40). A negative
+    deduction (a bonus) is refused. Exact to 2 decimals, as the scale's VPs are."""
+    out = []
+    for got, less in zip(vp, (home, away), strict=True):
+        docked = to_fraction(less)
+        if docked < 0:
+            raise ValueError(f"a VP deduction is a number of VPs taken off, not {less!r}")
+        out.append(round_half_up(to_fraction(got) - docked, 2))
+    return out[0], out[1]
+
+
+def team_vp(scale: PairScale, net_imps: Fraction, boards: int) -> float:
     """One team's VPs from its own net IMPs. A team's net IMPs are its margin over the other
     team: a board's IMPs are won by one team and lost by the other (L78B), so +6 for the home
     team and -6 for the visitors is a 6-IMP match, not the 12 between the two totals. Scored per

@@ -52,10 +52,12 @@ def team_match(
         "home_boards_won": sum(1 for h, a in played if h > a),
         "away_boards_won": sum(1 for h, a in played if a > h),
     }
-    if scale is not None:
+    if scale is not None and played:
         # Each team's net IMPs are its margin over the other (a board's IMPs are won by one team
         # and lost by the other, L78B): +3 and -3 is a 3-IMP match, not 6. Each side on its own
         # net, so a non-balancing adjustment (2007 L12C1e) gives each the VPs of its own IMPs.
-        out["vp"] = (victory_points(float(home_total), 0.0, len(boards), scale)[0],
-                     victory_points(float(away_total), 0.0, len(boards), scale)[0])
+        # The scale's length is the boards played (the WBF scale: "N is the number of boards
+        # played in the current match"): a board with neither score nor adjustment is not one.
+        out["vp"] = (victory_points(float(home_total), 0.0, len(played), scale)[0],
+                     victory_points(float(away_total), 0.0, len(played), scale)[0])
     return out

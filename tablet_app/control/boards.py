@@ -4,7 +4,8 @@ The players say which board is on the table (any of the round's boards, in any o
 relayed boards); before its first call anyone may change it, after it only the director (PIN). A
 board the movement does not give this table is refused before its first call (2007 L15, L17D;
 2017 L15A, L15B). After a result the next board not yet played comes up; after the last, the
-round ends. A board's events make its table log (docs/table-log.md).
+round ends (the `round_end` record and its handler are in `round_close.py`, with the
+director's end of a round). A board's events make its table log (docs/table-log.md).
 """
 from __future__ import annotations
 
@@ -119,12 +120,3 @@ def on_board(f: Fold, body: BoardBody) -> Effects:
     board_engine.start(f)
     st.log.append({"what": "board", "board": st.board, "chosen_by": body.get("by")})
     return Effects(progress="bidding")
-
-
-@handles("round_end")
-def on_round_end(f: Fold, body: dict[str, Any]) -> Effects:
-    st = f.st
-    st.phase = "round_end"
-    st.current = None
-    st.log.append({"what": "round_end"})
-    return Effects(checkpoint=True)

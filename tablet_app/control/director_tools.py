@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypedDict
 
+from shared_rules.profiles import Profile
+from shared_rules.records import RecordError
+from shared_rules.records.result import check_adjusted
 from shared_rules.types import SEATS, Finding
-from tablet_app import results
+from tablet_app import assigned, results
 from tablet_app.control import td_calls
 from tablet_app.control.auction import Auction
 from tablet_app.control.boards import Boards
@@ -43,8 +46,9 @@ def _reason(reason: Any) -> str:
 
 class DirectorTools:
     def __init__(self, st: TableState, tx: Transactions, pin: DirectorPin, auction: Auction, boards: Boards,
-                 feed: StationFeed, clock: Callable[[], float]):
+                 feed: StationFeed, clock: Callable[[], float], profile: Callable[[], Profile]):
         self.st = st
+        self.profile = profile  # the round's regulation profile (who may weight: Law 12C1(c))
         self.tx = tx
         self.pin = pin
         self.auction = auction
@@ -131,6 +135,46 @@ class DirectorTools:
             self.boards.next()
         return rec
 
+    def assigned_score(self, given: str, board: int, ns: Any, ew: Any = None, *, reason: str | None = None,
+                       by: str = "director") -> ResultRecord:
+        """Law 12C1: the TD's assigned adjusted score for `board`, one outcome or several weighted
+        (`ns`, and `ew` where the two sides get different scores: tablet_app/assigned.py). The
+        board in play is replaced by it and the table moves on, as after an artificial score; a
+        board with a result agreed this round gets it as the next revision of its record (the
+        table's own result kept beside it; `reason` asked as for a correction). Journalled and
+        queued for the station in one transaction; refused input changes nothing."""
+        self.pin.require(given)
+        st = self.st
+        if st.session is None:
+            raise Refused("there is no round at this table", "adjusted.no_board", board=board)
+        block = assigned.block(ns, ew, self.profile())
+        in_play = board == st.board and st.phase in ("auction", "frozen", "play", "confirm")
+        if in_play:
+            rec = results.ruled_record(st.session.to_dict(), st.estate, board, block, self.clock(),
+                                       next_revision(st, board))
+            rec["td_calls"] = [dict(c) for c in td_calls.board_calls(st)]
+        else:
+            why = _reason(reason)
+            try:
+                previous = latest(st, board)
+            except Refused:
+                raise Refused(f"board {board} is neither on the table nor played here this round",
+                              "adjusted.no_board", board=board) from None
+            rec = results.reruled_record(previous, block, self.clock())
+            rec["correction"] = {"by": str(by)[:60], "reason": why, "previous": previous["key"], "law": block["law"]}
+        try:
+            check_adjusted(rec)  # the station's own check of the block (shared_rules.records)
+        except RecordError as e:  # a block built here that the station would refuse: a bug, said
+            raise Refused(f"the adjusted score cannot be sent: {e}", "adjusted.invalid") from None
+        with self.tx.tx():
+            self.feed.result(rec)
+            if in_play:
+                self.tx.record("adjusted", {"record": rec})
+                self.boards.next()
+            else:
+                self.tx.record("reruled", {"record": rec})
+        return rec
+
     def correct_result(self, given: str, board: int, tricks: int, lead: str | None = None, *,
                        reason: str | None = None, by: str = "director") -> ResultRecord:
         """Law 79C: the tricks of a result both sides agreed this round, corrected."""
@@ -203,6 +247,14 @@ def on_correction(f: Fold, body: RecordBody) -> None:
     rec = body["record"]
     f.st.done.append(rec)
     f.st.log.append({"what": "correction", "board": rec["board"], "key": rec["key"]})
+
+
+@handles("reruled")
+def on_reruled(f: Fold, body: RecordBody) -> None:
+    """A result agreed this round replaced by the TD's adjusted score (Law 12C1), a new revision."""
+    rec = body["record"]
+    f.st.done.append(rec)
+    f.st.log.append({"what": "reruled", "board": rec["board"], "key": rec["key"], "kind": rec["adjusted"]["kind"]})
 
 
 @handles("withdrawn")

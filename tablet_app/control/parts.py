@@ -12,6 +12,7 @@ from tablet_app.control.journal_tx import Transactions
 from tablet_app.control.player_numbers import PlayerNumbersPart
 from tablet_app.control.reducer import Fold
 from tablet_app.control.result_entry import ResultEntry
+from tablet_app.control.round_close import RoundClose
 from tablet_app.control.setup import TableSetup
 from tablet_app.control.snapshot import Publisher, SessionView, build
 from tablet_app.control.state import Rules, TableState
@@ -20,6 +21,7 @@ from tablet_app.control.storage_episode import StorageEpisode
 from tablet_app.journal import Journal
 from tablet_app.outbox import Outbox
 from tablet_app.pin_lockout import PinLockout
+from tablet_app.session import Session
 
 
 @dataclasses.dataclass
@@ -37,6 +39,12 @@ class Parts:
     tools: DirectorTools
     session_view: SessionView
     players: PlayerNumbersPart
+    rounds: RoundClose
+
+
+def _session(st: TableState) -> Session:
+    assert st.session is not None  # the director's tools ask only during a round
+    return st.session
 
 
 def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[], float],
@@ -54,6 +62,8 @@ def assemble(journal: Journal, outbox: Outbox, rules: Rules, clock: Callable[[],
     boards = Boards(st, tx, pin, clock)
     auction = Auction(st, tx, clock)
     p = Parts(st, publisher, feed, storage, tx, pin, setup, boards, auction,
-              ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock),
-              SessionView(), PlayerNumbersPart(st, tx, pin, outbox, clock, publisher.changed))
+              ResultEntry(st, tx, boards, feed, clock), DirectorTools(st, tx, pin, auction, boards, feed, clock,
+                                                                  lambda: rules.profile(_session(st))),
+              SessionView(), PlayerNumbersPart(st, tx, pin, outbox, clock, publisher.changed),
+              RoundClose(st, tx, pin, setup))
     return p

@@ -75,6 +75,13 @@ class TableSetup:
         st = self.st
         if st.phase not in ("setup", "round_end") and st.session is not None:
             raise Refused("finish the round (or have the TD end it) before setting up a new one", "setup.round_open")
+        self.start(self.prepare(session), by)
+
+    def prepare(self, session: dict[str, Any] | Session) -> Session:
+        """The setup checked in the TD's words, completed with the club's PIN and regulations,
+        and checked against the station when there is one; nothing journalled (a refusal is a
+        SetupError, the station's I/O happens before any transaction is open)."""
+        st = self.st
         if isinstance(session, Session):
             d = session.to_dict()
         elif isinstance(session, dict):
@@ -102,6 +109,11 @@ class TableSetup:
                              field="profile", detail=str(exc)) from exc
         if self.station_check is not None:
             self._check_station(s)
+        return s
+
+    def start(self, s: Session, by: str) -> None:
+        """The round `s` (prepared) starts: journalled with its first board, and its round item
+        queued for the station, in one transaction (the caller's, when it has one open)."""
         with self.tx.tx():
             self.tx.record("setup", {"session": s.to_dict()})
             self.tx.record("board", {"board": s.boards[0], "started_at": self.clock(), "by": None})
@@ -113,19 +125,26 @@ class TableSetup:
         of the movement, whose pairs and boards they have confirmed: the movement is the
         director's instruction how players and boards move (2007 and 2017 Law 8A1). Anything
         else (a round not over, another table, a round back) is the director's, with the PIN
-        (`setup`): a round ends when he says so, and a board he postponed keeps it open for the
-        players concerned (Law 8B)."""
-        st, now = self.st, self.st.session
-        if now is None or st.phase != "round_end":
+        (`setup`, or `RoundClose.end` from the console): a round ends when he says so, and a
+        board he postponed keeps it open for the players concerned (Law 8B)."""
+        st = self.st
+        if st.session is None or st.phase != "round_end":
             raise Refused("the round is not over: the director moves the table to the next round",
                           "round.not_over")
+        self.check_next(session)
+        self.setup(session, by="players")
+
+    def check_next(self, session: Session) -> None:
+        """`session` is the table's own next round: not another table's (Refused
+        `round.other_table`), not the round it is on or one before it (`round.not_next`)."""
+        now = self.st.session
+        assert now is not None
         if (session.event, session.section, session.table) != (now.event, now.section, now.table) \
                 and session.station_session == now.station_session:
             raise Refused("that is another table's round: call the director", "round.other_table")
         if session.round <= now.round and session.station_session == now.station_session:
             raise Refused(f"round {session.round} is not after round {now.round}: call the director",
                           "round.not_next", round=session.round, now=now.round)
-        self.setup(session, by="players")
 
     def _check_station(self, s: Session) -> None:
         """The table id and key as the outbox will deliver them, before the first board: a

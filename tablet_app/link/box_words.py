@@ -24,7 +24,8 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "TD is coming": ("TD is coming", "TL kommer", "TL kommer"),
     "E-W: confirm": ("E-W: confirm", "ÖV: bekräfta", "ØV: bekræft"),
     "Round over": ("Round over", "Ronden klar", "Runden slut"),
-    "Tray not here": ("Wait: tray", "Vänta bricka", "Vent: bakke"),
+    # "budbricka": S07 has no word for the tray, and its "bricka" is the board (docs/glossary.md)
+    "Tray not here": ("Wait: tray", "Ej budbricka", "Vent: bakke"),
     "Wait for TD": ("Wait for TD", "Vänta på TL", "Vent på TL"),
     "Auction over": ("Auction over", "Buden klara", "Melding slut"),
     "No board yet": ("No board yet", "Ingen bricka", "Intet spil"),

@@ -34,6 +34,9 @@ FULL_PASS_AFTER_S = 0.02  # after the auction: the screen that follows it is dra
 
 class TabletApp(App):
     title = "Bidding box - table tablet"
+    # The notices the top bar shows for a few seconds (`notify`), by their i18n key: every one is
+    # measured beside the widest title in each language (tests/ui/test_topbar_fit.py).
+    NOTICES = ("result_sent", "players_saved", "damaged_recovered", "round_moved")
 
     def __init__(self, controller: Controller | None, runner: Any = None, lang: str = "en",
                  on_ready: Any = None, deliverer: Any = None, flat: bool = False, damaged: Any = None,
@@ -179,6 +182,8 @@ class TabletApp(App):
     _grace = 0
 
     def notify(self, key: str, seconds: float = 8.0, **fields: Any) -> None:
+        if key not in self.NOTICES:
+            raise ValueError(f"{key!r} is not one of the top bar's notices (TabletApp.NOTICES)")
         self.note = (key, fields, time.monotonic() + seconds)
 
     def current_note(self) -> str:

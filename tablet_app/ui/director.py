@@ -20,7 +20,10 @@ from kivy.uix.widget import Widget
 from shared_rules import laws
 from shared_rules.types import SEATS, Resolution
 from tablet_app import i18n, present
+from tablet_app.ui.assign_panel import AssignPanel
+from tablet_app.ui.end_round import EndRoundTool
 from tablet_app.ui.pin_gate import PinEntry, pin_pad
+from tablet_app.ui.td_players import TdPlayersPanel
 from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, MUTED, RED_SUIT, WHITE
 from tablet_app.ui.widgets import (
     BigButton,
@@ -34,7 +37,7 @@ from tablet_app.ui.widgets import (
 )
 
 
-class DirectorScreen(PinEntry, Screen):
+class DirectorScreen(EndRoundTool, PinEntry, Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="director", **kw)
         self.app = app
@@ -44,7 +47,9 @@ class DirectorScreen(PinEntry, Screen):
         # that needs a replacement call), "correct" (L25A), "adjust" (L12C2), "fix" (L79C),
         # "exposed" (L24), "wrong_call" (2007 L17D / 2017 L15A), "wrong_board" (2007 L15C /
         # 2017 L15B), "withdraw" and "move" (a result on the wrong board), "board" (the board on the
-        # table), "reason" (why, for a change to a result); `draft` holds what has been picked so far.
+        # table), "reason" (why, for a change to a result), "end_round" (Law 8B1, ui/end_round.py),
+        # "assign" (an assigned adjusted score, L12C1), "players" (member numbers after the first
+        # call); `draft` holds what has been picked so far.
         self.mode: str | None = None
         self.draft: dict[str, Any] = {}
         self.tool_buttons: dict[str, Button] = {}
@@ -80,6 +85,8 @@ class DirectorScreen(PinEntry, Screen):
         # the reason for a change to a result, in the director's own words (or a ready phrase)
         self.reason_input = TextInput(multiline=False, font_size=22, size_hint_y=None, height=56,
                                       padding=(10, 12), write_tab=False)
+        self.assign = AssignPanel(self)  # the assigned adjusted score (Law 12C1): ui/assign_panel.py
+        self.td_players = TdPlayersPanel(self)  # member numbers after the first call: ui/td_players.py
 
     def say(self, said: Any) -> None:
         """The console's message, as a function of the language: it follows a language switch."""
@@ -299,6 +306,12 @@ class DirectorScreen(PinEntry, Screen):
         if self.mode == "adjust":
             self._adjust_panel(lang)
             return
+        if self.mode == "assign":
+            self.assign.draw(snap, lang)
+            return
+        if self.mode == "players":
+            self.td_players.draw(snap, lang)
+            return
         if self.mode == "fix":
             self._fix_panel(snap, lang)
             return
@@ -320,6 +333,9 @@ class DirectorScreen(PinEntry, Screen):
         if self.mode == "board":
             self._board_panel(snap, lang)
             return
+        if self.mode == "end_round":
+            self._end_round_panel(snap, lang)
+            return
         if self.mode != "correct":
             tools = []
             ed = (snap.get("director_state") or snap.get("state") or {}).get("edition", 2017)
@@ -335,6 +351,11 @@ class DirectorScreen(PinEntry, Screen):
                               self._start_wrong_board))
             if phase in ("auction", "frozen", "play", "confirm"):
                 tools.append(("artificial", f"{i18n.tr('artificial', lang)}\n[size=16]{ed} L12C2[/size]", self._start_adjust))
+            if phase in ("auction", "frozen", "play", "confirm") or (snap.get("board_choice") or {}).get("played"):
+                tools.append(("assigned", f"{i18n.tr('tool_assigned', lang)}\n"
+                              f"[size=16]{laws.ADJUSTED_SCORE[ed]['assigned']}[/size]", self.assign.start))
+            if phase in ("auction", "frozen", "play", "confirm"):
+                tools.append(("players", i18n.tr("tool_players", lang), self.td_players.start))
             if phase in ("auction", "play", "round_end"):
                 tools.append(("board", f"{i18n.tr('tool_board', lang)}\n[size=16]{ed} L15[/size]",
                               lambda: self._enter("board")))
@@ -342,10 +363,15 @@ class DirectorScreen(PinEntry, Screen):
                 tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]{ed} L79C[/size]", self._start_fix))
                 tools.append(("withdraw", i18n.tr("tool_withdraw", lang), lambda: self._enter("withdraw", board=None)))
                 tools.append(("move", i18n.tr("tool_move", lang), lambda: self._enter("move", board=None)))
-            # two columns: every tool in view at once, none pushed off the panel
-            grid = GridLayout(cols=2, spacing=10, size_hint_y=None, height=-(-len(tools) // 2) * 94 - 10)
+            if phase in ("auction", "play", "confirm", "round_end"):
+                # the round ends when the director says so (Law 8B1), also before its last board
+                tools.append(("end_round", f"{i18n.tr('end_round_tool', lang)}\n[size=16]{ed} L8B1[/size]",
+                              self._start_end_round))
+            # two columns (three when there are many): every tool in view at once, none pushed off
+            cols = 2 if len(tools) <= 8 else 3
+            grid = GridLayout(cols=cols, spacing=10, size_hint_y=None, height=-(-len(tools) // cols) * 94 - 10)
             for name, label, fn in tools:
-                b = BigButton(label, BTN, size=18)
+                b = BigButton(label, BTN, size=18 if cols == 2 else 16)
                 b.halign = "center"
                 b.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 16, None)))
                 b.bind(on_release=lambda _b, fn=fn: fn())

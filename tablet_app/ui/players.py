@@ -1,19 +1,21 @@
-"""Player numbers typed at the table: each player's member number on a keypad, the names the
+"""Player numbers typed at the table: each player's member number on a keypad (digits, and the
+letter key for a number that starts with a capital letter: ui/member_keypad.py), the names the
 station finds shown back, then Confirm (journalled, sent to the station) or Correct (nothing kept).
 Opened from the auction screen while the players may enter them (the round's first board, before
-its first call: `snapshot()["players"]["may_enter"]`; docs/tablet.md "Player numbers")."""
+its first call: `snapshot()["players"]["may_enter"]`; docs/tablet.md "Player numbers"). After
+that the director enters them on his console (ui/td_players.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from shared_rules.types import SEATS
 from tablet_app import i18n
+from tablet_app.ui.member_keypad import MemberKeypad, Typing
 from tablet_app.ui.theme import (
     BG,
     BTN,
@@ -29,15 +31,12 @@ from tablet_app.ui.theme import (
 )
 from tablet_app.ui.widgets import BigButton, Panel, Text, framed, message_bar
 
-MAX_DIGITS = 16  # the longest member number the station takes (shared_rules.records.check_number)
-
 
 class PlayerNumbersScreen(Screen):
     def __init__(self, app: Any, **kw: Any):
         super().__init__(name="players", **kw)
         self.app = app
-        self.numbers: dict[str, str] = {s: "" for s in SEATS}
-        self.seat = SEATS[0]  # the seat the keypad types into
+        self.typing = Typing()  # the numbers typed, the seat the keypad types into
         self.said: Callable[[str], str] | None = None  # the last refusal, in the language shown
         root = framed(self, app)
         body = BoxLayout(padding=(24, 14), spacing=16)
@@ -74,13 +73,8 @@ class PlayerNumbersScreen(Screen):
         left.add_widget(actions)
         left.add_widget(Widget())  # the rows stay at the top, the space left goes below them
         body.add_widget(left)
-        self.pad = GridLayout(cols=3, spacing=10, size_hint_x=None, width=360)
-        self.keys: dict[str, BigButton] = {}
-        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "next"):
-            b = BigButton(key, BTN_LIGHT, size=32 if key.isdigit() else 22)
-            b.bind(on_release=lambda _b, key=key: self.press(key))
-            self.keys[key] = b
-            self.pad.add_widget(b)
+        self.pad = MemberKeypad(self.press, size_hint_x=None, width=360)
+        self.keys = self.pad.keys  # every key by name: digits, clear, next, letter, A-Z, digits
         body.add_widget(self.pad)
         root.add_widget(body)
         message_bar(self, root, self.leave)
@@ -89,21 +83,28 @@ class PlayerNumbersScreen(Screen):
     def open(self) -> None:
         """From the auction screen: the numbers entered this round already, for a correction."""
         entered = (self.app.snap.get("players") or {}).get("entered") or {}
-        self.numbers = {s: str((entered.get(s) or {}).get("number") or "") for s in SEATS}
-        self.seat, self.said = SEATS[0], None
+        self.typing = Typing({s: (entered.get(s) or {}).get("number") or "" for s in SEATS})
+        self.said = None
         self.app.go("players")
 
+    @property
+    def numbers(self) -> dict[str, str]:
+        return self.typing.numbers
+
+    @property
+    def seat(self) -> str:
+        return self.typing.seat
+
     def pick(self, seat: str) -> None:
-        self.seat = seat
+        self.typing.seat, self.typing.letters = seat, False
         self.app.refresh()
 
     def press(self, key: str) -> None:
-        if key == "clear":
-            self.numbers[self.seat] = ""
-        elif key == "next":
-            self.seat = SEATS[(SEATS.index(self.seat) + 1) % len(SEATS)]
-        elif len(self.numbers[self.seat]) < MAX_DIGITS:
-            self.numbers[self.seat] += key
+        why = self.typing.press(key)
+        if why is not None:
+            self.said = lambda lang, why=why: i18n.tr(why, lang)
+        elif key not in ("letter", "digits"):
+            self.said = None
         self.app.refresh()
 
     # -- the controller ----------------------------------------------------------------------
@@ -114,7 +115,7 @@ class PlayerNumbersScreen(Screen):
             self.said = lambda lang, exc=exc: i18n.error_text(exc, lang)
             seat = (getattr(exc, "params", None) or {}).get("seat")
             if seat in SEATS:  # the number refused is the one the keypad types into next
-                self.seat = seat
+                self.typing.seat = seat
             self.app.refresh()
             return False
         self.said = None
@@ -159,10 +160,7 @@ class PlayerNumbersScreen(Screen):
             set_bg(self.number_boxes[seat], TURN if seat == self.seat and not waiting else BG)
             self.name_labels[seat].text = self._name(seat, waiting, lang)
             self.name_labels[seat].color = INK if waiting and waiting["names"].get(seat) else MUTED
-        self.keys["clear"].text = i18n.tr("clear", lang)
-        self.keys["next"].text = i18n.tr("players_next_seat", lang)
-        for b in self.keys.values():
-            b.disabled = bool(waiting)
+        self.pad.refresh(self.typing, lang, disabled=bool(waiting))
         self.show_btn.text = i18n.tr("players_show", lang)
         self.confirm_btn.text = i18n.tr("players_confirm", lang)
         self.correct_btn.text = i18n.tr("players_correct", lang)

@@ -118,25 +118,48 @@ class CallCell(BoxLayout):
 
 
 class TopBar(BoxLayout):
+    """The navy bar on every screen: the title (board, dealer, vulnerability, table, round) and
+    the language button on one line; under them, while one is shown, the notice for the table (a
+    result confirmed and sent, member numbers saved, the journal recovered, the round moved on)
+    on a line of its own that grows with its text. Sharing the title's line, a notice cut the
+    title to the board and half the dealer; now neither is cut, in any language, upright or flat
+    (tests/ui/test_topbar_fit.py measures the widest title beside the widest notice)."""
+
+    ROW = 52  # the title's line
+    PAD = 10
+    GAP = 4  # between the title's line and the notice
+
     def __init__(self, app: Any, **kw: Any):
-        super().__init__(size_hint_y=None, height=72, padding=(18, 10), spacing=12, **kw)
+        super().__init__(orientation="vertical", size_hint_y=None, height=self.ROW + 2 * self.PAD,
+                         padding=(18, self.PAD), spacing=0, **kw)
         _bg(self, NAVY)
         self.app = app
+        row = BoxLayout(spacing=12, size_hint_y=None, height=self.ROW)
         self.title = Text("", size=26, color=WHITE, bold=True)
-        # one line, cut at the end when a notice takes room: the board number comes first and stays
-        self.title.shorten, self.title.shorten_from, self.title.max_lines = True, "right", 1
         self.lang = BigButton("EN", color=(0.25, 0.38, 0.56, 1), size=20, size_hint_x=None, width=90)
         self.lang.bind(on_release=lambda *_: app.next_language())
-        # a short notice for the table (a result confirmed), green, for a few seconds
-        self.note = Text("", size=20, color=(0.65, 0.95, 0.70, 1), bold=True, halign="right", size_hint_x=None, width=0)
-        self.add_widget(self.title)
+        row.add_widget(self.title)
+        row.add_widget(self.lang)
+        # a short notice for the table, green, for a few seconds (TabletApp.notify)
+        self.note = Grow("", size=20, color=(0.65, 0.95, 0.70, 1), bold=True, height=0)
+        self.note.bind(height=lambda *_: self._fit())
+        self.add_widget(row)
         self.add_widget(self.note)
-        self.add_widget(self.lang)
+
+    def _fit(self) -> None:
+        """The bar as tall as its lines: the title's, and the notice's while there is one."""
+        shown = bool(self.note.text)
+        self.note.opacity = 1 if shown else 0
+        if not shown:
+            self.note.height = 0  # an empty label keeps the size of its last text: none of it here
+        # the gap under the title only with a notice: the bar without one is the one-line bar it was
+        self.spacing = self.GAP if shown else 0
+        self.height = self.ROW + 2 * self.PAD + (self.note.height + self.GAP if shown else 0)
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.title.text = present.header(snap, lang)
         self.note.text = self.app.current_note()
-        self.note.width = 560 if self.note.text else 0  # the header keeps the width otherwise
+        self._fit()
         self.lang.text = lang.upper()
         banner = getattr(self, "banner", None)
         if banner is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from bridgemate_dataconnector.dto import ResultDTO
 from endplay.dds import calc_dd_table
@@ -88,6 +89,7 @@ class Play:
     at: int = 0      # the board the tablet had on the table (its dealer)
     cards: int = 0
     artificial: tuple[str, str] | None = None
+    ruled: list[dict] | None = None  # the TD's assigned or weighted score (Law 12C1), as he gave it
 
 
 DENOMS = "CDHS"
@@ -124,6 +126,13 @@ MOVED = ("B", 3, 3)          # result entered on the wrong board, moved by the T
 WITHDRAWN = ("A", 3, 3)      # its first board's result withdrawn by the TD, the board played again
 TABLET_KILLED = ("B", 1, 2)  # its worker is killed after two calls of the first board
 C_PROFILE = "fsb-2007"       # section C's tablets run the 2007 laws (A and B the station's 2017)
+# The TD's adjusted scores on the board in play, after its first two calls (2017 L12C1): an
+# assigned 3NT by South, eight tricks; a weighted 4H by East, ten tricks 60 %, nine 40 %.
+ASSIGNED = ("A", 5, 1)
+WEIGHTED = ("B", 4, 2)
+RULED = {ASSIGNED: [{"contract": "3NT", "declarer": "S", "tricks": 8}],
+         WEIGHTED: [{"contract": "4H", "declarer": "E", "tricks": 10, "weight": 60},
+                    {"contract": "4H", "declarer": "E", "tricks": 9, "weight": 40}]}
 
 
 def table_plays(slot: Slot) -> tuple[list[list], list[Play]]:
@@ -156,6 +165,9 @@ def table_plays(slot: Slot) -> tuple[list[list], list[Play]]:
         if place == PASSED_OUT and i == 1:
             p.calls = ["P", "P", "P", "P"]
             p.steps += _calls(first, p.calls) + [["result", None]]
+        elif place in RULED and i == 0:
+            p.steps += _calls(first, ["1D", "P"]) + [["assign", RULED[place]]]
+            p.ruled = RULED[place]
         elif place == ADJUSTED and i == 0:
             p.steps += _calls(first, ["1C"]) + [["adjust", "avg+", "avg-", "2017 L12C2"]]
             p.artificial = ("avg+", "avg-")
@@ -192,6 +204,8 @@ class Expected:
     tricks: int | None
     score_ns: int | None
     lead: str | None = None  # the opening leader's first card in his hand ("SA", "HT")
+    # what is matchpointed for North-South: (weight, NS score) per outcome; () for an artificial score
+    outcomes: tuple[tuple[Fraction, int], ...] = ()
 
 
 @functools.cache
@@ -208,9 +222,16 @@ def expected(play: Play, deal_of: dict[tuple[int, int], Deal]) -> Expected:
     s = play.slot
     if play.artificial:
         return Expected(s.ns, s.ew, ARTIFICIAL[play.artificial], None, 0, None, None, None)
+    if play.ruled:
+        outcomes = tuple((Fraction(o.get("weight", 100), 100), ns_score(o, play.board)) for o in play.ruled)
+        if len(play.ruled) > 1:  # weighted: no one contract for the scoring program (Level NoPlay)
+            return Expected(s.ns, s.ew, ResultDTO.ContractLevel_NoPLay, None, 0, None, None, None, outcomes=outcomes)
+        o = play.ruled[0]
+        return Expected(s.ns, s.ew, int(o["contract"][0]), o["contract"][1:], 0, o["declarer"], o["tricks"],
+                        outcomes[0][1], outcomes=outcomes)
     contract = Contract.from_auction(Player.find(dealer(play.at)), [Bid(c.lower()) for c in play.calls])
     if contract.is_passout():
-        return Expected(s.ns, s.ew, 0, None, 0, None, None, 0)
+        return Expected(s.ns, s.ew, 0, None, 0, None, None, 0, outcomes=((Fraction(1), 0),))
     deal = deal_of[(group(s.section), play.cards)]
     tricks = _dd(deal.to_pbn())[contract.denom, contract.declarer]
     contract.result = tricks - contract.level - 6
@@ -219,6 +240,18 @@ def expected(play: Play, deal_of: dict[tuple[int, int], Deal]) -> Expected:
     leader = Player.find(Seat.of(decl).lho.letter)
     suit, ranks = next((s, r) for s, r in zip("SHDC", deal[leader].to_pbn().split("."), strict=True) if r)
     denom = {Denom.clubs: "C", Denom.diamonds: "D", Denom.hearts: "H", Denom.spades: "S", Denom.nt: "NT"}[contract.denom]
+    ns = score if decl in "NS" else -score
     return Expected(s.ns, s.ew, contract.level, denom, {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}[contract.penalty], decl, tricks,
-                    score if decl in "NS" else -score, suit + ranks[0])
+                    ns, suit + ranks[0], outcomes=((Fraction(1), ns),))
+
+
+def ns_score(ruled: dict, board: int) -> int:
+    """North-South's Law 77 score of one outcome the TD gave, by endplay."""
+    c = ruled["contract"]
+    denom = {"C": Denom.clubs, "D": Denom.diamonds, "H": Denom.hearts, "S": Denom.spades, "NT": Denom.nt}[c[1:]]
+    decl = Player.find(ruled["declarer"])
+    contract = Contract(level=int(c[0]), denom=denom, declarer=decl, penalty=Penalty.passed,
+                        result=ruled["tricks"] - int(c[0]) - 6)
+    score = contract.score(Vul.from_board(board))
+    return score if ruled["declarer"] in "NS" else -score
 

@@ -6,7 +6,10 @@ is played again; at table 4 a result entered on the wrong board is moved; at tab
 scorer changes a result by hand before the TD corrects it at the table. The file is then read
 back with the logic of three independent readers of real `.bws` files
 (tests/station/bws_readers.py): TabPlay's result reader, JFR Pary's bidding reader, DBF-Tools'
-column types; what they read is what the tables' own outboxes say stands."""
+column types; what they read is what the tables' own outboxes say stands. At table 2 in round 1
+the TD replaces an agreed result with an assigned score (2007 L12C1(c)): the readers find his
+contract, not the table's; his weighted score is refused first (the Swedish edition lets only an
+appeals committee or the Laws Commission weight) and changes nothing."""
 from __future__ import annotations
 
 import json
@@ -35,7 +38,8 @@ from tests.station.test_bws_session import (
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
-WITHDRAWN, MOVED, BY_HAND = (3, 2), (4, 2), (2, 2)  # (table, round)
+WITHDRAWN, MOVED, BY_HAND, ASSIGNED = (3, 2), (4, 2), (2, 2), (2, 1)  # (table, round)
+TD_CONTRACT = {"contract": "2S", "declarer": "E", "tricks": 7}  # the TD's assigned score at ASSIGNED
 
 
 def standing(ctl: Controller) -> dict[tuple, dict]:
@@ -53,7 +57,10 @@ def standing(ctl: Controller) -> dict[tuple, dict]:
 
 
 def tabplay_view(rec: dict) -> dict:
-    """What TabPlay's reader must make of the row of this record."""
+    """What TabPlay's reader must make of the row of this record: an assigned score's contract as
+    the TD gave it, with no lead of the table's play (Law 12C1)."""
+    if (rec.get("adjusted") or {}).get("kind") == "assigned":
+        rec = {**rec, **rec["adjusted"], "lead": None}
     if rec["contract"] == "PASS":
         return {"level": 0}
     level, rest = int(rec["contract"][0]), rec["contract"][1:]
@@ -82,6 +89,15 @@ def play_round(ctl: Controller, t: int, rnd: int) -> None:
         return
     for i in range(BOARDS_PER_ROUND):
         play_board(ctl, "normal")
+        if (t, rnd) == ASSIGNED and i == 0:
+            before = (ctl.journal.count(), len(standing(ctl)), ctl.done[-1])
+            with pytest.raises(Refused) as e:  # 2007 L12C1(c), Swedish edition: no weighting by the TD
+                ctl.td_assigned_score(PIN, boards[0], [{**TD_CONTRACT, "weight": 50},
+                                                       {**TD_CONTRACT, "tricks": 8, "weight": 50}], reason="UI")
+            assert e.value.key == "adjusted.no_weighting"
+            assert (ctl.journal.count(), len(standing(ctl)), ctl.done[-1]) == before
+            rec = ctl.td_assigned_score(PIN, boards[0], [TD_CONTRACT], reason="2S was bid on UI (2007 L16)")
+            assert rec["adjusted"]["law"] == "2007 L12C1(c)" and rec["contract"] != "2S"
         if (t, rnd) == WITHDRAWN and i == 0:
             ctl.td_withdraw_result(PIN, boards[0], reason="the board was fouled", by="TD")
             ctl.choose_board(boards[0])
@@ -138,6 +154,10 @@ def test_a_bws_evening_reads_back_as_the_readers_of_real_files_read_it(tmp_path)
     bidding = readers.jfr_read(db)
     hand_key = (1, *BY_HAND, board)
     assert set(forced) == set(want)
+    [assigned_key] = [k for k, rec in want.items() if rec.get("adjusted")]  # the TD's, standing
+    assert assigned_key[1:3] == ASSIGNED and want[assigned_key]["adjusted"]["kind"] == "assigned"
+    assert readers.tabplay_result(forced[assigned_key]) == {"level": 2, "suit": "S", "x": "", "declarer": "E",
+                                                            "tricks": 7, "lead": ""}
     for k, rec in want.items():
         got = readers.tabplay_result(forced[k])
         if k == hand_key:  # the scorer's row stands (his change); the TD's correction is held

@@ -8,11 +8,20 @@ or doubled, and the PBN and USEBIO exports read back with independent readers.
 Player numbers: at table A1 the players enter their member numbers at the first board (one
 typed wrong first: refused, nothing changed) and see their names; a late player the scoring
 program adds with UpdateMovement sits West at B3 in round 2 and enters her number there. The
-scoring program's participation and player-data polls carry the numbers, the PBN names her."""
+scoring program's participation and player-data polls carry the numbers, the PBN names her.
+
+Adjusted scores (2017 L12C1): at A5 in round 1 the TD assigns 3NT by South, eight tricks, to the
+board in play; at B4 in round 2 he weights 4H by East, ten tricks 60 %, nine 40 %. The scoring
+program's poll has the assigned contract as the TD gave it and the weighted one as no play
+(the ruling is the TD's); the PBN says both in a comment, the assigned score in its Score tag;
+USEBIO shows them on the traveller, and every matchpoint of the scoring group equals an
+independent recomputation (each outcome compared at its weight, Neuberg where a board has fewer
+results: FSB 98C)."""
 from __future__ import annotations
 
 import json
 import time
+from fractions import Fraction
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient, validate_result_dto, validate_td_call_dto
@@ -38,6 +47,7 @@ from tests.station.test_sessions import _director_keys as director_keys
 
 from .club import CLUB, Worker, handrecords, init, late_arrival, people, run_all, second_session, send_all
 from .plan import (
+    ASSIGNED,
     C_PROFILE,
     EVENT,
     INSUFFICIENT,
@@ -45,6 +55,7 @@ from .plan import (
     PIN,
     SESSION,
     TABLET_KILLED,
+    WEIGHTED,
     WITHDRAWN,
     Slot,
     deals,
@@ -101,13 +112,24 @@ class Scorer:
             assert self.client.poll_for_results(SESSION) == []
 
 
+def ruled_comment(ruled: list[dict]) -> str:
+    """The PBN comment the station writes for the TD's assigned or weighted score (station/pbn.py),
+    from the outcomes as the TD gave them."""
+    said = ", ".join((f"{o['weight']}% " if len(ruled) > 1 else "") + f"{o['contract']} by {o['declarer']}, "
+                     f"{o['tricks']} tricks" for o in ruled)
+    kind, law = ("weighted", "2017 L12C1(c)") if len(ruled) > 1 else ("assigned", "2017 L12C1(b)")
+    return "{" + f"Adjusted score, {kind}: {said} ({law})" + "}"
+
+
 def test_a_club_evening_end_to_end(tmp_path):
     the_slots = slots()
     the_deals = deals()
     plans = {(s.section, s.table, s.round): table_plays(s) for s in the_slots}
-    want = {}
+    want, ruled_at = {}, {}
     for _segments, plays in plans.values():
         for p in plays:
+            if p.ruled:
+                ruled_at[(p.slot.section, p.slot.table, p.slot.round, p.board)] = p.ruled
             e = expected(p, the_deals)
             for step in p.steps:
                 if step[0] == "result" and step[1] == "dd":
@@ -258,6 +280,12 @@ def test_a_club_evening_end_to_end(tmp_path):
         withdrawn = (*WITHDRAWN, plans[WITHDRAWN][1][0].board)
         assert sorted(deleted) == sorted([(*MOVED, moved_from), withdrawn])
         assert len([r for r in scorer.log if not r.is_deleted]) == len(want) + 2
+        # The TD's adjusted scores as the scoring program holds them: the assigned contract as he
+        # gave it (not a contract of the table's), the weighted one as no play.
+        assigned = scorer.table[(*ASSIGNED, plans[ASSIGNED][1][0].board)]
+        assert (assigned.level, DENOM[assigned.denomination], SEATS[assigned.declarer_direction - 1],
+                assigned.total_tricks, assigned.lead_card_suit) == (3, "NT", "S", 8, 0)
+        assert scorer.table[(*WEIGHTED, plans[WEIGHTED][1][0].board)].level == ResultDTO.ContractLevel_NoPLay
         # ... and the same from a poll of everything, as a scoring program re-reading the event.
         every = client.poll_for_results(SESSION, all=True)
         live = {(r.section_letters, r.table_number, r.round_number, r.board_number): r
@@ -290,10 +318,11 @@ def test_a_club_evening_end_to_end(tmp_path):
         # dealer), the players' names, contract, result and the Law 77 score.
         raw = fetch(st, "/export/pbn")
         text = conforming_text(raw)
-        tag_of = {}
+        tag_of, pbn_game = {}, {}
         for game in games(text):
             t = dict(tags(game))
             tag_of[(t["Section"], int(t["Table"]), int(t["Round"]), int(t["Board"]))] = t
+            pbn_game[(t["Section"], int(t["Table"]), int(t["Round"]), int(t["Board"]))] = game
             assert t["Deal"].startswith(t["Dealer"] + ":"), t["Deal"]
         boards = endplay_boards(raw)
         assert len(boards) == len(want) == len(tag_of)
@@ -308,6 +337,13 @@ def test_a_club_evening_end_to_end(tmp_path):
                 {s: "Sent, Lena" if (section, table, round_, s) == LATE_SEAT else name_at(section, table, round_, s)
                  for s in SEATS}
             score = tag_of[(section, table, round_, b.board_num)].get("Score")
+            ruled = ruled_at.get((section, table, round_, b.board_num))
+            if ruled is not None:  # the TD's score on the board in play: no contract at the table
+                game = pbn_game[(section, table, round_, b.board_num)]
+                assert (tag_of[(section, table, round_, b.board_num)]["Contract"], b.contract) == ("?", None)
+                assert ruled_comment(ruled) in game, (ruled, game)
+                assert score == (f"NS {e.score_ns}" if len(ruled) == 1 else None), score
+                continue
             if e.level < 0:
                 continue  # the TD's artificial score: no contract at the table
             if e.level == 0:
@@ -336,16 +372,19 @@ def test_a_club_evening_end_to_end(tmp_path):
             assert [x.findtext("PLAYER_NAME") for x in pairs[("NS", 1)].findall("PLAYER")] == \
                 [f"N{letters}1 Öberg-{letters}NS1", f"S{letters}1 Öberg-{letters}NS1"]
         # Every traveller line: the pairs, the contract and the Law 77 score computed by endplay.
-        lines = {}
+        lines, points = {}, {}
         for letters, sec in secs.items():
             for b in sec.findall("BOARD"):
                 for tl in b.findall("TRAVELLER_LINE"):
                     key = (letters, int(b.findtext("BOARD_NUMBER")), pair_no(tl.findtext("NS_PAIR_NUMBER")))
                     assert key not in lines, key
                     lines[key] = (pair_no(tl.findtext("EW_PAIR_NUMBER")), tl.findtext("CONTRACT"), tl.findtext("SCORE"))
+                    points[key] = (tl.findtext("NS_MATCH_POINTS"), tl.findtext("EW_MATCH_POINTS"))
         want_lines = {}
         for (letters, _t, _r, board), e in want.items():
-            if e.level < 0:
+            if e.level == ResultDTO.ContractLevel_NoPLay:
+                shown = (e.ew, "WEIGHTED", "ADJ")  # the TD's weighted score (2017 L12C1(c))
+            elif e.level < 0:
                 shown = (e.ew, "AVE+", "AVE+")  # SCORE: the TD's adjusted score
             elif e.level == 0:
                 shown = (e.ew, "PASS", "0")
@@ -353,6 +392,22 @@ def test_a_club_evening_end_to_end(tmp_path):
                 shown = (e.ew, f"{e.level}{e.denom}{'X' * e.stake}", str(e.score_ns))
             want_lines[(letters, board, e.ns)] = shown
         assert {k: (ew, c, s or "") for k, (ew, c, s) in lines.items()} == want_lines
+        # Every matchpoint of the Mitchells' scoring group, recomputed here: each result (each
+        # outcome of a weighted one, at its weight) against every other on the board, 2/1/0
+        # (2007 L78A), Neuberg up to the most results any board has (FSB 98C); an artificial score
+        # is not compared (2017 L12C2).
+        group_one = {k: e for k, e in want.items() if k[0] in "AB"}
+        most = max(sum(1 for k in group_one if k[3] == b) for b in {k[3] for k in group_one})
+        for board in sorted({k[3] for k in group_one}):
+            here = {k: e for k, e in group_one.items() if k[3] == board and e.outcomes}
+            for k, e in here.items():
+                mine = sum(w * w2 * (2 if s > s2 else 1 if s == s2 else 0) for k2, e2 in here.items() if k2 != k
+                           for w, s in e.outcomes for w2, s2 in e2.outcomes)
+                n = len(here)
+                mp = (mine + 1) * Fraction(most, n) - 1 if n < most else mine
+                got_ns, got_ew = points[(k[0], board, e.ns)]
+                assert abs(float(got_ns) - float(mp)) < 0.051, (k, got_ns, float(mp))
+                assert abs(float(got_ew) - (2 * (most - 1) - float(mp))) < 0.051, (k, got_ew)
         howell = secs["C"].findall("PARTICIPANTS/PAIR")
         assert sorted(pair_no(p.findtext("PAIR_NUMBER")) for p in howell) == [1, 2, 3, 4, 5, 6]
         assert {p.findtext("PLACE") for p in howell} & {"1", "1="}

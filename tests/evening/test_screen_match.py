@@ -11,18 +11,24 @@ On the way:
   players alert) on North's box only; South's alert of his partner's 1C at A1 (FSB L115B) on West's
   box only; never on the tablet;
 - the TD's artificial score at A4 (2017 L12C2);
-- the station is killed (SIGKILL) and restarted while the tables play their last board.
+- the station is killed (SIGKILL) and restarted while the tables play their last board;
+- the TD docks team 2 one VP for lateness with `python -m station match deduct` (FSB L109B; off
+  team 2 alone, FSB L109D).
 
 At the end: the LIN of every table, read back by endplay's LIN parser, equals every auction as
 it stands; the spectators' page in real Chromium never shows a call before the organiser's delay
 has passed since it was keyed, and shows every call after it; each call is on the push stream
 exactly once per change and no earlier than its delay; the scoring program has each result once;
 the IMPs per match and the VPs equal a recomputation from the contracts and tricks written in
-screen_plan.py. No speed is asserted: every wait is a hang guard."""
+screen_plan.py, less the deduction, on the director page and the spectators' page. No speed is
+asserted: every wait is a hang guard."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -32,7 +38,7 @@ from endplay.parsers import lin as endplay_lin
 
 from hardware.sim.boxes import Screen
 from tests.e2e.harness import Rig
-from tests.station.conftest import Chromium, StationProcess
+from tests.station.conftest import ROOT, Chromium, StationProcess
 from tests.station.live_play import Spectator, handrecords
 from tests.station.test_live_feed import endplay_call
 from tests.station.test_team_matches import director_keys
@@ -57,6 +63,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.server, pytest.mark.micropython, pyt
 
 DELAY_S = 4.0  # the organiser's live delay (seconds: the station's test option)
 MATCH_NAMES = {"A1-A2": "Team 1 v Team 2", "A3-A4": "Team 3 v Team 4"}  # as the station names them
+LATE = "Team 2 -1 VP (late 1-5 minutes; FSB L109B)"  # the TD's deduction in match A1-A2
 SUIT = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 
 
@@ -259,6 +266,10 @@ def test_a_screen_team_match_fsb_and_wbf_end_to_end(tmp_path, chromium, micropyt
         for n in (1, 2, 3, 4):
             play_plain(tables[n], 4)
         st.start()
+        docked = subprocess.run([sys.executable, "-m", "station", "match", "--db", str(st.db), "deduct",
+                                 "A1-A2:1v2", "2", "1", "--reason", "late 1-5 minutes", "--law", "FSB L109B"],
+                                cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert docked.returncode == 0 and LATE in docked.stdout, (docked.stdout, docked.stderr)
         wait_board_shown(spectator, 4)
         reads.append(page(chromium, st.url))
         check_page(reads[-1], tables, complete=4)
@@ -359,6 +370,12 @@ class Scorer:
         ok(self.client.accept_queue_data(SESSION, DataConnectorResponseData.Results))
 
 
+def net_vp(name: str) -> tuple[float, float]:
+    """The match's VPs on the WBF scale, less team 2's 1 VP in A1-A2 (FSB L109D: team 1 keeps its)."""
+    vp = wbf_vp(margin(name), 4)
+    return (vp[0], float(Fraction(str(vp[1])) - 1)) if name == "A1-A2" else vp
+
+
 def check_scores(st: StationProcess, client: DataConnectorClient, scorer: Scorer, last_read) -> None:
     """The scoring program has each result once, across the kill; the station's IMPs and VPs equal
     the recomputation; the spectators' page shows each match's IMPs. A match's score is the IMPs
@@ -378,9 +395,12 @@ def check_scores(st: StationProcess, client: DataConnectorClient, scorer: Scorer
     for name, row in zip(MATCHES, rows, strict=True):
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
         home, away = want[name]
-        vp = wbf_vp(margin(name), 4)
+        vp = net_vp(name)
         assert cells[3] == "4/4" and cells[4] == f"{home}–{away}", (name, cells)
-        assert cells[5] == f"{vp[0]:.2f}–{vp[1]:.2f}", (name, cells, vp)
+        shown = f"{vp[0]:.2f}–{vp[1]:.2f}" + (f'<br><span class="deduction">{LATE}</span>' if name == "A1-A2" else "")
+        assert cells[5] == shown, (name, cells, vp)
     lines = last_read[3]
     for name, (home, away) in want.items():
-        assert f"{MATCH_NAMES[name]}: {home} - {away} IMPs (4 of 4 boards)" in lines, (name, lines)
+        vp = net_vp(name)
+        line = f"{MATCH_NAMES[name]}: {home} - {away} IMPs (4 of 4 boards), VP {vp[0]:.2f} - {vp[1]:.2f}"
+        assert line + (f"; VP deduction {LATE}" if name == "A1-A2" else "") in lines, (name, lines)

@@ -79,6 +79,11 @@ class Tablet:
             assert ctl.ew_confirm(True) is not None
         elif op == "adjust":
             ctl.td_artificial_score(PIN, args[0], args[1], args[2])
+        elif op == "assign":  # the TD's assigned or weighted score on the board in play (Law 12C1)
+            board = ctl.board
+            assert board is not None  # a board is on the table
+            rec = ctl.td_assigned_score(PIN, board, args[0])
+            assert rec["board"] == board and ctl.board != board, (rec, ctl.board)
         elif op == "players":  # member numbers at the round's first board, the station's names shown back
             shown = ctl.enter_player_numbers(args[0])
             assert shown["looked_up"] and shown["names"] == args[1], shown

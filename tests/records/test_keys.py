@@ -8,9 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared_rules.records import (
+    AuctionEventKey,
     AuctionKey,
+    PlayersKey,
     RecordError,
     ResultKey,
+    RoundKey,
     TableId,
     TableTdCallKey,
     TdCallKey,
@@ -26,7 +29,10 @@ table_ids = st.builds(TableId, events, st.sampled_from(["A", "B", "Z", "AA", "CC
 statuses = st.sampled_from(["launched", "in_progress", "resolved", "deferred"])
 keys = st.one_of(
     st.builds(ResultKey, table_ids, st.integers(1, 99), st.integers(1, 999), st.integers(1, 50)),
-    st.builds(AuctionKey, table_ids, st.integers(1, 99), st.integers(1, 999), st.integers(1, 10**6)),
+    st.builds(AuctionKey, table_ids, st.integers(0, 99), st.integers(1, 999), st.integers(1, 10**6)),
+    st.builds(AuctionEventKey, table_ids, st.integers(0, 99), st.integers(1, 999), st.integers(1, 2**53)),
+    st.builds(RoundKey, table_ids, st.integers(1, 99)),
+    st.builds(PlayersKey, table_ids, st.integers(1, 99), st.integers(1, 999)),
     st.builds(TdCallKey, table_ids, st.integers(0, 99), st.none() | st.integers(1, 999), st.integers(0, 10**6),
               st.sampled_from(list(TdCallSeries)), st.none() | statuses),
     st.builds(TableTdCallKey, table_ids, st.integers(0, 9999), statuses))
@@ -36,7 +42,8 @@ keys = st.one_of(
 def test_every_key_reads_back_as_itself(key):
     text = key.format()
     assert type(key).parse(text) == key
-    kind = {ResultKey: "result", AuctionKey: "auction", TdCallKey: "td_call", TableTdCallKey: "td_call"}[type(key)]
+    kind = {ResultKey: "result", AuctionKey: "auction", AuctionEventKey: "auction_event", RoundKey: "round",
+            PlayersKey: "players", TdCallKey: "td_call", TableTdCallKey: "td_call"}[type(key)]
     assert parse_key(kind, text) == key
 
 
@@ -44,6 +51,9 @@ def test_the_wire_forms():
     assert ResultKey(TID, 2, 5, 1).format() == "club-2026-11-22/A/3/2/5/1"
     assert ResultKey(TID, 2, 5, 1).next_revision().format() == "club-2026-11-22/A/3/2/5/2"
     assert AuctionKey(TID, 2, 5, 4).format() == "club-2026-11-22/A/3/2/5/auction/4"
+    assert AuctionEventKey(TID, 2, 5, 812).format() == "club-2026-11-22/A/3/2/5/event/812"
+    assert RoundKey(TID, 2).format() == "club-2026-11-22/A/3/round/2"
+    assert PlayersKey(TID, 2, 1).format() == "club-2026-11-22/A/3/2/players/1"
     launch = TdCallKey(TID, 2, 5, 1)
     assert launch.format() == "club-2026-11-22/A/3/2/5/td/1"
     assert launch.with_status("resolved").format() == "club-2026-11-22/A/3/2/5/td/1/resolved"
@@ -76,6 +86,21 @@ def test_a_td_call_is_named_by_its_launch_whatever_its_status():
     (ResultKey, None, "expected a non-empty string"),
     (AuctionKey, "club/A/3/2/5/bidding/1", "expected <event>/<section>/<table>/<round>/<board>/auction/<seq>"),
     (AuctionKey, "club/A/3/2/5/auction/0", "the sequence number must be a whole number from 1 up"),
+    (AuctionKey, "club/A/3/x/5/auction/1", "the round must be a whole number from 0 up, not 'x'"),
+    (AuctionKey, "club 22/A/3/2/5/bidding/1", "expected <event>/<section>/<table>/<round>/<board>/auction/<seq>"),
+    (AuctionKey, "club/A/3/2/5/auction", "expected <event>/<section>/<table>/<round>/<board>/auction/<seq>"),
+    (AuctionEventKey, "club/A/3/2/5/auction/1", "expected <event>/<section>/<table>/<round>/<board>/event/<n>"),
+    (AuctionEventKey, "club/A/3/2/0/event/1", "the board must be a whole number from 1 up, not '0'"),
+    (AuctionEventKey, "club/A/3/2/5/event/0", "the record number must be a whole number from 1 up, not '0'"),
+    (AuctionEventKey, "club 22/A/3/2/5/event/1", "the event must be letters, digits"),
+    (RoundKey, "club/A/3/rounds/2", "expected <event>/<section>/<table>/round/<round>"),
+    (RoundKey, "club/A/3/round/0", "the round must be a whole number from 1 up, not '0'"),
+    (RoundKey, "club/a/3/rounds/2", "expected <event>/<section>/<table>/round/<round>"),
+    (RoundKey, "club/a/3/round/2", "the section must be 1 to 3 capital letters, not 'a'"),
+    (PlayersKey, "club/A/3/2/player/1", "expected <event>/<section>/<table>/<round>/players/<entry>"),
+    (PlayersKey, "club/A/3/0/players/1", "the round must be a whole number from 1 up, not '0'"),
+    (PlayersKey, "club/A/3/2/players/x", "the entry must be a whole number from 1 up, not 'x'"),
+    (PlayersKey, "club/A/3/2/players", "expected <event>/<section>/<table>/<round>/players/<entry>"),
     (TdCallKey, "club/A/3/2/5/td", "expected <event>/<section>/<table>/<round>/<board>/td/<n>"),
     (TdCallKey, "club/A/3/2/5/call/1", "storage/<n> in place of td/<n>"),
     (TdCallKey, "club/A/3/2/5/td/1/done", "the status must be one of launched, in_progress, resolved, deferred"),

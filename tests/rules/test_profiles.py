@@ -4,7 +4,9 @@ import pathlib
 import pytest
 
 from shared_rules import profiles
+from shared_rules.outcome import Accepted
 from shared_rules.profiles import ProfileError
+from shared_rules.table import Table
 
 ALL = ["acbl", "dbf-2017", "ebu", "fsb-2007", "wbf-screens-2017"]
 
@@ -62,6 +64,10 @@ GOOD = (pathlib.Path(profiles.__file__).parent / "fsb-2007.toml").read_text()
     (lambda s: s.replace("card = true", "card = false", 1), "neither a card nor pause_without_card"),
     (lambda s: s.replace("simultaneous_source", "# simultaneous_source"), "simultaneous_source is missing"),
     (lambda s: s.replace('simultaneous_source = "', 'simultaneous_source = " " # "'), "where the L33 window comes"),
+    # 2007 L78D: the VP scale is one a source gives (shared_rules/scoring/vp_scales.py), and says why
+    (lambda s: s.replace('vp_scale = "wbf"', 'vp_scale = "sbf-25-0"'), "vp_scale must be one of wbf, none"),
+    (lambda s: s.replace('vp_scale_source = "', 'vp_scale_source = " " # "'), "where the VP scale comes from"),
+    (lambda s: s.replace("vp_scale_source", "# vp_scale_source"), "vp_scale_source is missing"),
 ])
 def test_malformed_profiles_are_rejected_with_the_field_named(tmp_path, mutate, match):
     path = tmp_path / "broken.toml"
@@ -85,7 +91,9 @@ def test_a_profile_is_assumed_until_every_rule_it_applies_is_cited():
     dbf = profiles.load("dbf-2017").assumed
     assert {"call_made", "alert", "stop.wait_s", "stop.long_thought_s"} <= set(dbf) and "stop" not in dbf
     wbf = profiles.load("wbf-screens-2017").assumed
-    assert {"call_made", "stop", "alert", "screens"} <= set(wbf)
+    # the WBF Alerting Policy gives its alerts, not who alerts; its stop and screen rules and
+    # call_made rest on no WBF text found (docs/laws/choices.md #39)
+    assert {"call_made", "stop", "screens", "alert.by"} <= set(wbf) and "alert" not in wbf
     # ebu and acbl cite their pause after a skip bid; its margin and enforcement stay assumed, and
     # so does what they do not cite (their alerting rules; acbl's call_made)
     for name in ("ebu", "acbl"):
@@ -120,6 +128,19 @@ def test_every_citation_names_the_regulation_its_edition_section_and_quotes_it()
             assert cite.regulation and cite.edition and cite.section and cite.quote and cite.covers, (name, cite)
     fsb = {c.section: c for c in profiles.load("fsb-2007").cites}
     assert "avvakta i cirka 10 sekunder" in fsb["L116B"].quote and fsb["L116B"].covers == ("stop",)
+
+
+def test_WBF_alerting_policy_with_screens_every_alertable_call_is_alerted_at_any_level():
+    # WBF Alerting Policy: calls at the four level or higher are not alerted "except when screens
+    # are in use"; the profile cites it and has no cut-off
+    wbf = profiles.load("wbf-screens-2017")
+    (cite,) = [c for c in wbf.cites if "alert" in c.covers]
+    assert cite.regulation == "WBF Alerting Policy" and "except when screens are in use" in cite.quote
+    assert "four level or higher" in cite.quote and wbf.alert.cutoff_level is None
+    table = Table("wbf-screens-2017", 1)
+    assert isinstance(table.step({"t": 0.0, "seat": "N", "call": "4H"}), Accepted)
+    got = table.step({"t": 1.0, "seat": "N", "alert": True})  # North alerts his 4H to East
+    assert isinstance(got, Accepted) and got.timing == ()
 
 
 @pytest.mark.parametrize("mutate,match", [

@@ -15,8 +15,9 @@ PIN = "4321"
 FSB = {**SESSION, "profile": "fsb-2007"}
 # every record kind the controller journalled before it was split (tests/tablet/old_journal.py)
 OLD_KINDS = set(json.loads((pathlib.Path(__file__).parent / "data" / "evening.json").read_text())["kinds"])
-# every kind added since, each replayed by its own tests (player numbers: test_player_numbers.py)
-NEW_KINDS = {"players"}
+# every kind added since, each replayed by its own tests (player numbers: test_player_numbers.py;
+# an agreed result replaced by the TD's assigned score, Law 12C1: test_assigned_score.py)
+NEW_KINDS = {"players", "reruled"}
 
 
 def calls(ctl, clock, *seq, think=2.0):

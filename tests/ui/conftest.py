@@ -42,7 +42,8 @@ def run_driver(script, out, display, *args, timeout=600):
     import sys
 
     env = {**os.environ, "DISPLAY": display, "KIVY_HOME": str(out / "kivy"), "KIVY_NO_ARGS": "1"}
-    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui" / script), str(out), str(SHOTS), *map(str, args)],
+    module = "tests.ui." + script.removesuffix(".py")  # a module: its imports start at the repository's root
+    proc = subprocess.run([sys.executable, "-m", module, str(out), str(SHOTS), *map(str, args)],
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     checks_file = out / "checks.json"
     assert checks_file.exists(), f"the app did not finish:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"

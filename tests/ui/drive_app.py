@@ -1,48 +1,25 @@
 """Runs the real Kivy tablet app (under the display in $DISPLAY) and drives it by pressing its buttons.
 
-    python tests/ui/drive_app.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_app OUT_DIR [SHOTS_DIR]
 
-Boxes are stood in for by controller.box_event (the link is tested end to end in tests/e2e); every
-director and result action goes through the app's own buttons. Each step records what the screen
-showed into OUT_DIR/checks.json, which the pytest side asserts on; screenshots go to SHOTS_DIR.
+A round with rulings: a wrong card, exposed cards, an insufficient bid behind a wrong and a right
+PIN, the result entered, disputed and confirmed, the tempo screen, the next round's setup, an
+artificial score and a correction with its reason. Each step records what the screen showed into
+OUT_DIR/checks.json, which the pytest side asserts on; screenshots go to SHOTS_DIR.
 """
 from __future__ import annotations
 
 import json
-import pathlib
-import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tests.ui.driver import Driver
+from tests.ui.shots import enter_pin, texts
 
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
-from tests.ui.shots import sign_in as shots_sign_in  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
-
-
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": "club-2026-11-22", "section": "A", "table": 3, "round": 2, "boards": [2],
-           "ns_pair": 1, "ew_pair": 8, "profile": "dbf-2017", "policy": "record", "td_pin": "4321",
-           "tables": 5})
-
-
-def box(seat: str, call: str | None = None, kind: str = "call", think: float = 3.0) -> None:
-    clock.t += think
-    ctl.box_event(seat, kind, call=call)
-
-
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en")
-checks: dict[str, object] = {}
-
-
-shots = Shots(app, checks, SHOTS)
+drv = Driver()
+ctl = drv.controller({"event": "club-2026-11-22", "section": "A", "table": 3, "round": 2, "boards": [2],
+                      "ns_pair": 1, "ew_pair": 8, "profile": "dbf-2017", "policy": "record", "td_pin": "4321",
+                      "tables": 5})
+app = drv.open_app("en")
+checks, shots, box, sign_in = drv.checks, drv.shots, drv.box, drv.sign_in
 shot = shots.shot
 
 
@@ -72,9 +49,7 @@ def step1b(_dt):
     app.go("director")
     d = app.screens["director"]
     checks["undo_texts"] = texts(d)
-    for k in "4321":
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(d, "4321")
     d.tool_buttons["correct"].trigger_action(0)
     d.tool_buttons["E"].trigger_action(0)
     next(b for b in d.picker.children if getattr(b, "call", None) == "P").trigger_action(0)
@@ -157,9 +132,7 @@ def step2(_dt):
     checks["wrong_pin_changed_nothing_else"] = [ctl.journal.count() - journal_before, last[1],
                                                 json.dumps(ctl.estate, sort_keys=True) == state_before, ctl.phase]
     checks["wrong_pin_still_locked"] = not d.unlocked and bool(d.pin_buttons)
-    for k in "4321":
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(d, "4321")
     checks["options_shown"] = [b.option["id"] for b in d.option_buttons]
     checks["director_texts"] = texts(d)
     shot("director-console")
@@ -234,9 +207,7 @@ def step6(_dt):
 
 def step6b(_dt):
     g = app.screens["pin"]
-    for k in "4321":
-        g.pin_buttons[k].trigger_action(0)
-    g.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(g, "4321")
     checks["tempo_texts"] = texts(app.screens["tempo"])
     shot("tempo")
 
@@ -247,13 +218,9 @@ def step7(_dt):
     app.screens["round_end"].next_btn.trigger_action(0)
     checks["next_round_asks_pin"] = app.sm.current
     g = app.screens["pin"]
-    for k in "1111":
-        g.pin_buttons[k].trigger_action(0)
-    g.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(g, "1111")
     checks["next_round_wrong_pin"] = [app.sm.current, g.message.text]
-    for k in "4321":
-        g.pin_buttons[k].trigger_action(0)
-    g.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(g, "4321")
     checks["setup_screen"] = app.sm.current
     su = app.screens["setup"]
     checks["setup_prefilled"] = {k: su.inputs[k].text for k in ("round", "ns_pair", "ew_pair", "td_pin")}
@@ -284,10 +251,6 @@ def step8(_dt):
     su.start.trigger_action(0)
     checks["after_setup_screen"] = app.sm.current
     checks["new_round"] = [ctl.session.round, list(ctl.session.boards), ctl.session.ew_pair, ctl.board]
-
-
-def sign_in():
-    return shots_sign_in(app, "4321")
 
 
 def step9(_dt):
@@ -336,6 +299,5 @@ def step10c(_dt):
     checks["correction_message"] = d.message.text
 
 
-shots.run([step1, step1a, step1b, step1c, step1d, rest1, rest_start, rest2, rest2, rest3, step2, step3, step4, step4b, step5, step6, step6b, step7, step8, step9, step10,
-     step10b, step10c], OUT)
-app.run()
+drv.run([step1, step1a, step1b, step1c, step1d, rest1, rest_start, rest2, rest2, rest3, step2, step3, step4, step4b,
+         step5, step6, step6b, step7, step8, step9, step10, step10b, step10c])

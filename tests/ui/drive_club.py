@@ -1,6 +1,6 @@
 """A club's first evening on a new tablet, through the real Kivy app's own buttons:
 
-    python tests/ui/drive_club.py OUT_DIR SHOTS_DIR STATION_URL RIGHT_KEY WRONG_KEY
+    python -m tests.ui.drive_club OUT_DIR SHOTS_DIR STATION_URL RIGHT_KEY WRONG_KEY
 
 The tablet has no club settings (no regulations, no PIN): the setup screen makes the director
 choose; the table is checked against a real station; the players pick the board on the table
@@ -12,42 +12,27 @@ pad; a full journal puts a red banner on the screen. Checks go to OUT_DIR/checks
 from __future__ import annotations
 
 import json
-import pathlib
-import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from shared_rules.types import SEATS
+from tablet_app.outbox import Deliverer
+from tablet_app.station_client import station_check
+from tests.ui.driver import Driver
+from tests.ui.shots import enter_pin, texts
 
-from tablet_app.control.auction import BoxReply  # noqa: E402
-from tablet_app.controller import Controller  # noqa: E402
-from tablet_app.outbox import Deliverer  # noqa: E402
-from tablet_app.station_client import station_check  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
-from tests.ui.shots import sign_in as shots_sign_in  # noqa: E402
-
-OUT, SHOTS = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-URL, RIGHT_KEY, WRONG_KEY = sys.argv[3], sys.argv[4], sys.argv[5]
-OUT.mkdir(parents=True, exist_ok=True)
+drv = Driver()
+URL, RIGHT_KEY, WRONG_KEY = drv.more
 EVENT = "club-2026-11-22"
+PIN = "2468"  # the director's, typed in on the setup screen (step1)
 
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock, boot_clock=clock)  # the PIN lockout on the test clock
+clock = drv.clock
+ctl = drv.controller(boot_clock=clock)  # the PIN lockout on the test clock
 ctl.station_check = station_check(URL, RIGHT_KEY, timeout=30)
+drv.pin = PIN
 # the outbox goes out with a key the station does not take for this table: every item refused
-deliverer = Deliverer(str(OUT / "journal.db"), URL, f"{EVENT}/A/3", WRONG_KEY, max_backoff=0.2).start()
-
-import tablet_app.app as A  # noqa: E402
-from shared_rules.types import SEATS  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en", deliverer=deliverer)
-checks: dict[str, object] = {}
-shots = Shots(app, checks, SHOTS)
-
-
-def box(seat: str, call: str | None = None, kind: str = "call", think: float = 2.0) -> BoxReply:
-    clock.t += think
-    return ctl.box_event(seat, kind, call=call)
+deliverer = Deliverer(str(drv.out / "journal.db"), URL, f"{EVENT}/A/3", WRONG_KEY, max_backoff=0.2).start()
+app = drv.open_app("en", deliverer=deliverer)
+checks, shots, box, sign_in = drv.checks, drv.shots, drv.box, drv.sign_in
 
 
 def step1(_dt):
@@ -56,7 +41,7 @@ def step1(_dt):
     checks["defaults"] = ctl.setup_defaults()
     checks["profile_shown"] = [su.profile.text, su.profile_id()]
     for name, value in (("event", EVENT), ("section", "a"), ("table", "3"), ("round", "1"), ("tables", "4"),
-                        ("boards", "1-3"), ("ns_pair", "3"), ("ew_pair", "3"), ("td_pin", "2468")):
+                        ("boards", "1-3"), ("ns_pair", "3"), ("ew_pair", "3"), ("td_pin", PIN)):
         su.inputs[name].text = value
     su.start.trigger_action(0)
     checks["no_profile_error"] = [su.error.text, ctl.journal.count(), ctl.phase]
@@ -119,10 +104,6 @@ def wait_refused(_dt):
         deliverer.wake()
 
 
-def sign_in(pin: str = "2468"):
-    return shots_sign_in(app, pin)
-
-
 def step5(_dt):
     d = sign_in()
     checks["delivery_lines"] = d.delivery.text.split("\n")
@@ -166,9 +147,7 @@ def step8(_dt):
     app.go("director")
     d = app.screens["director"]
     for _ in range(3):
-        for k in "1111":
-            d.pin_buttons[k].trigger_action(0)
-        d.pin_buttons["unlock"].trigger_action(0)
+        enter_pin(d, "1111")
     app.refresh()
     checks["locked"] = [t for t in texts(d) if "wrong PINs" in t] + [d.pin_buttons["unlock"].disabled, d.unlocked]
     shots.shot("pin-locked")
@@ -225,6 +204,5 @@ def step12(_dt):
     checks["td_board"] = [ctl.board, list(ctl.journal.records())[-1][2].get("by"), d.message.text, ctl.estate["calls"]]
 
 
-shots.run([step1, step2, step3, step4, wait_refused, step5, step6, step7, step8, step9, step10, step11, step12], OUT,
-          on_end=deliverer.stop)
-app.run()
+drv.run([step1, step2, step3, step4, wait_refused, step5, step6, step7, step8, step9, step10, step11, step12],
+        on_end=deliverer.stop)

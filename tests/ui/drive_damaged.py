@@ -2,25 +2,19 @@
 the damage on screen with its reason, and the director's Recover goes on from the records before
 it. Drives the real app started by `tablet_app.app.main`:
 
-    python tests/ui/drive_damaged.py OUT_DIR SHOTS_DIR
+    python -m tests.ui.drive_damaged OUT_DIR SHOTS_DIR
 """
 from __future__ import annotations
 
-import json
-import pathlib
 import re
 import sqlite3
-import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tablet_app.controller import Controller
+from tests.ui.driver import Driver
+from tests.ui.shots import texts
 
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.shots import Shots, texts  # noqa: E402
-
-OUT, SHOTS = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-OUT.mkdir(parents=True, exist_ok=True)
-DB = OUT / "tablet.db"
+drv = Driver()
+DB = drv.out / "tablet.db"
 
 ctl = Controller(DB)
 ctl.setup({"event": "club-2026-11-22", "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
@@ -35,33 +29,25 @@ conn.execute("UPDATE journal SET body = ? WHERE seq = ?", (body.replace('"1NT"',
 conn.commit()
 conn.close()
 
-from kivy.app import App  # noqa: E402
-
-import tablet_app.app as A  # noqa: E402
-
-checks: dict[str, object] = {"edited_seq": seq}
-shots = Shots(None, checks, SHOTS)
+checks, shots = drv.checks, drv.shots
+checks["edited_seq"] = seq
 
 
 def step1(_dt):
-    app = shots.app = App.get_running_app()
+    app = drv.app
     checks["screen"] = app.sm.current
     checks["texts"] = texts(app.sm.current_screen)
     shots.shot("journal-damaged")
 
 
 def step2(_dt):
-    app = shots.app
+    app = drv.app
     app.damaged_screen.recover_btn.trigger_action(0)
     checks["after"] = [app.sm.current, [c["call"] for c in app.controller.estate["calls"]], app.controller.board]
     checks["note"] = app.current_note()
     # the files kept aside, without their time: the journal and the files that go with it
-    checks["aside"] = sorted(re.sub(r"-\d{8}T\d{6}", "", p.name) for p in OUT.glob("tablet.db.damaged-*"))
+    checks["aside"] = sorted(re.sub(r"-\d{8}T\d{6}", "", p.name) for p in drv.out.glob("tablet.db.damaged-*"))
     shots.shot("journal-recovered")
 
 
-shots.run([step1, step2], OUT)
-rc = A.main(["--db", str(DB), "--lang", "en"])
-data = json.loads((OUT / "checks.json").read_text())
-data["rc"] = rc
-(OUT / "checks.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
+drv.run_main([step1, step2], ["--db", str(DB), "--lang", "en"])

@@ -1,6 +1,6 @@
 """Only the director rules, through the real Kivy app's own buttons:
 
-    python tests/ui/drive_director.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_director OUT_DIR [SHOTS_DIR]
 
 An irregularity opens the console on "the director is called" and the PIN pad, no option shown;
 the PIN; the ruling; the console back on the auction by itself; the Director button asks for the
@@ -13,37 +13,24 @@ Checks go to OUT_DIR/checks.json.
 """
 from __future__ import annotations
 
-import pathlib
-import sys
 from typing import Any
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tablet_app.control.director_session import IDLE_S
+from tests.ui.driver import Driver
+from tests.ui.shots import Clock, enter_pin, texts
 
-from tablet_app.control.director_session import IDLE_S  # noqa: E402
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
-
-clock, boot = Clock(), Clock()  # the wall clock (calls' times) and the boot clock (sitting, grace)
+drv = Driver()
+boot = Clock()  # the boot clock (sitting, grace); the driver's clock is the wall clock (calls' times)
 boot.t = 7_200.0
-ctl = Controller(OUT / "journal.db", clock=clock, boot_clock=boot)
-ctl.setup({"event": "club-2026-11-22", "section": "A", "table": 3, "round": 2, "boards": [1],
-           "ns_pair": 1, "ew_pair": 8, "profile": "dbf-2017", "policy": "record", "td_pin": "4321", "tables": 5})
-
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en")
-checks: dict[str, object] = {}
-shots = Shots(app, checks, SHOTS)
+ctl = drv.controller({"event": "club-2026-11-22", "section": "A", "table": 3, "round": 2, "boards": [1],
+                      "ns_pair": 1, "ew_pair": 8, "profile": "dbf-2017", "policy": "record", "td_pin": "4321",
+                      "tables": 5}, boot_clock=boot)
+app = drv.open_app("en")
+checks, shots = drv.checks, drv.shots
 
 
 def box(seat: str, call: str) -> None:
-    clock.t += 2.0
-    assert ctl.box_event(seat, "call", call=call)["ok"], (seat, call)
+    assert drv.box(seat, call)["ok"], (seat, call)
     app.refresh()
 
 
@@ -56,11 +43,8 @@ def console() -> dict[str, object]:
             "tools": sorted(d.tool_buttons) if d.unlocked else [], "texts": shown}
 
 
-def pin(keys: str = "4321") -> None:
-    d = app.screens["director"]
-    for k in keys:
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
+def pin() -> None:
+    enter_pin(app.screens["director"], "4321")
 
 
 def option(choice: str) -> None:
@@ -182,10 +166,7 @@ def step8(_dt):
     checks["round_end"] = [app.sm.current, ctl.director()["grace_s"] > 0]
     # the next round, typed in at the table: its PIN gate is not a sitting at the console
     app.screens["round_end"].next_btn.trigger_action(0)
-    g = app.screens["pin"]
-    for k in "4321":
-        g.pin_buttons[k].trigger_action(0)
-    g.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(app.screens["pin"], "4321")
     su = app.screens["setup"]
     su.inputs["boards"].text = "2"
     su.start.trigger_action(0)
@@ -200,5 +181,4 @@ def step9(_dt):
     checks["next_round_irregularity"] = console()
 
 
-shots.run([step1, step2, step3, step4, step5, step6, step7, step8, step9], OUT)
-app.run()
+drv.run([step1, step2, step3, step4, step5, step6, step7, step8, step9])

@@ -1,6 +1,6 @@
 """Player numbers typed at the table, through the real Kivy app in Swedish:
 
-    python tests/ui/drive_players.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_players OUT_DIR [SHOTS_DIR]
 
 Round 1, board 1, before the first call: the auction screen offers "Medlemsnummer"; the players
 open the keypad and type four numbers, North's "000" (only zeros: not a member number) is refused
@@ -12,28 +12,19 @@ tests/ui/fit.py in Swedish, Danish and English; checks go to OUT_DIR/checks.json
 """
 from __future__ import annotations
 
-import pathlib
-import sys
 from typing import Any
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped
+from tests.ui.shots import texts
 
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.fit import clipped  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
 # the scoring program's players, as the station answers a lookup (station_client.player_lookup)
 MEMBERS = {"10001": "Anna Berg", "10234": "Åke Öst", "10567": "Carl Dahl"}
 
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": "club-2026-11-27", "section": "A", "table": 4, "round": 1, "boards": [1],
-           "ns_pair": 3, "ew_pair": 9, "profile": "fsb-2007", "policy": "record", "td_pin": "4321",
-           "tables": 5})
+drv = Driver()
+ctl = drv.controller({"event": "club-2026-11-27", "section": "A", "table": 4, "round": 1, "boards": [1],
+                      "ns_pair": 3, "ew_pair": 9, "profile": "fsb-2007", "policy": "record", "td_pin": "4321",
+                      "tables": 5})
 asked: list[list[str]] = []
 
 
@@ -43,12 +34,8 @@ def lookup(numbers: list[str]) -> dict[str, str | None]:
 
 
 ctl.player_lookup = lookup
-
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="sv")
-checks: dict[str, Any] = {}
-shots = Shots(app, checks, SHOTS)
+app = drv.open_app("sv")
+checks, shots = drv.checks, drv.shots
 
 
 def kinds() -> list[str]:
@@ -162,8 +149,7 @@ def step_reopen(_dt: float) -> None:
 
 
 def step_first_call(_dt: float) -> None:
-    clock.t += 2
-    assert ctl.box_event("N", "call", call="P")["ok"]
+    assert drv.box("N", "P")["ok"]
     app.refresh()
     a = app.screens["auction"]
     checks["after_call"] = [a.players_btn.opacity, a.players_btn.disabled, a.players_btn.width,
@@ -173,5 +159,4 @@ def step_first_call(_dt: float) -> None:
 
 steps: list[Any] = [step_button, step_open, step_refused_shot, step_names, step_names_shot, step_correct_confirm,
                     step_reopen, step_first_call]
-shots.run(steps, OUT)
-app.run()
+drv.run(steps)

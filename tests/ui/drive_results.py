@@ -1,6 +1,6 @@
 """Results as the players meet them, through the real Kivy app's buttons:
 
-    python tests/ui/drive_results.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_results OUT_DIR [SHOTS_DIR]
 
 FSB 2007, the club shows all results with the running score. Board 1: North enters 10 tricks and
 the lead, East-West press "Not agreed" (the entry stays, to be corrected), North corrects it to 9
@@ -11,42 +11,25 @@ there and shows board 1's results again. Checks go to OUT_DIR/checks.json.
 """
 from __future__ import annotations
 
-import pathlib
-import sys
 import threading
+from functools import partial
 from typing import Any
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped
+from tests.ui.shots import texts
 
-from shared_rules.boards import dealer, vulnerability  # noqa: E402
-from shared_rules.records import Result, ResultKey, TableId  # noqa: E402
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.fit import clipped  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
 EVENT = "club-2026-11-27"
 
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": EVENT, "section": "A", "table": 2, "round": 1, "boards": [1, 2], "ns_pair": 2, "ew_pair": 12,
-           "profile": "fsb-2007", "policy": "record", "td_pin": "4321", "tables": 3,
-           "settings": {"show_results": "all", "score_recap": True}})
+drv = Driver(think=3.0)
+ctl = drv.controller({"event": EVENT, "section": "A", "table": 2, "round": 1, "boards": [1, 2], "ns_pair": 2,
+                      "ew_pair": 12, "profile": "fsb-2007", "policy": "record", "td_pin": "4321", "tables": 3,
+                      "settings": {"show_results": "all", "score_recap": True}})
+line = partial(drv.station_result, entered_at="2026-11-27T19:45:12Z")
 
 
-def line(table: int, board: int, contract: str, declarer: str, tricks: int, score: int) -> dict:
-    return Result(ResultKey(TableId(EVENT, "A", table), 1, board), table, table + 10, dealer(board),
-                  vulnerability(board), contract, declarer, tricks, None, score, "2026-11-27T19:45:12Z").to_json()
-
-
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en")
-checks: dict[str, Any] = {}
-shots = Shots(app, checks, SHOTS)
+app = drv.open_app("en")
+checks, shots = drv.checks, drv.shots
 
 
 def result_screen():
@@ -55,14 +38,15 @@ def result_screen():
 
 def chosen() -> list[str]:
     """What North's entry shows as chosen: the tricks and the lead's suit and rank buttons lit."""
-    lit = [k for k, b in {**result_screen().trick_buttons, **result_screen().lead_buttons}.items() if b.base_color == A_BTN]
+    from tablet_app.ui.theme import BTN  # Kivy's: loaded with the app
+
+    lit = [k for k, b in {**result_screen().trick_buttons, **result_screen().lead_buttons}.items() if b.base_color == BTN]
     return sorted(map(str, lit))
 
 
 def play(_dt: float) -> None:
     for seat, call in (("N", "4S"), ("E", "P"), ("S", "P"), ("W", "P")):
-        clock.t += 3.0
-        ctl.box_event(seat, "call", call=call)
+        drv.box(seat, call)
     app.refresh()  # the auction is over: result entry opens by itself
     checks["after_auction"] = app.sm.current
     result_screen().trick_buttons[10].trigger_action(0)
@@ -135,12 +119,10 @@ def measure(lang: str) -> None:
     checks[f"on_demand_clipped_{lang}"] = clipped(app.sm.current_screen)
 
 
-A_BTN = __import__("tablet_app.ui.theme", fromlist=["BTN"]).BTN
 def board2(_dt: float) -> None:
     app.screens["result"].back_btn.trigger_action(0)
     for seat, call in (("E", "1NT"), ("S", "P"), ("W", "P"), ("N", "P")):
-        clock.t += 3.0
-        ctl.box_event(seat, "call", call=call)
+        drv.box(seat, call)
     app.refresh()
     result_screen().trick_buttons[7].trigger_action(0)
     result_screen().lead_buttons["S"].trigger_action(0)
@@ -172,7 +154,6 @@ round_end_languages = [step for lang in ("sv", "da")
                        for step in (lambda _dt, lang=lang: speak(lang),
                                     lambda _dt, lang=lang: checks.__setitem__(f"round_end_clipped_{lang}",
                                                                               clipped(app.sm.current_screen)))]
-shots.run([play, dispute, correct, confirm, station, arrived, back, next_board, on_demand, *languages,
-           lambda _dt: speak("en"), board2, last_confirm, last_station, round_end, *round_end_languages,
-           lambda _dt: speak("en")], OUT)
-app.run()
+drv.run([play, dispute, correct, confirm, station, arrived, back, next_board, on_demand, *languages,
+         lambda _dt: speak("en"), board2, last_confirm, last_station, round_end, *round_end_languages,
+         lambda _dt: speak("en")])

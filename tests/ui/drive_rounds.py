@@ -1,6 +1,6 @@
 """The table runs itself between rounds, through the real Kivy app in Swedish:
 
-    python tests/ui/drive_rounds.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_rounds OUT_DIR [SHOTS_DIR]
 
 Round 1's only board is played and confirmed; at the round end the players tap Next round, the
 tablet shows round 2's pairs (numbers and names) from the station's movement and they confirm:
@@ -11,20 +11,11 @@ Checks go to OUT_DIR/checks.json.
 """
 from __future__ import annotations
 
-import pathlib
-import sys
+from tablet_app.session import from_station
+from tablet_app.station_client import NextRound
+from tests.ui.driver import Driver
+from tests.ui.shots import texts
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from tablet_app.controller import Controller  # noqa: E402
-from tablet_app.session import from_station  # noqa: E402
-from tablet_app.station_client import NextRound  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
 EVENT = "club-2026-11-27"
 NAMES = {2: {"N": "Anna Berg", "S": "Carl Dahl", "E": "Åke Öst", "W": "Kim Lund"},
          3: {"N": "Anna Berg", "S": "Carl Dahl", "E": "Eva Ek", "W": "Fia Falk"}}
@@ -33,9 +24,8 @@ MOVEMENT = {"event": EVENT, "section": "A", "tables": 3, "pairs_per_direction": 
             "rounds": {str(r): {"1": {"ns": 1, "ew": 10 + r, "boards": [r], "next": {"last_round": r == 3}}}
                        for r in (1, 2, 3)}}
 
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup(from_station(MOVEMENT, 1, 1, profile="fsb-2007", td_pin="4321"))
+drv = Driver()
+ctl = drv.controller(from_station(MOVEMENT, 1, 1, profile="fsb-2007", td_pin="4321"))
 asked: list[int] = []
 
 
@@ -51,18 +41,14 @@ def next_preview() -> NextRound:
 
 def pass_out() -> None:
     for seat in "NESW":
-        clock.t += 2
-        assert ctl.box_event(seat, "call", call="P")["ok"]
+        assert drv.box(seat, "P")["ok"]
     ctl.enter_result(None)
     ctl.ew_confirm()
 
 
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="sv")
+app = drv.open_app("sv")
 app.next_preview = next_preview
-checks: dict[str, object] = {}
-shots = Shots(app, checks, SHOTS)
+checks, shots = drv.checks, drv.shots
 
 
 def step1(_dt):
@@ -96,5 +82,4 @@ def step3(_dt):
     checks["asked"] = list(asked)
 
 
-shots.run([step1, step2, step3], OUT)
-app.run()
+drv.run([step1, step2, step3])

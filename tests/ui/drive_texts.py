@@ -1,6 +1,6 @@
 """Runs the real Kivy tablet app and measures whether the Law's texts fit where they are shown.
 
-    python tests/ui/drive_texts.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_texts OUT_DIR [SHOTS_DIR]
 
 FSB 2007, board 1 (North deals): North opens 2S with the stop card, East thinks 17.6 s and passes
 (a long thought after the stop, FSB L116B), South bids 3S; North bids 4S at West's turn, out of
@@ -11,47 +11,29 @@ screen are measured with tests/ui/fit.py; the checks go to OUT_DIR/checks.json.
 """
 from __future__ import annotations
 
-import pathlib
-import sys
-from typing import Any
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped, visible_labels
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.fit import clipped, visible_labels  # noqa: E402
-from tests.ui.shots import Clock, Shots  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
-
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": "club-2026-11-27", "section": "A", "table": 4, "round": 1, "boards": [1],
-           "ns_pair": 3, "ew_pair": 9, "profile": "fsb-2007", "policy": "record", "td_pin": "4321",
-           "tables": 5})
+drv = Driver()
+ctl = drv.controller({"event": "club-2026-11-27", "section": "A", "table": 4, "round": 1, "boards": [1],
+                      "ns_pair": 3, "ew_pair": 9, "profile": "fsb-2007", "policy": "record", "td_pin": "4321",
+                      "tables": 5})
 
 
 def box(seat: str, call: str, think: float, stop: bool = False) -> None:
-    clock.t += think
-    r = ctl.box_event(seat, "call", call=call, stop=stop)
+    r = drv.box(seat, call, think=think, stop=stop)
     assert r["ok"], (seat, call, r)
 
 
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en")
-checks: dict[str, Any] = {}
-shots = Shots(app, checks, SHOTS)
+app = drv.open_app("en")
+checks, shots = drv.checks, drv.shots
 
 
 def play(_dt: float) -> None:
     box("N", "2S", 2.0, stop=True)
     box("E", "P", 17.6)
     box("S", "3S", 3.0)
-    clock.t += 2.0
-    ctl.box_event("N", "call", call="4S")  # at West's turn: out of rotation
+    drv.box("N", "4S")  # at West's turn: out of rotation
     ctl.td_decide("4321", "cancel")
     box("W", "P", 2.0)
     app.go("auction")
@@ -80,5 +62,4 @@ for lang in ("en", "sv", "da"):
     steps.append(lambda _dt, lang=lang: measure("tempo", lang, False))
 steps.append(lambda _dt: shots.shot("tempo-long-thought"))
 
-shots.run(steps, OUT)
-app.run()
+drv.run(steps)

@@ -1,7 +1,7 @@
 """The club shows the board's other results, and the director rules with the stop card, through
 the real Kivy app:
 
-    python tests/ui/drive_traveller.py OUT_DIR [SHOTS_DIR]
+    python -m tests.ui.drive_traveller OUT_DIR [SHOTS_DIR]
 
 Board 1 is played and confirmed; the station's results of the board are handed to the controller
 as the I/O edge does (`Controller.set_traveller`) and the result screen draws the traveller and the
@@ -12,52 +12,23 @@ OUT_DIR/checks.json.
 """
 from __future__ import annotations
 
-import pathlib
-import sys
+from functools import partial
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from tests.ui.driver import Driver
+from tests.ui.shots import texts
 
-from shared_rules.boards import dealer, vulnerability  # noqa: E402
-from shared_rules.records import Result, ResultKey, TableId  # noqa: E402
-from tablet_app.controller import Controller  # noqa: E402
-from tests.ui.shots import Clock, Shots, texts  # noqa: E402
-from tests.ui.shots import sign_in as shots_sign_in  # noqa: E402
-
-OUT = pathlib.Path(sys.argv[1])
-SHOTS = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
-OUT.mkdir(parents=True, exist_ok=True)
 EVENT = "club-2026-11-24"
 
-clock = Clock()
-ctl = Controller(OUT / "journal.db", clock=clock)
-ctl.setup({"event": EVENT, "section": "A", "table": 2, "round": 1, "boards": [1, 2], "ns_pair": 2, "ew_pair": 12,
-           "profile": "fsb-2007", "policy": "record", "td_pin": "4321", "tables": 3,
-           "settings": {"show_results": "all", "score_recap": True}})
+drv = Driver(think=3.0)
+ctl = drv.controller({"event": EVENT, "section": "A", "table": 2, "round": 1, "boards": [1, 2], "ns_pair": 2,
+                      "ew_pair": 12, "profile": "fsb-2007", "policy": "record", "td_pin": "4321", "tables": 3,
+                      "settings": {"show_results": "all", "score_recap": True}})
+line = partial(drv.station_result, entered_at="2026-11-24T19:45:12Z")
 
 
-def box(seat: str, call: str | None = None, kind: str = "call", think: float = 3.0) -> object:
-    clock.t += think
-    return ctl.box_event(seat, kind, call=call)
-
-
-def line(table: int, board: int, contract: str, declarer: str, tricks: int, score: int) -> dict:
-    """One table's result as the station gives it back: the record its tablet sent
-    (shared_rules.records.Result, docs/interfaces.md section 3)."""
-    return Result(ResultKey(TableId(EVENT, "A", table), 1, board), table, table + 10, dealer(board),
-                  vulnerability(board), contract, declarer, tricks, None, score, "2026-11-24T19:45:12Z").to_json()
-
-
-import tablet_app.app as A  # noqa: E402
-
-app = A.TabletApp(ctl, lang="en")
-checks: dict[str, object] = {}
-shots = Shots(app, checks, SHOTS)
+app = drv.open_app("en")
+checks, shots, box, sign_in = drv.checks, drv.shots, drv.box, drv.sign_in
 shot = shots.shot
-
-
-def sign_in():
-    return shots_sign_in(app, "4321")
 
 
 def step1(_dt):
@@ -141,5 +112,4 @@ def step4(_dt):
     shot("round-end-traveller")
 
 
-shots.run([step1, step2, step3, step4], OUT)
-app.run()
+drv.run([step1, step2, step3, step4])

@@ -19,6 +19,7 @@ def needed(label: Any) -> tuple[float, float]:
     options = dict(core.options)
     width = label.text_size[0]
     options["text_size"] = (width, None) if width else (None, None)
+    options["shorten"] = False  # the whole text, not what an ellipsis leaves of it
     probe = cls(**options)
     probe.text = label.text
     probe.refresh()
@@ -42,13 +43,11 @@ def visible_labels(root: Any) -> list[Any]:
 
 
 def clipped(root: Any) -> list[dict[str, Any]]:
-    """Every visible label on `root` whose text does not fit it: text, needed and given size. A
-    label made to shorten its text with an ellipsis (the top bar's title beside a notice) is cut
-    by design and not counted."""
+    """Every visible label on `root` whose text does not fit it: text, needed and given size.
+    A label that shortens its text with an ellipsis is measured by its whole text too: no label
+    of the app is cut by design."""
     out = []
     for w in visible_labels(root):
-        if w.shorten:
-            continue
         need_w, need_h = needed(w)
         if need_w > w.width + SLACK or need_h > w.height + SLACK:
             out.append({"text": w.text, "needed": [round(need_w), round(need_h)],

@@ -1,6 +1,6 @@
-"""What the UI drivers (drive_app.py, drive_club.py, drive_damaged.py) share: a settable clock,
-the texts on a screen, screenshots in English, Swedish and Danish, and the step loop on Kivy's
-clock that writes checks.json at the end."""
+"""What the UI drivers (tests/ui/drive_*.py, started by driver.py) share: a settable clock, the
+texts on a screen, screenshots in English, Swedish and Danish, the step loop on Kivy's clock that
+writes checks.json at the end, and the PIN pad."""
 from __future__ import annotations
 
 import json
@@ -84,9 +84,14 @@ class Shots:
         app.refresh()
 
     def run(self, steps: list[Any], out: pathlib.Path, on_end: Any = None) -> None:
+        """The steps, one at a time on Kivy's clock, each after the screenshots the last one asked
+        for; with no app given, the running one (an app `tablet_app.app.main` started)."""
+        from kivy.app import App
         from kivy.clock import Clock as KClock
 
         def go(_dt: float) -> None:
+            if self.app is None:
+                self.app = App.get_running_app()
             try:
                 if self.pending and not self.settled():
                     KClock.schedule_once(go, 0.3)
@@ -111,11 +116,16 @@ class Shots:
         KClock.schedule_once(go, 1.5)
 
 
+def enter_pin(pad: Any, pin: str) -> None:
+    """Type `pin` on a screen's PIN pad (the director console's or the PIN screen's) and unlock."""
+    for k in pin:
+        pad.pin_buttons[k].trigger_action(0)
+    pad.pin_buttons["unlock"].trigger_action(0)
+
+
 def sign_in(app: Any, pin: str) -> Any:
     """Open the director console and sign in with `pin` through its own pad; the console."""
     app.go("director")
     d = app.screens["director"]
-    for k in pin:
-        d.pin_buttons[k].trigger_action(0)
-    d.pin_buttons["unlock"].trigger_action(0)
+    enter_pin(d, pin)
     return d

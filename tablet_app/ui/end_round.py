@@ -1,0 +1,102 @@
+"""The director console's "End the round": one confirmation, then the table is on its next round.
+
+The console asks the station for the table's next round of the movement (the players' own
+round change asks the same, `station_client.next_round`), and shows one confirmation naming the
+round that ends, the round that starts with its pairs (numbers and names) and boards, and what
+the end leaves without a result from this table (`Controller.round_unfinished`: the board in play,
+the boards not played; docs/laws/choices.md #42). Yes is `Controller.td_end_round(token,
+session)`: both journalled in one transaction, the round item to the station `by: director`.
+Without a next round from the station (a setup typed in, the station out of reach, the last
+round) the round ends and the table waits at the round's end for the director's setup.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from tablet_app import i18n
+from tablet_app.ui.theme import BTN_LIGHT, BTN_OK, MUTED
+from tablet_app.ui.widgets import BigButton, Grow, Text
+
+
+class EndRoundTool:
+    """Mixed into the DirectorScreen: uses its `app`, `side`, `draft`, `tool_buttons`, `_enter`
+    and `_td`."""
+
+    app: Any
+    side: Any
+    draft: dict[str, Any]
+    tool_buttons: dict[str, Any]
+    _enter: Callable[..., None]
+    _td: Callable[..., bool]
+
+    def _start_end_round(self) -> None:
+        """The next round as the station's movement gives it (None: the director sets it up)."""
+        shown, why = None, ""
+        s = self.app.snap.get("session") or {}
+        if getattr(self.app, "next_preview", None) is not None and s.get("movement") == "station":
+            from tablet_app.station_client import StationError
+
+            try:
+                shown = self.app.next_preview()
+            except (StationError, ValueError) as exc:  # down, or no next round: said, ended anyway
+                why = str(exc)
+        # what the end would leave, read once at the tap (the screen draws from the draft)
+        self._enter("end_round", next=shown, why=why, left=self.app.controller.round_unfinished())
+
+    def _end_round_panel(self, snap: dict[str, Any], lang: str) -> None:
+        s = snap.get("session") or {}
+        left = self.draft.get("left") or {"round": s.get("round"), "in_play": None, "without_result": []}
+        shown = self.draft.get("next")
+        lines = []
+        if shown is not None:
+            nxt, names = shown.session, shown.names
+            lines.append(f"[b]{i18n.tr('end_round_next', lang, round=nxt.round)}[/b]")
+            for side, pair, seats in (("setup_ns", nxt.ns_pair, "NS"), ("setup_ew", nxt.ew_pair, "EW")):
+                lines.append(i18n.tr("round_confirm_pair", lang, side=i18n.tr(side, lang), pair=pair,
+                                     names=" – ".join(names[x] for x in seats if x in names) or "–"))
+            lines.append(f"{i18n.tr('boards', lang)}: {', '.join(map(str, nxt.boards))}")
+        else:
+            lines.append(i18n.tr("end_round_setup", lang))
+        if left["in_play"] is not None:
+            lines.append(i18n.tr("end_round_in_play", lang, board=left["in_play"]))
+        if left["without_result"]:
+            boards = ", ".join(map(str, left["without_result"]))
+            lines.append(f"[color=cc141f]{i18n.tr('end_round_left', lang, boards=boards)}[/color]")
+        else:
+            lines.append(i18n.tr("end_round_all_done", lang))
+        self.side.add_widget(Text(i18n.tr("end_round_title", lang, ended=left["round"], table=s.get("table", "")),
+                                  size=22, bold=True, size_hint_y=None, height=40))
+        self.side.add_widget(Grow("\n".join(lines), size=20))
+        if self.draft.get("why"):
+            self.side.add_widget(Grow(self.draft["why"][:160], size=16, color=MUTED))
+        row = BoxLayout(spacing=10, size_hint_y=None, height=84)
+        back = BigButton(i18n.tr("back", lang), BTN_LIGHT, size=20, size_hint_x=0.35)
+        back.bind(on_release=lambda *_: self._enter(None))
+        yes = BigButton(i18n.tr("end_round_yes_next", lang, ended=left["round"], round=shown.session.round)
+                        if shown is not None else i18n.tr("end_round_yes", lang, ended=left["round"]), BTN_OK, size=20)
+        yes.halign = "center"
+        yes.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 16, None)))
+        yes.bind(on_release=lambda *_: self._end_round())
+        self.tool_buttons["end_round_back"], self.tool_buttons["end_round_yes"] = back, yes
+        row.add_widget(back)
+        row.add_widget(yes)
+        self.side.add_widget(row)
+        self.side.add_widget(Widget())
+
+    def _end_round(self) -> None:
+        shown = self.draft.get("next")
+        ended = (self.app.snap.get("session") or {}).get("round")
+
+        def end(token: str) -> None:
+            self.app.controller.td_end_round(token, shown.session if shown is not None else None)
+
+        if self._td(end, refresh=False):
+            self._enter(None, refresh=False)
+            if shown is not None:
+                s = shown.session
+                self.app.notify("round_moved", ended=ended, round=s.round, ns=s.ns_pair, ew=s.ew_pair)
+        self.app.refresh()  # the new round's first board (the auction), or the round's end

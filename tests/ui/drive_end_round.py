@@ -1,0 +1,80 @@
+"""The director ends the round from the console, on the real Kivy app in Swedish:
+
+    python -m tests.ui.drive_end_round OUT_DIR [SHOTS_DIR]
+
+Round 1 has boards 1 and 2; board 1 is passed out and confirmed, board 2's auction has begun
+when the director signs in on the console and taps "Avsluta ronden". One confirmation names the
+round that ends, the next round's pairs (numbers and names) and boards from the station's
+movement, and what is left without a result (board 2, in play); "Ja" ends it: the table is on
+round 2 at its first board, the top bar says so, the round item goes to the station `by:
+director`. The station's movement is the reply the station gives (its I/O is tested in
+tests/tablet/test_td_end_round.py). Checks go to OUT_DIR/checks.json.
+"""
+from __future__ import annotations
+
+import json
+
+from tablet_app.session import from_station
+from tablet_app.station_client import NextRound
+from tests.ui.driver import Driver
+from tests.ui.fit import clipped
+from tests.ui.shots import texts
+
+EVENT = "club-2026-11-27"
+NAMES = {2: {"N": "Anna Berg", "S": "Carl Dahl", "E": "Åke Öst", "W": "Kim Lund"}}
+MOVEMENT = {"event": EVENT, "section": "A", "tables": 3, "pairs_per_direction": True, "settings": {},
+            "rounds": {str(r): {"1": {"ns": 1, "ew": 10 + r, "boards": [2 * r - 1, 2 * r],
+                                      "next": {"last_round": r == 2}}} for r in (1, 2)}}
+
+drv = Driver()
+ctl = drv.controller(from_station(MOVEMENT, 1, 1, profile="fsb-2007", td_pin="4321"))
+
+
+def next_preview() -> NextRound:
+    s = ctl.session
+    assert s is not None
+    r = s.round + 1
+    return NextRound(from_station(MOVEMENT, 1, r, profile=s.profile, td_pin=s.td_pin), NAMES[r])
+
+
+app = drv.open_app("sv")
+app.next_preview = next_preview
+checks, shots = drv.checks, drv.shots
+
+
+def step1(_dt):
+    for seat in "NESW":  # board 1 passed out and confirmed
+        assert drv.box(seat, "P")["ok"]
+    ctl.enter_result(None)
+    ctl.ew_confirm()
+    assert drv.box("E", "1S")["ok"]  # board 2 (East deals) is under way
+    app.refresh()
+    d = drv.sign_in("4321")
+    checks["tools"] = sorted(d.tool_buttons)
+    d.tool_buttons["end_round"].trigger_action(0)  # "Avsluta ronden"
+    checks["mode"] = d.mode
+    checks["confirm_texts"] = texts(d.side)
+    shots.shot("director-end-round")
+
+
+def step2(_dt):
+    d = app.screens["director"]
+    checks["confirm_texts_again"] = texts(d.side)  # after the language round trip of the screenshots
+    checks["confirm_clipped"] = clipped(d)  # laid out and drawn (the screenshots waited for it)
+    d.tool_buttons["end_round_yes"].trigger_action(0)  # "Ja - avsluta rond 1, starta rond 2"
+    checks["after"] = [app.sm.current, ctl.phase, ctl.session.round, ctl.session.ns_pair, ctl.session.ew_pair,
+                       ctl.board]
+    checks["note"] = app.current_note()
+    rows = ctl.outbox.conn.execute("SELECT item_key, payload FROM outbox WHERE kind = 'round' ORDER BY id")
+    checks["round_items"] = [(key, json.loads(payload)["by"]) for key, payload in rows]
+    checks["results"] = [it["key"] for it in ctl.outbox.items() if it["kind"] == "result"]
+    checks["round_end"] = [body for _, kind, body in ctl.journal.records() if kind == "round_end"]
+
+
+def step3(_dt):
+    bar = app.screens["auction"].topbar
+    checks["bar"] = [bar.title.text, bar.note.text]
+    checks["bar_clipped"] = clipped(bar)
+
+
+drv.run([step1, step2, step3])
