@@ -327,26 +327,33 @@ class BoxApp:
         late = self.late_us
         tr = self.trace
         got = 0
+        gs = -1  # read_us before the read that brought a grant: it came after this
         while True:
             since = self.read_us  # the bytes this read returns came after this
             at = hal.ticks_us() if late else 0
             n = hal.serial.readinto(rx)
             if n < len(rx):
                 self.read_us = at  # emptied: the next bytes come after now
-            if not n:
+            if n:
+                if not got and tr is not None and not tr[5]:
+                    tr[4] = hal.ticks_us()  # if these bytes end a STATE: its receive starts here
+                got += n
+                self.ep.receive(rx, now, 0, n)
+                if self.ep.granted and gs < 0:
+                    gs = since
+                if self.scan is not None:
+                    self.scan()
+                continue
+            if not (self.ep.granted and self.bus):
                 break
-            if not got and tr is not None and not tr[5]:
-                tr[4] = hal.ticks_us()  # if these bytes end a STATE: its receive starts here
-            got += n
-            self.ep.receive(rx, now, 0, n)
-            if self.ep.granted and self.bus:
-                if late and hal.ticks_diff(hal.ticks_us(), since) > late:
-                    self.ep.granted = False  # perhaps too old to answer in time: the next grant
-                    self.late_grants += 1
-                elif self.send(now):
-                    self.after_reply(now)  # the reply is out; the next grant is another box's
-            if self.scan is not None:
-                self.scan()
+            # the line is quiet (a frame that follows the grant on the wire is read first: the
+            # reply goes after it, never into it)
+            if late and hal.ticks_diff(hal.ticks_us(), gs) > late:
+                self.ep.granted = False  # perhaps too old to answer in time: the next grant
+                self.late_grants += 1
+            elif self.send(now):
+                self.after_reply(now)  # the reply is out; the next grant is another box's
+            gs = -1
         return got
 
     def between(self):
