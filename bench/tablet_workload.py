@@ -93,7 +93,9 @@ def main(root: str, boards: int = 60) -> dict[str, Any]:
         ctl.close()
     out: dict[str, Any] = {"root": root}
     for what, xs in cost.items():
-        out[what] = {"n": len(xs), "p50": statistics.median(xs), "p99": pct(xs, 99)}
+        # `each`: every event's cost in order (the workload is the same in every process), for
+        # bench_tablet.py's least cost of each event over the rounds
+        out[what] = {"n": len(xs), "p50": statistics.median(xs), "p99": pct(xs, 99), "each": [round(x, 1) for x in xs]}
     return out
 
 

@@ -19,6 +19,9 @@ import time
 from typing import Any
 from urllib.parse import quote
 
+from shared_rules.records import Refused
+from shared_rules.vocabulary import refusal_text
+
 from . import director_calls, lan_qr, law16, match_page
 from . import director_texts as tx
 from .bws import status as bws_status
@@ -242,6 +245,14 @@ def status(st: Any, event: str, now: float | None = None, full: bool = True) -> 
     return doc
 
 
+def refusal_words(r: dict, lang: str) -> str:
+    """A refusal the station sent a table, in the TD's language from its code
+    (shared_rules/vocabulary/refusals.py); in English, and for one without a code, as the station
+    said it (its English names the field and the values, for the TD)."""
+    said = None if lang == "en" else refusal_text(Refused.from_reply(r.get("refused")), lang)
+    return said or str(r["error"])
+
+
 def _held_html(held: list[str], lang: str = tx.DEFAULT) -> str:
     if not held:
         return ""
@@ -327,12 +338,13 @@ def _names_html(place: dict | None, lang: str = tx.DEFAULT) -> str:
     return " / ".join(x for x in side if x)
 
 
-def _sessions_html(st: Any, event: str) -> str:
+def _sessions_html(st: Any, event: str, lang: str = tx.DEFAULT) -> str:
     """Which id each session's tablets use (a later session's: `<event>.<n>`), for a setup typed in."""
     from .movement import sessions
 
-    items = [f"<li>{html.escape(x['name'] or x['guid'])} ({', '.join(map(html.escape, x['sections']))}): "
-             f"table id <code>{html.escape(x['id'])}/&lt;section&gt;/&lt;table&gt;</code></li>"
+    e = html.escape
+    items = [f"<li>{e(x['name'] or x['guid'])} ({', '.join(map(e, x['sections']))}): "
+             f"{e(tx.text('table_id', lang))} <code>{e(x['id'])}/{e(tx.text('section_table', lang))}</code></li>"
              for x in sessions(st.store, st.store.station_event_of(event))]
     return f'<ul id="sessions">{"".join(items)}</ul>' if items else ""
 
@@ -478,10 +490,10 @@ def render(st: Any, event: str, lang: str | None = None) -> str:
         ("score_ns", "" if r.get("score_ns") is None else str(r["score_ns"])),
         ("received", e(_when(r["received_at"], lang)))]) + "</tr>" for r in s["results"]]
     refused = [f'<li class="refused">{e(_when(r["at"], lang))} {e(T("col_table").lower())} {e(r["table"])}: '
-               f'HTTP {r["status"]} {e(r["error"])}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>'
+               f'HTTP {r["status"]} {e(refusal_words(r, lang))}{" (" + e(r["key"]) + ")" if r["key"] else ""}</li>'
                for r in s["refusals"]]
     held = [f'<li class="held">{e(_when(r["at"], lang))} {e(T("col_table").lower())} {e(r["table"])}: '
-            f'{e(r["error"])} ({e(r["key"])})</li>' for r in s["held"]]
+            f'{e(refusal_words(r, lang))} ({e(r["key"])})</li>' for r in s["held"]]
     damaged = _damaged_html(s["damaged"], lang)
     pin_tries = _pin_tries_html(st, lang)
     keys = [f"<tr><td>{e(sec)}{t}</td><td><code>{e(key)}</code></td></tr>"
@@ -497,8 +509,8 @@ def render(st: Any, event: str, lang: str | None = None) -> str:
 <h1>{e(T("director"))} — {e(event)}</h1>
 <p>{e(T("updated", at=_when(s["generated_at"], lang), zone=_zone()))}</p>
 {_exports_html(st, event, lang)}
-{bws_status.line(st, event)}
-{match_page.html_section(st, event)}
+{bws_status.line(st, event, lang)}
+{match_page.html_section(st, event, lang)}
 <h2>{e(T("open_calls", n=len(calls)))}</h2><ul id="td-calls">{"".join(calls) or f"<li>{e(T('none'))}</li>"}</ul>
 {f'<h2>{e(T("refused"))}</h2><ul id="refused">{"".join(refused)}</ul>' if refused else ""}
 {_held_html(held, lang)}
@@ -515,7 +527,7 @@ def render(st: Any, event: str, lang: str | None = None) -> str:
 {"".join(res)}</table>
 <details><summary>{e(T("keys"))}</summary>
 {_address_html(st, lang)}
-<table id="keys">{"".join(keys)}</table>{_sessions_html(st, event)}</details>
+<table id="keys">{"".join(keys)}</table>{_sessions_html(st, event, lang)}</details>
 </body></html>"""
 
 

@@ -37,6 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from shared_rules.records import RefusalCode, Refused
+
 ITERATIONS = 100_000
 FREE_TRIES = 3
 FIRST_DELAY_S = 5.0
@@ -58,8 +60,9 @@ def lockout_s(wrong_tries: int) -> float:
     return min(FIRST_DELAY_S * 2 ** min(wrong_tries - FREE_TRIES, 20), MAX_DELAY_S)
 
 
-def make_verifier(digits: str, pepper: str, *, iterations: int = ITERATIONS) -> dict[str, Any]:
+def make_verifier(digits: str, pepper: str, *, iterations: int | None = None) -> dict[str, Any]:
     salt = secrets.token_bytes(16)
+    iterations = ITERATIONS if iterations is None else iterations  # read at the call: the tests lower it (docs/testing.md)
     return {"algorithm": "pbkdf2-sha256+hmac", "salt": salt.hex(), "iterations": iterations,
             "hash": _digest(digits, salt, iterations, pepper).hex()}
 
@@ -111,24 +114,27 @@ class PinChecks:
         pin, nonce = _parse(body)
         if pin is None or nonce is None:
             return Answer(400, {"error": 'expected {"pin": "<4-8 digits>", "nonce": "<32-64 hex digits>"}',
-                                "status": 400})
+                                "status": 400, **Refused.of(RefusalCode.PIN_REQUEST).to_json()})
         kept = self.store.setting(SETTING)
         if not kept:
             return Answer(404, {"error": "no director PIN is set at the station (python -m station "
-                                         "--director-pin)", "reason": "no_pin", "status": 404})
+                                         "--director-pin)", "reason": "no_pin", "status": 404,
+                                **Refused.of(RefusalCode.PIN_NOT_SET).to_json()})
         name = f"{LOCKOUT_PREFIX}{self.store.station_event_of(event)}/{section}/{table_no}"
         with self.lock:
             now = self.clock()
             wrong, until = self._lockout(name, now)
             if now < until:  # not looked at, not counted: a guesser learns nothing
                 wait = max(1, int(until - now + 0.999))
-                return Answer(429, {"granted": False, "reason": "locked", "wrong_tries": wrong, "wait_s": wait},
+                return Answer(429, {"granted": False, "reason": "locked", "wrong_tries": wrong, "wait_s": wait,
+                                    **Refused.of(RefusalCode.PIN_LOCKED, wrong_tries=wrong, wait_s=wait).to_json()},
                               wait)
             while self.recent and self.recent[0] <= now - 3600:
                 self.recent.popleft()
             if len(self.recent) >= STATION_WRONG_PER_HOUR:
                 wait = max(1, int(self.recent[0] + 3600 - now + 0.999))
-                return Answer(429, {"granted": False, "reason": "station_limit", "wait_s": wait}, wait)
+                return Answer(429, {"granted": False, "reason": "station_limit", "wait_s": wait,
+                                    **Refused.of(RefusalCode.PIN_STATION_LIMIT, wait_s=wait).to_json()}, wait)
             if matches(pin, json.loads(kept), self.store.ensure_secret(SECRET)):
                 if wrong:
                     self.store.set_setting(name, json.dumps({"wrong": 0, "until": 0.0}))
@@ -138,8 +144,9 @@ class PinChecks:
             self.recent.append(now)
             self.store.set_setting(name, json.dumps({"wrong": wrong, "until": now + lockout_s(wrong),
                                                      "last": now}))
-            return Answer(200, {"granted": False, "reason": "wrong", "wrong_tries": wrong,
-                                "wait_s": int(lockout_s(wrong))})
+            wait = int(lockout_s(wrong))
+            return Answer(200, {"granted": False, "reason": "wrong", "wrong_tries": wrong, "wait_s": wait,
+                                **Refused.of(RefusalCode.PIN_WRONG, wrong_tries=wrong, wait_s=wait).to_json()})
 
     def _lockout(self, name: str, now: float) -> tuple[int, float]:
         try:

@@ -2,28 +2,38 @@
 tables' progress, what a TD call is about, the ruling made, seats as each country's bidding boxes
 print them (Swedish N Ö S V, Danish N Ø S V), the Laws with their edition.
 
-Every irregularity kind, decision, resolution and status the engine can name
-(`shared_rules.types`) has its words here in all three languages; tests/station/
-test_director_texts.py fails on a member without them. Texts only: `station/director.py` fills
-them in and escapes them.
+The names of the engine's enums (irregularity kinds, decisions, auction statuses, rulings, seats)
+are the tablet's too: one vocabulary, shared_rules/vocabulary, which has words in all three
+languages for every member (tests/rules/test_vocabulary_words.py). The page's own words are here.
+Texts only: `station/director.py` fills them in and escapes them.
 """
 from __future__ import annotations
 
 import re
 import time
-from typing import Final
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final, TypeVar
 
-from shared_rules.types import Decision, IrregularityKind, Resolution, Seat, Status
+from shared_rules import vocabulary
+from shared_rules.types import Seat
+from shared_rules.vocabulary import Words
 
-LANGUAGES: Final = ("sv", "da", "en")
-DEFAULT: Final = "en"
+LANGUAGES: Final = vocabulary.LANGUAGES
+DEFAULT: Final = vocabulary.DEFAULT
+
+
+K = TypeVar("K", bound=StrEnum)
+
+
+def _by_value(table: Mapping[K, Words]) -> dict[str, Words]:
+    """A vocabulary table keyed by the names as the items carry them (the enums' values)."""
+    return {str(member): words for member, words in table.items()}
+
 
 # Seats as the national bidding boxes print them, in seat order N E S W (Law 17C).
-SEAT_LETTERS: Final[dict[str, tuple[str, str, str, str]]] = {
-    "sv": ("N", "Ö", "S", "V"), "da": ("N", "Ø", "S", "V"), "en": ("N", "E", "S", "W")}
-SEAT_NAMES: Final[dict[str, tuple[str, str, str, str]]] = {
-    "sv": ("Nord", "Öst", "Syd", "Väst"), "da": ("Nord", "Øst", "Syd", "Vest"),
-    "en": ("North", "East", "South", "West")}
+SEAT_LETTERS: Final[dict[str, tuple[str, ...]]] = {
+    lang: tuple(vocabulary.SEAT_LETTERS[s][lang] for s in Seat) for lang in LANGUAGES}
 MONTHS: Final[dict[str, tuple[str, ...]]] = {
     "sv": ("jan", "feb", "mar", "apr", "maj", "jun", "jul", "aug", "sep", "okt", "nov", "dec"),
     "da": ("jan", "feb", "mar", "apr", "maj", "jun", "jul", "aug", "sep", "okt", "nov", "dec"),
@@ -62,6 +72,8 @@ PAGE: Final[dict[str, dict[str, str]]] = {
              "en": "Table keys (type one into each tablet at setup)"},
     "address": {"sv": "Stationens adress för plattorna", "da": "Stationens adresse til tabletterne",
                 "en": "Station address for the tablets"},
+    "table_id": {"sv": "bords-id", "da": "bord-id", "en": "table id"},
+    "section_table": {"sv": "<sektion>/<bord>", "da": "<række>/<bord>", "en": "<section>/<table>"},
     "col_table": {"sv": "Bord", "da": "Bord", "en": "Table"},
     "col_round": {"sv": "Rond", "da": "Runde", "en": "Round"},
     "col_board": {"sv": "Bricka", "da": "Spil", "en": "Board"},
@@ -151,116 +163,20 @@ STATUSES: Final[dict[str, dict[str, str]]] = {
     "resolved": {"sv": "avklarad", "da": "afklaret", "en": "resolved"},
 }
 
-# What the engine names: each irregularity kind (the Law in the engine's rule for it).
-IRREGULARITIES: Final[dict[str, dict[str, str]]] = {
-    IrregularityKind.CHANGE_OF_CALL: {"sv": "ändrat bud", "da": "ændret melding", "en": "change of call"},
-    IrregularityKind.INSUFFICIENT_BID: {"sv": "otillräckligt bud", "da": "utilstrækkeligt bud",
-                                        "en": "insufficient bid"},
-    IrregularityKind.CALL_OUT_OF_ROTATION: {"sv": "bud utom tur", "da": "melding uden for tur",
-                                            "en": "call out of rotation"},
-    IrregularityKind.SIMULTANEOUS_CALLS: {"sv": "samtidiga bud", "da": "samtidige meldinger",
-                                          "en": "simultaneous calls"},
-    IrregularityKind.INADMISSIBLE_DOUBLE: {"sv": "otillåten dubbling/redubbling",
-                                           "da": "utilladelig dobling/redobling",
-                                           "en": "inadmissible double or redouble"},
-    IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS: {"sv": "bud när spelaren måste passa",
-                                                  "da": "melding når spilleren skal melde pas",
-                                                  "en": "call when required to pass"},
-    IrregularityKind.BID_ABOVE_SEVEN: {"sv": "bud över sjuläget", "da": "bud over syv",
-                                       "en": "bid above seven"},
-    IrregularityKind.CALL_AFTER_FINAL_PASS: {"sv": "bud efter sista passet", "da": "melding efter sidste pas",
-                                             "en": "call after the final pass"},
-    IrregularityKind.REPEAT_NOT_MADE: {"sv": "budet upprepades inte", "da": "meldingen blev ikke gentaget",
-                                       "en": "call not repeated"},
-    IrregularityKind.RESTRICTED_CALL: {"sv": "bud som lagen begränsar", "da": "melding som loven begrænser",
-                                       "en": "restricted call"},
-    IrregularityKind.CARDS_EXPOSED: {"sv": "kort synliga under budgivningen", "da": "kort synlige under meldingerne",
-                                     "en": "cards exposed during the auction"},
-    IrregularityKind.WRONG_BOARD_CALL: {"sv": "bud på fel bricka", "da": "melding på forkert spil",
-                                        "en": "call on the wrong board"},
-    IrregularityKind.WRONG_BOARD: {"sv": "fel bricka spelad", "da": "forkert spil spillet",
-                                   "en": "wrong board played"},
-    IrregularityKind.CALL_WHILE_AWAITING_TD: {"sv": "bud innan TL dömt", "da": "melding før TL har kendt",
-                                              "en": "call before the TD ruled"},
-}
+# What the engine names (shared_rules/vocabulary, the tablet's words too): each irregularity kind.
+IRREGULARITIES: Final[Mapping[str, Words]] = _by_value(vocabulary.IRREGULARITIES)
 
 # What a TD call is about (its `reason`): the decision the table waits for, a status that
 # stopped the auction, or the tablet's own reasons (a wrong PIN, a full disk); none: a TD key.
-REASONS: Final[dict[str, dict[str, str]]] = {
-    Decision.CHANGE_OF_CALL: IRREGULARITIES[IrregularityKind.CHANGE_OF_CALL],
-    Decision.INSUFFICIENT_BID: IRREGULARITIES[IrregularityKind.INSUFFICIENT_BID],
-    Decision.INSUFFICIENT_BID_JUDGEMENT: {"sv": "otillräckligt bud: ersättningsbudet bedöms",
-                                          "da": "utilstrækkeligt bud: erstatningen vurderes",
-                                          "en": "insufficient bid: the replacement judged"},
-    Decision.CALL_OUT_OF_ROTATION: IRREGULARITIES[IrregularityKind.CALL_OUT_OF_ROTATION],
-    Decision.OOT_JUDGEMENT: {"sv": "bud utom tur: nästa bud bedöms", "da": "melding uden for tur: næste melding vurderes",
-                             "en": "call out of rotation: the next call judged"},
-    Decision.INADMISSIBLE_DOUBLE: IRREGULARITIES[IrregularityKind.INADMISSIBLE_DOUBLE],
-    Decision.CALL_WHEN_REQUIRED_TO_PASS: IRREGULARITIES[IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS],
-    Decision.BID_ABOVE_SEVEN: IRREGULARITIES[IrregularityKind.BID_ABOVE_SEVEN],
-    Decision.CALL_AFTER_FINAL_PASS: IRREGULARITIES[IrregularityKind.CALL_AFTER_FINAL_PASS],
-    Decision.REPEAT_NOT_MADE: IRREGULARITIES[IrregularityKind.REPEAT_NOT_MADE],
-    Decision.RESTRICTED_CALL: IRREGULARITIES[IrregularityKind.RESTRICTED_CALL],
-    Decision.WRONG_BOARD_JUDGEMENT: {"sv": "fel bricka: TL bedömer", "da": "forkert spil: TL vurderer",
-                                     "en": "wrong board: the TD judges"},
-    Decision.WRONG_BOARD_REPEAT: {"sv": "fel bricka: upprepat bud skiljer sig", "da": "forkert spil: gentaget melding afviger",
-                                  "en": "wrong board: a repeated call differs"},
-    Status.BIDDING: {"sv": "budgivning", "da": "melding", "en": "bidding"},
-    Status.AWAITING_TD: {"sv": "inväntar TL", "da": "afventer TL", "en": "awaiting the TD"},
-    Status.ENDED: {"sv": "budgivningen slut", "da": "meldingerne slut", "en": "auction ended"},
-    Status.PASSED_OUT: {"sv": "passat", "da": "meldt pas rundt", "en": "passed out"},
-    Status.ADJUSTED_SCORE: {"sv": "korrigerat resultat", "da": "justeret resultat", "en": "adjusted score"},
+REASONS: Final[dict[str, Words]] = {
+    **_by_value(vocabulary.DECISIONS), **_by_value(vocabulary.AUCTION_STATUSES),
     "wrong_pin": {"sv": "fel TL-PIN vid bordet", "da": "forkert TL-PIN ved bordet", "en": "wrong director PIN at the table"},
     "storage_full": {"sv": "plattans minne fullt", "da": "tablettens lager fuldt", "en": "tablet storage full"},
     "td_key": {"sv": "TL-knappen", "da": "TL-knappen", "en": "the TD key"},
 }
 
 # The ruling made (an irregularity's `resolution`), in words.
-RULINGS: Final[dict[str, dict[str, str]]] = {
-    Resolution.ACCEPTED: {"sv": "accepterat", "da": "accepteret", "en": "accepted"},
-    Resolution.UNINTENDED: {"sv": "oavsiktligt bud ersatt med det avsedda", "da": "utilsigtet melding erstattet af den tilsigtede",
-                            "en": "unintended call replaced by the intended one"},
-    Resolution.MISINFORMATION: {"sv": "ändrat efter felinformation", "da": "ændret efter fejlinformation",
-                                "en": "changed after misinformation"},
-    Resolution.CANCELLED: {"sv": "annullerat", "da": "annulleret", "en": "cancelled"},
-    Resolution.CANCELLED_BEHIND_SCREEN: {"sv": "annullerat bakom skärmen", "da": "annulleret bag skærmen",
-                                         "en": "cancelled behind the screen"},
-    Resolution.CORRECTED_BEHIND_SCREEN: {"sv": "rättat bakom skärmen", "da": "rettet bag skærmen",
-                                         "en": "corrected behind the screen"},
-    Resolution.CANCELLED_WITH_LATER_CALLS: {"sv": "annullerat med senare bud", "da": "annulleret med senere meldinger",
-                                            "en": "cancelled with the later calls"},
-    Resolution.REPLACED_INSUFFICIENT: {"sv": "ersatt med ett tillräckligt bud", "da": "erstattet af et tilstrækkeligt bud",
-                                       "en": "replaced by a sufficient bid"},
-    Resolution.REPLACED_BY_PASS: {"sv": "ersatt med pass", "da": "erstattet af pas", "en": "replaced by a pass"},
-    Resolution.B1A: {"sv": "lägsta tillräckliga bud i samma färg: ingen vidare rättelse",
-                     "da": "laveste tilstrækkelige bud i samme farve: ingen yderligere berigtigelse",
-                     "en": "lowest sufficient bid in the same denomination: no further rectification"},
-    Resolution.B1B: {"sv": "jämförbart bud: ingen vidare rättelse", "da": "sammenlignelig melding: ingen yderligere berigtigelse",
-                     "en": "comparable call: no further rectification"},
-    Resolution.B2: {"sv": "partnern passar resten av budgivningen", "da": "makker melder pas resten af meldingerne",
-                    "en": "partner passes for the rest of the auction"},
-    Resolution.B3: {"sv": "dubblingen annullerad, partnern passar resten", "da": "doblingen annulleret, makker melder pas resten",
-                    "en": "double cancelled, partner passes for the rest"},
-    Resolution.IN_TURN_CALLED: {"sv": "spelaren i tur budade", "da": "spilleren i tur meldte", "en": "the player in turn called"},
-    Resolution.REORDERED: {"sv": "buden ordnade i tur", "da": "meldingerne sat i tur", "en": "calls put in rotation"},
-    Resolution.STANDS: {"sv": "budet står", "da": "meldingen står", "en": "the call stands"},
-    Resolution.STAND: {"sv": "budet står", "da": "meldingen står", "en": "the call stands"},
-    Resolution.CANCEL: {"sv": "annullerat", "da": "annulleret", "en": "cancelled"},
-    Resolution.AUCTION_CONTINUES: {"sv": "budgivningen fortsätter", "da": "meldingerne fortsætter",
-                                   "en": "the auction continues"},
-    Resolution.AUCTION_RESTARTED: {"sv": "budgivningen börjar om", "da": "meldingerne starter forfra",
-                                   "en": "the auction restarts"},
-    Resolution.BOARD_CANCELLED: {"sv": "brickan annullerad", "da": "spillet annulleret", "en": "board cancelled"},
-    Resolution.ADJUSTED_SCORE: {"sv": "korrigerat resultat", "da": "justeret resultat", "en": "adjusted score"},
-    Resolution.OFFENDER_CALLS_AGAIN: {"sv": "den felande budar om", "da": "overtræderen melder igen",
-                                      "en": "the offender calls again"},
-    Resolution.OFFENDER_CALLED_AGAIN: {"sv": "den felande budade om", "da": "overtræderen meldte igen",
-                                       "en": "the offender called again"},
-    Resolution.PARTNER_PASSES_NEXT_TURN: {"sv": "partnern passar nästa gång", "da": "makker melder pas næste gang",
-                                          "en": "partner passes at the next turn"},
-    Resolution.NO_FURTHER_RECTIFICATION: {"sv": "ingen vidare rättelse", "da": "ingen yderligere berigtigelse",
-                                          "en": "no further rectification"},
-}
+RULINGS: Final[Mapping[str, Words]] = _by_value(vocabulary.RULINGS)
 
 # The kinds of adjusted score a result may carry (docs/scoring.md, Law 12).
 ADJUSTED: Final[dict[str, dict[str, str]]] = {

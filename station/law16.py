@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from shared_rules.records import RefusalCode, Refused
+
 from .movement import Slot, item_session, session_slots, started
 from .store import latest_results
 
@@ -51,10 +53,13 @@ TOO_EARLY = 425
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why a result is not taken now: `status` 422 (never: not the table's board) or TOO_EARLY."""
+    """Why a result is not taken now: `status` 422 (never: not the table's board) or TOO_EARLY,
+    or why a board's results are not shown (403); `why` in English, `refused` its code and
+    parameters (the tablet says it in its language)."""
 
     status: int
     why: str
+    refused: Refused
 
 
 def current_round(slots: list[Slot], done: set[tuple[int, int]], begun: int = 0) -> Slot | None:
@@ -81,12 +86,15 @@ def may_post(store: Any, event: str, section: str, table_no: int, round_no: int,
     if slots is None:
         return None
     if not slots:
-        return Refusal(422, f"table {section}{table_no} is not in the scoring program's movement of section {section}")
+        return Refusal(422, f"table {section}{table_no} is not in the scoring program's movement of section {section}",
+                       Refused.of(RefusalCode.LAW16_NOT_IN_MOVEMENT, table=f"{section}{table_no}", section=section))
     slot = next((s for s in slots if s.round == round_no), None)
     if slot is None or board not in slot.boards:
         given = ", ".join(map(str, slot.boards)) if slot else "none"
         return Refusal(422, f"board {board} is not played at table {section}{table_no} in round {round_no} "
-                            f"(the movement gives boards {given})")
+                            f"(the movement gives boards {given})",
+                       Refused.of(RefusalCode.LAW16_BOARD_NOT_IN_ROUND, board=board, table=f"{section}{table_no}",
+                                  round=round_no, boards=given))
     first = current_round(slots, set())
     if first is None or round_no <= first.round:  # the table's first round: nothing before it to finish
         return None
@@ -99,7 +107,9 @@ def may_post(store: Any, event: str, section: str, table_no: int, round_no: int,
             f"is on round {now.round}: board{'s' if len(left) > 1 else ''} {', '.join(map(str, left))} "
             f"of round {now.round} {'have' if len(left) > 1 else 'has'} no result at the station yet. "
             f"A result is taken for the round the table is playing ({LAW}); the tablet keeps this one and "
-            f"sends it again once the table has started round {round_no} or those results are in"))
+            f"sends it again once the table has started round {round_no} or those results are in"),
+            Refused.of(RefusalCode.LAW16_TOO_EARLY, board=board, round=round_no, table=f"{section}{table_no}",
+                       current=now.round, missing=left))
     return None
 
 
@@ -111,15 +121,19 @@ def may_start(store: Any, event: str, section: str, table_no: int, round_no: int
         return None
     rounds = ", ".join(str(s.round) for s in sorted(slots, key=lambda s: s.round)) or "none"
     return Refusal(422, f"round {round_no} is not a round of table {section}{table_no} in the scoring program's "
-                        f"movement (its rounds: {rounds})")
+                        f"movement (its rounds: {rounds})",
+                   Refused.of(RefusalCode.LAW16_ROUND_NOT_IN_MOVEMENT, round=round_no, table=f"{section}{table_no}",
+                              rounds=rounds))
 
 
-def may_read(store: Any, event: str, section: str, table_no: int, board: int) -> str | None:
-    """Why the table may not read this board's results (the reply's error), or None."""
+def may_read(store: Any, event: str, section: str, table_no: int, board: int) -> Refusal | None:
+    """Why the table may not read this board's results (403), or None."""
     slots = _movement(store, event, section, table_no)
     if slots is not None and not any(board in s.boards for s in slots):
-        return f"board {board} is not in the movement of table {section}{table_no}"
+        return Refusal(403, f"board {board} is not in the movement of table {section}{table_no}",
+                       Refused.of(RefusalCode.LAW16_READ_NOT_IN_MOVEMENT, board=board, table=f"{section}{table_no}"))
     if not any(b == board for _, b in standing(store, event, section, table_no)):
-        return (f"board {board}: results are shown only after this table's own result on the board stands "
-                f"(a withdrawn one does not) ({LAW})")
+        return Refusal(403, f"board {board}: results are shown only after this table's own result on the board "
+                            f"stands (a withdrawn one does not) ({LAW})",
+                       Refused.of(RefusalCode.LAW16_READ_BEFORE_OWN, board=board))
     return None

@@ -2,10 +2,13 @@
 (the IMPs each team has won so far, boards scored, VPs once complete) and what keeps a movement from holding a match."""
 from __future__ import annotations
 
+import functools
 import html
 from typing import Any
 
 from . import match_store
+from .director_texts import DEFAULT
+from .link_texts import MATCH, text
 from .team_exports import imps_text, team_name
 
 
@@ -35,29 +38,31 @@ def rows(st: Any, event: str) -> list[dict[str, Any]]:
     return out
 
 
-def html_section(st: Any, event: str) -> str:
+def html_section(st: Any, event: str, lang: str = DEFAULT) -> str:
+    """The section of the director page, in `lang` (station/link_texts.py); '' without matches."""
     found = rows(st, event)
     if not found:
         return ""
     e = html.escape
+    T = functools.partial(text, MATCH, lang=lang)
     trs, notes = [], []
     for r in found:
         if "problem" in r:
             notes.append(f'<li class="refused">{e(r["session"])}: {e(r["problem"])}</li>')
             continue
-        rooms = "; ".join(f"open {e(o)}, closed {e(c)} (round {n})" for o, c, n in r["rooms"])
+        teams = T("versus", home=team_name(r["home"]), away=team_name(r["away"]))
+        rooms = "; ".join(T("rooms", open=o, closed=c, round=n) for o, c, n in r["rooms"])
         vp = (f'{r["vp"][0]:.2f}–{r["vp"][1]:.2f}' if r["vp"] else
-              ("IMPs only" if r["scale"] == "none" else "when complete"))
-        vp += "".join(f'<br><span class="deduction">{e(x)}</span>' for x in r["deductions"])
+              T("imps_only") if r["scale"] == "none" else T("when_complete"))
+        # the TD's VP deductions (station/match_deductions.py), as the files show them
+        vp_html = e(vp) + "".join(f'<br><span class="deduction">{e(x)}</span>' for x in r["deductions"])
         trs.append(f'<tr class="match" id="match-{e(r["ident"])}"><td>{e(r["session"])}</td>'
-                   f'<td>{e(team_name(r["home"]))} v {e(team_name(r["away"]))}</td><td>{rooms}</td>'
+                   f'<td>{e(teams)}</td><td>{e(rooms)}</td>'
                    f'<td class="boards">{r["scored"]}/{r["total"]}</td>'
-                   f'<td class="imps">{e(r["home_won"])}–{e(r["away_won"])}</td><td class="vp">{vp}</td>'
-                   f'<td>{"TD" if r["source"] == "td" else "movement"}</td></tr>')
-        notes += [f'<li class="refused">{e(team_name(r["home"]))} v {e(team_name(r["away"]))}: {e(p)}</li>'
-                  for p in r["problems"]]
-    return (f'<h2>Team matches ({len(trs)})</h2><p>Home team first; the IMPs each team has won so far (the margin is '
-            f'their difference); VPs on the WBF 2013 20-0 scale once every board is scored in both '
-            f'rooms.</p><table id="matches"><tr><th>Session</th>'
-            f'<th>Match</th><th>Rooms</th><th>Boards scored</th><th>IMPs</th><th>VP</th><th>Set by</th></tr>'
+                   f'<td class="imps">{e(r["home_won"])}–{e(r["away_won"])}</td><td class="vp">{vp_html}</td>'
+                   f'<td>{e(T("by_td") if r["source"] == "td" else T("by_movement"))}</td></tr>')
+        notes += [f'<li class="refused">{e(teams)}: {e(p)}</li>' for p in r["problems"]]
+    head = "".join(f"<th>{e(T(c))}</th>" for c in ("col_session", "col_match", "col_rooms", "col_boards",
+                                                    "col_imps", "col_vp", "col_set_by"))
+    return (f'<h2>{e(T("head", n=len(trs)))}</h2><p>{e(T("explain"))}</p><table id="matches"><tr>{head}</tr>'
             f'{"".join(trs)}</table>' + (f'<ul id="match-problems">{"".join(notes)}</ul>' if notes else ""))

@@ -19,9 +19,16 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
+from shared_rules.records import RefusalCode, Refused
+
 
 class NoMovement(LookupError):
-    """No movement for this table: the section was not initialised, or the table is not in it."""
+    """No movement for this table: the section was not initialised, or the table is not in it.
+    `refused`: which, as the code and parameters the tablet says in its language."""
+
+    def __init__(self, message: str, refused: Refused | None = None):
+        super().__init__(message)
+        self.refused = refused
 
 
 class Slot(NamedTuple):
@@ -250,7 +257,8 @@ def for_table(store: Any, event: str, section: str, table_no: int, profile: str 
     ref = session_for(store, event, section, table_no, guid)
     if ref is None and guid is not None:
         raise NoMovement(f"session {guid} has no section {section} at this station: the scoring program "
-                         "has not sent it, or has deleted it")
+                         "has not sent it, or has deleted it",
+                         Refused.of(RefusalCode.MOVEMENT_NO_SESSION, section=section))
     slots = session_slots(store, ref.guid, section) if ref else []
     tablet_event = ref.tablet_event if ref else event
     out = table_movement(tablet_event, section, table_no, slots, played(store, tablet_event, section, table_no),
@@ -275,12 +283,14 @@ def table_movement(event: str, section: str, table_no: int, slots: Iterable[Slot
     slots = list(slots)
     if not slots:
         raise NoMovement(f"no movement yet for section {section}: the scoring program has not "
-                         "initialised it through the Data Connector (or type the setup in at the table)")
+                         "initialised it through the Data Connector (or type the setup in at the table)",
+                         Refused.of(RefusalCode.MOVEMENT_NOT_YET, section=section))
     mine = sorted((s for s in slots if s.table == table_no), key=lambda s: s.round)
     if not mine:
         tables = sorted({s.table for s in slots})
         raise NoMovement(f"table {section}{table_no} is not in the scoring program's movement of section "
-                         f"{section} (tables {', '.join(map(str, tables))})")
+                         f"{section} (tables {', '.join(map(str, tables))})",
+                         Refused.of(RefusalCode.MOVEMENT_NO_TABLE, table=f"{section}{table_no}", tables=tables))
     by_round: dict[int, list[Slot]] = {}
     for s in slots:
         by_round.setdefault(s.round, []).append(s)

@@ -34,6 +34,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from shared_rules.records import RefusalCode, Refused
+
 from . import __version__, law16, movement, screens, table_players
 from .bws import status as bws_status
 from .director_pin import MAX_BODY as PIN_BODY
@@ -48,6 +50,7 @@ PING_TEXT = "Bridgemate dataconnector service version 5 (compatible): bidding-bo
 MAX_DC_BYTES = 8 * 1024 * 1024  # an InitDTO with hand records for a big event
 MAX_BATCH_ITEMS = 64            # items in one POST /api/v1/items/batch
 MAX_BATCH_BYTES = 1024 * 1024
+MAX_NUMBERS = 8                 # member numbers looked up in one GET /api/v1/players
 FINAL = (200, 201, 400, 409, 411, 413, 422)  # answers a tablet never sends the item again for
 # An answer the tablet sends the item again for, later, without holding up the items behind it
 # (a result of a round the table is not on yet: station/law16.py).
@@ -67,10 +70,19 @@ class StationConfig:
 
 
 class HttpError(Exception):
-    def __init__(self, status: int, message: str):
+    """An answer other than success: its status, its English message (`error`, as every station
+    has sent it) and, for a refusal of the tablet API, its code and parameters (`refused`:
+    shared_rules/records/refusals.py), which the tablet says in its language."""
+
+    def __init__(self, status: int, message: str, refused: Refused | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.refused = refused
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer's body: `error` and `status`, and `code` and `params` of a refusal."""
+        return {"error": self.message, "status": self.status, **(self.refused.to_json() if self.refused else {})}
 
 
 class Station:
@@ -182,12 +194,15 @@ class Station:
         auth = headers.get("Authorization", "")
         m = re.match(r"^([A-Za-z0-9._-]+)/([A-Z]{1,3})/(\d{1,3})$", table_id)
         if not m:
-            raise HttpError(401, "missing or malformed X-Table header (expected <event>/<section>/<table>)")
+            raise HttpError(401, "missing or malformed X-Table header (expected <event>/<section>/<table>)",
+                            Refused.of(RefusalCode.TABLE_ID_FORM))
         if not auth.startswith("Bearer ") or not auth[7:].strip():
-            raise HttpError(401, "missing table key (Authorization: Bearer <key>)")
+            raise HttpError(401, "missing table key (Authorization: Bearer <key>)",
+                            Refused.of(RefusalCode.TABLE_KEY_MISSING))
         event, section, table_no = m.group(1), m.group(2), int(m.group(3))
         if not self.store.check_table_key(event, section, table_no, auth[7:].strip()):
-            raise HttpError(403, f"unknown table or wrong key for {table_id}")
+            raise HttpError(403, f"unknown table or wrong key for {table_id}",
+                            Refused.of(RefusalCode.TABLE_KEY_WRONG, table=f"{section}{table_no}"))
         return event, section, table_no
 
     def ingest(self, headers: Any, body: bytes) -> tuple[int, dict]:
@@ -210,13 +225,11 @@ class Station:
         the batch: the items behind it get status 0 and are sent again, so the order holds. An
         item held as too early (425) does not: the tablet sends it again later on its own."""
         event, section, table_no = self.authenticate_table(headers)
-        try:
-            doc = parse_item(body)
-        except RecordError as e:
-            raise HttpError(400, str(e)) from e
+        doc = self._parse(body)
         items = doc.get("items")
         if not isinstance(items, list) or not 1 <= len(items) <= MAX_BATCH_ITEMS:
-            raise HttpError(422, f"items: expected a list of 1 to {MAX_BATCH_ITEMS} items")
+            raise HttpError(422, f"items: expected a list of 1 to {MAX_BATCH_ITEMS} items",
+                            Refused.of(RefusalCode.BATCH_SIZE, most=MAX_BATCH_ITEMS))
         results: list[dict] = []
         for item in items:
             if results and results[-1]["status"] not in FINAL + HELD:
@@ -225,12 +238,13 @@ class Station:
             key = item.get("key") if isinstance(item, dict) else None
             try:
                 if not isinstance(item, dict):
-                    raise HttpError(400, "expected a JSON object {kind, key, payload}")
+                    raise HttpError(400, "expected a JSON object {kind, key, payload}",
+                                    Refused.of(RefusalCode.BATCH_ITEM))
                 status, reply = self._ingest(event, section, table_no, item)
                 results.append({**reply, "status": status})
             except HttpError as e:
                 self._refused(event, section, table_no, key, e)
-                results.append({"error": e.message, "status": e.status, "key": key if isinstance(key, str) else None})
+                results.append({**e.to_json(), "key": key if isinstance(key, str) else None})
         return 200, {"results": results}
 
     def _refused(self, event: str, section: str, table_no: int, key: Any, e: HttpError) -> None:
@@ -239,7 +253,8 @@ class Station:
         tablet retries), and a store that cannot write must not hide the reply."""
         if e.status < 500 or e.status == 507:  # 507: no room for a result, retried
             try:
-                self.store.refuse(event, section, table_no, str(key) if key else None, e.status, e.message)
+                self.store.refuse(event, section, table_no, str(key) if key else None, e.status, e.message,
+                                  e.refused.to_json() if e.refused else None)
             except Exception as trouble:  # noqa: BLE001 - the refusal itself still goes out
                 print(f"station: could not record a refusal: {trouble!r}", file=sys.stderr, flush=True)
 
@@ -248,41 +263,43 @@ class Station:
         try:
             return parse_item(body)
         except RecordError as e:
-            raise HttpError(400, str(e)) from e
+            raise HttpError(400, str(e), Refused.of(RefusalCode.RECORD_FORM, detail=str(e))) from e
 
     def _ingest(self, event: str, section: str, table_no: int, doc: dict) -> tuple[int, dict]:
         try:
             where = validate_item(doc.get("kind"), doc.get("key"), doc.get("payload"))
         except RecordError as e:
-            raise HttpError(422, str(e)) from e
+            raise HttpError(422, str(e), e.refusal or Refused.of(RefusalCode.RECORD_INVALID, detail=str(e))) from e
         if (where["section"], where["table_no"]) != (section, table_no) or (
                 where["event"] != event
                 and self.store.station_event_of(where["event"]) != self.store.station_event_of(event)):
             # A table's key is its station event's: an item of another session of that event (a
             # tablet that moved on to the evening session keeps its X-Table) is still its own.
-            raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items")
+            raise HttpError(403, f"table {event}/{section}/{table_no} may only send its own items",
+                            Refused.of(RefusalCode.TABLE_NOT_OWN, table=f"{section}{table_no}"))
         event = where["event"]
         if doc["kind"] == "result":  # results only for the round the table is on (station/law16.py)
             refusal = law16.may_post(self.store, event, section, table_no, where["round_no"], where["board"])
             if refusal:
-                raise HttpError(refusal.status, refusal.why)
+                raise HttpError(refusal.status, refusal.why, refusal.refused)
         elif doc["kind"] == "round":  # a round of the table's movement (station/law16.py)
             refusal = law16.may_start(self.store, event, section, table_no, where["round_no"])
             if refusal:
-                raise HttpError(refusal.status, refusal.why)
+                raise HttpError(refusal.status, refusal.why, refusal.refused)
         elif doc["kind"] == "players":  # numbers only for a round of the table's movement
             why = table_players.may_post(self.store, event, section, table_no, where["round_no"])
             if why:
-                raise HttpError(422, why)
+                raise HttpError(422, why, Refused.of(RefusalCode.PLAYERS_ROUND, table=f"{section}{table_no}",
+                                                     round=where["round_no"]))
         try:
             item_id, created = self.store.put_item(doc["key"], doc["kind"], doc["payload"], **where)
         except Conflict as e:
-            raise HttpError(409, str(e)) from e
+            raise HttpError(409, str(e), Refused.of(RefusalCode.RECORD_CONFLICT, key=doc["key"])) from e
         except QuotaExceeded as e:
             # A result or a TD call is never refused for good for space: 507, which the tablet
             # keeps and retries (no table in play comes near its room: docs/station.md "Room");
             # a progress snapshot is dropped (413).
-            raise HttpError(413 if e.kind in ("auction", "auction_event") else 507, str(e)) from e
+            raise HttpError(413 if e.kind in ("auction", "auction_event") else 507, str(e), e.refused) from e
         except Exception as e:  # disk full, I/O error: nothing stored, the tablet retries later
             self.storage_trouble = f"{type(e).__name__}: {e}"[:300]
             raise HttpError(503, f"the station cannot store right now ({type(e).__name__}: {e}); "
@@ -299,9 +316,9 @@ class Station:
         only once the table's own result on that board stands (2007 L16C1 / 2017 L16D1:
         station/law16.py). A damaged row is left out (station/stored.py)."""
         event, section, table_no = self.authenticate_table(headers)
-        why = law16.may_read(self.store, event, section, table_no, board)
-        if why:
-            raise HttpError(403, why)
+        refusal = law16.may_read(self.store, event, section, table_no, board)
+        if refusal:
+            raise HttpError(refusal.status, refusal.why, refusal.refused)
         items = self.store.items(event, "result", section=section, board=board)
         shown = [it["payload"] for it in latest_results(items)]
         # A team match hides the other room's result until the match is over (docs/station.md
@@ -313,14 +330,13 @@ class Station:
         """The table's movement; `session` (`?session=<SessionGuid>`): the session the tablet was
         set up with, which it stays in whatever the scoring program initialises meanwhile."""
         event, section, table_no = self.authenticate_table(headers)
-        if session is not None and not re.fullmatch(r"[0-9A-F]{32}", session):
-            raise HttpError(400, "?session= must be the SessionGuid the movement gave (32 characters 0-9, A-F)")
+        _check_session(session)
         try:
             # The club's regulations (python -m station --profile, kept in the settings).
             doc = movement.for_table(self.store, event, section, table_no,
                                      self.config.extra.get("profile") or self.store.setting("profile"), session)
         except movement.NoMovement as e:
-            raise HttpError(404, str(e)) from e
+            raise HttpError(404, str(e), e.refused) from e
         # The club's director PIN for its tablets (python -m station --director-pin): nothing of
         # it leaves the station, not even a hash (a key holder could guess it offline); the
         # tablet asks POST /api/v1/director-pin (station/director_pin.py).
@@ -366,15 +382,16 @@ class Station:
         """The names the scoring program gave member numbers, for a table to show its players
         (`?number=` once per number, at most 8; `?session=` the table's session)."""
         event, section, table_no = self.authenticate_table(headers)
-        if not numbers or len(numbers) > 8:
-            raise HttpError(400, "give 1 to 8 numbers: ?number=<member number>&number=...")
+        if not numbers or len(numbers) > MAX_NUMBERS:
+            raise HttpError(400, f"give 1 to {MAX_NUMBERS} numbers: ?number=<member number>&number=...",
+                            Refused.of(RefusalCode.PLAYERS_COUNT, most=MAX_NUMBERS))
         from shared_rules.records import check_number
-        try:
-            numbers = [check_number(n) for n in numbers]
-        except RecordError as e:
-            raise HttpError(400, str(e)) from e
-        if session is not None and not re.fullmatch(r"[0-9A-F]{32}", session):
-            raise HttpError(400, "?session= must be the SessionGuid the movement gave (32 characters 0-9, A-F)")
+        for n in numbers:
+            try:
+                check_number(n)
+            except RecordError as e:
+                raise HttpError(400, str(e), Refused.of(RefusalCode.PLAYERS_NUMBER, number=n)) from e
+        _check_session(session)
         ref = movement.session_for(self.store, event, section, table_no, session)
         return {"players": table_players.lookup(self.store, ref.guid if ref else None, numbers)}
 
@@ -426,6 +443,13 @@ def _same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape"))
 
 
+def _check_session(session: str | None) -> None:
+    """`?session=`, when given, is a SessionGuid (what the movement gave the tablet)."""
+    if session is not None and not re.fullmatch(r"[0-9A-F]{32}", session):
+        raise HttpError(400, "?session= must be the SessionGuid the movement gave (32 characters 0-9, A-F)",
+                        Refused.of(RefusalCode.SESSION_FORM))
+
+
 def _first(query: dict[str, list[str]], name: str) -> str | None:
     """The first value of a query parameter, None when it is not given."""
     values = query.get(name)
@@ -448,13 +472,15 @@ LOGIN_PAGE = """<!DOCTYPE html>
 
 def _content_length(request: Request, limit: int) -> HttpError | None:
     if "chunked" in request.header("Transfer-Encoding").lower():
-        return HttpError(411, "send a Content-Length (chunked bodies are not accepted)")
+        return HttpError(411, "send a Content-Length (chunked bodies are not accepted)",
+                         Refused.of(RefusalCode.BODY_LENGTH))
     try:
         n = int(request.header("Content-Length"))
     except ValueError:
-        return HttpError(411, "Content-Length required")
+        return HttpError(411, "Content-Length required", Refused.of(RefusalCode.BODY_LENGTH))
     if n < 0 or n > limit:
-        return HttpError(413, f"body of {n} bytes is over the limit of {limit} bytes")
+        return HttpError(413, f"body of {n} bytes is over the limit of {limit} bytes",
+                         Refused.of(RefusalCode.BODY_TOO_BIG, size=n, limit=limit))
     return None
 
 
@@ -552,7 +578,7 @@ class StationApp:
         return Response(303, b"", headers=[("Location", "/director"), self.station.session_cookie()])
 
     def _error(self, e: HttpError) -> Response:
-        return self._json(e.status, {"error": e.message, "status": e.status})
+        return self._json(e.status, e.to_json())
 
     def _route(self, request: Request, body: bytes) -> Response:
         st, path, query = self.station, request.path, request.query

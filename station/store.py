@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from shared_rules.records import RecordError, ResultKey
+from shared_rules.records import RecordError, RefusalCode, Refused, ResultKey
 
 from .stored import COLUMNS, Damaged, read_rows
 
@@ -113,9 +113,11 @@ SCHEMA = [
         payload TEXT NOT NULL, received_at TEXT NOT NULL)""",
     # Deliveries the station refused, per table, for the director page (a refused item itself
     # is stored nowhere; this is its trace).
+    # `refused`: its code and parameters (shared_rules/records/refusals.py) as JSON, for the page
+    # to say it in the TD's language; NULL for a refusal without a code (a database from before).
     """CREATE TABLE IF NOT EXISTS refusals (
         id {serial}, event TEXT NOT NULL, section TEXT NOT NULL, table_no INTEGER NOT NULL,
-        item_key TEXT, status INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL)""",
+        item_key TEXT, status INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL, refused TEXT)""",
     "CREATE INDEX IF NOT EXISTS refusals_by_table ON refusals (event, section, table_no)",
     # What each table has stored in each room (one per kind: ROOMS), kept with every insert, for
     # the quota (one row read per item, not a scan of the table's items). A database from before
@@ -179,9 +181,19 @@ class QuotaExceeded(StoreError):
     A result or a TD call gets HTTP 507 (the tablet keeps it and retries: the TD can make room),
     a progress snapshot 413 (dropped: it only drives the director page's progress column)."""
 
-    def __init__(self, message: str, kind: str):
+    def __init__(self, message: str, kind: str, refused: Refused | None = None):
         super().__init__(message)
         self.kind = kind
+        self.refused = refused
+
+
+def _refused_json(text: Any) -> dict[str, Any] | None:
+    """A refusal's stored code and parameters; None for none, or a value that does not read."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def canonical(payload: Any) -> str:
@@ -281,6 +293,8 @@ class Store:
         with self.transaction() as cur:
             for ddl in SCHEMA:
                 cur.execute(ddl.format(serial=serial))
+            if "refused" not in self._columns(cur, "refusals"):  # a database from before the codes
+                cur.execute("ALTER TABLE refusals ADD COLUMN refused TEXT")
             # Sessions a station of an earlier version initialised get their ids, oldest first.
             for guid, event, payload in cur.execute(
                     "SELECT session_guid, event, payload FROM dc_sessions WHERE session_guid NOT IN "
@@ -288,6 +302,14 @@ class Store:
                 self.assign_session_id(cur, event, guid, json.loads(payload).get("EventGuid"))
 
     # -- plumbing -------------------------------------------------------------------------
+    def _columns(self, cur: Any, table: str) -> set[str]:
+        """The columns `table` has (inside the schema's transaction)."""
+        if self.dialect == "postgresql":
+            rows = cur.execute("SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                               (table,)).fetchall()
+            return {str(r[0]) for r in rows}
+        return {str(r[1]) for r in cur.execute(f"PRAGMA table_info({table})").fetchall()}
+
     def _sql(self, sql: str) -> str:
         return sql.replace("?", "%s") if self.dialect == "postgresql" else sql
 
@@ -536,12 +558,15 @@ class Store:
                 tx.execute("DELETE FROM settings WHERE name = ?", (name,))
                 tx.execute("INSERT INTO settings (name, value) VALUES (?, ?)", (name, value))
 
-    def refuse(self, event: str, section: str, table_no: int, key: str | None, status: int, error: str) -> None:
-        """Record a refused delivery for the director page; only the newest per table are kept."""
+    def refuse(self, event: str, section: str, table_no: int, key: str | None, status: int, error: str,
+               refused: dict[str, Any] | None = None) -> None:
+        """Record a refused delivery for the director page (`refused`: its code and parameters);
+        only the newest per table are kept."""
         with self.transaction() as tx:
-            tx.execute("INSERT INTO refusals (event, section, table_no, item_key, status, error, at) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (event, section, table_no, (key or None) and key[:200], status, error[:300], utc_now()))
+            tx.execute("INSERT INTO refusals (event, section, table_no, item_key, status, error, at, refused) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (event, section, table_no, (key or None) and key[:200], status, error[:300], utc_now(),
+                        json.dumps(refused)[:2000] if refused else None))
             tx.execute("DELETE FROM refusals WHERE event = ? AND section = ? AND table_no = ? AND id NOT IN "
                        "(SELECT id FROM refusals WHERE event = ? AND section = ? AND table_no = ? "
                        "ORDER BY id DESC LIMIT ?)",
@@ -549,17 +574,18 @@ class Store:
 
     def refusals(self, event: str | None = None) -> dict[tuple[str, int], list[dict]]:
         """Refused deliveries per (section, table), newest first: {at, event, table, key, status,
-        error}. `event` a station event also gives its sessions' ids."""
+        error, refused} (`refused`: the code and parameters, None without). `event` a station event
+        also gives its sessions' ids."""
         where, params = "", []
         if event is not None:
             where = " WHERE event = ? OR event IN (SELECT tablet_event FROM dc_session_ids WHERE event = ?)"
             params = [event, event]
         out: dict[tuple[str, int], list[dict]] = {}
-        for r in self.query("SELECT event, section, table_no, item_key, status, error, at FROM refusals"
+        for r in self.query("SELECT event, section, table_no, item_key, status, error, at, refused FROM refusals"
                             + where + " ORDER BY id DESC", params):
             out.setdefault((r[1], int(r[2])), []).append(
                 {"at": r[6], "event": r[0], "table": f"{r[1]}{r[2]}", "key": r[3], "status": int(r[4]),
-                 "error": r[5]})
+                 "error": r[5], "refused": _refused_json(r[7])})
         return out
 
     def tables_with_keys(self, event: str) -> list[tuple[str, int]]:
@@ -614,7 +640,9 @@ class Store:
         if n > room.items or total > room.bytes:
             raise QuotaExceeded(f"table {section}{table_no} has stored {n - 1} {room.what} ({(total - size) // 1024} "
                                 f"kB) in {event}: the limit per table and session is {room.items} items and "
-                                f"{room.bytes // 2**20} MB; nothing was stored (tell the TD)", kind)
+                                f"{room.bytes // 2**20} MB; nothing was stored (tell the TD)", kind,
+                                Refused.of(RefusalCode.ROOM_FULL, table=f"{section}{table_no}", items=room.items,
+                                           mb=room.bytes // 2**20))
 
     def items(self, event: str | None = None, kind: str | None = None, *, section: str | None = None,
               table_no: int | None = None, board: int | None = None, after_id: int = 0) -> list[dict]:

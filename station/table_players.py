@@ -20,9 +20,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bridgemate_dataconnector.dto import ParticipationDTO, PlayerDataDTO, TableDirection
-
-from .bws.session import register, split_name
 from .movement import item_session, session_slots
 from .session_scope import stored_object
 from .stored import COLUMNS, read_rows
@@ -46,6 +43,8 @@ def may_post(store: Any, event: str, section: str, table_no: int, round_no: int 
 
 def _register(store: Any, guid: str) -> dict[str, str]:
     """The `.bws` PlayerNames of the session (number -> name), {} for a Data Connector session."""
+    from .bws.session import register  # the .bws modules when a lookup needs them, not at the station's start
+
     rows = store.query("SELECT payload FROM dc_sessions WHERE session_guid = ?", (guid,))
     payload = stored_object(rows[0][0]) if rows else {}
     if payload.get("source") != "bws" or not isinstance(payload.get("player_names"), list):
@@ -56,6 +55,8 @@ def _register(store: Any, guid: str) -> dict[str, str]:
 
 def names(store: Any, guid: str | None, numbers: list[str]) -> dict[str, tuple[str | None, str] | None]:
     """number -> (first name, last name) the scoring program gave it, None when unknown."""
+    from .bws.session import split_name
+
     if guid is None:
         return {n: None for n in numbers}
     known = store.players(guid)
@@ -133,6 +134,9 @@ def poll(st: Any, command: int, event: str, session: str) -> dict:
 
 
 def _participations(items: list[dict], session: str) -> list[dict]:
+    # the client's types with the Data Connector's poll, not at the station's start
+    from bridgemate_dataconnector.dto import ParticipationDTO, TableDirection
+
     out = []
     for it in items:
         p = it["payload"]
@@ -144,6 +148,8 @@ def _participations(items: list[dict], session: str) -> list[dict]:
 
 
 def _player_data(st: Any, items: list[dict], session: str) -> list[dict]:
+    from bridgemate_dataconnector.dto import PlayerDataDTO  # with the Data Connector's poll, as above
+
     numbers = list(dict.fromkeys(n for it in items for n in it["payload"]["numbers"].values()))
     found = names(st.store, session, numbers)
     club = st.store.query("SELECT payload FROM dc_sessions WHERE session_guid = ?", (session,))

@@ -12,20 +12,19 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TypeVar
 
-from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
+from shared_rules.types import Decision, IrregularityKind, Resolution, Seat, TimingKind
+from shared_rules.vocabulary import DECISIONS, IRREGULARITIES, TIMING_FLAGS, Words, member, say
+from shared_rules.vocabulary import SEAT_NAMES as _SEAT_WORDS
 from tablet_app.console_texts import CONSOLE_ERRORS, CONSOLE_T
-from tablet_app.station_texts import STATION_ERRORS
+from tablet_app.station_texts import STATION_ERRORS, reason_text
 
 E = TypeVar("E", bound=StrEnum)
 
 LANGS = ("en", "sv", "da")
 LANG_NAMES = {"en": "English", "sv": "Svenska", "da": "Dansk"}
 
-SEAT_NAMES = {
-    "en": {"N": "North", "E": "East", "S": "South", "W": "West"},
-    "sv": {"N": "Nord", "E": "Öst", "S": "Syd", "W": "Väst"},
-    "da": {"N": "Nord", "E": "Øst", "S": "Syd", "W": "Vest"},
-}
+# language -> seat letter -> name (shared_rules/vocabulary/seats.py)
+SEAT_NAMES = {lang: {seat.name: _SEAT_WORDS[seat][lang] for seat in Seat} for lang in LANGS}
 
 VUL_NAMES = {
     "en": {"None": "Love all", "NS": "N-S vulnerable", "EW": "E-W vulnerable", "All": "Game all"},
@@ -427,66 +426,11 @@ T = {
 }
 
 
-# The engine's names, keyed by its enums (shared_rules.types): tests/tablet/test_texts.py requires a
-# text in every language for every member (Swedish and Danish not left in English), so a kind the
-# engine gains without words here fails.
-Text = dict[str, str]  # language -> words
-
-IRREGULARITIES: dict[IrregularityKind, Text] = {
-    IrregularityKind.INSUFFICIENT_BID: {"en": "Insufficient bid", "sv": "Otillräckligt bud", "da": "Utilstrækkeligt bud"},
-    IrregularityKind.CALL_OUT_OF_ROTATION: {"en": "Call out of rotation", "sv": "Bud utom tur", "da": "Melding uden for tur"},
-    IrregularityKind.CHANGE_OF_CALL: {"en": "Change of call", "sv": "Ändrat bud", "da": "Ændret melding"},
-    IrregularityKind.SIMULTANEOUS_CALLS: {"en": "Simultaneous calls", "sv": "Samtidiga bud", "da": "Samtidige meldinger"},
-    IrregularityKind.INADMISSIBLE_DOUBLE: {"en": "Inadmissible double or redouble", "sv": "Otillåten dubbling eller redubbling", "da": "Utilladelig dobling eller redobling"},
-    IrregularityKind.CALL_WHEN_REQUIRED_TO_PASS: {"en": "Call when required to pass", "sv": "Bud när passningsplikt gällde",
-                                                  "da": "Melding under pastvang"},
-    IrregularityKind.BID_ABOVE_SEVEN: {"en": "Bid above seven", "sv": "Bud över sju", "da": "Melding over syv"},
-    IrregularityKind.CALL_AFTER_FINAL_PASS: {"en": "Call after the final pass", "sv": "Bud efter sista pass", "da": "Melding efter sidste pas"},
-    IrregularityKind.CARDS_EXPOSED: {"en": "Cards exposed", "sv": "Visade kort", "da": "Viste kort"},
-    IrregularityKind.WRONG_BOARD_CALL: {"en": "Call with cards from the wrong board", "sv": "Bud med kort från fel bricka",
-                                        "da": "Melding med kort fra forkert spil"},
-    IrregularityKind.WRONG_BOARD: {"en": "Wrong board", "sv": "Fel bricka", "da": "Forkert spil"},
-    # 2007 L31A1, L32B1; 2017 L31A1, L32A1: the call he had to repeat was not the one he made
-    IrregularityKind.REPEAT_NOT_MADE: {"en": "Required call not repeated", "sv": "Budet upprepades inte",
-                                       "da": "Meldingen blev ikke gentaget"},
-    # 2007 L30B2(b): a double or redouble by the partner who may not double at this turn
-    IrregularityKind.RESTRICTED_CALL: {"en": "Double when not allowed", "sv": "Dubbling när det inte var tillåtet",
-                                       "da": "Dobling når det ikke var tilladt"},
-    # 2007/2017 L9B2: nobody calls until the director has ruled (in a log it is recorded and cancelled)
-    IrregularityKind.CALL_WHILE_AWAITING_TD: {"en": "Call while the table waits for the director",
-                                              "sv": "Bud medan bordet väntar på tävlingsledaren",
-                                              "da": "Melding mens bordet venter på turneringslederen"},
-}
-
-# What the table waits for (the pending decision): an irregularity's name, or the director's question.
-DECISIONS: dict[Decision, Text] = {
-    **{Decision(kind.value): text for kind, text in IRREGULARITIES.items() if kind.value in set(Decision)},
-    Decision.INSUFFICIENT_BID_JUDGEMENT: {"en": "Insufficient bid replaced: the director judges the replacement",
-                                          "sv": "Otillräckligt bud ersatt: TL bedömer ersättningsbudet",
-                                          "da": "Utilstrækkeligt bud erstattet: TL vurderer erstatningsmeldingen"},
-    Decision.OOT_JUDGEMENT: {"en": "Call after a cancelled call out of rotation: the director judges it",
-                             "sv": "Bud efter ett upphävt bud utom tur: TL bedömer det",
-                             "da": "Melding efter en annulleret melding uden for tur: TL vurderer den"},
-    Decision.WRONG_BOARD_JUDGEMENT: {"en": "New call after a call from the wrong board: the director judges it",
-                                     "sv": "Nytt bud efter ett bud från fel bricka: TL bedömer det",
-                                     "da": "Ny melding efter en melding fra forkert spil: TL vurderer den"},
-    # 2007 L15C: a repeated call differs from the first auction (the board cancelled, or a newly seated player)
-    Decision.WRONG_BOARD_REPEAT: {"en": "Repeated call differs from the first auction",
-                                  "sv": "Upprepat bud skiljer sig från den första budgivningen",
-                                  "da": "Gentaget melding afviger fra de første meldinger"},
-}
-
-# The engine's timing flags (the tempo screen).
-TIMING_FLAGS: dict[TimingKind, Text] = {
-    TimingKind.STOP_WAIT_SHORT: {"en": "stop wait short", "sv": "för kort stoppväntan", "da": "for kort stopventetid"},
-    TimingKind.STOP_MISSING: {"en": "no STOP before the jump", "sv": "inget STOPP före hoppet", "da": "intet STOP før springet"},
-    TimingKind.LONG_THOUGHT_AFTER_STOP: {"en": "long thought after STOP", "sv": "lång betänketid efter STOPP",
-                                         "da": "lang betænkningstid efter STOP"},
-    TimingKind.ALERT_LATE: {"en": "late alert", "sv": "sen alertering", "da": "sen alertering"},
-    TimingKind.ALERT_NOT_PERMITTED: {"en": "alert not permitted", "sv": "alertering ej tillåten", "da": "alertering ikke tilladt"},
-    TimingKind.ALERT_BY_WRONG_PLAYER: {"en": "alerted by the wrong player", "sv": "alerterad av fel spelare",
-                                       "da": "alerteret af forkert spiller"},
-}
+# The engine's names, keyed by its enums (shared_rules.types): one vocabulary with the director
+# page's (shared_rules/vocabulary); tests/rules/test_vocabulary_words.py requires a text in every
+# language for every member (Swedish and Danish not left in English), so a kind the engine gains
+# without words fails.
+Text = Words  # language -> words
 
 # What the TD's wrong-board finding led to (the state's `wrong_board.outcome`: 2007 L15C, 2017 L15B).
 WRONG_BOARD_OUTCOMES: dict[Resolution, Text] = {
@@ -664,6 +608,9 @@ def error_text(exc: BaseException, lang: str = "en") -> str:
     entry = ERRORS.get(key) if isinstance(key, str) else None
     if entry is not None:
         params = {k: v for k, v in (getattr(exc, "params", None) or {}).items()}
+        refused = params.pop("refusal", None)  # the station's refusal: its reason by its code
+        if refused is not None:
+            params["reason"] = reason_text(str(params.get("reason") or ""), lang, refused)
         field = params.get("field")
         params["field"] = tr(FIELD_KEYS[field], lang) if field in FIELD_KEYS else (field or "")
         if "seat" in params:
@@ -751,24 +698,11 @@ def vul_name(vul: str | None, lang: str = "en") -> str:
     return VUL_NAMES.get(lang, VUL_NAMES["en"]).get(vul or "None", str(vul))
 
 
-def member(enum: type[E], value: object) -> E | None:
-    """The enum member a state's string names, or None for one the engine does not name."""
-    if not isinstance(value, str):
-        return None
-    try:
-        return enum(value)
-    except ValueError:
-        return None
-
-
 def _named(texts: Mapping[E, Text], enum: type[E], kind: object, lang: str) -> str:
     """An engine name (an enum member or its string, as the state carries it) in `lang`; a kind
-    without words (never, while tests/tablet/test_texts.py passes) as the engine's own string."""
-    key = member(enum, kind)
-    entry = texts.get(key) if key is not None else None
-    if entry is None:
-        return str(kind).replace("_", " ")
-    return entry.get(lang) or entry["en"]
+    without words (never, while tests/rules/test_vocabulary_words.py passes) as the engine's own string."""
+    found = say(texts, enum, kind, lang)
+    return str(kind).replace("_", " ") if found is None else found
 
 
 def irregularity_name(kind: object, lang: str = "en") -> str:

@@ -30,7 +30,17 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from shared_rules.records import KINDS, Item, ItemKind, RecordError, TableId, TdCallKey, TdCallSeries, to_item
+from shared_rules.records import (
+    KINDS,
+    Item,
+    ItemKind,
+    RecordError,
+    Refused,
+    TableId,
+    TdCallKey,
+    TdCallSeries,
+    to_item,
+)
 
 from . import station_items
 from .http_transport import connection
@@ -41,7 +51,8 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS outbox (
     enqueued_at REAL NOT NULL,
     state TEXT NOT NULL DEFAULT 'pending',   -- pending | delivered | rejected | skipped
     attempts INTEGER NOT NULL DEFAULT 0, last_error TEXT, done_at REAL, digest TEXT,
-    held_until REAL)  -- a pending item the station held as too early: not sent again before this"""
+    held_until REAL,  -- a pending item the station held as too early: not sent again before this
+    refused TEXT)     -- the code and params of the station's last refusal (JSON), said in the table's language"""
 # What the pump last saw of the station, for the director console (Outbox.delivery()).
 LINK_SCHEMA = """CREATE TABLE IF NOT EXISTS outbox_link (
     id INTEGER PRIMARY KEY CHECK (id = 1), connected INTEGER NOT NULL, last_error TEXT, at REAL NOT NULL)"""
@@ -104,13 +115,21 @@ OPENERS = frozenset({ItemKind.RESULT.value, ItemKind.ROUND.value})
 # older station answered 413 for a result or TD call when the table's quota was full, and
 # that result must wait for room (like 507), not be given up.
 DROPPABLE = frozenset({ItemKind.AUCTION.value, ItemKind.AUCTION_EVENT.value})
+# The refused rows as the console lists them, through the partial index (the patterns written in,
+# not bound: SQLite compiles a statement whose LIKE pattern is bound again at every run, which
+# cost more than the rest of the console's line).
+REFUSED = ("SELECT kind, item_key, state, last_error, refused FROM outbox INDEXED BY outbox_trouble "
+           "WHERE (state = 'rejected' OR "
+           f"(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE 'HTTP {NO_ROOM}%'))) "
+           f"AND {TROUBLE} ORDER BY id")
 
 
 class OutboxError(ValueError):
     """Enqueueing something the station could never accept (and retrying would not fix)."""
 
 
-def _canonical(payload: Any) -> str:
+def canonical(payload: Any) -> str:
+    """An item's payload as queued: the same value gives the same text (and digest)."""
     return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -129,6 +148,8 @@ def _schema(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE outbox SET digest = ? WHERE id = ?", (digest(kind, key, payload), item_id))
     if "held_until" not in cols:  # an outbox from before the Law 16 hold
         conn.execute("ALTER TABLE outbox ADD COLUMN held_until REAL")
+    if "refused" not in cols:  # an outbox from before the station's refusal codes
+        conn.execute("ALTER TABLE outbox ADD COLUMN refused TEXT")
     _check_columns(conn)
     if _derived_schema(conn):  # new, from before the counts, or damaged: count what is there
         conn.execute("DELETE FROM outbox_count")
@@ -224,6 +245,13 @@ def _storage_key(kind: str, key: str) -> bool:
         return False
 
 
+def _check(kind: str, key: str) -> None:
+    if kind not in KINDS:
+        raise OutboxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if not isinstance(key, str) or not key:
+        raise OutboxError("key must be a non-empty string")
+
+
 class Outbox:
     """The queue, on the journal's own connection. Never commits: the caller owns the transaction."""
 
@@ -261,19 +289,26 @@ class Outbox:
         """Queue one item. Returns False when the same key with the same content is already
         queued (a replayed journal is harmless); the same key with other content is an error:
         a corrected result needs a new revision (Law 79C), not an edit."""
-        if kind not in KINDS:
-            raise OutboxError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        if not isinstance(key, str) or not key:
-            raise OutboxError("key must be a non-empty string")
-        body = _canonical(payload)
+        _check(kind, key)
+        return self._insert(kind, key, canonical(payload))
+
+    def enqueue_text(self, kind: str, key: str, body: str) -> bool:
+        """`enqueue` of a payload its caller has already made text, as `canonical` makes it (the live
+        feed's items, tablet_app/control/call_log.py)."""
+        _check(kind, key)
+        return self._insert(kind, key, body)
+
+    def _insert(self, kind: str, key: str, body: str) -> bool:
+        # one statement for a new key (nearly every item: one per call); a key already queued is
+        # left as it is, and looked at
+        if self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?) "
+                             "ON CONFLICT (item_key) DO NOTHING",
+                             (kind, key, body, time.time(), digest(kind, key, body))).rowcount == 1:
+            return True
         row = self.conn.execute("SELECT payload FROM outbox WHERE item_key = ?", (key,)).fetchone()
-        if row is not None:
-            if row[0] != body:
-                raise OutboxError(f"{key!r} is already queued with other content; send a new revision")
-            return False
-        self.conn.execute("INSERT INTO outbox (kind, item_key, payload, enqueued_at, digest) VALUES (?, ?, ?, ?, ?)",
-                          (kind, key, body, time.time(), digest(kind, key, body)))
-        return True
+        if row is None or row[0] != body:
+            raise OutboxError(f"{key!r} is already queued with other content; send a new revision")
+        return False
 
     def put(self, record: Item) -> bool:
         """Queue a record of the records package (`enqueue` with its kind, key and JSON form)."""
@@ -291,19 +326,15 @@ class Outbox:
     def delivery(self) -> dict[str, Any]:
         """Where the table's items stand, for the director console: delivered and waiting
         counts, the items the station refused (for good, or an answer it keeps giving such as a
-        key it does not know, or no room for a result) with its status and reason, and what the
-        pump last heard."""
+        key it does not know, or no room for a result) with its status and reason (`reason` the
+        station's English; `refusal` its code and params where the station sent them, for the
+        table's language: tablet_app/station_texts.py), and what the pump last heard."""
         counts = self.counts()
         refused = []
-        for kind, key, state, err in self.conn.execute(
-                "SELECT kind, item_key, state, last_error FROM outbox INDEXED BY outbox_trouble "
-                "WHERE (state = 'rejected' OR "
-                "(state = 'pending' AND (last_error LIKE 'HTTP 4%' OR last_error LIKE ?))) "
-                f"AND {TROUBLE} ORDER BY id",
-                (f"HTTP {NO_ROOM}%",)):
+        for kind, key, state, err, code in self.conn.execute(REFUSED):
             status, reason = _http_reason(err)
             # held: the station takes it once the table is on its round (sent again meanwhile)
-            refused.append({"kind": kind, "key": key, "status": status, "reason": reason,
+            refused.append({"kind": kind, "key": key, "status": status, "reason": reason, "refusal": _refusal(code),
                             "retrying": state == "pending", "held": state == "pending" and status == TOO_EARLY})
         row = self.conn.execute("SELECT connected, last_error FROM outbox_link WHERE id = 1").fetchone()
         return {"delivered": counts["delivered"], "waiting": counts["pending"], "refused": refused,
@@ -330,6 +361,21 @@ def _answer(status: int, reply: Any) -> str:
 def _body(kind: str, key: str, payload: str) -> bytes:
     """One item as the station's door reads it (the payload as queued, byte for byte)."""
     return f'{{"kind":{json.dumps(kind)},"key":{json.dumps(key)},"payload":{payload}}}'.encode()
+
+
+def _refusal_json(reply: Any) -> str | None:
+    """The code and params of the station's answer, as the outbox keeps them (None without)."""
+    refused = Refused.from_reply(reply)
+    return json.dumps(refused.to_json()) if refused else None
+
+
+def _refusal(kept: str | None) -> dict[str, Any] | None:
+    """What `_refusal_json` kept, read back (None for none, or a row that does not read)."""
+    try:
+        refused = Refused.from_reply(json.loads(kept)) if kept else None
+    except ValueError:
+        return None
+    return refused.to_json() if refused else None
 
 
 def _http_reason(err: str | None) -> tuple[int | None, str]:
@@ -589,10 +635,11 @@ class Deliverer:
             # The station committed before replying: only now may the item be forgotten. (A 409
             # for a storage call: the station already holds it, posted directly while the disk
             # was full, with another `at`; nothing is left to send.)
-            db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL WHERE id = ?",
-                       (time.time(), item_id))
+            db.execute("UPDATE outbox SET state = 'delivered', done_at = ?, last_error = NULL, refused = NULL "
+                       "WHERE id = ?", (time.time(), item_id))
             return True
         self.last_error = message
+        db.execute("UPDATE outbox SET refused = ? WHERE id = ?", (_refusal_json(reply), item_id))
         if status == 422 and kind in OPTIONAL_KINDS and message.startswith("HTTP 422: kind:"):
             # An older station: it has no live feed. Skipped, now and from now on.
             self._skip.add(kind)

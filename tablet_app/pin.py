@@ -24,7 +24,7 @@ import re
 import secrets
 from typing import Any, Literal
 
-ITERATIONS = 100_000
+ITERATIONS = 100_000  # a new hash's count; a kept one says its own (1,000 to 10,000,000 are read)
 FREE_TRIES = 3  # a mistyped PIN or two costs nothing
 FIRST_DELAY_S = 5.0
 MAX_DELAY_S = 3600.0
@@ -34,8 +34,9 @@ def valid_digits(pin: Any) -> bool:
     return isinstance(pin, str) and re.fullmatch(r"\d{4,8}", pin) is not None
 
 
-def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = ITERATIONS) -> dict[str, Any]:
+def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int | None = None) -> dict[str, Any]:
     salt = salt if salt is not None else secrets.token_bytes(16)
+    iterations = ITERATIONS if iterations is None else iterations  # read at the call: the tests lower it (docs/testing.md)
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, iterations)
     return {"algorithm": "pbkdf2-sha256", "salt": salt.hex(), "hash": digest.hex(), "iterations": iterations}
 

@@ -12,7 +12,7 @@ from typing import Any
 from protocol import VERSION_MAX, VERSION_MIN
 from shared_rules.records import RecordError, parse_key
 from shared_rules.types import SEATS, Seat, Status
-from tablet_app import i18n, law_texts
+from tablet_app import i18n, law_texts, station_texts
 from tablet_app.law_texts import SUIT, call_text
 from tablet_app.results import tricks_label
 
@@ -319,6 +319,8 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
         lines = [i18n.tr("station_ok" if delivery.get("connected") else "station_down", lang, d=d, p=p)]
     if station and not station.get("ok"):
         message = station.get("message") or station.get("reason") or ""
+        if station.get("refusal"):  # the station's refusal, by its code
+            message = station_texts.by_code(message, lang, station.get("refusal"))
         lines.append(f"[color={RED_MARKUP}]" + i18n.tr("station_check_failed", lang, table=station.get("table", ""),
                                                   message=i18n.station_problem(message, lang) or message)
                      + "[/color]")
@@ -329,7 +331,8 @@ def delivery_report(delivery: dict[str, Any], configured: bool, station: dict[st
         # held: a result of a round the table is not on yet at the station (docs/station.md
         # "Law 16 at the station"), taken once the round is open there
         text = i18n.tr("station_held_item" if item.get("held") else "station_refused_item", lang,
-                       status=item.get("status") or "-", what=_item_name(item.get("kind"), item.get("key")), reason=item.get("reason") or "")
+                       status=item.get("status") or "-", what=_item_name(item.get("kind"), item.get("key")),
+                       reason=station_texts.by_code(item.get("reason") or "", lang, item.get("refusal")))
         if item.get("retrying") and not item.get("held"):
             text += " " + i18n.tr("station_refused_retrying", lang)
         lines.append(f"[color={RED_MARKUP}]{text}[/color]")

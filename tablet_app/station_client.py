@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from shared_rules.records import RecordError, TableId
+from shared_rules.records import RecordError, Refused, TableId
 
 from .http_transport import PinError, connection
 from .pin import StationVerdict, grant_ok
@@ -26,11 +26,14 @@ SHORT_TABLE = re.compile(r"^(?:([A-Za-z]{1,3})/)?(\d{1,3})$")  # what a TD types
 class StationError(Exception):
     """The station could not give this table its setup. `reason`: `unreachable`, `refused`
     (key or table id), `no_movement` (nothing from the scoring program for this table),
-    `bad_reply` or `certificate` (not the pinned one, or an https address without a pin)."""
+    `bad_reply` or `certificate` (not the pinned one, or an https address without a pin).
+    `refused`: the station's refusal by its code (shared_rules/records/refusals.py), where it
+    sent one this tablet knows: the screens say it in the table's language."""
 
-    def __init__(self, reason: str, message: str):
+    def __init__(self, reason: str, message: str, refused: Refused | None = None):
         super().__init__(message)
         self.reason = reason
+        self.refused = refused
 
 
 def _get(station_url: str, path: str, headers: dict[str, str], timeout: float) -> tuple[int, Any]:
@@ -112,9 +115,10 @@ def fetch_movement(station_url: str, table_id: str, key: str, *, timeout: float 
     path = "/api/v1/movement" + (f"?session={quote(session)}" if session else "")
     status, reply = _get(station_url, path, {"X-Table": table_id, "Authorization": f"Bearer {key}"}, timeout)
     if status in (401, 403):
-        raise StationError("refused", f"the station refused table {table_id}: {_why(reply)}")
+        raise StationError("refused", f"the station refused table {table_id}: {_why(reply)}",
+                           Refused.from_reply(reply))
     if status == 404:
-        raise StationError("no_movement", _why(reply))
+        raise StationError("no_movement", _why(reply), Refused.from_reply(reply))
     if status != 200 or not isinstance(reply, dict) or not isinstance(reply.get("rounds"), dict):
         raise StationError("bad_reply", f"unexpected reply from the station (HTTP {status}): {_why(reply)}")
     return reply
@@ -193,7 +197,8 @@ def player_lookup(station_url: str, table_id: str, key: str, *, session: str | N
         found = reply.get("players") if isinstance(reply, dict) else None
         if status != 200 or not isinstance(found, dict):
             raise StationError("refused" if status in (400, 401, 403) else "bad_reply",
-                               f"the station did not look the numbers up (HTTP {status}): {_why(reply)}")
+                               f"the station did not look the numbers up (HTTP {status}): {_why(reply)}",
+                               Refused.from_reply(reply))
         return {n: found[n] if isinstance(found.get(n), str) else None for n in numbers}
     return lookup
 
@@ -258,7 +263,8 @@ def setup_from_station(controller: Any, station_url: str, table: str | int, key:
                                        defaults=getattr(controller, "club", None), movement=movement, **extra)
     except StationError as exc:
         # shown on the setup screen (snapshot "station"), not only printed
-        controller.station_status = {"ok": False, "table": str(table), "reason": exc.reason, "message": str(exc)}
+        controller.station_status = {"ok": False, "table": str(table), "reason": exc.reason, "message": str(exc),
+                                     "refusal": exc.refused.to_json() if exc.refused else None}
         raise
     grace = club_defaults(movement).get("director_grace_s")
     if grace is not None and hasattr(controller, "set_club_defaults"):
@@ -340,7 +346,7 @@ def next_round_from_station(controller: Any, station_url: str, key: str, *, time
     except StationError as exc:
         s = controller.session
         controller.station_status = {"ok": False, "table": table_of(s).format() if s else "", "reason": exc.reason,
-                                     "message": str(exc)}
+                                     "message": str(exc), "refusal": exc.refused.to_json() if exc.refused else None}
         raise
     controller.setup(session)
     controller.station_status = {"ok": True, "table": table_of(session).format(), "reason": None, "message": None}

@@ -5,14 +5,19 @@
   setup the station's movement does not give the table (tablet_app/control/setup_check.py);
 - `refused_line`: a delivery the station refused for good (the outbox keeps the item as
   rejected), as the table's red banner says it: what was refused, the station's reason in the
-  language where it is one the station gives, and what to do.
+  language, and what to do;
+- `reason_text` (the players' notice) and `by_code` (the director console): the station's reason
+  in the table's language, by the refusal's code where the station sent one this tablet knows
+  (shared_rules/vocabulary/refusals.py); else `reason_text` reads an older station's words
+  (`REASONS`), and both show a reason they cannot say (a newer station's code) as it was sent.
 """
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from shared_rules.records import PlayersKey, RecordError, ResultKey
+from shared_rules.records import PlayersKey, RecordError, Refused, ResultKey
+from shared_rules.vocabulary import refusal_text
 
 STATION_ERRORS: dict[str, dict[str, str]] = {
     "players.number_form": {
@@ -57,8 +62,8 @@ STATION_ERRORS: dict[str, dict[str, str]] = {
               "{round}: kontrollér parnumrene, eller tilkald turneringslederen"},
 }
 
-# The station's reasons (station/law16.py, station/movement.py, the records' score check, the
-# store), by their words, in the players' languages.
+# The reasons of a station from before the refusal codes (station/law16.py, station/movement.py,
+# the records' score check, the store), by their words, in the players' languages.
 REASONS: tuple[tuple[re.Pattern[str], dict[str, str]], ...] = (
     (re.compile(r"board (?P<board>\d+) is not played at table (?P<table>\w+) in round (?P<round>\d+) "
                 r"\(the movement gives boards (?P<boards>[^)]*)\)"),
@@ -104,8 +109,20 @@ REFUSED = {
 }
 
 
-def reason_text(reason: str, lang: str = "en") -> str:
-    """The station's reason in `lang` when it is one the station gives, else as the station said it."""
+def by_code(reason: str, lang: str = "en", refusal: Any = None) -> str:
+    """The station's reason in `lang` by `refusal`'s code when this tablet knows it (the
+    director console), else as the station said it."""
+    said = refusal_text(Refused.from_reply(refusal), lang)
+    return reason if said is None else said
+
+
+def reason_text(reason: str, lang: str = "en", refusal: Any = None) -> str:
+    """The station's reason in `lang`: by `refusal` (the code and params the station sent, as
+    the outbox keeps them) when this tablet knows the code, else by the words of an older
+    station's reason, else as the station said it."""
+    said = refusal_text(Refused.from_reply(refusal), lang)
+    if said is not None:
+        return said
     for pattern, words in REASONS:
         m = pattern.search(reason)
         if m:
@@ -131,7 +148,7 @@ def refused_line(item: dict[str, Any], lang: str = "en") -> str:
     """One refused delivery (`snapshot()["delivery"]["refused"]` entry) as the table is told it."""
     text = REFUSED.get(lang, REFUSED["en"])
     return text.format(what=_what(str(item.get("key") or ""), lang),
-                       reason=reason_text(str(item.get("reason") or ""), lang))
+                       reason=reason_text(str(item.get("reason") or ""), lang, item.get("refusal")))
 
 
 def refused_banner(delivery: dict[str, Any], lang: str = "en") -> str:

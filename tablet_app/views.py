@@ -92,12 +92,18 @@ def box_view(ctl: Controller, seat: str) -> dict[str, Any]:
     calls = st.get("calls", [])
     engine = ctl.engine if ctl.tray is not None else None  # behind screens: the engine keeps the tray
     behind = engine is not None
-    shown = engine.visible_calls(seat) if engine is not None else calls
-    auction = [
-        {"call": c.get("call"), "alert": alert_seen(_now(calls, i, c), seat, behind),
-         "stop": bool(c.get("stop"))}
-        for i, c in enumerate(shown)
-    ]
+    if engine is None:
+        # an open table: every seat sees every call and every alert as it stands
+        shown = calls
+        auction = [{"call": c.get("call"), "alert": bool(c.get("alerted")), "stop": bool(c.get("stop"))}
+                   for c in calls]
+    else:
+        shown = engine.visible_calls(seat)
+        auction = [
+            {"call": c.get("call"), "alert": alert_seen(_now(calls, i, c), seat, behind),
+             "stop": bool(c.get("stop"))}
+            for i, c in enumerate(shown)
+        ]
     # Behind a screen the other side's calls not yet passed on the tray are hidden (code 0x3F), so
     # the box still counts the rotation right.
     auction += [{"call": None, "alert": False, "stop": False}] * (len(calls) - len(shown))

@@ -26,6 +26,37 @@ def venv_tool(name: str) -> str | None:
     return shutil.which(name)
 
 
+# The director PIN's hashes (PBKDF2-SHA256) at the lowest count the code reads back, in this
+# process: at the real 100,000 each hash costs about 0.1 s, and the tests make hundreds (every
+# session set up with a PIN, every PIN the TD types). A hash says its own count and is checked at
+# that count, so the tests run the same code; `real_pin_cost` gives a test the real counts back,
+# and tests/tablet/test_pin.py checks with it that a new hash gets them. The station and the app
+# started as processes keep the real count.
+TEST_PIN_ITERATIONS = 1_000
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_pin_hashes():
+    from station import director_pin
+    from tablet_app import pin
+
+    real = pin.ITERATIONS, director_pin.ITERATIONS
+    pin.ITERATIONS = director_pin.ITERATIONS = TEST_PIN_ITERATIONS
+    yield real
+    pin.ITERATIONS, director_pin.ITERATIONS = real
+
+
+@pytest.fixture
+def real_pin_cost(cheap_pin_hashes, monkeypatch):
+    """The director PIN hashed at the counts the tablet and the station use."""
+    from station import director_pin
+    from tablet_app import pin
+
+    monkeypatch.setattr(pin, "ITERATIONS", cheap_pin_hashes[0])
+    monkeypatch.setattr(director_pin, "ITERATIONS", cheap_pin_hashes[1])
+    return cheap_pin_hashes
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> pathlib.Path:
     return ROOT

@@ -13,7 +13,9 @@ Every item a tablet queues for the station, and the station's check of it at its
   the station;
 - `players`: the player numbers entered at a table (`PlayerNumbers`, `check_number`);
 - `auction_log`: the calls and irregularities those carry (`LoggedCall`, `Irregularity`);
-- `item`: `read_item(kind, key, payload)`, the station's check, every rule in one place.
+- `item`: `read_item(kind, key, payload)`, the station's check, every rule in one place;
+- `refusals`: the station's refusals by code (`RefusalCode`, `Refused`), the tablet shows them in
+  its language from the code.
 
 Each record has `to_json()` (the tablet's form, byte for byte what it always sent) and
 `from_json()` (the station's check; RecordError naming the field). Pure Python, no I/O; imports
@@ -44,6 +46,8 @@ from .keys import (
 )
 from .players import PLAYER_NUMBER_RE, PlayerNumbers, check_number
 from .progress import PHASES, AuctionProgress, Phase
+from .refusals import FIELDS as REFUSAL_FIELDS
+from .refusals import RefusalCode, Refused
 from .result import Result, Withdrawal
 from .round_start import RoundStart, StartedBy
 from .td_call import STORAGE_FULL, TdCall
@@ -55,4 +59,5 @@ __all__ = [
     "iso_utc",
     "logged_calls", "parse_key", "read_item", "td_call_launch", "to_item", "where",
     "PLAYER_NUMBER_RE", "PlayerNumbers", "PlayersKey", "check_number",
+    "REFUSAL_FIELDS", "RefusalCode", "Refused",
 ]

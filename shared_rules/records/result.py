@@ -31,6 +31,7 @@ from .fields import (
     whole,
 )
 from .keys import ResultKey, TableId
+from .refusals import RefusalCode, Refused
 
 ADJUSTED_KINDS = ("artificial", "assigned", "weighted", "split")
 ARTIFICIAL = ("avg-", "avg", "avg+")
@@ -244,7 +245,8 @@ def read_result(p: Json, key: str, table_id: TableId) -> tuple[Result, str]:
             raise RecordError(f"contract/tricks: {e}") from e
         if want_score != score_ns:
             raise RecordError(f"score_ns: {score_ns} does not match Law 77 ({contract} by {declarer}, "
-                              f"{tricks} tricks, vulnerable {vul}: {want_score})")
+                              f"{tricks} tricks, vulnerable {vul}: {want_score})",
+                              Refused.of(RefusalCode.RECORD_SCORE, score=score_ns, law77=want_score))
     ew_confirmed = flag(p, "ew_confirmed", False)
     calls, irregularities = read_auction(p, "auction")
     td_calls = p.get("td_calls", [])

@@ -8,7 +8,24 @@ them), boardlog (what each item adds), session (read and install the movement), 
 file the path names), takeover (a replaced file taken over), bridge (the thread), status (the
 director page's line and /api/v1/health's part).
 """
-from .bridge import Bridge
-from .odbc import BwsError, BwsLocked
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .bridge import Bridge
+    from .odbc import BwsError, BwsLocked
 
 __all__ = ["Bridge", "BwsError", "BwsLocked"]
+
+
+def __getattr__(name: str) -> Any:
+    """The bridge and its modules are imported when asked for (`python -m station --bws`), not
+    with the status line every station imports at its start."""
+    if name == "Bridge":
+        from .bridge import Bridge
+        return Bridge
+    if name in ("BwsError", "BwsLocked"):
+        from . import odbc
+        return getattr(odbc, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,10 +7,14 @@ of /api/v1/health."""
 from __future__ import annotations
 
 import calendar
+import functools
 import html
 import json
 import time
 from typing import Any
+
+from ..director_texts import DEFAULT, seat
+from ..link_texts import LINK, text
 
 RESULTS = 12  # the Data Connector's results queue (DataConnectorResponseData.Results)
 
@@ -42,67 +46,67 @@ def integration(st: Any, event: str | None = None) -> dict[str, Any]:
             "sessions": sessions}
 
 
-def line(st: Any, event: str | None = None) -> str:
-    """One paragraph of HTML for the director page."""
+def line(st: Any, event: str | None = None, lang: str = DEFAULT) -> str:
+    """One paragraph of HTML for the director page, in `lang` (station/link_texts.py)."""
     s = integration(st, event)
     e = html.escape
+    T = functools.partial(text, LINK, lang=lang)
     if s["integration"] != "bws":
         parts = []
         for x in s["sessions"]:
-            took = (f"last took one at {e(local(x['accepted_at']))}" if x["accepted_at"]
-                    else "none taken yet")
-            asked = f", last asked at {e(local(x['polled_at']))}" if x["polled_at"] else ", not polled yet"
-            parts.append(f'<span class="dc-session">{e(x["name"] or x["guid"])}: {x["accepted"]} results '
-                         f'taken by the scoring program, {took}{asked}</span>')
-        detail = "; ".join(parts) if parts else "the scoring program has not initialised a session yet"
-        return (f'<p id="integration">Scoring program link: Bridgemate Data Connector (/dc-scoringprogram); '
-                f'{s["accepted"]} results taken by the scoring program (times are local). {detail}.</p>'
-                + scorer_items_html(st.store.scorer_items(event or st.config.event)))
+            took = T("dc_took", at=local(x["accepted_at"])) if x["accepted_at"] else T("dc_none_taken")
+            asked = T("dc_asked", at=local(x["polled_at"])) if x["polled_at"] else T("dc_not_polled")
+            parts.append(f'<span class="dc-session">'
+                         f'{e(T("dc_session", name=x["name"] or x["guid"], n=x["accepted"], took=took, asked=asked))}'
+                         f'</span>')
+        detail = "; ".join(parts) if parts else e(T("dc_no_session"))
+        head, _, tail = T("dc", n=s["accepted"], detail="\0").partition("\0")
+        return (f'<p id="integration">{e(head)}{detail}{e(tail)}</p>'
+                + scorer_items_html(st.store.scorer_items(event or st.config.event), lang))
     when = local(s.get("last_read_at"))
-    read = (f'last read by the scoring program at {e(when)} (local time)' if when
-            else "not read by the scoring program yet")
-    text = (f'Scoring program link: .bws file {e(str(s.get("path")))} (Ruter, Magic Contest; the Data '
-            f'Connector is off); {int(s.get("written") or 0)} results in the file, '
-            f'{int(s.get("processed") or 0)} read; {read}.')
+    read = T("bws_read", at=when) if when else T("bws_not_read")
+    said = e(T("bws", path=str(s.get("path")), written=int(s.get("written") or 0),
+               read=int(s.get("processed") or 0), when=read))
     problems = [e(s["error"])] if s.get("error") else []
     problems += [e(h) for h in s.get("held") or []]
     if problems:
-        text += '<br><strong class="bws-error">' + "<br>".join(problems[:20]) + "</strong>"
-    return f'<p id="integration">{text}</p>' + _question(s) + _replaced(s)
+        said += '<br><strong class="bws-error">' + "<br>".join(problems[:20]) + "</strong>"
+    return f'<p id="integration">{said}</p>' + _question(s, lang) + _replaced(s, lang)
 
 
-def _question(s: dict[str, Any]) -> str:
+def _question(s: dict[str, Any], lang: str = DEFAULT) -> str:
     """A replaced file the earlier results do not fit: what differs, and the TD's two answers."""
     q = s.get("replaced")
     if not isinstance(q, dict) or s.get("file") != "replaced":
         return ""
     e = html.escape
+    T = functools.partial(text, LINK, lang=lang)
     db = f" --db {q['db']}" if q.get("db") else ""
     more = int(q.get("count") or 0) - len(q.get("differs") or [])
     items = "".join(f"<li>{e(str(d))}</li>" for d in q.get("differs") or [])
-    return (f'<div id="bws-replaced" class="bws-error"><strong>The .bws was replaced by a file the earlier results do '
-            f'not fit</strong> (since {e(local(q.get("since")))}; {e("; ".join(map(str, q.get("why") or [])))}). '
-            f'Nothing is written into it, and the tablets keep the movement they have, until you answer:'
-            f'<ul>{items}{f"<li>and {more} more</li>" if more > 0 else ""}</ul>'
-            f'<p>The same evening, the earlier results belong in it: <code>python -m station bws-replaced{e(db)} '
-            f'write</code> (those its movement lacks are held and shown here).<br>A new session, the earlier results '
-            f'stay out of it: <code>python -m station bws-replaced{e(db)} leave</code> (they stay in the station and '
-            f'its exports).</p></div>')
+    since = T("replaced_since", at=local(q.get("since")), why="; ".join(map(str, q.get("why") or [])))
+    if more > 0:
+        items += f"<li>{e(T('replaced_more', n=more))}</li>"
+    return (f'<div id="bws-replaced" class="bws-error"><strong>{e(T("replaced_head"))}</strong> ({e(since)}). '
+            f'{e(T("replaced_wait"))}<ul>{items}</ul>'
+            f'<p>{e(T("replaced_write"))} <code>python -m station bws-replaced{e(db)} '
+            f'write</code> {e(T("replaced_write_held"))}<br>{e(T("replaced_leave"))} '
+            f'<code>python -m station bws-replaced{e(db)} leave</code> {e(T("replaced_leave_kept"))}</p></div>')
 
 
-def _replaced(s: dict[str, Any]) -> str:
+def _replaced(s: dict[str, Any], lang: str = DEFAULT) -> str:
     """The latest replaced file taken over: when, why, and the earlier results written into it."""
     r = s.get("last_replaced")
     if not isinstance(r, dict):
         return ""
-    e = html.escape
+    T = functools.partial(text, LINK, lang=lang)
     if r.get("choice") == "leave":
-        what = "the earlier results were left out of it, as you answered"
+        what = T("taken_left")
     else:
-        what = (f'{int(r.get("rewritten") or 0)} of the {int(r.get("results") or 0)} earlier results written into '
-                f'it again, {int(r.get("found") or 0)} were in it already')
-    return (f'<p id="bws-taken-over">The .bws was replaced at {e(local(r.get("at")))} '
-            f'({e("; ".join(map(str, r.get("why") or [])))}): {what}.</p>')
+        what = T("taken_written", rewritten=int(r.get("rewritten") or 0), results=int(r.get("results") or 0),
+                 found=int(r.get("found") or 0))
+    said = T("taken_over", at=local(r.get("at")), why="; ".join(map(str, r.get("why") or [])), what=what)
+    return f'<p id="bws-taken-over">{html.escape(said)}</p>'
 
 
 # What /api/v1/health says of the .bws link: no path (the health check needs no login).
@@ -154,8 +158,9 @@ STRAINS: dict[object, str] = {1: "C", 2: "D", 3: "H", 4: "S", 5: "NT"}
 STAKES: dict[object, str] = {1: "x", 2: "xx"}
 
 
-def _result_text(p: dict) -> str:
-    """A ResultDTO the scoring program put, in words: `4♠= W`, `Avg+/Avg-`, `Pass`."""
+def _result_text(p: dict, lang: str = DEFAULT) -> str:
+    """A ResultDTO the scoring program put, in words: `4♠= W` (the declarer's seat as the
+    language's bidding boxes print it), `Avg+/Avg-`, `Pass`."""
     level = p.get("Level")
     if not isinstance(level, int):
         return "?"
@@ -169,25 +174,33 @@ def _result_text(p: dict) -> str:
     tricks = p.get("TotalTricks")
     over = tricks - level - 6 if isinstance(tricks, int) else None
     made = "=" if over == 0 else (f"{over:+d}" if over is not None else "")
-    return f"{level}{strain}{stake}{made} {'-NESW'[p['DeclarerDirection']] if p.get('DeclarerDirection') in (1, 2, 3, 4) else ''}"
+    declarer = p.get("DeclarerDirection")
+    return f"{level}{strain}{stake}{made} {seat('-NESW'[declarer], lang) if declarer in (1, 2, 3, 4) else ''}"
 
 
-def scorer_items_html(items: list[dict]) -> str:
+def scorer_items_html(items: list[dict], lang: str = DEFAULT) -> str:
     """Results and TD calls the scoring program put (PutResults, PutTdCalls): its own, shown to
     the director apart from the tables' (they never go back to it as if a table had sent them)."""
     if not items:
         return ""
     e = html.escape
+    T = functools.partial(text, LINK, lang=lang)
     lines = []
     for it in items[-50:]:
-        where = f'table {e(it["section"])}{it["table"]}, round {it["round"]}'
+        where = T("scorer_where", table=f'{it["section"]}{it["table"]}', round=it["round"])
+        put = local(it["received_at"])
         if it["kind"] == "result":
-            lines.append(f'<li class="scorer-result">{where}, board {it["board"]}: '
-                         f'{e(_result_text(it["payload"]))} (put {e(local(it["received_at"]))})</li>')
+            said = T("scorer_result", where=where, board=it["board"], result=_result_text(it["payload"], lang), at=put)
+            lines.append(f'<li class="scorer-result">{e(said)}</li>')
         else:
             p = it["payload"]
-            status = {1: "launched", 2: "in progress", 3: "resolved", 4: "deferred"}.get(p.get("Status"), "?")
-            lines.append(f'<li class="scorer-td-call">{where}: TD call {status} at {int(p.get("Hour") or 0):02d}:'
-                         f'{int(p.get("Minute") or 0):02d} (put {e(local(it["received_at"]))})</li>')
-    return (f'<h2>From the scoring program ({len(items)}{", the latest 50 shown" if len(items) > 50 else ""})</h2>'
-            f'<ul id="scorer-items">{"".join(lines)}</ul>')
+            status = TD_STATUS.get(p.get("Status"))
+            said = T("scorer_td_call", where=where, status=T(status) if status else "?", at=put,
+                     time=f'{int(p.get("Hour") or 0):02d}:{int(p.get("Minute") or 0):02d}')
+            lines.append(f'<li class="scorer-td-call">{e(said)}</li>')
+    head = T("scorer_head", n=len(items), more=T("scorer_latest") if len(items) > 50 else "")
+    return f'<h2>{e(head)}</h2><ul id="scorer-items">{"".join(lines)}</ul>'
+
+
+# The Data Connector's TD-call statuses (TdCallDTO Status), by their words' keys.
+TD_STATUS: dict[object, str] = {1: "td_launched", 2: "td_in_progress", 3: "td_resolved", 4: "td_deferred"}

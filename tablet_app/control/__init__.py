@@ -15,7 +15,8 @@
 - `director_tools.py`: the director's rulings and result changes (`td_*`);
 - `result_entry.py`: North's tricks, East-West's confirmation, the traveller;
 - `player_numbers.py`: the players' member numbers, looked up and confirmed at the round's first board;
-- `station_feed.py`: the items for the station in the outbox (progress, TD calls, results);
+- `station_feed.py`: the items for the station in the outbox (progress, the live feed, TD calls, results);
+- `call_log.py`: the live feed's auction log, each call logged and encoded once;
 - `snapshot.py`: what a screen renders, published as an immutable snapshot after each change;
 - `parts.py`: the parts wired together once (`assemble`).
 

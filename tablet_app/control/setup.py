@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from tablet_app import pin
 from tablet_app.control.errors import DiskFull, Refused
@@ -40,6 +40,7 @@ class StationStatus(TypedDict):
     table: str
     reason: str | None
     message: str | None
+    refusal: NotRequired[dict[str, Any] | None]  # the station's refusal's code and params (said in the language)
 
 
 class SetupDefaults(TypedDict):
@@ -157,10 +158,12 @@ class TableSetup:
         try:
             movement = self.station_check(s)
         except StationError as exc:
-            self.station_status = {"ok": False, "table": tid, "reason": exc.reason, "message": str(exc)}
+            refusal = exc.refused.to_json() if exc.refused else None
+            self.station_status = {"ok": False, "table": tid, "reason": exc.reason, "message": str(exc),
+                                   "refusal": refusal}
             if exc.reason == "refused":
                 raise SetupError(f"The station refused table {tid}: {exc}", "setup.station_refused",
-                                 table=tid, reason=str(exc)) from exc
+                                 table=tid, reason=str(exc), refusal=refusal) from exc
             return
         if movement is not None:
             try:

@@ -7,12 +7,22 @@ commits, and its own thread delivers (the table never waits for the station).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from shared_rules.records import AuctionEvent, AuctionEventKey, Irregularity, TableId, What, logged_calls
+from shared_rules.records import (
+    AuctionEvent,
+    AuctionEventKey,
+    Irregularity,
+    ItemKind,
+    LoggedCall,
+    TableId,
+    What,
+    logged_calls,
+)
 from shared_rules.types import SEATS
 from tablet_app import station_items
+from tablet_app.control.call_log import CallLog
 from tablet_app.control.state import ResultRecord, TableState
 from tablet_app.outbox import Outbox
 
@@ -44,6 +54,7 @@ class StationFeed:
         self.outbox = outbox
         self.st = st
         self.clock = clock
+        self.call_log = CallLog()
 
     def progress(self, phase: str) -> None:
         """An "auction" item: the board starts (`bidding`), the table freezes (`bidding`), the
@@ -62,7 +73,8 @@ class StationFeed:
         st = self.st
         if what is None or st.session is None or st.board is None or st.engine is None:
             return
-        self.outbox.put(auction_event(st, seq, what, body, self.clock()))
+        item = auction_event(st, seq, what, body, self.clock(), self.call_log)
+        self.outbox.enqueue_text(ItemKind.AUCTION_EVENT.value, item.key.format(), self.call_log.text(item))
 
     def round_start(self, session: Any, by: str) -> None:
         """The table moved to `session`'s round: one item per round (a second setup of the same
@@ -117,10 +129,12 @@ def _what(kind: str, body: dict[str, Any]) -> What | None:
     return None
 
 
-def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at: float) -> AuctionEvent:
-    """The auction event of journal record `seq` (`what`), with the engine's auction after it.
-    Behind screens `visible` counts the calls every seat has seen (the engine's own tray), which
-    is all the live feed shows before the board ends."""
+def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at: float,
+                  call_log: Callable[[Sequence[Mapping[str, Any]]], tuple[LoggedCall, ...]] = logged_calls,
+                  ) -> AuctionEvent:
+    """The auction event of journal record `seq` (`what`), with the engine's auction after it
+    (its calls logged by `call_log`). Behind screens `visible` counts the calls every seat has
+    seen (the engine's own tray), which is all the live feed shows before the board ends."""
     s, state = st.session, st.estate
     assert s is not None and st.board is not None
     ev = body.get("ev") or body
@@ -131,7 +145,7 @@ def auction_event(st: TableState, seq: int, what: What, body: dict[str, Any], at
     return AuctionEvent(
         key=AuctionEventKey(TableId(s.event, s.section, s.table), s.round, st.board, seq), what=what.value,
         at=round(at, 3), t=ev.get("t"), seat=ev.get("seat"), call=ev.get("call"),
-        calls=logged_calls(state.get("calls", [])),
+        calls=call_log(state.get("calls", [])),
         irregularities=tuple(Irregularity(x) for x in state.get("irregularities", [])),
         status=str(state.get("status") or "bidding"), contract=state.get("contract"),
         declarer=state.get("declarer"), dealer=state.get("dealer"), vulnerability=state.get("vulnerability"),

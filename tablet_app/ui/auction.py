@@ -7,10 +7,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
-from kivy.uix.textinput import TextInput
 
 from tablet_app import i18n, present
-from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, STOP_RED, VUL_RED, WHITE, set_bg
+from tablet_app.ui.board_chooser import BoardChooser
+from tablet_app.ui.theme import BTN, BTN_LIGHT, BTN_OK, BTN_WARN, NONVUL, VUL_RED, WHITE, set_bg
 from tablet_app.ui.widgets import BigButton, CallCell, Facing, Panel, StillScrollView, Text, framed
 
 
@@ -32,26 +32,18 @@ class AuctionScreen(Screen):
             lbl.panel = p
             head_row.add_widget(p)
         body.add_widget(head_row)
-        # Before the first call of a board: the players say which board is on the table (any of
-        # the round's boards, in any order; docs/tablet.md "Board on the table").
-        self.chooser = Panel(WHITE, 12, orientation="vertical", size_hint_y=None, height=0, padding=(14, 6), spacing=4)
-        self.chooser_title = Text("", size=22, bold=True, size_hint_y=None, height=32)
-        self.chooser_row = BoxLayout(spacing=8, size_hint_y=None, height=64)
-        self.chooser_msg = Text("", size=18, bold=True, color=STOP_RED, size_hint_y=None, height=0)
-        self.other_board = TextInput(multiline=False, font_size=24, input_filter="int", size_hint_x=None, width=110,
-                                     padding=(10, 14), write_tab=False)
-        for w in (self.chooser_title, self.chooser_row, self.chooser_msg):
-            self.chooser.add_widget(w)
+        # Before the first call of a board: the players say which board is on the table.
+        self.chooser = BoardChooser(app)
         body.add_widget(self.chooser)
-        self.board_buttons: dict[Any, Any] = {}
-        self.chooser_key: tuple[Any, ...] | None = None  # what the board buttons show
-        self.board_said: Any = None
         # no bar, and one colour for it at rest and in use: scrolling the auction changes no pixel
         self.scroll = StillScrollView(do_scroll_x=False, bar_width=0, bar_color=(0, 0, 0, 0),
                                       bar_inactive_color=(0, 0, 0, 0))
         self.grid = GridLayout(cols=4, spacing=12, size_hint_y=None, row_default_height=88, row_force_default=True)
         self.grid.bind(minimum_height=self.grid.setter("height"))
         self.scroll.add_widget(self.grid)
+        # the board chooser above takes more or less height with the layout and a refusal shown
+        self.pin_rows = 0
+        self.scroll.bind(height=lambda *_: self._pin())
         body.add_widget(self.scroll)
         self.status = Panel(WHITE, 12, size_hint_y=None, height=70, padding=(18, 6))
         self.status_label = Text("", size=30, bold=True, halign="center")
@@ -99,64 +91,14 @@ class AuctionScreen(Screen):
         grace = (snap.get("director") or {}).get("grace_s", 0)
         self.td_btn.text = i18n.tr("director_grace", lang, s=grace) if grace else i18n.tr("director", lang)
 
-    def choose_board(self, n: Any) -> None:
-        """A board picked on the tablet (or typed: the number on the board in the tray)."""
-        try:
-            self.app.controller.choose_board(n)
-        except ValueError as exc:  # Refused: not this round's board, played already, too late
-            self.board_said = lambda lang, exc=exc: i18n.error_text(exc, lang)
-        else:
-            self.board_said = None
-            self.other_board.text = ""
-        self.app.refresh()
-
-    def _chooser(self, snap: dict[str, Any], lang: str) -> None:
-        st = snap.get("state") or {}
-        choice = snap.get("board_choice") or {}
-        shown = snap.get("phase") == "auction" and not st.get("calls") and bool(choice.get("boards"))
-        self.chooser.opacity = 1 if shown else 0
-        self.chooser.disabled = not shown
-        if not shown:
-            if self.board_buttons:
-                self.chooser_row.clear_widgets()
-                self.board_buttons, self.chooser_key = {}, None
-            self.chooser.height = 0
-            self.board_said = None
-            self.chooser_title.text = self.chooser_msg.text = ""
-            return
-        self.chooser_title.text = i18n.tr("board_on_table", lang)
-        # The buttons are rebuilt only when what they say changes: this screen is refreshed after
-        # every box event, and 30-odd new buttons cost the drawing thread about 15 ms (and leave
-        # their widgets to the cycle collector) each time.
-        key = (tuple(choice["boards"]), tuple(choice.get("played", [])), choice.get("current"), lang)
-        if key != self.chooser_key:
-            self._chooser_buttons(choice, lang)
-            self.chooser_key = key
-        said = self.board_said(lang) if self.board_said is not None else ""
-        self.chooser_msg.text = said
-        self.chooser_msg.height = 52 if said else 0
-        self.chooser.height = 32 + 64 + self.chooser_msg.height + 22
-
-    def _chooser_buttons(self, choice: dict[str, Any], lang: str) -> None:
-        self.chooser_row.clear_widgets()
-        self.board_buttons = {}
-        for n in choice["boards"]:
-            played = n in choice.get("played", [])
-            current = n == choice.get("current")
-            label = f"{n}" + (f" [size=14]{i18n.tr('board_played_mark', lang)}[/size]" if played else "")
-            b = BigButton(label, BTN if current else BTN_LIGHT, size=26)
-            b.bind(on_release=lambda _b, n=n: self.choose_board(n))
-            self.board_buttons[n] = b
-            self.chooser_row.add_widget(b)
-        other = BigButton(i18n.tr("board_other", lang), BTN_LIGHT, size=18)
-        other.bind(on_release=lambda *_: self.choose_board(self.other_board.text))
-        self.board_buttons["other"] = other
-        self.chooser_row.add_widget(self.other_board)
-        self.chooser_row.add_widget(other)
+    def _pin(self) -> None:
+        """Newest row in view: pin the grid to the top while it fits, else scroll to the bottom."""
+        needed = self.pin_rows * (self.grid.row_default_height + 12)
+        self.scroll.scroll_y = 1 if needed <= self.scroll.height else 0
 
     def refresh(self, snap: dict[str, Any], lang: str) -> None:
         self.topbar.refresh(snap, lang)
-        self._chooser(snap, lang)
+        self.chooser.refresh(snap, lang)
         st = snap.get("state") or {}
         vul = st.get("vulnerability") or "None"
         for seat, lbl in self.heads.items():
@@ -179,9 +121,8 @@ class AuctionScreen(Screen):
             self.grid.remove_widget(self.cells.pop())
         for cell, data in zip(self.cells, flat, strict=True):
             cell.show(data, lang)
-        # Newest row in view: pin the grid to the top while it fits, else scroll to the bottom.
-        needed = len(rows) * (self.grid.row_default_height + 12)
-        self.scroll.scroll_y = 1 if needed <= self.scroll.height else 0
+        self.pin_rows = len(rows)
+        self._pin()
         self.status_label.text = present.status_line(snap, lang)
         lines = present.consequences(st, lang)
         self.conseq.text = "\n".join(lines)

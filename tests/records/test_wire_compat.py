@@ -15,7 +15,7 @@ from shared_rules.records import RecordError, TdCall, read_item, to_item
 from station.store import canonical as station_canonical
 from station.store import digest_of
 from tablet_app import results, station_items
-from tablet_app.outbox import _canonical as outbox_canonical
+from tablet_app.outbox import canonical as outbox_canonical
 from tablet_app.outbox import storage_call
 
 ROWS = [json.loads(line) for line in

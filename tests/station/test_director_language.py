@@ -4,6 +4,7 @@ words, the Law with its edition and the ruling made. A real Chromium lays the pa
 and Danish at a desk's and at a phone's width: no cell and no page runs wider than its box, and a
 hostile player name or TD-call reason stays text."""
 import json
+import pathlib
 import re
 from html import unescape
 from urllib.parse import quote
@@ -11,6 +12,9 @@ from urllib.parse import quote
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
 from bridgemate_dataconnector.dto import PlayerDataDTO
+
+from shared_rules.types import IrregularityKind
+from shared_rules.vocabulary import IRREGULARITIES
 
 from .conftest import EVENT, ROOT, StationProcess, result_record
 from .test_dataconnector import GUID, pairs_init
@@ -71,12 +75,13 @@ def test_2017_L27A1_the_danish_td_reads_seat_irregularity_law_and_ruling(sqlite_
     calls = rows_of(page, "td-call")
     # the table's own call (resolved once ruled) and West's TD key, each launched then resolved
     table_calls = [r for r in calls if "bordet tilkaldte" in r]
-    assert table_calls and all("(overtræder: Ø)" in r and "utilstrækkeligt bud" in r and "Lov 27 (2017)" in r
+    named = IRREGULARITIES[IrregularityKind.INSUFFICIENT_BID]["da"]  # the tablet's words too
+    assert table_calls and all("(overtræder: Ø)" in r and named in r and "Lov 27 (2017)" in r
                                for r in table_calls)
     assert any("afklaret" in r and "accepteret (Lov 27A1 (2017))" in r for r in table_calls)
     assert any("tilkaldt af V" in r and "TL-knappen" in r for r in calls)
     irr = rows_of(page, "irregularity")
-    assert len(irr) == 1 and "utilstrækkeligt bud" in irr[0] and " Ø " in f" {irr[0]} "
+    assert len(irr) == 1 and named in irr[0] and " Ø " in f" {irr[0]} "
     assert "accepteret (Lov 27A1 (2017))" in irr[0]
     assert "insufficient_bid" not in page and "accepted" not in page
 
@@ -89,7 +94,8 @@ def test_2007_L27A1_the_swedish_page_by_the_clubs_language(tmp_path):
         page = get(st, f"/director/table?event={quote(EVENT)}&section=A&table=2")
         assert '<html lang="sv">' in page
         rows = rows_of(page, "td-call")
-        assert any("bordet tillkallade (felande: Ö)" in r and "otillräckligt bud" in r and "Lag 27 (2007)" in r
+        named = IRREGULARITIES[IrregularityKind.INSUFFICIENT_BID]["sv"]
+        assert any("bordet tillkallade (felande: Ö)" in r and named in r and "Lag 27 (2007)" in r
                    and "accepterat (Lag 27A1 (2007))" in r for r in rows)
         assert any("tillkallad av V" in r for r in rows)
         assert '<html lang="en">' in get(st, f"/director?event={quote(EVENT)}&lang=en")  # ?lang= wins
@@ -116,22 +122,28 @@ document.body.appendChild(pre);
 </script>"""
 
 
-def measure(chromium, page: str, width: int, height: int, path) -> dict:
-    """The page as served, laid out by Chromium in a frame of width x height (a headless window
-    is at least 500 px wide: a phone's width needs a frame), measured by a script added at its end
-    (the station's pages allow no script: the file is a copy)."""
-    path.write_text(page.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
-    frame = path.with_suffix(".frame.html")
-    frame.write_text(f'''<!DOCTYPE html><html><body style="margin:0">
-<iframe id="f" src="{path.name}" width="{width}" height="{height}" style="border:0"
- onload="document.getElementById('out').textContent =
-   this.contentDocument.getElementById('measured').textContent"></iframe><pre id="out"></pre></body></html>''',
+def measure(chromium, pages: list[tuple[str, int, int, pathlib.Path]]) -> list[dict]:
+    """Each (page as served, width, height, file) laid out by Chromium in a frame of width x
+    height (a headless window is at least 500 px wide: a phone's width needs a frame), measured by
+    a script added at its end (the station's pages allow no script: the file is a copy). One
+    Chromium lays out every frame (each frame has its own viewport, as a window of its size)."""
+    frames = []
+    for k, (page, width, height, path) in enumerate(pages):
+        path.write_text(page.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+        frames.append(f'''<iframe src="{path.name}" width="{width}" height="{height}" style="border:0;display:block"
+ onload="document.getElementById('out{k}').textContent =
+   this.contentDocument.getElementById('measured').textContent"></iframe><pre id="out{k}"></pre>''')
+    frame = pages[0][3].with_suffix(".frame.html")
+    frame.write_text('<!DOCTYPE html><html><body style="margin:0">' + "\n".join(frames) + "</body></html>",
                      encoding="utf-8")
     out = chromium.run(["--window-size=1280,900", "--allow-file-access-from-files", "--dump-dom", frame.as_uri()])
     assert out.returncode == 0, out.stderr[-2000:]
-    m = re.search(r'<pre id="out">(.*?)</pre>', out.stdout, re.S)
-    assert m and m.group(1), out.stdout[-2000:]
-    return json.loads(unescape(m.group(1)))
+    measured = []
+    for k in range(len(pages)):
+        m = re.search(rf'<pre id="out{k}">(.*?)</pre>', out.stdout, re.S)
+        assert m and m.group(1), (k, out.stdout[-2000:])
+        measured.append(json.loads(unescape(m.group(1))))
+    return measured
 
 
 def test_the_swedish_and_danish_pages_fit_a_desk_and_a_phone_and_escape_names(sqlite_station, chromium, tmp_path):
@@ -163,19 +175,21 @@ def test_the_swedish_and_danish_pages_fit_a_desk_and_a_phone_and_escape_names(sq
                  "table1": get(st, f"/director/table?event={quote(EVENT)}&section=A&table=1&lang={lang}"),
                  "table3": get(st, f"/director/table?event={quote(EVENT)}&section=A&table=3&lang={lang}")}
         assert HOSTILE_REASON not in pages["director"] and "<img" not in pages["table1"]
-        for name, page in pages.items():
-            for width, height in ((1024, 768), (390, 844)):
-                got = measure(chromium, page, width, height, tmp_path / f"{name}-{lang}-{width}.html")
-                where = (lang, name, width)
-                assert got["width"] == width, where  # the viewport asked for
-                assert got["page"] <= width, (where, got["page"])
-                assert got["clipped"] == [], (where, got["clipped"])
-                assert got["hostile"] == 0, where  # the name and the reason stayed text
-                assert got["cards"] == (width < 760), where  # a phone: a card per row, labelled
-                if name == "table1":
-                    assert HOSTILE_NAME in got["text"], where
-                if name == "director":
-                    assert HOSTILE_REASON in got["text"], where
+        frames = [(name, page, width, height) for name, page in pages.items()
+                  for width, height in ((1024, 768), (390, 844))]
+        measured = measure(chromium, [(page, width, height, tmp_path / f"{name}-{lang}-{width}.html")
+                                      for name, page, width, height in frames])
+        for (name, _, width, _), got in zip(frames, measured, strict=True):
+            where = (lang, name, width)
+            assert got["width"] == width, where  # the viewport asked for
+            assert got["page"] <= width, (where, got["page"])
+            assert got["clipped"] == [], (where, got["clipped"])
+            assert got["hostile"] == 0, where  # the name and the reason stayed text
+            assert got["cards"] == (width < 760), where  # a phone: a card per row, labelled
+            if name == "table1":
+                assert HOSTILE_NAME in got["text"], where
+            if name == "director":
+                assert HOSTILE_REASON in got["text"], where
         # The Swedish and Danish pages on a phone, for docs/station.md (make screenshots).
         (tmp_path / f"shown-{lang}.html").write_text(pages["director"], encoding="utf-8")
         (tmp_path / f"shot-{lang}.html").write_text(

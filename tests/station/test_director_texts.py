@@ -8,6 +8,7 @@ import time
 import pytest
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, Seat, Status
+from shared_rules.vocabulary import IRREGULARITIES
 from station import director_calls
 from station import director_texts as tx
 
@@ -79,10 +80,12 @@ def test_2017_L27A1_an_accepted_insufficient_bid_is_told_with_seat_law_and_rulin
               "resolution": "accepted", "ruling": "2017 L27A1"}
     assert director_calls.match(call, [dict(record, t=9.0, seat="W"), record]) == record  # by the moment
     w = director_calls.words(call, record, None, "sv", 2017)
+    # the irregularity in the tablet's words: one vocabulary (shared_rules/vocabulary)
+    named = IRREGULARITIES[IrregularityKind.INSUFFICIENT_BID]
     assert (w.who, w.what, w.law, w.ruling, w.note) == (
-        "bordet tillkallade (felande: Ö)", "otillräckligt bud", "Lag 27 (2017)", "accepterat (Lag 27A1 (2017))", "")
+        "bordet tillkallade (felande: Ö)", named["sv"], "Lag 27 (2017)", "accepterat (Lag 27A1 (2017))", "")
     open_ = director_calls.words(dict(call, status="launched"), None, None, "da", 2017)
-    assert (open_.what, open_.law, open_.ruling) == ("utilstrækkeligt bud", "Lov 27 (2017)", "afventer kendelse")
+    assert (open_.what, open_.law, open_.ruling) == (named["da"], "Lov 27 (2017)", "afventer kendelse")
 
 
 def test_L12_an_adjusted_score_is_the_ruling_in_words():

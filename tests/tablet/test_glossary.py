@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
-from station import director_texts
+from shared_rules.vocabulary import refusals as refusal_words
+from station import director_texts, link_texts
 from tablet_app import i18n, law_texts, option_texts, station_texts
 from tablet_app.link import box_words
 from tests.conftest import ROOT
@@ -203,9 +204,11 @@ def test_no_text_uses_a_wrong_variant(lang):
 
 @pytest.mark.parametrize("lang", ("sv", "da"))
 def test_the_director_pages_texts_use_no_wrong_variant(lang):
-    """The station's director page (station/director_texts.py) speaks the same words."""
+    """The station's director page (station/director_texts.py, its scoring-program line and team
+    matches in station/link_texts.py) and the station's refusals (shared_rules/vocabulary/
+    refusals.py, on the tablet and the page) speak the same words."""
     page = [(where, {"en": t.get("en", ""), "sv": t["sv"], "da": t["da"]})
-            for where, t in _page_triples(director_texts)]
+            for mod in (director_texts, link_texts, refusal_words) for where, t in _page_triples(mod)]
     assert len(page) > 50
     assert wrong(page, lang) == []
 

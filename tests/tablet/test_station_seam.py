@@ -67,3 +67,58 @@ def test_wbf_screens_the_live_feeds_auction_event_counts_only_the_calls_past_the
     assert ctl.box_event("S", "call", call="2H")["ok"]
     last = [payload for _, kind, payload in outbox_items(ctl.outbox) if kind == "auction_event"][-1]
     assert last["call"] == "2H" and last["visible"] == 2
+
+
+def test_each_auction_event_carries_the_auction_as_it_stood_after_it(make_controller, clock):
+    """The live feed's calls are logged once per call and reused at later events (control/
+    station_feed.CallLog): an item must still carry each call as the engine has it after that
+    event: alerted once partner alerts it (FSB L115B), and after the director's ruling on an
+    insufficient bid (2007 L27) the auction the ruling left."""
+    from shared_rules.records import logged_calls
+
+    ctl = make_controller()
+    ctl.setup({**SESSION, "profile": "fsb-2007", "policy": "record"})
+    expected = []
+
+    def after(seat, kind, call=None):
+        clock.advance(2.0)
+        r = ctl.box_event(seat, kind, call=call)
+        expected.append([c.to_json() for c in logged_calls(ctl.estate["calls"])])
+        return r
+
+    for seat, kind, call in [("N", "call", "1C"), ("E", "call", "P"), ("S", "call", "1H"), ("N", "alert", None),
+                             ("W", "call", "P"), ("N", "call", "1S"), ("S", "alert", None), ("E", "call", "1D")]:
+        assert after(seat, kind, call)["ok"]
+    assert ctl.phase == "frozen"  # 1D after 1S: insufficient
+    ctl.td_decide("4321", ctl.estate["pending"]["options"][0]["id"])
+    expected.append([c.to_json() for c in logged_calls(ctl.estate["calls"])])
+    assert after("S", "call", "2C")["ok"]
+    events = [payload for _, kind, payload in outbox_items(ctl.outbox) if kind == "auction_event"]
+    assert [e["calls"] for e in events] == expected
+    assert [c["alerted"] for c in events[3]["calls"]] == [False, False, True]  # N alerted S's 1H
+    assert [c["alerted"] for c in events[2]["calls"]] == [False, False, False]  # ... not yet
+
+
+def test_each_auction_event_is_queued_as_the_outbox_encodes_an_item(make_controller, clock):
+    """The live feed puts each call's text, made once, into the item's text (control/call_log.py):
+    every queued payload is byte for byte what `outbox.canonical` makes of it, and its digest holds."""
+    import json
+
+    from tablet_app.outbox import canonical, check_rows, digest
+
+    ctl = make_controller()
+    ctl.setup({**SESSION, "profile": "fsb-2007", "policy": "record"})
+    for seat, kind, call, think in [("N", "call", "1C", 2), ("E", "call", "P", 2), ("S", "call", "1H", 2),
+                                    ("N", "alert", None, 0.5), ("W", "stop", None, 1), ("W", "call", "3D", 1),
+                                    ("N", "call", "4H", 12), ("E", "call", "P", 2), ("S", "call", "P", 2),
+                                    ("W", "call", "P", 1.5)]:
+        clock.advance(think)  # N waits out the stop (FSB L116B)
+        assert ctl.box_event(seat, kind, call=call)["ok"]
+    rows = ctl.outbox.conn.execute("SELECT kind, item_key, payload, digest FROM outbox "
+                                   "WHERE kind = 'auction_event' ORDER BY id").fetchall()
+    assert len(rows) == 10
+    for kind, key, text, dig in rows:
+        assert canonical(json.loads(text)) == text and digest(kind, key, text) == dig
+    assert json.loads(rows[-1][2])["calls"][-1] == {"seat": "W", "call": "P", "alerted": False, "stop": False,
+                                                    "think": 1.5}
+    assert check_rows(ctl.outbox.conn) is None

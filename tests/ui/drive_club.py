@@ -59,26 +59,26 @@ def step2(_dt):
     su.start.trigger_action(0)
     checks["after_setup"] = [app.sm.current, ctl.board, ctl.session.section, ctl.snapshot()["station"]["ok"]]
     a = app.screens["auction"]
-    checks["chooser"] = [a.chooser_title.text, sorted(k for k in a.board_buttons if k != "other"), a.chooser.height > 0]
+    checks["chooser"] = [a.chooser.title.text, sorted(k for k in a.chooser.buttons if k != "other"), a.chooser.height > 0]
     shots.shot("board-chooser")
 
 
 def step3(_dt):
     a = app.screens["auction"]
     before = ctl.journal.count()
-    a.other_board.text = "7"  # the number on the board in the tray: not one of this round's
-    a.board_buttons["other"].trigger_action(0)
-    checks["board7"] = [a.chooser_msg.text, ctl.board, ctl.journal.count() == before]
-    kept = a.board_buttons[3]
+    a.chooser.other_input.text = "7"  # the number on the board in the tray: not one of this round's
+    a.chooser.buttons["other"].trigger_action(0)
+    checks["board7"] = [a.chooser.msg.text, ctl.board, ctl.journal.count() == before]
+    kept = a.chooser.buttons[3]
     app.refresh()  # nothing the buttons say has changed: the same buttons stay
-    checks["chooser_kept"] = a.board_buttons[3] is kept and kept.parent is a.chooser_row
+    checks["chooser_kept"] = a.chooser.buttons[3] is kept and kept.parent is a.chooser.grid
     shots.shot("board-chooser-refused")
 
 
 def step4(_dt):
     a = app.screens["auction"]
-    a.board_buttons[3].trigger_action(0)
-    checks["board3"] = [ctl.board, list(ctl.journal.records())[-1][2].get("by"), a.chooser_msg.text]
+    a.chooser.buttons[3].trigger_action(0)
+    checks["board3"] = [ctl.board, list(ctl.journal.records())[-1][2].get("by"), a.chooser.msg.text]
     # board 3: South deals; 1NT - 3NT, made with ten tricks
     box("S", "1NT")
     app.refresh()
@@ -92,9 +92,9 @@ def step4(_dt):
     r.confirm_btn.trigger_action(0)
     checks["next_board"] = ctl.board
     app.go("auction")
-    checks["marks"] = {n: b.text for n, b in a.board_buttons.items() if n != "other"}
-    a.board_buttons[3].trigger_action(0)
-    checks["board3_again"] = [a.chooser_msg.text, ctl.board]
+    checks["marks"] = {n: b.text for n, b in a.chooser.buttons.items() if n != "other"}
+    a.chooser.buttons[3].trigger_action(0)
+    checks["board3_again"] = [a.chooser.msg.text, ctl.board]
 
 
 def wait_refused(_dt):

@@ -27,11 +27,17 @@ def texts(widget: Any) -> list[str]:
     return out
 
 
+STILL_TICKS = 3  # Kivy clock ticks with nothing changed before a screenshot is taken
+HANG_S = 60.0
+
+
 class Shots:
     def __init__(self, app: Any, checks: dict[str, Any], shots_dir: pathlib.Path | None):
         self.checks, self.dir = checks, shots_dir
         self.pending: list[tuple[str | None, str]] = []
-        self.refreshed = 0.0
+        self.refreshes = 0
+        self.still = 0  # clock ticks the window has stood still ...
+        self.last: tuple | None = None  # ... and how it stood
         self._app: Any = None
         self.app = app
 
@@ -41,21 +47,36 @@ class Shots:
 
     @app.setter
     def app(self, app: Any) -> None:
-        # A screenshot is taken only once the screen has stood still for a while: the app redraws
-        # by itself (a notice, a countdown), and a picture taken in the frame after a redraw shows
-        # new widgets not yet laid out.
+        # A screenshot is taken only once the screen has stood still: the app redraws by itself (a
+        # notice, a countdown), and a picture taken in the frame after a redraw shows new widgets
+        # not yet laid out. So the app's redraws are counted (`settled`).
         self._app = app
         if app is not None:
             redraw = app.refresh
 
             def refresh() -> None:
-                self.refreshed = time.monotonic()
+                self.refreshes += 1
                 redraw()
 
             app.refresh = refresh
 
+    def layout(self) -> tuple:
+        """Every widget in the window: where it is, its size and its text as drawn."""
+        from kivy.core.window import Window
+
+        return tuple((id(w), tuple(w.pos), tuple(w.size), getattr(w, "text", None),
+                      tuple(getattr(w, "texture_size", ()) or ()))
+                     for root in Window.children for w in root.walk())
+
     def settled(self) -> bool:
-        return time.monotonic() - self.refreshed >= 0.5
+        """Called once a clock tick: true once STILL_TICKS ticks in a row have passed with no redraw
+        of the app and nothing in the window moved, resized or changed its text (what a layout
+        still under way does). It waits for that, not for a time: a loaded machine only spaces the
+        ticks further apart."""
+        now = (self.refreshes, self.layout())
+        self.still = self.still + 1 if now == self.last else 0
+        self.last = now
+        return self.still >= STILL_TICKS
 
     def current(self) -> Any:
         app = self.app
@@ -89,15 +110,23 @@ class Shots:
         from kivy.app import App
         from kivy.clock import Clock as KClock
 
+        waiting = [0.0]  # since when a screenshot waits for the screen to stand still
+
         def go(_dt: float) -> None:
             if self.app is None:
                 self.app = App.get_running_app()
             try:
                 if self.pending and not self.settled():
-                    KClock.schedule_once(go, 0.3)
+                    if not waiting[0]:
+                        waiting[0] = time.monotonic()
+                    elif time.monotonic() - waiting[0] > HANG_S:  # only ends a hang
+                        raise RuntimeError(f"the screen never stood still for {self.pending[0]}")
+                    KClock.schedule_once(go, 0)  # the next tick
                     return
+                waiting[0] = 0.0
                 if self.pending:
                     self.take(self.pending.pop(0))
+                    self.still = 0
                 else:
                     steps.pop(0)(_dt)
             except Exception:
@@ -105,8 +134,9 @@ class Shots:
                 steps.clear()
                 self.pending.clear()
             if steps or self.pending:
-                # a screenshot waits for the frame to be drawn (longer on a loaded machine)
-                KClock.schedule_once(go, 0.8 if self.pending else 0.3)
+                # a screenshot as soon as the screen stands still (`settled`); the next step after
+                # the driver's pace (0.3 s: the test of a screen at rest counts frames over it)
+                KClock.schedule_once(go, 0 if self.pending else 0.3)
             else:
                 (out / "checks.json").write_text(json.dumps(self.checks, indent=1, ensure_ascii=False, default=str))
                 if on_end is not None:
