@@ -84,6 +84,24 @@ def _turn_walls(e, t_in: list[int]) -> list[float]:
     return [walls[t] * 1000 for t in t_in if t in walls]
 
 
+def turn_threads(e, t_in: list[int]) -> dict[str, tuple[float, float]]:
+    """Where the tablet's turns went, early against late in the run: the CPU of each counted
+    thread (the link's, the table loop's) over the whole stop the turn began (the STATE written,
+    and what the tablet did next before it settled), and how far the
+    tablet's clock stood ahead of the chips when the call came (work of its own not yet done on
+    the chips' clock), the median (chip ms) over the first quarter of the turns and over the last.
+    A turn that grows through the run shows here in the part that grows."""
+    recs = {r.at_us: r for r in (e.one.stops if e.one else []) if r.why == "bridge"}
+    turns = [recs[t] for t in t_in if t in recs]
+    q = len(turns) // 4
+    if not q:
+        return {}
+    names = sorted({n for r in turns for n in r.by_thread})
+    parts = {n: [r.by_thread.get(n, 0) / 1000 for r in turns] for n in names}
+    parts["clock ahead of the chips"] = [r.ahead_us / 1000 for r in turns]
+    return {n: (statistics.median(xs[:q]), statistics.median(xs[-q:])) for n, xs in parts.items()}
+
+
 def _after(frames: list[tuple[int, int, int, int]], t0: int, typ: int) -> tuple[int, int, int, int] | None:
     return next((f for f in frames if f[0] >= t0 and f[2] == typ), None)
 
@@ -184,11 +202,12 @@ def on_chip(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0) -> 
         heaps = [int(t.split()[1]) for _, t in e.console["N"] if t.startswith("heap ")]
         sim, wall, _ = e.clock()
         walls = _turn_walls(e, t_in)
+        threads = turn_threads(e, t_in)
     finally:
         r.close()
     if not lat:
         return {"failure": failure or "no call timed", "n": 0}
-    return {"n": len(lat), "lat": lat, "p50": statistics.median(lat), "p99": pct(lat, 99),
+    return {"n": len(lat), "lat": lat, "turn_threads": threads, "p50": statistics.median(lat), "p99": pct(lat, 99),
             "max": max(lat), "own_p50": statistics.median(own), "own_p99": pct(own, 99),
             "bridge_p50": statistics.median(bridge) if bridge else float("nan"),
             "bridge_max": max(bridge) if bridge else float("nan"),
@@ -363,6 +382,11 @@ def print_p2p(runs: list[dict]) -> None:
           f"turn (call in -> STATE out: journal, laws engine, views), on the chips' clock (its "
           f"CPU time) {spread(ok, 'tablet_p50')} / {spread(ok, 'tablet_p99')}, on the wall "
           f"{spread(ok, 'tablet_wall_p50')} / {spread(ok, 'tablet_wall_p99')}")
+    for k, r in enumerate(ok):
+        if r.get("turn_threads"):
+            print(f"  the stops of the tablet's turns, run {k + 1}, first quarter -> last quarter of the calls "
+                  f"(p50, chip ms): "
+                  + ", ".join(f"{n} {a:.2f} -> {b:.2f}" for n, (a, b) in r["turn_threads"].items()))
     print(f"  heap in use (gc.mem_alloc, main.py included): after boot {c['heap_boot'] / 1024:.1f} KB, "
           f"highest in the auctions (before each collection) {c['heap_peak'] / 1024:.1f} KB "
           f"(goal < 64 KB); flash programmed {spread(ok, 'programmed', '.0f')} B (calls "

@@ -78,6 +78,7 @@ class Stop:
     # counted threads: ident -> (thread, its CPU at the start, the latest reading)
     threads: dict[int, tuple[threading.Thread, int, int]] = field(default_factory=dict)
     done_ns: int = 0  # CPU of the threads that stopped counting during it (a driver's)
+    done_by: dict[str, int] = field(default_factory=dict)  # ... by thread name
 
     def count(self, t: threading.Thread) -> None:
         if t.ident is not None and t.ident not in self.threads:
@@ -90,6 +91,7 @@ class Stop:
         got = self.threads.pop(t.ident or 0, None)
         if got is not None:
             self.done_ns += got[2] - got[1]
+            self.done_by[t.name] = self.done_by.get(t.name, 0) + got[2] - got[1]
 
     def used_ns(self) -> int:
         """CPU the counted threads used since the stop began (a thread that ended counts what
@@ -103,6 +105,15 @@ class Stop:
             n += last - cpu0
         return n
 
+    def by_thread_us(self) -> dict[str, int]:
+        """The CPU each counted thread used in the stop so far (us, by thread name), for a bench
+        that asks which of the tablet's threads its time went to."""
+        self.used_ns()
+        out = {name: ns // 1000 for name, ns in self.done_by.items()}
+        for t, cpu0, last in self.threads.values():
+            out[t.name] = out.get(t.name, 0) + (last - cpu0) // 1000
+        return out
+
 
 @dataclass(frozen=True)
 class StopRecord:
@@ -110,6 +121,8 @@ class StopRecord:
     why: str
     wall_s: float   # how long they stood (wall)
     used_us: int    # the tablet's time it took (its clock: from max(at, where it was) to the end)
+    ahead_us: int = 0  # how far the tablet's clock stood ahead of the chips when the stop began
+    by_thread: dict[str, int] = field(default_factory=dict)  # used_us by thread name (CPU, us)
 
 
 class OneClock:
@@ -264,7 +277,9 @@ class OneClock:
             self._frozen_us = end
             self._freeze = None
             self._stop = None
-        self.stops.append(StopRecord(st.at_us, st.why, time.monotonic() - st.t0, end - st.base_us))
+            by_thread = st.by_thread_us()
+        self.stops.append(StopRecord(st.at_us, st.why, time.monotonic() - st.t0, end - st.base_us,
+                                     st.base_us - st.at_us, by_thread))
         if due is None or not math.isfinite(due):
             self._send("A")
         else:

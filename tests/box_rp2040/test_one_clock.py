@@ -119,3 +119,31 @@ def test_bytes_still_on_their_way_and_a_drivers_pin_hold_the_chips(clock):
         time.sleep(0.02)
         assert lines.sent[-1].startswith("B ")  # settled, but pinned: no release
     lines.wait_for(lambda s: s and s[-1] == "A 1000000")
+
+
+def test_a_stops_record_says_which_thread_the_tablets_time_went_to_and_how_far_ahead_it_stood(clock):
+    one, tablet, lines = clock
+    go, done, used = threading.Event(), threading.Event(), []
+    w = threading.Thread(target=burn, args=(go, 20_000_000, done, used), name="the-link")
+    w.start()
+    tablet.workers.append(w)
+    try:
+        one.stopped_at(5_000, "bridge")
+        go.set()
+        while not used:
+            time.sleep(0.001)
+        tablet.due = 1.0
+        lines.wait_for(lambda s: "A 1000000" in s)
+        first = one.stops[-1]
+        assert first.ahead_us == 0  # the chips stopped where the tablet's clock stood
+        assert first.by_thread["the-link"] == pytest.approx(used[0] / 1000, abs=2_000)
+        assert sum(first.by_thread.values()) == pytest.approx(first.used_us, abs=2_000)
+        # the chips hand it bytes before its clock (5 ms + its 20 ms of work): it starts from there
+        tablet.due = None
+        one.stopped_at(10_000, "bridge")
+        tablet.due = 2.0
+        lines.wait_for(lambda s: "A 2000000" in s)
+        assert one.stops[-1].ahead_us == first.at_us + first.used_us - 10_000
+    finally:
+        done.set()
+        w.join()
