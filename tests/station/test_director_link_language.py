@@ -68,8 +68,10 @@ def test_the_scoring_link_team_matches_and_refusals_in_swedish_and_danish_fit_a_
         assert missing == [], (lang, missing)
         left = [w for w in ENGLISH if w in text]
         assert left == [], (lang, left)
-        for width, height in ((1024, 768), (390, 844)):
-            got = measure(chromium, page, width, height, tmp_path / f"link-{lang}-{width}.html")
+        sizes = ((1024, 768), (390, 844))
+        laid_out = measure(chromium, [(page, width, height, tmp_path / f"link-{lang}-{width}.html")
+                                      for width, height in sizes])
+        for (width, _height), got in zip(sizes, laid_out, strict=True):
             where = (lang, width)
             assert got["page"] <= width, (where, got["page"])
             assert got["clipped"] == [], (where, got["clipped"])
