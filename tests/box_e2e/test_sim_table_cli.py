@@ -49,12 +49,20 @@ def wait_file(path, text: str, timeout: float = 60.0) -> None:
         time.sleep(0.02)
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """The command runs as a person starts it in a terminal, where Ctrl-C is not ignored: a
+    suite started in the background without job control (`nohup make test &`) passes SIGINT on
+    ignored, and Python then installs no KeyboardInterrupt handler in the child, so the Ctrl-C
+    below would not end it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_sim_table_command_plays_a_board_on_the_real_tablet(tmp_path, micropython_bin):
     # -X faulthandler: a hang at Ctrl-C is ended with SIGABRT below, which prints every thread's stack
     cli = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "hardware.sim.table", "--journal",
                             str(tmp_path / "j")],
                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+                           stderr=subprocess.STDOUT, text=True, preexec_fn=_ctrl_c_as_in_a_terminal)
     out = Lines(cli.stdout)
     boxes: dict[str, subprocess.Popen] = {}
     try:
