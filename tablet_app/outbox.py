@@ -19,6 +19,7 @@ the station stores one of this table's results or its round start (either may op
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import http.client
 import json
@@ -160,20 +161,27 @@ def _columns(conn: sqlite3.Connection, table: str) -> list[tuple[Any, ...]]:
     return conn.execute(f"PRAGMA table_info({table})").fetchall()
 
 
+@functools.cache
+def _written_columns() -> dict[str, list[tuple[Any, ...]]]:
+    """The columns SCHEMA and LINK_SCHEMA make, worked out once per process (the check below
+    runs at every schema check, the pump's polls included)."""
+    model = sqlite3.connect(":memory:")
+    try:
+        model.execute(SCHEMA)
+        model.execute(LINK_SCHEMA)
+        return {table: _columns(model, table) for table in ("outbox", "outbox_link")}
+    finally:
+        model.close()
+
+
 def _check_columns(conn: sqlite3.Connection) -> None:
     """The outbox's tables have the columns SCHEMA and LINK_SCHEMA give them (names, types,
     defaults): a damaged word in the file's schema would otherwise only show later, as a query
     that fails (the console's delivery line says "unreadable") or a default state nobody
     wrote. An outbox from before a column was added has been given it above."""
-    model = sqlite3.connect(":memory:")
-    try:
-        model.execute(SCHEMA)
-        model.execute(LINK_SCHEMA)
-        for table in ("outbox", "outbox_link"):
-            if _columns(conn, table) != _columns(model, table):
-                raise ValueError(f"the {table} table's columns are not those the tablet writes")
-    finally:
-        model.close()
+    for table, written in _written_columns().items():
+        if _columns(conn, table) != written:
+            raise ValueError(f"the {table} table's columns are not those the tablet writes")
 
 
 def _name(sql: str) -> str:
