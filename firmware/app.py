@@ -85,6 +85,10 @@ class BoxApp:
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
         # call drawn and pushed
         self.trace = None
+        if bus:
+            # the line served between the parts of a redraw too (serve): a draw takes longer on
+            # the chip than a grant may wait
+            self.frame.between = self.between
         if store is not None:
             store.restore(self)
 
@@ -196,29 +200,12 @@ class BoxApp:
         hal = self.hal
         hal.wait(wait_ms)
         now = hal.ticks_ms()
-        late = self.late_us
-        if late:
-            before = self.read_us  # bytes read now may have come in just after this
-            self.read_us = hal.ticks_us()
-        n = hal.serial.readinto(self.rx)
         tr = self.trace
-        if n and tr is not None and not tr[5]:
-            tr[4] = hal.ticks_us()  # if these bytes end a STATE: its receive starts here
-        while n:
-            self.ep.receive(self.rx, now, 0, n)
-            n = hal.serial.readinto(self.rx)
-            if self.scan is not None:
-                self.scan()
+        # the line first: on a bus a grant is answered as soon as it is read, before keys,
+        # STATE or redraw (SPEC.md section 3a), and again between those steps (serve)
+        self.serve(now)
         if tr is not None and not tr[5]:
             tr[8] = hal.ticks_us()  # received
-        # the reply first: on a bus nothing may come between a grant and the box's answer (no
-        # key handling, whose call is written to flash, no redraw: SPEC.md section 3a)
-        if late and self.ep.granted and hal.ticks_diff(hal.ticks_us(), before) > late:
-            self.ep.granted = False  # perhaps too old to answer in time: the next grant
-            self.late_grants += 1
-        if self.send(now) and self.bus:
-            # the reply is out; the next grant is another box's
-            self.after_reply(now)
         k = hal.keys.get()
         while k:
             self.key(k, now)
@@ -227,13 +214,17 @@ class BoxApp:
         if tr is not None and tr[0] and not tr[1]:
             tr[1] = hal.ticks_us()
         state = self.ep.state_seq != self.seen_state
-        if state:
+        while self.ep.state_seq != self.seen_state:
+            # (on a bus another STATE may come while one is applied: the view and the redraw
+            # take the latest, so the calls drawn are the ones its fields describe)
             self.seen_state = self.ep.state_seq
             if self.ep.state_len:
                 if tr is not None:
                     tr[6] = hal.ticks_us()  # received (COBS, CRC, checks, copy)
                 self.apply_state(now)
                 self.hold_at = 0
+                if self.bus:
+                    self.serve(now)
         sending = self.ep.pending_call()
         if sending != self.view.sending:
             if sending == calls.NONE and not state and self.view.sending != calls.NONE:
@@ -283,6 +274,8 @@ class BoxApp:
             self.dirty = True
         if self.dirty and not self.hold_at:
             self.redraw(now)
+            if self.bus:
+                self.serve(now)
             if self.scan is not None:
                 self.scan()
             if tr is not None and state:
@@ -318,6 +311,54 @@ class BoxApp:
                 print("trace %d %d %d %d %d %d %d %d %d" % (tr[1], tr[2], tr[3], tr[4], tr[5], t0,
                                                            tr[6], tr[7], tr[8]))
                 tr[0] = 0
+
+    def serve(self, now):
+        """Read what the UART holds into the endpoint; on a bus, answer a grant the moment it is
+        read (SPEC.md section 1: the reply starts within 5 ms of the grant or not at all), and
+        then spend the window after the reply (after_reply). The loop calls this at the start
+        of each turn and, on a bus, between its long steps (a STATE applied, the parts of a
+        redraw), so that none of its own steps keeps a grant waiting.
+        A grant's age is not known (the UART keeps no arrival time), only bounded: its bytes
+        came after the last read that emptied the driver's buffer (read_us, stamped just
+        before it). One read beyond late_us after that may be too old to answer in time: the
+        box stays silent until the next grant rather than answer into the next box's reply."""
+        hal = self.hal
+        rx = self.rx
+        late = self.late_us
+        tr = self.trace
+        got = 0
+        gs = -1  # read_us before the read that brought a grant: it came after this
+        while True:
+            since = self.read_us  # the bytes this read returns came after this
+            at = hal.ticks_us() if late else 0
+            n = hal.serial.readinto(rx)
+            if n < len(rx):
+                self.read_us = at  # emptied: the next bytes come after now
+            if n:
+                if not got and tr is not None and not tr[5]:
+                    tr[4] = hal.ticks_us()  # if these bytes end a STATE: its receive starts here
+                got += n
+                self.ep.receive(rx, now, 0, n)
+                if self.ep.granted and gs < 0:
+                    gs = since
+                if self.scan is not None:
+                    self.scan()
+                continue
+            if not (self.ep.granted and self.bus):
+                break
+            # the line is quiet (a frame that follows the grant on the wire is read first: the
+            # reply goes after it, never into it)
+            if late and hal.ticks_diff(hal.ticks_us(), gs) > late:
+                self.ep.granted = False  # perhaps too old to answer in time: the next grant
+                self.late_grants += 1
+            elif self.send(now):
+                self.after_reply(now)  # the reply is out; the next grant is another box's
+            gs = -1
+        return got
+
+    def between(self):
+        """On a bus, between two long steps of a turn (render.Frame.draw calls it too)."""
+        self.serve(self.hal.ticks_ms())
 
     def keep_due(self, now):
         """The call made HOLD_MS ago and still not acknowledged into the flash journal (one
@@ -372,9 +413,10 @@ class BoxApp:
         self.dirty = False
         v = self.view
         d = self.hal.display
-        # allocation-free; the mask names the 8-pixel pages that changed: only those are pushed
-        mask = self.frame.draw(v, self.entry, now, self.hal.ticks_diff, self.link_up,
-                               self.ep.version_error)
+        # The calls are read before the draw serves the line (on a bus: render.Frame.between),
+        # as the draw reads them: a STATE read then overwrites them in place, and the next turn
+        # applies and draws it.
+        last_alerted = v.n > 0 and v.auction[v.n - 1] & V.F_ALERT
         if d.wants_lines:
             # the unix backend's screen file: the whole state as text, for programs (a board
             # never loads textview)
@@ -383,7 +425,9 @@ class BoxApp:
             d.show(textview.lines(v, self.entry, now, self.hal.ticks_diff, self.link_up,
                                   self.ep.version_error),
                    self.entry.review_page if self.entry.review else -1)
-        last_alerted = v.n > 0 and v.auction[v.n - 1] & V.F_ALERT
+        # allocation-free; the mask names the 8-pixel pages that changed: only those are pushed
+        mask = self.frame.draw(v, self.entry, now, self.hal.ticks_diff, self.link_up,
+                               self.ep.version_error)
         d.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         d.frame(self.frame, mask)
         self.renders += 1

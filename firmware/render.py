@@ -87,6 +87,7 @@ class Frame:
         self.lo = bytearray(8)
         self.hi = bytearray(8)
         self.lines = None
+        self.between = None  # called between the parts of a draw (on a bus: the line served)
         if framebuf is not None and self.native is None:
             # framebuf's blit copies a cell in C. Seen as GS8 (one byte a pixel), the font is a
             # picture CW wide whose rows 2 g and 2 g + 1 are glyph g's top and bottom page, and
@@ -300,9 +301,16 @@ class Frame:
         self.at = T.AT[lg]
         w = self.want
         w[:] = _BLANK
+        # the auction lines first: they read the calls in the STATE's own bytes, which a STATE
+        # read by `between` (on a bus: the line served) overwrites; the other lines read the
+        # view's fields, which only the next apply changes (the lines write disjoint cells)
+        cleared = self._layout(self._auction(view, ent, lg)) | self.fresh
+        if self.between is not None:
+            self.between()
         self._status(view, now, ticks_diff, link_up, version_error, lg)
         self._call_line(view, ent, lg)
-        cleared = self._layout(self._auction(view, ent, lg)) | self.fresh
+        if self.between is not None:
+            self.between()
         self.fresh = 0
         if w == self.shown and not cleared:
             return 0

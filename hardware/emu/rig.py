@@ -133,8 +133,11 @@ class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
                  session: dict[str, Any] | None = None, frames: bool = False,
                  extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi",
-                 bridge_ms: float | None = None, lockstep: bool = False):
-        """bridge_ms: model the USB bridge's latency timer (hardware/emu/harness.py); lockstep
+                 bridge_ms: float | None = None, lockstep: bool = False, absent: str = ""):
+        """absent: on a bus, seats the tablet polls on the line too whose boxes are not there
+        (it grants each only every BUS_ABSENT_S: tablet_app/link/master.py), so that one box
+        can be alone on a bus, granted back to back (the tablet takes a port of one seat for
+        point to point). bridge_ms: model the USB bridge's latency timer (hardware/emu/harness.py); lockstep
         (with a bridge): the tablet on the chips' clock (hardware/emu/lockstep.py): the chips
         stand while it works, its time counts as the CPU time its threads take, its bytes enter
         the line at its own clock's time, and the table loop is woken by the link (the app's
@@ -144,7 +147,10 @@ class EmuRig:
         self._ready = False
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config,
                             display=display, bridge_ms=bridge_ms, lockstep=self if lockstep else None)
-        self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu),
+        ports = dict(self.emu.ports)
+        if bus:
+            ports.update({s: ports[seats[0]] for s in absent})
+        self.master = LinkMaster(ports, ack_on_commit=True, clock=ChipClock(self.emu),
                                  open_port=self._open_port if lockstep else self._open_counted)
         self.ctl = Controller(workdir / "journal.db")
         self._session = {**SESSION, **(session or {})}

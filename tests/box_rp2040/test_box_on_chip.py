@@ -127,6 +127,42 @@ def test_bus_a_call_held_unacknowledged_is_kept_and_the_box_never_lets_two_grant
     assert r.calls() == ["1H"]
 
 
+def test_bus_a_box_granted_back_to_back_answers_every_grant_while_its_call_is_held(emu_rig):
+    """The grants at the worst moments: the box alone on the RS-485 line (the tablet polls the
+    other three seats too, but their boxes are not there: it grants each only every 100 ms,
+    SPEC.md section 1), so the tablet grants it back to back, a grant a millisecond or two
+    after each of its replies, whatever the box is doing then. The tablet holds the call's
+    acknowledgement, so the box draws the call as SENDING 40 ms after the OK and keeps it in
+    flash by programming a page right after a reply, and the player, seeing SENDING, keys 2NT
+    (each key redrawn, the OK refused: one call in flight): grants fall on all of these. A box
+    that read the line once a loop turn let such grants pass (firmware/README.md, "Calls kept
+    in flash"); this one answers every grant from the call's frame on, and keeps the call."""
+    r = emu_rig(seats="N", absent="ESW", bus=True, hold_ms=40, frames=True)
+    e = r.emu
+    e.wait_screen("N", turn_shown, 90)
+    e.wait_chip(200)  # the boot's new journal and the first STATE's redraw are behind
+    with r.paused():  # the tablet delivers the call but journals (and so acks) nothing
+        t0 = e.sim_us
+        programmed0, erased0 = (x[0] for x in e.flash_bytes())
+        e.press("N", "1 H OK")
+        e.wait_screen("N", lambda s: s.call_line == "1\u2665 SENDING", 60)
+        e.wait_chip(100)  # (the call is kept 40 ms after the OK)
+        e.press("N", "2 NT OK")  # the impatient second call: three more redraws
+        e.wait_keys("N", 6, 60)
+        e.wait_screen("N", lambda s: s.call_line == "1\u2665 SENDING", 60)  # the first stays
+        programmed, erased = e.flash_bytes()
+        t_call = next(t for t, _, who, what in e.line_frames() if t >= t0 and what == "CALL from N")
+        answered, missed = ([g for g in gs if g[1] == "N"] for gs in e.grants(t_call))
+        assert programmed[0] > programmed0, "nothing programmed: the call was not kept"
+        assert erased[0] == erased0, "the box erased flash while a grant could come"
+        assert len(answered) > 20, f"only {len(answered)} grants answered"
+        assert missed == [], (f"{len(missed)} grants of {len(answered) + len(missed)} let pass, "
+                              f"the first at {missed[0][0]} us\n" + e.line_around(missed[0][0]))
+    r.wait_calls(["1H"], 120)
+    e.wait_chip(500)  # the refused 2NT would arrive now
+    assert r.calls() == ["1H"]
+
+
 def test_an_i2c_fault_mid_board_leaves_the_box_calling(emu_rig):
     """A box whose module is wired for I2C (`make flash DISPLAY_BUS=i2c`): the cable comes loose
     mid-board. Nothing acknowledges, the box goes on without its display, and when the cable is

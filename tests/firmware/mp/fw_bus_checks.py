@@ -111,3 +111,40 @@ def test_a_grant_read_too_late_to_answer_within_5_ms_gets_no_reply_and_the_next_
     assert box.late_grants == 1
     us[0] += 500  # the next grant, read at once: answered
     assert grant(box, tab, clock)
+
+
+def test_a_grant_that_comes_while_the_box_draws_is_answered_before_the_picture_is_done():
+    # On the chip composing the picture takes longer than a grant may wait for its reply
+    # (SPEC.md section 1: 5 ms), and the call drawn as SENDING falls on a grant as often as
+    # not: on a bus the draw serves the line between its parts (render.Frame.between), so the
+    # grant is answered before the picture goes to the display, not at the next loop turn.
+    clock = Clock()
+    hal = Hal(clock)
+    box = A.BoxApp(hal, SEAT, True)
+    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "S"
+    tab.set_view(view)
+    for _ in range(20):
+        grant(box, tab, clock)
+    assert box.view.known and grant(box, tab, clock)  # linked, nothing due: a plain grant
+    fr = box.frame
+    status = fr._status
+    shown = []
+
+    def status_as_a_grant_comes(*args):
+        clock.t += 1
+        hal.serial.rx += bytes(tab.output(clock.t, True))  # the grant, mid-draw
+        return status(*args)
+
+    def frame(f, mask):
+        shown.append(bytes(hal.serial.tx))  # what the box had written when the picture was done
+
+    fr._status = status_as_a_grant_comes
+    hal.display.frame = frame
+    box.dirty = True
+    box.step(0)
+    assert len(shown) == 1, "no redraw"
+    assert shown[0], "the grant waited for the next loop turn"
+    tab.receive(bytes(hal.serial.tx), clock.t)
+    assert not hal.serial.rx and box.late_grants == 0
