@@ -117,3 +117,35 @@ def test_settled_names_the_end_of_the_reply_window_and_the_next_grant_comes_then
         assert bus.line[-1][0] == pytest.approx(due) and bus.line[-1][2] == "tablet"
     finally:
         bus.close()
+
+
+def test_a_clock_standing_at_an_absent_seats_due_time_gets_that_seat_granted():
+    """An absent seat is granted again BUS_ABSENT_S after its last grant (SPEC.md section 1, poll
+    schedule), and `settled()` names that time: at exactly that time the master grants it. A
+    clock that stands there (the emulated table's, when the tablet's work is counted as taking
+    no time) once found the seat not yet grantable, by a rounding in `now - last >= 0.1` where
+    `settled()` had summed `last + 0.1`, and the master neither granted nor settled."""
+    from tablet_app.link.master import BUS_ABSENT_S
+
+    bus = VirtualBus(bridge_ms=1.0, silent="NESW")
+    try:
+        bus.run_until(0.05)  # the first grants, every window closed
+        m = bus.master
+        port = next(iter(m._ports.values()))
+        # a last grant at which the two sums differ (found, so the case is there whatever T0 is)
+        # (none in [1, 4) s, many in [4, 8) s)
+        last = next(x for x in (bus.clock.t + k * 1e-3 for k in range(1, 100_000))
+                    if (x + BUS_ABSENT_S) - x < BUS_ABSENT_S)
+        with m._lock:
+            port.waiting = None
+            port.last_grant = dict.fromkeys(SEATS, last)
+        bus.clock.t = last
+        due = bus.settle()
+        assert due == last + BUS_ABSENT_S
+        n = len(bus.line)
+        bus.clock.t = due
+        m.wake()
+        bus.settle()
+        assert len(bus.line) > n and bus.line[-1][0] == due and bus.line[-1][2] == "tablet"
+    finally:
+        bus.close()
