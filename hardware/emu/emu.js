@@ -517,7 +517,8 @@ class Box {
       const v = this.rxq.shift().v;
       if (uart.enabled && uart.rxEnabled) uart.feedByte(v);
     }
-    if (this.keyq.length && now >= this.keyUntil) {
+    // (a key given a chip time, `P ... at_us`, goes down no earlier than that)
+    if (this.keyq.length && now >= this.keyUntil && now >= this.keyq[0].at) {
       const k = this.keyq[0];
       if (!k.down) {
         k.down = true;
@@ -658,7 +659,8 @@ function command(l) {
     const b = boxes[+a[1]];
     if (b.mcu) b.consoleIn(Buffer.from(a[2] || '', 'hex'));
   } else if (op === 'P') {
-    boxes[+a[1]].keyq.push({ r: +a[2], c: +a[3], hold: +a[4], gap: +a[5], down: false });
+    boxes[+a[1]].keyq.push({ r: +a[2], c: +a[3], hold: +a[4], gap: +a[5], down: false,
+      at: a[6] !== undefined ? (+a[6]) * 1000 : 0 });
   } else if (op === 'X') {
     boxes[+a[1]].powerOff();
   } else if (op === 'O') {

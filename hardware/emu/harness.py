@@ -25,7 +25,7 @@ import termios
 import threading
 import time
 import tty
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from hardware.emu import image
@@ -238,6 +238,10 @@ class Screen:
 # not in lockstep: bytes the tablet wrote and this process never read (a write cut short) stop
 # its clock no longer than this
 UNREAD_MAX_S = 5.0
+# not in lockstep: a pty hands bytes written on its master to the reader's side through a kernel
+# workqueue, a moment later; the tablet's clock stands this long (wall) after bytes were handed
+# to it even while its side shows nothing to read yet (tablet_us)
+HANDED_S = 0.005
 
 
 def _unread(fd: int) -> int:
@@ -307,9 +311,14 @@ class EmuTable:
         self._lag_us = 0  # ... how far the tablet's clock is behind the chips' (tablet_us)
         self._unread_n = 0  # ... bytes the tablet has written that the pump has not read yet
         self._unread_t = 0.0  # ... since this wall time
+        self._handed_t = 0.0  # ... the wall time bytes from the chips were last handed to it
+        self._unread_in_t = 0.0  # ... since when some of them wait unread (0: none wait)
         self._clock_lock = threading.Lock()
         self._send_lock = threading.Lock()  # one line at a time to emu.js, from any thread
         self._pipes: dict[str, tuple[int, int]] = {}  # lockstep: the tablet's read ends (EmuPort)
+        # lockstep: a test's hook, the chip us by which a write of the tablet enters the line
+        # later than its clock says (a grant swept over the moments of the box's loop)
+        self.write_later: Callable[[bytes], int] | None = None
         self._cv = threading.Condition()
         self._replies: dict[str, str] = {}
         # ptys: the tablet opens the slave path; we keep the master (and the slave open, so the
@@ -438,7 +447,9 @@ class EmuTable:
         try:
             os.write(fd, data)
         except (BlockingIOError, OSError):
-            pass  # nobody reads the line: the bytes are lost, as on a wire
+            return  # nobody reads the line: the bytes are lost, as on a wire
+        with self._clock_lock:
+            self._handed_t = time.monotonic()  # unread by the tablet until it takes them
 
     def _tablet_bytes(self) -> None:
         """Not in lockstep: what the tablet writes on a pty goes to the boxes when this thread
@@ -497,7 +508,8 @@ class EmuTable:
         port = "bus" if name == "bus" else self.seats.index(name)
         assert self.one is not None
         self.one.writes += 1
-        self._send(f"W {port} {data.hex()} {self.one.now_us()}")
+        later = self.write_later(data) if self.write_later is not None else 0
+        self._send(f"W {port} {data.hex()} {self.one.now_us() + later}")
 
     def _tablet_unread(self) -> int:
         """Bytes handed to the tablet that it has not read yet."""
@@ -518,14 +530,32 @@ class EmuTable:
         if self.one is not None:
             return self.one.now_us()
         with self._clock_lock:
-            if self._unread_n and time.monotonic() - self._unread_t > UNREAD_MAX_S:
+            wall = time.monotonic()
+            if self._unread_n and wall - self._unread_t > UNREAD_MAX_S:
                 self._unread_n = 0  # written and never read (a write cut short): run on
-            if self._in_flight or self._unread_n:
+            if self._in_flight or self._unread_n or self._unread_by_tablet(wall):
                 return self._tablet_us
             t = self.sim_us - self._lag_us
             if t > self._tablet_us:
                 self._tablet_us = t
             return self._tablet_us
+
+    def _unread_by_tablet(self, wall: float) -> bool:
+        """Not in lockstep: bytes the chips sent the tablet wait on its side of a pty, unread (or
+        were handed to it less than HANDED_S ago and may not show yet). Its clock stands
+        meanwhile (tablet_us): a tablet thread the machine keeps waiting must not find its reply
+        window closed on a clock that ran on past a reply it has not read. It did: it granted
+        the box again, then read the old reply, took it for the answer to that new grant and
+        granted the box once more at once: two grants reached it back to back, it answered
+        once, and the first counted as let pass."""
+        if wall - self._handed_t < HANDED_S:
+            return True
+        if not any(_unread(sl) for _, sl, _ in self._pty.values()):
+            self._unread_in_t = 0.0
+            return False
+        if not self._unread_in_t:
+            self._unread_in_t = wall
+        return wall - self._unread_in_t <= UNREAD_MAX_S  # else nobody reads that line: run on
 
     def tablet_wrote(self, n: int) -> None:
         """Not in lockstep: the tablet writes `n` bytes to a pty now (-n: the write failed); its
@@ -568,15 +598,19 @@ class EmuTable:
             return self._replies.pop(key)
 
     # -- the boxes ------------------------------------------------------------------------------
-    def press(self, seat: str, keys: str, hold_ms: int = 60, gap_ms: int = 60) -> None:
+    def press(self, seat: str, keys: str, hold_ms: int = 60, gap_ms: int = 60,
+              at_us: int | None = None) -> None:
         """Key tokens (as the unix backend takes them) pressed on the box's matrix, each held
         hold_ms of chip time (a press counts after press_ms, 3 ms, a release after debounce_ms, 20 ms:
-        hardware/pinmap.json)."""
+        hardware/pinmap.json). at_us: the first key goes down no earlier than this chip time
+        (else when the emulator reads the command, wherever the chips then are)."""
         i = self.seats.index(seat)
         for tok in keys.upper().split():
             tok = ALIASES.get(tok, tok)
             r, c = KEYS[tok]
-            self._send(f"P {i} {r} {c} {hold_ms} {gap_ms}")
+            at = f" {at_us}" if at_us is not None else ""
+            self._send(f"P {i} {r} {c} {hold_ms} {gap_ms}{at}")
+            at_us = None
 
     def wait_keys(self, seat: str, n: int, timeout: float = 30.0) -> None:
         self.wait(lambda: self.keys_done[seat] >= n, timeout, f"{seat} keys")
@@ -654,6 +688,9 @@ class EmuTable:
                         out.append((start, t, who, what))
                     start = t
             open_[who] = (start, d)
+        # in the order they went on the line: in lockstep the tablet's writes are logged when
+        # it makes them, at its own clock's time, before the chips have run up to it
+        out.sort(key=lambda f: f[0])
         return out
 
     def grants(self, since_us: int = 0) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:

@@ -15,6 +15,7 @@ import contextlib
 import pathlib
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from hardware.emu.harness import ChipBudget, EmuTable, Screen
@@ -112,6 +113,7 @@ class _WokenLoop:
         self.runner = runner
         self.master = master
         self.lock = threading.RLock()
+        self.held: list[Any] | None = None  # events taken and not journalled (EmuRig.holding)
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
         self.thread.start()
@@ -120,7 +122,10 @@ class _WokenLoop:
         while not self._stop.is_set():
             self.master.wait(0.005)
             with self.lock:
-                self.runner.step(0)
+                if self.held is not None:
+                    self.held += self.master.poll()
+                else:
+                    self.runner.step(0)
 
     def stop(self) -> None:
         """Ends the loop after its turn and waits for it (as RunnerThread.stop: the caller
@@ -133,7 +138,8 @@ class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
                  session: dict[str, Any] | None = None, frames: bool = False,
                  extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi",
-                 bridge_ms: float | None = None, lockstep: bool = False, absent: str = ""):
+                 bridge_ms: float | None = None, lockstep: bool = False, absent: str = "",
+                 tablet_free: bool = False):
         """absent: on a bus, seats the tablet polls on the line too whose boxes are not there
         (it grants each only every BUS_ABSENT_S: tablet_app/link/master.py), so that one box
         can be alone on a bus, granted back to back (the tablet takes a port of one seat for
@@ -141,7 +147,12 @@ class EmuRig:
         (with a bridge): the tablet on the chips' clock (hardware/emu/lockstep.py): the chips
         stand while it works, its time counts as the CPU time its threads take, its bytes enter
         the line at its own clock's time, and the table loop is woken by the link (the app's
-        way) instead of polling. A driver acts on the tablet inside `acting()`."""
+        way) instead of polling. A driver acts on the tablet inside `acting()`. tablet_free (in
+        lockstep): the tablet's work takes none of the chips' time (its clock stands where they
+        stand while it works, as if it were infinitely fast): its frames go where the protocol
+        and the line put them, the same in every run on any machine, and not a CPU time that
+        varies from run to run (and jumped by tens of ms at times on a loaded machine)."""
+        self.tablet_free = tablet_free
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
         self.master: LinkMaster | None = None
         self._ready = False
@@ -189,7 +200,7 @@ class EmuRig:
 
     def threads(self) -> list[threading.Thread]:
         """The tablet's own threads: the link's and the table loop's."""
-        if not self._ready or self.master is None:
+        if not self._ready or self.master is None or self.tablet_free:
             return []
         out = [self.master.thread]
         if isinstance(self._loop, _WokenLoop):
@@ -225,6 +236,24 @@ class EmuRig:
     def paused(self):
         with self.lock:
             yield
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """In lockstep, the tablet takes the boxes' events as they come but journals none, and
+        so acknowledges none (ack_on_commit), until the block ends; then it journals them. As
+        `paused()` does out of lockstep, which in lockstep would hold the chips too: they run
+        only while the table loop can settle, out of its step (lockstep.py)."""
+        loop = self._loop
+        assert isinstance(loop, _WokenLoop), "holding() is for a rig in lockstep"
+        with self.lock:
+            loop.held = []
+        try:
+            yield
+        finally:
+            with self.lock:
+                held, loop.held = loop.held, None
+                if held:
+                    self.runner.handle(held)
 
     def calls(self) -> list[str]:
         with self.lock:
