@@ -31,22 +31,16 @@ KEYS_PRESENT = 0x7FFFFE
 HOLD_MS = 40
 # On a bus the garbage is collected right after a reply to a grant (main.py sets no threshold
 # there): at most this often, and a box in turn, granted every other time, at most every
-# GC_TURN_MS, and only once the box has made GC_GARBAGE bytes of it since the last collection.
-# A collection takes about 4.5 ms on the chip, and a box alone on the line (the other seats'
-# boxes absent) is granted again right after its reply: the collection then costs it that
-# grant. An idle box answers grants without allocating (tests/firmware/mp/fw_bus_checks.py), so
-# it collects only after a STATE or a key has made garbage, not every GC_BUS_MS.
+# GC_TURN_MS, and only when the box has made garbage since the last collection (a STATE
+# applied, a key taken: `littered`). A collection takes about 4.5 ms on the chip, and a box
+# alone on the line (the other seats' boxes absent) is granted again right after its reply: the
+# collection then costs it that grant. An idle box answers grants without allocating
+# (tests/firmware/mp/fw_bus_checks.py), so it collects nothing. (Not gc.mem_alloc() to see the
+# garbage: it walks the whole heap's table, a millisecond or more on the chip, after every reply.)
 GC_BUS_MS = 100
 GC_TURN_MS = 1000
-GC_GARBAGE = 1024
 # the answers to a key that a new turn or call makes stale (the auction moved on)
 _STALE_NOTES = (E.N_NOT_TURN, E.N_INSUFFICIENT, E.N_NOT_ALLOWED, E.N_STOP_WAIT, E.N_NO_AUCTION)
-
-
-def _heap_in_use():
-    """MicroPython's gc.mem_alloc(); 0 where gc has none (CPython runs the unix port's checks)."""
-    f = getattr(gc, "mem_alloc", None)
-    return f() if f is not None else 0
 
 
 class BoxApp:
@@ -91,7 +85,7 @@ class BoxApp:
         self.read_us = hal.ticks_us() if self.late_us else 0
         self.late_grants = 0
         self.gc_at = hal.ticks_ms()
-        self.gc_live = 0  # the heap in use after the last collection (after_reply)
+        self.littered = False  # garbage made since the last collection on a bus (after_reply)
         self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
@@ -106,6 +100,7 @@ class BoxApp:
 
     # -- inputs ----------------------------------------------------------------------------
     def key(self, k, now):
+        self.littered = True  # a key's path may allocate (the entry's notes, the event)
         if k == keys.OK and self.view.sending != calls.NONE and self.entry.sel != calls.NONE:
             # one call in flight: until the tablet has acknowledged the last one, another OK is
             # refused (a loose cable must not turn 1NT into 1NT and then 2NT), and the refused
@@ -200,6 +195,7 @@ class BoxApp:
             self.store.reconcile(self, now)
         self.dirty = True
         self.idle_due = True
+        self.littered = True  # the message text, the redraw's: collected after a reply
 
     def resend_call(self, code, now):
         """A kept call from before a reboot whose place in the auction is still open."""
@@ -392,8 +388,8 @@ class BoxApp:
         while a page programmed into flash holds the interrupts off 0.4 ms and the UART's FIFO
         keeps the 5 bytes that arrive meanwhile. So a call's record is written here, never
         between a grant and its reply; the garbage goes here too, at most every GC_BUS_MS
-        (GC_TURN_MS in turn), once there are GC_GARBAGE bytes of it, and not while an event is
-        in flight."""
+        (GC_TURN_MS in turn), when the box has made some (`littered`), and not while an event
+        is in flight."""
         hal = self.hal
         st = self.store
         if self.keep >= 0 and self.view.sending == self.keep:
@@ -406,13 +402,12 @@ class BoxApp:
                 # tablet grants it again; a STATE it misses comes again, SPEC.md section 5)
                 st.maintain()
         if self.late_us and not self.ep.q_count and hal.ticks_diff(now, self.gc_at) >= (
-                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS) and (
-                _heap_in_use() - self.gc_live >= GC_GARBAGE):
+                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS) and self.littered:
             # (not with an event in flight: a collection costs the next grant, and that grant
             # carries the event's ack or its resend; MicroPython still collects when it must)
             gc.collect()
             self.gc_at = hal.ticks_ms()
-            self.gc_live = _heap_in_use()
+            self.littered = False
 
     def send(self, now):
         """Write what the endpoint has to send; True when it wrote a frame."""
