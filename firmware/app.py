@@ -402,9 +402,12 @@ class BoxApp:
                 # tablet grants it again; a STATE it misses comes again, SPEC.md section 5)
                 st.maintain()
         if self.late_us and not self.ep.q_count and hal.ticks_diff(now, self.gc_at) >= (
-                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS) and self.littered:
+                GC_TURN_MS if self.view.my_turn() else GC_BUS_MS) and self.littered and (
+                self.ep.state_seq == self.seen_state and not self.dirty and not self.hold_at):
             # (not with an event in flight: a collection costs the next grant, and that grant
-            # carries the event's ack or its resend; MicroPython still collects when it must)
+            # carries the event's ack or its resend; nor with a STATE or a redraw still to do
+            # this turn, whose own steps would then follow it unserved and cost the grant after
+            # too; MicroPython still collects when it must)
             gc.collect()
             self.gc_at = hal.ticks_ms()
             self.littered = False

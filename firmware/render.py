@@ -81,6 +81,11 @@ class Frame:
         self.shown = bytearray(CELLS)
         self.xs = bytearray(CELLS)
         self.fresh = 0xFF  # pages to report whole at the next draw (invalidate)
+        # the auction lines' four pages, cleared in C when their layout changes (_layout): a
+        # loop over the 512 bytes took about 4 ms on the chip, longer than a grant may wait
+        # for its reply on a bus (SPEC.md section 1)
+        self.lower = (framebuf.FrameBuffer(memoryview(self.buf)[512:1024], 128, 4, framebuf.GS8)
+                      if framebuf is not None else None)
         self.slots = True
         self._layout(False)
         # per 8-pixel page, the first and last pixel column the last draw() changed
@@ -121,9 +126,12 @@ class Frame:
                 self.xs[i] = SLOT_X + CW * (c - SLOT)
             else:
                 self.xs[i] = CW * c
-        b = self.buf
-        for i in range(512, 1024):
-            b[i] = 0
+        if self.lower is not None:
+            self.lower.fill(0)
+        else:
+            b = self.buf
+            for i in range(512, 1024):
+                b[i] = 0
         for i in range(2 * WIDTH, CELLS):
             self.shown[i] = 0xFF
         return 0xF0
@@ -303,8 +311,14 @@ class Frame:
         w[:] = _BLANK
         # the auction lines first: they read the calls in the STATE's own bytes, which a STATE
         # read by `between` (on a bus: the line served) overwrites; the other lines read the
-        # view's fields, which only the next apply changes (the lines write disjoint cells)
-        cleared = self._layout(self._auction(view, ent, lg)) | self.fresh
+        # view's fields, which only the next apply changes (the lines write disjoint cells).
+        # The line is served again once they are composed, before their layout: the loop's
+        # steps since its last read, composing and a layout that changed took longer together
+        # than a grant may wait (3 ms: app.BoxApp.serve)
+        slots = self._auction(view, ent, lg)
+        if self.between is not None:
+            self.between()
+        cleared = self._layout(slots) | self.fresh
         if self.between is not None:
             self.between()
         self._status(view, now, ticks_diff, link_up, version_error, lg)
