@@ -242,6 +242,9 @@ UNREAD_MAX_S = 5.0
 # workqueue, a moment later; the tablet's clock stands this long (wall) after bytes were handed
 # to it even while its side shows nothing to read yet (tablet_us)
 HANDED_S = 0.005
+# ... and while they lie unread, no longer than this (a port the tablet closed to open again
+# holds what came meanwhile until it does, on a timer of the clock that stands)
+UNREAD_IN_MAX_S = 1.0
 
 
 def _unread(fd: int) -> int:
@@ -555,7 +558,7 @@ class EmuTable:
             return False
         if not self._unread_in_t:
             self._unread_in_t = wall
-        return wall - self._unread_in_t <= UNREAD_MAX_S  # else nobody reads that line: run on
+        return wall - self._unread_in_t <= UNREAD_IN_MAX_S  # else nobody reads it now: run on
 
     def tablet_wrote(self, n: int) -> None:
         """Not in lockstep: the tablet writes `n` bytes to a pty now (-n: the write failed); its
