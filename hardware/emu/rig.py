@@ -150,8 +150,8 @@ class EmuRig:
         way) instead of polling. A driver acts on the tablet inside `acting()`. tablet_free (in
         lockstep): the tablet's work takes none of the chips' time (its clock stands where they
         stand while it works, as if it were infinitely fast): its frames go where the protocol
-        and the line put them, the same in every run on any machine, and not a CPU time that
-        varies from run to run (and jumped by tens of ms at times on a loaded machine)."""
+        and the line put them, whatever the machine's load, and not after a CPU time that varies
+        from run to run (and jumped by tens of ms in single stops on a loaded machine)."""
         self.tablet_free = tablet_free
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
         self.master: LinkMaster | None = None
