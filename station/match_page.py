@@ -9,6 +9,7 @@ from typing import Any
 from . import match_store
 from .director_texts import DEFAULT
 from .link_texts import MATCH, text
+from .notice_texts import say
 from .team_exports import imps_text, team_name
 
 
@@ -48,7 +49,7 @@ def html_section(st: Any, event: str, lang: str = DEFAULT) -> str:
     trs, notes = [], []
     for r in found:
         if "problem" in r:
-            notes.append(f'<li class="refused">{e(r["session"])}: {e(r["problem"])}</li>')
+            notes.append(f'<li class="refused">{e(r["session"])}: {e(say(r["problem"], lang))}</li>')
             continue
         teams = T("versus", home=team_name(r["home"]), away=team_name(r["away"]))
         rooms = "; ".join(T("rooms", open=o, closed=c, round=n) for o, c, n in r["rooms"])
@@ -61,7 +62,7 @@ def html_section(st: Any, event: str, lang: str = DEFAULT) -> str:
                    f'<td class="boards">{r["scored"]}/{r["total"]}</td>'
                    f'<td class="imps">{e(r["home_won"])}–{e(r["away_won"])}</td><td class="vp">{vp_html}</td>'
                    f'<td>{e(T("by_td") if r["source"] == "td" else T("by_movement"))}</td></tr>')
-        notes += [f'<li class="refused">{e(teams)}: {e(p)}</li>' for p in r["problems"]]
+        notes += [f'<li class="refused">{e(teams)}: {e(say(p, lang))}</li>' for p in r["problems"]]
     head = "".join(f"<th>{e(T(c))}</th>" for c in ("col_session", "col_match", "col_rooms", "col_boards",
                                                     "col_imps", "col_vp", "col_set_by"))
     return (f'<h2>{e(T("head", n=len(trs)))}</h2><p>{e(T("explain"))}</p><table id="matches"><tr>{head}</tr>'
