@@ -18,7 +18,7 @@ import pytest
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
 from shared_rules.vocabulary import refusals as refusal_words
-from station import director_texts, link_texts
+from station import director_texts, link_texts, notice_texts
 from tablet_app import i18n, law_texts, option_texts, station_texts
 from tablet_app.link import box_words
 from tests.conftest import ROOT
@@ -205,10 +205,11 @@ def test_no_text_uses_a_wrong_variant(lang):
 @pytest.mark.parametrize("lang", ("sv", "da"))
 def test_the_director_pages_texts_use_no_wrong_variant(lang):
     """The station's director page (station/director_texts.py, its scoring-program line and team
-    matches in station/link_texts.py) and the station's refusals (shared_rules/vocabulary/
-    refusals.py, on the tablet and the page) speak the same words."""
+    matches in station/link_texts.py, its own troubles in station/notice_texts.py) and the
+    station's refusals (shared_rules/vocabulary/refusals.py, on the tablet and the page) speak the
+    same words."""
     page = [(where, {"en": t.get("en", ""), "sv": t["sv"], "da": t["da"]})
-            for mod in (director_texts, link_texts, refusal_words) for where, t in _page_triples(mod)]
+            for mod in (director_texts, link_texts, notice_texts, refusal_words) for where, t in _page_triples(mod)]
     assert len(page) > 50
     assert wrong(page, lang) == []
 
