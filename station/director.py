@@ -554,7 +554,9 @@ def _damaged_html(damaged: list[dict], lang: str = tx.DEFAULT, shown: int = 50) 
     if not damaged:
         return ""
     e = html.escape
-    items = [f'<li class="damaged">{e(_when(d["received_at"], lang))} {e(d["kind"])} <code>{e(d["key"])}</code>: '
+    # the kind in words (a kind no station knows, as stored)
+    items = [f'<li class="damaged">{e(_when(d["received_at"], lang))} {e(tx.words("kind", d["kind"], lang))} '
+             f'<code>{e(d["key"])}</code>: '
              f'{e(words_for(d.get("notice"), d["why"], lang))}</li>' for d in damaged[:shown]]
     more = tx.text("damaged_more", lang, n=shown) if len(damaged) > shown else ""
     return (f'<h2>{e(tx.text("damaged_head", lang, n=len(damaged), more=more))}</h2>'

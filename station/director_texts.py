@@ -186,7 +186,17 @@ ADJUSTED: Final[dict[str, dict[str, str]]] = {
     "split": {"sv": "delat", "da": "delt", "en": "split"},
 }
 
-TABLES: Final = {"adjusted": ADJUSTED, "page": PAGE, "phase": PHASES, "status": STATUSES,
+# What a stored item is (its kind, shared_rules.records.ItemKind), for a damaged row's line.
+ITEM_KINDS: Final[dict[str, dict[str, str]]] = {
+    "result": {"sv": "resultat", "da": "resultat", "en": "result"},
+    "td_call": {"sv": "TL-tillkallelse", "da": "TL-tilkald", "en": "TD call"},
+    "auction": {"sv": "budgivning", "da": "meldingsforløb", "en": "auction"},
+    "auction_event": {"sv": "budgivningshändelse", "da": "meldingshændelse", "en": "auction event"},
+    "round": {"sv": "rondstart", "da": "rundestart", "en": "round start"},
+    "players": {"sv": "medlemsnummer", "da": "medlemsnumre", "en": "player numbers"},
+}
+
+TABLES: Final = {"adjusted": ADJUSTED, "kind": ITEM_KINDS, "page": PAGE, "phase": PHASES, "status": STATUSES,
                  "irregularity": IRREGULARITIES, "reason": REASONS, "ruling": RULINGS}
 
 

@@ -5,8 +5,8 @@ Danish and English; `{...}` filled by `text()`.
 Team-match terms as the federations' law texts use them: the Swedish 2007 laws with the FSB
 supplements (lagtävling, match, hemmalag, öppet rum / slutet rum: FSB L107, IMP, vinstpoäng VP),
 the Danish 2017 laws (hold, holdkamp, kamp: § 86B; imp), åbent / lukket rum. A detail the
-station reads from elsewhere (the `.bws` bridge's error, a movement's problem) is shown as
-given, in English. Texts only: the callers escape them.
+station tells of its own troubles (the `.bws` bridge's error, a movement's problem) is a code
+with its words in station/notice_texts.py. Texts only: the callers escape them.
 """
 from __future__ import annotations
 
@@ -92,6 +92,9 @@ LINK: Final[dict[str, dict[str, str]]] = {
     "td_in_progress": {"en": "in progress", "sv": "pågår", "da": "i gang"},
     "td_resolved": {"en": "resolved", "sv": "avklarad", "da": "afklaret"},
     "td_deferred": {"en": "deferred", "sv": "uppskjuten", "da": "udsat"},
+    # a ResultDTO's level 0 (passed out) and -10 (not played)
+    "scorer_pass": {"en": "Pass", "sv": "Pass", "da": "Pas"},
+    "scorer_no_play": {"en": "no play", "sv": "ej spelad", "da": "ikke spillet"},
 }
 
 # The team matches (FSB L107: hemmalaget, öppet rum / slutet rum; 2017 § 86B: holdkampe).
@@ -118,6 +121,10 @@ MATCH: Final[dict[str, dict[str, str]]] = {
     "when_complete": {"en": "when complete", "sv": "när matchen är klar", "da": "når kampen er færdig"},
     "by_td": {"en": "TD", "sv": "TL", "da": "TL"},
     "by_movement": {"en": "movement", "sv": "rörelseschemat", "da": "turneringsplanen"},
+    # a team as the files name it ("Team 2"), and a VP deduction (FSB L109B-D) as the files show it
+    "team": {"en": "Team {n}", "sv": "Lag {n}", "da": "Hold {n}"},
+    "deduction": {"en": "{team} -{vp} VP ({reason}; {law})", "sv": "{team} -{vp} VP ({reason}; {law})",
+                  "da": "{team} -{vp} VP ({reason}; {law})"},
 }
 
 TABLES: Final = {"link": LINK, "match": MATCH}

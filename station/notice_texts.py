@@ -303,7 +303,10 @@ WORDS: Final[dict[NoticeCode, dict[str, str]]] = {
     C.STORED_TD_STATUS: _w("status: the payload says {status}, its key {key_status}",
                            "status: innehållet säger {status}, nyckeln {key_status}",
                            "status: indholdet siger {status}, nøglen {key_status}"),
-    C.STORED_FIELD: _w("{detail}", "ett fält följer inte formatet: {detail}", "et felt følger ikke formatet: {detail}"),
+    # a field's check: its English words (which name what was expected) stay in the English
+    C.STORED_FIELD: _w("{field}: {detail}", "fältet {field} har ett värde som stationen inte kan läsa",
+                       "feltet {field} har en værdi, som stationen ikke kan læse"),
+    C.STORED_CHECK: _w("{detail}", "posten följer inte formatet", "posten følger ikke formatet"),
 }
 
 

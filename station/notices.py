@@ -93,13 +93,15 @@ class NoticeCode(StrEnum):
     STORED_FILED = "stored.filed"
     STORED_TD_STATUS = "stored.td_status"
     STORED_FIELD = "stored.field"
+    STORED_CHECK = "stored.check"
     # said inside others
     AND_MORE = "and_more"
 
 
 C = NoticeCode
 _WHERE = ("section", "table", "round", "board")
-# The parameters each code carries (all of them, always). `path`, `key`, `detail`, `error` are
+# The parameters each code carries (all of them, always; the English says each, the Swedish and
+# Danish may leave out a `detail` that is English itself: `ENGLISH_ONLY`). `path`, `key`, `detail`, `error` are
 # texts shown as given (a path, a key, a driver's or a check's English naming a field);
 # `boards`, `teams`, `sections` lists written "1, 2, 3" (boards "1-4" when a run).
 FIELDS: Final[dict[NoticeCode, tuple[str, ...]]] = {
@@ -134,10 +136,11 @@ FIELDS: Final[dict[NoticeCode, tuple[str, ...]]] = {
     C.STORED_NOT_TEXT: ("type",), C.STORED_TOO_LONG: ("chars", "limit"), C.STORED_TOO_DEEP: ("limit",),
     C.STORED_NOT_JSON: ("detail",), C.STORED_NOT_OBJECT: ("type",), C.STORED_COLUMN: ("column", "value", "want"),
     C.STORED_PAYLOAD: ("field", "value", "want"), C.STORED_FILED: ("column", "value", "want"),
-    C.STORED_TD_STATUS: ("status", "key_status"), C.STORED_FIELD: ("detail",),
+    C.STORED_TD_STATUS: ("status", "key_status"), C.STORED_FIELD: ("field", "detail"), C.STORED_CHECK: ("detail",),
     C.AND_MORE: ("n",),
 }
 
+ENGLISH_ONLY: Final = frozenset({"detail"})
 MAX_DEPTH = 4      # notices inside notices, as read back from JSON
 MAX_TEXT = 400     # characters of one text parameter, as read back
 Value = Union[str, int, "Notice", tuple["Notice", ...]]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -83,6 +84,18 @@ class _Bad(ValueError):
     def __init__(self, code: NoticeCode, **params: object):
         self.notice = Notice.of(code, **params)
         super().__init__(str(self.notice))
+
+
+_FIELD = re.compile(r"([A-Za-z_][\w.\[\]]*): (.+)", re.S)
+
+
+def _checked(message: str) -> Notice:
+    """A field's check in English ("tricks: expected an integer 0..13, got 14"): the field named
+    on the page in the TD's language, the check's own words kept for the English."""
+    m = _FIELD.fullmatch(message)
+    if m:
+        return Notice.of(C.STORED_FIELD, field=m.group(1), detail=m.group(2))
+    return Notice.of(C.STORED_CHECK, detail=message)
 
 
 def _constant(name: str) -> None:
@@ -172,7 +185,8 @@ def _result(p: dict[str, Any]) -> None:
     """What the pages, the travellers and the Data Connector read of a result."""
     withdrawn = p.get("withdrawn")
     if withdrawn is not None and not isinstance(withdrawn, bool):
-        raise _Bad(C.STORED_FIELD, detail=f"withdrawn: expected true, false or null, got {_as_text(withdrawn, 40)}")
+        raise _Bad(C.STORED_FIELD, field="withdrawn",
+                   detail=f"expected true, false or null, got {_as_text(withdrawn, 40)}")
     whole(p, "ns_pair", 0, 9999)
     whole(p, "ew_pair", 0, 9999)
     if withdrawn:
@@ -183,7 +197,7 @@ def _result(p: dict[str, Any]) -> None:
     whole(p, "tricks", 0, 13, nullable=not played)
     whole(p, "score_ns", -99999, 99999, nullable=True)
     if p.get("adjusted") is not None and not isinstance(p["adjusted"], dict):
-        raise _Bad(C.STORED_FIELD, detail="adjusted: expected an object or null")
+        raise _Bad(C.STORED_FIELD, field="adjusted", detail="expected an object or null")
     text(p, "lead", nullable=True)
 
 
@@ -204,17 +218,17 @@ def _progress(p: dict[str, Any]) -> None:
     text(p, "phase", choices=PHASES)
     for name in ("calls", "irregularities"):
         if p.get(name) is not None and not isinstance(p[name], list):
-            raise _Bad(C.STORED_FIELD, detail=f"{name}: expected a list")
+            raise _Bad(C.STORED_FIELD, field=name, detail="expected a list")
 
 
 def _players(p: dict[str, Any]) -> None:
     """What the polls and the exports read of the player numbers entered at a table."""
     numbers = p.get("numbers")
     if not isinstance(numbers, dict) or not numbers:
-        raise _Bad(C.STORED_FIELD, detail="numbers: expected an object of seat -> player number")
+        raise _Bad(C.STORED_FIELD, field="numbers", detail="expected an object of seat -> player number")
     for seat, number in numbers.items():
         if seat not in SEATS:
-            raise _Bad(C.STORED_FIELD, detail=f"numbers: {_as_text(seat, 20)!r} is not a seat")
+            raise _Bad(C.STORED_FIELD, field="numbers", detail=f"{_as_text(seat, 20)!r} is not a seat")
         check_number(number)
 
 
@@ -227,7 +241,7 @@ def _auction_event(p: dict[str, Any]) -> None:
     text(p, "what", choices=WHATS)
     for name in ("calls", "irregularities"):
         if p.get(name) is not None and not isinstance(p[name], list):
-            raise _Bad(C.STORED_FIELD, detail=f"{name}: expected a list")
+            raise _Bad(C.STORED_FIELD, field=name, detail="expected a list")
 
 
 def read_row(row: Sequence[Any]) -> dict[str, Any] | Damaged:
@@ -257,7 +271,7 @@ def read_row(row: Sequence[Any]) -> dict[str, Any] | Damaged:
             _progress(p)
     except (_Bad, RecordError) as e:
         # a field's own check (shared_rules.records) names the field in English: its detail
-        said = e.notice if isinstance(e, _Bad) else Notice.of(C.STORED_FIELD, detail=str(e)[:300])
+        said = e.notice if isinstance(e, _Bad) else _checked(str(e)[:300])
         return Damaged(int(item_id), _as_text(key), _as_text(kind, 40), _as_text(event, 80),
                        _as_text(received_at, 40), str(said)[:300], said)
     return {"id": int(item_id), "key": key, "kind": kind, "event": event, "received_at": received_at,

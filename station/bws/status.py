@@ -164,7 +164,7 @@ def health(store: Any, now: float | None = None) -> tuple[list[str], dict[str, A
                       "held": len(s.get("held") or []), "question": kind == "replaced"}
 
 
-LEVELS = {0: "Pass", -10: "no play"}
+LEVELS = {0: "scorer_pass", -10: "scorer_no_play"}  # their words' keys (station/link_texts.py)
 ARTIFICIAL = ("Avg-", "Avg", "Avg+")
 
 
@@ -183,7 +183,7 @@ def _result_text(p: dict, lang: str = DEFAULT) -> str:
         ns, ew = divmod(-level - 1, 3)
         return f"{ARTIFICIAL[ns]}/{ARTIFICIAL[ew]}"
     if level <= 0:
-        return LEVELS.get(level, "?")
+        return text(LINK, LEVELS[level], lang=lang) if level in LEVELS else "?"
     strain = STRAINS.get(p.get("Denomination"), "?")
     stake = STAKES.get(p.get("Stake"), "")
     tricks = p.get("TotalTricks")

@@ -18,7 +18,7 @@ from html import unescape
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
-from .conftest import EVENT, ROOT, StationProcess, result_record
+from .conftest import ROOT, StationProcess, result_record
 from .team_play import Room, teams_init
 from .test_bws_session import bws_station, create_bws, result_record_for, rows, wait_for
 from .test_damaged_rows import result_text, write
