@@ -271,7 +271,9 @@ WORDS: Final[dict[NoticeCode, dict[str, str]]] = {
     C.MATCH_SET_BY_TD: _w("match {open}-{closed} set by the TD: {why}",
                           "match {open}-{closed} uppsatt av tävlingsledaren: {why}",
                           "kamp {open}-{closed} sat op af turneringslederen: {why}"),
-    C.MATCH_BOARD: _w("board {board}: {detail}", "bricka {board}: {detail}", "spil {board}: {detail}"),
+    # the scoring's own English (a percentage adjusted score, a room without a score) stays in the English
+    C.MATCH_BOARD: _w("board {board}: {detail}", "bricka {board} kan inte räknas i IMP",
+                      "spil {board} kan ikke regnes i IMP"),
     # -- a damaged stored row ------------------------------------------------------------------------
     C.STORED_KIND: _w("unknown kind {kind}", "okänt slag {kind}", "ukendt slags {kind}"),
     C.STORED_KEY_TEXT: _w("its key is not text", "dess nyckel är ingen text", "dens nøgle er ikke tekst"),
