@@ -56,7 +56,9 @@ class DirectorScreen(EndRoundTool, PinEntry, Screen):
         root = framed(self, app)
         body = BoxLayout(padding=(24, 16), spacing=20)
         left = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=8, size_hint_x=0.48)
-        self.title = Text("", size=24, bold=True, size_hint_y=None, height=46)
+        # as tall as its lines: "Tävlingsledare · 2007 L27" is wider than the panel, and a fixed
+        # line showed only "L27"
+        self.title = Grow("", size=24, bold=True)
         left.add_widget(self.title)
         # Every irregularity of the board and every consequence, whole: the list scrolls, it is
         # never cut to the last few lines or clipped at the panel's edge.
