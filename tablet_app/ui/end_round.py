@@ -111,7 +111,9 @@ class EndRoundTool:
         back.halign = "center"
         back.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 16, None)))
         back.bind(on_release=lambda *_: self._enter(None))
-        yes_key = "end_round_yes" + ("_next" if shown is not None else "") + ("_leave" if ruling else "")
+        yes_key = {(False, False): "end_round_yes", (True, False): "end_round_yes_next",
+                   (False, True): "end_round_yes_leave", (True, True): "end_round_yes_next_leave"}[
+            (shown is not None, bool(ruling))]
         yes = BigButton(i18n.tr(yes_key, lang, ended=left["round"], round=shown.session.round if shown is not None else ""),
                         BTN if ruling else BTN_OK, size=20)
         yes.halign = "center"
@@ -137,4 +139,7 @@ class EndRoundTool:
             if shown is not None:
                 s = shown.session
                 self.app.notify("round_moved", ended=ended, round=s.round, ns=s.ns_pair, ew=s.ew_pair)
+        else:
+            # refused (said): a ruling raised since the confirmation was drawn is shown on it now
+            self.draft["left"] = self.app.controller.round_unfinished()
         self.app.refresh()  # the new round's first board (the auction), or the round's end

@@ -12,6 +12,7 @@ Board 1: North deals.
 """
 import pytest
 
+from tablet_app import i18n
 from tablet_app.controller import PinError, Refused
 from tests.tablet.conftest import SESSION
 from tests.tablet.outbox_rows import outbox_items
@@ -55,6 +56,9 @@ def test_L8B1_the_end_is_refused_while_a_ruling_waits_and_records_it_when_the_di
     assert e.value.key == "round.ruling_pending"
     assert e.value.params == {"board": 1, "kind": ruling["kind"], "law": ruling["law"]}
     assert ruling["law"] in str(e.value)
+    # the console says it in the director's language (tablet_app/i18n.py ERRORS)
+    assert i18n.error_text(e.value, "sv").startswith(f"Domslutet på bricka 1 ({ruling['law']}) är inte fällt")
+    assert i18n.error_text(e.value, "da").startswith(f"Afgørelsen på spil 1 ({ruling['law']}) er ikke truffet")
     assert kinds(ctl) == before and ctl.phase == "frozen" and ctl.estate["pending"]["kind"] == ruling["kind"]
     # the PIN is checked first, as for every director's input
     with pytest.raises(PinError):

@@ -14,6 +14,16 @@ def session(xvfb_display, tmp_path_factory):
     return run_driver("drive_end_round_ruling.py", tmp_path_factory.mktemp("ui"), xvfb_display)
 
 
+def test_2007_L9B2_a_ruling_raised_after_the_confirmation_was_drawn_is_not_left_unseen(session):
+    assert "Ja - avsluta rond 1, starta rond 2" in session["before_texts"]
+    assert not any("Domslutet" in t for t in session["before_texts"])
+    screen, mode, said, ended, shown = session["raised_since"]
+    assert (screen, mode, ended) == ("director", "end_round", [])
+    assert "Domslutet på bricka 1 (2007 L27) är inte fällt" in said
+    assert any("Domslutet på bricka 1 är inte fällt" in t for t in shown)
+    assert "Avsluta rond 1 ändå, starta rond 2" in shown
+
+
 def test_2007_L8B1_end_the_round_is_offered_under_the_laws_options(session):
     assert session["phase"] == "frozen"
     assert session["options"] == ["accept", "replace", "unintended"]  # 2007 L27A1, L27B, L25A
