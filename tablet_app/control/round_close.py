@@ -142,8 +142,9 @@ class RoundClose:
 @handles("round_end")
 def on_round_end(f: Fold, body: dict[str, Any]) -> Effects:
     """The round is over: after its last board, or when the director ended it. Ended while the
-    table waited for his ruling, the table's own call is resolved with it (`reducer.apply`: the
-    table is no longer frozen); the boxes' calls stay open until he dismisses them."""
+    table waited for his ruling (which he chose to leave: the body's `ruling`, kept in the log),
+    the table's own call is resolved with it (`reducer.apply`: the table is no longer frozen); the
+    boxes' calls stay open until he dismisses them."""
     st = f.st
     st.phase = "round_end"
     st.current = None
