@@ -29,8 +29,8 @@ from tablet_app.ui.widgets import BigButton, Grow, Text
 
 
 class EndRoundTool:
-    """Mixed into the DirectorScreen: uses its `app`, `side`, `draft`, `tool_buttons`, `_enter`
-    and `_td`."""
+    """Mixed into the DirectorScreen: uses its `app`, `side`, `draft`, `tool_buttons`, `_enter`,
+    `_td` and `say`."""
 
     app: Any
     side: Any
@@ -38,6 +38,7 @@ class EndRoundTool:
     tool_buttons: dict[str, Any]
     _enter: Callable[..., None]
     _td: Callable[..., bool]
+    say: Callable[[Any], None]
 
     def _start_end_round(self) -> None:
         """The next round as the station's movement gives it (None: the director sets it up)."""
@@ -110,7 +111,7 @@ class EndRoundTool:
                          size=20, size_hint_x=0.45 if ruling else 0.35)
         back.halign = "center"
         back.bind(size=lambda w, *_: setattr(w, "text_size", (w.width - 16, None)))
-        back.bind(on_release=lambda *_: self._enter(None))
+        back.bind(on_release=lambda *_: self._leave_end_round())
         yes_key = {(False, False): "end_round_yes", (True, False): "end_round_yes_next",
                    (False, True): "end_round_yes_leave", (True, True): "end_round_yes_next_leave"}[
             (shown is not None, bool(ruling))]
@@ -124,6 +125,10 @@ class EndRoundTool:
         row.add_widget(yes)
         self.side.add_widget(row)
         self.side.add_widget(Widget())
+
+    def _leave_end_round(self) -> None:
+        self.say(None)  # a refusal said here (a ruling raised since) is over with the panel
+        self._enter(None)
 
     def _end_round(self) -> None:
         shown = self.draft.get("next")

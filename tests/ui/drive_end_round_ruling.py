@@ -62,6 +62,7 @@ def step0(_dt):
     d.tool_buttons["end_round_yes"].trigger_action(0)  # "Ja - avsluta rond 1, starta rond 2"
     checks["raised_since"] = [app.sm.current, d.mode, d.message.text, round_ends(), texts(d.side)]
     d.tool_buttons["end_round_back"].trigger_action(0)  # "Fäll domslutet först"
+    checks["message_after_back"] = d.message.text
 
 
 def step1(_dt):

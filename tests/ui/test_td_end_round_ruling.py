@@ -22,6 +22,7 @@ def test_2007_L9B2_a_ruling_raised_after_the_confirmation_was_drawn_is_not_left_
     assert "Domslutet på bricka 1 (2007 L27) är inte fällt" in said
     assert any("Domslutet på bricka 1 är inte fällt" in t for t in shown)
     assert "Avsluta rond 1 ändå, starta rond 2" in shown
+    assert session["message_after_back"] == ""  # back on the options, the refusal is over
 
 
 def test_2007_L8B1_end_the_round_is_offered_under_the_laws_options(session):
