@@ -260,3 +260,17 @@ def test_the_glossary_doc_names_every_term():
         cells = row.split("|")
         assert re.search(r"\bL\d|Definitioner|not in S07", cells[2]), row
         assert re.search(r"§ \d|Definitioner|not in D17", cells[3]), row
+
+
+
+def test_the_words_no_law_text_has_are_said_to_be_unconfirmed():
+    """The tray ("budbricka", "bakke") is named in none of S07 with FSB's supplements, the Swedish
+    TD notes or D17, nor is the director's Danish short form "TL": each is kept and its row says
+    so. The Swedish "TL" is the TD notes' (TDN17, TDN07), not S07's."""
+    rows = {row.split("|")[1].strip(): row.split("|") for row in DOC.read_text(encoding="utf-8").splitlines()
+            if row.startswith("| ")}
+    tray, director = rows["tray (behind screens)"], rows["director, TD"]
+    assert "not in S07" in tray[2] and "unconfirmed" in tray[2]
+    assert "not in D17" in tray[3] and "unconfirmed" in tray[3]
+    assert "TL**: not in S07" in director[2] and "TDN17" in director[2] and "TDN07" in director[2]
+    assert "TL**: not in D17" in director[3] and "unconfirmed" in director[3]
