@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 from html import unescape
+from typing import Any
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
@@ -122,7 +123,7 @@ def test_a_team_match_the_movement_no_longer_holds_in_swedish_and_danish(tmp_pat
 
         def pairs(rooms: list[Room], closed_boards: tuple[int, int] = (1, 4)) -> None:
             init = teams_init(SESSION, rooms, (1, 4), method=10, mates=False, show_results=False)
-            sec = init.sessions[0].scoring_groups[0].sections[0]
+            sec: Any = init.sessions[0].scoring_groups[0].sections[0]  # type: ignore[index]
             sec.game_type = 10
             for t in sec.tables:
                 t.rounds[0].team_ns = t.rounds[0].team_ew = 0
