@@ -132,11 +132,11 @@ PAGE: Final[dict[str, dict[str, str]]] = {
     "damaged_more": {"sv": " (de första {n} visas)", "da": " (de første {n} vises)", "en": " (the first {n} shown)"},
     "damaged_text": {
         "sv": "Stationen kan inte läsa dessa rader i sin databas: de saknas på denna sida, i bordens "
-              "resultatlistor och i räkneprogrammets hämtningar. Låt bordet skicka posten igen, eller "
-              "skriv in den i räkneprogrammet.",
+              "resultatlistor och i tävlingsdatorns hämtningar. Låt bordet skicka posten igen, eller "
+              "skriv in den i tävlingsdatorn.",
         "da": "Stationen kan ikke læse disse rækker i sin database: de mangler på denne side, i bordenes "
-              "resultatlister og i regneprogrammets hentninger. Lad bordet sende posten igen, eller "
-              "indtast den i regneprogrammet.",
+              "resultatlister og i regnskabsprogrammets hentninger. Lad bordet sende posten igen, eller "
+              "indtast den i regnskabsprogrammet.",
         "en": "The station cannot read these rows of its database: they are left out of this page, the "
               "tables' travellers and the scoring program's polls. Have the table send the item again, "
               "or enter it in the scoring program."},

@@ -96,12 +96,15 @@ WRONG = {
            r"\bdeklarant", r"\bblindspelar", r"\bdummy\b", r"\brunda\b", r"\boegentlig",
            r"\bjusterad", r"\bjusterat", r"\bunder medel\b", r"\böver medel\b", r"\bi zon(en)?\b",
            r"\bvarning\b", r"\bdomare\b", r"\bmeldning", r"\bväster\b", r"\böster\b",
+           # the scoring program is "tävlingsdatorn" on every page (docs/glossary.md)
+           r"\bräkneprogram",
            # "giv" is the deal (S07 Definitioner "Giv"); the dealer is "givare"
            r"^giv$"),
     "da": (r"\bkontra\b", r"\brekontra\b", r"\bpass\b", r"\budenfor tur\b", r"\bdeklarant", r"\btræmand",
            r"\bdummy\b", r"\bomgang", r"\bunder middel\b", r"\bover middel\b", r"\bi zonen\b",
            r"\badvarsel\b", r"\bdommer\b", r"\bturneringsdirektør", r"\bbudgivning", r"\buantagelig",
-           r"utilstrækkelige? melding", r"\bdobbelt\b", r"\bpartner\b", r"\bboard\b", r"\bvesten\b"),
+           r"utilstrækkelige? melding", r"\bdobbelt\b", r"\bpartner\b", r"\bboard\b", r"\bvesten\b",
+           r"\bregneprogram"),
 }
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}|\[/?[a-z]+(=[^\]]*)?\]")
