@@ -76,6 +76,7 @@ if [ $beside -eq 1 ]; then
   set -m
   # shellcheck disable=SC2016
   bash -c '
+    trap : INT  # on Ctrl-C: say the run was stopped (the stop file is there), then end
     k=0
     while [ ! -e "$OUT/.beside-stop" ]; do
       k=$((k + 1)); s=$(date +%s); l0=$(load)
