@@ -128,6 +128,32 @@ def test_a_box_process_can_close_and_reopen_its_port_and_flush_drops_stale_bytes
         os.close(box)
 
 
+def test_a_flush_leaves_no_stale_byte_for_the_next_box_however_late_the_relay_delivers(monkeypatch):
+    """A chunk the relay delivers while flush_box runs must not reach the restarted box: the pty's
+    flush and the queue's clearing are one step for the relay. Here the flush is held up until the
+    stale chunk is due on the wire (5 bytes at 300 baud: 0.17 s), as a busy machine can."""
+    import termios
+
+    real = termios.tcflush
+
+    def slow_flush(fd, queue):
+        real(fd, queue)
+        time.sleep(0.5)
+
+    with SimLink("W", baud=300) as link:
+        tab = serial.Serial(link.tablet_ports["W"], 300, timeout=0)
+        tab.write(b"stale")  # no box process is running
+        wait_for(lambda: link.stats()["W"]["down"]["relayed"] == 5)  # read, on the wire
+        monkeypatch.setattr(termios, "tcflush", slow_flush)
+        link.flush_box("W")
+        monkeypatch.undo()
+        box = open_box(link.box_ports["W"])  # restarted
+        tab.write(b"fresh")
+        assert read_for(box, HANG_S, 5) == b"fresh"
+        tab.close()
+        os.close(box)
+
+
 def test_command_line_prints_ports_and_obeys_commands():
     import json
     import subprocess
