@@ -33,6 +33,8 @@ N=$1
 OUT=$ROOT/build/suite-loop
 mkdir -p "$OUT"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+# what a run's log says at its end: pytest's count, else (make stopped before pytest) its last line
+said() { grep -E "[0-9]+ (passed|failed|errors?)" "$1" | tail -n 1 | grep . || tail -n 1 "$1"; }
 
 # one_run DIR ARGS LOG: make test in DIR, its output to LOG; the exit code of make
 one_run() {
@@ -71,7 +73,7 @@ if [ $beside -eq 1 ]; then
   : >"$OUT/beside.txt"
   # Started with job control on: a process group of its own (to stop it whole), and Ctrl-C not
   # ignored in it (a script's background jobs otherwise ignore SIGINT, and so would pytest).
-  export -f one_run load
+  export -f one_run load said
   export OUT
   set -m
   # shellcheck disable=SC2016
@@ -82,7 +84,7 @@ if [ $beside -eq 1 ]; then
       k=$((k + 1)); s=$(date +%s); l0=$(load)
       if one_run "$1" "$2" "$OUT/beside-$k.log"; then r=PASS; else r=FAIL; fi
       [ -e "$OUT/.beside-stop" ] && r="stopped"
-      echo "beside $k: $r $(( $(date +%s) - s )) s (load $l0 -> $(load))" >>"$OUT/beside.txt"
+      echo "beside $k: $r $(( $(date +%s) - s )) s (load $l0 -> $(load)) $(said "$OUT/beside-$k.log")" >>"$OUT/beside.txt"
     done' beside "$clone/repo" "${BESIDE_ARGS:-tests}" &
   beside_pid=$!
   set +m
@@ -93,7 +95,7 @@ failed=0
 for k in $(seq 1 "$N"); do
   s=$(date +%s); l0=$(load)
   if one_run "$ROOT" "${PYTEST_ARGS:-tests}" "$OUT/run-$k.log"; then r=PASS; else r=FAIL; failed=$((failed + 1)); fi
-  echo "run $k/$N: $r $(( $(date +%s) - s )) s (load $l0 -> $(load)) $(tail -n 1 "$OUT/run-$k.log")"
+  echo "run $k/$N: $r $(( $(date +%s) - s )) s (load $l0 -> $(load)) $(said "$OUT/run-$k.log")"
 done
 
 if [ $beside -eq 1 ]; then
