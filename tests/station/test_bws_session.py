@@ -302,7 +302,7 @@ def deliver(st: StationProcess, db: str, t: int) -> None:
         d.stop()
 
 
-def wait_for(pred, what: str, timeout: float = 30.0):
+def wait_for(pred, what: str, timeout: float = 60.0):  # the limit only ends a hang
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = pred()
