@@ -53,6 +53,8 @@ class Station:
             text += line
         threading.Thread(target=self.proc.stdout.read, daemon=True).start()
         self.port = int(re.search(r"listening on http://[^:]+:(\d+)/", text).group(1))  # type: ignore[union-attr]
+        # the spectators' address: the live feed's own (its fan-out process), as the station prints it
+        self.live_port = int(re.search(r"live feed http://[^:]+:(\d+)/", text).group(1))  # type: ignore[union-attr]
         self.keys = {int(t): k for t, k in re.findall(rf"table {EVENT}/A/(\d+)  key (\S+)", text)}
 
     def cpu_s(self) -> float:
@@ -182,13 +184,15 @@ def latencies(made: list[tuple[int, int, int, float]], spectators: Spectators, w
         return [spectators.seen[(t, b, n)] - at for t, b, n, at in made if (t, b, n) in spectators.seen]
 
 
-def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> None:
+def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, float]:
+    """One run at 100 tables (and `crowd_size` more spectators): prints its line; (the tablets'
+    posts p50, p99) in seconds."""
     st = Station(work, 100)
     crowds: list[subprocess.Popen] = []
     try:
         if crowd_size:
-            crowds = start_crowd(st.port, crowd_size)
-        spectators = Spectators(st.port, 4)
+            crowds = start_crowd(st.live_port, crowd_size)
+        spectators = Spectators(st.live_port, 4)
         time.sleep(1.0)
         posts: list[float] = []
         cpu0, t0 = st.cpu_s(), time.monotonic()
@@ -204,7 +208,8 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> None:
               f"{pct(lat, 50) * 1000:.0f} ms, p99 {pct(lat, 99) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms "
               f"(goal p99 <= 1000 ms); {len(made) - len(lat)} calls never seen; the tablets' posts (ingest) p50 "
               f"{pct(posts, 50) * 1000:.0f} ms, p99 {pct(posts, 99) * 1000:.0f} ms; the station process kept "
-              f"{busy:.2f} cores busy")
+              f"{busy:.2f} cores busy (load average {os.getloadavg()[0]:.1f})", flush=True)
+        return pct(posts, 50), pct(posts, 99)
     finally:
         for c in crowds:
             if c.poll() is None:
@@ -212,8 +217,26 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> None:
         st.stop()
 
 
-def call_to_stream_crowd(work: pathlib.Path) -> None:
-    call_to_stream(work, 1000)
+def ingest_beside(rounds: int = 3, crowd_size: int = 1000) -> None:
+    """The station's ingest (the tablets' posts at 100 tables) without and with `crowd_size`
+    spectators, run alternately `rounds` times (the machine's other load comes and goes: each
+    pair is compared with itself), then the ratios side by side. Goal: ingest unchanged (1.0)."""
+    pairs = []
+    for _ in range(rounds):
+        pair = []
+        for crowd_n in (0, crowd_size):
+            with tempfile.TemporaryDirectory() as tmp:
+                pair.append(call_to_stream(pathlib.Path(tmp), crowd_n))
+        pairs.append(pair)
+    for i, ((p50, p99), (c50, c99)) in enumerate(pairs, 1):
+        print(f"  round {i}: the tablets' posts without spectators p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms; "
+              f"with {crowd_size} p50 {c50 * 1000:.1f} ms, p99 {c99 * 1000:.1f} ms; ratio p50 {c50 / p50:.2f}, "
+              f"p99 {c99 / p99:.2f}")
+    r50 = sorted(c[0] / a[0] for a, c in pairs)[len(pairs) // 2]
+    r99 = sorted(c[1] / a[1] for a, c in pairs)[len(pairs) // 2]
+    print(f"the station's ingest with {crowd_size} spectators against without them, 100 tables at a player's pace, "
+          f"{rounds} rounds alternated: median ratio p50 {r50:.2f}, p99 {r99:.2f} (goal: unchanged, 1.0; load "
+          f"average {os.getloadavg()[0]:.1f})", flush=True)
 
 
 CROWD = r"""
@@ -296,7 +319,7 @@ def crowd(work: pathlib.Path, spectators: int = 1000, procs: int = 4) -> None:
     st = Station(work, 40)
     try:
         alone = ingest_rate(st, 10.0, 1)
-        crowds = start_crowd(st.port, spectators, procs)
+        crowds = start_crowd(st.live_port, spectators, procs)
         watched = ingest_rate(st, 10.0, 17)
         received, connected = end_crowd(crowds)
         print(f"stress: {connected} spectators on the stream at once (4 processes at nice 10): the station ingested "
@@ -310,7 +333,7 @@ def crowd(work: pathlib.Path, spectators: int = 1000, procs: int = 4) -> None:
 def delay_accuracy(work: pathlib.Path, delay_s: float = 5.0) -> None:
     st = Station(work, 20, delay_s)
     try:
-        spectators = Spectators(st.port, 2)
+        spectators = Spectators(st.live_port, 2)
         time.sleep(1.0)
         made = paced(st, 20, 20.0)
         lat = latencies(made, spectators, wait_s=delay_s + 30)
@@ -323,7 +346,9 @@ def delay_accuracy(work: pathlib.Path, delay_s: float = 5.0) -> None:
 
 
 def main() -> None:
-    for part in (call_to_stream, call_to_stream_crowd, crowd, delay_accuracy):
+    # the first round's two runs print the call -> stream lines with 4 and with 1,000 more spectators
+    ingest_beside()
+    for part in (crowd, delay_accuracy):
         with tempfile.TemporaryDirectory() as tmp:
             part(pathlib.Path(tmp))
         # the figures above are this machine's only as far as nothing else ran: say what did
