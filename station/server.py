@@ -16,7 +16,7 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/health          200 "ok", 200 "degraded" (the .bws missing, unreadable, replaced), or
                                503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
-  GET  /live/...               the live feed (station/live_http.py), with --live
+  GET  /live/...               307 to the live feed's own process (station/live_fanout.py), with --live
 """
 from __future__ import annotations
 
