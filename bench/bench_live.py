@@ -199,9 +199,9 @@ def latencies(made: list[tuple[int, int, int, float]], spectators: Spectators, w
         return [spectators.seen[(t, b, n)] - at for t, b, n, at in made if (t, b, n) in spectators.seen]
 
 
-def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, float]:
+def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, float, float]:
     """One run at 100 tables (and `crowd_size` more spectators): prints its line; (the tablets'
-    posts p50, p99) in seconds."""
+    posts p50, p99 in seconds, the cores the station's process kept busy)."""
     st = Station(work, 100)
     crowds: list[subprocess.Popen] = []
     try:
@@ -212,14 +212,18 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, floa
         posts: list[float] = []
         child = st.fanout_pid()
         cpu0, fan0, t0 = st.cpu_s(), st.cpu_s(child) if child else 0.0, time.monotonic()
+        crowd0 = sum(st.cpu_s(c.pid) for c in crowds)
         made = paced(st, 100, 30.0, posts)
-        busy = (st.cpu_s() - cpu0) / (time.monotonic() - t0)
-        fan_busy = (st.cpu_s(child) - fan0) / (time.monotonic() - t0) if child else 0.0
+        took = time.monotonic() - t0
+        busy = (st.cpu_s() - cpu0) / took
+        fan_busy = (st.cpu_s(child) - fan0) / took if child else 0.0
+        crowd_busy = (sum(st.cpu_s(c.pid) for c in crowds) - crowd0) / took
         lat = latencies(made, spectators)
         crowd_text = ""
         if crowds:
             received, connected = end_crowd(crowds)
-            crowd_text = f" and {connected} more spectators (4 processes at nice 10; {received} events received)"
+            crowd_text = (f" and {connected} more spectators (4 processes at nice 10, {crowd_busy:.2f} cores busy; "
+                          f"{received} events received)")
         print(f"call made at a table -> the spectators' stream, delay 0, 100 tables at a player's pace "
               f"({len(made)} calls in 30 s, {len(made) / 30:.0f} a second; 4 spectators timed{crowd_text}): p50 "
               f"{pct(lat, 50) * 1000:.0f} ms, p99 {pct(lat, 99) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms "
@@ -227,7 +231,7 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, floa
               f"{pct(posts, 50) * 1000:.0f} ms, p99 {pct(posts, 99) * 1000:.0f} ms; the station process kept "
               f"{busy:.2f} cores busy, the live feed's process {fan_busy:.2f} (load average "
               f"{os.getloadavg()[0]:.1f})", flush=True)
-        return pct(posts, 50), pct(posts, 99)
+        return pct(posts, 50), pct(posts, 99), busy
     finally:
         for c in crowds:
             if c.poll() is None:
@@ -246,15 +250,21 @@ def ingest_beside(rounds: int = 3, crowd_size: int = 1000) -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 pair.append(call_to_stream(pathlib.Path(tmp), crowd_n))
         pairs.append(pair)
-    for i, ((p50, p99), (c50, c99)) in enumerate(pairs, 1):
+    for i, ((p50, p99, cpu), (c50, c99, ccpu)) in enumerate(pairs, 1):
         print(f"  round {i}: the tablets' posts without spectators p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms; "
               f"with {crowd_size} p50 {c50 * 1000:.1f} ms, p99 {c99 * 1000:.1f} ms; ratio p50 {c50 / p50:.2f}, "
-              f"p99 {c99 / p99:.2f}")
-    r50 = sorted(c[0] / a[0] for a, c in pairs)[len(pairs) // 2]
-    r99 = sorted(c[1] / a[1] for a, c in pairs)[len(pairs) // 2]
+              f"p99 {c99 / p99:.2f}; the station's process {cpu:.3f} against {ccpu:.3f} cores: ratio {ccpu / cpu:.2f}")
+
+    def median(xs: list[float]) -> float:
+        return sorted(xs)[len(xs) // 2]
+
+    r50 = median([c[0] / a[0] for a, c in pairs])
+    r99 = median([c[1] / a[1] for a, c in pairs])
+    rcpu = median([c[2] / a[2] for a, c in pairs])
     print(f"the station's ingest with {crowd_size} spectators against without them, 100 tables at a player's pace, "
-          f"{rounds} rounds alternated: median ratio p50 {r50:.2f}, p99 {r99:.2f} (goal: unchanged, 1.0; load "
-          f"average {os.getloadavg()[0]:.1f})", flush=True)
+          f"{rounds} rounds alternated: median ratio p50 {r50:.2f}, p99 {r99:.2f}; the station's process CPU "
+          f"{rcpu:.2f} (goal: unchanged, 1.0; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, the "
+          f"spectators' own processes on the same cores)", flush=True)
 
 
 CROWD = r"""

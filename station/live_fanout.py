@@ -37,6 +37,7 @@ from .live_views import LiveConfig, LiveViews
 READY = "live fan-out ready"
 RESTART_S = 1.0          # a child that died is started again after this long
 START_TIMEOUT_S = 60.0   # a child that says nothing for this long after its start has failed
+MAX_QUEUED = 50_000      # events waiting for a child that does not read: it is stuck, and started again
 
 
 class FanoutError(RuntimeError):
@@ -84,6 +85,11 @@ class Fanout:
 
     def _sink(self, kind: str, doc: dict, data: str) -> None:  # noqa: ARG002 - the feed's sink signature
         self._lines.put(f"{kind} {data}\n".encode())
+        proc = self._proc
+        if self._lines.qsize() > MAX_QUEUED and proc is not None and proc.poll() is None:
+            # A child that has stopped reading: ended, so the writer is free to start it again with
+            # the state as it stands (what waits here then goes after, the child skipping what it has).
+            proc.kill()
 
     def _spawn(self) -> None:
         argv = [sys.executable, "-m", "station.live_fanout", *self.argv]
@@ -274,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
             servers.append(HttpServer(app, "127.0.0.1", args.local_port, limits, None,
                                       server_header="BiddingBoxStation"))
     except OSError as e:
-        print(f"station: the live feed cannot listen on {args.host}:{args.port} ({e})", flush=True)
+        print(f"cannot listen on {args.host}:{args.port} ({e})", flush=True)
         return 2
     local = servers[1].server_address[1] if len(servers) > 1 else "-"
     print(f"{READY} port={servers[0].server_address[1]} local={local}", flush=True)

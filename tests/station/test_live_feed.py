@@ -243,6 +243,7 @@ def test_an_older_tablets_progress_items_show_calls_only_once_the_auction_is_ove
     (["--live", "--live-tables", "A:4-1"], "is not a range of table numbers 1-999"),
     (["--live", "--live-tables", "1-4"], "is not a table range"),
     (["--live-delay", "5"], "add --live"),
+    (["--live-port", "8091"], "add --live"),
 ])
 def test_bad_live_options_exit_2_with_the_reason_and_change_nothing(tmp_path, args, says):
     db = tmp_path / "station.db"
