@@ -420,10 +420,6 @@ class LiveFeed:
         for tablet_event, m in list(self._scored.values()):
             self._publish_match(tablet_event, m)
 
-    # -- what the spectators read (the station's own copy; station/live_views.py) -------------------
-    def tables(self) -> list[tuple[str, int]]:
-        return self.views.tables()
-
 
 def _match_name(m: Any) -> str:
     from .team_exports import team_name

@@ -213,10 +213,6 @@ class LiveViews:
                 yield b": keep-alive\n\n"
             await hub.event.wait()  # the next tick with news, or the beat
 
-    def tables(self) -> list[tuple[str, int]]:
-        with self._lock:
-            return sorted(self._boards)
-
     def table_lin(self, section: str, table: int) -> tuple[str, str]:
         """(the table's boards so far as LIN, its ETag)."""
         if not self.config.shows(section, table):

@@ -114,3 +114,37 @@ def test_the_live_feeds_port_taken_stops_the_station_with_the_reason(tmp_path):
         taken.close()
     assert p.returncode == 2, (p.stdout[-2000:], p.stderr)
     assert f"station: cannot start the live feed: cannot listen on 127.0.0.1:{port}" in p.stderr, p.stderr
+
+
+def test_over_tls_the_live_feeds_process_serves_the_stations_certificate_and_plain_http_on_loopback(tmp_path):
+    """The spectators reach the live feed as they reach the station (its certificate, the same
+    fingerprint); a cache on this computer (nginx) asks its plain HTTP loopback port."""
+    import hashlib
+    import re
+    import ssl
+
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--tls", "--live"]).start()
+    try:
+        fingerprint = re.search(r"fingerprint \(SHA-256\): ([0-9a-f]{64})", st.startup_text)
+        assert fingerprint and f"station: live feed https://127.0.0.1:{st.live_port}/live/" in st.startup_text
+        pem = ssl.get_server_certificate(("127.0.0.1", st.live_port))
+        assert hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem)).hexdigest() == fingerprint.group(1)
+        conn = http.client.HTTPSConnection("127.0.0.1", st.live_port, timeout=30,
+                                           context=ssl._create_unverified_context())
+        conn.request("GET", "/live/")
+        r = conn.getresponse()
+        assert r.status == 200 and b'id="state"' in r.read()
+        conn.close()
+        deadline = time.monotonic() + 30  # a hang guard: the line follows the live feed's address
+        while b"live feed for a cache on this computer" not in st.out:
+            assert time.monotonic() < deadline, st.out.decode()[-2000:]
+            time.sleep(0.1)
+        local = re.search(rb"live feed for a cache on this computer \(nginx\): http://127\.0\.0\.1:(\d+)/live/", st.out)
+        assert local is not None
+        conn = http.client.HTTPConnection("127.0.0.1", int(local.group(1)), timeout=30)
+        conn.request("GET", "/live/A/1.lin")
+        r = conn.getresponse()
+        assert r.status == 200 and r.getheader("Cache-Control") == "public, max-age=1"
+        conn.close()
+    finally:
+        st.stop()
