@@ -37,6 +37,7 @@ from .live_views import LiveConfig, LiveViews
 READY = "live fan-out ready"
 RESTART_S = 1.0          # a child that died is started again after this long
 START_TIMEOUT_S = 60.0   # a child that says nothing for this long after its start has failed
+NICE = 10                # the child's priority below the station's (POSIX nice)
 MAX_QUEUED = 50_000      # events waiting for a child that does not read: it is stuck, and started again
 
 
@@ -98,7 +99,10 @@ class Fanout:
         # the station's own package, wherever the organiser started it from
         here = str(pathlib.Path(__file__).resolve().parent.parent)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(x for x in (here, os.environ.get("PYTHONPATH")) if x)}
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        # Below the station's priority (POSIX: nice, in the child; Windows: its priority class):
+        # when the computer is busy, the tablets' deliveries go first and the spectators wait.
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+                                creationflags=getattr(subprocess, "BELOW_NORMAL_PRIORITY_CLASS", 0))
         assert proc.stdout is not None and proc.stdin is not None
         said: list[str] = []
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -265,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--access-log", action="store_true")
     args = p.parse_args(argv)
     _die_with_parent()
+    if hasattr(os, "nice"):
+        os.nice(NICE)  # the spectators yield to the tablets (Fanout starts it so on Windows)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the organiser's terminal is the station's to act on
     ssl_context = None
     if args.tls_cert:

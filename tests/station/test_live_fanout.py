@@ -38,6 +38,10 @@ def fanout_pid(st: StationProcess) -> int | None:
     return int(kids[0]) if kids else None
 
 
+def nice(pid: int) -> int:
+    return int(pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def gone(pid: int) -> bool:
     try:
         stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
@@ -55,6 +59,7 @@ def test_the_live_feeds_process_killed_is_started_again_and_a_spectator_misses_n
         spectator.wait(lambda s: any(len(c) == 1 for _, c in calls_of(s, "A1", 1)), what="the first call")
         first = fanout_pid(st)
         assert first is not None
+        assert nice(first) == min(19, nice(st.proc.pid) + 10)  # below the station: the tablets go first
         os.kill(first, signal.SIGKILL)
         # Calls made while it is down reach the spectator once it is back.
         assert st.post_item("auction_event", event_item(2, [ONE, TWO], None, screens=False, table=1, board=1))[0] == 201
