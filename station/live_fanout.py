@@ -68,8 +68,9 @@ class Fanout:
         self.feed.sinks.append(self._sink)  # before the state is read: nothing falls between
         try:
             self._spawn()
-        except FanoutError:
+        except (FanoutError, OSError):
             self.feed.sinks.remove(self._sink)
+            self._end_child()
             raise
         self._thread = threading.Thread(target=self._run, name="live-fanout", daemon=True)
         self._thread.start()
@@ -122,6 +123,7 @@ class Fanout:
             raise FanoutError("the live feed's process did not start in time")
         # What it prints from now on is its own business (its errors go to the station's stderr).
         threading.Thread(target=lambda: proc.stdout.read() if proc.stdout else None, daemon=True).start()
+        self._proc = proc  # from here on ended by stop(), or started again by the writer
         views = self.feed.views
         hello = {"event": views.event, "delay_s": views.config.delay_s, "seq": self.feed.first_seq,
                  "tables": None if views.config.tables is None else sorted(views.config.tables), "title": self.title}
@@ -129,7 +131,6 @@ class Fanout:
         lines += [f"{kind} {json.dumps(doc, separators=(',', ':'))}\n".encode() for kind, doc in views.state()]
         proc.stdin.write(b"".join(lines))
         proc.stdin.flush()
-        self._proc = proc
 
     def _run(self) -> None:
         """Each event to the child, in order; a child that died is started again."""
