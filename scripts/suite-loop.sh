@@ -96,6 +96,7 @@ for k in $(seq 1 "$N"); do
   s=$(date +%s); l0=$(load)
   if one_run "$ROOT" "${PYTEST_ARGS:-tests}" "$OUT/run-$k.log"; then r=PASS; else r=FAIL; failed=$((failed + 1)); fi
   echo "run $k/$N: $r $(( $(date +%s) - s )) s (load $l0 -> $(load)) $(said "$OUT/run-$k.log")"
+  grep -E "^(FAILED|ERROR) " "$OUT/run-$k.log" | sed 's/^/    /'  # which tests, for the night's tally
 done
 
 if [ $beside -eq 1 ]; then
