@@ -252,7 +252,8 @@ class EmuTable:
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
                  seat_in_config: bool = True, frames: bool = False,
                  extra_config: dict | None = None, display: str = "spi",
-                 bridge_ms: float | None = None, lockstep: Tablet | None = None):
+                 bridge_ms: float | None = None, lockstep: Tablet | None = None,
+                 snapshots: pathlib.Path | None = None):
         """display: how the boxes' panels are wired, "spi" (the reference box) or "i2c"
         (`make flash DISPLAY_BUS=i2c`); the emulated panel listens on both buses.
         bridge_ms: model the USB bridge between the wire and the tablet with this latency timer
@@ -261,7 +262,11 @@ class EmuTable:
         stand while it works and its bytes enter the line at its own clock's time (lockstep.py;
         open its ports with `open_port`). Without it the tablet's wall time weighs as little on
         the chip's clock as the emulation is slower than real time, and its bytes land when a
-        harness thread reads them."""
+        harness thread reads them.
+        snapshots: a directory where each box's state at the moment its firmware enables the
+        UART is kept, by what the box was built from (emu.js, snapshot.js): a box built the same
+        way later starts from there instead of booting the same way again (the tests share one
+        directory per run)."""
         why = missing()
         if why:
             raise RuntimeError(why)
@@ -283,7 +288,8 @@ class EmuTable:
         cfg = {"uf2": str(a / UF2), "bootrom": str(a / BOOTROM), "bus": bus, "boxes": boxes,
                "realtime": realtime, "frames": frames, "lockstep": lockstep is not None,
                "bridge": {"latency_ms": bridge_ms, "packet": 62} if bridge_ms else None,
-               "spi": {"id": sp["id"], "cs": sp["cs"], "dc": sp["dc"], "res": sp.get("res", -1)}}
+               "spi": {"id": sp["id"], "cs": sp["cs"], "dc": sp["dc"], "res": sp.get("res", -1)},
+               "snapshots": str(snapshots) if snapshots is not None else None}
         cfgp = self.workdir / "emu.json"
         cfgp.write_text(json.dumps(cfg))
         self.console: dict[str, list[tuple[int, str]]] = {s: [] for s in seats}
