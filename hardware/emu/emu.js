@@ -63,6 +63,8 @@
 //   T sim_us wall_us busy_cycles_per_box bytes_programmed_per_box bytes_erased_per_box
 //   KD box sim_us r c     a key went down (its press starts)
 //   V box sim_us HEX      with "frames": a write to display memory ended (its whole memory)
+//   RS box sim_us         "snapshots": the box joins from a snapshot taken at sim_us of its boot
+//                         (the lines it printed up to then follow)
 'use strict';
 const crypto = require('crypto');
 const fs = require('fs');
@@ -829,6 +831,7 @@ function restoreSnapshot(b) {
 function wake(b) {
   if (gNs < b.wakeAt) return false;
   b.rxq = b.rxq.filter((x) => x.at >= b.wakeAt);
+  out(`RS ${b.index} ${Math.floor(b.wakeAt / 1000)}`);
   b.wakeAt = -1;
   for (const [op, rest] of b.replay) b.emit(op, rest);
   b.replay = null;

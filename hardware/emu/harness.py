@@ -45,6 +45,8 @@ STILL_US = 60_000
 # time, and slower still on a busy machine); the wall clock only catches an emulator that has
 # stopped: no chip time passing for this long.
 STALL_S = 120.0
+# a folder of booted boxes' states for every EmuTable that is given none (EmuTable: snapshots)
+SNAPSHOTS_ENV = "BOX_EMU_SNAPSHOTS"
 
 
 def user_cache() -> pathlib.Path:
@@ -266,12 +268,14 @@ class EmuTable:
         snapshots: a directory where each box's state at the moment its firmware enables the
         UART is kept, by what the box was built from (emu.js, snapshot.js): a box built the same
         way later starts from there instead of booting the same way again (the tests share one
-        directory per run)."""
+        directory per run); by default $BOX_EMU_SNAPSHOTS if set (the demo's boxes), else none."""
         why = missing()
         if why:
             raise RuntimeError(why)
         a = assets()
         assert a is not None
+        if snapshots is None and os.environ.get(SNAPSHOTS_ENV):
+            snapshots = pathlib.Path(os.environ[SNAPSHOTS_ENV])
         self.seats = seats
         self.bus = bus
         self.workdir = pathlib.Path(workdir)
@@ -297,6 +301,8 @@ class EmuTable:
         self.key_downs: dict[str, list[tuple[int, int, int]]] = {s: [] for s in seats}
         self.frames: dict[str, list[tuple[int, Screen]]] = {s: [] for s in seats}  # (chip us, frame)
         self.resets: dict[str, list[tuple[str, int]]] = {s: [] for s in seats}
+        # the boxes that started from a snapshot: the chip time of their boot it was taken at
+        self.restored: dict[str, int] = {}
         self.collisions = 0
         self.line_log: list[tuple[int, str, str]] = []  # bus: (chip us, who, hex) as driven
         self.undriven: list[tuple[int, str]] = []  # bus: (chip us, seat) of bytes sent with DE low
@@ -409,6 +415,8 @@ class EmuTable:
                 with self._cv:
                     self.keys_done[self.seats[int(parts[1])]] += 1
                     self._cv.notify_all()
+            elif op == "RS":
+                self.restored[self.seats[int(parts[1])]] = int(parts[2])
             elif op in ("R", "D"):
                 with self._cv:
                     self.resets[self.seats[int(parts[1])]].append((op, int(parts[2])))
