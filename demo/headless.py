@@ -117,7 +117,7 @@ def headless(args: argparse.Namespace) -> int:
         table()
         box_screen("E", "AUCTION OVER")
         with loop.lock:
-            say("  North enters 10 tricks, lead the ace of spades; East-West confirm (FSB 98A)")
+            say("  North enters 10 tricks, lead the ace of spades; East-West confirm: the tricks are agreed (2017 Law 79A1; the demo table plays dbf-2017)")
             ctl.enter_result(10, "SA")
             rec = confirmed()
         say(f"  -> board 1: {present.contract_text(rec['contract'], rec['declarer'])}, {rec['tricks']} tricks, N-S {rec['score_ns']:+d}, "

@@ -25,6 +25,7 @@ from shared_rules.vocabulary import refusal_text
 from . import director_calls, lan_qr, law16, match_page
 from . import director_texts as tx
 from .bws import status as bws_status
+from .notice_texts import words_for
 from .records import at_iso, td_call_facts
 from .store import latest_results
 from .stored import COLUMNS, Damaged, read_row
@@ -553,8 +554,10 @@ def _damaged_html(damaged: list[dict], lang: str = tx.DEFAULT, shown: int = 50) 
     if not damaged:
         return ""
     e = html.escape
-    items = [f'<li class="damaged">{e(_when(d["received_at"], lang))} {e(d["kind"])} <code>{e(d["key"])}</code>: '
-             f'{e(d["why"])}</li>' for d in damaged[:shown]]
+    # the kind in words (a kind no station knows, as stored)
+    items = [f'<li class="damaged">{e(_when(d["received_at"], lang))} {e(tx.words("kind", d["kind"], lang))} '
+             f'<code>{e(d["key"])}</code>: '
+             f'{e(words_for(d.get("notice"), d["why"], lang))}</li>' for d in damaged[:shown]]
     more = tx.text("damaged_more", lang, n=shown) if len(damaged) > shown else ""
     return (f'<h2>{e(tx.text("damaged_head", lang, n=len(damaged), more=more))}</h2>'
             f'<p>{e(tx.text("damaged_text", lang))}</p><ul id="damaged">{"".join(items)}</ul>')

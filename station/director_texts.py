@@ -132,11 +132,11 @@ PAGE: Final[dict[str, dict[str, str]]] = {
     "damaged_more": {"sv": " (de första {n} visas)", "da": " (de første {n} vises)", "en": " (the first {n} shown)"},
     "damaged_text": {
         "sv": "Stationen kan inte läsa dessa rader i sin databas: de saknas på denna sida, i bordens "
-              "resultatlistor och i räkneprogrammets hämtningar. Låt bordet skicka posten igen, eller "
-              "skriv in den i räkneprogrammet.",
+              "resultatlistor och i tävlingsdatorns hämtningar. Låt bordet skicka posten igen, eller "
+              "skriv in den i tävlingsdatorn.",
         "da": "Stationen kan ikke læse disse rækker i sin database: de mangler på denne side, i bordenes "
-              "resultatlister og i regneprogrammets hentninger. Lad bordet sende posten igen, eller "
-              "indtast den i regneprogrammet.",
+              "resultatlister og i regnskabsprogrammets hentninger. Lad bordet sende posten igen, eller "
+              "indtast den i regnskabsprogrammet.",
         "en": "The station cannot read these rows of its database: they are left out of this page, the "
               "tables' travellers and the scoring program's polls. Have the table send the item again, "
               "or enter it in the scoring program."},
@@ -186,7 +186,17 @@ ADJUSTED: Final[dict[str, dict[str, str]]] = {
     "split": {"sv": "delat", "da": "delt", "en": "split"},
 }
 
-TABLES: Final = {"adjusted": ADJUSTED, "page": PAGE, "phase": PHASES, "status": STATUSES,
+# What a stored item is (its kind, shared_rules.records.ItemKind), for a damaged row's line.
+ITEM_KINDS: Final[dict[str, dict[str, str]]] = {
+    "result": {"sv": "resultat", "da": "resultat", "en": "result"},
+    "td_call": {"sv": "TL-tillkallelse", "da": "TL-tilkald", "en": "TD call"},
+    "auction": {"sv": "budgivning", "da": "meldingsforløb", "en": "auction"},
+    "auction_event": {"sv": "budgivningshändelse", "da": "meldingshændelse", "en": "auction event"},
+    "round": {"sv": "rondstart", "da": "rundestart", "en": "round start"},
+    "players": {"sv": "medlemsnummer", "da": "medlemsnumre", "en": "player numbers"},
+}
+
+TABLES: Final = {"adjusted": ADJUSTED, "kind": ITEM_KINDS, "page": PAGE, "phase": PHASES, "status": STATUSES,
                  "irregularity": IRREGULARITIES, "reason": REASONS, "ruling": RULINGS}
 
 

@@ -5,8 +5,8 @@ Danish and English; `{...}` filled by `text()`.
 Team-match terms as the federations' law texts use them: the Swedish 2007 laws with the FSB
 supplements (lagtävling, match, hemmalag, öppet rum / slutet rum: FSB L107, IMP, vinstpoäng VP),
 the Danish 2017 laws (hold, holdkamp, kamp: § 86B; imp), åbent / lukket rum. A detail the
-station reads from elsewhere (the `.bws` bridge's error, a movement's problem) is shown as
-given, in English. Texts only: the callers escape them.
+station tells of its own troubles (the `.bws` bridge's error, a movement's problem) is a code
+with its words in station/notice_texts.py. Texts only: the callers escape them.
 """
 from __future__ import annotations
 
@@ -17,31 +17,31 @@ from .director_texts import DEFAULT
 LINK: Final[dict[str, dict[str, str]]] = {
     "dc": {"en": "Scoring program link: Bridgemate Data Connector (/dc-scoringprogram); {n} results taken by the "
                  "scoring program (times are local). {detail}.",
-           "sv": "Länk till räkneprogrammet: Bridgemate Data Connector (/dc-scoringprogram); {n} resultat hämtade "
-                 "av räkneprogrammet (lokal tid). {detail}.",
-           "da": "Forbindelse til regneprogrammet: Bridgemate Data Connector (/dc-scoringprogram); {n} resultater "
-                 "hentet af regneprogrammet (lokal tid). {detail}."},
+           "sv": "Länk till tävlingsdatorn: Bridgemate Data Connector (/dc-scoringprogram); {n} resultat hämtade "
+                 "av tävlingsdatorn (lokal tid). {detail}.",
+           "da": "Forbindelse til regnskabsprogrammet: Bridgemate Data Connector (/dc-scoringprogram); {n} resultater "
+                 "hentet af regnskabsprogrammet (lokal tid). {detail}."},
     "dc_session": {"en": "{name}: {n} results taken by the scoring program, {took}{asked}",
-                   "sv": "{name}: {n} resultat hämtade av räkneprogrammet, {took}{asked}",
-                   "da": "{name}: {n} resultater hentet af regneprogrammet, {took}{asked}"},
+                   "sv": "{name}: {n} resultat hämtade av tävlingsdatorn, {took}{asked}",
+                   "da": "{name}: {n} resultater hentet af regnskabsprogrammet, {took}{asked}"},
     "dc_took": {"en": "last took one at {at}", "sv": "senast ett hämtat {at}", "da": "sidst ét hentet {at}"},
     "dc_none_taken": {"en": "none taken yet", "sv": "inget hämtat än", "da": "intet hentet endnu"},
     "dc_asked": {"en": ", last asked at {at}", "sv": ", senast frågat {at}", "da": ", sidst spurgt {at}"},
     "dc_not_polled": {"en": ", not polled yet", "sv": ", inte frågat än", "da": ", ikke spurgt endnu"},
     "dc_no_session": {"en": "the scoring program has not initialised a session yet",
-                      "sv": "räkneprogrammet har inte startat någon omgång än",
-                      "da": "regneprogrammet har endnu ikke startet en session"},
+                      "sv": "tävlingsdatorn har inte startat någon omgång än",
+                      "da": "regnskabsprogrammet har endnu ikke startet en session"},
     "bws": {"en": "Scoring program link: .bws file {path} (Ruter, Magic Contest; the Data Connector is off); "
                   "{written} results in the file, {read} read; {when}.",
-            "sv": "Länk till räkneprogrammet: .bws-filen {path} (Ruter, Magic Contest; Data Connector är "
+            "sv": "Länk till tävlingsdatorn: .bws-filen {path} (Ruter, Magic Contest; Data Connector är "
                   "avstängd); {written} resultat i filen, {read} lästa; {when}.",
-            "da": "Forbindelse til regneprogrammet: .bws-filen {path} (Ruter, Magic Contest; Data Connector er "
+            "da": "Forbindelse til regnskabsprogrammet: .bws-filen {path} (Ruter, Magic Contest; Data Connector er "
                   "slået fra); {written} resultater i filen, {read} læst; {when}."},
     "bws_read": {"en": "last read by the scoring program at {at} (local time)",
-                 "sv": "senast läst av räkneprogrammet {at} (lokal tid)",
-                 "da": "sidst læst af regneprogrammet {at} (lokal tid)"},
-    "bws_not_read": {"en": "not read by the scoring program yet", "sv": "ännu inte läst av räkneprogrammet",
-                     "da": "endnu ikke læst af regneprogrammet"},
+                 "sv": "senast läst av tävlingsdatorn {at} (lokal tid)",
+                 "da": "sidst læst af regnskabsprogrammet {at} (lokal tid)"},
+    "bws_not_read": {"en": "not read by the scoring program yet", "sv": "ännu inte läst av tävlingsdatorn",
+                     "da": "endnu ikke læst af regnskabsprogrammet"},
     "replaced_head": {"en": "The .bws was replaced by a file the earlier results do not fit",
                       "sv": ".bws-filen har ersatts av en fil som de tidigare resultaten inte passar in i",
                       "da": ".bws-filen er erstattet af en fil, som de tidligere resultater ikke passer ind i"},
@@ -76,8 +76,8 @@ LINK: Final[dict[str, dict[str, str]]] = {
                             "i den",
                       "da": "{rewritten} af de {results} tidligere resultater skrevet ind i den igen, {found} var "
                             "der allerede"},
-    "scorer_head": {"en": "From the scoring program ({n}{more})", "sv": "Från räkneprogrammet ({n}{more})",
-                    "da": "Fra regneprogrammet ({n}{more})"},
+    "scorer_head": {"en": "From the scoring program ({n}{more})", "sv": "Från tävlingsdatorn ({n}{more})",
+                    "da": "Fra regnskabsprogrammet ({n}{more})"},
     "scorer_latest": {"en": ", the latest 50 shown", "sv": ", de senaste 50 visas", "da": ", de seneste 50 vises"},
     "scorer_where": {"en": "table {table}, round {round}", "sv": "bord {table}, rond {round}",
                      "da": "bord {table}, runde {round}"},
@@ -92,6 +92,9 @@ LINK: Final[dict[str, dict[str, str]]] = {
     "td_in_progress": {"en": "in progress", "sv": "pågår", "da": "i gang"},
     "td_resolved": {"en": "resolved", "sv": "avklarad", "da": "afklaret"},
     "td_deferred": {"en": "deferred", "sv": "uppskjuten", "da": "udsat"},
+    # a ResultDTO's level 0 (passed out) and -10 (not played)
+    "scorer_pass": {"en": "Pass", "sv": "Pass", "da": "Pas"},
+    "scorer_no_play": {"en": "no play", "sv": "ej spelad", "da": "ikke spillet"},
 }
 
 # The team matches (FSB L107: hemmalaget, öppet rum / slutet rum; 2017 § 86B: holdkampe).
@@ -118,6 +121,10 @@ MATCH: Final[dict[str, dict[str, str]]] = {
     "when_complete": {"en": "when complete", "sv": "när matchen är klar", "da": "når kampen er færdig"},
     "by_td": {"en": "TD", "sv": "TL", "da": "TL"},
     "by_movement": {"en": "movement", "sv": "rörelseschemat", "da": "turneringsplanen"},
+    # a team as the files name it ("Team 2"), and a VP deduction (FSB L109B-D) as the files show it
+    "team": {"en": "Team {n}", "sv": "Lag {n}", "da": "Hold {n}"},
+    "deduction": {"en": "{team} -{vp} VP ({reason}; {law})", "sv": "{team} -{vp} VP ({reason}; {law})",
+                  "da": "{team} -{vp} VP ({reason}; {law})"},
 }
 
 TABLES: Final = {"link": LINK, "match": MATCH}

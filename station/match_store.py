@@ -15,6 +15,7 @@ from shared_rules.scoring.rules import RULES
 from shared_rules.scoring.team_match import MatchScore, TeamScoreError, add_up, deduct_vp, score_match
 
 from .matches import Match, MatchError, Room, TeamSlot, combine, derive, td_match
+from .notices import Notice, NoticeCode
 from .session_scope import stored_object
 
 TEAMS_GAME = 30          # Data Connector SectionDTO.GameType_Teams
@@ -130,7 +131,8 @@ def teams_sections(store: Any, session: str) -> set[str]:
 @dataclass
 class SessionMatches:
     matches: list[Match] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # why a movement holds no playable match
+    # why a movement holds no playable match: `str()` the English, the page says it in the TD's language
+    problems: list[Notice] = field(default_factory=list)
 
 
 def session_matches(store: Any, session: str | None) -> SessionMatches:
@@ -146,7 +148,7 @@ def session_matches(store: Any, session: str | None) -> SessionMatches:
         try:
             derived = derive([s for s in slots if s.room.section in sections])
         except MatchError as e:
-            out.problems.append(f"teams sections {', '.join(sorted(sections))}: {e}")
+            out.problems.append(Notice.of(NoticeCode.MATCH_IN_SECTIONS, sections=sorted(sections), why=_why(e)))
     named = []
     for entry in _entries(store, session):
         if entry.get("kind") != "match":
@@ -155,14 +157,20 @@ def session_matches(store: Any, session: str | None) -> SessionMatches:
         try:
             named.append(td_match(slots, o, c, entry.get("rounds"), entry.get("home")))
         except MatchError as err:
-            out.problems.append(f"match {o[0]}{o[1]}-{c[0]}{c[1]} set by the TD: {err}")
+            out.problems.append(Notice.of(NoticeCode.MATCH_SET_BY_TD, open=f"{o[0]}{o[1]}", closed=f"{c[0]}{c[1]}",
+                                          why=_why(err)))
     try:
         out.matches = combine(derived, named)
     except MatchError as e:
-        out.problems.append(str(e))
+        out.problems.append(e.notice or Notice.of(NoticeCode.MATCH_IN_SECTIONS, sections=sorted(sections),
+                                                  why=str(e)))
         out.matches = derived
     out.matches.sort(key=lambda m: sorted(m.rooms()))
     return out
+
+
+def _why(e: MatchError) -> Notice | str:
+    return e.notice or str(e)
 
 
 # -- the TD's commands ---------------------------------------------------------------------------------
@@ -255,7 +263,7 @@ class ScoredMatch:
     match: Match
     score: MatchScore
     scale: str
-    problems: list[str] = field(default_factory=list)
+    problems: list[Notice] = field(default_factory=list)
     deductions: list[Any] = field(default_factory=list)  # match_deductions.Deduction
 
 
@@ -285,7 +293,7 @@ def score(store: Any, session: str, match: Match, results: dict[tuple[str, int, 
                 out.boards[b] = out_b.boards[b]
             except TeamScoreError as e:
                 out.boards[b] = None
-                problems.append(f"board {b}: {e}")
+                problems.append(Notice.of(NoticeCode.MATCH_BOARD, board=b, detail=str(e)))
         add_up(out)
     from .match_deductions import of_match
 

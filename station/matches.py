@@ -22,10 +22,20 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .notices import Notice, NoticeCode
+
+C = NoticeCode
+
 
 class MatchError(ValueError):
     """A match the tables cannot play as one: the rooms play different boards, a team sits in
-    only one room, a table named twice. Nothing is stored."""
+    only one room, a table named twice. Nothing is stored. `notice`: the code and values the
+    director page says in the TD's language (station/notices.py); None for the TD's command's
+    own errors (its output is English)."""
+
+    def __init__(self, why: Notice | str):
+        super().__init__(str(why))
+        self.notice = why if isinstance(why, Notice) else None
 
 
 @dataclass(frozen=True, order=True)
@@ -42,6 +52,10 @@ class Room:
 
     def text(self) -> str:
         return f"table {self.section}{self.table} round {self.round}"
+
+    def at(self, prefix: str = "") -> dict[str, str | int]:
+        """The room as a notice's parameters (`room`, `round`; `prefix` for another room's)."""
+        return {(prefix + "_round" if prefix else "round"): self.round, (prefix or "room"): self.name}
 
 
 @dataclass(frozen=True)
@@ -119,18 +133,16 @@ def parse_room(text: str) -> tuple[str, int]:
 
 def _check_pair(a: TeamSlot, b: TeamSlot) -> None:
     if a.boards != b.boards:
-        raise MatchError(f"{a.room.text()} plays boards {_boards(a.boards)} but {b.room.text()}, the other room "
-                         f"of team {a.team_ns} v team {a.team_ew}, plays boards {_boards(b.boards)}: "
-                         "the two rooms of a match play the same boards")
+        raise MatchError(Notice.of(C.MATCH_BOARDS_DIFFER, **a.room.at(), boards=_boards(a.boards), **b.room.at("other"),
+                                   other_boards=_boards(b.boards), ns=a.team_ns, ew=a.team_ew))
     if (b.team_ns, b.team_ew) != (a.team_ew, a.team_ns):
         only_a = sorted(set(a.teams) - set(b.teams))
         only_b = sorted(set(b.teams) - set(a.teams))
         if only_a or only_b:
-            raise MatchError(f"{a.room.text()} seats teams {a.team_ns} (NS) and {a.team_ew} (EW) but "
-                             f"{b.room.text()}, its other room, seats {b.team_ns} and {b.team_ew}: team "
-                             f"{', '.join(map(str, only_a + only_b))} would play in one room only")
-        raise MatchError(f"team {a.team_ns} sits NS at both {a.room.text()} and {b.room.text()}: in a match "
-                         "each team sits NS in one room and EW in the other")
+            raise MatchError(Notice.of(C.MATCH_ONE_ROOM, **a.room.at(), ns=a.team_ns, ew=a.team_ew,
+                                       **b.room.at("other"), other_ns=b.team_ns, other_ew=b.team_ew,
+                                       teams=only_a + only_b))
+        raise MatchError(Notice.of(C.MATCH_NS_TWICE, team=a.team_ns, **a.room.at(), **b.room.at("other")))
 
 
 def _boards(bs: Sequence[int]) -> str:
@@ -141,10 +153,10 @@ def _other_room(s: TeamSlot, slots: Sequence[TeamSlot], by_room: dict[Room, Team
     if s.mates is not None:
         other = by_room.get(s.mates)
         if other is None:
-            raise MatchError(f"{s.room.text()}: its teammates' table {s.mates.text()} is not in the movement")
+            raise MatchError(Notice.of(C.MATCH_MATES_MISSING, **s.room.at(), **s.mates.at("other")))
         if other.mates is not None and other.mates != s.room:
-            raise MatchError(f"{s.room.text()} names {other.room.text()} as its other room, which names "
-                             f"{other.mates.text()}")
+            raise MatchError(Notice.of(C.MATCH_MATES_DISAGREE, **s.room.at(), **other.room.at("other"),
+                                       **other.mates.at("third")))
         return other
     swapped = [o for o in slots if o.room != s.room and o.room not in used and o.teams == (s.team_ew, s.team_ns)]
     same = [o for o in swapped if o.boards == s.boards]
@@ -155,9 +167,8 @@ def _other_room(s: TeamSlot, slots: Sequence[TeamSlot], by_room: dict[Room, Team
     shares = [o for o in slots if o.room != s.room and o.room.round == s.room.round and set(o.teams) & set(s.teams)]
     if shares:
         return shares[0]  # a team at two tables against different opponents: _check_pair names it
-    raise MatchError(f"{s.room.text()} seats team {s.team_ns} NS against team {s.team_ew} EW, but no table "
-                     f"seats team {s.team_ew} NS against team {s.team_ns} EW on boards {_boards(s.boards)}: "
-                     f"team {s.team_ew} and team {s.team_ns} play in one room only")
+    raise MatchError(Notice.of(C.MATCH_NO_OTHER_ROOM, **s.room.at(), ns=s.team_ns, ew=s.team_ew,
+                               boards=_boards(s.boards)))
 
 
 def derive(slots: Iterable[TeamSlot]) -> list[Match]:
@@ -171,10 +182,10 @@ def derive(slots: Iterable[TeamSlot]) -> list[Match]:
         if s.room in used:
             continue
         if s.team_ns == s.team_ew:
-            raise MatchError(f"{s.room.text()}: team {s.team_ns} cannot play itself")
+            raise MatchError(Notice.of(C.MATCH_PLAYS_ITSELF, **s.room.at(), team=s.team_ns))
         other = _other_room(s, live, by_room, used)
         if other.room in used:
-            raise MatchError(f"{other.room.text()} is the other room of two tables")
+            raise MatchError(Notice.of(C.MATCH_ROOM_TWICE, **other.room.at()))
         _check_pair(s, other)
         used |= {s.room, other.room}
         pairs.append((s, other))
@@ -195,29 +206,29 @@ def td_match(slots: Iterable[TeamSlot], open_room: tuple[str, int], closed_room:
     room is closed), in `rounds` (default: every round both tables seat two teams), the home
     team `home` (default: the team sitting NS in the open room, FSB 104A)."""
     if open_room == closed_room:
-        raise MatchError(f"table {open_room[0]}{open_room[1]} cannot be both rooms of a match")
+        raise MatchError(Notice.of(C.MATCH_BOTH_ROOMS, table=f"{open_room[0]}{open_room[1]}"))
     live = [s for s in slots if s.team_ns and s.team_ew and s.boards]
     at = {(s.room.section, s.room.table, s.room.round): s for s in live}
     mine = sorted({s.room.round for s in live if (s.room.section, s.room.table) == open_room})
     theirs = {s.room.round for s in live if (s.room.section, s.room.table) == closed_room}
     wanted = list(rounds) if rounds else [r for r in mine if r in theirs]
     if not wanted:
-        raise MatchError(f"tables {open_room[0]}{open_room[1]} and {closed_room[0]}{closed_room[1]} seat two teams "
-                         "in no common round of the movement: no match to set")
+        raise MatchError(Notice.of(C.MATCH_NO_COMMON_ROUND, open=f"{open_room[0]}{open_room[1]}",
+                                   closed=f"{closed_room[0]}{closed_room[1]}"))
     segs = []
     for r in wanted:
         a, b = at.get((*open_room, r)), at.get((*closed_room, r))
         if a is None or b is None:
             missing = open_room if a is None else closed_room
-            raise MatchError(f"table {missing[0]}{missing[1]} seats no two teams in round {r} of the movement")
+            raise MatchError(Notice.of(C.MATCH_NO_TEAMS_IN_ROUND, table=f"{missing[0]}{missing[1]}", round=r))
         _check_pair(a, b)
         segs.append(Segment(a, b))
     teams = set(segs[0].open.teams)
     if any(set(s.open.teams) != teams for s in segs):
-        raise MatchError("the rounds named seat different teams at these tables: set one match per pair of teams")
+        raise MatchError(Notice.of(C.MATCH_ROUNDS_DIFFER))
     home = segs[0].open.team_ns if home is None else home
     if home not in teams:
-        raise MatchError(f"team {home} does not play at these tables (teams {' and '.join(map(str, sorted(teams)))})")
+        raise MatchError(Notice.of(C.MATCH_HOME_ABSENT, team=home, teams=sorted(teams)))
     away = (teams - {home}).pop()
     return Match(home, away, tuple(segs), "td")
 
@@ -229,7 +240,7 @@ def combine(derived: Sequence[Match], named: Sequence[Match]) -> list[Match]:
     for m in named:
         for r in m.rooms():
             if r in seen:
-                raise MatchError(f"{r.text()} is in two matches the TD set ({seen[r].ident} and {m.ident})")
+                raise MatchError(Notice.of(C.MATCH_SET_TWICE, **r.at(), first=seen[r].ident, second=m.ident))
             seen[r] = m
     taken = set(seen)
     return [m for m in derived if not (m.rooms() & taken)] + list(named)

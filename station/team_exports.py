@@ -40,7 +40,7 @@ def view(store: Any, sc: SessionScope, results: list[dict]) -> TeamView:
     out = TeamView()
     if sc.guid is None:
         return out
-    out.problems = match_store.session_matches(store, sc.guid).problems
+    out.problems = [str(p) for p in match_store.session_matches(store, sc.guid).problems]  # the files' English
     out.scored = match_store.scored_session(store, sc.guid, results, store.setting("profile"))
     for s in out.scored:
         m = s.match

@@ -282,12 +282,13 @@ class Controller:
         self._p.setup.next_round(session)
 
     @_input
-    def td_end_round(self, pin: str, session: Session | None = None) -> None:
+    def td_end_round(self, pin: str, session: Session | None = None, leave_ruling: bool = False) -> None:
         """The director ends the round now (PIN or token) and, with `session`, starts the
         table's next round in the same transaction (its round item `by: director`); a board in
         play and the boards not played are left without a result from this table
-        (`round_unfinished`, `control/round_close.py`). Refused with a key for the screen."""
-        self._p.rounds.end(pin, session)
+        (`round_unfinished`, `control/round_close.py`). A ruling not finished is left only with
+        `leave_ruling` (else refused, `round.ruling_pending`). Refused with a key for the screen."""
+        self._p.rounds.end(pin, session, leave_ruling)
 
     def round_unfinished(self) -> Unfinished | None:
         """The round's boards the director's end would leave without a result (for his confirmation)."""

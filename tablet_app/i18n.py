@@ -418,6 +418,33 @@ T = {
     "end_round_yes_next": {"en": "Yes - end round {ended}, start round {round}",
                            "sv": "Ja - avsluta rond {ended}, starta rond {round}",
                            "da": "Ja - afslut runde {ended}, start runde {round}"},
+    # a ruling not finished when the director ends the round (docs/laws/choices.md #42): shown
+    # with its Law, finished first or left (journalled with the round's end)
+    "end_round_ruling": {"en": "The ruling on board {board} is not finished: {what} ({law})",
+                         "sv": "Domslutet på bricka {board} är inte fällt: {what} ({law})",
+                         "da": "Afgørelsen på spil {board} er ikke truffet: {what} ({law})"},
+    "end_round_ruling_adjusted": {"en": "the auction was stopped for an adjusted score, not yet awarded",
+                                  "sv": "budgivningen stoppades för korrigerad poäng, som inte är utdelad än",
+                                  "da": "meldingerne blev standset for en justeret score, som ikke er givet endnu"},
+    "end_round_ruling_lho": {"en": "{seat} may still accept it by calling; else the director chooses an option",
+                             "sv": "{seat} kan ännu godkänna det genom att bjuda; annars väljer tävlingsledaren",
+                             "da": "{seat} kan stadig acceptere den ved at melde; ellers vælger turneringslederen"},
+    "end_round_ruling_td": {"en": "It waits for the director's choice among the Law's options",
+                            "sv": "Det väntar på tävlingsledarens val bland lagens alternativ",
+                            "da": "Den venter på turneringslederens valg blandt lovens muligheder"},
+    "end_round_ruling_left": {"en": "Ending the round now leaves the ruling unfinished: it is recorded with the "
+                                    "round's end, and board {board} gets no result from this table",
+                              "sv": "Avslutas ronden nu förblir domslutet ofällt: det noteras med rondens slut, "
+                                    "och bricka {board} får inget resultat från bordet",
+                              "da": "Afsluttes runden nu, forbliver afgørelsen utruffet: den noteres med rundens "
+                                    "afslutning, og spil {board} får intet resultat fra bordet"},
+    "end_round_finish_first": {"en": "Finish the ruling first", "sv": "Fäll domslutet först",
+                               "da": "Træf afgørelsen først"},
+    "end_round_yes_leave": {"en": "End round {ended} anyway", "sv": "Avsluta rond {ended} ändå",
+                            "da": "Afslut runde {ended} alligevel"},
+    "end_round_yes_next_leave": {"en": "End round {ended} anyway, start round {round}",
+                                 "sv": "Avsluta rond {ended} ändå, starta rond {round}",
+                                 "da": "Afslut runde {ended} alligevel, start runde {round}"},
     # the notice on the top bar once the director has moved the table on
     "round_moved": {"en": "Round {ended} ended by the director: round {round} starts (N-S pair {ns}, E-W pair {ew})",
                     "sv": "Rond {ended} avslutad av tävlingsledaren: rond {round} börjar (N-S par {ns}, Ö-V par {ew})",
@@ -501,6 +528,12 @@ ERRORS: dict[str, dict[str, str]] = {
                    "da": "Der er ingen runde at afslutte: sæt bordet op først"},
     "round.ended": {"en": "The round is over already: set up the next round", "sv": "Ronden är redan slut: ställ in nästa rond",
                     "da": "Runden er allerede slut: sæt den næste runde op"},
+    "round.ruling_pending": {"en": "The ruling on board {board} ({law}) is not finished: finish it first, or end the "
+                                   "round leaving it",
+                             "sv": "Domslutet på bricka {board} ({law}) är inte fällt: fäll det först, eller avsluta "
+                                   "ronden utan det",
+                             "da": "Afgørelsen på spil {board} ({law}) er ikke truffet: træf den først, eller afslut "
+                                   "runden uden den"},
     "round.other_table": {"en": "That is another table's round: call the director",
                           "sv": "Det är ett annat bords rond: tillkalla tävlingsledaren",
                           "da": "Det er et andet bords runde: tilkald turneringslederen"},

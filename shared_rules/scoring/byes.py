@@ -1,6 +1,7 @@
 """Byes / sit-outs (FSB 96)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from shared_rules.scoring.rounding import Number, round_half_up, to_fraction
@@ -17,11 +18,21 @@ def bye_matchpoints(mp_scored: Number, top_played: Number, top_bye: Number, deci
     return round_half_up(to_fraction(mp_scored) / played * to_fraction(top_bye), decimals)
 
 
-def bye_team_vp(rules_vp: float | None) -> float:
-    """FSB 96B, IMP events: the score the RA fixes (usually 18 VP on the 25-0 scale)."""
-    if rules_vp is None:
-        raise ValueError("the RA's VP for a bye is not configured (FSB 96B: usually 18 on 25-0)")
-    return rules_vp
+def bye_team_vp(by_scale: Mapping[str, float], scale: str) -> float:
+    """FSB 96B, IMP events: "En tävlande (vanligen lag) erhåller den poäng som fastställs av den
+    Ansvariga Organisationen. Med 25-0-skalan är denna poäng vanligen 18." The figure belongs
+    to a scale, so the rules give one per scale (`ScoringRules.bye_team_vp`, keyed by the
+    names of `vp_scales` and "25-0"), and a bye is the figure for the scale the event's matches
+    are scored on: 18 on the 25-0 scale is not 18 of the WBF's 20 (docs/laws/choices.md #43).
+    ValueError when the RA's figure for that scale is not configured, or when the event is
+    scored in IMPs only (`none`: a bye has no VPs to give)."""
+    if scale == "none":
+        raise ValueError("an event scored in IMPs only has no VP for a bye (FSB 96B gives it in VPs)")
+    if scale not in by_scale:
+        given = ", ".join(f"{v:g} on {k}" for k, v in by_scale.items()) or "none"
+        raise ValueError(f"the RA's VP for a bye on the {scale} scale is not configured (FSB 96B; "
+                         f"configured: {given})")
+    return by_scale[scale]
 
 
 def own_percentage(mp_scored: Number, top_played: Number) -> Fraction:

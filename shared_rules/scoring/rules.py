@@ -5,7 +5,9 @@
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final
 
 from shared_rules import profiles
@@ -33,7 +35,8 @@ class ScoringRules:
     fouled_small_group_min_tables: int = 7  # FSB 99A1 "at least seven tables"
     fouled_lone_result_min_pct: float | None = 60.0  # FSB 99A1: 60% or own average if higher
     fouled_penalty_pct: float = 10.0  # FSB 99A2: 10% of the board's maximum
-    bye_team_vp: float | None = None  # FSB 96B: the RA's figure (18 on the 25-0 scale)
+    # FSB 96B: the RA's VPs for a bye, per scale ("25-0", or a name of `vp_scales`): `byes.bye_team_vp`
+    bye_team_vp: Mapping[str, float] = field(default_factory=dict)
     weighting_by_td: bool = True  # Law 12C1(c): as the regulation profile of the same name says
     knockout_average_split: bool = True  # 2007 L86B / 2017 §12C4
     extra: dict[str, str] = field(default_factory=dict)
@@ -56,9 +59,15 @@ def _weighting_by_td(name: str) -> bool:
     return profiles.load(name).adjusted.weighting_by_td
 
 
+# FSB 96B: "Med 25-0-skalan är denna poäng vanligen 18". The WBF 20-0 scale's figure is ours
+# (docs/laws/choices.md #43): FSB's masterpoint rules for team series count 18-12 on the 25-0
+# scale and 14-6 on a 20-0 scale each as the smallest won match, so a bye, the smallest won
+# match on the 25-0 scale, is 14 on the 20-0 scale.
+_FSB_BYE: Final = MappingProxyType({"25-0": 18.0, "wbf": 14.0})  # read-only: shared by derived rules
+
 RULES: Final[dict[str, ScoringRules]] = {
     "fsb-2007": ScoringRules(
-        name="fsb-2007", edition=2007, artificial=_ARTIFICIAL_2007, bye_team_vp=18.0,
+        name="fsb-2007", edition=2007, artificial=_ARTIFICIAL_2007, bye_team_vp=_FSB_BYE,
         weighting_by_td=_weighting_by_td("fsb-2007"),  # 2007 L12C1(c) (S07): a committee and LK only
     ),
     "dbf-2017": ScoringRules(name="dbf-2017", edition=2017, artificial=_ARTIFICIAL_2017,

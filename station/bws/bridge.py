@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..listeners import Ingested
+from ..notices import Notice, NoticeCode, more
 from . import fileid
 from . import players as bws_players
 from . import session as bws_session
@@ -129,7 +130,7 @@ class Bridge:
         self._received_id: bool | None = None
         self._recheck: set[int] = set()      # items looked for again in a replaced file
         self._wrote = False                  # rows written into the file in this look
-        self.damaged: list[str] = []         # stored items the bridge cannot place
+        self.damaged: list[Notice] = []      # stored items the bridge cannot place
         self.watch = Watch(self.store, self.guid, path, str(getattr(station.config, "db", "")))
         with self.store.transaction() as tx:
             tx.execute(SCHEMA)
@@ -175,11 +176,10 @@ class Bridge:
         try:
             st = fileid.stat(self.path)
             if st is None:
-                raise BwsMissing(f"{self.path}: no such file (the scoring program re-creating it?); the "
-                                 "results are kept and written when it is back")
+                raise BwsMissing(Notice.of(NoticeCode.BWS_MISSING, path=self.path))
             with Bws(self.path, self.odbc) as bws:
                 if not fileid.same_file(st, fileid.stat(self.path)):  # the connection's file is `st`'s
-                    raise BwsError(f"{self.path} was replaced while the station opened it; it looks again")
+                    raise BwsError(Notice.of(NoticeCode.BWS_CHANGED_WHILE_OPEN, path=self.path))
                 session = bws_session.read(bws)
                 self._check_playable(session)
                 self._collect()
@@ -189,13 +189,17 @@ class Bridge:
                 self._table_status(bws)
                 self._read_marks(bws, now)
             self.watch.after(st, session["marker"], self._wrote)
-            self.state.update(error=None, file="ok", held=held + self.damaged[:20])
+            shown = held + self.damaged[:20]
+            # each in English (the output, the API) and as its notice (the page, in the TD's language)
+            self.state.update(error=None, error_notice=None, file="ok", held=[str(h) for h in shown],
+                              held_notices=[h.to_json() for h in shown])
         except BwsError as e:
-            self.state.update(error=str(e), file=e.kind)
+            self.state.update(error=str(e), error_notice=e.notice.to_json(), file=e.kind)
             if e.kind in SUSPECT:
                 self.watch.suspect()
         except Exception as e:  # a bug must not stop the bridge: say it, try again next pass
-            self.state.update(error=f"internal error in the .bws bridge: {type(e).__name__}: {e}", file="error")
+            said = Notice.of(NoticeCode.BWS_INTERNAL, error=f"{type(e).__name__}: {e}")
+            self.state.update(error=str(said), error_notice=said.to_json(), file="error")
         self.state["checked_at"] = now
         if not self.state.get("error"):
             self.state["error_since"] = None
@@ -214,9 +218,8 @@ class Bridge:
     def _check_playable(self, session: dict[str, Any]) -> None:
         bad = bws_session.problems(session)
         if bad:
-            raise BwsUnplayable(f"the movement in {self.path} cannot be played by the tablets: " + "; ".join(bad[:5])
-                                + (f" (and {len(bad) - 5} more)" if len(bad) > 5 else "")
-                                + ". Nothing was taken over or written; correct it in the scoring program.")
+            raise BwsUnplayable(Notice.of(NoticeCode.BWS_UNPLAYABLE, path=self.path, problems=bad[:5],
+                                          more=more(len(bad) - 5)))
 
     def _load(self, session: dict[str, Any]) -> None:
         fp = bws_session.fingerprint(session)
@@ -252,10 +255,11 @@ class Bridge:
         self.table_pos.clear()
         self._received_id = None
         self.state.update(processed=0, replaced=None, last_replaced={
-            "at": _utc(), "why": why, "choice": choice, "results": sum(
+            "at": _utc(), "why": [str(w) for w in why], "why_notices": [w.to_json() for w in why],
+            "choice": choice, "results": sum(
                 1 for items in self.by_board.values() for it in items
                 if it["id"] in self._recheck and it["kind"] == "result"), "rewritten": 0, "found": 0})
-        self.say(f"station: .bws bridge: {self.path} was replaced ({'; '.join(why)}); "
+        self.say(f"station: .bws bridge: {self.path} was replaced ({'; '.join(map(str, why))}); "
                  + ("what was written before is looked for in it and written where missing" if choice == "write"
                     else "the earlier results are left out of it, as the TD answered"))
 
@@ -277,8 +281,7 @@ class Bridge:
                 continue
             key = _board_key(it.get("payload"))
             if key is None:  # a damaged row: said, never a reason to stop the other boards
-                self.damaged.append(f"stored item {str(it.get('key'))[:120]!r} has no section, table, round and "
-                                    "board the .bws can take: not written")
+                self.damaged.append(Notice.of(NoticeCode.HELD_DAMAGED, key=repr(str(it.get("key"))[:120])))
                 continue
             self.by_board.setdefault(key, []).append(it)
             self.todo.add(key)
@@ -293,38 +296,37 @@ class Bridge:
             tx.execute("INSERT INTO bws_items (guid, item_id, state, check_row, at) VALUES (?, ?, ?, ?, ?)",
                        (self.guid, item_id, state, check_row, _utc()))
 
-    def _write(self, bws: Bws) -> list[str]:
+    def _write(self, bws: Bws) -> list[Notice]:
         assert self.session is not None
         ids = {letter: sid for sid, letter in self.session["sections"].items()}
         slots = {(r[0], r[1], r[2]) for r in self.session["rounds"]}
         states = self._states()
-        held = []
+        held: list[Notice] = []
         for key in sorted(self.todo, key=lambda k: self.by_board[k][0]["id"]):
             section, table, round_no, board = key
-            where = f"section {section} table {table} round {round_no} board {board}"
+            where = {"section": section, "table": table, "round": round_no, "board": board}
             sid = ids.get(section)
             if all(states.get(it["id"], ("",))[0] in SETTLED for it in self.by_board[key]):
                 self.todo.discard(key)
                 continue
             if sid is None or (sid, table, round_no) not in slots:
-                held.append(f"{where}: not in the movement of the .bws, not written (it is written once the "
-                            "scoring program adds that round)")
+                held.append(Notice.of(NoticeCode.HELD_NOT_IN_MOVEMENT, **where))
                 continue
             try:
                 why = self._write_board(bws, key, sid, states)
             except BwsError:
                 raise
             except Exception as e:  # one board's odd items must not keep the others out of the file
-                why = f"its items cannot be written ({type(e).__name__}: {str(e)[:120]}); the other boards are"
+                why = Notice.of(NoticeCode.HELD_CANNOT_WRITE, **where, error=f"{type(e).__name__}: {str(e)[:120]}")
             if why:
-                held.append(f"{where}: {why}")
+                held.append(why)
             else:
                 self.todo.discard(key)
         return held
 
     def _write_board(self, bws: Bws, key: tuple[str, int, int, int], sid: int,
-                     states: dict[int, tuple[str, str | None]]) -> str:
-        """Fold the board's items and write each one not yet written, in order. '' when all
+                     states: dict[int, tuple[str, str | None]]) -> Notice | None:
+        """Fold the board's items and write each one not yet written, in order. None when all
         are written; else why the rest is held."""
         log = BoardLog(sid, key[1], key[2], key[3], _dealer(key[3]))
         for it in self.by_board[key]:
@@ -338,10 +340,12 @@ class Bridge:
                 self._count_recheck(it, "found")
                 continue
             changed = self._changed_by_hand(bws, in_force, rows)
-            if changed:
-                return (f"the result in the .bws was changed by hand ({changed}); the station's new revision "
-                        f"({it['key'].rsplit('/', 1)[-1]}) is not written over it. Enter it in the scoring "
-                        "program, or put the row back as the station wrote it")
+            if changed is not None:
+                where = dict(zip(("section", "table", "round", "board"), key, strict=True))
+                revision = it["key"].rsplit("/", 1)[-1]
+                if changed:
+                    return Notice.of(NoticeCode.HELD_CHANGED_BY_HAND, **where, changed=changed, revision=revision)
+                return Notice.of(NoticeCode.HELD_NO_RESULT, **where, revision=revision)
             check = _encode(rows[-1]) if rows else None
             if rows:
                 self._mark(it["id"], "writing", check)
@@ -349,9 +353,9 @@ class Bridge:
                 self._wrote = True
                 self._count_recheck(it, "rewritten")
             self._mark(it["id"], "done", check)
-        return ""
+        return None
 
-    def _write_players(self, bws: Bws) -> list[str]:
+    def _write_players(self, bws: Bws) -> list[Notice]:
         """The player numbers entered at the tables, each entry in one transaction, oldest first;
         an entry for a round the file's movement lacks waits (said on the director page)."""
         from ..table_players import lookup
@@ -361,20 +365,20 @@ class Bridge:
             return []
         cols = {c.lower() for k, v in bws.columns().items() if k.lower() == "playernumbers" for c in v}
         if not cols:
-            return [f"{len(self.entries)} player-number entr{'y' if len(self.entries) == 1 else 'ies'}: the .bws has "
-                    "no PlayerNumbers table, not written"]
+            return [Notice.of(NoticeCode.HELD_NO_PLAYER_TABLE, n=len(self.entries))]
         ids = {letter: sid for sid, letter in self.session["sections"].items()}
         slots = {(r[0], r[1], r[2]) for r in self.session["rounds"]}
         register = {str(k): str(v) for k, v in bws_session.register(self.session).items()}
-        states, held, left = self._states(), [], []
+        states, left = self._states(), []
+        held: list[Notice] = []
         for it in self.entries:
             p = it["payload"]
             if states.get(it["id"], ("",))[0] in SETTLED:
                 continue
             sid = ids.get(p["section"])
             if sid is None or (sid, p["table"], p["round"]) not in slots:
-                held.append(f"player numbers of section {p['section']} table {p['table']} round {p['round']}: not in "
-                            "the movement of the .bws, not written")
+                held.append(Notice.of(NoticeCode.HELD_PLAYERS_NOT_IN_MOVEMENT, section=p["section"], table=p["table"],
+                                      round=p["round"]))
                 left.append(it)
                 continue
             first = min(r[2] for r in self.session["rounds"] if r[0] == sid)
@@ -397,12 +401,13 @@ class Bridge:
             last[what] = int(last.get(what) or 0) + 1
             self._recheck.discard(it["id"])
 
-    def _changed_by_hand(self, bws: Bws, in_force: dict[str, Any] | None, rows: list[Row]) -> str:
+    def _changed_by_hand(self, bws: Bws, in_force: dict[str, Any] | None, rows: list[Row]) -> str | None:
         """Before a correction or withdrawal erases the result in force: the row the scoring
-        program reads must still be the one the station wrote. What differs ('' when nothing):
-        the scorer's own change is never erased or overwritten silently."""
+        program reads must still be the one the station wrote. What differs (None when nothing,
+        '' when no result is in force any more): the scorer's own change is never erased or
+        overwritten silently."""
         if in_force is None or not any(t == "ReceivedData" and v.get("Erased") for t, v in rows):
-            return ""
+            return None
         cols = [c for c in RESULT_COLUMNS if c in in_force]
         keys = ("Section", "Table", "Round", "Board")
         where = " AND ".join(f"{name(k)} = ?" for k in keys)
@@ -414,10 +419,10 @@ class Bridge:
         for r in found:
             live = None if r[0] else tuple(r[1:])
         if live is None:
-            return "no result in force any more"
+            return ""
         diffs = [f"{c} {_norm(in_force[c])!r} -> {_norm(v)!r}" for c, v in zip(cols, live, strict=True)
                  if _norm(v) != _norm(in_force[c])]
-        return ", ".join(diffs)
+        return ", ".join(diffs) or None
 
     def _has_id(self, bws: Bws) -> bool:
         if self._received_id is None:

@@ -27,6 +27,10 @@ import os
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..notices import Notice, NoticeCode
+
+C = NoticeCode
+
 Slot = tuple[str, int, int]           # (section letter, table, round)
 Placed = tuple[int, int, int, int]    # (NS pair, EW pair, low board, high board)
 
@@ -80,22 +84,22 @@ def seen(st: os.stat_result, marker: list[list[str]], wrote: bool = False) -> Se
     return Seen(int(st.st_dev), int(st.st_ino), int(st.st_size), int(st.st_mtime_ns), marker, wrote)
 
 
-def changes(before: Seen, now: Seen, emptied: bool) -> list[str]:
+def changes(before: Seen, now: Seen, emptied: bool) -> list[Notice]:
     """Why `now` is not the file seen `before` (empty: the same file, as the scoring program and
     the station left it). `emptied`: ReceivedData and BiddingData have no rows now."""
     out = []
     if before.suspect:
-        out.append("it was missing or unreadable at an earlier look")
+        out.append(Notice.of(C.FILE_WAS_MISSING))
     if (before.dev, before.ino) != (now.dev, now.ino) and (before.ino or now.ino):
-        out.append("the path names another file (re-created, copied in or restored)")
+        out.append(Notice.of(C.FILE_OTHER))
     elif now.size < before.size:
-        out.append(f"it got shorter ({before.size} -> {now.size} bytes)")
+        out.append(Notice.of(C.FILE_SHORTER, before=before.size, now=now.size))
     elif now.mtime_ns < before.mtime_ns:
-        out.append("its modification time went back (an older copy put in its place)")
+        out.append(Notice.of(C.FILE_OLDER))
     if before.marker != now.marker:
-        out.append(f"its Session rows changed ({marker_text(before.marker)} -> {marker_text(now.marker)})")
+        out.append(Notice.of(C.FILE_SESSION_ROWS, before=marker_text(before.marker), now=marker_text(now.marker)))
     if emptied and before.wrote:
-        out.append("it has none of the rows the station wrote")
+        out.append(Notice.of(C.FILE_EMPTIED))
     return out
 
 
@@ -103,13 +107,13 @@ def marker_text(marker: list[list[str]]) -> str:
     return "; ".join(" ".join(x for x in row if x) for row in marker) or "none"
 
 
-def other_session(before: list[list[str]], now: list[list[str]]) -> str:
-    """'' when the Session rows may name the same session; else what differs. The name and date
+def other_session(before: list[list[str]], now: list[list[str]]) -> Notice | None:
+    """None when the Session rows may name the same session; else what differs. The name and date
     count; the GUID not (a scoring program may give a re-created file a new one)."""
     old, new = {tuple(r[:2]) for r in before}, {tuple(r[:2]) for r in now}
     if old and new and old != new:
-        return f"the file names another session ({marker_text(before)} -> {marker_text(now)})"
-    return ""
+        return Notice.of(C.FILE_OTHER_SESSION, before=marker_text(before), now=marker_text(now))
+    return None
 
 
 def movement(session: dict[str, Any]) -> dict[Slot, Placed]:
@@ -119,22 +123,23 @@ def movement(session: dict[str, Any]) -> dict[Slot, Placed]:
             if s in letters}
 
 
-def misfits(earlier: dict[Slot, Placed], now: dict[Slot, Placed], boards: list[tuple[str, int, int, int]]) -> list[str]:
+def misfits(earlier: dict[Slot, Placed], now: dict[Slot, Placed],
+            boards: list[tuple[str, int, int, int]]) -> list[Notice]:
     """The boards written into the earlier file that the new file's movement would not take as
     they were played: the table and round missing, other pairs there, the board no longer in its
     range (a board the earlier movement did not have there either is no difference)."""
     out = []
     for section, table, round_no, board in sorted(boards):
         slot = (section, table, round_no)
-        where = f"section {section} table {table} round {round_no} board {board}"
+        where = {"section": section, "table": table, "round": round_no, "board": board}
         new = now.get(slot)
         if new is None:
-            out.append(f"{where}: the new file has no table {table} in round {round_no}")
+            out.append(Notice.of(C.FILE_NO_TABLE, **where))
             continue
         ns, ew, low, high = new
         old = earlier.get(slot)
         if old is not None and (old[0], old[1]) != (ns, ew):
-            out.append(f"{where}: played by NS {old[0]} v EW {old[1]}, the new file has NS {ns} v EW {ew}")
+            out.append(Notice.of(C.FILE_OTHER_PAIRS, **where, ns=old[0], ew=old[1], new_ns=ns, new_ew=ew))
         elif not low <= board <= high and (old is None or old[2] <= board <= old[3]):
-            out.append(f"{where}: the new file has boards {low}-{high} there")
+            out.append(Notice.of(C.FILE_OTHER_BOARDS, **where, low=low, high=high))
     return out

@@ -13,6 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from ..notices import Notice, NoticeCode
 from .schema import name
 
 ACCESS_DRIVERS = ("Microsoft Access Driver (*.mdb, *.accdb)", "Microsoft Access Driver (*.mdb)")
@@ -24,6 +25,10 @@ class BwsError(Exception):
     director page (docs/bws.md "The file replaced, missing or unreadable")."""
 
     kind = "error"
+
+    def __init__(self, notice: Notice):
+        super().__init__(str(notice))
+        self.notice = notice  # the code and values the director page says in the TD's language
 
 
 class BwsLocked(BwsError):
@@ -72,12 +77,10 @@ def connection_string(path: str, template: str | None = None) -> str:
     try:
         import pyodbc
     except ImportError as e:  # pragma: no cover - requirements.txt pins it
-        raise BwsError("the .bws bridge needs the pyodbc package (requirements.txt)") from e
+        raise BwsError(Notice.of(NoticeCode.BWS_NO_PYODBC)) from e
     drivers = [d for d in ACCESS_DRIVERS if d in pyodbc.drivers()]
     if not drivers:
-        raise BwsError("no Microsoft Access ODBC driver is installed (the one Bridgemate Control "
-                       "Software needs: 'Microsoft Access Database Engine', docs/bws.md); or give "
-                       "--bws-odbc with a connection string for another driver")
+        raise BwsError(Notice.of(NoticeCode.BWS_NO_DRIVER))
     return f"DRIVER={{{drivers[0]}}};DBQ={path};"
 
 
@@ -85,16 +88,14 @@ def _why(e: Exception, path: str) -> BwsError:
     text = " ".join(str(a) for a in e.args) or repr(e)
     low = text.lower()
     if "lock" in low or "in use" in low or "busy" in low:
-        return BwsLocked(f"{path} is locked by another program ({text.strip()[:200]}); "
-                         "nothing was written, the station tries again")
+        return BwsLocked(Notice.of(NoticeCode.BWS_LOCKED, path=path, detail=text.strip()[:200]))
     if any(w in low for w in UNREADABLE):
         return _unreadable(path, text)
-    return BwsError(f"{path}: {text.strip()[:300]}")
+    return BwsError(Notice.of(NoticeCode.BWS_DRIVER, path=path, detail=text.strip()[:300]))
 
 
 def _unreadable(path: str, text: str) -> BwsUnreadable:
-    return BwsUnreadable(f"{path} cannot be read as a database ({text.strip()[:200]}): the scoring program "
-                         "may be writing it; nothing was written, the station tries again")
+    return BwsUnreadable(Notice.of(NoticeCode.BWS_UNREADABLE, path=path, detail=text.strip()[:200]))
 
 
 class Bws:
@@ -104,8 +105,7 @@ class Bws:
         import pyodbc
 
         if not os.path.isfile(path):
-            raise BwsMissing(f"{path}: no such file (the scoring program re-creating it? give the .bws the "
-                             "scoring program created); the results are kept and written when it is back")
+            raise BwsMissing(Notice.of(NoticeCode.BWS_MISSING, path=path))
         self.path = path
         try:
             self.conn = pyodbc.connect(connection_string(path, template), autocommit=False,

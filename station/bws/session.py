@@ -16,6 +16,7 @@ from bridgemate_dataconnector.dto import Bridgemate2SettingsDTO
 
 from shared_rules.types import SEATS
 
+from ..notices import Notice, NoticeCode
 from .odbc import Bws
 from .schema import missing
 
@@ -50,8 +51,7 @@ def read(bws: Bws) -> dict[str, Any]:
     present = bws.columns()
     lacking = missing(present)
     if lacking:
-        raise BwsNotSession(f"{bws.path} is not a Bridgemate .bws the bridge can use: missing "
-                       f"{', '.join(lacking)} (create the session in the scoring program first)")
+        raise BwsNotSession(Notice.of(NoticeCode.BWS_NOT_SESSION, path=bws.path, missing=lacking))
     sections = {_int(r[0]): str(r[1] or "").strip().upper() for r in bws.select("Section", ["ID", "Letter"])}
     tables = sorted({(_int(s), _int(t)) for s, t in bws.select("Tables", ["Section", "Table"])})
     rounds = sorted(tuple(_int(x) for x in r) for r in bws.select(
@@ -76,36 +76,38 @@ def fingerprint(session: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(session, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def problems(session: dict[str, Any]) -> list[str]:
-    """What makes the movement unplayable by the tablets, one line each (empty: fine)."""
+def problems(session: dict[str, Any]) -> list[Notice]:
+    """What makes the movement unplayable by the tablets, one notice each (empty: fine)."""
+    C = NoticeCode
     out = []
     sections = session["sections"]
     for sid, letter in sections.items():
         if not SECTION_RE.match(letter):
-            out.append(f"section {sid} has the letter {letter!r}: the tablets need A-Z, AA-ZZ or AAA-ZZZ")
+            out.append(Notice.of(C.MOVE_SECTION_LETTER, section=sid, letter=repr(letter)))
     if len(set(sections.values())) != len(sections):
-        out.append("two sections have the same letter")
+        out.append(Notice.of(C.MOVE_LETTER_TWICE))
     if not session["rounds"]:
-        out.append("RoundData is empty: the scoring program has not written a movement yet")
+        out.append(Notice.of(C.MOVE_EMPTY))
     seen: dict[tuple[int, int, int], int] = {}
     sides: dict[tuple[int, int, str, int], int] = {}
     for s, t, r, ns, ew, low, high in session["rounds"]:
-        where = f"section {sections.get(s, s)} table {t} round {r}"
+        where = {"section": sections.get(s, s), "table": t, "round": r}
         if s not in sections:
-            out.append(f"RoundData names section {s}, which the Section table does not have")
+            out.append(Notice.of(C.MOVE_NO_SECTION, section=s))
             continue
         if t < 1 or r < 1:
-            out.append(f"{where}: table and round numbers start at 1")
+            out.append(Notice.of(C.MOVE_NUMBERS, **where))
         if (s, t, r) in seen:
-            out.append(f"{where} appears twice in RoundData")
+            out.append(Notice.of(C.MOVE_TWICE, **where))
         seen[(s, t, r)] = 1
         if ns < 0 or ew < 0 or (ns and ns == ew and not _per_direction(session, s, r)):
-            out.append(f"{where}: pairs NS {ns} and EW {ew} cannot play each other")
+            out.append(Notice.of(C.MOVE_PAIRS, **where, ns=ns, ew=ew))
         if low < 0 or high < 0 or (low or high) and (low < 1 or high < low):
-            out.append(f"{where}: boards {low}-{high} are not a range the tablets can play")
+            out.append(Notice.of(C.MOVE_BOARDS, **where, low=low, high=high))
         for side, pair in (("NS", ns), ("EW", ew)):
             if pair and sides.setdefault((s, r, side, pair), t) != t:
-                out.append(f"{where}: pair {side} {pair} is also at table {sides[(s, r, side, pair)]} this round")
+                out.append(Notice.of(C.MOVE_PAIR_TWICE, **where, side=side, pair=pair,
+                                     other=sides[(s, r, side, pair)]))
     return out
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..director_texts import DEFAULT, seat
 from ..link_texts import LINK, text
+from ..notice_texts import words_for
 
 RESULTS = 12  # the Data Connector's results queue (DataConnectorResponseData.Results)
 
@@ -67,8 +68,10 @@ def line(st: Any, event: str | None = None, lang: str = DEFAULT) -> str:
     read = T("bws_read", at=when) if when else T("bws_not_read")
     said = e(T("bws", path=str(s.get("path")), written=int(s.get("written") or 0),
                read=int(s.get("processed") or 0), when=read))
-    problems = [e(s["error"])] if s.get("error") else []
-    problems += [e(h) for h in s.get("held") or []]
+    # the bridge's own words by their code in `lang` (station/notices.py); the English a status
+    # without them holds (an older station's) as it is
+    problems = [e(words_for(s.get("error_notice"), s["error"], lang))] if s.get("error") else []
+    problems += [e(_said(s.get("held_notices"), k, h, lang)) for k, h in enumerate(s.get("held") or [])]
     if problems:
         said += '<br><strong class="bws-error">' + "<br>".join(problems[:20]) + "</strong>"
     return f'<p id="integration">{said}</p>' + _question(s, lang) + _replaced(s, lang)
@@ -83,8 +86,9 @@ def _question(s: dict[str, Any], lang: str = DEFAULT) -> str:
     T = functools.partial(text, LINK, lang=lang)
     db = f" --db {q['db']}" if q.get("db") else ""
     more = int(q.get("count") or 0) - len(q.get("differs") or [])
-    items = "".join(f"<li>{e(str(d))}</li>" for d in q.get("differs") or [])
-    since = T("replaced_since", at=local(q.get("since")), why="; ".join(map(str, q.get("why") or [])))
+    items = "".join(f"<li>{e(_said(q.get('differs_notices'), k, d, lang))}</li>"
+                    for k, d in enumerate(q.get("differs") or []))
+    since = T("replaced_since", at=local(q.get("since")), why=_all(q, "why", lang))
     if more > 0:
         items += f"<li>{e(T('replaced_more', n=more))}</li>"
     return (f'<div id="bws-replaced" class="bws-error"><strong>{e(T("replaced_head"))}</strong> ({e(since)}). '
@@ -105,8 +109,19 @@ def _replaced(s: dict[str, Any], lang: str = DEFAULT) -> str:
     else:
         what = T("taken_written", rewritten=int(r.get("rewritten") or 0), results=int(r.get("results") or 0),
                  found=int(r.get("found") or 0))
-    said = T("taken_over", at=local(r.get("at")), why="; ".join(map(str, r.get("why") or [])), what=what)
+    said = T("taken_over", at=local(r.get("at")), why=_all(r, "why", lang), what=what)
     return f'<p id="bws-taken-over">{html.escape(said)}</p>'
+
+
+def _said(notices: Any, k: int, english: Any, lang: str) -> str:
+    """The `k`th of a list the status holds in English, said from its notice beside it."""
+    doc = notices[k] if isinstance(notices, list) and k < len(notices) else None
+    return words_for(doc, english, lang)
+
+
+def _all(doc: dict[str, Any], name: str, lang: str) -> str:
+    """A list the status holds (`why`), in `lang`, "; " between."""
+    return "; ".join(_said(doc.get(name + "_notices"), k, x, lang) for k, x in enumerate(doc.get(name) or []))
 
 
 # What /api/v1/health says of the .bws link: no path (the health check needs no login).
@@ -149,7 +164,7 @@ def health(store: Any, now: float | None = None) -> tuple[list[str], dict[str, A
                       "held": len(s.get("held") or []), "question": kind == "replaced"}
 
 
-LEVELS = {0: "Pass", -10: "no play"}
+LEVELS = {0: "scorer_pass", -10: "scorer_no_play"}  # their words' keys (station/link_texts.py)
 ARTIFICIAL = ("Avg-", "Avg", "Avg+")
 
 
@@ -168,7 +183,7 @@ def _result_text(p: dict, lang: str = DEFAULT) -> str:
         ns, ew = divmod(-level - 1, 3)
         return f"{ARTIFICIAL[ns]}/{ARTIFICIAL[ew]}"
     if level <= 0:
-        return LEVELS.get(level, "?")
+        return text(LINK, LEVELS[level], lang=lang) if level in LEVELS else "?"
     strain = STRAINS.get(p.get("Denomination"), "?")
     stake = STAKES.get(p.get("Stake"), "")
     tricks = p.get("TotalTricks")

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..notices import Notice, NoticeCode, more
 from . import fileid
 from .odbc import Bws, BwsReplaced
 
@@ -54,7 +55,7 @@ class Watch:
 
     def check(self, bws: Bws, session: dict[str, Any], st: Any,
               written: Callable[[], list[tuple[str, int, int, int]]],
-              state: dict[str, Any]) -> tuple[list[str], str] | None:
+              state: dict[str, Any]) -> tuple[list[Notice], str] | None:
         """None: the file written into before (or the first one). Else (why it is another file,
         the choice to take it over with). Raises BwsReplaced, with the question in
         `state["replaced"]`, when the earlier results do not fit and the TD has not answered.
@@ -70,19 +71,21 @@ class Watch:
         if not why:
             state["replaced"] = None
             return None
-        differs = [x for x in [fileid.other_session(before.marker, now.marker)] if x]
+        differs = [x for x in [fileid.other_session(before.marker, now.marker)] if x is not None]
         differs += fileid.misfits(self.installed(), fileid.movement(session), written())
         if not differs:
             return why, "write"
         answer = self.answer(now.token())
         if answer is None:
             asked = state.get("replaced") or {}
+            # each in English (the API, the output) and as its notice (the page, in the TD's language)
             state["replaced"] = {
-                "token": now.token(), "why": why, "differs": differs[:20], "count": len(differs), "db": self.db,
+                "token": now.token(), "why": [str(w) for w in why], "why_notices": [w.to_json() for w in why],
+                "differs": [str(d) for d in differs[:20]], "differs_notices": [d.to_json() for d in differs[:20]],
+                "count": len(differs), "db": self.db,
                 "since": asked.get("since") if asked.get("token") == now.token() else utc()}
-            raise BwsReplaced(f"{self.path} was replaced ({'; '.join(why)}) by a file the earlier results do not "
-                              f"fit: {differs[0]}{f' (and {len(differs) - 1} more)' if len(differs) > 1 else ''}. "
-                              "Nothing is written into it until the TD answers (python -m station bws-replaced)")
+            raise BwsReplaced(Notice.of(NoticeCode.BWS_REPLACED, path=self.path, why=why, first=differs[0],
+                                        more=more(len(differs) - 1)))
         return why, answer
 
     def answer(self, token: str) -> str | None:

@@ -56,7 +56,9 @@ class DirectorScreen(EndRoundTool, PinEntry, Screen):
         root = framed(self, app)
         body = BoxLayout(padding=(24, 16), spacing=20)
         left = Panel(WHITE, 14, orientation="vertical", padding=(20, 14), spacing=8, size_hint_x=0.48)
-        self.title = Text("", size=24, bold=True, size_hint_y=None, height=46)
+        # as tall as its lines: "Tävlingsledare · 2007 L27" is wider than the panel, and a fixed
+        # line showed only "L27"
+        self.title = Grow("", size=24, bold=True)
         left.add_widget(self.title)
         # Every irregularity of the board and every consequence, whole: the list scrolls, it is
         # never cut to the last few lines or clipped at the panel's edge.
@@ -288,8 +290,12 @@ class DirectorScreen(EndRoundTool, PinEntry, Screen):
             self.side.add_widget(Text(i18n.tr("director_called" if pending else "no_pending", lang), size=22,
                                       halign="center", size_hint_y=None, height=64 if pending else 40))
             self._pin_pad(lang, (snap.get("pin") or {}).get("wait_s", 0))
+        elif pending and self.mode == "end_round":
+            self._end_round_panel(snap, lang)  # the ruling shown with what the end does to it
         elif pending:
             self._options(pending, lang)
+            if self.mode is None:
+                self._end_round_button(snap, lang)
         else:
             self._tools(snap, lang)
 
@@ -363,8 +369,9 @@ class DirectorScreen(EndRoundTool, PinEntry, Screen):
                 tools.append(("fix", f"{i18n.tr('fix_result', lang)}\n[size=16]{ed} L79C[/size]", self._start_fix))
                 tools.append(("withdraw", i18n.tr("tool_withdraw", lang), lambda: self._enter("withdraw", board=None)))
                 tools.append(("move", i18n.tr("tool_move", lang), lambda: self._enter("move", board=None)))
-            if phase in ("auction", "play", "confirm", "round_end"):
+            if phase in ("auction", "frozen", "play", "confirm", "round_end"):
                 # the round ends when the director says so (Law 8B1), also before its last board
+                # (frozen: an adjusted score not yet awarded, shown as a ruling not finished)
                 tools.append(("end_round", f"{i18n.tr('end_round_tool', lang)}\n[size=16]{ed} L8B1[/size]",
                               self._start_end_round))
             # two columns (three when there are many): every tool in view at once, none pushed off

@@ -69,10 +69,30 @@ def test_FSB96A_bye_own_percentage_one_thirteenth_example():
         bye_matchpoints(0, 0, 24)
 
 
-def test_FSB96B_team_bye_is_the_ras_figure():
-    assert bye_team_vp(FSB.bye_team_vp) == 18.0
-    with pytest.raises(ValueError):
-        bye_team_vp(RULES["dbf-2017"].bye_team_vp)
+def test_FSB96B_team_bye_is_the_ras_figure_on_the_scale_the_event_is_scored_on():
+    """FSB 96B: "Med 25-0-skalan är denna poäng vanligen 18"; on the WBF 20-0 scale the same bye,
+    the smallest won match, is 14 (docs/laws/choices.md #43), not 18 of 20 (a near blitz)."""
+    assert bye_team_vp(FSB.bye_team_vp, "25-0") == 18.0
+    assert bye_team_vp(FSB.bye_team_vp, "wbf") == 14.0
+    with pytest.raises(ValueError, match="IMPs only"):
+        bye_team_vp(FSB.bye_team_vp, "none")
+    with pytest.raises(ValueError, match="on the wbf scale is not configured"):
+        bye_team_vp(RULES["dbf-2017"].bye_team_vp, "wbf")  # the Danish sources fix no bye
+
+
+def test_FSB96B_the_fsb_bye_on_the_wbf_scale_is_a_narrow_win_for_every_match_length():
+    """14 of 20 sits where 18 of the 25-0 scale sat: above the draw and below the blitz, a win
+    of some IMPs for matches of 4 to 32 boards, on the scale fsb-2007 events are scored on."""
+    from shared_rules import profiles
+    from shared_rules.scoring import vp_scales
+
+    name = profiles.load("fsb-2007").vp_scale
+    named = vp_scales.named(name)
+    assert named is not None
+    bye = bye_team_vp(FSB.bye_team_vp, name)
+    for boards in (4, 8, 12, 16, 24, 32):
+        margin = next(m for m in range(200) if named.scale.pair(m, 0, boards)[0] >= bye)
+        assert 0 < margin < 15 * boards**0.5, (boards, margin)  # short of the blitz, 15 sqrt(boards)
 
 
 def test_FSB97_different_tops_multiplied_to_the_common_top():

@@ -22,22 +22,22 @@ SESSION = "7EA45E55000000000000000000000A02"
 
 # the page's words per language; and English left on a Swedish or Danish page
 WORDS = {
-    "sv": ["Länk till räkneprogrammet: Bridgemate Data Connector", "0 resultat hämtade av räkneprogrammet",
-           "Lagmatcher (1)", "Hemmalaget först", "öppet rum A1, slutet rum A2 (rond 1)", "Team 1 – Team 2",
+    "sv": ["Länk till tävlingsdatorn: Bridgemate Data Connector", "0 resultat hämtade av tävlingsdatorn",
+           "Lagmatcher (1)", "Hemmalaget först", "öppet rum A1, slutet rum A2 (rond 1)", "Lag 1 – Lag 2",
            "när matchen är klar", "Räknade brickor", "rörelseschemat",
            "bricka 20 spelas inte vid bord A1 i rond 1 (rörelseschemat ger brickorna 1, 2, 3, 4)", "bords-id",
-           "Från räkneprogrammet (2)", "bord A2, rond 1, bricka 3: 4S= V (lagt in",
+           "Från tävlingsdatorn (2)", "bord A2, rond 1, bricka 3: 4S= V (lagt in",
            "bord A1, rond 1: TL-tillkallelse tillkallad kl. 20:05"],
-    "da": ["Forbindelse til regneprogrammet: Bridgemate Data Connector", "0 resultater hentet af regneprogrammet",
-           "Holdkampe (1)", "Hjemmeholdet først", "åbent rum A1, lukket rum A2 (runde 1)", "Team 1 – Team 2",
+    "da": ["Forbindelse til regnskabsprogrammet: Bridgemate Data Connector", "0 resultater hentet af regnskabsprogrammet",
+           "Holdkampe (1)", "Hjemmeholdet først", "åbent rum A1, lukket rum A2 (runde 1)", "Hold 1 – Hold 2",
            "når kampen er færdig", "Regnede spil", "turneringsplanen",
            "spil 20 spilles ikke ved bord A1 i runde 1 (turneringsplanen giver spillene 1, 2, 3, 4)", "bord-id",
-           "Fra regneprogrammet (2)", "bord A2, runde 1, spil 3: 4S= V (lagt ind",
+           "Fra regnskabsprogrammet (2)", "bord A2, runde 1, spil 3: 4S= V (lagt ind",
            "bord A1, runde 1: TL-tilkald tilkaldt kl. 20:05"],
 }
 ENGLISH = ["Scoring program link", "results taken by the scoring program", "Team matches", "Home team first",
            "open A1", "closed A2", "when complete", "Boards scored", "Set by", "is not played at table",
-           "none taken yet", "not polled yet", "table id", "From the scoring program", "TD call", "(put "]
+           "none taken yet", "not polled yet", "table id", "From the scoring program", "TD call", "(put ", "Team "]
 
 
 def test_the_scoring_link_team_matches_and_refusals_in_swedish_and_danish_fit_a_desk_and_a_phone(

@@ -356,17 +356,30 @@ def test_a_bws_teams_section_declared_by_the_td_and_a_bad_one_changes_nothing():
     store.close()
 
 
-@pytest.mark.parametrize("method", [40, 50])
-def test_2017_L78B_an_imps_only_or_discrete_vp_match_shows_the_imps_each_team_won(tmp_path, method):
-    """Data Connector method 40 (team IMPs): no VP scale; the teams' TOTAL_SCORE is their net
-    IMPs (the margin). Method 50 ("discrete VPs"): no discrete table is named in a source here,
-    so the WBF 2013 scale (docs/station.md "Team matches"). Either way the director page and the
-    USEBIO match show the IMPs each team won."""
+def station_match(st: StationProcess, *args: str) -> subprocess.CompletedProcess:
+    """The TD's `station match ...` command on the running station's database."""
+    return subprocess.run([sys.executable, "-m", "station", "match", "--db", str(st.db), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("method, td_scale", [(40, None), (50, None), (51, "none")],
+                         ids=["method 40", "method 50", "match scale none"])
+def test_2017_L78B_an_imps_only_or_discrete_vp_match_shows_the_imps_each_team_won(tmp_path, method, td_scale):
+    """Data Connector method 40 (team IMPs), or a VP event the TD scores in IMPs only (`match scale
+    none`, the `none` of `vp_scales`, 2007 L78D / 2017 §78D): no VPs; the director page says
+    "IMPs only", the PBN header gives the IMPs each team won and no VP, and the USEBIO event is
+    scored in IMPs with the teams' TOTAL_SCORE their net IMPs (the margin). Method 50 ("discrete
+    VPs"): no discrete table is named in a source here, so the WBF 2013 scale (docs/station.md
+    "Team matches"). Either way the IMPs each team won are shown."""
     st = start(tmp_path)
     tablets = []
+    imps_only = method == 40 or td_scale == "none"
     try:
         client = DataConnectorClient("club-9", st.token, st.url)
         ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1)], (1, 4), method=method)))
+        if td_scale is not None:
+            set_scale = station_match(st, "scale", td_scale)
+            assert set_scale.returncode == 0 and "IMPs only" in set_scale.stdout, set_scale
         keys = director_keys(st)
         tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
         for b, c, t in OPEN[:4]:
@@ -383,19 +396,94 @@ def test_2017_L78B_an_imps_only_or_discrete_vp_match_shows_the_imps_each_team_wo
         vp = wbf_vp(home - away, 4)
         row = match_row(st)
         assert row["boards"] == "4/4" and row["imps"] == f"{home}–{away}", row
-        assert row["vp"] == ("IMPs only" if method == 40 else f"{vp[0]:.2f}–{vp[1]:.2f}"), (row, vp)
+        assert row["vp"] == ("IMPs only" if imps_only else f"{vp[0]:.2f}–{vp[1]:.2f}"), (row, vp)
+
+        code, text = st.request("GET", f"/export/pbn?token={st.token}")
+        assert code == 200
+        head = [x for x in text.splitlines() if x.startswith("% Match ")]
+        match_line = f"% Match Team 1 (home) v Team 2: 4 of 4 boards, IMPs {home}-{away}"
+        assert head == [match_line if imps_only else f"{match_line}, VP {vp[0]:.2f}-{vp[1]:.2f} (WBF 2013 20-0)"], head
+        by_table = {(int(t["Table"]), int(t["Board"])): t for t in (dict(tags(g)) for g in games(text))}
+        for b, d in per_board.items():  # each room's IMPs, NS's: team 1 at table 1, team 2 at table 2
+            assert (by_table[(1, b)]["ScoreIMP"], by_table[(2, b)]["ScoreIMP"]) == (f"NS {d}", f"NS {-d}")
 
         code, xml = st.request("GET", f"/export/usebio?token={st.token}")
         event = import_usebio(xml.encode("utf-8"))["events"][0]
-        assert event["type"] == "teams" and event["match_scoring"] == ("imps" if method == 40 else "vps")
+        assert event["type"] == "teams" and event["match_scoring"] == ("imps" if imps_only else "vps")
         (match,) = event["matches"]
         assert (match["score"], match["opposing_score"]) == (home, away)
         totals = {p["number"]: p["score"] for p in event["participants"]}
-        if method == 40:
+        if imps_only:
             assert "vp" not in match and "opposing_vp" not in match
             assert totals == {"1": home - away, "2": away - home}
         else:
             assert (match["vp"], match["opposing_vp"]) == vp and totals == {"1": vp[0], "2": vp[1]}
+        if td_scale is not None:  # back to the profile's scale (dbf-2017 names the WBF's): VPs again
+            assert station_match(st, "scale", "profile").returncode == 0
+            assert match_row(st)["vp"] == f"{vp[0]:.2f}–{vp[1]:.2f}"
+    finally:
+        for t in tablets:
+            t.stop()
+        st.stop()
+
+
+def test_2017_L12C1c_a_weighted_score_in_a_team_match_keeps_its_fraction_and_the_vps_round_the_margin(tmp_path):
+    """The TD weights board 4 in the closed room (2017 §12C1c, dbf-2017: the TD may): half 6D
+    made, half 6D+1, against 6D made in the open room: 0 and 1 IMP, half an IMP to the team
+    sitting EW there. The record names no offender, so the match keeps the half IMP (the
+    director page and the files print it to two decimals) and the VPs are the WBF scale's at the
+    margin rounded half away from zero (docs/laws/choices.md #44)."""
+    from .team_play import dealer
+
+    st = start(tmp_path)
+    tablets = []
+    try:
+        client = DataConnectorClient("club-9", st.token, st.url)
+        ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1)], (1, 4))))
+        keys = director_keys(st)
+        tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
+        for b, c, t in OPEN[:4]:
+            tablets[0].play(b, c, t)
+        for b, c, t in CLOSED[:3]:
+            tablets[1].play(b, c, t)
+        assert OPEN[3] == (4, "6D", 12)
+        tablets[1].ctl.choose_board(4)
+        tablets[1].ctl.td_assigned_score(PIN, 4, [{"contract": "6D", "declarer": dealer(4), "tricks": 12, "weight": 50},
+                                                  {"contract": "6D", "declarer": dealer(4), "tricks": 13, "weight": 50}])
+        for t in tablets:
+            t.drain()
+        closed = {b: (c, t) for b, c, t in CLOSED}
+        per_board = {b: Fraction(imp(ns_score(b, c, t) - ns_score(b, *closed[b]))) for b, c, t in OPEN[:3]}
+        made, over = (ns_score(4, "6D", 12), ns_score(4, "6D", 13))
+        per_board[4] = Fraction(imp(made - made) + imp(made - over), 2)  # team 1's, NS in the open room
+        assert per_board[4] == Fraction(1, 2)
+        home = sum(max(d, 0) for d in per_board.values())
+        away = sum(max(-d, 0) for d in per_board.values())
+        margin = home - away
+        assert margin.denominator == 2
+        whole = int(margin + Fraction(1, 2)) if margin > 0 else -int(-margin + Fraction(1, 2))  # half away from 0
+        vp = wbf_vp(whole, 4)
+
+        def text(x: Fraction) -> str:
+            return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}"
+
+        row = match_row(st)
+        assert row["boards"] == "4/4" and row["imps"] == f"{text(home)}–{text(away)}", row
+        assert row["vp"] == f"{vp[0]:.2f}–{vp[1]:.2f}", (row, vp, margin)
+
+        code, pbn = st.request("GET", f"/export/pbn?token={st.token}")
+        head = [x for x in pbn.splitlines() if x.startswith("% Match ")]
+        assert head == [f"% Match Team 1 (home) v Team 2: 4 of 4 boards, IMPs {text(home)}-{text(away)}, "
+                        f"VP {vp[0]:.2f}-{vp[1]:.2f} (WBF 2013 20-0)"], head
+        by_table = {(int(t["Table"]), int(t["Board"])): t for t in (dict(tags(g)) for g in games(pbn))}
+        assert (by_table[(1, 4)]["ScoreIMP"], by_table[(2, 4)]["ScoreIMP"]) == ("NS 0.50", "NS -0.50")
+
+        code, xml = st.request("GET", f"/export/usebio?token={st.token}")
+        event = import_usebio(xml.encode("utf-8"))["events"][0]
+        (match,) = event["matches"]
+        assert (float(match["score"]), float(match["opposing_score"])) == (float(home), float(away))
+        assert (match["vp"], match["opposing_vp"]) == vp
+        assert {p["number"]: p["score"] for p in event["participants"]} == {"1": vp[0], "2": vp[1]}
     finally:
         for t in tablets:
             t.stop()

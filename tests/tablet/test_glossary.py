@@ -18,7 +18,7 @@ import pytest
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
 from shared_rules.vocabulary import refusals as refusal_words
-from station import director_texts, link_texts
+from station import director_texts, link_texts, notice_texts
 from tablet_app import i18n, law_texts, option_texts, station_texts
 from tablet_app.link import box_words
 from tests.conftest import ROOT
@@ -96,12 +96,15 @@ WRONG = {
            r"\bdeklarant", r"\bblindspelar", r"\bdummy\b", r"\brunda\b", r"\boegentlig",
            r"\bjusterad", r"\bjusterat", r"\bunder medel\b", r"\böver medel\b", r"\bi zon(en)?\b",
            r"\bvarning\b", r"\bdomare\b", r"\bmeldning", r"\bväster\b", r"\böster\b",
+           # the scoring program is "tävlingsdatorn" on every page (docs/glossary.md)
+           r"\bräkneprogram",
            # "giv" is the deal (S07 Definitioner "Giv"); the dealer is "givare"
            r"^giv$"),
     "da": (r"\bkontra\b", r"\brekontra\b", r"\bpass\b", r"\budenfor tur\b", r"\bdeklarant", r"\btræmand",
            r"\bdummy\b", r"\bomgang", r"\bunder middel\b", r"\bover middel\b", r"\bi zonen\b",
            r"\badvarsel\b", r"\bdommer\b", r"\bturneringsdirektør", r"\bbudgivning", r"\buantagelig",
-           r"utilstrækkelige? melding", r"\bdobbelt\b", r"\bpartner\b", r"\bboard\b", r"\bvesten\b"),
+           r"utilstrækkelige? melding", r"\bdobbelt\b", r"\bpartner\b", r"\bboard\b", r"\bvesten\b",
+           r"\bregneprogram"),
 }
 
 PLACEHOLDER = re.compile(r"\{[^}]*\}|\[/?[a-z]+(=[^\]]*)?\]")
@@ -205,10 +208,11 @@ def test_no_text_uses_a_wrong_variant(lang):
 @pytest.mark.parametrize("lang", ("sv", "da"))
 def test_the_director_pages_texts_use_no_wrong_variant(lang):
     """The station's director page (station/director_texts.py, its scoring-program line and team
-    matches in station/link_texts.py) and the station's refusals (shared_rules/vocabulary/
-    refusals.py, on the tablet and the page) speak the same words."""
+    matches in station/link_texts.py, its own troubles in station/notice_texts.py) and the
+    station's refusals (shared_rules/vocabulary/refusals.py, on the tablet and the page) speak the
+    same words."""
     page = [(where, {"en": t.get("en", ""), "sv": t["sv"], "da": t["da"]})
-            for mod in (director_texts, link_texts, refusal_words) for where, t in _page_triples(mod)]
+            for mod in (director_texts, link_texts, notice_texts, refusal_words) for where, t in _page_triples(mod)]
     assert len(page) > 50
     assert wrong(page, lang) == []
 
@@ -259,3 +263,17 @@ def test_the_glossary_doc_names_every_term():
         cells = row.split("|")
         assert re.search(r"\bL\d|Definitioner|not in S07", cells[2]), row
         assert re.search(r"§ \d|Definitioner|not in D17", cells[3]), row
+
+
+
+def test_the_words_no_law_text_has_are_said_to_be_unconfirmed():
+    """The tray ("budbricka", "bakke") is named in none of S07 with FSB's supplements, the Swedish
+    TD notes or D17, nor is the director's Danish short form "TL": each is kept and its row says
+    so. The Swedish "TL" is the TD notes' (TDN17, TDN07), not S07's."""
+    rows = {row.split("|")[1].strip(): row.split("|") for row in DOC.read_text(encoding="utf-8").splitlines()
+            if row.startswith("| ")}
+    tray, director = rows["tray (behind screens)"], rows["director, TD"]
+    assert "not in S07" in tray[2] and "unconfirmed" in tray[2]
+    assert "not in D17" in tray[3] and "unconfirmed" in tray[3]
+    assert "TL**: not in S07" in director[2] and "TDN17" in director[2] and "TDN07" in director[2]
+    assert "TL**: not in D17" in director[3] and "unconfirmed" in director[3]

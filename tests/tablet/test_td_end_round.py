@@ -36,7 +36,7 @@ def test_2017_L8B1_the_director_ends_the_round_mid_board_and_the_station_opens_t
     ctl, key = table
     clock.advance(2)
     assert ctl.box_event("N", "call", call="1H")["ok"]  # board 1 of round 1 is under way
-    assert ctl.round_unfinished() == {"round": 1, "in_play": 1, "without_result": [1]}
+    assert ctl.round_unfinished() == {"round": 1, "in_play": 1, "without_result": [1], "ruling": None}
     shown = next_round(ctl, station.url, key)  # what the console shows for his confirmation
     assert (shown.session.round, shown.session.ns_pair, shown.session.ew_pair) == (2, 1, 12)
 
