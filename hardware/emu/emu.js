@@ -393,8 +393,11 @@ class Box {
     const oled = this.oled;
     oled.reset();
     oled.clock = () => this.now();
-    // every frame, so that a snapshot's boot (below) has them for a run with "frames"
-    oled.onFrame = () => this.emit('V', `${Math.floor(this.now() / 1000)} ${Buffer.from(oled.ram).toString('hex')}`);
+    // with "frames", and while a boot may become a snapshot (below: a run with "frames" that
+    // restores it prints them)
+    oled.onFrame = () => {
+      if (cfg.frames || this.rec) this.emit('V', `${Math.floor(this.now() / 1000)} ${Buffer.from(oled.ram).toString('hex')}`);
+    };
     // The I2C bus takes its time on the chip's clock: a start or stop a bit time, the address
     // and each data byte nine (8 bits and the acknowledge), at the SCL period the firmware
     // programmed (clk_sys cycles high + low, as pico-sdk's i2c_set_baudrate sets them), so a
