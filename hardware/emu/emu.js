@@ -770,7 +770,10 @@ function loop() {
 // this program and rp2040js, the pins it is wired to (the key below). Its state then (snapshot.js)
 // and the lines it printed on the way are saved; a later run of a box with the same key lays
 // that state onto its freshly powered-on chip and joins the table at that chip time, printing
-// those lines, instead of running the same half second of chip time again.
+// those lines, instead of running the same half second of chip time again. So whatever state
+// this program keeps for a box lives on the box's objects (the Box, its models, rp2040js's
+// peripherals), never in a variable a closure holds: snapshot.js sees only objects, and its
+// check that a restore reads back as saved cannot see a closure's variable either.
 const SNAP_SKIP = new Set(['cfg', 'index', 'rxq', 'rxFree', 'rec', 'snapPath', 'wakeAt', 'replay', 'touched', 'muted']);
 const snapSkip = (o, key) => o instanceof Box && SNAP_SKIP.has(key);
 
