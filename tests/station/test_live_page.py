@@ -35,7 +35,7 @@ def test_the_page_shows_every_call_after_its_delay_and_none_before(tmp_path, chr
                         extra=["--live", "--live-delay-seconds", str(DELAY_S)]).start()
     ctl = Controller(tmp_path / "t1.db")
     d = None
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         ctl.setup({"event": EVENT, "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
                    "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": [1, 2]})
@@ -85,7 +85,7 @@ def test_2017_L27_an_insufficient_bid_and_its_ruling_are_marked_on_the_page(tmp_
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
     ctl = Controller(tmp_path / "t1.db")
     d = None
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         ctl.setup({"event": EVENT, "section": "A", "table": 1, "round": 1, "ns_pair": 1, "ew_pair": 2,
                    "profile": "dbf-2017", "policy": "record", "td_pin": "1234", "boards": [1]})
