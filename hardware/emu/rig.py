@@ -133,17 +133,20 @@ class EmuRig:
     def __init__(self, workdir: pathlib.Path, seats: str = "N", bus: bool = False,
                  session: dict[str, Any] | None = None, frames: bool = False,
                  extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi",
-                 bridge_ms: float | None = None, lockstep: bool = False):
+                 bridge_ms: float | None = None, lockstep: bool = False,
+                 snapshots: pathlib.Path | None = None):
         """bridge_ms: model the USB bridge's latency timer (hardware/emu/harness.py); lockstep
         (with a bridge): the tablet on the chips' clock (hardware/emu/lockstep.py): the chips
         stand while it works, its time counts as the CPU time its threads take, its bytes enter
         the line at its own clock's time, and the table loop is woken by the link (the app's
-        way) instead of polling. A driver acts on the tablet inside `acting()`."""
+        way) instead of polling. A driver acts on the tablet inside `acting()`. snapshots: where
+        the boxes' states after boot are kept and taken from (EmuTable)."""
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
         self.master: LinkMaster | None = None
         self._ready = False
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config,
-                            display=display, bridge_ms=bridge_ms, lockstep=self if lockstep else None)
+                            display=display, bridge_ms=bridge_ms, lockstep=self if lockstep else None,
+                            snapshots=snapshots)
         self.master = LinkMaster(self.emu.ports, ack_on_commit=True, clock=ChipClock(self.emu),
                                  open_port=self._open_port if lockstep else self._open_counted)
         self.ctl = Controller(workdir / "journal.db")
