@@ -57,8 +57,10 @@ uf2:
 
 # The whole suite, after the box code compiles and the linters pass (CI runs exactly this). It
 # leaves the checkout as it was (tests/plugins/clean_tree.py): screenshots go to build/screenshots.
+# PYTEST_ARGS narrows the run (scripts/suite-loop.sh passes it on).
+PYTEST_ARGS ?= tests
 test: setup mpy-check lint
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # The edit-test loop (under a minute): the laws engine, scoring, the protocol's codec and the other
 # pure unit tests; nothing that starts MicroPython, an emulated chip, Kivy, PostgreSQL, Chromium,

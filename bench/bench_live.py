@@ -7,7 +7,11 @@
    posting it). Goal: p99 <= 1 s. Beside it the tablets' posts (the station's ingest as the
    tables feel it: post to answer, p50 / p99).
 1b. The same with 1,000 more spectators on the stream (in other processes, 25 per loopback
-   address): the station's ingest at 100 tables with the crowd against 1 without it.
+   address): the station's ingest at 100 tables with the crowd against 1 without it. 1 and 1b are
+   run alternately three times (the machine's other load comes and goes) and the tablets' posts
+   p50 / p99 without and with the crowd printed side by side as ratios (goal: 1.0, the ingest
+   unchanged). The spectators are served by the live feed's own process (station/live_fanout.py),
+   at the address the station prints for the live feed.
 2. Stress: 1,000 spectators while 16 tablets post auction events as fast as the station takes
    them (about ten times a player's pace at 100 tables): the ingest rate with the spectators
    against without them (a ratio), and how many events the spectators received.
@@ -42,7 +46,7 @@ class Station:
     def __init__(self, work: pathlib.Path, tables: int, delay_s: float = 0.0):
         cmd = [sys.executable, "-m", "station", "--db", str(work / "station.db"), "--insecure-http", "--host",
                "127.0.0.1", "--port", "0", "--event", EVENT, "--tables", f"A:1-{tables}", "--live",
-               "--live-delay-seconds", str(delay_s), "--connections-per-address", "64"]
+               "--live-delay-seconds", str(delay_s), "--live-port", "0", "--connections-per-address", "64"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         text = ""
         assert self.proc.stdout is not None
@@ -53,12 +57,25 @@ class Station:
             text += line
         threading.Thread(target=self.proc.stdout.read, daemon=True).start()
         self.port = int(re.search(r"listening on http://[^:]+:(\d+)/", text).group(1))  # type: ignore[union-attr]
+        # the spectators' address: the live feed's own (its fan-out process), as the station prints it
+        self.live_port = int(re.search(r"live feed http://[^:]+:(\d+)/", text).group(1))  # type: ignore[union-attr]
         self.keys = {int(t): k for t, k in re.findall(rf"table {EVENT}/A/(\d+)  key (\S+)", text)}
 
-    def cpu_s(self) -> float:
-        """CPU seconds the station process has used (user + system)."""
-        fields = pathlib.Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    def cpu_s(self, pid: int | None = None) -> float:
+        """CPU seconds the station process (or its child `pid`) has used (user + system)."""
+        try:
+            fields = pathlib.Path(f"/proc/{pid or self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def fanout_pid(self) -> int | None:
+        """The live feed's own process (the station's child), if any."""
+        try:
+            kids = pathlib.Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        except OSError:
+            return None
+        return int(kids[0]) if kids else None
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -182,29 +199,39 @@ def latencies(made: list[tuple[int, int, int, float]], spectators: Spectators, w
         return [spectators.seen[(t, b, n)] - at for t, b, n, at in made if (t, b, n) in spectators.seen]
 
 
-def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> None:
+def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, float, float]:
+    """One run at 100 tables (and `crowd_size` more spectators): prints its line; (the tablets'
+    posts p50, p99 in seconds, the cores the station's process kept busy)."""
     st = Station(work, 100)
     crowds: list[subprocess.Popen] = []
     try:
         if crowd_size:
-            crowds = start_crowd(st.port, crowd_size)
-        spectators = Spectators(st.port, 4)
+            crowds = start_crowd(st.live_port, crowd_size)
+        spectators = Spectators(st.live_port, 4)
         time.sleep(1.0)
         posts: list[float] = []
-        cpu0, t0 = st.cpu_s(), time.monotonic()
+        child = st.fanout_pid()
+        cpu0, fan0, t0 = st.cpu_s(), st.cpu_s(child) if child else 0.0, time.monotonic()
+        crowd0 = sum(st.cpu_s(c.pid) for c in crowds)
         made = paced(st, 100, 30.0, posts)
-        busy = (st.cpu_s() - cpu0) / (time.monotonic() - t0)
+        took = time.monotonic() - t0
+        busy = (st.cpu_s() - cpu0) / took
+        fan_busy = (st.cpu_s(child) - fan0) / took if child else 0.0
+        crowd_busy = (sum(st.cpu_s(c.pid) for c in crowds) - crowd0) / took
         lat = latencies(made, spectators)
         crowd_text = ""
         if crowds:
             received, connected = end_crowd(crowds)
-            crowd_text = f" and {connected} more spectators (4 processes at nice 10; {received} events received)"
+            crowd_text = (f" and {connected} more spectators (4 processes at nice 10, {crowd_busy:.2f} cores busy; "
+                          f"{received} events received)")
         print(f"call made at a table -> the spectators' stream, delay 0, 100 tables at a player's pace "
               f"({len(made)} calls in 30 s, {len(made) / 30:.0f} a second; 4 spectators timed{crowd_text}): p50 "
               f"{pct(lat, 50) * 1000:.0f} ms, p99 {pct(lat, 99) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms "
               f"(goal p99 <= 1000 ms); {len(made) - len(lat)} calls never seen; the tablets' posts (ingest) p50 "
               f"{pct(posts, 50) * 1000:.0f} ms, p99 {pct(posts, 99) * 1000:.0f} ms; the station process kept "
-              f"{busy:.2f} cores busy")
+              f"{busy:.2f} cores busy, the live feed's process {fan_busy:.2f} (load average "
+              f"{os.getloadavg()[0]:.1f})", flush=True)
+        return pct(posts, 50), pct(posts, 99), busy
     finally:
         for c in crowds:
             if c.poll() is None:
@@ -212,8 +239,32 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> None:
         st.stop()
 
 
-def call_to_stream_crowd(work: pathlib.Path) -> None:
-    call_to_stream(work, 1000)
+def ingest_beside(rounds: int = 3, crowd_size: int = 1000) -> None:
+    """The station's ingest (the tablets' posts at 100 tables) without and with `crowd_size`
+    spectators, run alternately `rounds` times (the machine's other load comes and goes: each
+    pair is compared with itself), then the ratios side by side. Goal: ingest unchanged (1.0)."""
+    pairs = []
+    for _ in range(rounds):
+        pair = []
+        for crowd_n in (0, crowd_size):
+            with tempfile.TemporaryDirectory() as tmp:
+                pair.append(call_to_stream(pathlib.Path(tmp), crowd_n))
+        pairs.append(pair)
+    for i, ((p50, p99, cpu), (c50, c99, ccpu)) in enumerate(pairs, 1):
+        print(f"  round {i}: the tablets' posts without spectators p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms; "
+              f"with {crowd_size} p50 {c50 * 1000:.1f} ms, p99 {c99 * 1000:.1f} ms; ratio p50 {c50 / p50:.2f}, "
+              f"p99 {c99 / p99:.2f}; the station's process {cpu:.3f} against {ccpu:.3f} cores: ratio {ccpu / cpu:.2f}")
+
+    def median(xs: list[float]) -> float:
+        return sorted(xs)[len(xs) // 2]
+
+    r50 = median([c[0] / a[0] for a, c in pairs])
+    r99 = median([c[1] / a[1] for a, c in pairs])
+    rcpu = median([c[2] / a[2] for a, c in pairs])
+    print(f"the station's ingest with {crowd_size} spectators against without them, 100 tables at a player's pace, "
+          f"{rounds} rounds alternated: median ratio p50 {r50:.2f}, p99 {r99:.2f}; the station's process CPU "
+          f"{rcpu:.2f} (goal: unchanged, 1.0; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, the "
+          f"spectators' own processes on the same cores)", flush=True)
 
 
 CROWD = r"""
@@ -296,7 +347,7 @@ def crowd(work: pathlib.Path, spectators: int = 1000, procs: int = 4) -> None:
     st = Station(work, 40)
     try:
         alone = ingest_rate(st, 10.0, 1)
-        crowds = start_crowd(st.port, spectators, procs)
+        crowds = start_crowd(st.live_port, spectators, procs)
         watched = ingest_rate(st, 10.0, 17)
         received, connected = end_crowd(crowds)
         print(f"stress: {connected} spectators on the stream at once (4 processes at nice 10): the station ingested "
@@ -310,7 +361,7 @@ def crowd(work: pathlib.Path, spectators: int = 1000, procs: int = 4) -> None:
 def delay_accuracy(work: pathlib.Path, delay_s: float = 5.0) -> None:
     st = Station(work, 20, delay_s)
     try:
-        spectators = Spectators(st.port, 2)
+        spectators = Spectators(st.live_port, 2)
         time.sleep(1.0)
         made = paced(st, 20, 20.0)
         lat = latencies(made, spectators, wait_s=delay_s + 30)
@@ -323,7 +374,9 @@ def delay_accuracy(work: pathlib.Path, delay_s: float = 5.0) -> None:
 
 
 def main() -> None:
-    for part in (call_to_stream, call_to_stream_crowd, crowd, delay_accuracy):
+    # the first round's two runs print the call -> stream lines with 4 and with 1,000 more spectators
+    ingest_beside()
+    for part in (crowd, delay_accuracy):
         with tempfile.TemporaryDirectory() as tmp:
             part(pathlib.Path(tmp))
         # the figures above are this machine's only as far as nothing else ran: say what did

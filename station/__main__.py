@@ -21,6 +21,7 @@ import re
 import signal
 import sys
 import threading
+from typing import Any
 
 from . import lan, lan_qr, tls
 from .http_server import Limits
@@ -201,6 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help=argparse.SUPPRESS)  # the tests' short delays
     p.add_argument("--live-tables", type=live_tables, default=None, metavar="SECTION:TABLES,...",
                    help="the tables shown, e.g. A:1-4,B:1,3 (default: every table)")
+    p.add_argument("--live-port", type=int, default=None, metavar="N",
+                   help="the port the spectators are served on, by the live feed's own process (default 8090; "
+                        "0: any free port, printed); the station's /live/ sends them there")
+    p.add_argument("--live-local-port", type=int, default=None, metavar="N",
+                   help="with TLS: the live feed also as plain HTTP on 127.0.0.1:N, for a cache on this computer "
+                        "(nginx: docs/live-nginx.conf; default 5080); -1: not at all")
     p.add_argument("--http-server", choices=["asyncio", "threading"], default="asyncio",
                    help=argparse.SUPPRESS)  # `threading`: the old stdlib server, for the bench's comparison
     return p
@@ -287,8 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.live and (args.live_delay is not None or args.live_tables is not None
-                          or args.live_delay_seconds is not None):
-        parser.error("--live-delay and --live-tables set the live feed: add --live")
+                          or args.live_delay_seconds is not None or args.live_port is not None
+                          or args.live_local_port is not None):
+        parser.error("--live-delay, --live-tables and --live-port set the live feed: add --live")
     if bool(args.tls_cert) != bool(args.tls_key):
         print("station: --tls-cert and --tls-key go together (the club's certificate and its private key)",
               file=sys.stderr)
@@ -353,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
                                   "profile": args.profile or store.setting("profile")})
     station = Station(store, config)
     ssl_context, pin = None, ""
+    tls_files: tuple[pathlib.Path, pathlib.Path] | None = None
     if not args.insecure_http:
         try:
             if args.tls_cert:
@@ -363,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
                 cert, key, fp, added = tls.ensure_certificate(
                     pathlib.Path(args.tls_dir) if args.tls_dir else tls.tls_dir_for(args.db), args.tls_san)
             ssl_context = tls.server_context(cert, key)
+            tls_files = (cert, key)
         except Exception as e:  # unreadable or unwritable directory, a wrong file: say so and stop
             print(f"station: cannot set up TLS ({e}); use --tls-dir DIR, --tls-cert/--tls-key, or --insecure-http",
                   file=sys.stderr)
@@ -429,14 +439,23 @@ def main(argv: list[str] | None = None) -> int:
             local.shutdown()
 
     if args.live:
-        from .live_feed import LiveConfig, LiveFeed
-
-        delay = args.live_delay_seconds if args.live_delay_seconds is not None else (args.live_delay or 0.0)
-        station.live = LiveFeed(station, LiveConfig(delay, args.live_tables)).start()
+        try:
+            fanout = _start_live(station, args, scheme, tls_files)
+        except Exception as e:  # its port taken, ...: the organiser is told, and nothing serves
+            print(f"station: cannot start the live feed: {e}", file=sys.stderr, flush=True)
+            if station.live is not None:
+                station.live.stop()
+            server.server_close()
+            store.close()
+            return 2
+        delay = station.live.config.delay_s
         shown = "every table" if args.live_tables is None else \
             ", ".join(f"{s}{t}" for s, t in sorted(args.live_tables))
-        print(f"station: live feed {lan.station_url(scheme, args.host, port)}live/ (delay {delay / 60:g} min; {shown})",
-              flush=True)
+        print(f"station: live feed {lan.station_url(scheme, args.host, fanout.port)}live/ (delay {delay / 60:g} min; "
+              f"{shown}; served by its own process)", flush=True)
+        if fanout.local_port is not None:
+            print(f"station: live feed for a cache on this computer (nginx): http://127.0.0.1:{fanout.local_port}/live/",
+                  flush=True)
     from . import director
     threading.Thread(target=director.warm, args=(station,), daemon=True).start()
     signal.signal(signal.SIGTERM, stop)
@@ -446,11 +465,36 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if bridge is not None:
             bridge.stop()
+        if station.live_fanout is not None:
+            station.live_fanout.stop()
         if station.live is not None:
             station.live.stop()
         server.server_close()
         store.close()
     return 0
+
+
+def _start_live(station: Station, args: argparse.Namespace, scheme: str,
+                tls_files: tuple[pathlib.Path, pathlib.Path] | None) -> Any:
+    """The live feed in this process, its spectators served by a process of its own
+    (station/live_fanout.py); FanoutError if that cannot start."""
+    from . import live_http
+    from .live_fanout import Fanout
+    from .live_feed import LiveConfig, LiveFeed
+
+    delay = args.live_delay_seconds if args.live_delay_seconds is not None else (args.live_delay or 0.0)
+    station.live = LiveFeed(station, LiveConfig(delay, args.live_tables)).start()
+    argv = ["--host", args.host, "--port", str(8090 if args.live_port is None else args.live_port),
+            "--connections-per-address", str(args.connections_per_address), "--backlog", str(args.backlog),
+            "--head-timeout", str(args.head_timeout)]
+    if tls_files is not None:
+        argv += ["--tls-cert", str(tls_files[0]), "--tls-key", str(tls_files[1]),
+                 "--local-port", str(5080 if args.live_local_port is None else args.live_local_port)]
+    if args.access_log:
+        argv.append("--access-log")
+    fanout = Fanout(station.live, argv, live_http.title_of(station), scheme, lan.lan_address(args.host))
+    station.live_fanout = fanout.start()
+    return fanout
 
 
 if __name__ == "__main__":

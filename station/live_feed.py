@@ -18,20 +18,20 @@ live feed"):
   rooms of a team match, else every table of the movement that plays it (the hand records'
   deal never reaches a spectator who could tell a player yet to play the board).
 
-Every change of a board's view is one numbered event (`seq`): the push stream sends them as
-server-sent events, the LIN and the page are built from the same views.
+Every change of a board's view, and of a match's score, is one numbered event (`seq`), taken by
+the station's own `LiveViews` and handed to each sink (the fan-out process that serves the
+spectators: station/live_fanout.py); the push stream, the LIN and the page are built from them
+there. The TD's match commands (`python -m station match deduct`, another process) change a
+score with no item to announce it: the feed looks at the deductions every `WATCH_S` seconds.
 """
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import datetime
 import heapq
-import json
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,18 +40,15 @@ from shared_rules import boards as board_rules
 from . import live_lin
 from .listeners import Ingested
 from .live_context import LiveContext
+from .live_views import LiveConfig, LiveViews, NotShown, dumps
+
+__all__ = ["LiveConfig", "LiveFeed", "NotShown", "delay_seconds", "parse_live_tables"]
 
 LIVE_KINDS = ("auction_event", "auction", "result")
 MAX_DELAY_MINUTES = 30
-RING = 20_000           # events kept for a spectator who reconnects (Last-Event-ID)
-KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open
-TICK = 0.25             # the streams are woken at most this often (each gets that moment's events at once)
-BEAT_S = 5.0            # and at least this often (keep-alive comments, a stream's end)
 ENDED = ("ended", "passed_out")
-
-
-class NotShown(LookupError):
-    """A table or match the organiser does not show (HTTP 404 with this sentence)."""
+WATCH_S = 1.0           # how often the TD's deductions are looked at (another process writes them)
+Sink = Callable[[str, dict, str], None]  # (kind, event, its JSON): each released event, in order
 
 
 def parse_live_tables(spec: str) -> frozenset[tuple[str, int]]:
@@ -78,15 +75,6 @@ def delay_seconds(minutes: float) -> float:
     if not 0 <= minutes <= MAX_DELAY_MINUTES:
         raise ValueError(f"the live delay must be 0 to {MAX_DELAY_MINUTES} minutes, not {minutes:g}")
     return minutes * 60.0
-
-
-@dataclass(frozen=True)
-class LiveConfig:
-    delay_s: float = 0.0
-    tables: frozenset[tuple[str, int]] | None = None  # None: every table
-
-    def shows(self, section: str, table: int) -> bool:
-        return self.tables is None or (section, table) in self.tables
 
 
 @dataclass
@@ -118,35 +106,6 @@ def _board_key(p: dict) -> tuple[str, str, int, int, int]:
     return (str(p["event"]), str(p["section"]), int(p["table"]), int(p["round"]), int(p["board"]))
 
 
-class _Hub:
-    """The spectators' streams on one event loop wait on one asyncio.Event, renewed per wake.
-    Wakes come at most every `TICK` seconds: the events of that moment go to each spectator in
-    one write, so a thousand spectators cost the loop a thousand writes a tick, not a thousand
-    per event, and the tablets' deliveries on the same loop keep their pace. A beat every
-    `BEAT_S` wakes them too, for their keep-alive comments and their end: one timer for all of
-    them instead of one per spectator per wait."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop):
-        self.loop = loop
-        self.event = asyncio.Event()
-        self.due = False
-        loop.call_later(BEAT_S, self._beat)
-
-    def _beat(self) -> None:
-        self.wake()
-        self.loop.call_later(BEAT_S, self._beat)
-
-    def request(self) -> None:
-        if not self.due:
-            self.due = True
-            self.loop.call_later(TICK, self.wake)
-
-    def wake(self) -> None:
-        self.due = False
-        old, self.event = self.event, asyncio.Event()
-        old.set()
-
-
 class LiveFeed:
     def __init__(self, station: Any, config: LiveConfig, context: LiveContext | None = None,
                  clock: Callable[[], float] = time.monotonic):
@@ -156,7 +115,6 @@ class LiveFeed:
         self.context = context or LiveContext(station.store, station.config.extra.get("profile"))
         self.clock = clock
         self.event = station.config.event
-        self._lock = threading.RLock()         # the views and the frames (read by the HTTP side)
         self._wake = threading.Condition()
         self._due: list[tuple[float, int, str, dict]] = []  # (due, item id, kind, payload)
         self._seen: set[int] = set()
@@ -168,20 +126,15 @@ class LiveFeed:
         self._boards: dict[tuple[str, str, int, int, int], BoardState] = {}
         self._by_board: dict[tuple[str, int], list[BoardState]] = {}
         self._finished: set[tuple[str, str, int, int, int]] = set()
-        # what the spectators get (under _lock)
         # The events' numbers go on from the station's clock at start (microseconds), not from 0:
         # no number or ETag of an earlier run comes back after a restart (the organiser may also
         # show other tables then), so a browser reconnecting with an older Last-Event-ID gets a
         # fresh snapshot and a cache never takes a new file for its old copy.
-        self.seq = time.time_ns() // 1000
-        self._frames: list[bytes] = []
-        self._first = self.seq + 1              # seq of _frames[0]
-        self._views: dict[tuple[str, int], dict[tuple[str, int, int], tuple[dict, str]]] = {}
-        self._changed: dict[tuple[str, int], int] = {}   # table -> seq of its last change
-        self._latest: dict[tuple[str, int], tuple[dict, bytes]] = {}  # table -> its latest board's event
-        self._matches: dict[str, tuple[dict, bytes]] = {}
-        self._after_cache: tuple[int, int, bytes] | None = None  # (after, up to, the frames)
-        self._hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
+        self.first_seq = time.time_ns() // 1000
+        self.views = LiveViews(config, self.event, self.first_seq)
+        self.sinks: list[Sink] = []
+        self._scored: dict[str, tuple[str, Any]] = {}   # match name -> (session, Match) once scored
+        self._deductions: object = None               # what the deductions were when last looked at
 
     # -- life cycle ------------------------------------------------------------------------------
     def start(self) -> LiveFeed:
@@ -244,15 +197,19 @@ class LiveFeed:
             self._wake.notify()
 
     def _run(self) -> None:
+        watched = 0.0
         while not self._stop.is_set():
+            if time.monotonic() - watched >= WATCH_S:
+                watched = time.monotonic()
+                self._watch_deductions()
             with self._wake:
                 now = self.clock()
                 ready = []
                 while self._due and self._due[0][0] <= now:
                     ready.append(heapq.heappop(self._due))
                 if not ready:
-                    wait = self._due[0][0] - now if self._due else None
-                    self._wake.wait(wait)
+                    wait = self._due[0][0] - now if self._due else WATCH_S
+                    self._wake.wait(min(wait, WATCH_S))
                     continue
             for _, _, kind, payload in ready:
                 try:
@@ -388,194 +345,86 @@ class LiveFeed:
             "result": {"tricks": result.get("tricks"), "score_ns": result.get("score_ns")} if complete else None,
         }
 
+    def _emit(self, kind: str, doc: dict) -> None:
+        """One event released: the station's own views take it, then each sink (in order)."""
+        data = dumps(doc)
+        self.views.take(kind, doc, data)
+        for sink in list(self.sinks):
+            try:
+                sink(kind, doc, data)
+            except Exception as e:  # noqa: BLE001 - a sink's trouble is its own; the feed goes on
+                print(f"station: live feed could not pass event {doc.get('seq')} on: {e!r}", flush=True)
+
     def _publish(self, bs: BoardState) -> None:
         view = self.view(bs)
         line = live_lin.board_line(bs.board, bs.dealer, bs.vulnerability, view["players"], view["calls"],
                                    room=view["room"], deal=view["deal"],
                                    tricks=(view["result"] or {}).get("tricks"), contract=view["contract"])
-        table, board_key = (bs.section, bs.table), (bs.tablet_event, bs.round, bs.board)
-        with self._lock:
-            boards = self._views.setdefault(table, {})
-            if board_key in boards and {**boards[board_key][0], "started": 0} == {**view, "started": 0}:
-                return
-            boards[board_key] = (view, line)
-            self.seq += 1
-            bs.started = bs.started or self.seq
-            view["started"] = bs.started
-            doc = {"seq": self.seq, "view": view, "lin": line}
-            frame = _frame(self.seq, "board", doc)
-            self._frames.append(frame)
-            self._changed[table] = self.seq
-            latest = self._latest.get(table)
-            if latest is None or latest[0]["view"]["started"] <= bs.started:
-                self._latest[table] = (doc, frame)  # an earlier board's late news does not take its place
-            self._trim()
+        before = self.views.board(bs.section, bs.table, (bs.tablet_event, bs.round, bs.board))
+        if before is not None and {**before["view"], "started": 0} == {**view, "started": 0}:
+            return
+        seq = self.views.seq + 1
+        bs.started = bs.started or seq
+        view["started"] = bs.started
+        self._emit("board", {"seq": seq, "view": view, "lin": line})
         if view["result"] is not None and view["match"] is not None:
-            self._publish_match(bs)
-        self._wake_streams()
+            found = self.context.match_of(bs.tablet_event, bs.section, bs.table, bs.round)
+            if found is not None:
+                self._publish_match(bs.tablet_event, found[0])
 
-    def _publish_match(self, bs: BoardState) -> None:
+    def _publish_match(self, tablet_event: str, m: Any) -> None:
         """A match's score from the boards whose results are shown (both rooms finished): the
-        IMPs each team won, as the director page shows them."""
+        IMPs each team won, as the director page shows them, and the VPs less the TD's deductions."""
         from .match_store import score
         from .team_exports import imps_text
 
-        found = self.context.match_of(bs.tablet_event, bs.section, bs.table, bs.round)
-        facts = self.context.session(bs.tablet_event)
-        if found is None or facts.scope.guid is None:
+        facts = self.context.session(tablet_event)
+        if facts.scope.guid is None:
             return
-        m = found[0]
         results = {}
         for seg in m.segments:
             for x in (seg.open, seg.closed):
                 for b in seg.boards:
-                    other = self._boards.get((bs.tablet_event, x.room.section, x.room.table, x.room.round, b))
+                    other = self._boards.get((tablet_event, x.room.section, x.room.table, x.room.round, b))
                     if other is not None and other.result is not None and self._complete(other):
                         results[(x.room.section, x.room.table, x.room.round, b)] = other.result
         scored = score(self.store, facts.scope.guid, m, results, self.context.profile)
         name = _match_name(m)
+        self._scored[name] = (tablet_event, m)
         doc_m = {"match": name, "home": m.home, "away": m.away, "boards": len(m.boards),
                  "scored": scored.score.scored, "home_won": imps_text(scored.score.home_won),
                  "away_won": imps_text(scored.score.away_won),
                  # VPs once complete, net of the TD's deductions, each shown (FSB L109B-D)
                  "vp": [f"{v:.2f}" for v in scored.score.vp] if scored.score.vp else None,
                  "deductions": [x.text() for x in scored.deductions]}
-        with self._lock:
-            if name in self._matches and self._matches[name][0] == doc_m:
-                return
-            self.seq += 1
-            frame = _frame(self.seq, "match", {"seq": self.seq, **doc_m})
-            self._frames.append(frame)
-            self._matches[name] = (doc_m, frame)
-            self._trim()
+        before = self.views.match(name)
+        if before is not None and {**before, "seq": 0} == {**doc_m, "seq": 0}:
+            return
+        self._emit("match", {"seq": self.views.seq + 1, **doc_m})
 
-    def _trim(self) -> None:
-        if len(self._frames) > 2 * RING:
-            drop = len(self._frames) - RING
-            del self._frames[:drop]
-            self._first += drop
+    def _watch_deductions(self) -> None:
+        """The TD's deductions changed (`python -m station match deduct/undeduct`, another process):
+        every match scored so far is scored again, and a score that changed is an event at once,
+        though no board's result follows (FSB L109B-D; after the last board none ever does)."""
+        from .match_deductions import fingerprint
 
-    def _wake_streams(self) -> None:
-        for hub in list(self._hubs.values()):
-            with contextlib.suppress(RuntimeError):  # a loop that has closed
-                hub.loop.call_soon_threadsafe(hub.request)
-
-    # -- what the spectators read ------------------------------------------------------------------
-    def snapshot(self) -> bytes:
-        """The latest board of every shown table and every match's score, as stream events."""
-        with self._lock:
-            frames = sorted([*(f for _, f in self._latest.values()), *(f for _, f in self._matches.values())],
-                            key=lambda f: int(f.split(b"\n", 1)[0][4:]))
-            return b"".join(frames) + f"id: {self.seq}\nevent: snapshot\ndata: {{\"seq\": {self.seq}}}\n\n".encode()
-
-    def frames_after(self, seq: int) -> tuple[bytes, int]:
-        """The events after `seq` (a snapshot when those are no longer kept), and the last seq."""
-        with self._lock:
-            if seq == self.seq:
-                return b"", self.seq
-            if seq + 1 < self._first or seq > self.seq:  # no longer kept, or another run's number
-                return self.snapshot(), self.seq
-            # The spectators woken by one tick are mostly at the same point: they share one chunk
-            # (the HTTP side then frames it once, too).
-            cached = self._after_cache
-            if cached is not None and cached[0] == seq and cached[1] == self.seq:
-                return cached[2], self.seq
-            data = b"".join(self._frames[seq + 1 - self._first:])
-            self._after_cache = (seq, self.seq, data)
-            return data, self.seq
-
-    async def stream(self, after: int | None, hold_s: float = 600.0, once: bool = False) -> AsyncIterator[bytes]:
-        """Server-sent events: the snapshot (or what came after `after`), then each event as it
-        is released, a keep-alive comment when quiet; ends after `hold_s` (the client reconnects
-        with Last-Event-ID) or, `once`, after the first events (the cacheable long poll)."""
-        loop = asyncio.get_running_loop()
-        hub = self._hubs.get(loop)
-        if hub is None:
-            hub = self._hubs.setdefault(loop, _Hub(loop))
-        end = loop.time() + hold_s
-        yield b"retry: 1000\n\n"
-        if after is None:
-            with self._lock:
-                seq = self.seq
-                first = self.snapshot()
-            yield first
-            if once:
-                return
-        else:
-            seq = after
-        sent = loop.time()
-        while loop.time() < end:
-            data, seq_now = self.frames_after(seq)
-            if data:
-                seq, sent = seq_now, loop.time()
-                yield data
-                if once:
-                    return
-                continue
-            if once:  # the long poll ends on time (a cache in front holds the others meanwhile)
-                try:
-                    async with asyncio.timeout(max(0.0, end - loop.time())):
-                        await hub.event.wait()
-                except TimeoutError:
-                    return
-                continue
-            if loop.time() - sent >= KEEPALIVE_S:
-                sent = loop.time()
-                yield b": keep-alive\n\n"
-            await hub.event.wait()  # the next tick with news, or the beat
-
-    def tables(self) -> list[tuple[str, int]]:
-        with self._lock:
-            return sorted(self._views)
-
-    def table_lin(self, section: str, table: int) -> tuple[str, str]:
-        """(the table's boards so far as LIN, its ETag)."""
-        if not self.config.shows(section, table):
-            raise NotShown(f"table {section}{table} is not shown in the live feed")
-        with self._lock:
-            boards = self._views.get((section, table), {})
-            text = "".join(line + "\n" for _, line in boards.values())
-            return text, f'"{section}{table}-{self._changed.get((section, table), 0)}"'
-
-    def match_lin(self, open_room: tuple[str, int], closed_room: tuple[str, int]) -> tuple[str, str]:
-        """(both rooms' boards as one vugraph file, its ETag) of the match played at these tables."""
-        for room in (open_room, closed_room):
-            if not self.config.shows(*room):
-                raise NotShown(f"table {room[0]}{room[1]} is not shown in the live feed, so neither is its match")
-        with self._lock:
-            rooms = {open_room: self._views.get(open_room, {}), closed_room: self._views.get(closed_room, {})}
-            head = None
-            lines = []
-            for boards in rooms.values():
-                for (_, _, board), (view, line) in boards.items():
-                    if view["match"] is not None and head is None:
-                        head = view
-                    lines.append((board, 0 if view["room"] == "Open" else 1, line))
-            if head is None:
-                raise NotShown(f"no match is being played at tables {open_room[0]}{open_room[1]} and "
-                               f"{closed_room[0]}{closed_room[1]}")
-            etag = f'"m{open_room[0]}{open_room[1]}-{max(self._changed.get(r, 0) for r in rooms)}"'
-        boards_seen = sorted({b for b, _, _ in lines})
-        home, _, away = str(head["match"]).partition(" v ")
-        text = live_lin.match_header(self.event, f"{open_room[0]}{open_room[1]} v {closed_room[0]}{closed_room[1]}",
-                                     "I", boards_seen, home, away) + "\n"
-        return text + "".join(line + "\n" for _, _, line in sorted(lines)), etag
-
-    def page_state(self) -> tuple[list[dict], list[dict], int]:
-        """(the latest board event of each shown table, each match's score event, the last seq)."""
-        with self._lock:
-            return ([doc for doc, _ in self._latest.values()],
-                    [{**doc, "seq": int(f.split(b"\n", 1)[0][4:])} for doc, f in self._matches.values()], self.seq)
+        try:
+            now = fingerprint(self.store)
+        except Exception:  # noqa: BLE001 - the store cannot say now: looked at again next time
+            return
+        if now == self._deductions:
+            return
+        known, self._deductions = self._deductions, now
+        if known is None:
+            return  # the first look: the scores made meanwhile already counted them
+        for tablet_event, m in list(self._scored.values()):
+            self._publish_match(tablet_event, m)
 
 
 def _match_name(m: Any) -> str:
     from .team_exports import team_name
 
     return f"{team_name(m.home)} v {team_name(m.away)}"
-
-
-def _frame(seq: int, event: str, doc: dict) -> bytes:
-    return f"id: {seq}\nevent: {event}\ndata: {json.dumps(doc, separators=(',', ':'))}\n\n".encode()
 
 
 def _epoch(text: Any) -> float | None:

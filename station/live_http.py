@@ -19,7 +19,7 @@ from typing import Any
 
 from . import live_page
 from .http_server import Request, Response
-from .live_feed import LiveFeed, NotShown
+from .live_views import LiveViews, NotShown
 
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; "
             "form-action 'none'; frame-ancestors 'none'")
@@ -65,7 +65,7 @@ def _after(request: Request) -> int | None | Response:
     return int(raw)
 
 
-def route(feed: LiveFeed | None, request: Request, title: str) -> Response:
+def route(feed: LiveViews | None, request: Request, title: str) -> Response:
     """The reply to a GET under /live."""
     path = request.path
     if feed is None:
@@ -107,6 +107,18 @@ def route(feed: LiveFeed | None, request: Request, title: str) -> Response:
         return _cached(request, text.encode(), "text/plain; charset=utf-8", etag)
     return _error(404, f"no such page in the live feed: {path[:80]} (the page is /live/, a table's boards "
                        "/live/<section>/<table>.lin, the stream /live/stream)")
+
+
+_HOST = re.compile(r"([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?")
+
+
+def elsewhere(request: Request, scheme: str, host: str, port: int) -> Response:
+    """The live feed is served by its own process on its own port (station/live_fanout.py): a
+    spectator who asks the station is sent there, to the same name the station was reached by."""
+    m = _HOST.fullmatch(request.header("Host"))
+    name = m.group(1) if m else host
+    target = request.raw_target if request.raw_target.startswith("/") else request.path
+    return Response(307, b"", headers=[("Location", f"{scheme}://{name}:{port}{target}")])
 
 
 def title_of(station: Any) -> str:

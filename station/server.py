@@ -16,7 +16,7 @@ Tablet API (docs/station.md has the full description):
   GET  /api/v1/health          200 "ok", 200 "degraded" (the .bws missing, unreadable, replaced), or
                                503 "trouble" with the problems (disk, database)
   GET/POST /login              the director's login form; sets the session cookie
-  GET  /live/...               the live feed (station/live_http.py), with --live
+  GET  /live/...               307 to the live feed's own process (station/live_fanout.py), with --live
 """
 from __future__ import annotations
 
@@ -96,6 +96,7 @@ class Station:
         self.listeners = Listeners()  # who hears of each stored item (station/listeners.py)
         self.pin_checks = PinChecks(store)  # the director PIN for tablets, with its lockout
         self.live: Any = None  # the live feed (station/live_feed.py), with --live
+        self.live_fanout: Any = None  # the process that serves its spectators (station/live_fanout.py)
         self._probe: tuple[float, str | None] = (0.0, None)
         self._probe_lock = threading.Lock()
 
@@ -679,7 +680,10 @@ class StationApp:
                             [("Content-Disposition", f'attachment; filename="{name}{suffix}.xml"')])
         if path == "/live" or path.startswith("/live/"):
             from . import live_http
-            return live_http.route(st.live, request, live_http.title_of(st))
+            fanout = st.live_fanout
+            if fanout is not None:  # the spectators' own process (station/live_fanout.py)
+                return live_http.elsewhere(request, fanout.scheme, fanout.host, fanout.port)
+            return live_http.route(st.live.views if st.live is not None else None, request, live_http.title_of(st))
         raise HttpError(404, f"no such page: {path}")
 
 

@@ -63,11 +63,16 @@
 //   T sim_us wall_us busy_cycles_per_box bytes_programmed_per_box bytes_erased_per_box
 //   KD box sim_us r c     a key went down (its press starts)
 //   V box sim_us HEX      with "frames": a write to display memory ended (its whole memory)
+//   RS box sim_us         "snapshots": the box joins from a snapshot taken at sim_us of its boot
+//                         (the lines it printed up to then follow)
 'use strict';
+const crypto = require('crypto');
 const fs = require('fs');
+const path = require('path');
 const readline = require('readline');
 const { RP2040, USBCDC, GPIOPinState, Simulator } = require('rp2040js');
 const { Bridge } = require('./bridge.js');
+const snapshot = require('./snapshot.js');
 // the package exports no SimulationClock; the Simulator's own clock is one
 const SimulationClock = new Simulator().clock.constructor;
 
@@ -82,6 +87,9 @@ const uf2 = fs.readFileSync(cfg.uf2);
 let gNs = 0; // the table's time: every box's chip time is gNs - its power-on time
 const wallStart = process.hrtime.bigint();
 const wallUs = () => Number((process.hrtime.bigint() - wallStart) / 1000n);
+// a table whose boxes all start from snapshots starts at their time, not at 0: "realtime" counts
+// the wall clock from there (their boot took no wall time)
+let wallSkewUs = 0;
 const simUs = () => Math.floor(gNs / 1000);
 
 function out(line) {
@@ -256,26 +264,27 @@ function attachFlash(mcu, model) {
   const ssi = mcu.peripherals[0x18000];
   const write = ssi.writeUint32.bind(ssi);
   const read = ssi.readUint32.bind(ssi);
-  // every byte shifted out shifts one in: the ROM counts them through RXFLR
-  let rx = [];
-  model.onSelect = () => { rx = []; };
+  // every byte shifted out shifts one in: the ROM counts them through RXFLR (kept on the model,
+  // as all of a box's state is kept on its objects: hardware/emu/snapshot.js)
+  model.rx = [];
+  model.onSelect = () => { model.rx = []; };
   ssi.writeUint32 = (off, v) => {
-    if (off === 0x08) rx = []; // SSIENR: disabling the SSI empties its FIFOs
-    if (off === 0x60) rx.push(model.byte(v & 0xff));
+    if (off === 0x08) model.rx = []; // SSIENR: disabling the SSI empties its FIFOs
+    if (off === 0x60) model.rx.push(model.byte(v & 0xff));
     write(off, v);
   };
   ssi.readUint32 = (off) => {
     if (off === 0x20) return 0; // TXFLR: sent at once
-    if (off === 0x24) return rx.length; // RXFLR
-    if (off === 0x60) return rx.length ? rx.shift() : 0; // status while busy; ids and reads 0
+    if (off === 0x24) return model.rx.length; // RXFLR
+    if (off === 0x60) return model.rx.length ? model.rx.shift() : 0; // status while busy; ids and reads 0
     return read(off);
   };
-  const regs = new Map();
   mcu.peripherals[0x40018] = {
+    regs: new Map(),
     // STATUS registers read as before (all ones: what the ROM polls for is there)
-    readUint32: (off) => ((off & 7) === 0 ? 0xffffffff : regs.get(off) || 0),
+    readUint32(off) { return (off & 7) === 0 ? 0xffffffff : this.regs.get(off) || 0; },
     writeUint32(off, v) {
-      regs.set(off, v >>> 0);
+      this.regs.set(off, v >>> 0);
       if (off === 0x0c) {
         const over = (v >>> 8) & 3; // OUTOVER of QSPI_SS: 2 drive low, 3 drive high
         if (over === 2) model.select(true);
@@ -283,7 +292,7 @@ function attachFlash(mcu, model) {
       }
     },
     writeUint32Atomic(off, v, type) {
-      const cur = regs.get(off) || 0;
+      const cur = this.regs.get(off) || 0;
       const nv = type === 1 ? cur ^ v : type === 2 ? cur | v : type === 3 ? cur & ~v : v;
       this.writeUint32(off, nv);
     },
@@ -308,6 +317,15 @@ class Box {
     this.leds = {};
     this.hangs = false;
     this.busyCycles = 0; // cycles the core ran (not waiting): how loaded the chip is
+    // snapshots (below): every field set here, never deleted, so that the box keeps one shape
+    // (a deleted property turns it into a dictionary, and its run loop became 60% slower)
+    this.snapPath = null;
+    this.rec = null; // the lines printed while a boot may become a snapshot
+    this.wakeAt = -1; // restored: the table time it joins at (-1: it runs)
+    this.replay = null;
+    this.touched = false; // a command reached it before its snapshot could be taken
+    this.muted = false;
+    this.reboot = false;
   }
 
   powerOn() {
@@ -322,34 +340,34 @@ class Box {
     this.spi = new SpiFlash(mcu.flash, () => this.clock.nanos);
     attachFlash(mcu, this.spi);
     const cdc = new USBCDC(mcu.usbCtrl);
-    cdc.onDeviceConnected = () => out(`L ${this.index} ${simUs()} [usb connected]`);
+    cdc.onDeviceConnected = () => this.emit('L', `${simUs()} [usb connected]`);
     this.cdc = cdc;
     // A USB host sends an OUT packet only when it has data for the device. rp2040js 1.4.1's
     // USBCDC answers every OUT buffer the device arms with a zero-length packet 10 us later, so
     // TinyUSB re-arms it at once: about 24,000 USB interrupts a second, which kept the core
     // busy almost all the time (measured: 98.7% of an idle box's cycles). Here an armed buffer
     // waits until the console has bytes for it.
-    let armed = -1;
+    this.armed = -1;
     const usb = mcu.usbCtrl;
     const sendOut = () => {
-      const buf = new Uint8Array(Math.min(armed, cdc.txFIFO.itemCount));
+      const buf = new Uint8Array(Math.min(this.armed, cdc.txFIFO.itemCount));
       for (let i = 0; i < buf.length; i++) buf[i] = cdc.txFIFO.pull();
-      armed = -1;
+      this.armed = -1;
       usb.endpointReadDone(cdc.outEndpoint, buf);
     };
     usb.onEndpointRead = (endpoint, size) => {
       if (endpoint !== cdc.outEndpoint) return;
-      armed = size;
+      this.armed = size;
       if (cdc.txFIFO.itemCount) sendOut();
     };
     this.consoleIn = (bytes) => {
       for (const v of bytes) cdc.txFIFO.push(v);
-      if (armed >= 0 && cdc.txFIFO.itemCount) sendOut();
+      if (this.armed >= 0 && cdc.txFIFO.itemCount) sendOut();
     };
     cdc.onSerialData = (buf) => {
       for (const ch of buf) {
         if (ch === 10) {
-          out(`L ${this.index} ${simUs()} ${this.line.replace(/\r$/, '')}`);
+          this.emit('L', `${simUs()} ${this.line.replace(/\r$/, '')}`);
           this.line = '';
         } else if (this.line.length < 400) {
           this.line += String.fromCharCode(ch);
@@ -375,7 +393,11 @@ class Box {
     const oled = this.oled;
     oled.reset();
     oled.clock = () => this.now();
-    if (cfg.frames) oled.onFrame = () => out(`V ${this.index} ${Math.floor(this.now() / 1000)} ${Buffer.from(oled.ram).toString('hex')}`);
+    // with "frames", and while a boot may become a snapshot (below: a run with "frames" that
+    // restores it prints them)
+    oled.onFrame = () => {
+      if (cfg.frames || this.rec) this.emit('V', `${Math.floor(this.now() / 1000)} ${Buffer.from(oled.ram).toString('hex')}`);
+    };
     // The I2C bus takes its time on the chip's clock: a start or stop a bit time, the address
     // and each data byte nine (8 bits and the acknowledge), at the SCL period the firmware
     // programmed (clk_sys cycles high + low, as pico-sdk's i2c_set_baudrate sets them), so a
@@ -385,18 +407,29 @@ class Box {
       const cyc = fast ? i2c.fsClockHighPeriod + i2c.fsClockLowPeriod : i2c.ssClockHighPeriod + i2c.ssClockLowPeriod;
       return Math.max(cyc, 1) * CYCLE_NS;
     };
-    let i2cDone = null;
-    const i2cAlarm = this.clock.createAlarm(() => { const f = i2cDone; i2cDone = null; if (f) f(); });
-    const after = (bits, f) => { i2cDone = f; i2cAlarm.schedule(bits * bitNs()); };
-    i2c.onStart = () => after(1, () => i2c.completeStart());
-    i2c.onConnect = (addr) => after(9, () => i2c.completeConnect(oled.connect(addr)));
-    i2c.onWriteByte = (v) => after(9, () => {
-      if (oled.fault) { i2c.completeWrite(false); return; }
-      oled.write(v);
-      i2c.completeWrite(true);
-    });
-    i2c.onReadByte = () => after(9, () => i2c.completeRead(0));
-    i2c.onStop = () => after(1, () => { oled.stop(); i2c.completeStop(); });
+    // the transfer under way as data (op, byte), not a closure: a snapshot holds it
+    this.i2cOp = null;
+    const i2cDone = () => {
+      const op = this.i2cOp;
+      this.i2cOp = null;
+      if (!op) return;
+      const [what, v] = op;
+      if (what === 'start') i2c.completeStart();
+      else if (what === 'connect') i2c.completeConnect(oled.connect(v));
+      else if (what === 'write') {
+        if (oled.fault) { i2c.completeWrite(false); return; }
+        oled.write(v);
+        i2c.completeWrite(true);
+      } else if (what === 'read') i2c.completeRead(0);
+      else if (what === 'stop') { oled.stop(); i2c.completeStop(); }
+    };
+    this.i2cAlarm = this.clock.createAlarm(i2cDone);
+    const after = (bits, what, v) => { this.i2cOp = [what, v]; this.i2cAlarm.schedule(bits * bitNs()); };
+    i2c.onStart = () => after(1, 'start');
+    i2c.onConnect = (addr) => after(9, 'connect', addr);
+    i2c.onWriteByte = (v) => after(9, 'write', v);
+    i2c.onReadByte = () => after(9, 'read');
+    i2c.onStop = () => after(1, 'stop');
     // The same panel on 4-wire SPI (the reference box: hardware/pinmap.json, display.spi). A byte
     // takes 8 SCK periods at the clock the firmware programmed (clk_peri / (CPSDVSR x (1 +
     // SCR)), the PL022's divider: 10 MHz asked gives 8.93 MHz), one after the other as the
@@ -413,18 +446,18 @@ class Box {
       const p = mcu.gpio[n];
       return p.outputEnable && !!p.outputValue === level;
     };
-    let spiByte = 0;
-    const spiAlarm = this.clock.createAlarm(() => {
+    this.spiByte = 0;
+    this.spiAlarm = this.clock.createAlarm(() => {
       if (driven(sp.cs, false) && !oled.fault) {
-        if (driven(sp.dc, true)) oled.data(spiByte);
-        else oled.command1(spiByte);
+        if (driven(sp.dc, true)) oled.data(this.spiByte);
+        else oled.command1(this.spiByte);
       }
       spi.completeTransmit(0);
     });
     spi.onTransmit = (v) => {
-      spiByte = v;
+      this.spiByte = v;
       const hz = spi.clockFrequency || 1e6;
-      spiAlarm.schedule(Math.max(1, Math.round((spi.dataBits * 1e9) / hz)));
+      this.spiAlarm.schedule(Math.max(1, Math.round((spi.dataBits * 1e9) / hz)));
     };
     mcu.gpio[sp.cs].addListener((s) => { if (s === GPIOPinState.High) oled.stop(); });
     if (sp.res >= 0) {
@@ -453,14 +486,22 @@ class Box {
       wd.alarm.enable = false;
       wd.timer.enable = false;
       if (this.reboot) return;
-      out(`D ${this.index} ${simUs()}`);
+      this.emit('D', `${simUs()}`);
       this.reboot = true;
     };
     mcu.core.PC = 0x10000000;
     this.mcu = mcu;
     this.hangs = false;
     this.scanCols();
-    out(`R ${this.index} ${simUs()}`);
+    this.emit('R', `${simUs()}`);
+  }
+
+  // a line about this box; recorded while its boot may become a snapshot (replayed by a run
+  // that restores it, with its own index); V lines only with "frames"
+  emit(op, rest) {
+    if (this.rec) this.rec.push([op, rest]);
+    if (this.muted) return;
+    if (op !== 'V' || cfg.frames) out(`${op} ${this.index} ${rest}`);
   }
 
   powerOff() {
@@ -522,14 +563,14 @@ class Box {
       const k = this.keyq[0];
       if (!k.down) {
         k.down = true;
-        out(`KD ${this.index} ${simUs()} ${k.r} ${k.c}`);
+        this.emit('KD', `${simUs()} ${k.r} ${k.c}`);
         this.pressed.add(k.r + ',' + k.c);
         this.keyUntil = now + k.hold * 1e6;
       } else {
         this.pressed.delete(k.r + ',' + k.c);
         this.keyq.shift();
         this.keyUntil = now + k.gap * 1e6;
-        out(`K ${this.index} ${simUs()} ${k.r} ${k.c}`);
+        this.emit('K', `${simUs()} ${k.r} ${k.c}`);
       }
       this.scanCols();
     }
@@ -657,17 +698,23 @@ function command(l) {
     out(`H ${simUs()} pin ${a[1]}`);
   } else if (op === 'E') {
     const b = boxes[+a[1]];
+    b.touched = true;
     if (b.mcu) b.consoleIn(Buffer.from(a[2] || '', 'hex'));
   } else if (op === 'P') {
+    boxes[+a[1]].touched = true;
     boxes[+a[1]].keyq.push({ r: +a[2], c: +a[3], hold: +a[4], gap: +a[5], down: false,
       at: a[6] !== undefined ? (+a[6]) * 1000 : 0 });
   } else if (op === 'X') {
+    touch(boxes[+a[1]]);
     boxes[+a[1]].powerOff();
   } else if (op === 'O') {
+    touch(boxes[+a[1]]);
     boxes[+a[1]].powerOn();
   } else if (op === 'I') {
+    boxes[+a[1]].touched = true;
     boxes[+a[1]].oled.plug(a[2] === '1');
   } else if (op === 'H') {
+    boxes[+a[1]].touched = true;
     boxes[+a[1]].hangs = true;
   } else if (op === 'S') {
     const b = boxes[+a[1]];
@@ -692,11 +739,13 @@ function loop() {
   // run on it (hardware/emu/rig.py), so the boxes never look slower to it than they are
   const sliceEnd = Date.now() + 4;
   while (Date.now() < sliceEnd && !held) {
-    if (cfg.realtime !== false && gNs / 1000 > wallUs()) break;
+    if (cfg.realtime !== false && gNs / 1000 > wallUs() + wallSkewUs) break;
     const until = Math.min(gNs + SLICE_NS, horizon);
     for (const b of boxes) {
       if (b.reboot) { b.reboot = false; b.powerOff(); b.powerOn(); }
       if (!b.mcu) continue;
+      if (b.wakeAt >= 0 && !wake(b)) continue;
+      if (b.rec) takeSnapshot(b);
       b.tickIo();
       b.run(until);
     }
@@ -716,9 +765,107 @@ function loop() {
   else setImmediate(loop);
 }
 
-for (const b of boxes) {
+// Snapshots (CONFIG "snapshots": a directory): a box boots from reset until the firmware has
+// enabled its UART, the first moment the tablet's bytes can reach it; up to then nothing from
+// outside has touched the chip (no byte heard, none sent, no key, no command), so its state is
+// a function of what it was built from alone: the boot ROM, the UF2 and its flash contents,
+// this program and rp2040js, the pins it is wired to (the key below). Its state then (snapshot.js)
+// and the lines it printed on the way are saved; a later run of a box with the same key lays
+// that state onto its freshly powered-on chip and joins the table at that chip time, printing
+// those lines, instead of running the same half second of chip time again. So whatever state
+// this program keeps for a box lives on the box's objects (the Box, its models, rp2040js's
+// peripherals), never in a variable a closure holds: snapshot.js sees only objects, and its
+// check that a restore reads back as saved cannot see a closure's variable either.
+const SNAP_SKIP = new Set(['cfg', 'index', 'rxq', 'rxFree', 'rec', 'snapPath', 'wakeAt', 'replay', 'touched', 'muted']);
+const snapSkip = (o, key) => o instanceof Box && SNAP_SKIP.has(key);
+
+function snapKey(b) {
+  const h = crypto.createHash('sha256');
+  const pkg = path.join(__dirname, 'node_modules', 'rp2040js', 'package.json');
+  for (const f of [__filename, path.join(__dirname, 'snapshot.js'), pkg]) h.update(fs.readFileSync(f));
+  h.update(process.version);
+  h.update(bootrom);
+  h.update(b.flash); // the UF2 and the box's filesystem, as the chip finds them at power-on
+  h.update(JSON.stringify([b.cfg.jumpers || null, cfg.spi, cfg.keypad || null, cfg.de, cfg.leds || null]));
+  return h.digest('hex').slice(0, 32);
+}
+
+function touch(b) {
+  b.touched = true;
+  b.wakeAt = -1; // a box powered off or on before it woke is no longer the snapshot's
+}
+
+function takeSnapshot(b) {
+  if (!b.mcu.uart[0].enabled) return;
+  const rec = b.rec;
+  b.rec = null;
+  if (b.touched || b.txFree !== 0 || b.keyq.length || b.base !== 0) return;
+  try {
+    const data = snapshot.save(b, snapSkip);
+    const head = Buffer.from(JSON.stringify({ t: gNs, log: rec }) + '\n');
+    const tmp = `${b.snapPath}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.concat([head, data]));
+    fs.renameSync(tmp, b.snapPath);
+  } catch (e) {
+    process.stderr.write(`snapshot of box ${b.index} not saved: ${e.stack}\n`);
+  }
+}
+
+function restoreSnapshot(b) {
+  let buf;
+  try {
+    buf = fs.readFileSync(b.snapPath);
+  } catch (e) {
+    return false;
+  }
+  try {
+    const nl = buf.indexOf(10);
+    const head = JSON.parse(buf.subarray(0, nl).toString());
+    b.muted = true; // the fresh chip's power-on says nothing: the snapshot's log does
+    b.powerOn();
+    snapshot.restore(b, snapshot.load(buf.subarray(nl + 1)), snapSkip);
+    b.muted = false;
+    b.wakeAt = head.t;
+    b.replay = head.log;
+    return true;
+  } catch (e) {
+    process.stderr.write(`snapshot of box ${b.index} not restored, booting from reset: ${e.stack}\n`);
+    return false;
+  }
+}
+
+// a restored box joins the table once the table's clock reaches the snapshot's time; what the
+// tablet sent it before then fell on a UART not yet enabled, as in a boot from reset
+function wake(b) {
+  if (gNs < b.wakeAt) return false;
+  b.rxq = b.rxq.filter((x) => x.at >= b.wakeAt);
+  out(`RS ${b.index} ${Math.floor(b.wakeAt / 1000)}`);
+  b.wakeAt = -1;
+  for (const [op, rest] of b.replay) b.emit(op, rest);
+  b.replay = null;
+  return true;
+}
+
+boxes.forEach((b, i) => {
   loadUf2(b.flash);
-  if (!b.cfg.off) b.powerOn();
+  if (b.cfg.off) return;
+  if (cfg.snapshots) {
+    const snapPath = path.join(cfg.snapshots, `box-${snapKey(b)}.snap`);
+    b.snapPath = snapPath;
+    if (restoreSnapshot(b)) return;
+    // a restore that failed half way leaves nothing of itself: a new box boots from reset
+    b = boxes[i] = new Box(i, b.cfg);
+    loadUf2(b.flash);
+    b.snapPath = snapPath;
+    b.rec = [];
+  }
+  b.powerOn();
+});
+// every box from a snapshot: the table starts at the earliest of their times
+const starts = boxes.filter((b) => b.mcu).map((b) => Math.max(b.wakeAt, 0));
+if (starts.length && Math.min(...starts) > 0) {
+  gNs = Math.min(...starts);
+  wallSkewUs = Math.floor(gNs / 1000);
 }
 if (held) out(`H ${simUs()} start`);
 loop();

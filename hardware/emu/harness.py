@@ -45,6 +45,8 @@ STILL_US = 60_000
 # time, and slower still on a busy machine); the wall clock only catches an emulator that has
 # stopped: no chip time passing for this long.
 STALL_S = 120.0
+# a folder of booted boxes' states for every EmuTable that is given none (EmuTable: snapshots)
+SNAPSHOTS_ENV = "BOX_EMU_SNAPSHOTS"
 
 
 def user_cache() -> pathlib.Path:
@@ -259,7 +261,8 @@ class EmuTable:
                  realtime: bool = True, jumpers: dict[str, tuple[int, int]] | None = None,
                  seat_in_config: bool = True, frames: bool = False,
                  extra_config: dict | None = None, display: str = "spi",
-                 bridge_ms: float | None = None, lockstep: Tablet | None = None):
+                 bridge_ms: float | None = None, lockstep: Tablet | None = None,
+                 snapshots: pathlib.Path | None = None):
         """display: how the boxes' panels are wired, "spi" (the reference box) or "i2c"
         (`make flash DISPLAY_BUS=i2c`); the emulated panel listens on both buses.
         bridge_ms: model the USB bridge between the wire and the tablet with this latency timer
@@ -268,12 +271,18 @@ class EmuTable:
         stand while it works and its bytes enter the line at its own clock's time (lockstep.py;
         open its ports with `open_port`). Without it the tablet's wall time weighs as little on
         the chip's clock as the emulation is slower than real time, and its bytes land when a
-        harness thread reads them."""
+        harness thread reads them.
+        snapshots: a directory where each box's state at the moment its firmware enables the
+        UART is kept, by what the box was built from (emu.js, snapshot.js): a box built the same
+        way later starts from there instead of booting the same way again (the tests share one
+        directory per run); by default $BOX_EMU_SNAPSHOTS if set (the demo's boxes), else none."""
         why = missing()
         if why:
             raise RuntimeError(why)
         a = assets()
         assert a is not None
+        if snapshots is None and os.environ.get(SNAPSHOTS_ENV):
+            snapshots = pathlib.Path(os.environ[SNAPSHOTS_ENV])
         self.seats = seats
         self.bus = bus
         self.workdir = pathlib.Path(workdir)
@@ -290,7 +299,8 @@ class EmuTable:
         cfg = {"uf2": str(a / UF2), "bootrom": str(a / BOOTROM), "bus": bus, "boxes": boxes,
                "realtime": realtime, "frames": frames, "lockstep": lockstep is not None,
                "bridge": {"latency_ms": bridge_ms, "packet": 62} if bridge_ms else None,
-               "spi": {"id": sp["id"], "cs": sp["cs"], "dc": sp["dc"], "res": sp.get("res", -1)}}
+               "spi": {"id": sp["id"], "cs": sp["cs"], "dc": sp["dc"], "res": sp.get("res", -1)},
+               "snapshots": str(snapshots) if snapshots is not None else None}
         cfgp = self.workdir / "emu.json"
         cfgp.write_text(json.dumps(cfg))
         self.console: dict[str, list[tuple[int, str]]] = {s: [] for s in seats}
@@ -298,6 +308,8 @@ class EmuTable:
         self.key_downs: dict[str, list[tuple[int, int, int]]] = {s: [] for s in seats}
         self.frames: dict[str, list[tuple[int, Screen]]] = {s: [] for s in seats}  # (chip us, frame)
         self.resets: dict[str, list[tuple[str, int]]] = {s: [] for s in seats}
+        # the boxes that started from a snapshot: the chip time of their boot it was taken at
+        self.restored: dict[str, int] = {}
         self.collisions = 0
         self.line_log: list[tuple[int, str, str]] = []  # bus: (chip us, who, hex) as driven
         self.undriven: list[tuple[int, str]] = []  # bus: (chip us, seat) of bytes sent with DE low
@@ -415,6 +427,8 @@ class EmuTable:
                 with self._cv:
                     self.keys_done[self.seats[int(parts[1])]] += 1
                     self._cv.notify_all()
+            elif op == "RS":
+                self.restored[self.seats[int(parts[1])]] = int(parts[2])
             elif op in ("R", "D"):
                 with self._cv:
                     self.resets[self.seats[int(parts[1])]].append((op, int(parts[2])))

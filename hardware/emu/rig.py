@@ -139,7 +139,7 @@ class EmuRig:
                  session: dict[str, Any] | None = None, frames: bool = False,
                  extra_config: dict | None = None, hold_ms: int = 60, display: str = "spi",
                  bridge_ms: float | None = None, lockstep: bool = False, absent: str = "",
-                 tablet_free: bool = False):
+                 tablet_free: bool = False, snapshots: pathlib.Path | None = None):
         """absent: on a bus, seats the tablet polls on the line too whose boxes are not there
         (it grants each only every BUS_ABSENT_S: tablet_app/link/master.py), so that one box
         can be alone on a bus, granted back to back (the tablet takes a port of one seat for
@@ -151,13 +151,15 @@ class EmuRig:
         lockstep): the tablet's work takes none of the chips' time (its clock stands where they
         stand while it works, as if it were infinitely fast): its frames go where the protocol
         and the line put them, whatever the machine's load, and not after a CPU time that varies
-        from run to run (and jumped by tens of ms in single stops on a loaded machine)."""
+        from run to run (and jumped by tens of ms in single stops on a loaded machine).
+        snapshots: where the boxes' states after boot are kept and taken from (EmuTable)."""
         self.tablet_free = tablet_free
         self.hold_ms = hold_ms  # how long a key is held (and released before the next one)
         self.master: LinkMaster | None = None
         self._ready = False
         self.emu = EmuTable(workdir / "emu", seats, bus=bus, frames=frames, extra_config=extra_config,
-                            display=display, bridge_ms=bridge_ms, lockstep=self if lockstep else None)
+                            display=display, bridge_ms=bridge_ms, lockstep=self if lockstep else None,
+                            snapshots=snapshots)
         ports = dict(self.emu.ports)
         if bus:
             ports.update({s: ports[seats[0]] for s in absent})

@@ -176,11 +176,13 @@ class SimLink:
     def flush_box(self, seat: str) -> None:
         """Discard what is waiting in the box-side pty for a box process that is not running
         (call after killing a box, before starting it again)."""
-        termios.tcflush(self._slaves[(seat, "box")], termios.TCIFLUSH)
+        # Under the relay's lock, which it delivers under: no chunk can land in the pty between
+        # the flush and the queue's clearing, to reach the box started next.
         with self._lock:
             for ch in self._channels:
                 if ch.seat == seat and ch.direction == DOWN:
                     ch.queue.clear()
+            termios.tcflush(self._slaves[(seat, "box")], termios.TCIFLUSH)
 
     def stats(self) -> dict[str, dict[str, dict[str, int]]]:
         with self._lock:

@@ -21,7 +21,7 @@ def test_fault_soak_2000_calls_no_loss_no_duplicate_no_reorder(tmp_path, micropy
 
     box_image.stage(tmp_path / "image", unix=True)
     r = soak.run(tmp_path / "run", calls=2000, tables=4, corrupt=0.01, drop=0.005, pull_every=60,
-                 reboot_every=45, seed=7, budget_s=110, main=tmp_path / "image/main.py")
+                 reboot_every=45, seed=7, main=tmp_path / "image/main.py")
     assert r.errors == []
     assert r.keyed == 2000
     assert (r.lost, r.duplicated, r.reordered) == (0, 0, 0)

@@ -18,6 +18,7 @@ import json
 import os
 import pathlib
 import random
+import select
 import signal
 import sqlite3
 import subprocess
@@ -42,31 +43,71 @@ def shows(sc: Screen, n: int, turn: bool = False) -> bool:
     return len(sc.calls) == n and (not turn or sc.status == "YOUR TURN")
 
 
-TABLET = """
-import json, sys
+# The tablet process: forked, at each start, from a server that has Python started and the tablet
+# imported (the restarts after the kills cost no interpreter start and no imports); each child
+# opens the journal and the link itself and is a process of its own, killed with SIGKILL. The
+# server reads [journal, ports, ack_on_commit, slow_journal_s, fifo] lines and answers the child's
+# pid; the child writes "up" into the fifo once its link is open.
+SERVER = """
+import json, os, signal, sys, time
 sys.path.insert(0, ROOT)
 from tablet_app.controller import Controller
+from tablet_app.journal import Journal
 from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
-import time
-from tablet_app.journal import Journal
-_append = Journal.append
-SLOW = float(sys.argv[4])
 
-def slow_append(self, kind, body):
-    time.sleep(SLOW)  # a tablet's flash storage: fsync takes milliseconds, not microseconds
-    return _append(self, kind, body)
 
-Journal.append = slow_append
-ctl = Controller(sys.argv[1])
-if ctl.session is None:
-    ctl.setup({"event": "probe", "section": "A", "table": 1, "round": 1, "boards": [1], "ns_pair": 1,
-               "ew_pair": 2, "profile": "dbf-2017", "policy": "record", "td_pin": "2468"})
-runner = TableRunner(ctl, link=LinkMaster(json.loads(sys.argv[2]), ack_on_commit=sys.argv[3] == '1'))
-print("up", flush=True)
-while True:
-    runner.step(0.005)
+def tablet(db, ports, ack_on_commit, slow, up):
+    _append = Journal.append
+
+    def slow_append(self, kind, body):
+        time.sleep(slow)  # a tablet's flash storage: fsync takes milliseconds, not microseconds
+        return _append(self, kind, body)
+
+    Journal.append = slow_append
+    ctl = Controller(db)
+    if ctl.session is None:
+        ctl.setup({"event": "probe", "section": "A", "table": 1, "round": 1, "boards": [1], "ns_pair": 1,
+                   "ew_pair": 2, "profile": "dbf-2017", "policy": "record", "td_pin": "2468"})
+    runner = TableRunner(ctl, link=LinkMaster(ports, ack_on_commit=ack_on_commit))
+    with open(up, "w") as f:
+        f.write("up\\n")
+    while True:
+        runner.step(0.005)
+
+
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children
+for line in sys.stdin:
+    args = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            tablet(*args)
+        finally:
+            os._exit(1)
+    print(pid, flush=True)
 """.replace("ROOT", repr(str(ROOT)))
+
+
+class Tablet:
+    """A tablet process forked by the server (SERVER above)."""
+
+    def __init__(self, server: subprocess.Popen, args: list, up: pathlib.Path):
+        assert server.stdin is not None and server.stdout is not None
+        os.mkfifo(up)
+        server.stdin.write(json.dumps([*args, str(up)]) + "\n")
+        server.stdin.flush()
+        self.pid = int(server.stdout.readline())
+        self.exited = os.pidfd_open(self.pid)  # readable once the process has ended
+        with open(up) as f:  # opened by the child once its link is up
+            f.readline()
+        up.unlink()
+
+    def kill(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+        ready, _, _ = select.select([self.exited], [], [], HANG_S)
+        assert ready, f"the tablet {self.pid} did not end"
+        os.close(self.exited)
 AUCTION = ["1C", "1D", "1H", "1S", "P", "P", "P"]
 
 
@@ -77,13 +118,14 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
     boxes = Boxes(link.box_ports, work / f"boxes{seed}", link=link)
     boxes.start()
 
-    def start() -> subprocess.Popen:
-        p = subprocess.Popen([sys.executable, "-c", TABLET, str(db), json.dumps(link.tablet_ports),
-                              "1" if ack_on_commit else "0", str(slow_journal)],
-                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
-        assert p.stdout is not None
-        p.stdout.readline()
-        return p
+    server = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    starts = [0]
+
+    def start() -> Tablet:
+        starts[0] += 1
+        return Tablet(server, [str(db), link.tablet_ports, ack_on_commit, slow_journal],
+                      work / f"up{seed}-{starts[0]}")
 
     rng = random.Random(seed)
     p = start()
@@ -95,8 +137,7 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
             boxes.press(seat, tokens(call))
             if rng.random() < 0.7:
                 time.sleep(rng.uniform(0, max_delay))
-                p.send_signal(signal.SIGKILL)
-                p.wait()
+                p.kill()
                 kills += 1
                 p = start()
             try:
@@ -112,6 +153,9 @@ def run(seed: int, max_delay: float, work: pathlib.Path, ack_on_commit: bool = T
         dups = len(calls) - len(AUCTION)
     finally:
         p.kill()
+        assert server.stdin is not None
+        server.stdin.close()
+        server.wait(10)
         boxes.stop()
         link.close()
     return kills, lost, dups

@@ -5,6 +5,7 @@ import time
 import pytest
 
 from shared_rules.types import SEATS
+from tests.e2e.harness import HANG_S
 
 pytestmark = pytest.mark.micropython
 
@@ -219,7 +220,7 @@ def test_tablet_restart_resynchronises_boxes_and_a_call_made_meanwhile_arrives_o
     ctl = Controller(db)  # replay
     assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P"]
     runner = TableRunner(ctl, link=rig.master)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + HANG_S  # the boxes reconnect first: only ends a hang
     while len(ctl.estate["calls"]) < 3 and time.monotonic() < deadline:
         runner.step(0.02)
     assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
@@ -227,7 +228,7 @@ def test_tablet_restart_resynchronises_boxes_and_a_call_made_meanwhile_arrives_o
         runner.step(0.01)
     assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
     for s in SEATS:
-        end = time.monotonic() + 10
+        end = time.monotonic() + HANG_S
         while t.boxes.screen(s).plain_calls != ["1C", "P", "1H"]:
             runner.step(0.01)
             assert time.monotonic() < end, t.boxes.screen(s).text

@@ -220,7 +220,7 @@ def test_a_screen_team_match_fsb_and_wbf_end_to_end(tmp_path, chromium, micropyt
                         extra=["--profile", "fsb-2007", "--director-pin", PIN, "--screens", "all", "--live",
                                "--live-delay-seconds", str(DELAY_S)]).start()
     rigs = {n: Rig(tmp_path / f"boxes-A{n}") for n in TABLES}  # four boxes on a simulated link each
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     tables: dict[int, Table] = {}
     reads: list[Any] = []
     try:

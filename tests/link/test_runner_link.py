@@ -15,7 +15,7 @@ from tablet_app import present
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
 from tablet_app.runner import TableRunner
-from tests.link.test_linkmaster import wait
+from tests.link.test_linkmaster import HANG_S, wait
 
 pytestmark = pytest.mark.link  # runs the simulated serial link in real time
 SESSION = {"event": "club", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
@@ -57,17 +57,17 @@ def test_a_call_is_acknowledged_by_the_state_that_shows_it_not_by_a_bare_frame_b
     # The latency bench saw the calling box redraw twice per call: "sending" cleared by a bare
     # acknowledgement, then the new auction by the STATE right behind it on the same line.
     runner, boxes = table
-    assert wait(lambda: all(b.view is not None for b in boxes.values()), 5)
+    assert wait(lambda: all(b.view is not None for b in boxes.values()))
     auction = ["1C", "P", "1H", "P", "1S", "P", "2C", "P", "2D", "P", "2H", "P"]
     for i, call in enumerate(auction):
         seat = SEATS[i % 4]  # board 1: North deals
         box = boxes[seat]
-        assert wait(lambda box=box, seat=seat: box.view["turn"] == seat, 5)
+        assert wait(lambda box=box, seat=seat: box.view["turn"] == seat)
         seen = frames_seen(box)
         with box.lock:
             before = box.ep.state_seq
         box.submit(M.CALL, calls.code(call))
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + HANG_S
         while box.pending() or len(box.view["auction"]) < i + 1:
             runner.step(0.01)
             assert time.monotonic() < deadline, (seat, call, box.view, runner.events[-1:])
@@ -81,7 +81,7 @@ def test_a_frame_a_box_could_not_read_reaches_the_director_console_in_the_player
     # protocol v2 (SPEC.md section 3b): a box NAKs a frame it cannot use. Logged alone, a box on
     # a bad cable or with old firmware goes unseen; the runner keeps it for the director console.
     runner, boxes = table
-    assert wait(lambda: all(b.view is not None for b in boxes.values()), 5)
+    assert wait(lambda: all(b.view is not None for b in boxes.values()))
     box = boxes["E"]
     with box.lock:
         nak = M.encode_payload({"type": "box_nak", "seat": "E", "epoch": box.ep.epoch, "seq": 0,
@@ -89,7 +89,7 @@ def test_a_frame_a_box_could_not_read_reaches_the_director_console_in_the_player
                                 "of_seq": 7, "detail": M.S_DEALER})
     for _ in range(2):
         os.write(box.fd, wire_from_payload(nak))
-    assert wait(lambda: (runner.step(0.01), runner.box_trouble.get("E", {}).get("naks") == 2)[1], 5), \
+    assert wait(lambda: (runner.step(0.01), runner.box_trouble.get("E", {}).get("naks") == 2)[1]), \
         runner.box_trouble
     assert runner.box_trouble["E"]["reason"] == "bad_field"
     assert present.box_lines(runner.box_trouble, "sv") == [

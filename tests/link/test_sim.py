@@ -11,7 +11,10 @@ from hardware.sim.link import SimLink
 pytestmark = pytest.mark.link  # runs the simulated serial link in real time
 
 
-def wait_for(cond, seconds=60):
+HANG_S = 60  # a guard against a hang, never a speed requirement
+
+
+def wait_for(cond, seconds=HANG_S):
     """Until cond() holds; the limit only ends a hang."""
     end = time.monotonic() + seconds
     while not cond():
@@ -42,24 +45,23 @@ def test_bytes_cross_unchanged_both_ways_and_take_their_wire_time():
         marks = []
         link.on_mark = lambda t, what, seat: marks.append((t, what))
         tab.write(data)
-        got = read_for(box, 60, len(data))
+        got = read_for(box, HANG_S, len(data))
         assert got == data
         # the relay's schedule, not the wall clock: 1024 bytes at 10 bits each at 115200 baud are
         # 88.9 ms on the wire from the first byte read to the last byte's stop bit, and no byte
         # is delivered before its time (the relay holds each chunk until it is due). The schedule
         # is a sum of a thousand float steps on a clock hours from zero: its rounding reaches 2 ns,
         # so the bound allows 1 us (a byte is 87 us on the wire)
-        # the relay thread marks a chunk after writing it: the reader can be first on a busy machine
-        until = time.monotonic() + 10  # a limit that only ends a hang
-        while not {"down_wire_end", "down_delivered"} <= {what for _, what in list(marks)} and time.monotonic() < until:
-            time.sleep(0.01)
-        time.sleep(0.2)  # and the marks of the last chunk, written just after its bytes
+        # the relay marks "delivered" when a queue runs dry, after writing its bytes: the reader
+        # can be first on a busy machine. Every byte has been read, so every read is marked: wait
+        # for a "delivered" after the last of them (a fixed pause for it can be too short)
+        wait_for(lambda: [what for _, what in list(marks) if what.startswith("down_")][-1:] == ["down_delivered"])
         first_read = min(t for t, what in marks if what == "down_read")
         wire_end = max(t for t, what in marks if what == "down_wire_end")
         assert wire_end - first_read >= 1024 * 10 / 115200 - 1e-6
         assert max(t for t, what in marks if what == "down_delivered") >= wire_end
         os.write(box, b"\x01\x02hello")
-        back = read_for(tab.fileno(), 2, 7)
+        back = read_for(tab.fileno(), HANG_S, 7)
         assert back == b"\x01\x02hello"
         st = link.stats()["N"]
         assert st["down"]["relayed"] == 1024 and st["up"]["relayed"] == 7
@@ -75,7 +77,7 @@ def test_corruption_and_drop_rates_are_applied_per_byte_and_counted():
         tab.write(data)
         st = None
         got = b""
-        end = time.monotonic() + 5
+        end = time.monotonic() + HANG_S
         while time.monotonic() < end:
             got += read_for(box, 0.2, 20000)
             st = link.stats()["E"]["down"]
@@ -102,7 +104,7 @@ def test_a_pulled_cable_loses_everything_both_ways_then_works_again():
         link.plug("S")
         assert not link.is_pulled("S")
         tab.write(b"back")
-        assert read_for(box, 1, 4) == b"back"
+        assert read_for(box, HANG_S, 4) == b"back"
         assert link.stats()["S"]["down"]["pulled"] == 4
         tab.close()
         os.close(box)
@@ -114,11 +116,40 @@ def test_a_box_process_can_close_and_reopen_its_port_and_flush_drops_stale_bytes
         box = open_box(link.box_ports["W"])
         os.close(box)  # the box process dies
         tab.write(b"stale")
-        time.sleep(0.1)
+        # the relay has read them (they are on the wire or in the box's pty), however long a busy
+        # machine takes: after a fixed pause they could still be read after the flush, and
+        # reach the restarted box
+        wait_for(lambda: link.stats()["W"]["down"]["relayed"] == 5)
         link.flush_box("W")
         box = open_box(link.box_ports["W"])  # restarted
         tab.write(b"fresh")
-        assert read_for(box, 1, 5) == b"fresh"
+        assert read_for(box, HANG_S, 5) == b"fresh"
+        tab.close()
+        os.close(box)
+
+
+def test_a_flush_leaves_no_stale_byte_for_the_next_box_however_late_the_relay_delivers(monkeypatch):
+    """A chunk the relay delivers while flush_box runs must not reach the restarted box: the pty's
+    flush and the queue's clearing are one step for the relay. Here the flush is held up until the
+    stale chunk is due on the wire (5 bytes at 300 baud: 0.17 s), as a busy machine can."""
+    import termios
+
+    real = termios.tcflush
+
+    def slow_flush(fd, queue):
+        real(fd, queue)
+        time.sleep(0.5)
+
+    with SimLink("W", baud=300) as link:
+        tab = serial.Serial(link.tablet_ports["W"], 300, timeout=0)
+        tab.write(b"stale")  # no box process is running
+        wait_for(lambda: link.stats()["W"]["down"]["relayed"] == 5)  # read, on the wire
+        monkeypatch.setattr(termios, "tcflush", slow_flush)
+        link.flush_box("W")
+        monkeypatch.undo()
+        box = open_box(link.box_ports["W"])  # restarted
+        tab.write(b"fresh")
+        assert read_for(box, HANG_S, 5) == b"fresh"
         tab.close()
         os.close(box)
 
@@ -162,7 +193,7 @@ def test_relay_process_marks_each_frame_read_on_the_wire_and_delivered(tmp_path)
         tab = serial.Serial(ports["tablet"]["S"], 115200, timeout=0)
         box = open_box(ports["box"]["S"])
         tab.write(bytes(100))
-        assert read_for(box, 3, 100) == bytes(100)
+        assert read_for(box, HANG_S, 100) == bytes(100)
         p.stdin.write("quit\n")
         p.stdin.flush()
         assert p.wait(120) == 0  # the limit only ends a hang

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 import uuid
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -38,6 +39,7 @@ class StationProcess:
         # 0: the station takes a free port itself (no race with another run for a port picked
         # here); the one it took is kept, so a restart comes back on the same address
         self.port = 0
+        self.live_port = 0
         self.proc: subprocess.Popen | None = None
         self.out = b""
 
@@ -46,6 +48,9 @@ class StationProcess:
                "--host", "127.0.0.1", *(["--event", self.event] if self.event else []), "--tables", "A:1-4",
                *(["--dc-local-port", "0"] if "--tls" in self.extra else ["--insecure-http"]),
                *[x for x in self.extra if x != "--tls"],
+               # the live feed's own process: any free port, then the same one again after a restart
+               *(["--live-port", str(self.live_port)] if "--live" in self.extra else []),
+               *(["--live-local-port", "0"] if "--live" in self.extra and "--tls" in self.extra else []),
                # PostgreSQL keeps no secrets: the station's file of them, one per database here
                *(["--secrets", str(self.tmp / (self.db.rsplit("/", 1)[-1] + ".secrets"))]
                  if self.db.startswith("postgresql://") and "--secrets" not in self.extra else [])]
@@ -78,6 +83,15 @@ class StationProcess:
         token = re.search(r"token=(\S+)", text)
         assert token is not None, text
         self.token = token.group(1)
+        while "--live" in self.extra and "station: live feed" not in text:
+            line = out.readline().decode()
+            if not line:
+                raise RuntimeError("station exited: " + text)
+            lines.append(line)
+            text = "".join(lines)
+        found = re.search(r"station: live feed \S+?://[^/]+:(\d+)/", text)
+        # the spectators' address (the live feed's own process), kept for a restart as the port is
+        self.live_port = int(found.group(1)) if found else 0
         self.startup_text = text
         # Drain the rest of stdout in the background so the station never blocks on a full pipe;
         # kept in `out` (what the station logged).
@@ -109,8 +123,8 @@ class StationProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict | None = None) -> tuple[int, dict | str]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                headers: dict | None = None, port: int | None = None) -> tuple[int, dict | str]:
+        conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=30)
         try:
             conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
@@ -120,6 +134,12 @@ class StationProcess:
                 # `?token=` logs in and redirects to the page without it, as a browser follows.
                 cookie = set_cookie.split(";")[0]
                 return self.request("GET", location, headers={**(headers or {}), "Cookie": cookie})
+            if resp.status == 307 and location and method == "GET":
+                # the live feed's own process, on its own port: followed as a browser does
+                to = urlsplit(location)
+                assert (to.scheme, to.hostname, to.port) == ("http", "127.0.0.1", self.live_port), location
+                return self.request("GET", to.path + (f"?{to.query}" if to.query else ""), headers=headers,
+                                    port=to.port)
             if resp.getheader("Content-Type", "").startswith("application/json"):
                 return resp.status, json.loads(data)
             return resp.status, data

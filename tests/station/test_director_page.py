@@ -156,7 +156,7 @@ def test_tablet_director_calls_open_on_the_page_until_ruled_or_attended(sqlite_s
     d = Deliverer(str(tmp_path / "tablet.db"), st.url, f"{EVENT}/A/3", st.keys[f"{EVENT}/A/3"]).start()
 
     def open_calls():
-        assert d.drain(20), d.last_error
+        assert d.drain(), d.last_error
         s = st.request("GET", f"/director/status.json?token={st.token}")[1]
         return sorted((c["table"], c.get("seat") or "-", c.get("note") or "-") for c in s["open_td_calls"])
 

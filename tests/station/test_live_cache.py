@@ -31,29 +31,29 @@ def get(port: int, path: str, headers: dict | None = None) -> tuple[int, dict[st
 
 def test_each_page_and_file_answers_304_to_its_etag_until_it_changes(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         assert st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=1, board=1))[0] == 201
         spectator.wait(lambda s: any(len(c) == 1 for _, c in calls_of(s, "A1", 1)), what="the first call")
         assert spectator.headers["cache-control"] == "no-cache" and spectator.headers["x-accel-buffering"] == "no"
         tags = {}
         for path in ("/live/", "/live/A/1.lin", "/live/page.js", "/live/page.css"):
-            code, head, body = get(st.port, path)
+            code, head, body = get(st.live_port, path)
             assert code == 200 and body and head["etag"], path
             assert head["cache-control"] == ("public, max-age=300" if path.endswith((".js", ".css"))
                                              else "public, max-age=1"), path
-            code, again, body = get(st.port, path, {"If-None-Match": head["etag"]})
+            code, again, body = get(st.live_port, path, {"If-None-Match": head["etag"]})
             assert code == 304 and body == "" and again["etag"] == head["etag"], path
             tags[path] = head["etag"]
         # The next call: the page and the table's file change, and so do their ETags.
         assert st.post_item("auction_event", event_item(2, [ONE, TWO], None, screens=False, table=1, board=1))[0] == 201
         spectator.wait(lambda s: any(len(c) == 2 for _, c in calls_of(s, "A1", 1)), what="the second call")
         for path in ("/live/", "/live/A/1.lin"):
-            code, head, body = get(st.port, path, {"If-None-Match": tags[path]})
+            code, head, body = get(st.live_port, path, {"If-None-Match": tags[path]})
             assert code == 200 and head["etag"] != tags[path], path
         assert "mb|1C|mb|1H|" in body
         # The static files have not changed.
-        assert get(st.port, "/live/page.js", {"If-None-Match": tags["/live/page.js"]})[0] == 304
+        assert get(st.live_port, "/live/page.js", {"If-None-Match": tags["/live/page.js"]})[0] == 304
     finally:
         spectator.stop()
         st.stop()
@@ -63,14 +63,14 @@ def test_a_reconnecting_browser_goes_on_from_its_last_event_id_not_the_address_i
     """EventSource reconnects to the address it was given (`?after=` as the page was loaded) and
     adds Last-Event-ID: the newer number wins, so the browser is not sent again what it has."""
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         assert st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=1, board=1))[0] == 201
         spectator.wait(lambda s: any(len(c) == 1 for _, c in calls_of(s, "A1", 1)), what="the first call")
         first = int(spectator.last_id or 0)
         assert st.post_item("auction_event", event_item(2, [ONE, TWO], None, screens=False, table=1, board=1))[0] == 201
         spectator.wait(lambda s: any(len(c) == 2 for _, c in calls_of(s, "A1", 1)), what="the second call")
-        code, _, text = get(st.port, f"/live/poll?after={first - 1}", {"Last-Event-ID": str(first)})
+        code, _, text = get(st.live_port, f"/live/poll?after={first - 1}", {"Last-Event-ID": str(first)})
         assert code == 200 and '"call":"1H"' in text
         assert f"id: {first}\n" not in text  # the event the browser had is not sent again
     finally:
@@ -80,7 +80,7 @@ def test_a_reconnecting_browser_goes_on_from_its_last_event_id_not_the_address_i
 
 def test_a_quiet_stream_gets_a_keep_alive_comment_so_a_proxy_keeps_it_open(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    conn = http.client.HTTPConnection("127.0.0.1", st.port, timeout=60)  # a hang guard, not a speed assert
+    conn = http.client.HTTPConnection("127.0.0.1", st.live_port, timeout=60)  # a hang guard, not a speed assert
     try:
         conn.request("GET", "/live/stream", headers={"Accept": "text/event-stream"})
         r = conn.getresponse()

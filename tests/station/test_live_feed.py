@@ -56,7 +56,7 @@ def read_back(text: str) -> dict[int | None, Any]:
 def test_the_feed_shows_each_call_as_made_and_the_deal_only_when_both_rooms_have_played(tmp_path):
     st = start(tmp_path, ["--live", "--live-tables", "A:1-2"])
     tablets: list[Tablet] = []
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         client = DataConnectorClient("club-9", st.token, st.url)
         ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1), Room(3, 3, 4, 4),
@@ -158,7 +158,7 @@ def test_wbf_screens_only_calls_past_the_tray_and_no_explanation_before_the_boar
     from .conftest import result_record
 
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         one = {"seat": "N", "call": "1C", "alerted": True, "stop": False, "think": 2.0, "explanation": "16+ any"}
         two = {"seat": "E", "call": "1H", "alerted": False, "stop": False, "think": 3.0}
@@ -191,7 +191,7 @@ def test_WBF_an_irregularity_rectified_behind_the_screen_never_reaches_a_spectat
     L80B2(e)): the other side of the screen is never told, so the feed never shows it, not even
     once the auction is over; an irregularity the other side did learn of is shown."""
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         one = {"seat": "N", "call": "1H", "alerted": False, "stop": False, "think": 2.0}
         two = {"seat": "E", "call": "2C", "alerted": False, "stop": False, "think": 3.0}
@@ -220,7 +220,7 @@ def test_an_older_tablets_progress_items_show_calls_only_once_the_auction_is_ove
     from .conftest import EVENT as CLUB
 
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         calls = [{"seat": "N", "call": "1NT"}, {"seat": "E", "call": "2C"}]
         for seq, phase in ((1, "bidding"), (2, "playing")):
@@ -243,6 +243,7 @@ def test_an_older_tablets_progress_items_show_calls_only_once_the_auction_is_ove
     (["--live", "--live-tables", "A:4-1"], "is not a range of table numbers 1-999"),
     (["--live", "--live-tables", "1-4"], "is not a table range"),
     (["--live-delay", "5"], "add --live"),
+    (["--live-port", "8091"], "add --live"),
 ])
 def test_bad_live_options_exit_2_with_the_reason_and_change_nothing(tmp_path, args, says):
     db = tmp_path / "station.db"

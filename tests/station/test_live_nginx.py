@@ -39,7 +39,7 @@ def nginx_in_front(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live", "--access-log"]).start()
     port = free_port()
     conf = (ROOT / "docs" / "live-nginx.conf").read_text()
-    for old, new in (("listen 8081;", f"listen 127.0.0.1:{port};"), ("server 127.0.0.1:5079;", f"server 127.0.0.1:{st.port};"),
+    for old, new in (("listen 8081;", f"listen 127.0.0.1:{port};"), ("server 127.0.0.1:5080;", f"server 127.0.0.1:{st.live_port};"),
                      ("/var/cache/nginx/bridge-live", str(tmp_path / "cache"))):
         assert old in conf
         conf = conf.replace(old, new)
@@ -48,7 +48,7 @@ def nginx_in_front(tmp_path):
     proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g",
                              f"daemon off; user root; pid {tmp_path}/nginx.pid; error_log {tmp_path}/logs/error.log;"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # ends a hang
     while True:
         try:
             get(port, "/live/")
@@ -90,7 +90,7 @@ def test_the_page_the_lin_and_the_stream_through_nginx(nginx_in_front):
         code2, head2, again = get(port, "/live/A/1.lin")
         assert code == code2 == 200 and first == again and "mb|1C!|mb|1H|" in first
         assert head2["x-cache-status"] == "HIT" and head["etag"] == head2["etag"]
-        assert get(st.port, "/live/A/1.lin")[2] == first  # what the station itself says
+        assert get(st.live_port, "/live/A/1.lin")[2] == first  # what the station itself says
 
         # Two spectators waiting at the same event: the station is asked once.
         seq = int(head["etag"].strip('"').rsplit("-", 1)[1])

@@ -28,7 +28,7 @@ def calls(n: int) -> list[dict]:
 
 def test_a_spectator_reconnecting_after_a_restart_with_fewer_tables_shown_gets_the_next_call(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live", "--live-tables", "A:1-2"]).start()
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
     try:
         # Table 2 makes many changes; table 1 one call.
         for n in range(1, 9):
@@ -63,7 +63,7 @@ def test_a_call_received_before_a_kill_is_not_shown_before_its_delay_after_the_r
         st.kill()  # at once: the call's delay has not passed
         st.start()
         restarted = time.time()
-        spectator = Spectator(st.port).start()
+        spectator = Spectator(st.live_port).start()
         spectator.wait(lambda s: any(len(c) == 1 for _, c in calls_of(s, "A1", 1)), timeout=delay + 60,
                        what="the call after its delay")
         first = min(t for t, c in calls_of(spectator, "A1", 1) if len(c) == 1)

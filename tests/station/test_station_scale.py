@@ -43,7 +43,7 @@ def test_a_key_check_does_not_wait_for_a_writer(sqlite_station):
     big event does) must not stall the tablets' reads: the key check is a read."""
     st = sqlite_station
     assert st.post_item("result", result_record())[0] == 201
-    hold = sqlite3.connect(st.db, isolation_level=None, timeout=1)
+    hold = sqlite3.connect(st.db, isolation_level=None, timeout=60)  # waits only for a write under way
     hold.execute("BEGIN IMMEDIATE")
     try:
         code, doc = st.request("GET", "/api/v1/boards/1/results", headers=st.table_headers())

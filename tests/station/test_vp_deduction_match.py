@@ -30,7 +30,7 @@ def test_FSB_L109D_a_late_team_docked_one_vp_in_every_view_of_the_match(tmp_path
                         extra=["--profile", "fsb-2007", "--director-pin", PIN, "--live",
                                "--live-tables", "A:1-2"]).start()
     tablets: list[Tablet] = []
-    spectator = Spectator(st.port).start()
+    spectator = Spectator(st.live_port).start()
 
     def match(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "station", "match", "--db", str(st.db), *args], cwd=ROOT,

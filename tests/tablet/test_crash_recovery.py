@@ -4,11 +4,15 @@ as a person repeats a touch the screen did not take). At the end the table must 
 table of a run that was never killed: same auction, decisions and results, nothing lost, nothing
 queued twice."""
 import json
+import os
 import pathlib
 import random
+import select
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -56,28 +60,83 @@ def script():
     return ops
 
 
-class Child:
-    def __init__(self, db):
-        self.p = subprocess.Popen([sys.executable, str(HERE / "crash_child.py"), str(db)], cwd=ROOT,
+class ForkServer:
+    """crash_child.py --fork-server: one interpreter with the controller imported, which forks a
+    child process per start (the restart after each kill)."""
+
+    def __init__(self):
+        self.p = subprocess.Popen([sys.executable, str(HERE / "crash_child.py"), "--fork-server"], cwd=ROOT,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        first = self.p.stdout.readline()
-        assert json.loads(first)["started"], first
+        self.dir = pathlib.Path(tempfile.mkdtemp(prefix="crash_child_"))
+        self.n = 0
 
-    def send(self, msg):
-        self.p.stdin.write(json.dumps(msg) + "\n")
+    def start(self, db) -> tuple[int, pathlib.Path, pathlib.Path]:
+        """A child serving `db`: its pid and the named pipes to its stdin and from its stdout."""
+        self.n += 1
+        inp, out = self.dir / f"in{self.n}", self.dir / f"out{self.n}"
+        os.mkfifo(inp)
+        os.mkfifo(out)
+        self.p.stdin.write(f"{db} {inp} {out}\n")
         self.p.stdin.flush()
-
-    def answer(self):
-        line = self.p.stdout.readline()
-        return json.loads(line) if line else None
-
-    def kill(self):
-        self.p.send_signal(signal.SIGKILL)
-        self.p.wait()
+        return int(self.p.stdout.readline()), inp, out
 
     def close(self):
         self.p.stdin.close()
         self.p.wait(10)
+        shutil.rmtree(self.dir)
+
+
+_server: ForkServer | None = None
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fork_server_closed():
+    yield
+    global _server
+    if _server is not None:
+        _server.close()
+        _server = None
+
+
+class Child:
+    """The controller in a process of its own, forked from the fork server."""
+
+    def __init__(self, db):
+        global _server
+        if _server is None:
+            _server = ForkServer()
+        self.pid, inp, out = _server.start(db)
+        self.exited = os.pidfd_open(self.pid)  # readable once the process has ended
+        self.stdin = open(inp, "w")  # noqa: SIM115 - closed by kill or close
+        self.stdout = open(out)  # noqa: SIM115
+        first = self.stdout.readline()
+        assert json.loads(first)["started"], first
+
+    def send(self, msg):
+        self.stdin.write(json.dumps(msg) + "\n")
+        self.stdin.flush()
+
+    def answer(self):
+        line = self.stdout.readline()
+        return json.loads(line) if line else None
+
+    def _ended(self, timeout):
+        ready, _, _ = select.select([self.exited], [], [], timeout)
+        assert ready, f"the child {self.pid} did not end"
+        os.close(self.exited)
+        self.stdout.close()
+        try:
+            self.stdin.close()
+        except BrokenPipeError:
+            pass  # it had not read all we sent: it is gone, as it should be
+
+    def kill(self):
+        os.kill(self.pid, signal.SIGKILL)
+        self._ended(60)
+
+    def close(self):
+        self.stdin.close()
+        self._ended(10)
 
 
 def run(db, ops, rng=None, kill_p=0.0):

@@ -30,7 +30,7 @@ def storage_calls(s: dict) -> list[dict]:
 
 
 def wait_for(station, d, cond, what: str) -> dict:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # ends a hang
     while time.monotonic() < deadline:
         s = status_of(station)
         if cond(s):
@@ -56,7 +56,7 @@ def test_a_full_tablet_disk_is_an_open_call_on_the_director_page_until_space_ret
         ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
                    "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
         play(ctl, clock, ["1H", "P"], seq0=1)
-        assert d.drain(20), d.last_error
+        assert d.drain(), d.last_error
         assert storage_calls(page()) == []
         rows_before = outbox_rows(db)
 
@@ -90,7 +90,7 @@ def test_a_full_tablet_disk_is_an_open_call_on_the_director_page_until_space_ret
         assert "tablet storage full" not in html
         # and the table's own items after the refusal go through, each once
         play(ctl, clock, ["P", "P", "P"], dealer="W", seq0=4)
-        assert d.drain(20), d.last_error
+        assert d.drain(), d.last_error
         assert [c["call"] for c in ctl.estate["calls"]] == ["1H", "P", "4H", "P", "P", "P"]
         rows = outbox_rows(db)
         assert {state for _, _, state in rows} == {"delivered"}
@@ -124,14 +124,14 @@ def test_items_waiting_when_the_disk_fills_neither_hold_up_the_alarm_nor_lock_th
         s = wait_for(station, d, storage_calls, "the storage call")
         assert [c["reason"] for c in s["open_td_calls"]] == ["storage_full"]
         assert not any(k in s["stored_keys"] for k in waiting)  # not sent: they cannot be marked sent
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # ends a hang
         while "full" not in (d.last_error or "") and time.monotonic() < deadline:
             time.sleep(0.05)  # the pump tries the waiting items against the full disk meanwhile
         assert "full" in (d.last_error or ""), d.last_error
         filler.unlink()
         r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
         assert r["ok"] is True, r
-        assert d.drain(20), d.last_error
+        assert d.drain(), d.last_error
         s = wait_for(station, d, lambda s: s["open_td_calls"] == [], "the storage call resolved")
         stored = s["stored_keys"]
         assert len(stored) == len(set(stored))
@@ -169,7 +169,7 @@ def disk_fills_mid_auction(station, small_disk, ctl, d, clock):
     ctl.setup({"event": EVENT, "section": "A", "table": 3, "round": 1, "boards": [1, 2], "ns_pair": 3,
                "ew_pair": 13, "profile": "dbf-2017", "td_pin": "2468", "tables": 4})
     play(ctl, clock, ["1H", "P"], seq0=1)
-    assert d.drain(20), d.last_error
+    assert d.drain(), d.last_error
     filler = fill(small_disk)
     clock.advance(2)
     assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["disk_full"] is True
@@ -210,7 +210,7 @@ def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_
     station.start()  # the same database, the same port
     ctl, d = tablet(station, db, clock)
     try:
-        assert d.drain(20), d.last_error
+        assert d.drain(), d.last_error
         s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
         assert call["key"] + "/resolved" in s["stored_keys"]
         assert [c["call"] for c in ctl.estate["calls"]] == ["1H", "P", "4H"]
@@ -235,7 +235,7 @@ def test_a_tablet_restarted_once_space_is_freed_closes_the_storage_call(station,
         assert call["key"] + "/resolved" in s["stored_keys"]
         assert ctl.snapshot()["disk_full"] is False and ctl.storage_since is None
         assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["ok"] is True  # the box's resend
-        assert d.drain(20), d.last_error
+        assert d.drain(), d.last_error
         s = status_of(station)
         assert len(s["stored_keys"]) == len(set(s["stored_keys"]))
         assert sorted(s["stored_keys"]) == sorted(k for _, k, _ in outbox_rows(db))
@@ -264,13 +264,13 @@ def test_a_storage_call_the_station_holds_with_another_time_is_not_a_refused_ite
     try:
         r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)
         assert r.get("disk_full") is True, r
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # ends a hang
         while d._alarm_key != call["key"] and time.monotonic() < deadline:
             time.sleep(0.05)  # posted again: 409 at the station, the same open call
         assert d._alarm_key == call["key"] and len(storage_calls(status_of(station))) == 1
         filler.unlink()
         assert ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)["ok"] is True
-        assert d.drain(20), d.last_error
+        assert d.drain(), d.last_error
         s = wait_for(station, d, lambda s: not storage_calls(s), "the storage call resolved")
         assert {state for _, _, state in outbox_rows(db)} == {"delivered"}
         assert ctl.delivery()["refused"] == []
