@@ -60,7 +60,7 @@ uf2:
 # PYTEST_ARGS narrows the run (scripts/suite-loop.sh passes it on).
 PYTEST_ARGS ?= tests
 test: setup mpy-check lint
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q --durations=30 $(PYTEST_ARGS)
 
 # The edit-test loop (under a minute): the laws engine, scoring, the protocol's codec and the other
 # pure unit tests; nothing that starts MicroPython, an emulated chip, Kivy, PostgreSQL, Chromium,

@@ -316,10 +316,17 @@ def say(notice: Notice, lang: str) -> str:
     """The notice in `lang` (English for a language not ours), its parameters filled; a notice
     inside it in the same language. KeyError for words asking a parameter it lacks."""
     words = WORDS[notice.code]
-    return (words.get(lang) or words[DEFAULT]).format(**{k: _value(v, lang) for k, v in notice.params.items()})
+    return (words.get(lang) or words[DEFAULT]).format(**{k: _value(v, lang, k) for k, v in notice.params.items()})
 
 
-def _value(v: Value, lang: str) -> str | int:
+# A pair's side as each language writes it (docs/glossary.md: Öst-Väst / Øst-Vest); a notice keeps
+# the English "NS"/"EW" so that the English, the logs and the API read as before.
+_SIDES: Final[dict[str, dict[str, str]]] = {"sv": {"EW": "ÖV"}, "da": {"EW": "ØV"}}
+
+
+def _value(v: Value, lang: str, key: str = "") -> str | int:
+    if key == "side" and isinstance(v, str):
+        return _SIDES.get(lang, {}).get(v, v)
     if isinstance(v, Notice):
         return say(v, lang)
     if isinstance(v, tuple):

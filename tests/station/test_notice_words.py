@@ -75,3 +75,13 @@ def test_a_notice_inside_another_is_said_in_the_same_language():
 def test_anything_but_a_notice_is_said_as_the_english_it_holds(doc: Any):
     assert Notice.from_json(doc) is None
     assert words_for(doc, "the English", "sv") == "the English"
+
+
+@pytest.mark.parametrize("lang, side", [("sv", "ÖV"), ("da", "ØV"), ("en", "EW")])
+def test_a_pairs_side_is_written_as_each_language_writes_it(lang: str, side: str):
+    # docs/glossary.md: East-West is Öst-Väst / Øst-Vest; the notice keeps "EW" for the English
+    notice = Notice.of(NoticeCode.MOVE_PAIR_TWICE, section="A", table=2, round=1, side="EW", pair=4, other=3)
+    text = say(notice, lang)
+    assert f"({side})" in text or f"pair {side} 4" in text, text
+    assert say(Notice.of(NoticeCode.MOVE_PAIR_TWICE, section="A", table=2, round=1, side="NS", pair=4, other=3),
+               lang).count("NS") == 1
