@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 import time
 
@@ -49,6 +50,10 @@ class Spectator:
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._conn: http.client.HTTPConnection | None = None
+        # the stream's socket, kept apart: http.client hands a response that ends the connection
+        # its socket and sets the connection's to None, so stop() could not reach it and waited
+        # out its join (10 s a test)
+        self._sock: socket.socket | None = None
 
     def start(self) -> Spectator:
         self._thread.start()
@@ -56,12 +61,14 @@ class Spectator:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._conn is not None and self._conn.sock is not None:
+        sock = self._sock
+        if sock is not None:
             try:
-                self._conn.sock.shutdown(2)
+                sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
         self._thread.join(10)
+        assert not self._thread.is_alive(), "the spectator's reader did not stop"
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -70,13 +77,17 @@ class Spectator:
             except (OSError, http.client.HTTPException, ValueError):
                 if self._stop.is_set():
                     return
-            time.sleep(0.2)
+            self._stop.wait(0.2)
 
     def _read_once(self) -> None:
         self._conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         headers = {"Accept": "text/event-stream"}
         if self.last_id is not None:
             headers["Last-Event-ID"] = self.last_id
+        self._conn.connect()
+        self._sock = self._conn.sock
+        if self._stop.is_set():
+            return
         self._conn.request("GET", self.path, headers=headers)
         resp = self._conn.getresponse()
         self.headers = {k.lower(): v for k, v in resp.getheaders()}
