@@ -4,18 +4,17 @@ process writing the station's database, and no board's result follows to carry i
 controllers over HTTP, a spectator on the push stream."""
 from __future__ import annotations
 
+import functools
 import re
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
-from .conftest import ROOT, StationProcess
+from .conftest import StationProcess
 from .live_play import Spectator, handrecords
 from .team_play import PIN, Room, Tablet, imp, teams_init, wbf_vp
-from .test_team_matches import CLOSED, OPEN, director_keys, ns_score, ok
+from .test_team_matches import CLOSED, OPEN, director_keys, ns_score, ok, station_match
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 
@@ -31,9 +30,7 @@ def test_FSB_L109C_a_deduction_after_the_last_board_and_its_undoing_reach_the_st
     tablets: list[Tablet] = []
     spectator = Spectator(st.live_port).start()
 
-    def match(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "station", "match", "--db", str(st.db), *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=60)
+    match = functools.partial(station_match, st)  # the TD's `station match ...` command
 
     def scores() -> list[dict]:
         return [d for _, k, d in spectator.events if k == "match"]

@@ -5,18 +5,17 @@ spectators' stream, the PBN header and the USEBIO file read back by ImportUsebio
 VPs before the deduction are the WBF 2013 20-0 scale written out in team_play.py."""
 from __future__ import annotations
 
+import functools
 import re
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
-from .conftest import ROOT, StationProcess
+from .conftest import StationProcess
 from .live_play import Spectator, handrecords
 from .team_play import PIN, Room, Tablet, imp, teams_init, wbf_vp
-from .test_team_matches import CLOSED, OPEN, director_keys, match_row, ns_score, ok
+from .test_team_matches import CLOSED, OPEN, director_keys, match_row, ns_score, ok, station_match
 from .usebio_readers import import_usebio
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
@@ -32,9 +31,7 @@ def test_FSB_L109D_a_late_team_docked_one_vp_in_every_view_of_the_match(tmp_path
     tablets: list[Tablet] = []
     spectator = Spectator(st.live_port).start()
 
-    def match(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "station", "match", "--db", str(st.db), *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=60)
+    match = functools.partial(station_match, st)  # the TD's `station match ...` command
 
     try:
         client = DataConnectorClient("club-9", st.token, st.url)

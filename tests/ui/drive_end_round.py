@@ -14,31 +14,16 @@ from __future__ import annotations
 
 import json
 
-from tablet_app.session import from_station
-from tablet_app.station_client import NextRound
+from tests.ui import round_movement
 from tests.ui.driver import Driver
 from tests.ui.fit import clipped
 from tests.ui.shots import texts
 
-EVENT = "club-2026-11-27"
-NAMES = {2: {"N": "Anna Berg", "S": "Carl Dahl", "E": "Åke Öst", "W": "Kim Lund"}}
-MOVEMENT = {"event": EVENT, "section": "A", "tables": 3, "pairs_per_direction": True, "settings": {},
-            "rounds": {str(r): {"1": {"ns": 1, "ew": 10 + r, "boards": [2 * r - 1, 2 * r],
-                                      "next": {"last_round": r == 2}}} for r in (1, 2)}}
-
 drv = Driver()
-ctl = drv.controller(from_station(MOVEMENT, 1, 1, profile="fsb-2007", td_pin="4321"))
-
-
-def next_preview() -> NextRound:
-    s = ctl.session
-    assert s is not None
-    r = s.round + 1
-    return NextRound(from_station(MOVEMENT, 1, r, profile=s.profile, td_pin=s.td_pin), NAMES[r])
-
+ctl = drv.controller(round_movement.first_round())
 
 app = drv.open_app("sv")
-app.next_preview = next_preview
+app.next_preview = round_movement.next_preview(ctl)
 checks, shots = drv.checks, drv.shots
 
 
