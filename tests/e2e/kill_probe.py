@@ -18,7 +18,6 @@ import json
 import os
 import pathlib
 import random
-import select
 import signal
 import sqlite3
 import subprocess
@@ -34,6 +33,7 @@ from hardware.sim.boxes import Boxes, Screen  # noqa: E402
 from hardware.sim.link import SimLink  # noqa: E402
 from hardware.sim.table import tokens  # noqa: E402
 from shared_rules.types import SEATS  # noqa: E402
+from tests import fork_server  # noqa: E402
 
 HANG_S = 60.0  # how long to look for what a box shows: only ends a hang
 
@@ -49,7 +49,7 @@ def shows(sc: Screen, n: int, turn: bool = False) -> bool:
 # server reads [journal, ports, ack_on_commit, slow_journal_s, fifo] lines and answers the child's
 # pid; the child writes "up" into the fifo once its link is open.
 SERVER = """
-import json, os, signal, sys, time
+import json, sys, time
 sys.path.insert(0, ROOT)
 from tablet_app.controller import Controller
 from tablet_app.journal import Journal
@@ -76,16 +76,9 @@ def tablet(db, ports, ack_on_commit, slow, up):
         runner.step(0.005)
 
 
-signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children
-for line in sys.stdin:
-    args = json.loads(line)
-    pid = os.fork()
-    if pid == 0:
-        try:
-            tablet(*args)
-        finally:
-            os._exit(1)
-    print(pid, flush=True)
+from tests import fork_server
+
+fork_server.serve(lambda line: tablet(*json.loads(line)))
 """.replace("ROOT", repr(str(ROOT)))
 
 
@@ -105,9 +98,7 @@ class Tablet:
 
     def kill(self) -> None:
         os.kill(self.pid, signal.SIGKILL)
-        ready, _, _ = select.select([self.exited], [], [], HANG_S)
-        assert ready, f"the tablet {self.pid} did not end"
-        os.close(self.exited)
+        fork_server.wait_ended(self.exited, self.pid, HANG_S)
 AUCTION = ["1C", "1D", "1H", "1S", "P", "P", "P"]
 
 

@@ -17,16 +17,14 @@ the child: a process of its own, killed with SIGKILL, and a new one that opens t
 from __future__ import annotations
 
 import json
-import os
 import pathlib
-import signal
 import sys
-import traceback
 from typing import TextIO
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
 from tablet_app.controller import Controller, Refused  # noqa: E402
+from tests import fork_server  # noqa: E402
 
 
 def serve(db: str, inp: TextIO, out: TextIO) -> None:
@@ -63,26 +61,14 @@ def serve(db: str, inp: TextIO, out: TextIO) -> None:
         print(json.dumps(ans), file=out, flush=True)
 
 
-def fork_server() -> None:
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children (killed or done)
-    for line in sys.stdin:
-        db, inp, outp = line.split()
-        pid = os.fork()
-        if pid == 0:
-            code = 0
-            try:
-                with open(inp) as i, open(outp, "w") as o:  # in this order: the test opens them so
-                    serve(db, i, o)
-            except BaseException:  # noqa: BLE001 - said on stderr; the child ends either way
-                traceback.print_exc()
-                code = 1
-            finally:
-                os._exit(code)
-        print(pid, flush=True)
+def _serve_line(line: str) -> None:
+    db, inp, outp = line.split()
+    with open(inp) as i, open(outp, "w") as o:  # in this order: the test opens them so
+        serve(db, i, o)
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "--fork-server":
-        fork_server()
+        fork_server.serve(_serve_line)
     else:
         serve(sys.argv[1], sys.stdin, sys.stdout)

@@ -7,7 +7,6 @@ import json
 import os
 import pathlib
 import random
-import select
 import shutil
 import signal
 import subprocess
@@ -18,6 +17,7 @@ import time
 import pytest
 
 from shared_rules.types import SEATS
+from tests import fork_server
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -121,9 +121,7 @@ class Child:
         return json.loads(line) if line else None
 
     def _ended(self, timeout):
-        ready, _, _ = select.select([self.exited], [], [], timeout)
-        assert ready, f"the child {self.pid} did not end"
-        os.close(self.exited)
+        fork_server.wait_ended(self.exited, self.pid, timeout)
         self.stdout.close()
         try:
             self.stdin.close()
