@@ -107,7 +107,9 @@ class Shots:
 
     def run(self, steps: list[Any], out: pathlib.Path, on_end: Any = None, pace: float | None = PACE_S) -> None:
         """The steps, one at a time on Kivy's clock, each after the screenshots the last one asked
-        for; with no app given, the running one (an app `tablet_app.app.main` started). `pace`:
+        for; with no app given, the running one (an app `tablet_app.app.main` started). A step
+        that returns False is a wait: it is called again on the next tick until it returns
+        anything else (another thread's change drawn; HANG_S only ends a hang). `pace`:
         seconds from one step to the next; None: the next step once the screen has stood still
         (`settled`) after the last, as a screenshot waits: as soon as the app is done with a step,
         however busy the machine."""
@@ -128,11 +130,21 @@ class Shots:
                         raise RuntimeError(f"the screen never stood still for {what}")
                     KClock.schedule_once(go, 0)  # the next tick
                     return
-                waiting[0] = 0.0
                 if self.pending:
                     self.take(self.pending.pop(0))
                 else:
-                    steps.pop(0)(_dt)
+                    step = steps.pop(0)  # before it runs: a step may put the next ones first
+                    if step(_dt) is False:
+                        # a wait: what the app has not yet done (another thread's change drawn),
+                        # tried again on the next tick
+                        steps.insert(0, step)
+                        if not waiting[0]:
+                            waiting[0] = time.monotonic()
+                        elif time.monotonic() - waiting[0] > HANG_S:  # only ends a hang
+                            raise RuntimeError(f"waited in vain: {step.__doc__ or step}")
+                        KClock.schedule_once(go, 0)
+                        return
+                waiting[0] = 0.0
                 self.still = 0  # what it changed is seen from the next tick on
             except Exception:
                 self.checks["error"] = traceback.format_exc()
