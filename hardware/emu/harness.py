@@ -457,13 +457,13 @@ class EmuTable:
         if name in self.unplugged:
             return
         if self.one is not None:  # lockstep: the tablet reads a pipe (EmuPort)
-            with self._clock_lock:
+            with self._clock_lock:  # a pipe open_port or its port's close is not closing meanwhile
                 ends = self._pipes.get(name)
-            if ends is not None:
-                try:
-                    os.write(ends[1], data)
-                except OSError:
-                    pass  # full or closed: lost, as on a wire nobody reads
+                if ends is not None:
+                    try:
+                        os.write(ends[1], data)
+                    except OSError:
+                        pass  # full or closed: lost, as on a wire nobody reads
             return
         with self._pty_lock:  # never a descriptor close() has given back
             if self._pty_closed:
@@ -512,14 +512,16 @@ class EmuTable:
         with self._clock_lock:
             old = self._pipes.pop(name, None)
             self._pipes[name] = (r, w)
-        if old is not None:
-            os.close(old[1])
+            if old is not None:
+                os.close(old[1])  # the port opened before: its reader sees the line end
 
         def closed(ends: tuple[int, int] = (r, w), n: str = name) -> None:
+            # its writing end is closed once: here, or by the open_port that replaced it (closing
+            # it again would close whatever the process has opened since under its number)
             with self._clock_lock:
                 if self._pipes.get(n) == ends:
                     del self._pipes[n]
-            os.close(ends[1])
+                    os.close(ends[1])
 
         def write(data: bytes, n: str = name) -> None:
             self._tablet_write(n, data)
