@@ -67,8 +67,9 @@ def _show(store: Any, session: str) -> None:
         rooms = ", ".join(f"open {g.open.room.name} closed {g.closed.room.name} (round {g.open.room.round})"
                           for g in m.segments)
         vp = f", VP {d['vp'][0]}-{d['vp'][1]}" if d["vp"] else ""
+        played = "no board played" if s.walkover is not None else f"{d['scored']}/{d['total']} boards"
         print(f"  {m.ident}: team {m.home} (home) v team {m.away}: {rooms}; set by {m.source}; "
-              f"{d['scored']}/{d['total']} boards, IMPs {imps_text(s.score.home_won)}-{imps_text(s.score.away_won)}{vp}")
+              f"{played}, IMPs {imps_text(s.score.home_won)}-{imps_text(s.score.away_won)}{vp}")
         if s.walkover is not None:
             print(f"    {match_walkovers.describe(s.walkover)}")
         for x in s.deductions:
@@ -177,7 +178,7 @@ def main(argv: list[str]) -> int:
                 raise MatchError("match undeduct needs the match, and a team to forget only its deductions")
             team = int(a.args[1]) if len(a.args) == 2 else None
             print(f"station: {match_deductions.remove(store, session, a.args[0], team)} VP deduction(s) forgotten")
-        else:
+        elif a.what != "list":
             _byes_and_walkovers(store, session, a.what, a.args, a.vp)
         _show(store, session)
         return 0
