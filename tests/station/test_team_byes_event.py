@@ -62,8 +62,8 @@ def play_match(tmp_path, st: StationProcess) -> tuple[list[Tablet], int]:
         tablets[0].play(b, c, t)
     for b, c, t in CLOSED[:4]:
         tablets[1].play(b, c, t)
-    for t in tablets:
-        t.drain()
+    for tablet in tablets:
+        tablet.drain()
     closed = {b: (c, t) for b, c, t in CLOSED}
     per_board = [imp(ns_score(b, c, t) - ns_score(b, *closed[b])) for b, c, t in OPEN[:4]]
     return tablets, sum(per_board)
