@@ -122,11 +122,16 @@ class Shots:
             if self.app is None:
                 self.app = App.get_running_app()
             try:
-                if (self.pending or pace is None) and not self.settled():
+                # a screenshot, or a step that measures the screen (`on_still`), or with no pace
+                # any step, waits for it to stand still: a layout or a scroll still under way would
+                # be measured half-done
+                wants_still = bool(self.pending) or pace is None or \
+                    bool(steps and getattr(steps[0], "on_still", False))
+                if wants_still and not self.settled():
                     if not waiting[0]:
                         waiting[0] = time.monotonic()
                     elif time.monotonic() - waiting[0] > HANG_S:  # only ends a hang
-                        what = self.pending[0] if self.pending else "the next step"
+                        what = self.pending[0] if self.pending else getattr(steps[0], "__name__", steps[0])
                         raise RuntimeError(f"the screen never stood still for {what}")
                     KClock.schedule_once(go, 0)  # the next tick
                     return
@@ -162,6 +167,13 @@ class Shots:
                 self.app.stop()
 
         KClock.schedule_once(go, 1.5 if pace is not None else 0)
+
+
+def on_still(step: Any) -> Any:
+    """Marks a step that measures the screen: `Shots.run` runs it once the screen stands still
+    (`Shots.settled`), as it takes a screenshot, not a fixed time after the step before."""
+    step.on_still = True
+    return step
 
 
 def enter_pin(pad: Any, pin: str) -> None:
