@@ -74,11 +74,11 @@ def route(feed: LiveViews | None, request: Request, title: str) -> Response:
         body, kind = STATIC_FILES[path]
         return _cached(request, body, kind, _etag(body), STATIC)
     if path in ("/live", "/live/"):
-        boards, matches, seq = feed.page_state()
+        boards, matches, byes, seq = feed.page_state()
         delay = feed.config.delay_s
         note = (f"Shown {delay / 60:g} minutes after each call." if delay >= 60 else
                 f"Shown {delay:g} seconds after each call." if delay else "Shown as the calls are made.")
-        html = live_page.render(title, note, boards, matches, seq, (request.query.get("poll") or [""])[0] == "1")
+        html = live_page.render(title, note, boards, matches, byes, seq, (request.query.get("poll") or [""])[0] == "1")
         return _cached(request, html.encode(), "text/html; charset=utf-8", f'"p{seq}"',
                        extra=[("Content-Security-Policy", PAGE_CSP)])
     if path in ("/live/stream", "/live/poll"):
