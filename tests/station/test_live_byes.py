@@ -71,6 +71,13 @@ def test_FSB96B_L109A_byes_and_walkovers_show_at_once_a_played_match_once_over(t
         lines, bye_lines = shown_on_page(chromium, f"{st.url}/live/")
         assert lines == [f"Team 3 v Team 4: {WALKOVER}, VP 14.00 - 0.00"], lines
         assert bye_lines == ["Team 7: bye in round 1, VP 14.00"], bye_lines
+        # In Swedish and Danish (the director page's words: "frirond", "oversidder")
+        assert shown_on_page(chromium, f"{st.url}/live/?lang=sv") == (
+            ["Lag 3 – Lag 4: walk-over: Lag 4 ställde inte upp (FSB L109A), VP 14.00 - 0.00"],
+            ["Lag 7: frirond i rond 1, VP 14.00"])
+        assert shown_on_page(chromium, f"{st.url}/live/?lang=da") == (
+            ["Hold 3 – Hold 4: walk-over: Hold 4 mødte ikke op (FSB L109A), VP 14.00 - 0.00"],
+            ["Hold 7: oversidder i runde 1, VP 14.00"])
 
         # The played match: its VPs only once its last board is over in both rooms.
         keys = director_keys(st)
@@ -98,6 +105,11 @@ def test_FSB96B_L109A_byes_and_walkovers_show_at_once_a_played_match_once_over(t
         assert scores(spectator, "Team 3 v Team 4")[-1]["vp"] is None
         lines, bye_lines = shown_on_page(chromium, f"{st.url}/live/")
         assert bye_lines == [] and "Team 3 v Team 4: 0 - 0 IMPs (0 of 4 boards)" in lines, lines
+        played = scores(spectator, "Team 1 v Team 2")[-1]
+        assert (f"Team 1 v Team 2: {played['home_won']} - {played['away_won']} IMPs (4 of 4 boards), "
+                f"VP {vp[0]:.2f} - {vp[1]:.2f}") in lines, lines
+        lines, _ = shown_on_page(chromium, f"{st.url}/live/?lang=sv")
+        assert "Lag 3 – Lag 4: 0 - 0 IMP (0 av 4 brickor)" in lines, lines
         assert scores(spectator, "Team 5 v Team 6") == []
     finally:
         spectator.stop()
