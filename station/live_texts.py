@@ -48,9 +48,12 @@ def texts(lang: str) -> dict[str, str]:
 
 
 def note(delay_s: float, lang: str) -> str:
-    """What the page says of the organiser's delay."""
+    """What the page says of the organiser's delay (Swedish and Danish write a decimal comma)."""
+    def number(x: float) -> str:
+        return f"{x:g}" if lang == "en" else f"{x:g}".replace(".", ",")
+
     if delay_s >= 60:
-        return WORDS["note_minutes"][lang].format(n=f"{delay_s / 60:g}")
+        return WORDS["note_minutes"][lang].format(n=number(delay_s / 60))
     if delay_s:
-        return WORDS["note_seconds"][lang].format(n=f"{delay_s:g}")
+        return WORDS["note_seconds"][lang].format(n=number(delay_s))
     return WORDS["note_live"][lang]
