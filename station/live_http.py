@@ -76,7 +76,7 @@ def route(feed: LiveViews | None, request: Request, title: str) -> Response:
         return _cached(request, body, kind, _etag(body), STATIC)
     if path in ("/live", "/live/"):
         boards, matches, byes, seq = feed.page_state()
-        lang = live_texts.language((request.query.get("lang") or [None])[0])
+        lang = live_texts.language(next(iter(request.query.get("lang") or []), None))
         html = live_page.render(title, live_texts.note(feed.config.delay_s, lang), boards, matches, byes, seq,
                                 (request.query.get("poll") or [""])[0] == "1", lang)
         return _cached(request, html.encode(), "text/html; charset=utf-8", f'"p{seq}-{lang}"',
