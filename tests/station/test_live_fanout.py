@@ -171,6 +171,29 @@ def queued_in_pipe(pid: int) -> tuple[int, int]:
         os.close(fd)
 
 
+def pipe_full(pid: int) -> bool:
+    """No room for another event's line in the pipe to the process."""
+    waiting, capacity = queued_in_pipe(pid)
+    return waiting >= capacity - 4096
+
+
+def post_until_the_pipe_is_full(st: StationProcess, child: int, more: int) -> list[tuple[int, int]]:
+    """A call at each table's next board until the pipe to the (stopped) child is full, then `more`
+    calls (40 lines are past the station's own write buffer: its writer then waits on the pipe):
+    (table, board) of each, every one answered 201."""
+    posted: list[tuple[int, int]] = []
+    full_at = None
+    for table, board in [(table, board) for board in range(2, 100) for table in range(1, 5)]:
+        code, doc = st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=table, board=board))
+        assert code == 201, doc
+        posted.append((table, board))
+        if full_at is None and pipe_full(child):
+            full_at = len(posted)
+        if full_at is not None and len(posted) >= full_at + more:
+            return posted
+    raise AssertionError("the pipe never filled: post more")
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stops the child found in /proc")
 def test_a_stalled_live_feeds_process_never_holds_up_a_tablet_and_gets_every_event_once_in_order(tmp_path):
     """The tablets' deliveries never wait on the spectators: with the live feed's process stopped
@@ -185,23 +208,9 @@ def test_a_stalled_live_feeds_process_never_holds_up_a_tablet_and_gets_every_eve
         child = fanout_pid(st)
         assert child is not None
         os.kill(child, signal.SIGSTOP)
-        boards = [(table, board) for board in range(2, 100) for table in range(1, 5)]
-        posted: list[tuple[int, int]] = []
-        full_at = None
-        for table, board in boards:
-            code, doc = st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=table,
-                                                                  board=board))
-            assert code == 201, doc
-            posted.append((table, board))
-            if full_at is None:
-                waiting, capacity = queued_in_pipe(child)
-                if waiting >= capacity - 4096:  # no room for another event's line: the pipe is full
-                    full_at = len(posted)
-            elif len(posted) >= full_at + 40:
-                break
-        assert full_at is not None, "the pipe never filled: post more"
+        posted = post_until_the_pipe_is_full(st, child, more=40)
         # 40 posts answered with the pipe full; the child has read nothing of it
-        assert queued_in_pipe(child)[0] >= queued_in_pipe(child)[1] - 4096
+        assert pipe_full(child)
         assert spectator.boards()[-1][1]["board"] == 1
         os.kill(child, signal.SIGCONT)
         last = posted[-1]
@@ -217,4 +226,35 @@ def test_a_stalled_live_feeds_process_never_holds_up_a_tablet_and_gets_every_eve
             with contextlib.suppress(OSError):
                 os.kill(child, signal.SIGCONT)
         spectator.stop()
+        st.stop()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stops the child found in /proc")
+def test_the_station_stops_when_asked_though_the_live_feeds_process_is_stalled(tmp_path):
+    """The organiser's Ctrl-C (SIGTERM here) ends the station though the live feed's process has
+    stopped reading (SIGSTOP, the pipe to it full): the writer blocked on that pipe does not hold
+    the station up; the child is ended with it."""
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    child = None
+    try:
+        assert st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=1, board=1))[0] == 201
+        child = fanout_pid(st)
+        assert child is not None
+        os.kill(child, signal.SIGSTOP)
+        post_until_the_pipe_is_full(st, child, more=40)
+        assert st.proc is not None
+        st.proc.terminate()
+        try:
+            code = st.proc.wait(60)  # a hang guard: it stops in well under a second on an idle computer
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the station did not stop: its writer waits on the stalled child") from None
+        assert code == 0
+        deadline = time.monotonic() + 30  # a hang guard: it ends with the station
+        while not gone(child):
+            assert time.monotonic() < deadline, "the stalled live feed's process outlived the station"
+            time.sleep(0.1)
+    finally:
+        if child is not None:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGCONT)
         st.stop()
