@@ -21,7 +21,8 @@
    station through the cores they share, apart from what the station itself does.
 2. Stress: 1,000 spectators while 16 tablets post auction events as fast as the station takes
    them (about ten times a player's pace at 100 tables): the ingest rate with the spectators
-   against without them (a ratio), and how many events the spectators received.
+   against without them (a ratio), their processes at nice 10 and idle-scheduled (as in 1b), and
+   how many events the spectators received.
 3. The delay's accuracy: with a 5 s delay (the station's test option; minutes work the same way),
    (shown at the spectator) - (made at the tablet) - delay, p50 / p99 / min: never below 0.
 
@@ -425,16 +426,18 @@ def end_crowd(crowds: list[subprocess.Popen]) -> tuple[int, int]:
 
 
 def crowd(work: pathlib.Path, spectators: int = 1000, procs: int = 4) -> None:
-    st = Station(work, 40)
+    st = Station(work, 48)
     try:
         alone = ingest_rate(st, 10.0, 1)
-        crowds = start_crowd(st.live_port, spectators, procs)
-        watched = ingest_rate(st, 10.0, 17)
-        received, connected = end_crowd(crowds)
-        print(f"stress: {connected} spectators on the stream at once (4 processes at nice 10): the station ingested "
-              f"{watched:.0f} auction events/s (16 tablets posting as fast as it takes them, some ten times a "
-              f"player's pace at 100 tables) against {alone:.0f}/s without them: ratio {watched / alone:.2f}; the "
-              f"spectators received {received} events ({received / max(connected, 1):.0f} each)")
+        for first, sched in zip((17, 33), CROWD_SCHEDS, strict=True):
+            crowds = start_crowd(st.live_port, spectators, procs, idle=sched == "idle")
+            watched = ingest_rate(st, 10.0, first)
+            received, connected = end_crowd(crowds)
+            print(f"stress: {connected} spectators on the stream at once (4 processes {crowd_label(sched)}): the "
+                  f"station ingested {watched:.0f} auction events/s (16 tablets posting as fast as it takes them, "
+                  f"some ten times a player's pace at 100 tables) against {alone:.0f}/s without them: ratio "
+                  f"{watched / alone:.2f}; the spectators received {received} events "
+                  f"({received / max(connected, 1):.0f} each)", flush=True)
     finally:
         st.stop()
 
