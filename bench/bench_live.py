@@ -458,17 +458,19 @@ def delay_accuracy(work: pathlib.Path, delay_s: float = 5.0) -> None:
 
 
 PARTS = ("ingest", "stress", "delay")
+EXTRA = ("sched",)   # bench/live_sched.py: several minutes, Linux as root; only when asked for
 
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python bench/bench_live.py", description=__doc__.split("\n")[0])
-    p.add_argument("--parts", default=",".join(PARTS), help=f"which parts, comma-separated: {', '.join(PARTS)}")
+    p.add_argument("--parts", default=",".join(PARTS),
+                   help=f"which parts, comma-separated: {', '.join(PARTS + EXTRA)} (default: {', '.join(PARTS)})")
     p.add_argument("--rounds", type=int, default=3, help="rounds of the ingest's three runs (1b)")
     p.add_argument("--seconds", type=float, default=30.0, help="each ingest run's length")
     args = p.parse_args(argv)
     parts = args.parts.split(",")
-    if unknown := set(parts) - set(PARTS):
-        p.error(f"unknown part(s) {', '.join(sorted(unknown))}: expected {', '.join(PARTS)}")
+    if unknown := set(parts) - set(PARTS + EXTRA):
+        p.error(f"unknown part(s) {', '.join(sorted(unknown))}: expected {', '.join(PARTS + EXTRA)}")
     if "ingest" in parts:
         # the first round's runs print the call -> stream lines with 4 and with 1,000 more spectators
         ingest_beside(args.rounds, seconds=args.seconds)
@@ -479,6 +481,15 @@ def main(argv: list[str] | None = None) -> None:
             part(pathlib.Path(tmp))
         # the figures above are this machine's only as far as nothing else ran: say what did
         print(f"  (load average after it: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)", flush=True)
+    if "sched" in parts:
+        sys.path.insert(0, str(ROOT))  # run as a script: its package's neighbour
+        from bench import live_sched
+
+        why = live_sched.available()
+        if why:
+            print(f"where the spectators' cost comes from: not measured here ({why})", flush=True)
+        else:
+            live_sched.interleaved(sys.modules[__name__])
 
 
 if __name__ == "__main__":
