@@ -6,8 +6,9 @@ On a loaded machine the other load moves the tablets' posts by more, from one 30
 next, than 1,000 spectators do, so run-to-run ratios cannot tell their cost. Here one station
 serves 100 tables at a player's pace and 1,000 spectators throughout, and every `WINDOW_S` the
 scheduling of the spectators' client processes and of the live feed's process is switched, in
-rotation; each post counts for the state it began in (not within `SETTLE_S` of a switch), so
-every state sees the same machine, interleaved. The states:
+rotation (the floor, a warm-up, the others shuffled); each post counts for the state it began
+in (not within `SETTLE_S` of a switch), so every state sees the same machine, interleaved. The
+states:
 
 - floor: the spectators' processes and the live feed's process stopped (SIGSTOP): what the
   station costs itself. The station's writer then waits on its pipe; the tablets never do
@@ -26,6 +27,7 @@ from __future__ import annotations
 import bisect
 import os
 import pathlib
+import random
 import signal
 import tempfile
 import threading
@@ -96,15 +98,20 @@ def interleaved(bl: Any, seconds: float = 240.0, crowd_size: int = 1000) -> None
                 _schedule(fan, state == "both idle")
 
         def rotate() -> None:
-            i = 0
+            # Each cycle: the floor, its warm-up, then the others in a shuffled order (no state
+            # always nearest the floor's catch-up)
+            rng, cycle = random.Random(1), list[str]()
             while not done.is_set():
-                state = STATES[i % len(STATES)]
+                if not cycle:
+                    rest = list(STATES[2:])
+                    rng.shuffle(rest)
+                    cycle = [*STATES[:2], *rest]
+                state = cycle.pop(0)
                 switch(state)
                 timeline.append((time.time(), state))
                 w0 = _waited_s(st.proc.pid)
                 done.wait(WINDOW_S)
                 waited[state] += _waited_s(st.proc.pid) - w0
-                i += 1
 
         took_s: list[float] = []
         try:
@@ -146,7 +153,7 @@ def interleaved(bl: Any, seconds: float = 240.0, crowd_size: int = 1000) -> None
             return f"{bl.pct(xs, p) * 1000:.1f}"
 
         print(f"where the spectators' cost comes from: one station, 100 tables at a player's pace, {crowd_size} "
-              f"spectators, the scheduling switched every {WINDOW_S:g} s in rotation for {seconds:g} s (load "
+              f"spectators, the scheduling switched every {WINDOW_S:g} s in rotation (the rest shuffled) for {seconds:g} s (load "
               f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):", flush=True)
         for s in STATES:
             if s == "warm-up":
