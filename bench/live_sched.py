@@ -25,6 +25,7 @@ per post (/proc/PID/task/*/schedstat), and the 4 timed spectators' call-to-scree
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import pathlib
 import random
@@ -79,7 +80,15 @@ def interleaved(bl: Any, seconds: float = 240.0, crowd_size: int = 1000) -> None
     """`bl` is bench_live (its Station, crowd, tablets and spectators); prints one line a state."""
     with tempfile.TemporaryDirectory() as tmp:
         st = bl.Station(pathlib.Path(tmp), 100)
-        crowds = bl.start_crowd(st.live_port, crowd_size)
+        try:
+            _measure(bl, st, seconds, crowd_size)
+        finally:
+            st.stop()
+
+
+def _measure(bl: Any, st: Any, seconds: float, crowd_size: int) -> None:
+    crowds = bl.start_crowd(st.live_port, crowd_size)
+    try:
         fan = st.fanout_pid()
         pids = [c.pid for c in crowds] + ([fan] if fan else [])
         spectators = bl.Spectators(st.live_port, 4)
@@ -127,41 +136,50 @@ def interleaved(bl: Any, seconds: float = 240.0, crowd_size: int = 1000) -> None
         bl.latencies(made, spectators)  # until the spectators have seen every call (or 30 s)
         with spectators.lock:
             seen = dict(spectators.seen)
-        starts = [t for t, _ in timeline]
-
-        def state_of(at: float, settle: float) -> str | None:
-            k = bisect.bisect_right(starts, at) - 1
-            if k < 0 or at - starts[k] < settle:
-                return None
-            return timeline[k][1]
-
-        took: dict[str, list[float]] = {s: [] for s in STATES}
-        counted: dict[str, int] = dict.fromkeys(STATES, 0)
-        for (_, _, _, at), dt in zip(made, took_s, strict=True):
-            s = state_of(at, 0.0)
-            if s is not None:
-                counted[s] += 1
-            if state_of(at, SETTLE_S) is not None:
-                took[s].append(dt)  # type: ignore[index]
-        shown: dict[str, list[float]] = {s: [] for s in STATES}
-        for t, b, n, at in made:
-            s = state_of(at, 0.0)
-            if s is not None and (t, b, n) in seen:
-                shown[s].append(seen[(t, b, n)] - at)
-
-        def ms(xs: list[float], p: float) -> str:
-            return f"{bl.pct(xs, p) * 1000:.1f}"
-
-        print(f"where the spectators' cost comes from: one station, 100 tables at a player's pace, {crowd_size} "
-              f"spectators, the scheduling switched every {WINDOW_S:g} s in rotation (the rest shuffled) for {seconds:g} s (load "
-              f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):", flush=True)
-        for s in STATES:
-            if s == "warm-up":
-                continue
-            print(f"  {s}: the tablets' posts ({len(took[s])}) p50 {ms(took[s], 50)} ms, p90 {ms(took[s], 90)} ms, "
-                  f"p99 {ms(took[s], 99)} ms; the station's threads waited "
-                  f"{waited[s] * 1000 / max(counted[s], 1):.2f} ms a post for a core" + (
-                      "" if s == "floor" else f"; the spectators' call to screen p50 {ms(shown[s], 50)} ms, p99 "
-                                              f"{ms(shown[s], 99)} ms"), flush=True)
+        _report(bl, made, took_s, timeline, waited, seen, seconds, crowd_size)
+    finally:
+        for c in crowds:
+            with contextlib.suppress(OSError):
+                os.kill(c.pid, signal.SIGCONT)
         bl.end_crowd(crowds)
-        st.stop()
+
+
+def _report(bl: Any, made: list[tuple[int, int, int, float]], took_s: list[float], timeline: list[tuple[float, str]],
+            waited: dict[str, float], seen: dict[tuple[int, int, int], float], seconds: float, crowd_size: int) -> None:
+    """One line a state: each post (and each call's arrival at the spectators) in the state it began in."""
+    starts = [t for t, _ in timeline]
+
+    def state_of(at: float, settle: float) -> str | None:
+        k = bisect.bisect_right(starts, at) - 1
+        if k < 0 or at - starts[k] < settle:
+            return None
+        return timeline[k][1]
+
+    took: dict[str, list[float]] = {s: [] for s in STATES}
+    counted: dict[str, int] = dict.fromkeys(STATES, 0)
+    for (_, _, _, at), dt in zip(made, took_s, strict=True):
+        s = state_of(at, 0.0)
+        if s is not None:
+            counted[s] += 1
+        if state_of(at, SETTLE_S) is not None:
+            took[s].append(dt)  # type: ignore[index]
+    shown: dict[str, list[float]] = {s: [] for s in STATES}
+    for t, b, n, at in made:
+        s = state_of(at, 0.0)
+        if s is not None and (t, b, n) in seen:
+            shown[s].append(seen[(t, b, n)] - at)
+
+    def ms(xs: list[float], p: float) -> str:
+        return f"{bl.pct(xs, p) * 1000:.1f}"
+
+    print(f"where the spectators' cost comes from: one station, 100 tables at a player's pace, {crowd_size} "
+          f"spectators, the scheduling switched every {WINDOW_S:g} s in rotation (the rest shuffled) for {seconds:g} s (load "
+          f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores):", flush=True)
+    for s in STATES:
+        if s == "warm-up":
+            continue
+        print(f"  {s}: the tablets' posts ({len(took[s])}) p50 {ms(took[s], 50)} ms, p90 {ms(took[s], 90)} ms, "
+              f"p99 {ms(took[s], 99)} ms; the station's threads waited "
+              f"{waited[s] * 1000 / max(counted[s], 1):.2f} ms a post for a core" + (
+                  "" if s == "floor" else f"; the spectators' call to screen p50 {ms(shown[s], 50)} ms, p99 "
+                                          f"{ms(shown[s], 99)} ms"), flush=True)
