@@ -5,14 +5,14 @@ The station (`python -m station --live`) starts it (`Fanout`) and writes it ever
 releases (`station/live_feed.py`), one line each, `<kind> <JSON with its seq>`, over the child's
 standard input: a local pipe, in order, nothing dropped (the writer waits, on its own thread, if
 the child is slow to read). The first line says what the feed shows (`hello`: the event, the
-delay, the tables shown, the first number); then the state as it stands (every board's and match's
-last event, in order of their numbers); then each event as it is released. The child keeps them in
-its own `LiveViews` and serves `/live/...` (`station/live_http.py`) on its own port; it never reads
-the database and decides nothing: what it shows was released by the feed, so nothing is shown
-before its time nor of a table not shown. A child that dies is started again on the same ports
-and given the state again; event numbers are the station's, so a browser reconnecting with its
-Last-Event-ID goes on where it was. The child ends when its standard input does (the station
-stopped or died).
+delay, the tables shown, the first number); then the state as it stands (the last event of every
+board, match and session's byes, in order of their numbers); then each event as it is released.
+The child keeps them in its own `LiveViews` and serves `/live/...` (`station/live_http.py`) on
+its own port; it never reads the database and decides nothing: what it shows was released by
+the feed, so nothing is shown before its time nor of a table not shown. A child that dies is
+started again on the same ports and given the state again; event numbers are the station's, so a
+browser reconnecting with its Last-Event-ID goes on where it was. The child ends when its
+standard input does (the station stopped or died).
 
 `python -m station.live_fanout` is that child; the organiser never starts it by hand.
 """
@@ -39,6 +39,7 @@ RESTART_S = 1.0          # a child that died is started again after this long
 START_TIMEOUT_S = 60.0   # a child that says nothing for this long after its start has failed
 NICE = 10                # the child's priority below the station's (POSIX nice)
 MAX_QUEUED = 50_000      # events waiting for a child that does not read: it is stuck, and started again
+STOP_WAIT_S = 2.0        # at the station's stop, how long the writer may take to hand over what waits
 
 
 class FanoutError(RuntimeError):
@@ -82,7 +83,16 @@ class Fanout:
         with contextlib.suppress(ValueError):
             self.feed.sinks.remove(self._sink)
         if self._thread is not None:
-            self._thread.join(10)
+            self._thread.join(STOP_WAIT_S)
+            if self._thread.is_alive():
+                # The writer waits on a child that does not read (stopped, hung) with the pipe full,
+                # holding the pipe: the child is ended, which frees the writer (the station stops
+                # now, not when the child reads again).
+                proc = self._proc
+                if proc is not None:
+                    with contextlib.suppress(OSError):
+                        proc.kill()
+                self._thread.join(10)
         self._end_child()
 
     def _sink(self, kind: str, doc: dict, data: str) -> None:  # noqa: ARG002 - the feed's sink signature

@@ -1,10 +1,11 @@
 """What the live feed's spectators read: the numbered events and what they add up to.
 
 The feed (`station/live_feed.py`, in the station's process) decides what may be shown and when,
-and numbers each change of a board's view (`board`) or of a match's score (`match`). `LiveViews`
-keeps those events as they are taken, in the order of their numbers: the last `RING` of them for
-a spectator who reconnects (Last-Event-ID), each shown table's boards (its LIN), each table's
-latest board and each match's score (the page, a new spectator's snapshot). It decides nothing:
+and numbers each change of a board's view (`board`), of a match's score (`match`) or of a
+session's byes (`byes`). `LiveViews` keeps those events as they are taken, in the order of their
+numbers: the last `RING` of them for a spectator who reconnects (Last-Event-ID), each shown
+table's boards (its LIN), each table's latest board, each match's score and each session's byes
+(the page, a new spectator's snapshot). It decides nothing:
 whatever it holds was released by the feed, so it shows nothing early and nothing of a table not
 shown. The station keeps one (to start a fan-out process with the state as it stands); the
 fan-out process (`station/live_fanout.py`) keeps another, fed from the station over a pipe, and
@@ -96,6 +97,7 @@ class LiveViews:
         self._changed: dict[tuple[str, int], int] = {}   # table -> seq of its last change
         self._latest: dict[tuple[str, int], tuple[dict, bytes]] = {}  # table -> its latest board's event
         self._matches: dict[str, tuple[dict, bytes]] = {}
+        self._byes: dict[str, tuple[dict, bytes]] = {}   # session -> its byes' last event
         self._after_cache: tuple[int, int, bytes] | None = None  # (after, up to, the frames)
         self._hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
 
@@ -121,6 +123,8 @@ class LiveViews:
                     self._latest[table] = (doc, one)  # an earlier board's late news does not take its place
             elif kind == "match":
                 self._matches[str(doc["match"])] = (doc, one)
+            elif kind == "byes":
+                self._byes[str(doc["session"])] = (doc, one)
             if len(self._frames) > 2 * RING:
                 drop = len(self._frames) - RING
                 self._floor = self._seqs[drop - 1]
@@ -138,12 +142,20 @@ class LiveViews:
             found = self._matches.get(name)
             return found[0] if found else None
 
+    def byes(self, session: str) -> dict | None:
+        """The session's byes' last event, or None."""
+        with self._lock:
+            found = self._byes.get(session)
+            return found[0] if found else None
+
     def state(self) -> list[tuple[str, dict]]:
-        """Every board's and match's last event, in order: taken by an empty `LiveViews` in that
-        order, they give it this one's state (a fan-out process started or started again)."""
+        """Every board's, match's and session's byes' last event, in order: taken by an empty
+        `LiveViews` in that order, they give it this one's state (a fan-out process started or
+        started again)."""
         with self._lock:
             docs = [("board", d) for boards in self._boards.values() for d in boards.values()]
             docs += [("match", d) for d, _ in self._matches.values()]
+            docs += [("byes", d) for d, _ in self._byes.values()]
         return sorted(docs, key=lambda x: int(x[1]["seq"]))
 
     def _wake_streams(self) -> None:
@@ -153,10 +165,11 @@ class LiveViews:
 
     # -- what the spectators read ------------------------------------------------------------------
     def snapshot(self) -> bytes:
-        """The latest board of every shown table and every match's score, as stream events."""
+        """The latest board of every shown table, every match's score and every session's byes,
+        as stream events."""
         with self._lock:
-            frames = sorted([*(f for _, f in self._latest.values()), *(f for _, f in self._matches.values())],
-                            key=lambda f: int(f.split(b"\n", 1)[0][4:]))
+            frames = sorted([*(f for _, f in self._latest.values()), *(f for _, f in self._matches.values()),
+                             *(f for _, f in self._byes.values())], key=lambda f: int(f.split(b"\n", 1)[0][4:]))
             return b"".join(frames) + f"id: {self.seq}\nevent: snapshot\ndata: {{\"seq\": {self.seq}}}\n\n".encode()
 
     def frames_after(self, seq: int) -> tuple[bytes, int]:
@@ -250,7 +263,9 @@ class LiveViews:
                                      "I", boards_seen, home, away) + "\n"
         return text + "".join(line + "\n" for _, _, line in sorted(lines)), etag
 
-    def page_state(self) -> tuple[list[dict], list[dict], int]:
-        """(the latest board event of each shown table, each match's score event, the last seq)."""
+    def page_state(self) -> tuple[list[dict], list[dict], list[dict], int]:
+        """(the latest board event of each shown table, each match's score event, each session's
+        byes event, the last seq)."""
         with self._lock:
-            return ([doc for doc, _ in self._latest.values()], [doc for doc, _ in self._matches.values()], self.seq)
+            return ([doc for doc, _ in self._latest.values()], [doc for doc, _ in self._matches.values()],
+                    [doc for doc, _ in self._byes.values()], self.seq)

@@ -158,7 +158,10 @@ def test_wbf_screens_only_calls_past_the_tray_and_no_explanation_before_the_boar
     from .conftest import result_record
 
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    spectator = Spectator(st.live_port).start()
+    # On the stream before the first call: it sees every change of the board, so the first one
+    # shows what was shown before the tray passed (a spectator who connects later is given only
+    # the latest view).
+    spectator = Spectator(st.live_port).start().connected()
     try:
         one = {"seat": "N", "call": "1C", "alerted": True, "stop": False, "think": 2.0, "explanation": "16+ any"}
         two = {"seat": "E", "call": "1H", "alerted": False, "stop": False, "think": 3.0}

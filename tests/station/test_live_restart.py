@@ -28,7 +28,9 @@ def calls(n: int) -> list[dict]:
 
 def test_a_spectator_reconnecting_after_a_restart_with_fewer_tables_shown_gets_the_next_call(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live", "--live-tables", "A:1-2"]).start()
-    spectator = Spectator(st.live_port).start()
+    # On the stream before the first call, so it sees each of table 2's changes (one who connects
+    # later is given only each table's latest board, one event).
+    spectator = Spectator(st.live_port).start().connected()
     try:
         # The browser is on the stream (its snapshot read) before anything happens, so it follows
         # every change from here on.
