@@ -135,7 +135,8 @@ class Fanout:
         threading.Thread(target=lambda: proc.stdout.read() if proc.stdout else None, daemon=True).start()
         self._proc = proc  # from here on ended by stop(), or started again by the writer
         views = self.feed.views
-        hello = {"event": views.event, "delay_s": views.config.delay_s, "seq": self.feed.first_seq,
+        hello = {"event": views.event, "delay_s": views.config.delay_s, "keepalive_s": views.config.keepalive_s,
+                 "seq": self.feed.first_seq,
                  "tables": None if views.config.tables is None else sorted(views.config.tables), "title": self.title}
         lines = [b"hello " + json.dumps(hello).encode() + b"\n"]
         lines += [f"{kind} {json.dumps(doc, separators=(',', ':'))}\n".encode() for kind, doc in views.state()]
@@ -250,7 +251,8 @@ def _take_line(raw: bytes, app: FanoutApp) -> None:
     doc = json.loads(data)
     if kind == "hello":
         tables = None if doc["tables"] is None else frozenset((str(s), int(t)) for s, t in doc["tables"])
-        app.views = LiveViews(LiveConfig(float(doc["delay_s"]), tables), str(doc["event"]), int(doc["seq"]))
+        config = LiveConfig(float(doc["delay_s"]), tables, float(doc["keepalive_s"]))
+        app.views = LiveViews(config, str(doc["event"]), int(doc["seq"]))
         app.title = str(doc["title"])
     elif app.views is not None:
         app.views.take(kind, doc, data)

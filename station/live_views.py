@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from . import live_lin
 
 RING = 20_000           # events kept for a spectator who reconnects (Last-Event-ID)
-KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open
+KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open (the default)
 TICK = 0.25             # the streams are woken at most this often (each gets that moment's events at once)
-BEAT_S = 5.0            # and at least this often (keep-alive comments, a stream's end)
+BEAT_S = 5.0            # and at least this often (keep-alive comments, a stream's end), or each keep-alive
 
 
 class NotShown(LookupError):
@@ -37,6 +37,7 @@ class NotShown(LookupError):
 class LiveConfig:
     delay_s: float = 0.0
     tables: frozenset[tuple[str, int]] | None = None  # None: every table
+    keepalive_s: float = KEEPALIVE_S  # a quiet stream's comment this often (--live-keepalive)
 
     def shows(self, section: str, table: int) -> bool:
         return self.tables is None or (section, table) in self.tables
@@ -46,18 +47,19 @@ class _Hub:
     """The spectators' streams on one event loop wait on one asyncio.Event, renewed per wake.
     Wakes come at most every `TICK` seconds: the events of that moment go to each spectator in
     one write, so a thousand spectators cost the loop a thousand writes a tick, not a thousand
-    per event. A beat every `BEAT_S` wakes them too, for their keep-alive comments and their end:
+    per event. A beat every `beat_s` wakes them too, for their keep-alive comments and their end:
     one timer for all of them instead of one per spectator per wait."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop):
+    def __init__(self, loop: asyncio.AbstractEventLoop, beat_s: float = BEAT_S):
         self.loop = loop
         self.event = asyncio.Event()
         self.due = False
-        loop.call_later(BEAT_S, self._beat)
+        self.beat_s = beat_s
+        loop.call_later(beat_s, self._beat)
 
     def _beat(self) -> None:
         self.wake()
-        self.loop.call_later(BEAT_S, self._beat)
+        self.loop.call_later(self.beat_s, self._beat)
 
     def request(self) -> None:
         if not self.due:
@@ -193,7 +195,7 @@ class LiveViews:
         loop = asyncio.get_running_loop()
         hub = self._hubs.get(loop)
         if hub is None:
-            hub = self._hubs.setdefault(loop, _Hub(loop))
+            hub = self._hubs.setdefault(loop, _Hub(loop, min(BEAT_S, self.config.keepalive_s)))
         end = loop.time() + hold_s
         yield b"retry: 1000\n\n"
         if after is None:
@@ -221,7 +223,7 @@ class LiveViews:
                 except TimeoutError:
                     return
                 continue
-            if loop.time() - sent >= KEEPALIVE_S:
+            if loop.time() - sent >= self.config.keepalive_s:
                 sent = loop.time()
                 yield b": keep-alive\n\n"
             await hub.event.wait()  # the next tick with news, or the beat

@@ -247,6 +247,9 @@ def test_an_older_tablets_progress_items_show_calls_only_once_the_auction_is_ove
     (["--live", "--live-tables", "1-4"], "is not a table range"),
     (["--live-delay", "5"], "add --live"),
     (["--live-port", "8091"], "add --live"),
+    (["--live", "--live-keepalive", "0.5"], "the keep-alive must be 1 to 300 seconds, not 0.5"),
+    (["--live", "--live-keepalive", "often"], "expected seconds, 1 to 300"),
+    (["--live-keepalive", "5"], "add --live"),
 ])
 def test_bad_live_options_exit_2_with_the_reason_and_change_nothing(tmp_path, args, says):
     db = tmp_path / "station.db"

@@ -37,7 +37,9 @@ def test_a_spectator_reconnecting_after_a_restart_with_fewer_tables_shown_gets_t
             assert st.post_item("auction_event", event_item(n, calls(1 + (n - 1) % 4), None, screens=False,
                                                              table=2, board=1 + (n - 1) // 4))[0] == 201
         assert st.post_item("auction_event", event_item(1, calls(1), None, screens=False, table=1, board=1))[0] == 201
-        spectator.wait(lambda s: calls_of(s, "A1", 1) and len(calls_of(s, "A2", 2)) >= 4, what="both tables")
+        spectator.wait(lambda s: calls_of(s, "A1", 1) and any(len(c) == 4 for _, c in calls_of(s, "A2", 2)),
+                       what="both tables")
+        assert [len(c) for _, c in calls_of(spectator, "A2", 2)] == [1, 2, 3, 4]  # each change, in turn
         before = int(spectator.last_id or 0)
         # The station is killed; the organiser starts it again showing table 1 only.
         st.kill()
