@@ -252,6 +252,7 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     lat: list[float] = []
     split: list[tuple[float, ...]] = []  # to the line, call frame, bridge, tablet, STATEs -> last
     t_in: list[int] = []  # chip time the bridge handed the tablet the call
+    parts: list[dict] = []  # the four STATEs -> the last display, in parts (redraw_parts)
     resent = 0
     floor: list[float] = []
     failure = ""
@@ -285,6 +286,10 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                 e.wait(lambda: all(shown(s) for s in SEATS), 180, f"all boxes showing {call}")
                 t_last = max(min(shown(s)) for s in SEATS)
                 lat.append((t_last - t_ok) / 1000)
+                with r.lock:
+                    views = r.ctl.views()  # the STATEs that showed it
+                st_us = {s: wire_bytes(M.HEADER + len(M.encode_state(v)) + M.CRC) * 10e6 / BAUD
+                         for s, v in views.items()}
                 fr = [f for f in e.line_frames() if f[0] > t_ok]
                 sent = next(((a, z) for a, z, _, what in fr if what == f"CALL from {seat}"), None)
                 handed = frames_in([(t, h) for t, _, h in e.to_tablet if t >= t_ok])
@@ -297,8 +302,9 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                                       (f_in[1] - sent[1]) / 1000, (t_st[0] - f_in[1]) / 1000,
                                       (t_last - t_st[0]) / 1000))
                         t_in.append(f_in[1])
-                with r.lock:
-                    views = r.ctl.views()  # the STATEs that showed it
+                        part = redraw_parts(e, fr, f_in[1], {s: min(shown(s)) for s in SEATS}, st_us)
+                        if part:
+                            parts.append(part)
                 wire = wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + sum(
                     wire_bytes(M.HEADER + len(M.encode_state(v)) + M.CRC) for v in views.values())
                 floor.append(wire * 10 / BAUD * 1000)
@@ -332,7 +338,61 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
             "split_p99": [pct(list(x), 99) for x in zip(*split, strict=True)] if split else [],
             "tablet_wall_p50": statistics.median(walls) if walls else float("nan"),
             "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around,
-            **_clock_stats(e, load0)}
+            "parts": parts, **_clock_stats(e, load0)}
+
+
+def redraw_parts(e, fr: list[tuple[int, int, str, str]], t_in: int, shown: dict[str, int],
+                 st_us: dict[str, float]) -> dict | None:
+    """The four STATEs -> the last display of one call, in parts (chip ms), from the line and
+    the panels' memory writes: the STATEs' own wire time and the line from the first STATE's
+    first byte to the last STATE's last byte; per box, its STATE's last byte -> the first write
+    to its panel (apply, compose, the first page pushed) and -> its panel showing the call (the
+    other pages, a page a loop turn on a bus), the replies it sent meanwhile; and which box was
+    last, the place of its STATE among the four. `st_us`: each seat's STATE's wire time."""
+    st: dict[str, tuple[int, int]] = {}
+    for a, z, _, what in fr:
+        if a >= t_in and what.startswith("STATE to ") and what[-1] not in st:
+            # (in lockstep the tablet's write is logged whole at its first byte's time)
+            st[what[-1]] = (a, max(z, a + int(st_us.get(what[-1], 0))))
+        if len(st) == len(shown):
+            break
+    if len(st) < len(shown):
+        return None
+    order = sorted(st, key=lambda s: st[s][0])
+    last = max(shown, key=lambda s: shown[s])
+    box = {}
+    for s in order:
+        end = st[s][1]
+        first = next((t for t, _ in e.frames[s] if t > end), shown[s])
+        writes = sum(1 for t, _ in e.frames[s] if end < t <= shown[s])
+        replies = sum(1 for a, _, who, _ in fr if who == s and end < a <= shown[s])
+        box[s] = ((first - end) / 1000, (shown[s] - end) / 1000, writes, replies)
+    return {"wire": sum(z - a for a, z in st.values()) / 1000,
+            "line": (st[order[-1]][1] - st[order[0]][0]) / 1000,
+            "last": last, "place": order.index(last), "box": box,
+            "from_last_state": (shown[last] - st[order[-1]][1]) / 1000}
+
+
+def print_parts(parts: list[dict]) -> None:
+    """redraw_parts over a run's calls, p50 / p99."""
+    if not parts:
+        return
+    every = [b for p in parts for b in p["box"].values()]
+    lasts = [p["box"][p["last"]] for p in parts]
+
+    def q(xs: list[float]) -> str:
+        return f"{statistics.median(xs):.1f} / {pct(xs, 99):.1f}"
+
+    places = [sum(1 for p in parts if p["place"] == k) for k in range(4)]
+    print(f"  the four STATEs -> the last display, in parts (p50 / p99, chip ms): the STATEs' own "
+          f"wire time {q([p['wire'] for p in parts])}, on the line from the first's first byte to "
+          f"the last's last byte {q([p['line'] for p in parts])}; a box's STATE's last byte -> its "
+          f"first panel write {q([b[0] for b in every])}, -> its panel showing the call "
+          f"{q([b[1] for b in every])} ({q([float(b[2]) for b in every])} panel writes, "
+          f"{q([float(b[3]) for b in every])} replies on the line meanwhile); the last box: "
+          f"{q([b[1] for b in lasts])} from its STATE, {q([p['from_last_state'] for p in parts])} "
+          f"from the last STATE; the last box's STATE was 1st/2nd/3rd/4th on the line "
+          f"{'/'.join(str(n) for n in places)} times")
 
 
 def _traces(e) -> list[list[int]]:
@@ -421,6 +481,7 @@ def print_bus(runs: list[dict], label: str) -> None:
               f"the bridge holding it {k[2]:.1f} / {q[2]:.1f}; the tablet's turn {k[3]:.1f} / "
               f"{q[3]:.1f} (on the wall {b['tablet_wall_p50']:.1f} / {b['tablet_wall_p99']:.1f}); "
               f"the four STATEs -> the last display {k[4]:.1f} / {q[4]:.1f}")
+    print_parts(b.get("parts", []))
     print(_clock_line(ok))
     for r in runs:
         if r.get("failure"):

@@ -351,6 +351,13 @@ class BoxApp:
                     gs = since
                 if self.scan is not None:
                     self.scan()
+                if n < len(rx) and not self.ep.granted:
+                    # drained, and no grant to answer: back to the loop's work. The line may
+                    # never be quiet (a new state's four STATEs go out back to back, then the
+                    # grants): read on until it was, a box whose STATE came first applied it
+                    # only after the three others had passed, and was the last to show it.
+                    # What comes meanwhile is read at the next serve (between the long steps).
+                    break
                 continue
             if not (self.ep.granted and self.bus):
                 break
