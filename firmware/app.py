@@ -74,7 +74,13 @@ class BoxApp:
         self.bus = bus
         self.hold_at = 0  # ticks since when a redraw waits for the STATE (0: none)
         self.idle_due = False  # a call's redraw is out: collect its garbage once idle
-        self.push_all = getattr(hal.display, "push", None) if not bus else None
+        # After a redraw every changed page goes at once: point to point, and on a bus where
+        # that is one short write (SPI: the pages from the first changed to the last, at most
+        # 1 KB, 0.9 ms on the wire, shorter than a grant may wait: serve). On a bus with the
+        # panel on I2C (22.5 us a byte: 23 ms for 1 KB) the loop pushes a page per turn instead
+        # (hal_rp2.Hal.wait), so no grant waits behind a whole frame.
+        push = getattr(hal.display, "push", None)
+        self.push_all = push if not bus or getattr(hal.display, "whole", False) else None
         # On a bus a reply must start within 5 ms of its grant or not at all (SPEC.md section 1).
         # A grant read after a long loop turn (a page pushed, a STATE received) may have waited
         # in the UART's buffer since just after the previous read: its reply could start late
@@ -289,9 +295,11 @@ class BoxApp:
             if tr is not None and state:
                 tr[7] = hal.ticks_us()  # drawn
             if self.push_all is not None:
-                # point to point nothing waits on a grant: the changed pages go at once, a run
-                # of adjacent pages per I2C write (on a bus the loop pushes a page per turn)
+                # the changed pages at once (point to point a run of adjacent pages per I2C
+                # write), not a page per loop turn: on a bus a redraw's six pages took six turns
                 self.push_all(True)
+                if self.bus:
+                    self.serve(now)
             if tr is not None and state:
                 tr[5] = hal.ticks_us()
         elif self.idle_due and not self.dirty and not self.hold_at:
@@ -351,12 +359,14 @@ class BoxApp:
                     gs = since
                 if self.scan is not None:
                     self.scan()
-                if n < len(rx) and not self.ep.granted:
-                    # drained, and no grant to answer: back to the loop's work. The line may
-                    # never be quiet (a new state's four STATEs go out back to back, then the
-                    # grants): read on until it was, a box whose STATE came first applied it
-                    # only after the three others had passed, and was the last to show it.
-                    # What comes meanwhile is read at the next serve (between the long steps).
+                if n < len(rx) and not self.ep.granted and not self.for_me():
+                    # drained, no grant to answer and no frame for this box half read: back to
+                    # the loop's work. The line may never be quiet (a new state's four STATEs
+                    # go out back to back, then the grants): read on until it was, a box whose
+                    # STATE came first applied it only after the three others had passed, and
+                    # was the last to show it. What comes meanwhile is read at the next serve
+                    # (between the long steps). A frame that may be this box's (a grant: its
+                    # age counts from before its first byte) is read to its end first.
                     break
                 continue
             if not (self.ep.granted and self.bus):
@@ -370,6 +380,12 @@ class BoxApp:
                 self.after_reply(now)  # the reply is out; the next grant is another box's
             gs = -1
         return got
+
+    def for_me(self):
+        """A frame half read whose address is not known yet or is this box's (SPEC.md section
+        2: the payload's first byte, bit 7 clear from the tablet)."""
+        d = self.ep.deframer
+        return d.w and (not d.n or d.raw[0] == self.ep.seat)
 
     def between(self):
         """On a bus, between two long steps of a turn (render.Frame.draw calls it too)."""

@@ -216,6 +216,29 @@ def test_a_box_on_a_bus_applies_its_state_while_the_other_boxes_states_are_still
     assert box.view.n == 3 and not hal.serial.tx, "a box spoke without a grant"
 
 
+def test_a_grant_split_over_two_reads_is_answered_in_the_read_that_ends_it():
+    # A box that stops reading once the UART is drained must not stop in the middle of a frame
+    # that may be its grant: the grant's age counts from before its first byte (app.serve,
+    # late_us), so its end read a long step later would be too old to answer on the chip.
+    clock = Clock()
+    hal = Hal(clock)
+    box = A.BoxApp(hal, SEAT, True)
+    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "S"
+    tab.set_view(view)
+    for _ in range(20):
+        grant(box, tab, clock)
+    assert box.view.known and grant(box, tab, clock)  # linked, nothing due: a plain grant
+    clock.t += 1
+    ping = bytes(tab.output(clock.t, True))
+    assert len(ping) > 8
+    hal.serial = _Trickle()
+    hal.serial.rx = bytearray(ping)
+    box.serve(clock.t)
+    assert not hal.serial.rx and hal.serial.tx, "the grant's end was left for a later read"
+
+
 class _QuietWire:
     """The UART for counting the box's own allocations: fixed buffers, copies byte by byte."""
 
