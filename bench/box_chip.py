@@ -228,13 +228,14 @@ def _clock_stats(e, load0: float) -> dict:
 
 
 def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
-                bids: int = 13) -> dict | None:
+                bids: int = 13, trace: bool = False) -> dict | None:
     """Four boxes (BUS=1) on one RS-485 line, the real tablet as bus master behind the hub's
     bridge: `bids` rising bids then three passes a board, every call keyed on its box's matrix
     and timed, board after board until `calls`. Per call, chip ms: OK key down on the box in
     turn -> the last of the four displays showing it (debounce, the wait for the grant, the
     frame, the bridge, the tablet's turn, the four STATEs one after the other on the line, each
-    box's draw and push)."""
+    box's draw and push). `trace`: the boxes print each STATE's apply, draw and push (config
+    "trace", firmware/app.py), summed up apart; their prints cost the chips a little time."""
     from hardware.emu.harness import missing
 
     why = missing()
@@ -247,7 +248,7 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     wall0 = time.monotonic()
     load0 = load()
     r = EmuRig(workdir, "".join(SEATS), bus=True, frames=True, hold_ms=HOLD_MS, bridge_ms=bridge_ms,
-               lockstep=True, session=BOARDS)
+               lockstep=True, session=BOARDS, extra_config={"trace": True} if trace else None)
     e = r.emu
     lat: list[float] = []
     split: list[tuple[float, ...]] = []  # to the line, call frame, bridge, tablet, STATEs -> last
@@ -324,12 +325,14 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
         first = e.collided[0][0] if e.collided else 0
         around = e.line_around(first, 10, 4) if e.collided else ""
         walls = _turn_walls(e, t_in)
+        btrace = [[int(x) / 1000 for x in line.split()[1:4]] for s in SEATS
+                  for t, line in e.console[s] if t >= t_first and line.startswith("btrace ")]
     finally:
         r.close()
     if not lat:
         return {"failure": failure or "no call timed", "n": 0}
     return {"n": len(lat), "lat": lat, "p50": statistics.median(lat), "p99": pct(lat, 99),
-            "max": max(lat), "grants": len(answered) + len(missed), "grants_passed": len(missed),
+            "btrace": btrace, "max": max(lat), "grants": len(answered) + len(missed), "grants_passed": len(missed),
             "floor_mean": statistics.mean(floor), "collisions": e.collisions, "resent": resent,
             "undriven": len(e.undriven), "boards": boards + 1,
             "event_ms": wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) * 10 / BAUD * 1000,
@@ -337,7 +340,7 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
             "split": [statistics.median(x) for x in zip(*split, strict=True)] if split else [],
             "split_p99": [pct(list(x), 99) for x in zip(*split, strict=True)] if split else [],
             "tablet_wall_p50": statistics.median(walls) if walls else float("nan"),
-            "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around,
+            "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around, "missed": missed, "lates": {s: [(t, x) for t, x in e.console[s] if x.startswith("late")] for s in SEATS},
             "parts": parts, **_clock_stats(e, load0)}
 
 
@@ -373,8 +376,9 @@ def redraw_parts(e, fr: list[tuple[int, int, str, str]], t_in: int, shown: dict[
             "from_last_state": (shown[last] - st[order[-1]][1]) / 1000}
 
 
-def print_parts(parts: list[dict]) -> None:
-    """redraw_parts over a run's calls, p50 / p99."""
+def print_parts(parts: list[dict], btrace: list[list[float]]) -> None:
+    """redraw_parts over a run's calls, p50 / p99; with the boxes' traces, their STATEs' apply,
+    draw and push."""
     if not parts:
         return
     every = [b for p in parts for b in p["box"].values()]
@@ -393,6 +397,11 @@ def print_parts(parts: list[dict]) -> None:
           f"{q([b[1] for b in lasts])} from its STATE, {q([p['from_last_state'] for p in parts])} "
           f"from the last STATE; the last box's STATE was 1st/2nd/3rd/4th on the line "
           f"{'/'.join(str(n) for n in places)} times")
+    if btrace:
+        a, d, u = zip(*btrace, strict=True)
+        print(f"  each box's STATE on the chip ({len(btrace)} STATEs, p50 / p99, chip ms, the line "
+              f"served after each step): applied {q(list(a))}; drawn (composed, the changed cells "
+              f"copied) {q(list(d))}; pushed {q(list(u))}")
 
 
 def _traces(e) -> list[list[int]]:
@@ -481,7 +490,7 @@ def print_bus(runs: list[dict], label: str) -> None:
               f"the bridge holding it {k[2]:.1f} / {q[2]:.1f}; the tablet's turn {k[3]:.1f} / "
               f"{q[3]:.1f} (on the wall {b['tablet_wall_p50']:.1f} / {b['tablet_wall_p99']:.1f}); "
               f"the four STATEs -> the last display {k[4]:.1f} / {q[4]:.1f}")
-    print_parts(b.get("parts", []))
+    print_parts(b.get("parts", []), b.get("btrace", []))
     print(_clock_line(ok))
     for r in runs:
         if r.get("failure"):

@@ -92,10 +92,11 @@ class BoxApp:
         self.late_grants = 0
         self.gc_at = hal.ticks_ms()
         self.littered = False  # garbage made since the last collection on a bus (after_reply)
+        self.drawing = False  # inside render.Frame.draw (after_reply collects nothing then)
         self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
-        # call drawn and pushed
+        # call drawn and pushed; on a bus also each STATE's apply, draw and push ("btrace")
         self.trace = None
         if bus:
             # the line served between the parts of a redraw too (serve): a draw takes longer on
@@ -239,6 +240,8 @@ class BoxApp:
                 self.hold_at = 0
                 if self.bus:
                     self.serve(now)
+                    if tr is not None:
+                        tr[9] = hal.ticks_us()  # applied
         sending = self.ep.pending_call()
         if sending != self.view.sending:
             if sending == calls.NONE and not state and self.view.sending != calls.NONE:
@@ -313,13 +316,19 @@ class BoxApp:
                 if h > self.heap_log:  # a new high-water mark (few lines: USB output can stall)
                     self.heap_log = h
                     print("heap %d" % h)
-            if self.push_all is not None:
+            if self.push_all is not None and not self.bus:
                 gc.collect()
             if self.store is not None and not self.bus:
                 # point to point a page programmed now delays nothing; a new journal (an erase)
                 # only when this one is nearly full: a STATE lost meanwhile comes again (RTO)
                 self.store.flush()
                 self.store.maintain()
+            if tr is not None and tr[9] and tr[5]:
+                # on a bus, every STATE's: applied, drawn (composed, the changed cells copied),
+                # pushed, each with the line served after it (us)
+                print("btrace %d %d %d" % (hal.ticks_diff(tr[9], tr[6]), hal.ticks_diff(tr[7], tr[9]),
+                                           hal.ticks_diff(tr[5], tr[7])))
+                tr[9] = 0
             if tr is not None and tr[0] and tr[5]:
                 t0 = tr[0]
                 for i in range(1, 9):
@@ -426,11 +435,13 @@ class BoxApp:
                 st.maintain()
         if self.late_us and not self.ep.q_count and hal.ticks_diff(now, self.gc_at) >= (
                 GC_TURN_MS if self.view.my_turn() else GC_BUS_MS) and self.littered and (
-                self.ep.state_seq == self.seen_state and not self.dirty and not self.hold_at):
+                self.ep.state_seq == self.seen_state and not self.dirty and not self.hold_at
+                and not self.drawing):
             # (not with an event in flight: a collection costs the next grant, and that grant
             # carries the event's ack or its resend; nor with a STATE or a redraw still to do
-            # this turn, whose own steps would then follow it unserved and cost the grant after
-            # too; MicroPython still collects when it must)
+            # this turn, or within one (a reply the draw sends between its steps), whose own
+            # steps would then follow it unserved and cost the grant after too; MicroPython
+            # still collects when it must)
             gc.collect()
             self.gc_at = hal.ticks_ms()
             self.littered = False
@@ -462,8 +473,10 @@ class BoxApp:
                                   self.ep.version_error),
                    self.entry.review_page if self.entry.review else -1)
         # allocation-free; the mask names the 8-pixel pages that changed: only those are pushed
+        self.drawing = True  # no collection after a reply the draw's `between` sends
         mask = self.frame.draw(v, self.entry, now, self.hal.ticks_diff, self.link_up,
                                self.ep.version_error)
+        self.drawing = False
         d.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         d.frame(self.frame, mask)
         self.renders += 1
