@@ -332,7 +332,8 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     if not lat:
         return {"failure": failure or "no call timed", "n": 0}
     return {"n": len(lat), "lat": lat, "p50": statistics.median(lat), "p99": pct(lat, 99),
-            "btrace": btrace, "max": max(lat), "grants": len(answered) + len(missed), "grants_passed": len(missed),
+            "btrace": btrace, "max": max(lat), "grants": len(answered) + len(missed),
+            "grants_passed": len(missed),
             "floor_mean": statistics.mean(floor), "collisions": e.collisions, "resent": resent,
             "undriven": len(e.undriven), "boards": boards + 1,
             "event_ms": wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) * 10 / BAUD * 1000,
@@ -340,8 +341,8 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
             "split": [statistics.median(x) for x in zip(*split, strict=True)] if split else [],
             "split_p99": [pct(list(x), 99) for x in zip(*split, strict=True)] if split else [],
             "tablet_wall_p50": statistics.median(walls) if walls else float("nan"),
-            "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around, "missed": missed, "lates": {s: [(t, x) for t, x in e.console[s] if x.startswith("late")] for s in SEATS},
-            "parts": parts, **_clock_stats(e, load0)}
+            "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around,
+            "missed": missed, "parts": parts, **_clock_stats(e, load0)}
 
 
 def redraw_parts(e, fr: list[tuple[int, int, str, str]], t_in: int, shown: dict[str, int],

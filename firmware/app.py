@@ -353,6 +353,7 @@ class BoxApp:
         tr = self.trace
         got = 0
         gs = -1  # read_us before the read that brought a grant: it came after this
+        drained = False  # a read emptied the UART's buffer in this call
         while True:
             since = self.read_us  # the bytes this read returns came after this
             at = hal.ticks_us() if late else 0
@@ -369,14 +370,18 @@ class BoxApp:
                 if self.scan is not None:
                     self.scan()
                 if n < len(rx) and not self.ep.granted and not self.for_me():
-                    # drained, no grant to answer and no frame for this box half read: back to
-                    # the loop's work. The line may never be quiet (a new state's four STATEs
-                    # go out back to back, then the grants): read on until it was, a box whose
-                    # STATE came first applied it only after the three others had passed, and
-                    # was the last to show it. What comes meanwhile is read at the next serve
-                    # (between the long steps). A frame that may be this box's (a grant: its
-                    # age counts from before its first byte) is read to its end first.
-                    break
+                    # drained twice, no grant to answer and no frame for this box half read:
+                    # back to the loop's work. The line may never be quiet (a new state's four
+                    # STATEs go out back to back, then the grants): read on until it was, a box
+                    # whose STATE came first applied it only after the three others had
+                    # passed, and was the last to show it. What comes meanwhile is read at the
+                    # next serve (between the long steps). The second read takes the bytes that
+                    # came while the first's were taken in, so read_us is that much younger (a
+                    # grant's age counts from it); a frame that may be this box's (a grant) is
+                    # read to its end first.
+                    if drained:
+                        break
+                    drained = True
                 continue
             if not (self.ep.granted and self.bus):
                 break
