@@ -322,6 +322,7 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     try:
         sim, wall, _ = e.clock()
         answered, missed = e.grants(t_first)
+        early = tablet_early(e.line_frames(), missed)
         first = e.collided[0][0] if e.collided else 0
         around = e.line_around(first, 10, 4) if e.collided else ""
         walls = _turn_walls(e, t_in)
@@ -342,7 +343,22 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
             "split_p99": [pct(list(x), 99) for x in zip(*split, strict=True)] if split else [],
             "tablet_wall_p50": statistics.median(walls) if walls else float("nan"),
             "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around,
-            "missed": missed, "parts": parts, **_clock_stats(e, load0)}
+            "missed": missed, "early": early, "parts": parts, **_clock_stats(e, load0)}
+
+
+def tablet_early(fr: list[tuple[int, int, str, str]], missed: list[tuple[int, str]]) -> int:
+    """How many of the grants let pass were followed by the tablet's next frame within the
+    reply window on the chips' clock (the grant's wire time and the 7.5 ms the master waits,
+    tablet_app/link/master.py): the tablet's clock ran ahead of the chips (a stop of its threads
+    counted as their CPU time), so the box's reply, in time on the chips' clock, came after it."""
+    window = 10 * 10e6 / BAUD + 7500  # a grant is 10 bytes on the wire
+    starts = sorted(a for a, _, who, _ in fr if who == "tablet")
+    n = 0
+    for t, _ in missed:
+        nxt = next((a for a in starts if a > t), None)
+        if nxt is not None and nxt - t < window:
+            n += 1
+    return n
 
 
 def redraw_parts(e, fr: list[tuple[int, int, str, str]], t_in: int, shown: dict[str, int],
@@ -483,7 +499,9 @@ def print_bus(runs: list[dict], label: str) -> None:
           f"floor (call frame + four STATE frames) {b['floor_mean']:.1f} ms")
     print(f"  line: collisions {spread(ok, 'collisions', '.0f')}, bytes sent with DE low "
           f"{spread(ok, 'undriven', '.0f')}, STATE frames sent again {spread(ok, 'resent', '.0f')}; "
-          f"grants {spread(ok, 'grants', '.0f')}, let pass by the box {spread(ok, 'grants_passed', '.0f')}")
+          f"grants {spread(ok, 'grants', '.0f')}, let pass by the box {spread(ok, 'grants_passed', '.0f')}, "
+          f"of them with the tablet's next frame inside the reply window (its clock ahead of the "
+          f"chips') {spread(ok, 'early', '.0f')}")
     if b["split"]:
         k, q = b["split"], b["split_p99"]
         print(f"  where it goes (first run, p50 / p99, chip ms): key down -> the call frame on the "
