@@ -7,19 +7,31 @@
    posting it). Goal: p99 <= 1 s. Beside it the tablets' posts (the station's ingest as the
    tables feel it: post to answer, p50 / p99).
 1b. The same with 1,000 more spectators on the stream (in other processes, 25 per loopback
-   address): the station's ingest at 100 tables with the crowd against 1 without it. 1 and 1b are
-   run alternately three times (the machine's other load comes and goes) and the tablets' posts
-   p50 / p99 without and with the crowd printed side by side as ratios (goal: 1.0, the ingest
-   unchanged). The spectators are served by the live feed's own process (station/live_fanout.py),
-   at the address the station prints for the live feed.
+   address): the station's ingest at 100 tables with the crowd against 1 without it. The
+   spectators are served by the live feed's own process (station/live_fanout.py), at the address
+   the station prints for the live feed. Their own client processes stand for phones and screens
+   on other computers, yet here they share the station's cores, so the crowd is run twice: its
+   processes at nice 10 (as the bench always ran it), and idle-scheduled (Linux SCHED_IDLE: they
+   take a core only when nothing else wants it, as near as this computer comes to "elsewhere").
+   The three runs (none, nice 10, idle) are made back to back, in a rotating order, three times
+   (the machine's other load comes and goes), and the tablets' posts p50 / p99 of each crowd are
+   printed against the floor (no spectators) as ratios (goal: 1.0, the ingest unchanged). Beside
+   them the CPU the station's process used and, on Linux, how long its threads waited for a core
+   (their run-queue time, /proc/PID/task/*/schedstat) per post: the cost the crowd puts on the
+   station through the cores they share, apart from what the station itself does.
 2. Stress: 1,000 spectators while 16 tablets post auction events as fast as the station takes
    them (about ten times a player's pace at 100 tables): the ingest rate with the spectators
-   against without them (a ratio), and how many events the spectators received.
+   against without them (a ratio), their processes at nice 10 and idle-scheduled (as in 1b), and
+   how many events the spectators received.
 3. The delay's accuracy: with a 5 s delay (the station's test option; minutes work the same way),
    (shown at the spectator) - (made at the tablet) - delay, p50 / p99 / min: never below 0.
+
+`python bench/bench_live.py --parts ingest --rounds 1 --seconds 20` runs only part 1b, shorter
+(while exploring); `python -m bench live` runs it all as above.
 """
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
@@ -31,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EVENT = "bench-live"
@@ -68,6 +81,19 @@ class Station:
         except OSError:
             return 0.0
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def waited_s(self) -> float | None:
+        """Seconds the station's threads have waited for a core so far (Linux; else None)."""
+        total = 0
+        try:
+            for task in pathlib.Path(f"/proc/{self.proc.pid}/task").iterdir():
+                try:
+                    total += int((task / "schedstat").read_text().split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue  # a thread that has just ended
+        except OSError:
+            return None
+        return total / 1e9
 
     def fanout_pid(self) -> int | None:
         """The live feed's own process (the station's child), if any."""
@@ -199,39 +225,56 @@ def latencies(made: list[tuple[int, int, int, float]], spectators: Spectators, w
         return [spectators.seen[(t, b, n)] - at for t, b, n, at in made if (t, b, n) in spectators.seen]
 
 
-def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, float, float]:
-    """One run at 100 tables (and `crowd_size` more spectators): prints its line; (the tablets'
-    posts p50, p99 in seconds, the cores the station's process kept busy)."""
+@dataclass(frozen=True)
+class Ingest:
+    """One run's ingest as the tablets felt it, and what it cost the station's process."""
+
+    p50: float          # the tablets' posts, post to answer, seconds
+    p99: float
+    cpu: float          # cores the station's process kept busy
+    waited: float | None  # ms its threads waited for a core, per post (Linux), else None
+
+
+CROWD_SCHEDS = ("nice", "idle")   # the spectators' client processes: nice 10, or SCHED_IDLE
+
+
+def call_to_stream(work: pathlib.Path, crowd_size: int = 0, crowd_sched: str = "nice",
+                   seconds: float = 30.0) -> Ingest:
+    """One run at 100 tables (and `crowd_size` more spectators, their processes scheduled as
+    `crowd_sched` says): prints its line; the tablets' posts and the station's cost."""
     st = Station(work, 100)
     crowds: list[subprocess.Popen] = []
     try:
         if crowd_size:
-            crowds = start_crowd(st.live_port, crowd_size)
+            crowds = start_crowd(st.live_port, crowd_size, idle=crowd_sched == "idle")
         spectators = Spectators(st.live_port, 4)
         time.sleep(1.0)
         posts: list[float] = []
         child = st.fanout_pid()
-        cpu0, fan0, t0 = st.cpu_s(), st.cpu_s(child) if child else 0.0, time.monotonic()
+        cpu0, fan0, t0, waited0 = st.cpu_s(), st.cpu_s(child) if child else 0.0, time.monotonic(), st.waited_s()
         crowd0 = sum(st.cpu_s(c.pid) for c in crowds)
-        made = paced(st, 100, 30.0, posts)
+        made = paced(st, 100, seconds, posts)
         took = time.monotonic() - t0
         busy = (st.cpu_s() - cpu0) / took
+        waited1 = st.waited_s()
+        waited = None if waited0 is None or waited1 is None else (waited1 - waited0) * 1000 / max(len(made), 1)
         fan_busy = (st.cpu_s(child) - fan0) / took if child else 0.0
         crowd_busy = (sum(st.cpu_s(c.pid) for c in crowds) - crowd0) / took
         lat = latencies(made, spectators)
         crowd_text = ""
         if crowds:
             received, connected = end_crowd(crowds)
-            crowd_text = (f" and {connected} more spectators (4 processes at nice 10, {crowd_busy:.2f} cores busy; "
-                          f"{received} events received)")
+            crowd_text = (f" and {connected} more spectators (4 processes {crowd_label(crowd_sched)}, {crowd_busy:.2f} "
+                          f"cores busy; {received} events received)")
+        waited_text = "" if waited is None else f", its threads waited {waited:.2f} ms a post for a core"
         print(f"call made at a table -> the spectators' stream, delay 0, 100 tables at a player's pace "
-              f"({len(made)} calls in 30 s, {len(made) / 30:.0f} a second; 4 spectators timed{crowd_text}): p50 "
-              f"{pct(lat, 50) * 1000:.0f} ms, p99 {pct(lat, 99) * 1000:.0f} ms, max {max(lat) * 1000:.0f} ms "
-              f"(goal p99 <= 1000 ms); {len(made) - len(lat)} calls never seen; the tablets' posts (ingest) p50 "
-              f"{pct(posts, 50) * 1000:.0f} ms, p99 {pct(posts, 99) * 1000:.0f} ms; the station process kept "
-              f"{busy:.2f} cores busy, the live feed's process {fan_busy:.2f} (load average "
-              f"{os.getloadavg()[0]:.1f})", flush=True)
-        return pct(posts, 50), pct(posts, 99), busy
+              f"({len(made)} calls in {seconds:g} s, {len(made) / seconds:.0f} a second; 4 spectators "
+              f"timed{crowd_text}): p50 {pct(lat, 50) * 1000:.0f} ms, p99 {pct(lat, 99) * 1000:.0f} ms, max "
+              f"{max(lat) * 1000:.0f} ms (goal p99 <= 1000 ms); {len(made) - len(lat)} calls never seen; the tablets' "
+              f"posts (ingest) p50 {pct(posts, 50) * 1000:.1f} ms, p99 {pct(posts, 99) * 1000:.1f} ms; the station "
+              f"process kept {busy:.3f} cores busy{waited_text}, the live feed's process {fan_busy:.2f} (load "
+              f"average {os.getloadavg()[0]:.1f})", flush=True)
+        return Ingest(pct(posts, 50), pct(posts, 99), busy, waited)
     finally:
         for c in crowds:
             if c.poll() is None:
@@ -239,32 +282,58 @@ def call_to_stream(work: pathlib.Path, crowd_size: int = 0) -> tuple[float, floa
         st.stop()
 
 
-def ingest_beside(rounds: int = 3, crowd_size: int = 1000) -> None:
-    """The station's ingest (the tablets' posts at 100 tables) without and with `crowd_size`
-    spectators, run alternately `rounds` times (the machine's other load comes and goes: each
-    pair is compared with itself), then the ratios side by side. Goal: ingest unchanged (1.0)."""
-    pairs = []
-    for _ in range(rounds):
-        pair = []
-        for crowd_n in (0, crowd_size):
+def crowd_label(sched: str) -> str:
+    return "at nice 10" if sched == "nice" else "idle-scheduled" if IDLE_WORKS else "at nice 19 (no SCHED_IDLE here)"
+
+
+def ingest_beside(rounds: int = 3, crowd_size: int = 1000, seconds: float = 30.0) -> None:
+    """The station's ingest (the tablets' posts at 100 tables) without spectators and with
+    `crowd_size` of them, their client processes at nice 10 and idle-scheduled (module docstring,
+    1b): the three runs back to back in a rotating order, `rounds` times (each round compared
+    with itself), then the ratios against the floor side by side. Goal: unchanged (1.0)."""
+    runs = ("floor",) + CROWD_SCHEDS
+    table: list[dict[str, Ingest]] = []
+    for i in range(rounds):
+        got: dict[str, Ingest] = {}
+        for run in runs[i % 3:] + runs[:i % 3]:  # the order rotates: no run always comes first
             with tempfile.TemporaryDirectory() as tmp:
-                pair.append(call_to_stream(pathlib.Path(tmp), crowd_n))
-        pairs.append(pair)
-    for i, ((p50, p99, cpu), (c50, c99, ccpu)) in enumerate(pairs, 1):
-        print(f"  round {i}: the tablets' posts without spectators p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms; "
-              f"with {crowd_size} p50 {c50 * 1000:.1f} ms, p99 {c99 * 1000:.1f} ms; ratio p50 {c50 / p50:.2f}, "
-              f"p99 {c99 / p99:.2f}; the station's process {cpu:.3f} against {ccpu:.3f} cores: ratio {ccpu / cpu:.2f}")
+                got[run] = call_to_stream(pathlib.Path(tmp), 0 if run == "floor" else crowd_size,
+                                          "nice" if run == "floor" else run, seconds)
+        table.append(got)
+
+    def ms(x: float) -> str:
+        return f"{x * 1000:.1f}"
+
+    def waited(x: Ingest) -> str:
+        return "-" if x.waited is None else f"{x.waited:.2f}"
+
+    for i, got in enumerate(table, 1):
+        f = got["floor"]
+        parts = [f"round {i}: the tablets' posts without spectators p50 {ms(f.p50)} ms, p99 {ms(f.p99)} ms "
+                 f"(station {f.cpu:.3f} cores, waited {waited(f)} ms a post for a core)"]
+        for sched in CROWD_SCHEDS:
+            c = got[sched]
+            parts.append(f"with {crowd_size} {crowd_label(sched)} p50 {ms(c.p50)} ms, p99 {ms(c.p99)} ms: ratio p50 "
+                         f"{c.p50 / f.p50:.2f}, p99 {c.p99 / f.p99:.2f}, the station's CPU {c.cpu / f.cpu:.2f} "
+                         f"(waited {waited(c)} ms)")
+        print("  " + "; ".join(parts), flush=True)
 
     def median(xs: list[float]) -> float:
         return sorted(xs)[len(xs) // 2]
 
-    r50 = median([c[0] / a[0] for a, c in pairs])
-    r99 = median([c[1] / a[1] for a, c in pairs])
-    rcpu = median([c[2] / a[2] for a, c in pairs])
-    print(f"the station's ingest with {crowd_size} spectators against without them, 100 tables at a player's pace, "
-          f"{rounds} rounds alternated: median ratio p50 {r50:.2f}, p99 {r99:.2f}; the station's process CPU "
-          f"{rcpu:.2f} (goal: unchanged, 1.0; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, the "
-          f"spectators' own processes on the same cores)", flush=True)
+    for sched in CROWD_SCHEDS:
+        r50 = median([t[sched].p50 / t["floor"].p50 for t in table])
+        r99 = median([t[sched].p99 / t["floor"].p99 for t in table])
+        rcpu = median([t[sched].cpu / t["floor"].cpu for t in table])
+        known = [t for t in table if t[sched].waited is not None and t["floor"].waited is not None]
+        wait_text = "" if not known else (
+            f"; its threads waited for a core {median([t['floor'].waited for t in known]):.2f} -> "  # type: ignore[misc]
+            f"{median([t[sched].waited for t in known]):.2f} ms a post")  # type: ignore[misc]
+        print(f"the station's ingest with {crowd_size} spectators (their processes {crowd_label(sched)}) against "
+              f"without them, 100 tables at a player's pace, {rounds} rounds: median ratio p50 {r50:.2f}, p99 "
+              f"{r99:.2f}; the station's process CPU {rcpu:.2f}{wait_text} (goal: unchanged, 1.0; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, the spectators' own processes on the same "
+              f"cores)", flush=True)
 
 
 CROWD = r"""
@@ -318,13 +387,26 @@ def ingest_rate(station: Station, seconds: float, first: int, posters: int = 16)
     return count[0] / seconds
 
 
-def start_crowd(port: int, spectators: int = 1000, procs: int = 4) -> list[subprocess.Popen]:
+IDLE_WORKS = hasattr(os, "SCHED_IDLE")
+
+
+def _below(idle: bool) -> None:
+    """The spectators' own processes below the station's priority: on a venue's network they are
+    other people's phones, not the station's two cores. nice 10 (as the bench always ran them),
+    or idle-scheduled: a core only when nothing else wants it (SCHED_IDLE; without it nice 19)."""
+    if not idle:
+        os.nice(10)
+    elif IDLE_WORKS:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    else:
+        os.nice(19)
+
+
+def start_crowd(port: int, spectators: int = 1000, procs: int = 4, idle: bool = False) -> list[subprocess.Popen]:
     """`spectators` on /live/stream in `procs` processes, each connected and given its snapshot."""
-    # The spectators' own processes run at a lower priority (nice 10): on a venue's network they
-    # are other people's phones, not the station's two cores.
     crowds = [subprocess.Popen([sys.executable, "-c", CROWD, str(port), str(i * spectators // procs),
                                 str(spectators // procs)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: os.nice(10))
+                               preexec_fn=lambda: _below(idle))
               for i in range(procs)]
     for c in crowds:
         assert c.stdout is not None
@@ -344,16 +426,18 @@ def end_crowd(crowds: list[subprocess.Popen]) -> tuple[int, int]:
 
 
 def crowd(work: pathlib.Path, spectators: int = 1000, procs: int = 4) -> None:
-    st = Station(work, 40)
+    st = Station(work, 48)
     try:
         alone = ingest_rate(st, 10.0, 1)
-        crowds = start_crowd(st.live_port, spectators, procs)
-        watched = ingest_rate(st, 10.0, 17)
-        received, connected = end_crowd(crowds)
-        print(f"stress: {connected} spectators on the stream at once (4 processes at nice 10): the station ingested "
-              f"{watched:.0f} auction events/s (16 tablets posting as fast as it takes them, some ten times a "
-              f"player's pace at 100 tables) against {alone:.0f}/s without them: ratio {watched / alone:.2f}; the "
-              f"spectators received {received} events ({received / max(connected, 1):.0f} each)")
+        for first, sched in zip((17, 33), CROWD_SCHEDS, strict=True):
+            crowds = start_crowd(st.live_port, spectators, procs, idle=sched == "idle")
+            watched = ingest_rate(st, 10.0, first)
+            received, connected = end_crowd(crowds)
+            print(f"stress: {connected} spectators on the stream at once (4 processes {crowd_label(sched)}): the "
+                  f"station ingested {watched:.0f} auction events/s (16 tablets posting as fast as it takes them, "
+                  f"some ten times a player's pace at 100 tables) against {alone:.0f}/s without them: ratio "
+                  f"{watched / alone:.2f}; the spectators received {received} events "
+                  f"({received / max(connected, 1):.0f} each)", flush=True)
     finally:
         st.stop()
 
@@ -373,14 +457,39 @@ def delay_accuracy(work: pathlib.Path, delay_s: float = 5.0) -> None:
         st.stop()
 
 
-def main() -> None:
-    # the first round's two runs print the call -> stream lines with 4 and with 1,000 more spectators
-    ingest_beside()
-    for part in (crowd, delay_accuracy):
+PARTS = ("ingest", "stress", "delay")
+EXTRA = ("sched",)   # bench/live_sched.py: several minutes, Linux as root; only when asked for
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python bench/bench_live.py", description=__doc__.split("\n")[0])
+    p.add_argument("--parts", default=",".join(PARTS),
+                   help=f"which parts, comma-separated: {', '.join(PARTS + EXTRA)} (default: {', '.join(PARTS)})")
+    p.add_argument("--rounds", type=int, default=3, help="rounds of the ingest's three runs (1b)")
+    p.add_argument("--seconds", type=float, default=30.0, help="each ingest run's length")
+    args = p.parse_args(argv)
+    parts = args.parts.split(",")
+    if unknown := set(parts) - set(PARTS + EXTRA):
+        p.error(f"unknown part(s) {', '.join(sorted(unknown))}: expected {', '.join(PARTS + EXTRA)}")
+    if "ingest" in parts:
+        # the first round's runs print the call -> stream lines with 4 and with 1,000 more spectators
+        ingest_beside(args.rounds, seconds=args.seconds)
+    for name, part in (("stress", crowd), ("delay", delay_accuracy)):
+        if name not in parts:
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             part(pathlib.Path(tmp))
         # the figures above are this machine's only as far as nothing else ran: say what did
         print(f"  (load average after it: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)", flush=True)
+    if "sched" in parts:
+        sys.path.insert(0, str(ROOT))  # run as a script: its package's neighbour
+        from bench import live_sched
+
+        why = live_sched.available()
+        if why:
+            print(f"where the spectators' cost comes from: not measured here ({why})", flush=True)
+        else:
+            live_sched.interleaved(sys.modules[__name__])
 
 
 if __name__ == "__main__":

@@ -125,6 +125,16 @@ MATCH: Final[dict[str, dict[str, str]]] = {
     "team": {"en": "Team {n}", "sv": "Lag {n}", "da": "Hold {n}"},
     "deduction": {"en": "{team} -{vp} VP ({reason}; {law})", "sv": "{team} -{vp} VP ({reason}; {law})",
                   "da": "{team} -{vp} VP ({reason}; {law})"},
+    # a bye (FSB 96B: "frirond"; Danish "oversidder") and a walk-over (FSB L109A), and the VP totals
+    "bye": {"en": "{team}: bye", "sv": "{team}: frirond", "da": "{team}: oversidder"},
+    "bye_round": {"en": "round {round}", "sv": "rond {round}", "da": "runde {round}"},
+    "bye_not_set": {"en": "VPs not set: the TD gives them", "sv": "VP ej angivna: TL anger dem",
+                    "da": "VP ikke angivet: TL angiver dem"},
+    "walkover": {"en": "walk-over: {teams} did not appear (FSB L109A)",
+                 "sv": "walk-over: {teams} ställde inte upp (FSB L109A)",
+                 "da": "walk-over: {teams} mødte ikke op (FSB L109A)"},
+    "totals_head": {"en": "VP totals", "sv": "Summa VP", "da": "VP i alt"},
+    "col_team": {"en": "Team", "sv": "Lag", "da": "Hold"},
 }
 
 TABLES: Final = {"link": LINK, "match": MATCH}

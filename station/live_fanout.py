@@ -39,6 +39,7 @@ RESTART_S = 1.0          # a child that died is started again after this long
 START_TIMEOUT_S = 60.0   # a child that says nothing for this long after its start has failed
 NICE = 10                # the child's priority below the station's (POSIX nice)
 MAX_QUEUED = 50_000      # events waiting for a child that does not read: it is stuck, and started again
+STOP_WAIT_S = 2.0        # at the station's stop, how long the writer may take to hand over what waits
 
 
 class FanoutError(RuntimeError):
@@ -82,7 +83,16 @@ class Fanout:
         with contextlib.suppress(ValueError):
             self.feed.sinks.remove(self._sink)
         if self._thread is not None:
-            self._thread.join(10)
+            self._thread.join(STOP_WAIT_S)
+            if self._thread.is_alive():
+                # The writer waits on a child that does not read (stopped, hung) with the pipe full,
+                # holding the pipe: the child is ended, which frees the writer (the station stops
+                # now, not when the child reads again).
+                proc = self._proc
+                if proc is not None:
+                    with contextlib.suppress(OSError):
+                        proc.kill()
+                self._thread.join(10)
         self._end_child()
 
     def _sink(self, kind: str, doc: dict, data: str) -> None:  # noqa: ARG002 - the feed's sink signature

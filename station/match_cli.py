@@ -15,6 +15,14 @@ reads them from its database at every page view, export and board request).
         --reason TEXT --law LAW       alone), e.g. match deduct A1-A2:1v2 2 1 --reason "late"
                                       --law "FSB L109B"; MATCH as `match list` shows it
   match undeduct MATCH [TEAM]         forget the match's deductions (of one team)
+  match bye TEAM ROUND                a team without an opponent in that round gets the bye's VPs
+                                      (FSB 96B); the movement's own byes need no command
+  match unbye TEAM ROUND              forget the TD's bye
+  match byevp VP|profile              the event's own VPs for a bye on the matches' scale (the
+                                      organiser's figure wins over the profile's; dbf-2017 has none)
+  match walkover MATCH TEAM|both      a match not played: TEAM did not appear (FSB L109A); it gets 0
+        [--vp VP]                     VP, the other team the profile's figure or --vp
+  match unwalkover MATCH              forget the walk-over
 
 Everything is checked against the scoring program's movement before it is kept; a bad match
 (the two tables play different boards, a team at one table only) is refused with the reason
@@ -26,7 +34,7 @@ import argparse
 import sys
 from typing import Any
 
-from . import match_deductions, match_store
+from . import match_byes, match_deductions, match_store, match_walkovers
 from .matches import MatchError, parse_room
 from .team_exports import imps_text
 
@@ -59,11 +67,17 @@ def _show(store: Any, session: str) -> None:
         rooms = ", ".join(f"open {g.open.room.name} closed {g.closed.room.name} (round {g.open.room.round})"
                           for g in m.segments)
         vp = f", VP {d['vp'][0]}-{d['vp'][1]}" if d["vp"] else ""
+        played = "no board played" if s.walkover is not None else f"{d['scored']}/{d['total']} boards"
         print(f"  {m.ident}: team {m.home} (home) v team {m.away}: {rooms}; set by {m.source}; "
-              f"{d['scored']}/{d['total']} boards, IMPs {imps_text(s.score.home_won)}-{imps_text(s.score.away_won)}{vp}")
+              f"{played}, IMPs {imps_text(s.score.home_won)}-{imps_text(s.score.away_won)}{vp}")
+        if s.walkover is not None:
+            print(f"    {match_walkovers.describe(s.walkover)}")
         for x in s.deductions:
             print(f"    VP deduction: {x.text()}")
-    for p in found.problems:
+    byes = match_byes.session_byes(store, session, found)
+    for b in byes.byes:
+        print(f"  {b.text()}; set by {b.source}")
+    for p in [*found.problems, *byes.problems]:
         print(f"  problem: {p}")
 
 
@@ -85,18 +99,46 @@ def _scale(store: Any, args: list[str]) -> None:
     print(f"station: team matches scored with {f'the {found.title} VP scale' if found else 'IMPs only'}")
 
 
+def _byes_and_walkovers(store: Any, session: str, what: str, args: list[str], vp: str | None) -> None:
+    if what in ("bye", "unbye"):
+        if len(args) != 2:
+            raise MatchError(f"match {what} needs the team and the round, e.g. 5 2")
+        if what == "bye":
+            print(f"station: bye kept: {match_byes.add(store, session, args[0], args[1]).text()}")
+        else:
+            print(f"station: {match_byes.remove(store, session, int(args[0]), int(args[1]))} bye(s) forgotten")
+    elif what == "byevp":
+        if len(args) != 1:
+            raise MatchError("match byevp needs the VPs of a bye on the matches' scale, e.g. 12, or profile")
+        got = match_byes.set_value(store, session, args[0])
+        print("station: a bye gets the profile's figure" if got is None else
+              f"station: a bye gets {match_byes.vp_text(got[0])} VP on the {got[1]} scale")
+    elif what == "walkover":
+        if len(args) != 2:
+            raise MatchError("match walkover needs the match and the team that did not appear (or both), "
+                             "e.g. A1-A2:1v2 2")
+        print(f"station: {match_walkovers.describe(match_walkovers.add(store, session, args[0], args[1], vp))} "
+              f"in match {args[0]}")
+    else:
+        if len(args) != 1:
+            raise MatchError("match unwalkover needs the match, e.g. A1-A2:1v2")
+        print(f"station: {match_walkovers.remove(store, session, args[0])} walk-over(s) forgotten")
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="python -m station match", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--db", default="station.db", help="the station's database (default station.db)")
     p.add_argument("--event", default=None, help="the session whose tablets use this id (default: the latest)")
     p.add_argument("--session", default=None, help="the scoring program's SessionGuid")
-    p.add_argument("what", choices=("list", "set", "teams", "clear", "scale", "deduct", "undeduct"))
+    p.add_argument("what", choices=("list", "set", "teams", "clear", "scale", "deduct", "undeduct", "bye", "unbye",
+                                     "byevp", "walkover", "unwalkover"))
     p.add_argument("args", nargs="*")
     p.add_argument("--home", type=int, default=None, help="the home team's number (set)")
     p.add_argument("--rounds", default=None, help="rounds of the match, e.g. 1,2 (set; default every common round)")
     p.add_argument("--reason", default="", help="why the VPs are taken off (deduct)")
     p.add_argument("--law", default="", help="the Law or regulation, e.g. \"FSB L109B\" (deduct)")
+    p.add_argument("--vp", default=None, help="the VPs of the team that appeared (walkover)")
     a = p.parse_args(argv)
     from .store import Store
 
@@ -136,6 +178,8 @@ def main(argv: list[str]) -> int:
                 raise MatchError("match undeduct needs the match, and a team to forget only its deductions")
             team = int(a.args[1]) if len(a.args) == 2 else None
             print(f"station: {match_deductions.remove(store, session, a.args[0], team)} VP deduction(s) forgotten")
+        elif a.what != "list":
+            _byes_and_walkovers(store, session, a.what, a.args, a.vp)
         _show(store, session)
         return 0
     except (MatchError, ValueError) as e:

@@ -12,7 +12,14 @@ from typing import Any
 from shared_rules.profiles import ProfileError, load
 from shared_rules.scoring import vp_scales
 from shared_rules.scoring.rules import RULES
-from shared_rules.scoring.team_match import MatchScore, TeamScoreError, add_up, deduct_vp, score_match
+from shared_rules.scoring.team_match import (
+    MatchScore,
+    TeamScoreError,
+    add_up,
+    deduct_vp,
+    score_match,
+    walkover_score,
+)
 
 from .matches import Match, MatchError, Room, TeamSlot, combine, derive, td_match
 from .notices import Notice, NoticeCode
@@ -245,10 +252,14 @@ def scale_for(store: Any, session: str, match: Match) -> str:
     """The name of the match's VP scale (`vp_scales.names()`): "none" (IMPs only) for Data
     Connector method 40 or the TD's `match scale none`; else the scale the TD named with `match
     scale`, or the profile's (`profile_scale`)."""
+    return scale_for_sections(store, session, {r.section for r in match.rooms()})
+
+
+def scale_for_sections(store: Any, session: str, sections: set[str]) -> str:
+    """`scale_for` of what is played in `sections` (a match's rooms, a bye's round)."""
     chosen = store.setting("team_vp_scale")
     if chosen == vp_scales.NONE:
         return vp_scales.NONE
-    sections = sorted({r.section for r in match.rooms()})
     rows = store.query("SELECT section, scoring_method FROM dc_sections WHERE session_guid = ?", (session,))
     methods = {m for s, m in rows if s in sections and type(m) is int}  # a damaged row says nothing
     if methods and methods <= set(NO_VP):
@@ -265,6 +276,7 @@ class ScoredMatch:
     scale: str
     problems: list[Notice] = field(default_factory=list)
     deductions: list[Any] = field(default_factory=list)  # match_deductions.Deduction
+    walkover: Any = None  # match_walkovers.Walkover: the match was not played (FSB L109A)
 
 
 def index_results(results: list[dict]) -> dict[tuple[str, int, int, int], dict]:
@@ -295,6 +307,10 @@ def score(store: Any, session: str, match: Match, results: dict[tuple[str, int, 
                 out.boards[b] = None
                 problems.append(Notice.of(NoticeCode.MATCH_BOARD, board=b, detail=str(e)))
         add_up(out)
+    walkover = _walkover(store, session, match, scale, results, problems)
+    if walkover is not None and named is not None:
+        home, away = (t in walkover.absent for t in (match.home, match.away))
+        out = walkover_score(len(match.boards), named.scale, (home, away), float(walkover.vp))
     from .match_deductions import of_match
 
     docked = of_match(store, session, match)
@@ -302,7 +318,24 @@ def score(store: Any, session: str, match: Match, results: dict[tuple[str, int, 
         # FSB L109D: each deduction comes off its own team's VPs alone
         out.vp = deduct_vp(out.vp, sum((d.vp for d in docked if d.team == match.home), Fraction(0)),
                            sum((d.vp for d in docked if d.team == match.away), Fraction(0)))
-    return ScoredMatch(match, out, scale, problems, docked)
+    return ScoredMatch(match, out, scale, problems, docked, walkover)
+
+
+def _walkover(store: Any, session: str, match: Match, scale: str, results: dict[tuple[str, int, int, int], dict],
+              problems: list[Notice]) -> Any:
+    """The TD's walk-over of the match (`match_walkovers`), if it still counts: given on the
+    scale the match is scored on. Results that came in after it are shown, not scored."""
+    from .match_walkovers import has_results, of_match
+
+    w = of_match(store, session, match)
+    if w is None:
+        return None
+    if w.scale != scale:
+        problems.append(Notice.of(NoticeCode.WALKOVER_OTHER_SCALE, match=match.ident, given=w.scale, scale=scale))
+        return None
+    if has_results(match, results):
+        problems.append(Notice.of(NoticeCode.WALKOVER_RESULTS, match=match.ident))
+    return w
 
 
 def scored_session(store: Any, session: str | None, results: list[dict], profile: str | None) -> list[ScoredMatch]:

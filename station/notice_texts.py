@@ -274,6 +274,40 @@ WORDS: Final[dict[NoticeCode, dict[str, str]]] = {
     # the scoring's own English (a percentage adjusted score, a room without a score) stays in the English
     C.MATCH_BOARD: _w("board {board}: {detail}", "bricka {board} kan inte räknas i IMP",
                       "spil {board} kan ikke regnes i IMP"),
+    # -- a bye (FSB 96B) or a walk-over (FSB L109A) not scored yet ----------------------------------------
+    C.BYE_NO_VALUE: _w("the VPs of a bye on the {scale} scale are not set (the {profile} profile gives none): "
+                       "the bye of team {teams} is not scored until the TD gives them "
+                       "(python -m station match byevp VP)",
+                       "VP för frirond enligt skalan {scale} är inte angivna (profilen {profile} anger inga): "
+                       "frironden för lag {teams} räknas inte förrän TL anger dem "
+                       "(python -m station match byevp VP)",
+                       "VP for oversidder efter skalaen {scale} er ikke angivet (profilen {profile} angiver "
+                       "ingen): oversidderen hold {teams} regnes ikke, før TL angiver dem "
+                       "(python -m station match byevp VP)"),
+    C.BYE_VALUE_OTHER_SCALE: _w("the bye's {vp} VP were given on the {given} scale, the matches are scored on "
+                                "{scale}: the TD gives them again (python -m station match byevp VP)",
+                                "frirondens {vp} VP angavs enligt skalan {given}, matcherna räknas enligt "
+                                "{scale}: TL anger dem på nytt (python -m station match byevp VP)",
+                                "oversidderens {vp} VP blev angivet efter skalaen {given}, kampene regnes efter "
+                                "{scale}: TL angiver dem igen (python -m station match byevp VP)"),
+    C.BYE_TEAM_PLAYS: _w("the TD's bye for team {team} in round {round} is not counted: the movement now has "
+                         "the team play in that round",
+                         "TL:s frirond för lag {team} i rond {round} räknas inte: rörelseschemat låter nu "
+                         "laget spela i den ronden",
+                         "TL's oversidder for hold {team} i runde {round} regnes ikke: turneringsplanen lader "
+                         "nu holdet spille i den runde"),
+    C.WALKOVER_RESULTS: _w("match {match} is a walk-over, but its tables have sent results: the walk-over "
+                           "stands until the TD withdraws it (python -m station match unwalkover {match})",
+                           "match {match} är walk-over, men dess bord har skickat resultat: walk-over gäller "
+                           "tills TL tar bort den (python -m station match unwalkover {match})",
+                           "kamp {match} er walk-over, men dens borde har sendt resultater: walk-over gælder, "
+                           "til TL fjerner den (python -m station match unwalkover {match})"),
+    C.WALKOVER_OTHER_SCALE: _w("the walk-over in match {match} was given on the {given} scale, the match is "
+                               "scored on {scale}: the TD awards it again",
+                               "walk-over i match {match} gavs enligt skalan {given}, matchen räknas enligt "
+                               "{scale}: TL dömer den på nytt",
+                               "walk-over i kamp {match} blev givet efter skalaen {given}, kampen regnes efter "
+                               "{scale}: TL idømmer den igen"),
     # -- a damaged stored row ------------------------------------------------------------------------
     C.STORED_KIND: _w("unknown kind {kind}", "okänt slag {kind}", "ukendt slags {kind}"),
     C.STORED_KEY_TEXT: _w("its key is not text", "dess nyckel är ingen text", "dens nøgle er ikke tekst"),

@@ -78,6 +78,12 @@ class NoticeCode(StrEnum):
     MATCH_IN_SECTIONS = "match.in_sections"
     MATCH_SET_BY_TD = "match.set_by_td"
     MATCH_BOARD = "match.board"
+    # a bye or a walk-over the station cannot score yet (station/match_byes.py, station/match_walkovers.py)
+    BYE_NO_VALUE = "bye.no_value"
+    BYE_VALUE_OTHER_SCALE = "bye.value_other_scale"
+    BYE_TEAM_PLAYS = "bye.team_plays"
+    WALKOVER_RESULTS = "walkover.results"
+    WALKOVER_OTHER_SCALE = "walkover.other_scale"
     # a damaged stored row (station/stored.py)
     STORED_KIND = "stored.kind"
     STORED_KEY_TEXT = "stored.key_text"
@@ -132,6 +138,9 @@ FIELDS: Final[dict[NoticeCode, tuple[str, ...]]] = {
     C.MATCH_NO_TEAMS_IN_ROUND: ("table", "round"), C.MATCH_ROUNDS_DIFFER: (), C.MATCH_HOME_ABSENT: ("team", "teams"),
     C.MATCH_SET_TWICE: ("room", "round", "first", "second"), C.MATCH_IN_SECTIONS: ("sections", "why"),
     C.MATCH_SET_BY_TD: ("open", "closed", "why"), C.MATCH_BOARD: ("board", "detail"),
+    C.BYE_NO_VALUE: ("scale", "profile", "teams"), C.BYE_VALUE_OTHER_SCALE: ("vp", "given", "scale"),
+    C.BYE_TEAM_PLAYS: ("team", "round"), C.WALKOVER_RESULTS: ("match",),
+    C.WALKOVER_OTHER_SCALE: ("match", "given", "scale"),
     C.STORED_KIND: ("kind",), C.STORED_KEY_TEXT: (), C.STORED_TIME: (), C.STORED_NOT_UTF8: (),
     C.STORED_NOT_TEXT: ("type",), C.STORED_TOO_LONG: ("chars", "limit"), C.STORED_TOO_DEEP: ("limit",),
     C.STORED_NOT_JSON: ("detail",), C.STORED_NOT_OBJECT: ("type",), C.STORED_COLUMN: ("column", "value", "want"),

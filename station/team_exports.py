@@ -8,7 +8,8 @@ from typing import Any
 
 from shared_rules.scoring import vp_scales
 
-from . import match_store
+from . import match_byes, match_store
+from .match_byes import Bye
 from .match_store import ScoredMatch
 from .session_scope import SessionScope
 
@@ -29,6 +30,7 @@ def team_name(number: int) -> str:
 @dataclass
 class TeamView:
     scored: list[ScoredMatch] = field(default_factory=list)
+    byes: list[Bye] = field(default_factory=list)
     games: dict[Key, dict[str, str]] = field(default_factory=dict)  # PBN tags per result
     problems: list[str] = field(default_factory=list)
 
@@ -40,7 +42,10 @@ def view(store: Any, sc: SessionScope, results: list[dict]) -> TeamView:
     out = TeamView()
     if sc.guid is None:
         return out
-    out.problems = [str(p) for p in match_store.session_matches(store, sc.guid).problems]  # the files' English
+    found = match_store.session_matches(store, sc.guid)
+    byes = match_byes.session_byes(store, sc.guid, found)
+    out.problems = [str(p) for p in [*found.problems, *byes.problems]]  # the files' English
+    out.byes = byes.byes
     out.scored = match_store.scored_session(store, sc.guid, results, store.setting("profile"))
     for s in out.scored:
         m = s.match
@@ -68,9 +73,11 @@ def header(v: TeamView) -> list[str]:
         lines.append(f"Match {team_name(s.match.home)} (home) v {team_name(s.match.away)}: "
                      f"{d['scored']} of {d['total']} boards, IMPs {imps_text(s.score.home_won)}-"
                      f"{imps_text(s.score.away_won)}{vp}")
+        if s.walkover is not None:
+            lines.append(f"Match {s.match.ident}: {s.walkover.text()}")
         lines += [f"Match {s.match.ident}: VP deduction {x.text()}" for x in s.deductions]
         lines += [f"Match {s.match.ident}: {p}" for p in s.problems]
-    return lines + [f"Team matches: {p}" for p in v.problems]
+    return lines + [b.text() for b in v.byes] + [f"Team matches: {p}" for p in v.problems]
 
 
 def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], str], seated: dict,
@@ -84,7 +91,7 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
     for s in chosen:
         m, d = s.match, s.score
         boards: list[dict[str, Any]] = []
-        for seg in m.segments:
+        for seg in m.segments if s.walkover is None else ():  # a walk-over: no board was played
             ns, ew = m.home_ns(seg)
             for b in seg.boards:
                 imps = d.boards.get(b)
@@ -101,12 +108,22 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
             t["imps"] += mine
             t["vp"] += Fraction(str(vp)) if vp is not None else 0
             t["boards"] += d.scored
+    byes = [x for x in v.byes if only is None or only in _bye_sections(v, x)]
+    for bye in byes:  # FSB 96B: the bye's VPs count in the team's total; a MATCH without an opponent
+        matches.append({"round": bye.round, "home": bye.team, "away": None, "home_won": None, "away_won": None,
+                        "vp": None if bye.vp is None else (float(bye.vp), None), "boards": []})
+        t = totals.setdefault(bye.team, {"number": bye.team, "name": team_name(bye.team), "imps": Fraction(0),
+                                         "vp": Fraction(0), "boards": 0, "players": []})
+        t["vp"] += bye.vp or 0
     for t in totals.values():
         t["total"] = f"{float(t['vp']):.2f}" if vps else imps_text(t["imps"])
     letters = {r.section for s in chosen for r in s.match.rooms()}
     notes = [f"Match {team_name(s.match.home)} v {team_name(s.match.away)} not complete: {s.score.scored} of "
              f"{len(s.score.boards)} boards scored; its VPs count when it is" for s in chosen
-             if vps and not s.score.complete]
+             if vps and not s.score.complete and s.walkover is None]
+    notes += [f"Match {team_name(s.match.home)} v {team_name(s.match.away)}: {s.walkover.text()}, no board "
+              f"played; the IMPs are the scale's blitz margin" for s in chosen if s.walkover is not None]
+    notes += [f"{x.text()}: a MATCH without an OPPOSING_TEAM" for x in byes]
     # USEBIO 1.2 as its team readers take it has no element for a VP deduction: the match's and
     # the team's VPs are net of it (FSB L109D), and a comment says what was taken off.
     notes += [f"Match {team_name(s.match.home)} v {team_name(s.match.away)}: VPs less the deduction "
@@ -114,6 +131,11 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
     return {"teams": list(totals.values()), "matches": matches, "match_method": "VPS" if vps else "IMPS",
             "boards_played": len({b for s in chosen for b in s.match.boards}),
             "hands": {b: deal for (sec, b), deal in hands.items() if sec in letters}, "notes": notes + v.problems}
+
+
+def _bye_sections(v: TeamView, b: Bye) -> set[str]:
+    """The sections of the matches played in the bye's rounds (a bye belongs to their export)."""
+    return {r.section for s in v.scored for r in s.match.rooms() if r.round in b.rounds}
 
 
 def _players(m: Any, team: int, index: dict, seated: dict) -> list[dict]:

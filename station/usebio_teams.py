@@ -13,7 +13,11 @@ Parser.swift`; BridgeScore, marcshearer/BridgeScore `Import Usebio.swift`):
   `BOARD_NUMBER`, `IMPS` (the home team's) and two `TRAVELLER_LINE`s: the room where the home
   team sits North-South first (`DIRECTION` NS: the home team's direction on the line, as
   BridgeScore reads it), then the other (`DIRECTION` EW); team numbers in `NS_PAIR_NUMBER` and
-  `EW_PAIR_NUMBER`;
+  `EW_PAIR_NUMBER`; a walk-over (FSB L109A) has its scores and VPs and no `BOARD`;
+- a bye (FSB 96B) is a `MATCH` with `ROUND_NUMBER`, `TEAM` and `TEAM_VICTORY_POINTS` only: the
+  readers take a match's elements one by one, and one without `OPPOSING_TEAM` and scores counts
+  for no win or draw in ImportUsebio (`calculateWinDraw` needs both scores); the bye's VPs are in
+  the team's `TOTAL_SCORE`;
 - the `HANDSET` after the `EVENT`, as in the pairs files.
 """
 from __future__ import annotations
@@ -54,6 +58,10 @@ def _match(parent: ET.Element, m: dict) -> None:
     el = _sub(parent, "MATCH")
     _sub(el, "ROUND_NUMBER", m["round"])
     _sub(el, "TEAM", m["home"])
+    if m["away"] is None:  # a bye (FSB 96B): the team and its VPs, no opponent, no score, no board
+        if m.get("vp"):
+            _sub(el, "TEAM_VICTORY_POINTS", f"{m['vp'][0]:.2f}")
+        return
     _sub(el, "OPPOSING_TEAM", m["away"])
     _sub(el, "TEAM_SCORE", m["home_won"])
     _sub(el, "OPPOSING_TEAM_SCORE", m["away_won"])
@@ -72,7 +80,8 @@ def document(event: dict) -> str:
     """event = {"club_name", "club_id", "description", "identifier", "date", "program",
     "version", "boards_played", "match_method" ("VPS" or "IMPS"), "teams" [{"number", "name",
     "total", "boards", "players"}], "matches" [{"round", "home", "away", "home_won",
-    "away_won", "vp" (pair or None), "boards" [{"number", "imps", "home_ns", "home_ew"}]}],
+    "away_won", "vp" (pair or None), "boards" [{"number", "imps", "home_ns", "home_ew"}]}; a bye:
+    "away" None, "vp" (its VPs, None) or None],
     "hands" {board: "N:..."}, "notes" [comments]}."""
     root = ET.Element("USEBIO", Version="1.2")
     club = _sub(root, "CLUB")

@@ -37,6 +37,8 @@ class ScoringRules:
     fouled_penalty_pct: float = 10.0  # FSB 99A2: 10% of the board's maximum
     # FSB 96B: the RA's VPs for a bye, per scale ("25-0", or a name of `vp_scales`): `byes.bye_team_vp`
     bye_team_vp: Mapping[str, float] = field(default_factory=dict)
+    # FSB L109A: the VPs of the team whose opponent gave a walk-over, per scale: `byes.walkover_team_vp`
+    walkover_team_vp: Mapping[str, float] = field(default_factory=dict)
     weighting_by_td: bool = True  # Law 12C1(c): as the regulation profile of the same name says
     knockout_average_split: bool = True  # 2007 L86B / 2017 §12C4
     extra: dict[str, str] = field(default_factory=dict)
@@ -64,10 +66,16 @@ def _weighting_by_td(name: str) -> bool:
 # scale and 14-6 on a 20-0 scale each as the smallest won match, so a bye, the smallest won
 # match on the 25-0 scale, is 14 on the 20-0 scale.
 _FSB_BYE: Final = MappingProxyType({"25-0": 18.0, "wbf": 14.0})  # read-only: shared by derived rules
+# FSB L109A: the team whose opponent gave a walk-over gets, on the 25-0 scale, the best of its
+# average in its other matches, "18 VP", and what the teams placed next to it got against the
+# offender (both known only at the end of the series). The 18 is the bye's figure of FSB 96B and
+# is converted the same way, to 14 on the WBF 20-0 scale (docs/laws/choices.md #45).
+_FSB_WALKOVER: Final = MappingProxyType({"25-0": 18.0, "wbf": 14.0})
 
 RULES: Final[dict[str, ScoringRules]] = {
     "fsb-2007": ScoringRules(
         name="fsb-2007", edition=2007, artificial=_ARTIFICIAL_2007, bye_team_vp=_FSB_BYE,
+        walkover_team_vp=_FSB_WALKOVER,
         weighting_by_td=_weighting_by_td("fsb-2007"),  # 2007 L12C1(c) (S07): a committee and LK only
     ),
     "dbf-2017": ScoringRules(name="dbf-2017", edition=2017, artificial=_ARTIFICIAL_2017,

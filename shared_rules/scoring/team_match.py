@@ -173,6 +173,28 @@ def deduct_vp(vp: tuple[float, float], home: float | Fraction = 0, away: float |
     return out[0], out[1]
 
 
+def walkover_score(boards: int, scale: PairScale, absent: tuple[bool, bool], present_vp: float) -> MatchScore:
+    """A match not played (FSB L109A, walk-over): `absent` says which of (home, away) did not
+    appear. "Det orsakande laget A får VP 0-25 med IMP-resultat som minimum för 0-25": the
+    absent team gets no VPs and loses by the scale's blitz margin over the match's `boards`;
+    the other team gets `present_vp` (the RA's figure, `byes.walkover_team_vp`, or the TD's) and
+    wins by that margin. Both absent ("båda lagen räknas som walk-over-lämnande"): each gets no
+    VPs and each loses by the blitz margin. No board is scored (`boards` stays empty)."""
+    if not any(absent):
+        raise ValueError("a walk-over needs the team that did not appear (FSB L109A)")
+    if not 0 <= present_vp <= scale.maximum:
+        raise ValueError(f"the walk-over's VPs are 0 to the scale's {scale.maximum:g}, not {present_vp:g}")
+    margin = Fraction(scale.blitz(boards))
+    out = MatchScore()
+    home_out, away_out = absent
+    out.home_imps = -margin if home_out else margin
+    out.away_imps = -margin if away_out else margin
+    out.home_won = Fraction(0) if home_out else margin
+    out.away_won = Fraction(0) if away_out else margin
+    out.vp = (0.0 if home_out else float(present_vp), 0.0 if away_out else float(present_vp))
+    return out
+
+
 def team_vp(scale: PairScale, net_imps: Fraction, boards: int) -> float:
     """One team's VPs from its own net IMPs. A team's net IMPs are its margin over the other
     team: a board's IMPs are won by one team and lost by the other (L78B), so +6 for the home

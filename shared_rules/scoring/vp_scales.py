@@ -28,6 +28,8 @@ class PairScale(Protocol):
 
     def pair(self, imps_a: float | Fraction, imps_b: float | Fraction, boards: int) -> tuple[float, float]: ...
 
+    def blitz(self, boards: int) -> int: ...  # the smallest whole margin that gives `maximum`
+
 
 @dataclass(frozen=True)
 class NamedScale:

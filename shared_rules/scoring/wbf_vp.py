@@ -70,6 +70,13 @@ class WbfScale2013:
         table = _table(boards)
         return float(table[whole]) if whole < len(table) else 20.0
 
+    def blitz(self, boards: int) -> int:
+        """The smallest whole margin that gives the winner the scale's 20 VP over `boards` (a
+        walk-over's IMP result, FSB L109A: "med IMP-resultat som minimum för 0-25")."""
+        if boards < 1:
+            raise ValueError("a VP conversion needs the number of boards in the match")
+        return next(m for m, vp in enumerate(_table(boards)) if vp >= 20)
+
     def pair(self, imps_a: float | Fraction, imps_b: float | Fraction, boards: int) -> tuple[float, float]:
         """(VP of A, VP of B); the loser gets 20 minus the winner's VP, a draw 10-10."""
         margin = Fraction(str(imps_a)) - Fraction(str(imps_b))

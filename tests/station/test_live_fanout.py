@@ -4,6 +4,7 @@ a spectator who reconnects with its Last-Event-ID misses nothing and gets nothin
 taken at start stops the station with the reason; the station's /live/ sends a spectator there."""
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import pathlib
@@ -152,4 +153,108 @@ def test_over_tls_the_live_feeds_process_serves_the_stations_certificate_and_pla
         assert r.status == 200 and r.getheader("Cache-Control") == "public, max-age=1"
         conn.close()
     finally:
+        st.stop()
+
+
+def queued_in_pipe(pid: int) -> tuple[int, int]:
+    """(bytes waiting, capacity) of the pipe on the process's standard input (Linux: opened anew
+    through /proc, read nothing)."""
+    import fcntl
+    import struct
+    import termios
+
+    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        waiting = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+        return waiting, fcntl.fcntl(fd, 1032)  # F_GETPIPE_SZ
+    finally:
+        os.close(fd)
+
+
+def pipe_full(pid: int) -> bool:
+    """No room for another event's line in the pipe to the process."""
+    waiting, capacity = queued_in_pipe(pid)
+    return waiting >= capacity - 4096
+
+
+def post_until_the_pipe_is_full(st: StationProcess, child: int, more: int) -> list[tuple[int, int]]:
+    """A call at each table's next board until the pipe to the (stopped) child is full, then `more`
+    calls (40 lines are past the station's own write buffer: its writer then waits on the pipe):
+    (table, board) of each, every one answered 201."""
+    posted: list[tuple[int, int]] = []
+    full_at = None
+    for table, board in [(table, board) for board in range(2, 100) for table in range(1, 5)]:
+        code, doc = st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=table, board=board))
+        assert code == 201, doc
+        posted.append((table, board))
+        if full_at is None and pipe_full(child):
+            full_at = len(posted)
+        if full_at is not None and len(posted) >= full_at + more:
+            return posted
+    raise AssertionError("the pipe never filled: post more")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stops the child found in /proc")
+def test_a_stalled_live_feeds_process_never_holds_up_a_tablet_and_gets_every_event_once_in_order(tmp_path):
+    """The tablets' deliveries never wait on the spectators: with the live feed's process stopped
+    (SIGSTOP) and the station's pipe to it full, every post is still answered, and once it goes on
+    the spectator gets each event made meanwhile exactly once, in the order the station made them."""
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    spectator = Spectator(st.live_port).start()
+    child = None
+    try:
+        assert st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=1, board=1))[0] == 201
+        spectator.wait(lambda s: any(len(c) == 1 for _, c in calls_of(s, "A1", 1)), what="the first call")
+        child = fanout_pid(st)
+        assert child is not None
+        os.kill(child, signal.SIGSTOP)
+        posted = post_until_the_pipe_is_full(st, child, more=40)
+        # 40 posts answered with the pipe full; the child has read nothing of it
+        assert pipe_full(child)
+        assert spectator.boards()[-1][1]["board"] == 1
+        os.kill(child, signal.SIGCONT)
+        last = posted[-1]
+        spectator.wait(lambda s: any(v["table_no"] == last[0] and v["board"] == last[1] for _, v in s.boards()),
+                       what="the last event made while the child was stopped")
+        views = [v for _, v in spectator.boards()]
+        seqs = [doc["seq"] for _, kind, doc in spectator.events if kind == "board"]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # each once, in order, none missing
+        assert [(v["table_no"], v["board"]) for v in views] == [(1, 1), *posted]
+        assert fanout_pid(st) == child and b"started again" not in st.out  # the same child went on
+    finally:
+        if child is not None:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGCONT)
+        spectator.stop()
+        st.stop()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="stops the child found in /proc")
+def test_the_station_stops_when_asked_though_the_live_feeds_process_is_stalled(tmp_path):
+    """The organiser's Ctrl-C (SIGTERM here) ends the station though the live feed's process has
+    stopped reading (SIGSTOP, the pipe to it full): the writer blocked on that pipe does not hold
+    the station up; the child is ended with it."""
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    child = None
+    try:
+        assert st.post_item("auction_event", event_item(1, [ONE], None, screens=False, table=1, board=1))[0] == 201
+        child = fanout_pid(st)
+        assert child is not None
+        os.kill(child, signal.SIGSTOP)
+        post_until_the_pipe_is_full(st, child, more=40)
+        assert st.proc is not None
+        st.proc.terminate()
+        try:
+            code = st.proc.wait(60)  # a hang guard: it stops in well under a second on an idle computer
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the station did not stop: its writer waits on the stalled child") from None
+        assert code == 0
+        deadline = time.monotonic() + 30  # a hang guard: it ends with the station
+        while not gone(child):
+            assert time.monotonic() < deadline, "the stalled live feed's process outlived the station"
+            time.sleep(0.1)
+    finally:
+        if child is not None:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGCONT)
         st.stop()

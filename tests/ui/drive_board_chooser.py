@@ -18,6 +18,7 @@ from typing import Any
 from tablet_app import i18n
 from tests.ui.driver import Driver
 from tests.ui.fit import clipped
+from tests.ui.shots import on_still
 
 LANGS = ("en", "sv", "da")
 
@@ -51,6 +52,7 @@ def show(lang: str, flat: bool, refused: bool = False, state: str = "") -> None:
     app.refresh()
     key = f"{lang}/{'flat' if flat else 'upright'}" + ("/refused" if refused else "") + state
 
+    @on_still
     def measure(_dt: float) -> None:
         body = a.chooser.parent
         checks.setdefault("shown", {})[key] = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tests.ui.driver import Driver
 from tests.ui.fit import clipped, visible_labels
+from tests.ui.shots import on_still
 
 drv = Driver()
 ctl = drv.controller({"event": "club-2026-11-27", "section": "A", "table": 4, "round": 1, "boards": [1],
@@ -43,6 +44,7 @@ def measure(name: str, lang: str, flat: bool) -> None:
     app.lang, app.flat = lang, flat
     app.refresh()
 
+    @on_still
     def take(_dt: float) -> None:
         screen = app.sm.current_screen
         key = f"{name}/{lang}/{'flat' if flat else 'upright'}"

@@ -15,6 +15,7 @@ from typing import Any
 from tablet_app import i18n, present
 from tests.ui.driver import Driver
 from tests.ui.fit import clipped, needed
+from tests.ui.shots import on_still
 
 drv = Driver()
 ctl = drv.controller({"event": "club-2026-11-27", "section": "ABC", "table": 14, "round": 13,
@@ -76,6 +77,7 @@ def show(lang: str, flat: bool) -> None:
     key = f"{lang}/{'flat' if flat else 'upright'}"
     checks.setdefault("shown", {})[key] = [board, notice]
 
+    @on_still
     def measure(_dt: float) -> None:
         bar = app.screens["auction"].topbar
         checks.setdefault("clipped", {})[key] = clipped(bar)
@@ -100,6 +102,7 @@ def no_notice(_dt: float) -> None:
     app.refresh()
 
 
+@on_still
 def measure_plain(_dt: float) -> None:
     bar = app.screens["auction"].topbar
     checks["plain"] = {"height": round(bar.height), "note_opacity": bar.note.opacity, "inside": inside(bar)}
@@ -110,6 +113,7 @@ def visit(name: str) -> None:
     app.sm.current = name
     app.refresh()
 
+    @on_still
     def measure(_dt: float) -> None:
         bar = app.screens[name].topbar
         checks.setdefault("screens", {})[name] = {"title": bar.title.text, "inside": inside(bar),

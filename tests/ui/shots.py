@@ -116,11 +116,15 @@ class Shots:
             if self.app is None:
                 self.app = App.get_running_app()
             try:
-                if self.pending and not self.settled():
+                # a screenshot, or a step that measures the screen (`on_still`), waits for it to
+                # stand still: a layout or a scroll still under way would be measured half-done
+                wants_still = bool(self.pending) or bool(steps and getattr(steps[0], "on_still", False))
+                if wants_still and not self.settled():
                     if not waiting[0]:
                         waiting[0] = time.monotonic()
                     elif time.monotonic() - waiting[0] > HANG_S:  # only ends a hang
-                        raise RuntimeError(f"the screen never stood still for {self.pending[0]}")
+                        what = self.pending[0] if self.pending else getattr(steps[0], "__name__", steps[0])
+                        raise RuntimeError(f"the screen never stood still for {what}")
                     KClock.schedule_once(go, 0)  # the next tick
                     return
                 waiting[0] = 0.0
@@ -129,6 +133,7 @@ class Shots:
                     self.still = 0
                 else:
                     steps.pop(0)(_dt)
+                    self.still = 0  # what the step changed is waited for afresh
             except Exception:
                 self.checks["error"] = traceback.format_exc()
                 steps.clear()
@@ -144,6 +149,13 @@ class Shots:
                 self.app.stop()
 
         KClock.schedule_once(go, 1.5)
+
+
+def on_still(step: Any) -> Any:
+    """Marks a step that measures the screen: `Shots.run` runs it once the screen stands still
+    (`Shots.settled`), as it takes a screenshot, not a fixed time after the step before."""
+    step.on_still = True
+    return step
 
 
 def enter_pin(pad: Any, pin: str) -> None:
