@@ -107,6 +107,17 @@ def live_delay_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(str(e)) from e
 
 
+def live_keepalive(text: str) -> float:
+    """--live-keepalive SECONDS, 1 to 300."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected seconds, 1 to 300") from None
+    if not 1 <= seconds <= 300:
+        raise argparse.ArgumentTypeError(f"the keep-alive must be 1 to 300 seconds, not {text}")
+    return seconds
+
+
 def build_parser() -> argparse.ArgumentParser:
     from shared_rules import profiles
 
@@ -200,6 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show each call this many minutes after it was made, 0 to 30 (default 0)")
     p.add_argument("--live-delay-seconds", type=live_delay_seconds, default=None,
                    help=argparse.SUPPRESS)  # the tests' short delays
+    p.add_argument("--live-keepalive", type=live_keepalive, default=None, metavar="SECONDS",
+                   help="a comment on a quiet push stream this often, so a proxy that closes idle "
+                        "connections keeps it open; 1 to 300 (default 15)")
     p.add_argument("--live-tables", type=live_tables, default=None, metavar="SECTION:TABLES,...",
                    help="the tables shown, e.g. A:1-4,B:1,3 (default: every table)")
     p.add_argument("--live-port", type=int, default=None, metavar="N",
@@ -295,8 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.live and (args.live_delay is not None or args.live_tables is not None
                           or args.live_delay_seconds is not None or args.live_port is not None
-                          or args.live_local_port is not None):
-        parser.error("--live-delay, --live-tables and --live-port set the live feed: add --live")
+                          or args.live_local_port is not None or args.live_keepalive is not None):
+        parser.error("--live-delay, --live-tables, --live-keepalive and --live-port set the live feed: add --live")
     if bool(args.tls_cert) != bool(args.tls_key):
         print("station: --tls-cert and --tls-key go together (the club's certificate and its private key)",
               file=sys.stderr)
@@ -481,9 +495,11 @@ def _start_live(station: Station, args: argparse.Namespace, scheme: str,
     from . import live_http
     from .live_fanout import Fanout
     from .live_feed import LiveConfig, LiveFeed
+    from .live_views import KEEPALIVE_S
 
     delay = args.live_delay_seconds if args.live_delay_seconds is not None else (args.live_delay or 0.0)
-    station.live = LiveFeed(station, LiveConfig(delay, args.live_tables)).start()
+    keepalive = KEEPALIVE_S if args.live_keepalive is None else args.live_keepalive
+    station.live = LiveFeed(station, LiveConfig(delay, args.live_tables, keepalive)).start()
     argv = ["--host", args.host, "--port", str(8090 if args.live_port is None else args.live_port),
             "--connections-per-address", str(args.connections_per_address), "--backlog", str(args.backlog),
             "--head-timeout", str(args.head_timeout)]

@@ -5,14 +5,14 @@ The station (`python -m station --live`) starts it (`Fanout`) and writes it ever
 releases (`station/live_feed.py`), one line each, `<kind> <JSON with its seq>`, over the child's
 standard input: a local pipe, in order, nothing dropped (the writer waits, on its own thread, if
 the child is slow to read). The first line says what the feed shows (`hello`: the event, the
-delay, the tables shown, the first number); then the state as it stands (every board's and match's
-last event, in order of their numbers); then each event as it is released. The child keeps them in
-its own `LiveViews` and serves `/live/...` (`station/live_http.py`) on its own port; it never reads
-the database and decides nothing: what it shows was released by the feed, so nothing is shown
-before its time nor of a table not shown. A child that dies is started again on the same ports
-and given the state again; event numbers are the station's, so a browser reconnecting with its
-Last-Event-ID goes on where it was. The child ends when its standard input does (the station
-stopped or died).
+delay, the tables shown, the first number); then the state as it stands (the last event of every
+board, match and session's byes, in order of their numbers); then each event as it is released.
+The child keeps them in its own `LiveViews` and serves `/live/...` (`station/live_http.py`) on
+its own port; it never reads the database and decides nothing: what it shows was released by
+the feed, so nothing is shown before its time nor of a table not shown. A child that dies is
+started again on the same ports and given the state again; event numbers are the station's, so a
+browser reconnecting with its Last-Event-ID goes on where it was. The child ends when its
+standard input does (the station stopped or died).
 
 `python -m station.live_fanout` is that child; the organiser never starts it by hand.
 """
@@ -135,7 +135,8 @@ class Fanout:
         threading.Thread(target=lambda: proc.stdout.read() if proc.stdout else None, daemon=True).start()
         self._proc = proc  # from here on ended by stop(), or started again by the writer
         views = self.feed.views
-        hello = {"event": views.event, "delay_s": views.config.delay_s, "seq": self.feed.first_seq,
+        hello = {"event": views.event, "delay_s": views.config.delay_s, "keepalive_s": views.config.keepalive_s,
+                 "seq": self.feed.first_seq,
                  "tables": None if views.config.tables is None else sorted(views.config.tables), "title": self.title}
         lines = [b"hello " + json.dumps(hello).encode() + b"\n"]
         lines += [f"{kind} {json.dumps(doc, separators=(',', ':'))}\n".encode() for kind, doc in views.state()]
@@ -250,7 +251,8 @@ def _take_line(raw: bytes, app: FanoutApp) -> None:
     doc = json.loads(data)
     if kind == "hello":
         tables = None if doc["tables"] is None else frozenset((str(s), int(t)) for s, t in doc["tables"])
-        app.views = LiveViews(LiveConfig(float(doc["delay_s"]), tables), str(doc["event"]), int(doc["seq"]))
+        config = LiveConfig(float(doc["delay_s"]), tables, float(doc["keepalive_s"]))
+        app.views = LiveViews(config, str(doc["event"]), int(doc["seq"]))
         app.title = str(doc["title"])
     elif app.views is not None:
         app.views.take(kind, doc, data)

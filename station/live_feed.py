@@ -18,11 +18,13 @@ live feed"):
   rooms of a team match, else every table of the movement that plays it (the hand records'
   deal never reaches a spectator who could tell a player yet to play the board).
 
-Every change of a board's view, and of a match's score, is one numbered event (`seq`), taken by
-the station's own `LiveViews` and handed to each sink (the fan-out process that serves the
-spectators: station/live_fanout.py); the push stream, the LIN and the page are built from them
-there. The TD's match commands (`python -m station match deduct`, another process) change a
-score with no item to announce it: the feed looks at the deductions every `WATCH_S` seconds.
+Every change of a board's view, of a match's score and of a session's byes is one numbered event
+(`seq`), taken by the station's own `LiveViews` and handed to each sink (the fan-out process that
+serves the spectators: station/live_fanout.py); the push stream, the LIN and the page are built
+from them there. The TD's match commands (`python -m station match deduct`, `bye`, `walkover`,
+another process) change a score or a bye with no item to announce it: the feed looks at what they
+keep every `WATCH_S` seconds, and at the movement's byes every `live_standing.STANDING_S`. A bye
+or a walk-over is no secret: it is shown at once (station/live_standing.py).
 """
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ from typing import Any
 
 from shared_rules import boards as board_rules
 
-from . import live_lin
+from . import live_lin, live_standing
 from .listeners import Ingested
 from .live_context import LiveContext
 from .live_views import LiveConfig, LiveViews, NotShown, dumps
@@ -134,7 +136,8 @@ class LiveFeed:
         self.views = LiveViews(config, self.event, self.first_seq)
         self.sinks: list[Sink] = []
         self._scored: dict[str, tuple[str, Any]] = {}   # match name -> (session, Match) once scored
-        self._deductions: object = None               # what the deductions were when last looked at
+        self._entries: object = None                  # what the TD's match entries were when last looked at
+        self._standing_at = 0.0                       # when the byes and walk-overs were last read
 
     # -- life cycle ------------------------------------------------------------------------------
     def start(self) -> LiveFeed:
@@ -201,7 +204,7 @@ class LiveFeed:
         while not self._stop.is_set():
             if time.monotonic() - watched >= WATCH_S:
                 watched = time.monotonic()
-                self._watch_deductions()
+                self._watch_team_matches()
             with self._wake:
                 now = self.clock()
                 ready = []
@@ -396,29 +399,48 @@ class LiveFeed:
                  "away_won": imps_text(scored.score.away_won),
                  # VPs once complete, net of the TD's deductions, each shown (FSB L109B-D)
                  "vp": [f"{v:.2f}" for v in scored.score.vp] if scored.score.vp else None,
-                 "deductions": [x.text() for x in scored.deductions]}
+                 "deductions": [x.text() for x in scored.deductions],
+                 # a match not played: its VPs with no board (FSB L109A)
+                 "walkover": None if scored.walkover is None else
+                 {"absent": list(scored.walkover.absent), "text": scored.walkover.text()}}
         before = self.views.match(name)
         if before is not None and {**before, "seq": 0} == {**doc_m, "seq": 0}:
             return
         self._emit("match", {"seq": self.views.seq + 1, **doc_m})
 
-    def _watch_deductions(self) -> None:
-        """The TD's deductions changed (`python -m station match deduct/undeduct`, another process):
-        every match scored so far is scored again, and a score that changed is an event at once,
-        though no board's result follows (FSB L109B-D; after the last board none ever does)."""
-        from .match_deductions import fingerprint
-
+    def _watch_team_matches(self) -> None:
+        """The TD's match entries changed (`python -m station match deduct/bye/walkover/...`,
+        another process): every match scored so far is scored again, and a score that changed is
+        an event at once, though no board's result follows (FSB L109B-D; after the last board
+        none ever does); then the byes and walk-overs, also every `STANDING_S` (the movement's)."""
         try:
-            now = fingerprint(self.store)
+            now = live_standing.fingerprint(self.store)
         except Exception:  # noqa: BLE001 - the store cannot say now: looked at again next time
             return
-        if now == self._deductions:
+        due = time.monotonic() - self._standing_at >= live_standing.STANDING_S
+        if now == self._entries and not due:
             return
-        known, self._deductions = self._deductions, now
-        if known is None:
-            return  # the first look: the scores made meanwhile already counted them
-        for tablet_event, m in list(self._scored.values()):
-            self._publish_match(tablet_event, m)
+        known, self._entries = self._entries, now
+        if known is not None and known != now:
+            for tablet_event, m in list(self._scored.values()):
+                self._publish_match(tablet_event, m)
+        self._standing_at = time.monotonic()
+        try:
+            self._publish_standing()
+        except Exception as e:  # noqa: BLE001 - one odd entry must not stop the feed
+            print(f"station: live feed could not read the byes and walk-overs: {e!r}", flush=True)
+
+    def _publish_standing(self) -> None:
+        """Each session's byes (an event when they changed) and each walk-over of a match at
+        tables shown (its match's score): no secret, so at once (station/live_standing.py)."""
+        for tablet_event, guid in live_standing.sessions(self.store, self.event):
+            byes = live_standing.byes(self.store, guid)
+            before = self.views.byes(tablet_event)
+            if (before is None and byes) or (before is not None and before["byes"] != byes):
+                self._emit("byes", {"seq": self.views.seq + 1, "session": tablet_event, "byes": byes})
+            for m in live_standing.walkover_matches(self.store, guid):
+                if any(self.config.shows(section, table) for section, table in m.tables()):
+                    self._publish_match(tablet_event, m)
 
 
 def _match_name(m: Any) -> str:

@@ -1,6 +1,7 @@
 """The live feed's addresses (docs/station.md "The live feed"), plain HTTP that a cache can fan out:
 
-- `GET /live/` the spectators' page (`?poll=1`: it follows the long poll instead of the stream);
+- `GET /live/` the spectators' page (`?poll=1`: it follows the long poll instead of the stream;
+  `?lang=sv` or `da`: the team event's standing and the note in Swedish or Danish);
 - `GET /live/<section>/<table>.lin` a table's boards so far, BBO vugraph LIN;
 - `GET /live/match/<open table>-<closed table>.lin` both rooms of a team match (`A1-A2`);
 - `GET /live/stream` the push stream, server-sent events (`Last-Event-ID` or `?after=N` to go on
@@ -17,7 +18,7 @@ import hashlib
 import re
 from typing import Any
 
-from . import live_page
+from . import live_page, live_texts
 from .http_server import Request, Response
 from .live_views import LiveViews, NotShown
 
@@ -74,12 +75,11 @@ def route(feed: LiveViews | None, request: Request, title: str) -> Response:
         body, kind = STATIC_FILES[path]
         return _cached(request, body, kind, _etag(body), STATIC)
     if path in ("/live", "/live/"):
-        boards, matches, seq = feed.page_state()
-        delay = feed.config.delay_s
-        note = (f"Shown {delay / 60:g} minutes after each call." if delay >= 60 else
-                f"Shown {delay:g} seconds after each call." if delay else "Shown as the calls are made.")
-        html = live_page.render(title, note, boards, matches, seq, (request.query.get("poll") or [""])[0] == "1")
-        return _cached(request, html.encode(), "text/html; charset=utf-8", f'"p{seq}"',
+        boards, matches, byes, seq = feed.page_state()
+        lang = live_texts.language(next(iter(request.query.get("lang") or []), None))
+        html = live_page.render(title, live_texts.note(feed.config.delay_s, lang), boards, matches, byes, seq,
+                                (request.query.get("poll") or [""])[0] == "1", lang)
+        return _cached(request, html.encode(), "text/html; charset=utf-8", f'"p{seq}-{lang}"',
                        extra=[("Content-Security-Policy", PAGE_CSP)])
     if path in ("/live/stream", "/live/poll"):
         after = _after(request)

@@ -7,15 +7,20 @@ cacheable long poll `/live/poll`, for a page served through a cache or CDN) and 
 board at each event. Per table: the players, the board, dealer and vulnerability, the room of a
 team match, the auction as it is shown (alerted calls marked, with the explanation where it may
 be shown), the irregularities with their Law and ruling, the contract; once the board is over at
-every table that plays it, the result and the deal. Above the tables, the matches' scores.
+every table that plays it, the result and the deal. Above the tables, the matches' scores (a
+walk-over as its VPs, no board played: FSB L109A) and each session's byes with their VPs (FSB 96B).
 """
 from __future__ import annotations
 
 import html
 import json
 
+from shared_rules.vocabulary.words import DEFAULT
+
+from .live_texts import texts
+
 PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Live: {title}</title><link rel="stylesheet" href="/live/page.css"></head>
 <body data-poll="{poll}"><header><h1>{title}</h1><p id="note">{note}</p></header>
 <section id="matches"></section><main id="tables"></main>
@@ -24,7 +29,7 @@ PAGE = """<!DOCTYPE html>
 
 CSS = """body{font-family:sans-serif;margin:0;background:#0b3d20;color:#fff}
 header{padding:.5em 1em}h1{margin:0;font-size:1.6em}#note{margin:.2em 0;opacity:.8}
-#matches{padding:0 1em}.match{font-size:1.3em;margin:.2em 0}
+#matches{padding:0 1em}.match,.bye{font-size:1.3em;margin:.2em 0}
 #tables{display:flex;flex-wrap:wrap;gap:1em;padding:1em}
 .table{background:#fff;color:#000;border-radius:.5em;padding:.6em;min-width:18em}
 .table h2{margin:0 0 .3em;font-size:1.1em}.players{font-size:.85em;margin-bottom:.3em}
@@ -36,13 +41,18 @@ SCRIPT = r"""(function () {
   "use strict";
   var SEATS = ["W", "N", "E", "S"], NAMES = {N: "North", E: "East", S: "South", W: "West"};
   var SUIT = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
-  var boards = {}, matches = {}, seq = 0;
+  var boards = {}, matches = {}, byes = {}, seq = 0, T = {};
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
     if (text !== undefined) { e.textContent = text; }
     return e;
   }
+  // the standing's words in the page's language (station/live_texts.py), `{name}` filled from `f`
+  function fill(text, f) {
+    return text.replace(/\{(\w+)\}/g, function (all, k) { return f[k] === undefined ? all : String(f[k]); });
+  }
+  function team(n) { return fill(T.team, {n: n}); }
   function callText(c) {
     if (c === "P" || c === "PASS") { return "Pass"; }
     if (c === "X" || c === "XX") { return c; }
@@ -102,11 +112,21 @@ SCRIPT = r"""(function () {
     var ms = document.getElementById("matches");
     ms.textContent = "";
     Object.keys(matches).sort().forEach(function (k) {
-      var m = matches[k], p = el("div", "match", m.match + ": " + m.home_won + " - " + m.away_won +
-        " IMPs (" + m.scored + " of " + m.boards + " boards)" + (m.vp ? ", VP " + m.vp[0] + " - " + m.vp[1] : "") +
-        (m.deductions && m.deductions.length ? "; VP deduction " + m.deductions.join(", ") : ""));
+      var m = matches[k], name = fill(T.match, {home: team(m.home), away: team(m.away)});
+      var p = el("div", "match", name + ": " + (m.walkover ?
+        fill(T.walkover, {teams: m.walkover.absent.map(team).join(T.and)}) : fill(T.match_imps, m)) +
+        (m.vp ? fill(T.match_vp, {home: m.vp[0], away: m.vp[1]}) : "") +
+        (m.deductions && m.deductions.length ? fill(T.deductions, {list: m.deductions.join(", ")}) : ""));
       p.id = "match-" + k.replace(/[^A-Za-z0-9]/g, "-");
       ms.appendChild(p);
+    });
+    Object.keys(byes).sort().forEach(function (k) {
+      byes[k].forEach(function (b) {
+        var p = el("div", "bye", fill(T.bye, {team: team(b.team), round: b.round, vp: b.imps_only ? T.imps_only :
+          b.vp === null ? T.bye_not_set : fill(T.bye_vp, {vp: b.vp})}));
+        p.id = "bye-" + k.replace(/[^A-Za-z0-9]/g, "-") + "-" + b.team + "-" + b.round;
+        ms.appendChild(p);
+      });
     });
   }
   function take(kind, doc) {
@@ -115,10 +135,13 @@ SCRIPT = r"""(function () {
     // an earlier board's late news (its deal, once every table has played it) keeps its place
     if (kind === "board" && (!now || now.started <= doc.view.started)) { boards[doc.view.table] = doc.view; }
     if (kind === "match") { matches[doc.match] = doc; }
+    if (kind === "byes") { byes[doc.session] = doc.byes; }
   }
   var state = JSON.parse(document.getElementById("state").textContent);
+  T = state.texts;
   state.boards.forEach(function (d) { take("board", d); });
   state.matches.forEach(function (d) { take("match", d); });
+  state.byes.forEach(function (d) { take("byes", d); });
   seq = state.seq;
   draw();
   function onEvent(kind) { return function (e) { take(kind, JSON.parse(e.data)); draw(); }; }
@@ -142,15 +165,20 @@ SCRIPT = r"""(function () {
     var es = new EventSource("/live/stream?after=" + seq);
     es.addEventListener("board", onEvent("board"));
     es.addEventListener("match", onEvent("match"));
+    es.addEventListener("byes", onEvent("byes"));
   }
 }());
 """
 
 
-def render(title: str, note: str, boards: list[dict], matches: list[dict], seq: int, poll: bool) -> str:
+def render(title: str, note: str, boards: list[dict], matches: list[dict], byes: list[dict], seq: int,
+           poll: bool, lang: str = DEFAULT) -> str:
     """The page with the state as it stands (`boards`: the latest board event of each shown table,
-    `matches`: each match's score event)."""
-    state = json.dumps({"seq": seq, "boards": boards, "matches": matches}, separators=(",", ":"))
+    `matches`: each match's score event, `byes`: each session's byes event) and the standing's
+    words in `lang` (station/live_texts.py)."""
+    state = json.dumps({"seq": seq, "boards": boards, "matches": matches, "byes": byes, "texts": texts(lang)},
+                       separators=(",", ":"))
     # Inside <script> nothing may end the element: every "<" is written as its JSON escape.
     state = state.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return PAGE.format(title=html.escape(title), note=html.escape(note), state=state, poll="1" if poll else "0")
+    return PAGE.format(title=html.escape(title), note=html.escape(note), state=state, poll="1" if poll else "0",
+                       lang=html.escape(lang))

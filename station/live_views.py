@@ -1,10 +1,11 @@
 """What the live feed's spectators read: the numbered events and what they add up to.
 
 The feed (`station/live_feed.py`, in the station's process) decides what may be shown and when,
-and numbers each change of a board's view (`board`) or of a match's score (`match`). `LiveViews`
-keeps those events as they are taken, in the order of their numbers: the last `RING` of them for
-a spectator who reconnects (Last-Event-ID), each shown table's boards (its LIN), each table's
-latest board and each match's score (the page, a new spectator's snapshot). It decides nothing:
+and numbers each change of a board's view (`board`), of a match's score (`match`) or of a
+session's byes (`byes`). `LiveViews` keeps those events as they are taken, in the order of their
+numbers: the last `RING` of them for a spectator who reconnects (Last-Event-ID), each shown
+table's boards (its LIN), each table's latest board, each match's score and each session's byes
+(the page, a new spectator's snapshot). It decides nothing:
 whatever it holds was released by the feed, so it shows nothing early and nothing of a table not
 shown. The station keeps one (to start a fan-out process with the state as it stands); the
 fan-out process (`station/live_fanout.py`) keeps another, fed from the station over a pipe, and
@@ -23,9 +24,9 @@ from dataclasses import dataclass
 from . import live_lin
 
 RING = 20_000           # events kept for a spectator who reconnects (Last-Event-ID)
-KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open
+KEEPALIVE_S = 15.0      # a comment line on an idle stream, so proxies keep it open (the default)
 TICK = 0.25             # the streams are woken at most this often (each gets that moment's events at once)
-BEAT_S = 5.0            # and at least this often (keep-alive comments, a stream's end)
+BEAT_S = 5.0            # and at least this often (keep-alive comments, a stream's end), or each keep-alive
 
 
 class NotShown(LookupError):
@@ -36,6 +37,7 @@ class NotShown(LookupError):
 class LiveConfig:
     delay_s: float = 0.0
     tables: frozenset[tuple[str, int]] | None = None  # None: every table
+    keepalive_s: float = KEEPALIVE_S  # a quiet stream's comment this often (--live-keepalive)
 
     def shows(self, section: str, table: int) -> bool:
         return self.tables is None or (section, table) in self.tables
@@ -45,18 +47,19 @@ class _Hub:
     """The spectators' streams on one event loop wait on one asyncio.Event, renewed per wake.
     Wakes come at most every `TICK` seconds: the events of that moment go to each spectator in
     one write, so a thousand spectators cost the loop a thousand writes a tick, not a thousand
-    per event. A beat every `BEAT_S` wakes them too, for their keep-alive comments and their end:
+    per event. A beat every `beat_s` wakes them too, for their keep-alive comments and their end:
     one timer for all of them instead of one per spectator per wait."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop):
+    def __init__(self, loop: asyncio.AbstractEventLoop, beat_s: float = BEAT_S):
         self.loop = loop
         self.event = asyncio.Event()
         self.due = False
-        loop.call_later(BEAT_S, self._beat)
+        self.beat_s = beat_s
+        loop.call_later(beat_s, self._beat)
 
     def _beat(self) -> None:
         self.wake()
-        self.loop.call_later(BEAT_S, self._beat)
+        self.loop.call_later(self.beat_s, self._beat)
 
     def request(self) -> None:
         if not self.due:
@@ -94,6 +97,7 @@ class LiveViews:
         self._changed: dict[tuple[str, int], int] = {}   # table -> seq of its last change
         self._latest: dict[tuple[str, int], tuple[dict, bytes]] = {}  # table -> its latest board's event
         self._matches: dict[str, tuple[dict, bytes]] = {}
+        self._byes: dict[str, tuple[dict, bytes]] = {}   # session -> its byes' last event
         self._after_cache: tuple[int, int, bytes] | None = None  # (after, up to, the frames)
         self._hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
 
@@ -119,6 +123,8 @@ class LiveViews:
                     self._latest[table] = (doc, one)  # an earlier board's late news does not take its place
             elif kind == "match":
                 self._matches[str(doc["match"])] = (doc, one)
+            elif kind == "byes":
+                self._byes[str(doc["session"])] = (doc, one)
             if len(self._frames) > 2 * RING:
                 drop = len(self._frames) - RING
                 self._floor = self._seqs[drop - 1]
@@ -136,12 +142,20 @@ class LiveViews:
             found = self._matches.get(name)
             return found[0] if found else None
 
+    def byes(self, session: str) -> dict | None:
+        """The session's byes' last event, or None."""
+        with self._lock:
+            found = self._byes.get(session)
+            return found[0] if found else None
+
     def state(self) -> list[tuple[str, dict]]:
-        """Every board's and match's last event, in order: taken by an empty `LiveViews` in that
-        order, they give it this one's state (a fan-out process started or started again)."""
+        """Every board's, match's and session's byes' last event, in order: taken by an empty
+        `LiveViews` in that order, they give it this one's state (a fan-out process started or
+        started again)."""
         with self._lock:
             docs = [("board", d) for boards in self._boards.values() for d in boards.values()]
             docs += [("match", d) for d, _ in self._matches.values()]
+            docs += [("byes", d) for d, _ in self._byes.values()]
         return sorted(docs, key=lambda x: int(x[1]["seq"]))
 
     def _wake_streams(self) -> None:
@@ -151,10 +165,11 @@ class LiveViews:
 
     # -- what the spectators read ------------------------------------------------------------------
     def snapshot(self) -> bytes:
-        """The latest board of every shown table and every match's score, as stream events."""
+        """The latest board of every shown table, every match's score and every session's byes,
+        as stream events."""
         with self._lock:
-            frames = sorted([*(f for _, f in self._latest.values()), *(f for _, f in self._matches.values())],
-                            key=lambda f: int(f.split(b"\n", 1)[0][4:]))
+            frames = sorted([*(f for _, f in self._latest.values()), *(f for _, f in self._matches.values()),
+                             *(f for _, f in self._byes.values())], key=lambda f: int(f.split(b"\n", 1)[0][4:]))
             return b"".join(frames) + f"id: {self.seq}\nevent: snapshot\ndata: {{\"seq\": {self.seq}}}\n\n".encode()
 
     def frames_after(self, seq: int) -> tuple[bytes, int]:
@@ -180,7 +195,7 @@ class LiveViews:
         loop = asyncio.get_running_loop()
         hub = self._hubs.get(loop)
         if hub is None:
-            hub = self._hubs.setdefault(loop, _Hub(loop))
+            hub = self._hubs.setdefault(loop, _Hub(loop, min(BEAT_S, self.config.keepalive_s)))
         end = loop.time() + hold_s
         yield b"retry: 1000\n\n"
         if after is None:
@@ -208,7 +223,7 @@ class LiveViews:
                 except TimeoutError:
                     return
                 continue
-            if loop.time() - sent >= KEEPALIVE_S:
+            if loop.time() - sent >= self.config.keepalive_s:
                 sent = loop.time()
                 yield b": keep-alive\n\n"
             await hub.event.wait()  # the next tick with news, or the beat
@@ -248,7 +263,9 @@ class LiveViews:
                                      "I", boards_seen, home, away) + "\n"
         return text + "".join(line + "\n" for _, _, line in sorted(lines)), etag
 
-    def page_state(self) -> tuple[list[dict], list[dict], int]:
-        """(the latest board event of each shown table, each match's score event, the last seq)."""
+    def page_state(self) -> tuple[list[dict], list[dict], list[dict], int]:
+        """(the latest board event of each shown table, each match's score event, each session's
+        byes event, the last seq)."""
         with self._lock:
-            return ([doc for doc, _ in self._latest.values()], [doc for doc, _ in self._matches.values()], self.seq)
+            return ([doc for doc, _ in self._latest.values()], [doc for doc, _ in self._matches.values()],
+                    [doc for doc, _ in self._byes.values()], self.seq)

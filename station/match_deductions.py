@@ -82,13 +82,6 @@ def of_session(store: Any, session: str) -> list[Deduction]:
     return [d for d in found if d is not None]
 
 
-def fingerprint(store: Any) -> tuple:
-    """Every session's deductions as stored, to tell whether they changed since (the live feed
-    looks every second: the TD's command is another process)."""
-    return tuple(store.query("SELECT session_guid, entry, payload FROM team_matches WHERE entry LIKE ? "
-                             "ORDER BY session_guid, entry", (PREFIX + "%",)))
-
-
 def of_match(store: Any, session: str, match: Match) -> list[Deduction]:
     return [d for d in of_session(store, session) if d.match == match.ident]
 

@@ -47,6 +47,7 @@ STILL_US = 60_000
 STALL_S = 120.0
 # a folder of booted boxes' states for every EmuTable that is given none (EmuTable: snapshots)
 SNAPSHOTS_ENV = "BOX_EMU_SNAPSHOTS"
+PTY_PUMP = "emu-pty-pump"  # the thread that hands the tablet's bytes on a pty to the boxes
 
 
 def user_cache() -> pathlib.Path:
@@ -339,6 +340,8 @@ class EmuTable:
         # ptys: the tablet opens the slave path; we keep the master (and the slave open, so the
         # line never hangs up while the tablet reopens it)
         self._pty: dict[str, tuple[int, int, str]] = {}
+        self._pty_lock = threading.Lock()  # the tablet's writes against close()
+        self._pty_closed = False
         for name in (["bus"] if bus else list(seats)):
             m, sl = pty.openpty()
             tty.setraw(sl)
@@ -356,8 +359,10 @@ class EmuTable:
         self._closed = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        self._pump: threading.Thread | None = None
         if self.one is None:  # in lockstep the tablet's bytes come through open_port's ports
-            threading.Thread(target=self._tablet_bytes, daemon=True).start()
+            self._pump = threading.Thread(target=self._tablet_bytes, name=PTY_PUMP, daemon=True)
+            self._pump.start()
 
     # -- plumbing -----------------------------------------------------------------------------
     def _send(self, line: str) -> None:
@@ -452,19 +457,21 @@ class EmuTable:
         if name in self.unplugged:
             return
         if self.one is not None:  # lockstep: the tablet reads a pipe (EmuPort)
-            with self._clock_lock:
+            with self._clock_lock:  # a pipe open_port or its port's close is not closing meanwhile
                 ends = self._pipes.get(name)
-            if ends is not None:
-                try:
-                    os.write(ends[1], data)
-                except OSError:
-                    pass  # full or closed: lost, as on a wire nobody reads
+                if ends is not None:
+                    try:
+                        os.write(ends[1], data)
+                    except OSError:
+                        pass  # full or closed: lost, as on a wire nobody reads
             return
-        fd = self._pty[name][0]
-        try:
-            os.write(fd, data)
-        except (BlockingIOError, OSError):
-            return  # nobody reads the line: the bytes are lost, as on a wire
+        with self._pty_lock:  # never a descriptor close() has given back
+            if self._pty_closed:
+                return
+            try:
+                os.write(self._pty[name][0], data)
+            except (BlockingIOError, OSError):
+                return  # nobody reads the line: the bytes are lost, as on a wire
         with self._clock_lock:
             self._handed_t = time.monotonic()  # unread by the tablet until it takes them
 
@@ -505,14 +512,16 @@ class EmuTable:
         with self._clock_lock:
             old = self._pipes.pop(name, None)
             self._pipes[name] = (r, w)
-        if old is not None:
-            os.close(old[1])
+            if old is not None:
+                os.close(old[1])  # the port opened before: its reader sees the line end
 
         def closed(ends: tuple[int, int] = (r, w), n: str = name) -> None:
+            # its writing end is closed once: here, or by the open_port that replaced it (closing
+            # it again would close whatever the process has opened since under its number)
             with self._clock_lock:
                 if self._pipes.get(n) == ends:
                     del self._pipes[n]
-            os.close(ends[1])
+                    os.close(ends[1])
 
         def write(data: bytes, n: str = name) -> None:
             self._tablet_write(n, data)
@@ -809,9 +818,17 @@ class EmuTable:
             self.proc.kill()
             self.proc.wait()
         self._closed = True
-        for m, sl, _ in self._pty.values():
-            os.close(m)
-            os.close(sl)
+        # The pty reader ends (within its select's 0.1 s) before the ptys are closed: a thread
+        # reading a closed descriptor reads whatever the process opens next under its number.
+        if self._pump is not None:
+            self._pump.join(60)  # only ends a hang
+            if self._pump.is_alive():
+                return  # the ptys are left open rather than handed to a thread that still reads
+        with self._pty_lock:
+            for m, sl, _ in self._pty.values():
+                os.close(m)
+                os.close(sl)
+            self._pty_closed = True
 
     def __enter__(self) -> EmuTable:
         return self

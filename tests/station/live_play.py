@@ -120,6 +120,13 @@ class Spectator:
         with self._lock:
             return [(t, doc["view"]) for t, kind, doc in self.events if kind == "board"]
 
+    def connected(self, timeout: float = 60.0) -> Spectator:
+        """Until the stream has answered with its snapshot: from then on every event reaches this
+        spectator. Before that, a spectator who connects late is given only each table's latest
+        board (as a browser opening the page then is), not the changes that led to it."""
+        self.wait(lambda s: any(kind == "snapshot" for _, kind, _ in s.events), timeout, what="the snapshot")
+        return self
+
     def wait(self, condition, timeout: float = 60.0, what: str = "the stream") -> None:
         """Until `condition(self)` holds; a hang guard, not a speed assert."""
         deadline = time.monotonic() + timeout

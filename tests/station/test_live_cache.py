@@ -79,17 +79,22 @@ def test_a_reconnecting_browser_goes_on_from_its_last_event_id_not_the_address_i
 
 
 def test_a_quiet_stream_gets_a_keep_alive_comment_so_a_proxy_keeps_it_open(tmp_path):
-    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
+    """Every `--live-keepalive` seconds (15 by default; 1 here, the same code) a quiet stream gets
+    a comment line: after the snapshot, and again while nothing happens."""
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live", "--live-keepalive", "1"]).start()
     conn = http.client.HTTPConnection("127.0.0.1", st.live_port, timeout=60)  # a hang guard, not a speed assert
     try:
         conn.request("GET", "/live/stream", headers={"Accept": "text/event-stream"})
         r = conn.getresponse()
         assert r.status == 200
         lines = []
-        while b": keep-alive\n" not in lines:
-            lines.append(r.fp.readline())
+        while lines.count(b": keep-alive\n") < 2:
+            lines.append(r.readline())  # the body's lines (not the chunks' framing)
             assert lines[-1], lines  # the station did not end the stream
-        assert b"event: snapshot\n" in lines  # nothing has happened: the snapshot, then the comment
+        # nothing has happened: the snapshot, then only comments
+        assert b"event: snapshot\n" in lines
+        after = lines[lines.index(b"event: snapshot\n") + 2:]
+        assert set(after) <= {b": keep-alive\n", b"\n"}, after
     finally:
         conn.close()
         st.stop()

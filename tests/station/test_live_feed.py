@@ -158,7 +158,10 @@ def test_wbf_screens_only_calls_past_the_tray_and_no_explanation_before_the_boar
     from .conftest import result_record
 
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live"]).start()
-    spectator = Spectator(st.live_port).start()
+    # On the stream before the first call: it sees every change of the board, so the first one
+    # shows what was shown before the tray passed (a spectator who connects later is given only
+    # the latest view).
+    spectator = Spectator(st.live_port).start().connected()
     try:
         one = {"seat": "N", "call": "1C", "alerted": True, "stop": False, "think": 2.0, "explanation": "16+ any"}
         two = {"seat": "E", "call": "1H", "alerted": False, "stop": False, "think": 3.0}
@@ -244,6 +247,9 @@ def test_an_older_tablets_progress_items_show_calls_only_once_the_auction_is_ove
     (["--live", "--live-tables", "1-4"], "is not a table range"),
     (["--live-delay", "5"], "add --live"),
     (["--live-port", "8091"], "add --live"),
+    (["--live", "--live-keepalive", "0.5"], "the keep-alive must be 1 to 300 seconds, not 0.5"),
+    (["--live", "--live-keepalive", "often"], "expected seconds, 1 to 300"),
+    (["--live-keepalive", "5"], "add --live"),
 ])
 def test_bad_live_options_exit_2_with_the_reason_and_change_nothing(tmp_path, args, says):
     db = tmp_path / "station.db"

@@ -28,14 +28,18 @@ def calls(n: int) -> list[dict]:
 
 def test_a_spectator_reconnecting_after_a_restart_with_fewer_tables_shown_gets_the_next_call(tmp_path):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, extra=["--live", "--live-tables", "A:1-2"]).start()
-    spectator = Spectator(st.live_port).start()
+    # On the stream before the first call, so it sees each of table 2's changes (one who connects
+    # later is given only each table's latest board, one event).
+    spectator = Spectator(st.live_port).start().connected()
     try:
         # Table 2 makes many changes; table 1 one call.
         for n in range(1, 9):
             assert st.post_item("auction_event", event_item(n, calls(1 + (n - 1) % 4), None, screens=False,
                                                              table=2, board=1 + (n - 1) // 4))[0] == 201
         assert st.post_item("auction_event", event_item(1, calls(1), None, screens=False, table=1, board=1))[0] == 201
-        spectator.wait(lambda s: calls_of(s, "A1", 1) and len(calls_of(s, "A2", 2)) >= 4, what="both tables")
+        spectator.wait(lambda s: calls_of(s, "A1", 1) and any(len(c) == 4 for _, c in calls_of(s, "A2", 2)),
+                       what="both tables")
+        assert [len(c) for _, c in calls_of(spectator, "A2", 2)] == [1, 2, 3, 4]  # each change, in turn
         before = int(spectator.last_id or 0)
         # The station is killed; the organiser starts it again showing table 1 only.
         st.kill()

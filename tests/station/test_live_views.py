@@ -38,10 +38,13 @@ def test_a_copy_from_the_state_answers_as_the_original():
     a.take("board", board(102, 1, 2, 1, 102))
     a.take("board", board(103, 1, 1, 4, 101))   # board 1's result after board 2 began
     a.take("match", {"seq": 104, "match": "T1 v T2", "deductions": []})
+    a.take("byes", {"seq": 105, "session": "ev", "byes": [{"team": 7, "round": 1, "vp": "14.00"}]})
+    a.take("byes", {"seq": 106, "session": "ev", "byes": []})   # the TD forgot it: the session's byes now
     b = LiveViews(LiveConfig(), "ev", 100)
     for kind, doc in a.state():
         assert b.take(kind, doc)
     assert b.table_lin("A", 1) == a.table_lin("A", 1)
     assert b.page_state() == a.page_state() and b.snapshot() == a.snapshot()
-    # a spectator of the original at 102 gets from the copy what changed since: board 1, the match
-    assert ids(b.frames_after(102)[0]) == [103, 104]
+    assert b.byes("ev") == {"seq": 106, "session": "ev", "byes": []} and b.page_state()[2] == [b.byes("ev")]
+    # a spectator of the original at 102 gets from the copy what changed since: board 1, the match, the byes
+    assert ids(b.frames_after(102)[0]) == [103, 104, 106]

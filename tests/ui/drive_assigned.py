@@ -144,4 +144,4 @@ def step_mend(_dt: float) -> None:
 
 
 steps: list[Any] = [step_play, step_award, step_weighted, step_mend]
-drv.run(steps)
+drv.run(steps, pace=None)  # each step once the screen stands still after the last

@@ -1,18 +1,20 @@
-"""The board chooser for a round of BOARDS boards (1 to 36 a round can have), on the real Kivy app:
+"""The board chooser for rounds of BOARDS boards each (1 to 36 a round can have), on the real Kivy
+app, started once for all of them:
 
-    python -m tests.ui.drive_board_chooser OUT_DIR [SHOTS_DIR] BOARDS
+    python -m tests.ui.drive_board_chooser OUT_DIR [SHOTS_DIR] BOARDS [BOARDS...]
 
-In en/sv/da, upright and flat: the auction screen before the first call, every label measured
+The table plays one round per BOARDS, in the order given: the first set up, each next one started
+by the director ending the round before it (`td_end_round`). For each, in en/sv/da, upright and flat: the auction screen before the first call, every label measured
 with tests/ui/fit.py, the chooser and the status line below it inside the screen's body, the
 auction's first row in view under the chooser, and every button of the page shown inside the
 chooser, also with a refusal shown (a board of no round typed); then every board chosen by its own button (the board on
 the table becomes that board), and a board typed and chosen by *Other number*. The chooser is
 shot in both layouts as board-chooser-BOARDS(-flat). Last, the round's last board is played
-(passed out) and the chooser, its button marked "played", measured again. Checks go to OUT_DIR/checks.json, keyed
-"LANG/LAYOUT".
+(passed out) and the chooser, its button marked "played", measured again. Checks go to OUT_DIR/checks.json under "rounds", by BOARDS, keyed "LANG/LAYOUT".
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from tablet_app import i18n
@@ -22,13 +24,16 @@ from tests.ui.shots import on_still
 
 LANGS = ("en", "sv", "da")
 
+PIN = "4321"
+
 drv = Driver()
-count = int(drv.more[0])
+counts = [int(n) for n in drv.more]
 ctl = drv.controller({"event": "club-2026-11-27", "section": "A", "table": 3, "round": 1,
-                      "boards": list(range(1, count + 1)), "ns_pair": 3, "ew_pair": 13, "profile": "fsb-2007",
-                      "td_pin": "4321", "tables": 9})
+                      "boards": list(range(1, counts[0] + 1)), "ns_pair": 3, "ew_pair": 13, "profile": "fsb-2007",
+                      "td_pin": PIN, "tables": 9})
 app = drv.open_app("en")
-checks = drv.checks
+count = counts[0]  # the round's boards in the steps running now
+checks: dict[str, Any] = {}  # that round's checks, in drv.checks["rounds"]
 
 
 def inside(outer: Any, w: Any) -> bool:
@@ -95,14 +100,6 @@ def choose_each(_dt: float) -> None:
     checks["typed"] = [ctl.board, a.chooser.msg.text, a.chooser.other_input.text]
 
 
-steps: list[Any] = []
-for lang in LANGS:
-    for flat in (False, True):
-        for refused in (False, True):
-            steps.append(lambda _dt, lang=lang, flat=flat, refused=refused: show(lang, flat, refused))
-steps.append(choose_each)
-
-
 def play_last(_dt: float) -> None:
     """The round's last board (the widest number) passed out and confirmed: its button says
     "played" under the number."""
@@ -117,12 +114,39 @@ def play_last(_dt: float) -> None:
     app.refresh()
 
 
-if count > 1:  # a round of one board ends with it
-    steps.append(play_last)
+def begin(n: int, first: bool) -> None:
+    """The round of `n` boards: the steps after this one measure it. Not the first: the director
+    ends the round on the table (a board in play or not) and starts this one, the table's next."""
+    global count, checks
+    if not first:
+        s = ctl.session
+        assert s is not None
+        ctl.td_end_round(PIN, dataclasses.replace(s, round=s.round + 1, boards=tuple(range(1, n + 1))))
+        app.go("auction")
+        app.refresh()
+    count = n
+    checks = drv.checks.setdefault("rounds", {}).setdefault(str(n), {})
+    checks["round"] = [ctl.phase, ctl.board_choices()["boards"]]
+
+
+def round_steps(n: int, first: bool) -> list[Any]:
+    """The steps that measure the round of `n` boards (run after `begin(n)`)."""
+    out: list[Any] = [lambda _dt: begin(n, first)]
     for lang in LANGS:
         for flat in (False, True):
-            steps.append(lambda _dt, lang=lang, flat=flat: show(lang, flat, state="/played"))
-for flat in (False, True):
-    steps.append(lambda _dt, flat=flat: show("en", flat, state="/played" if count > 1 else ""))
-    steps.append(lambda _dt, flat=flat: drv.shots.shot(f"board-chooser-{count}" + ("-flat" if flat else "")))
-drv.run(steps)
+            for refused in (False, True):
+                out.append(lambda _dt, lang=lang, flat=flat, refused=refused: show(lang, flat, refused))
+    out.append(choose_each)
+    if n > 1:  # a round of one board ends with it
+        out.append(play_last)
+        for lang in LANGS:
+            for flat in (False, True):
+                out.append(lambda _dt, lang=lang, flat=flat: show(lang, flat, state="/played"))
+    for flat in (False, True):
+        out.append(lambda _dt, flat=flat: show("en", flat, state="/played" if n > 1 else ""))
+        out.append(lambda _dt, flat=flat: drv.shots.shot(f"board-chooser-{n}" + ("-flat" if flat else "")))
+    return out
+
+
+steps: list[Any] = [step for i, n in enumerate(counts) for step in round_steps(n, i == 0)]
+drv.run(steps, pace=None)  # each step once the screen stands still after the last

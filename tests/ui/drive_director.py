@@ -181,4 +181,4 @@ def step9(_dt):
     checks["next_round_irregularity"] = console()
 
 
-drv.run([step1, step2, step3, step4, step5, step6, step7, step8, step9])
+drv.run([step1, step2, step3, step4, step5, step6, step7, step8, step9], pace=None)

@@ -132,4 +132,4 @@ def step_td_confirm(_dt: float) -> None:
 
 
 steps: list[Any] = [step_letter, step_confirm, step_first_call, step_shot, step_td_confirm]
-drv.run(steps)
+drv.run(steps, pace=None)  # each step once the screen stands still after the last

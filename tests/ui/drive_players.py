@@ -159,4 +159,4 @@ def step_first_call(_dt: float) -> None:
 
 steps: list[Any] = [step_button, step_open, step_refused_shot, step_names, step_names_shot, step_correct_confirm,
                     step_reopen, step_first_call]
-drv.run(steps)
+drv.run(steps, pace=None)  # each step once the screen stands still after the last

@@ -81,9 +81,18 @@ def station(_dt: float) -> None:
     rec = ctl.snapshot()["done"][-1]
     rows = [line(1, 1, "4S", "S", 10, 420), rec, line(3, 1, "3NT", "N", 7, -100)]
     # the deliverer's thread hands the station's copy over; nothing here asks for a redraw
+    drawn[0] = shots.refreshes
     t = threading.Thread(target=lambda: checks.__setitem__("taken", ctl.set_traveller(rec["key"], rows)))
     t.start()
     t.join()
+
+
+drawn = [0]  # the app's redraws before the station's copy arrived
+
+
+def redrawn(_dt: float) -> bool:
+    """The app has redrawn by itself since the station's copy arrived (a wait: False until then)."""
+    return shots.refreshes > drawn[0]
 
 
 def arrived(_dt: float) -> None:
@@ -139,6 +148,7 @@ def last_station(_dt: float) -> None:
     checks["round_end_before"] = texts(app.sm.current_screen)
     rec = ctl.snapshot()["done"][-1]
     rows = [line(1, 2, "1NT", "E", 8, -120), rec, line(3, 2, "2S", "W", 8, -110)]
+    drawn[0] = shots.refreshes
     t = threading.Thread(target=lambda: checks.__setitem__("taken2", ctl.set_traveller(rec["key"], rows)))
     t.start()
     t.join()
@@ -154,6 +164,6 @@ round_end_languages = [step for lang in ("sv", "da")
                        for step in (lambda _dt, lang=lang: speak(lang),
                                     lambda _dt, lang=lang: checks.__setitem__(f"round_end_clipped_{lang}",
                                                                               clipped(app.sm.current_screen)))]
-drv.run([play, dispute, correct, confirm, station, arrived, back, next_board, on_demand, *languages,
-         lambda _dt: speak("en"), board2, last_confirm, last_station, round_end, *round_end_languages,
-         lambda _dt: speak("en")])
+drv.run([play, dispute, correct, confirm, station, redrawn, arrived, back, next_board, on_demand, *languages,
+         lambda _dt: speak("en"), board2, last_confirm, last_station, redrawn, round_end, *round_end_languages,
+         lambda _dt: speak("en")], pace=None)  # each step once the screen stands still after the last

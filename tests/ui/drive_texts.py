@@ -64,4 +64,4 @@ for lang in ("en", "sv", "da"):
     steps.append(lambda _dt, lang=lang: measure("tempo", lang, False))
 steps.append(lambda _dt: shots.shot("tempo-long-thought"))
 
-drv.run(steps)
+drv.run(steps, pace=None)  # each step once the screen stands still after the last

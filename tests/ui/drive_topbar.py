@@ -126,4 +126,4 @@ steps += [no_notice, measure_plain]
 for name in ("director", "tempo", "result", "round_end", "auction"):
     steps.append(lambda _dt, name=name: visit(name))
 
-drv.run(steps)
+drv.run(steps, pace=None)  # each step once the screen stands still after the last

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tests.ui.shots import Clock, Shots, sign_in
+from tests.ui.shots import PACE_S, Clock, Shots, sign_in
 
 if TYPE_CHECKING:
     from tablet_app.control.auction import BoxReply
@@ -104,9 +104,12 @@ class Driver:
         assert pin is not None, "no PIN: give one, or set the session up with its td_pin"
         return sign_in(self.app, pin)
 
-    def run(self, steps: list[Step], on_end: Callable[[], None] | None = None) -> None:
-        """The steps on Kivy's clock in the app `open_app` made; returns when the app has stopped."""
-        self.shots.run(steps, self.out, on_end)
+    def run(self, steps: list[Step], on_end: Callable[[], None] | None = None,
+            pace: float | None = PACE_S) -> None:
+        """The steps on Kivy's clock in the app `open_app` made; returns when the app has stopped.
+        `pace`: seconds between steps, or None: each step once the screen stands still after the
+        last (shots.Shots.run)."""
+        self.shots.run(steps, self.out, on_end, pace)
         self.app.run()
 
     def run_main(self, steps: list[Step], argv: list[str]) -> None:

@@ -29,6 +29,7 @@ def texts(widget: Any) -> list[str]:
 
 STILL_TICKS = 3  # Kivy clock ticks with nothing changed before a screenshot is taken
 HANG_S = 60.0
+PACE_S = 0.3  # the drivers' pace by default: seconds from one step to the next
 
 
 class Shots:
@@ -104,21 +105,28 @@ class Shots:
         app.lang = self.pending[0][1] if self.pending else lang
         app.refresh()
 
-    def run(self, steps: list[Any], out: pathlib.Path, on_end: Any = None) -> None:
+    def run(self, steps: list[Any], out: pathlib.Path, on_end: Any = None, pace: float | None = PACE_S) -> None:
         """The steps, one at a time on Kivy's clock, each after the screenshots the last one asked
-        for; with no app given, the running one (an app `tablet_app.app.main` started)."""
+        for; with no app given, the running one (an app `tablet_app.app.main` started). A step
+        that returns False is a wait: it is called again on the next tick until it returns
+        anything else (another thread's change drawn; HANG_S only ends a hang). `pace`:
+        seconds from one step to the next; None: the next step once the screen has stood still
+        (`settled`) after the last, as a screenshot waits: as soon as the app is done with a step,
+        however busy the machine."""
         from kivy.app import App
         from kivy.clock import Clock as KClock
 
-        waiting = [0.0]  # since when a screenshot waits for the screen to stand still
+        waiting = [0.0]  # since when a screenshot (or with pace None, a step) waits for the screen to stand still
 
         def go(_dt: float) -> None:
             if self.app is None:
                 self.app = App.get_running_app()
             try:
-                # a screenshot, or a step that measures the screen (`on_still`), waits for it to
-                # stand still: a layout or a scroll still under way would be measured half-done
-                wants_still = bool(self.pending) or bool(steps and getattr(steps[0], "on_still", False))
+                # a screenshot, or a step that measures the screen (`on_still`), or with no pace
+                # any step, waits for it to stand still: a layout or a scroll still under way would
+                # be measured half-done
+                wants_still = bool(self.pending) or pace is None or \
+                    bool(steps and getattr(steps[0], "on_still", False))
                 if wants_still and not self.settled():
                     if not waiting[0]:
                         waiting[0] = time.monotonic()
@@ -127,28 +135,38 @@ class Shots:
                         raise RuntimeError(f"the screen never stood still for {what}")
                     KClock.schedule_once(go, 0)  # the next tick
                     return
-                waiting[0] = 0.0
                 if self.pending:
                     self.take(self.pending.pop(0))
-                    self.still = 0
                 else:
-                    steps.pop(0)(_dt)
-                    self.still = 0  # what the step changed is waited for afresh
+                    step = steps.pop(0)  # before it runs: a step may put the next ones first
+                    if step(_dt) is False:
+                        # a wait: what the app has not yet done (another thread's change drawn),
+                        # tried again on the next tick
+                        steps.insert(0, step)
+                        if not waiting[0]:
+                            waiting[0] = time.monotonic()
+                        elif time.monotonic() - waiting[0] > HANG_S:  # only ends a hang
+                            raise RuntimeError(f"waited in vain: {step.__doc__ or step}")
+                        KClock.schedule_once(go, 0)
+                        return
+                waiting[0] = 0.0
+                self.still = 0  # what it changed is seen from the next tick on
             except Exception:
                 self.checks["error"] = traceback.format_exc()
                 steps.clear()
                 self.pending.clear()
             if steps or self.pending:
                 # a screenshot as soon as the screen stands still (`settled`); the next step after
-                # the driver's pace (0.3 s: the test of a screen at rest counts frames over it)
-                KClock.schedule_once(go, 0 if self.pending else 0.3)
+                # the driver's pace (0.3 s by default: the test of a screen at rest counts frames
+                # over it), or with none, also once the screen stands still
+                KClock.schedule_once(go, 0 if self.pending or pace is None else pace)
             else:
                 (out / "checks.json").write_text(json.dumps(self.checks, indent=1, ensure_ascii=False, default=str))
                 if on_end is not None:
                     on_end()
                 self.app.stop()
 
-        KClock.schedule_once(go, 1.5)
+        KClock.schedule_once(go, 1.5 if pace is not None else 0)
 
 
 def on_still(step: Any) -> Any:

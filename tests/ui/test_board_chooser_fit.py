@@ -2,7 +2,9 @@
 one-round evening): on the real Kivy app under Xvfb (tests/ui/drive_board_chooser.py), in
 en/sv/da, upright and flat, with and without a refusal shown, every text fits its widget (measured
 with Kivy's renderer, tests/ui/fit.py), *Other number* keeps the width its text needs, the
-auction's first row stays in view, and every board is reachable and starts when chosen."""
+auction's first row stays in view, and every board is reachable and starts when chosen. The app is
+started once: the table plays a round of each size in turn (the director ends each round and
+starts the next), and each size is its own test."""
 import pytest
 
 from tests.ui.conftest import run_driver
@@ -12,11 +14,20 @@ KEYS = [f"{lang}/{layout}{state}" for lang in ("en", "sv", "da") for layout in (
         for state in ("", "/refused")]
 
 
-@pytest.fixture(scope="module", params=COUNTS)
-def chooser(request, xvfb_display, tmp_path_factory):
+@pytest.fixture(scope="module")
+def rounds(xvfb_display, tmp_path_factory):
+    """The checks of every round, from one run of the app."""
+    checks = run_driver("drive_board_chooser.py", tmp_path_factory.mktemp("boards"), xvfb_display, *COUNTS)
+    return checks
+
+
+@pytest.fixture(params=COUNTS)
+def chooser(request, rounds):
     count = request.param
-    return count, run_driver("drive_board_chooser.py", tmp_path_factory.mktemp(f"boards{count}"), xvfb_display,
-                             count)
+    checks = rounds["rounds"][str(count)]
+    # each round after the first was started by the director, on its first board
+    assert checks["round"] == ["auction", list(range(1, count + 1))], count
+    return count, {**checks, "shots": rounds["shots"]}
 
 
 def test_every_label_fits_and_the_chooser_leaves_the_auction_in_view(chooser):
