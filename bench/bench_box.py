@@ -196,6 +196,8 @@ def main() -> None:
     ap.add_argument("--bus-runs", type=int, default=3, help="bus runs with the bridge at 1 ms")
     ap.add_argument("--bus-slow-runs", type=int, default=3, help="bus runs with the bridge at 16 ms")
     ap.add_argument("--chip-only", action="store_true", help="only the emulated-chip figures")
+    ap.add_argument("--bus-trace", action="store_true",
+                    help="the bus boxes print each STATE's apply, draw and push (costs them a little)")
     ap.add_argument("--chip-parts", default="p2p,bus1,bus16",
                     help="which chip figures: p2p, bus1 (bridge at 1 ms), bus16 (at 16 ms)")
     a = ap.parse_args()
@@ -211,7 +213,7 @@ def main() -> None:
         runs = [on_chip(tmp / f"chip{k}", a.chip_calls, 1.0) for k in range(a.chip_runs * ("p2p" in parts))]
         if any(r is not None for r in runs):
             print_p2p([r for r in runs if r is not None])
-        bus = [on_chip_bus(tmp / f"bus{k}", a.bus_calls, 1.0) for k in range(a.bus_runs * ("bus1" in parts))]
+        bus = [on_chip_bus(tmp / f"bus{k}", a.bus_calls, 1.0, trace=a.bus_trace) for k in range(a.bus_runs * ("bus1" in parts))]
         if any(r is not None for r in bus):
             print_bus([r for r in bus if r is not None], "bridge latency timer 1 ms (as the tablet sets it)")
         slow = [on_chip_bus(tmp / f"bus16_{k}", a.bus_calls, 16.0)

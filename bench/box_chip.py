@@ -228,13 +228,14 @@ def _clock_stats(e, load0: float) -> dict:
 
 
 def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
-                bids: int = 13) -> dict | None:
+                bids: int = 13, trace: bool = False) -> dict | None:
     """Four boxes (BUS=1) on one RS-485 line, the real tablet as bus master behind the hub's
     bridge: `bids` rising bids then three passes a board, every call keyed on its box's matrix
     and timed, board after board until `calls`. Per call, chip ms: OK key down on the box in
     turn -> the last of the four displays showing it (debounce, the wait for the grant, the
     frame, the bridge, the tablet's turn, the four STATEs one after the other on the line, each
-    box's draw and push)."""
+    box's draw and push). `trace`: the boxes print each STATE's apply, draw and push (config
+    "trace", firmware/app.py), summed up apart; their prints cost the chips a little time."""
     from hardware.emu.harness import missing
 
     why = missing()
@@ -247,11 +248,12 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     wall0 = time.monotonic()
     load0 = load()
     r = EmuRig(workdir, "".join(SEATS), bus=True, frames=True, hold_ms=HOLD_MS, bridge_ms=bridge_ms,
-               lockstep=True, session=BOARDS)
+               lockstep=True, session=BOARDS, extra_config={"trace": True} if trace else None)
     e = r.emu
     lat: list[float] = []
     split: list[tuple[float, ...]] = []  # to the line, call frame, bridge, tablet, STATEs -> last
     t_in: list[int] = []  # chip time the bridge handed the tablet the call
+    parts: list[dict] = []  # the four STATEs -> the last display, in parts (redraw_parts)
     resent = 0
     floor: list[float] = []
     failure = ""
@@ -285,6 +287,10 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                 e.wait(lambda: all(shown(s) for s in SEATS), 180, f"all boxes showing {call}")
                 t_last = max(min(shown(s)) for s in SEATS)
                 lat.append((t_last - t_ok) / 1000)
+                with r.lock:
+                    views = r.ctl.views()  # the STATEs that showed it
+                st_us = {s: wire_bytes(M.HEADER + len(M.encode_state(v)) + M.CRC) * 10e6 / BAUD
+                         for s, v in views.items()}
                 fr = [f for f in e.line_frames() if f[0] > t_ok]
                 sent = next(((a, z) for a, z, _, what in fr if what == f"CALL from {seat}"), None)
                 handed = frames_in([(t, h) for t, _, h in e.to_tablet if t >= t_ok])
@@ -297,8 +303,9 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
                                       (f_in[1] - sent[1]) / 1000, (t_st[0] - f_in[1]) / 1000,
                                       (t_last - t_st[0]) / 1000))
                         t_in.append(f_in[1])
-                with r.lock:
-                    views = r.ctl.views()  # the STATEs that showed it
+                        part = redraw_parts(e, fr, f_in[1], {s: min(shown(s)) for s in SEATS}, st_us)
+                        if part:
+                            parts.append(part)
                 wire = wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) + sum(
                     wire_bytes(M.HEADER + len(M.encode_state(v)) + M.CRC) for v in views.values())
                 floor.append(wire * 10 / BAUD * 1000)
@@ -315,15 +322,19 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
     try:
         sim, wall, _ = e.clock()
         answered, missed = e.grants(t_first)
+        early = tablet_early(e.line_frames(), missed)
         first = e.collided[0][0] if e.collided else 0
         around = e.line_around(first, 10, 4) if e.collided else ""
         walls = _turn_walls(e, t_in)
+        btrace = [[int(x) / 1000 for x in line.split()[1:4]] for s in SEATS
+                  for t, line in e.console[s] if t >= t_first and line.startswith("btrace ")]
     finally:
         r.close()
     if not lat:
         return {"failure": failure or "no call timed", "n": 0}
     return {"n": len(lat), "lat": lat, "p50": statistics.median(lat), "p99": pct(lat, 99),
-            "max": max(lat), "grants": len(answered) + len(missed), "grants_passed": len(missed),
+            "btrace": btrace, "max": max(lat), "grants": len(answered) + len(missed),
+            "grants_passed": len(missed),
             "floor_mean": statistics.mean(floor), "collisions": e.collisions, "resent": resent,
             "undriven": len(e.undriven), "boards": boards + 1,
             "event_ms": wire_bytes(M.HEADER + M.EVENT_BODY + M.CRC) * 10 / BAUD * 1000,
@@ -332,7 +343,82 @@ def on_chip_bus(workdir: pathlib.Path, calls: int = 200, bridge_ms: float = 1.0,
             "split_p99": [pct(list(x), 99) for x in zip(*split, strict=True)] if split else [],
             "tablet_wall_p50": statistics.median(walls) if walls else float("nan"),
             "tablet_wall_p99": pct(walls, 99), "collided": list(e.collided), "around": around,
-            **_clock_stats(e, load0)}
+            "missed": missed, "early": early, "parts": parts, **_clock_stats(e, load0)}
+
+
+def tablet_early(fr: list[tuple[int, int, str, str]], missed: list[tuple[int, str]]) -> int:
+    """How many of the grants let pass were followed by the tablet's next frame within the
+    reply window on the chips' clock (the grant's wire time and the 7.5 ms the master waits,
+    tablet_app/link/master.py): the tablet's clock ran ahead of the chips (a stop of its threads
+    counted as their CPU time), so the box's reply, in time on the chips' clock, came after it."""
+    window = 10 * 10e6 / BAUD + 7500  # a grant is 10 bytes on the wire
+    starts = sorted(a for a, _, who, _ in fr if who == "tablet")
+    n = 0
+    for t, _ in missed:
+        nxt = next((a for a in starts if a > t), None)
+        if nxt is not None and nxt - t < window:
+            n += 1
+    return n
+
+
+def redraw_parts(e, fr: list[tuple[int, int, str, str]], t_in: int, shown: dict[str, int],
+                 st_us: dict[str, float]) -> dict | None:
+    """The four STATEs -> the last display of one call, in parts (chip ms), from the line and
+    the panels' memory writes: the STATEs' own wire time and the line from the first STATE's
+    first byte to the last STATE's last byte; per box, its STATE's last byte -> the first write
+    to its panel (apply, compose, the first page pushed) and -> its panel showing the call (the
+    other pages, a page a loop turn on a bus), the replies it sent meanwhile; and which box was
+    last, the place of its STATE among the four. `st_us`: each seat's STATE's wire time."""
+    st: dict[str, tuple[int, int]] = {}
+    for a, z, _, what in fr:
+        if a >= t_in and what.startswith("STATE to ") and what[-1] not in st:
+            # (in lockstep the tablet's write is logged whole at its first byte's time)
+            st[what[-1]] = (a, max(z, a + int(st_us.get(what[-1], 0))))
+        if len(st) == len(shown):
+            break
+    if len(st) < len(shown):
+        return None
+    order = sorted(st, key=lambda s: st[s][0])
+    last = max(shown, key=lambda s: shown[s])
+    box = {}
+    for s in order:
+        end = st[s][1]
+        first = next((t for t, _ in e.frames[s] if t > end), shown[s])
+        writes = sum(1 for t, _ in e.frames[s] if end < t <= shown[s])
+        replies = sum(1 for a, _, who, _ in fr if who == s and end < a <= shown[s])
+        box[s] = ((first - end) / 1000, (shown[s] - end) / 1000, writes, replies)
+    return {"wire": sum(z - a for a, z in st.values()) / 1000,
+            "line": (st[order[-1]][1] - st[order[0]][0]) / 1000,
+            "last": last, "place": order.index(last), "box": box,
+            "from_last_state": (shown[last] - st[order[-1]][1]) / 1000}
+
+
+def print_parts(parts: list[dict], btrace: list[list[float]]) -> None:
+    """redraw_parts over a run's calls, p50 / p99; with the boxes' traces, their STATEs' apply,
+    draw and push."""
+    if not parts:
+        return
+    every = [b for p in parts for b in p["box"].values()]
+    lasts = [p["box"][p["last"]] for p in parts]
+
+    def q(xs: list[float]) -> str:
+        return f"{statistics.median(xs):.1f} / {pct(xs, 99):.1f}"
+
+    places = [sum(1 for p in parts if p["place"] == k) for k in range(4)]
+    print(f"  the four STATEs -> the last display, in parts (p50 / p99, chip ms): the STATEs' own "
+          f"wire time {q([p['wire'] for p in parts])}, on the line from the first's first byte to "
+          f"the last's last byte {q([p['line'] for p in parts])}; a box's STATE's last byte -> its "
+          f"first panel write {q([b[0] for b in every])}, -> its panel showing the call "
+          f"{q([b[1] for b in every])} ({q([float(b[2]) for b in every])} panel writes, "
+          f"{q([float(b[3]) for b in every])} replies on the line meanwhile); the last box: "
+          f"{q([b[1] for b in lasts])} from its STATE, {q([p['from_last_state'] for p in parts])} "
+          f"from the last STATE; the last box's STATE was 1st/2nd/3rd/4th on the line "
+          f"{'/'.join(str(n) for n in places)} times")
+    if btrace:
+        a, d, u = zip(*btrace, strict=True)
+        print(f"  each box's STATE on the chip ({len(btrace)} STATEs, p50 / p99, chip ms, the line "
+              f"served after each step): applied {q(list(a))}; drawn (composed, the changed cells "
+              f"copied) {q(list(d))}; pushed {q(list(u))}")
 
 
 def _traces(e) -> list[list[int]]:
@@ -413,7 +499,9 @@ def print_bus(runs: list[dict], label: str) -> None:
           f"floor (call frame + four STATE frames) {b['floor_mean']:.1f} ms")
     print(f"  line: collisions {spread(ok, 'collisions', '.0f')}, bytes sent with DE low "
           f"{spread(ok, 'undriven', '.0f')}, STATE frames sent again {spread(ok, 'resent', '.0f')}; "
-          f"grants {spread(ok, 'grants', '.0f')}, let pass by the box {spread(ok, 'grants_passed', '.0f')}")
+          f"grants {spread(ok, 'grants', '.0f')}, let pass by the box {spread(ok, 'grants_passed', '.0f')}, "
+          f"of them with the tablet's next frame inside the reply window (its clock ahead of the "
+          f"chips') {spread(ok, 'early', '.0f')}")
     if b["split"]:
         k, q = b["split"], b["split_p99"]
         print(f"  where it goes (first run, p50 / p99, chip ms): key down -> the call frame on the "
@@ -421,6 +509,7 @@ def print_bus(runs: list[dict], label: str) -> None:
               f"the bridge holding it {k[2]:.1f} / {q[2]:.1f}; the tablet's turn {k[3]:.1f} / "
               f"{q[3]:.1f} (on the wall {b['tablet_wall_p50']:.1f} / {b['tablet_wall_p99']:.1f}); "
               f"the four STATEs -> the last display {k[4]:.1f} / {q[4]:.1f}")
+    print_parts(b.get("parts", []), b.get("btrace", []))
     print(_clock_line(ok))
     for r in runs:
         if r.get("failure"):

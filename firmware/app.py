@@ -74,7 +74,13 @@ class BoxApp:
         self.bus = bus
         self.hold_at = 0  # ticks since when a redraw waits for the STATE (0: none)
         self.idle_due = False  # a call's redraw is out: collect its garbage once idle
-        self.push_all = getattr(hal.display, "push", None) if not bus else None
+        # After a redraw every changed page goes at once: point to point, and on a bus where
+        # that is one short write (SPI: the pages from the first changed to the last, at most
+        # 1 KB, 0.9 ms on the wire, shorter than a grant may wait: serve). On a bus with the
+        # panel on I2C (22.5 us a byte: 23 ms for 1 KB) the loop pushes a page per turn instead
+        # (hal_rp2.Hal.wait), so no grant waits behind a whole frame.
+        push = getattr(hal.display, "push", None)
+        self.push_all = push if not bus or getattr(hal.display, "whole", False) else None
         # On a bus a reply must start within 5 ms of its grant or not at all (SPEC.md section 1).
         # A grant read after a long loop turn (a page pushed, a STATE received) may have waited
         # in the UART's buffer since just after the previous read: its reply could start late
@@ -86,10 +92,11 @@ class BoxApp:
         self.late_grants = 0
         self.gc_at = hal.ticks_ms()
         self.littered = False  # garbage made since the last collection on a bus (after_reply)
+        self.drawing = False  # inside render.Frame.draw (after_reply collects nothing then)
         self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
-        # call drawn and pushed
+        # call drawn and pushed; on a bus also each STATE's apply, draw and push ("btrace")
         self.trace = None
         if bus:
             # the line served between the parts of a redraw too (serve): a draw takes longer on
@@ -233,6 +240,8 @@ class BoxApp:
                 self.hold_at = 0
                 if self.bus:
                     self.serve(now)
+                    if tr is not None:
+                        tr[9] = hal.ticks_us()  # applied
         sending = self.ep.pending_call()
         if sending != self.view.sending:
             if sending == calls.NONE and not state and self.view.sending != calls.NONE:
@@ -289,9 +298,11 @@ class BoxApp:
             if tr is not None and state:
                 tr[7] = hal.ticks_us()  # drawn
             if self.push_all is not None:
-                # point to point nothing waits on a grant: the changed pages go at once, a run
-                # of adjacent pages per I2C write (on a bus the loop pushes a page per turn)
+                # the changed pages at once (point to point a run of adjacent pages per I2C
+                # write), not a page per loop turn: on a bus a redraw's six pages took six turns
                 self.push_all(True)
+                if self.bus:
+                    self.serve(now)
             if tr is not None and state:
                 tr[5] = hal.ticks_us()
         elif self.idle_due and not self.dirty and not self.hold_at:
@@ -305,13 +316,19 @@ class BoxApp:
                 if h > self.heap_log:  # a new high-water mark (few lines: USB output can stall)
                     self.heap_log = h
                     print("heap %d" % h)
-            if self.push_all is not None:
+            if self.push_all is not None and not self.bus:
                 gc.collect()
             if self.store is not None and not self.bus:
                 # point to point a page programmed now delays nothing; a new journal (an erase)
                 # only when this one is nearly full: a STATE lost meanwhile comes again (RTO)
                 self.store.flush()
                 self.store.maintain()
+            if tr is not None and tr[9] and tr[5]:
+                # on a bus, every STATE's: applied, drawn (composed, the changed cells copied),
+                # pushed, each with the line served after it (us)
+                print("btrace %d %d %d" % (hal.ticks_diff(tr[9], tr[6]), hal.ticks_diff(tr[7], tr[9]),
+                                           hal.ticks_diff(tr[5], tr[7])))
+                tr[9] = 0
             if tr is not None and tr[0] and tr[5]:
                 t0 = tr[0]
                 for i in range(1, 9):
@@ -336,6 +353,7 @@ class BoxApp:
         tr = self.trace
         got = 0
         gs = -1  # read_us before the read that brought a grant: it came after this
+        drained = False  # a read emptied the UART's buffer in this call
         while True:
             since = self.read_us  # the bytes this read returns came after this
             at = hal.ticks_us() if late else 0
@@ -351,6 +369,19 @@ class BoxApp:
                     gs = since
                 if self.scan is not None:
                     self.scan()
+                if n < len(rx) and not self.ep.granted and not self.for_me():
+                    # drained twice, no grant to answer and no frame for this box half read:
+                    # back to the loop's work. The line may never be quiet (a new state's four
+                    # STATEs go out back to back, then the grants): read on until it was, a box
+                    # whose STATE came first applied it only after the three others had
+                    # passed, and was the last to show it. What comes meanwhile is read at the
+                    # next serve (between the long steps). The second read takes the bytes that
+                    # came while the first's were taken in, so read_us is that much younger (a
+                    # grant's age counts from it); a frame that may be this box's (a grant) is
+                    # read to its end first.
+                    if drained:
+                        break
+                    drained = True
                 continue
             if not (self.ep.granted and self.bus):
                 break
@@ -363,6 +394,12 @@ class BoxApp:
                 self.after_reply(now)  # the reply is out; the next grant is another box's
             gs = -1
         return got
+
+    def for_me(self):
+        """A frame half read whose address is not known yet or is this box's (SPEC.md section
+        2: the payload's first byte, bit 7 clear from the tablet)."""
+        d = self.ep.deframer
+        return d.w and (not d.n or d.raw[0] == self.ep.seat)
 
     def between(self):
         """On a bus, between two long steps of a turn (render.Frame.draw calls it too)."""
@@ -403,11 +440,13 @@ class BoxApp:
                 st.maintain()
         if self.late_us and not self.ep.q_count and hal.ticks_diff(now, self.gc_at) >= (
                 GC_TURN_MS if self.view.my_turn() else GC_BUS_MS) and self.littered and (
-                self.ep.state_seq == self.seen_state and not self.dirty and not self.hold_at):
+                self.ep.state_seq == self.seen_state and not self.dirty and not self.hold_at
+                and not self.drawing):
             # (not with an event in flight: a collection costs the next grant, and that grant
             # carries the event's ack or its resend; nor with a STATE or a redraw still to do
-            # this turn, whose own steps would then follow it unserved and cost the grant after
-            # too; MicroPython still collects when it must)
+            # this turn, or within one (a reply the draw sends between its steps), whose own
+            # steps would then follow it unserved and cost the grant after too; MicroPython
+            # still collects when it must)
             gc.collect()
             self.gc_at = hal.ticks_ms()
             self.littered = False
@@ -439,8 +478,10 @@ class BoxApp:
                                   self.ep.version_error),
                    self.entry.review_page if self.entry.review else -1)
         # allocation-free; the mask names the 8-pixel pages that changed: only those are pushed
+        self.drawing = True  # no collection after a reply the draw's `between` sends
         mask = self.frame.draw(v, self.entry, now, self.hal.ticks_diff, self.link_up,
                                self.ep.version_error)
+        self.drawing = False
         d.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         d.frame(self.frame, mask)
         self.renders += 1

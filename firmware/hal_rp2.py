@@ -127,8 +127,9 @@ class Display:
         self.failed = False
 
     def push(self, every=False):
-        """The changed pages to the panel: the first of them, or with `every` all of them (point
-        to point, right after the reply went out). On a bus the box pushes one page per turn of
+        """The changed pages to the panel: the first of them, or with `every` all of them (right
+        after a redraw: point to point, and on a bus over SPI, where all of them are one write
+        of at most 1 KB, 0.9 ms). Otherwise (the refresh, a bus box on I2C) one page per turn of
         its loop, so no grant waits behind a whole frame.
         On I2C (22.5 us a byte at 400 kHz) only the changed columns go: a page that changed in
         part as the window of its changed columns, a run of adjacent whole pages in one write.
@@ -344,7 +345,8 @@ class Hal:
             self.keys.scan(now, time.ticks_diff)
 
     def wait(self, ms):
-        """One scan of the keypad and one page of a pending picture (bus mode). No sleep: a loop
+        """One scan of the keypad and one page of a pending picture (the refresh; a bus box on
+        I2C: app.BoxApp.push_all). No sleep: a loop
         turn of the app is already a few ms of chip time, and every ms asleep would be added to
         a key's debounce and to a STATE's wait before it is read (the UART has its own receive
         buffer; the box is powered by its cable, so idling buys nothing)."""

@@ -78,7 +78,7 @@ def main_rp2():
     # the bench's: each new high-water mark of the heap (after a STATE, before the collection)
     box.heap_log = 1 if heap_log else 0
     if trace:
-        box.trace = [0] * 9  # the bench's: where a call's time goes (app.py), on the console
+        box.trace = [0] * 10  # the bench's: where a call's time goes (app.py), on the console
     import gc
 
     from machine import WDT

@@ -40,6 +40,12 @@ INV = 0x80  # a cell's code with this bit is drawn inverted: rows 2-15 of the ce
 INV_TOP = 0xFC  # xor'ed with this): the bar keeps 2 rows clear of the line above, whose capitals
             # end on their cell's last row
 _BLANK = bytes(CELLS)  # all cells " " (code 0): one slice store clears the lines
+_UNSHOWN = b"\xff" * (2 * WIDTH)  # the auction lines' cells as never drawn (_layout)
+# the x of each cell (_layout): the text layout, 10 px apart; and with the auction lines
+# holding two calls of SLOT cells each, the right one from SLOT_X
+_XS_TEXT = bytes(CW * (i % WIDTH) for i in range(CELLS))
+_XS_SLOTS = bytes(SLOT_X + CW * (i % WIDTH - SLOT) if i >= 2 * WIDTH and i % WIDTH >= SLOT
+                  else CW * (i % WIDTH) for i in range(CELLS))
 _OK = b" OK?"
 _DASHES = b"--"
 # the word of each entry note (entry.N_*), 0xFF: none shown
@@ -80,6 +86,7 @@ class Frame:
         self.want = bytearray(CELLS)
         self.shown = bytearray(CELLS)
         self.xs = bytearray(CELLS)
+        self.four = bytearray(4)  # the calls the auction lines show, copied from the STATE (draw)
         self.fresh = 0xFF  # pages to report whole at the next draw (invalidate)
         # the auction lines' four pages, cleared in C when their layout changes (_layout): a
         # loop over the 512 bytes took about 4 ms on the chip, longer than a grant may wait
@@ -120,20 +127,16 @@ class Frame:
         if slots == self.slots:
             return 0
         self.slots = slots
-        for i in range(CELLS):
-            c = i % WIDTH
-            if slots and i >= 2 * WIDTH and c >= SLOT:
-                self.xs[i] = SLOT_X + CW * (c - SLOT)
-            else:
-                self.xs[i] = CW * c
+        # slice stores from constants, in C: the loops over the cells took about 3 ms on the
+        # chip, longer than a grant may wait on a bus (app.BoxApp.serve)
+        self.xs[:] = _XS_SLOTS if slots else _XS_TEXT
         if self.lower is not None:
             self.lower.fill(0)
         else:
             b = self.buf
             for i in range(512, 1024):
                 b[i] = 0
-        for i in range(2 * WIDTH, CELLS):
-            self.shown[i] = 0xFF
+        self.shown[2 * WIDTH:] = _UNSHOWN
         return 0xF0
 
     # -- composing (font codes into self.want) -------------------------------------------------
@@ -191,8 +194,9 @@ class Frame:
         return pos + 2
 
     def _slot(self, pos, view, i, inv, lg):
-        """Call i of the auction in the 6 cells from pos: its seat's letter, the call, its mark."""
-        f = view.auction[i]
+        """Call i of the auction (its byte the (i & 3)-th of `four`: draw copied the four calls
+        the lines show) in the 6 cells from pos: its seat's letter, the call, its mark."""
+        f = self.four[i & 3]
         w = self.want
         if inv:
             for k in range(pos, pos + SLOT):
@@ -275,28 +279,34 @@ class Frame:
 
     def _auction(self, view, ent, lg):
         n = view.n
-        if ent.review and n:
-            # REVIEW (Law 20B): the auction four calls a page, from the first, in time order
-            first = (ent.review_page % ((n + 3) // 4)) * 4
-            for s in range(4):
-                i = first + s
-                if i < n:
-                    self._slot(2 * WIDTH + (s >> 1) * WIDTH + (s & 1) * SLOT, view, i,
-                               INV if i == n - 1 else 0, lg)
-            return True
         if not n:
             # before the first call: who deals, who is vulnerable (the board's own marks)
             if view.known and view.board:
                 self._say(self._say(2 * WIDTH, T.DEALER), T.SEAT + (view.dealer & 3))
                 self._say(self._say(3 * WIDTH, T.VUL), T.VUL_NAME + (view.vul & 3))
             return False
-        # the last four calls in time order, left to right and down: the newest bottom right,
-        # inverted (it is the one the player in turn answers)
+        if ent.review:
+            # REVIEW (Law 20B): the auction four calls a page, from the first, in time order
+            first = (ent.review_page % ((n + 3) // 4)) * 4
+        else:
+            # the last four calls in time order, left to right and down: the newest bottom
+            # right, inverted (it is the one the player in turn answers)
+            first = n - 4
+        # the four calls' bytes first: the STATE's own, which a STATE read by `between` (on a
+        # bus: the line served) overwrites, and the line is served between the two lines
+        # (composing the four took longer on the chip than a grant may wait)
+        a = view.auction
+        four = self.four
         for s in range(4):
-            i = n - 4 + s
-            if i >= 0:
+            i = first + s
+            four[i & 3] = a[i] if 0 <= i < n else 0
+        for s in range(4):
+            i = first + s
+            if s == 2 and self.between is not None:
+                self.between()
+            if 0 <= i < n:
                 self._slot(2 * WIDTH + (s >> 1) * WIDTH + (s & 1) * SLOT, view, i,
-                           INV if s == 3 else 0, lg)
+                           INV if i == n - 1 else 0, lg)
         return True
 
     # -- drawing ---------------------------------------------------------------------------
@@ -309,12 +319,12 @@ class Frame:
         self.at = T.AT[lg]
         w = self.want
         w[:] = _BLANK
-        # the auction lines first: they read the calls in the STATE's own bytes, which a STATE
-        # read by `between` (on a bus: the line served) overwrites; the other lines read the
-        # view's fields, which only the next apply changes (the lines write disjoint cells).
-        # The line is served again once they are composed, before their layout: the loop's
-        # steps since its last read, composing and a layout that changed took longer together
-        # than a grant may wait (3 ms: app.BoxApp.serve)
+        # the auction lines first: they copy the calls from the STATE's own bytes, which a
+        # STATE read by `between` (on a bus: the line served) overwrites; the other lines read
+        # the view's fields, which only the next apply changes (the lines write disjoint
+        # cells). The line is served between the steps of a draw (the two auction lines, their
+        # layout, the other two, the cells copied): together they took longer on the chip than
+        # a grant may wait (3 ms: app.BoxApp.serve)
         slots = self._auction(view, ent, lg)
         if self.between is not None:
             self.between()
@@ -332,6 +342,8 @@ class Frame:
             mask = self.native(self)
         else:
             mask = self._cells()
+        if self.between is not None:
+            self.between()
         for p in range(8):
             if cleared >> p & 1:
                 self.lo[p] = 0

@@ -5,6 +5,8 @@ import app as A
 import keys as K
 from fw_fuzz_checks import VIEW, Clock, Hal
 
+from protocol.crc16 import crc16
+from protocol.frame_tools import payloads, wire_from_payload
 from protocol.tablet_endpoint import TabletEndpoint
 
 SEAT = 2
@@ -148,6 +150,101 @@ def test_a_grant_that_comes_while_the_box_draws_is_answered_before_the_picture_i
     assert shown[0], "the grant waited for the next loop turn"
     tab.receive(bytes(hal.serial.tx), clock.t)
     assert not hal.serial.rx and box.late_grants == 0
+
+
+class _Trickle:
+    """A bus line that is never quiet: each read of the UART finds 8 more bytes (the other
+    boxes' STATEs go out back to back after this box's, SPEC.md section 1, at 11.5 bytes a ms,
+    and a read of the box's takes longer than a byte's wire time)."""
+
+    def __init__(self):
+        self.rx = bytearray()
+        self.tx = bytearray()
+
+    def readinto(self, buf):
+        n = min(8, len(buf), len(self.rx))
+        buf[0:n] = self.rx[0:n]
+        self.rx = self.rx[n:]
+        return n
+
+    def write(self, data):
+        self.tx += bytes(data)
+        return len(data)
+
+
+def test_a_box_on_a_bus_applies_its_state_while_the_other_boxes_states_are_still_on_the_line():
+    # The tablet sends a new state's four STATEs back to back (SPEC.md section 1). A box whose
+    # STATE came first used to read on until the line went quiet (the three STATEs after its
+    # own, about 10 ms on the wire) before it applied and drew its own: the first box on the
+    # line was the last to show the call. Read once the UART is drained, it applies at once.
+    clock = Clock()
+    hal = Hal(clock)
+    box = A.BoxApp(hal, SEAT, True)
+    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "S"
+    tab.set_view(view)
+    for _ in range(20):
+        grant(box, tab, clock)
+    assert box.view.known and box.view.n == 2
+    view = dict(view)
+    view["turn"] = "W"
+    view["auction"] = VIEW["auction"] + [{"call": "1S", "alert": False, "stop": False}]
+    tab.set_view(view)
+    clock.t += 1
+    mine = bytes(tab.output(clock.t, True))
+    assert mine[1] != 0, "not a STATE"
+    others = b""
+    body = payloads(mine)[0]
+    for seat in (3, 0, 1):  # the same STATE to the other seats
+        p = bytearray(body[:-2])
+        p[0] = seat
+        c = crc16(p, 0, len(p))
+        others += wire_from_payload(bytes(p) + bytes((c >> 8, c & 0xFF)))
+    hal.serial = _Trickle()
+    hal.serial.rx = bytearray(mine + others)
+    left = []  # the line's bytes not read yet when the box applied its STATE
+    apply = box.apply_state
+
+    def applied(now):
+        left.append(len(hal.serial.rx))
+        apply(now)
+
+    box.apply_state = applied
+    steps = 0
+    while box.view.n != 3:
+        steps += 1
+        assert steps < 100, "the STATE was never applied"
+        box.step(0)
+    read = len(others) - left[0]
+    assert box.renders and left[0] >= len(others) // 2, (
+        "applied only after " + str(read) + " of the other boxes' " + str(len(others)) + " bytes")
+    while hal.serial.rx:  # the rest of the line is read all the same
+        box.step(0)
+    assert box.view.n == 3 and not hal.serial.tx, "a box spoke without a grant"
+
+
+def test_a_grant_split_over_two_reads_is_answered_in_the_read_that_ends_it():
+    # A box that stops reading once the UART is drained must not stop in the middle of a frame
+    # that may be its grant: the grant's age counts from before its first byte (app.serve,
+    # late_us), so its end read a long step later would be too old to answer on the chip.
+    clock = Clock()
+    hal = Hal(clock)
+    box = A.BoxApp(hal, SEAT, True)
+    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "S"
+    tab.set_view(view)
+    for _ in range(20):
+        grant(box, tab, clock)
+    assert box.view.known and grant(box, tab, clock)  # linked, nothing due: a plain grant
+    clock.t += 1
+    ping = bytes(tab.output(clock.t, True))
+    assert len(ping) > 8
+    hal.serial = _Trickle()
+    hal.serial.rx = bytearray(ping)
+    box.serve(clock.t)
+    assert not hal.serial.rx and hal.serial.tx, "the grant's end was left for a later read"
 
 
 class _QuietWire:

@@ -104,6 +104,40 @@ def test_the_last_four_calls_in_time_order_with_the_newest_inverted():
     assert textview.frame_rows(f)[3] == "W P    N 3" + DIAMOND + "!"
 
 
+def test_a_state_read_while_the_round_is_composed_does_not_mix_two_rounds():
+    # On a bus the draw serves the line between its steps (render.Frame.between), also between
+    # the two auction lines; a STATE read there overwrites the calls in place (the view's
+    # auction is the STATE body's own bytes). The lines show the calls as they were when the
+    # draw began: the next loop turn applies the new STATE and draws it whole.
+    v = hw_view_with([("P", 0), ("1H", 0), ("2S", 0), ("P", 0), ("3D", 0)], dealer=0, seat=1, turn=1)
+    f = render.Frame()
+    seen = []
+
+    def state_read():
+        seen.append(1)
+        for i in range(v.n):
+            v.auction[i] = code("7NT")
+
+    f.between = state_read
+    f.draw(v, E.CallEntry(), 0, diff)
+    assert seen
+    assert row_text(f, 2) == "E 1" + HEART + "   S 2" + SPADE, row_text(f, 2)
+    assert row_text(f, 3) == "W P    N 3" + DIAMOND, row_text(f, 3)
+
+
+def test_the_auction_lines_layout_puts_the_right_call_at_slot_x():
+    # the x of every cell, from the layout's two constant tables (render._layout)
+    f = render.Frame()
+    f.draw(view_with(["1C"]), E.CallEntry(), 0, diff)
+    for i in range(render.CELLS):
+        c = i % render.WIDTH
+        want = render.SLOT_X + font16.WIDTH * (c - render.SLOT) if (
+            i >= 2 * render.WIDTH and c >= render.SLOT) else font16.WIDTH * c
+        assert f.xs[i] == want, (i, f.xs[i], want)
+    f.draw(view_with([]), E.CallEntry(), 0, diff)
+    assert not f.slots and list(f.xs) == [font16.WIDTH * (i % render.WIDTH) for i in range(render.CELLS)]
+
+
 def test_twelve_columns_a_line_and_nothing_beyond():
     v = view_with(["1C"], seat=0, turn=1)
     v.msg = "abcdefghijklmnopqrs"  # longer than a line: cut at 12, never into the next line

@@ -307,6 +307,37 @@ def test_rp2_display_on_spi_pushes_whole_pages_in_one_write_from_the_first_chang
         assert data == bytes(fr.buf[a * 128:a * 128 + 128])
 
 
+def test_rp2_a_bus_box_pushes_its_redraw_in_one_spi_write_in_the_same_loop_turn():
+    """On a bus a redraw's pages went out one per turn of the loop (six turns for a call's
+    status, call line and round). On SPI all of them are one write of at most 1 KB (0.9 ms on
+    the wire): they go right after the redraw, in the turn that drew them."""
+    import app as A
+    import view as V
+
+    from protocol import layout as L
+
+    hal = hal_rp2.Hal(pinmap_path())  # the reference box: SPI
+    box = A.BoxApp(hal, 2, True)
+    v = box.view
+    v.known = True
+    v.phase = V.AUCTION
+    v.board = 3
+    v.turn = 1
+    for _ in range(12):
+        box.step(0)  # the first picture out, nothing due
+    assert not hal.display.pending
+    FakeSPI.writes.clear()
+    v.msg = "HELLO"  # the call line
+    box.ep.state_body[L.S_AUCTION] = 3  # 1C by the dealer: the round's lines
+    v.n = 1
+    box.dirty = True
+    box.step(0)
+    assert box.renders and not hal.display.pending, "pages left for later loop turns"
+    pages = spi_pages()
+    assert [(a, b) for a, b, _ in pages] == [(2, 7)], [(a, b) for a, b, _ in pages]
+    assert pages[0][2] == bytes(box.frame.buf[256:1024])
+
+
 def test_rp2_display_on_spi_rewrites_its_whole_picture_every_refresh_period():
     """SPI has no acknowledge: a panel whose cable came out and went back in (off, its memory
     lost) cannot be seen. The box sends the init commands and every page again every
