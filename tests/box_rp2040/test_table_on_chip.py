@@ -61,7 +61,10 @@ def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig
     # (two grants at once make two boxes answer at once)
     early = grants_not_waited_for(e.line_frames())
     assert early == [], (f"{len(early)} frames sent while a grant awaited its reply: {early[:4]}\n"
-                         + e.line_around(early[0][0]))
+                         + e.line_around(early[0][0])
+                         + f"\nthe tablet's writes the chips had passed: {e.one.late[:8] if e.one else None}"
+                         + "\nwhat the bridge handed the tablet around it (chip us, port, hex): "
+                         + repr([x for x in e.to_tablet if -12000 < x[0] - early[0][0] < 8000]))
     # a box whose reply would start more than 5 ms after its grant stays silent (SPEC.md
     # section 1; firmware/app.py late_us): before, its late reply met the next box's grant
     first = e.collided[0][0] if e.collided else 0
