@@ -126,11 +126,8 @@ def _sections(group: tuple[int, ...], slots: list[TeamSlot]) -> set[str]:
 
 # -- what the station holds ------------------------------------------------------------------------------
 def _td_entries(store: Any, session: str) -> list[tuple[int, int]]:
-    rows = store.query("SELECT payload FROM team_matches WHERE session_guid = ? AND entry LIKE ? "
-                       "ORDER BY created_at, entry", (session, PREFIX + "%"))
     out = []
-    for (payload,) in rows:
-        doc = stored_object(payload)
+    for _, doc in match_store.td_entries(store, session, PREFIX):
         if doc.get("kind") == "bye" and type(doc.get("team")) is int and type(doc.get("round")) is int:
             out.append((doc["team"], doc["round"]))
     return out  # a damaged row is none: the pages and files never fail on it

@@ -22,7 +22,6 @@ from shared_rules.scoring import vp_scales
 
 from . import match_store
 from .matches import Match, MatchError
-from .session_scope import stored_object
 
 PREFIX = "deduction/"
 
@@ -76,9 +75,7 @@ def _read(entry: str, doc: dict) -> Deduction | None:
 
 
 def of_session(store: Any, session: str) -> list[Deduction]:
-    rows = store.query("SELECT entry, payload FROM team_matches WHERE session_guid = ? AND entry LIKE ? "
-                       "ORDER BY created_at, entry", (session, PREFIX + "%"))
-    found = (_read(str(e), stored_object(p)) for e, p in rows)
+    found = (_read(e, doc) for e, doc in match_store.td_entries(store, session, PREFIX))
     return [d for d in found if d is not None]
 
 

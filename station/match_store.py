@@ -388,3 +388,12 @@ def in_open_match(store: Any, event: str, section: str, table_no: int) -> bool:
     if ref is None:
         return False
     return any((section, table_no) in m.tables() for m in session_matches(store, ref.guid).matches)
+
+
+def td_entries(store: Any, session: str, prefix: str) -> list[tuple[str, dict]]:
+    """The TD's stored entries of one kind (their `entry` begins with `prefix`: deductions,
+    byes, walk-overs) in the order they were made, each with its object (a damaged payload
+    reads as an empty one: the pages and files never fail on it)."""
+    rows = store.query("SELECT entry, payload FROM team_matches WHERE session_guid = ? AND entry LIKE ? "
+                       "ORDER BY created_at, entry", (session, prefix + "%"))
+    return [(str(e), stored_object(p)) for e, p in rows]

@@ -26,7 +26,6 @@ from shared_rules.scoring.rules import get_rules
 from . import match_store
 from .match_byes import parse_vp, vp_text
 from .matches import Match, MatchError
-from .session_scope import stored_object
 
 PREFIX = "walkover/"
 LAW = "FSB L109A"
@@ -62,9 +61,7 @@ def _read(entry: str, doc: dict) -> Walkover | None:
 
 
 def of_session(store: Any, session: str) -> list[Walkover]:
-    rows = store.query("SELECT entry, payload FROM team_matches WHERE session_guid = ? AND entry LIKE ? "
-                       "ORDER BY created_at, entry", (session, PREFIX + "%"))
-    found = (_read(str(e), stored_object(p)) for e, p in rows)
+    found = (_read(e, doc) for e, doc in match_store.td_entries(store, session, PREFIX))
     return [w for w in found if w is not None]
 
 

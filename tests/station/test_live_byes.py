@@ -14,8 +14,8 @@ from bridgemate_dataconnector import DataConnectorClient
 
 from .conftest import StationProcess
 from .live_play import Spectator, handrecords
-from .team_play import PIN, Room, Tablet, imp, teams_init, wbf_vp
-from .test_team_matches import CLOSED, OPEN, director_keys, ns_score, ok, station_match
+from .team_play import PIN, Room, Tablet, teams_init, wbf_vp
+from .test_team_matches import CLOSED, ok, play_rooms, station_match, team1_margins
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
 
@@ -83,21 +83,13 @@ def test_FSB96B_L109A_byes_and_walkovers_show_at_once_a_played_match_once_over(t
             ["Hold 7: oversidder i runde 1, VP 14.00", "Hold 8: oversidder i runde 1, VP 14.00"])
 
         # The played match: its VPs only once its last board is over in both rooms.
-        keys = director_keys(st)
-        tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
-        for b, c, t in OPEN[:4]:
-            tablets[0].play(b, c, t)
-        for b, c, t in CLOSED[:3]:
-            tablets[1].play(b, c, t)
-        for tablet in tablets:
-            tablet.drain()
+        tablets = play_rooms(tmp_path, st, closed_boards=3)
         spectator.wait(lambda s: any(d["scored"] == 3 for d in scores(s, "Team 1 v Team 2")), what="three boards")
         assert all(d["vp"] is None and d["walkover"] is None for d in scores(spectator, "Team 1 v Team 2"))
         tablets[1].play(*CLOSED[3])
         tablets[1].drain()
         spectator.wait(lambda s: any(d["scored"] == 4 for d in scores(s, "Team 1 v Team 2")), what="the match")
-        closed = {b: (c, t) for b, c, t in CLOSED}
-        vp = wbf_vp(sum(imp(ns_score(b, c, t) - ns_score(b, *closed[b])) for b, c, t in OPEN[:4]), 4)
+        vp = wbf_vp(sum(team1_margins()), 4)
         assert scores(spectator, "Team 1 v Team 2")[-1]["vp"] == [f"{vp[0]:.2f}", f"{vp[1]:.2f}"]
 
         # The TD withdraws both: the match has no score again, team 8 no bye (team 7's is the movement's).

@@ -14,8 +14,8 @@ import pytest
 from bridgemate_dataconnector import DataConnectorClient
 
 from .conftest import StationProcess
-from .team_play import PIN, Room, Tablet, _wbf_table, imp, teams_init, wbf_vp
-from .test_team_matches import CLOSED, OPEN, director_keys, match_row, ns_score, ok, station_match
+from .team_play import PIN, Room, Tablet, _wbf_table, teams_init, wbf_vp
+from .test_team_matches import match_row, ok, play_rooms, station_match, team1_margins
 from .usebio_readers import import_usebio
 
 pytestmark = [pytest.mark.slow, pytest.mark.server]
@@ -56,17 +56,7 @@ def places(scores: dict[str, float]) -> dict[str, int]:
 
 def play_match(tmp_path, st: StationProcess) -> tuple[list[Tablet], int]:
     """Tables 1 and 2 play boards 1-4 (team 1 NS at table 1); the match's margin for team 1."""
-    keys = director_keys(st)
-    tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
-    for b, c, t in OPEN[:4]:
-        tablets[0].play(b, c, t)
-    for b, c, t in CLOSED[:4]:
-        tablets[1].play(b, c, t)
-    for tablet in tablets:
-        tablet.drain()
-    closed = {b: (c, t) for b, c, t in CLOSED}
-    per_board = [imp(ns_score(b, c, t) - ns_score(b, *closed[b])) for b, c, t in OPEN[:4]]
-    return tablets, sum(per_board)
+    return play_rooms(tmp_path, st), sum(team1_margins())
 
 
 def test_FSB96B_dbf_2017_asks_for_the_bye_and_scores_it_once_the_td_gives_it(tmp_path):

@@ -69,6 +69,26 @@ def director_keys(st: StationProcess) -> dict[str, str]:
     return dict(re.findall(r"<tr><td>([A-Z]+\d+)</td><td><code>([A-Z0-9-]+)</code>", page))
 
 
+def play_rooms(tmp_path, st: StationProcess, closed_boards: int = 4) -> list[Tablet]:
+    """Tables 1 and 2 (the open and closed room) play boards 1-4, the closed room its first
+    `closed_boards` of them, and deliver their results: the two tablets."""
+    keys = director_keys(st)
+    tablets = [Tablet(tmp_path, st.url, f"{EVENT}/A/{n}", keys[f"A{n}"]) for n in (1, 2)]
+    for b, c, t in OPEN[:4]:
+        tablets[0].play(b, c, t)
+    for b, c, t in CLOSED[:closed_boards]:
+        tablets[1].play(b, c, t)
+    for tablet in tablets:
+        tablet.drain()
+    return tablets
+
+
+def team1_margins() -> list[int]:
+    """Team 1's IMPs on each of boards 1-4 (NS at table 1), worked out from the contracts."""
+    closed = {b: (c, t) for b, c, t in CLOSED}
+    return [imp(ns_score(b, c, t) - ns_score(b, *closed[b])) for b, c, t in OPEN[:4]]
+
+
 def board_results(st: StationProcess, table: int, key: str, board: int) -> list[dict]:
     code, doc = st.request("GET", f"/api/v1/boards/{board}/results",
                            headers={"X-Table": f"{EVENT}/A/{table}", "Authorization": f"Bearer {key}"})
