@@ -483,13 +483,7 @@ class LinkMaster:
     def _step(self) -> None:
         self._flush_output()
         fds = {p.ser.fileno(): p for p in self._ports.values() if p.ser is not None}
-        # None: a clock that stands while we wait, whose owner wakes us (WallClock.tick_s)
-        timeout: float | None = getattr(self.clock, "tick_s", TICK_S)
-        for p in fds.values() if timeout is not None else ():
-            if p.waiting is not None:
-                timeout = min(timeout, max(0.0, p.wait_until - self.clock.monotonic()))
-            if p.hold_until:
-                timeout = min(timeout, max(0.0, p.hold_until - self.clock.monotonic()))
+        timeout = self._select_timeout()
         self._selecting = True
         try:
             ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout)
@@ -517,6 +511,25 @@ class LinkMaster:
             if data:
                 self._received(port, data)
         self._reopen()
+
+    def _select_timeout(self) -> float | None:
+        """How long the thread may wait for input before a timer of its own wants it: at most
+        the clock's tick (WallClock.tick_s; None: until woken), less up to a bus port's open
+        reply window or hold for the application's STATEs. A hold that has passed is none: with
+        no STATE after it (an event the application answered with no new view) it stands until
+        the next one, and as a wait of 0 it had the thread turn without a pause till then."""
+        timeout: float | None = getattr(self.clock, "tick_s", TICK_S)
+        if timeout is None:
+            return None
+        t = self.clock.monotonic()
+        for p in self._ports.values():
+            if p.ser is None:
+                continue
+            if p.waiting is not None:
+                timeout = min(timeout, max(0.0, p.wait_until - t))
+            if p.hold_until > t:
+                timeout = min(timeout, p.hold_until - t)
+        return timeout
 
     def _received(self, port: _Port, data: bytes) -> None:
         with self._cond:

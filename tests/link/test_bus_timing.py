@@ -186,3 +186,28 @@ def test_on_a_clock_that_stands_while_the_link_waits_it_looks_only_when_woken():
         assert bus.line[-1][2] == "tablet"
     finally:
         bus.close()
+
+
+def test_an_event_answered_with_no_new_view_leaves_the_link_no_busy_wait():
+    """A box's event holds the next grant BUS_APP_S for the application's STATEs (they then go
+    first). When the application sends none (it took the event with no new view), the passed
+    hold must not make the link thread look again at once: it did, a wait of 0 on every turn
+    until the next STATE, a core burnt on a real hub and, on the emulated table in lockstep,
+    the tablet's clock run on by those turns' CPU (hardware/emu/lockstep.py)."""
+    from tablet_app.link.master import TICK_S
+
+    bus = VirtualBus(bridge_ms=1.0)  # on_events: the application sends no view
+    try:
+        bus.run_until(0.3)
+        bus.boxes["N"].submit(M.CALL, calls.code("1C"), bus.clock.ticks_ms())
+        bus.run_until(0.35)
+        assert [e.call for _, e in bus.events if e.kind == "call"] == ["1C"]
+        m = bus.master
+        port = next(iter(m._ports.values()))
+        with m._lock:
+            assert 0 < port.hold_until < bus.clock.t  # the event's hold, passed, no STATE after
+            wait = m._select_timeout()
+            window = port.wait_until - bus.clock.t if port.waiting is not None else TICK_S
+        assert wait == min(TICK_S, window) and wait > 0
+    finally:
+        bus.close()
