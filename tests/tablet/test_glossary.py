@@ -19,7 +19,8 @@ import pytest
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
 from shared_rules.vocabulary import engine as engine_words
 from shared_rules.vocabulary import refusals as refusal_words
-from station import director_texts, link_texts, live_texts, notice_texts
+from shared_rules.vocabulary import seats as seat_words
+from station import director_texts, link_texts, live_card_texts, live_texts, notice_texts
 from tablet_app import i18n, law_texts, option_texts, station_texts
 from tablet_app.link import box_words
 from tests.conftest import ROOT
@@ -212,9 +213,11 @@ def station_page_texts() -> list[tuple[str, dict[str, str]]]:
     line and team matches in station/link_texts.py, its own troubles in station/notice_texts.py),
     the station's refusals (shared_rules/vocabulary/refusals.py, on the tablet and the page), the
     engine's names both pages show (shared_rules/vocabulary/engine.py) and the spectators' live
-    page (station/live_texts.py)."""
+    page (station/live_texts.py, station/live_card_texts.py) with the seats and vulnerability
+    (shared_rules/vocabulary/seats.py)."""
     return [(where, {"en": t.get("en", ""), "sv": t["sv"], "da": t["da"]})
-            for mod in (director_texts, link_texts, notice_texts, refusal_words, engine_words, live_texts)
+            for mod in (director_texts, link_texts, notice_texts, refusal_words, engine_words, live_texts,
+                        live_card_texts, seat_words)
             for where, t in _page_triples(mod)]
 
 
