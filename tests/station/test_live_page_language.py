@@ -132,7 +132,7 @@ def check(chromium: Chromium, url: str, lang: str) -> dict[str, str]:
     want = SAID[lang]
     for table in ("A3", "A2"):
         lines = text(found[table]).split("\n")
-        for line in want[table]:  # type: ignore[union-attr]
+        for line in want[table]:
             assert line in lines, (table, line, lines)
     a3, a2 = found["A3"], found["A2"]
     assert re.findall(r"<th>([^<]*)</th>", a3) == want["seats"]
