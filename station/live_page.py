@@ -148,7 +148,9 @@ SCRIPT = r"""(function () {
     Object.keys(matches).sort().forEach(function (k) {
       var m = matches[k], name = fill(T.match, {home: team(m.home), away: team(m.away)});
       var p = el("div", "match", name + ": " + (m.walkover ?
-        fill(T.walkover, {teams: m.walkover.absent.map(team).join(T.and)}) : fill(T.match_imps, m)) +
+        fill(T.walkover, {teams: m.walkover.absent.map(team).join(T.and)}) +
+        // scored in IMPs only: the IMPs each team won (docs/laws/choices.md #46), no VPs
+        (m.vp ? "" : fill(T.walkover_imps, m)) : fill(T.match_imps, m)) +
         (m.vp ? fill(T.match_vp, {home: m.vp[0], away: m.vp[1]}) : "") +
         (m.deductions && m.deductions.length ? fill(T.deductions, {list: m.deductions.join(", ")}) : ""));
       p.id = "match-" + k.replace(/[^A-Za-z0-9]/g, "-");

@@ -22,6 +22,9 @@ WORDS: Final[dict[str, Words]] = {
     "deductions": {"en": "; VP deduction {list}", "sv": "; VP-avdrag {list}", "da": "; VP-fradrag {list}"},
     # FSB L109A; the director page's words
     "walkover": MATCH["walkover"],
+    # a walk-over in a match scored in IMPs only: Avg+ / Avg- on each board or the TD's margin (choices #46)
+    "walkover_imps": {"en": ", {home_won} - {away_won} IMPs", "sv": ", {home_won} - {away_won} IMP",
+                      "da": ", {home_won} - {away_won} IMP"},
     "and": {"en": " and ", "sv": " och ", "da": " og "},
     # FSB 96B: "frirond"; Danish "oversidder" (the director page's words)
     "bye": {"en": "{team}: bye in round {round}, {vp}", "sv": "{team}: frirond i rond {round}, {vp}",

@@ -167,3 +167,26 @@ def test_the_page_stays_english_by_default_and_for_a_language_it_does_not_have(s
     # means something.
     said = {word for card in found.values() for word in english_left(card)}
     assert sorted(set(ENGLISH) - said) == []
+
+
+def test_FSB_L109A_an_imps_only_walkover_shows_its_imps_in_each_language(tmp_path, chromium):
+    """docs/laws/choices.md #46: in an event scored in IMPs only the walk-over has no VPs; the
+    page shows the IMPs each team won (Avg+ / Avg- on each of 4 boards: 12 - 0)."""
+    from .test_team_matches import station_match
+
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, event=EVENT,
+                        extra=["--profile", "fsb-2007", "--director-pin", PIN, "--live"]).start()
+    spectator = Spectator(st.live_port).start().connected()
+    try:
+        client = DataConnectorClient("club-9", st.token, st.url)
+        ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1)], (1, 4), method=40)))
+        assert station_match(st, "walkover", "A1-A2:1v2", "2").returncode == 0
+        spectator.wait(lambda s: any(k == "match" and d["walkover"] for _, k, d in s.events), what="the walk-over")
+        for lang, line in (("en", "Team 1 v Team 2: walk-over: Team 2 did not appear (FSB L109A), 12 - 0 IMPs"),
+                           ("sv", "Lag 1 – Lag 2: walk-over: Lag 2 ställde inte upp (FSB L109A), 12 - 0 IMP"),
+                           ("da", "Hold 1 – Hold 2: walk-over: Hold 2 mødte ikke op (FSB L109A), 12 - 0 IMP")):
+            dom = chromium.dump_dom(f"{st.url}/live/?lang={lang}")
+            assert re.findall(r'<div class="match"[^>]*>([^<]*)</div>', dom) == [line], lang
+    finally:
+        spectator.stop()
+        st.stop()
