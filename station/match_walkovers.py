@@ -134,7 +134,6 @@ def add(store: Any, session: str, ident: str, absent: str, vp: str | None = None
         raise MatchError(f"match {m.ident} has results from its tables: a walk-over is for a match not "
                          f"played ({LAW}); the TD adjusts a played board in the scoring program")
     scale = match_store.scale_for(store, session, m)
-    entry = f"{PREFIX}{m.ident}"
     if scale == vp_scales.NONE:
         return _add_imps(store, session, m, teams, vp, imps)
     if imps is not None and imps.strip():
@@ -148,9 +147,10 @@ def add(store: Any, session: str, ident: str, absent: str, vp: str | None = None
             value = Fraction(str(walkover_team_vp(get_rules(rules).walkover_team_vp, scale)))
         except ValueError as e:
             raise MatchError(f"{e}: give the VPs of the team that appeared with --vp") from None
+    entry = f"{PREFIX}{m.ident}"
     match_store.put_entry(store, session, entry, {
         "kind": "walkover", "match": m.ident, "absent": list(teams), "scale": scale,
-        "vp": str(Decimal(value.numerator) / Decimal(value.denominator)), "by_td": vp is not None and bool(vp.strip())})
+        "vp": _decimal(value), "by_td": vp is not None and bool(vp.strip())})
     return Walkover(m.ident, teams, value, scale, vp is not None and bool(vp.strip()), entry)
 
 
