@@ -317,8 +317,13 @@ def a_pass_begun_after_now(st: StationProcess, what: str) -> None:
     `checked_at` in /api/v1/health (kept to the second, stored at the pass's end), is in a later
     second than this call's. What a pass would write once it sees the file is then written."""
     since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time()))
-    wait_for(lambda: (st.request("GET", "/api/v1/health")[1].get("scoring_link") or {}).get("checked_at", "") > since,
-             what)
+
+    def checked_at() -> str:
+        health = st.request("GET", "/api/v1/health")[1]
+        assert isinstance(health, dict), health
+        return str((health.get("scoring_link") or {}).get("checked_at") or "")
+
+    wait_for(lambda: checked_at() > since, what)
 
 
 def pbn_names(st: StationProcess) -> dict[tuple[int, int], dict[str, str]]:

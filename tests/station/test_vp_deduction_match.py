@@ -29,6 +29,7 @@ def refused_here(capsys, st: StationProcess, *args: str) -> str:
     command, without a Python start for each bad input. What it said on stderr."""
     from station.match_cli import main
 
+    code: int | str | None
     try:
         code = main(["--db", str(st.db), *args])
     except SystemExit as e:  # argparse's own refusals
