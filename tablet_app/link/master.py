@@ -481,6 +481,7 @@ class LinkMaster:
                 self.clock.sleep(TICK_S)
 
     def _step(self) -> None:
+        self._read_before_grant()
         self._flush_output()
         fds = {p.ser.fileno(): p for p in self._ports.values() if p.ser is not None}
         timeout = self._select_timeout()
@@ -500,17 +501,37 @@ class LinkMaster:
                 except OSError:
                     pass
                 continue
-            port = fds[fd]
-            try:
-                data = os.read(fd, 4096)
-            except (BlockingIOError, InterruptedError):
-                continue
-            except OSError:
-                port.fail()
-                continue
-            if data:
-                self._received(port, data)
+            self._read(fds[fd], fd)
         self._reopen()
+
+    def _read(self, port: _Port, fd: int) -> None:
+        try:
+            data = os.read(fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            port.fail()
+            return
+        if data:
+            self._received(port, data)
+
+    def _read_before_grant(self) -> None:
+        """A bus port whose reply window has closed unanswered gets its next grant in this turn:
+        first read what the line has already brought. A reply the bridge handed over while the
+        link thread was held off the CPU (a busy tablet), read only after that next grant went
+        out, would be judged by when it was read: past `late_reply_s` it would pass for the new
+        grant's reply, and the grant after it would go out while the box was still answering."""
+        t = self.clock.monotonic()
+        fds = {p.ser.fileno(): p for p in self._ports.values()
+               if p.bus and p.ser is not None and p.waiting is not None and t >= p.wait_until}
+        if not fds:
+            return
+        try:
+            ready, _, _ = select.select(list(fds), [], [], 0)
+        except (OSError, ValueError):
+            return  # the turn's own select finds the failure
+        for fd in ready:
+            self._read(fds[fd], fd)
 
     def _select_timeout(self) -> float | None:
         """How long the thread may wait for input before a timer of its own wants it: at most

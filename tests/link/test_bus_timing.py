@@ -211,3 +211,63 @@ def test_an_event_answered_with_no_new_view_leaves_the_link_no_busy_wait():
         assert wait == min(TICK_S, window) and wait > 0
     finally:
         bus.close()
+
+
+def grants_cut_short(frames, window_s):
+    """Grants followed by the tablet's next grant before the granted box's reply came and
+    before the reply window had passed: the master took something else for that reply."""
+    out = []
+    for i, (start, end, who, p) in enumerate(frames):
+        if who != "tablet" or not _grant(p):
+            continue
+        seat = SEATS[p[0] & 3]
+        for s2, _e2, who2, p2 in frames[i + 1:]:
+            if who2 == seat:
+                break  # the reply (or the box's next frame) came first
+            if who2 == "tablet" and _grant(p2):
+                if s2 < end + window_s:
+                    out.append((round(start, 6), seat, round(s2 - end, 6)))
+                break
+    return out
+
+
+def test_a_reply_handed_over_while_the_link_thread_was_held_off_does_not_answer_the_next_grant():
+    """Behind a bridge at the FT231X's 16 ms default a reply comes after its grant's window; the
+    master then counts it as that grant's late reply for `late_reply_s`, judged by when it reads
+    it. If the link thread is held off the CPU when its wait for the window ends (a busy tablet:
+    the thread is ready but does not run) and the bridge hands the reply over meanwhile, the
+    master must read it before it grants again: read after the next grant to the same box, past
+    `late_reply_s`, it passed for that grant's reply and the grant after it went out while the
+    box was still answering (SPEC.md section 1). (A thread preempted in the few microseconds
+    between that read and the grant's write is not covered: no byte of a reply names its grant.)"""
+    import heapq
+
+    from tablet_app.link.master import BUS_ABSENT_S, BUS_REPLY_S
+
+    bus = VirtualBus(bridge_ms=16.0, silent="NEW")  # one box: each grant but the absent seats' goes to S
+    try:
+        m = bus.master
+        port = next(iter(m._ports.values()))
+        wakes = m._read_before_grant
+        stalls = []
+
+        def held_off_then_wake():
+            expired = port.waiting == "S" and bus.clock.t >= port.wait_until
+            absent_due = any(bus.clock.t + 0.03 - port.last_grant.get(x, 0.0) >= BUS_ABSENT_S for x in "NEW")
+            if not stalls and expired and bus._bridge and not absent_due:
+                # the window closed with S's reply still in the bridge, and this thread is held
+                # off for 25 ms (more than late_reply_s, 18 ms): the line goes on meanwhile (at
+                # a moment when no absent seat will be due: S gets the next grant)
+                stalls.append(bus.clock.t)
+                bus.clock.t += 0.025
+                while bus._q and bus._q[0].t <= bus.clock.t:
+                    bus._event(heapq.heappop(bus._q))
+            wakes()
+
+        m._read_before_grant = held_off_then_wake
+        bus.run_until(1.0)
+        assert stalls, "no window closed with its reply in the bridge"
+        assert grants_cut_short(bus.frames(), BUS_REPLY_S) == []
+        assert bus.collisions == [] and unasked(bus.frames()) == []
+    finally:
+        bus.close()
