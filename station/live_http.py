@@ -78,7 +78,7 @@ def route(feed: LiveViews | None, request: Request, title: str) -> Response:
     if path in ("/live", "/live/"):
         boards, matches, byes, seq = feed.page_state()
         lang = live_texts.language(next(iter(request.query.get("lang") or []), None))
-        html = live_page.render(title, live_texts.note(feed.config.delay_s, lang), boards, matches, byes, seq,
+        html = live_page.render(live_texts.title(title, lang), live_texts.note(feed.config.delay_s, lang), boards, matches, byes, seq,
                                 (request.query.get("poll") or [""])[0] == "1", lang)
         return _cached(request, html.encode(), "text/html; charset=utf-8", f'"p{seq}-{lang}"',
                        extra=[("Content-Security-Policy", PAGE_CSP)])
@@ -123,5 +123,7 @@ def elsewhere(request: Request, scheme: str, host: str, port: int) -> Response:
 
 
 def title_of(station: Any) -> str:
+    """The live page's title from the club's name ("" without one: the page then says its own
+    in the spectator's language, station/live_texts.py title)."""
     club = station.store.setting("club_name") or ""
-    return f"{club} live".strip() if club else "Live bridge"
+    return f"{club} live".strip() if club else ""

@@ -22,7 +22,7 @@ from .live_texts import texts
 
 PAGE = """<!DOCTYPE html>
 <html lang="{lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Live: {title}</title><link rel="stylesheet" href="/live/page.css"></head>
+<title>{title}</title><link rel="stylesheet" href="/live/page.css"></head>
 <body data-poll="{poll}"><header><h1>{title}</h1><p id="note">{note}</p></header>
 <section id="matches"></section><main id="tables"></main>
 <script type="application/json" id="state">{state}</script>

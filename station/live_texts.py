@@ -32,6 +32,8 @@ WORDS: Final[dict[str, Words]] = {
     "bye_vp": {"en": "VP {vp}", "sv": "VP {vp}", "da": "VP {vp}"},
     "bye_not_set": {"en": "VPs not set yet", "sv": "VP ej angivna än", "da": "VP ikke angivet endnu"},
     "imps_only": {"en": "no VPs (IMPs only)", "sv": "inga VP (bara IMP)", "da": "ingen VP (kun IMP)"},
+    # the page's title where the station has no club name (with one: "<club> live" in each language)
+    "title": {"en": "Live bridge", "sv": "Bridge direkt", "da": "Bridge direkte"},
     "note_live": {"en": "Shown as the calls are made.", "sv": "Visas när buden görs.",
                   "da": "Vises, når meldingerne afgives."},
     "note_seconds": {"en": "Shown {n} seconds after each call.", "sv": "Visas {n} sekunder efter varje bud.",
@@ -63,3 +65,8 @@ def note(delay_s: float, lang: str) -> str:
     if delay_s:
         return WORDS["note_seconds"][lang].format(n=number(delay_s))
     return WORDS["note_live"][lang]
+
+
+def title(club_title: str, lang: str) -> str:
+    """The page's title: the club's ("<club> live", station/live_http.py title_of), else ours."""
+    return club_title or WORDS["title"][lang]

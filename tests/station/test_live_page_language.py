@@ -10,6 +10,7 @@ have, stays English."""
 from __future__ import annotations
 
 import re
+import urllib.request
 from html import unescape
 
 import pytest
@@ -153,9 +154,21 @@ def check(chromium: Chromium, url: str, lang: str) -> dict[str, str]:
     return found
 
 
+# The page's title where the station has no club name (with one it is "<club> live").
+TITLE = {"en": "Live bridge", "sv": "Bridge direkt", "da": "Bridge direkte"}
+
+
+def title(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=60) as r:
+        m = re.search(r"<title>([^<]*)</title>", r.read().decode())
+    assert m, url
+    return unescape(m.group(1))
+
+
 @pytest.mark.parametrize("lang", ["sv", "da"])
 def test_the_tables_cards_are_in_swedish_and_danish_with_no_english_left(station, chromium, lang):
     found = check(chromium, f"{station.url}/live/?lang={lang}", lang)
+    assert title(f"{station.url}/live/?lang={lang}") == TITLE[lang]
     left = {table: [w for w in english_left(card) if w not in SHARED[lang]] for table, card in found.items()}
     assert left == {"A1": [], "A2": [], "A3": []}
 
@@ -163,6 +176,7 @@ def test_the_tables_cards_are_in_swedish_and_danish_with_no_english_left(station
 @pytest.mark.parametrize("query", ["", "?lang=fr", "?lang=en"])
 def test_the_page_stays_english_by_default_and_for_a_language_it_does_not_have(station, chromium, query):
     found = check(chromium, f"{station.url}/live/{query}", "en")
+    assert title(f"{station.url}/live/{query}") == TITLE["en"]
     # The English page says every word of the list: the Swedish and Danish pages' lack of them
     # means something.
     said = {word for card in found.values() for word in english_left(card)}
