@@ -92,7 +92,7 @@ class BoxApp:
         self.late_grants = 0
         self.gc_at = hal.ticks_ms()
         self.littered = False  # garbage made since the last collection on a bus (after_reply)
-        self.drawing = False  # inside render.Frame.draw (after_reply collects nothing then)
+        self.drawing = False  # a redraw until its push (after_reply collects nothing then)
         self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
@@ -305,8 +305,12 @@ class BoxApp:
                 # the changed pages at once (point to point a run of adjacent pages per I2C
                 # write), not a page per loop turn: on a bus a redraw's six pages took six turns
                 self.push_all(True)
-                if self.bus:
-                    self.serve(now)
+            # The picture is out: a reply from here on may be followed by the collection
+            # (after_reply). One before the push (4.5 ms) delayed the picture, and the grant
+            # that came meanwhile was read too late to answer.
+            self.drawing = False
+            if self.bus and self.push_all is not None:
+                self.serve(now)
             if tr is not None and state:
                 tr[5] = hal.ticks_us()
         elif self.idle_due and not self.dirty and not self.hold_at:
@@ -497,10 +501,11 @@ class BoxApp:
                                   self.ep.version_error),
                    self.entry.review_page if self.entry.review else -1)
         # allocation-free; the mask names the 8-pixel pages that changed: only those are pushed
-        self.drawing = True  # no collection after a reply the draw's `between` sends
+        # (no collection after a reply the draw's `between` sends, nor one sent before the
+        # push is written: step clears `drawing` after it)
+        self.drawing = True
         mask = self.frame.draw(v, self.entry, now, self.hal.ticks_diff, self.link_up,
                                self.ep.version_error)
-        self.drawing = False
         d.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         d.frame(self.frame, mask)
         self.renders += 1
