@@ -73,7 +73,23 @@ class LiveContext:
 
     # -- one board at one table -------------------------------------------------------------
     def players(self, tablet_event: str, section: str, table: int, round_no: int) -> dict[str, str]:
-        """Seat -> name (the scoring program's players), else the pair numbers, else the seat."""
+        """Seat -> name (the scoring program's players), else the pair numbers, else the seat: in
+        English, as the LIN files write them (the page says them from `seating` in its language)."""
+        names, pairs = self.seating(tablet_event, section, table, round_no)
+        out = {}
+        for seat in SEATS:
+            if seat in names:
+                out[seat] = names[seat]
+            elif pairs is not None:
+                out[seat] = f"{SEAT_NAMES[seat]} (pair {pairs['NS' if seat in 'NS' else 'EW']})"
+            else:
+                out[seat] = SEAT_NAMES[seat]
+        return out
+
+    def seating(self, tablet_event: str, section: str, table: int,
+                round_no: int) -> tuple[dict[str, str], dict[str, int] | None]:
+        """(seat -> name, for the seats the scoring program names; the pair numbers by side, "NS"
+        and "EW", when the movement seats pairs at this table in this round, else None)."""
         facts = self.session(tablet_event)
         slot = next((s for s in facts.slots.get(section, []) if (s.table, s.round) == (table, round_no)), None)
         names: dict[str, str] = {}
@@ -83,15 +99,7 @@ class LiveContext:
                 names = {seat: p["full_name"] for seat, p in people.items() if p}
             except Exception:  # noqa: BLE001 - no names: the pair numbers
                 names = {}
-        out = {}
-        for seat in SEATS:
-            if seat in names:
-                out[seat] = names[seat]
-            elif slot is not None:
-                out[seat] = f"{SEAT_NAMES[seat]} (pair {slot.ns if seat in 'NS' else slot.ew})"
-            else:
-                out[seat] = SEAT_NAMES[seat]
-        return out
+        return names, ({"NS": slot.ns, "EW": slot.ew} if slot is not None else None)
 
     def match_of(self, tablet_event: str, section: str, table: int, round_no: int) -> tuple[Match, str] | None:
         """The team match this table plays in that round and its room ("Open" or "Closed")."""

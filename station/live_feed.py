@@ -335,12 +335,16 @@ class LiveFeed:
         result = bs.result or {}
         contract = result.get("contract") if done_here else (bs.contract if over else None)
         declarer = result.get("declarer") if done_here else (bs.declarer if over else None)
+        names, pairs = self.context.seating(bs.tablet_event, bs.section, bs.table, bs.round)
         return {
             "table": f"{bs.section}{bs.table}", "section": bs.section, "table_no": bs.table,
             "session": bs.tablet_event, "round": bs.round, "board": bs.board, "dealer": bs.dealer,
             "vulnerability": bs.vulnerability,
+            # in English for the LIN; the page says `names` and `pairs` in its own language
             "players": self.context.players(bs.tablet_event, bs.section, bs.table, bs.round),
+            "names": names, "pairs": pairs,
             "room": found[1] if found else None, "match": _match_name(found[0]) if found else None,
+            "teams": [found[0].home, found[0].away] if found else None,
             "calls": shown, "irregularities": irregularities, "screens": bs.screens,
             "status": "finished" if done_here else bs.status,
             "contract": contract if over else None, "declarer": declarer if over else None,

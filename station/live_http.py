@@ -1,7 +1,8 @@
 """The live feed's addresses (docs/station.md "The live feed"), plain HTTP that a cache can fan out:
 
 - `GET /live/` the spectators' page (`?poll=1`: it follows the long poll instead of the stream;
-  `?lang=sv` or `da`: the team event's standing and the note in Swedish or Danish);
+  `?lang=sv` or `da`: the whole page, the standing and the tables' cards, in Swedish or Danish;
+  any other language, or none, English);
 - `GET /live/<section>/<table>.lin` a table's boards so far, BBO vugraph LIN;
 - `GET /live/match/<open table>-<closed table>.lin` both rooms of a team match (`A1-A2`);
 - `GET /live/stream` the push stream, server-sent events (`Last-Event-ID` or `?after=N` to go on

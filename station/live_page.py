@@ -7,7 +7,8 @@ cacheable long poll `/live/poll`, for a page served through a cache or CDN) and 
 board at each event. Per table: the players, the board, dealer and vulnerability, the room of a
 team match, the auction as it is shown (alerted calls marked, with the explanation where it may
 be shown), the irregularities with their Law and ruling, the contract; once the board is over at
-every table that plays it, the result and the deal. Above the tables, the matches' scores (a
+every table that plays it, the result and the deal. Every word of the page is in its language
+(`?lang=sv` or `da`, else English): the events carry names, the page's state block its words. Above the tables, the matches' scores (a
 walk-over as its VPs, no board played: FSB L109A) and each session's byes with their VPs (FSB 96B).
 """
 from __future__ import annotations
@@ -39,7 +40,7 @@ header{padding:.5em 1em}h1{margin:0;font-size:1.6em}#note{margin:.2em 0;opacity:
 
 SCRIPT = r"""(function () {
   "use strict";
-  var SEATS = ["W", "N", "E", "S"], NAMES = {N: "North", E: "East", S: "South", W: "West"};
+  var SEATS = ["W", "N", "E", "S"];
   var SUIT = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
   var boards = {}, matches = {}, byes = {}, seq = 0, T = {};
   function el(tag, cls, text) {
@@ -48,28 +49,35 @@ SCRIPT = r"""(function () {
     if (text !== undefined) { e.textContent = text; }
     return e;
   }
-  // the standing's words in the page's language (station/live_texts.py), `{name}` filled from `f`
+  // the page's words in its language (station/live_texts.py, station/live_card_texts.py), `{name}`
+  // filled from `f`; the events carry only the engine's names (seats, kinds, rulings, statuses)
   function fill(text, f) {
     return text.replace(/\{(\w+)\}/g, function (all, k) { return f[k] === undefined ? all : String(f[k]); });
   }
   function team(n) { return fill(T.team, {n: n}); }
+  function said(table, key) { return table[key] === undefined ? String(key).replace(/_/g, " ") : table[key]; }
+  function seatName(s) { return said(T.seat_names, s); }
   function callText(c) {
-    if (c === "P" || c === "PASS") { return "Pass"; }
+    if (c === "P" || c === "PASS") { return T.pass; }
     if (c === "X" || c === "XX") { return c; }
     var s = c.slice(1);
-    return c[0] + (SUIT[s] || s);
+    return c[0] + (s === "NT" ? T.nt : SUIT[s] || s);
   }
-  function drawTable(v) {
-    var card = el("article", "table");
-    card.id = "table-" + v.table;
-    card.appendChild(el("h2", null, "Table " + v.table + (v.room ? " (" + v.room + " room, " + v.match + ")" : "") +
-      ": board " + v.board));
-    card.appendChild(el("div", "facts", "Dealer " + NAMES[v.dealer] + ", vulnerable: " +
-      ({"None": "none", "NS": "North-South", "EW": "East-West", "All": "all"}[v.vulnerability] || v.vulnerability)));
-    card.appendChild(el("div", "players", ["N", "E", "S", "W"].map(function (s) {
-      return s + ": " + v.players[s]; }).join(", ")));
+  function player(v, s) {
+    if (v.names && v.names[s]) { return v.names[s]; }
+    if (v.pairs) { return fill(T.pair, {seat: seatName(s), n: v.pairs[s === "N" || s === "S" ? "NS" : "EW"]}); }
+    return v.names ? seatName(s) : v.players[s];  // an older event: the players as it named them
+  }
+  function heading(v) {
+    var f = {table: v.table, board: v.board};
+    if (!v.room) { return fill(T.heading, f); }
+    f.room = said(T, "room_" + v.room);
+    f.match = v.teams ? fill(T.match, {home: team(v.teams[0]), away: team(v.teams[1])}) : v.match;
+    return fill(T.heading_match, f);
+  }
+  function drawAuction(card, v) {
     var t = el("table", "auction"), head = el("tr");
-    SEATS.forEach(function (s) { head.appendChild(el("th", null, s)); });
+    SEATS.forEach(function (s) { head.appendChild(el("th", null, T.seat_letters[s])); });
     t.appendChild(head);
     var row = el("tr"), col = SEATS.indexOf(v.dealer);
     for (var i = 0; i < col; i++) { row.appendChild(el("td")); }
@@ -77,7 +85,7 @@ SCRIPT = r"""(function () {
       if (col === 4) { t.appendChild(row); row = el("tr"); col = 0; }
       var td = el("td", "call" + (c.alerted ? " alert" : ""), callText(c.call) + (c.alerted ? "*" : ""));
       td.setAttribute("data-seat", c.seat);
-      if (c.explanation) { td.title = c.explanation; }
+      if (c.alerted) { td.title = T.alerted + (c.explanation ? ": " + c.explanation : ""); }
       row.appendChild(td);
       col++;
     });
@@ -88,21 +96,47 @@ SCRIPT = r"""(function () {
         card.appendChild(el("div", "explanation", callText(c.call) + "* " + c.explanation));
       }
     });
+  }
+  // a PBN deal ("N:AKQ.JT9.876.5432 ...", spades first) as the seats' hands, the suits as symbols
+  // and the ranks as the language writes them (Swedish and Danish E K D Kn for A K Q J)
+  function dealText(pbn) {
+    var m = /^([NESW]):(.*)$/.exec(pbn), order = ["N", "E", "S", "W"];
+    if (!m) { return pbn; }
+    var first = order.indexOf(m[1]);
+    return m[2].split(" ").map(function (hand, i) {
+      var suits = hand.split(".");
+      return T.seat_letters[order[(first + i) % 4]] + ": " + ["S", "H", "D", "C"].map(function (s, j) {
+        return SUIT[s] + (suits[j] || "-").replace(/[AKQJ]/g, function (r) { return T.ranks[r] || r; });
+      }).join(" ");
+    }).join("; ");
+  }
+  function drawTable(v) {
+    var card = el("article", "table");
+    card.id = "table-" + v.table;
+    card.appendChild(el("h2", null, heading(v)));
+    card.appendChild(el("div", "facts", fill(T.dealer, {seat: seatName(v.dealer)}) + ", " +
+      said(T.vulnerability, v.vulnerability)));
+    card.appendChild(el("div", "players", ["N", "E", "S", "W"].map(function (s) {
+      return T.seat_letters[s] + ": " + player(v, s); }).join(", ")));
+    drawAuction(card, v);
     v.irregularities.forEach(function (x) {
-      card.appendChild(el("div", "irregularity", "Irregularity: " + (x.kind || "").replace(/_/g, " ") +
-        (x.seat ? " by " + NAMES[x.seat] : "") + (x.call ? " (" + x.call + ")" : "") +
-        (x.resolution ? ", " + x.resolution : "") + (x.law ? " [" + x.law + "]" : "")));
+      card.appendChild(el("div", "irregularity", fill(T.irregularity, {what: said(T.kinds, x.kind || "")}) +
+        (x.seat ? fill(T.by, {seat: seatName(x.seat)}) : "") + (x.call ? " (" + callText(x.call) + ")" : "") +
+        (x.resolution ? ", " + said(T.rulings, x.resolution) : "") + (x.law ? " [" + x.law + "]" : "")));
     });
+    if (v.status && v.status !== "passed_out") {
+      card.appendChild(el("div", "status", said(T, "status_" + v.status)));
+    }
     if (v.contract) {
-      card.appendChild(el("div", "contract", v.contract === "PASS" ? "Passed out" :
-        "Contract " + callText(v.contract.replace(/X+$/, "")) + (v.contract.match(/X+$/) || [""])[0] +
-        " by " + NAMES[v.declarer]));
+      card.appendChild(el("div", "contract", v.contract === "PASS" ? T.status_passed_out :
+        fill(T.contract, {contract: callText(v.contract.replace(/X+$/, "")) + (v.contract.match(/X+$/) || [""])[0],
+                          seat: seatName(v.declarer)})));
     }
     if (v.result) {
-      card.appendChild(el("div", "result", "Result: " + (v.result.tricks === null ? "-" : v.result.tricks +
-        " tricks") + ", NS " + v.result.score_ns));
+      card.appendChild(el("div", "result", v.result.tricks === null ? fill(T.result_no_tricks,
+        {score: v.result.score_ns}) : fill(T.result, {tricks: v.result.tricks, score: v.result.score_ns})));
     }
-    if (v.deal) { card.appendChild(el("div", "deal", v.deal)); }
+    if (v.deal) { card.appendChild(el("div", "deal", dealText(v.deal))); }
     return card;
   }
   function draw() {
@@ -114,7 +148,9 @@ SCRIPT = r"""(function () {
     Object.keys(matches).sort().forEach(function (k) {
       var m = matches[k], name = fill(T.match, {home: team(m.home), away: team(m.away)});
       var p = el("div", "match", name + ": " + (m.walkover ?
-        fill(T.walkover, {teams: m.walkover.absent.map(team).join(T.and)}) : fill(T.match_imps, m)) +
+        fill(T.walkover, {teams: m.walkover.absent.map(team).join(T.and)}) +
+        // scored in IMPs only: the IMPs each team won (docs/laws/choices.md #46), no VPs
+        (m.vp ? "" : fill(T.walkover_imps, m)) : fill(T.match_imps, m)) +
         (m.vp ? fill(T.match_vp, {home: m.vp[0], away: m.vp[1]}) : "") +
         (m.deductions && m.deductions.length ? fill(T.deductions, {list: m.deductions.join(", ")}) : ""));
       p.id = "match-" + k.replace(/[^A-Za-z0-9]/g, "-");

@@ -9,6 +9,7 @@ from typing import Final
 
 from shared_rules.vocabulary.words import DEFAULT, LANGUAGES, Words
 
+from . import live_card_texts
 from .link_texts import MATCH
 
 WORDS: Final[dict[str, Words]] = {
@@ -21,6 +22,9 @@ WORDS: Final[dict[str, Words]] = {
     "deductions": {"en": "; VP deduction {list}", "sv": "; VP-avdrag {list}", "da": "; VP-fradrag {list}"},
     # FSB L109A; the director page's words
     "walkover": MATCH["walkover"],
+    # a walk-over in a match scored in IMPs only: Avg+ / Avg- on each board or the TD's margin (choices #46)
+    "walkover_imps": {"en": ", {home_won} - {away_won} IMPs", "sv": ", {home_won} - {away_won} IMP",
+                      "da": ", {home_won} - {away_won} IMP"},
     "and": {"en": " and ", "sv": " och ", "da": " og "},
     # FSB 96B: "frirond"; Danish "oversidder" (the director page's words)
     "bye": {"en": "{team}: bye in round {round}, {vp}", "sv": "{team}: frirond i rond {round}, {vp}",
@@ -42,9 +46,11 @@ def language(asked: str | None) -> str:
     return str(asked) if asked in LANGUAGES else DEFAULT
 
 
-def texts(lang: str) -> dict[str, str]:
-    """Every word of the page's standing in `lang`, for the page's script to fill in."""
-    return {key: words.get(lang) or words[DEFAULT] for key, words in WORDS.items()}
+def texts(lang: str) -> dict[str, str | dict[str, str]]:
+    """Every word of the page in `lang`, for the page's script to fill in: the standing's, and the
+    tables' cards' (station/live_card_texts.py)."""
+    out: dict[str, str | dict[str, str]] = {key: words.get(lang) or words[DEFAULT] for key, words in WORDS.items()}
+    return {**out, **live_card_texts.texts(lang)}
 
 
 def note(delay_s: float, lang: str) -> str:

@@ -21,7 +21,9 @@ reads them from its database at every page view, export and board request).
   match byevp VP|profile              the event's own VPs for a bye on the matches' scale (the
                                       organiser's figure wins over the profile's; dbf-2017 has none)
   match walkover MATCH TEAM|both      a match not played: TEAM did not appear (FSB L109A); it gets 0
-        [--vp VP]                     VP, the other team the profile's figure or --vp
+        [--vp VP | --imps IMPS]       VP, the other team the profile's figure or --vp; in a match
+                                      scored in IMPs only, Avg+ / Avg- on each board (2007 L12C2,
+                                      L86A; 2017 §12C2) or the margin --imps
   match unwalkover MATCH              forget the walk-over
 
 Everything is checked against the scoring program's movement before it is kept; a bad match
@@ -99,7 +101,8 @@ def _scale(store: Any, args: list[str]) -> None:
     print(f"station: team matches scored with {f'the {found.title} VP scale' if found else 'IMPs only'}")
 
 
-def _byes_and_walkovers(store: Any, session: str, what: str, args: list[str], vp: str | None) -> None:
+def _byes_and_walkovers(store: Any, session: str, what: str, args: list[str], vp: str | None,
+                        imps: str | None = None) -> None:
     if what in ("bye", "unbye"):
         if len(args) != 2:
             raise MatchError(f"match {what} needs the team and the round, e.g. 5 2")
@@ -117,8 +120,8 @@ def _byes_and_walkovers(store: Any, session: str, what: str, args: list[str], vp
         if len(args) != 2:
             raise MatchError("match walkover needs the match and the team that did not appear (or both), "
                              "e.g. A1-A2:1v2 2")
-        print(f"station: {match_walkovers.describe(match_walkovers.add(store, session, args[0], args[1], vp))} "
-              f"in match {args[0]}")
+        w = match_walkovers.add(store, session, args[0], args[1], vp, imps)
+        print(f"station: {match_walkovers.describe(w)} in match {args[0]}")
     else:
         if len(args) != 1:
             raise MatchError("match unwalkover needs the match, e.g. A1-A2:1v2")
@@ -139,6 +142,8 @@ def main(argv: list[str]) -> int:
     p.add_argument("--reason", default="", help="why the VPs are taken off (deduct)")
     p.add_argument("--law", default="", help="the Law or regulation, e.g. \"FSB L109B\" (deduct)")
     p.add_argument("--vp", default=None, help="the VPs of the team that appeared (walkover)")
+    p.add_argument("--imps", default=None, help="the IMPs the team that appeared wins by (walkover, a match "
+                                                 "scored in IMPs only; default Avg+ / Avg- on each board)")
     a = p.parse_args(argv)
     from .store import Store
 
@@ -179,7 +184,7 @@ def main(argv: list[str]) -> int:
             team = int(a.args[1]) if len(a.args) == 2 else None
             print(f"station: {match_deductions.remove(store, session, a.args[0], team)} VP deduction(s) forgotten")
         elif a.what != "list":
-            _byes_and_walkovers(store, session, a.what, a.args, a.vp)
+            _byes_and_walkovers(store, session, a.what, a.args, a.vp, a.imps)
         _show(store, session)
         return 0
     except (MatchError, ValueError) as e:

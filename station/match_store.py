@@ -18,6 +18,7 @@ from shared_rules.scoring.team_match import (
     add_up,
     deduct_vp,
     score_match,
+    walkover_imps_score,
     walkover_score,
 )
 
@@ -308,9 +309,12 @@ def score(store: Any, session: str, match: Match, results: dict[tuple[str, int, 
                 problems.append(Notice.of(NoticeCode.MATCH_BOARD, board=b, detail=str(e)))
         add_up(out)
     walkover = _walkover(store, session, match, scale, results, problems)
-    if walkover is not None and named is not None:
+    if walkover is not None:
         home, away = (t in walkover.absent for t in (match.home, match.away))
-        out = walkover_score(len(match.boards), named.scale, (home, away), float(walkover.vp))
+        if walkover.imps is not None:  # scored in IMPs only (docs/laws/choices.md #46)
+            out = walkover_imps_score((home, away), *walkover.imps)
+        elif named is not None:
+            out = walkover_score(len(match.boards), named.scale, (home, away), float(walkover.vp))
     from .match_deductions import of_match
 
     docked = of_match(store, session, match)

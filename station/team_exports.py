@@ -62,6 +62,16 @@ def view(store: Any, sc: SessionScope, results: list[dict]) -> TeamView:
     return out
 
 
+def _walkover_text(w: Any, with_text: bool = True) -> str:
+    """A walk-over as the files say it; scored in IMPs only, with its IMPs (docs/laws/choices.md #46)."""
+    from .match_walkovers import score_text
+
+    if w.imps is None:
+        return w.text()
+    said = score_text(w) + (" (the TD's figure)" if w.by_td else "")
+    return f"{w.text()}; {said}" if with_text else said
+
+
 def header(v: TeamView) -> list[str]:
     """`%` lines of the PBN file: each match's running score, and what stops a match."""
     lines = []
@@ -74,7 +84,7 @@ def header(v: TeamView) -> list[str]:
                      f"{d['scored']} of {d['total']} boards, IMPs {imps_text(s.score.home_won)}-"
                      f"{imps_text(s.score.away_won)}{vp}")
         if s.walkover is not None:
-            lines.append(f"Match {s.match.ident}: {s.walkover.text()}")
+            lines.append(f"Match {s.match.ident}: {_walkover_text(s.walkover)}")
         lines += [f"Match {s.match.ident}: VP deduction {x.text()}" for x in s.deductions]
         lines += [f"Match {s.match.ident}: {p}" for p in s.problems]
     return lines + [b.text() for b in v.byes] + [f"Team matches: {p}" for p in v.problems]
@@ -122,7 +132,8 @@ def usebio_event(v: TeamView, results: list[dict], hands: dict[tuple[str, int], 
              f"{len(s.score.boards)} boards scored; its VPs count when it is" for s in chosen
              if vps and not s.score.complete and s.walkover is None]
     notes += [f"Match {team_name(s.match.home)} v {team_name(s.match.away)}: {s.walkover.text()}, no board "
-              f"played; the IMPs are the scale's blitz margin" for s in chosen if s.walkover is not None]
+              f"played; " + ("the IMPs are the scale's blitz margin" if s.walkover.imps is None else
+                             _walkover_text(s.walkover, with_text=False)) for s in chosen if s.walkover is not None]
     notes += [f"{x.text()}: a MATCH without an OPPOSING_TEAM" for x in byes]
     # USEBIO 1.2 as its team readers take it has no element for a VP deduction: the match's and
     # the team's VPs are net of it (FSB L109D), and a comment says what was taken off.

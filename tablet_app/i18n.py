@@ -15,6 +15,7 @@ from typing import TypeVar
 from shared_rules.types import Decision, IrregularityKind, Resolution, Seat, TimingKind
 from shared_rules.vocabulary import DECISIONS, IRREGULARITIES, TIMING_FLAGS, Words, member, say
 from shared_rules.vocabulary import SEAT_NAMES as _SEAT_WORDS
+from shared_rules.vocabulary import VULNERABILITY as _VUL_WORDS
 from tablet_app.console_texts import CONSOLE_ERRORS, CONSOLE_T
 from tablet_app.station_texts import STATION_ERRORS, reason_text
 
@@ -26,12 +27,8 @@ LANG_NAMES = {"en": "English", "sv": "Svenska", "da": "Dansk"}
 # language -> seat letter -> name (shared_rules/vocabulary/seats.py)
 SEAT_NAMES = {lang: {seat.name: _SEAT_WORDS[seat][lang] for seat in Seat} for lang in LANGS}
 
-VUL_NAMES = {
-    "en": {"None": "Love all", "NS": "N-S vulnerable", "EW": "E-W vulnerable", "All": "Game all"},
-    # 2007 L2 "I riskzonen", 2017 § 2 "I farezonen" (docs/glossary.md)
-    "sv": {"None": "Ingen i riskzonen", "NS": "N-S i riskzonen", "EW": "Ö-V i riskzonen", "All": "Alla i riskzonen"},
-    "da": {"None": "Ingen i farezonen", "NS": "N-S i farezonen", "EW": "Ø-V i farezonen", "All": "Alle i farezonen"},
-}
+# 2007 L2 "I riskzonen", 2017 § 2 "I farezonen" (docs/glossary.md): the vocabulary's, as the live page's
+VUL_NAMES = {lang: {vul: words[lang] for vul, words in _VUL_WORDS.items()} for lang in LANGS}
 
 # card ranks as the federations write them (Swedish/Danish: E K D Kn for A K Q J)
 RANKS = {"sv": {"A": "E", "Q": "D", "J": "Kn"}, "da": {"A": "E", "Q": "D", "J": "Kn"}}

@@ -195,6 +195,37 @@ def walkover_score(boards: int, scale: PairScale, absent: tuple[bool, bool], pre
     return out
 
 
+def walkover_imps(boards: int, rules: ScoringRules) -> tuple[Fraction, Fraction]:
+    """The IMPs of a walk-over in a match scored in IMPs only (docs/laws/choices.md #46): no board
+    can be played because of the absent team, so each board is an artificial adjusted score, Avg+
+    to the team that appeared and Avg- to the absent one (2007 L12C2(a)-(b) with L86A, 2017
+    §12C2a-b and §86B2b: +3 / -3 IMPs unless the organiser varies them, `rules.artificial`).
+    (the other team's gain, the absent team's loss) over the match's `boards`."""
+    if boards < 1:
+        raise ValueError("a walk-over is of a match with boards to play")
+    imps = rules.artificial.imps
+    return boards * to_fraction(imps["avg+"]), -boards * to_fraction(imps["avg-"])
+
+
+def walkover_imps_score(absent: tuple[bool, bool], gain: Fraction, loss: Fraction) -> MatchScore:
+    """A match scored in IMPs only that was not played (FSB L109A; docs/laws/choices.md #46):
+    `absent` says which of (home, away) did not appear; the team that appeared gains `gain` IMPs
+    and the absent team loses `loss` (`walkover_imps`, or the TD's margin for both). Both absent:
+    each loses `loss`, won by nobody (choices #37: a non-balancing score adds to each team its own
+    gain only). No VPs, no board scored."""
+    if not any(absent):
+        raise ValueError("a walk-over needs the team that did not appear (FSB L109A)")
+    if gain < 0 or loss < 0:
+        raise ValueError(f"a walk-over's IMPs are a gain and a loss of 0 or more, not {gain} and {loss}")
+    out = MatchScore()
+    home_out, away_out = absent
+    out.home_imps = -loss if home_out else gain
+    out.away_imps = -loss if away_out else gain
+    out.home_won = Fraction(0) if home_out else gain
+    out.away_won = Fraction(0) if away_out else gain
+    return out
+
+
 def team_vp(scale: PairScale, net_imps: Fraction, boards: int) -> float:
     """One team's VPs from its own net IMPs. A team's net IMPs are its margin over the other
     team: a board's IMPs are won by one team and lost by the other (L78B), so +6 for the home

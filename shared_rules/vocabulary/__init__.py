@@ -5,7 +5,7 @@ codes (shared_rules/records/refusals.py).
 
 - `words`: the shape (`Words`: language -> text), `LANGUAGES`, `say()` looking a name up;
 - `engine`: irregularity kinds, decisions, timing flags, auction statuses, rulings;
-- `seats`: the seats' letters and names;
+- `seats`: the seats' letters and names, the board's vulnerability;
 - `refusals`: the station's refusals, by code, with their fields.
 
 Swedish follows the Swedish federation's 2007 law text (FSB), Danish the Danish federation's 2017
@@ -14,8 +14,9 @@ above choose the language.
 """
 from .engine import AUCTION_STATUSES, DECISIONS, IRREGULARITIES, RULINGS, TIMING_FLAGS
 from .refusals import REFUSALS, refusal_text
-from .seats import SEAT_LETTERS, SEAT_NAMES
+from .seats import SEAT_LETTERS, SEAT_NAMES, VULNERABILITY
 from .words import DEFAULT, LANGUAGES, Words, member, say
 
 __all__ = ["AUCTION_STATUSES", "DECISIONS", "DEFAULT", "IRREGULARITIES", "LANGUAGES", "REFUSALS", "RULINGS",
-           "SEAT_LETTERS", "SEAT_NAMES", "TIMING_FLAGS", "Words", "member", "refusal_text", "say"]
+           "SEAT_LETTERS", "SEAT_NAMES", "TIMING_FLAGS", "VULNERABILITY", "Words", "member", "refusal_text",
+           "say"]

@@ -19,3 +19,12 @@ SEAT_NAMES: dict[Seat, Words] = {
     Seat.S: {"en": "South", "sv": "Syd", "da": "Syd"},
     Seat.W: {"en": "West", "sv": "Väst", "da": "Vest"},
 }
+
+# The board's vulnerability (a board's "None", "NS", "EW", "All"): 2007 L2 "I riskzonen", 2017 § 2
+# "I farezonen" (docs/glossary.md); the sides as each language writes them (N-S, Ö-V, Ø-V).
+VULNERABILITY: dict[str, Words] = {
+    "None": {"en": "Love all", "sv": "Ingen i riskzonen", "da": "Ingen i farezonen"},
+    "NS": {"en": "N-S vulnerable", "sv": "N-S i riskzonen", "da": "N-S i farezonen"},
+    "EW": {"en": "E-W vulnerable", "sv": "Ö-V i riskzonen", "da": "Ø-V i farezonen"},
+    "All": {"en": "Game all", "sv": "Alla i riskzonen", "da": "Alle i farezonen"},
+}

@@ -15,7 +15,7 @@ import pytest
 from shared_rules.scoring import vp_scales
 from shared_rules.scoring.byes import bye_team_vp, walkover_team_vp
 from shared_rules.scoring.rules import RULES
-from shared_rules.scoring.team_match import walkover_score
+from shared_rules.scoring.team_match import walkover_imps, walkover_imps_score, walkover_score
 
 FSB = RULES["fsb-2007"]
 
@@ -72,3 +72,29 @@ def test_FSB_L109A_both_teams_responsible_both_count_as_giving_the_walkover():
 def test_a_walkover_without_an_absent_team_or_beyond_the_scale_is_refused(absent, vp, says):
     with pytest.raises(ValueError, match=says):
         walkover_score(8, wbf(), absent, vp)
+
+
+@pytest.mark.parametrize("profile", ["fsb-2007", "dbf-2017"])
+def test_2007_L86A_2017_12C2b_an_imps_only_walkover_is_3_imps_a_board_each_way(profile):
+    """docs/laws/choices.md #46: Avg+ to the team that appeared, Avg- to the absent one, on each
+    board: "plus 3 IMP respektive minus 3 IMP" (2007 L86A), "+3 imp, henholdsvis -3 imp" (2017
+    §12C2b)."""
+    assert walkover_imps(4, RULES[profile]) == (12, 12)
+    assert walkover_imps(16, RULES[profile]) == (48, 48)
+    with pytest.raises(ValueError, match="boards to play"):
+        walkover_imps(0, RULES[profile])
+
+
+def test_FSB_L109A_an_imps_only_walkover_scores_no_vp_and_no_board():
+    away_out = walkover_imps_score((False, True), Fraction(12), Fraction(12))
+    assert (away_out.home_won, away_out.away_won, away_out.home_imps, away_out.away_imps) == (12, 0, 12, -12)
+    assert away_out.vp is None and away_out.boards == {}
+    home_out = walkover_imps_score((True, False), Fraction(20), Fraction(20))
+    assert (home_out.home_won, home_out.away_won, home_out.home_imps, home_out.away_imps) == (0, 20, -20, 20)
+    # both absent: each Avg- on each board, won by nobody (choices #37)
+    both = walkover_imps_score((True, True), Fraction(12), Fraction(12))
+    assert (both.home_won, both.away_won, both.home_imps, both.away_imps) == (0, 0, -12, -12)
+    with pytest.raises(ValueError, match="the team that did not appear"):
+        walkover_imps_score((False, False), Fraction(12), Fraction(12))
+    with pytest.raises(ValueError, match="0 or more"):
+        walkover_imps_score((False, True), Fraction(-1), Fraction(12))

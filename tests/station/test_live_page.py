@@ -111,7 +111,7 @@ def test_2017_L27_an_insufficient_bid_and_its_ruling_are_marked_on_the_page(tmp_
         assert irr["law"] == "2017 L27" and irr["resolution"] == "accepted", irr
         dom = chromium.dump_dom(f"{st.url}/live/")
         marks = re.findall(r'<div class="irregularity">([^<]*)</div>', dom)
-        assert marks == ["Irregularity: insufficient bid by East (1S), accepted [2017 L27]"], marks
+        assert marks == ["Irregularity: insufficient bid by East (1\u2660), accepted [2017 L27]"], marks
         assert re.findall(r'<td class="call[^"]*"[^>]*>([^<]*)</td>', dom) == ["1NT", "1\u2660", "Pass"]
     finally:
         spectator.stop()

@@ -8,6 +8,7 @@ Played through the running station over HTTP in test_team_byes_event.py."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -205,11 +206,62 @@ def test_a_bad_walkover_is_refused_and_changes_nothing(match, team, vp, says):
     assert rows(s) == [] and scored(s, 1, 2).walkover is None
 
 
-def test_an_imps_only_match_has_no_walkover_vps():
+@pytest.mark.parametrize("profile", ["fsb-2007", "dbf-2017"])
+def test_2007_L12C2_L86A_2017_12C2_an_imps_only_walkover_is_avg_plus_and_minus_on_each_board(profile):
+    """docs/laws/choices.md #46: no VPs and no blitz margin in a match scored in IMPs only; each of
+    its 4 boards is Avg+ (+3 IMPs) to the team that appeared and Avg- (-3) to the absent one."""
+    s = open_store(profile, method=40)
+    w = match_walkovers.add(s, GUID, ident(s, 1, 2), "2")
+    assert (w.absent, w.imps, w.by_td, w.scale) == ((2,), (12, 12), False, "none")
+    got = scored(s, 1, 2)
+    assert got.walkover == w and got.score.vp is None and got.score.boards == {}
+    assert (got.score.home_won, got.score.away_won, got.score.home_imps, got.score.away_imps) == (12, 0, 12, -12)
+    assert match_walkovers.describe(w) == ("walk-over: Team 2 did not appear (FSB L109A); the other team wins 12 "
+                                           "IMPs, the absent team loses 12 (Avg+ / Avg- on each board: 2007 "
+                                           "L12C2, L86A; 2017 §12C2)")
+    # both absent: each Avg- on each board, won by nobody (choices #37)
+    match_walkovers.add(s, GUID, ident(s, 1, 3), "both")
+    got = scored(s, 1, 3)
+    assert (got.score.home_won, got.score.away_won, got.score.home_imps, got.score.away_imps) == (0, 0, -12, -12)
+    assert match_walkovers.describe(got.walkover).endswith("each team loses 12 IMPs (Avg+ / Avg- on each board: "
+                                                           "2007 L12C2, L86A; 2017 §12C2)")
+
+
+def test_FSB_L109A_2017_12C2d_the_tds_margin_in_an_imps_only_match():
+    """The organiser's own figure (FSB L109A "andra straffsatser", 2017 §12C2d): the TD's margin,
+    a gain for the team that appeared and as large a loss for the absent one (for each, both absent)."""
+    s = open_store("dbf-2017", method=40)
+    w = match_walkovers.add(s, GUID, ident(s, 1, 2), "1", imps="20,5")
+    assert (w.imps, w.by_td) == ((Fraction("20.5"), Fraction("20.5")), True)
+    got = scored(s, 1, 2)
+    assert (got.score.home_won, got.score.away_won, got.score.home_imps, got.score.away_imps) == \
+        (0, Fraction("20.5"), Fraction("-20.5"), Fraction("20.5"))
+    assert match_walkovers.describe(w) == ("walk-over: Team 1 did not appear (FSB L109A); the other team wins "
+                                           "20.50 IMPs, the absent team loses 20.50 (the TD's figure)")
+    assert match_walkovers.remove(s, GUID, ident(s, 1, 2)) == 1 and scored(s, 1, 2).walkover is None
+
+
+@pytest.mark.parametrize("method, team, vp, imps, says", [
+    (40, "2", "14", None, "scored in IMPs only: a walk-over there has no VPs; give the IMPs"),
+    (40, "2", None, "0", "more than 0 and at most 96 IMPs (24 a board"),
+    (40, "2", None, "96.01", "more than 0 and at most 96 IMPs"),
+    (40, "2", None, "-3", "a number of IMPs such as 12"),
+    (40, "2", None, "many", "a number of IMPs such as 12"),
+    (40, "2", None, "1.234", "at most two decimals"),
+    (40, "3", None, "12", "team 3 does not play in match"),
+    (51, "2", None, "12", "scored in VPs: the walk-over gives the team that appeared VPs (--vp)"),
+])
+def test_a_bad_imps_walkover_is_refused_and_changes_nothing(method, team, vp, imps, says):
+    s = open_store(method=method)
+    with pytest.raises(MatchError) as e:
+        match_walkovers.add(s, GUID, ident(s, 1, 2), team, vp, imps)
+    assert says in str(e.value), str(e.value)
+    assert rows(s) == [] and scored(s, 1, 2).walkover is None
+
+
+def test_the_tds_margin_is_at_most_24_imps_a_board():
     s = open_store(method=40)
-    with pytest.raises(MatchError, match="scored in IMPs only: a walk-over's score is given in VPs"):
-        match_walkovers.add(s, GUID, ident(s, 1, 2), "2")
-    assert rows(s) == []
+    assert match_walkovers.add(s, GUID, ident(s, 1, 2), "2", imps="96").imps == (96, 96)
 
 
 def test_damaged_stored_byes_and_walkovers_are_none():
@@ -222,6 +274,10 @@ def test_damaged_stored_byes_and_walkovers_are_none():
                                                           "vp": "14", "scale": "wbf"})),
                                ("walkover/y", json.dumps({"kind": "walkover", "match": name, "absent": [2],
                                                           "vp": "x", "scale": "wbf"})),
+                               ("walkover/z", json.dumps({"kind": "walkover", "match": name, "absent": [2],
+                                                          "vp": "0", "scale": "none"})),
+                               ("walkover/w", json.dumps({"kind": "walkover", "match": name, "absent": [2],
+                                                          "vp": "0", "scale": "none", "imps": ["12", "-1"]})),
                                ("bye-vp", json.dumps({"kind": "bye_vp", "vp": "many", "scale": "wbf"}))):
             tx.execute("INSERT INTO team_matches (session_guid, entry, payload, created_at) VALUES (?, ?, ?, ?)",
                        (GUID, entry, payload, "2026-11-28T00:00:00Z"))

@@ -175,3 +175,72 @@ def test_FSB_L109A_a_walkover_and_the_tds_bye_in_every_view(tmp_path):
         for t in tablets:
             t.stop()
         st.stop()
+
+
+AVG_NOTE = "(Avg+ / Avg- on each board: 2007 L12C2, L86A; 2017 §12C2)"
+
+
+def test_2007_L12C2_L86A_FSB_L109A_a_walkover_in_an_imps_only_event_in_every_view(tmp_path):
+    """docs/laws/choices.md #46: the scoring program scores the event in IMPs only (method 40), so a
+    walk-over has no VPs and no blitz margin: each board of the match not played is Avg+ (+3 IMPs)
+    to the team that appeared and Avg- (-3) to the absent team, or the TD gives the margin
+    (`--imps`). Shown on the director page (English and Swedish), in the PBN header and in the
+    USEBIO file; a VP figure, a margin out of range or a walk-over on the match already played
+    is refused and changes nothing."""
+    st = StationProcess(str(tmp_path / "station.db"), tmp_path, event=EVENT,
+                        extra=["--profile", "fsb-2007", "--director-pin", PIN]).start()
+    match = functools.partial(station_match, st)
+    tablets: list[Tablet] = []
+    try:
+        client = DataConnectorClient("club-9", st.token, st.url)
+        ok(client.initialize(teams_init(SESSION, [Room(1, 1, 2, 2), Room(2, 2, 1, 1), Room(3, 3, 4, 4),
+                                                  Room(4, 4, 3, 3)], (1, 4), method=40)))
+        tablets, margin = play_match(tmp_path, st)
+        before = standing(page(st))
+        for args, says in ((("walkover", "A3-A4:3v4", "4", "--vp", "14"), "scored in IMPs only: a walk-over there "
+                                                                          "has no VPs; give the IMPs"),
+                           (("walkover", "A3-A4:3v4", "4", "--imps", "97"), "at most 96 IMPs (24 a board"),
+                           (("walkover", "A3-A4:3v4", "4", "--imps", "0"), "more than 0"),
+                           (("walkover", "A3-A4:3v4", "4", "--imps", "twelve"), "a number of IMPs such as 12"),
+                           (("walkover", "A1-A2:1v2", "2"), "has results from its tables")):
+            done = match(*args)
+            assert done.returncode == 2 and says in done.stderr and "Nothing was changed" in done.stderr, done
+        assert standing(page(st)) == before
+
+        done = match("walkover", "A3-A4:3v4", "4")
+        assert done.returncode == 0, done
+        said = f"walk-over: Team 4 did not appear (FSB L109A); the other team wins 12 IMPs, the absent team loses 12 " \
+               f"{AVG_NOTE}"
+        assert said in done.stdout, done.stdout
+        html = page(st)
+        first, second = cells(html, "match")
+        assert first[5] == "IMPs only"
+        assert second[1] == "Team 3 v Team 4" and second[3] == "–" and second[4] == "12–0", second
+        assert second[5] == 'IMPs only<br><span class="walkover">walk-over: Team 4 did not appear (FSB L109A)</span>'
+        assert "walk-over: Lag 4 ställde inte upp (FSB L109A)" in page(st, "sv")
+        assert totals(html) == {}  # no VPs to add up
+
+        code, pbn = st.request("GET", f"/export/pbn?token={st.token}")
+        head = [x for x in pbn.splitlines() if x.startswith("% ")]
+        assert f"% Match A3-A4:3v4: {said}" in head, head
+        assert "% Match Team 3 (home) v Team 4: 0 of 0 boards, IMPs 12-0" in head, head
+
+        code, xml = st.request("GET", f"/export/usebio?token={st.token}")
+        event = import_usebio(xml.encode("utf-8"))["events"][0]
+        assert event["match_scoring"] == "imps"
+        walkover = next(m for m in event["matches"] if m.get("number") == "3")
+        assert (walkover["score"], walkover["opposing_score"], walkover["boards"]) == (12.0, 0.0, [])
+        assert "vp" not in walkover and "opposing_vp" not in walkover
+        assert {p["number"]: p["score"] for p in event["participants"]} == \
+            {"1": margin, "2": -margin, "3": 12, "4": -12}
+
+        # the TD's own margin (the organiser's figure, FSB L109A "andra straffsatser") replaces it
+        done = match("walkover", "A3-A4:3v4", "4", "--imps", "20")
+        assert done.returncode == 0 and "wins 20 IMPs, the absent team loses 20 (the TD's figure)" in done.stdout
+        assert cells(page(st), "match")[1][4] == "20–0"
+        assert match("unwalkover", "A3-A4:3v4").returncode == 0  # the TD withdraws it
+        assert cells(page(st), "match")[1][4] == "0–0" and cells(page(st), "match")[1][3] == "0/4"
+    finally:
+        for t in tablets:
+            t.stop()
+        st.stop()

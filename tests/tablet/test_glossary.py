@@ -17,8 +17,10 @@ from typing import Any
 import pytest
 
 from shared_rules.types import Decision, IrregularityKind, Resolution, TimingKind
+from shared_rules.vocabulary import engine as engine_words
 from shared_rules.vocabulary import refusals as refusal_words
-from station import director_texts, link_texts, notice_texts
+from shared_rules.vocabulary import seats as seat_words
+from station import director_texts, link_texts, live_card_texts, live_texts, notice_texts
 from tablet_app import i18n, law_texts, option_texts, station_texts
 from tablet_app.link import box_words
 from tests.conftest import ROOT
@@ -68,7 +70,8 @@ TERMS = (
     Term("board", r"\bboards?\b", r"brick", r"\bspil|mappe", ("bricka", "spil")),
     Term("round", r"\brounds?\b", r"\brond", r"\brunde", ("rond", "runde")),
     Term("table", r"\btables?\b", r"\bbord", r"\bbord", ("bord", "bord"),
-         not_en=r"\bflat table\b"),  # the tablet lying flat (ui/widgets.Facing)
+         # the tablet lying flat (ui/widgets.Facing); a table of the .bws database (docs/bws.md)
+         not_en=r"\bflat table\b|\b(Section|PlayerNumbers) table\b"),
     Term("pair", r"\bpairs?\b", r"\bpar", r"\bpar", ("par", "par")),
     Term("partner", r"\bpartner", r"partner|medspelar", r"makker", ("partner", "makker")),
     Term("vulnerable", r"\bvulnerab|\blove all\b|\bgame all\b", r"riskzon|ofarlig zon", r"farezone",
@@ -205,16 +208,35 @@ def test_no_text_uses_a_wrong_variant(lang):
     assert wrong(tablet_texts() + box_texts(), lang) == []
 
 
+def station_page_texts() -> list[tuple[str, dict[str, str]]]:
+    """The station's pages' texts: the director page (station/director_texts.py, its scoring-program
+    line and team matches in station/link_texts.py, its own troubles in station/notice_texts.py),
+    the station's refusals (shared_rules/vocabulary/refusals.py, on the tablet and the page), the
+    engine's names both pages show (shared_rules/vocabulary/engine.py) and the spectators' live
+    page (station/live_texts.py, station/live_card_texts.py) with the seats and vulnerability
+    (shared_rules/vocabulary/seats.py)."""
+    return [(where, {"en": t.get("en", ""), "sv": t["sv"], "da": t["da"]})
+            for mod in (director_texts, link_texts, notice_texts, refusal_words, engine_words, live_texts,
+                        live_card_texts, seat_words)
+            for where, t in _page_triples(mod)]
+
+
 @pytest.mark.parametrize("lang", ("sv", "da"))
 def test_the_director_pages_texts_use_no_wrong_variant(lang):
-    """The station's director page (station/director_texts.py, its scoring-program line and team
-    matches in station/link_texts.py, its own troubles in station/notice_texts.py) and the
-    station's refusals (shared_rules/vocabulary/refusals.py, on the tablet and the page) speak the
-    same words."""
-    page = [(where, {"en": t.get("en", ""), "sv": t["sv"], "da": t["da"]})
-            for mod in (director_texts, link_texts, notice_texts, refusal_words) for where, t in _page_triples(mod)]
+    """The station's pages and the station's refusals speak the same words as the tablet."""
+    page = station_page_texts()
     assert len(page) > 50
     assert wrong(page, lang) == []
+
+
+@pytest.mark.parametrize("lang", ("sv", "da"))
+def test_the_director_pages_texts_use_the_glossarys_terms(lang):
+    """Where a station page's English uses a term, its Swedish and Danish use the glossary's word:
+    every text carries its English (a text without it could not be checked)."""
+    page = station_page_texts()
+    assert len(page) > 500  # the tables were found
+    assert [where for where, t in page if not t["en"]] == []
+    assert misses(page, lang, box=False) == []
 
 
 def _page_triples(mod: Any) -> Iterator[tuple[str, dict[str, str]]]:
