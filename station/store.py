@@ -248,7 +248,10 @@ def _write_secrets(path: str, kept: dict[str, str]) -> None:
 
 
 def utc_now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    # time.gmtime() with no argument reads C's time(NULL), the kernel's coarse clock, up to a timer
+    # tick behind time.time(): in a second's first milliseconds it still says the second before,
+    # so a stamp taken after a caller read the clock could be a second earlier than that read.
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time()))
 
 
 class Store:

@@ -14,7 +14,10 @@ harness's or the machine's, the two take turns:
   used since the stop began: the laws engine, the journal's statements, the views, the link's
   decisions, whatever the machine's load, and not the time its threads waited for a core or for
   the GIL (nor the journal's fsync: waiting for the disk is no CPU time; bench_tablet measures
-  the tablet's real path on the wall clock).
+  the tablet's real path on the wall clock). So its threads take no turn on a timer of the
+  machine's, whose CPU would count once per few ms of however long the machine made a stop
+  last (hardware/emu/rig.py: the table loop takes a turn for an event, the link waits with no
+  timeout and is woken by its bytes or by the stop at its due time).
 - **Every byte the tablet writes is stamped with its clock at the write** (`EmuPort`: the
   LinkMaster's port) and enters the line at that chip time: its decision time plus its compute
   time, never the time a harness thread happened to read it.

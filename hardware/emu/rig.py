@@ -24,7 +24,7 @@ from hardware.sim.table import tokens
 from tablet_app.controller import Controller
 from tablet_app.link import LinkMaster
 from tablet_app.link.latency import Latency
-from tablet_app.link.master import open_serial
+from tablet_app.link.master import TICK_S, open_serial
 from tablet_app.runner import RunnerThread, TableRunner
 
 SESSION = {"event": "club-2026-11-24", "section": "A", "table": 1, "round": 1, "boards": [1, 2],
@@ -70,12 +70,15 @@ class _SomeSeats:
 
 
 class ChipClock:
-    """The LinkMaster's clock (`LinkMaster(clock=...)`) on the emulated table's chip time."""
+    """The LinkMaster's clock (`LinkMaster(clock=...)`) on the emulated table's chip time. In
+    lockstep it stands while the link waits and the chips wake the link at its time (lockstep.py):
+    the link looks at it on no timer of the machine's (`tick_s` None, WallClock)."""
 
     sleep = staticmethod(time.sleep)
 
     def __init__(self, emu: EmuTable):
         self._emu = emu
+        self.tick_s: float | None = None if emu.one is not None else TICK_S
 
     def monotonic(self) -> float:
         return self._emu.tablet_us() / 1e6
@@ -107,7 +110,17 @@ class CountedSerial:
 
 class _WokenLoop:
     """The table loop in a thread, woken by the link thread when an event arrives (as the app
-    is: its Kivy clock is woken by the link), not on a 5 ms poll like the demo's RunnerThread."""
+    is: its Kivy clock is woken by the link), not on a 5 ms poll like the demo's RunnerThread.
+
+    In lockstep the tablet's clock counts its threads' CPU time while the chips stand
+    (lockstep.py), so the loop takes a turn only for an event (or one the journal could not take
+    yet), never on a timer of the machine's: a turn with nothing to do (the views of four seats
+    built and found unchanged, about a ms) every few ms of wall time would put the tablet's
+    clock ahead of the chips by as much as the machine made the stop last, on a loaded machine
+    past a reply window whose reply was still in the bridge. A driver's change is pushed by
+    `EmuRig.acting`."""
+
+    WAIT_S = 0.1  # only how soon stop() is seen; an event wakes the loop at once
 
     def __init__(self, runner: TableRunner, master: LinkMaster):
         self.runner = runner
@@ -120,7 +133,8 @@ class _WokenLoop:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.master.wait(0.005)
+            if not self.master.wait(self.WAIT_S) and not self.runner.retry:
+                continue
             with self.lock:
                 if self.held is not None:
                     self.held += self.master.poll()
@@ -217,9 +231,13 @@ class EmuRig:
     def acting(self):
         """A driver acting on the tablet (another seat's call into the controller, the next
         board): with the table loop paused and, in lockstep, the chips standing, so that what
-        the tablet sends because of it enters the line at the tablet's own time."""
+        the tablet sends because of it enters the line at the tablet's own time: the views it
+        changed are pushed before the chips go on (the table loop takes a turn only for a box's
+        event: _WokenLoop)."""
         with self.emu.stopped(), self.lock:
             yield
+            if isinstance(self._loop, _WokenLoop) and self._loop.held is None:
+                self.runner.step(0)
 
     def next_board(self) -> None:
         """The auction is over: a result is entered and East-West confirm it; the next board of

@@ -66,8 +66,15 @@ class BoxEvent:
 class WallClock:
     """The link's time: monotonic seconds, the protocol's ms ticks, sleep. LinkMaster(clock=...)
     takes another, e.g. an emulated chip's (hardware/emu/rig.py), so that its timers run at the
-    boxes' own speed."""
+    boxes' own speed.
 
+    `tick_s`: the longest the link thread waits for input before it looks at its timers again.
+    None for a clock that stands while the thread waits and whose owner wakes the link when the
+    time it will next act comes (`settled()`, `wake()`: hardware/emu/lockstep.py): a look on a
+    timer of the machine's would cost the link time on that clock for every few ms the machine
+    took, not for anything that happened."""
+
+    tick_s: float | None = TICK_S
     monotonic = staticmethod(time.monotonic)
     sleep = staticmethod(time.sleep)
     ticks_ms = staticmethod(ticks_ms)
@@ -373,9 +380,10 @@ class LinkMaster:
         """For a rig that runs the link on a simulated clock and stops that clock while the
         tablet works (hardware/emu/harness.py, lockstep): None while the link has work in hand
         (its thread is not waiting in select, something is there to read or woke it, an event
-        waits for `poll`, a frame is due at the clock's time now); else the clock time at which
-        it will next write of its own accord, with nothing read or asked meanwhile (math.inf:
-        never). Unlike `quiet()`, a grant or reply window on a bus counts."""
+        waits for `poll`, a frame is due at the clock's time now: its thread is woken to send
+        it); else the clock time at which it will next write of its own accord, with nothing
+        read or asked meanwhile (math.inf: never). Unlike `quiet()`, a grant or reply window on
+        a bus counts."""
         with self._lock:
             if not self._selecting or self._events:
                 return None
@@ -391,7 +399,12 @@ class LinkMaster:
             due = math.inf
             for p in self._ports.values():
                 due = min(due, self._due(p, now, t))
-            return None if due <= t else due
+            if due <= t:
+                # the clock passed it while another thread worked: on a clock that stands while
+                # the thread waits (WallClock.tick_s None) nothing else would make it look
+                self._wake()
+                return None
+            return due
 
     def _due(self, p: _Port, now: int, t: float) -> float:
         """When the port's next frame is due (clock seconds; `t` or earlier: now), as
@@ -470,12 +483,7 @@ class LinkMaster:
     def _step(self) -> None:
         self._flush_output()
         fds = {p.ser.fileno(): p for p in self._ports.values() if p.ser is not None}
-        timeout = TICK_S
-        for p in fds.values():
-            if p.waiting is not None:
-                timeout = min(timeout, max(0.0, p.wait_until - self.clock.monotonic()))
-            if p.hold_until:
-                timeout = min(timeout, max(0.0, p.hold_until - self.clock.monotonic()))
+        timeout = self._select_timeout()
         self._selecting = True
         try:
             ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout)
@@ -503,6 +511,25 @@ class LinkMaster:
             if data:
                 self._received(port, data)
         self._reopen()
+
+    def _select_timeout(self) -> float | None:
+        """How long the thread may wait for input before a timer of its own wants it: at most
+        the clock's tick (WallClock.tick_s; None: until woken), less up to a bus port's open
+        reply window or hold for the application's STATEs. A hold that has passed is none: with
+        no STATE after it (an event the application answered with no new view) it stands until
+        the next one, and as a wait of 0 it had the thread turn without a pause till then."""
+        timeout: float | None = getattr(self.clock, "tick_s", TICK_S)
+        if timeout is None:
+            return None
+        t = self.clock.monotonic()
+        for p in self._ports.values():
+            if p.ser is None:
+                continue
+            if p.waiting is not None:
+                timeout = min(timeout, max(0.0, p.wait_until - t))
+            if p.hold_until > t:
+                timeout = min(timeout, p.hold_until - t)
+        return timeout
 
     def _received(self, port: _Port, data: bytes) -> None:
         with self._cond:

@@ -21,6 +21,25 @@ def shown(t, seat):
     return t.boxes.screen(seat)
 
 
+def took_in_all_from(t, seat: str) -> None:
+    """Returns once the tablet has taken in everything `seat`'s box sent before this call: two
+    later frames of that box have arrived (it sends one at least every 200 ms, its heartbeat,
+    and the serial line keeps their order), and the table loop has handled every event the link
+    delivered (none waits in the link while the loop's lock is held). A call the box sent, or
+    sent twice, before this call is in the tablet's events by then; nothing needs to be sat out."""
+    frames = t.master.stats()[seat]["frames"]
+    deadline = time.monotonic() + HANG_S
+    while t.master.stats()[seat]["frames"] < frames + 2:
+        assert time.monotonic() < deadline, f"no frame from {seat}'s box for {HANG_S} s"
+        time.sleep(0.005)  # how often it looks, not how long it waits
+    while True:
+        with t.tablet.lock:
+            if t.master.quiet():
+                return
+        assert time.monotonic() < deadline, "the link kept work in hand"
+        time.sleep(0.005)
+
+
 def test_fsb_L112C_full_auctions_from_four_boxes_arrive_intact_and_in_order(real_table):
     t = real_table(profile="fsb-2007")
     # Board 1, dealer N: an alert (FSB L115B), a stop before a jump (FSB L116B), double, redouble.
@@ -81,7 +100,8 @@ def test_2017_L27_prevent_policy_box_refuses_insufficient_and_out_of_turn_calls(
     sc = t.boxes.wait_screen("E", lambda s: "INSUFFICIENT" in s.selection)
     t.boxes.press("S", "P OK")      # not S's turn
     t.boxes.wait_screen("S", lambda s: "NOT YOUR TURN" in s.selection)
-    time.sleep(0.3)
+    took_in_all_from(t, "E")
+    took_in_all_from(t, "S")
     assert t.tablet.calls() == ["1H"]
     assert [e for e in t.tablet.events if e[1] == "call"] == [("N", "call", "1H")]
     # the selection stays: the player changes the level and confirms
@@ -134,12 +154,15 @@ def test_call_made_during_cable_pull_then_reboot_arrives_once(real_table):
     deadline = time.monotonic() + HANG_S
     while not store.parse(flash.read_bytes() if flash.exists() else None)[0]:  # the box's own reader
         assert time.monotonic() < deadline, "the call was not kept on the box's flash"
-        time.sleep(0.005)
+        time.sleep(0.005)  # how often it looks, not how long it waits
     t.boxes.reboot("E")                   # RAM lost: the call survives only on flash
     t.link.plug("E")
     assert t.tablet.wait_calls(2, timeout=HANG_S) == ["1C", "1H"]
     t.call("S", "P")
-    time.sleep(0.5)
+    while store.parse(flash.read_bytes())[0]:  # E's box saw its call in the auction: it keeps it no more
+        assert time.monotonic() < deadline + HANG_S, "the call stayed on the box's flash"
+        time.sleep(0.005)
+    took_in_all_from(t, "E")  # a second 1H from E would be in by now
     assert t.tablet.calls() == ["1C", "1H", "P"]
     assert [c for s, k, c in t.tablet.events if k == "call" and s == "E"] == ["1H"]
 
@@ -178,6 +201,7 @@ def test_a_cable_glitch_never_turns_into_a_second_call(real_table):
     t.boxes.wait_screen("N", lambda s: "1NT sending" in s.selection and "2NT" not in s.text)
     t.link.plug("N")                       # the cable makes contact again
     assert t.tablet.wait_calls(1, timeout=HANG_S) == ["1NT"]
-    time.sleep(1.0)
-    assert t.tablet.calls() == ["1NT"]
+    # 1NT acknowledged: a 2NT the box had kept back would go now, before its next frames
     t.boxes.wait_screen("N", lambda s: "sending" not in s.selection and s.calls[:1] == ["1NT"])
+    took_in_all_from(t, "N")
+    assert t.tablet.calls() == ["1NT"]

@@ -89,7 +89,7 @@ def test_a_stop_ends_when_the_tablet_has_settled_and_the_chips_run_to_its_due_ti
     one, tablet, lines = clock
     one.stopped_at(7_000, "due")
     assert tablet.woken == 1  # the tablet is told to look at its clock
-    time.sleep(0.02)
+    time.sleep(0.02)  # the thing tested: real time passes, and nothing may release the chips
     assert "A" not in " ".join(lines.sent)  # busy: the chips stand
     tablet.due = 0.0123
     lines.wait_for(lambda s: "A 12300" in s)
@@ -104,7 +104,7 @@ def test_bytes_still_on_their_way_and_a_drivers_pin_hold_the_chips(clock):
     one, tablet, lines = clock
     tablet.due = 1.0
     one.stopped_at(1_000, "bridge", ready=False)  # a Y line: its bytes not yet on the tablet's line
-    time.sleep(0.02)
+    time.sleep(0.02)  # the thing tested: real time passes, and nothing may release the chips
     assert not any(x.startswith("A") for x in lines.sent)
     one.stopped_at(1_000, "bridge")  # the emulator's "H ... bridge" line: all handed over
     lines.wait_for(lambda s: s and s[-1] == "A 1000000")
@@ -116,7 +116,7 @@ def test_bytes_still_on_their_way_and_a_drivers_pin_hold_the_chips(clock):
     threading.Thread(target=answer).start()
     with one.pinned():
         assert one.standing()
-        time.sleep(0.02)
+        time.sleep(0.02)  # the thing tested: real time passes, and the pin holds the chips
         assert lines.sent[-1].startswith("B ")  # settled, but pinned: no release
     lines.wait_for(lambda s: s and s[-1] == "A 1000000")
 

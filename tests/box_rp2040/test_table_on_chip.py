@@ -64,7 +64,12 @@ def test_bus_four_boxes_on_one_rs485_line_take_turns_without_a_collision(emu_rig
                          + e.line_around(early[0][0])
                          + f"\nthe tablet's writes the chips had passed: {e.one.late[:8] if e.one else None}"
                          + "\nwhat the bridge handed the tablet around it (chip us, port, hex): "
-                         + repr([x for x in e.to_tablet if -12000 < x[0] - early[0][0] < 8000]))
+                         + repr([x for x in e.to_tablet if -12000 < x[0] - early[0][0] < 8000])
+                         + "\nthe chips' stops before it (chip us, why, wall s, the tablet's CPU us by "
+                         "thread, its clock ahead of the chips us): "
+                         + repr([(s.at_us, s.why, round(s.wall_s, 3), s.by_thread, s.ahead_us)
+                                 for s in (e.one.stops if e.one else [])
+                                 if -25000 < s.at_us - early[0][0] < 1000]))
     # a box whose reply would start more than 5 ms after its grant stays silent (SPEC.md
     # section 1; firmware/app.py late_us): before, its late reply met the next box's grant
     first = e.collided[0][0] if e.collided else 0

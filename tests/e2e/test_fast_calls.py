@@ -63,7 +63,7 @@ def test_forty_calls_keyed_at_box_speed_each_reach_the_journal_once(table):
         call = "P" if (n >= 8 or not bids or rng.random() < 0.4) else bids[rng.randrange(min(3, len(bids)))]
         keys = tokens(call)
         t.boxes.press(seat, keys[:-1])
-        time.sleep(0.02)
+        time.sleep(0.02)  # the thing tested: a player's pace, OK a moment after the call's keys
         t.boxes.press(seat, keys[-1])
         keyed.append((seat, call))
         all_show(t, n + 1)

@@ -212,7 +212,7 @@ def test_tablet_restart_resynchronises_boxes_and_a_call_made_meanwhile_arrives_o
     rig.master.close()
     t.boxes.wait_screen("S", lambda sc: sc.status == "YOUR TURN" and len(sc.calls) == 2)
     t.key("S", "1H")  # keyed while the tablet is down: kept on the box until acknowledged
-    time.sleep(0.3)
+    t.boxes.wait_screen("S", lambda sc: "1H sending" in sc.selection)
     rig.master = LinkMaster(rig.link.tablet_ports)
     from tablet_app.controller import Controller
     from tablet_app.runner import TableRunner
@@ -224,8 +224,13 @@ def test_tablet_restart_resynchronises_boxes_and_a_call_made_meanwhile_arrives_o
     while len(ctl.estate["calls"]) < 3 and time.monotonic() < deadline:
         runner.step(0.02)
     assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
-    for _ in range(50):  # let any re-sent copy arrive: it must not be applied again
+    # any re-sent copy of 1H comes before S's next frames (the line keeps their order; the box
+    # sends one at least every 200 ms): it must not be applied again
+    frames = rig.master.stats()["S"]["frames"]
+    while rig.master.stats()["S"]["frames"] < frames + 2:
         runner.step(0.01)
+        assert time.monotonic() < deadline + HANG_S, "no frame from S's box"
+    runner.step(0)  # what they delivered
     assert [c["call"] for c in ctl.estate["calls"]] == ["1C", "P", "1H"]
     for s in SEATS:
         end = time.monotonic() + HANG_S

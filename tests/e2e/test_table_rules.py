@@ -17,6 +17,8 @@ def test_fsb_L116B_stop_wait_locks_the_next_box_under_the_record_policy(table):
     # East calls at once, then again: neither call is made
     t.key("E", "3S")
     t.key("E", "P")
+    # a pause, not an event: the box refuses in silence here (its screen shows nothing), so no
+    # event says it has read the keys; a box that sent them would have done so within it
     time.sleep(1.0)
     assert [c["call"] for c in t.state()["calls"]] == ["2S"]
     with t.lock:
@@ -45,7 +47,7 @@ def test_2017_L25A_undo_on_a_box_holds_every_box_until_the_director_dismisses(ta
     for s in SEATS:
         t.boxes.wait_screen(s, lambda sc: "TD is coming" in sc.text)
     t.key("E", "P")  # East calls anyway: refused, or the correction would be too late
-    time.sleep(0.8)
+    time.sleep(0.8)  # a pause, not an event: the held box shows nothing when it refuses a key
     assert [c["call"] for c in t.state()["calls"]] == ["1D"]
     with t.lock:
         t.ctl.td_correct_call("2468", "N", "1H")

@@ -4,6 +4,8 @@ its wire time, a box turnaround and the USB bridge's latency timer. The clock mo
 the master has settled (LinkMaster.settled), so what is asserted here does not depend on how
 the machine schedules threads: nobody talks over anybody, a box talks only when granted, the
 poll schedule of SPEC.md section 1."""
+import time
+
 import pytest
 
 from hardware.sim.virtual_bus import VirtualBus
@@ -147,5 +149,65 @@ def test_a_clock_standing_at_an_absent_seats_due_time_gets_that_seat_granted():
         m.wake()
         bus.settle()
         assert len(bus.line) > n and bus.line[-1][0] == due and bus.line[-1][2] == "tablet"
+    finally:
+        bus.close()
+
+
+def test_on_a_clock_that_stands_while_the_link_waits_it_looks_only_when_woken():
+    """A clock whose owner wakes the link when its time comes (`tick_s` None, WallClock: the
+    emulated table's in lockstep, hardware/emu/lockstep.py) stands while the link waits, so the
+    link thread takes no turn on a timer of the machine's: that clock counts the turns' CPU as
+    the tablet's time, for nothing having happened (it put the tablet ahead of the chips by as
+    much as a loaded machine made a stop last, past a reply window whose reply still lay in the
+    USB bridge). And when the clock passes the link's due time while it waits (another thread's
+    work), `settled()` wakes it: the next grant goes at that time."""
+    bus = VirtualBus(bridge_ms=1.0, silent="NESW")
+    try:
+        bus.clock.tick_s = None
+        m = bus.master
+        turns = []
+        flush = m._flush_output
+
+        def counted():
+            turns.append(bus.clock.t)
+            flush()
+
+        m._flush_output = counted
+        bus.run_until(0.02)  # a grant whose window is open
+        due = bus.settle()
+        assert next(iter(m._ports.values())).waiting is not None
+        n = len(turns)
+        time.sleep(0.3)  # what the link thread does meanwhile, of its own accord: nothing
+        assert len(turns) == n, f"{len(turns) - n} turns on the machine's timer"
+        lines = len(bus.line)
+        bus.clock.t = due + 0.001  # passed while it waited, and nobody woke it
+        bus.settle()
+        assert len(bus.line) > lines and bus.line[-1][0] == bus.clock.t
+        assert bus.line[-1][2] == "tablet"
+    finally:
+        bus.close()
+
+
+def test_an_event_answered_with_no_new_view_leaves_the_link_no_busy_wait():
+    """A box's event holds the next grant BUS_APP_S for the application's STATEs (they then go
+    first). When the application sends none (it took the event with no new view), the passed
+    hold must not make the link thread look again at once: it did, a wait of 0 on every turn
+    until the next STATE, a core burnt on a real hub and, on the emulated table in lockstep,
+    the tablet's clock run on by those turns' CPU (hardware/emu/lockstep.py)."""
+    from tablet_app.link.master import TICK_S
+
+    bus = VirtualBus(bridge_ms=1.0)  # on_events: the application sends no view
+    try:
+        bus.run_until(0.3)
+        bus.boxes["N"].submit(M.CALL, calls.code("1C"), bus.clock.ticks_ms())
+        bus.run_until(0.35)
+        assert [e.call for _, e in bus.events if e.kind == "call"] == ["1C"]
+        m = bus.master
+        port = next(iter(m._ports.values()))
+        with m._lock:
+            assert 0 < port.hold_until < bus.clock.t  # the event's hold, passed, no STATE after
+            wait = m._select_timeout()
+            window = port.wait_until - bus.clock.t if port.waiting is not None else TICK_S
+        assert wait == min(TICK_S, window) and wait > 0
     finally:
         bus.close()

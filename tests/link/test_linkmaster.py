@@ -18,12 +18,18 @@ pytestmark = pytest.mark.link  # runs the simulated serial link in real time
 HANG_S = 60  # a guard against a hang, never a speed requirement
 
 
+def frames_heard(box) -> int:
+    """Frames the box has taken off the line from the tablet."""
+    with box.lock:
+        return box.ep.deframer.frames
+
+
 def wait(cond, seconds=HANG_S):
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if cond():
             return True
-        time.sleep(0.005)
+        time.sleep(0.005)  # how often it looks, not how long it waits
     return cond()
 
 
@@ -216,7 +222,10 @@ def test_ack_on_commit_keeps_events_on_the_box_until_commit_and_a_restarted_tabl
             box.submit(M.CALL, calls.code("1NT"))
             got = []
             assert wait(lambda: (got.extend(e for e in lm.poll(0.02) if e.kind == "call"), got)[1])
-            time.sleep(0.2)
+            # an ack sent on receipt would be at the box before the tablet's next two frames (its
+            # heartbeats: one at least every 200 ms, in order on the line)
+            heard = frames_heard(box)
+            assert wait(lambda: frames_heard(box) >= heard + 2)
             assert box.pending() == 1  # delivered, not committed: the box keeps it
             lm.close()  # the tablet dies before its journal commit
             lm = LinkMaster(link.tablet_ports, ack_on_commit=True)
@@ -274,7 +283,10 @@ def test_the_app_is_told_when_every_box_holds_its_new_view_and_not_before(table)
         want = f"v{t.version}"
         assert wait(lambda n=round_ + 1: len(told) == n), told
         assert told[-1] == {s: want for s in SEATS}  # every box had it when the app was told
-        time.sleep(0.3)  # heartbeats and their acks meanwhile: told once per push, not again
+        # heartbeats and their acks meanwhile (two more frames from every box, each handled as it
+        # came): told once per push, not again
+        frames = {s: lm.stats()[s]["frames"] for s in SEATS}
+        assert wait(lambda frames=frames: all(lm.stats()[s]["frames"] >= frames[s] + 2 for s in SEATS))
         assert len(told) == round_ + 1
 
 

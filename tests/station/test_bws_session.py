@@ -308,8 +308,22 @@ def wait_for(pred, what: str, timeout: float = 60.0):  # the limit only ends a h
         value = pred()
         if value:
             return value
-        time.sleep(0.2)
+        time.sleep(0.2)  # how often it looks, not how long it waits
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def a_pass_begun_after_now(st: StationProcess, what: str) -> None:
+    """Returns once the bridge has finished a pass that began after this call: the pass's start,
+    `checked_at` in /api/v1/health (kept to the second, stored at the pass's end), is in a later
+    second than this call's. What a pass would write once it sees the file is then written."""
+    since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time()))
+
+    def checked_at() -> str:
+        health = st.request("GET", "/api/v1/health")[1]
+        assert isinstance(health, dict), health
+        return str((health.get("scoring_link") or {}).get("checked_at") or "")
+
+    wait_for(lambda: checked_at() > since, what)
 
 
 def pbn_names(st: StationProcess) -> dict[tuple[int, int], dict[str, str]]:
@@ -495,7 +509,7 @@ def test_a_movement_the_tablets_cannot_play_is_refused_until_the_scorer_mends_it
         assert "pair EW 4 is also at table" in director(st)
         assert st.request("GET", "/api/v1/movement", headers=st.table_headers())[0] == 404
         assert st.post_item("result", result_record_for(1, 1, 1))[0] == 201
-        time.sleep(2)  # several passes of the bridge
+        a_pass_begun_after_now(st, "a pass of the bridge after the result was stored")
         assert _count(bws, "ReceivedData") == 0 and _count(bws, "BiddingData") == 0
         db = sqlite3.connect(bws)
         db.execute("DELETE FROM [RoundData]")
@@ -531,7 +545,7 @@ def test_a_locked_file_is_left_alone_until_it_is_free(tmp_path):
         lock.execute("ROLLBACK")
         wait_for(lambda: _count(bws, "ReceivedData") == 1, "the result once the file is free")
         wait_for(lambda: "is locked" not in director(st), "the message cleared")
-        time.sleep(1.5)
+        a_pass_begun_after_now(st, "a pass of the bridge after the one that wrote the result")
         assert _count(bws, "ReceivedData") == 1
         [row] = rows(bws, "ReceivedData")
         assert (row["Contract"], row["Result"], row["NS/EW"], row["LeadCard"], row["Declarer"]) == \

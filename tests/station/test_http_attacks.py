@@ -201,7 +201,7 @@ def send_head(port: int, data: bytes, pieces: int) -> bytes:
         for i in range(0, len(data), step):
             s.sendall(data[i:i + step])
             if pieces > 1:
-                time.sleep(0.002)
+                time.sleep(0.002)  # the thing tested: a slow sender, each piece its own read
         return s.recv(4096)
 
 

@@ -99,6 +99,7 @@ def test_the_page_the_lin_and_the_stream_through_nginx(nginx_in_front):
                    for _ in range(2)]
         for t in waiting:
             t.start()
+            # a pause, not an event: nothing outside nginx says a poll is waiting in its cache lock
             time.sleep(0.3)
         three = {"seat": "S", "call": "P", "alerted": False, "stop": False, "think": 1.0}
         assert st.post_item("auction_event", event_item(3, [one, two, three], None, screens=False,

@@ -23,6 +23,8 @@ class ReplyDroppingProxy:
     def __init__(self, target_port: int, drop_every: int = 3):
         self.target_port, self.drop_every = target_port, drop_every
         self.count = self.dropped = 0
+        self.refused = 0  # requests that found the station down
+        self._lock = threading.Lock()
         self.sock = socket.create_server(("127.0.0.1", 0))  # a free port, taken at once
         self.port = self.sock.getsockname()[1]
         self.running = True
@@ -57,6 +59,8 @@ class ReplyDroppingProxy:
                     while chunk := up.recv(65536):
                         reply += chunk
             except OSError:
+                with self._lock:
+                    self.refused += 1
                 return  # station down: the tablet sees a closed connection
             self.count += 1
             if self.count % self.drop_every == 0:
@@ -124,9 +128,13 @@ def test_every_result_arrives_exactly_once_through_station_kills_and_dropped_rep
             deadline = time.monotonic() + 30
             while d.pending() > 36 - 12 * (_ + 1):
                 assert time.monotonic() < deadline, d.last_error
-                time.sleep(0.01)
+                time.sleep(0.01)  # how often it looks, not how long it waits
+            refused = proxy.refused
             st.kill()
-            time.sleep(0.5)  # the tablet keeps trying against a dead station
+            deadline = time.monotonic() + 60  # only ends a hang
+            while proxy.refused < refused + 2:  # the tablet keeps trying against a dead station
+                assert time.monotonic() < deadline, d.last_error
+                time.sleep(0.01)  # how often it looks, not how long it waits
             port = st.port
             st = StationProcess(db, tmp_path)
             st.port = port
@@ -152,14 +160,31 @@ while True:
 """
 
 
+def attempts_and_pending(tablet_db: str) -> tuple[int, int]:
+    """The delivery attempts the tablet's outbox has counted (over all its items), and the items
+    still to send."""
+    conn = sqlite3.connect(tablet_db)
+    try:
+        return conn.execute("SELECT COALESCE(SUM(attempts), 0), COALESCE(SUM(state = 'pending'), 0) "
+                            "FROM outbox").fetchone()
+    finally:
+        conn.close()
+
+
 def test_killing_the_tablet_pump_mid_delivery_loses_and_duplicates_nothing(sqlite_station, tmp_path):
     st = sqlite_station
     tablet_db = str(tmp_path / "tablet.db")
     keys = make_tablet_db(tablet_db, 30, table=2)
     args = [tablet_db, st.url, f"{EVENT}/A/2", st.keys[f"{EVENT}/A/2"]]
     for _ in range(3):
+        tried = attempts_and_pending(tablet_db)[0]
         pump = subprocess.Popen([sys.executable, "-c", PUMP, *args], cwd=ROOT)
-        time.sleep(0.4)
+        deadline = time.monotonic() + 60  # only ends a hang
+        # the pump's first request under way (its attempt is counted before it is sent), or
+        # nothing left to send: the cut falls inside a delivery, not before the pump started
+        while (now := attempts_and_pending(tablet_db))[0] == tried and now[1]:
+            assert time.monotonic() < deadline and pump.poll() is None, "the pump never tried"
+            time.sleep(0.005)  # how often it looks, not how long it waits
         pump.kill()  # power cut on the tablet, possibly between the station's reply and our commit
         pump.wait()
     d = Deliverer(*args, min_backoff=0.05).start()

@@ -24,7 +24,22 @@ SESSION = "7EA45E55000000000000000000000D03"
 EVENT = "club-2026-11-23"
 
 
-def test_FSB_L109D_a_late_team_docked_one_vp_in_every_view_of_the_match(tmp_path):
+def refused_here(capsys, st: StationProcess, *args: str) -> str:
+    """`station match ...` that must refuse (exit 2), run in this process: the same main() as the
+    command, without a Python start for each bad input. What it said on stderr."""
+    from station.match_cli import main
+
+    code: int | str | None
+    try:
+        code = main(["--db", str(st.db), *args])
+    except SystemExit as e:  # argparse's own refusals
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2, (code, err)
+    return err
+
+
+def test_FSB_L109D_a_late_team_docked_one_vp_in_every_view_of_the_match(tmp_path, capsys):
     st = StationProcess(str(tmp_path / "station.db"), tmp_path, event=EVENT,
                         extra=["--profile", "fsb-2007", "--director-pin", PIN, "--live",
                                "--live-tables", "A:1-2"]).start()
@@ -45,10 +60,9 @@ def test_FSB_L109D_a_late_team_docked_one_vp_in_every_view_of_the_match(tmp_path
         for args, says in ((("A7-A8:1v2", "2", "1"), "no match"), ((ident_text, "5", "1"), "does not play"),
                            ((ident_text, "2", "lots"), "number of VPs"), ((ident_text, "2", "-1"), "0 or more"),
                            ((ident_text, "2", "21"), "scale's top of 20")):
-            bad = match("deduct", *args, "--reason", "late", "--law", "FSB L109B")
-            assert bad.returncode == 2 and says in bad.stderr and "Nothing was changed" in bad.stderr, bad.stderr
-        bad = match("deduct", ident_text, "2", "1")  # no reason, no Law
-        assert bad.returncode == 2 and "the reason and the Law" in bad.stderr
+            err = refused_here(capsys, st, "deduct", *args, "--reason", "late", "--law", "FSB L109B")
+            assert says in err and "Nothing was changed" in err, err
+        assert "the reason and the Law" in refused_here(capsys, st, "deduct", ident_text, "2", "1")  # no reason, no Law
         assert "VP deduction" not in match("list").stdout
         # Team 2 arrived 3 minutes late: 1 VP (FSB L109B, "varje påbörjad 5-minutersperiod").
         good = match("deduct", ident_text, "2", "1", "--reason", "late 1-5 minutes", "--law", "FSB L109B")

@@ -35,7 +35,7 @@ def wait_for(station, d, cond, what: str) -> dict:
         s = status_of(station)
         if cond(s):
             return s
-        time.sleep(0.05)
+        time.sleep(0.05)  # how often it looks, not how long it waits
     raise AssertionError(f"the director page never showed {what}: {s['open_td_calls']}, {d.last_error}")
 
 
@@ -202,7 +202,10 @@ def test_a_storage_call_resolved_while_the_station_was_away_is_closed_after_the_
         filler.unlink()
         r = ctl.box_event("S", "call", call="4H", seq=3, box_ms=300)  # the box's resend, taken
         assert r["ok"] is True and ctl.snapshot()["disk_full"] is False
-        time.sleep(0.3)  # the pump tries the dead station meanwhile
+        deadline = time.monotonic() + 60  # ends a hang
+        while "unreachable" not in (d.last_error or ""):  # the pump tries the dead station meanwhile
+            assert time.monotonic() < deadline, d.last_error
+            time.sleep(0.05)  # how often it looks, not how long it waits
     finally:
         d.stop()  # the tablet dies: nothing more reaches the station from this run
         ctl.close()

@@ -100,7 +100,7 @@ def step4(_dt):
 def wait_refused(_dt):
     deadline = time.monotonic() + 60  # only ends a hang
     while not ctl.snapshot()["delivery"]["refused"] and time.monotonic() < deadline:
-        time.sleep(0.2)
+        time.sleep(0.2)  # how often it looks, not how long it waits
         deliverer.wake()
 
 
@@ -205,4 +205,4 @@ def step12(_dt):
 
 
 drv.run([step1, step2, step3, step4, wait_refused, step5, step6, step7, step8, step9, step10, step11, step12],
-        on_end=deliverer.stop)
+        on_end=deliverer.stop, pace=None)  # each step once the screen stands still after the last

@@ -37,4 +37,4 @@ def step2(_dt):
     checks["after"] = [app.lang, app.screens["setup"].profile_id()]
 
 
-drv.run_main([step1, step2], ["--db", str(DB), "--ports", "none"])
+drv.run_main([step1, step2], ["--db", str(DB), "--ports", "none"], pace=None)  # each step once the screen stands still after the last

@@ -50,4 +50,4 @@ def step2(_dt):
     shots.shot("journal-recovered")
 
 
-drv.run_main([step1, step2], ["--db", str(DB), "--lang", "en"])
+drv.run_main([step1, step2], ["--db", str(DB), "--lang", "en"], pace=None)  # each step once the screen stands still after the last

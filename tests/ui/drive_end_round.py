@@ -62,4 +62,4 @@ def step3(_dt):
     checks["bar_clipped"] = clipped(bar)
 
 
-drv.run([step1, step2, step3])
+drv.run([step1, step2, step3], pace=None)  # each step once the screen stands still after the last

@@ -83,4 +83,4 @@ def step3(_dt):
     checks["note"] = app.current_note()
 
 
-drv.run([step0, step1, step2, step3])
+drv.run([step0, step1, step2, step3], pace=None)  # each step once the screen stands still after the last

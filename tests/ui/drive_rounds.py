@@ -82,4 +82,4 @@ def step3(_dt):
     checks["asked"] = list(asked)
 
 
-drv.run([step1, step2, step3])
+drv.run([step1, step2, step3], pace=None)  # each step once the screen stands still after the last

@@ -112,4 +112,4 @@ def step4(_dt):
     shot("round-end-traveller")
 
 
-drv.run([step1, step2, step3, step4])
+drv.run([step1, step2, step3, step4], pace=None)  # each step once the screen stands still after the last

@@ -112,12 +112,13 @@ class Driver:
         self.shots.run(steps, self.out, on_end, pace)
         self.app.run()
 
-    def run_main(self, steps: list[Step], argv: list[str]) -> None:
+    def run_main(self, steps: list[Step], argv: list[str], pace: float | None = PACE_S) -> None:
         """The steps in the app as `python -m tablet_app.app ARGV` starts it (`tablet_app.app.main`,
-        which opens the journal itself); its return code goes into checks.json as `rc`."""
+        which opens the journal itself); its return code goes into checks.json as `rc`. `pace`:
+        as for `run`."""
         import tablet_app.app as A
 
-        self.shots.run(steps, self.out)
+        self.shots.run(steps, self.out, pace=pace)
         rc = A.main(argv)
         checks_file = self.out / "checks.json"
         data = json.loads(checks_file.read_text())

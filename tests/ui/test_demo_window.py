@@ -37,7 +37,11 @@ def test_ctrl_c_ends_the_window_the_boxes_and_the_station(xvfb_display, repo_roo
         panes = subprocess.run([tmux, "list-panes", "-t", session, "-F", "#{pane_title}"],
                                capture_output=True, text=True).stdout
         assert panes.count("! stop, a alert, u undo, v review") == 4, panes  # each pane's legend
-        time.sleep(2)  # the window is up
+        # the window is up: Kivy's log (under KIVY_HOME) says its main loop has started
+        while not any("Start application main loop" in f.read_text(errors="replace")
+                      for f in (tmp_path / "kivy" / "logs").glob("*.txt")):
+            assert time.monotonic() < deadline + 60 and p.poll() is None, out
+            time.sleep(0.05)  # how often it looks, not how long it waits
         p.send_signal(signal.SIGINT)
         assert p.wait(120) == 0  # the limit only ends a hang
     finally:
