@@ -92,7 +92,7 @@ class BoxApp:
         self.late_grants = 0
         self.gc_at = hal.ticks_ms()
         self.littered = False  # garbage made since the last collection on a bus (after_reply)
-        self.drawing = False  # inside render.Frame.draw (after_reply collects nothing then)
+        self.drawing = False  # a redraw until its push (after_reply collects nothing then)
         self.scan = getattr(hal, "scan", None)  # the keypad between the long steps (rp2)
         # ticks_us stamps of a call's path (config "trace": the bench's breakdown): key taken,
         # frame written, kept in flash, acknowledged, the read of the STATE's last bytes, the
@@ -102,6 +102,8 @@ class BoxApp:
             # the line served between the parts of a redraw too (serve): a draw takes longer on
             # the chip than a grant may wait
             self.frame.between = self.between
+            if self.push_all is not None and getattr(hal.display, "between", None) is not None:
+                hal.display.between = self.pushed  # and right after each write of a push
         if store is not None:
             store.restore(self)
 
@@ -291,18 +293,24 @@ class BoxApp:
             self.dirty = True
         if self.dirty and not self.hold_at:
             self.redraw(now)
-            if self.bus:
-                self.serve(now)
             if self.scan is not None:
                 self.scan()
+            if self.bus:
+                # the line read right before the push (the keypad before that): on a bus the
+                # write is the only step between this read and the next (pushed)
+                self.serve(now)
             if tr is not None and state:
                 tr[7] = hal.ticks_us()  # drawn
             if self.push_all is not None:
                 # the changed pages at once (point to point a run of adjacent pages per I2C
                 # write), not a page per loop turn: on a bus a redraw's six pages took six turns
                 self.push_all(True)
-                if self.bus:
-                    self.serve(now)
+            # The picture is out: a reply from here on may be followed by the collection
+            # (after_reply). One before the push (4.5 ms) delayed the picture, and the grant
+            # that came meanwhile was read too late to answer.
+            self.drawing = False
+            if self.bus and self.push_all is not None:
+                self.serve(now)
             if tr is not None and state:
                 tr[5] = hal.ticks_us()
         elif self.idle_due and not self.dirty and not self.hold_at:
@@ -367,8 +375,6 @@ class BoxApp:
                 self.ep.receive(rx, now, 0, n)
                 if self.ep.granted and gs < 0:
                     gs = since
-                if self.scan is not None:
-                    self.scan()
                 if n < len(rx) and not self.ep.granted and not self.for_me():
                     # drained twice, no grant to answer and no frame for this box half read:
                     # back to the loop's work. The line may never be quiet (a new state's four
@@ -382,6 +388,11 @@ class BoxApp:
                     if drained:
                         break
                     drained = True
+                if self.scan is not None and not self.ep.granted:
+                    # the keypad while a long frame comes in, but not with a grant to answer,
+                    # and not after the read that ends the serve: its time would count in the
+                    # age of the next grant (read_us is stamped before that read)
+                    self.scan()
                 continue
             if not (self.ep.granted and self.bus):
                 break
@@ -404,6 +415,18 @@ class BoxApp:
     def between(self):
         """On a bus, between two long steps of a turn (render.Frame.draw calls it too)."""
         self.serve(self.hal.ticks_ms())
+
+    def pushed(self):
+        """On a bus, right after each write of a push to the panel (hal_rp2.Display.push): the
+        line first, then the keypad. A redraw's push on SPI is one write of up to 1 KB (1.3 ms
+        on the chip with its Python), and a grant that came during it is read at once: with a
+        keypad scan before the write and another after it (up to 0.9 ms each while a key
+        moves), the grant was read 3.1-4 ms after the read before the write, and the box,
+        which cannot tell when in that time it came, let it pass as perhaps too old to answer
+        (late_us; docs/benchmarks.md, 2026-11-28, grant-letpass)."""
+        self.serve(self.hal.ticks_ms())
+        if self.scan is not None:
+            self.scan()
 
     def keep_due(self, now):
         """The call made HOLD_MS ago and still not acknowledged into the flash journal (one
@@ -478,10 +501,11 @@ class BoxApp:
                                   self.ep.version_error),
                    self.entry.review_page if self.entry.review else -1)
         # allocation-free; the mask names the 8-pixel pages that changed: only those are pushed
-        self.drawing = True  # no collection after a reply the draw's `between` sends
+        # (no collection after a reply the draw's `between` sends, nor one sent before the
+        # push is written: step clears `drawing` after it)
+        self.drawing = True
         mask = self.frame.draw(v, self.entry, now, self.hal.ticks_diff, self.link_up,
                                self.ep.version_error)
-        self.drawing = False
         d.indicate(v.my_turn(), v.stop_deadline != 0, last_alerted, self.link_up)
         d.frame(self.frame, mask)
         self.renders += 1

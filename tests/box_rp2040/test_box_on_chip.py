@@ -15,6 +15,8 @@ from tests.conftest import ROOT
 sys.path[:0] = [str(ROOT / "firmware")]
 import store  # noqa: E402  (the box's own journal reader: CPython runs it too)
 
+from protocol.calls import NAMES  # noqa: E402
+
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # the timeout only ends a hang
 
 
@@ -223,6 +225,92 @@ def test_bus_a_box_granted_back_to_back_answers_every_grant_while_its_call_is_he
         f"{len(missed)} grants of {len(answered) + len(missed)} let pass after the "
         f"acknowledgement, at {[t for t, _ in missed][:8]} us; the line around the first:\n"
         + e.line_around(missed[0][0]))
+    assert e.one is not None and e.one.late == [], "the tablet wrote after the chips had passed its time"
+
+
+PUSH_US = 1500  # a redraw's push on the chip: 1 KB on SPI (0.92 ms) and its writes' Python
+GRANT_US = 868  # a grant's 10 bytes on the line at 115200 baud
+REDRAW_US = 40_000  # a STATE's first byte -> its picture on the panel, at most (about 15 ms)
+
+
+def over(r) -> bool:
+    with r.lock:
+        return r.ctl.estate.get("contract") is not None
+
+
+def test_bus_a_grant_that_comes_while_the_box_redraws_a_new_state_is_answered(emu_rig):
+    """A new state redraws the whole picture (the status line, the auction lines: 8 pages, one
+    SPI write of 1 KB), and on a bus the grants go on meanwhile: the box alone on the line,
+    granted back to back, each grant 0 to 3 ms later than the one before (GrantSweep), while
+    the other three seats' calls come from the tablet (keyed there), each a STATE and a
+    redraw. Every grant that comes from the STATE's first byte until the picture is on the
+    panel is answered within the tablet's reply window. Before, the box read the line before
+    the write and after it, with a keypad scan on either side: a grant that came during the
+    write was read about 3.1-4 ms after the read before, which the box could not tell from
+    a grant too old to answer in time (app.BoxApp.serve, late_us), and it let the grant pass
+    (docs/benchmarks.md, 2026-11-28, grant-letpass: most of the grants let pass on the bus).
+    Chip time only: the tablet on the chips' clock, its work taking none of it (lockstep,
+    tablet_free), the other seats' calls made while the chips stand."""
+    r = emu_rig(seats="N", absent="ESW", bus=True, frames=True, bridge_ms=1.0, lockstep=True,
+                tablet_free=True)
+    e = r.emu
+    sweep = GrantSweep("N")
+    e.write_later = sweep
+    e.wait_screen("N", turn_shown, 90)
+    e.wait_chip(600)  # the boot's new journal and the first STATE's redraw are behind
+    sweep.on = True
+    t0 = e.sim_us
+    # two boards of rising bids from the other three seats (keyed on the tablet), N passing:
+    # each call a STATE to N and a redraw of its whole picture
+    for board in range(2):
+        if board:
+            with r.acting():
+                r.next_board()
+        with r.lock:
+            first = "NESW".index(r.ctl.estate["dealer"])
+        bids = iter(NAMES[3:])
+        for i in range(33):
+            seat = "NESW"[(first + i) % 4]
+            if seat == "N":
+                r.call("N", "P")
+                continue
+            with r.acting():
+                r.ctl.box_event(seat, "call", call=next(bids))
+            e.wait_chip(150)  # its STATE, redraw and push behind
+        i = 33
+        while not over(r):  # passes until the auction is over
+            seat = "NESW"[(first + i) % 4]
+            i += 1
+            if seat == "N":
+                r.call("N", "P")
+                continue
+            with r.acting():
+                r.ctl.box_event(seat, "call", call="P")
+            e.wait_chip(150)
+    e.wait_chip(150)  # the last call's redraw behind
+    frames = e.line_frames()
+    # each STATE to N from its first byte to the first write to the panel after it: the redraw
+    # goes in one write (on SPI), so the picture is then on the panel (a STATE sent again
+    # changes no page: none within REDRAW_US)
+    writes = [u for u, _ in e.frames["N"]]
+    redraws = [(a, z) for a, _, _, what in frames if a >= t0 and what == "STATE to N"
+               for z in [next((u for u in writes if u > a), a + REDRAW_US)] if z - a < REDRAW_US]
+    answered, missed = ([g for g in gs if g[1] == "N"] for gs in e.grants(t0))
+    during = [g for g in answered + missed if any(a <= g[0] <= z for a, z in redraws)]
+    # the grants whose last byte came while the picture was going to the panel
+    in_push = [g for g in during if any(z - PUSH_US <= g[0] + GRANT_US <= z for _, z in redraws)]
+    # (a grant the tablet talks over, its next frame within 2 ms of the grant's end, leaves no
+    # box time to answer: the tablet's doing, not the box's)
+    tablet = sorted(a for a, _, who, _ in frames if who == "tablet")
+    talked_over = [g for g in missed
+                   if next((a for a in tablet if a > g[0]), g[0] + REDRAW_US) - g[0] < GRANT_US + 2000]
+    late = [g for g in missed if g in during and g not in talked_over]
+    assert late == [], (f"{len(late)} of {len(during)} grants during {len(redraws)} redraws let "
+                        f"pass ({len(in_push)} came during a push, {len([g for g in late if g in in_push])} "
+                        f"of them let pass), at {[t for t, _ in late][:8]} us; the line around "
+                        f"the first:\n" + e.line_around(late[0][0]))
+    assert len(during) >= len(redraws) >= 60 and len(in_push) >= 2, (
+        f"{len(during)} grants during {len(redraws)} redraws, {len(in_push)} during their pushes")
     assert e.one is not None and e.one.late == [], "the tablet wrote after the chips had passed its time"
 
 
