@@ -25,6 +25,21 @@ def grant(box, tab, clock):
     return reply
 
 
+def linked(hal, clock, grants=20, before=None):
+    """A bus box on `hal` linked up with the tablet, its seat in turn in the view: the box, the
+    tablet's end and the view, after `grants` grants (`before()` ahead of each)."""
+    box = A.BoxApp(hal, SEAT, True)
+    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
+    view = dict(VIEW)
+    view["turn"] = "S"
+    tab.set_view(view)
+    for _ in range(grants):
+        if before is not None:
+            before()
+        grant(box, tab, clock)
+    return box, tab, view
+
+
 def test_bus_box_is_silent_until_granted_and_sends_one_frame_per_grant():
     clock = Clock()
     box = A.BoxApp(Hal(clock), SEAT, True)
@@ -95,14 +110,11 @@ def test_a_grant_read_too_late_to_answer_within_5_ms_gets_no_reply_and_the_next_
     hal = Hal(clock)
     hal.ticks_us = lambda: us[0]
     hal.late_us = 3000
-    box = A.BoxApp(hal, SEAT, True)
-    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
-    view = dict(VIEW)
-    view["turn"] = "S"
-    tab.set_view(view)
-    for _ in range(20):  # link up: grants read 1 ms after the previous read
+
+    def a_ms_later():
         us[0] += 1000
-        grant(box, tab, clock)
+
+    box, tab, view = linked(hal, clock, before=a_ms_later)  # link up: grants read 1 ms after the previous read
     assert box.view.known and box.view.turn == SEAT
     for _ in range(3):  # linked: every grant in time is answered (a heartbeat at least)
         us[0] += 1000
@@ -122,13 +134,7 @@ def test_a_grant_that_comes_while_the_box_draws_is_answered_before_the_picture_i
     # grant is answered before the picture goes to the display, not at the next loop turn.
     clock = Clock()
     hal = Hal(clock)
-    box = A.BoxApp(hal, SEAT, True)
-    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
-    view = dict(VIEW)
-    view["turn"] = "S"
-    tab.set_view(view)
-    for _ in range(20):
-        grant(box, tab, clock)
+    box, tab, view = linked(hal, clock)
     assert box.view.known and grant(box, tab, clock)  # linked, nothing due: a plain grant
     fr = box.frame
     status = fr._status
@@ -211,14 +217,8 @@ def test_a_grant_that_comes_while_the_redraw_goes_to_the_panel_is_answered_right
     hal.late_us = 3000
     hal.display = _Panel(us, log)
     hal.display.between = hal.scan  # as hal_rp2.Hal does
-    box = A.BoxApp(hal, SEAT, True)
+    box, tab, view = linked(hal, clock)
     assert box.push_all is not None
-    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
-    view = dict(VIEW)
-    view["turn"] = "S"
-    tab.set_view(view)
-    for _ in range(20):
-        grant(box, tab, clock)
     assert box.view.known and grant(box, tab, clock)  # linked, nothing due: a plain grant
     write = hal.serial.write
 
@@ -271,13 +271,7 @@ def test_a_box_on_a_bus_applies_its_state_while_the_other_boxes_states_are_still
     # line was the last to show the call. Read once the UART is drained, it applies at once.
     clock = Clock()
     hal = Hal(clock)
-    box = A.BoxApp(hal, SEAT, True)
-    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
-    view = dict(VIEW)
-    view["turn"] = "S"
-    tab.set_view(view)
-    for _ in range(20):
-        grant(box, tab, clock)
+    box, tab, view = linked(hal, clock)
     assert box.view.known and box.view.n == 2
     view = dict(view)
     view["turn"] = "W"
@@ -322,13 +316,7 @@ def test_a_grant_split_over_two_reads_is_answered_in_the_read_that_ends_it():
     # late_us), so its end read a long step later would be too old to answer on the chip.
     clock = Clock()
     hal = Hal(clock)
-    box = A.BoxApp(hal, SEAT, True)
-    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
-    view = dict(VIEW)
-    view["turn"] = "S"
-    tab.set_view(view)
-    for _ in range(20):
-        grant(box, tab, clock)
+    box, tab, view = linked(hal, clock)
     assert box.view.known and grant(box, tab, clock)  # linked, nothing due: a plain grant
     clock.t += 1
     ping = bytes(tab.output(clock.t, True))
@@ -381,13 +369,7 @@ def test_an_idle_box_on_a_bus_answers_its_grants_without_making_garbage():
 
     clock = Clock()
     hal = Hal(clock)
-    box = A.BoxApp(hal, SEAT, True)
-    tab = TabletEndpoint(SEAT, 0x5151, clock.t)
-    view = dict(VIEW)
-    view["turn"] = "S"
-    tab.set_view(view)
-    for _ in range(40):
-        grant(box, tab, clock)
+    box, tab, view = linked(hal, clock, 40)
     assert box.view.known and grant(box, tab, clock)
     grants = []
     for _ in range(8):  # the tablet's next grants, replayed below (a grant carries no number)
