@@ -185,12 +185,8 @@ def walkover_score(boards: int, scale: PairScale, absent: tuple[bool, bool], pre
     if not 0 <= present_vp <= scale.maximum:
         raise ValueError(f"the walk-over's VPs are 0 to the scale's {scale.maximum:g}, not {present_vp:g}")
     margin = Fraction(scale.blitz(boards))
-    out = MatchScore()
+    out = walkover_imps_score(absent, margin, margin)
     home_out, away_out = absent
-    out.home_imps = -margin if home_out else margin
-    out.away_imps = -margin if away_out else margin
-    out.home_won = Fraction(0) if home_out else margin
-    out.away_won = Fraction(0) if away_out else margin
     out.vp = (0.0 if home_out else float(present_vp), 0.0 if away_out else float(present_vp))
     return out
 
