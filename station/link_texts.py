@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .director_texts import DEFAULT
+from shared_rules.vocabulary import in_lang
 
 LINK: Final[dict[str, dict[str, str]]] = {
     "dc": {"en": "Scoring program link: Bridgemate Data Connector (/dc-scoringprogram); {n} results taken by the "
@@ -144,4 +144,4 @@ def text(texts: dict[str, dict[str, str]], key: str, /, lang: str, **fields: obj
     """One of these texts in `lang` (English for a language not ours), its `{...}` filled (a
     field may be called `table`: the first two are positional only)."""
     words = texts[key]
-    return (words.get(lang) or words[DEFAULT]).format(**fields)
+    return in_lang(words, lang).format(**fields)

@@ -15,13 +15,13 @@ from typing import Final
 from shared_rules.types import Seat
 from shared_rules.vocabulary import (
     AUCTION_STATUSES,
-    DEFAULT,
     IRREGULARITIES,
     RULINGS,
     SEAT_LETTERS,
     SEAT_NAMES,
     VULNERABILITY,
     Words,
+    in_lang,
 )
 
 from .link_texts import LINK
@@ -67,13 +67,13 @@ def _capital(text: str) -> str:
 
 def _by_name(table: dict, lang: str, capital: bool = False) -> dict[str, str]:
     """An engine table (enum member -> words) as the events name its members (the member's value)."""
-    return {str(key.value): (_capital if capital else str)(words.get(lang) or words[DEFAULT])
+    return {str(key.value): (_capital if capital else str)(in_lang(words, lang))
             for key, words in table.items()}
 
 
 def texts(lang: str) -> dict[str, str | dict[str, str]]:
     """Every word of a table's card in `lang` (the page's script fills in the events' values)."""
-    out: dict[str, str | dict[str, str]] = {key: words.get(lang) or words[DEFAULT] for key, words in WORDS.items()}
+    out: dict[str, str | dict[str, str]] = {key: in_lang(words, lang) for key, words in WORDS.items()}
     out["ranks"] = {rank: str(out.pop(f"rank_{rank}")) for rank in "AQJ"}
     out["seat_letters"] = {seat.name: SEAT_LETTERS[seat][lang] for seat in Seat}
     out["seat_names"] = {seat.name: SEAT_NAMES[seat][lang] for seat in Seat}

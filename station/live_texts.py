@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from shared_rules.vocabulary.words import DEFAULT, LANGUAGES, Words
+from shared_rules.vocabulary.words import DEFAULT, LANGUAGES, Words, in_lang
 
 from . import live_card_texts
 from .link_texts import MATCH
@@ -51,7 +51,7 @@ def language(asked: str | None) -> str:
 def texts(lang: str) -> dict[str, str | dict[str, str]]:
     """Every word of the page in `lang`, for the page's script to fill in: the standing's, and the
     tables' cards' (station/live_card_texts.py)."""
-    out: dict[str, str | dict[str, str]] = {key: words.get(lang) or words[DEFAULT] for key, words in WORDS.items()}
+    out: dict[str, str | dict[str, str]] = {key: in_lang(words, lang) for key, words in WORDS.items()}
     return {**out, **live_card_texts.texts(lang)}
 
 

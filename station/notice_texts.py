@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from .director_texts import DEFAULT
+from shared_rules.vocabulary import in_lang
+
 from .notices import Notice, NoticeCode, Value
 
 C = NoticeCode
@@ -350,7 +351,7 @@ def say(notice: Notice, lang: str) -> str:
     """The notice in `lang` (English for a language not ours), its parameters filled; a notice
     inside it in the same language. KeyError for words asking a parameter it lacks."""
     words = WORDS[notice.code]
-    return (words.get(lang) or words[DEFAULT]).format(**{k: _value(v, lang, k) for k, v in notice.params.items()})
+    return in_lang(words, lang).format(**{k: _value(v, lang, k) for k, v in notice.params.items()})
 
 
 # A pair's side as each language writes it (docs/glossary.md: Öst-Väst / Øst-Vest); a notice keeps

@@ -15,8 +15,8 @@ above choose the language.
 from .engine import AUCTION_STATUSES, DECISIONS, IRREGULARITIES, RULINGS, TIMING_FLAGS
 from .refusals import REFUSALS, refusal_text
 from .seats import SEAT_LETTERS, SEAT_NAMES, VULNERABILITY
-from .words import DEFAULT, LANGUAGES, Words, member, say
+from .words import DEFAULT, LANGUAGES, Words, in_lang, member, say
 
 __all__ = ["AUCTION_STATUSES", "DECISIONS", "DEFAULT", "IRREGULARITIES", "LANGUAGES", "REFUSALS", "RULINGS",
-           "SEAT_LETTERS", "SEAT_NAMES", "TIMING_FLAGS", "VULNERABILITY", "Words", "member", "refusal_text",
+           "SEAT_LETTERS", "SEAT_NAMES", "TIMING_FLAGS", "VULNERABILITY", "Words", "in_lang", "member", "refusal_text",
            "say"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from shared_rules.records.refusals import RefusalCode, Refused
 
-from .words import DEFAULT, Words
+from .words import Words, in_lang
 
 C = RefusalCode
 
@@ -174,6 +174,6 @@ def refusal_text(refused: Refused | None, lang: str) -> str | None:
     if words is None:
         return None
     try:
-        return (words.get(lang) or words[DEFAULT]).format(**refused.params)
+        return in_lang(words, lang).format(**refused.params)
     except (KeyError, IndexError, ValueError):
         return None

@@ -25,6 +25,11 @@ def member(enum: type[E], value: object) -> E | None:
         return None
 
 
+def in_lang(words: Words, lang: str) -> str:
+    """The words in `lang`, English where they have none in it (or `lang` is not one of ours)."""
+    return words.get(lang) or words[DEFAULT]
+
+
 def say(table: Mapping[E, Words], enum: type[E], value: object, lang: str) -> str | None:
     """`value`'s words in `lang` (English when the language is not one of ours), None when the
     table has no words for it."""
@@ -32,4 +37,4 @@ def say(table: Mapping[E, Words], enum: type[E], value: object, lang: str) -> st
     found = table.get(key) if key is not None else None
     if found is None:
         return None
-    return found.get(lang) or found[DEFAULT]
+    return in_lang(found, lang)
