@@ -3,7 +3,7 @@
 # waits for the next grant.
 import app as A
 import keys as K
-from fw_fuzz_checks import VIEW, Clock, Hal
+from fw_fuzz_checks import VIEW, Clock, Hal, Wire
 
 from protocol.crc16 import crc16
 from protocol.frame_tools import payloads, wire_from_payload
@@ -244,24 +244,13 @@ def test_a_grant_that_comes_while_the_redraw_goes_to_the_panel_is_answered_right
     tab.receive(bytes(hal.serial.tx), clock.t)
 
 
-class _Trickle:
+class _Trickle(Wire):
     """A bus line that is never quiet: each read of the UART finds 8 more bytes (the other
     boxes' STATEs go out back to back after this box's, SPEC.md section 1, at 11.5 bytes a ms,
     and a read of the box's takes longer than a byte's wire time)."""
 
-    def __init__(self):
-        self.rx = bytearray()
-        self.tx = bytearray()
-
     def readinto(self, buf):
-        n = min(8, len(buf), len(self.rx))
-        buf[0:n] = self.rx[0:n]
-        self.rx = self.rx[n:]
-        return n
-
-    def write(self, data):
-        self.tx += bytes(data)
-        return len(data)
+        return Wire.readinto(self, memoryview(buf)[:8])
 
 
 def test_a_box_on_a_bus_applies_its_state_while_the_other_boxes_states_are_still_on_the_line():
