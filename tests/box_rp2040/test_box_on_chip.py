@@ -320,7 +320,10 @@ def test_bus_a_grant_that_comes_while_the_box_redraws_a_new_state_is_answered(em
     # steps) can still be read too late to answer: about 1 in 90 in the suite's runs (the
     # tablet's turns on its lockstep clock vary with the machine). Not the push's, and bounded.
     assert len(late) * 20 <= len(during), said
-    assert len(during) >= len(redraws) >= 60 and len(in_push) >= 2, (
+    # How many grants fall in a push is the sweep's chance (1 to 8 of about 90 in the suite's
+    # runs): that many is not asserted, or the test would fail by chance; the read order is
+    # proved every run by the unix port's check.
+    assert len(during) >= len(redraws) >= 60, (
         f"{len(during)} grants during {len(redraws)} redraws, {len(in_push)} during their pushes")
     assert e.one is not None and e.one.late == [], "the tablet wrote after the chips had passed its time"
 
